@@ -1,0 +1,22 @@
+import type { Document } from 'bson';
+import { invalidNamespace } from '../errors.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { CursorStore } from './cursors.js';
+
+export interface CommandContext {
+  catalog: Catalog;
+  cursors: CursorStore;
+  db: string;
+  connectionId: number;
+}
+
+/** Handlers are synchronous on purpose: a command runs start-to-finish without yielding, which makes it atomic. */
+export type CommandHandler = (cmd: Document, ctx: CommandContext) => Document;
+
+export function collectionName(cmd: Document, name: string): string {
+  const v = cmd[name];
+  if (typeof v !== 'string' || v.length === 0) {
+    throw invalidNamespace(`collection name has invalid type ${typeof v}`);
+  }
+  return v;
+}

@@ -1,0 +1,78 @@
+import type { Document } from 'bson';
+import { Query } from 'mingo';
+import { badValue } from '../errors.js';
+import type { Collection } from '../storage/collection.js';
+import { encodeKey, pathValues } from '../storage/values.js';
+import { collectionName, type CommandContext, type CommandHandler } from './context.js';
+
+const nonEmpty = (d: unknown): d is Document => !!d && typeof d === 'object' && Object.keys(d).length > 0;
+
+/** Filter via indexes + mingo, then sort/skip/limit/projection with mingo's cursor (sort is stable). */
+export function runQuery(
+  coll: Collection | undefined,
+  opts: { filter?: Document; sort?: Document; projection?: Document; skip?: number; limit?: number },
+): Document[] {
+  if (!coll) return [];
+  const matched = coll.find(opts.filter ?? {});
+  let cursor = new Query({}).find<Document>(matched, nonEmpty(opts.projection) ? opts.projection : undefined);
+  if (nonEmpty(opts.sort)) cursor = cursor.sort(opts.sort as Record<string, 1 | -1>);
+  if (opts.skip) cursor = cursor.skip(opts.skip);
+  if (opts.limit) cursor = cursor.limit(Math.abs(opts.limit));
+  return cursor.all();
+}
+
+const num = (v: unknown, field: string): number | undefined => {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number') throw badValue(`Field '${field}' must be numeric`);
+  if (field !== 'limit' && v < 0) throw badValue(`${field} value must be non-negative, but received: ${v}`);
+  return v;
+};
+
+const find: CommandHandler = (cmd, ctx: CommandContext) => {
+  const name = collectionName(cmd, 'find');
+  const limit = num(cmd.limit, 'limit');
+  const docs = runQuery(ctx.catalog.get(ctx.db, name), {
+    filter: cmd.filter as Document | undefined,
+    sort: cmd.sort as Document | undefined,
+    projection: cmd.projection as Document | undefined,
+    skip: num(cmd.skip, 'skip'),
+    limit,
+  });
+  const singleBatch = cmd.singleBatch === true || (limit !== undefined && limit < 0);
+  return ctx.cursors.first(`${ctx.db}.${name}`, docs, num(cmd.batchSize, 'batchSize'), singleBatch);
+};
+
+const getMore: CommandHandler = (cmd, ctx) => {
+  const id = Number(cmd.getMore);
+  return ctx.cursors.more(id, `${ctx.db}.${collectionName(cmd, 'collection')}`, num(cmd.batchSize, 'batchSize'));
+};
+
+const killCursors: CommandHandler = (cmd, ctx) => {
+  const ids = ((cmd.cursors as unknown[]) ?? []).map(Number);
+  const { killed, notFound } = ctx.cursors.kill(ids);
+  return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+};
+
+const count: CommandHandler = (cmd, ctx) => {
+  const coll = ctx.catalog.get(ctx.db, collectionName(cmd, 'count'));
+  const query = (cmd.query as Document | undefined) ?? {};
+  let n = coll ? (Object.keys(query).length ? coll.find(query).length : coll.docs.size) : 0;
+  const skip = num(cmd.skip, 'skip') ?? 0;
+  n = Math.max(0, n - skip);
+  const limit = num(cmd.limit, 'limit');
+  if (limit) n = Math.min(n, Math.abs(limit));
+  return { n, ok: 1 };
+};
+
+const distinct: CommandHandler = (cmd, ctx) => {
+  const key = cmd.key;
+  if (typeof key !== 'string') throw badValue("'key' must be a string");
+  const coll = ctx.catalog.get(ctx.db, collectionName(cmd, 'distinct'));
+  const seen = new Map<string, unknown>();
+  for (const d of coll ? coll.find((cmd.query as Document | undefined) ?? {}) : []) {
+    for (const v of pathValues(d, key)) if (v !== undefined) seen.set(encodeKey(v), v);
+  }
+  return { values: [...seen.values()], ok: 1 };
+};
+
+export const readCommands: Record<string, CommandHandler> = { find, getMore, killCursors, count, distinct };

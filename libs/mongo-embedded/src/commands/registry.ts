@@ -1,0 +1,39 @@
+import type { Document } from 'bson';
+import { commandNotFound, illegalOperation, toCommandError } from '../errors.js';
+import { adminCommands } from './admin.js';
+import { aggregateCommands } from './aggregate.js';
+import type { CommandContext, CommandHandler } from './context.js';
+import { handshakeCommands } from './handshake.js';
+import { indexCommands } from './indexes.js';
+import { readCommands } from './read.js';
+import { writeCommands } from './write.js';
+
+const handlers = new Map<string, CommandHandler>(
+  Object.entries({ ...handshakeCommands, ...adminCommands, ...indexCommands, ...readCommands, ...writeCommands, ...aggregateCommands }),
+);
+
+const TRANSACTION_COMMANDS = new Set(['abortTransaction', 'commitTransaction']);
+const NO_TXN_MESSAGE = 'Transaction numbers are only allowed on a replica set member or mongos';
+
+/** The command name is the first key that is not a generic argument such as `$db` or `lsid`. */
+export function commandName(cmd: Document): string | undefined {
+  return Object.keys(cmd)[0];
+}
+
+/** Runs one command to completion and always returns a reply document (errors become `ok: 0`). */
+export function executeCommand(cmd: Document, ctx: Omit<CommandContext, 'db'>): Document {
+  const name = commandName(cmd);
+  try {
+    if (!name) throw commandNotFound('');
+    // Standalone servers cannot run transactions; answer as mongod does rather than pretending.
+    if (TRANSACTION_COMMANDS.has(name) || cmd.startTransaction || cmd.autocommit === false) {
+      throw illegalOperation(NO_TXN_MESSAGE);
+    }
+    const handler = handlers.get(name);
+    if (!handler) throw commandNotFound(name);
+    const db = typeof cmd.$db === 'string' ? cmd.$db : 'admin';
+    return handler(cmd, { ...ctx, db });
+  } catch (err) {
+    return toCommandError(err).toDocument();
+  }
+}

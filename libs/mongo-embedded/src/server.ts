@@ -1,0 +1,86 @@
+import net from 'node:net';
+import type { Document } from 'bson';
+import { executeCommand } from './commands/registry.js';
+import { CursorStore } from './commands/cursors.js';
+import type { Logger } from './logger.js';
+import type { Catalog } from './storage/catalog.js';
+import type { Journal } from './storage/journal.js';
+import { FramingError, MessageFramer } from './wire/framing.js';
+import { ProtocolError, parseMessage, readHeader } from './wire/messages.js';
+import { encodeOpMsg, encodeOpReply } from './wire/replies.js';
+import { OP_MSG } from './wire/constants.js';
+
+export interface ServerDeps {
+  catalog: Catalog;
+  journal?: Journal;
+  logger: Logger;
+  /** Snapshot + truncate once the journal grows past this many bytes. */
+  compactBytes: number;
+}
+
+/**
+ * Everything between receiving a complete message and writing its reply is synchronous, so no
+ * other connection's command can interleave: each command is atomic with respect to all others.
+ */
+export function createWireServer(deps: ServerDeps): net.Server {
+  const cursors = new CursorStore();
+  let nextConnectionId = 1;
+
+  const handle = (socket: net.Socket, connectionId: number, raw: Buffer): void => {
+    let parsed;
+    try {
+      parsed = parseMessage(raw);
+    } catch (err) {
+      if (!(err instanceof ProtocolError)) throw err;
+      // A malformed OP_MSG still has a usable header, so the client learns why; anything else is dropped.
+      const header = readHeader(raw);
+      if (header.opCode === OP_MSG) {
+        socket.write(encodeOpMsg(header.requestId, { ok: 0, errmsg: err.message, code: 22, codeName: 'InvalidBSON' }));
+        return;
+      }
+      deps.logger.warn(`connection ${connectionId}: ${err.message}; closing`);
+      socket.destroy();
+      return;
+    }
+    const reply = executeCommand(parsed.command, { catalog: deps.catalog, cursors, connectionId });
+    commitJournal();
+    if (parsed.kind === 'query') socket.write(encodeOpReply(parsed.header.requestId, reply));
+    else if (!parsed.moreToCome) socket.write(encodeOpMsg(parsed.header.requestId, reply));
+  };
+
+  const commitJournal = (): void => {
+    if (!deps.journal) return;
+    deps.journal.flush();
+    if (deps.journal.size > deps.compactBytes) deps.journal.compact(deps.catalog.snapshot());
+  };
+
+  return net.createServer((socket) => {
+    const connectionId = nextConnectionId++;
+    const framer = new MessageFramer();
+    socket.setNoDelay(true);
+    socket.on('error', () => socket.destroy());
+    socket.on('data', (chunk: Buffer) => {
+      let messages: Buffer[];
+      try {
+        messages = framer.push(chunk);
+      } catch (err) {
+        if (!(err instanceof FramingError)) throw err;
+        deps.logger.warn(`connection ${connectionId}: ${err.message}; closing`);
+        socket.destroy();
+        return;
+      }
+      for (const m of messages) {
+        if (socket.destroyed) return;
+        try {
+          handle(socket, connectionId, m);
+        } catch (err) {
+          // Last line of defence: a bug in one command must not take the whole server down.
+          deps.logger.error(`connection ${connectionId}: ${(err as Error).stack ?? String(err)}`);
+          socket.destroy();
+        }
+      }
+    });
+  });
+}
+
+export type { Document };

@@ -1,0 +1,158 @@
+import type { Document } from 'bson';
+import { invalidNamespace, namespaceExists } from '../errors.js';
+import { Collection } from './collection.js';
+import type { IndexSpec } from './index-store.js';
+import type { Journal, JournalRecord } from './journal.js';
+
+/** Databases and collections; every mutation goes through here so it is journaled exactly once. */
+export class Catalog {
+  private readonly dbs = new Map<string, Map<string, Collection>>();
+  private replaying = false;
+
+  constructor(private readonly journal?: Journal) {}
+
+  private log(rec: JournalRecord): void {
+    if (this.journal && !this.replaying) this.journal.append(rec);
+  }
+
+  databaseNames(): string[] {
+    return [...this.dbs.keys()];
+  }
+
+  collections(db: string): Collection[] {
+    return [...(this.dbs.get(db)?.values() ?? [])];
+  }
+
+  get(db: string, name: string): Collection | undefined {
+    return this.dbs.get(db)?.get(name);
+  }
+
+  /** Implicit creation on first write, as MongoDB does. */
+  getOrCreate(db: string, name: string): Collection {
+    return this.get(db, name) ?? this.createCollection(db, name);
+  }
+
+  createCollection(db: string, name: string, { failIfExists = false } = {}): Collection {
+    if (!name || name.includes('$') || name.startsWith('system.') || !db || /[/\\. "$]/.test(db)) {
+      throw invalidNamespace(`Invalid namespace specified '${db}.${name}'`);
+    }
+    const existing = this.get(db, name);
+    if (existing) {
+      if (failIfExists) throw namespaceExists(existing.ns);
+      return existing;
+    }
+    let colls = this.dbs.get(db);
+    if (!colls) this.dbs.set(db, (colls = new Map()));
+    const coll = new Collection(db, name);
+    colls.set(name, coll);
+    this.log({ o: 'createColl', db, c: name });
+    return coll;
+  }
+
+  dropCollection(db: string, name: string): boolean {
+    const colls = this.dbs.get(db);
+    if (!colls?.delete(name)) return false;
+    if (colls.size === 0) this.dbs.delete(db);
+    this.log({ o: 'dropColl', db, c: name });
+    return true;
+  }
+
+  dropDatabase(db: string): void {
+    if (this.dbs.delete(db)) this.log({ o: 'dropDb', db });
+  }
+
+  insert(coll: Collection, doc: Document): void {
+    coll.insert(doc);
+    this.log({ o: 'put', db: coll.db, c: coll.name, d: doc });
+  }
+
+  replace(coll: Collection, oldDoc: Document, newDoc: Document): void {
+    coll.replace(oldDoc, newDoc);
+    this.log({ o: 'put', db: coll.db, c: coll.name, d: newDoc });
+  }
+
+  remove(coll: Collection, doc: Document): void {
+    if (coll.remove(doc)) this.log({ o: 'del', db: coll.db, c: coll.name, id: doc._id });
+  }
+
+  createIndex(coll: Collection, spec: IndexSpec): boolean {
+    const created = coll.createIndex(spec);
+    if (created) this.log({ o: 'createIndex', db: coll.db, c: coll.name, spec });
+    return created;
+  }
+
+  dropIndex(coll: Collection, name: string): void {
+    coll.dropIndex(name);
+    this.log({ o: 'dropIndex', db: coll.db, c: coll.name, name });
+  }
+
+  /** Rebuilds state from journal records without re-journaling or re-checking constraints. */
+  replay(records: JournalRecord[]): void {
+    this.replaying = true;
+    try {
+      for (const r of records) this.apply(r);
+    } finally {
+      this.replaying = false;
+    }
+  }
+
+  private apply(r: JournalRecord): void {
+    switch (r.o) {
+      case 'createColl':
+        this.createCollection(r.db, r.c);
+        return;
+      case 'dropColl':
+        this.dropCollection(r.db, r.c);
+        return;
+      case 'dropDb':
+        this.dropDatabase(r.db);
+        return;
+      case 'createIndex':
+        this.getOrCreate(r.db, r.c).createIndex(r.spec as IndexSpec);
+        return;
+      case 'dropIndex':
+        if (this.get(r.db, r.c)?.indexes.has(r.name)) this.get(r.db, r.c)!.dropIndex(r.name);
+        return;
+      case 'put':
+        this.getOrCreate(r.db, r.c).insert(r.d, { check: false });
+        return;
+      case 'del':
+        this.get(r.db, r.c)?.remove({ _id: r.id });
+        return;
+    }
+  }
+
+  /** The whole state as records, for writing a snapshot. */
+  *snapshot(): Generator<JournalRecord> {
+    for (const [db, colls] of this.dbs) {
+      for (const coll of colls.values()) {
+        yield { o: 'createColl', db, c: coll.name };
+        for (const idx of coll.indexes.values()) {
+          if (idx.name !== '_id_') yield { o: 'createIndex', db, c: coll.name, spec: idx.spec };
+        }
+        for (const d of coll.docs.values()) yield { o: 'put', db, c: coll.name, d };
+      }
+    }
+  }
+
+  /** TTL sweep: removes documents whose indexed date is older than expireAfterSeconds. */
+  expire(nowMs: number): number {
+    let removed = 0;
+    for (const colls of this.dbs.values()) {
+      for (const coll of colls.values()) {
+        for (const idx of coll.indexes.values()) {
+          const ttl = idx.spec.expireAfterSeconds;
+          if (typeof ttl !== 'number' || idx.fields.length !== 1) continue;
+          for (const id of idx.expiredIds(nowMs - ttl * 1000)) {
+            const doc = coll.docs.get(id);
+            if (doc) {
+              this.remove(coll, doc);
+              removed++;
+            }
+          }
+        }
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,144 @@
+import { ObjectId, type Document } from 'bson';
+import { Query } from 'mingo';
+import { DuplicateKeyError, badValue, indexNotFound } from '../errors.js';
+import { chooseIndexPlan, type IndexPlan } from './index-select.js';
+import { IndexStore, type IndexSpec } from './index-store.js';
+import { encodeKey } from './values.js';
+
+export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+/**
+ * Documents of one collection in natural (insertion) order plus their indexes.
+ * Stored documents are never mutated in place: writers build a new document and swap it in,
+ * so cursors holding earlier results are unaffected and a failed check leaves no trace.
+ */
+export class Collection {
+  readonly docs = new Map<string, Document>();
+  readonly indexes = new Map<string, IndexStore>();
+  lastPlan: IndexPlan | undefined;
+
+  constructor(
+    readonly db: string,
+    readonly name: string,
+  ) {
+    this.indexes.set(ID_INDEX.name, new IndexStore({ ...ID_INDEX, unique: true }, this.ns));
+  }
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  static idKey(doc: Document): string {
+    return encodeKey(doc._id);
+  }
+
+  /** Candidates narrowed by an index when possible, then verified with mingo against the full filter. */
+  find(filter: Document = {}): Document[] {
+    const query = new Query(filter);
+    const usable = [...this.indexes.values()].filter((i) => i.complete);
+    const plan = Object.keys(filter).length
+      ? chooseIndexPlan(
+          filter,
+          usable.map((i) => ({ name: i.name, leading: i.leading, unique: !!i.spec.unique })),
+        )
+      : undefined;
+    this.lastPlan = plan;
+    if (!plan) return [...this.docs.values()].filter((d) => query.test(d));
+    const idx = this.indexes.get(plan.index)!;
+    const ids = plan.kind === 'eq' ? idx.lookupEq(plan.values) : idx.lookupRange(plan.bounds);
+    const out: Document[] = [];
+    for (const id of ids) {
+      const d = this.docs.get(id);
+      if (d && query.test(d)) out.push(d);
+    }
+    return out;
+  }
+
+  prepareInsert(doc: Document): Document {
+    if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
+    // MongoDB always stores _id as the first field.
+    else if (Object.keys(doc)[0] !== '_id') {
+      const { _id, ...rest } = doc;
+      doc = { _id, ...rest };
+    }
+    if (Array.isArray(doc._id)) throw badValue("can't use an array for _id");
+    return doc;
+  }
+
+  /** Throws before touching anything if `doc` would violate a unique index. */
+  checkUnique(doc: Document, ownId?: string): void {
+    const id = ownId ?? Collection.idKey(doc);
+    if (ownId === undefined && this.docs.has(id)) {
+      throw new DuplicateKeyError(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
+    }
+    for (const idx of this.indexes.values()) idx.checkUnique(doc, id);
+  }
+
+  insert(doc: Document, { check = true } = {}): void {
+    if (check) this.checkUnique(doc);
+    const id = Collection.idKey(doc);
+    const existing = this.docs.get(id);
+    if (existing) this.unindex(existing, id);
+    this.docs.set(id, doc);
+    for (const idx of this.indexes.values()) idx.add(doc, id);
+  }
+
+  replace(oldDoc: Document, newDoc: Document, { check = true } = {}): void {
+    const id = Collection.idKey(oldDoc);
+    if (check) this.checkUnique(newDoc, id);
+    this.unindex(oldDoc, id);
+    this.docs.set(id, newDoc);
+    for (const idx of this.indexes.values()) idx.add(newDoc, id);
+  }
+
+  remove(doc: Document): boolean {
+    const id = Collection.idKey(doc);
+    const existing = this.docs.get(id);
+    if (!existing) return false;
+    this.unindex(existing, id);
+    this.docs.delete(id);
+    return true;
+  }
+
+  private unindex(doc: Document, id: string): void {
+    for (const idx of this.indexes.values()) idx.remove(doc, id);
+  }
+
+  /** Builds the index fully before publishing it, so a duplicate in existing data leaves no half-built index. */
+  createIndex(spec: IndexSpec): boolean {
+    const existing = this.indexes.get(spec.name);
+    if (existing) {
+      if (encodeKey(existing.spec.key) !== encodeKey(spec.key)) {
+        throw badValue(`An existing index has the same name as the requested index: ${spec.name}`);
+      }
+      return false;
+    }
+    for (const other of this.indexes.values()) {
+      if (encodeKey(other.spec.key) === encodeKey(spec.key) && !!other.spec.unique === !!spec.unique) return false;
+    }
+    const idx = new IndexStore(spec, this.ns);
+    for (const [id, doc] of this.docs) {
+      idx.checkUnique(doc, id);
+      idx.add(doc, id);
+    }
+    this.indexes.set(spec.name, idx);
+    return true;
+  }
+
+  dropIndex(name: string): void {
+    if (name === '_id_') throw badValue('cannot drop _id index');
+    if (!this.indexes.delete(name)) throw indexNotFound(`index not found with name [${name}]`);
+  }
+
+  findIndexByKey(key: Document): IndexStore | undefined {
+    const want = encodeKey(key);
+    return [...this.indexes.values()].find((i) => encodeKey(i.spec.key) === want);
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return [...this.indexes.values()].map((i) => {
+      const { unique, ...rest } = i.spec;
+      return i.name === '_id_' ? rest : { ...rest, ...(unique ? { unique } : {}) };
+    });
+  }
+}
