@@ -1,1 +1,9 @@
-export const hello = (): string => 'hi';
+export * from './config/index.js';
+export * from './logging/index.js';
+export * from './grpc/index.js';
+export * from './nats/index.js';
+export * from './mongo/index.js';
+export * from './redis/index.js';
+export * from './metrics/index.js';
+export * from './lifecycle/index.js';
+export * from './service/index.js';

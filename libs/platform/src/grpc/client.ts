@@ -1,0 +1,102 @@
+import { credentials, status as GrpcStatus, type CallOptions, type Client, type ClientUnaryCall, type Metadata, type ServiceError } from '@grpc/grpc-js';
+import CircuitBreaker from 'opossum';
+import { currentContext } from '../logging/request-context.js';
+import { AppError, decodeGrpcError } from './errors.js';
+import { contextToMetadata } from './metadata.js';
+
+type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientUnaryCall;
+
+/** The unary methods of a ts-proto grpc-js client, as promise-returning functions. */
+export type PromiseClient<C> = {
+  [K in keyof C as C[K] extends UnaryMethod<infer _Req, infer _Res> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
+    ? (request: Req, options?: { deadlineMs?: number }) => Promise<Res>
+    : never;
+};
+
+export interface GrpcClientOptions {
+  /** Default deadline per call. */
+  deadlineMs?: number;
+  breaker?: {
+    /** Failures (as a percentage of calls in the window) that open the breaker. */
+    errorThresholdPercentage?: number;
+    /** How long the breaker stays open before letting a trial call through. */
+    resetTimeoutMs?: number;
+    /** The minimum number of calls in the window before the breaker may open. */
+    volumeThreshold?: number;
+    rollingCountTimeoutMs?: number;
+  };
+}
+
+/** Codes that say the callee is unhealthy; business answers (NOT_FOUND, INVALID_ARGUMENT...) are not failures. */
+const INFRASTRUCTURE_CODES = new Set([GrpcStatus.UNAVAILABLE, GrpcStatus.DEADLINE_EXCEEDED, GrpcStatus.INTERNAL, GrpcStatus.UNKNOWN, GrpcStatus.RESOURCE_EXHAUSTED]);
+
+export interface GrpcClientHandle<C> {
+  client: C;
+  call: PromiseClient<C>;
+  breaker: CircuitBreaker;
+  close(): void;
+}
+
+/**
+ * Wraps a ts-proto client: every call gets a deadline, the caller's request
+ * context as metadata, and goes through one circuit breaker per downstream
+ * service. An open breaker fails fast with UNAVAILABLE (reason `circuit_open`).
+ */
+export function createGrpcClient<C extends Client>(
+  ClientClass: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C,
+  address: string,
+  options: GrpcClientOptions = {},
+): GrpcClientHandle<C> {
+  const client = new ClientClass(address, credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.enable_retries': 0,
+  });
+  const defaultDeadline = options.deadlineMs ?? 5_000;
+
+  const invoke = (method: string, request: unknown, deadlineMs: number) =>
+    new Promise<unknown>((resolve, reject) => {
+      const fn = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method]!;
+      fn.call(client, request, contextToMetadata(currentContext()), { deadline: Date.now() + deadlineMs }, (error, response) =>
+        error ? reject(error) : resolve(response),
+      );
+    });
+
+  const breaker = new CircuitBreaker(invoke, {
+    timeout: false, // the gRPC deadline is the timeout
+    errorThresholdPercentage: options.breaker?.errorThresholdPercentage ?? 50,
+    resetTimeout: options.breaker?.resetTimeoutMs ?? 5_000,
+    volumeThreshold: options.breaker?.volumeThreshold ?? 5,
+    rollingCountTimeout: options.breaker?.rollingCountTimeoutMs ?? 10_000,
+    errorFilter: (error: ServiceError) => !INFRASTRUCTURE_CODES.has(error.code),
+  });
+
+  const call = new Proxy({} as PromiseClient<C>, {
+    get(_target, method: string) {
+      return async (request: unknown, callOptions?: { deadlineMs?: number }) => {
+        try {
+          return await breaker.fire(method, request, callOptions?.deadlineMs ?? defaultDeadline);
+        } catch (error) {
+          if ((error as { code?: unknown }).code === 'EOPENBREAKER') {
+            throw new AppError(GrpcStatus.UNAVAILABLE, 'circuit_open', `${address} is unavailable (circuit open)`);
+          }
+          throw error;
+        }
+      };
+    },
+  });
+
+  return { client, call, breaker, close: () => client.close() };
+}
+
+/** Normalises anything a client call threw into code + reason + violations. */
+export function describeCallError(error: unknown) {
+  if (error instanceof AppError) {
+    return { code: error.code, message: error.message, reason: error.reason, fieldViolations: error.fieldViolations, metadata: error.metadata };
+  }
+  return decodeGrpcError(error as Partial<ServiceError>);
+}

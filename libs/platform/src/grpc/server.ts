@@ -1,0 +1,78 @@
+import { Server, ServerCredentials, type ServiceDefinition } from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from 'pino';
+import type { Metrics } from '../metrics/metrics.js';
+import { wrapService, type AsyncService } from './handler.js';
+
+export interface ServiceRegistration<Server> {
+  /** Fully qualified proto name, e.g. `inventory.identity.v1.IdentityService`; used for health. */
+  name: string;
+  definition: ServiceDefinition;
+  implementation: AsyncService<Server>;
+}
+
+export interface GrpcServerOptions {
+  host: string;
+  port: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  services: Array<ServiceRegistration<any>>;
+  logger: Logger;
+  metrics?: Metrics;
+}
+
+export interface GrpcServerHandle {
+  port: number;
+  address: string;
+  health: HealthImplementation;
+  /** Marks NOT_SERVING, refuses new calls, waits for in-flight ones up to `timeoutMs`, then forces. */
+  stop(timeoutMs?: number): Promise<void>;
+  inFlight(): number;
+}
+
+export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServerHandle> {
+  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const health = new HealthImplementation({ '': 'NOT_SERVING' });
+  health.addToServer(server);
+
+  let inFlight = 0;
+  const counter = { add: () => void inFlight++, done: () => void inFlight-- };
+  for (const service of options.services) {
+    server.addService(
+      service.definition,
+      wrapService(service.name, service.implementation, {
+        logger: options.logger,
+        inFlight: counter,
+        onCall: options.metrics?.observeGrpcCall,
+      }),
+    );
+  }
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, boundPort) =>
+      error ? reject(error) : resolve(boundPort),
+    );
+  });
+  for (const service of options.services) health.setStatus(service.name, 'SERVING');
+  health.setStatus('', 'SERVING');
+  options.logger.info({ port }, 'gRPC server listening');
+
+  let stopping: Promise<void> | undefined;
+  const stop = (timeoutMs = 10_000) => {
+    stopping ??= new Promise<void>((resolve) => {
+      health.setStatus('', 'NOT_SERVING');
+      for (const service of options.services) health.setStatus(service.name, 'NOT_SERVING');
+      const timer = setTimeout(() => {
+        options.logger.warn({ in_flight: inFlight }, 'gRPC drain timed out; forcing shutdown');
+        server.forceShutdown();
+        resolve();
+      }, timeoutMs);
+      server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return stopping;
+  };
+
+  return { port, address: `${options.host}:${port}`, health, stop, inFlight: () => inFlight };
+}

@@ -1,0 +1,1 @@
+export { exitOnSignals, stopAll, type Stoppable } from './shutdown.js';

@@ -1,0 +1,77 @@
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { currentContext } from './request-context.js';
+
+export type { Logger } from 'pino';
+
+/**
+ * Secrets never reach a log line: these paths are censored wherever they appear
+ * in a logged object (headers, bodies, configs, errors).
+ */
+export const REDACTED_PATHS = [
+  'authorization',
+  'api_key',
+  'apiKey',
+  'token',
+  'secret',
+  'password',
+  'webhook_token',
+  'plaintext_token',
+  '*.authorization',
+  '*.api_key',
+  '*.apiKey',
+  '*.token',
+  '*.secret',
+  '*.password',
+  '*.webhook_token',
+  '*.plaintext_token',
+  '*.two_factor_code',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
+  'req.headers["17token"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["17token"]',
+  'body.api_key',
+  'body.password',
+  'body.token',
+];
+
+export interface LoggerSettings {
+  service: string;
+  level?: string;
+  /** Where lines go; defaults to stdout. Tests pass a stream to inspect output. */
+  destination?: DestinationStream;
+}
+
+export function createLogger(settings: LoggerSettings): Logger {
+  const options: LoggerOptions = {
+    name: settings.service,
+    level: settings.level ?? 'info',
+    redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+    base: { service: settings.service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // Every line logged inside a request carries its correlation ids.
+    mixin() {
+      const context = currentContext();
+      if (!context) return {};
+      return {
+        request_id: context.requestId,
+        tenant_id: context.tenantId,
+        user_id: context.userId,
+        token_id: context.tokenId,
+      };
+    },
+  };
+  return settings.destination ? pino(options, settings.destination) : pino(options);
+}
+
+/**
+ * Masks token-shaped substrings (`<id>|<secret>`, `wh_...`, `whsec_...`) inside
+ * free text such as URLs, where path-based redaction cannot reach.
+ */
+export function maskSecrets(text: string): string {
+  return text
+    .replace(/\b(wh_|whsec_)[A-Za-z0-9_-]{6,}/g, '$1[REDACTED]')
+    .replace(/\b(\d+)\|[A-Za-z0-9]{20,}/g, '$1|[REDACTED]');
+}

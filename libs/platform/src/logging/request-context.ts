@@ -1,0 +1,28 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Who and what a unit of work belongs to. Set by the gateway after
+ * authentication and carried across gRPC metadata and NATS headers, so every log
+ * line and downstream call of one request shares the same request id.
+ */
+export interface RequestContext {
+  requestId: string;
+  tenantId?: string;
+  userId?: string;
+  tokenId?: string;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export function runWithContext<T>(context: RequestContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+export function currentContext(): RequestContext | undefined {
+  return storage.getStore();
+}
+
+export function newRequestId(): string {
+  return randomUUID();
+}

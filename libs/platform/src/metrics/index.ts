@@ -1,0 +1,1 @@
+export { createMetrics, startMetricsServer, type Metrics, type MetricsServerHandle } from './metrics.js';

@@ -1,0 +1,24 @@
+import mongoose, { type Connection } from 'mongoose';
+import type { Logger } from 'pino';
+
+/**
+ * Opens this service's own database. Each service gets its own connection
+ * (never the mongoose global), so two services in one test process stay apart.
+ */
+export async function connectMongo(url: string, dbName: string, logger?: Logger): Promise<Connection> {
+  const connection = mongoose.createConnection(url, {
+    dbName,
+    autoIndex: true,
+    autoCreate: true,
+    serverSelectionTimeoutMS: 10_000,
+    maxPoolSize: 20,
+  });
+  await connection.asPromise();
+  logger?.info({ db: dbName }, 'connected to MongoDB');
+  return connection;
+}
+
+/** Builds every model's declared indexes before serving, so unique invariants hold from the first request. */
+export async function ensureIndexes(connection: Connection): Promise<void> {
+  await Promise.all(Object.values(connection.models).map((model) => model.init()));
+}

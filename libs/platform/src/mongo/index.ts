@@ -1,0 +1,3 @@
+export { connectMongo, ensureIndexes } from './connection.js';
+export { nextSequence } from './counter.js';
+export { escapeRegex, isDuplicateKeyError, tenantFilter } from './tenant-scope.js';

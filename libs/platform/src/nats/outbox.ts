@@ -1,0 +1,168 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { Logger } from 'pino';
+import { currentContext } from '../logging/request-context.js';
+import { encodeEvent, type EventType, type NewEvent } from './event-types.js';
+import type { EventPublisher } from './publisher.js';
+
+interface OutboxDocument {
+  event_id: string;
+  subject: string;
+  data: Buffer;
+  request_id: string;
+  state: 'pending' | 'ready';
+  created_at: Date;
+  attempts: number;
+}
+
+const schema = new Schema<OutboxDocument>(
+  {
+    event_id: { type: String, required: true, unique: true },
+    subject: { type: String, required: true },
+    data: { type: Buffer, required: true },
+    request_id: { type: String, default: '' },
+    state: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    attempts: { type: Number, default: 0 },
+  },
+  { versionKey: false, collection: 'outbox' },
+);
+schema.index({ state: 1, created_at: 1 });
+
+export interface OutboxEntry<T> {
+  type: EventType<T>;
+  event: NewEvent<T>;
+}
+
+/**
+ * The transactional outbox, for a standalone server without multi-document
+ * transactions (see docs/decisions/0004-outbox-without-transactions.md): the
+ * event is written first as `pending`, the state change runs, and only then is
+ * the event marked `ready`. A failed change deletes its events; a crash between
+ * the change and the flip leaves a `pending` record that the relay publishes
+ * after a grace period, so nothing is lost (at-least-once; consumers dedupe).
+ */
+export class Outbox {
+  readonly model: Model<OutboxDocument>;
+  private readyListener?: () => void;
+
+  constructor(connection: Connection) {
+    this.model = (connection.models.OutboxRecord as Model<OutboxDocument> | undefined) ?? connection.model<OutboxDocument>('OutboxRecord', schema);
+  }
+
+  onReady(listener: () => void): void {
+    this.readyListener = listener;
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async withEvents<R>(entries: Array<OutboxEntry<any>>, change: () => Promise<R>): Promise<R> {
+    const requestId = currentContext()?.requestId ?? '';
+    const records = entries.map(({ type, event }) => {
+      const { id, bytes } = encodeEvent(type, { ...event, requestId: event.requestId ?? requestId });
+      return { event_id: id, subject: type.subject, data: Buffer.from(bytes), request_id: requestId, state: 'pending' as const, created_at: new Date(), attempts: 0 };
+    });
+    const ids = records.map((record) => record.event_id);
+    if (records.length > 0) await this.model.insertMany(records);
+    let result: R;
+    try {
+      result = await change();
+    } catch (error) {
+      if (ids.length > 0) await this.model.deleteMany({ event_id: { $in: ids }, state: 'pending' });
+      throw error;
+    }
+    if (ids.length > 0) {
+      await this.model.updateMany({ event_id: { $in: ids } }, { $set: { state: 'ready' } });
+      this.readyListener?.();
+    }
+    return result;
+  }
+
+  /** Records events whose state change has already been made durable elsewhere. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async add(entries: Array<OutboxEntry<any>>): Promise<void> {
+    await this.withEvents(entries, async () => undefined);
+  }
+}
+
+/** Lean reads hand back BSON Binary for Buffer fields. */
+function toBytes(data: Buffer | { buffer: Uint8Array }): Uint8Array {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer);
+}
+
+export interface OutboxRelayOptions {
+  outbox: Outbox;
+  publisher: EventPublisher;
+  logger: Logger;
+  intervalMs?: number;
+  /** How old a `pending` record must be before it counts as orphaned by a crash. */
+  orphanAfterMs?: number;
+  batchSize?: number;
+}
+
+export interface OutboxRelayHandle {
+  /** Publishes what is due now; resolves when this pass is done. */
+  flush(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelayHandle {
+  const { outbox, publisher, logger } = options;
+  const orphanAfterMs = options.orphanAfterMs ?? 30_000;
+  let running: Promise<number> | undefined;
+  let stopped = false;
+  let again = false;
+
+  const pass = async (): Promise<number> => {
+    const orphanedBefore = new Date(Date.now() - orphanAfterMs);
+    const due = await outbox.model
+      .find({ $or: [{ state: 'ready' }, { state: 'pending', created_at: { $lt: orphanedBefore } }] })
+      .sort({ created_at: 1 })
+      .limit(options.batchSize ?? 100)
+      .lean();
+    let published = 0;
+    for (const record of due) {
+      try {
+        await publisher.publishEncoded(record.subject, record.event_id, toBytes(record.data), record.request_id);
+        await outbox.model.deleteOne({ event_id: record.event_id });
+        published++;
+      } catch (error) {
+        await outbox.model.updateOne({ event_id: record.event_id }, { $inc: { attempts: 1 } }).catch(() => undefined);
+        logger.warn({ err: error, event_id: record.event_id, subject: record.subject }, 'outbox publish failed; will retry');
+        break;
+      }
+    }
+    return published;
+  };
+
+  const flush = (): Promise<number> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = pass()
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'outbox relay pass failed');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+        if (again && !stopped) {
+          again = false;
+          void flush();
+        }
+      });
+    return running;
+  };
+
+  outbox.onReady(() => void flush());
+  const timer = setInterval(() => void flush(), options.intervalMs ?? 1_000);
+  void flush();
+
+  return {
+    flush,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { connectRedis, type Redis } from './connection.js';

@@ -1,0 +1,1 @@
+export { ServiceRuntime, type ServiceRuntimeConfig, type ServiceRuntimeOptions } from './runtime.js';
