@@ -1,5 +1,10 @@
 export { createProviderSim, startProviderSim } from './server.js';
-export type { ProviderSimApp, ProviderSimControls, ProviderSimHandle, ProviderSimOptions } from './server.js';
+export type {
+  ProviderSimApp,
+  ProviderSimControls,
+  ProviderSimHandle,
+  ProviderSimOptions,
+} from './server.js';
 export { ProviderSim, SimError, TRACK_ENDPOINTS } from './sim.js';
 export type { ChangeResult, PushRequest, SimOptions, TrackEndpoint, TrackingView } from './sim.js';
 export { SimState } from './domain/state.js';

@@ -70,13 +70,16 @@ export function createProviderSim(options: ProviderSimOptions = {}): ProviderSim
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 1024 * 1024 });
   registerRawBodyParser(app);
   app.setErrorHandler((err: FastifyError, _req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    const status =
+      err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) app.log.error(err);
     const code = status === 500 ? ErrorCode.InternalError : ErrorCode.InvalidFormat;
     return reply.code(status).send(errorEnvelope(code, status === 500 ? undefined : err.message));
   });
   app.setNotFoundHandler((_req, reply) =>
-    reply.code(404).send(errorEnvelope(ErrorCode.InvalidData, 'The requested URL address is incorrect.')),
+    reply
+      .code(404)
+      .send(errorEnvelope(ErrorCode.InvalidData, 'The requested URL address is incorrect.')),
   );
   trackApiRoutes(app, sim);
   adminRoutes(app, sim);
@@ -102,6 +105,8 @@ export function createProviderSim(options: ProviderSimOptions = {}): ProviderSim
 }
 
 /** Builds and starts the simulator. */
-export async function startProviderSim(options: ProviderSimOptions = {}): Promise<ProviderSimHandle> {
+export async function startProviderSim(
+  options: ProviderSimOptions = {},
+): Promise<ProviderSimHandle> {
   return createProviderSim(options).start();
 }

@@ -12,7 +12,14 @@ import type { Clock, MainStatus, Tracking } from './domain/types.js';
 import { pushSigned } from './webhooks/pusher.js';
 import type { PushResult, WebhookEvent } from './webhooks/pusher.js';
 
-export const TRACK_ENDPOINTS = ['register', 'gettrackinfo', 'stoptrack', 'retrack', 'deletetrack', 'getquota'] as const;
+export const TRACK_ENDPOINTS = [
+  'register',
+  'gettrackinfo',
+  'stoptrack',
+  'retrack',
+  'deletetrack',
+  'getquota',
+] as const;
 export type TrackEndpoint = (typeof TRACK_ENDPOINTS)[number];
 
 export interface SimOptions {
@@ -77,7 +84,9 @@ export class ProviderSim {
   constructor(private readonly options: SimOptions = {}) {
     this.clock = options.now ?? (() => new Date());
     this.state = new SimState(options.keys ?? [], this.clock);
-    this.rateLimiter = new RateLimiter(options.rateLimitPerSecond ?? 3, () => this.clock().getTime());
+    this.rateLimiter = new RateLimiter(options.rateLimitPerSecond ?? 3, () =>
+      this.clock().getTime(),
+    );
   }
 
   addKey(options: KeyOptions): { key: string } & QuotaSnapshot {
@@ -107,7 +116,11 @@ export class ProviderSim {
     }
     const found = this.require(number, apiKey);
     for (const t of found) {
-      applyStep(t, { status, subStatus: sub, description: `Status changed: ${sub}`, where: 'destination' }, this.clock);
+      applyStep(
+        t,
+        { status, subStatus: sub, description: `Status changed: ${sub}`, where: 'destination' },
+        this.clock,
+      );
       this.autoPush(t, 'TRACKING_UPDATED');
     }
     return { changed: true, trackings: found.map((t) => this.view(t)) };
@@ -153,7 +166,11 @@ export class ProviderSim {
     void p.finally(() => this.inFlight.delete(p));
   }
 
-  private async push(t: Tracking, event: WebhookEvent, url: string): Promise<PushResult & { body: string }> {
+  private async push(
+    t: Tracking,
+    event: WebhookEvent,
+    url: string,
+  ): Promise<PushResult & { body: string }> {
     const item = trackInfoItem(t, this.clock);
     const body = JSON.stringify({ event, data: item });
     const result = await pushSigned({
@@ -163,13 +180,20 @@ export class ProviderSim {
       maxAttempts: this.options.webhookMaxAttempts ?? 3,
       retryDelayMs: this.options.webhookRetryDelayMs ?? 500,
     });
-    this.state.deliveries.push({ url, number: t.number, event, statuses: result.statuses, delivered: result.delivered });
+    this.state.deliveries.push({
+      url,
+      number: t.number,
+      event,
+      statuses: result.statuses,
+      delivered: result.delivered,
+    });
     return { ...result, body };
   }
 
   private require(number: string, apiKey?: string): Tracking[] {
     const found = this.state.findTrackings(number, apiKey);
-    if (found.length === 0) throw new SimError(404, `tracking number '${number}' is not registered`);
+    if (found.length === 0)
+      throw new SimError(404, `tracking number '${number}' is not registered`);
     return found;
   }
 

@@ -15,12 +15,15 @@ export const USAGE = `Usage: provider-sim [--port 4010] [--host 127.0.0.1] [--ke
 function int(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got '${value}'`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`--${name} must be a non-negative integer, got '${value}'`);
   return n;
 }
 
 /** CLI flags to simulator options; throws on bad input. `help` asks for the usage text. */
-export function parseCliArgs(argv: string[]): { help: true } | { help: false; options: ProviderSimOptions } {
+export function parseCliArgs(
+  argv: string[],
+): { help: true } | { help: false; options: ProviderSimOptions } {
   const { values } = parseArgs({
     args: argv,
     strict: true,

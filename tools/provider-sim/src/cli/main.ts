@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const { options } = parsed;
   const sim = await startProviderSim(options);
   const keys = (options.keys ?? []).map((k) => k.key).join(', ');
-  console.log(`provider-sim ready at ${sim.url} (track API ${sim.url}/track/v2.2, admin ${sim.url}/__sim, keys: ${keys})`);
+  console.log(
+    `provider-sim ready at ${sim.url} (track API ${sim.url}/track/v2.2, admin ${sim.url}/__sim, keys: ${keys})`,
+  );
 
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -12,12 +12,48 @@ export interface Carrier {
 }
 
 export const CARRIERS: readonly Carrier[] = [
-  { key: 21051, name: 'USPS', country: 'US', utcOffset: '-05:00', homepage: 'https://www.usps.com/' },
-  { key: 100002, name: 'UPS', country: 'US', utcOffset: '-05:00', homepage: 'https://www.ups.com/' },
-  { key: 100003, name: 'FedEx', country: 'US', utcOffset: '-06:00', homepage: 'https://www.fedex.com/' },
-  { key: 190271, name: 'DHL', country: 'DE', utcOffset: '+01:00', homepage: 'https://www.dhl.com/' },
-  { key: 3011, name: 'China Post', country: 'CN', utcOffset: '+08:00', homepage: 'https://www.ems.com.cn/' },
-  { key: 11031, name: 'Royal Mail', country: 'GB', utcOffset: '+00:00', homepage: 'https://www.royalmail.com/' },
+  {
+    key: 21051,
+    name: 'USPS',
+    country: 'US',
+    utcOffset: '-05:00',
+    homepage: 'https://www.usps.com/',
+  },
+  {
+    key: 100002,
+    name: 'UPS',
+    country: 'US',
+    utcOffset: '-05:00',
+    homepage: 'https://www.ups.com/',
+  },
+  {
+    key: 100003,
+    name: 'FedEx',
+    country: 'US',
+    utcOffset: '-06:00',
+    homepage: 'https://www.fedex.com/',
+  },
+  {
+    key: 190271,
+    name: 'DHL',
+    country: 'DE',
+    utcOffset: '+01:00',
+    homepage: 'https://www.dhl.com/',
+  },
+  {
+    key: 3011,
+    name: 'China Post',
+    country: 'CN',
+    utcOffset: '+08:00',
+    homepage: 'https://www.ems.com.cn/',
+  },
+  {
+    key: 11031,
+    name: 'Royal Mail',
+    country: 'GB',
+    utcOffset: '+00:00',
+    homepage: 'https://www.royalmail.com/',
+  },
 ];
 
 /** Carrier used for numbers no rule recognises (so ad-hoc test numbers register fine). */

@@ -14,22 +14,82 @@ export interface Step {
 }
 
 const STEPS = {
-  infoReceived: { status: 'InfoReceived', subStatus: 'InfoReceived', description: 'Shipment information received', where: 'origin' },
-  pickedUp: { status: 'InTransit', subStatus: 'InTransit_PickedUp', description: 'Picked up by the carrier', where: 'origin', eta: 'transit' },
-  outForDelivery: { status: 'OutForDelivery', subStatus: 'OutForDelivery_Other', description: 'Out for delivery', where: 'destination', eta: 'today' },
-  delivered: { status: 'Delivered', subStatus: 'Delivered_Other', description: 'Delivered', where: 'destination' },
-  returning: { status: 'Exception', subStatus: 'Exception_Returning', description: 'Returning to sender', where: 'destination' },
-  returned: { status: 'Exception', subStatus: 'Exception_Returned', description: 'Returned to sender', where: 'origin' },
-  deliveryFailed: { status: 'DeliveryFailure', subStatus: 'DeliveryFailure_Other', description: 'Delivery attempted, recipient not available', where: 'destination' },
-  atPickupPoint: { status: 'AvailableForPickup', subStatus: 'AvailableForPickup_Other', description: 'Available for pickup at the pickup point', where: 'destination', eta: 'today' },
-  expired: { status: 'Expired', subStatus: 'Expired_Other', description: 'No updates for a long time', where: 'origin' },
+  infoReceived: {
+    status: 'InfoReceived',
+    subStatus: 'InfoReceived',
+    description: 'Shipment information received',
+    where: 'origin',
+  },
+  pickedUp: {
+    status: 'InTransit',
+    subStatus: 'InTransit_PickedUp',
+    description: 'Picked up by the carrier',
+    where: 'origin',
+    eta: 'transit',
+  },
+  outForDelivery: {
+    status: 'OutForDelivery',
+    subStatus: 'OutForDelivery_Other',
+    description: 'Out for delivery',
+    where: 'destination',
+    eta: 'today',
+  },
+  delivered: {
+    status: 'Delivered',
+    subStatus: 'Delivered_Other',
+    description: 'Delivered',
+    where: 'destination',
+  },
+  returning: {
+    status: 'Exception',
+    subStatus: 'Exception_Returning',
+    description: 'Returning to sender',
+    where: 'destination',
+  },
+  returned: {
+    status: 'Exception',
+    subStatus: 'Exception_Returned',
+    description: 'Returned to sender',
+    where: 'origin',
+  },
+  deliveryFailed: {
+    status: 'DeliveryFailure',
+    subStatus: 'DeliveryFailure_Other',
+    description: 'Delivery attempted, recipient not available',
+    where: 'destination',
+  },
+  atPickupPoint: {
+    status: 'AvailableForPickup',
+    subStatus: 'AvailableForPickup_Other',
+    description: 'Available for pickup at the pickup point',
+    where: 'destination',
+    eta: 'today',
+  },
+  expired: {
+    status: 'Expired',
+    subStatus: 'Expired_Other',
+    description: 'No updates for a long time',
+    where: 'origin',
+  },
 } satisfies Record<string, Step>;
 
 /** Scripts by number prefix (checked case-insensitively, first match wins). */
 export const SCRIPTS: ReadonlyArray<{ name: string; prefix: string; steps: readonly Step[] }> = [
-  { name: 'exception', prefix: 'EXC', steps: [STEPS.infoReceived, STEPS.pickedUp, STEPS.returning, STEPS.returned] },
-  { name: 'failure', prefix: 'FAIL', steps: [STEPS.infoReceived, STEPS.pickedUp, STEPS.outForDelivery, STEPS.deliveryFailed] },
-  { name: 'pickup', prefix: 'PICKUP', steps: [STEPS.infoReceived, STEPS.pickedUp, STEPS.atPickupPoint, STEPS.delivered] },
+  {
+    name: 'exception',
+    prefix: 'EXC',
+    steps: [STEPS.infoReceived, STEPS.pickedUp, STEPS.returning, STEPS.returned],
+  },
+  {
+    name: 'failure',
+    prefix: 'FAIL',
+    steps: [STEPS.infoReceived, STEPS.pickedUp, STEPS.outForDelivery, STEPS.deliveryFailed],
+  },
+  {
+    name: 'pickup',
+    prefix: 'PICKUP',
+    steps: [STEPS.infoReceived, STEPS.pickedUp, STEPS.atPickupPoint, STEPS.delivered],
+  },
   { name: 'expire', prefix: 'EXPIRE', steps: [STEPS.infoReceived, STEPS.expired] },
 ];
 
@@ -67,7 +127,8 @@ export function stageOf(subStatus: string): KeyStage | null {
   };
   if (stages[subStatus]) return stages[subStatus];
   const main = subStatus.split('_')[0];
-  if (main === 'AvailableForPickup' || main === 'OutForDelivery' || main === 'Delivered') return main;
+  if (main === 'AvailableForPickup' || main === 'OutForDelivery' || main === 'Delivered')
+    return main;
   return null;
 }
 
@@ -99,7 +160,11 @@ export function applyStep(t: Tracking, step: Step, clock: Clock): void {
   t.subStatus = step.subStatus;
   t.subStatusDescr = null;
   if (step.eta === 'transit') {
-    t.estimatedDelivery = { source: '17TRACK', from: toIso(addDays(at, 2), offset), to: toIso(addDays(at, 4), offset) };
+    t.estimatedDelivery = {
+      source: '17TRACK',
+      from: toIso(addDays(at, 2), offset),
+      to: toIso(addDays(at, 4), offset),
+    };
   } else if (step.eta === 'today') {
     t.estimatedDelivery = { source: '17TRACK', from: toIso(at, offset), to: toIso(at, offset) };
   }

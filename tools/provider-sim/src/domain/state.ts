@@ -68,7 +68,9 @@ export class SimState {
   /** Every tracking of `number` across accounts (or of one account when `apiKey` is given). */
   findTrackings(number: string, apiKey?: string): Tracking[] {
     const id = number.toUpperCase();
-    const accounts = apiKey ? [this.keys.get(apiKey)].filter((a) => a !== undefined) : [...this.keys.values()];
+    const accounts = apiKey
+      ? [this.keys.get(apiKey)].filter((a) => a !== undefined)
+      : [...this.keys.values()];
     return accounts.flatMap((a) => {
       const t = a.trackings.get(id);
       return t ? [t] : [];

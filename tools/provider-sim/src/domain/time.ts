@@ -21,7 +21,10 @@ export function toIso(date: Date, offset: string): string {
   return `${p.date}T${p.time}${offset}`;
 }
 
-export function toRaw(date: Date, offset: string): { date: string; time: string; timezone: string } {
+export function toRaw(
+  date: Date,
+  offset: string,
+): { date: string; time: string; timezone: string } {
   return { ...localParts(date, offset), timezone: offset };
 }
 

@@ -1,7 +1,14 @@
 import { findCarrier } from './carriers.js';
 import { daysBetween, toIso, toRaw, toUtc } from './time.js';
 import { KEY_STAGES } from './types.js';
-import type { Clock, EstimatedDelivery, KeyStage, MainStatus, TrackEvent, Tracking } from './types.js';
+import type {
+  Clock,
+  EstimatedDelivery,
+  KeyStage,
+  MainStatus,
+  TrackEvent,
+  Tracking,
+} from './types.js';
 
 export interface TrackInfo {
   shipping_info: {
@@ -27,7 +34,14 @@ export interface TrackInfo {
   tracking: {
     providers_hash: number;
     providers: Array<{
-      provider: { key: number; name: string; alias: string; tel: string; homepage: string; country: string };
+      provider: {
+        key: number;
+        name: string;
+        alias: string;
+        tel: string;
+        homepage: string;
+        country: string;
+      };
       service_type: null;
       latest_sync_status: 'Success';
       latest_sync_time: string;
@@ -59,7 +73,11 @@ export function buildTrackInfo(t: Tracking, clock: Clock): TrackInfo {
       shipper_address: { country: carrier?.country ?? null },
       recipient_address: { country: carrier?.country ?? null },
     },
-    latest_status: { status: t.status, sub_status: t.subStatus, sub_status_descr: t.subStatusDescr },
+    latest_status: {
+      status: t.status,
+      sub_status: t.subStatus,
+      sub_status_descr: t.subStatusDescr,
+    },
     latest_event: latest,
     time_metrics: {
       days_after_order: daysBetween(t.registeredAt, now),

@@ -28,7 +28,10 @@ function reject(number: string, code: number, arg = number): Rejected {
   return { number, error: { code, message: errorMessage(code, arg) } };
 }
 
-function batch<A>(items: readonly NumberItem[], each: (item: NumberItem) => A | Rejected): BatchResult<A> {
+function batch<A>(
+  items: readonly NumberItem[],
+  each: (item: NumberItem) => A | Rejected,
+): BatchResult<A> {
   const result: BatchResult<A> = { accepted: [], rejected: [] };
   for (const item of items) {
     if (!NUMBER_FORMAT.test(item.number)) {
@@ -100,7 +103,13 @@ export interface TrackInfoItem {
 }
 
 export function trackInfoItem(t: Tracking, clock: Clock): TrackInfoItem {
-  return { number: t.number, carrier: t.carrier, param: null, tag: t.tag, track_info: buildTrackInfo(t, clock) };
+  return {
+    number: t.number,
+    carrier: t.carrier,
+    param: null,
+    tag: t.tag,
+    track_info: buildTrackInfo(t, clock),
+  };
 }
 
 export function getTrackInfo(account: KeyAccount, items: readonly NumberItem[], clock: Clock) {
@@ -110,7 +119,11 @@ export function getTrackInfo(account: KeyAccount, items: readonly NumberItem[], 
   });
 }
 
-export function stopTrack(account: KeyAccount, items: readonly NumberItem[], stopped: Tracking[] = []) {
+export function stopTrack(
+  account: KeyAccount,
+  items: readonly NumberItem[],
+  stopped: Tracking[] = [],
+) {
   return batch(items, (item) => {
     const t = lookup(account, item);
     if (isRejected(t)) return t;

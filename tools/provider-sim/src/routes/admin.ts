@@ -62,7 +62,11 @@ export function adminRoutes(app: FastifyInstance, sim: ProviderSim): void {
   });
 
   route('GET', '/keys', () =>
-    [...sim.state.keys.values()].map((a) => ({ key: a.key, webhook_url: a.webhookUrl, ...a.quota.snapshot() })),
+    [...sim.state.keys.values()].map((a) => ({
+      key: a.key,
+      webhook_url: a.webhookUrl,
+      ...a.quota.snapshot(),
+    })),
   );
 
   route('GET', '/trackings', () => ({ trackings: sim.trackings() }));
@@ -70,7 +74,8 @@ export function adminRoutes(app: FastifyInstance, sim: ProviderSim): void {
   route('POST', '/trackings/:number/advance', (req) => {
     const b = body(req, advanceSchema);
     const result = sim.advance(req.params.number, b.api_key);
-    if (!result.changed) throw new SimError(409, `'${req.params.number}' is at the end of its progression`);
+    if (!result.changed)
+      throw new SimError(409, `'${req.params.number}' is at the end of its progression`);
     return result;
   });
 
@@ -87,7 +92,12 @@ export function adminRoutes(app: FastifyInstance, sim: ProviderSim): void {
       ...(b.event && { event: b.event }),
       ...(b.api_key && { apiKey: b.api_key }),
     });
-    return { status: result.status, delivered: result.delivered, attempts: result.attempts, statuses: result.statuses };
+    return {
+      status: result.status,
+      delivered: result.delivered,
+      attempts: result.attempts,
+      statuses: result.statuses,
+    };
   });
 
   route('GET', '/webhooks', () => ({ deliveries: sim.state.deliveries }));

@@ -19,18 +19,24 @@ function isEndpoint(name: string): name is TrackEndpoint {
 function unauthorized(sim: ProviderSim, reply: FastifyReply) {
   const { state } = sim;
   state.authFailures += 1;
-  const use401 = state.authStyle === 'http401' || (state.authStyle === 'alternate' && state.authFailures % 2 === 0);
+  const use401 =
+    state.authStyle === 'http401' ||
+    (state.authStyle === 'alternate' && state.authFailures % 2 === 0);
   return reply.code(use401 ? 401 : 200).send(errorEnvelope(ErrorCode.InvalidToken));
 }
 
 /** Parses and validates the array body; sends the error answer and returns `undefined` if bad. */
 function readItems(body: unknown, reply: FastifyReply): NumberItem[] | undefined {
   if (!Array.isArray(body)) {
-    void reply.code(400).send(errorEnvelope(ErrorCode.InvalidData, 'Submitted data is invalid: expected an array.'));
+    void reply
+      .code(400)
+      .send(errorEnvelope(ErrorCode.InvalidData, 'Submitted data is invalid: expected an array.'));
     return undefined;
   }
   if (body.length === 0) {
-    void reply.code(200).send(errorEnvelope(ErrorCode.FieldRequired, errorMessage(ErrorCode.FieldRequired, 'data')));
+    void reply
+      .code(200)
+      .send(errorEnvelope(ErrorCode.FieldRequired, errorMessage(ErrorCode.FieldRequired, 'data')));
     return undefined;
   }
   if (body.length > MAX_ITEMS) {
@@ -39,13 +45,25 @@ function readItems(body: unknown, reply: FastifyReply): NumberItem[] | undefined
   }
   const parsed = itemsSchema.safeParse(body);
   if (!parsed.success) {
-    void reply.code(400).send(errorEnvelope(ErrorCode.InvalidData, `Submitted data is invalid: ${describeIssue(parsed.error)}`));
+    void reply
+      .code(400)
+      .send(
+        errorEnvelope(
+          ErrorCode.InvalidData,
+          `Submitted data is invalid: ${describeIssue(parsed.error)}`,
+        ),
+      );
     return undefined;
   }
   return parsed.data;
 }
 
-function run(sim: ProviderSim, endpoint: Exclude<TrackEndpoint, 'getquota'>, account: KeyAccount, items: NumberItem[]) {
+function run(
+  sim: ProviderSim,
+  endpoint: Exclude<TrackEndpoint, 'getquota'>,
+  account: KeyAccount,
+  items: NumberItem[],
+) {
   switch (endpoint) {
     case 'register':
       return register(account, items, sim.clock);
@@ -69,11 +87,15 @@ export function trackApiRoutes(app: FastifyInstance, sim: ProviderSim): void {
   app.post<{ Params: { endpoint: string } }>(`${API_PREFIX}/:endpoint`, async (req, reply) => {
     const { endpoint } = req.params;
     if (!isEndpoint(endpoint)) {
-      return reply.code(404).send(errorEnvelope(ErrorCode.InvalidData, 'The requested URL address is incorrect.'));
+      return reply
+        .code(404)
+        .send(errorEnvelope(ErrorCode.InvalidData, 'The requested URL address is incorrect.'));
     }
     const fault = sim.state.faults.take(endpoint);
     if (fault) {
-      const code = fault.code ?? (fault.httpStatus === 429 ? ErrorCode.LimitExceeded : ErrorCode.InternalError);
+      const code =
+        fault.code ??
+        (fault.httpStatus === 429 ? ErrorCode.LimitExceeded : ErrorCode.InternalError);
       if (fault.httpStatus === 429) void reply.header('retry-after', '1');
       return reply.code(fault.httpStatus).send(errorEnvelope(code));
     }
@@ -83,7 +105,9 @@ export function trackApiRoutes(app: FastifyInstance, sim: ProviderSim): void {
       return reply
         .code(429)
         .header('retry-after', '1')
-        .send(errorEnvelope(ErrorCode.LimitExceeded, 'Request frequency exceeds the limit per second.'));
+        .send(
+          errorEnvelope(ErrorCode.LimitExceeded, 'Request frequency exceeds the limit per second.'),
+        );
     }
     const account = sim.state.keys.get(key);
     if (!account) return unauthorized(sim, reply);
@@ -92,7 +116,11 @@ export function trackApiRoutes(app: FastifyInstance, sim: ProviderSim): void {
 
     const json = readJson(req);
     if (!json.ok) {
-      return reply.code(400).send(errorEnvelope(ErrorCode.InvalidFormat, errorMessage(ErrorCode.InvalidFormat, 'data')));
+      return reply
+        .code(400)
+        .send(
+          errorEnvelope(ErrorCode.InvalidFormat, errorMessage(ErrorCode.InvalidFormat, 'data')),
+        );
     }
     const items = readItems(json.value, reply);
     if (!items) return reply;
