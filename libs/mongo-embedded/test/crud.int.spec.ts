@@ -3,6 +3,22 @@ import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './helpers.js';
 
+interface OpsDoc {
+  a?: number;
+  b: string;
+  n: number;
+  arr: number[];
+  set: string[];
+  lo: number;
+  hi: number;
+  old?: string;
+  renamed?: string;
+  grades: { g: number; top?: boolean }[];
+  touched?: Date;
+  seen?: number;
+  never?: boolean;
+}
+
 let h: Harness;
 let client: MongoClient;
 
@@ -33,7 +49,7 @@ describe('CRUD through mongoose', () => {
   });
 
   it('applies every update operator', async () => {
-    const coll = client.db('ops').collection('docs');
+    const coll = client.db('ops').collection<OpsDoc>('docs');
     const { insertedId } = await coll.insertOne({ a: 1, b: 'x', n: 5, arr: [1, 2, 3], set: ['p'], lo: 10, hi: 10, old: 'v', grades: [{ g: 80 }, { g: 95 }] });
     await coll.updateOne({ _id: insertedId }, { $set: { b: 'y' }, $unset: { a: '' }, $inc: { n: 2 } });
     await coll.updateOne({ _id: insertedId }, { $push: { arr: 4 }, $pull: { set: 'zz' }, $addToSet: { set: 'q' } });
