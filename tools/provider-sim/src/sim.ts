@@ -139,8 +139,10 @@ export class ProviderSim {
     this.state.faults.add(endpoint, spec);
   }
 
+  /** Also restarts the `alternate` sequence, whose first wrong-key answer is then HTTP 200. */
   setAuthStyle(style: AuthStyle): void {
     this.state.authStyle = style;
+    this.state.authFailures = 0;
   }
 
   reset(): void {
