@@ -26,3 +26,14 @@ export function currentContext(): RequestContext | undefined {
 export function newRequestId(): string {
   return randomUUID();
 }
+
+/**
+ * Binds a context to the rest of the current async flow; used by HTTP hooks,
+ * which cannot wrap the whole request in a callback. Mutating the returned
+ * object (tenant, user, token after authentication) updates it for every
+ * later step of that request.
+ */
+export function enterContext(context: RequestContext): RequestContext {
+  storage.enterWith(context);
+  return context;
+}

@@ -1,0 +1,41 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { enterContext, newRequestId, type Logger } from '@inventory/platform';
+import type { GatewayConfig } from './config.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerHttpMetrics } from './http/metrics.js';
+import { healthRoutes, type HealthRouteDeps } from './routes/health.js';
+
+export interface GatewayDeps extends HealthRouteDeps {
+  config: GatewayConfig;
+  logger: Logger;
+}
+
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+/**
+ * Builds the HTTP surface. Kept free of listening and process concerns so tests
+ * drive it with `app.inject()` over the same wiring production uses.
+ */
+export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: deps.config.BODY_LIMIT_BYTES,
+    trustProxy: deps.config.TRUSTED_PROXIES ? deps.config.TRUSTED_PROXIES.split(',').map((ip) => ip.trim()) : false,
+    // A caller's X-Request-Id is kept when it is sane, so a request is traceable end to end.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
+    },
+    return503OnClosing: true,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    enterContext({ requestId: request.id });
+    void reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  registerHttpMetrics(app, deps.registry);
+  await app.register(healthRoutes, deps);
+  return app;
+}

@@ -1,0 +1,38 @@
+/**
+ * The route table: every route's access, in one place. A route missing here is
+ * closed to tokens (deny by default): a token gets 403 "This endpoint is not
+ * available to API tokens." and only a web session may call it.
+ *
+ * - `public`: no credential (health, login, inbound provider webhooks).
+ * - `session`: web-app session only; tokens get 403.
+ * - `any-token`: any valid token (or a session), no scope.
+ * - `{ scope }`: a token needs that scope; sessions are checked on user permissions.
+ *
+ * `tenantless` routes answer on any Host (probes, metrics); all others resolve
+ * the tenant from Host first.
+ */
+export type RouteAccess = 'public' | 'session' | 'any-token' | { scope: string };
+
+export interface RouteRule {
+  access: RouteAccess;
+  tenantless?: boolean;
+  /** The user permission a session (or the token's user) needs, when not implied by the scope. */
+  permission?: string;
+}
+
+/** Keyed by `METHOD /route/pattern` exactly as registered with Fastify. */
+export const ROUTE_TABLE: Record<string, RouteRule> = {
+  'GET /healthz': { access: 'public', tenantless: true },
+  'GET /readyz': { access: 'public', tenantless: true },
+  'GET /metrics': { access: 'public', tenantless: true },
+};
+
+export function routeKey(method: string, url: string): string {
+  return `${method.toUpperCase()} ${url}`;
+}
+
+export function ruleFor(method: string, url: string | undefined): RouteRule | undefined {
+  if (!url) return undefined;
+  // HEAD is served by the GET route and governed by its rule.
+  return ROUTE_TABLE[routeKey(method === 'HEAD' ? 'GET' : method, url)];
+}

@@ -1,0 +1,46 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { connectNats, connectRedis, createLogger, createMetrics, stopAll, type Logger } from '@inventory/platform';
+import { createServiceHealthChecks } from './adapters/service-health.js';
+import { buildApp } from './app.js';
+import { readConfig, type GatewayConfig } from './config.js';
+
+export interface GatewayHandle {
+  app: FastifyInstance;
+  config: GatewayConfig;
+  logger: Logger;
+  /** http://host:port the gateway listens on. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<GatewayHandle> {
+  const config = readConfig(env);
+  const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const metrics = createMetrics('gateway');
+  const redis = await connectRedis(config.REDIS_URL, logger);
+  const nats = await connectNats(config.NATS_URL, 'gateway', logger);
+  const services = createServiceHealthChecks({
+    identity: config.IDENTITY_GRPC_ADDRESS,
+    'parcel-tracking': config.PARCEL_TRACKING_GRPC_ADDRESS,
+    'webhook-ingest': config.WEBHOOK_INGEST_GRPC_ADDRESS,
+    'outbound-delivery': config.OUTBOUND_DELIVERY_GRPC_ADDRESS,
+    activity: config.ACTIVITY_GRPC_ADDRESS,
+  });
+  let shuttingDown = false;
+  const app = await buildApp({ config, logger, redis, nats, services, registry: metrics.registry, isShuttingDown: () => shuttingDown });
+  await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
+  const address = app.server.address() as AddressInfo;
+
+  return {
+    app,
+    config,
+    logger,
+    url: `http://${config.HTTP_HOST}:${address.port}`,
+    async stop() {
+      shuttingDown = true;
+      // app.close() stops accepting and waits for in-flight requests before resolving.
+      await stopAll([() => app.close(), () => nats.drain(), async () => redis.quit(), async () => services.forEach((service) => service.close())]);
+    },
+  };
+}

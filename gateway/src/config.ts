@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { booleanFlag, loadConfig, logLevel, port, url } from '@inventory/platform';
+
+const grpcAddress = z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port');
+
+export const configSchema = z.object({
+  LOG_LEVEL: logLevel,
+  HTTP_HOST: z.string().default('127.0.0.1'),
+  HTTP_PORT: port(8080),
+  /** Tenants live at <slug>.<BASE_DOMAIN>; also the suffix trusted for tenant hosts. */
+  BASE_DOMAIN: z.string().min(1).default('inventory.localhost'),
+  /** Scheme of the public addresses the API generates (https in production). */
+  PUBLIC_SCHEME: z.enum(['http', 'https']).default('https'),
+  /** Port to put in generated public addresses when it is not the scheme's default. */
+  PUBLIC_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Peers whose X-Forwarded-Host / X-Forwarded-For are believed (comma-separated IPs). */
+  TRUSTED_PROXIES: z.string().default(''),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  REDIS_URL: url(['redis', 'rediss']),
+  NATS_URL: url(['nats']),
+  IDENTITY_GRPC_ADDRESS: grpcAddress,
+  PARCEL_TRACKING_GRPC_ADDRESS: grpcAddress,
+  WEBHOOK_INGEST_GRPC_ADDRESS: grpcAddress,
+  OUTBOUND_DELIVERY_GRPC_ADDRESS: grpcAddress,
+  ACTIVITY_GRPC_ADDRESS: grpcAddress,
+  GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
+  /** Session cookies are Secure unless the deployment is plain local HTTP. */
+  SESSION_COOKIE_SECURE: booleanFlag(true),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+export type GatewayConfig = z.infer<typeof configSchema>;
+
+export const readConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(configSchema, env);

@@ -1,0 +1,1 @@
+export { startSystem, type RunningSystem, type SystemOptions } from './system.js';

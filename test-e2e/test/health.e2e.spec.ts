@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSystem, type RunningSystem } from '../src/index.js';
+
+describe('gateway health, readiness, metrics and unknown routes', () => {
+  let system: RunningSystem;
+  beforeAll(async () => {
+    system = await startSystem();
+  });
+  afterAll(() => system?.stop());
+
+  it('answers /healthz', async () => {
+    const response = await fetch(`${system.gatewayUrl}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('reports ready when every service, Redis and NATS are up', async () => {
+    const response = await fetch(`${system.gatewayUrl}/readyz`);
+    const body = (await response.json()) as { status: string; checks: Record<string, boolean> };
+    expect(response.status).toBe(200);
+    expect(body.checks).toEqual({ identity: true, 'parcel-tracking': true, 'webhook-ingest': true, 'outbound-delivery': true, activity: true, redis: true, nats: true });
+  });
+
+  it('reports not ready, naming the part, when a service stops', async () => {
+    await system.services.activity!.grpc!.stop(1_000);
+    const response = await fetch(`${system.gatewayUrl}/readyz`);
+    const body = (await response.json()) as { status: string; checks: Record<string, boolean> };
+    expect(response.status).toBe(503);
+    expect(body.checks.activity).toBe(false);
+    expect(body.checks.identity).toBe(true);
+  });
+
+  it('serves Prometheus metrics', async () => {
+    const response = await fetch(`${system.gatewayUrl}/metrics`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('http_request_duration_seconds');
+  });
+
+  it('answers an unknown route with the specification 404 envelope', async () => {
+    const response = await fetch(`${system.gatewayUrl}/api/does-not-exist`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      errors: { url: [{ message: 'The route /api/does-not-exist could not be found.', code: 'NotFound', data: [] }] },
+      status: 'failure',
+      message: 'The route /api/does-not-exist could not be found.',
+    });
+  });
+});
