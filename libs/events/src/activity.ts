@@ -1,0 +1,71 @@
+import { ActivityRecorded } from '@inventory/contracts/events/v1/activity.js';
+import { defineEvent, type NewEvent, type StreamSpec } from '@inventory/platform';
+
+/** The stream that holds every activity event; consumers and producers both ensure it. */
+export const ACTIVITY_STREAM: StreamSpec = { name: 'ACTIVITY', subjects: ['activity.>'] };
+
+/**
+ * `activity.recorded`: one row for the activity log. Producers publish it through their outbox:
+ * `runtime.outbox.withEvents([{ type: activityRecorded, event: { tenantId, payload } }], change)`.
+ */
+export const activityRecorded = defineEvent('activity.recorded', ActivityRecorded);
+
+/** Activity event names the parcel-tracking integration records (spec: instance activity endpoint). */
+export const ACTIVITY_EVENTS = [
+  'connected',
+  'updated',
+  'disconnected',
+  'webhook_processed',
+  'webhook_failed',
+  'backfill_started',
+  'backfill_completed',
+  'quota_exceeded',
+] as const;
+export type ActivityEventName = (typeof ACTIVITY_EVENTS)[number];
+
+/** subject_type for rows whose subject is an integration instance. */
+export const INTEGRATION_INSTANCE_SUBJECT = 'integration_instance';
+
+export type { ActivityRecorded };
+
+/** What a producer knows about an activity; the helper below turns it into an outbox entry. */
+export interface ActivityInput {
+  tenantId: string;
+  event: string;
+  description: string;
+  /** The subject, e.g. `{ type: INTEGRATION_INSTANCE_SUBJECT, id: instance.id }`; omit when none. */
+  subject?: { type: string; id: number };
+  /** The acting user's id; omit for system events. */
+  causerId?: string;
+  /** Any JSON-serialisable object; stored as the row's `properties`. */
+  properties?: Record<string, unknown>;
+  /** The integration instance the row belongs to when it is not the subject. */
+  integrationInstanceId?: number;
+  /** Stable event id when the producer must dedupe (e.g. derived from a webhook event id). */
+  id?: string;
+  occurredAt?: Date;
+}
+
+/**
+ * Builds the outbox entry for one activity row:
+ * `runtime.outbox.withEvents([activityEntry({...})], () => change())`.
+ */
+export function activityEntry(input: ActivityInput): { type: typeof activityRecorded; event: NewEvent<ActivityRecorded> } {
+  return {
+    type: activityRecorded,
+    event: {
+      tenantId: input.tenantId,
+      ...(input.id === undefined ? {} : { id: input.id }),
+      ...(input.occurredAt === undefined ? {} : { occurredAt: input.occurredAt }),
+      payload: {
+        event: input.event,
+        description: input.description,
+        subject_type: input.subject?.type ?? '',
+        subject_id: input.subject?.id ?? 0,
+        causer_id: input.causerId,
+        properties_json: JSON.stringify(input.properties ?? {}),
+        integration_instance_id: input.integrationInstanceId,
+      },
+    },
+  };
+}
