@@ -26,10 +26,14 @@ export interface EmbeddedMongo {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+export async function startEmbeddedMongo(
+  options: EmbeddedMongoOptions = {},
+): Promise<EmbeddedMongo> {
   const logger = options.logger ?? silentLogger;
   const host = options.host ?? '127.0.0.1';
-  const journal = options.dataDir ? new Journal(options.dataDir, options.fsync ?? 'interval', logger) : undefined;
+  const journal = options.dataDir
+    ? new Journal(options.dataDir, options.fsync ?? 'interval', logger)
+    : undefined;
   const catalog = new Catalog(journal);
   if (journal) {
     const records = journal.open();
@@ -38,7 +42,12 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     journal.compact(catalog.snapshot());
     logger.info(`replayed ${records.length} journal records from ${options.dataDir}`);
   }
-  const server: Server = createWireServer({ catalog, journal, logger, compactBytes: options.compactBytes ?? 64 * 1024 * 1024 });
+  const server: Server = createWireServer({
+    catalog,
+    journal,
+    logger,
+    compactBytes: options.compactBytes ?? 64 * 1024 * 1024,
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
     sockets.add(s);

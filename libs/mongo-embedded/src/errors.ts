@@ -18,12 +18,20 @@ export class CommandError extends Error {
 
 export const badValue = (msg: string) => new CommandError(2, 'BadValue', msg);
 export const invalidNamespace = (msg: string) => new CommandError(73, 'InvalidNamespace', msg);
-export const namespaceNotFound = (msg = 'ns not found') => new CommandError(26, 'NamespaceNotFound', msg);
-export const namespaceExists = (ns: string) => new CommandError(48, 'NamespaceExists', `Collection ${ns} already exists.`);
-export const commandNotFound = (name: string) => new CommandError(59, 'CommandNotFound', `no such command: '${name}'`);
-export const cursorNotFound = (id: number) => new CommandError(43, 'CursorNotFound', `cursor id ${id} not found`);
+export const namespaceNotFound = (msg = 'ns not found') =>
+  new CommandError(26, 'NamespaceNotFound', msg);
+export const namespaceExists = (ns: string) =>
+  new CommandError(48, 'NamespaceExists', `Collection ${ns} already exists.`);
+export const commandNotFound = (name: string) =>
+  new CommandError(59, 'CommandNotFound', `no such command: '${name}'`);
+export const cursorNotFound = (id: number) =>
+  new CommandError(43, 'CursorNotFound', `cursor id ${id} not found`);
 export const immutableField = (field: string) =>
-  new CommandError(66, 'ImmutableField', `Performing an update on the path '${field}' would modify the immutable field '${field}'`);
+  new CommandError(
+    66,
+    'ImmutableField',
+    `Performing an update on the path '${field}' would modify the immutable field '${field}'`,
+  );
 export const illegalOperation = (msg: string) => new CommandError(20, 'IllegalOperation', msg);
 export const failedToParse = (msg: string) => new CommandError(9, 'FailedToParse', msg);
 export const indexNotFound = (msg: string) => new CommandError(27, 'IndexNotFound', msg);
@@ -34,10 +42,15 @@ export class DuplicateKeyError extends CommandError {
     const shown = Object.entries(keyValue)
       .map(([k, v]) => `${k}: ${formatValue(v)}`)
       .join(', ');
-    super(11000, 'DuplicateKey', `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`, {
-      keyPattern,
-      keyValue,
-    });
+    super(
+      11000,
+      'DuplicateKey',
+      `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`,
+      {
+        keyPattern,
+        keyValue,
+      },
+    );
   }
 }
 
@@ -45,7 +58,12 @@ function formatValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (v instanceof Date) return `new Date(${v.getTime()})`;
   if (v === undefined || v === null) return 'null';
-  if (typeof v === 'object' && v !== null && '_bsontype' in v && (v as { _bsontype: string })._bsontype === 'ObjectId') {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    '_bsontype' in v &&
+    (v as { _bsontype: string })._bsontype === 'ObjectId'
+  ) {
     return `ObjectId('${String(v)}')`;
   }
   if (typeof v === 'object') return JSON.stringify(v);

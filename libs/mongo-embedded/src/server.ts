@@ -35,7 +35,14 @@ export function createWireServer(deps: ServerDeps): net.Server {
       // A malformed OP_MSG still has a usable header, so the client learns why; anything else is dropped.
       const header = readHeader(raw);
       if (header.opCode === OP_MSG) {
-        socket.write(encodeOpMsg(header.requestId, { ok: 0, errmsg: err.message, code: 22, codeName: 'InvalidBSON' }));
+        socket.write(
+          encodeOpMsg(header.requestId, {
+            ok: 0,
+            errmsg: err.message,
+            code: 22,
+            codeName: 'InvalidBSON',
+          }),
+        );
         return;
       }
       deps.logger.warn(`connection ${connectionId}: ${err.message}; closing`);

@@ -12,7 +12,9 @@ describe('concurrency', () => {
   it('loses no increment across 10 connections x 100 upserting findOneAndUpdate', async () => {
     const schema = new mongoose.Schema({ _id: String, seq: Number });
     const conns = await Promise.all(
-      Array.from({ length: 10 }, () => mongoose.createConnection(`${server.url}/counters`, { maxPoolSize: 5 }).asPromise()),
+      Array.from({ length: 10 }, () =>
+        mongoose.createConnection(`${server.url}/counters`, { maxPoolSize: 5 }).asPromise(),
+      ),
     );
     const values = await Promise.all(
       conns.map(async (conn) => {
@@ -20,7 +22,11 @@ describe('concurrency', () => {
         const seen: number[] = [];
         await Promise.all(
           Array.from({ length: 100 }, async () => {
-            const doc = await Counter.findOneAndUpdate({ _id: 'orders' }, { $inc: { seq: 1 } }, { upsert: true, new: true }).lean();
+            const doc = await Counter.findOneAndUpdate(
+              { _id: 'orders' },
+              { $inc: { seq: 1 } },
+              { upsert: true, new: true },
+            ).lean();
             seen.push(doc!.seq!);
           }),
         );

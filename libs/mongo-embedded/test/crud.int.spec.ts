@@ -33,14 +33,20 @@ afterAll(async () => {
 
 describe('CRUD through mongoose', () => {
   it('creates, reads, updates and deletes', async () => {
-    const Item = h.conn.model('CrudItem', new mongoose.Schema({ sku: String, qty: Number, tags: [String] }));
+    const Item = h.conn.model(
+      'CrudItem',
+      new mongoose.Schema({ sku: String, qty: Number, tags: [String] }),
+    );
     const created = await Item.create({ sku: 'A1', qty: 3, tags: ['x'] });
     expect((await Item.findById(created._id).lean())?.sku).toBe('A1');
     const upd = await Item.updateOne({ _id: created._id }, { $set: { qty: 4 } });
     expect(upd).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
     const same = await Item.updateOne({ _id: created._id }, { $set: { qty: 4 } });
     expect(same).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
-    await Item.insertMany([{ sku: 'B', qty: 1 }, { sku: 'C', qty: 2 }]);
+    await Item.insertMany([
+      { sku: 'B', qty: 1 },
+      { sku: 'C', qty: 2 },
+    ]);
     expect(await Item.countDocuments()).toBe(3);
     const del = await Item.deleteMany({ qty: { $lt: 3 } });
     expect(del.deletedCount).toBe(2);
@@ -50,15 +56,56 @@ describe('CRUD through mongoose', () => {
 
   it('applies every update operator', async () => {
     const coll = client.db('ops').collection<OpsDoc>('docs');
-    const { insertedId } = await coll.insertOne({ a: 1, b: 'x', n: 5, arr: [1, 2, 3], set: ['p'], lo: 10, hi: 10, old: 'v', grades: [{ g: 80 }, { g: 95 }] });
-    await coll.updateOne({ _id: insertedId }, { $set: { b: 'y' }, $unset: { a: '' }, $inc: { n: 2 } });
-    await coll.updateOne({ _id: insertedId }, { $push: { arr: 4 }, $pull: { set: 'zz' }, $addToSet: { set: 'q' } });
+    const { insertedId } = await coll.insertOne({
+      a: 1,
+      b: 'x',
+      n: 5,
+      arr: [1, 2, 3],
+      set: ['p'],
+      lo: 10,
+      hi: 10,
+      old: 'v',
+      grades: [{ g: 80 }, { g: 95 }],
+    });
+    await coll.updateOne(
+      { _id: insertedId },
+      { $set: { b: 'y' }, $unset: { a: '' }, $inc: { n: 2 } },
+    );
+    await coll.updateOne(
+      { _id: insertedId },
+      { $push: { arr: 4 }, $pull: { set: 'zz' }, $addToSet: { set: 'q' } },
+    );
     await coll.updateOne({ _id: insertedId }, { $pull: { arr: 1 }, $addToSet: { set: 'p' } });
-    await coll.updateOne({ _id: insertedId }, { $min: { lo: 3 }, $max: { hi: 20 }, $currentDate: { touched: true }, $rename: { old: 'renamed' } });
-    await coll.updateOne({ _id: insertedId }, { $set: { 'grades.$[el].top': true } }, { arrayFilters: [{ 'el.g': { $gte: 90 } }] });
-    await coll.updateOne({ _id: insertedId }, { $setOnInsert: { never: true }, $set: { seen: 1 } }, { upsert: true });
+    await coll.updateOne(
+      { _id: insertedId },
+      {
+        $min: { lo: 3 },
+        $max: { hi: 20 },
+        $currentDate: { touched: true },
+        $rename: { old: 'renamed' },
+      },
+    );
+    await coll.updateOne(
+      { _id: insertedId },
+      { $set: { 'grades.$[el].top': true } },
+      { arrayFilters: [{ 'el.g': { $gte: 90 } }] },
+    );
+    await coll.updateOne(
+      { _id: insertedId },
+      { $setOnInsert: { never: true }, $set: { seen: 1 } },
+      { upsert: true },
+    );
     const doc = await coll.findOne({ _id: insertedId });
-    expect(doc).toMatchObject({ b: 'y', n: 7, arr: [2, 3, 4], set: ['p', 'q'], lo: 3, hi: 20, renamed: 'v', seen: 1 });
+    expect(doc).toMatchObject({
+      b: 'y',
+      n: 7,
+      arr: [2, 3, 4],
+      set: ['p', 'q'],
+      lo: 3,
+      hi: 20,
+      renamed: 'v',
+      seen: 1,
+    });
     expect(doc).not.toHaveProperty('a');
     expect(doc).not.toHaveProperty('old');
     expect(doc).not.toHaveProperty('never');
@@ -68,11 +115,23 @@ describe('CRUD through mongoose', () => {
 
   it('upserts seed from the query and honour $setOnInsert', async () => {
     const coll = client.db('ops').collection('upserts');
-    const r = await coll.updateOne({ key: 'k1' }, { $set: { v: 1 }, $setOnInsert: { created: 'yes' } }, { upsert: true });
+    const r = await coll.updateOne(
+      { key: 'k1' },
+      { $set: { v: 1 }, $setOnInsert: { created: 'yes' } },
+      { upsert: true },
+    );
     expect(r.upsertedCount).toBe(1);
     expect(r.upsertedId).toBeInstanceOf(ObjectId);
-    await coll.updateOne({ key: 'k1' }, { $set: { v: 2 }, $setOnInsert: { created: 'again' } }, { upsert: true });
-    expect(await coll.findOne({ key: 'k1' }, { projection: { _id: 0 } })).toEqual({ key: 'k1', v: 2, created: 'yes' });
+    await coll.updateOne(
+      { key: 'k1' },
+      { $set: { v: 2 }, $setOnInsert: { created: 'again' } },
+      { upsert: true },
+    );
+    expect(await coll.findOne({ key: 'k1' }, { projection: { _id: 0 } })).toEqual({
+      key: 'k1',
+      v: 2,
+      created: 'yes',
+    });
     const rep = await coll.replaceOne({ key: 'k2' }, { key: 'k2', whole: true }, { upsert: true });
     expect(rep.upsertedCount).toBe(1);
     const many = await coll.updateMany({ key: { $in: ['k1', 'k2'] } }, { $set: { all: true } });
@@ -98,7 +157,10 @@ describe('CRUD through mongoose', () => {
     await coll.insertMany(Array.from({ length: 350 }, (_, i) => ({ i })));
     const all = await coll.find({}, { batchSize: 50 }).toArray();
     expect(all).toHaveLength(350);
-    const viaDefault = await coll.find({ i: { $gte: 0 } }).sort({ i: -1 }).toArray();
+    const viaDefault = await coll
+      .find({ i: { $gte: 0 } })
+      .sort({ i: -1 })
+      .toArray();
     expect(viaDefault[0]?.i).toBe(349);
     expect(viaDefault).toHaveLength(350);
     const Many = h.conn.model('ManyDoc', new mongoose.Schema({ i: Number }), 'many');
@@ -111,18 +173,29 @@ describe('CRUD through mongoose', () => {
   it('round-trips Dates and ObjectIds', async () => {
     const ref = new ObjectId();
     const when = new Date('2024-05-06T07:08:09.123Z');
-    const Evt = h.conn.model('Evt', new mongoose.Schema({ ref: mongoose.Schema.Types.ObjectId, when: Date }));
+    const Evt = h.conn.model(
+      'Evt',
+      new mongoose.Schema({ ref: mongoose.Schema.Types.ObjectId, when: Date }),
+    );
     await Evt.create({ ref, when });
     const back = await Evt.findOne({ ref }).lean();
     expect(back?.ref).toBeInstanceOf(ObjectId);
     expect(String(back?.ref)).toBe(String(ref));
     expect(back?.when?.getTime()).toBe(when.getTime());
-    expect(await Evt.countDocuments({ when: { $gte: new Date('2024-01-01'), $lt: new Date('2025-01-01') } })).toBe(1);
+    expect(
+      await Evt.countDocuments({
+        when: { $gte: new Date('2024-01-01'), $lt: new Date('2025-01-01') },
+      }),
+    ).toBe(1);
   });
 
   it('filters with $in, $regex and ranges', async () => {
     const coll = client.db('ops').collection('filters');
-    await coll.insertMany([{ name: 'apple', p: 1 }, { name: 'Apricot', p: 5 }, { name: 'banana', p: 9 }]);
+    await coll.insertMany([
+      { name: 'apple', p: 1 },
+      { name: 'Apricot', p: 5 },
+      { name: 'banana', p: 9 },
+    ]);
     expect(await coll.countDocuments({ name: { $in: ['apple', 'banana'] } })).toBe(2);
     expect(await coll.countDocuments({ name: { $regex: '^ap', $options: 'i' } })).toBe(2);
     expect(await coll.countDocuments({ name: /an/ })).toBe(1);
@@ -137,12 +210,28 @@ describe('CRUD through mongoose', () => {
       { cust: 'a', amount: 20, items: ['x'] },
       { cust: 'b', amount: 6, items: [] },
     ]);
-    await db.collection('customers').insertMany([{ _id: 'a' as never, name: 'Ann' }, { _id: 'b' as never, name: 'Bob' }]);
-    const avg = await db.collection('orders').aggregate([{ $group: { _id: '$cust', avg: { $avg: '$amount' } } }, { $sort: { _id: 1 } }]).toArray();
-    expect(avg).toEqual([{ _id: 'a', avg: 15 }, { _id: 'b', avg: 6 }]);
+    await db.collection('customers').insertMany([
+      { _id: 'a' as never, name: 'Ann' },
+      { _id: 'b' as never, name: 'Bob' },
+    ]);
+    const avg = await db
+      .collection('orders')
+      .aggregate([{ $group: { _id: '$cust', avg: { $avg: '$amount' } } }, { $sort: { _id: 1 } }])
+      .toArray();
+    expect(avg).toEqual([
+      { _id: 'a', avg: 15 },
+      { _id: 'b', avg: 6 },
+    ]);
     const [facet] = await db
       .collection('orders')
-      .aggregate([{ $facet: { total: [{ $count: 'n' }], big: [{ $match: { amount: { $gte: 10 } } }, { $project: { _id: 0, amount: 1 } }] } }])
+      .aggregate([
+        {
+          $facet: {
+            total: [{ $count: 'n' }],
+            big: [{ $match: { amount: { $gte: 10 } } }, { $project: { _id: 0, amount: 1 } }],
+          },
+        },
+      ])
       .toArray();
     expect(facet).toEqual({ total: [{ n: 3 }], big: [{ amount: 10 }, { amount: 20 }] });
     const joined = await db
@@ -154,8 +243,15 @@ describe('CRUD through mongoose', () => {
         { $project: { _id: 0, item: '$items', name: { $first: '$c.name' } } },
       ])
       .toArray();
-    expect(joined).toEqual([{ item: 'x', name: 'Ann' }, { item: 'y', name: 'Ann' }, { item: 'x', name: 'Ann' }]);
-    expect(await db.collection('customers').findOne({ _id: 'a' as never })).toEqual({ _id: 'a', name: 'Ann' });
+    expect(joined).toEqual([
+      { item: 'x', name: 'Ann' },
+      { item: 'y', name: 'Ann' },
+      { item: 'x', name: 'Ann' },
+    ]);
+    expect(await db.collection('customers').findOne({ _id: 'a' as never })).toEqual({
+      _id: 'a',
+      name: 'Ann',
+    });
   });
 
   it('manages collections and indexes', async () => {
@@ -163,7 +259,10 @@ describe('CRUD through mongoose', () => {
     await db.createCollection('c1');
     await expect(db.createCollection('c1')).rejects.toMatchObject({ codeName: 'NamespaceExists' });
     await db.collection('c1').createIndex({ a: 1, b: -1 }, { name: 'ab' });
-    expect((await db.collection('c1').listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'ab']);
+    expect((await db.collection('c1').listIndexes().toArray()).map((i) => i.name)).toEqual([
+      '_id_',
+      'ab',
+    ]);
     await db.collection('c1').dropIndex('ab');
     expect((await db.listCollections().toArray()).map((c) => c.name)).toEqual(['c1']);
     expect(await db.collection('c1').drop()).toBe(true);
@@ -172,7 +271,10 @@ describe('CRUD through mongoose', () => {
   });
 
   it('answers unknown commands with CommandNotFound (59)', async () => {
-    await expect(client.db('x').command({ frobnicate: 1 })).rejects.toMatchObject({ code: 59, codeName: 'CommandNotFound' });
+    await expect(client.db('x').command({ frobnicate: 1 })).rejects.toMatchObject({
+      code: 59,
+      codeName: 'CommandNotFound',
+    });
   });
 
   it('rejects transactions with a clear IllegalOperation error', async () => {
@@ -184,7 +286,9 @@ describe('CRUD through mongoose', () => {
       .insertOne({ a: 1 }, { session })
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 20 });
-    expect(String((err as Error).message)).toMatch(/Transaction numbers are only allowed on a replica set member or mongos/);
+    expect(String((err as Error).message)).toMatch(
+      /Transaction numbers are only allowed on a replica set member or mongos/,
+    );
     await session.endSession();
     expect(await client.db('ops').collection('txn').countDocuments()).toBe(0);
   });

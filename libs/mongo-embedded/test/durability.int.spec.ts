@@ -17,9 +17,13 @@ afterAll(() => {
 });
 
 function startCli(dbpath: string, fsync = 'never'): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(tsx, ['--conditions=development', cli, '--port', '0', '--dbpath', dbpath, '--fsync', fsync], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    tsx,
+    ['--conditions=development', cli, '--port', '0', '--dbpath', dbpath, '--fsync', fsync],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -32,17 +36,28 @@ function startCli(dbpath: string, fsync = 'never'): Promise<{ child: ChildProces
   });
 }
 
-const exited = (c: ChildProcess) => new Promise((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', r)));
+const exited = (c: ChildProcess) =>
+  new Promise((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', r)));
 
 describe('durability', () => {
   it('replays the journal after kill -9 of the CLI process', async () => {
     const dbpath = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-embedded-'));
     const first = await startCli(dbpath);
     const conn = await mongoose.createConnection(`${first.url}/durable`).asPromise();
-    const schema = new mongoose.Schema({ sku: { type: String, unique: true }, qty: Number, at: Date });
+    const schema = new mongoose.Schema({
+      sku: { type: String, unique: true },
+      qty: Number,
+      at: Date,
+    });
     const Stock = conn.model('Stock', schema);
     await Stock.init();
-    await Stock.insertMany(Array.from({ length: 200 }, (_, i) => ({ sku: `s${i}`, qty: i, at: new Date(1_700_000_000_000 + i) })));
+    await Stock.insertMany(
+      Array.from({ length: 200 }, (_, i) => ({
+        sku: `s${i}`,
+        qty: i,
+        at: new Date(1_700_000_000_000 + i),
+      })),
+    );
     await Stock.updateOne({ sku: 's5' }, { $inc: { qty: 100 } });
     await Stock.deleteOne({ sku: 's6' });
     first.child.kill('SIGKILL');
@@ -67,7 +82,8 @@ describe('durability', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-embedded-'));
     const h1 = await startHarness({ dataDir, fsync: 'always', compactBytes: 16 * 1024 });
     const coll = h1.conn.db!.collection('big');
-    for (let i = 0; i < 20; i++) await coll.insertMany(Array.from({ length: 20 }, (_, j) => ({ i, j, pad: 'x'.repeat(50) })));
+    for (let i = 0; i < 20; i++)
+      await coll.insertMany(Array.from({ length: 20 }, (_, j) => ({ i, j, pad: 'x'.repeat(50) })));
     const journalSize = fs.statSync(path.join(dataDir, 'journal.bin')).size;
     expect(journalSize).toBeLessThan(16 * 1024 + 8 * 1024);
     const dbName = h1.conn.db!.databaseName;

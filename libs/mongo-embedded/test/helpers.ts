@@ -11,7 +11,9 @@ let dbCounter = 0;
 
 export async function startHarness(options: EmbeddedMongoOptions = {}): Promise<Harness> {
   const server = await startEmbeddedMongo(options);
-  const conn = await mongoose.createConnection(`${server.url}/test_${process.pid}_${dbCounter++}`).asPromise();
+  const conn = await mongoose
+    .createConnection(`${server.url}/test_${process.pid}_${dbCounter++}`)
+    .asPromise();
   return {
     server,
     conn,

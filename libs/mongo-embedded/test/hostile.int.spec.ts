@@ -9,7 +9,10 @@ let client: MongoClient;
 beforeAll(async () => {
   server = await startEmbeddedMongo();
   client = await new MongoClient(server.url).connect();
-  await client.db('safe').collection('data').insertMany([{ k: 1 }, { k: 2 }]);
+  await client
+    .db('safe')
+    .collection('data')
+    .insertMany([{ k: 1 }, { k: 2 }]);
 });
 afterAll(async () => {
   await client.close();

@@ -21,7 +21,10 @@ async function dupError(p: Promise<unknown>): Promise<Record<string, unknown>> {
 
 describe('unique indexes', () => {
   it('single-field unique on insert, update and upsert', async () => {
-    const User = h.conn.model('UUser', new mongoose.Schema({ email: { type: String, unique: true }, name: String }));
+    const User = h.conn.model(
+      'UUser',
+      new mongoose.Schema({ email: { type: String, unique: true }, name: String }),
+    );
     await User.init();
     await User.create({ email: 'a@x.io', name: 'A' });
     const b = await User.create({ email: 'b@x.io', name: 'B' });
@@ -30,8 +33,12 @@ describe('unique indexes', () => {
     expect(onInsert.keyValue).toEqual({ email: 'a@x.io' });
     expect(String(onInsert.message)).toContain('index: email_1 dup key: { email: "a@x.io" }');
     await dupError(User.updateOne({ _id: b._id }, { $set: { email: 'a@x.io' } }));
-    await dupError(User.findOneAndUpdate({ name: 'nobody' }, { $set: { email: 'b@x.io' } }, { upsert: true }));
-    await dupError(User.updateOne({ name: 'ghost' }, { $set: { email: 'a@x.io' } }, { upsert: true }));
+    await dupError(
+      User.findOneAndUpdate({ name: 'nobody' }, { $set: { email: 'b@x.io' } }, { upsert: true }),
+    );
+    await dupError(
+      User.updateOne({ name: 'ghost' }, { $set: { email: 'a@x.io' } }, { upsert: true }),
+    );
     expect(await User.countDocuments()).toBe(2);
     expect((await User.findById(b._id).lean())?.email).toBe('b@x.io');
   });
@@ -41,7 +48,11 @@ describe('unique indexes', () => {
     schema.index({ tenant: 1, sku: 1 }, { unique: true });
     const P = h.conn.model('UProduct', schema);
     await P.init();
-    await P.create([{ tenant: 't1', sku: 's1' }, { tenant: 't1', sku: 's2' }, { tenant: 't2', sku: 's1' }]);
+    await P.create([
+      { tenant: 't1', sku: 's1' },
+      { tenant: 't1', sku: 's2' },
+      { tenant: 't2', sku: 's1' },
+    ]);
     const err = await dupError(P.create({ tenant: 't1', sku: 's1' }));
     expect(err.keyPattern).toEqual({ tenant: 1, sku: 1 });
     expect(err.keyValue).toEqual({ tenant: 't1', sku: 's1' });
@@ -64,18 +75,26 @@ describe('unique indexes', () => {
     schema.index({ email: 1 }, { unique: true, partialFilterExpression: { active: true } });
     const M = h.conn.model('UPartial', schema);
     await M.init();
-    await M.create([{ email: 'p@x', active: false }, { email: 'p@x', active: false }, { email: 'p@x', active: true }]);
+    await M.create([
+      { email: 'p@x', active: false },
+      { email: 'p@x', active: false },
+      { email: 'p@x', active: true },
+    ]);
     const err = await dupError(M.create({ email: 'p@x', active: true }));
     expect(err.keyValue).toEqual({ email: 'p@x' });
     await dupError(M.updateOne({ active: false }, { $set: { active: true } }));
-    await dupError(M.updateOne({ email: 'new' }, { $set: { email: 'p@x', active: true } }, { upsert: true }));
+    await dupError(
+      M.updateOne({ email: 'new' }, { $set: { email: 'p@x', active: true } }, { upsert: true }),
+    );
     expect(await M.countDocuments({ active: true })).toBe(1);
   });
 
   it('_id is always unique and bulk inserts report writeErrors', async () => {
     const coll = h.conn.db!.collection('uids');
     await coll.insertOne({ _id: 'x' as never });
-    const err = (await coll.insertMany([{ _id: 'y' }, { _id: 'x' }, { _id: 'z' }] as never[]).catch((e: unknown) => e)) as Record<string, unknown>;
+    const err = (await coll
+      .insertMany([{ _id: 'y' }, { _id: 'x' }, { _id: 'z' }] as never[])
+      .catch((e: unknown) => e)) as Record<string, unknown>;
     expect(err.code).toBe(11000);
     expect((err.writeErrors as { index: number }[])[0]?.index).toBe(1);
     expect(await coll.countDocuments()).toBe(2);
@@ -84,7 +103,9 @@ describe('unique indexes', () => {
   it('refuses to build a unique index over existing duplicates', async () => {
     const coll = h.conn.db!.collection('prebuilt');
     await coll.insertMany([{ k: 1 }, { k: 1 }]);
-    await expect(coll.createIndex({ k: 1 }, { unique: true })).rejects.toMatchObject({ code: 11000 });
+    await expect(coll.createIndex({ k: 1 }, { unique: true })).rejects.toMatchObject({
+      code: 11000,
+    });
     expect((await coll.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_']);
   });
 });

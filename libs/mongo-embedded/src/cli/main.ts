@@ -25,7 +25,9 @@ const server = await startEmbeddedMongo({
   fsync,
   logger: stderrLogger,
 });
-console.log(`mongo-embedded ready on ${server.url}${values.dbpath ? ` (dbpath ${values.dbpath}, fsync ${fsync})` : ' (in-memory)'}`);
+console.log(
+  `mongo-embedded ready on ${server.url}${values.dbpath ? ` (dbpath ${values.dbpath}, fsync ${fsync})` : ' (in-memory)'}`,
+);
 
 let stopping = false;
 const shutdown = (signal: string) => {

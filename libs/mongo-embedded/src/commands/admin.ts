@@ -1,5 +1,5 @@
 import { Binary, type Document } from 'bson';
-import { Query } from 'mingo';
+import { compileQuery } from '../storage/mingo.js';
 import { namespaceNotFound } from '../errors.js';
 import { collectionName, type CommandHandler } from './context.js';
 
@@ -8,7 +8,10 @@ const listDatabases: CommandHandler = (cmd, { catalog }) => {
     const docs = catalog.collections(name).reduce((n, c) => n + c.docs.size, 0);
     return { name, sizeOnDisk: docs * 1024, empty: docs === 0 };
   });
-  if (cmd.filter) databases = new Query(cmd.filter as Document).find(databases).all() as Document[];
+  if (cmd.filter)
+    databases = compileQuery(cmd.filter as Document)
+      .find(databases)
+      .all() as Document[];
   if (cmd.nameOnly) databases = databases.map((d) => ({ name: d.name }));
   const totalSize = databases.reduce((n, d) => n + ((d.sizeOnDisk as number) ?? 0), 0);
   return { databases, totalSize, totalSizeMb: Math.round(totalSize / 1e6), ok: 1 };
@@ -22,7 +25,10 @@ const listCollections: CommandHandler = (cmd, { catalog, cursors, db }) => {
     info: { readOnly: false, uuid: new Binary(Buffer.from(c.ns.padEnd(16, '_').slice(0, 16)), 4) },
     idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
   }));
-  if (cmd.filter) infos = new Query(cmd.filter as Document).find(infos).all() as Document[];
+  if (cmd.filter)
+    infos = compileQuery(cmd.filter as Document)
+      .find(infos)
+      .all() as Document[];
   if (cmd.nameOnly) infos = infos.map((i) => ({ name: i.name, type: i.type }));
   const batchSize = (cmd.cursor as Document | undefined)?.batchSize as number | undefined;
   return cursors.first(`${db}.$cmd.listCollections`, infos, batchSize ?? Number.MAX_SAFE_INTEGER);

@@ -57,7 +57,13 @@ export const handshakeCommands: Record<string, CommandHandler> = {
   getCmdLineOpts: () => ({ argv: ['mongo-embedded'], parsed: {}, ok: 1 }),
   hostInfo: () => ({ system: { hostname: 'localhost' }, os: { type: process.platform }, ok: 1 }),
   whatsmyuri: () => ({ you: '127.0.0.1', ok: 1 }),
-  serverStatus: () => ({ ok: 1, host: 'localhost', version: '7.0.0', process: 'mongo-embedded', uptime: process.uptime() }),
+  serverStatus: () => ({
+    ok: 1,
+    host: 'localhost',
+    version: '7.0.0',
+    process: 'mongo-embedded',
+    uptime: process.uptime(),
+  }),
   getLog: () => ({ totalLinesWritten: 0, log: [], ok: 1 }),
   getFreeMonitoringStatus: () => ({ state: 'disabled', ok: 1 }),
 };

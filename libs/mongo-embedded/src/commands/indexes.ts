@@ -10,18 +10,30 @@ const defaultName = (key: Document) =>
 
 const createIndexes: CommandHandler = (cmd, { catalog, db }) => {
   const name = collectionName(cmd, 'createIndexes');
-  if (!Array.isArray(cmd.indexes) || cmd.indexes.length === 0) throw badValue('Must specify at least one index to create');
+  if (!Array.isArray(cmd.indexes) || cmd.indexes.length === 0)
+    throw badValue('Must specify at least one index to create');
   const createdCollectionAutomatically = !catalog.get(db, name);
   const coll = catalog.getOrCreate(db, name);
   const numIndexesBefore = coll.indexes.size;
   for (const raw of cmd.indexes as Document[]) {
-    if (!raw.key || typeof raw.key !== 'object') throw badValue('index specification must have a key');
-    const spec: IndexSpec = { v: 2, ...raw, key: raw.key as IndexSpec['key'], name: (raw.name as string) ?? defaultName(raw.key) };
+    if (!raw.key || typeof raw.key !== 'object')
+      throw badValue('index specification must have a key');
+    const spec: IndexSpec = {
+      v: 2,
+      ...raw,
+      key: raw.key as IndexSpec['key'],
+      name: (raw.name as string) ?? defaultName(raw.key),
+    };
     // `background` is a no-op since 4.2 and is not stored by MongoDB either.
     delete spec.background;
     catalog.createIndex(coll, spec);
   }
-  return { numIndexesBefore, numIndexesAfter: coll.indexes.size, createdCollectionAutomatically, ok: 1 };
+  return {
+    numIndexesBefore,
+    numIndexesAfter: coll.indexes.size,
+    createdCollectionAutomatically,
+    ok: 1,
+  };
 };
 
 const listIndexes: CommandHandler = (cmd, { catalog, cursors, db }) => {

@@ -1,20 +1,39 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { compileQuery } from '../storage/mingo.js';
 import { badValue } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { encodeKey, pathValues } from '../storage/values.js';
 import { collectionName, type CommandContext, type CommandHandler } from './context.js';
 
-const nonEmpty = (d: unknown): d is Document => !!d && typeof d === 'object' && Object.keys(d).length > 0;
+const nonEmpty = (d: unknown): d is Document =>
+  !!d && typeof d === 'object' && Object.keys(d).length > 0;
 
 /** Filter via indexes + mingo, then sort/skip/limit/projection with mingo's cursor (sort is stable). */
 export function runQuery(
   coll: Collection | undefined,
-  opts: { filter?: Document; sort?: Document; projection?: Document; skip?: number; limit?: number },
+  opts: {
+    filter?: Document;
+    sort?: Document;
+    projection?: Document;
+    skip?: number;
+    limit?: number;
+  },
 ): Document[] {
   if (!coll) return [];
   const matched = coll.find(opts.filter ?? {});
-  let cursor = new Query({}).find<Document>(matched, nonEmpty(opts.projection) ? opts.projection : undefined);
+  // Fast path for the common findOne/find-by-key shape: nothing for mingo's cursor to do.
+  if (!nonEmpty(opts.sort) && !nonEmpty(opts.projection)) {
+    const start = opts.skip ?? 0;
+    return opts.limit
+      ? matched.slice(start, start + Math.abs(opts.limit))
+      : start
+        ? matched.slice(start)
+        : matched;
+  }
+  let cursor = compileQuery({}).find<Document>(
+    matched,
+    nonEmpty(opts.projection) ? opts.projection : undefined,
+  );
   if (nonEmpty(opts.sort)) cursor = cursor.sort(opts.sort as Record<string, 1 | -1>);
   if (opts.skip) cursor = cursor.skip(opts.skip);
   if (opts.limit) cursor = cursor.limit(Math.abs(opts.limit));
@@ -24,7 +43,8 @@ export function runQuery(
 const num = (v: unknown, field: string): number | undefined => {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number') throw badValue(`Field '${field}' must be numeric`);
-  if (field !== 'limit' && v < 0) throw badValue(`${field} value must be non-negative, but received: ${v}`);
+  if (field !== 'limit' && v < 0)
+    throw badValue(`${field} value must be non-negative, but received: ${v}`);
   return v;
 };
 
@@ -44,13 +64,23 @@ const find: CommandHandler = (cmd, ctx: CommandContext) => {
 
 const getMore: CommandHandler = (cmd, ctx) => {
   const id = Number(cmd.getMore);
-  return ctx.cursors.more(id, `${ctx.db}.${collectionName(cmd, 'collection')}`, num(cmd.batchSize, 'batchSize'));
+  return ctx.cursors.more(
+    id,
+    `${ctx.db}.${collectionName(cmd, 'collection')}`,
+    num(cmd.batchSize, 'batchSize'),
+  );
 };
 
 const killCursors: CommandHandler = (cmd, ctx) => {
   const ids = ((cmd.cursors as unknown[]) ?? []).map(Number);
   const { killed, notFound } = ctx.cursors.kill(ids);
-  return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+  return {
+    cursorsKilled: killed,
+    cursorsNotFound: notFound,
+    cursorsAlive: [],
+    cursorsUnknown: [],
+    ok: 1,
+  };
 };
 
 const count: CommandHandler = (cmd, ctx) => {
@@ -75,4 +105,10 @@ const distinct: CommandHandler = (cmd, ctx) => {
   return { values: [...seen.values()], ok: 1 };
 };
 
-export const readCommands: Record<string, CommandHandler> = { find, getMore, killCursors, count, distinct };
+export const readCommands: Record<string, CommandHandler> = {
+  find,
+  getMore,
+  killCursors,
+  count,
+  distinct,
+};

@@ -9,7 +9,14 @@ import { readCommands } from './read.js';
 import { writeCommands } from './write.js';
 
 const handlers = new Map<string, CommandHandler>(
-  Object.entries({ ...handshakeCommands, ...adminCommands, ...indexCommands, ...readCommands, ...writeCommands, ...aggregateCommands }),
+  Object.entries({
+    ...handshakeCommands,
+    ...adminCommands,
+    ...indexCommands,
+    ...readCommands,
+    ...writeCommands,
+    ...aggregateCommands,
+  }),
 );
 
 const TRANSACTION_COMMANDS = new Set(['abortTransaction', 'commitTransaction']);

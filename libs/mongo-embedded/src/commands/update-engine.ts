@@ -1,12 +1,26 @@
 import { ObjectId, Timestamp, type Document } from 'bson';
-import { Aggregator, ProcessingMode, Query } from 'mingo';
+import { Aggregator, ProcessingMode } from 'mingo';
+import { compileQuery, computeOptions, queryOptions } from '../storage/mingo.js';
 import { update as applyOperator } from 'mingo/updater';
 import { CommandError, failedToParse, immutableField } from '../errors.js';
 import { cloneDoc, encodeKey, isOperatorObject, setPath } from '../storage/values.js';
 
 const OPERATORS = new Set([
-  '$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename', '$push', '$pull', '$pullAll',
-  '$addToSet', '$pop', '$bit', '$currentDate', '$setOnInsert',
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$rename',
+  '$push',
+  '$pull',
+  '$pullAll',
+  '$addToSet',
+  '$pop',
+  '$bit',
+  '$currentDate',
+  '$setOnInsert',
 ]);
 
 export type UpdateSpec = Document | Document[];
@@ -21,23 +35,50 @@ function resolvePositional(path: string, doc: Document, query: Document): string
   const at = path.indexOf('.$');
   if (at < 0 || (path[at + 2] !== undefined && path[at + 2] !== '.')) return path;
   const prefix = path.slice(0, at);
-  const arr = prefix.split('.').reduce<unknown>((cur, k) => (cur as Document | undefined)?.[k], doc);
-  if (!Array.isArray(arr)) throw new CommandError(2, 'BadValue', 'The positional operator did not find the match needed from the query.');
+  const arr = prefix
+    .split('.')
+    .reduce<unknown>((cur, k) => (cur as Document | undefined)?.[k], doc);
+  if (!Array.isArray(arr))
+    throw new CommandError(
+      2,
+      'BadValue',
+      'The positional operator did not find the match needed from the query.',
+    );
   const conds = Object.entries(query).filter(([k]) => k === prefix || k.startsWith(`${prefix}.`));
   const idx = arr.findIndex((el) =>
-    conds.every(([k, c]) => (k === prefix ? new Query({ v: c }).test({ v: [el] }) : new Query({ [k.slice(prefix.length + 1)]: c }).test(el as Document))),
+    conds.every(([k, c]) =>
+      k === prefix
+        ? compileQuery({ v: c }).test({ v: [el] })
+        : compileQuery({ [k.slice(prefix.length + 1)]: c }).test(el as Document),
+    ),
   );
   if (idx < 0 || conds.length === 0) {
-    throw new CommandError(2, 'BadValue', 'The positional operator did not find the match needed from the query.');
+    throw new CommandError(
+      2,
+      'BadValue',
+      'The positional operator did not find the match needed from the query.',
+    );
   }
   return `${prefix}.${idx}${path.slice(at + 2)}`;
 }
 
-function applyOperators(doc: Document, spec: Document, arrayFilters: Document[] | undefined, query: Document, isInsert: boolean): boolean {
+function applyOperators(
+  doc: Document,
+  spec: Document,
+  arrayFilters: Document[] | undefined,
+  query: Document,
+  isInsert: boolean,
+): boolean {
   let modified = false;
   for (const [op, rawArgs] of Object.entries(spec)) {
-    if (!OPERATORS.has(op)) throw failedToParse(`Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
-    if (!rawArgs || typeof rawArgs !== 'object') throw failedToParse(`Modifiers operate on fields but we found type ${typeof rawArgs} instead.`);
+    if (!OPERATORS.has(op))
+      throw failedToParse(
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
+    if (!rawArgs || typeof rawArgs !== 'object')
+      throw failedToParse(
+        `Modifiers operate on fields but we found type ${typeof rawArgs} instead.`,
+      );
     let args = rawArgs as Document;
     let effectiveOp = op;
     if (op === '$setOnInsert') {
@@ -47,17 +88,31 @@ function applyOperators(doc: Document, spec: Document, arrayFilters: Document[] 
       // mingo stores epoch millis here; MongoDB stores a Date (or a Timestamp when asked).
       effectiveOp = '$set';
       args = Object.fromEntries(
-        Object.entries(args).map(([k, v]) => [k, (v as Document)?.$type === 'timestamp' ? Timestamp.fromNumber(Math.floor(Date.now() / 1000) * 2 ** 32) : new Date()]),
+        Object.entries(args).map(([k, v]) => [
+          k,
+          (v as Document)?.$type === 'timestamp'
+            ? Timestamp.fromNumber(Math.floor(Date.now() / 1000) * 2 ** 32)
+            : new Date(),
+        ]),
       );
     }
-    args = Object.fromEntries(Object.entries(args).map(([k, v]) => [resolvePositional(k, doc, query), v]));
+    args = Object.fromEntries(
+      Object.entries(args).map(([k, v]) => [resolvePositional(k, doc, query), v]),
+    );
     for (const k of Object.keys(args)) {
       if (k === '_id' || k.startsWith('_id.')) {
-        if (effectiveOp !== '$set' || encodeKey(args[k]) !== encodeKey(doc._id)) throw immutableField('_id');
+        if (effectiveOp !== '$set' || encodeKey(args[k]) !== encodeKey(doc._id))
+          throw immutableField('_id');
       }
     }
     try {
-      const changed = applyOperator(doc, { [effectiveOp]: cloneDoc(args) } as never, arrayFilters, undefined, { cloneMode: 'deep' });
+      const changed = applyOperator(
+        doc,
+        { [effectiveOp]: cloneDoc(args) } as never,
+        arrayFilters,
+        undefined,
+        { cloneMode: 'deep', queryOptions: queryOptions() },
+      );
       if (changed.length > 0 || op === '$currentDate') modified = true;
     } catch (err) {
       if (err instanceof CommandError) throw err;
@@ -75,7 +130,10 @@ export function applyUpdate(
 ): UpdateResult {
   const query = opts.query ?? {};
   if (Array.isArray(spec)) {
-    const [doc] = new Aggregator(spec, { processingMode: ProcessingMode.CLONE_INPUT }).run([original]) as Document[];
+    const [doc] = new Aggregator(
+      spec,
+      computeOptions({ processingMode: ProcessingMode.CLONE_INPUT }),
+    ).run([original]) as Document[];
     if (!doc || encodeKey(doc._id) !== encodeKey(original._id)) throw immutableField('_id');
     return { doc, modified: encodeKey(doc) !== encodeKey(original) };
   }
@@ -85,8 +143,13 @@ export function applyUpdate(
     const modified = applyOperators(doc, spec, opts.arrayFilters, query, !!opts.isInsert);
     return { doc, modified };
   }
-  if (keys.some((k) => k.startsWith('$'))) throw failedToParse('Replacement document cannot mix operators and fields');
-  if (spec._id !== undefined && original._id !== undefined && encodeKey(spec._id) !== encodeKey(original._id)) {
+  if (keys.some((k) => k.startsWith('$')))
+    throw failedToParse('Replacement document cannot mix operators and fields');
+  if (
+    spec._id !== undefined &&
+    original._id !== undefined &&
+    encodeKey(spec._id) !== encodeKey(original._id)
+  ) {
     throw immutableField('_id');
   }
   const doc: Document = { _id: original._id, ...cloneDoc(spec) };
@@ -105,9 +168,14 @@ function seedFromQuery(query: Document, into: Document): void {
   }
 }
 
-export function buildUpsert(query: Document, spec: UpdateSpec, arrayFilters?: Document[]): Document {
+export function buildUpsert(
+  query: Document,
+  spec: UpdateSpec,
+  arrayFilters?: Document[],
+): Document {
   const base: Document = {};
-  const isOperatorUpdate = !Array.isArray(spec) && Object.keys(spec).every((k) => k.startsWith('$'));
+  const isOperatorUpdate =
+    !Array.isArray(spec) && Object.keys(spec).every((k) => k.startsWith('$'));
   if (Array.isArray(spec) || isOperatorUpdate) seedFromQuery(query, base);
   else if (query._id !== undefined && !isOperatorObject(query._id)) base._id = query._id;
   const { doc } = applyUpdate(base, spec, { arrayFilters, query, isInsert: true });

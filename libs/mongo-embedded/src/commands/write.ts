@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { compileQuery } from '../storage/mingo.js';
 import { badValue, toCommandError } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
 import { Collection } from '../storage/collection.js';
@@ -20,7 +20,11 @@ function writeError(index: number, err: unknown): WriteError {
 }
 
 /** Runs each statement in order; ordered batches stop at the first failure, as MongoDB does. */
-function eachStatement<T>(items: T[], ordered: boolean, run: (item: T, index: number) => void): WriteError[] {
+function eachStatement<T>(
+  items: T[],
+  ordered: boolean,
+  run: (item: T, index: number) => void,
+): WriteError[] {
   const errors: WriteError[] = [];
   for (let i = 0; i < items.length; i++) {
     try {
@@ -77,28 +81,42 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
   let n = 0;
   let nModified = 0;
   const upserted: Document[] = [];
-  const errors = eachStatement(statements as UpdateStatement[], cmd.ordered !== false, (st, index) => {
-    const q = st.q ?? {};
-    const u = st.u ?? {};
-    if (st.multi && !Array.isArray(u) && !Object.keys(u).every((k) => k.startsWith('$')) && Object.keys(u).length) {
-      throw badValue('multi update is not supported for replacement-style update');
-    }
-    const matches = st.multi ? coll.find(q) : runQuery(coll, { filter: q, sort: st.sort, limit: 1 });
-    if (matches.length === 0 && st.upsert) {
-      const doc = buildUpsert(q, u, st.arrayFilters);
-      catalog.insert(coll, doc);
-      upserted.push({ index, _id: doc._id });
-      n++;
-      return;
-    }
-    for (const doc of matches) {
-      // Re-read: an earlier iteration of this multi-update may have replaced the stored version.
-      const current = coll.docs.get(Collection.idKey(doc));
-      if (!current) continue;
-      n++;
-      if (updateOne(catalog, coll, current, u, { arrayFilters: st.arrayFilters, query: q }).modified) nModified++;
-    }
-  });
+  const errors = eachStatement(
+    statements as UpdateStatement[],
+    cmd.ordered !== false,
+    (st, index) => {
+      const q = st.q ?? {};
+      const u = st.u ?? {};
+      if (
+        st.multi &&
+        !Array.isArray(u) &&
+        !Object.keys(u).every((k) => k.startsWith('$')) &&
+        Object.keys(u).length
+      ) {
+        throw badValue('multi update is not supported for replacement-style update');
+      }
+      const matches = st.multi
+        ? coll.find(q)
+        : runQuery(coll, { filter: q, sort: st.sort, limit: 1 });
+      if (matches.length === 0 && st.upsert) {
+        const doc = buildUpsert(q, u, st.arrayFilters);
+        catalog.insert(coll, doc);
+        upserted.push({ index, _id: doc._id });
+        n++;
+        return;
+      }
+      for (const doc of matches) {
+        // Re-read: an earlier iteration of this multi-update may have replaced the stored version.
+        const current = coll.docs.get(Collection.idKey(doc));
+        if (!current) continue;
+        n++;
+        if (
+          updateOne(catalog, coll, current, u, { arrayFilters: st.arrayFilters, query: q }).modified
+        )
+          nModified++;
+      }
+    },
+  );
   const result: Document = { n, nModified, ok: 1 };
   if (upserted.length) result.upserted = upserted;
   return withErrors(result, errors);
@@ -127,12 +145,21 @@ const del: CommandHandler = (cmd, { catalog, db }) => {
 };
 
 const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
-  const coll = catalog.getOrCreate(db, collectionName(cmd, cmd.findAndModify !== undefined ? 'findAndModify' : 'findandmodify'));
+  const coll = catalog.getOrCreate(
+    db,
+    collectionName(cmd, cmd.findAndModify !== undefined ? 'findAndModify' : 'findandmodify'),
+  );
   const query = (cmd.query as Document | undefined) ?? {};
   const fields = cmd.fields as Document | undefined;
   const project = (d: Document | null) =>
-    d && fields && Object.keys(fields).length ? (new Query({}).find([d], fields).all()[0] as Document) : d;
-  const [found] = runQuery(coll, { filter: query, sort: cmd.sort as Document | undefined, limit: 1 });
+    d && fields && Object.keys(fields).length
+      ? (compileQuery({}).find([d], fields).all()[0] as Document)
+      : d;
+  const [found] = runQuery(coll, {
+    filter: query,
+    sort: cmd.sort as Document | undefined,
+    limit: 1,
+  });
   if (cmd.remove) {
     if (found) catalog.remove(coll, found);
     return { lastErrorObject: { n: found ? 1 : 0 }, value: project(found ?? null), ok: 1 };
@@ -141,13 +168,22 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
   if (!spec) throw badValue('Either an update or remove=true must be specified');
   const arrayFilters = cmd.arrayFilters as Document[] | undefined;
   if (!found) {
-    if (!cmd.upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+    if (!cmd.upsert)
+      return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     const doc = buildUpsert(query, spec, arrayFilters);
     catalog.insert(coll, doc);
-    return { lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id }, value: project(cmd.new ? doc : null), ok: 1 };
+    return {
+      lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
+      value: project(cmd.new ? doc : null),
+      ok: 1,
+    };
   }
   const res = updateOne(catalog, coll, found, spec, { arrayFilters, query });
-  return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(cmd.new ? res.doc : found), ok: 1 };
+  return {
+    lastErrorObject: { n: 1, updatedExisting: true },
+    value: project(cmd.new ? res.doc : found),
+    ok: 1,
+  };
 };
 
 export const writeCommands: Record<string, CommandHandler> = {

@@ -1,6 +1,6 @@
 import { ObjectId, type Document } from 'bson';
-import { Query } from 'mingo';
 import { DuplicateKeyError, badValue, indexNotFound } from '../errors.js';
+import { compileQuery } from './mingo.js';
 import { chooseIndexPlan, type IndexPlan } from './index-select.js';
 import { IndexStore, type IndexSpec } from './index-store.js';
 import { encodeKey } from './values.js';
@@ -34,7 +34,7 @@ export class Collection {
 
   /** Candidates narrowed by an index when possible, then verified with mingo against the full filter. */
   find(filter: Document = {}): Document[] {
-    const query = new Query(filter);
+    const query = compileQuery(filter);
     const usable = [...this.indexes.values()].filter((i) => i.complete);
     const plan = Object.keys(filter).length
       ? chooseIndexPlan(
@@ -114,7 +114,11 @@ export class Collection {
       return false;
     }
     for (const other of this.indexes.values()) {
-      if (encodeKey(other.spec.key) === encodeKey(spec.key) && !!other.spec.unique === !!spec.unique) return false;
+      if (
+        encodeKey(other.spec.key) === encodeKey(spec.key) &&
+        !!other.spec.unique === !!spec.unique
+      )
+        return false;
     }
     const idx = new IndexStore(spec, this.ns);
     for (const [id, doc] of this.docs) {

@@ -9,10 +9,19 @@ const idx: UsableIndex[] = [
 
 describe('chooseIndexPlan', () => {
   it('uses equality on an indexed field', () => {
-    expect(chooseIndexPlan({ email: 'a', other: 1 }, idx)).toEqual({ kind: 'eq', values: ['a'], index: 'email_1', field: 'email' });
+    expect(chooseIndexPlan({ email: 'a', other: 1 }, idx)).toEqual({
+      kind: 'eq',
+      values: ['a'],
+      index: 'email_1',
+      field: 'email',
+    });
   });
   it('uses $in and $eq', () => {
-    expect(chooseIndexPlan({ qty: { $in: [1, 2] } }, idx)).toMatchObject({ kind: 'eq', values: [1, 2], index: 'qty_1' });
+    expect(chooseIndexPlan({ qty: { $in: [1, 2] } }, idx)).toMatchObject({
+      kind: 'eq',
+      values: [1, 2],
+      index: 'qty_1',
+    });
     expect(chooseIndexPlan({ qty: { $eq: 3 } }, idx)).toMatchObject({ kind: 'eq', values: [3] });
   });
   it('builds range bounds within one type bracket', () => {
@@ -23,7 +32,9 @@ describe('chooseIndexPlan', () => {
     expect(chooseIndexPlan({ qty: { $gt: 1, $lt: 'z' } }, idx)).toBeUndefined();
   });
   it('prefers equality over range and looks inside $and', () => {
-    expect(chooseIndexPlan({ $and: [{ qty: { $gt: 1 } }, { email: 'x' }] }, idx)).toMatchObject({ index: 'email_1' });
+    expect(chooseIndexPlan({ $and: [{ qty: { $gt: 1 } }, { email: 'x' }] }, idx)).toMatchObject({
+      index: 'email_1',
+    });
   });
   it('falls back to a scan for unindexed fields, regexes, null and $or', () => {
     expect(chooseIndexPlan({ name: 'a' }, idx)).toBeUndefined();

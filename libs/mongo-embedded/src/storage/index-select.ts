@@ -18,7 +18,12 @@ export interface UsableIndex {
   unique: boolean;
 }
 
-const plainEqValue = (v: unknown) => v !== null && v !== undefined && !(v instanceof RegExp) && !Array.isArray(v) && !isOperatorObject(v);
+const plainEqValue = (v: unknown) =>
+  v !== null &&
+  v !== undefined &&
+  !(v instanceof RegExp) &&
+  !Array.isArray(v) &&
+  !isOperatorObject(v);
 
 /** Turns a predicate on one field into an index plan shape, or undefined when only a scan can answer it. */
 type PlanShape = { kind: 'eq'; values: unknown[] } | { kind: 'range'; bounds: RangeBounds };
@@ -27,7 +32,8 @@ function planForPredicate(pred: unknown): PlanShape | undefined {
   if (plainEqValue(pred)) return { kind: 'eq', values: [pred] };
   if (!isOperatorObject(pred)) return undefined;
   if ('$eq' in pred && plainEqValue(pred.$eq)) return { kind: 'eq', values: [pred.$eq] };
-  if (Array.isArray(pred.$in) && pred.$in.every(plainEqValue)) return { kind: 'eq', values: pred.$in };
+  if (Array.isArray(pred.$in) && pred.$in.every(plainEqValue))
+    return { kind: 'eq', values: pred.$in };
   let bounds: RangeBounds | undefined;
   for (const [op, inclusive, side] of [
     ['$gt', false, 'lower'],
@@ -48,7 +54,8 @@ function planForPredicate(pred: unknown): PlanShape | undefined {
 function conjuncts(filter: Document): [string, unknown][] {
   const out: [string, unknown][] = [];
   for (const [k, v] of Object.entries(filter)) {
-    if (k === '$and' && Array.isArray(v)) for (const sub of v) out.push(...conjuncts(sub as Document));
+    if (k === '$and' && Array.isArray(v))
+      for (const sub of v) out.push(...conjuncts(sub as Document));
     else if (!k.startsWith('$')) out.push([k, v]);
   }
   return out;

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import type { Query } from 'mingo';
 import { DuplicateKeyError, badValue } from '../errors.js';
+import { compileQuery } from './mingo.js';
 import type { RangeBounds } from './index-select.js';
 import { encodeKey, hasPath, pathValues, rangeKey } from './values.js';
 
@@ -42,9 +43,10 @@ export class IndexStore {
     if (this.fields.length === 0) throw badValue('Index keys cannot be empty.');
     for (const [f, dir] of Object.entries(spec.key)) {
       // Geo/text/hashed key types are out of scope; reject them rather than silently mis-index.
-      if (dir !== 1 && dir !== -1) throw badValue(`Unsupported index type ${JSON.stringify(dir)} on field '${f}' (only 1/-1)`);
+      if (dir !== 1 && dir !== -1)
+        throw badValue(`Unsupported index type ${JSON.stringify(dir)} on field '${f}' (only 1/-1)`);
     }
-    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
+    if (spec.partialFilterExpression) this.partial = compileQuery(spec.partialFilterExpression);
   }
 
   get name(): string {
@@ -70,7 +72,9 @@ export class IndexStore {
     let combos: { key: string; values: unknown[] }[] = [{ key: '', values: [] }];
     for (const f of this.fields) {
       const vals = dedupe(pathValues(doc, f));
-      combos = combos.flatMap((c) => vals.map((v) => ({ key: `${c.key}|${encodeKey(v)}`, values: [...c.values, v] })));
+      combos = combos.flatMap((c) =>
+        vals.map((v) => ({ key: `${c.key}|${encodeKey(v)}`, values: [...c.values, v] })),
+      );
     }
     return combos;
   }
@@ -90,7 +94,8 @@ export class IndexStore {
 
   add(doc: Document, id: string): void {
     if (!this.covers(doc)) return;
-    if (this.spec.unique) for (const { key } of this.compoundKeys(doc)) this.byCompound.set(key, id);
+    if (this.spec.unique)
+      for (const { key } of this.compoundKeys(doc)) this.byCompound.set(key, id);
     for (const v of dedupe(pathValues(doc, this.leading))) {
       const k = encodeKey(v);
       let entry = this.byLeading.get(k);
@@ -102,7 +107,8 @@ export class IndexStore {
 
   remove(doc: Document, id: string): void {
     if (this.spec.unique) {
-      for (const { key } of this.compoundKeys(doc)) if (this.byCompound.get(key) === id) this.byCompound.delete(key);
+      for (const { key } of this.compoundKeys(doc))
+        if (this.byCompound.get(key) === id) this.byCompound.delete(key);
     }
     for (const v of pathValues(doc, this.leading)) {
       const k = encodeKey(v);
@@ -126,7 +132,8 @@ export class IndexStore {
   /** Range scan over a lazily rebuilt sorted view; rebuilt only after writes touched this index. */
   lookupRange(b: RangeBounds): string[] {
     const sorted = (this.sorted ??= this.buildSorted());
-    const cmp = (a: SortedEntry, t: string, k: number | string) => (a.t < t ? -1 : a.t > t ? 1 : a.k < k ? -1 : a.k > k ? 1 : 0);
+    const cmp = (a: SortedEntry, t: string, k: number | string) =>
+      a.t < t ? -1 : a.t > t ? 1 : a.k < k ? -1 : a.k > k ? 1 : 0;
     const lowerBound = (pred: (e: SortedEntry) => boolean) => {
       let lo = 0;
       let hi = sorted.length;
@@ -138,10 +145,14 @@ export class IndexStore {
       return lo;
     };
     const start = b.lower
-      ? lowerBound((e) => (b.lower!.inclusive ? cmp(e, b.t, b.lower!.k) < 0 : cmp(e, b.t, b.lower!.k) <= 0))
+      ? lowerBound((e) =>
+          b.lower!.inclusive ? cmp(e, b.t, b.lower!.k) < 0 : cmp(e, b.t, b.lower!.k) <= 0,
+        )
       : lowerBound((e) => e.t < b.t);
     const end = b.upper
-      ? lowerBound((e) => (b.upper!.inclusive ? cmp(e, b.t, b.upper!.k) <= 0 : cmp(e, b.t, b.upper!.k) < 0))
+      ? lowerBound((e) =>
+          b.upper!.inclusive ? cmp(e, b.t, b.upper!.k) <= 0 : cmp(e, b.t, b.upper!.k) < 0,
+        )
       : lowerBound((e) => e.t <= b.t);
     const out: string[] = [];
     for (let i = start; i < end; i++) out.push(sorted[i]!.id);
@@ -155,7 +166,9 @@ export class IndexStore {
       if (!rk) continue;
       for (const id of ids) out.push({ t: rk.t, k: rk.k, id });
     }
-    return out.sort((a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+    return out.sort((a, b) =>
+      a.t < b.t ? -1 : a.t > b.t ? 1 : a.k < b.k ? -1 : a.k > b.k ? 1 : 0,
+    );
   }
 
   /** Documents whose TTL field (a date, or the earliest date in an array) is older than the cutoff. */

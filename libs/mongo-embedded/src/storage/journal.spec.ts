@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { Journal, decodeRecords, encodeRecord, type JournalRecord } from './journal.js';
 
-const put = (i: number): JournalRecord => ({ o: 'put', db: 'd', c: 'c', d: { _id: i, v: `x${i}` } });
+const put = (i: number): JournalRecord => ({
+  o: 'put',
+  db: 'd',
+  c: 'c',
+  d: { _id: i, v: `x${i}` },
+});
 
 describe('journal', () => {
   it('decodes records up to a torn tail', () => {
@@ -24,7 +29,10 @@ describe('journal', () => {
 
   it('truncates a torn tail on open so later appends stay readable', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'journal-spec-'));
-    fs.writeFileSync(path.join(dir, 'journal.bin'), Buffer.concat([encodeRecord(put(1)), Buffer.from([9, 9, 9])]));
+    fs.writeFileSync(
+      path.join(dir, 'journal.bin'),
+      Buffer.concat([encodeRecord(put(1)), Buffer.from([9, 9, 9])]),
+    );
     const j = new Journal(dir, 'never', silentLogger);
     expect(j.open()).toHaveLength(1);
     j.append(put(2));

@@ -74,14 +74,18 @@ export class Journal {
 
   /** Loads snapshot + journal records and opens the journal for appending, cutting off a torn tail. */
   open(): JournalRecord[] {
-    const snap = fs.existsSync(this.snapshotPath) ? decodeRecords(fs.readFileSync(this.snapshotPath)).records : [];
+    const snap = fs.existsSync(this.snapshotPath)
+      ? decodeRecords(fs.readFileSync(this.snapshotPath)).records
+      : [];
     let journal: JournalRecord[] = [];
     if (fs.existsSync(this.journalPath)) {
       const buf = fs.readFileSync(this.journalPath);
       const decoded = decodeRecords(buf);
       journal = decoded.records;
       if (decoded.validLength < buf.length) {
-        this.logger.warn(`journal: ignoring ${buf.length - decoded.validLength} trailing bytes of a torn record`);
+        this.logger.warn(
+          `journal: ignoring ${buf.length - decoded.validLength} trailing bytes of a torn record`,
+        );
         fs.truncateSync(this.journalPath, decoded.validLength);
       }
       this.written = decoded.validLength;

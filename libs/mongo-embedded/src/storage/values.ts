@@ -25,7 +25,8 @@ export function encodeKey(v: unknown): string {
   if (Array.isArray(v)) return `a[${v.map(encodeKey).join(',')}]`;
   const b = v as Bsonish;
   if (b._bsontype === 'ObjectId') return `o${b.toHexString!()}`;
-  if (b._bsontype === 'Long' || b._bsontype === 'Int32' || b._bsontype === 'Double') return `n${b.toString()}`;
+  if (b._bsontype === 'Long' || b._bsontype === 'Int32' || b._bsontype === 'Double')
+    return `n${b.toString()}`;
   if (b._bsontype) return `${b._bsontype}:${b.toString()}`;
   const obj = v as Record<string, unknown>;
   return `{${Object.keys(obj)
@@ -52,7 +53,8 @@ export function pathValues(doc: unknown, path: string): unknown[] {
       for (const el of cur) walk(el, i);
       return;
     }
-    if (cur === null || typeof cur !== 'object' || cur instanceof Date) return walk(undefined, parts.length);
+    if (cur === null || typeof cur !== 'object' || cur instanceof Date)
+      return walk(undefined, parts.length);
     walk((cur as Record<string, unknown>)[parts[i]!], i + 1);
   };
   walk(doc, 0);
@@ -67,7 +69,12 @@ export function hasPath(doc: Document, path: string): boolean {
 export function cloneDoc<T>(v: T): T {
   if (Array.isArray(v)) return v.map(cloneDoc) as T;
   if (v instanceof Date) return new Date(v.getTime()) as T;
-  if (v && typeof v === 'object' && !(v as Bsonish)._bsontype && Object.getPrototypeOf(v) === Object.prototype) {
+  if (
+    v &&
+    typeof v === 'object' &&
+    !(v as Bsonish)._bsontype &&
+    Object.getPrototypeOf(v) === Object.prototype
+  ) {
     const out: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(v)) out[k] = cloneDoc(val);
     return out as T;
@@ -86,7 +93,14 @@ export function setPath(doc: Document, path: string, value: unknown): void {
 }
 
 export function isOperatorObject(v: unknown): v is Record<string, unknown> {
-  if (!v || typeof v !== 'object' || Array.isArray(v) || (v as Bsonish)._bsontype || v instanceof Date) return false;
+  if (
+    !v ||
+    typeof v !== 'object' ||
+    Array.isArray(v) ||
+    (v as Bsonish)._bsontype ||
+    v instanceof Date
+  )
+    return false;
   const keys = Object.keys(v);
   return keys.length > 0 && keys.every((k) => k.startsWith('$'));
 }

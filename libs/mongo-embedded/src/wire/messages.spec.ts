@@ -24,8 +24,14 @@ function kind1(id: string, docs: object[]): Buffer {
 
 describe('parseMessage', () => {
   it('folds document sequences into the command', () => {
-    const msg = parseMessage(opMsg(0, [kind0({ insert: 'c', $db: 'd' }), kind1('documents', [{ a: 1 }, { a: 2 }])]));
-    expect(msg).toMatchObject({ kind: 'msg', command: { insert: 'c', $db: 'd', documents: [{ a: 1 }, { a: 2 }] }, moreToCome: false });
+    const msg = parseMessage(
+      opMsg(0, [kind0({ insert: 'c', $db: 'd' }), kind1('documents', [{ a: 1 }, { a: 2 }])]),
+    );
+    expect(msg).toMatchObject({
+      kind: 'msg',
+      command: { insert: 'c', $db: 'd', documents: [{ a: 1 }, { a: 2 }] },
+      moreToCome: false,
+    });
   });
 
   it('ignores a trailing checksum and reports moreToCome', () => {

@@ -1,5 +1,11 @@
 import { deserialize, type Document } from 'bson';
-import { HEADER_SIZE, MSG_CHECKSUM_PRESENT, MSG_MORE_TO_COME, OP_MSG, OP_QUERY } from './constants.js';
+import {
+  HEADER_SIZE,
+  MSG_CHECKSUM_PRESENT,
+  MSG_MORE_TO_COME,
+  OP_MSG,
+  OP_QUERY,
+} from './constants.js';
 
 export class ProtocolError extends Error {}
 
@@ -28,7 +34,8 @@ export function readHeader(buf: Buffer): MessageHeader {
 function readDocument(buf: Buffer, start: number, end: number): { doc: Document; next: number } {
   if (start + 5 > end) throw new ProtocolError('truncated BSON document');
   const size = buf.readInt32LE(start);
-  if (size < 5 || start + size > end) throw new ProtocolError('BSON document length exceeds message bounds');
+  if (size < 5 || start + size > end)
+    throw new ProtocolError('BSON document length exceeds message bounds');
   try {
     const doc = deserialize(buf.subarray(start, start + size), { validation: { utf8: true } });
     return { doc, next: start + size };
@@ -67,7 +74,8 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
       if (pos + 4 > end) throw new ProtocolError('truncated document sequence');
       const size = buf.readInt32LE(pos);
       const seqEnd = pos + size;
-      if (size < 5 || seqEnd > end) throw new ProtocolError('document sequence exceeds message bounds');
+      if (size < 5 || seqEnd > end)
+        throw new ProtocolError('document sequence exceeds message bounds');
       const id = readCString(buf, pos + 4, seqEnd);
       const docs: Document[] = [];
       let p = id.next;
@@ -83,7 +91,12 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
     }
   }
   if (!body) throw new ProtocolError('OP_MSG without body section');
-  return { kind: 'msg', header, command: { ...body, ...sequences }, moreToCome: (flags & MSG_MORE_TO_COME) !== 0 };
+  return {
+    kind: 'msg',
+    header,
+    command: { ...body, ...sequences },
+    moreToCome: (flags & MSG_MORE_TO_COME) !== 0,
+  };
 }
 
 function parseOpQuery(buf: Buffer, header: MessageHeader): ParsedMessage {

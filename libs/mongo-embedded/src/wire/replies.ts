@@ -15,7 +15,11 @@ function header(length: number, responseTo: number, opCode: number): Buffer {
 export function encodeOpMsg(responseTo: number, doc: Document): Buffer {
   const body = serialize(doc);
   const flagsAndKind = Buffer.alloc(5); // flags 0, section kind 0
-  return Buffer.concat([header(HEADER_SIZE + 5 + body.length, responseTo, OP_MSG), flagsAndKind, body]);
+  return Buffer.concat([
+    header(HEADER_SIZE + 5 + body.length, responseTo, OP_MSG),
+    flagsAndKind,
+    body,
+  ]);
 }
 
 /** OP_REPLY is only used to answer the legacy OP_QUERY handshake. */

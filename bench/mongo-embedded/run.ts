@@ -1,0 +1,85 @@
+/**
+ * Through mongoose: insert throughput, then findOne latency on an indexed vs a non-indexed field.
+ * Run: npx tsx --conditions=development bench/mongo-embedded/run.ts [docCount] [lookups]
+ */
+import os from 'node:os';
+import mongoose from 'mongoose';
+import { startEmbeddedMongo } from '@inventory/mongo-embedded';
+
+const DOCS = Number(process.argv[2] ?? 100_000);
+const LOOKUPS = Number(process.argv[3] ?? 2_000);
+const SCAN_LOOKUPS = Math.min(LOOKUPS, 200);
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function timeLookups(
+  n: number,
+  fn: (i: number) => Promise<unknown>,
+): Promise<{ median: number; p99: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn(i);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { median: pct(times, 50), p99: pct(times, 99) };
+}
+
+const server = await startEmbeddedMongo();
+const conn = await mongoose.createConnection(`${server.url}/bench`).asPromise();
+const schema = new mongoose.Schema({
+  sku: { type: String, index: true },
+  code: String,
+  qty: Number,
+});
+const Item = conn.model('Item', schema);
+await Item.init();
+
+const t0 = performance.now();
+const BATCH = 1_000;
+for (let i = 0; i < DOCS; i += BATCH) {
+  const batch = Array.from({ length: Math.min(BATCH, DOCS - i) }, (_, j) => ({
+    sku: `sku-${i + j}`,
+    code: `code-${i + j}`,
+    qty: (i + j) % 97,
+  }));
+  await Item.insertMany(batch, { lean: true });
+}
+const insertSecs = (performance.now() - t0) / 1000;
+
+let singles = 0;
+const t1 = performance.now();
+while (performance.now() - t1 < 2_000)
+  await Item.create({ sku: `single-${singles++}`, code: 'x', qty: 1 });
+const singleRate = singles / ((performance.now() - t1) / 1000);
+
+// Baseline: a no-op round trip (driver + socket + event loop), to separate transport from lookup cost.
+const ping = await timeLookups(LOOKUPS, () => conn.db!.command({ ping: 1 }));
+const rnd = (i: number) => (i * 7919) % DOCS;
+const indexed = await timeLookups(LOOKUPS, (i) => Item.findOne({ sku: `sku-${rnd(i)}` }).lean());
+const scanned = await timeLookups(SCAN_LOOKUPS, (i) =>
+  Item.findOne({ code: `code-${rnd(i)}` }).lean(),
+);
+
+const f = (ms: number) => `${ms.toFixed(3)} ms`;
+console.log(
+  `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), node ${process.version}`,
+);
+console.log(
+  `insertMany (batches of ${BATCH}): ${Math.round(DOCS / insertSecs)} docs/s (${DOCS} docs in ${insertSecs.toFixed(1)} s)`,
+);
+console.log(`Model.create (one insert per round trip): ${Math.round(singleRate)} docs/s`);
+console.log(
+  `indexed findOne over ${DOCS} docs (${LOOKUPS} lookups): median ${f(indexed.median)}, p99 ${f(indexed.p99)}`,
+);
+console.log(
+  `non-indexed findOne over ${DOCS} docs (${SCAN_LOOKUPS} lookups): median ${f(scanned.median)}, p99 ${f(scanned.p99)}`,
+);
+console.log(
+  `ratio non-indexed/indexed: median ${(scanned.median / indexed.median).toFixed(1)}x, p99 ${(scanned.p99 / indexed.p99).toFixed(1)}x`,
+);
+
+await conn.close();
+await server.stop();
