@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { enterContext, newRequestId, type Logger } from '@inventory/platform';
 import type { GatewayConfig } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -18,7 +18,8 @@ const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
  */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.logger,
+    // pino's Logger is a FastifyBaseLogger; the cast keeps the app typed with the base logger.
+    loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
     trustProxy: deps.config.TRUSTED_PROXIES ? deps.config.TRUSTED_PROXIES.split(',').map((ip) => ip.trim()) : false,
     // A caller's X-Request-Id is kept when it is sane, so a request is traceable end to end.

@@ -2,11 +2,11 @@
  * The specification's error bodies, in one place. Every 4xx the gateway sends
  * is built here, so the shapes cannot drift between routes.
  */
-export interface NotFoundBody {
+export type NotFoundBody = {
   errors: { url: Array<{ message: string; code: 'NotFound'; data: [] }> };
   status: 'failure';
   message: string;
-}
+};
 
 export function notFoundBody(message = 'The requested resource could not be found.'): NotFoundBody {
   return { errors: { url: [{ message, code: 'NotFound', data: [] }] }, status: 'failure', message };
