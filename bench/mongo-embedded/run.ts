@@ -65,12 +65,13 @@ const scanned = await timeLookups(SCAN_LOOKUPS, (i) =>
 
 const f = (ms: number) => `${ms.toFixed(3)} ms`;
 console.log(
-  `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), node ${process.version}`,
+  `machine: ${os.cpus().length} cores, load avg ${os.loadavg()[0]!.toFixed(1)} (${os.cpus()[0]?.model ?? 'unknown'}), node ${process.version}`,
 );
 console.log(
   `insertMany (batches of ${BATCH}): ${Math.round(DOCS / insertSecs)} docs/s (${DOCS} docs in ${insertSecs.toFixed(1)} s)`,
 );
 console.log(`Model.create (one insert per round trip): ${Math.round(singleRate)} docs/s`);
+console.log(`ping round trip (baseline): median ${f(ping.median)}, p99 ${f(ping.p99)}`);
 console.log(
   `indexed findOne over ${DOCS} docs (${LOOKUPS} lookups): median ${f(indexed.median)}, p99 ${f(indexed.p99)}`,
 );
