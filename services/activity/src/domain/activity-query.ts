@@ -1,0 +1,133 @@
+import type { FieldViolation } from '@inventory/platform';
+
+export const SORTABLE_FIELDS = ['created_at', 'event', 'id'] as const;
+export type SortableField = (typeof SORTABLE_FIELDS)[number];
+export interface SortKey {
+  field: SortableField;
+  descending: boolean;
+}
+
+export const DEFAULT_PER_PAGE = 10;
+/** The spec sets no hard maximum; a cap keeps one call from reading the whole log into memory. */
+export const MAX_PER_PAGE = 1000;
+export const DEFAULT_SORT: SortKey[] = [
+  { field: 'created_at', descending: true },
+  { field: 'id', descending: true },
+];
+
+/** A validated list query: every bound resolved, every list de-duplicated. */
+export interface ActivityQuery {
+  integrationInstanceId?: number;
+  eventTypes: string[];
+  causerIds: string[];
+  search: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  sort: SortKey[];
+  page: number;
+  perPage: number;
+}
+
+export interface ActivityQueryInput {
+  integration_instance_id?: number | undefined;
+  event_types: string[];
+  causer_ids: string[];
+  search: string;
+  created?: { from?: string | undefined; to?: string | undefined } | undefined;
+  sort: Array<{ field: string; descending: boolean }>;
+  page?: { page: number; per_page: number } | undefined;
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+// Full timestamps must carry a zone, so the same text never means two instants.
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A bound is a day (`YYYY-MM-DD`, whole UTC day: `from` at its first millisecond,
+ * `to` at its last, so both ends are inclusive) or a zoned ISO timestamp taken as is.
+ */
+export function parseDateBound(text: string, end: 'from' | 'to'): Date | undefined {
+  const day = DAY.exec(text);
+  if (day) {
+    const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    const start = new Date(Date.UTC(year, month - 1, date));
+    // Date.UTC rolls 02/30 over to March; a rolled date is not the day that was asked for.
+    if (start.getUTCFullYear() !== year || start.getUTCMonth() !== month - 1 || start.getUTCDate() !== date) return undefined;
+    return end === 'from' ? start : new Date(start.getTime() + 86_400_000 - 1);
+  }
+  if (!TIMESTAMP.test(text)) return undefined;
+  const instant = new Date(text);
+  return Number.isNaN(instant.getTime()) ? undefined : instant;
+}
+
+const unique = (values: string[]) => [...new Set(values.map((value) => value.trim()).filter((value) => value !== ''))];
+
+/** Validates a ListActivities request; returns the query or the fields at fault. */
+export function toActivityQuery(input: ActivityQueryInput): { query: ActivityQuery } | { violations: FieldViolation[] } {
+  const violations: FieldViolation[] = [];
+  const instanceId = input.integration_instance_id;
+  if (instanceId !== undefined && (!Number.isSafeInteger(instanceId) || instanceId <= 0)) {
+    violations.push({ field: 'integration_instance_id', description: 'The integration instance id must be a positive integer.' });
+  }
+
+  const bounds: { from?: Date; to?: Date } = {};
+  for (const end of ['from', 'to'] as const) {
+    const text = input.created?.[end];
+    if (text === undefined || text === '') continue;
+    const bound = parseDateBound(text, end);
+    if (bound) bounds[end] = bound;
+    else violations.push({ field: `created.${end}`, description: `The created.${end} bound must be a date YYYY-MM-DD or a zoned ISO 8601 timestamp.` });
+  }
+
+  const sort: SortKey[] = [];
+  for (const key of input.sort) {
+    if (!(SORTABLE_FIELDS as readonly string[]).includes(key.field)) {
+      violations.push({ field: 'sort', description: `Sorting by ${key.field || '(empty)'} is not allowed. Allowed sorts are ${SORTABLE_FIELDS.join(', ')}.` });
+    } else if (!sort.some((existing) => existing.field === key.field)) {
+      sort.push({ field: key.field as SortableField, descending: key.descending });
+    }
+  }
+
+  const page = input.page?.page || 1;
+  const perPage = input.page?.per_page || DEFAULT_PER_PAGE;
+  if (!Number.isSafeInteger(page) || page < 1) violations.push({ field: 'page', description: 'The page must be at least 1.' });
+  if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) {
+    violations.push({ field: 'per_page', description: `The per_page must be between 1 and ${MAX_PER_PAGE}.` });
+  }
+  if (violations.length > 0) return { violations };
+
+  return {
+    query: {
+      ...(instanceId === undefined ? {} : { integrationInstanceId: instanceId }),
+      eventTypes: unique(input.event_types),
+      causerIds: unique(input.causer_ids),
+      search: input.search.trim(),
+      ...(bounds.from ? { createdFrom: bounds.from } : {}),
+      ...(bounds.to ? { createdTo: bounds.to } : {}),
+      sort: withIdTiebreak(sort.length > 0 ? sort : DEFAULT_SORT),
+      page,
+      perPage,
+    },
+  };
+}
+
+/** Equal keys would otherwise page unstably; the id breaks ties in the last key's direction. */
+export function withIdTiebreak(sort: SortKey[]): SortKey[] {
+  if (sort.some((key) => key.field === 'id')) return sort;
+  return [...sort, { field: 'id', descending: sort[sort.length - 1]?.descending ?? true }];
+}
+
+export interface PageInfo {
+  current_page: number;
+  last_page: number;
+  per_page: number;
+  total: number;
+  from: number;
+  to: number;
+}
+
+/** `from`/`to` are 1-based row positions, 0 on an empty page (the gateway renders null). */
+export function pageInfo(page: number, perPage: number, total: number, rowsOnPage: number): PageInfo {
+  const from = rowsOnPage > 0 ? (page - 1) * perPage + 1 : 0;
+  return { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total, from, to: from === 0 ? 0 : from + rowsOnPage - 1 };
+}

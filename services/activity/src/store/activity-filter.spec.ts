@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SORT, withIdTiebreak, type ActivityQuery } from '../domain/activity-query.js';
+import { activityFilter, activitySort } from './activity-filter.js';
+
+const query: ActivityQuery = { eventTypes: [], causerIds: [], search: '', sort: DEFAULT_SORT, page: 1, perPage: 10 };
+
+describe('activityFilter', () => {
+  it('scopes by tenant only when nothing is filtered', () => {
+    expect(activityFilter('t1', query)).toEqual({ tenant_id: 't1' });
+  });
+
+  it('builds every filter, escaping search text', () => {
+    const from = new Date('2024-01-01T00:00:00Z');
+    const to = new Date('2024-01-02T23:59:59.999Z');
+    expect(
+      activityFilter('t1', { ...query, integrationInstanceId: 5, eventTypes: ['connected'], causerIds: ['9'], search: 'a.b*', createdFrom: from, createdTo: to }),
+    ).toEqual({
+      $or: [{ subject_type: 'integration_instance', subject_id: 5 }, { 'properties.integration_instance_id': 5 }],
+      event: { $in: ['connected'] },
+      causer_id: { $in: ['9'] },
+      description: { $regex: 'a\\.b\\*', $options: 'i' },
+      created_at: { $gte: from, $lte: to },
+      tenant_id: 't1',
+    });
+  });
+
+  it('keeps an open-ended date range open', () => {
+    const from = new Date('2024-01-01T00:00:00Z');
+    expect(activityFilter('t1', { ...query, createdFrom: from }).created_at).toEqual({ $gte: from });
+  });
+
+  it('never lets a filter widen the tenant', () => {
+    expect(activityFilter('t1', query).tenant_id).toBe('t1');
+    expect(() => activityFilter('', query)).toThrow();
+  });
+});
+
+describe('activitySort', () => {
+  it('maps keys in order', () => {
+    expect(Object.entries(activitySort(withIdTiebreak([{ field: 'event', descending: false }])))).toEqual([
+      ['event', 1],
+      ['id', 1],
+    ]);
+    expect(activitySort(DEFAULT_SORT)).toEqual({ created_at: -1, id: -1 });
+  });
+});

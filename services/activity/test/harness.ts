@@ -1,0 +1,65 @@
+import { ActivityServiceClient, type Activity, type ListActivitiesRequest, type ListActivitiesResponse } from '@inventory/contracts/activity/v1/activity.js';
+import { ACTIVITY_STREAM } from '@inventory/events';
+import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { createGrpcClient, runWithContext, ServiceRuntime, type GrpcClientHandle } from '@inventory/platform';
+import { bootstrap } from '../src/bootstrap.js';
+
+/**
+ * The activity service on real NATS and MongoDB, a gRPC client to it, and a
+ * stand-in producer service whose outbox relay publishes `activity.recorded`
+ * exactly as parcel-tracking or webhook-ingest would.
+ */
+export interface ActivityHarness {
+  infra: TestInfra;
+  service: ServiceRuntime;
+  producer: ServiceRuntime;
+  client: GrpcClientHandle<ActivityServiceClient>;
+  /** Calls as the given tenant (x-tenant-id metadata); undefined sends none. */
+  asTenant<T>(tenantId: string | undefined, call: (client: GrpcClientHandle<ActivityServiceClient>['call']) => Promise<T>): Promise<T>;
+  list(tenantId: string, request?: Partial<ListActivitiesRequest>): Promise<ListActivitiesResponse>;
+  /** Polls until the tenant has `count` rows in total (events are stored asynchronously). */
+  waitForTotal(tenantId: string, count: number): Promise<Activity[]>;
+  stop(): Promise<void>;
+}
+
+export async function startActivityHarness(): Promise<ActivityHarness> {
+  const infra = await startTestInfra({ redis: false });
+  const env = { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' };
+  const service = await bootstrap({ ...env, MONGO_DB: infra.dbName('activity') });
+  const producer = await ServiceRuntime.start({
+    name: 'activity-test-producer',
+    dbName: infra.dbName('producer'),
+    streams: [ACTIVITY_STREAM],
+    config: { ...env, GRPC_HOST: '127.0.0.1', GRPC_PORT: 0, METRICS_PORT: 0, SHUTDOWN_TIMEOUT_MS: 5_000 },
+  });
+  producer.startOutboxRelay();
+  const client = createGrpcClient(ActivityServiceClient, service.grpc!.address, { deadlineMs: 5_000 });
+
+  const asTenant: ActivityHarness['asTenant'] = (tenantId, call) =>
+    runWithContext({ requestId: `test-${Math.random().toString(36).slice(2)}`, ...(tenantId ? { tenantId } : {}) }, () => call(client.call));
+  const list: ActivityHarness['list'] = (tenantId, request = {}) =>
+    asTenant(tenantId, (call) => call.listActivities({ event_types: [], causer_ids: [], search: '', sort: [], ...request }));
+
+  return {
+    infra,
+    service,
+    producer,
+    client,
+    asTenant,
+    list,
+    async waitForTotal(tenantId, count) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const response = await list(tenantId, { page: { page: 1, per_page: 1000 } });
+        if (response.page_info!.total >= count || Date.now() > deadline) return response.activities;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async stop() {
+      client.close();
+      await producer.stop();
+      await service.stop();
+      await infra.stop();
+    },
+  };
+}
