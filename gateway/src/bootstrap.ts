@@ -40,7 +40,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<G
     async stop() {
       shuttingDown = true;
       // app.close() stops accepting and waits for in-flight requests before resolving.
-      await stopAll([() => app.close(), () => nats.drain(), async () => redis.quit(), async () => services.forEach((service) => service.close())]);
+      await stopAll([() => app.close(), () => nats.drain(), async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()), async () => services.forEach((service) => service.close())]);
     },
   };
 }

@@ -1,0 +1,114 @@
+import { join } from 'node:path';
+import { requireBinary } from '@inventory/local-infra';
+import { SERVICES, type DevPlan, type ServiceName } from './plan.js';
+import type { ProcessSpec } from './supervisor.js';
+
+const TSX = ['--conditions=development', '--import', 'tsx'];
+
+export interface InfraUrls {
+  mongoUrl: string;
+  natsUrl: string;
+  redisUrl: string;
+  providerUrl: string;
+}
+
+export function infraUrls(plan: DevPlan): InfraUrls {
+  return {
+    mongoUrl: plan.external.mongoUrl ?? `mongodb://127.0.0.1:${plan.mongoPort}`,
+    natsUrl: plan.external.natsUrl ?? `nats://127.0.0.1:${plan.natsPort}`,
+    redisUrl: plan.external.redisUrl ?? `redis://127.0.0.1:${plan.redisPort}`,
+    providerUrl: `http://127.0.0.1:${plan.providerPort}`,
+  };
+}
+
+/** The infrastructure processes, skipping any part that MONGO_URL, NATS_URL or REDIS_URL replaces. */
+export function infraProcesses(plan: DevPlan, repoRoot: string): ProcessSpec[] {
+  const specs: ProcessSpec[] = [];
+  if (!plan.external.natsUrl) {
+    specs.push({
+      name: 'nats',
+      command: requireBinary('nats-server', 'nats-server'),
+      args: ['-a', '127.0.0.1', '-p', String(plan.natsPort), '-js', '-sd', join(plan.dataDir, 'nats')],
+      readyPattern: /Server is ready/,
+    });
+  }
+  if (!plan.external.redisUrl) {
+    specs.push({
+      name: 'redis',
+      command: requireBinary('redis-server', 'redis-server'),
+      args: ['--port', String(plan.redisPort), '--bind', '127.0.0.1', '--dir', join(plan.dataDir, 'redis'), '--appendonly', 'yes'],
+      readyPattern: /Ready to accept connections/,
+    });
+  }
+  if (!plan.external.mongoUrl) {
+    specs.push({
+      name: 'mongo',
+      command: process.execPath,
+      args: [...TSX, join(repoRoot, 'libs/mongo-embedded/src/cli/main.ts'), '--port', String(plan.mongoPort), '--dbpath', join(plan.dataDir, 'mongo')],
+      readyPattern: /mongo-embedded ready/,
+    });
+  }
+  specs.push({
+    name: 'provider-sim',
+    command: process.execPath,
+    args: [...TSX, join(repoRoot, 'tools/provider-sim/src/cli/main.ts'), '--port', String(plan.providerPort), '--key', plan.providerApiKey],
+    readyPattern: /provider-sim ready/,
+  });
+  return specs;
+}
+
+/** Variables each service needs beyond the common ones. */
+function serviceSpecificEnv(name: ServiceName, urls: InfraUrls): NodeJS.ProcessEnv {
+  switch (name) {
+    case 'parcel-tracking':
+      return { PROVIDER_BASE_URL: urls.providerUrl };
+    default:
+      return {};
+  }
+}
+
+export function serviceProcesses(plan: DevPlan, repoRoot: string, urls: InfraUrls): ProcessSpec[] {
+  return SERVICES.map((name) => ({
+    name,
+    command: process.execPath,
+    args: [...TSX, join(repoRoot, `services/${name}/src/main.ts`)],
+    env: {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      MONGO_URL: urls.mongoUrl,
+      MONGO_DB: name.replace(/-/g, '_'),
+      NATS_URL: urls.natsUrl,
+      REDIS_URL: urls.redisUrl,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: String(plan.grpcPorts[name]),
+      METRICS_PORT: String(plan.metricsPorts[name]),
+      ...serviceSpecificEnv(name, urls),
+    },
+    readyPattern: /gRPC server listening/,
+  }));
+}
+
+export function gatewayProcess(plan: DevPlan, repoRoot: string, urls: InfraUrls): ProcessSpec {
+  const address = (name: ServiceName) => `127.0.0.1:${plan.grpcPorts[name]}`;
+  return {
+    name: 'gateway',
+    command: process.execPath,
+    args: [...TSX, join(repoRoot, 'gateway/src/main.ts')],
+    env: {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
+      HTTP_PORT: String(plan.gatewayPort),
+      BASE_DOMAIN: plan.baseDomain,
+      PUBLIC_SCHEME: 'http',
+      PUBLIC_PORT: String(plan.gatewayPort),
+      SESSION_COOKIE_SECURE: 'false',
+      REDIS_URL: urls.redisUrl,
+      NATS_URL: urls.natsUrl,
+      IDENTITY_GRPC_ADDRESS: address('identity'),
+      PARCEL_TRACKING_GRPC_ADDRESS: address('parcel-tracking'),
+      WEBHOOK_INGEST_GRPC_ADDRESS: address('webhook-ingest'),
+      OUTBOUND_DELIVERY_GRPC_ADDRESS: address('outbound-delivery'),
+      ACTIVITY_GRPC_ADDRESS: address('activity'),
+    },
+    readyPattern: /Server listening at/,
+  };
+}
