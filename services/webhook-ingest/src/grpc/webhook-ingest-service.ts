@@ -1,0 +1,47 @@
+import { WebhookIngestServiceService, type WebhookIngestServiceServer } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
+import type { AsyncService, ServiceRegistration } from '@inventory/platform';
+import type { GetWebhookSummary } from '../use-cases/get-webhook-summary.js';
+import type { IngestWebhook } from '../use-cases/ingest-webhook.js';
+import type { RegisterToken } from '../use-cases/register-token.js';
+import type { ResolveToken } from '../use-cases/resolve-token.js';
+import type { UnregisterToken } from '../use-cases/unregister-token.js';
+
+export interface WebhookIngestUseCases {
+  registerToken: RegisterToken;
+  unregisterToken: UnregisterToken;
+  resolveToken: ResolveToken;
+  ingestWebhook: IngestWebhook;
+  getWebhookSummary: GetWebhookSummary;
+}
+
+export function webhookIngestService(useCases: WebhookIngestUseCases): ServiceRegistration<WebhookIngestServiceServer> {
+  const implementation: AsyncService<WebhookIngestServiceServer> = {
+    async registerToken(request, context) {
+      await useCases.registerToken.execute(context.tenant(), request.token, request.provider, request.integration_instance_id);
+      return {};
+    },
+    async unregisterToken(request, context) {
+      return { removed: await useCases.unregisterToken.execute(context.tenant(), request.token) };
+    },
+    // No tenant here: the token is what identifies the tenant of an inbound call.
+    async resolveToken(request) {
+      const owner = await useCases.resolveToken.execute(request.token);
+      return { tenant_id: owner.tenant_id, provider: owner.provider, integration_instance_id: owner.integration_instance_id };
+    },
+    async ingestWebhook(request) {
+      const id = await useCases.ingestWebhook.execute({
+        token: request.token,
+        provider: request.provider,
+        rawBody: request.raw_body,
+        contentType: request.content_type,
+        signature: request.signature,
+      });
+      return { webhook_event_id: id };
+    },
+    async getWebhookSummary(request, context) {
+      const summary = await useCases.getWebhookSummary.execute(context.tenant(), request.integration_instance_id);
+      return { last_webhook_at: summary.last_webhook_at ?? undefined, received_count: summary.received_count };
+    },
+  };
+  return { name: 'inventory.webhook_ingest.v1.WebhookIngestService', definition: WebhookIngestServiceService, implementation };
+}
