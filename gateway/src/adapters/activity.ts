@@ -1,0 +1,36 @@
+import { ActivityServiceClient, type ListActivitiesRequest, type ListActivitiesResponse } from '@inventory/contracts/activity/v1/activity.js';
+import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
+import { grpcErrorToHttp } from '../http/grpc-to-http.js';
+
+/** The gateway's one door to the activity service. */
+export interface ActivityAdapter {
+  /** One page of the caller's tenant's activity (tenant from the request context metadata). Throws HttpError on refusal or outage. */
+  listActivities(request: ListActivitiesRequest): Promise<ListActivitiesResponse>;
+  close(): void;
+  readonly handle: GrpcClientHandle<ActivityServiceClient>;
+}
+
+export interface ActivityAdapterOptions {
+  /** Per-call deadline (the gateway's GRPC_DEADLINE_MS). */
+  deadlineMs?: number;
+}
+
+export function createActivityAdapter(address: string, options: ActivityAdapterOptions = {}): ActivityAdapter {
+  const handle = createGrpcClient(ActivityServiceClient, address, {
+    deadlineMs: options.deadlineMs ?? 5_000,
+    // The log is read-only and non-critical: open quickly, retry soon.
+    breaker: { errorThresholdPercentage: 50, volumeThreshold: 5, resetTimeoutMs: 5_000 },
+  });
+  return {
+    handle,
+    async listActivities(request) {
+      try {
+        return await handle.call.listActivities(request);
+      } catch (error) {
+        // Service refusals and outages become the spec's envelopes (422, 503...) here, once.
+        throw grpcErrorToHttp(error) ?? error;
+      }
+    },
+    close: () => handle.close(),
+  };
+}
