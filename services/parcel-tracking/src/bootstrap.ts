@@ -1,12 +1,84 @@
+import { ACTIVITY_STREAM } from '@inventory/events';
 import { ServiceRuntime } from '@inventory/platform';
+import { createWebhookRegistry } from './clients/webhook-registry.js';
 import { readConfig } from './config.js';
+import { SecretBox } from './domain/secret-box.js';
+import { CATALOG_STREAM, salesChannelConnected, salesChannelDisconnected, salesChannelHandlers, salesChannelUpdated } from './events/sales-channel-events.js';
+import { parcelTrackingService } from './grpc/parcel-tracking-service.js';
+import { ProviderClient } from './provider/client.js';
+import { InstanceStore } from './store/instance-store.js';
+import { SalesChannelStore } from './store/sales-channel-store.js';
+import { StopJobStore } from './store/stop-job-store.js';
+import { TrackingStore } from './store/tracking-store.js';
+import { CreateInstance } from './use-cases/create-instance.js';
+import { DeleteInstance, instanceDisconnected, PARCEL_STREAM } from './use-cases/delete-instance.js';
+import type { Deps } from './use-cases/deps.js';
+import { GetInstance } from './use-cases/get-instance.js';
+import { ListTrackableChannels } from './use-cases/list-trackable-channels.js';
+import { StopDisconnectedTrackings } from './use-cases/stop-disconnected-trackings.js';
+import { TestApiKey } from './use-cases/test-api-key.js';
+import { UpdateInstance } from './use-cases/update-instance.js';
 
 export const SERVICE_NAME = 'parcel-tracking';
 
+export { seedSalesChannels, DEV_SALES_CHANNELS } from './events/seed-sales-channels.js';
+export { TrackingStore, type NewTracking, type TrackingDocument } from './store/tracking-store.js';
+export { InstanceStore } from './store/instance-store.js';
+
+
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
-export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
+export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime & { deps: Deps }> {
   const config = readConfig(env);
-  const runtime = await ServiceRuntime.start({ name: SERVICE_NAME, config, dbName: config.MONGO_DB });
-  await runtime.serve([]);
-  return runtime;
+  const runtime = await ServiceRuntime.start({
+    name: SERVICE_NAME,
+    config,
+    dbName: config.MONGO_DB,
+    streams: [PARCEL_STREAM, ACTIVITY_STREAM, CATALOG_STREAM],
+  });
+  const registry = createWebhookRegistry(config.WEBHOOK_INGEST_GRPC_ADDRESS, config.GRPC_CLIENT_DEADLINE_MS);
+  runtime.onStop(async () => registry.close());
+  const deps: Deps = {
+    instances: new InstanceStore(runtime.mongo),
+    trackings: new TrackingStore(runtime.mongo),
+    channels: new SalesChannelStore(runtime.mongo),
+    stopJobs: new StopJobStore(runtime.mongo),
+    provider: new ProviderClient({
+      baseUrl: config.PROVIDER_BASE_URL,
+      timeoutMs: config.PROVIDER_TIMEOUT_MS,
+      ratePerSecond: config.PROVIDER_RATE_PER_SECOND,
+      breakerResetMs: config.PROVIDER_BREAKER_RESET_MS,
+      logger: runtime.logger,
+    }),
+    secrets: new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY),
+    registry,
+    outbox: runtime.outbox,
+    logger: runtime.logger,
+  };
+  runtime.onStop(async () => deps.provider.breaker.shutdown());
+
+  await runtime.serve([
+    parcelTrackingService({
+      testApiKey: new TestApiKey(deps),
+      createInstance: new CreateInstance(deps),
+      getInstance: new GetInstance(deps),
+      updateInstance: new UpdateInstance(deps),
+      deleteInstance: new DeleteInstance(deps),
+      listTrackableChannels: new ListTrackableChannels(deps),
+    }),
+  ]);
+
+  const stopper = new StopDisconnectedTrackings(deps);
+  await runtime.consume({
+    stream: PARCEL_STREAM.name,
+    durable: 'parcel-tracking-stop-disconnected',
+    event: instanceDisconnected,
+    handle: (event) => stopper.execute(event),
+    retryDelayMs: config.STOP_RETRY_DELAY_MS,
+  });
+  const channels = salesChannelHandlers(deps.channels);
+  await runtime.consume({ stream: CATALOG_STREAM.name, durable: 'parcel-tracking-sales-channel-connected', event: salesChannelConnected, handle: channels.connected });
+  await runtime.consume({ stream: CATALOG_STREAM.name, durable: 'parcel-tracking-sales-channel-updated', event: salesChannelUpdated, handle: channels.updated });
+  await runtime.consume({ stream: CATALOG_STREAM.name, durable: 'parcel-tracking-sales-channel-disconnected', event: salesChannelDisconnected, handle: channels.disconnected });
+  runtime.startOutboxRelay();
+  return Object.assign(runtime, { deps });
 }

@@ -1,10 +1,40 @@
 import { z } from 'zod';
-import { loadConfig, serviceEnv } from '@inventory/platform';
+import { loadConfig, serviceEnv, url } from '@inventory/platform';
 
-export const configSchema = z.object({
-  ...serviceEnv,
-  MONGO_DB: z.string().min(1).default('parcel_tracking'),
-});
+const grpcAddress = z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port');
+
+/** A throwaway key for development and tests only; production must set its own. */
+export const DEV_PROVIDER_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 'parcel-tracking-dev-key').toString('base64');
+
+const encryptionKey = z
+  .string()
+  .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'must be 32 bytes, base64-encoded' });
+
+export const configSchema = z
+  .object({
+    ...serviceEnv,
+    NODE_ENV: z.string().default('development'),
+    MONGO_DB: z.string().min(1).default('parcel_tracking'),
+    /** The provider's API base; endpoints live under <base>/track/v2.2. */
+    PROVIDER_BASE_URL: url(['http', 'https']).default('http://127.0.0.1:4010'),
+    PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+    /** Requests per second per API key (the provider's limit). */
+    PROVIDER_RATE_PER_SECOND: z.coerce.number().int().positive().default(3),
+    PROVIDER_BREAKER_RESET_MS: z.coerce.number().int().positive().default(10_000),
+    /** AES-256-GCM key for provider API keys at rest (base64 of 32 bytes). */
+    PROVIDER_KEY_ENCRYPTION_KEY: encryptionKey.optional(),
+    /** webhook-ingest's gRPC address (the central webhook token registry). */
+    WEBHOOK_INGEST_GRPC_ADDRESS: grpcAddress.default('127.0.0.1:50053'),
+    GRPC_CLIENT_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
+    /** Retry back-off of the disconnect worker that stops trackings at the provider. */
+    STOP_RETRY_DELAY_MS: z.coerce.number().int().positive().default(5_000),
+  })
+  .superRefine((config, context) => {
+    if (config.NODE_ENV === 'production' && !config.PROVIDER_KEY_ENCRYPTION_KEY) {
+      context.addIssue({ code: z.ZodIssueCode.custom, path: ['PROVIDER_KEY_ENCRYPTION_KEY'], message: 'is required in production' });
+    }
+  })
+  .transform((config) => ({ ...config, PROVIDER_KEY_ENCRYPTION_KEY: config.PROVIDER_KEY_ENCRYPTION_KEY ?? DEV_PROVIDER_KEY_ENCRYPTION_KEY }));
 
 export type Config = z.infer<typeof configSchema>;
 

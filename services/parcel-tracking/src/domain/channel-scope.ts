@@ -1,0 +1,39 @@
+/** auto_track_channels as stored: `default` all/none and per-channel overrides. */
+export interface ChannelScopeSettings {
+  default: 'all' | 'none';
+  channels: Record<string, { enabled?: boolean; sub_channels?: Record<string, boolean> }>;
+}
+
+/**
+ * Whether a sales order fulfillment from this channel (and sub-channel, which
+ * includes the fulfillment type) is auto-tracked. Most specific wins: the
+ * sub-channel override, then the channel's `enabled`, then `default`. Only
+ * sales order fulfillments are scoped; callers don't ask for other types.
+ */
+export function isChannelTracked(settings: ChannelScopeSettings, channelId: number | string, subChannelId?: number | string): boolean {
+  const channel = settings.channels[String(channelId)];
+  if (channel && subChannelId !== undefined) {
+    const override = channel.sub_channels?.[String(subChannelId)];
+    if (override !== undefined) return override;
+  }
+  if (channel?.enabled !== undefined) return channel.enabled;
+  return settings.default === 'all';
+}
+
+/** A PATCH of auto_track_channels merges key by key: default, each channel's enabled, each sub-channel. */
+export function mergeChannelScope(
+  current: ChannelScopeSettings,
+  patch: { default?: 'all' | 'none'; channels?: ChannelScopeSettings['channels'] },
+): ChannelScopeSettings {
+  const channels: ChannelScopeSettings['channels'] = structuredClone(current.channels);
+  for (const [id, entry] of Object.entries(patch.channels ?? {})) {
+    const existing = channels[id] ?? {};
+    const merged: { enabled?: boolean; sub_channels?: Record<string, boolean> } = { ...existing };
+    if (entry.enabled !== undefined) merged.enabled = entry.enabled;
+    if (entry.sub_channels && Object.keys(entry.sub_channels).length > 0) {
+      merged.sub_channels = { ...(existing.sub_channels ?? {}), ...entry.sub_channels };
+    }
+    channels[id] = merged;
+  }
+  return { default: patch.default ?? current.default, channels };
+}

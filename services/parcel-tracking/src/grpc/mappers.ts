@@ -1,0 +1,58 @@
+import type { Dashboard, Instance, TrackableChannel } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import { webhookPath } from '../domain/webhook-token.js';
+import type { InstanceDocument } from '../store/instance-store.js';
+import type { SalesChannelDocument } from '../store/sales-channel-store.js';
+import type { InstanceDashboard } from '../use-cases/get-instance.js';
+
+/** The stored instance as the API sees it: never the key, the webhook as a path. */
+export function toInstance(doc: InstanceDocument): Instance {
+  return {
+    id: doc.id,
+    name: doc.name,
+    is_automatic_sync_enabled: doc.is_automatic_sync_enabled,
+    auto_track: doc.auto_track,
+    auto_track_channels: {
+      default_scope: doc.auto_track_channels.default,
+      channels: Object.fromEntries(
+        Object.entries(doc.auto_track_channels.channels).map(([id, entry]) => [id, { enabled: entry.enabled, sub_channels: entry.sub_channels ?? {} }]),
+      ),
+    },
+    webhook_path: webhookPath(doc.webhook_token),
+    side_effects: doc.side_effects,
+    quota_alert_threshold: doc.quota_alert_threshold,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+  };
+}
+
+export function toDashboard(dashboard: InstanceDashboard): Dashboard {
+  const stats = (s: InstanceDashboard['transit']['overall']) => ({
+    delivered_count: s.delivered_count,
+    average_days_in_transit: s.average_days_in_transit ?? undefined,
+    with_estimate_count: s.with_estimate_count,
+    on_time_count: s.on_time_count,
+    on_time_rate: s.on_time_rate ?? undefined,
+  });
+  return {
+    quota: dashboard.quota ?? undefined,
+    quota_error: dashboard.quota_error ?? undefined,
+    status_counts: dashboard.status_counts,
+    pending_registration_count: dashboard.pending_registration_count,
+    registration_errors: dashboard.registration_errors,
+    last_webhook_at: dashboard.last_webhook_at ?? undefined,
+    last_event_at: dashboard.last_event_at ?? undefined,
+    transit: {
+      window_days: dashboard.transit.window_days,
+      overall: stats(dashboard.transit.overall),
+      carriers: dashboard.transit.carriers.map((carrier) => ({
+        carrier_code: carrier.carrier_code ?? undefined,
+        carrier_name: carrier.carrier_name ?? undefined,
+        stats: stats(carrier.stats),
+      })),
+    },
+  };
+}
+
+export function toTrackableChannel(doc: SalesChannelDocument): TrackableChannel {
+  return { id: doc.sales_channel_id, name: doc.name, platform: doc.platform, icon_url: doc.icon_url, sub_channels: doc.sub_channels };
+}

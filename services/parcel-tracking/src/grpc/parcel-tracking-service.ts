@@ -1,0 +1,56 @@
+import { ParcelTrackingServiceService, type ParcelTrackingServiceServer } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import type { AsyncService, ServiceRegistration } from '@inventory/platform';
+import type { CreateInstance } from '../use-cases/create-instance.js';
+import type { DeleteInstance } from '../use-cases/delete-instance.js';
+import type { GetInstance } from '../use-cases/get-instance.js';
+import type { ListTrackableChannels } from '../use-cases/list-trackable-channels.js';
+import type { TestApiKey } from '../use-cases/test-api-key.js';
+import type { UpdateInstance } from '../use-cases/update-instance.js';
+import { toDashboard, toInstance, toTrackableChannel } from './mappers.js';
+
+export interface ParcelTrackingUseCases {
+  testApiKey: TestApiKey;
+  createInstance: CreateInstance;
+  getInstance: GetInstance;
+  updateInstance: UpdateInstance;
+  deleteInstance: DeleteInstance;
+  listTrackableChannels: ListTrackableChannels;
+}
+
+/** Thin handlers: tenant and causer from metadata, one use case each. */
+export function parcelTrackingService(useCases: ParcelTrackingUseCases): ServiceRegistration<ParcelTrackingServiceServer> {
+  const implementation: AsyncService<ParcelTrackingServiceServer> = {
+    async testApiKey(request, context) {
+      context.tenant();
+      return { quota: await useCases.testApiKey.execute(request.api_key) };
+    },
+    async createInstance(request, context) {
+      const instance = await useCases.createInstance.execute({
+        tenantId: context.tenant(),
+        userId: context.userId,
+        name: request.name,
+        apiKey: request.api_key,
+        autoTrack: request.auto_track,
+        autoTrackChannels: request.auto_track_channels,
+      });
+      return { instance: toInstance(instance) };
+    },
+    async getInstance(request, context) {
+      const { instance, dashboard } = await useCases.getInstance.execute(context.tenant(), request.id);
+      return { instance: toInstance(instance), dashboard: toDashboard(dashboard) };
+    },
+    async updateInstance(request, context) {
+      const instance = await useCases.updateInstance.execute({ tenantId: context.tenant(), userId: context.userId, request });
+      return { instance: toInstance(instance) };
+    },
+    async deleteInstance(request, context) {
+      await useCases.deleteInstance.execute(context.tenant(), request.id, context.userId);
+      return {};
+    },
+    async listTrackableChannels(request, context) {
+      const channels = await useCases.listTrackableChannels.execute(context.tenant(), request.id);
+      return { channels: channels.map(toTrackableChannel) };
+    },
+  };
+  return { name: 'inventory.parcel_tracking.v1.ParcelTrackingService', definition: ParcelTrackingServiceService, implementation };
+}

@@ -1,0 +1,143 @@
+import CircuitBreaker from 'opossum';
+import type { Logger } from '@inventory/platform';
+import { ALREADY_REGISTERED_CODE, classifyFailure, ProviderError } from './errors.js';
+import { KeyPacer } from './pacer.js';
+
+export interface ProviderClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  ratePerSecond: number;
+  breakerResetMs: number;
+  logger: Logger;
+}
+
+export interface ProviderQuota {
+  used: number;
+  total: number;
+  remaining: number;
+}
+
+export interface TrackItem {
+  number: string;
+  carrier?: number;
+  tag?: string;
+}
+
+export interface BatchResult {
+  accepted: Array<{ number: string; carrier: number | null }>;
+  rejected: Array<{ number: string; code: number; message: string }>;
+}
+
+/** The provider's limit on numbers per call. */
+export const MAX_BATCH = 40;
+
+interface Envelope {
+  code?: number;
+  data?: {
+    accepted?: Array<{ number: string; carrier?: number }>;
+    rejected?: Array<{ number: string; error?: { code?: number; message?: string } }>;
+    errors?: Array<{ code?: number; message?: string }>;
+    quota_total?: number;
+    quota_used?: number;
+    quota_remain?: number;
+  };
+}
+
+/**
+ * The one way to talk to the parcel provider (17TRACK v2.2 style): the
+ * `17token` header, a timeout per call, per-key pacing to the provider's rate
+ * limit, batches of at most 40, one circuit breaker, and one error
+ * classification (`invalid_key` or `api_error`). The key is never logged.
+ */
+export class ProviderClient {
+  readonly breaker: CircuitBreaker<[string, string, unknown], Envelope['data']>;
+  private readonly pacer: KeyPacer;
+
+  constructor(private readonly options: ProviderClientOptions) {
+    this.pacer = new KeyPacer(options.ratePerSecond);
+    this.breaker = new CircuitBreaker((endpoint: string, apiKey: string, body: unknown) => this.pacer.run(apiKey, () => this.send(endpoint, apiKey, body)), {
+      timeout: false, // each request carries its own timeout
+      errorThresholdPercentage: 50,
+      volumeThreshold: 5,
+      rollingCountTimeout: 10_000,
+      resetTimeout: options.breakerResetMs,
+      // A rejected key says nothing about the provider's health.
+      errorFilter: (error: unknown) => error instanceof ProviderError && error.code === 'invalid_key',
+    });
+  }
+
+  async getQuota(apiKey: string): Promise<ProviderQuota> {
+    const data = await this.call('getquota', apiKey, {});
+    const total = Number(data?.quota_total ?? 0);
+    const used = Number(data?.quota_used ?? 0);
+    return { used, total, remaining: Number(data?.quota_remain ?? Math.max(0, total - used)) };
+  }
+
+  /** Registers numbers; "already registered" counts as accepted. */
+  register(apiKey: string, items: TrackItem[]): Promise<BatchResult> {
+    return this.batched('register', apiKey, items);
+  }
+
+  stopTrack(apiKey: string, items: TrackItem[]): Promise<BatchResult> {
+    return this.batched('stoptrack', apiKey, items);
+  }
+
+  private async batched(endpoint: string, apiKey: string, items: TrackItem[]): Promise<BatchResult> {
+    const result: BatchResult = { accepted: [], rejected: [] };
+    for (let start = 0; start < items.length; start += MAX_BATCH) {
+      const data = await this.call(endpoint, apiKey, items.slice(start, start + MAX_BATCH));
+      for (const item of data?.accepted ?? []) result.accepted.push({ number: item.number, carrier: item.carrier ?? null });
+      for (const item of data?.rejected ?? []) {
+        const code = Number(item.error?.code ?? 0);
+        if (endpoint === 'register' && code === ALREADY_REGISTERED_CODE) {
+          result.accepted.push({ number: item.number, carrier: null });
+        } else {
+          result.rejected.push({ number: item.number, code, message: item.error?.message ?? 'Rejected by the provider.' });
+        }
+      }
+    }
+    return result;
+  }
+
+  private async call(endpoint: string, apiKey: string, body: unknown): Promise<Envelope['data']> {
+    try {
+      return await this.breaker.fire(endpoint, apiKey, body);
+    } catch (error) {
+      if (error instanceof ProviderError) throw error;
+      if ((error as { code?: string }).code === 'EOPENBREAKER') {
+        throw new ProviderError('api_error', 'The parcel-tracking provider is unavailable; try again shortly.');
+      }
+      throw new ProviderError('api_error', 'The parcel-tracking provider call failed.');
+    }
+  }
+
+  private async send(endpoint: string, apiKey: string, body: unknown): Promise<Envelope['data']> {
+    const url = `${this.options.baseUrl.replace(/\/+$/, '')}/track/v2.2/${endpoint}`;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', '17token': apiKey },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      this.options.logger.warn({ endpoint, reason: timedOut ? 'timeout' : String((error as Error).message) }, 'provider call failed');
+      throw new ProviderError('api_error', timedOut ? 'The parcel-tracking provider did not answer in time.' : 'The parcel-tracking provider could not be reached.');
+    }
+    const envelope = (await response.json().catch(() => ({}))) as Envelope;
+    const code = typeof envelope.code === 'number' ? envelope.code : undefined;
+    if (response.ok && code === 0) return envelope.data;
+    const failure = classifyFailure(response.status, code, describe(response.status, envelope));
+    this.options.logger.warn({ endpoint, http_status: response.status, provider_code: code, classified: failure.code }, 'provider refused the call');
+    throw failure;
+  }
+}
+
+function describe(httpStatus: number, envelope: Envelope): string {
+  if (httpStatus === 429) return 'The parcel-tracking provider rate limit was exceeded; try again shortly.';
+  if (httpStatus >= 500) return `The parcel-tracking provider failed (HTTP ${httpStatus}).`;
+  const first = envelope.data?.errors?.[0];
+  return first?.message ? `The parcel-tracking provider refused the request: ${first.message}` : `The parcel-tracking provider refused the request (code ${envelope.code ?? httpStatus}).`;
+}

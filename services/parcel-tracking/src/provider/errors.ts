@@ -1,0 +1,30 @@
+/** The two ways a provider call fails, as the specification names them. */
+export type ProviderErrorCode = 'invalid_key' | 'api_error';
+
+export class ProviderError extends Error {
+  constructor(
+    readonly code: ProviderErrorCode,
+    message: string,
+    /** HTTP status or provider code, for logs; never shown to clients verbatim. */
+    readonly detail: { httpStatus?: number; providerCode?: number } = {},
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export const INVALID_KEY_CODE = -18010002;
+/** Register: "already registered", which clients treat as success. */
+export const ALREADY_REGISTERED_CODE = -18019901;
+
+/**
+ * The one classification of a failed call: HTTP 401 or code -18010002 is a
+ * rejected key; anything else (429, 5xx, timeouts, other negative codes, an
+ * open breaker) is an API error.
+ */
+export function classifyFailure(httpStatus: number | undefined, providerCode: number | undefined, message: string): ProviderError {
+  if (httpStatus === 401 || providerCode === INVALID_KEY_CODE) {
+    return new ProviderError('invalid_key', 'The provider rejected the API key.', { httpStatus, providerCode });
+  }
+  return new ProviderError('api_error', message, { httpStatus, providerCode });
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, type Connection, type Model } from 'mongoose';
+import { tenantFilter } from '@inventory/platform';
+
+/**
+ * What the disconnect worker needs after the instance is gone: the key
+ * (still encrypted) and the numbers to stop at the provider. Deleted once done.
+ */
+export interface StopJobDocument {
+  job_id: string;
+  tenant_id: string;
+  integration_instance_id: number;
+  api_key_encrypted: string;
+  numbers: Array<{ number: string; carrier: number | null }>;
+  attempts: number;
+  last_error: string | null;
+  created_at: Date;
+}
+
+const schema = new Schema<StopJobDocument>(
+  {
+    job_id: { type: String, required: true },
+    tenant_id: { type: String, required: true },
+    integration_instance_id: { type: Number, required: true },
+    api_key_encrypted: { type: String, required: true },
+    numbers: { type: [{ _id: false, number: String, carrier: { type: Number, default: null } }], default: [] },
+    attempts: { type: Number, default: 0 },
+    last_error: { type: String, default: null },
+    created_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'stop_jobs' },
+);
+schema.index({ job_id: 1 }, { unique: true });
+
+export class StopJobStore {
+  readonly model: Model<StopJobDocument>;
+
+  constructor(connection: Connection) {
+    this.model = connection.model<StopJobDocument>('StopJob', schema);
+  }
+
+  static newId(): string {
+    return randomUUID();
+  }
+
+  async create(job: Omit<StopJobDocument, 'attempts' | 'last_error' | 'created_at'>): Promise<void> {
+    await this.model.create({ ...job, attempts: 0, last_error: null, created_at: new Date() });
+  }
+
+  find(tenantId: string, jobId: string): Promise<StopJobDocument | null> {
+    return this.model.findOne(tenantFilter<StopJobDocument>(tenantId, { job_id: jobId })).lean<StopJobDocument>();
+  }
+
+  async progress(tenantId: string, jobId: string, remaining: StopJobDocument['numbers'], lastError: string | null): Promise<void> {
+    await this.model.updateOne(tenantFilter<StopJobDocument>(tenantId, { job_id: jobId }), { $set: { numbers: remaining, last_error: lastError }, $inc: { attempts: 1 } });
+  }
+
+  async delete(tenantId: string, jobId: string): Promise<void> {
+    await this.model.deleteOne(tenantFilter<StopJobDocument>(tenantId, { job_id: jobId }));
+  }
+}

@@ -1,0 +1,161 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import { nextSequence, tenantFilter } from '@inventory/platform';
+import { DELIVERY_STATUSES, TERMINAL_STATUSES, zeroStatusCounts, type DeliveryStatus } from '../domain/delivery-status.js';
+import type { DeliveredRow } from '../domain/transit.js';
+
+/** A tracking row (the specification's "Tracking row") plus its owner and bookkeeping. */
+export interface TrackingDocument {
+  id: number;
+  tenant_id: string;
+  integration_instance_id: number;
+  trackable_type: string;
+  trackable_id: number;
+  trackable_label: string;
+  trackable_url: string;
+  tracking_number: string;
+  carrier_code: number | null;
+  carrier_name: string | null;
+  delivery_status: DeliveryStatus;
+  sub_status: string | null;
+  latest_event_description: string | null;
+  latest_event_location: string | null;
+  last_event_at: Date | null;
+  estimated_delivery_at: Date | null;
+  delivered_at: Date | null;
+  picked_up_at: Date | null;
+  registered_at: Date | null;
+  registration_error: string | null;
+  /** When registration last failed; groups registration_errors by recency. */
+  registration_failed_at: Date | null;
+  stopped_at: Date | null;
+  /** When the provider confirmed the stop (after a disconnect). */
+  provider_stopped_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const nullable = <T extends NumberConstructor | StringConstructor | DateConstructor>(type: T) => ({ type, default: null });
+
+const schema = new Schema<TrackingDocument>(
+  {
+    id: { type: Number, required: true },
+    tenant_id: { type: String, required: true },
+    integration_instance_id: { type: Number, required: true },
+    trackable_type: { type: String, required: true },
+    trackable_id: { type: Number, required: true },
+    trackable_label: { type: String, default: '' },
+    trackable_url: { type: String, default: '' },
+    tracking_number: { type: String, required: true },
+    carrier_code: nullable(Number),
+    carrier_name: nullable(String),
+    delivery_status: { type: String, required: true, enum: DELIVERY_STATUSES },
+    sub_status: nullable(String),
+    latest_event_description: nullable(String),
+    latest_event_location: nullable(String),
+    last_event_at: nullable(Date),
+    estimated_delivery_at: nullable(Date),
+    delivered_at: nullable(Date),
+    picked_up_at: nullable(Date),
+    registered_at: nullable(Date),
+    registration_error: nullable(String),
+    registration_failed_at: nullable(Date),
+    stopped_at: nullable(Date),
+    provider_stopped_at: nullable(Date),
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'tracking_rows' },
+);
+schema.index({ id: 1 }, { unique: true });
+schema.index({ tenant_id: 1, integration_instance_id: 1, created_at: -1 });
+schema.index({ tenant_id: 1, integration_instance_id: 1, delivery_status: 1 });
+schema.index({ tenant_id: 1, integration_instance_id: 1, tracking_number: 1 });
+schema.index({ tenant_id: 1, integration_instance_id: 1, delivered_at: -1 });
+schema.index({ tenant_id: 1, integration_instance_id: 1, registration_error: 1 });
+schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
+
+export type NewTracking = Omit<TrackingDocument, 'id' | 'created_at' | 'updated_at' | keyof NullableDefaults> & Partial<NullableDefaults> & { created_at?: Date };
+type NullableDefaults = Pick<
+  TrackingDocument,
+  | 'carrier_code' | 'carrier_name' | 'sub_status' | 'latest_event_description' | 'latest_event_location' | 'last_event_at' | 'estimated_delivery_at'
+  | 'delivered_at' | 'picked_up_at' | 'registered_at' | 'registration_error' | 'registration_failed_at' | 'stopped_at' | 'provider_stopped_at'
+  | 'trackable_label' | 'trackable_url'
+>;
+
+export class TrackingStore {
+  readonly model: Model<TrackingDocument>;
+
+  constructor(private readonly connection: Connection) {
+    this.model = connection.model<TrackingDocument>('Tracking', schema);
+  }
+
+  async insert(row: NewTracking): Promise<TrackingDocument> {
+    const now = new Date();
+    const doc = await this.model.create({ ...row, id: await nextSequence(this.connection, 'tracking_rows'), created_at: row.created_at ?? now, updated_at: now });
+    return doc.toObject();
+  }
+
+  private scope(tenantId: string, instanceId: number, filter: Record<string, unknown> = {}) {
+    return tenantFilter<TrackingDocument>(tenantId, { integration_instance_id: instanceId, ...filter });
+  }
+
+  async statusCounts(tenantId: string, instanceId: number): Promise<Record<DeliveryStatus, number>> {
+    const counts = zeroStatusCounts();
+    const groups = await this.model.aggregate<{ _id: DeliveryStatus; count: number }>([
+      { $match: this.scope(tenantId, instanceId) },
+      { $group: { _id: '$delivery_status', count: { $sum: 1 } } },
+    ]);
+    for (const group of groups) if (group._id in counts) counts[group._id] = group.count;
+    return counts;
+  }
+
+  /** Rows still waiting to be registered: never registered, not failed, not stopped. */
+  pendingRegistrationCount(tenantId: string, instanceId: number): Promise<number> {
+    return this.model.countDocuments(this.scope(tenantId, instanceId, { registered_at: null, registration_error: null, stopped_at: null }));
+  }
+
+  async registrationErrors(tenantId: string, instanceId: number): Promise<Array<{ message: string; count: number; last_failed_at: Date }>> {
+    const groups = await this.model.aggregate<{ _id: string; count: number; last: Date | null; updated: Date }>([
+      { $match: this.scope(tenantId, instanceId, { registration_error: { $ne: null }, registered_at: null }) },
+      { $group: { _id: '$registration_error', count: { $sum: 1 }, last: { $max: '$registration_failed_at' }, updated: { $max: '$updated_at' } } },
+    ]);
+    return groups
+      .map((group) => ({ message: group._id, count: group.count, last_failed_at: group.last ?? group.updated }))
+      .sort((a, b) => b.count - a.count || b.last_failed_at.getTime() - a.last_failed_at.getTime());
+  }
+
+  async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {
+    const row = await this.model
+      .findOne(this.scope(tenantId, instanceId, { last_event_at: { $ne: null } }), { last_event_at: 1 })
+      .sort({ last_event_at: -1 })
+      .lean<{ last_event_at: Date }>();
+    return row?.last_event_at ?? null;
+  }
+
+  deliveredSince(tenantId: string, instanceId: number, since: Date): Promise<DeliveredRow[]> {
+    return this.model
+      .find(this.scope(tenantId, instanceId, { delivered_at: { $gte: since } }), {
+        _id: 0, carrier_code: 1, carrier_name: 1, created_at: 1, picked_up_at: 1, delivered_at: 1, estimated_delivery_at: 1,
+      })
+      .lean<DeliveredRow[]>();
+  }
+
+  /**
+   * Marks every active row (not stopped, not in a terminal status) stopped and
+   * returns those the provider is tracking, so they can be stopped there too.
+   */
+  async stopActive(tenantId: string, instanceId: number, at: Date): Promise<Array<{ number: string; carrier: number | null }>> {
+    const active = this.scope(tenantId, instanceId, { stopped_at: null, delivery_status: { $nin: TERMINAL_STATUSES } });
+    const registered = await this.model.find({ ...active, registered_at: { $ne: null } }, { tracking_number: 1, carrier_code: 1 }).lean<Array<{ tracking_number: string; carrier_code: number | null }>>();
+    await this.model.updateMany(active, { $set: { stopped_at: at, updated_at: at } });
+    return registered.map((row) => ({ number: row.tracking_number, carrier: row.carrier_code }));
+  }
+
+  async markProviderStopped(tenantId: string, instanceId: number, numbers: string[], at: Date): Promise<void> {
+    await this.model.updateMany(this.scope(tenantId, instanceId, { tracking_number: { $in: numbers }, provider_stopped_at: null }), { $set: { provider_stopped_at: at } });
+  }
+
+  find(tenantId: string, instanceId: number): Promise<TrackingDocument[]> {
+    return this.model.find(this.scope(tenantId, instanceId)).sort({ id: 1 }).lean<TrackingDocument[]>();
+  }
+}

@@ -1,0 +1,51 @@
+import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
+import { defineEvent, notFound, unavailable, type OutboxEntry } from '@inventory/platform';
+import { ParcelInstanceDisconnected } from '@inventory/contracts/events/v1/parcel_tracking.js';
+import { StopJobStore } from '../store/stop-job-store.js';
+import type { Deps } from './deps.js';
+
+export const PARCEL_STREAM = { name: 'PARCEL', subjects: ['parcel.>'] };
+export const instanceDisconnected = defineEvent('parcel.instance.disconnected', ParcelInstanceDisconnected);
+
+/**
+ * Disconnects: the webhook token leaves the central registry first (so the old
+ * URL answers 404 from now on), active rows get stopped_at, the instance is
+ * deleted and `disconnected` recorded. Stopping the rows at the provider is
+ * left to a background worker (an outbox event plus a stop job holding the
+ * encrypted key), so the answer never waits on the provider. History rows stay.
+ */
+export class DeleteInstance {
+  constructor(private readonly deps: Deps) {}
+
+  async execute(tenantId: string, id: number, userId?: string): Promise<void> {
+    const { instances, trackings, stopJobs, registry, outbox, logger } = this.deps;
+    const instance = await instances.find(tenantId, id);
+    if (!instance) throw notFound('Parcel-tracking instance not found.');
+    try {
+      await registry.unregister(instance.webhook_token);
+    } catch (error) {
+      logger.error({ err: error, instance_id: id }, 'webhook token could not be unregistered; disconnect refused');
+      throw unavailable('webhook_registry_unavailable', 'The parcel-tracking instance could not be disconnected; try again shortly.');
+    }
+
+    const jobId = StopJobStore.newId();
+    const events: Array<OutboxEntry<unknown>> = [
+      activityEntry({
+        tenantId,
+        event: 'disconnected',
+        description: `Parcel tracking "${instance.name}" disconnected`,
+        subject: { type: INTEGRATION_INSTANCE_SUBJECT, id },
+        causerId: userId,
+      }),
+    ];
+    // The event always goes out; the worker finds no job when nothing was left to stop.
+    events.push({ type: instanceDisconnected, event: { tenantId, payload: { integration_instance_id: id, stop_job_id: jobId } } });
+    await outbox.withEvents(events, async () => {
+      const toStop = await trackings.stopActive(tenantId, id, new Date());
+      if (toStop.length > 0) {
+        await stopJobs.create({ job_id: jobId, tenant_id: tenantId, integration_instance_id: id, api_key_encrypted: instance.api_key_encrypted, numbers: toStop });
+      }
+      await instances.delete(tenantId, id);
+    });
+  }
+}

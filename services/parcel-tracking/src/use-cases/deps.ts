@@ -1,0 +1,27 @@
+import { failedPrecondition, type AppError, type Logger, type Outbox } from '@inventory/platform';
+import type { WebhookRegistry } from '../clients/webhook-registry.js';
+import type { SecretBox } from '../domain/secret-box.js';
+import { ProviderError } from '../provider/errors.js';
+import type { ProviderClient } from '../provider/client.js';
+import type { InstanceStore } from '../store/instance-store.js';
+import type { SalesChannelStore } from '../store/sales-channel-store.js';
+import type { StopJobStore } from '../store/stop-job-store.js';
+import type { TrackingStore } from '../store/tracking-store.js';
+
+/** Everything the use cases share; built once in bootstrap. */
+export interface Deps {
+  instances: InstanceStore;
+  trackings: TrackingStore;
+  channels: SalesChannelStore;
+  stopJobs: StopJobStore;
+  provider: ProviderClient;
+  secrets: SecretBox;
+  registry: WebhookRegistry;
+  outbox: Outbox;
+  logger: Logger;
+}
+
+/** A provider failure as the client sees it: 422 with code invalid_key or api_error. */
+export function providerFailure(error: unknown): AppError | unknown {
+  return error instanceof ProviderError ? failedPrecondition(error.code, error.message) : error;
+}

@@ -1,0 +1,68 @@
+import { notFound } from '@inventory/platform';
+import type { DeliveryStatus } from '../domain/delivery-status.js';
+import { summarizeTransit, TRANSIT_WINDOW_DAYS, type TransitSummary } from '../domain/transit.js';
+import { ProviderError } from '../provider/errors.js';
+import type { ProviderQuota } from '../provider/client.js';
+import type { InstanceDocument } from '../store/instance-store.js';
+import type { Deps } from './deps.js';
+
+export interface InstanceDashboard {
+  quota: ProviderQuota | null;
+  quota_error: { code: string; message: string } | null;
+  status_counts: Record<DeliveryStatus, number>;
+  pending_registration_count: number;
+  registration_errors: Array<{ message: string; count: number; last_failed_at: Date }>;
+  last_webhook_at: Date | null;
+  last_event_at: Date | null;
+  transit: TransitSummary;
+}
+
+/**
+ * The instance with its live dashboard. The provider and webhook-ingest are
+ * asked in parallel with the local aggregates; when either fails the rest still
+ * answers, and a quota failure is reported in `quota_error`.
+ */
+export class GetInstance {
+  constructor(private readonly deps: Deps) {}
+
+  async execute(tenantId: string, id: number): Promise<{ instance: InstanceDocument; dashboard: InstanceDashboard }> {
+    const { instances, trackings, provider, secrets, registry, logger } = this.deps;
+    const instance = await instances.find(tenantId, id);
+    if (!instance) throw notFound('Parcel-tracking instance not found.');
+    const now = new Date();
+    const since = new Date(now.getTime() - TRANSIT_WINDOW_DAYS * 24 * 3600 * 1000);
+
+    const quota = provider.getQuota(secrets.decrypt(instance.api_key_encrypted)).then(
+      (value) => ({ quota: value, quota_error: null }),
+      (error: unknown) => {
+        const failure = error instanceof ProviderError ? error : new ProviderError('api_error', 'The parcel-tracking provider call failed.');
+        return { quota: null, quota_error: { code: failure.code, message: failure.message } };
+      },
+    );
+    const lastWebhookAt = registry.lastWebhookAt(id).catch((error: unknown) => {
+      logger.warn({ err: error, instance_id: id }, 'webhook summary unavailable; last_webhook_at left null');
+      return null;
+    });
+    const [live, statusCounts, pending, errors, lastEventAt, delivered, lastWebhook] = await Promise.all([
+      quota,
+      trackings.statusCounts(tenantId, id),
+      trackings.pendingRegistrationCount(tenantId, id),
+      trackings.registrationErrors(tenantId, id),
+      trackings.lastEventAt(tenantId, id),
+      trackings.deliveredSince(tenantId, id, since),
+      lastWebhookAt,
+    ]);
+    return {
+      instance,
+      dashboard: {
+        ...live,
+        status_counts: statusCounts,
+        pending_registration_count: pending,
+        registration_errors: errors,
+        last_webhook_at: lastWebhook,
+        last_event_at: lastEventAt,
+        transit: summarizeTransit(delivered, now),
+      },
+    };
+  }
+}
