@@ -6,8 +6,10 @@ export interface ProcessSpec {
   command: string;
   args: string[];
   env?: NodeJS.ProcessEnv;
-  /** Output that says the process is ready; without one, spawning is enough. */
+  /** Output that says the process is ready. */
   readyPattern?: RegExp;
+  /** Or a probe polled until it answers true (independent of log levels). */
+  readyCheck?: () => Promise<boolean>;
   readyTimeoutMs?: number;
 }
 
@@ -51,10 +53,26 @@ export class Supervisor {
     const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     this.running.push({ spec, child });
     return new Promise((resolve, reject) => {
-      let ready = !spec.readyPattern;
+      let ready = !spec.readyPattern && !spec.readyCheck;
+      const markReady = () => {
+        if (ready) return;
+        ready = true;
+        clearTimeout(timer);
+        clearInterval(probe);
+        resolve();
+      };
       let buffered = '';
-      const timer = spec.readyPattern
-        ? setTimeout(() => reject(new Error(`${spec.name} did not become ready within ${spec.readyTimeoutMs ?? 30_000} ms`)), spec.readyTimeoutMs ?? 30_000)
+      const timeoutMs = spec.readyTimeoutMs ?? 90_000;
+      const timer = ready
+        ? undefined
+        : setTimeout(() => {
+            clearInterval(probe);
+            reject(new Error(`${spec.name} did not become ready within ${timeoutMs} ms`));
+          }, timeoutMs);
+      const probe = spec.readyCheck
+        ? setInterval(() => {
+            spec.readyCheck!().then((ok) => ok && markReady(), () => undefined);
+          }, 250)
         : undefined;
       const onData = (chunk: Buffer) => {
         buffered += chunk.toString();
@@ -63,21 +81,19 @@ export class Supervisor {
         for (const line of lines) {
           if (!line.trim()) continue;
           this.output.write(`${formatLine(spec.name, color, line, this.useColor())}\n`);
-          if (!ready && spec.readyPattern!.test(line)) {
-            ready = true;
-            clearTimeout(timer);
-            resolve();
-          }
+          if (!ready && spec.readyPattern?.test(line)) markReady();
         }
       };
       child.stdout!.on('data', onData);
       child.stderr!.on('data', onData);
       child.on('error', (error) => {
         clearTimeout(timer);
+        clearInterval(probe);
         reject(error);
       });
       child.on('exit', (code) => {
         clearTimeout(timer);
+        clearInterval(probe);
         if (!ready) reject(new Error(`${spec.name} exited with ${code} before it was ready`));
         else if (!this.stopping) this.onUnexpectedExit(spec.name, code);
       });

@@ -1,9 +1,23 @@
 import { join } from 'node:path';
+import { HealthClient, HealthCheckResponse_ServingStatus } from '@inventory/contracts/grpc/health/v1/health.js';
 import { requireBinary } from '@inventory/local-infra';
+import { createGrpcClient } from '@inventory/platform';
 import { SERVICES, type DevPlan, type ServiceName } from './plan.js';
 import type { ProcessSpec } from './supervisor.js';
 
 const TSX = ['--conditions=development', '--import', 'tsx'];
+
+/** A service is ready when its gRPC health check says SERVING, whatever its log level. */
+async function grpcServing(address: string): Promise<boolean> {
+  const health = createGrpcClient(HealthClient, address, { deadlineMs: 1_000 });
+  try {
+    return (await health.call.check({ service: '' })).status === HealthCheckResponse_ServingStatus.SERVING;
+  } catch {
+    return false;
+  } finally {
+    health.close();
+  }
+}
 
 export interface InfraUrls {
   mongoUrl: string;
@@ -83,7 +97,7 @@ export function serviceProcesses(plan: DevPlan, repoRoot: string, urls: InfraUrl
       METRICS_PORT: String(plan.metricsPorts[name]),
       ...serviceSpecificEnv(name, urls),
     },
-    readyPattern: /gRPC server listening/,
+    readyCheck: () => grpcServing(`127.0.0.1:${plan.grpcPorts[name]}`),
   }));
 }
 
@@ -109,6 +123,6 @@ export function gatewayProcess(plan: DevPlan, repoRoot: string, urls: InfraUrls)
       OUTBOUND_DELIVERY_GRPC_ADDRESS: address('outbound-delivery'),
       ACTIVITY_GRPC_ADDRESS: address('activity'),
     },
-    readyPattern: /Server listening at/,
+    readyCheck: async () => (await fetch(`http://127.0.0.1:${plan.gatewayPort}/healthz`).catch(() => undefined))?.status === 200,
   };
 }

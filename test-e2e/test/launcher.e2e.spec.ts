@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@inventory/local-infra';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('npm start', () => {
+  it('brings the whole system to a green /readyz, writes dev.json, and stops everything on Ctrl-C', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'inventory-launcher-'));
+    const gatewayPort = await freePort();
+    // Away from the default ports, so a developer's running copy does not collide.
+    const portBase = 20_000 + Math.floor(Math.random() * 300) * 100;
+    const child = spawn('bash', ['tools/dev/start.sh'], {
+      cwd: repoRoot,
+      env: { ...process.env, DEV_DATA_DIR: dataDir, DEV_GATEWAY_PORT: String(gatewayPort), DEV_PORT_BASE: String(portBase), LOG_LEVEL: 'warn', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`launcher not ready in time:\n${output.slice(-3000)}`)), 150_000);
+        const poll = setInterval(() => {
+          if (output.includes('[dev] ready:')) {
+            clearInterval(poll);
+            clearTimeout(timer);
+            resolve();
+          }
+        }, 200);
+        void exited.then((code) => {
+          clearInterval(poll);
+          clearTimeout(timer);
+          reject(new Error(`launcher exited with ${code}:\n${output.slice(-3000)}`));
+        });
+      });
+
+      const readyz = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`);
+      expect(readyz.status).toBe(200);
+      const devFile = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as Record<string, string>;
+      expect(devFile).toMatchObject({
+        gateway_url: `http://127.0.0.1:${gatewayPort}`,
+        host: 'dev.inventory.localhost',
+        base_url: `http://dev.inventory.localhost:${gatewayPort}`,
+        provider_url: `http://127.0.0.1:${portBase + 410}`,
+      });
+      for (const key of ['mongo_url', 'nats_url', 'redis_url', 'provider_api_key']) expect(devFile[key]).toBeTruthy();
+
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(output).toContain('[dev] stopped');
+      await expect(fetch(`http://127.0.0.1:${gatewayPort}/healthz`)).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 200_000);
+});
