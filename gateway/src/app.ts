@@ -4,10 +4,16 @@ import type { GatewayConfig } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { healthRoutes, type HealthRouteDeps } from './routes/health.js';
+import type { ParcelTrackingAdapter } from './adapters/parcel-tracking.js';
+import type { WebhookIngestAdapter } from './adapters/webhook-ingest.js';
+import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
+import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
 
 export interface GatewayDeps extends HealthRouteDeps {
   config: GatewayConfig;
   logger: Logger;
+  parcelTracking: ParcelTrackingAdapter;
+  webhookIngest: WebhookIngestAdapter;
 }
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
@@ -38,5 +44,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerHttpMetrics(app, deps.registry);
   await app.register(healthRoutes, deps);
+  await app.register(parcelTrackingRoutes, { parcelTracking: deps.parcelTracking, publicScheme: deps.config.PUBLIC_SCHEME, publicPort: deps.config.PUBLIC_PORT });
+  await app.register(parcelTrackingWebhookRoutes, { webhookIngest: deps.webhookIngest });
   return app;
 }

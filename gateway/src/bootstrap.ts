@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { connectNats, connectRedis, createLogger, createMetrics, stopAll, type Logger } from '@inventory/platform';
 import { createServiceHealthChecks } from './adapters/service-health.js';
+import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
+import { createWebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import { buildApp } from './app.js';
 import { readConfig, type GatewayConfig } from './config.js';
 
@@ -27,8 +29,10 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<G
     'outbound-delivery': config.OUTBOUND_DELIVERY_GRPC_ADDRESS,
     activity: config.ACTIVITY_GRPC_ADDRESS,
   });
+  const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
+  const webhookIngest = createWebhookIngestAdapter(config.WEBHOOK_INGEST_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
   let shuttingDown = false;
-  const app = await buildApp({ config, logger, redis, nats, services, registry: metrics.registry, isShuttingDown: () => shuttingDown });
+  const app = await buildApp({ config, logger, redis, nats, services, registry: metrics.registry, isShuttingDown: () => shuttingDown, parcelTracking, webhookIngest });
   await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
   const address = app.server.address() as AddressInfo;
 
@@ -40,7 +44,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<G
     async stop() {
       shuttingDown = true;
       // app.close() stops accepting and waits for in-flight requests before resolving.
-      await stopAll([() => app.close(), () => nats.drain(), async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()), async () => services.forEach((service) => service.close())]);
+      await stopAll([() => app.close(), () => nats.drain(), async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()), async () => services.forEach((service) => service.close()), async () => parcelTracking.close(), async () => webhookIngest.close()]);
     },
   };
 }

@@ -25,8 +25,9 @@ export interface RunningSystem {
 
 const SERVICES = {
   identity: startIdentity,
-  'parcel-tracking': startParcelTracking,
+  // webhook-ingest first: parcel-tracking is given its address (the webhook token registry).
   'webhook-ingest': startWebhookIngest,
+  'parcel-tracking': startParcelTracking,
   'outbound-delivery': startOutboundDelivery,
   activity: startActivity,
 } as const;
@@ -45,7 +46,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   try {
     const common = { LOG_LEVEL: 'silent', MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl, ...options.env };
     for (const [name, start] of Object.entries(SERVICES)) {
-      services[name] = await start({ ...common, MONGO_DB: infra.dbName(name.replace(/-/g, '_')), ...options.serviceEnv?.[name] });
+      const wiring: NodeJS.ProcessEnv = name === 'parcel-tracking' ? { WEBHOOK_INGEST_GRPC_ADDRESS: services['webhook-ingest']!.grpc!.address } : {};
+      services[name] = await start({ ...common, MONGO_DB: infra.dbName(name.replace(/-/g, '_')), ...wiring, ...options.serviceEnv?.[name] });
     }
     const address = (name: string) => services[name]!.grpc!.address;
     const gateway = await startGateway({

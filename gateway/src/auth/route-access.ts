@@ -25,6 +25,16 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'GET /healthz': { access: 'public', tenantless: true },
   'GET /readyz': { access: 'public', tenantless: true },
   'GET /metrics': { access: 'public', tenantless: true },
+
+  // Parcel tracking (issue #5): any valid token, no scope (spec Authentication rule 9).
+  'POST /api/integrations/parcel-tracking/test': { access: 'any-token' },
+  'POST /api/integrations/parcel-tracking/instances': { access: 'any-token' },
+  'GET /api/integrations/parcel-tracking/instances/:instance': { access: 'any-token' },
+  'PATCH /api/integrations/parcel-tracking/instances/:instance': { access: 'any-token' },
+  'DELETE /api/integrations/parcel-tracking/instances/:instance': { access: 'any-token' },
+  'GET /api/integrations/parcel-tracking/instances/:instance/trackable-channels': { access: 'any-token' },
+  // Inbound provider webhooks: the token in the path is the credential.
+  'POST /webhooks/parcel-tracking/:token': { access: 'public' },
 };
 
 export function routeKey(method: string, url: string): string {

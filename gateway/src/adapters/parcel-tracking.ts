@@ -1,0 +1,51 @@
+import {
+  ParcelTrackingServiceClient,
+  type CreateInstanceRequest,
+  type CreateInstanceResponse,
+  type GetInstanceResponse,
+  type ListTrackableChannelsResponse,
+  type TestApiKeyResponse,
+  type UpdateInstanceRequest,
+  type UpdateInstanceResponse,
+} from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
+import { grpcErrorToHttp } from '../http/grpc-to-http.js';
+
+/** The gateway's one door to parcel-tracking. Calls carry the request context (tenant, user) as metadata. */
+export interface ParcelTrackingAdapter {
+  testApiKey(apiKey: string | undefined): Promise<TestApiKeyResponse>;
+  createInstance(request: CreateInstanceRequest): Promise<CreateInstanceResponse>;
+  getInstance(id: number): Promise<GetInstanceResponse>;
+  updateInstance(request: UpdateInstanceRequest): Promise<UpdateInstanceResponse>;
+  deleteInstance(id: number): Promise<void>;
+  listTrackableChannels(id: number): Promise<ListTrackableChannelsResponse>;
+  close(): void;
+  readonly handle: GrpcClientHandle<ParcelTrackingServiceClient>;
+}
+
+/**
+ * Calls that reach the provider (test, create, a rotated key, the live quota)
+ * wait for its pacing and timeout, so they get a longer deadline than the
+ * gateway's default.
+ */
+export function createParcelTrackingAdapter(address: string, options: { deadlineMs?: number } = {}): ParcelTrackingAdapter {
+  const deadlineMs = Math.max(options.deadlineMs ?? 5_000, 15_000);
+  const handle = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
+  const mapped = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      throw grpcErrorToHttp(error) ?? error;
+    }
+  };
+  return {
+    handle,
+    testApiKey: (apiKey) => mapped(() => handle.call.testApiKey({ api_key: apiKey })),
+    createInstance: (request) => mapped(() => handle.call.createInstance(request)),
+    getInstance: (id) => mapped(() => handle.call.getInstance({ id })),
+    updateInstance: (request) => mapped(() => handle.call.updateInstance(request)),
+    deleteInstance: (id) => mapped(async () => void (await handle.call.deleteInstance({ id }))),
+    listTrackableChannels: (id) => mapped(() => handle.call.listTrackableChannels({ id })),
+    close: () => handle.close(),
+  };
+}

@@ -1,0 +1,28 @@
+import { WebhookIngestServiceClient, type IngestWebhookRequest, type ResolveTokenResponse } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
+import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
+import { grpcErrorToHttp } from '../http/grpc-to-http.js';
+
+/** The gateway's one door to webhook-ingest: token resolution and the durable inbox. */
+export interface WebhookIngestAdapter {
+  resolveToken(token: string): Promise<ResolveTokenResponse>;
+  ingest(request: IngestWebhookRequest): Promise<number>;
+  close(): void;
+  readonly handle: GrpcClientHandle<WebhookIngestServiceClient>;
+}
+
+export function createWebhookIngestAdapter(address: string, options: { deadlineMs?: number } = {}): WebhookIngestAdapter {
+  const handle = createGrpcClient(WebhookIngestServiceClient, address, { deadlineMs: options.deadlineMs ?? 5_000 });
+  const mapped = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      throw grpcErrorToHttp(error) ?? error;
+    }
+  };
+  return {
+    handle,
+    resolveToken: (token) => mapped(() => handle.call.resolveToken({ token })),
+    ingest: (request) => mapped(async () => (await handle.call.ingestWebhook(request)).webhook_event_id),
+    close: () => handle.close(),
+  };
+}

@@ -1,0 +1,101 @@
+import type { Dashboard, Instance, TrackableChannel, TransitStats } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+
+const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
+
+function channelScope(instance: Instance) {
+  const scope = instance.auto_track_channels!;
+  const channels: Record<string, { enabled?: boolean; sub_channels?: Record<string, boolean> }> = {};
+  for (const [id, entry] of Object.entries(scope.channels)) {
+    channels[id] = {
+      ...(entry.enabled === undefined ? {} : { enabled: entry.enabled }),
+      ...(Object.keys(entry.sub_channels).length > 0 ? { sub_channels: entry.sub_channels } : {}),
+    };
+  }
+  return { default: scope.default_scope, channels };
+}
+
+/** The fields every rendering shares, in the specification's order. */
+function settings(instance: Instance) {
+  return {
+    id: instance.id,
+    name: instance.name,
+    is_automatic_sync_enabled: instance.is_automatic_sync_enabled,
+    auto_track: instance.auto_track,
+    auto_track_channels: channelScope(instance),
+  };
+}
+
+/** 201: exactly the specification's create fields; the live ones are null. */
+export function presentCreated(instance: Instance, baseUrl: string) {
+  return {
+    ...settings(instance),
+    webhook_url: `${baseUrl}${instance.webhook_path}`,
+    quota: null,
+    status_counts: null,
+    last_webhook_at: null,
+    last_event_at: null,
+    created_at: iso(instance.created_at),
+    updated_at: iso(instance.updated_at),
+  };
+}
+
+/** PATCH 200: the updated settings without the live summary (those fields are null). */
+export function presentUpdated(instance: Instance) {
+  return {
+    ...settings(instance),
+    webhook_url: null,
+    quota: null,
+    status_counts: null,
+    last_webhook_at: null,
+    last_event_at: null,
+    side_effects: instance.side_effects,
+    quota_alert_threshold: instance.quota_alert_threshold,
+    created_at: iso(instance.created_at),
+    updated_at: iso(instance.updated_at),
+  };
+}
+
+function stats(s: TransitStats | undefined) {
+  return {
+    delivered_count: s?.delivered_count ?? 0,
+    average_days_in_transit: s?.average_days_in_transit ?? null,
+    with_estimate_count: s?.with_estimate_count ?? 0,
+    on_time_count: s?.on_time_count ?? 0,
+    on_time_rate: s?.on_time_rate ?? null,
+  };
+}
+
+/**
+ * GET 200: the instance with its live dashboard. When the provider could not
+ * be asked, `quota` is null and `quota_error` says why (see ADR 0201).
+ */
+export function presentDashboard(instance: Instance, dashboard: Dashboard, baseUrl: string) {
+  return {
+    ...settings(instance),
+    webhook_url: `${baseUrl}${instance.webhook_path}`,
+    quota: dashboard.quota ?? null,
+    quota_error: dashboard.quota_error ?? null,
+    status_counts: dashboard.status_counts,
+    pending_registration_count: dashboard.pending_registration_count,
+    registration_errors: dashboard.registration_errors.map((error) => ({ message: error.message, count: error.count, last_failed_at: iso(error.last_failed_at) })),
+    last_webhook_at: iso(dashboard.last_webhook_at),
+    last_event_at: iso(dashboard.last_event_at),
+    side_effects: instance.side_effects,
+    quota_alert_threshold: instance.quota_alert_threshold,
+    transit: {
+      window_days: dashboard.transit?.window_days ?? 90,
+      ...stats(dashboard.transit?.overall),
+      carriers: (dashboard.transit?.carriers ?? []).map((carrier) => ({
+        carrier_code: carrier.carrier_code ?? null,
+        carrier_name: carrier.carrier_name ?? null,
+        ...stats(carrier.stats),
+      })),
+    },
+    created_at: iso(instance.created_at),
+    updated_at: iso(instance.updated_at),
+  };
+}
+
+export function presentChannel(channel: TrackableChannel) {
+  return { id: channel.id, name: channel.name, platform: channel.platform, icon_url: channel.icon_url, sub_channels: channel.sub_channels };
+}
