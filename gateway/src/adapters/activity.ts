@@ -1,4 +1,8 @@
-import { ActivityServiceClient, type ListActivitiesRequest, type ListActivitiesResponse } from '@inventory/contracts/activity/v1/activity.js';
+import {
+  ActivityServiceClient,
+  type ListActivitiesRequest,
+  type ListActivitiesResponse,
+} from '@inventory/contracts/activity/v1/activity.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
 import { grpcErrorToHttp } from '../http/grpc-to-http.js';
 
@@ -15,7 +19,10 @@ export interface ActivityAdapterOptions {
   deadlineMs?: number;
 }
 
-export function createActivityAdapter(address: string, options: ActivityAdapterOptions = {}): ActivityAdapter {
+export function createActivityAdapter(
+  address: string,
+  options: ActivityAdapterOptions = {},
+): ActivityAdapter {
   const handle = createGrpcClient(ActivityServiceClient, address, {
     deadlineMs: options.deadlineMs ?? 5_000,
     // The log is read-only and non-critical: open quickly, retry soon.

@@ -50,7 +50,10 @@ export interface ActivityInput {
  * Builds the outbox entry for one activity row:
  * `runtime.outbox.withEvents([activityEntry({...})], () => change())`.
  */
-export function activityEntry(input: ActivityInput): { type: typeof activityRecorded; event: NewEvent<ActivityRecorded> } {
+export function activityEntry(input: ActivityInput): {
+  type: typeof activityRecorded;
+  event: NewEvent<ActivityRecorded>;
+} {
   return {
     type: activityRecorded,
     event: {

@@ -14,12 +14,23 @@ export const SERVICE_NAME = 'activity';
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
   const config = readConfig(env);
   // The stream is declared here too, so the consumer can bind before any producer has started.
-  const runtime = await ServiceRuntime.start({ name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [ACTIVITY_STREAM] });
+  const runtime = await ServiceRuntime.start({
+    name: SERVICE_NAME,
+    config,
+    dbName: config.MONGO_DB,
+    streams: [ACTIVITY_STREAM],
+  });
   const activities = new ActivityRepository(runtime.mongo);
   const record = new RecordActivity(activities);
   const list = new ListActivities(activities);
   // Serving first builds the indexes (unique source_id) before any event is stored.
-  await runtime.serve([{ name: ACTIVITY_SERVICE_NAME, definition: ActivityServiceService, implementation: activityService({ list, record }) }]);
+  await runtime.serve([
+    {
+      name: ACTIVITY_SERVICE_NAME,
+      definition: ActivityServiceService,
+      implementation: activityService({ list, record }),
+    },
+  ]);
   await consumeActivityRecorded(runtime, record);
   return runtime;
 }

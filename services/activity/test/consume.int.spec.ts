@@ -48,24 +48,44 @@ describe('activity.recorded consumption', () => {
 
   it('stores a system event without causer, merging the instance id into properties', async () => {
     await producer.outbox.withEvents(
-      [activityEntry({ tenantId: 'tenant-system', event: 'webhook_processed', description: 'Webhook processed', integrationInstanceId: 8, properties: { tracking_number: 'RR1' } })],
+      [
+        activityEntry({
+          tenantId: 'tenant-system',
+          event: 'webhook_processed',
+          description: 'Webhook processed',
+          integrationInstanceId: 8,
+          properties: { tracking_number: 'RR1' },
+        }),
+      ],
       async () => undefined,
     );
     const [row] = await harness.waitForTotal('tenant-system', 1);
     expect(row!.causer_id).toBeUndefined();
     expect(row!.subject_type).toBe('');
     expect(row!.subject_id).toBe(0);
-    expect(JSON.parse(row!.properties_json)).toEqual({ tracking_number: 'RR1', integration_instance_id: 8 });
+    expect(JSON.parse(row!.properties_json)).toEqual({
+      tracking_number: 'RR1',
+      integration_instance_id: 8,
+    });
   });
 
   it('stores an event delivered twice only once', async () => {
-    const entry = activityEntry({ tenantId: 'tenant-twice', id: 'evt-twice-1', event: 'connected', description: 'Connected', causerId: '1' });
+    const entry = activityEntry({
+      tenantId: 'tenant-twice',
+      id: 'evt-twice-1',
+      event: 'connected',
+      description: 'Connected',
+      causerId: '1',
+    });
     const { id, bytes } = encodeEvent(activityRecorded, entry.event);
     // Different message ids defeat JetStream's duplicate window, as a relay republishing after it would.
     await producer.publisher.publishEncoded(activityRecorded.subject, `${id}-first`, bytes, '');
     await producer.publisher.publishEncoded(activityRecorded.subject, `${id}-again`, bytes, '');
     // A later event proves both copies were consumed before we count.
-    await producer.publisher.publish(activityRecorded, activityEntry({ tenantId: 'tenant-twice', event: 'updated', description: 'Later' }).event);
+    await producer.publisher.publish(
+      activityRecorded,
+      activityEntry({ tenantId: 'tenant-twice', event: 'updated', description: 'Later' }).event,
+    );
     const rows = await harness.waitForTotal('tenant-twice', 2);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const after = await harness.list('tenant-twice');
@@ -74,13 +94,25 @@ describe('activity.recorded consumption', () => {
   });
 
   it('drops a malformed event without blocking the ones behind it', async () => {
-    await producer.publisher.publish(activityRecorded, activityEntry({ tenantId: 'tenant-bad', event: '', description: 'no name' }).event);
+    await producer.publisher.publish(
+      activityRecorded,
+      activityEntry({ tenantId: 'tenant-bad', event: '', description: 'no name' }).event,
+    );
     await producer.publisher.publish(activityRecorded, {
       tenantId: 'tenant-bad',
-      payload: { ...activityEntry({ tenantId: 'tenant-bad', event: 'backfill_started', description: 'Backfill started' }).event.payload, properties_json: '[not json' },
+      payload: {
+        ...activityEntry({
+          tenantId: 'tenant-bad',
+          event: 'backfill_started',
+          description: 'Backfill started',
+        }).event.payload,
+        properties_json: '[not json',
+      },
     });
     const rows = await harness.waitForTotal('tenant-bad', 1);
-    expect(rows.map((row) => [row.event, row.properties_json])).toEqual([['backfill_started', '{}']]);
+    expect(rows.map((row) => [row.event, row.properties_json])).toEqual([
+      ['backfill_started', '{}'],
+    ]);
   });
 
   it('RecordActivity writes directly, idempotent by key, and validates', async () => {
@@ -97,15 +129,28 @@ describe('activity.recorded consumption', () => {
     const first = await harness.asTenant('tenant-rpc', (call) => call.recordActivity(request));
     const second = await harness.asTenant('tenant-rpc', (call) => call.recordActivity(request));
     expect(second.activity).toEqual(first.activity);
-    expect(JSON.parse(first.activity!.properties_json)).toEqual({ percent: 80, integration_instance_id: 2 });
+    expect(JSON.parse(first.activity!.properties_json)).toEqual({
+      percent: 80,
+      integration_instance_id: 2,
+    });
     expect((await harness.list('tenant-rpc')).page_info!.total).toBe(1);
 
-    await expect(harness.asTenant('tenant-rpc', (call) => call.recordActivity({ ...request, idempotency_key: '', properties_json: '[1]' }))).rejects.toMatchObject({
+    await expect(
+      harness.asTenant('tenant-rpc', (call) =>
+        call.recordActivity({ ...request, idempotency_key: '', properties_json: '[1]' }),
+      ),
+    ).rejects.toMatchObject({
       code: GrpcStatus.INVALID_ARGUMENT,
     });
-    await expect(harness.asTenant('tenant-rpc', (call) => call.recordActivity({ ...request, idempotency_key: '', event: ' ' }))).rejects.toMatchObject({
+    await expect(
+      harness.asTenant('tenant-rpc', (call) =>
+        call.recordActivity({ ...request, idempotency_key: '', event: ' ' }),
+      ),
+    ).rejects.toMatchObject({
       code: GrpcStatus.INVALID_ARGUMENT,
     });
-    await expect(harness.asTenant(undefined, (call) => call.recordActivity(request))).rejects.toMatchObject({ code: GrpcStatus.INVALID_ARGUMENT });
+    await expect(
+      harness.asTenant(undefined, (call) => call.recordActivity(request)),
+    ).rejects.toMatchObject({ code: GrpcStatus.INVALID_ARGUMENT });
   });
 });

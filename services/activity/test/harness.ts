@@ -1,7 +1,17 @@
-import { ActivityServiceClient, type Activity, type ListActivitiesRequest, type ListActivitiesResponse } from '@inventory/contracts/activity/v1/activity.js';
+import {
+  ActivityServiceClient,
+  type Activity,
+  type ListActivitiesRequest,
+  type ListActivitiesResponse,
+} from '@inventory/contracts/activity/v1/activity.js';
 import { ACTIVITY_STREAM } from '@inventory/events';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
-import { createGrpcClient, runWithContext, ServiceRuntime, type GrpcClientHandle } from '@inventory/platform';
+import {
+  createGrpcClient,
+  runWithContext,
+  ServiceRuntime,
+  type GrpcClientHandle,
+} from '@inventory/platform';
 import { bootstrap } from '../src/bootstrap.js';
 
 /**
@@ -15,7 +25,10 @@ export interface ActivityHarness {
   producer: ServiceRuntime;
   client: GrpcClientHandle<ActivityServiceClient>;
   /** Calls as the given tenant (x-tenant-id metadata); undefined sends none. */
-  asTenant<T>(tenantId: string | undefined, call: (client: GrpcClientHandle<ActivityServiceClient>['call']) => Promise<T>): Promise<T>;
+  asTenant<T>(
+    tenantId: string | undefined,
+    call: (client: GrpcClientHandle<ActivityServiceClient>['call']) => Promise<T>,
+  ): Promise<T>;
   list(tenantId: string, request?: Partial<ListActivitiesRequest>): Promise<ListActivitiesResponse>;
   /** Polls until the tenant has `count` rows in total (events are stored asynchronously). */
   waitForTotal(tenantId: string, count: number): Promise<Activity[]>;
@@ -30,15 +43,31 @@ export async function startActivityHarness(): Promise<ActivityHarness> {
     name: 'activity-test-producer',
     dbName: infra.dbName('producer'),
     streams: [ACTIVITY_STREAM],
-    config: { ...env, GRPC_HOST: '127.0.0.1', GRPC_PORT: 0, METRICS_PORT: 0, SHUTDOWN_TIMEOUT_MS: 5_000 },
+    config: {
+      ...env,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: 0,
+      METRICS_PORT: 0,
+      SHUTDOWN_TIMEOUT_MS: 5_000,
+    },
   });
   producer.startOutboxRelay();
-  const client = createGrpcClient(ActivityServiceClient, service.grpc!.address, { deadlineMs: 5_000 });
+  const client = createGrpcClient(ActivityServiceClient, service.grpc!.address, {
+    deadlineMs: 5_000,
+  });
 
   const asTenant: ActivityHarness['asTenant'] = (tenantId, call) =>
-    runWithContext({ requestId: `test-${Math.random().toString(36).slice(2)}`, ...(tenantId ? { tenantId } : {}) }, () => call(client.call));
+    runWithContext(
+      {
+        requestId: `test-${Math.random().toString(36).slice(2)}`,
+        ...(tenantId ? { tenantId } : {}),
+      },
+      () => call(client.call),
+    );
   const list: ActivityHarness['list'] = (tenantId, request = {}) =>
-    asTenant(tenantId, (call) => call.listActivities({ event_types: [], causer_ids: [], search: '', sort: [], ...request }));
+    asTenant(tenantId, (call) =>
+      call.listActivities({ event_types: [], causer_ids: [], search: '', sort: [], ...request }),
+    );
 
   return {
     infra,

@@ -1,49 +1,86 @@
-import { bootstrap as startActivityService } from '@inventory/activity';
+import { fileURLToPath } from 'node:url';
 import { ACTIVITY_STREAM, activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
-import { freePort, startTestInfra, type TestInfra } from '@inventory/local-infra';
+import {
+  freePort,
+  spawnUntilReady,
+  startTestInfra,
+  type ManagedProcess,
+  type TestInfra,
+} from '@inventory/local-infra';
 import { runWithContext, ServiceRuntime } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivityAdapter, type ActivityAdapter } from '../../adapters/activity.js';
 import { HttpError } from '../../http/http-error.js';
 import { instanceActivityPage } from './instance-activity.js';
 
-const PATH = 'https://acme.inventory.localhost/api/integrations/parcel-tracking/instances/5/activity';
+const PATH =
+  'https://acme.inventory.localhost/api/integrations/parcel-tracking/instances/5/activity';
 
 describe('instance activity page through the real activity service', () => {
   let infra: TestInfra;
-  let service: ServiceRuntime;
+  let service: ManagedProcess;
   let producer: ServiceRuntime;
   let adapter: ActivityAdapter;
 
   const page = (query: Record<string, string>, tenantId = 'acme') =>
     runWithContext({ requestId: 'r1', tenantId }, () =>
-      instanceActivityPage({ activity: adapter, instanceId: 5, query, path: PATH, rawQuery: new URLSearchParams(query).toString() }),
+      instanceActivityPage({
+        activity: adapter,
+        instanceId: 5,
+        query,
+        path: PATH,
+        rawQuery: new URLSearchParams(query).toString(),
+      }),
     );
 
   beforeAll(async () => {
     infra = await startTestInfra({ redis: false });
     const env = { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' };
-    service = await startActivityService({ ...env, MONGO_DB: infra.dbName('activity') });
+    // The real service as its own process: the gateway never imports a service's code.
+    const grpcPort = await freePort();
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    service = await spawnUntilReady({
+      command: `${root}node_modules/.bin/tsx`,
+      args: ['--conditions=development', `${root}services/activity/src/main.ts`],
+      readyPattern: /gRPC server listening/,
+      timeoutMs: 30_000,
+      env: {
+        ...process.env,
+        ...env,
+        LOG_LEVEL: 'info',
+        MONGO_DB: infra.dbName('activity'),
+        GRPC_PORT: String(grpcPort),
+      },
+    });
     producer = await ServiceRuntime.start({
       name: 'gateway-activity-producer',
       dbName: infra.dbName('producer'),
       streams: [ACTIVITY_STREAM],
-      config: { ...env, GRPC_HOST: '127.0.0.1', GRPC_PORT: 0, METRICS_PORT: 0, SHUTDOWN_TIMEOUT_MS: 5_000 },
+      config: {
+        ...env,
+        GRPC_HOST: '127.0.0.1',
+        GRPC_PORT: 0,
+        METRICS_PORT: 0,
+        SHUTDOWN_TIMEOUT_MS: 5_000,
+      },
     });
     producer.startOutboxRelay();
-    adapter = createActivityAdapter(service.grpc!.address, { deadlineMs: 2_000 });
+    adapter = createActivityAdapter(`127.0.0.1:${grpcPort}`, { deadlineMs: 2_000 });
     const entries = Array.from({ length: 12 }, (_, index) =>
       activityEntry({
         tenantId: 'acme',
         event: index === 0 ? 'connected' : 'webhook_processed',
         description: index === 0 ? 'Connected' : `Webhook ${index} processed`,
-        ...(index === 0 ? { subject: { type: INTEGRATION_INSTANCE_SUBJECT, id: 5 }, causerId: '3' } : { integrationInstanceId: 5 }),
+        ...(index === 0
+          ? { subject: { type: INTEGRATION_INSTANCE_SUBJECT, id: 5 }, causerId: '3' }
+          : { integrationInstanceId: 5 }),
         occurredAt: new Date(Date.UTC(2024, 2, 1 + index)),
       }),
     );
     await producer.outbox.withEvents(entries, async () => undefined);
     const deadline = Date.now() + 10_000;
-    while ((await page({})).meta.total < 12 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await page({})).meta.total < 12 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
   });
   afterAll(async () => {
     adapter?.close();
@@ -53,8 +90,19 @@ describe('instance activity page through the real activity service', () => {
   });
 
   it('answers the links/meta envelope with presented rows, newest first', async () => {
-    const body = await page({ 'filter[event_type]': 'webhook_processed,connected', sort: '-created_at' });
-    expect(body.meta).toEqual({ current_page: 1, from: 1, last_page: 2, per_page: 10, to: 10, total: 12, path: PATH });
+    const body = await page({
+      'filter[event_type]': 'webhook_processed,connected',
+      sort: '-created_at',
+    });
+    expect(body.meta).toEqual({
+      current_page: 1,
+      from: 1,
+      last_page: 2,
+      per_page: 10,
+      to: 10,
+      total: 12,
+      path: PATH,
+    });
     expect(body.links).toEqual({
       first: `${PATH}?filter%5Bevent_type%5D=webhook_processed%2Cconnected&sort=-created_at&page=1`,
       last: `${PATH}?filter%5Bevent_type%5D=webhook_processed%2Cconnected&sort=-created_at&page=2`,
@@ -75,9 +123,23 @@ describe('instance activity page through the real activity service', () => {
 
   it('filters by causer and inclusive m/d/Y dates', async () => {
     const connected = await page({ 'filter[causer_id]': '3' });
-    expect(connected.data).toEqual([expect.objectContaining({ event: 'connected', causer_id: 3, subject_type: 'integration_instance', subject_id: 5 })]);
-    const days = await page({ 'filter[date_from]': '03/02/2024', 'filter[date_to]': '03/03/2024', sort: 'created_at' });
-    expect(days.data.map((item) => item.created_at)).toEqual(['2024-03-02T00:00:00.000Z', '2024-03-03T00:00:00.000Z']);
+    expect(connected.data).toEqual([
+      expect.objectContaining({
+        event: 'connected',
+        causer_id: 3,
+        subject_type: 'integration_instance',
+        subject_id: 5,
+      }),
+    ]);
+    const days = await page({
+      'filter[date_from]': '03/02/2024',
+      'filter[date_to]': '03/03/2024',
+      sort: 'created_at',
+    });
+    expect(days.data.map((item) => item.created_at)).toEqual([
+      '2024-03-02T00:00:00.000Z',
+      '2024-03-03T00:00:00.000Z',
+    ]);
   });
 
   it('gives the last page with null next', async () => {
@@ -88,18 +150,27 @@ describe('instance activity page through the real activity service', () => {
   });
 
   it('shows another tenant nothing for this instance id', async () => {
-    expect((await page({}, 'other-tenant')).meta).toMatchObject({ total: 0, from: null, to: null, last_page: 1 });
+    expect((await page({}, 'other-tenant')).meta).toMatchObject({
+      total: 0,
+      from: null,
+      to: null,
+      last_page: 1,
+    });
   });
 
   it('throws a 422 HttpError for a bad query before calling the service', async () => {
-    const error = await page({ 'filter[date_from]': '2024-03-01', sort: 'nope' }).catch((e: unknown) => e);
+    const error = await page({ 'filter[date_from]': '2024-03-01', sort: 'nope' }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).statusCode).toBe(422);
     expect((error as HttpError).body).toEqual({
       message: 'The filter.date_from field must match the format m/d/Y. (and 1 more error)',
       errors: {
         'filter.date_from': ['The filter.date_from field must match the format m/d/Y.'],
-        sort: ['Requested sort(s) `nope` is not allowed. Allowed sort(s) are `created_at, event, id`.'],
+        sort: [
+          'Requested sort(s) `nope` is not allowed. Allowed sort(s) are `created_at, event, id`.',
+        ],
       },
     });
   });
@@ -107,7 +178,13 @@ describe('instance activity page through the real activity service', () => {
   it('turns an unreachable service into a 503', async () => {
     const down = createActivityAdapter(`127.0.0.1:${await freePort()}`, { deadlineMs: 500 });
     const error = await runWithContext({ requestId: 'r2', tenantId: 'acme' }, () =>
-      down.listActivities({ integration_instance_id: 5, event_types: [], causer_ids: [], search: '', sort: [] }),
+      down.listActivities({
+        integration_instance_id: 5,
+        event_types: [],
+        causer_ids: [],
+        search: '',
+        sort: [],
+      }),
     ).catch((e: unknown) => e);
     down.close();
     expect(error).toBeInstanceOf(HttpError);

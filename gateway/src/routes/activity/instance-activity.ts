@@ -27,5 +27,10 @@ export async function instanceActivityPage(input: InstanceActivityInput) {
   const response = await input.activity.listActivities(parsed.request);
   const info = response.page_info!;
   const meta = pageMeta(info.current_page, info.per_page, info.total, response.activities.length);
-  return linksMetaEnvelope(response.activities.map(presentActivity), meta, input.path, input.rawQuery);
+  return linksMetaEnvelope(
+    response.activities.map(presentActivity),
+    meta,
+    input.path,
+    input.rawQuery,
+  );
 }

@@ -20,7 +20,18 @@ describe('parseMdY', () => {
     expect(parseMdY('12/31/1999')).toBe('1999-12-31');
   });
 
-  it.each(['3/1/2024', '2024-03-01', '02/30/2024', '02/29/2023', '13/01/2024', '00/10/2024', '01/00/2024', '01/01/24', '01/01/2024 ', 'x'])('refuses %j', (text) => {
+  it.each([
+    '3/1/2024',
+    '2024-03-01',
+    '02/30/2024',
+    '02/29/2023',
+    '13/01/2024',
+    '00/10/2024',
+    '01/00/2024',
+    '01/01/24',
+    '01/01/2024 ',
+    'x',
+  ])('refuses %j', (text) => {
     expect(parseMdY(text)).toBeUndefined();
   });
 });
@@ -62,16 +73,32 @@ describe('parseActivityQuery', () => {
   });
 
   it('reads the nested form a qs-style parser produces', () => {
-    const parsed = request({ filter: { event_type: 'connected', causer_id: ['7', '9,10'], date_to: '01/02/2024', search: 'x' } });
-    expect(parsed).toMatchObject({ event_types: ['connected'], causer_ids: ['7', '9', '10'], created: { to: '2024-01-02' }, search: 'x' });
+    const parsed = request({
+      filter: {
+        event_type: 'connected',
+        causer_id: ['7', '9,10'],
+        date_to: '01/02/2024',
+        search: 'x',
+      },
+    });
+    expect(parsed).toMatchObject({
+      event_types: ['connected'],
+      causer_ids: ['7', '9', '10'],
+      created: { to: '2024-01-02' },
+      search: 'x',
+    });
   });
 
   it('prefers the flat key when both forms are present, and combines repeated keys', () => {
-    expect(request({ 'filter[event_type]': ['a', 'b,c'], filter: { event_type: 'z' } }).event_types).toEqual(['a', 'b', 'c']);
+    expect(
+      request({ 'filter[event_type]': ['a', 'b,c'], filter: { event_type: 'z' } }).event_types,
+    ).toEqual(['a', 'b', 'c']);
   });
 
   it('accepts every allowed sort, ascending and descending, comma-separated or repeated', () => {
-    expect(request({ sort: 'created_at' }).sort).toEqual([{ field: 'created_at', descending: false }]);
+    expect(request({ sort: 'created_at' }).sort).toEqual([
+      { field: 'created_at', descending: false },
+    ]);
     expect(request({ sort: '-id' }).sort).toEqual([{ field: 'id', descending: true }]);
     expect(request({ sort: '-created_at,id' }).sort).toEqual([
       { field: 'created_at', descending: true },
@@ -83,7 +110,9 @@ describe('parseActivityQuery', () => {
 
   it('refuses unknown sorts with a 422 message naming the allowed ones', () => {
     expect(errors({ sort: '-description,id' })).toEqual({
-      sort: ['Requested sort(s) `-description` is not allowed. Allowed sort(s) are `created_at, event, id`.'],
+      sort: [
+        'Requested sort(s) `-description` is not allowed. Allowed sort(s) are `created_at, event, id`.',
+      ],
     });
     expect(errors({ sort: '--id' }).sort).toHaveLength(1);
   });
@@ -93,7 +122,9 @@ describe('parseActivityQuery', () => {
       'filter.date_from': ['The filter.date_from field must match the format m/d/Y.'],
       'filter.date_to': ['The filter.date_to field must match the format m/d/Y.'],
     });
-    expect(errors({ filter: { date_from: ['01/01/2024'] } })).toEqual({ 'filter.date_from': ['The filter.date_from field must match the format m/d/Y.'] });
+    expect(errors({ filter: { date_from: ['01/01/2024'] } })).toEqual({
+      'filter.date_from': ['The filter.date_from field must match the format m/d/Y.'],
+    });
     expect(request({ 'filter[date_from]': '' }).created).toEqual({});
   });
 
@@ -104,24 +135,39 @@ describe('parseActivityQuery', () => {
       page: ['The page field must be an integer.'],
       per_page: ['The per_page field must be an integer.'],
     });
-    expect(errors({ per_page: String(ACTIVITY_MAX_PER_PAGE + 1) })).toEqual({ per_page: [`The per_page field must not be greater than ${ACTIVITY_MAX_PER_PAGE}.`] });
+    expect(errors({ per_page: String(ACTIVITY_MAX_PER_PAGE + 1) })).toEqual({
+      per_page: [`The per_page field must not be greater than ${ACTIVITY_MAX_PER_PAGE}.`],
+    });
     expect(errors({ page: '99999999999' }).page).toHaveLength(1);
     expect(errors({ page: ['1', '2'] })).toEqual({ page: ['The page field must be an integer.'] });
-    expect(request({ page: '3', per_page: String(ACTIVITY_MAX_PER_PAGE) }).page).toEqual({ page: 3, per_page: ACTIVITY_MAX_PER_PAGE });
+    expect(request({ page: '3', per_page: String(ACTIVITY_MAX_PER_PAGE) }).page).toEqual({
+      page: 3,
+      per_page: ACTIVITY_MAX_PER_PAGE,
+    });
     expect(request({ per_page: '1' }).page).toEqual({ page: 1, per_page: 1 });
   });
 
   it('refuses non-string search and oversized search', () => {
-    expect(errors({ 'filter[search]': ['a', 'b'] })).toEqual({ 'filter.search': ['The filter.search field must be a string.'] });
-    expect(errors({ 'filter[search]': 'x'.repeat(256) })['filter.search']).toEqual(['The filter.search field must not be greater than 255 characters.']);
+    expect(errors({ 'filter[search]': ['a', 'b'] })).toEqual({
+      'filter.search': ['The filter.search field must be a string.'],
+    });
+    expect(errors({ 'filter[search]': 'x'.repeat(256) })['filter.search']).toEqual([
+      'The filter.search field must not be greater than 255 characters.',
+    ]);
   });
 
   it('refuses object values where a list is expected', () => {
-    expect(errors({ filter: { event_type: { a: 'b' } } })).toEqual({ 'filter.event_type': ['The filter.event_type field must be a comma-separated list.'] });
+    expect(errors({ filter: { event_type: { a: 'b' } } })).toEqual({
+      'filter.event_type': ['The filter.event_type field must be a comma-separated list.'],
+    });
   });
 
   it('collects every error at once and ignores unknown parameters', () => {
-    expect(Object.keys(errors({ sort: 'x', page: 'y', 'filter[date_to]': 'z', 'filter[nope]': '1', extra: '2' })).sort()).toEqual(['filter.date_to', 'page', 'sort']);
+    expect(
+      Object.keys(
+        errors({ sort: 'x', page: 'y', 'filter[date_to]': 'z', 'filter[nope]': '1', extra: '2' }),
+      ).sort(),
+    ).toEqual(['filter.date_to', 'page', 'sort']);
     expect(request({ 'filter[nope]': '1', include: 'causer' }).event_types).toEqual([]);
   });
 });

@@ -10,7 +10,8 @@ export const ACTIVITY_DEFAULT_PER_PAGE = 10;
 export const ACTIVITY_MAX_PER_PAGE = 1000;
 export const ACTIVITY_MAX_SEARCH_LENGTH = 255;
 
-export type ParsedActivityQuery = { ok: true; request: ListActivitiesRequest } | { ok: false; errors: Record<string, string[]> };
+export type ParsedActivityQuery =
+  { ok: true; request: ListActivitiesRequest } | { ok: false; errors: Record<string, string[]> };
 
 type QueryValue = string | string[] | Record<string, unknown> | undefined;
 
@@ -22,16 +23,29 @@ function filterValue(query: Record<string, unknown>, name: string): QueryValue {
   const flat = query[`filter[${name}]`];
   if (flat !== undefined) return flat as QueryValue;
   const nested = query.filter;
-  if (nested && typeof nested === 'object' && !Array.isArray(nested)) return (nested as Record<string, unknown>)[name] as QueryValue;
+  if (nested && typeof nested === 'object' && !Array.isArray(nested))
+    return (nested as Record<string, unknown>)[name] as QueryValue;
   return undefined;
 }
 
 /** A comma list; repeated keys (`a=x&a=y`) and comma lists combine. Objects are refused. */
 function commaList(value: QueryValue): string[] | undefined {
   if (value === undefined) return [];
-  const parts = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+  const parts =
+    typeof value === 'string'
+      ? [value]
+      : Array.isArray(value) && value.every((item) => typeof item === 'string')
+        ? value
+        : undefined;
   if (!parts) return undefined;
-  return [...new Set(parts.flatMap((part) => part.split(',')).map((item) => item.trim()).filter((item) => item !== ''))];
+  return [
+    ...new Set(
+      parts
+        .flatMap((part) => part.split(','))
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    ),
+  ];
 }
 
 /** m/d/Y exactly as Laravel's date_format checks it: two-digit month and day, a real calendar day. */
@@ -40,11 +54,22 @@ export function parseMdY(text: string): string | undefined {
   if (!match) return undefined;
   const [month, day, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  if (
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day
+  )
+    return undefined;
   return `${match[3]}-${match[1]}-${match[2]}`;
 }
 
-function positiveInt(value: unknown, field: string, fallback: number, max: number | undefined, errors: Record<string, string[]>): number {
+function positiveInt(
+  value: unknown,
+  field: string,
+  fallback: number,
+  max: number | undefined,
+  errors: Record<string, string[]>,
+): number {
   if (value === undefined || value === '') return fallback;
   if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) {
     (errors[field] ??= []).push(`The ${field} field must be an integer.`);
@@ -52,9 +77,11 @@ function positiveInt(value: unknown, field: string, fallback: number, max: numbe
   }
   const number = Number(value.trim());
   if (number < 1) (errors[field] ??= []).push(`The ${field} field must be at least 1.`);
-  else if (max !== undefined && number > max) (errors[field] ??= []).push(`The ${field} field must not be greater than ${max}.`);
+  else if (max !== undefined && number > max)
+    (errors[field] ??= []).push(`The ${field} field must not be greater than ${max}.`);
   // Past int32 the gRPC page field would overflow; such a page is empty anyway.
-  else if (number > 2_147_483_647) (errors[field] ??= []).push(`The ${field} field must not be greater than 2147483647.`);
+  else if (number > 2_147_483_647)
+    (errors[field] ??= []).push(`The ${field} field must not be greater than 2147483647.`);
   return number;
 }
 
@@ -72,14 +99,20 @@ export function parseActivityQuery(query: unknown, instanceId: number): ParsedAc
   for (const name of ['event_type', 'causer_id'] as const) {
     const values = commaList(filterValue(params, name));
     if (values) lists[name] = values;
-    else (errors[`filter.${name}`] ??= []).push(`The filter.${name} field must be a comma-separated list.`);
+    else
+      (errors[`filter.${name}`] ??= []).push(
+        `The filter.${name} field must be a comma-separated list.`,
+      );
   }
 
   let search = '';
   const rawSearch = filterValue(params, 'search');
-  if (rawSearch !== undefined && typeof rawSearch !== 'string') (errors['filter.search'] ??= []).push('The filter.search field must be a string.');
+  if (rawSearch !== undefined && typeof rawSearch !== 'string')
+    (errors['filter.search'] ??= []).push('The filter.search field must be a string.');
   else if (rawSearch !== undefined && rawSearch.trim().length > ACTIVITY_MAX_SEARCH_LENGTH) {
-    (errors['filter.search'] ??= []).push(`The filter.search field must not be greater than ${ACTIVITY_MAX_SEARCH_LENGTH} characters.`);
+    (errors['filter.search'] ??= []).push(
+      `The filter.search field must not be greater than ${ACTIVITY_MAX_SEARCH_LENGTH} characters.`,
+    );
   } else search = rawSearch?.trim() ?? '';
 
   const created: { from?: string; to?: string } = {};
@@ -91,7 +124,10 @@ export function parseActivityQuery(query: unknown, instanceId: number): ParsedAc
     if (raw === undefined || raw === '') continue;
     const day = typeof raw === 'string' ? parseMdY(raw.trim()) : undefined;
     if (day) created[end] = day;
-    else (errors[`filter.${name}`] ??= []).push(`The filter.${name} field must match the format m/d/Y.`);
+    else
+      (errors[`filter.${name}`] ??= []).push(
+        `The filter.${name} field must match the format m/d/Y.`,
+      );
   }
 
   const sort: Array<{ field: string; descending: boolean }> = [];
@@ -99,16 +135,27 @@ export function parseActivityQuery(query: unknown, instanceId: number): ParsedAc
   if (!sortParts) {
     (errors.sort ??= []).push('The sort field must be a comma-separated list.');
   } else {
-    const unknown = sortParts.filter((part) => !(ACTIVITY_SORTS as readonly string[]).includes(part.replace(/^-/, '')));
+    const unknown = sortParts.filter(
+      (part) => !(ACTIVITY_SORTS as readonly string[]).includes(part.replace(/^-/, '')),
+    );
     if (unknown.length > 0) {
-      (errors.sort ??= []).push(`Requested sort(s) \`${unknown.join(', ')}\` is not allowed. Allowed sort(s) are \`${ACTIVITY_SORTS.join(', ')}\`.`);
+      (errors.sort ??= []).push(
+        `Requested sort(s) \`${unknown.join(', ')}\` is not allowed. Allowed sort(s) are \`${ACTIVITY_SORTS.join(', ')}\`.`,
+      );
     } else {
-      for (const part of sortParts) sort.push({ field: part.replace(/^-/, ''), descending: part.startsWith('-') });
+      for (const part of sortParts)
+        sort.push({ field: part.replace(/^-/, ''), descending: part.startsWith('-') });
     }
   }
 
   const page = positiveInt(params.page, 'page', 1, undefined, errors);
-  const perPage = positiveInt(params.per_page, 'per_page', ACTIVITY_DEFAULT_PER_PAGE, ACTIVITY_MAX_PER_PAGE, errors);
+  const perPage = positiveInt(
+    params.per_page,
+    'per_page',
+    ACTIVITY_DEFAULT_PER_PAGE,
+    ACTIVITY_MAX_PER_PAGE,
+    errors,
+  );
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {

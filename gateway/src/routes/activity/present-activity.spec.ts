@@ -27,7 +27,17 @@ describe('presentActivity', () => {
   });
 
   it('renders absent subject and causer as null, and empty properties as {}', () => {
-    expect(presentActivity({ id: 1, event: 'quota_exceeded', description: 'Quota', subject_type: '', subject_id: 0, properties_json: '', created_at: new Date(0) })).toMatchObject({
+    expect(
+      presentActivity({
+        id: 1,
+        event: 'quota_exceeded',
+        description: 'Quota',
+        subject_type: '',
+        subject_id: 0,
+        properties_json: '',
+        created_at: new Date(0),
+      }),
+    ).toMatchObject({
       subject_type: null,
       subject_id: null,
       causer_id: null,
@@ -37,7 +47,16 @@ describe('presentActivity', () => {
   });
 
   it('keeps a non-numeric causer id as text and survives unreadable properties', () => {
-    const item = presentActivity({ id: 1, event: 'e', description: '', subject_type: '', subject_id: 0, causer_id: 'svc-7', properties_json: '[1]', created_at: new Date(0) });
+    const item = presentActivity({
+      id: 1,
+      event: 'e',
+      description: '',
+      subject_type: '',
+      subject_id: 0,
+      causer_id: 'svc-7',
+      properties_json: '[1]',
+      created_at: new Date(0),
+    });
     expect(item.causer_id).toBe('svc-7');
     expect(item.properties).toEqual({});
   });

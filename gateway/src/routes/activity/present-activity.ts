@@ -17,7 +17,9 @@ export interface ActivityItem {
 function parseProperties(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text || '{}');
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -31,7 +33,12 @@ export function presentActivity(row: Activity): ActivityItem {
     description: row.description,
     subject_type: row.subject_type || null,
     subject_id: row.subject_id || null,
-    causer_id: causer === undefined || causer === '' ? null : /^\d{1,15}$/.test(causer) ? Number(causer) : causer,
+    causer_id:
+      causer === undefined || causer === ''
+        ? null
+        : /^\d{1,15}$/.test(causer)
+          ? Number(causer)
+          : causer,
     properties: parseProperties(row.properties_json),
     created_at: (row.created_at ?? new Date(0)).toISOString(),
   };

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PER_PAGE, pageInfo, parseDateBound, toActivityQuery, withIdTiebreak, type ActivityQueryInput } from './activity-query.js';
+import {
+  MAX_PER_PAGE,
+  pageInfo,
+  parseDateBound,
+  toActivityQuery,
+  withIdTiebreak,
+  type ActivityQueryInput,
+} from './activity-query.js';
 
 const base: ActivityQueryInput = { event_types: [], causer_ids: [], search: '', sort: [] };
 
 function ok(input: Partial<ActivityQueryInput>) {
   const result = toActivityQuery({ ...base, ...input });
-  if (!('query' in result)) throw new Error(`unexpected violations ${JSON.stringify(result.violations)}`);
+  if (!('query' in result))
+    throw new Error(`unexpected violations ${JSON.stringify(result.violations)}`);
   return result.query;
 }
 
@@ -22,11 +30,23 @@ describe('parseDateBound', () => {
   });
 
   it('takes a zoned timestamp as is', () => {
-    expect(parseDateBound('2024-03-01T10:00:00+02:00', 'to')?.toISOString()).toBe('2024-03-01T08:00:00.000Z');
-    expect(parseDateBound('2024-03-01T10:00:00.5Z', 'from')?.toISOString()).toBe('2024-03-01T10:00:00.500Z');
+    expect(parseDateBound('2024-03-01T10:00:00+02:00', 'to')?.toISOString()).toBe(
+      '2024-03-01T08:00:00.000Z',
+    );
+    expect(parseDateBound('2024-03-01T10:00:00.5Z', 'from')?.toISOString()).toBe(
+      '2024-03-01T10:00:00.500Z',
+    );
   });
 
-  it.each(['2023-02-29', '2024-13-01', '2024-1-1', '03/01/2024', '2024-03-01T10:00:00', 'tomorrow', ''])('refuses %s', (text) => {
+  it.each([
+    '2023-02-29',
+    '2024-13-01',
+    '2024-1-1',
+    '03/01/2024',
+    '2024-03-01T10:00:00',
+    'tomorrow',
+    '',
+  ])('refuses %s', (text) => {
     expect(parseDateBound(text, 'from')).toBeUndefined();
   });
 });
@@ -72,8 +92,17 @@ describe('toActivityQuery', () => {
       { field: 'event', descending: false },
       { field: 'id', descending: false },
     ]);
-    expect(ok({ sort: [{ field: 'id', descending: false }] }).sort).toEqual([{ field: 'id', descending: false }]);
-    expect(ok({ sort: [{ field: 'created_at', descending: false }, { field: 'created_at', descending: true }] }).sort).toEqual([
+    expect(ok({ sort: [{ field: 'id', descending: false }] }).sort).toEqual([
+      { field: 'id', descending: false },
+    ]);
+    expect(
+      ok({
+        sort: [
+          { field: 'created_at', descending: false },
+          { field: 'created_at', descending: true },
+        ],
+      }).sort,
+    ).toEqual([
       { field: 'created_at', descending: false },
       { field: 'id', descending: false },
     ]);
@@ -87,11 +116,21 @@ describe('toActivityQuery', () => {
         sort: [{ field: 'description', descending: false }],
         page: { page: -2, per_page: MAX_PER_PAGE + 1 },
       }),
-    ).toEqual(['integration_instance_id', 'created.from', 'created.to', 'sort', 'page', 'per_page']);
+    ).toEqual([
+      'integration_instance_id',
+      'created.from',
+      'created.to',
+      'sort',
+      'page',
+      'per_page',
+    ]);
   });
 
   it('treats the proto zero values as unset', () => {
-    expect(ok({ page: { page: 0, per_page: 0 }, created: { from: '', to: '' } })).toMatchObject({ page: 1, perPage: 10 });
+    expect(ok({ page: { page: 0, per_page: 0 }, created: { from: '', to: '' } })).toMatchObject({
+      page: 1,
+      perPage: 10,
+    });
   });
 });
 
@@ -101,9 +140,30 @@ describe('withIdTiebreak and pageInfo', () => {
   });
 
   it('computes positions and last page', () => {
-    expect(pageInfo(2, 10, 25, 10)).toEqual({ current_page: 2, last_page: 3, per_page: 10, total: 25, from: 11, to: 20 });
-    expect(pageInfo(3, 10, 25, 5)).toEqual({ current_page: 3, last_page: 3, per_page: 10, total: 25, from: 21, to: 25 });
-    expect(pageInfo(9, 10, 25, 0)).toEqual({ current_page: 9, last_page: 3, per_page: 10, total: 25, from: 0, to: 0 });
+    expect(pageInfo(2, 10, 25, 10)).toEqual({
+      current_page: 2,
+      last_page: 3,
+      per_page: 10,
+      total: 25,
+      from: 11,
+      to: 20,
+    });
+    expect(pageInfo(3, 10, 25, 5)).toEqual({
+      current_page: 3,
+      last_page: 3,
+      per_page: 10,
+      total: 25,
+      from: 21,
+      to: 25,
+    });
+    expect(pageInfo(9, 10, 25, 0)).toEqual({
+      current_page: 9,
+      last_page: 3,
+      per_page: 10,
+      total: 25,
+      from: 0,
+      to: 0,
+    });
     expect(pageInfo(1, 10, 0, 0)).toMatchObject({ last_page: 1, from: 0, to: 0 });
   });
 });

@@ -52,7 +52,12 @@ export function parseDateBound(text: string, end: 'from' | 'to'): Date | undefin
     const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
     const start = new Date(Date.UTC(year, month - 1, date));
     // Date.UTC rolls 02/30 over to March; a rolled date is not the day that was asked for.
-    if (start.getUTCFullYear() !== year || start.getUTCMonth() !== month - 1 || start.getUTCDate() !== date) return undefined;
+    if (
+      start.getUTCFullYear() !== year ||
+      start.getUTCMonth() !== month - 1 ||
+      start.getUTCDate() !== date
+    )
+      return undefined;
     return end === 'from' ? start : new Date(start.getTime() + 86_400_000 - 1);
   }
   if (!TIMESTAMP.test(text)) return undefined;
@@ -60,14 +65,21 @@ export function parseDateBound(text: string, end: 'from' | 'to'): Date | undefin
   return Number.isNaN(instant.getTime()) ? undefined : instant;
 }
 
-const unique = (values: string[]) => [...new Set(values.map((value) => value.trim()).filter((value) => value !== ''))];
+const unique = (values: string[]) => [
+  ...new Set(values.map((value) => value.trim()).filter((value) => value !== '')),
+];
 
 /** Validates a ListActivities request; returns the query or the fields at fault. */
-export function toActivityQuery(input: ActivityQueryInput): { query: ActivityQuery } | { violations: FieldViolation[] } {
+export function toActivityQuery(
+  input: ActivityQueryInput,
+): { query: ActivityQuery } | { violations: FieldViolation[] } {
   const violations: FieldViolation[] = [];
   const instanceId = input.integration_instance_id;
   if (instanceId !== undefined && (!Number.isSafeInteger(instanceId) || instanceId <= 0)) {
-    violations.push({ field: 'integration_instance_id', description: 'The integration instance id must be a positive integer.' });
+    violations.push({
+      field: 'integration_instance_id',
+      description: 'The integration instance id must be a positive integer.',
+    });
   }
 
   const bounds: { from?: Date; to?: Date } = {};
@@ -76,13 +88,20 @@ export function toActivityQuery(input: ActivityQueryInput): { query: ActivityQue
     if (text === undefined || text === '') continue;
     const bound = parseDateBound(text, end);
     if (bound) bounds[end] = bound;
-    else violations.push({ field: `created.${end}`, description: `The created.${end} bound must be a date YYYY-MM-DD or a zoned ISO 8601 timestamp.` });
+    else
+      violations.push({
+        field: `created.${end}`,
+        description: `The created.${end} bound must be a date YYYY-MM-DD or a zoned ISO 8601 timestamp.`,
+      });
   }
 
   const sort: SortKey[] = [];
   for (const key of input.sort) {
     if (!(SORTABLE_FIELDS as readonly string[]).includes(key.field)) {
-      violations.push({ field: 'sort', description: `Sorting by ${key.field || '(empty)'} is not allowed. Allowed sorts are ${SORTABLE_FIELDS.join(', ')}.` });
+      violations.push({
+        field: 'sort',
+        description: `Sorting by ${key.field || '(empty)'} is not allowed. Allowed sorts are ${SORTABLE_FIELDS.join(', ')}.`,
+      });
     } else if (!sort.some((existing) => existing.field === key.field)) {
       sort.push({ field: key.field as SortableField, descending: key.descending });
     }
@@ -90,9 +109,13 @@ export function toActivityQuery(input: ActivityQueryInput): { query: ActivityQue
 
   const page = input.page?.page || 1;
   const perPage = input.page?.per_page || DEFAULT_PER_PAGE;
-  if (!Number.isSafeInteger(page) || page < 1) violations.push({ field: 'page', description: 'The page must be at least 1.' });
+  if (!Number.isSafeInteger(page) || page < 1)
+    violations.push({ field: 'page', description: 'The page must be at least 1.' });
   if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) {
-    violations.push({ field: 'per_page', description: `The per_page must be between 1 and ${MAX_PER_PAGE}.` });
+    violations.push({
+      field: 'per_page',
+      description: `The per_page must be between 1 and ${MAX_PER_PAGE}.`,
+    });
   }
   if (violations.length > 0) return { violations };
 
@@ -127,7 +150,19 @@ export interface PageInfo {
 }
 
 /** `from`/`to` are 1-based row positions, 0 on an empty page (the gateway renders null). */
-export function pageInfo(page: number, perPage: number, total: number, rowsOnPage: number): PageInfo {
+export function pageInfo(
+  page: number,
+  perPage: number,
+  total: number,
+  rowsOnPage: number,
+): PageInfo {
   const from = rowsOnPage > 0 ? (page - 1) * perPage + 1 : 0;
-  return { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total, from, to: from === 0 ? 0 : from + rowsOnPage - 1 };
+  return {
+    current_page: page,
+    last_page: Math.max(1, Math.ceil(total / perPage)),
+    per_page: perPage,
+    total,
+    from,
+    to: from === 0 ? 0 : from + rowsOnPage - 1,
+  };
 }

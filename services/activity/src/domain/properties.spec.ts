@@ -8,7 +8,10 @@ describe('parseProperties', () => {
   });
 
   it('keeps any JSON object, nested values included', () => {
-    expect(parseProperties('{"changed_keys":["name"],"n":{"a":1}}')).toEqual({ ok: true, properties: { changed_keys: ['name'], n: { a: 1 } } });
+    expect(parseProperties('{"changed_keys":["name"],"n":{"a":1}}')).toEqual({
+      ok: true,
+      properties: { changed_keys: ['name'], n: { a: 1 } },
+    });
   });
 
   it.each(['[1]', '"text"', '3', 'null', '{oops'])('refuses %s', (text) => {
@@ -18,7 +21,10 @@ describe('parseProperties', () => {
 
 describe('withInstanceId', () => {
   it('adds the instance id, overriding one in the properties', () => {
-    expect(withInstanceId({ a: 1, integration_instance_id: 3 }, 9)).toEqual({ a: 1, integration_instance_id: 9 });
+    expect(withInstanceId({ a: 1, integration_instance_id: 3 }, 9)).toEqual({
+      a: 1,
+      integration_instance_id: 9,
+    });
   });
 
   it('leaves properties alone without an id', () => {

@@ -23,7 +23,10 @@ export function parseProperties(text: string): ParsedProperties {
  * the instance log looks for rows whose subject is something else (webhooks, backfills, quota).
  * An explicit id wins over one already in the properties.
  */
-export function withInstanceId(properties: Properties, integrationInstanceId: number | undefined): Properties {
+export function withInstanceId(
+  properties: Properties,
+  integrationInstanceId: number | undefined,
+): Properties {
   if (integrationInstanceId === undefined || integrationInstanceId === 0) return properties;
   return { ...properties, integration_instance_id: integrationInstanceId };
 }

@@ -10,7 +10,10 @@ export const ACTIVITY_RECORDER_DURABLE = 'activity-recorder';
  * runtime skips event ids it has processed, and the row is unique per event id,
  * so a crash between the insert and the ack cannot double a row either.
  */
-export async function consumeActivityRecorded(runtime: ServiceRuntime, recordActivity: RecordActivity): Promise<void> {
+export async function consumeActivityRecorded(
+  runtime: ServiceRuntime,
+  recordActivity: RecordActivity,
+): Promise<void> {
   await runtime.consume<ActivityRecorded>({
     stream: ACTIVITY_STREAM.name,
     durable: ACTIVITY_RECORDER_DURABLE,
@@ -19,12 +22,19 @@ export async function consumeActivityRecorded(runtime: ServiceRuntime, recordAct
   });
 }
 
-async function recordEvent(runtime: ServiceRuntime, recordActivity: RecordActivity, event: DomainEvent<ActivityRecorded>): Promise<void> {
+async function recordEvent(
+  runtime: ServiceRuntime,
+  recordActivity: RecordActivity,
+  event: DomainEvent<ActivityRecorded>,
+): Promise<void> {
   const { payload } = event;
   const parsed = parseProperties(payload.properties_json);
   if (!parsed.ok) {
     // The fact still happened; keep the row and say loudly that its properties were lost.
-    runtime.logger.error({ event_id: event.id, error: parsed.error }, 'activity.recorded with unreadable properties; stored with {}');
+    runtime.logger.error(
+      { event_id: event.id, error: parsed.error },
+      'activity.recorded with unreadable properties; stored with {}',
+    );
   }
   try {
     await recordActivity.execute({
@@ -42,7 +52,10 @@ async function recordEvent(runtime: ServiceRuntime, recordActivity: RecordActivi
   } catch (error) {
     // A malformed event can never succeed; retrying it would only block the ones behind it.
     if (error instanceof AppError && error.reason === 'validation_failed') {
-      runtime.logger.error({ event_id: event.id, violations: error.fieldViolations }, 'invalid activity.recorded event dropped');
+      runtime.logger.error(
+        { event_id: event.id, violations: error.fieldViolations },
+        'invalid activity.recorded event dropped',
+      );
       return;
     }
     throw error;

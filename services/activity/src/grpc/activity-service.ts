@@ -22,7 +22,10 @@ export function toActivityMessage(row: ActivityDocument): Activity {
 }
 
 /** Thin handlers: the tenant from metadata, decode, one use case, encode. */
-export function activityService(useCases: { list: ListActivities; record: RecordActivity }): AsyncService<ActivityServiceServer> {
+export function activityService(useCases: {
+  list: ListActivities;
+  record: RecordActivity;
+}): AsyncService<ActivityServiceServer> {
   return {
     async listActivities(request, context) {
       const { rows, page } = await useCases.list.execute(context.tenant(), request);
@@ -32,10 +35,13 @@ export function activityService(useCases: { list: ListActivities; record: Record
     async recordActivity(request, context) {
       const tenantId = context.tenant();
       const properties = parseProperties(request.properties_json);
-      if (!properties.ok) throw validationFailed([{ field: 'properties_json', description: properties.error }]);
+      if (!properties.ok)
+        throw validationFailed([{ field: 'properties_json', description: properties.error }]);
       const { row } = await useCases.record.execute({
         tenantId,
-        sourceId: request.idempotency_key ? `rpc:${request.idempotency_key}` : `rpc-once:${randomUUID()}`,
+        sourceId: request.idempotency_key
+          ? `rpc:${request.idempotency_key}`
+          : `rpc-once:${randomUUID()}`,
         event: request.event,
         description: request.description,
         subjectType: request.subject_type,

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SORT, withIdTiebreak, type ActivityQuery } from '../domain/activity-query.js';
 import { activityFilter, activitySort } from './activity-filter.js';
 
-const query: ActivityQuery = { eventTypes: [], causerIds: [], search: '', sort: DEFAULT_SORT, page: 1, perPage: 10 };
+const query: ActivityQuery = {
+  eventTypes: [],
+  causerIds: [],
+  search: '',
+  sort: DEFAULT_SORT,
+  page: 1,
+  perPage: 10,
+};
 
 describe('activityFilter', () => {
   it('scopes by tenant only when nothing is filtered', () => {
@@ -13,9 +20,20 @@ describe('activityFilter', () => {
     const from = new Date('2024-01-01T00:00:00Z');
     const to = new Date('2024-01-02T23:59:59.999Z');
     expect(
-      activityFilter('t1', { ...query, integrationInstanceId: 5, eventTypes: ['connected'], causerIds: ['9'], search: 'a.b*', createdFrom: from, createdTo: to }),
+      activityFilter('t1', {
+        ...query,
+        integrationInstanceId: 5,
+        eventTypes: ['connected'],
+        causerIds: ['9'],
+        search: 'a.b*',
+        createdFrom: from,
+        createdTo: to,
+      }),
     ).toEqual({
-      $or: [{ subject_type: 'integration_instance', subject_id: 5 }, { 'properties.integration_instance_id': 5 }],
+      $or: [
+        { subject_type: 'integration_instance', subject_id: 5 },
+        { 'properties.integration_instance_id': 5 },
+      ],
       event: { $in: ['connected'] },
       causer_id: { $in: ['9'] },
       description: { $regex: 'a\\.b\\*', $options: 'i' },
@@ -26,7 +44,9 @@ describe('activityFilter', () => {
 
   it('keeps an open-ended date range open', () => {
     const from = new Date('2024-01-01T00:00:00Z');
-    expect(activityFilter('t1', { ...query, createdFrom: from }).created_at).toEqual({ $gte: from });
+    expect(activityFilter('t1', { ...query, createdFrom: from }).created_at).toEqual({
+      $gte: from,
+    });
   });
 
   it('never lets a filter widen the tenant', () => {
@@ -37,7 +57,9 @@ describe('activityFilter', () => {
 
 describe('activitySort', () => {
   it('maps keys in order', () => {
-    expect(Object.entries(activitySort(withIdTiebreak([{ field: 'event', descending: false }])))).toEqual([
+    expect(
+      Object.entries(activitySort(withIdTiebreak([{ field: 'event', descending: false }]))),
+    ).toEqual([
       ['event', 1],
       ['id', 1],
     ]);

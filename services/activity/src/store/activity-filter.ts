@@ -7,7 +7,10 @@ import type { ActivityDocument } from './activity-model.js';
 export const INSTANCE_SUBJECT_TYPE = 'integration_instance';
 
 /** Mongo filter for a validated query; the tenant is always added last by `tenantFilter`. */
-export function activityFilter(tenantId: string, query: ActivityQuery): FilterQuery<ActivityDocument> {
+export function activityFilter(
+  tenantId: string,
+  query: ActivityQuery,
+): FilterQuery<ActivityDocument> {
   const filter: FilterQuery<ActivityDocument> = {};
   if (query.integrationInstanceId !== undefined) {
     filter.$or = [
@@ -18,7 +21,8 @@ export function activityFilter(tenantId: string, query: ActivityQuery): FilterQu
   if (query.eventTypes.length > 0) filter.event = { $in: query.eventTypes };
   if (query.causerIds.length > 0) filter.causer_id = { $in: query.causerIds };
   // User text is a literal substring: regex characters are escaped, never interpreted.
-  if (query.search !== '') filter.description = { $regex: escapeRegex(query.search), $options: 'i' };
+  if (query.search !== '')
+    filter.description = { $regex: escapeRegex(query.search), $options: 'i' };
   if (query.createdFrom || query.createdTo) {
     filter.created_at = {
       ...(query.createdFrom ? { $gte: query.createdFrom } : {}),

@@ -43,5 +43,8 @@ schema.index({ tenant_id: 1, event: 1, created_at: -1 });
 export type ActivityModel = Model<ActivityDocument>;
 
 export function activityModel(connection: Connection): ActivityModel {
-  return (connection.models.Activity as ActivityModel | undefined) ?? connection.model<ActivityDocument>('Activity', schema);
+  return (
+    (connection.models.Activity as ActivityModel | undefined) ??
+    connection.model<ActivityDocument>('Activity', schema)
+  );
 }

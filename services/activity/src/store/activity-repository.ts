@@ -20,7 +20,10 @@ export class ActivityRepository {
   async insertOnce(activity: NewActivity): Promise<{ row: ActivityDocument; created: boolean }> {
     const existing = await this.findBySource(activity.tenant_id, activity.source_id);
     if (existing) return { row: existing, created: false };
-    const row: ActivityDocument = { ...activity, id: await nextSequence(this.connection, 'activities') };
+    const row: ActivityDocument = {
+      ...activity,
+      id: await nextSequence(this.connection, 'activities'),
+    };
     try {
       await this.model.create(row);
       return { row, created: true };
@@ -32,7 +35,10 @@ export class ActivityRepository {
     }
   }
 
-  async list(tenantId: string, query: ActivityQuery): Promise<{ rows: ActivityDocument[]; total: number }> {
+  async list(
+    tenantId: string,
+    query: ActivityQuery,
+  ): Promise<{ rows: ActivityDocument[]; total: number }> {
     const filter = activityFilter(tenantId, query);
     const [rows, total] = await Promise.all([
       this.model
@@ -48,6 +54,9 @@ export class ActivityRepository {
   }
 
   private findBySource(tenantId: string, sourceId: string): Promise<ActivityDocument | null> {
-    return this.model.findOne(tenantFilter<ActivityDocument>(tenantId, { source_id: sourceId }), { _id: 0 }).lean<ActivityDocument>().exec();
+    return this.model
+      .findOne(tenantFilter<ActivityDocument>(tenantId, { source_id: sourceId }), { _id: 0 })
+      .lean<ActivityDocument>()
+      .exec();
   }
 }

@@ -1,5 +1,10 @@
 import { validationFailed } from '@inventory/platform';
-import { pageInfo, toActivityQuery, type ActivityQueryInput, type PageInfo } from '../domain/activity-query.js';
+import {
+  pageInfo,
+  toActivityQuery,
+  type ActivityQueryInput,
+  type PageInfo,
+} from '../domain/activity-query.js';
 import type { ActivityDocument } from '../store/activity-model.js';
 import type { ActivityRepository } from '../store/activity-repository.js';
 
@@ -7,7 +12,10 @@ import type { ActivityRepository } from '../store/activity-repository.js';
 export class ListActivities {
   constructor(private readonly activities: ActivityRepository) {}
 
-  async execute(tenantId: string, input: ActivityQueryInput): Promise<{ rows: ActivityDocument[]; page: PageInfo }> {
+  async execute(
+    tenantId: string,
+    input: ActivityQueryInput,
+  ): Promise<{ rows: ActivityDocument[]; page: PageInfo }> {
     const result = toActivityQuery(input);
     if ('violations' in result) throw validationFailed(result.violations);
     const { query } = result;

@@ -25,15 +25,25 @@ export class RecordActivity {
 
   async execute(input: RecordActivityInput): Promise<{ row: ActivityDocument; created: boolean }> {
     const violations: FieldViolation[] = [];
-    if (!input.tenantId) violations.push({ field: 'tenant_id', description: 'The tenant is required.' });
+    if (!input.tenantId)
+      violations.push({ field: 'tenant_id', description: 'The tenant is required.' });
     if (input.event.trim() === '' || input.event.length > MAX_EVENT_LENGTH) {
-      violations.push({ field: 'event', description: `The event must be 1 to ${MAX_EVENT_LENGTH} characters.` });
+      violations.push({
+        field: 'event',
+        description: `The event must be 1 to ${MAX_EVENT_LENGTH} characters.`,
+      });
     }
     if (!Number.isSafeInteger(input.subjectId) || input.subjectId < 0) {
-      violations.push({ field: 'subject_id', description: 'The subject id must be a non-negative integer.' });
+      violations.push({
+        field: 'subject_id',
+        description: 'The subject id must be a non-negative integer.',
+      });
     }
     if (input.subjectId > 0 && input.subjectType.trim() === '') {
-      violations.push({ field: 'subject_type', description: 'The subject type is required with a subject id.' });
+      violations.push({
+        field: 'subject_type',
+        description: 'The subject type is required with a subject id.',
+      });
     }
     if (violations.length > 0) throw validationFailed(violations);
 
