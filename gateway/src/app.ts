@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { enterContext, newRequestId, type Logger } from '@inventory/platform';
+import { registerIdentity, type AuthWiring } from './auth/index.js';
 import type { GatewayConfig } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerHttpMetrics } from './http/metrics.js';
@@ -14,6 +15,8 @@ export interface GatewayDeps extends HealthRouteDeps {
   logger: Logger;
   parcelTracking: ParcelTrackingAdapter;
   webhookIngest: WebhookIngestAdapter;
+  /** Tenancy, authentication, route-table enforcement, rate limits, request log, OpenAPI (issue #4). */
+  auth: AuthWiring;
 }
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
@@ -43,6 +46,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerHttpMetrics(app, deps.registry);
+  // Before any route: every route after this is guarded by the route table and documented in OpenAPI.
+  await registerIdentity(app, deps.auth);
   await app.register(healthRoutes, deps);
   await app.register(parcelTrackingRoutes, { parcelTracking: deps.parcelTracking, publicScheme: deps.config.PUBLIC_SCHEME, publicPort: deps.config.PUBLIC_PORT });
   await app.register(parcelTrackingWebhookRoutes, { webhookIngest: deps.webhookIngest });

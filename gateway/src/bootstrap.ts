@@ -5,6 +5,7 @@ import { createServiceHealthChecks } from './adapters/service-health.js';
 import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import { createWebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import { buildApp } from './app.js';
+import { createAuthWiring, type ExtraRoutes } from './auth/index.js';
 import { readConfig, type GatewayConfig } from './config.js';
 
 export interface GatewayHandle {
@@ -16,7 +17,12 @@ export interface GatewayHandle {
   stop(): Promise<void>;
 }
 
-export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<GatewayHandle> {
+export interface BootstrapOptions {
+  /** Test-only routes with their access rules (e.g. scoped probes). */
+  extraRoutes?: ExtraRoutes;
+}
+
+export async function bootstrap(env: NodeJS.ProcessEnv = process.env, options: BootstrapOptions = {}): Promise<GatewayHandle> {
   const config = readConfig(env);
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const metrics = createMetrics('gateway');
@@ -32,7 +38,8 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<G
   const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
   const webhookIngest = createWebhookIngestAdapter(config.WEBHOOK_INGEST_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
   let shuttingDown = false;
-  const app = await buildApp({ config, logger, redis, nats, services, registry: metrics.registry, isShuttingDown: () => shuttingDown, parcelTracking, webhookIngest });
+  const auth = createAuthWiring(config, redis, nats, logger, options.extraRoutes);
+  const app = await buildApp({ config, logger, redis, nats, services, auth, registry: metrics.registry, isShuttingDown: () => shuttingDown, parcelTracking, webhookIngest });
   await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
   const address = app.server.address() as AddressInfo;
 
@@ -44,7 +51,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<G
     async stop() {
       shuttingDown = true;
       // app.close() stops accepting and waits for in-flight requests before resolving.
-      await stopAll([() => app.close(), () => nats.drain(), async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()), async () => services.forEach((service) => service.close()), async () => parcelTracking.close(), async () => webhookIngest.close()]);
+      await stopAll([() => app.close(), () => nats.drain(), async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()), async () => services.forEach((service) => service.close()), async () => parcelTracking.close(), async () => webhookIngest.close(), async () => auth.close()]);
     },
   };
 }

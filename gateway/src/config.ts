@@ -27,6 +27,17 @@ export const configSchema = z.object({
   /** Session cookies are Secure unless the deployment is plain local HTTP. */
   SESSION_COOKIE_SECURE: booleanFlag(true),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Identity (issue #4): how long a replica trusts a cached token record (revocations also arrive as events). */
+  TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  /** How long a replica caches host → tenant. */
+  TENANT_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** The platform's requests per minute per token (and per session user); tokens may set a lower one. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1_000),
+  /** How long rate limiting fails open while Redis is unreachable, before answering 503. */
+  RATE_LIMIT_FAIL_OPEN_MS: z.coerce.number().int().min(0).default(60_000),
+  LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(50),
+  LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;

@@ -1,1 +1,16 @@
 export { startSystem, type RunningSystem, type SystemOptions } from './system.js';
+export {
+  ALL_SCOPES,
+  asUser,
+  baseUrlOf,
+  createTenantWithToken,
+  createUserWithToken,
+  identityClient,
+  loginSession,
+  startSecondGateway,
+  type RequestFn,
+  type SessionFixture,
+  type TenantFixture,
+  type TenantFixtureOptions,
+} from './fixtures/tenants.js';
+export { httpCall, type HttpResponse } from './fixtures/http.js';

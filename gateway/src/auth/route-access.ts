@@ -11,7 +11,17 @@
  * `tenantless` routes answer on any Host (probes, metrics); all others resolve
  * the tenant from Host first.
  */
-export type RouteAccess = 'public' | 'session' | 'any-token' | { scope: string };
+export type RouteAccess = 'public' | 'session' | 'any-token' | { scope: string } | { resource: string };
+
+/**
+ * `{ resource }` is the specification's rule 1 written once: GET/HEAD need
+ * `<resource>:read`, POST/PUT/PATCH/DELETE need `<resource>:write`.
+ */
+export function requiredScope(access: RouteAccess, method: string): string | undefined {
+  if (typeof access !== 'object') return undefined;
+  if ('scope' in access) return access.scope;
+  return ['GET', 'HEAD'].includes(method.toUpperCase()) ? `${access.resource}:read` : `${access.resource}:write`;
+}
 
 export interface RouteRule {
   access: RouteAccess;
@@ -25,6 +35,27 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'GET /healthz': { access: 'public', tenantless: true },
   'GET /readyz': { access: 'public', tenantless: true },
   'GET /metrics': { access: 'public', tenantless: true },
+
+  // Identity (issue #4): sign-in, the current user, 2FA and token management.
+  'GET /api/openapi.json': { access: 'public', tenantless: true },
+  'GET /api/docs': { access: 'public', tenantless: true },
+  'GET /api/docs/': { access: 'public', tenantless: true },
+  'GET /api/docs/*': { access: 'public', tenantless: true },
+  'GET /api/docs/json': { access: 'public', tenantless: true },
+  'GET /api/docs/yaml': { access: 'public', tenantless: true },
+  'GET /api/docs/static/*': { access: 'public', tenantless: true },
+  'POST /auth/login': { access: 'public' },
+  'POST /auth/logout': { access: 'session' },
+  'GET /api/user': { access: 'any-token' },
+  'POST /api/user/two-factor': { access: 'session' },
+  'POST /api/user/two-factor/confirm': { access: 'session' },
+  'DELETE /api/user/two-factor': { access: 'session' },
+  'GET /api/personal-access-tokens': { access: 'session' },
+  'POST /api/personal-access-tokens': { access: 'session' },
+  'PATCH /api/personal-access-tokens/:id': { access: 'session' },
+  'DELETE /api/personal-access-tokens/:id': { access: 'session' },
+  'GET /api/personal-access-tokens/:id/requests': { access: 'session' },
+  'GET /api/personal-access-tokens/:id/usage': { access: 'session' },
 
   // Parcel tracking (issue #5): any valid token, no scope (spec Authentication rule 9).
   'POST /api/integrations/parcel-tracking/test': { access: 'any-token' },
@@ -41,8 +72,8 @@ export function routeKey(method: string, url: string): string {
   return `${method.toUpperCase()} ${url}`;
 }
 
-export function ruleFor(method: string, url: string | undefined): RouteRule | undefined {
+export function ruleFor(method: string, url: string | undefined, table: Record<string, RouteRule> = ROUTE_TABLE): RouteRule | undefined {
   if (!url) return undefined;
   // HEAD is served by the GET route and governed by its rule.
-  return ROUTE_TABLE[routeKey(method === 'HEAD' ? 'GET' : method, url)];
+  return table[routeKey(method === 'HEAD' ? 'GET' : method, url)];
 }

@@ -1,0 +1,141 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { currentContext, enterContext, type Logger } from '@inventory/platform';
+import { timingSafeEqual } from 'node:crypto';
+import type { IdentityAdapter } from '../adapters/identity.js';
+import { forbiddenBody, invalidTokenBody, notFoundBody, tooManyRequestsBody, unauthenticatedBody } from '../http/envelopes.js';
+import { HttpError } from '../http/http-error.js';
+import { grpcErrorToHttp } from '../http/grpc-to-http.js';
+import { parseBearer, secretMatches, sha256Hex } from './bearer.js';
+import { ipAllowed } from './ip-allowlist.js';
+import { RateLimiterUnavailable, type RateLimiter, type RateLimitResult } from './rate-limiter.js';
+import { requiredScope, ruleFor, type RouteRule } from './route-access.js';
+import type { TenantResolver } from './tenancy.js';
+import type { TokenCache } from './token-cache.js';
+import type { AuthenticatedUser } from './types.js';
+
+export const SESSION_COOKIE = 'inventory_session';
+export const NOT_FOR_TOKENS = 'This endpoint is not available to API tokens.';
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface AuthHookDeps {
+  identity: IdentityAdapter;
+  tenants: TenantResolver;
+  tokens: TokenCache;
+  limiter: RateLimiter;
+  routeTable: Record<string, RouteRule>;
+  platformRateLimit: number;
+  logger: Logger;
+}
+
+function hasPermission(user: AuthenticatedUser, permission: string): boolean {
+  return user.isOwner || user.permissions.includes(permission);
+}
+
+function applyRateHeaders(reply: FastifyReply, result: RateLimitResult): void {
+  void reply.header('x-ratelimit-limit', String(result.limit));
+  void reply.header('x-ratelimit-remaining', String(result.remaining));
+  void reply.header('x-ratelimit-reset', String(result.resetAt));
+}
+
+/**
+ * The one gate every request passes, driven by the route table:
+ * tenant from Host → credential (bearer token, else session cookie) → IP
+ * allowlist → rate limit → route access (deny by default for tokens) → scope →
+ * user permission. Unmatched routes pass through to the 404 handler.
+ */
+export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void {
+  app.decorateRequest('tenant', null as never);
+  app.decorateRequest('auth', null);
+
+  const limit = async (reply: FastifyReply, key: string, max: number) => {
+    let result: RateLimitResult | undefined;
+    try {
+      result = await deps.limiter.take(key, max);
+    } catch (error) {
+      if (error instanceof RateLimiterUnavailable) throw new HttpError(503, { message: 'The service is temporarily unavailable. Try again shortly.', code: 'rate_limiter_unavailable' }, { 'retry-after': '5' });
+      throw error;
+    }
+    if (!result) return;
+    applyRateHeaders(reply, result);
+    if (!result.allowed) {
+      throw new HttpError(429, tooManyRequestsBody(result.retryAfterSeconds), { 'retry-after': String(result.retryAfterSeconds) });
+    }
+  };
+
+  const authenticateToken = async (request: FastifyRequest, reply: FastifyReply, rule: RouteRule, header: string) => {
+    const parsed = parseBearer(header);
+    if (!parsed) throw new HttpError(401, unauthenticatedBody());
+    const cached = await deps.tokens.get(request.tenant.id, parsed.tokenId);
+    const record = cached?.record;
+    // Unknown, revoked, expired, another tenant's, or a wrong secret: one indistinguishable answer.
+    if (!record || !secretMatches(parsed.secret, record.secret_hash) || (record.expires_at && record.expires_at.getTime() <= Date.now())) {
+      throw new HttpError(401, invalidTokenBody());
+    }
+    if (cached.allowlist && !ipAllowed(cached.allowlist, request.ip)) {
+      throw new HttpError(403, forbiddenBody(`This token is not permitted from your IP address (${request.ip}).`));
+    }
+    const user: AuthenticatedUser = { id: record.user_id, isOwner: record.user_is_owner, permissions: record.user_permissions };
+    request.auth = { kind: 'token', tokenId: record.id, user, scopes: record.scopes };
+    const context = currentContext();
+    if (context) {
+      context.userId = String(record.user_id);
+      context.tokenId = String(record.id);
+    }
+    await limit(reply, `rl:token:${record.id}`, Math.min(deps.platformRateLimit, record.rate_limit_per_minute || deps.platformRateLimit));
+
+    if (rule.access === 'session') throw new HttpError(403, forbiddenBody(NOT_FOR_TOKENS));
+    const scope = requiredScope(rule.access, request.method);
+    if (scope && !record.scopes.includes(scope)) throw new HttpError(403, forbiddenBody(`Token is missing the required scope: ${scope}.`, scope));
+    const permission = rule.permission ?? scope;
+    // Scopes never bypass permissions: the token acts as its user.
+    if (permission && !hasPermission(user, permission)) throw new HttpError(403, forbiddenBody(`You do not have the permission required for this action: ${permission}.`));
+  };
+
+  const authenticateSession = async (request: FastifyRequest, reply: FastifyReply, rule: RouteRule, sessionToken: string) => {
+    let session;
+    try {
+      session = (await deps.identity.call.getSession({ session_token: sessionToken })).session!;
+    } catch (error) {
+      const mapped = grpcErrorToHttp(error);
+      if (mapped?.statusCode === 401) throw new HttpError(401, unauthenticatedBody());
+      throw mapped ?? error;
+    }
+    const user: AuthenticatedUser = { id: session.user!.id, isOwner: session.user!.is_owner, permissions: session.user!.permissions };
+    request.auth = { kind: 'session', sessionToken, user };
+    const context = currentContext();
+    if (context) context.userId = String(user.id);
+    if (WRITE_METHODS.has(request.method)) {
+      const presented = request.headers['x-csrf-token'];
+      const expected = Buffer.from(session.csrf_hash, 'hex');
+      const actual = typeof presented === 'string' && presented.length <= 200 ? Buffer.from(sha256Hex(presented), 'hex') : Buffer.alloc(0);
+      const ok = actual.length === expected.length && expected.length > 0 && timingSafeEqual(actual, expected);
+      if (!ok) throw new HttpError(403, forbiddenBody('CSRF token mismatch.'));
+    }
+    await limit(reply, `rl:user:${request.tenant.id}:${user.id}`, deps.platformRateLimit);
+    const permission = rule.permission ?? (typeof rule.access === 'object' ? requiredScope(rule.access, request.method) : undefined);
+    if (permission && !hasPermission(user, permission)) throw new HttpError(403, forbiddenBody(`You do not have the permission required for this action: ${permission}.`));
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    const url = request.routeOptions.url;
+    // No route matched: the 404 envelope, whatever the credentials.
+    if (!url || request.is404) return;
+    // Deny by default: a route missing from the table is for web sessions only.
+    const rule = ruleFor(request.method, url, deps.routeTable) ?? { access: 'session' };
+    if (rule.tenantless) return;
+
+    const tenant = await deps.tenants.resolve(request.hostname);
+    if (!tenant) throw new HttpError(404, notFoundBody(`No tenant answers on ${request.hostname.slice(0, 253)}.`));
+    request.tenant = tenant;
+    const context = currentContext() ?? enterContext({ requestId: request.id });
+    context.tenantId = tenant.id;
+
+    // Public routes (sign-in, inbound provider webhooks) ignore credentials altogether.
+    if (rule.access === 'public') return;
+    const authorization = request.headers.authorization;
+    if (authorization !== undefined) return authenticateToken(request, reply, rule, authorization);
+    const sessionToken = request.cookies?.[SESSION_COOKIE];
+    if (sessionToken) return authenticateSession(request, reply, rule, sessionToken);
+    throw new HttpError(401, unauthenticatedBody());
+  });
+}

@@ -1,0 +1,58 @@
+import type { Logger, Redis } from '@inventory/platform';
+import { sha256Hex } from './bearer.js';
+
+export interface LoginThrottleSettings {
+  maxPerAccount: number;
+  maxPerIp: number;
+  windowSeconds: number;
+}
+
+/**
+ * Failed logins counted in Redis per account (tenant + email) and per client
+ * IP, over a fixed window from the first failure. Redis down: logins are not
+ * throttled (logged), but credentials are still checked.
+ */
+export class LoginThrottle {
+  constructor(
+    private readonly redis: Redis,
+    private readonly settings: LoginThrottleSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  private keys(tenantId: string, email: string, ip: string) {
+    return [`login:fail:acct:${tenantId}:${sha256Hex(email.trim().toLowerCase())}`, `login:fail:ip:${ip}`] as const;
+  }
+
+  /** Seconds until another attempt is allowed, or 0 when it is. */
+  async blockedFor(tenantId: string, email: string, ip: string): Promise<number> {
+    const [account, address] = this.keys(tenantId, email, ip);
+    try {
+      const [a, b, aTtl, bTtl] = (await this.redis.multi().get(account).get(address).pttl(account).pttl(address).exec())!.map(([, value]) => value);
+      const waits: number[] = [];
+      if (Number(a ?? 0) >= this.settings.maxPerAccount) waits.push(Number(aTtl));
+      if (Number(b ?? 0) >= this.settings.maxPerIp) waits.push(Number(bTtl));
+      return waits.length === 0 ? 0 : Math.max(1, Math.ceil(Math.max(...waits) / 1000));
+    } catch (error) {
+      this.logger.warn({ err: error }, 'login throttle cannot reach Redis; not throttling');
+      return 0;
+    }
+  }
+
+  async recordFailure(tenantId: string, email: string, ip: string): Promise<void> {
+    const [account, address] = this.keys(tenantId, email, ip);
+    const windowMs = this.settings.windowSeconds * 1000;
+    await this.redis
+      .multi()
+      .incr(account)
+      .pexpire(account, windowMs, 'NX')
+      .incr(address)
+      .pexpire(address, windowMs, 'NX')
+      .exec()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'login throttle cannot record a failure'));
+  }
+
+  async recordSuccess(tenantId: string, email: string, ip: string): Promise<void> {
+    const [account] = this.keys(tenantId, email, ip);
+    await this.redis.del(account).catch(() => undefined);
+  }
+}

@@ -1,0 +1,82 @@
+import type { Logger, Redis } from '@inventory/platform';
+
+/**
+ * GCRA (generic cell rate algorithm) in one Lua script, so every gateway
+ * replica shares one exact budget per key and concurrent requests cannot both
+ * take the last slot. The clock is Redis's own (TIME), not the replicas'.
+ * `limit` requests are allowed back to back, then one per `period/limit`.
+ */
+const GCRA = `
+local limit = tonumber(ARGV[1])
+local period = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local interval = period / limit
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local new_tat = tat + interval
+local wait = new_tat - period - now
+if wait > 0.001 then
+  return {0, 0, math.ceil(tat), math.ceil(wait), math.floor(now)}
+end
+redis.call('SET', KEYS[1], string.format('%.3f', new_tat), 'PX', math.ceil(period) + 1000)
+local remaining = math.floor((period - (new_tat - now)) / interval + 0.000001)
+return {1, remaining, math.ceil(new_tat), 0, math.floor(now)}
+`;
+
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the full budget is back. */
+  resetAt: number;
+  /** Whole seconds until the next request can pass (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+type GcraRedis = Redis & { gcra(key: string, limit: number, periodMs: number): Promise<[number, number, number, number, number]> };
+
+export class RateLimiter {
+  private failingSince: number | undefined;
+  private lastWarning = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+    /** How long rate limiting may fail open while Redis is unreachable; after that requests get 503. */
+    private readonly failOpenMs: number,
+    private readonly periodMs = 60_000,
+  ) {
+    if (!('gcra' in redis)) redis.defineCommand('gcra', { numberOfKeys: 1, lua: GCRA });
+  }
+
+  /** Undefined: Redis is down and we are inside the fail-open window (no headers, request passes). */
+  async take(key: string, limit: number): Promise<RateLimitResult | undefined> {
+    try {
+      const [allowed, remaining, resetMs, waitMs] = await (this.redis as GcraRedis).gcra(key, limit, this.periodMs);
+      this.failingSince = undefined;
+      return {
+        allowed: allowed === 1,
+        limit,
+        remaining: Math.max(0, remaining),
+        resetAt: Math.ceil(resetMs / 1000),
+        retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)),
+      };
+    } catch (error) {
+      const now = Date.now();
+      this.failingSince ??= now;
+      if (now - this.lastWarning > 10_000) {
+        this.lastWarning = now;
+        this.logger.warn({ err: error, failing_for_ms: now - this.failingSince }, 'rate limiter cannot reach Redis; failing open for a bounded time');
+      }
+      if (now - this.failingSince <= this.failOpenMs) return undefined;
+      throw new RateLimiterUnavailable();
+    }
+  }
+}
+
+export class RateLimiterUnavailable extends Error {
+  constructor() {
+    super('rate limiter unavailable');
+  }
+}

@@ -1,0 +1,48 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { describeCallError } from '@inventory/platform';
+import type { IdentityAdapter } from '../adapters/identity.js';
+import type { ResolvedTenant } from './types.js';
+
+export interface TenancySettings {
+  publicScheme: 'http' | 'https';
+  publicPort: number;
+  cacheTtlMs: number;
+  /** Unknown hosts are remembered for less time, so a new tenant shows up quickly. */
+  negativeCacheTtlMs: number;
+}
+
+/** `{base_url}`: the tenant's own address, with the port only when it is not the scheme's default. */
+export function baseUrlFor(host: string, scheme: 'http' | 'https', port: number): string {
+  const defaultPort = scheme === 'https' ? 443 : 80;
+  return `${scheme}://${host}${port && port !== defaultPort ? `:${port}` : ''}`;
+}
+
+/** Host → tenant, through identity, cached briefly per gateway replica. */
+export class TenantResolver {
+  private readonly cache = new Map<string, { tenant: ResolvedTenant | null; expires: number }>();
+
+  constructor(
+    private readonly identity: IdentityAdapter,
+    private readonly settings: TenancySettings,
+  ) {}
+
+  async resolve(rawHost: string | undefined): Promise<ResolvedTenant | null> {
+    const host = (rawHost ?? '').trim().toLowerCase().replace(/\.$/, '');
+    if (!host || host.length > 253 || !/^[a-z0-9.-]+$/.test(host)) return null;
+    const now = Date.now();
+    const cached = this.cache.get(host);
+    if (cached && cached.expires > now) return cached.tenant;
+    let tenant: ResolvedTenant | null = null;
+    try {
+      const answer = await this.identity.call.resolveTenant({ host });
+      const found = answer.tenant!;
+      tenant = { id: found.id, slug: found.slug, host, base_url: baseUrlFor(host, this.settings.publicScheme, this.settings.publicPort) };
+    } catch (error) {
+      // Only "no such host" is an answer; identity being down must not be cached as one.
+      if (describeCallError(error).code !== GrpcStatus.NOT_FOUND) throw error;
+    }
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(host, { tenant, expires: now + (tenant ? this.settings.cacheTtlMs : this.settings.negativeCacheTtlMs) });
+    return tenant;
+  }
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { describeCallError } from '@inventory/platform';
+import { SESSION_COOKIE } from '../../auth/auth-hook.js';
+import { HttpError } from '../../http/http-error.js';
+import type { IdentityRouteDeps } from './deps.js';
+import { presentUser } from './present.js';
+import { BodyReader } from './validate.js';
+
+const loginSchema = {
+  tags: ['Authentication'],
+  summary: 'Sign in to the web app (sets the session cookie, returns the CSRF token)',
+  body: {
+    type: 'object',
+    required: ['email', 'password'],
+    properties: { email: { type: 'string', format: 'email' }, password: { type: 'string' }, two_factor_code: { type: 'string', description: 'TOTP or recovery code, when 2FA is on' } },
+  },
+};
+
+/** Web sessions: sign-in with failed-attempt throttling, sign-out. */
+export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
+  app.post('/auth/login', { schema: loginSchema }, async (request, reply) => {
+    const body = new BodyReader(request.body);
+    const email = body.string('email', { required: true, max: 255 });
+    const password = body.string('password', { required: true, max: 1024 });
+    const code = body.string('two_factor_code', { max: 64 });
+    body.done();
+    const tenantId = request.tenant.id;
+    const wait = await deps.throttle.blockedFor(tenantId, email!, request.ip);
+    if (wait > 0) {
+      throw new HttpError(429, { message: `Too many login attempts. Please try again in ${wait} seconds.`, retry_after_seconds: wait }, { 'retry-after': String(wait) });
+    }
+    let answer;
+    try {
+      answer = await deps.identity.call.login({ email: email!, password: password!, two_factor_code: code });
+    } catch (error) {
+      if (describeCallError(error).reason === 'invalid_credentials') await deps.throttle.recordFailure(tenantId, email!, request.ip);
+      throw error;
+    }
+    await deps.throttle.recordSuccess(tenantId, email!, request.ip);
+    void reply.setCookie(SESSION_COOKIE, answer.session_token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.sessionCookieSecure,
+      path: '/',
+      expires: answer.expires_at,
+    });
+    return { data: presentUser(answer.user!), csrf_token: answer.csrf_token, expires_at: answer.expires_at?.toISOString() ?? null };
+  });
+
+  app.post('/auth/logout', { schema: { tags: ['Authentication'], summary: 'Sign out (needs X-CSRF-Token)' } }, async (request, reply) => {
+    const auth = request.auth;
+    if (auth?.kind === 'session') await deps.identity.call.logout({ session_token: auth.sessionToken });
+    void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: deps.sessionCookieSecure });
+    return reply.code(204).send();
+  });
+}

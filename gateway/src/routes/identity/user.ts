@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { IdentityRouteDeps } from './deps.js';
+import { presentUser } from './present.js';
+import { BodyReader } from './validate.js';
+
+/** The current user (session or any valid token) and its two-factor settings (session only). */
+export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
+  app.get('/api/user', { schema: { tags: ['Users'], summary: 'The authenticated user' } }, async () => {
+    const { user } = await deps.identity.call.getUser({});
+    return { data: presentUser(user!) };
+  });
+
+  app.post('/api/user/two-factor', { schema: { tags: ['Users'], summary: 'Start two-factor enrollment: a TOTP secret to confirm' } }, async () => {
+    const answer = await deps.identity.call.enrollTwoFactor({});
+    return { data: { secret: answer.secret, otpauth_url: answer.otpauth_url } };
+  });
+
+  app.post(
+    '/api/user/two-factor/confirm',
+    { schema: { tags: ['Users'], summary: 'Confirm enrollment with a code; returns recovery codes once', body: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } } } },
+    async (request) => {
+      const body = new BodyReader(request.body);
+      const code = body.string('code', { required: true, max: 64 });
+      body.done();
+      const answer = await deps.identity.call.confirmTwoFactor({ code: code! });
+      return { data: { recovery_codes: answer.recovery_codes } };
+    },
+  );
+
+  app.delete(
+    '/api/user/two-factor',
+    {
+      schema: {
+        tags: ['Users'],
+        summary: 'Turn two-factor authentication off (password and a current code)',
+        body: { type: 'object', required: ['password', 'code'], properties: { password: { type: 'string' }, code: { type: 'string' } } },
+      },
+    },
+    async (request, reply) => {
+      const body = new BodyReader(request.body);
+      const password = body.string('password', { required: true, max: 1024 });
+      const code = body.string('code', { required: true, max: 64 });
+      body.done();
+      await deps.identity.call.disableTwoFactor({ password: password!, code: code! });
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,47 @@
+/** The specification's scope table; nothing else is a scope. */
+export const SCOPES = [
+  'orders:read',
+  'orders:write',
+  'products:read',
+  'products:write',
+  'inventory:read',
+  'inventory:write',
+  'customers:read',
+  'customers:write',
+  'suppliers:read',
+  'suppliers:write',
+  'purchase-orders:read',
+  'purchase-orders:write',
+  'warehouses:read',
+  'reports:read',
+  'webhooks:manage',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+const KNOWN = new Set<string>(SCOPES);
+
+export function isKnownScope(scope: string): scope is Scope {
+  return KNOWN.has(scope);
+}
+
+/** Scopes whose addition to an existing token needs the password (and 2FA code). */
+export function isElevatedScope(scope: string): boolean {
+  return scope.endsWith(':write') || scope.endsWith(':manage');
+}
+
+/** Elevated scopes in `next` that `current` does not hold. */
+export function addedElevatedScopes(current: string[], next: string[]): string[] {
+  const held = new Set(current);
+  return next.filter((scope) => !held.has(scope) && isElevatedScope(scope));
+}
+
+/**
+ * Permissions share the scopes' names (see docs/decisions/0101-permission-model.md):
+ * an owner holds every permission, anyone else the list on their user record.
+ */
+export const PERMISSIONS: readonly string[] = SCOPES;
+
+export function userHasPermission(user: { is_owner: boolean; permissions: string[] }, permission: string): boolean {
+  return user.is_owner || user.permissions.includes(permission);
+}

@@ -1,0 +1,26 @@
+import type { Connection } from 'mongoose';
+import { SessionRepository } from './sessions.js';
+import { TenantRepository } from './tenants.js';
+import { TokenRequestRepository } from './token-requests.js';
+import { TokenRepository } from './tokens.js';
+import { UserRepository } from './users.js';
+
+export interface IdentityStore {
+  connection: Connection;
+  tenants: TenantRepository;
+  users: UserRepository;
+  sessions: SessionRepository;
+  tokens: TokenRepository;
+  requests: TokenRequestRepository;
+}
+
+export function createStore(connection: Connection, options: { requestLogRetentionDays: number }): IdentityStore {
+  return {
+    connection,
+    tenants: new TenantRepository(connection),
+    users: new UserRepository(connection),
+    sessions: new SessionRepository(connection),
+    tokens: new TokenRepository(connection),
+    requests: new TokenRequestRepository(connection, options.requestLogRetentionDays),
+  };
+}

@@ -1,0 +1,95 @@
+import { Schema, type Connection, type FilterQuery, type Model } from 'mongoose';
+import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
+
+export interface TokenRequestDocument {
+  event_id: string;
+  tenant_id: string;
+  token_id: number;
+  user_id: number;
+  method: string;
+  route: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  ip: string;
+  user_agent: string;
+  at: Date;
+}
+
+function buildSchema(retentionDays: number) {
+  const schema = new Schema<TokenRequestDocument>(
+    {
+      // The log event's id: a redelivered event is stored once.
+      event_id: { type: String, required: true, unique: true },
+      tenant_id: { type: String, required: true },
+      token_id: { type: Number, required: true },
+      user_id: { type: Number, required: true },
+      method: { type: String, required: true },
+      route: { type: String, default: '' },
+      path: { type: String, default: '' },
+      status: { type: Number, required: true },
+      duration_ms: { type: Number, required: true },
+      ip: { type: String, default: '' },
+      user_agent: { type: String, default: '' },
+      at: { type: Date, required: true },
+    },
+    { versionKey: false, collection: 'token_requests' },
+  );
+  schema.index({ tenant_id: 1, token_id: 1, at: -1 });
+  schema.index({ at: 1 }, { expireAfterSeconds: retentionDays * 24 * 3600 });
+  return schema;
+}
+
+export interface RequestQuery {
+  statuses: number[];
+  statusClasses: number[];
+  from?: Date;
+  to?: Date;
+}
+
+export class TokenRequestRepository {
+  readonly model: Model<TokenRequestDocument>;
+
+  constructor(connection: Connection, retentionDays: number) {
+    this.model = connection.model<TokenRequestDocument>('TokenRequest', buildSchema(retentionDays));
+  }
+
+  /** Idempotent by event id. */
+  async insert(row: TokenRequestDocument): Promise<boolean> {
+    try {
+      await this.model.create(row);
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+
+  private filter(tenantId: string, tokenId: number, query: RequestQuery): FilterQuery<TokenRequestDocument> {
+    const filter: Record<string, unknown> = { token_id: tokenId };
+    const statusOr: Array<Record<string, unknown>> = [];
+    if (query.statuses.length > 0) statusOr.push({ status: { $in: query.statuses } });
+    for (const cls of query.statusClasses) statusOr.push({ status: { $gte: cls * 100, $lt: cls * 100 + 100 } });
+    if (statusOr.length > 0) filter.$or = statusOr;
+    if (query.from || query.to) filter.at = { ...(query.from ? { $gte: query.from } : {}), ...(query.to ? { $lte: query.to } : {}) };
+    return tenantFilter<TokenRequestDocument>(tenantId, filter);
+  }
+
+  async list(tenantId: string, tokenId: number, query: RequestQuery, page: number, perPage: number) {
+    const filter = this.filter(tenantId, tokenId, query);
+    const [rows, total] = await Promise.all([
+      this.model.find(filter).sort({ at: -1, _id: -1 }).skip((page - 1) * perPage).limit(perPage).lean<TokenRequestDocument[]>(),
+      this.model.countDocuments(filter),
+    ]);
+    return { rows, total };
+  }
+
+  /** Status, duration and time of the window's requests, newest first, capped for memory. */
+  window(tenantId: string, tokenId: number, since: Date, cap: number) {
+    return this.model
+      .find(tenantFilter<TokenRequestDocument>(tenantId, { token_id: tokenId, at: { $gte: since } }), { status: 1, duration_ms: 1, at: 1, _id: 0 })
+      .sort({ at: -1 })
+      .limit(cap)
+      .lean<Array<Pick<TokenRequestDocument, 'status' | 'duration_ms' | 'at'>>>();
+  }
+}

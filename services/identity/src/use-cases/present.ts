@@ -1,0 +1,50 @@
+import type { Tenant, Token, TokenRequest, User } from '@inventory/contracts/identity/v1/identity.js';
+import type { TenantDocument } from '../store/tenants.js';
+import type { TokenRequestDocument } from '../store/token-requests.js';
+import type { TokenDocument } from '../store/tokens.js';
+import type { UserDocument } from '../store/users.js';
+
+export function presentTenant(tenant: TenantDocument, domains: string[]): Tenant {
+  return { id: tenant.tenant_id, slug: tenant.slug, name: tenant.name, domains, created_at: tenant.created_at };
+}
+
+export function presentUser(user: UserDocument): User {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    is_owner: user.is_owner,
+    permissions: user.permissions,
+    two_factor_enabled: user.two_factor_enabled,
+    created_at: user.created_at,
+  };
+}
+
+/** Never carries the secret or its hash. */
+export function presentToken(token: TokenDocument): Token {
+  return {
+    id: token.id,
+    name: token.name,
+    scopes: token.scopes,
+    ip_allowlist: token.ip_allowlist,
+    rate_limit_per_minute: token.rate_limit_per_minute ?? undefined,
+    expires_at: token.expires_at ?? undefined,
+    last_used_at: token.last_used_at ?? undefined,
+    created_at: token.created_at,
+    updated_at: token.updated_at,
+  };
+}
+
+export function presentRequest(row: TokenRequestDocument): TokenRequest {
+  return {
+    id: row.event_id,
+    method: row.method,
+    route: row.route,
+    path: row.path,
+    status: row.status,
+    duration_ms: row.duration_ms,
+    ip: row.ip,
+    user_agent: row.user_agent,
+    at: row.at,
+  };
+}
