@@ -1,3 +1,4 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY_MAX_PER_PAGE, parseActivityQuery, parseMdY } from './parse-activity-query.js';
 
@@ -169,5 +170,29 @@ describe('parseActivityQuery', () => {
       ).sort(),
     ).toEqual(['filter.date_to', 'page', 'sort']);
     expect(request({ 'filter[nope]': '1', include: 'causer' }).event_types).toEqual([]);
+  });
+
+  it("parses what Fastify's default querystring parser hands over", async () => {
+    const app = Fastify();
+    app.get('/activity', async (incoming) => parseActivityQuery(incoming.query, 5));
+    const response = await app.inject({
+      url: '/activity?filter[event_type]=connected,updated&filter%5Bcauser_id%5D=7&filter[search]=a.b*&filter[date_from]=03/01/2024&sort=-id&sort=event&per_page=2',
+    });
+    await app.close();
+    expect(response.json()).toEqual({
+      ok: true,
+      request: {
+        integration_instance_id: 5,
+        event_types: ['connected', 'updated'],
+        causer_ids: ['7'],
+        search: 'a.b*',
+        created: { from: '2024-03-01' },
+        sort: [
+          { field: 'id', descending: true },
+          { field: 'event', descending: false },
+        ],
+        page: { page: 1, per_page: 2 },
+      },
+    });
   });
 });
