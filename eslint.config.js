@@ -18,6 +18,8 @@ export default tseslint.config(
   {
     // A service never imports another service's internals; libraries never import services or the gateway.
     files: ['**/*.ts'],
+    // Each project's vitest config shares the root test settings by relative import.
+    ignores: ['**/vitest.config.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
