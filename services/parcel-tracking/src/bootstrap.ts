@@ -24,6 +24,7 @@ export const SERVICE_NAME = 'parcel-tracking';
 export { seedSalesChannels, DEV_SALES_CHANNELS } from './events/seed-sales-channels.js';
 export { TrackingStore, type NewTracking, type TrackingDocument } from './store/tracking-store.js';
 export { InstanceStore } from './store/instance-store.js';
+export type { ProviderClient } from './provider/client.js';
 
 
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
