@@ -38,6 +38,26 @@ export default tseslint.config(
     },
   },
   {
+    // Tests may start the provider simulator and the services a service talks to (never import their internals).
+    files: ['**/test/**/*.ts', '**/*.spec.ts'],
+    ignores: ['**/vitest.config.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          depConstraints: [
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service', 'type:app'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['tools/**', 'bench/**', '**/cli/**', '**/*.mjs'],
     rules: { 'no-console': 'off' },
   },
