@@ -30,7 +30,13 @@ export interface GrpcServerHandle {
 }
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServerHandle> {
-  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    // Clients keep one HTTP/2 connection per target; ending connections now and then lets
+    // callers re-resolve and spread load over replicas added since they connected.
+    'grpc.max_connection_age_ms': 5 * 60_000,
+    'grpc.max_connection_age_grace_ms': 30_000,
+  });
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
 
