@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { connectNats, connectRedis, createLogger, createMetrics, stopAll, type Logger } from '@inventory/platform';
 import { createServiceHealthChecks } from './adapters/service-health.js';
 import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
@@ -20,11 +21,13 @@ export interface GatewayHandle {
 export interface BootstrapOptions {
   /** Test-only routes with their access rules (e.g. scoped probes). */
   extraRoutes?: ExtraRoutes;
+  /** Where log lines go (default stdout); tests capture them to prove secrets never appear. */
+  logDestination?: DestinationStream;
 }
 
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env, options: BootstrapOptions = {}): Promise<GatewayHandle> {
   const config = readConfig(env);
-  const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL, destination: options.logDestination });
   const metrics = createMetrics('gateway');
   const redis = await connectRedis(config.REDIS_URL, logger);
   const nats = await connectNats(config.NATS_URL, 'gateway', logger);

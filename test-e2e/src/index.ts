@@ -14,3 +14,4 @@ export {
   type TenantFixtureOptions,
 } from './fixtures/tenants.js';
 export { httpCall, type HttpResponse } from './fixtures/http.js';
+export { totpCode } from './fixtures/totp.js';

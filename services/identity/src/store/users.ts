@@ -15,8 +15,11 @@ export interface UserDocument {
   two_factor_recovery_hashes: string[];
   /** The last TOTP step accepted, so a code cannot be replayed within its window. */
   two_factor_last_step: number;
-  /** Bumped by every token creation; the optimistic lock behind the 50-token limit. */
+  /** Bumped by every token creation (an audit of how many were made). */
   token_version: number;
+  /** A short lease serialising this user's token creations across replicas (the 50-token limit). */
+  token_lock_owner: string | null;
+  token_lock_until: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,6 +39,8 @@ const schema = new Schema<UserDocument>(
     two_factor_recovery_hashes: { type: [String], default: [] },
     two_factor_last_step: { type: Number, default: 0 },
     token_version: { type: Number, default: 0 },
+    token_lock_owner: { type: String, default: null },
+    token_lock_until: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -63,9 +68,17 @@ export class UserRepository {
     return result.matchedCount > 0;
   }
 
-  /** Compare-and-set on token_version; false when another creation won the race. */
-  async bumpTokenVersion(tenantId: string, id: number, expected: number): Promise<boolean> {
-    const result = await this.model.updateOne(tenantFilter<UserDocument>(tenantId, { id, token_version: expected }), { $inc: { token_version: 1 } });
+  /** Takes the user's token lease when it is free or expired; false when someone else holds it. */
+  async acquireTokenLease(tenantId: string, id: number, owner: string, leaseMs: number): Promise<boolean> {
+    const now = new Date();
+    const result = await this.model.updateOne(
+      tenantFilter<UserDocument>(tenantId, { id, $or: [{ token_lock_until: null }, { token_lock_until: { $lt: now } }] }),
+      { $set: { token_lock_owner: owner, token_lock_until: new Date(now.getTime() + leaseMs) }, $inc: { token_version: 1 } },
+    );
     return result.modifiedCount > 0;
+  }
+
+  async releaseTokenLease(tenantId: string, id: number, owner: string): Promise<void> {
+    await this.model.updateOne(tenantFilter<UserDocument>(tenantId, { id, token_lock_owner: owner }), { $set: { token_lock_owner: null, token_lock_until: null } });
   }
 }

@@ -48,6 +48,8 @@ export class CreateUser {
       two_factor_recovery_hashes: [],
       two_factor_last_step: 0,
       token_version: 0,
+      token_lock_owner: null,
+      token_lock_until: null,
       created_at: now,
       updated_at: now,
     };
