@@ -1,5 +1,5 @@
 import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
-import { alreadyExists, isDuplicateKeyError, unavailable, validationFailed, type FieldViolation } from '@inventory/platform';
+import { alreadyExists, isDuplicateKeyError, tenantFilter, unavailable, validationFailed, type FieldViolation } from '@inventory/platform';
 import type { AutoTrackChannelsPatch, AutoTrackPatch } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import {
   AUTO_TRACK_KEYS,
@@ -42,7 +42,7 @@ export class CreateInstance {
     if (violations.length > 0) throw validationFailed(violations);
 
     const { instances, provider, secrets, registry, outbox, logger } = this.deps;
-    if (await instances.model.exists({ tenant_id: input.tenantId })) throw alreadyExists(ALREADY_CONNECTED);
+    if (await instances.model.exists(tenantFilter(input.tenantId))) throw alreadyExists(ALREADY_CONNECTED);
     try {
       await provider.getQuota(input.apiKey!);
     } catch (error) {
