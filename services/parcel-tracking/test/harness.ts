@@ -2,9 +2,7 @@ import { ActivityRecorded } from '@inventory/contracts/events/v1/activity.js';
 import { ParcelTrackingServiceClient } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { createGrpcClient, decodeEnvelope, describeCallError, runWithContext, type GrpcClientHandle } from '@inventory/platform';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- tests drive the provider simulator (the one simulated dependency)
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- tests run the real webhook-ingest registry parcel-tracking calls over gRPC
 import { bootstrap as startWebhookIngest } from '@inventory/webhook-ingest';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { bootstrap } from '../src/bootstrap.js';

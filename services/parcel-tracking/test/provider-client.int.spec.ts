@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@inventory/platform';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- tests drive the provider simulator (the one simulated dependency)
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderClient } from '../src/provider/client.js';
