@@ -10,6 +10,7 @@ import { InstanceStore } from './store/instance-store.js';
 import { SalesChannelStore } from './store/sales-channel-store.js';
 import { StopJobStore } from './store/stop-job-store.js';
 import { TrackingStore } from './store/tracking-store.js';
+import { CheckInstance } from './use-cases/check-instance.js';
 import { CreateInstance } from './use-cases/create-instance.js';
 import { DeleteInstance, instanceDisconnected, PARCEL_STREAM } from './use-cases/delete-instance.js';
 import type { Deps } from './use-cases/deps.js';
@@ -65,6 +66,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       updateInstance: new UpdateInstance(deps),
       deleteInstance: new DeleteInstance(deps),
       listTrackableChannels: new ListTrackableChannels(deps),
+      checkInstance: new CheckInstance(deps),
     }),
   ]);
 

@@ -197,10 +197,12 @@ describe('GetInstance', () => {
       () => h.client.call.updateInstance({ id: instance!.id, name: 'stolen' }),
       () => h.client.call.deleteInstance({ id: instance!.id }),
       () => h.client.call.listTrackableChannels({ id: instance!.id }),
+      () => h.client.call.checkInstance({ id: instance!.id }),
     ]) {
       expect((await failureOf(as(other, call))).code).toBe(status.NOT_FOUND);
     }
     expect((await as(tenant, () => h.client.call.getInstance({ id: instance!.id }))).instance!.name).toBe('Parcel tracking');
+    expect(await as(tenant, () => h.client.call.checkInstance({ id: instance!.id }))).toEqual({ id: instance!.id });
   });
 });
 

@@ -1,5 +1,6 @@
 import { ParcelTrackingServiceService, type ParcelTrackingServiceServer } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import type { AsyncService, ServiceRegistration } from '@inventory/platform';
+import type { CheckInstance } from '../use-cases/check-instance.js';
 import type { CreateInstance } from '../use-cases/create-instance.js';
 import type { DeleteInstance } from '../use-cases/delete-instance.js';
 import type { GetInstance } from '../use-cases/get-instance.js';
@@ -15,6 +16,7 @@ export interface ParcelTrackingUseCases {
   updateInstance: UpdateInstance;
   deleteInstance: DeleteInstance;
   listTrackableChannels: ListTrackableChannels;
+  checkInstance: CheckInstance;
 }
 
 /** Thin handlers: tenant and causer from metadata, one use case each. */
@@ -50,6 +52,9 @@ export function parcelTrackingService(useCases: ParcelTrackingUseCases): Service
     async listTrackableChannels(request, context) {
       const channels = await useCases.listTrackableChannels.execute(context.tenant(), request.id);
       return { channels: channels.map(toTrackableChannel) };
+    },
+    async checkInstance(request, context) {
+      return { id: await useCases.checkInstance.execute(context.tenant(), request.id) };
     },
   };
   return { name: 'inventory.parcel_tracking.v1.ParcelTrackingService', definition: ParcelTrackingServiceService, implementation };

@@ -241,6 +241,14 @@ export interface ListTrackableChannelsResponse {
   channels: TrackableChannel[];
 }
 
+export interface CheckInstanceRequest {
+  id: number;
+}
+
+export interface CheckInstanceResponse {
+  id: number;
+}
+
 function createBaseQuota(): Quota {
   return { used: 0, total: 0, remaining: 0 };
 }
@@ -4202,6 +4210,144 @@ export const ListTrackableChannelsResponse: MessageFns<ListTrackableChannelsResp
   },
 };
 
+function createBaseCheckInstanceRequest(): CheckInstanceRequest {
+  return { id: 0 };
+}
+
+export const CheckInstanceRequest: MessageFns<CheckInstanceRequest> = {
+  encode(message: CheckInstanceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckInstanceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckInstanceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckInstanceRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: CheckInstanceRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckInstanceRequest>, I>>(base?: I): CheckInstanceRequest {
+    return CheckInstanceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckInstanceRequest>, I>>(
+    object: I,
+  ): CheckInstanceRequest {
+    const message = createBaseCheckInstanceRequest();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseCheckInstanceResponse(): CheckInstanceResponse {
+  return { id: 0 };
+}
+
+export const CheckInstanceResponse: MessageFns<CheckInstanceResponse> = {
+  encode(message: CheckInstanceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckInstanceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckInstanceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckInstanceResponse {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: CheckInstanceResponse): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckInstanceResponse>, I>>(base?: I): CheckInstanceResponse {
+    return CheckInstanceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckInstanceResponse>, I>>(
+    object: I,
+  ): CheckInstanceResponse {
+    const message = createBaseCheckInstanceResponse();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
 /**
  * The parcel-tracking integration: the singleton instance per tenant, its live
  * dashboard and the trackable channels read model. Every call needs
@@ -4292,6 +4438,23 @@ export const ParcelTrackingServiceService = {
     responseDeserialize: (value: Buffer): ListTrackableChannelsResponse =>
       ListTrackableChannelsResponse.decode(value),
   },
+  /**
+   * Cheap existence check for the caller's tenant (no provider call): NOT_FOUND
+   * when the instance is unknown or another tenant's. Used before listing the
+   * instance's activity.
+   */
+  checkInstance: {
+    path: '/inventory.parcel_tracking.v1.ParcelTrackingService/CheckInstance' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckInstanceRequest): Buffer =>
+      Buffer.from(CheckInstanceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckInstanceRequest => CheckInstanceRequest.decode(value),
+    responseSerialize: (value: CheckInstanceResponse): Buffer =>
+      Buffer.from(CheckInstanceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckInstanceResponse =>
+      CheckInstanceResponse.decode(value),
+  },
 } as const;
 
 export interface ParcelTrackingServiceServer extends UntypedServiceImplementation {
@@ -4313,6 +4476,12 @@ export interface ParcelTrackingServiceServer extends UntypedServiceImplementatio
     ListTrackableChannelsRequest,
     ListTrackableChannelsResponse
   >;
+  /**
+   * Cheap existence check for the caller's tenant (no provider call): NOT_FOUND
+   * when the instance is unknown or another tenant's. Used before listing the
+   * instance's activity.
+   */
+  checkInstance: handleUnaryCall<CheckInstanceRequest, CheckInstanceResponse>;
 }
 
 export interface ParcelTrackingServiceClient extends Client {
@@ -4414,6 +4583,26 @@ export interface ParcelTrackingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListTrackableChannelsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Cheap existence check for the caller's tenant (no provider call): NOT_FOUND
+   * when the instance is unknown or another tenant's. Used before listing the
+   * instance's activity.
+   */
+  checkInstance(
+    request: CheckInstanceRequest,
+    callback: (error: ServiceError | null, response: CheckInstanceResponse) => void,
+  ): ClientUnaryCall;
+  checkInstance(
+    request: CheckInstanceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckInstanceResponse) => void,
+  ): ClientUnaryCall;
+  checkInstance(
+    request: CheckInstanceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckInstanceResponse) => void,
   ): ClientUnaryCall;
 }
 
