@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
+import { httpCall } from '../src/index.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -49,7 +50,13 @@ describe('npm start', () => {
         base_url: `http://dev.inventory.localhost:${gatewayPort}`,
         provider_url: `http://127.0.0.1:${portBase + 410}`,
       });
-      for (const key of ['mongo_url', 'nats_url', 'redis_url', 'provider_api_key']) expect(devFile[key]).toBeTruthy();
+      for (const key of ['mongo_url', 'nats_url', 'redis_url', 'provider_api_key', 'email', 'password']) expect(devFile[key]).toBeTruthy();
+      expect(devFile.token).toMatch(/^\d+\|[A-Za-z0-9]{40,}$/);
+
+      // The seeded token works on the seeded tenant's host, as a person would use it.
+      const me = await httpCall(devFile.gateway_url!, 'GET', '/api/user', { host: devFile.host, headers: { authorization: `Bearer ${devFile.token}` } });
+      expect(me.status).toBe(200);
+      expect(JSON.stringify(me.body)).toContain(devFile.email);
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { seedDevelopment } from '@inventory/identity';
 import { join } from 'node:path';
 import { writeDevFile } from './dev-file.js';
 import { planFromEnv } from './plan.js';
@@ -48,9 +49,20 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
       lastWaiting = detail;
     });
 
-    const host = `${plan.tenantSlug}.${plan.baseDomain}`;
+    // Idempotent: a restart keeps the tenant and user, and issues a fresh token.
+    const seeded = await seedDevelopment({
+      mongoUrl: urls.mongoUrl,
+      dbName: 'identity',
+      slug: plan.tenantSlug,
+      email: plan.devEmail,
+      password: plan.devPassword,
+      baseDomain: plan.baseDomain,
+      publicScheme: 'http',
+      publicPort: plan.gatewayPort,
+    });
+    const host = seeded.host;
     const devFile = writeDevFile(plan.dataDir, {
-      base_url: `http://${host}:${plan.gatewayPort}`,
+      base_url: seeded.base_url,
       gateway_url: gatewayUrl,
       host,
       mongo_url: urls.mongoUrl,
@@ -58,7 +70,11 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
       redis_url: urls.redisUrl,
       provider_url: urls.providerUrl,
       provider_api_key: plan.providerApiKey,
+      email: seeded.email,
+      password: seeded.password,
+      token: seeded.token,
     });
+    supervisor.log('dev', `tenant ${host}: owner ${seeded.email} / ${seeded.password}; token ${seeded.token}`);
     supervisor.log('dev', `ready: gateway at ${gatewayUrl} (tenant ${host}); details in ${devFile}. Ctrl-C stops everything.`);
   } catch (error) {
     supervisor.log('dev', `start-up failed: ${(error as Error).message}`);

@@ -14,6 +14,8 @@ export interface DevPlan {
   baseDomain: string;
   tenantSlug: string;
   providerApiKey: string;
+  devEmail: string;
+  devPassword: string;
 }
 
 export const SERVICES = ['identity', 'parcel-tracking', 'webhook-ingest', 'outbound-delivery', 'activity'] as const;
@@ -46,5 +48,8 @@ export function planFromEnv(env: NodeJS.ProcessEnv, repoRoot: string): DevPlan {
     baseDomain: env.BASE_DOMAIN ?? 'inventory.localhost',
     tenantSlug: env.DEV_TENANT_SLUG ?? 'dev',
     providerApiKey: env.DEV_PROVIDER_API_KEY ?? 'dev_provider_key_123456',
+    // A local development account only; never used outside `npm start`.
+    devEmail: env.DEV_EMAIL ?? 'owner@dev.inventory.localhost',
+    devPassword: env.DEV_PASSWORD ?? 'dev-password-change-me',
   };
 }
