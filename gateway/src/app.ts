@@ -7,6 +7,8 @@ import { registerHttpMetrics } from './http/metrics.js';
 import { healthRoutes, type HealthRouteDeps } from './routes/health.js';
 import type { ParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import type { WebhookIngestAdapter } from './adapters/webhook-ingest.js';
+import type { ActivityAdapter } from './adapters/activity.js';
+import { parcelTrackingActivityRoutes } from './routes/parcel-tracking/activity.js';
 import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
 
@@ -15,6 +17,7 @@ export interface GatewayDeps extends HealthRouteDeps {
   logger: Logger;
   parcelTracking: ParcelTrackingAdapter;
   webhookIngest: WebhookIngestAdapter;
+  activity: ActivityAdapter;
   /** Tenancy, authentication, route-table enforcement, rate limits, request log, OpenAPI (issue #4). */
   auth: AuthWiring;
 }
@@ -51,5 +54,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, deps);
   await app.register(parcelTrackingRoutes, { parcelTracking: deps.parcelTracking, publicScheme: deps.config.PUBLIC_SCHEME, publicPort: deps.config.PUBLIC_PORT });
   await app.register(parcelTrackingWebhookRoutes, { webhookIngest: deps.webhookIngest });
+  await app.register(parcelTrackingActivityRoutes, { parcelTracking: deps.parcelTracking, activity: deps.activity, publicScheme: deps.config.PUBLIC_SCHEME, publicPort: deps.config.PUBLIC_PORT });
   return app;
 }

@@ -5,6 +5,7 @@ import { connectNats, connectRedis, createLogger, createMetrics, stopAll, type L
 import { createServiceHealthChecks } from './adapters/service-health.js';
 import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import { createWebhookIngestAdapter } from './adapters/webhook-ingest.js';
+import { createActivityAdapter } from './adapters/activity.js';
 import { buildApp } from './app.js';
 import { createAuthWiring, type ExtraRoutes } from './auth/index.js';
 import { readConfig, type GatewayConfig } from './config.js';
@@ -40,9 +41,10 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env, options: B
   });
   const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
   const webhookIngest = createWebhookIngestAdapter(config.WEBHOOK_INGEST_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
+  const activity = createActivityAdapter(config.ACTIVITY_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
   let shuttingDown = false;
   const auth = createAuthWiring(config, redis, nats, logger, options.extraRoutes);
-  const app = await buildApp({ config, logger, redis, nats, services, auth, registry: metrics.registry, isShuttingDown: () => shuttingDown, parcelTracking, webhookIngest });
+  const app = await buildApp({ config, logger, redis, nats, services, auth, registry: metrics.registry, isShuttingDown: () => shuttingDown, parcelTracking, webhookIngest, activity });
   await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
   const address = app.server.address() as AddressInfo;
 
@@ -54,7 +56,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env, options: B
     async stop() {
       shuttingDown = true;
       // app.close() stops accepting and waits for in-flight requests before resolving.
-      await stopAll([() => app.close(), () => nats.drain(), async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()), async () => services.forEach((service) => service.close()), async () => parcelTracking.close(), async () => webhookIngest.close(), async () => auth.close()]);
+      await stopAll([() => app.close(), () => nats.drain(), async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()), async () => services.forEach((service) => service.close()), async () => parcelTracking.close(), async () => webhookIngest.close(), async () => activity.close(), async () => auth.close()]);
     },
   };
 }

@@ -19,6 +19,8 @@ export interface ParcelTrackingAdapter {
   updateInstance(request: UpdateInstanceRequest): Promise<UpdateInstanceResponse>;
   deleteInstance(id: number): Promise<void>;
   listTrackableChannels(id: number): Promise<ListTrackableChannelsResponse>;
+  /** Resolves when the caller's tenant has the instance; throws the 404 HttpError otherwise. */
+  checkInstance(id: number): Promise<void>;
   close(): void;
   readonly handle: GrpcClientHandle<ParcelTrackingServiceClient>;
 }
@@ -46,6 +48,7 @@ export function createParcelTrackingAdapter(address: string, options: { deadline
     updateInstance: (request) => mapped(() => handle.call.updateInstance(request)),
     deleteInstance: (id) => mapped(async () => void (await handle.call.deleteInstance({ id }))),
     listTrackableChannels: (id) => mapped(() => handle.call.listTrackableChannels({ id })),
+    checkInstance: (id) => mapped(async () => void (await handle.call.checkInstance({ id }))),
     close: () => handle.close(),
   };
 }

@@ -64,6 +64,7 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'PATCH /api/integrations/parcel-tracking/instances/:instance': { access: 'any-token' },
   'DELETE /api/integrations/parcel-tracking/instances/:instance': { access: 'any-token' },
   'GET /api/integrations/parcel-tracking/instances/:instance/trackable-channels': { access: 'any-token' },
+  'GET /api/integrations/parcel-tracking/instances/:instance/activity': { access: 'any-token' },
   // Inbound provider webhooks: the token in the path is the credential.
   'POST /webhooks/parcel-tracking/:token': { access: 'public' },
 };

@@ -315,3 +315,29 @@ describe('tenant isolation', () => {
     expect((await t.anonymous('POST', `${PREFIX}/test`, { api_key: GOOD_KEY })).status).toBe(401);
   });
 });
+
+describe('GET /instances/{id}/activity', () => {
+  it('shows connected (causer: the user) and updated (changed_keys, no secrets); 404 for another tenant', async () => {
+    const { t, instance } = await connected();
+    await t.request('PATCH', `${PREFIX}/instances/${instance.id}`, { name: 'Renamed', api_key: OTHER_KEY });
+    const started = Date.now();
+    let page: Awaited<ReturnType<TenantFixture['request']>>;
+    for (;;) {
+      page = await t.request('GET', `${PREFIX}/instances/${instance.id}/activity`);
+      if (page.status === 200 && page.body.data.length >= 2) break;
+      if (Date.now() - started > 8_000) throw new Error(`activity did not arrive: ${page.status} ${page.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    const events = page.body.data as Array<{ event: string; causer_id: unknown; properties: Record<string, unknown> }>;
+    expect(events.map((row) => row.event).sort()).toEqual(['connected', 'updated']);
+    expect(events.every((row) => row.causer_id === t.user.id)).toBe(true);
+    expect(events.find((row) => row.event === 'updated')!.properties.changed_keys).toEqual(['name', 'api_key']);
+    expect(page.text).not.toContain(OTHER_KEY);
+    expect(page.text).not.toContain(GOOD_KEY);
+    expect(page.body.meta.path).toBe(`${t.baseUrl}${PREFIX}/instances/${instance.id}/activity`);
+
+    const b = await p.tenant();
+    expect((await b.request('GET', `${PREFIX}/instances/${instance.id}/activity`)).status).toBe(404);
+    expect((await t.request('GET', `${PREFIX}/instances/999999/activity`)).status).toBe(404);
+  });
+});

@@ -12,7 +12,7 @@ export interface ParcelTrackingRouteDeps {
   publicPort: number;
 }
 
-const PREFIX = '/api/integrations/parcel-tracking';
+export const PREFIX = '/api/integrations/parcel-tracking';
 
 /** Every route path this module registers, for the route table (all `any-token`). */
 export const PARCEL_TRACKING_ROUTES = [
@@ -25,7 +25,7 @@ export const PARCEL_TRACKING_ROUTES = [
 ] as const;
 
 /** `{instance}` is an integer id; anything else cannot name a record. */
-function instanceId(params: unknown): number {
+export function instanceId(params: unknown): number {
   const raw = (params as { instance?: string }).instance ?? '';
   if (!/^[1-9]\d{0,14}$/.test(raw)) throw new HttpError(404, notFoundBody('Parcel-tracking instance not found.'));
   return Number(raw);

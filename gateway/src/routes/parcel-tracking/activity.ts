@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import type { ActivityAdapter } from '../../adapters/activity.js';
+import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
+import { instanceActivityPage } from '../activity/instance-activity.js';
+import { baseUrlOf } from './base-url.js';
+import { instanceId, PREFIX } from './instances.js';
+
+export interface ParcelTrackingActivityRouteDeps {
+  parcelTracking: ParcelTrackingAdapter;
+  activity: ActivityAdapter;
+  publicScheme: 'http' | 'https';
+  publicPort: number;
+}
+
+export const PARCEL_TRACKING_ACTIVITY_ROUTE = `GET ${PREFIX}/instances/:instance/activity`;
+
+/**
+ * `GET .../instances/{instance}/activity`: parcel-tracking says whether the
+ * tenant has the instance (404 otherwise), then the activity service's page is
+ * rendered by `instanceActivityPage` (query rules, envelope: ADR 0301).
+ */
+export async function parcelTrackingActivityRoutes(app: FastifyInstance, deps: ParcelTrackingActivityRouteDeps): Promise<void> {
+  app.get(`${PREFIX}/instances/:instance/activity`, async (request) => {
+    const id = instanceId(request.params);
+    await deps.parcelTracking.checkInstance(id);
+    const [pathname, rawQuery = ''] = request.url.split('?');
+    return instanceActivityPage({
+      activity: deps.activity,
+      instanceId: id,
+      query: request.query,
+      path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+      rawQuery,
+    });
+  });
+}
