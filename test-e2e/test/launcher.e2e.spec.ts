@@ -58,6 +58,29 @@ describe('npm start', () => {
       expect(me.status).toBe(200);
       expect(JSON.stringify(me.body)).toContain(devFile.email);
 
+      // A person connects the parcel-tracking integration with the simulator's development key.
+      const auth = { authorization: `Bearer ${devFile.token}` };
+      const created = await httpCall(devFile.gateway_url!, 'POST', '/api/integrations/parcel-tracking/instances', {
+        host: devFile.host,
+        headers: auth,
+        body: { name: 'Parcels', api_key: devFile.provider_api_key },
+      });
+      expect(created.status).toBe(201);
+      const instance = (created.body as { data: { id: number; webhook_url: string } }).data;
+      expect(instance.webhook_url.startsWith(`${devFile.base_url}/webhooks/parcel-tracking/wh_`)).toBe(true);
+      // The seeded channels arrive as events; the read model catches up within moments.
+      let channelCount = 0;
+      for (let attempt = 0; attempt < 50 && channelCount < 3; attempt++) {
+        const channels = await httpCall(devFile.gateway_url!, 'GET', `/api/integrations/parcel-tracking/instances/${instance.id}/trackable-channels`, {
+          host: devFile.host,
+          headers: auth,
+        });
+        expect(channels.status).toBe(200);
+        channelCount = (channels.body as { data: unknown[] }).data.length;
+        if (channelCount < 3) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(channelCount).toBeGreaterThanOrEqual(3);
+
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(output).toContain('[dev] stopped');

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { seedDevelopment } from '@inventory/identity';
+import { seedSalesChannels } from '@inventory/parcel-tracking';
 import { join } from 'node:path';
 import { writeDevFile } from './dev-file.js';
 import { planFromEnv } from './plan.js';
@@ -60,6 +61,8 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
       publicScheme: 'http',
       publicPort: plan.gatewayPort,
     });
+    const channels = await seedSalesChannels({ natsUrl: urls.natsUrl, tenantId: seeded.tenant.id });
+    supervisor.log('dev', `seeded ${channels.length} sales channels for the trackable-channels endpoint`);
     const host = seeded.host;
     const devFile = writeDevFile(plan.dataDir, {
       base_url: seeded.base_url,

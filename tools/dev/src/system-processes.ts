@@ -72,10 +72,10 @@ export function infraProcesses(plan: DevPlan, repoRoot: string): ProcessSpec[] {
 }
 
 /** Variables each service needs beyond the common ones. */
-function serviceSpecificEnv(name: ServiceName, urls: InfraUrls): NodeJS.ProcessEnv {
+function serviceSpecificEnv(name: ServiceName, plan: DevPlan, urls: InfraUrls): NodeJS.ProcessEnv {
   switch (name) {
     case 'parcel-tracking':
-      return { PROVIDER_BASE_URL: urls.providerUrl };
+      return { PROVIDER_BASE_URL: urls.providerUrl, WEBHOOK_INGEST_GRPC_ADDRESS: `127.0.0.1:${plan.grpcPorts['webhook-ingest']}` };
     default:
       return {};
   }
@@ -95,7 +95,7 @@ export function serviceProcesses(plan: DevPlan, repoRoot: string, urls: InfraUrl
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: String(plan.grpcPorts[name]),
       METRICS_PORT: String(plan.metricsPorts[name]),
-      ...serviceSpecificEnv(name, urls),
+      ...serviceSpecificEnv(name, plan, urls),
     },
     readyCheck: () => grpcServing(`127.0.0.1:${plan.grpcPorts[name]}`),
   }));
