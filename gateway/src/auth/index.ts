@@ -11,7 +11,7 @@ import { userRoutes } from '../routes/identity/user.js';
 import { registerAuthHook } from './auth-hook.js';
 import { LoginThrottle } from './login-throttle.js';
 import { RateLimiter } from './rate-limiter.js';
-import { registerRequestLog } from './request-log.js';
+import { registerRequestLog, RequestLogPublisher } from './request-log.js';
 import { ROUTE_TABLE, type RouteRule } from './route-access.js';
 import { TenantResolver } from './tenancy.js';
 import { TokenCache } from './token-cache.js';
@@ -30,6 +30,7 @@ export interface AuthWiring {
   tokens: TokenCache;
   limiter: RateLimiter;
   throttle: LoginThrottle;
+  requestLog: RequestLogPublisher;
   nats: NatsConnection;
   logger: Logger;
   config: GatewayConfig;
@@ -52,6 +53,7 @@ export function createAuthWiring(config: GatewayConfig, redis: Redis, nats: Nats
     }),
     tokens,
     limiter: new RateLimiter(redis, logger, config.RATE_LIMIT_FAIL_OPEN_MS),
+    requestLog: new RequestLogPublisher(nats, logger),
     throttle: new LoginThrottle(redis, { maxPerAccount: config.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT, maxPerIp: config.LOGIN_MAX_ATTEMPTS_PER_IP, windowSeconds: config.LOGIN_THROTTLE_WINDOW_SECONDS }, logger),
     nats,
     logger,
@@ -82,7 +84,7 @@ export async function registerIdentity(app: FastifyInstance, wiring: AuthWiring)
     platformRateLimit: wiring.config.RATE_LIMIT_PER_MINUTE,
     logger: wiring.logger,
   });
-  registerRequestLog(app, wiring.nats, wiring.logger);
+  registerRequestLog(app, wiring.requestLog);
   const routeDeps = { identity: wiring.identity, throttle: wiring.throttle, sessionCookieSecure: wiring.config.SESSION_COOKIE_SECURE };
   await app.register(async (scope) => {
     // Schemas here are documentation: these routes validate with Laravel-style messages and serialise plainly.

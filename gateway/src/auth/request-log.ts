@@ -1,48 +1,108 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { TokenRequestLogged } from '@inventory/contracts/events/v1/identity.js';
-import { defineEvent, encodeEvent, maskSecrets, type Logger } from '@inventory/platform';
+import type { TokenRequestLogged } from '@inventory/contracts/events/v1/identity.js';
+import { tokenRequestsLogged } from '@inventory/events';
+import { encodeEvent, maskSecrets, type Logger } from '@inventory/platform';
 import { headers as natsHeaders, type NatsConnection } from 'nats';
 
-/** Consumed by identity from its IDENTITY stream (services/identity/src/events/definitions.ts). */
-export const TOKEN_REQUEST_LOGGED = defineEvent('identity.token.request_logged', TokenRequestLogged);
+export interface RequestLogOptions {
+  /** Longest an entry waits before its batch is published. */
+  flushIntervalMs?: number;
+  /** A tenant's batch is published as soon as it holds this many entries. */
+  maxBatch?: number;
+  /** Entries kept while NATS is unreachable; the oldest are dropped beyond it (logged). */
+  maxBuffered?: number;
+}
 
 /**
- * After each token-authenticated response, one log event goes to NATS. It is a
- * plain publish onto the stream's subject (JetStream stores it; no ack is
- * awaited), sent after the response so it adds no latency. The message id is
- * the event id, so a repeat is stored once.
+ * Every token-authenticated request is logged for identity's request history and
+ * usage analytics, off the hot path: entries are buffered per tenant after the
+ * response and published as one JetStream message per tenant every
+ * `flushIntervalMs` (or `maxBatch` entries). A plain publish onto the stream's
+ * subject: JetStream stores it and no ack is awaited; the message id is the
+ * batch's event id, so a repeat is stored once.
  */
-export function registerRequestLog(app: FastifyInstance, nats: NatsConnection, logger: Logger): void {
-  let lastWarning = 0;
+export class RequestLogPublisher {
+  private readonly buffers = new Map<string, TokenRequestLogged[]>();
+  private buffered = 0;
+  private timer?: NodeJS.Timeout;
+  private lastWarning = 0;
+  private readonly flushIntervalMs: number;
+  private readonly maxBatch: number;
+  private readonly maxBuffered: number;
+
+  constructor(
+    private readonly nats: NatsConnection,
+    private readonly logger: Logger,
+    options: RequestLogOptions = {},
+  ) {
+    this.flushIntervalMs = options.flushIntervalMs ?? 100;
+    this.maxBatch = options.maxBatch ?? 200;
+    this.maxBuffered = options.maxBuffered ?? 50_000;
+  }
+
+  record(tenantId: string, entry: TokenRequestLogged): void {
+    if (this.buffered >= this.maxBuffered) {
+      this.warn(new Error(`request log buffer full (${this.maxBuffered}); dropping an entry`));
+      return;
+    }
+    const buffer = this.buffers.get(tenantId) ?? [];
+    buffer.push(entry);
+    this.buffers.set(tenantId, buffer);
+    this.buffered++;
+    if (buffer.length >= this.maxBatch) this.publish(tenantId);
+    else this.timer ??= setTimeout(() => this.flush(), this.flushIntervalMs);
+  }
+
+  /** Publishes everything buffered (also called on shutdown). */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const tenantId of [...this.buffers.keys()]) this.publish(tenantId);
+  }
+
+  private publish(tenantId: string): void {
+    const requests = this.buffers.get(tenantId);
+    if (!requests?.length) return;
+    try {
+      const { id, bytes } = encodeEvent(tokenRequestsLogged, { tenantId, payload: { requests } });
+      const headers = natsHeaders();
+      headers.set('Nats-Msg-Id', id);
+      this.nats.publish(tokenRequestsLogged.subject, bytes, { headers });
+      this.buffers.delete(tenantId);
+      this.buffered -= requests.length;
+    } catch (error) {
+      // Kept for the next flush: a NATS outage delays the log instead of losing it.
+      this.warn(error);
+      this.timer ??= setTimeout(() => this.flush(), 1_000);
+    }
+  }
+
+  private warn(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastWarning < 10_000) return;
+    this.lastWarning = now;
+    this.logger.warn({ err: error }, 'request log entries not published yet');
+  }
+}
+
+export function registerRequestLog(app: FastifyInstance, publisher: RequestLogPublisher): void {
   app.addHook('onResponse', async (request, reply) => {
     const auth = request.auth;
     if (auth?.kind !== 'token') return;
-    try {
-      const { id, bytes } = encodeEvent(TOKEN_REQUEST_LOGGED, {
-        tenantId: request.tenant.id,
-        requestId: request.id,
-        payload: {
-          token_id: auth.tokenId,
-          user_id: auth.user.id,
-          method: request.method,
-          route: request.routeOptions.url ?? '',
-          path: maskSecrets(request.url.split('?')[0] ?? '').slice(0, 2048),
-          status: reply.statusCode,
-          duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-          ip: request.ip,
-          user_agent: String(request.headers['user-agent'] ?? '').slice(0, 512),
-          at: new Date(),
-        },
-      });
-      const headers = natsHeaders();
-      headers.set('Nats-Msg-Id', id);
-      nats.publish(TOKEN_REQUEST_LOGGED.subject, bytes, { headers });
-    } catch (error) {
-      const now = Date.now();
-      if (now - lastWarning > 10_000) {
-        lastWarning = now;
-        logger.warn({ err: error }, 'could not publish a token request log event');
-      }
-    }
+    publisher.record(request.tenant.id, {
+      id: randomUUID(),
+      token_id: auth.tokenId,
+      user_id: auth.user.id,
+      method: request.method,
+      route: request.routeOptions.url ?? '',
+      path: maskSecrets(request.url.split('?')[0] ?? '').slice(0, 2048),
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+      ip: request.ip,
+      user_agent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+      at: new Date(),
+    });
   });
+  app.addHook('onClose', async () => publisher.flush());
 }

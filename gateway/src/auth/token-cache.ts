@@ -3,14 +3,11 @@ import type { AuthToken } from '@inventory/contracts/identity/v1/identity.js';
 import { describeCallError, type Logger } from '@inventory/platform';
 import type { BlockList } from 'node:net';
 import type { NatsConnection, Subscription } from 'nats';
-import { TokenChanged, TokenRevoked } from '@inventory/contracts/events/v1/identity.js';
+import { tokenChanged, tokenRevoked } from '@inventory/events';
 import { decodeEnvelope } from '@inventory/platform';
 import type { IdentityAdapter } from '../adapters/identity.js';
 import { buildAllowlist } from './ip-allowlist.js';
 
-/** Identity's subjects (services/identity/src/events/definitions.ts); the payloads come from proto. */
-export const TOKEN_REVOKED_SUBJECT = 'identity.token.revoked';
-export const TOKEN_CHANGED_SUBJECT = 'identity.token.changed';
 
 export interface CachedToken {
   record: AuthToken;
@@ -76,8 +73,8 @@ export class TokenCache {
       });
       this.subscriptions.push(subscription);
     };
-    handle(TOKEN_REVOKED_SUBJECT, (bytes) => TokenRevoked.decode(bytes));
-    handle(TOKEN_CHANGED_SUBJECT, (bytes) => TokenChanged.decode(bytes));
+    handle(tokenRevoked.subject, (bytes) => tokenRevoked.codec.decode(bytes));
+    handle(tokenChanged.subject, (bytes) => tokenChanged.codec.decode(bytes));
     void (async () => {
       for await (const status of nats.status()) {
         if (status.type === 'reconnect' || status.type === 'disconnect') this.clear();

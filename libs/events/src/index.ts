@@ -1,1 +1,2 @@
 export * from './activity.js';
+export * from './identity.js';

@@ -1,6 +1,6 @@
 import { ServiceRuntime } from '@inventory/platform';
 import { readConfig, settingsFrom } from './config.js';
-import { IDENTITY_STREAM } from './events/definitions.js';
+import { IDENTITY_STREAM } from '@inventory/events';
 import { consumeRequestLog } from './events/request-log-consumer.js';
 import { identityService } from './grpc/identity-service.js';
 import { createStore } from './store/index.js';

@@ -54,14 +54,15 @@ export class TokenRequestRepository {
     this.model = connection.model<TokenRequestDocument>('TokenRequest', buildSchema(retentionDays));
   }
 
-  /** Idempotent by event id. */
-  async insert(row: TokenRequestDocument): Promise<boolean> {
+  /** One bulk write per batch; idempotent by event id (a redelivered batch adds nothing). */
+  async insertMany(rows: TokenRequestDocument[]): Promise<void> {
+    if (rows.length === 0) return;
     try {
-      await this.model.create(row);
-      return true;
+      await this.model.insertMany(rows, { ordered: false, lean: true });
     } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
+      const writeErrors = (error as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> }).writeErrors;
+      const onlyDuplicates = writeErrors?.every((writeError) => (writeError.code ?? writeError.err?.code) === 11000);
+      if (!(isDuplicateKeyError(error) || onlyDuplicates)) throw error;
     }
   }
 

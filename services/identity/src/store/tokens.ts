@@ -93,8 +93,12 @@ export class TokenRepository {
       .lean<TokenDocument>();
   }
 
-  async touchLastUsed(tenantId: string, id: number, at: Date): Promise<void> {
-    // Only moves forward, so out-of-order log events never set an older time.
-    await this.model.updateOne(tenantFilter<TokenDocument>(tenantId, { id, $or: [{ last_used_at: null }, { last_used_at: { $lt: at } }] }), { $set: { last_used_at: at } });
+  /** One bulk write for a batch; `$max` only moves forward, so out-of-order batches never set an older time. */
+  async touchLastUsed(tenantId: string, lastUsed: Map<number, Date>): Promise<void> {
+    if (lastUsed.size === 0) return;
+    await this.model.bulkWrite(
+      [...lastUsed].map(([id, at]) => ({ updateOne: { filter: tenantFilter<TokenDocument>(tenantId, { id }), update: { $max: { last_used_at: at } } } })),
+      { ordered: false },
+    );
   }
 }

@@ -6,7 +6,7 @@ import { GetTokenForAuth } from './get-token-for-auth.js';
 import { GetUser } from './get-user.js';
 import { ListTokens } from './list-tokens.js';
 import { Login } from './login.js';
-import { RecordTokenRequest } from './record-token-request.js';
+import { RecordTokenRequests } from './record-token-requests.js';
 import { ResolveTenant } from './resolve-tenant.js';
 import { RevokeToken } from './revoke-token.js';
 import { GetSession, Logout } from './sessions.js';
@@ -35,7 +35,7 @@ export function createUseCases(deps: UseCaseDeps) {
     revokeToken: new RevokeToken(deps),
     listTokenRequests: new ListTokenRequests(deps),
     getTokenUsage: new GetTokenUsage(deps),
-    recordTokenRequest: new RecordTokenRequest(deps),
+    recordTokenRequests: new RecordTokenRequests(deps),
   };
 }
 

@@ -1,4 +1,4 @@
-import { TOKEN_CHANGED, TOKEN_REVOKED } from '../events/definitions.js';
+import { tokenChanged, tokenRevoked } from '@inventory/events';
 import type { UseCaseDeps } from './deps.js';
 import { randomUUID } from 'node:crypto';
 
@@ -14,7 +14,7 @@ export async function withTokenEvent<R>(
   event: { tenantId: string; tokenId: number; userId: number },
   change: () => Promise<R>,
 ): Promise<R> {
-  const type = kind === 'revoked' ? TOKEN_REVOKED : TOKEN_CHANGED;
+  const type = kind === 'revoked' ? tokenRevoked : tokenChanged;
   const newEvent = { id: randomUUID(), tenantId: event.tenantId, payload: { token_id: event.tokenId, user_id: event.userId } };
   const result = await deps.outbox.withEvents([{ type, event: newEvent }], change);
   await deps.publisher?.publish(type, newEvent).catch((error: unknown) => deps.logger.warn({ err: error, token_id: event.tokenId }, 'eager token event publish failed; the outbox relay will retry'));

@@ -25,10 +25,7 @@ export interface TokenChanged {
   user_id: number;
 }
 
-/**
- * identity.token.request_logged: one token-authenticated request, published by the
- * gateway after the response; identity stores it for request history and usage.
- */
+/** One token-authenticated request, as the gateway saw it after the response. */
 export interface TokenRequestLogged {
   token_id: number;
   user_id: number;
@@ -40,6 +37,18 @@ export interface TokenRequestLogged {
   ip: string;
   user_agent: string;
   at?: Date | undefined;
+  /** Unique per request; identity's storage is idempotent on it. */
+  id: string;
+}
+
+/**
+ * identity.token.requests_logged: the token-authenticated requests one gateway
+ * replica served for one tenant in a short window (at most ~100 ms or 200
+ * requests). Batching keeps the request log off the hot path: one message and
+ * one bulk write per window instead of per request.
+ */
+export interface TokenRequestsLogged {
+  requests: TokenRequestLogged[];
 }
 
 function createBaseTokenRevoked(): TokenRevoked {
@@ -240,6 +249,7 @@ function createBaseTokenRequestLogged(): TokenRequestLogged {
     ip: '',
     user_agent: '',
     at: undefined,
+    id: '',
   };
 }
 
@@ -274,6 +284,9 @@ export const TokenRequestLogged: MessageFns<TokenRequestLogged> = {
     }
     if (message.at !== undefined) {
       Timestamp.encode(toTimestamp(message.at), writer.uint32(82).fork()).join();
+    }
+    if (message.id !== '') {
+      writer.uint32(90).string(message.id);
     }
     return writer;
   },
@@ -371,6 +384,14 @@ export const TokenRequestLogged: MessageFns<TokenRequestLogged> = {
             message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -411,6 +432,7 @@ export const TokenRequestLogged: MessageFns<TokenRequestLogged> = {
           ? globalThis.String(object.user_agent)
           : '',
       at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
     };
   },
 
@@ -446,6 +468,9 @@ export const TokenRequestLogged: MessageFns<TokenRequestLogged> = {
     if (message.at !== undefined) {
       obj.at = message.at.toISOString();
     }
+    if (message.id !== '') {
+      obj.id = message.id;
+    }
     return obj;
   },
 
@@ -464,6 +489,80 @@ export const TokenRequestLogged: MessageFns<TokenRequestLogged> = {
     message.ip = object.ip ?? '';
     message.user_agent = object.user_agent ?? '';
     message.at = object.at ?? undefined;
+    message.id = object.id ?? '';
+    return message;
+  },
+};
+
+function createBaseTokenRequestsLogged(): TokenRequestsLogged {
+  return { requests: [] };
+}
+
+export const TokenRequestsLogged: MessageFns<TokenRequestsLogged> = {
+  encode(message: TokenRequestsLogged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.requests) {
+      TokenRequestLogged.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenRequestsLogged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenRequestsLogged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requests.push(TokenRequestLogged.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenRequestsLogged {
+    return {
+      requests: globalThis.Array.isArray(object?.requests)
+        ? object.requests.map((e: any) => TokenRequestLogged.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: TokenRequestsLogged): unknown {
+    const obj: any = {};
+    if (message.requests?.length) {
+      obj.requests = message.requests.map((e) => TokenRequestLogged.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenRequestsLogged>, I>>(base?: I): TokenRequestsLogged {
+    return TokenRequestsLogged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenRequestsLogged>, I>>(
+    object: I,
+  ): TokenRequestsLogged {
+    const message = createBaseTokenRequestsLogged();
+    message.requests = object.requests?.map((e) => TokenRequestLogged.fromPartial(e)) || [];
     return message;
   },
 };
