@@ -5,7 +5,8 @@ import { createGrpcClient } from '@inventory/platform';
 import { SERVICES, type DevPlan, type ServiceName } from './plan.js';
 import type { ProcessSpec } from './supervisor.js';
 
-const TSX = ['--conditions=development', '--import', 'tsx'];
+// DEV_NODE_ARGS adds Node flags to the services and the gateway (e.g. `--inspect` or `--cpu-prof`).
+const TSX = ['--conditions=development', '--import', 'tsx', ...(process.env.DEV_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
 
 /** A service is ready when its gRPC health check says SERVING, whatever its log level. */
 async function grpcServing(address: string): Promise<boolean> {

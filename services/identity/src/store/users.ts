@@ -50,9 +50,19 @@ schema.index({ tenant_id: 1, email: 1 }, { unique: true });
 
 export class UserRepository {
   readonly model: Model<UserDocument>;
+  private readonly changeListeners: Array<(tenantId: string, id: number) => void> = [];
 
   constructor(connection: Connection) {
     this.model = connection.model<UserDocument>('User', schema);
+  }
+
+  /** Caches of user reads drop their entry when this replica changes the user. */
+  onChange(listener: (tenantId: string, id: number) => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(tenantId: string, id: number): void {
+    for (const listener of this.changeListeners) listener(tenantId, id);
   }
 
   findById(tenantId: string, id: number) {
@@ -65,6 +75,7 @@ export class UserRepository {
 
   async update(tenantId: string, id: number, set: Partial<UserDocument>, extra: Record<string, unknown> = {}): Promise<boolean> {
     const result = await this.model.updateOne(tenantFilter<UserDocument>(tenantId, { id, ...extra }), { $set: { ...set, updated_at: new Date() } });
+    this.changed(tenantId, id);
     return result.matchedCount > 0;
   }
 

@@ -1,0 +1,27 @@
+/**
+ * A small read-through cache with a time-to-live, bounded in size. Used only for
+ * reads whose staleness is already bounded elsewhere (the gateway caches token
+ * records for the same few seconds), never for credentials.
+ */
+export class TtlCache<K, V> {
+  private readonly entries = new Map<K, { value: V; expires: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > this.now()) return hit.value;
+    const value = await load();
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { value, expires: this.now() + this.ttlMs });
+    return value;
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+}
