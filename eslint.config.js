@@ -9,7 +9,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'error',
     },
@@ -29,9 +32,24 @@ export default tseslint.config(
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service', 'type:app'] },
-            { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service', 'type:app', 'type:e2e'] },
+            {
+              sourceTag: 'type:tool',
+              onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'],
+            },
+            {
+              sourceTag: 'type:e2e',
+              onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service', 'type:app'],
+            },
+            {
+              sourceTag: 'type:bench',
+              onlyDependOnLibsWithTags: [
+                'type:lib',
+                'type:tool',
+                'type:service',
+                'type:app',
+                'type:e2e',
+              ],
+            },
           ],
         },
       ],
@@ -48,10 +66,22 @@ export default tseslint.config(
           enforceBuildableLibDependency: false,
           depConstraints: [
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service', 'type:app'] },
+            {
+              sourceTag: 'type:service',
+              onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'],
+            },
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'],
+            },
+            {
+              sourceTag: 'type:tool',
+              onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'],
+            },
+            {
+              sourceTag: 'type:e2e',
+              onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service', 'type:app'],
+            },
           ],
         },
       ],

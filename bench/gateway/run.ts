@@ -19,18 +19,34 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+  },
+});
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 function run(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
+  return new Promise((resolve, reject) =>
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 }
 
-function startUntil(command: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+function startUntil(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -39,41 +55,76 @@ function startUntil(command: string, args: string[], env: NodeJS.ProcessEnv, rea
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${command} exited with ${code}:\n${output.slice(-2000)}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`${command} exited with ${code}:\n${output.slice(-2000)}`)),
+    );
   });
 }
 
-const stop = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGINT'))));
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    child.exitCode !== null
+      ? resolve()
+      : (child.once('exit', () => resolve()), child.kill('SIGINT')),
+  );
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
 const gatewayPort = 28080;
 const tsx = ['--conditions=development', '--import', 'tsx'];
-const bare = await startUntil(process.execPath, [...tsx, 'bench/gateway/bare-server.ts'], {}, /BARE (\d+)/);
+const bare = await startUntil(
+  process.execPath,
+  [...tsx, 'bench/gateway/bare-server.ts'],
+  {},
+  /BARE (\d+)/,
+);
 const system = await startUntil(
   process.execPath,
   [...tsx, 'tools/dev/src/main.ts'],
-  { DEV_PORT_BASE: '28000', DEV_GATEWAY_PORT: String(gatewayPort), DEV_DATA_DIR: dataDir, LOG_LEVEL: 'warn', NO_COLOR: '1', RATE_LIMIT_PER_MINUTE: '1000000000' },
+  {
+    DEV_PORT_BASE: '28000',
+    DEV_GATEWAY_PORT: String(gatewayPort),
+    DEV_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    NO_COLOR: '1',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+  },
   /\[dev\] ready:/,
 );
 try {
-  const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as { host: string; token: string };
+  const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as {
+    host: string;
+    token: string;
+  };
   const bareUrl = `http://127.0.0.1:${bare.match[1]}/`;
   const gateway = {
     url: `http://127.0.0.1:${gatewayPort}/api/user`,
     headers: { host: dev.host, authorization: `Bearer ${dev.token}`, accept: 'application/json' },
   };
   const check = await run({ ...gateway, amount: 50, connections: 1 });
-  if (check.non2xx > 0) throw new Error(`the gateway answered non-2xx during warm-up (${check.non2xx})`);
+  if (check.non2xx > 0)
+    throw new Error(`the gateway answered non-2xx during warm-up (${check.non2xx})`);
 
   // Warm both (JIT, connection pools), then measure.
   await run({ url: bareUrl, duration: 3, connections });
   const bareResult = await run({ url: bareUrl, duration, connections });
   await run({ ...gateway, duration: 3, connections });
   const gatewayResult = await run({ ...gateway, duration, connections });
-  const healthResult = await run({ url: `http://127.0.0.1:${gatewayPort}/healthz`, duration, connections });
+  const healthResult = await run({
+    url: `http://127.0.0.1:${gatewayPort}/healthz`,
+    duration,
+    connections,
+  });
   const fixed = async (rate: number) => {
     const result = await run({ ...gateway, duration, connections: 50, overallRate: rate });
-    return { requested_req_per_s: rate, achieved_req_per_s: Math.round(result.requests.average), p50_ms: result.latency.p50, p90_ms: result.latency.p90, p99_ms: result.latency.p99, non_2xx: result.non2xx, errors: result.errors };
+    return {
+      requested_req_per_s: rate,
+      achieved_req_per_s: Math.round(result.requests.average),
+      p50_ms: result.latency.p50,
+      p90_ms: result.latency.p90,
+      p99_ms: result.latency.p99,
+      non_2xx: result.non2xx,
+      errors: result.errors,
+    };
   };
   const ratio = gatewayResult.requests.average / bareResult.requests.average;
   const atThousand = await fixed(1000);
@@ -82,9 +133,22 @@ try {
     JSON.stringify(
       {
         machine: { cpus: cpus().length, node: process.version },
-        bare_hello_world: { req_per_s: Math.round(bareResult.requests.average), p50_ms: bareResult.latency.p50, p99_ms: bareResult.latency.p99 },
-        gateway_healthz_no_auth: { req_per_s: Math.round(healthResult.requests.average), ratio_to_bare: Math.round((healthResult.requests.average / bareResult.requests.average) * 1000) / 1000 },
-        gateway_get_api_user: { req_per_s: Math.round(gatewayResult.requests.average), p50_ms: gatewayResult.latency.p50, p99_ms: gatewayResult.latency.p99, non_2xx: gatewayResult.non2xx },
+        bare_hello_world: {
+          req_per_s: Math.round(bareResult.requests.average),
+          p50_ms: bareResult.latency.p50,
+          p99_ms: bareResult.latency.p99,
+        },
+        gateway_healthz_no_auth: {
+          req_per_s: Math.round(healthResult.requests.average),
+          ratio_to_bare:
+            Math.round((healthResult.requests.average / bareResult.requests.average) * 1000) / 1000,
+        },
+        gateway_get_api_user: {
+          req_per_s: Math.round(gatewayResult.requests.average),
+          p50_ms: gatewayResult.latency.p50,
+          p99_ms: gatewayResult.latency.p99,
+          non_2xx: gatewayResult.non2xx,
+        },
         throughput_ratio: Math.round(ratio * 1000) / 1000,
         ratio_target_met: ratio >= 0.4,
         fixed_rate: [atFiveHundred, atThousand],

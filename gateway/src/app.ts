@@ -33,7 +33,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // pino's Logger is a FastifyBaseLogger; the cast keeps the app typed with the base logger.
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
-    trustProxy: deps.config.TRUSTED_PROXIES ? deps.config.TRUSTED_PROXIES.split(',').map((ip) => ip.trim()) : false,
+    trustProxy: deps.config.TRUSTED_PROXIES
+      ? deps.config.TRUSTED_PROXIES.split(',').map((ip) => ip.trim())
+      : false,
     // A caller's X-Request-Id is kept when it is sane, so a request is traceable end to end.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -52,8 +54,17 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Before any route: every route after this is guarded by the route table and documented in OpenAPI.
   await registerIdentity(app, deps.auth);
   await app.register(healthRoutes, deps);
-  await app.register(parcelTrackingRoutes, { parcelTracking: deps.parcelTracking, publicScheme: deps.config.PUBLIC_SCHEME, publicPort: deps.config.PUBLIC_PORT });
+  await app.register(parcelTrackingRoutes, {
+    parcelTracking: deps.parcelTracking,
+    publicScheme: deps.config.PUBLIC_SCHEME,
+    publicPort: deps.config.PUBLIC_PORT,
+  });
   await app.register(parcelTrackingWebhookRoutes, { webhookIngest: deps.webhookIngest });
-  await app.register(parcelTrackingActivityRoutes, { parcelTracking: deps.parcelTracking, activity: deps.activity, publicScheme: deps.config.PUBLIC_SCHEME, publicPort: deps.config.PUBLIC_PORT });
+  await app.register(parcelTrackingActivityRoutes, {
+    parcelTracking: deps.parcelTracking,
+    activity: deps.activity,
+    publicScheme: deps.config.PUBLIC_SCHEME,
+    publicPort: deps.config.PUBLIC_PORT,
+  });
   return app;
 }

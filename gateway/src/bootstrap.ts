@@ -1,7 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { connectNats, connectRedis, createLogger, createMetrics, stopAll, type Logger } from '@inventory/platform';
+import {
+  connectNats,
+  connectRedis,
+  createLogger,
+  createMetrics,
+  stopAll,
+  type Logger,
+} from '@inventory/platform';
 import { createServiceHealthChecks } from './adapters/service-health.js';
 import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import { createWebhookIngestAdapter } from './adapters/webhook-ingest.js';
@@ -26,9 +33,16 @@ export interface BootstrapOptions {
   logDestination?: DestinationStream;
 }
 
-export async function bootstrap(env: NodeJS.ProcessEnv = process.env, options: BootstrapOptions = {}): Promise<GatewayHandle> {
+export async function bootstrap(
+  env: NodeJS.ProcessEnv = process.env,
+  options: BootstrapOptions = {},
+): Promise<GatewayHandle> {
   const config = readConfig(env);
-  const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL, destination: options.logDestination });
+  const logger = createLogger({
+    service: 'gateway',
+    level: config.LOG_LEVEL,
+    destination: options.logDestination,
+  });
   const metrics = createMetrics('gateway');
   const redis = await connectRedis(config.REDIS_URL, logger);
   const nats = await connectNats(config.NATS_URL, 'gateway', logger);
@@ -39,12 +53,30 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env, options: B
     'outbound-delivery': config.OUTBOUND_DELIVERY_GRPC_ADDRESS,
     activity: config.ACTIVITY_GRPC_ADDRESS,
   });
-  const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
-  const webhookIngest = createWebhookIngestAdapter(config.WEBHOOK_INGEST_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
-  const activity = createActivityAdapter(config.ACTIVITY_GRPC_ADDRESS, { deadlineMs: config.GRPC_DEADLINE_MS });
+  const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+  });
+  const webhookIngest = createWebhookIngestAdapter(config.WEBHOOK_INGEST_GRPC_ADDRESS, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+  });
+  const activity = createActivityAdapter(config.ACTIVITY_GRPC_ADDRESS, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+  });
   let shuttingDown = false;
   const auth = createAuthWiring(config, redis, nats, logger, options.extraRoutes);
-  const app = await buildApp({ config, logger, redis, nats, services, auth, registry: metrics.registry, isShuttingDown: () => shuttingDown, parcelTracking, webhookIngest, activity });
+  const app = await buildApp({
+    config,
+    logger,
+    redis,
+    nats,
+    services,
+    auth,
+    registry: metrics.registry,
+    isShuttingDown: () => shuttingDown,
+    parcelTracking,
+    webhookIngest,
+    activity,
+  });
   await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
   const address = app.server.address() as AddressInfo;
 
@@ -56,7 +88,16 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env, options: B
     async stop() {
       shuttingDown = true;
       // app.close() stops accepting and waits for in-flight requests before resolving.
-      await stopAll([() => app.close(), () => nats.drain(), async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()), async () => services.forEach((service) => service.close()), async () => parcelTracking.close(), async () => webhookIngest.close(), async () => activity.close(), async () => auth.close()]);
+      await stopAll([
+        () => app.close(),
+        () => nats.drain(),
+        async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()),
+        async () => services.forEach((service) => service.close()),
+        async () => parcelTracking.close(),
+        async () => webhookIngest.close(),
+        async () => activity.close(),
+        async () => auth.close(),
+      ]);
     },
   };
 }

@@ -42,4 +42,5 @@ export const configSchema = z.object({
 
 export type GatewayConfig = z.infer<typeof configSchema>;
 
-export const readConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(configSchema, env);
+export const readConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig =>
+  loadConfig(configSchema, env);

@@ -41,13 +41,28 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const infra = await startTestInfra();
   const services: Record<string, ServiceRuntime> = {};
   const stopServices = async () => {
-    for (const service of Object.values(services).reverse()) await service.stop().catch(() => undefined);
+    for (const service of Object.values(services).reverse())
+      await service.stop().catch(() => undefined);
   };
   try {
-    const common = { LOG_LEVEL: 'silent', MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, REDIS_URL: infra.redisUrl, ...options.env };
+    const common = {
+      LOG_LEVEL: 'silent',
+      MONGO_URL: infra.mongoUrl,
+      NATS_URL: infra.natsUrl,
+      REDIS_URL: infra.redisUrl,
+      ...options.env,
+    };
     for (const [name, start] of Object.entries(SERVICES)) {
-      const wiring: NodeJS.ProcessEnv = name === 'parcel-tracking' ? { WEBHOOK_INGEST_GRPC_ADDRESS: services['webhook-ingest']!.grpc!.address } : {};
-      services[name] = await start({ ...common, MONGO_DB: infra.dbName(name.replace(/-/g, '_')), ...wiring, ...options.serviceEnv?.[name] });
+      const wiring: NodeJS.ProcessEnv =
+        name === 'parcel-tracking'
+          ? { WEBHOOK_INGEST_GRPC_ADDRESS: services['webhook-ingest']!.grpc!.address }
+          : {};
+      services[name] = await start({
+        ...common,
+        MONGO_DB: infra.dbName(name.replace(/-/g, '_')),
+        ...wiring,
+        ...options.serviceEnv?.[name],
+      });
     }
     const address = (name: string) => services[name]!.grpc!.address;
     const gateway = await startGateway({

@@ -18,7 +18,15 @@ describe('gateway health, readiness, metrics and unknown routes', () => {
     const response = await fetch(`${system.gatewayUrl}/readyz`);
     const body = (await response.json()) as { status: string; checks: Record<string, boolean> };
     expect(response.status).toBe(200);
-    expect(body.checks).toEqual({ identity: true, 'parcel-tracking': true, 'webhook-ingest': true, 'outbound-delivery': true, activity: true, redis: true, nats: true });
+    expect(body.checks).toEqual({
+      identity: true,
+      'parcel-tracking': true,
+      'webhook-ingest': true,
+      'outbound-delivery': true,
+      activity: true,
+      redis: true,
+      nats: true,
+    });
   });
 
   it('reports not ready, naming the part, when a service stops', async () => {
@@ -40,7 +48,15 @@ describe('gateway health, readiness, metrics and unknown routes', () => {
     const response = await fetch(`${system.gatewayUrl}/api/does-not-exist`);
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
-      errors: { url: [{ message: 'The route /api/does-not-exist could not be found.', code: 'NotFound', data: [] }] },
+      errors: {
+        url: [
+          {
+            message: 'The route /api/does-not-exist could not be found.',
+            code: 'NotFound',
+            data: [],
+          },
+        ],
+      },
       status: 'failure',
       message: 'The route /api/does-not-exist could not be found.',
     });

@@ -17,7 +17,14 @@ describe('npm start', () => {
     const portBase = 20_000 + Math.floor(Math.random() * 300) * 100;
     const child = spawn('bash', ['tools/dev/start.sh'], {
       cwd: repoRoot,
-      env: { ...process.env, DEV_DATA_DIR: dataDir, DEV_GATEWAY_PORT: String(gatewayPort), DEV_PORT_BASE: String(portBase), LOG_LEVEL: 'warn', NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        DEV_DATA_DIR: dataDir,
+        DEV_GATEWAY_PORT: String(gatewayPort),
+        DEV_PORT_BASE: String(portBase),
+        LOG_LEVEL: 'warn',
+        NO_COLOR: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -26,7 +33,10 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`launcher not ready in time:\n${output.slice(-3000)}`)), 150_000);
+        const timer = setTimeout(
+          () => reject(new Error(`launcher not ready in time:\n${output.slice(-3000)}`)),
+          150_000,
+        );
         const poll = setInterval(() => {
           if (output.includes('[dev] ready:')) {
             clearInterval(poll);
@@ -43,38 +53,64 @@ describe('npm start', () => {
 
       const readyz = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`);
       expect(readyz.status).toBe(200);
-      const devFile = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as Record<string, string>;
+      const devFile = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as Record<
+        string,
+        string
+      >;
       expect(devFile).toMatchObject({
         gateway_url: `http://127.0.0.1:${gatewayPort}`,
         host: 'dev.inventory.localhost',
         base_url: `http://dev.inventory.localhost:${gatewayPort}`,
         provider_url: `http://127.0.0.1:${portBase + 410}`,
       });
-      for (const key of ['mongo_url', 'nats_url', 'redis_url', 'provider_api_key', 'email', 'password']) expect(devFile[key]).toBeTruthy();
+      for (const key of [
+        'mongo_url',
+        'nats_url',
+        'redis_url',
+        'provider_api_key',
+        'email',
+        'password',
+      ])
+        expect(devFile[key]).toBeTruthy();
       expect(devFile.token).toMatch(/^\d+\|[A-Za-z0-9]{40,}$/);
 
       // The seeded token works on the seeded tenant's host, as a person would use it.
-      const me = await httpCall(devFile.gateway_url!, 'GET', '/api/user', { host: devFile.host, headers: { authorization: `Bearer ${devFile.token}` } });
+      const me = await httpCall(devFile.gateway_url!, 'GET', '/api/user', {
+        host: devFile.host,
+        headers: { authorization: `Bearer ${devFile.token}` },
+      });
       expect(me.status).toBe(200);
       expect(JSON.stringify(me.body)).toContain(devFile.email);
 
       // A person connects the parcel-tracking integration with the simulator's development key.
       const auth = { authorization: `Bearer ${devFile.token}` };
-      const created = await httpCall(devFile.gateway_url!, 'POST', '/api/integrations/parcel-tracking/instances', {
-        host: devFile.host,
-        headers: auth,
-        body: { name: 'Parcels', api_key: devFile.provider_api_key },
-      });
+      const created = await httpCall(
+        devFile.gateway_url!,
+        'POST',
+        '/api/integrations/parcel-tracking/instances',
+        {
+          host: devFile.host,
+          headers: auth,
+          body: { name: 'Parcels', api_key: devFile.provider_api_key },
+        },
+      );
       expect(created.status).toBe(201);
       const instance = (created.body as { data: { id: number; webhook_url: string } }).data;
-      expect(instance.webhook_url.startsWith(`${devFile.base_url}/webhooks/parcel-tracking/wh_`)).toBe(true);
+      expect(
+        instance.webhook_url.startsWith(`${devFile.base_url}/webhooks/parcel-tracking/wh_`),
+      ).toBe(true);
       // The seeded channels arrive as events; the read model catches up within moments.
       let channelCount = 0;
       for (let attempt = 0; attempt < 50 && channelCount < 3; attempt++) {
-        const channels = await httpCall(devFile.gateway_url!, 'GET', `/api/integrations/parcel-tracking/instances/${instance.id}/trackable-channels`, {
-          host: devFile.host,
-          headers: auth,
-        });
+        const channels = await httpCall(
+          devFile.gateway_url!,
+          'GET',
+          `/api/integrations/parcel-tracking/instances/${instance.id}/trackable-channels`,
+          {
+            host: devFile.host,
+            headers: auth,
+          },
+        );
         expect(channels.status).toBe(200);
         channelCount = (channels.body as { data: unknown[] }).data.length;
         if (channelCount < 3) await new Promise((resolve) => setTimeout(resolve, 200));

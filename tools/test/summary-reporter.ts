@@ -15,8 +15,11 @@ export default class SummaryReporter implements Reporter {
         else counts.skipped++;
       }
       // A file that failed to load has no tests but must still count as a failure.
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) counts.failed++;
+      if (module.state() === 'failed' && [...module.children.allTests()].length === 0)
+        counts.failed++;
     }
-    process.stdout.write(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+    process.stdout.write(
+      `\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+    );
   }
 }

@@ -5,5 +5,8 @@ export type IdentityAdapter = GrpcClientHandle<IdentityServiceClient>;
 
 /** The one client to identity: deadline per call, circuit breaker, request context as metadata. */
 export function createIdentityAdapter(address: string, deadlineMs: number): IdentityAdapter {
-  return createGrpcClient(IdentityServiceClient, address, { deadlineMs, breaker: { resetTimeoutMs: 2_000 } });
+  return createGrpcClient(IdentityServiceClient, address, {
+    deadlineMs,
+    breaker: { resetTimeoutMs: 2_000 },
+  });
 }

@@ -30,7 +30,10 @@ export interface ParcelTrackingAdapter {
  * wait for its pacing and timeout, so they get a longer deadline than the
  * gateway's default.
  */
-export function createParcelTrackingAdapter(address: string, options: { deadlineMs?: number } = {}): ParcelTrackingAdapter {
+export function createParcelTrackingAdapter(
+  address: string,
+  options: { deadlineMs?: number } = {},
+): ParcelTrackingAdapter {
   const deadlineMs = Math.max(options.deadlineMs ?? 5_000, 15_000);
   const handle = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
   const mapped = async <T>(call: () => Promise<T>): Promise<T> => {

@@ -1,4 +1,7 @@
-import { HealthClient, HealthCheckResponse_ServingStatus } from '@inventory/contracts/grpc/health/v1/health.js';
+import {
+  HealthClient,
+  HealthCheckResponse_ServingStatus,
+} from '@inventory/contracts/grpc/health/v1/health.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
 
 export interface ServiceHealthCheck {
@@ -10,12 +13,17 @@ export interface ServiceHealthCheck {
 /** One grpc.health.v1 client per downstream service, for /readyz. */
 export function createServiceHealthChecks(addresses: Record<string, string>): ServiceHealthCheck[] {
   return Object.entries(addresses).map(([name, address]) => {
-    const handle: GrpcClientHandle<HealthClient> = createGrpcClient(HealthClient, address, { deadlineMs: 1_000 });
+    const handle: GrpcClientHandle<HealthClient> = createGrpcClient(HealthClient, address, {
+      deadlineMs: 1_000,
+    });
     return {
       name,
       check: async () => {
         try {
-          return (await handle.call.check({ service: '' })).status === HealthCheckResponse_ServingStatus.SERVING;
+          return (
+            (await handle.call.check({ service: '' })).status ===
+            HealthCheckResponse_ServingStatus.SERVING
+          );
         } catch {
           return false;
         }

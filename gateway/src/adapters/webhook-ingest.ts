@@ -1,4 +1,8 @@
-import { WebhookIngestServiceClient, type IngestWebhookRequest, type ResolveTokenResponse } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
+import {
+  WebhookIngestServiceClient,
+  type IngestWebhookRequest,
+  type ResolveTokenResponse,
+} from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
 import { grpcErrorToHttp } from '../http/grpc-to-http.js';
 
@@ -10,8 +14,13 @@ export interface WebhookIngestAdapter {
   readonly handle: GrpcClientHandle<WebhookIngestServiceClient>;
 }
 
-export function createWebhookIngestAdapter(address: string, options: { deadlineMs?: number } = {}): WebhookIngestAdapter {
-  const handle = createGrpcClient(WebhookIngestServiceClient, address, { deadlineMs: options.deadlineMs ?? 5_000 });
+export function createWebhookIngestAdapter(
+  address: string,
+  options: { deadlineMs?: number } = {},
+): WebhookIngestAdapter {
+  const handle = createGrpcClient(WebhookIngestServiceClient, address, {
+    deadlineMs: options.deadlineMs ?? 5_000,
+  });
   const mapped = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       return await call();
@@ -22,7 +31,8 @@ export function createWebhookIngestAdapter(address: string, options: { deadlineM
   return {
     handle,
     resolveToken: (token) => mapped(() => handle.call.resolveToken({ token })),
-    ingest: (request) => mapped(async () => (await handle.call.ingestWebhook(request)).webhook_event_id),
+    ingest: (request) =>
+      mapped(async () => (await handle.call.ingestWebhook(request)).webhook_event_id),
     close: () => handle.close(),
   };
 }

@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentContext, enterContext, type Logger } from '@inventory/platform';
 import { timingSafeEqual } from 'node:crypto';
 import type { IdentityAdapter } from '../adapters/identity.js';
-import { forbiddenBody, invalidTokenBody, notFoundBody, tooManyRequestsBody, unauthenticatedBody } from '../http/envelopes.js';
+import {
+  forbiddenBody,
+  invalidTokenBody,
+  notFoundBody,
+  tooManyRequestsBody,
+  unauthenticatedBody,
+} from '../http/envelopes.js';
 import { HttpError } from '../http/http-error.js';
 import { grpcErrorToHttp } from '../http/grpc-to-http.js';
 import { parseBearer, secretMatches, sha256Hex } from './bearer.js';
@@ -52,46 +58,89 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     try {
       result = await deps.limiter.take(key, max);
     } catch (error) {
-      if (error instanceof RateLimiterUnavailable) throw new HttpError(503, { message: 'The service is temporarily unavailable. Try again shortly.', code: 'rate_limiter_unavailable' }, { 'retry-after': '5' });
+      if (error instanceof RateLimiterUnavailable)
+        throw new HttpError(
+          503,
+          {
+            message: 'The service is temporarily unavailable. Try again shortly.',
+            code: 'rate_limiter_unavailable',
+          },
+          { 'retry-after': '5' },
+        );
       throw error;
     }
     if (!result) return;
     applyRateHeaders(reply, result);
     if (!result.allowed) {
-      throw new HttpError(429, tooManyRequestsBody(result.retryAfterSeconds), { 'retry-after': String(result.retryAfterSeconds) });
+      throw new HttpError(429, tooManyRequestsBody(result.retryAfterSeconds), {
+        'retry-after': String(result.retryAfterSeconds),
+      });
     }
   };
 
-  const authenticateToken = async (request: FastifyRequest, reply: FastifyReply, rule: RouteRule, header: string) => {
+  const authenticateToken = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rule: RouteRule,
+    header: string,
+  ) => {
     const parsed = parseBearer(header);
     if (!parsed) throw new HttpError(401, unauthenticatedBody());
     const cached = await deps.tokens.get(request.tenant.id, parsed.tokenId);
     const record = cached?.record;
     // Unknown, revoked, expired, another tenant's, or a wrong secret: one indistinguishable answer.
-    if (!record || !secretMatches(parsed.secret, record.secret_hash) || (record.expires_at && record.expires_at.getTime() <= Date.now())) {
+    if (
+      !record ||
+      !secretMatches(parsed.secret, record.secret_hash) ||
+      (record.expires_at && record.expires_at.getTime() <= Date.now())
+    ) {
       throw new HttpError(401, invalidTokenBody());
     }
     if (cached.allowlist && !ipAllowed(cached.allowlist, request.ip)) {
-      throw new HttpError(403, forbiddenBody(`This token is not permitted from your IP address (${request.ip}).`));
+      throw new HttpError(
+        403,
+        forbiddenBody(`This token is not permitted from your IP address (${request.ip}).`),
+      );
     }
-    const user: AuthenticatedUser = { id: record.user_id, isOwner: record.user_is_owner, permissions: record.user_permissions };
+    const user: AuthenticatedUser = {
+      id: record.user_id,
+      isOwner: record.user_is_owner,
+      permissions: record.user_permissions,
+    };
     request.auth = { kind: 'token', tokenId: record.id, user, scopes: record.scopes };
     const context = currentContext();
     if (context) {
       context.userId = String(record.user_id);
       context.tokenId = String(record.id);
     }
-    await limit(reply, `rl:token:${record.id}`, Math.min(deps.platformRateLimit, record.rate_limit_per_minute || deps.platformRateLimit));
+    await limit(
+      reply,
+      `rl:token:${record.id}`,
+      Math.min(deps.platformRateLimit, record.rate_limit_per_minute || deps.platformRateLimit),
+    );
 
     if (rule.access === 'session') throw new HttpError(403, forbiddenBody(NOT_FOR_TOKENS));
     const scope = requiredScope(rule.access, request.method);
-    if (scope && !record.scopes.includes(scope)) throw new HttpError(403, forbiddenBody(`Token is missing the required scope: ${scope}.`, scope));
+    if (scope && !record.scopes.includes(scope))
+      throw new HttpError(
+        403,
+        forbiddenBody(`Token is missing the required scope: ${scope}.`, scope),
+      );
     const permission = rule.permission ?? scope;
     // Scopes never bypass permissions: the token acts as its user.
-    if (permission && !hasPermission(user, permission)) throw new HttpError(403, forbiddenBody(`You do not have the permission required for this action: ${permission}.`));
+    if (permission && !hasPermission(user, permission))
+      throw new HttpError(
+        403,
+        forbiddenBody(`You do not have the permission required for this action: ${permission}.`),
+      );
   };
 
-  const authenticateSession = async (request: FastifyRequest, reply: FastifyReply, rule: RouteRule, sessionToken: string) => {
+  const authenticateSession = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rule: RouteRule,
+    sessionToken: string,
+  ) => {
     let session;
     try {
       session = (await deps.identity.call.getSession({ session_token: sessionToken })).session!;
@@ -100,20 +149,36 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
       if (mapped?.statusCode === 401) throw new HttpError(401, unauthenticatedBody());
       throw mapped ?? error;
     }
-    const user: AuthenticatedUser = { id: session.user!.id, isOwner: session.user!.is_owner, permissions: session.user!.permissions };
+    const user: AuthenticatedUser = {
+      id: session.user!.id,
+      isOwner: session.user!.is_owner,
+      permissions: session.user!.permissions,
+    };
     request.auth = { kind: 'session', sessionToken, user };
     const context = currentContext();
     if (context) context.userId = String(user.id);
     if (WRITE_METHODS.has(request.method)) {
       const presented = request.headers['x-csrf-token'];
       const expected = Buffer.from(session.csrf_hash, 'hex');
-      const actual = typeof presented === 'string' && presented.length <= 200 ? Buffer.from(sha256Hex(presented), 'hex') : Buffer.alloc(0);
-      const ok = actual.length === expected.length && expected.length > 0 && timingSafeEqual(actual, expected);
+      const actual =
+        typeof presented === 'string' && presented.length <= 200
+          ? Buffer.from(sha256Hex(presented), 'hex')
+          : Buffer.alloc(0);
+      const ok =
+        actual.length === expected.length &&
+        expected.length > 0 &&
+        timingSafeEqual(actual, expected);
       if (!ok) throw new HttpError(403, forbiddenBody('CSRF token mismatch.'));
     }
     await limit(reply, `rl:user:${request.tenant.id}:${user.id}`, deps.platformRateLimit);
-    const permission = rule.permission ?? (typeof rule.access === 'object' ? requiredScope(rule.access, request.method) : undefined);
-    if (permission && !hasPermission(user, permission)) throw new HttpError(403, forbiddenBody(`You do not have the permission required for this action: ${permission}.`));
+    const permission =
+      rule.permission ??
+      (typeof rule.access === 'object' ? requiredScope(rule.access, request.method) : undefined);
+    if (permission && !hasPermission(user, permission))
+      throw new HttpError(
+        403,
+        forbiddenBody(`You do not have the permission required for this action: ${permission}.`),
+      );
   };
 
   app.addHook('onRequest', async (request, reply) => {
@@ -125,7 +190,11 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     if (rule.tenantless) return;
 
     const tenant = await deps.tenants.resolve(request.hostname);
-    if (!tenant) throw new HttpError(404, notFoundBody(`No tenant answers on ${request.hostname.slice(0, 253)}.`));
+    if (!tenant)
+      throw new HttpError(
+        404,
+        notFoundBody(`No tenant answers on ${request.hostname.slice(0, 253)}.`),
+      );
     request.tenant = tenant;
     const context = currentContext() ?? enterContext({ requestId: request.id });
     context.tenantId = tenant.id;

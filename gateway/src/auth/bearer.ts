@@ -3,7 +3,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 const BEARER = /^Bearer ([1-9]\d{0,15})\|([A-Za-z0-9]{40,128})$/;
 
 /** `Bearer <id>|<secret>`; anything else is undefined (answered 401 Unauthenticated). */
-export function parseBearer(header: string | undefined): { tokenId: number; secret: string } | undefined {
+export function parseBearer(
+  header: string | undefined,
+): { tokenId: number; secret: string } | undefined {
   if (!header) return undefined;
   const match = BEARER.exec(header.trim());
   if (!match) return undefined;

@@ -39,7 +39,13 @@ export interface AuthWiring {
   close(): void;
 }
 
-export function createAuthWiring(config: GatewayConfig, redis: Redis, nats: NatsConnection, logger: Logger, extraRoutes?: ExtraRoutes): AuthWiring {
+export function createAuthWiring(
+  config: GatewayConfig,
+  redis: Redis,
+  nats: NatsConnection,
+  logger: Logger,
+  extraRoutes?: ExtraRoutes,
+): AuthWiring {
   const identity = createIdentityAdapter(config.IDENTITY_GRPC_ADDRESS, config.GRPC_DEADLINE_MS);
   const tokens = new TokenCache(identity, config.TOKEN_CACHE_TTL_MS, logger);
   tokens.listen(nats);
@@ -54,7 +60,15 @@ export function createAuthWiring(config: GatewayConfig, redis: Redis, nats: Nats
     tokens,
     limiter: new RateLimiter(redis, logger, config.RATE_LIMIT_FAIL_OPEN_MS),
     requestLog: new RequestLogPublisher(nats, logger),
-    throttle: new LoginThrottle(redis, { maxPerAccount: config.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT, maxPerIp: config.LOGIN_MAX_ATTEMPTS_PER_IP, windowSeconds: config.LOGIN_THROTTLE_WINDOW_SECONDS }, logger),
+    throttle: new LoginThrottle(
+      redis,
+      {
+        maxPerAccount: config.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT,
+        maxPerIp: config.LOGIN_MAX_ATTEMPTS_PER_IP,
+        windowSeconds: config.LOGIN_THROTTLE_WINDOW_SECONDS,
+      },
+      logger,
+    ),
     nats,
     logger,
     config,
@@ -85,7 +99,11 @@ export async function registerIdentity(app: FastifyInstance, wiring: AuthWiring)
     logger: wiring.logger,
   });
   registerRequestLog(app, wiring.requestLog);
-  const routeDeps = { identity: wiring.identity, throttle: wiring.throttle, sessionCookieSecure: wiring.config.SESSION_COOKIE_SECURE };
+  const routeDeps = {
+    identity: wiring.identity,
+    throttle: wiring.throttle,
+    sessionCookieSecure: wiring.config.SESSION_COOKIE_SECURE,
+  };
   await app.register(async (scope) => {
     // Schemas here are documentation: these routes validate with Laravel-style messages and serialise plainly.
     scope.setValidatorCompiler(() => () => true);

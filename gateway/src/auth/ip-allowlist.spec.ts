@@ -19,7 +19,16 @@ describe('bearer parsing', () => {
   const secret = 'a'.repeat(40);
   it('accepts <id>|<40+ alphanumerics> only', () => {
     expect(parseBearer(`Bearer 12|${secret}`)).toEqual({ tokenId: 12, secret });
-    for (const bad of [undefined, '', `Basic 12|${secret}`, `Bearer 12|${'a'.repeat(39)}`, `Bearer x|${secret}`, `Bearer 0|${secret}`, `Bearer 12|${secret}!`, `Bearer 12${secret}`]) {
+    for (const bad of [
+      undefined,
+      '',
+      `Basic 12|${secret}`,
+      `Bearer 12|${'a'.repeat(39)}`,
+      `Bearer x|${secret}`,
+      `Bearer 0|${secret}`,
+      `Bearer 12|${secret}!`,
+      `Bearer 12${secret}`,
+    ]) {
       expect(parseBearer(bad), String(bad)).toBeUndefined();
     }
   });

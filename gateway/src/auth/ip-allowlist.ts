@@ -10,7 +10,11 @@ export function buildAllowlist(ranges: string[]): BlockList {
     const [address, prefix] = range.split('/');
     const version = isIP(address ?? '');
     if (version === 0) continue;
-    list.addSubnet(address!, prefix === undefined ? (version === 4 ? 32 : 128) : Number(prefix), version === 4 ? 'ipv4' : 'ipv6');
+    list.addSubnet(
+      address!,
+      prefix === undefined ? (version === 4 ? 32 : 128) : Number(prefix),
+      version === 4 ? 'ipv4' : 'ipv6',
+    );
   }
   return list;
 }

@@ -20,14 +20,23 @@ export class LoginThrottle {
   ) {}
 
   private keys(tenantId: string, email: string, ip: string) {
-    return [`login:fail:acct:${tenantId}:${sha256Hex(email.trim().toLowerCase())}`, `login:fail:ip:${ip}`] as const;
+    return [
+      `login:fail:acct:${tenantId}:${sha256Hex(email.trim().toLowerCase())}`,
+      `login:fail:ip:${ip}`,
+    ] as const;
   }
 
   /** Seconds until another attempt is allowed, or 0 when it is. */
   async blockedFor(tenantId: string, email: string, ip: string): Promise<number> {
     const [account, address] = this.keys(tenantId, email, ip);
     try {
-      const [a, b, aTtl, bTtl] = (await this.redis.multi().get(account).get(address).pttl(account).pttl(address).exec())!.map(([, value]) => value);
+      const [a, b, aTtl, bTtl] = (await this.redis
+        .multi()
+        .get(account)
+        .get(address)
+        .pttl(account)
+        .pttl(address)
+        .exec())!.map(([, value]) => value);
       const waits: number[] = [];
       if (Number(a ?? 0) >= this.settings.maxPerAccount) waits.push(Number(aTtl));
       if (Number(b ?? 0) >= this.settings.maxPerIp) waits.push(Number(bTtl));
@@ -48,7 +57,9 @@ export class LoginThrottle {
       .incr(address)
       .pexpire(address, windowMs, 'NX')
       .exec()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'login throttle cannot record a failure'));
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'login throttle cannot record a failure'),
+      );
   }
 
   async recordSuccess(tenantId: string, email: string, ip: string): Promise<void> {

@@ -34,7 +34,13 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
-type GcraRedis = Redis & { gcra(key: string, limit: number, periodMs: number): Promise<[number, number, number, number, number]> };
+type GcraRedis = Redis & {
+  gcra(
+    key: string,
+    limit: number,
+    periodMs: number,
+  ): Promise<[number, number, number, number, number]>;
+};
 
 export class RateLimiter {
   private failingSince: number | undefined;
@@ -53,7 +59,11 @@ export class RateLimiter {
   /** Undefined: Redis is down and we are inside the fail-open window (no headers, request passes). */
   async take(key: string, limit: number): Promise<RateLimitResult | undefined> {
     try {
-      const [allowed, remaining, resetMs, waitMs] = await (this.redis as GcraRedis).gcra(key, limit, this.periodMs);
+      const [allowed, remaining, resetMs, waitMs] = await (this.redis as GcraRedis).gcra(
+        key,
+        limit,
+        this.periodMs,
+      );
       this.failingSince = undefined;
       return {
         allowed: allowed === 1,
@@ -67,7 +77,10 @@ export class RateLimiter {
       this.failingSince ??= now;
       if (now - this.lastWarning > 10_000) {
         this.lastWarning = now;
-        this.logger.warn({ err: error, failing_for_ms: now - this.failingSince }, 'rate limiter cannot reach Redis; failing open for a bounded time');
+        this.logger.warn(
+          { err: error, failing_for_ms: now - this.failingSince },
+          'rate limiter cannot reach Redis; failing open for a bounded time',
+        );
       }
       if (now - this.failingSince <= this.failOpenMs) return undefined;
       throw new RateLimiterUnavailable();

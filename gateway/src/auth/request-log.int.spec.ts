@@ -5,7 +5,19 @@ import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestLogPublisher } from './request-log.js';
 
-const entry = (id: string) => ({ id, token_id: 1, user_id: 1, method: 'GET', route: '/api/user', path: '/api/user', status: 200, duration_ms: 1, ip: '127.0.0.1', user_agent: 'ua', at: new Date() });
+const entry = (id: string) => ({
+  id,
+  token_id: 1,
+  user_id: 1,
+  method: 'GET',
+  route: '/api/user',
+  path: '/api/user',
+  status: 200,
+  duration_ms: 1,
+  ip: '127.0.0.1',
+  user_agent: 'ua',
+  at: new Date(),
+});
 
 describe('RequestLogPublisher', () => {
   let infra: TestInfra;
@@ -18,7 +30,10 @@ describe('RequestLogPublisher', () => {
     nats.subscribe(tokenRequestsLogged.subject, {
       callback: (_error, message) => {
         const event = decodeEvent(tokenRequestsLogged, decodeEnvelope(message.data));
-        received.push({ tenantId: event.tenantId, ids: event.payload.requests.map((request) => request.id) });
+        received.push({
+          tenantId: event.tenantId,
+          ids: event.payload.requests.map((request) => request.id),
+        });
       },
     });
   });
@@ -28,7 +43,11 @@ describe('RequestLogPublisher', () => {
   });
 
   it('publishes one batch per tenant after the flush interval, and at once when a batch is full', async () => {
-    const publisher = new RequestLogPublisher(nats, createLogger({ service: 'test', level: 'silent' }), { flushIntervalMs: 50, maxBatch: 3 });
+    const publisher = new RequestLogPublisher(
+      nats,
+      createLogger({ service: 'test', level: 'silent' }),
+      { flushIntervalMs: 50, maxBatch: 3 },
+    );
     publisher.record('t1', entry('a'));
     publisher.record('t2', entry('b'));
     publisher.record('t1', entry('c'));

@@ -11,7 +11,8 @@
  * `tenantless` routes answer on any Host (probes, metrics); all others resolve
  * the tenant from Host first.
  */
-export type RouteAccess = 'public' | 'session' | 'any-token' | { scope: string } | { resource: string };
+export type RouteAccess =
+  'public' | 'session' | 'any-token' | { scope: string } | { resource: string };
 
 /**
  * `{ resource }` is the specification's rule 1 written once: GET/HEAD need
@@ -20,7 +21,9 @@ export type RouteAccess = 'public' | 'session' | 'any-token' | { scope: string }
 export function requiredScope(access: RouteAccess, method: string): string | undefined {
   if (typeof access !== 'object') return undefined;
   if ('scope' in access) return access.scope;
-  return ['GET', 'HEAD'].includes(method.toUpperCase()) ? `${access.resource}:read` : `${access.resource}:write`;
+  return ['GET', 'HEAD'].includes(method.toUpperCase())
+    ? `${access.resource}:read`
+    : `${access.resource}:write`;
 }
 
 export interface RouteRule {
@@ -63,7 +66,9 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'GET /api/integrations/parcel-tracking/instances/:instance': { access: 'any-token' },
   'PATCH /api/integrations/parcel-tracking/instances/:instance': { access: 'any-token' },
   'DELETE /api/integrations/parcel-tracking/instances/:instance': { access: 'any-token' },
-  'GET /api/integrations/parcel-tracking/instances/:instance/trackable-channels': { access: 'any-token' },
+  'GET /api/integrations/parcel-tracking/instances/:instance/trackable-channels': {
+    access: 'any-token',
+  },
   'GET /api/integrations/parcel-tracking/instances/:instance/activity': { access: 'any-token' },
   // Inbound provider webhooks: the token in the path is the credential.
   'POST /webhooks/parcel-tracking/:token': { access: 'public' },
@@ -73,7 +78,11 @@ export function routeKey(method: string, url: string): string {
   return `${method.toUpperCase()} ${url}`;
 }
 
-export function ruleFor(method: string, url: string | undefined, table: Record<string, RouteRule> = ROUTE_TABLE): RouteRule | undefined {
+export function ruleFor(
+  method: string,
+  url: string | undefined,
+  table: Record<string, RouteRule> = ROUTE_TABLE,
+): RouteRule | undefined {
   if (!url) return undefined;
   // HEAD is served by the GET route and governed by its rule.
   return table[routeKey(method === 'HEAD' ? 'GET' : method, url)];

@@ -36,13 +36,21 @@ export class TenantResolver {
     try {
       const answer = await this.identity.call.resolveTenant({ host });
       const found = answer.tenant!;
-      tenant = { id: found.id, slug: found.slug, host, base_url: baseUrlFor(host, this.settings.publicScheme, this.settings.publicPort) };
+      tenant = {
+        id: found.id,
+        slug: found.slug,
+        host,
+        base_url: baseUrlFor(host, this.settings.publicScheme, this.settings.publicPort),
+      };
     } catch (error) {
       // Only "no such host" is an answer; identity being down must not be cached as one.
       if (describeCallError(error).code !== GrpcStatus.NOT_FOUND) throw error;
     }
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(host, { tenant, expires: now + (tenant ? this.settings.cacheTtlMs : this.settings.negativeCacheTtlMs) });
+    this.cache.set(host, {
+      tenant,
+      expires: now + (tenant ? this.settings.cacheTtlMs : this.settings.negativeCacheTtlMs),
+    });
     return tenant;
   }
 }

@@ -8,7 +8,6 @@ import { decodeEnvelope } from '@inventory/platform';
 import type { IdentityAdapter } from '../adapters/identity.js';
 import { buildAllowlist } from './ip-allowlist.js';
 
-
 export interface CachedToken {
   record: AuthToken;
   allowlist: BlockList | null;
@@ -34,10 +33,14 @@ export class TokenCache {
   async get(tenantId: string, tokenId: number): Promise<CachedToken | undefined> {
     const now = Date.now();
     const hit = this.entries.get(tokenId);
-    if (hit && hit.expires > now) return hit.value.record.tenant_id === tenantId ? hit.value : undefined;
+    if (hit && hit.expires > now)
+      return hit.value.record.tenant_id === tenantId ? hit.value : undefined;
     try {
       const { token } = await this.identity.call.getTokenForAuth({ token_id: tokenId });
-      const value = { record: token!, allowlist: token!.ip_allowlist.length > 0 ? buildAllowlist(token!.ip_allowlist) : null };
+      const value = {
+        record: token!,
+        allowlist: token!.ip_allowlist.length > 0 ? buildAllowlist(token!.ip_allowlist) : null,
+      };
       if (this.entries.size > 50_000) this.entries.clear();
       this.entries.set(tokenId, { value, expires: now + this.ttlMs });
       return value;
@@ -66,7 +69,10 @@ export class TokenCache {
           try {
             this.invalidate(decode(decodeEnvelope(message.data).payload).token_id);
           } catch (decodeError) {
-            this.logger.warn({ err: decodeError, subject }, 'undecodable token event; clearing the token cache');
+            this.logger.warn(
+              { err: decodeError, subject },
+              'undecodable token event; clearing the token cache',
+            );
             this.clear();
           }
         },

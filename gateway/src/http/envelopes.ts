@@ -18,7 +18,11 @@ export function unauthenticatedBody(): { message: string } {
 
 /** 401 for a well-formed token that is unknown, expired, revoked or another tenant's. */
 export function invalidTokenBody(message = 'The access token is invalid, expired or revoked.') {
-  return { errors: { token: [{ message, code: 'Unauthorized', data: [] }] }, status: 'failure', message };
+  return {
+    errors: { token: [{ message, code: 'Unauthorized', data: [] }] },
+    status: 'failure',
+    message,
+  };
 }
 
 export function forbiddenBody(message: string, requiredScope?: string) {
@@ -29,7 +33,8 @@ export function validationBody(errors: Record<string, string[]>, message?: strin
   const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
   const extra = Object.values(errors).reduce((count, list) => count + list.length, 0) - 1;
   // Laravel's summary: the first message, plus how many more there are.
-  const summary = message ?? (extra > 0 ? `${first} (and ${extra} more error${extra > 1 ? 's' : ''})` : first);
+  const summary =
+    message ?? (extra > 0 ? `${first} (and ${extra} more error${extra > 1 ? 's' : ''})` : first);
   return { message: summary, errors };
 }
 

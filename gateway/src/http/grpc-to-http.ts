@@ -1,10 +1,18 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { describeCallError } from '@inventory/platform';
-import { codeBody, forbiddenBody, invalidTokenBody, notFoundBody, validationBody } from './envelopes.js';
+import {
+  codeBody,
+  forbiddenBody,
+  invalidTokenBody,
+  notFoundBody,
+  validationBody,
+} from './envelopes.js';
 import { HttpError } from './http-error.js';
 
 /** Groups field violations into the `errors: {field: [messages]}` map. */
-export function violationsToErrors(violations: Array<{ field: string; description: string }>): Record<string, string[]> {
+export function violationsToErrors(
+  violations: Array<{ field: string; description: string }>,
+): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const violation of violations) (errors[violation.field] ??= []).push(violation.description);
   return errors;
@@ -26,7 +34,10 @@ export function grpcErrorToHttp(error: unknown): HttpError | undefined {
     case GrpcStatus.FAILED_PRECONDITION:
     case GrpcStatus.OUT_OF_RANGE:
       if (decoded.fieldViolations.length > 0) {
-        return new HttpError(422, validationBody(violationsToErrors(decoded.fieldViolations), decoded.message));
+        return new HttpError(
+          422,
+          validationBody(violationsToErrors(decoded.fieldViolations), decoded.message),
+        );
       }
       return new HttpError(422, codeBody(reason || 'invalid_request', decoded.message));
     case GrpcStatus.PERMISSION_DENIED:
@@ -34,10 +45,24 @@ export function grpcErrorToHttp(error: unknown): HttpError | undefined {
     case GrpcStatus.UNAUTHENTICATED:
       return new HttpError(401, invalidTokenBody());
     case GrpcStatus.RESOURCE_EXHAUSTED:
-      return new HttpError(429, { message: decoded.message, retry_after_seconds: Number(decoded.metadata.retry_after_seconds ?? 1) }, { 'retry-after': decoded.metadata.retry_after_seconds ?? '1' });
+      return new HttpError(
+        429,
+        {
+          message: decoded.message,
+          retry_after_seconds: Number(decoded.metadata.retry_after_seconds ?? 1),
+        },
+        { 'retry-after': decoded.metadata.retry_after_seconds ?? '1' },
+      );
     case GrpcStatus.UNAVAILABLE:
     case GrpcStatus.DEADLINE_EXCEEDED:
-      return new HttpError(503, codeBody(reason === 'circuit_open' ? 'service_unavailable' : reason || 'service_unavailable', 'The service is temporarily unavailable. Try again shortly.'), { 'retry-after': '5' });
+      return new HttpError(
+        503,
+        codeBody(
+          reason === 'circuit_open' ? 'service_unavailable' : reason || 'service_unavailable',
+          'The service is temporarily unavailable. Try again shortly.',
+        ),
+        { 'retry-after': '5' },
+      );
     default:
       return undefined;
   }

@@ -9,20 +9,38 @@ import { requiredScope, ruleFor, type RouteRule } from '../auth/route-access.js'
  * and required scope are read from the route table, so the document cannot
  * disagree with what the auth hook enforces.
  */
-export async function registerOpenApi(app: FastifyInstance, table: Record<string, RouteRule>): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  table: Record<string, RouteRule>,
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Inventory Management Service API',
         version: '1.0.0',
-        description: 'Every path is served on the tenant\'s own domain ({base_url}). Errors use the specification\'s envelopes (401, 403, 404, 422, 429).',
+        description:
+          "Every path is served on the tenant's own domain ({base_url}). Errors use the specification's envelopes (401, 403, 404, 422, 429).",
       },
-      servers: [{ url: '{base_url}', variables: { base_url: { default: 'https://acme.inventory.localhost' } } }],
+      servers: [
+        {
+          url: '{base_url}',
+          variables: { base_url: { default: 'https://acme.inventory.localhost' } },
+        },
+      ],
       components: {
         securitySchemes: {
-          bearerToken: { type: 'http', scheme: 'bearer', description: 'Personal access token `<id>|<secret>`' },
-          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'inventory_session', description: 'Web-app session; writes also need X-CSRF-Token' },
+          bearerToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Personal access token `<id>|<secret>`',
+          },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'inventory_session',
+            description: 'Web-app session; writes also need X-CSRF-Token',
+          },
         },
       },
     },
@@ -32,8 +50,16 @@ export async function registerOpenApi(app: FastifyInstance, table: Record<string
       const access = rule.access;
       const scope = requiredScope(access, method);
       const security =
-        access === 'public' ? [] : access === 'session' ? [{ sessionCookie: [] }] : [{ bearerToken: scope ? [scope] : [] }, { sessionCookie: [] }];
-      const described = { ...(schema ?? {}), security, 'x-access': typeof access === 'string' ? access : { scope } } as Record<string, unknown>;
+        access === 'public'
+          ? []
+          : access === 'session'
+            ? [{ sessionCookie: [] }]
+            : [{ bearerToken: scope ? [scope] : [] }, { sessionCookie: [] }];
+      const described = {
+        ...(schema ?? {}),
+        security,
+        'x-access': typeof access === 'string' ? access : { scope },
+      } as Record<string, unknown>;
       return { schema: described as typeof schema, url };
     },
   });

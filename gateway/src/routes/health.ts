@@ -31,6 +31,8 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
   });
 
   app.get('/metrics', async (_request, reply) => {
-    return reply.header('content-type', deps.registry.contentType).send(await deps.registry.metrics());
+    return reply
+      .header('content-type', deps.registry.contentType)
+      .send(await deps.registry.metrics());
   });
 }

@@ -1,8 +1,16 @@
-import { TokenChanged, TokenRequestsLogged, TokenRevoked } from '@inventory/contracts/events/v1/identity.js';
+import {
+  TokenChanged,
+  TokenRequestsLogged,
+  TokenRevoked,
+} from '@inventory/contracts/events/v1/identity.js';
 import { defineEvent, type StreamSpec } from '@inventory/platform';
 
 /** Identity's stream: token lifecycle and the gateway's request log. */
-export const IDENTITY_STREAM: StreamSpec = { name: 'IDENTITY', subjects: ['identity.>'], maxAgeMs: 7 * 24 * 3600 * 1000 };
+export const IDENTITY_STREAM: StreamSpec = {
+  name: 'IDENTITY',
+  subjects: ['identity.>'],
+  maxAgeMs: 7 * 24 * 3600 * 1000,
+};
 
 /** A token stops working now; every gateway replica drops it from its cache. */
 export const tokenRevoked = defineEvent('identity.token.revoked', TokenRevoked);
@@ -11,4 +19,7 @@ export const tokenRevoked = defineEvent('identity.token.revoked', TokenRevoked);
 export const tokenChanged = defineEvent('identity.token.changed', TokenChanged);
 
 /** Published by each gateway replica per tenant and short window; consumed by identity. */
-export const tokenRequestsLogged = defineEvent('identity.token.requests_logged', TokenRequestsLogged);
+export const tokenRequestsLogged = defineEvent(
+  'identity.token.requests_logged',
+  TokenRequestsLogged,
+);

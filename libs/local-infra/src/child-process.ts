@@ -19,12 +19,19 @@ export interface SpawnUntilReadyOptions {
 /** Spawns a server and resolves once it prints its ready line; rejects with its output if it exits or stalls. */
 export function spawnUntilReady(options: SpawnUntilReadyOptions): Promise<ManagedProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(options.command, options.args, { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
+    const child = spawn(options.command, options.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: options.env ?? process.env,
+    });
     let output = '';
     let ready = false;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${options.command} did not become ready within ${options.timeoutMs ?? 15_000} ms:\n${output}`));
+      reject(
+        new Error(
+          `${options.command} did not become ready within ${options.timeoutMs ?? 15_000} ms:\n${output}`,
+        ),
+      );
     }, options.timeoutMs ?? 15_000);
     const onData = (chunk: Buffer) => {
       const text = chunk.toString();

@@ -1,5 +1,15 @@
 export { findBinary, requireBinary } from './binaries.js';
-export { spawnUntilReady, stopProcess, type ManagedProcess, type SpawnUntilReadyOptions } from './child-process.js';
+export {
+  spawnUntilReady,
+  stopProcess,
+  type ManagedProcess,
+  type SpawnUntilReadyOptions,
+} from './child-process.js';
 export { freePort } from './ports.js';
-export { startNatsServer, startRedisServer, type LocalServer, type LocalServerOptions } from './servers.js';
+export {
+  startNatsServer,
+  startRedisServer,
+  type LocalServer,
+  type LocalServerOptions,
+} from './servers.js';
 export { startTestInfra, type TestInfra, type TestInfraOptions } from './test-infra.js';

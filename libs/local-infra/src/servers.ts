@@ -28,10 +28,14 @@ export async function startNatsServer(options: LocalServerOptions): Promise<Loca
 }
 
 /** redis-server on loopback; persistence only when asked (the dev launcher keeps an AOF). */
-export async function startRedisServer(options: LocalServerOptions & { persist?: boolean }): Promise<LocalServer> {
+export async function startRedisServer(
+  options: LocalServerOptions & { persist?: boolean },
+): Promise<LocalServer> {
   const port = options.port || (await freePort());
   mkdirSync(options.dataDir, { recursive: true });
-  const persistence = options.persist ? ['--appendonly', 'yes'] : ['--save', '', '--appendonly', 'no'];
+  const persistence = options.persist
+    ? ['--appendonly', 'yes']
+    : ['--save', '', '--appendonly', 'no'];
   const server = await spawnUntilReady({
     command: requireBinary('redis-server', 'redis-server'),
     args: ['--port', String(port), '--bind', '127.0.0.1', '--dir', options.dataDir, ...persistence],

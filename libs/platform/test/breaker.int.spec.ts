@@ -1,7 +1,13 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { EchoServiceClient } from '@inventory/contracts/testing/v1/echo.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGrpcClient, createLogger, describeCallError, startGrpcServer, type GrpcServerHandle } from '../src/index.js';
+import {
+  createGrpcClient,
+  createLogger,
+  describeCallError,
+  startGrpcServer,
+  type GrpcServerHandle,
+} from '../src/index.js';
 import { echoRegistration } from './fixtures/echo-service.js';
 
 const logger = createLogger({ service: 'test', level: 'silent' });
@@ -9,7 +15,12 @@ const logger = createLogger({ service: 'test', level: 'silent' });
 describe('circuit breaker around a gRPC client', () => {
   let server: GrpcServerHandle;
   beforeAll(async () => {
-    server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [echoRegistration], logger });
+    server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [echoRegistration],
+      logger,
+    });
   });
   afterAll(() => server.stop(1_000));
 
@@ -18,26 +29,39 @@ describe('circuit breaker around a gRPC client', () => {
       breaker: { volumeThreshold: 3, errorThresholdPercentage: 50, resetTimeoutMs: 300 },
     });
     for (let i = 0; i < 3; i++) {
-      const error = await echo.call.echo({ text: 'x', delay_ms: 0, fail_with_code: GrpcStatus.UNAVAILABLE }).catch((e: unknown) => e);
+      const error = await echo.call
+        .echo({ text: 'x', delay_ms: 0, fail_with_code: GrpcStatus.UNAVAILABLE })
+        .catch((e: unknown) => e);
       expect(describeCallError(error).code).toBe(GrpcStatus.UNAVAILABLE);
     }
     expect(echo.breaker.opened).toBe(true);
 
     const started = performance.now();
-    const fast = await echo.call.echo({ text: 'ok', delay_ms: 200, fail_with_code: 0 }).catch((e: unknown) => e);
+    const fast = await echo.call
+      .echo({ text: 'ok', delay_ms: 200, fail_with_code: 0 })
+      .catch((e: unknown) => e);
     expect(performance.now() - started).toBeLessThan(100);
-    expect(describeCallError(fast)).toMatchObject({ code: GrpcStatus.UNAVAILABLE, reason: 'circuit_open' });
+    expect(describeCallError(fast)).toMatchObject({
+      code: GrpcStatus.UNAVAILABLE,
+      reason: 'circuit_open',
+    });
 
     await new Promise((resolve) => setTimeout(resolve, 350));
-    await expect(echo.call.echo({ text: 'ok', delay_ms: 0, fail_with_code: 0 })).resolves.toMatchObject({ text: 'ok' });
+    await expect(
+      echo.call.echo({ text: 'ok', delay_ms: 0, fail_with_code: 0 }),
+    ).resolves.toMatchObject({ text: 'ok' });
     expect(echo.breaker.closed).toBe(true);
     echo.close();
   });
 
   it('does not count business errors such as NOT_FOUND as failures', async () => {
-    const echo = createGrpcClient(EchoServiceClient, server.address, { breaker: { volumeThreshold: 2, errorThresholdPercentage: 10 } });
+    const echo = createGrpcClient(EchoServiceClient, server.address, {
+      breaker: { volumeThreshold: 2, errorThresholdPercentage: 10 },
+    });
     for (let i = 0; i < 5; i++) {
-      await echo.call.echo({ text: 'x', delay_ms: 0, fail_with_code: GrpcStatus.NOT_FOUND }).catch(() => undefined);
+      await echo.call
+        .echo({ text: 'x', delay_ms: 0, fail_with_code: GrpcStatus.NOT_FOUND })
+        .catch(() => undefined);
     }
     expect(echo.breaker.opened).toBe(false);
     echo.close();

@@ -63,15 +63,24 @@ describe('JetStream events with an idempotent durable consumer', () => {
     };
 
     let consumer = await startConsumer(consumerOptions);
-    await publisher.publish(pinged, { tenantId: 't1', payload: EchoRequest.fromPartial({ text: 'first' }) });
+    await publisher.publish(pinged, {
+      tenantId: 't1',
+      payload: EchoRequest.fromPartial({ text: 'first' }),
+    });
     await waitFor(() => handled.length === 1);
     await consumer.stop();
 
     // Published while no consumer runs: the durable consumer picks it up after its restart.
-    await publisher.publish(pinged, { tenantId: 't1', payload: EchoRequest.fromPartial({ text: 'while-down' }) });
+    await publisher.publish(pinged, {
+      tenantId: 't1',
+      payload: EchoRequest.fromPartial({ text: 'while-down' }),
+    });
     // The same event delivered twice under different message ids (as a redelivery past
     // JetStream's duplicate window would be): the consumer must not handle it twice.
-    const { id, bytes } = encodeEvent(pinged, { tenantId: 't1', payload: EchoRequest.fromPartial({ text: 'duplicate' }) });
+    const { id, bytes } = encodeEvent(pinged, {
+      tenantId: 't1',
+      payload: EchoRequest.fromPartial({ text: 'duplicate' }),
+    });
     await publisher.publishEncoded(pinged.subject, `${id}-a`, bytes, '');
     await publisher.publishEncoded(pinged.subject, `${id}-b`, bytes, '');
 
@@ -80,8 +89,14 @@ describe('JetStream events with an idempotent durable consumer', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await consumer.stop();
 
-    expect(handled.map((event) => event.payload.text)).toEqual(['first', 'while-down', 'duplicate']);
-    expect(handled.every((event) => event.tenantId === 't1' && event.occurredAt instanceof Date)).toBe(true);
+    expect(handled.map((event) => event.payload.text)).toEqual([
+      'first',
+      'while-down',
+      'duplicate',
+    ]);
+    expect(
+      handled.every((event) => event.tenantId === 't1' && event.occurredAt instanceof Date),
+    ).toBe(true);
   });
 
   it('retries an event whose handler failed, and handles it once it succeeds', async () => {

@@ -1,10 +1,20 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { HealthClient, HealthCheckResponse_ServingStatus } from '@inventory/contracts/grpc/health/v1/health.js';
+import {
+  HealthClient,
+  HealthCheckResponse_ServingStatus,
+} from '@inventory/contracts/grpc/health/v1/health.js';
 import { EchoServiceClient } from '@inventory/contracts/testing/v1/echo.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGrpcClient, createLogger, describeCallError, runWithContext, startGrpcServer, type GrpcServerHandle } from '../src/index.js';
+import {
+  createGrpcClient,
+  createLogger,
+  describeCallError,
+  runWithContext,
+  startGrpcServer,
+  type GrpcServerHandle,
+} from '../src/index.js';
 import { echoRegistration } from './fixtures/echo-service.js';
 
 const logger = createLogger({ service: 'test', level: 'silent' });
@@ -13,44 +23,63 @@ describe('gRPC server and client', () => {
   let server: GrpcServerHandle;
 
   beforeAll(async () => {
-    server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [echoRegistration], logger });
+    server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [echoRegistration],
+      logger,
+    });
   });
   afterAll(() => server.stop(1_000));
 
   it('answers grpc.health.v1 Check with SERVING for the server and each service', async () => {
     const health = createGrpcClient(HealthClient, server.address);
-    expect((await health.call.check({ service: '' })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
-    expect((await health.call.check({ service: 'inventory.testing.v1.EchoService' })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    expect((await health.call.check({ service: '' })).status).toBe(
+      HealthCheckResponse_ServingStatus.SERVING,
+    );
+    expect((await health.call.check({ service: 'inventory.testing.v1.EchoService' })).status).toBe(
+      HealthCheckResponse_ServingStatus.SERVING,
+    );
     health.close();
   });
 
   it('propagates the request context as metadata', async () => {
     const echo = createGrpcClient(EchoServiceClient, server.address);
-    const response = await runWithContext({ requestId: 'req-123', tenantId: 'tenant-a' }, () => echo.call.echo({ text: 'hi', delay_ms: 0, fail_with_code: 0 }));
+    const response = await runWithContext({ requestId: 'req-123', tenantId: 'tenant-a' }, () =>
+      echo.call.echo({ text: 'hi', delay_ms: 0, fail_with_code: 0 }),
+    );
     expect(response).toEqual({ text: 'hi', request_id: 'req-123', tenant_id: 'tenant-a' });
     echo.close();
   });
 
   it('fails a call past its deadline with DEADLINE_EXCEEDED', async () => {
     const echo = createGrpcClient(EchoServiceClient, server.address, { deadlineMs: 50 });
-    const error = await echo.call.echo({ text: 'slow', delay_ms: 500, fail_with_code: 0 }).catch((e: unknown) => e);
+    const error = await echo.call
+      .echo({ text: 'slow', delay_ms: 500, fail_with_code: 0 })
+      .catch((e: unknown) => e);
     expect(describeCallError(error).code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
     echo.close();
   });
 
   it('carries the reason and field violations of a typed error', async () => {
     const echo = createGrpcClient(EchoServiceClient, server.address);
-    const error = await echo.call.echo({ text: 'x', delay_ms: 0, fail_with_code: GrpcStatus.INVALID_ARGUMENT }).catch((e: unknown) => e);
+    const error = await echo.call
+      .echo({ text: 'x', delay_ms: 0, fail_with_code: GrpcStatus.INVALID_ARGUMENT })
+      .catch((e: unknown) => e);
     const decoded = describeCallError(error);
     expect(decoded.code).toBe(GrpcStatus.INVALID_ARGUMENT);
     expect(decoded.reason).toBe('test_failure');
-    expect(decoded.fieldViolations).toEqual([{ field: 'text', description: 'The text field is invalid.' }]);
+    expect(decoded.fieldViolations).toEqual([
+      { field: 'text', description: 'The text field is invalid.' },
+    ]);
     echo.close();
   });
 
   it('turns an unexpected error into INTERNAL without leaking its message', async () => {
     const echo = createGrpcClient(EchoServiceClient, server.address);
-    const error = await echo.call.echo({ text: 'x', delay_ms: 0, fail_with_code: -1 }).catch((e: unknown) => e);
+    const error = await echo.call
+      .echo({ text: 'x', delay_ms: 0, fail_with_code: -1 })
+      .catch((e: unknown) => e);
     const decoded = describeCallError(error);
     expect(decoded.code).toBe(GrpcStatus.INTERNAL);
     expect(decoded.message).toBe('Internal error');
@@ -61,21 +90,32 @@ describe('gRPC server and client', () => {
 
 describe('graceful shutdown', () => {
   it('lets an in-flight call finish, then refuses new ones and reports NOT_SERVING', async () => {
-    const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [echoRegistration], logger });
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [echoRegistration],
+      logger,
+    });
     const echo = createGrpcClient(EchoServiceClient, server.address);
     const inFlight = echo.call.echo({ text: 'finishing', delay_ms: 300, fail_with_code: 0 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const stopped = server.stop(5_000);
     await expect(inFlight).resolves.toMatchObject({ text: 'finishing' });
     await stopped;
-    const after = await echo.call.echo({ text: 'late', delay_ms: 0, fail_with_code: 0 }, { deadlineMs: 500 }).catch((e: unknown) => e);
+    const after = await echo.call
+      .echo({ text: 'late', delay_ms: 0, fail_with_code: 0 }, { deadlineMs: 500 })
+      .catch((e: unknown) => e);
     expect(describeCallError(after).code).not.toBe(GrpcStatus.OK);
     echo.close();
   });
 
   it('SIGTERM lets an in-flight request finish before the process exits cleanly', async () => {
     const fixture = fileURLToPath(new URL('./fixtures/echo-process.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', fixture], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=development', '--import', 'tsx', fixture],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const port = await new Promise<number>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         const match = /LISTENING (\d+)/.exec(chunk.toString());
@@ -83,7 +123,9 @@ describe('graceful shutdown', () => {
       });
       child.on('exit', (code) => reject(new Error(`fixture exited early with ${code}`)));
     });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
     const echo = createGrpcClient(EchoServiceClient, `127.0.0.1:${port}`);
     const inFlight = echo.call.echo({ text: 'drained', delay_ms: 500, fail_with_code: 0 });
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -3,7 +3,17 @@ import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import type { Connection } from 'mongoose';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMongo, connectNats, createLogger, decodeEnvelope, defineEvent, ensureStream, EventPublisher, Outbox, startOutboxRelay } from '../src/index.js';
+import {
+  connectMongo,
+  connectNats,
+  createLogger,
+  decodeEnvelope,
+  defineEvent,
+  ensureStream,
+  EventPublisher,
+  Outbox,
+  startOutboxRelay,
+} from '../src/index.js';
 
 const logger = createLogger({ service: 'test', level: 'silent' });
 const changed = defineEvent('outboxtest.thing.changed', EchoRequest);
@@ -17,7 +27,10 @@ describe('transactional outbox', () => {
     infra = await startTestInfra({ redis: false });
     nats = await connectNats(infra.natsUrl, 'outbox-test');
     mongo = await connectMongo(infra.mongoUrl, infra.dbName('outbox'));
-    await ensureStream(await nats.jetstreamManager(), { name: 'OUTBOXTEST', subjects: ['outboxtest.>'] });
+    await ensureStream(await nats.jetstreamManager(), {
+      name: 'OUTBOXTEST',
+      subjects: ['outboxtest.>'],
+    });
   });
   afterAll(async () => {
     await nats?.close();
@@ -29,8 +42,14 @@ describe('transactional outbox', () => {
     const manager = await nats.jetstreamManager();
     const info = await manager.streams.info('OUTBOXTEST');
     const texts: string[] = [];
-    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-      const message = await manager.streams.getMessage('OUTBOXTEST', { seq }).catch(() => undefined);
+    for (
+      let seq = info.state.first_seq;
+      seq <= info.state.last_seq && info.state.messages > 0;
+      seq++
+    ) {
+      const message = await manager.streams
+        .getMessage('OUTBOXTEST', { seq })
+        .catch(() => undefined);
       if (message) texts.push(EchoRequest.decode(decodeEnvelope(message.data).payload).text);
     }
     return texts;
@@ -40,12 +59,28 @@ describe('transactional outbox', () => {
     // "Before the crash": the change and its event are recorded, no relay runs.
     const outbox = new Outbox(mongo);
     await outbox.model.init();
-    await outbox.withEvents([{ type: changed, event: { tenantId: 't1', payload: EchoRequest.fromPartial({ text: 'recorded-before-crash' }) } }], async () => 'changed');
+    await outbox.withEvents(
+      [
+        {
+          type: changed,
+          event: {
+            tenantId: 't1',
+            payload: EchoRequest.fromPartial({ text: 'recorded-before-crash' }),
+          },
+        },
+      ],
+      async () => 'changed',
+    );
     expect(await outbox.model.countDocuments({ state: 'ready' })).toBe(1);
     expect(await streamMessages()).toEqual([]);
 
     // "After the restart": a new relay over the same database publishes it.
-    const relay = startOutboxRelay({ outbox: new Outbox(mongo), publisher: new EventPublisher(nats.jetstream()), logger, intervalMs: 50 });
+    const relay = startOutboxRelay({
+      outbox: new Outbox(mongo),
+      publisher: new EventPublisher(nats.jetstream()),
+      logger,
+      intervalMs: 50,
+    });
     await relay.flush();
     await relay.stop();
     expect(await streamMessages()).toEqual(['recorded-before-crash']);
@@ -55,9 +90,17 @@ describe('transactional outbox', () => {
   it('drops the events of a state change that failed', async () => {
     const outbox = new Outbox(mongo);
     await expect(
-      outbox.withEvents([{ type: changed, event: { tenantId: 't1', payload: EchoRequest.fromPartial({ text: 'never' }) } }], async () => {
-        throw new Error('validation failed');
-      }),
+      outbox.withEvents(
+        [
+          {
+            type: changed,
+            event: { tenantId: 't1', payload: EchoRequest.fromPartial({ text: 'never' }) },
+          },
+        ],
+        async () => {
+          throw new Error('validation failed');
+        },
+      ),
     ).rejects.toThrow('validation failed');
     expect(await outbox.model.countDocuments()).toBe(0);
   });
@@ -65,10 +108,24 @@ describe('transactional outbox', () => {
   it('publishes a pending record orphaned by a crash mid-change once its grace period passes', async () => {
     const outbox = new Outbox(mongo);
     const crash = new Promise<never>(() => undefined); // the change never completes: the process "dies" here
-    void outbox.withEvents([{ type: changed, event: { tenantId: 't1', payload: EchoRequest.fromPartial({ text: 'orphaned' }) } }], () => crash);
+    void outbox.withEvents(
+      [
+        {
+          type: changed,
+          event: { tenantId: 't1', payload: EchoRequest.fromPartial({ text: 'orphaned' }) },
+        },
+      ],
+      () => crash,
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await outbox.model.countDocuments({ state: 'pending' })).toBe(1);
-    const relay = startOutboxRelay({ outbox: new Outbox(mongo), publisher: new EventPublisher(nats.jetstream()), logger, intervalMs: 50, orphanAfterMs: 200 });
+    const relay = startOutboxRelay({
+      outbox: new Outbox(mongo),
+      publisher: new EventPublisher(nats.jetstream()),
+      logger,
+      intervalMs: 50,
+      orphanAfterMs: 200,
+    });
     await relay.flush();
     expect((await streamMessages()).includes('orphaned')).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -7,14 +7,31 @@ import { createStore } from './store/index.js';
 import { createUseCases } from './use-cases/index.js';
 
 export const SERVICE_NAME = 'identity';
-export { seedDevelopment, type SeedDevelopmentOptions, type SeededDevelopment } from './seed-development.js';
+export {
+  seedDevelopment,
+  type SeedDevelopmentOptions,
+  type SeededDevelopment,
+} from './seed-development.js';
 
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
   const config = readConfig(env);
-  const runtime = await ServiceRuntime.start({ name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [IDENTITY_STREAM] });
-  const store = createStore(runtime.mongo, { requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS });
-  const useCases = createUseCases({ store, outbox: runtime.outbox, publisher: runtime.publisher, settings: settingsFrom(config), logger: runtime.logger });
+  const runtime = await ServiceRuntime.start({
+    name: SERVICE_NAME,
+    config,
+    dbName: config.MONGO_DB,
+    streams: [IDENTITY_STREAM],
+  });
+  const store = createStore(runtime.mongo, {
+    requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS,
+  });
+  const useCases = createUseCases({
+    store,
+    outbox: runtime.outbox,
+    publisher: runtime.publisher,
+    settings: settingsFrom(config),
+    logger: runtime.logger,
+  });
   runtime.startOutboxRelay();
   await runtime.serve([identityService(useCases)]);
   await consumeRequestLog(runtime, useCases);

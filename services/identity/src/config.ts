@@ -15,8 +15,13 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, env);
+export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config =>
+  loadConfig(configSchema, env);
 
 export function settingsFrom(config: Config) {
-  return { baseDomain: config.BASE_DOMAIN.toLowerCase(), sessionTtlMinutes: config.SESSION_TTL_MINUTES, totpIssuer: config.TOTP_ISSUER };
+  return {
+    baseDomain: config.BASE_DOMAIN.toLowerCase(),
+    sessionTtlMinutes: config.SESSION_TTL_MINUTES,
+    totpIssuer: config.TOTP_ISSUER,
+  };
 }

@@ -13,8 +13,17 @@ export interface OfflineIdentity {
  * NATS: for the admin CLI and the development seed. Token events go to the
  * outbox, which the running service's relay publishes.
  */
-export async function openOffline(options: { mongoUrl: string; dbName: string; baseDomain?: string; retentionDays?: number }): Promise<OfflineIdentity> {
-  const logger = createLogger({ service: 'identity-admin', level: 'warn', destination: process.stderr });
+export async function openOffline(options: {
+  mongoUrl: string;
+  dbName: string;
+  baseDomain?: string;
+  retentionDays?: number;
+}): Promise<OfflineIdentity> {
+  const logger = createLogger({
+    service: 'identity-admin',
+    level: 'warn',
+    destination: process.stderr,
+  });
   const connection = await connectMongo(options.mongoUrl, options.dbName);
   const store = createStore(connection, { requestLogRetentionDays: options.retentionDays ?? 30 });
   const outbox = new Outbox(connection);
@@ -22,7 +31,11 @@ export async function openOffline(options: { mongoUrl: string; dbName: string; b
   const useCases = createUseCases({
     store,
     outbox,
-    settings: { baseDomain: (options.baseDomain ?? 'inventory.localhost').toLowerCase(), sessionTtlMinutes: 720, totpIssuer: 'Inventory' },
+    settings: {
+      baseDomain: (options.baseDomain ?? 'inventory.localhost').toLowerCase(),
+      sessionTtlMinutes: 720,
+      totpIssuer: 'Inventory',
+    },
     logger,
   });
   return { useCases, store, close: () => connection.close() };

@@ -34,31 +34,69 @@ const SEED_TOKEN_NAME = 'development (seeded)';
  * the password to the one given, and replaces the seeded token.
  */
 export async function seedDevelopment(options: SeedDevelopmentOptions): Promise<SeededDevelopment> {
-  const identity = await openOffline({ mongoUrl: options.mongoUrl, dbName: options.dbName, baseDomain: options.baseDomain });
+  const identity = await openOffline({
+    mongoUrl: options.mongoUrl,
+    dbName: options.dbName,
+    baseDomain: options.baseDomain,
+  });
   const { useCases, store } = identity;
   try {
     const existing = await store.tenants.findBySlug(options.slug.toLowerCase());
     const tenant = existing
-      ? { id: existing.tenant.tenant_id, slug: existing.tenant.slug, name: existing.tenant.name, domains: existing.domains, created_at: existing.tenant.created_at }
+      ? {
+          id: existing.tenant.tenant_id,
+          slug: existing.tenant.slug,
+          name: existing.tenant.name,
+          domains: existing.domains,
+          created_at: existing.tenant.created_at,
+        }
       : await useCases.createTenant.execute({ slug: options.slug, name: options.slug });
 
     let user = await store.users.findByEmail(tenant.id, options.email);
     if (!user) {
-      await useCases.createUser.execute(tenant.id, { email: options.email, name: 'Development Owner', password: options.password, isOwner: true, permissions: [] });
+      await useCases.createUser.execute(tenant.id, {
+        email: options.email,
+        name: 'Development Owner',
+        password: options.password,
+        isOwner: true,
+        permissions: [],
+      });
       user = await store.users.findByEmail(tenant.id, options.email);
     } else if (!(await verifyPassword(options.password, user.password_hash))) {
-      await store.users.update(tenant.id, user.id, { password_hash: await hashPassword(options.password), is_owner: true });
+      await store.users.update(tenant.id, user.id, {
+        password_hash: await hashPassword(options.password),
+        is_owner: true,
+      });
     }
     const userId = user!.id;
 
-    const previous = await store.tokens.model.find({ tenant_id: tenant.id, user_id: userId, name: SEED_TOKEN_NAME, revoked_at: null }).lean();
+    const previous = await store.tokens.model
+      .find({ tenant_id: tenant.id, user_id: userId, name: SEED_TOKEN_NAME, revoked_at: null })
+      .lean();
     for (const token of previous) await useCases.revokeToken.execute(tenant.id, userId, token.id);
-    const created = await useCases.createToken.execute(tenant.id, userId, { name: SEED_TOKEN_NAME, scopes: [...SCOPES], ipAllowlist: [] });
+    const created = await useCases.createToken.execute(tenant.id, userId, {
+      name: SEED_TOKEN_NAME,
+      scopes: [...SCOPES],
+      ipAllowlist: [],
+    });
 
-    const host = tenant.domains.find((domain) => domain.startsWith(`${tenant.slug}.`)) ?? tenant.domains[0]!;
+    const host =
+      tenant.domains.find((domain) => domain.startsWith(`${tenant.slug}.`)) ?? tenant.domains[0]!;
     const scheme = options.publicScheme ?? 'http';
-    const port = options.publicPort && !(scheme === 'http' && options.publicPort === 80) && !(scheme === 'https' && options.publicPort === 443) ? `:${options.publicPort}` : '';
-    return { tenant, host, base_url: `${scheme}://${host}${port}`, email: options.email.toLowerCase(), password: options.password, token: created.plain_text_token };
+    const port =
+      options.publicPort &&
+      !(scheme === 'http' && options.publicPort === 80) &&
+      !(scheme === 'https' && options.publicPort === 443)
+        ? `:${options.publicPort}`
+        : '';
+    return {
+      tenant,
+      host,
+      base_url: `${scheme}://${host}${port}`,
+      email: options.email.toLowerCase(),
+      password: options.password,
+      token: created.plain_text_token,
+    };
   } finally {
     await identity.close();
   }

@@ -1,4 +1,7 @@
-import { HealthClient, HealthCheckResponse_ServingStatus } from '@inventory/contracts/grpc/health/v1/health.js';
+import {
+  HealthClient,
+  HealthCheckResponse_ServingStatus,
+} from '@inventory/contracts/grpc/health/v1/health.js';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { createGrpcClient, type ServiceRuntime } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +13,12 @@ describe('identity boot', () => {
 
   beforeAll(async () => {
     infra = await startTestInfra({ redis: false });
-    service = await bootstrap({ MONGO_URL: infra.mongoUrl, MONGO_DB: infra.dbName('identity'), NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' });
+    service = await bootstrap({
+      MONGO_URL: infra.mongoUrl,
+      MONGO_DB: infra.dbName('identity'),
+      NATS_URL: infra.natsUrl,
+      LOG_LEVEL: 'silent',
+    });
   });
   afterAll(async () => {
     await service?.stop();
@@ -19,7 +27,9 @@ describe('identity boot', () => {
 
   it('serves grpc.health.v1 as SERVING and stops cleanly', async () => {
     const health = createGrpcClient(HealthClient, service.grpc!.address);
-    expect((await health.call.check({ service: '' })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    expect((await health.call.check({ service: '' })).status).toBe(
+      HealthCheckResponse_ServingStatus.SERVING,
+    );
     health.close();
   });
 });

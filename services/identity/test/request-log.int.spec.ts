@@ -1,13 +1,26 @@
 import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
 import { tokenRequestsLogged } from '@inventory/events';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
-import { createGrpcClient, encodeEvent, EventPublisher, newRequestId, runWithContext, type GrpcClientHandle, type ServiceRuntime } from '@inventory/platform';
+import {
+  createGrpcClient,
+  encodeEvent,
+  EventPublisher,
+  newRequestId,
+  runWithContext,
+  type GrpcClientHandle,
+  type ServiceRuntime,
+} from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
 
-const as = <T>(tenantId: string, userId: number, fn: () => Promise<T>) => runWithContext({ requestId: newRequestId(), tenantId, userId: String(userId) }, fn);
+const as = <T>(tenantId: string, userId: number, fn: () => Promise<T>) =>
+  runWithContext({ requestId: newRequestId(), tenantId, userId: String(userId) }, fn);
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 5_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -23,7 +36,12 @@ describe('request log batches from the gateways', () => {
 
   beforeAll(async () => {
     infra = await startTestInfra({ redis: false });
-    service = await bootstrap({ MONGO_URL: infra.mongoUrl, MONGO_DB: infra.dbName('identity'), NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' });
+    service = await bootstrap({
+      MONGO_URL: infra.mongoUrl,
+      MONGO_DB: infra.dbName('identity'),
+      NATS_URL: infra.natsUrl,
+      LOG_LEVEL: 'silent',
+    });
     client = createGrpcClient(IdentityServiceClient, service.grpc!.address);
   });
   afterAll(async () => {
@@ -33,11 +51,23 @@ describe('request log batches from the gateways', () => {
   });
 
   it('stores a batch once even when it is delivered twice, and moves last_used_at only forward', async () => {
-    const { tenant } = await client.call.createTenant({ slug: 'logs', name: '', custom_domains: [] });
+    const { tenant } = await client.call.createTenant({
+      slug: 'logs',
+      name: '',
+      custom_domains: [],
+    });
     const { user } = await runWithContext({ requestId: newRequestId(), tenantId: tenant!.id }, () =>
-      client.call.createUser({ email: 'log@logs.test', name: 'L', password: 'password-1', is_owner: true, permissions: [] }),
+      client.call.createUser({
+        email: 'log@logs.test',
+        name: 'L',
+        password: 'password-1',
+        is_owner: true,
+        permissions: [],
+      }),
     );
-    const { token } = await as(tenant!.id, user!.id, () => client.call.createToken({ name: 't', scopes: [], ip_allowlist: [] }));
+    const { token } = await as(tenant!.id, user!.id, () =>
+      client.call.createToken({ name: 't', scopes: [], ip_allowlist: [] }),
+    );
     const entry = (id: string, at: Date, status = 200) => ({
       id,
       token_id: token!.id,
@@ -54,19 +84,30 @@ describe('request log batches from the gateways', () => {
     const newer = new Date('2026-06-02T10:00:00Z');
     const older = new Date('2026-06-01T10:00:00Z');
     const publisher = new EventPublisher(service.jetstream);
-    const batch = encodeEvent(tokenRequestsLogged, { tenantId: tenant!.id, payload: { requests: [entry('r-1', newer), entry('r-2', newer, 404)] } });
+    const batch = encodeEvent(tokenRequestsLogged, {
+      tenantId: tenant!.id,
+      payload: { requests: [entry('r-1', newer), entry('r-2', newer, 404)] },
+    });
     // The same batch twice under different message ids, as a redelivery past the duplicate window would be.
     await publisher.publishEncoded(tokenRequestsLogged.subject, `${batch.id}-a`, batch.bytes, '');
     await publisher.publishEncoded(tokenRequestsLogged.subject, `${batch.id}-b`, batch.bytes, '');
     // A late batch with an older request must not move last_used_at back.
-    await publisher.publish(tokenRequestsLogged, { tenantId: tenant!.id, payload: { requests: [entry('r-3', older)] } });
+    await publisher.publish(tokenRequestsLogged, {
+      tenantId: tenant!.id,
+      payload: { requests: [entry('r-3', older)] },
+    });
 
     const requests = service.mongo.collection('token_requests');
-    const count = await waitFor(() => requests.countDocuments({ tenant_id: tenant!.id }), (n) => n >= 3);
+    const count = await waitFor(
+      () => requests.countDocuments({ tenant_id: tenant!.id }),
+      (n) => n >= 3,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await requests.countDocuments({ tenant_id: tenant!.id })).toBe(3);
     expect(count).toBe(3);
-    const stored = await service.mongo.collection('personal_access_tokens').findOne({ tenant_id: tenant!.id, id: token!.id });
+    const stored = await service.mongo
+      .collection('personal_access_tokens')
+      .findOne({ tenant_id: tenant!.id, id: token!.id });
     expect(stored?.last_used_at).toEqual(newer);
   });
 });

@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { HealthClient, HealthCheckResponse_ServingStatus } from '@inventory/contracts/grpc/health/v1/health.js';
+import {
+  HealthClient,
+  HealthCheckResponse_ServingStatus,
+} from '@inventory/contracts/grpc/health/v1/health.js';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { createGrpcClient, type ServiceRuntime } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +15,12 @@ describe('outbound-delivery boot', () => {
 
   beforeAll(async () => {
     infra = await startTestInfra({ redis: false });
-    service = await bootstrap({ MONGO_URL: infra.mongoUrl, MONGO_DB: infra.dbName('outbound'), NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' });
+    service = await bootstrap({
+      MONGO_URL: infra.mongoUrl,
+      MONGO_DB: infra.dbName('outbound'),
+      NATS_URL: infra.natsUrl,
+      LOG_LEVEL: 'silent',
+    });
   });
   afterAll(async () => {
     await service?.stop();
@@ -21,7 +29,9 @@ describe('outbound-delivery boot', () => {
 
   it('serves grpc.health.v1 as SERVING', async () => {
     const health = createGrpcClient(HealthClient, service.grpc!.address);
-    expect((await health.call.check({ service: '' })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    expect((await health.call.check({ service: '' })).status).toBe(
+      HealthCheckResponse_ServingStatus.SERVING,
+    );
     health.close();
   });
 

@@ -3,7 +3,13 @@ import { ServiceRuntime } from '@inventory/platform';
 import { createWebhookRegistry } from './clients/webhook-registry.js';
 import { readConfig } from './config.js';
 import { SecretBox } from './domain/secret-box.js';
-import { CATALOG_STREAM, salesChannelConnected, salesChannelDisconnected, salesChannelHandlers, salesChannelUpdated } from './events/sales-channel-events.js';
+import {
+  CATALOG_STREAM,
+  salesChannelConnected,
+  salesChannelDisconnected,
+  salesChannelHandlers,
+  salesChannelUpdated,
+} from './events/sales-channel-events.js';
 import { parcelTrackingService } from './grpc/parcel-tracking-service.js';
 import { ProviderClient } from './provider/client.js';
 import { InstanceStore } from './store/instance-store.js';
@@ -12,7 +18,11 @@ import { StopJobStore } from './store/stop-job-store.js';
 import { TrackingStore } from './store/tracking-store.js';
 import { CheckInstance } from './use-cases/check-instance.js';
 import { CreateInstance } from './use-cases/create-instance.js';
-import { DeleteInstance, instanceDisconnected, PARCEL_STREAM } from './use-cases/delete-instance.js';
+import {
+  DeleteInstance,
+  instanceDisconnected,
+  PARCEL_STREAM,
+} from './use-cases/delete-instance.js';
 import type { Deps } from './use-cases/deps.js';
 import { GetInstance } from './use-cases/get-instance.js';
 import { ListTrackableChannels } from './use-cases/list-trackable-channels.js';
@@ -27,9 +37,10 @@ export { TrackingStore, type NewTracking, type TrackingDocument } from './store/
 export { InstanceStore } from './store/instance-store.js';
 export type { ProviderClient } from './provider/client.js';
 
-
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
-export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime & { deps: Deps }> {
+export async function bootstrap(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ServiceRuntime & { deps: Deps }> {
   const config = readConfig(env);
   const runtime = await ServiceRuntime.start({
     name: SERVICE_NAME,
@@ -37,7 +48,10 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
     dbName: config.MONGO_DB,
     streams: [PARCEL_STREAM, ACTIVITY_STREAM, CATALOG_STREAM],
   });
-  const registry = createWebhookRegistry(config.WEBHOOK_INGEST_GRPC_ADDRESS, config.GRPC_CLIENT_DEADLINE_MS);
+  const registry = createWebhookRegistry(
+    config.WEBHOOK_INGEST_GRPC_ADDRESS,
+    config.GRPC_CLIENT_DEADLINE_MS,
+  );
   runtime.onStop(async () => registry.close());
   const deps: Deps = {
     instances: new InstanceStore(runtime.mongo),
@@ -79,9 +93,24 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
     retryDelayMs: config.STOP_RETRY_DELAY_MS,
   });
   const channels = salesChannelHandlers(deps.channels);
-  await runtime.consume({ stream: CATALOG_STREAM.name, durable: 'parcel-tracking-sales-channel-connected', event: salesChannelConnected, handle: channels.connected });
-  await runtime.consume({ stream: CATALOG_STREAM.name, durable: 'parcel-tracking-sales-channel-updated', event: salesChannelUpdated, handle: channels.updated });
-  await runtime.consume({ stream: CATALOG_STREAM.name, durable: 'parcel-tracking-sales-channel-disconnected', event: salesChannelDisconnected, handle: channels.disconnected });
+  await runtime.consume({
+    stream: CATALOG_STREAM.name,
+    durable: 'parcel-tracking-sales-channel-connected',
+    event: salesChannelConnected,
+    handle: channels.connected,
+  });
+  await runtime.consume({
+    stream: CATALOG_STREAM.name,
+    durable: 'parcel-tracking-sales-channel-updated',
+    event: salesChannelUpdated,
+    handle: channels.updated,
+  });
+  await runtime.consume({
+    stream: CATALOG_STREAM.name,
+    durable: 'parcel-tracking-sales-channel-disconnected',
+    event: salesChannelDisconnected,
+    handle: channels.disconnected,
+  });
   runtime.startOutboxRelay();
   return Object.assign(runtime, { deps });
 }

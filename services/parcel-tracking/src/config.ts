@@ -4,11 +4,15 @@ import { loadConfig, serviceEnv, url } from '@inventory/platform';
 const grpcAddress = z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port');
 
 /** A throwaway key for development and tests only; production must set its own. */
-export const DEV_PROVIDER_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 'parcel-tracking-dev-key').toString('base64');
+export const DEV_PROVIDER_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 'parcel-tracking-dev-key').toString(
+  'base64',
+);
 
 const encryptionKey = z
   .string()
-  .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'must be 32 bytes, base64-encoded' });
+  .refine((value) => Buffer.from(value, 'base64').length === 32, {
+    message: 'must be 32 bytes, base64-encoded',
+  });
 
 export const configSchema = z
   .object({
@@ -31,11 +35,20 @@ export const configSchema = z
   })
   .superRefine((config, context) => {
     if (config.NODE_ENV === 'production' && !config.PROVIDER_KEY_ENCRYPTION_KEY) {
-      context.addIssue({ code: z.ZodIssueCode.custom, path: ['PROVIDER_KEY_ENCRYPTION_KEY'], message: 'is required in production' });
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['PROVIDER_KEY_ENCRYPTION_KEY'],
+        message: 'is required in production',
+      });
     }
   })
-  .transform((config) => ({ ...config, PROVIDER_KEY_ENCRYPTION_KEY: config.PROVIDER_KEY_ENCRYPTION_KEY ?? DEV_PROVIDER_KEY_ENCRYPTION_KEY }));
+  .transform((config) => ({
+    ...config,
+    PROVIDER_KEY_ENCRYPTION_KEY:
+      config.PROVIDER_KEY_ENCRYPTION_KEY ?? DEV_PROVIDER_KEY_ENCRYPTION_KEY,
+  }));
 
 export type Config = z.infer<typeof configSchema>;
 
-export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, env);
+export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config =>
+  loadConfig(configSchema, env);

@@ -1,7 +1,13 @@
 import { ActivityRecorded } from '@inventory/contracts/events/v1/activity.js';
 import { ParcelTrackingServiceClient } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
-import { createGrpcClient, decodeEnvelope, describeCallError, runWithContext, type GrpcClientHandle } from '@inventory/platform';
+import {
+  createGrpcClient,
+  decodeEnvelope,
+  describeCallError,
+  runWithContext,
+  type GrpcClientHandle,
+} from '@inventory/platform';
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
 import { bootstrap as startWebhookIngest } from '@inventory/webhook-ingest';
 import { AckPolicy, DeliverPolicy } from 'nats';
@@ -22,7 +28,10 @@ export interface Harness {
 /** Real MongoDB/NATS, real webhook-ingest, parcel-tracking over a real gRPC channel; only the provider is simulated. */
 export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
   const infra = await startTestInfra({ redis: false });
-  const sim = await startProviderSim({ keys: [{ key: GOOD_KEY }, { key: OTHER_KEY, quotaTotal: 50 }], rateLimitPerSecond: 1000 });
+  const sim = await startProviderSim({
+    keys: [{ key: GOOD_KEY }, { key: OTHER_KEY, quotaTotal: 50 }],
+    rateLimitPerSecond: 1000,
+  });
   const common = { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' };
   const ingest = await startWebhookIngest({ ...common, MONGO_DB: infra.dbName('webhook_ingest') });
   const service = await bootstrap({
@@ -34,7 +43,9 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     STOP_RETRY_DELAY_MS: '200',
     ...env,
   });
-  const client = createGrpcClient(ParcelTrackingServiceClient, service.grpc!.address, { deadlineMs: 20_000 });
+  const client = createGrpcClient(ParcelTrackingServiceClient, service.grpc!.address, {
+    deadlineMs: 20_000,
+  });
   return {
     infra,
     sim,
@@ -43,13 +54,20 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     client,
     async stop() {
       client.close();
-      for (const stop of [() => service.stop(), () => ingest.stop(), () => sim.stop(), () => infra.stop()]) await stop().catch(() => undefined);
+      for (const stop of [
+        () => service.stop(),
+        () => ingest.stop(),
+        () => sim.stop(),
+        () => infra.stop(),
+      ])
+        await stop().catch(() => undefined);
     },
   };
 }
 
 /** Runs a call as a tenant (and user), the way the gateway's metadata would. */
-export const as = <T>(tenantId: string, fn: () => Promise<T>, userId = 'user-1') => runWithContext({ requestId: `test-${Math.random()}`, tenantId, userId }, fn);
+export const as = <T>(tenantId: string, fn: () => Promise<T>, userId = 'user-1') =>
+  runWithContext({ requestId: `test-${Math.random()}`, tenantId, userId }, fn);
 
 export async function failureOf(promise: Promise<unknown>) {
   try {
@@ -64,7 +82,12 @@ export async function failureOf(promise: Promise<unknown>) {
 export async function activityEvents(harness: Harness, tenantId: string) {
   const { jetstream, jetstreamManager } = harness.service;
   const name = `test_${Math.random().toString(36).slice(2)}`;
-  await jetstreamManager.consumers.add('ACTIVITY', { name, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All, inactive_threshold: 5e9 });
+  await jetstreamManager.consumers.add('ACTIVITY', {
+    name,
+    ack_policy: AckPolicy.None,
+    deliver_policy: DeliverPolicy.All,
+    inactive_threshold: 5e9,
+  });
   const consumer = await jetstream.consumers.get('ACTIVITY', name);
   const info = await jetstreamManager.streams.info('ACTIVITY');
   const out: Array<ActivityRecorded & { tenant_id: string }> = [];
@@ -72,7 +95,8 @@ export async function activityEvents(harness: Harness, tenantId: string) {
   const batch = await consumer.fetch({ max_messages: info.state.messages, expires: 2_000 });
   for await (const message of batch) {
     const envelope = decodeEnvelope(message.data);
-    if (envelope.tenant_id === tenantId) out.push({ ...ActivityRecorded.decode(envelope.payload), tenant_id: envelope.tenant_id });
+    if (envelope.tenant_id === tenantId)
+      out.push({ ...ActivityRecorded.decode(envelope.payload), tenant_id: envelope.tenant_id });
     if (message.info.pending === 0) break;
   }
   return out;

@@ -12,7 +12,14 @@ const logger = createLogger({ service: 'test', level: 'silent' });
 
 let sim: ProviderSimHandle;
 const client = (options: Partial<ConstructorParameters<typeof ProviderClient>[0]> = {}) =>
-  new ProviderClient({ baseUrl: sim.url, timeoutMs: 2_000, ratePerSecond: 3, breakerResetMs: 60_000, logger, ...options });
+  new ProviderClient({
+    baseUrl: sim.url,
+    timeoutMs: 2_000,
+    ratePerSecond: 3,
+    breakerResetMs: 60_000,
+    logger,
+    ...options,
+  });
 
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {
   try {
@@ -45,14 +52,22 @@ describe('provider client', () => {
 
   it('registers in batches of at most 40 and treats "already registered" as success', async () => {
     const provider = client();
-    const numbers = Array.from({ length: 85 }, (_, i) => ({ number: `NUM${String(i).padStart(6, '0')}` }));
+    const numbers = Array.from({ length: 85 }, (_, i) => ({
+      number: `NUM${String(i).padStart(6, '0')}`,
+    }));
     const first = await provider.register(KEY, numbers);
     expect(first.accepted).toHaveLength(85);
     expect(first.rejected).toEqual([]);
     const again = await provider.register(KEY, numbers.slice(0, 3));
-    expect(again.accepted.map((item) => item.number)).toEqual(['NUM000000', 'NUM000001', 'NUM000002']);
+    expect(again.accepted.map((item) => item.number)).toEqual([
+      'NUM000000',
+      'NUM000001',
+      'NUM000002',
+    ]);
     const undetectable = await provider.register(KEY, [{ number: 'UNDETECTABLE123' }]);
-    expect(undetectable.rejected).toEqual([{ number: 'UNDETECTABLE123', code: -18019903, message: expect.any(String) }]);
+    expect(undetectable.rejected).toEqual([
+      { number: 'UNDETECTABLE123', code: -18019903, message: expect.any(String) },
+    ]);
     expect((await provider.getQuota(KEY)).used).toBe(85);
   });
 
@@ -71,7 +86,10 @@ describe('provider client', () => {
     const silent: Server = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
-      const provider = client({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 200 });
+      const provider = client({
+        baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        timeoutMs: 200,
+      });
       const error = await failure(provider.getQuota(KEY));
       expect(error.code).toBe('api_error');
       expect(error.message).toMatch(/in time/);
@@ -92,7 +110,10 @@ describe('provider client', () => {
     expect(provider.breaker.opened).toBe(true);
     sim.reset();
     const fast = await failure(provider.getQuota(KEY));
-    expect(fast).toMatchObject({ code: 'api_error', message: expect.stringMatching(/unavailable/) });
+    expect(fast).toMatchObject({
+      code: 'api_error',
+      message: expect.stringMatching(/unavailable/),
+    });
     provider.breaker.shutdown();
   });
 });

@@ -15,9 +15,15 @@ export { InboxStore, type WebhookEventDocument } from './store/inbox-store.js';
 export { TokenStore } from './store/token-store.js';
 
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
-export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime & { stores: { tokens: TokenStore; inbox: InboxStore } }> {
+export async function bootstrap(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ServiceRuntime & { stores: { tokens: TokenStore; inbox: InboxStore } }> {
   const config = readConfig(env);
-  const runtime = await ServiceRuntime.start({ name: SERVICE_NAME, config, dbName: config.MONGO_DB });
+  const runtime = await ServiceRuntime.start({
+    name: SERVICE_NAME,
+    config,
+    dbName: config.MONGO_DB,
+  });
   const tokens = new TokenStore(runtime.mongo);
   const inbox = new InboxStore(runtime.mongo);
   const resolveToken = new ResolveToken(tokens);

@@ -8,4 +8,5 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, env);
+export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config =>
+  loadConfig(configSchema, env);

@@ -1,11 +1,17 @@
 import { status } from '@grpc/grpc-js';
 import { WebhookIngestServiceClient } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
-import { createGrpcClient, describeCallError, runWithContext, type GrpcClientHandle } from '@inventory/platform';
+import {
+  createGrpcClient,
+  describeCallError,
+  runWithContext,
+  type GrpcClientHandle,
+} from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
 
-const asTenant = <T>(tenantId: string | undefined, fn: () => Promise<T>) => runWithContext({ requestId: 'test', tenantId }, fn);
+const asTenant = <T>(tenantId: string | undefined, fn: () => Promise<T>) =>
+  runWithContext({ requestId: 'test', tenantId }, fn);
 const token = (suffix: string) => `wh_${suffix.padEnd(43, 'x')}`;
 
 async function codeOf(promise: Promise<unknown>) {
@@ -24,7 +30,12 @@ describe('webhook-ingest: central token registry and inbox', () => {
 
   beforeAll(async () => {
     infra = await startTestInfra({ redis: false });
-    service = await bootstrap({ MONGO_URL: infra.mongoUrl, MONGO_DB: infra.dbName('webhook_ingest'), NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' });
+    service = await bootstrap({
+      MONGO_URL: infra.mongoUrl,
+      MONGO_DB: infra.dbName('webhook_ingest'),
+      NATS_URL: infra.natsUrl,
+      LOG_LEVEL: 'silent',
+    });
     client = createGrpcClient(WebhookIngestServiceClient, service.grpc!.address);
   });
   afterAll(async () => {
@@ -34,56 +45,162 @@ describe('webhook-ingest: central token registry and inbox', () => {
   });
 
   it('registers a token and resolves it without a tenant, storing only its hash', async () => {
-    await asTenant('tenant-a', () => client.call.registerToken({ token: token('a1'), provider: 'parcel-tracking', integration_instance_id: 7 }));
-    const resolved = await asTenant(undefined, () => client.call.resolveToken({ token: token('a1') }));
-    expect(resolved).toEqual({ tenant_id: 'tenant-a', provider: 'parcel-tracking', integration_instance_id: 7 });
+    await asTenant('tenant-a', () =>
+      client.call.registerToken({
+        token: token('a1'),
+        provider: 'parcel-tracking',
+        integration_instance_id: 7,
+      }),
+    );
+    const resolved = await asTenant(undefined, () =>
+      client.call.resolveToken({ token: token('a1') }),
+    );
+    expect(resolved).toEqual({
+      tenant_id: 'tenant-a',
+      provider: 'parcel-tracking',
+      integration_instance_id: 7,
+    });
     const stored = await service.stores.tokens.model.find({}).lean();
     expect(JSON.stringify(stored)).not.toContain(token('a1'));
   });
 
   it('refuses a duplicate token (unique index), a malformed token, and a call without tenant', async () => {
-    const duplicate = await codeOf(asTenant('tenant-b', () => client.call.registerToken({ token: token('a1'), provider: 'parcel-tracking', integration_instance_id: 8 })));
+    const duplicate = await codeOf(
+      asTenant('tenant-b', () =>
+        client.call.registerToken({
+          token: token('a1'),
+          provider: 'parcel-tracking',
+          integration_instance_id: 8,
+        }),
+      ),
+    );
     expect(duplicate.code).toBe(status.ALREADY_EXISTS);
-    const malformed = await codeOf(asTenant('tenant-b', () => client.call.registerToken({ token: 'short', provider: 'parcel-tracking', integration_instance_id: 8 })));
+    const malformed = await codeOf(
+      asTenant('tenant-b', () =>
+        client.call.registerToken({
+          token: 'short',
+          provider: 'parcel-tracking',
+          integration_instance_id: 8,
+        }),
+      ),
+    );
     expect(malformed.code).toBe(status.INVALID_ARGUMENT);
     expect(malformed.fieldViolations.map((v) => v.field)).toEqual(['token']);
-    const noTenant = await codeOf(asTenant(undefined, () => client.call.registerToken({ token: token('zz'), provider: 'parcel-tracking', integration_instance_id: 8 })));
+    const noTenant = await codeOf(
+      asTenant(undefined, () =>
+        client.call.registerToken({
+          token: token('zz'),
+          provider: 'parcel-tracking',
+          integration_instance_id: 8,
+        }),
+      ),
+    );
     expect(noTenant.code).toBe(status.INVALID_ARGUMENT);
   });
 
   it('resolves an unknown token as NOT_FOUND', async () => {
-    expect((await codeOf(client.call.resolveToken({ token: token('nope') }))).code).toBe(status.NOT_FOUND);
+    expect((await codeOf(client.call.resolveToken({ token: token('nope') }))).code).toBe(
+      status.NOT_FOUND,
+    );
     expect((await codeOf(client.call.resolveToken({ token: '' }))).code).toBe(status.NOT_FOUND);
   });
 
   it('stores an inbound webhook durably for a known token and reports the last one', async () => {
-    await asTenant('tenant-c', () => client.call.registerToken({ token: token('c1'), provider: 'parcel-tracking', integration_instance_id: 9 }));
-    const before = await asTenant('tenant-c', () => client.call.getWebhookSummary({ integration_instance_id: 9 }));
+    await asTenant('tenant-c', () =>
+      client.call.registerToken({
+        token: token('c1'),
+        provider: 'parcel-tracking',
+        integration_instance_id: 9,
+      }),
+    );
+    const before = await asTenant('tenant-c', () =>
+      client.call.getWebhookSummary({ integration_instance_id: 9 }),
+    );
     expect(before).toEqual({ received_count: 0 });
-    const body = JSON.stringify({ event: 'TRACKING_UPDATED', data: { number: '1Z999AA10123456784', carrier: 100002 } });
-    const { webhook_event_id } = await client.call.ingestWebhook({ token: token('c1'), provider: 'parcel-tracking', raw_body: Buffer.from(body), content_type: 'application/json', signature: 'abc' });
+    const body = JSON.stringify({
+      event: 'TRACKING_UPDATED',
+      data: { number: '1Z999AA10123456784', carrier: 100002 },
+    });
+    const { webhook_event_id } = await client.call.ingestWebhook({
+      token: token('c1'),
+      provider: 'parcel-tracking',
+      raw_body: Buffer.from(body),
+      content_type: 'application/json',
+      signature: 'abc',
+    });
     expect(webhook_event_id).toBeGreaterThan(0);
     const row = await service.stores.inbox.model.findOne({ id: webhook_event_id }).lean();
-    expect(row).toMatchObject({ tenant_id: 'tenant-c', integration_instance_id: 9, event_type: 'TRACKING_UPDATED', tracking_number: '1Z999AA10123456784', raw_body: body, signature: 'abc', state: 'received', result: null });
-    const after = await asTenant('tenant-c', () => client.call.getWebhookSummary({ integration_instance_id: 9 }));
+    expect(row).toMatchObject({
+      tenant_id: 'tenant-c',
+      integration_instance_id: 9,
+      event_type: 'TRACKING_UPDATED',
+      tracking_number: '1Z999AA10123456784',
+      raw_body: body,
+      signature: 'abc',
+      state: 'received',
+      result: null,
+    });
+    const after = await asTenant('tenant-c', () =>
+      client.call.getWebhookSummary({ integration_instance_id: 9 }),
+    );
     expect(after.received_count).toBe(1);
     expect(after.last_webhook_at).toEqual(row!.received_at);
     // Another tenant asking about the same instance id sees nothing.
-    expect(await asTenant('tenant-a', () => client.call.getWebhookSummary({ integration_instance_id: 9 }))).toEqual({ received_count: 0 });
+    expect(
+      await asTenant('tenant-a', () =>
+        client.call.getWebhookSummary({ integration_instance_id: 9 }),
+      ),
+    ).toEqual({ received_count: 0 });
   });
 
   it('refuses an inbound webhook for an unknown token or another provider segment', async () => {
     const raw = Buffer.from('{}');
-    expect((await codeOf(client.call.ingestWebhook({ token: token('unknown'), provider: 'parcel-tracking', raw_body: raw, content_type: 'application/json' }))).code).toBe(status.NOT_FOUND);
-    expect((await codeOf(client.call.ingestWebhook({ token: token('c1'), provider: 'other', raw_body: raw, content_type: 'application/json' }))).code).toBe(status.NOT_FOUND);
+    expect(
+      (
+        await codeOf(
+          client.call.ingestWebhook({
+            token: token('unknown'),
+            provider: 'parcel-tracking',
+            raw_body: raw,
+            content_type: 'application/json',
+          }),
+        )
+      ).code,
+    ).toBe(status.NOT_FOUND);
+    expect(
+      (
+        await codeOf(
+          client.call.ingestWebhook({
+            token: token('c1'),
+            provider: 'other',
+            raw_body: raw,
+            content_type: 'application/json',
+          }),
+        )
+      ).code,
+    ).toBe(status.NOT_FOUND);
   });
 
   it('unregisters only for the owning tenant, idempotently; the token then resolves as NOT_FOUND', async () => {
-    await asTenant('tenant-d', () => client.call.registerToken({ token: token('d1'), provider: 'parcel-tracking', integration_instance_id: 10 }));
-    expect(await asTenant('tenant-a', () => client.call.unregisterToken({ token: token('d1') }))).toEqual({ removed: false });
+    await asTenant('tenant-d', () =>
+      client.call.registerToken({
+        token: token('d1'),
+        provider: 'parcel-tracking',
+        integration_instance_id: 10,
+      }),
+    );
+    expect(
+      await asTenant('tenant-a', () => client.call.unregisterToken({ token: token('d1') })),
+    ).toEqual({ removed: false });
     expect((await client.call.resolveToken({ token: token('d1') })).tenant_id).toBe('tenant-d');
-    expect(await asTenant('tenant-d', () => client.call.unregisterToken({ token: token('d1') }))).toEqual({ removed: true });
-    expect(await asTenant('tenant-d', () => client.call.unregisterToken({ token: token('d1') }))).toEqual({ removed: false });
-    expect((await codeOf(client.call.resolveToken({ token: token('d1') }))).code).toBe(status.NOT_FOUND);
+    expect(
+      await asTenant('tenant-d', () => client.call.unregisterToken({ token: token('d1') })),
+    ).toEqual({ removed: true });
+    expect(
+      await asTenant('tenant-d', () => client.call.unregisterToken({ token: token('d1') })),
+    ).toEqual({ removed: false });
+    expect((await codeOf(client.call.resolveToken({ token: token('d1') }))).code).toBe(
+      status.NOT_FOUND,
+    );
   });
 });

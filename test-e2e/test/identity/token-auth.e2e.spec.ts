@@ -1,7 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, createTenantWithToken, identityClient, startSystem, type RunningSystem, type TenantFixture } from '../../src/index.js';
+import {
+  asUser,
+  createTenantWithToken,
+  identityClient,
+  startSystem,
+  type RunningSystem,
+  type TenantFixture,
+} from '../../src/index.js';
 
-const INVALID = { errors: { token: [{ message: 'The access token is invalid, expired or revoked.', code: 'Unauthorized', data: [] }] }, status: 'failure', message: 'The access token is invalid, expired or revoked.' };
+const INVALID = {
+  errors: {
+    token: [
+      {
+        message: 'The access token is invalid, expired or revoked.',
+        code: 'Unauthorized',
+        data: [],
+      },
+    ],
+  },
+  status: 'failure',
+  message: 'The access token is invalid, expired or revoked.',
+};
 
 describe('tenancy and bearer tokens through the gateway', () => {
   let system: RunningSystem;
@@ -18,18 +37,26 @@ describe('tenancy and bearer tokens through the gateway', () => {
   it('resolves the tenant from Host and returns the token user', async () => {
     const response = await a.request('GET', '/api/user');
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ id: a.user.id, email: a.user.email, is_owner: true });
+    expect(response.body.data).toMatchObject({
+      id: a.user.id,
+      email: a.user.email,
+      is_owner: true,
+    });
     expect(a.host).toBe('acme.inventory.localhost');
   });
 
   it('answers on a custom domain too', async () => {
-    const response = await b.withToken(b.token)('GET', '/api/user', undefined, { host: 'api.globex.test' });
+    const response = await b.withToken(b.token)('GET', '/api/user', undefined, {
+      host: 'api.globex.test',
+    });
     expect(response.status).toBe(200);
     expect(response.body.data.id).toBe(b.user.id);
   });
 
   it('gives the 404 envelope for an unknown host, and for unknown routes even without credentials', async () => {
-    const unknownHost = await a.request('GET', '/api/user', undefined, { host: 'nobody.inventory.localhost' });
+    const unknownHost = await a.request('GET', '/api/user', undefined, {
+      host: 'nobody.inventory.localhost',
+    });
     expect(unknownHost.status).toBe(404);
     expect(unknownHost.body.errors.url[0].code).toBe('NotFound');
     const unknownRoute = await a.anonymous('GET', '/api/nope');
@@ -38,8 +65,18 @@ describe('tenancy and bearer tokens through the gateway', () => {
   });
 
   it('401 Unauthenticated without a header or with a malformed one', async () => {
-    for (const header of [undefined, 'Bearer', 'Basic abc', `Bearer ${a.tokenId}`, `Bearer ${a.tokenId}|short`, `Token ${a.token}`]) {
-      const response = header === undefined ? await a.anonymous('GET', '/api/user') : await a.withToken(header)('GET', '/api/user');
+    for (const header of [
+      undefined,
+      'Bearer',
+      'Basic abc',
+      `Bearer ${a.tokenId}`,
+      `Bearer ${a.tokenId}|short`,
+      `Token ${a.token}`,
+    ]) {
+      const response =
+        header === undefined
+          ? await a.anonymous('GET', '/api/user')
+          : await a.withToken(header)('GET', '/api/user');
       expect(response.status, String(header)).toBe(401);
       expect(response.body).toEqual({ message: 'Unauthenticated.' });
     }
@@ -60,7 +97,14 @@ describe('tenancy and bearer tokens through the gateway', () => {
 
   it('an expired token is 401, indistinguishable from revoked', async () => {
     const identity = identityClient(system);
-    const created = await asUser(a.tenant.id, a.user.id, () => identity.call.createToken({ name: 'short', scopes: [], ip_allowlist: [], expires_at: new Date(Date.now() + 1_500) }));
+    const created = await asUser(a.tenant.id, a.user.id, () =>
+      identity.call.createToken({
+        name: 'short',
+        scopes: [],
+        ip_allowlist: [],
+        expires_at: new Date(Date.now() + 1_500),
+      }),
+    );
     const token = created.plain_text_token;
     expect((await a.withToken(token)('GET', '/api/user')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_700));

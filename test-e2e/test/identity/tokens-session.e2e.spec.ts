@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenantWithToken, totpCode as totp, createUserWithToken, httpCall, loginSession, startSystem, type RunningSystem, type SessionFixture, type TenantFixture } from '../../src/index.js';
+import {
+  createTenantWithToken,
+  totpCode as totp,
+  createUserWithToken,
+  httpCall,
+  loginSession,
+  startSystem,
+  type RunningSystem,
+  type SessionFixture,
+  type TenantFixture,
+} from '../../src/index.js';
 
 describe('web sessions, CSRF, 2FA and personal access token management', () => {
   let system: RunningSystem;
@@ -16,7 +26,10 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
   afterAll(() => system?.stop());
 
   it('login sets an HttpOnly SameSite=Lax Secure cookie and returns a CSRF token; GET /api/user works with it', async () => {
-    const response = await httpCall(system.gatewayUrl, 'POST', '/auth/login', { host: owner.host, body: { email: owner.user.email, password: owner.password } });
+    const response = await httpCall(system.gatewayUrl, 'POST', '/auth/login', {
+      host: owner.host,
+      body: { email: owner.user.email, password: owner.password },
+    });
     expect(response.status).toBe(200);
     const cookie = String(response.headers['set-cookie']);
     expect(cookie).toMatch(/inventory_session=/);
@@ -31,7 +44,11 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
 
   it('a wrong password is 422 and repeated failures are throttled with 429 + Retry-After', async () => {
     const user = await createUserWithToken(system, owner.tenant);
-    const attempt = () => httpCall(system.gatewayUrl, 'POST', '/auth/login', { host: owner.host, body: { email: user.user.email, password: 'wrong-password' } });
+    const attempt = () =>
+      httpCall(system.gatewayUrl, 'POST', '/auth/login', {
+        host: owner.host,
+        body: { email: user.user.email, password: 'wrong-password' },
+      });
     const first = await attempt();
     expect(first.status).toBe(422);
     expect(first.body.errors.email).toEqual(['These credentials do not match our records.']);
@@ -41,14 +58,27 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(blocked.body.retry_after_seconds).toBeGreaterThan(0);
     // Even the right password waits out the lock.
-    const right = await httpCall(system.gatewayUrl, 'POST', '/auth/login', { host: owner.host, body: { email: user.user.email, password: user.password } });
+    const right = await httpCall(system.gatewayUrl, 'POST', '/auth/login', {
+      host: owner.host,
+      body: { email: user.user.email, password: user.password },
+    });
     expect(right.status).toBe(429);
   });
 
   it('session writes need the CSRF header', async () => {
-    const missing = await session.request('POST', '/api/personal-access-tokens', { name: 'x' }, { 'x-csrf-token': '' });
+    const missing = await session.request(
+      'POST',
+      '/api/personal-access-tokens',
+      { name: 'x' },
+      { 'x-csrf-token': '' },
+    );
     expect(missing.status).toBe(403);
-    const wrong = await session.request('POST', '/api/personal-access-tokens', { name: 'x' }, { 'x-csrf-token': 'nope' });
+    const wrong = await session.request(
+      'POST',
+      '/api/personal-access-tokens',
+      { name: 'x' },
+      { 'x-csrf-token': 'nope' },
+    );
     expect(wrong.status).toBe(403);
     expect(wrong.body.message).toBe('CSRF token mismatch.');
   });
@@ -66,18 +96,34 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
     expect(created.status).toBe(201);
     const { token, id } = created.body.data;
     expect(token).toMatch(new RegExp(`^${id}\\|[A-Za-z0-9]{40,}$`));
-    expect(created.body.data).toMatchObject({ name: 'CI', scopes: ['orders:read'], ip_allowlist: ['10.0.0.0/8', '2001:db8::/32'], rate_limit_per_minute: 60 });
+    expect(created.body.data).toMatchObject({
+      name: 'CI',
+      scopes: ['orders:read'],
+      ip_allowlist: ['10.0.0.0/8', '2001:db8::/32'],
+      rate_limit_per_minute: 60,
+    });
 
     const list = await session.request('GET', '/api/personal-access-tokens?per_page=1&sort=name');
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ current_page: 1, per_page: 1, total: 2 });
-    expect(list.body.next_page_url).toBe(`${owner.baseUrl}/api/personal-access-tokens?per_page=1&sort=name&page=2`);
+    expect(list.body.next_page_url).toBe(
+      `${owner.baseUrl}/api/personal-access-tokens?per_page=1&sort=name&page=2`,
+    );
     expect(list.text).not.toContain(token.split('|')[1]);
     expect(list.text).not.toContain('secret_hash');
 
-    const renamed = await session.request('PATCH', `/api/personal-access-tokens/${id}`, { name: 'CI 2', ip_allowlist: [], rate_limit_per_minute: null });
+    const renamed = await session.request('PATCH', `/api/personal-access-tokens/${id}`, {
+      name: 'CI 2',
+      ip_allowlist: [],
+      rate_limit_per_minute: null,
+    });
     expect(renamed.status).toBe(200);
-    expect(renamed.body.data).toMatchObject({ name: 'CI 2', ip_allowlist: [], rate_limit_per_minute: null, scopes: ['orders:read'] });
+    expect(renamed.body.data).toMatchObject({
+      name: 'CI 2',
+      ip_allowlist: [],
+      rate_limit_per_minute: null,
+      scopes: ['orders:read'],
+    });
 
     const revoked = await session.request('DELETE', `/api/personal-access-tokens/${id}`);
     expect(revoked.status).toBe(204);
@@ -88,15 +134,43 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
   it('validates with Laravel-style messages', async () => {
     const cases: Array<[unknown, string, string]> = [
       [{}, 'name', 'The name field is required.'],
-      [{ name: 'x'.repeat(256) }, 'name', 'The name field must not be greater than 255 characters.'],
+      [
+        { name: 'x'.repeat(256) },
+        'name',
+        'The name field must not be greater than 255 characters.',
+      ],
       [{ name: 12 }, 'name', 'The name field must be a string.'],
       [{ name: 'x', scopes: 'orders:read' }, 'scopes', 'The scopes field must be an array.'],
-      [{ name: 'x', rate_limit_per_minute: 1001 }, 'rate_limit_per_minute', 'The rate limit per minute field must be between 1 and 1000.'],
-      [{ name: 'x', rate_limit_per_minute: 0 }, 'rate_limit_per_minute', 'The rate limit per minute field must be between 1 and 1000.'],
-      [{ name: 'x', rate_limit_per_minute: '5' }, 'rate_limit_per_minute', 'The rate limit per minute field must be an integer.'],
-      [{ name: 'x', expires_at: '2001-01-01T00:00:00Z' }, 'expires_at', 'The expires at field must be a date after now.'],
-      [{ name: 'x', expires_at: 'soon' }, 'expires_at', 'The expires at field must be a valid date.'],
-      [{ name: 'x', ip_allowlist: ['10.0.0.0/33'] }, 'ip_allowlist.0', 'The ip_allowlist.0 field must be a valid IPv4 or IPv6 CIDR range.'],
+      [
+        { name: 'x', rate_limit_per_minute: 1001 },
+        'rate_limit_per_minute',
+        'The rate limit per minute field must be between 1 and 1000.',
+      ],
+      [
+        { name: 'x', rate_limit_per_minute: 0 },
+        'rate_limit_per_minute',
+        'The rate limit per minute field must be between 1 and 1000.',
+      ],
+      [
+        { name: 'x', rate_limit_per_minute: '5' },
+        'rate_limit_per_minute',
+        'The rate limit per minute field must be an integer.',
+      ],
+      [
+        { name: 'x', expires_at: '2001-01-01T00:00:00Z' },
+        'expires_at',
+        'The expires at field must be a date after now.',
+      ],
+      [
+        { name: 'x', expires_at: 'soon' },
+        'expires_at',
+        'The expires at field must be a valid date.',
+      ],
+      [
+        { name: 'x', ip_allowlist: ['10.0.0.0/33'] },
+        'ip_allowlist.0',
+        'The ip_allowlist.0 field must be a valid IPv4 or IPv6 CIDR range.',
+      ],
     ];
     for (const [body, field, message] of cases) {
       const response = await session.request('POST', '/api/personal-access-tokens', body);
@@ -104,18 +178,35 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
       expect(response.body.errors[field]).toEqual([message]);
       expect(typeof response.body.message).toBe('string');
     }
-    const badScope = await session.request('POST', '/api/personal-access-tokens', { name: 'x', scopes: ['orders:read', 'orders:admin'] });
+    const badScope = await session.request('POST', '/api/personal-access-tokens', {
+      name: 'x',
+      scopes: ['orders:read', 'orders:admin'],
+    });
     expect(badScope.status).toBe(422);
     expect(badScope.body.errors['scopes.1'][0]).toContain('orders:admin');
   });
 
   it('bad bodies are 4xx in the specification shapes, never 500', async () => {
-    const malformed = await httpCall(system.gatewayUrl, 'POST', '/api/personal-access-tokens', { host: owner.host, rawBody: '{"name":', headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken } });
+    const malformed = await httpCall(system.gatewayUrl, 'POST', '/api/personal-access-tokens', {
+      host: owner.host,
+      rawBody: '{"name":',
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('malformed_json');
-    const wrongType = await httpCall(system.gatewayUrl, 'POST', '/api/personal-access-tokens', { host: owner.host, rawBody: 'name=x', headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken, 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrongType = await httpCall(system.gatewayUrl, 'POST', '/api/personal-access-tokens', {
+      host: owner.host,
+      rawBody: 'name=x',
+      headers: {
+        cookie: session.cookie,
+        'x-csrf-token': session.csrfToken,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+    });
     expect(wrongType.status).toBe(415);
-    const huge = await session.request('POST', '/api/personal-access-tokens', { name: 'x'.repeat(2_000_000) });
+    const huge = await session.request('POST', '/api/personal-access-tokens', {
+      name: 'x'.repeat(2_000_000),
+    });
     expect(huge.status).toBe(413);
     const array = await session.request('POST', '/api/personal-access-tokens', [1, 2]);
     expect(array.status).toBe(422);
@@ -124,8 +215,13 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
   it("another user's or tenant's token ids are 404 on PATCH and DELETE", async () => {
     const colleague = await createUserWithToken(system, owner.tenant);
     for (const id of [colleague.tokenId, other.tokenId, 99_999_999]) {
-      expect((await session.request('PATCH', `/api/personal-access-tokens/${id}`, { name: 'mine now' })).status).toBe(404);
-      expect((await session.request('DELETE', `/api/personal-access-tokens/${id}`)).status).toBe(404);
+      expect(
+        (await session.request('PATCH', `/api/personal-access-tokens/${id}`, { name: 'mine now' }))
+          .status,
+      ).toBe(404);
+      expect((await session.request('DELETE', `/api/personal-access-tokens/${id}`)).status).toBe(
+        404,
+      );
     }
     expect((await session.request('DELETE', '/api/personal-access-tokens/abc')).status).toBe(404);
     expect((await colleague.request('GET', '/api/user')).status).toBe(200);
@@ -139,7 +235,10 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
     const missing = await s.request('PATCH', path, { scopes: ['orders:read', 'orders:write'] });
     expect(missing.status).toBe(422);
     expect(missing.body.errors.password).toEqual(['The password field is required.']);
-    const wrong = await s.request('PATCH', path, { scopes: ['orders:read', 'orders:write'], password: 'not-it' });
+    const wrong = await s.request('PATCH', path, {
+      scopes: ['orders:read', 'orders:write'],
+      password: 'not-it',
+    });
     expect(wrong.status).toBe(403);
     const readOnly = await s.request('PATCH', path, { scopes: ['orders:read', 'products:read'] });
     expect(readOnly.status).toBe(200);
@@ -149,21 +248,42 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
     expect(enroll.status).toBe(200);
     const secret = enroll.body.data.secret as string;
     expect(enroll.body.data.otpauth_url).toContain('otpauth://totp/');
-    const confirm = await s.request('POST', '/api/user/two-factor/confirm', { code: totp(secret, Date.now() - 30_000) });
+    const confirm = await s.request('POST', '/api/user/two-factor/confirm', {
+      code: totp(secret, Date.now() - 30_000),
+    });
     expect(confirm.status).toBe(200);
     expect(confirm.body.data.recovery_codes).toHaveLength(8);
 
-    const noCode = await s.request('PATCH', path, { scopes: ['orders:write'], password: user.password });
+    const noCode = await s.request('PATCH', path, {
+      scopes: ['orders:write'],
+      password: user.password,
+    });
     expect(noCode.status).toBe(422);
     expect(noCode.body.errors.two_factor_code).toEqual(['The two factor code field is required.']);
-    const badCode = await s.request('PATCH', path, { scopes: ['orders:write'], password: user.password, two_factor_code: '000000' });
+    const badCode = await s.request('PATCH', path, {
+      scopes: ['orders:write'],
+      password: user.password,
+      two_factor_code: '000000',
+    });
     expect(badCode.status).toBe(403);
-    const ok = await s.request('PATCH', path, { scopes: ['orders:write'], password: user.password, two_factor_code: totp(secret) });
+    const ok = await s.request('PATCH', path, {
+      scopes: ['orders:write'],
+      password: user.password,
+      two_factor_code: totp(secret),
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.scopes).toEqual(['orders:write']);
 
     // Login now needs the second factor; a recovery code works once.
-    const login = (code?: string) => httpCall(system.gatewayUrl, 'POST', '/auth/login', { host: user.host, body: { email: user.user.email, password: user.password, ...(code ? { two_factor_code: code } : {}) } });
+    const login = (code?: string) =>
+      httpCall(system.gatewayUrl, 'POST', '/auth/login', {
+        host: user.host,
+        body: {
+          email: user.user.email,
+          password: user.password,
+          ...(code ? { two_factor_code: code } : {}),
+        },
+      });
     const without = await login();
     expect(without.status).toBe(422);
     expect(without.body.errors.two_factor_code).toEqual(['The two factor code field is required.']);
@@ -175,7 +295,11 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
   it('the 51st active token is refused with a stable code, even under concurrency', async () => {
     const user = await createUserWithToken(system, owner.tenant);
     const s = await loginSession(user, system.gatewayUrl);
-    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => s.request('POST', '/api/personal-access-tokens', { name: `t${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        s.request('POST', '/api/personal-access-tokens', { name: `t${i}` }),
+      ),
+    );
     const created = results.filter((r) => r.status === 201).length;
     const refused = results.filter((r) => r.status === 422);
     // The fixture's own token is the first of the 50.
@@ -185,9 +309,15 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
     const list = await s.request('GET', '/api/personal-access-tokens?per_page=100');
     expect(list.body.total).toBe(50);
     // Revoking one frees a slot.
-    expect((await s.request('DELETE', `/api/personal-access-tokens/${list.body.data[0].id}`)).status).toBe(204);
-    expect((await s.request('POST', '/api/personal-access-tokens', { name: 'again' })).status).toBe(201);
-    expect((await s.request('POST', '/api/personal-access-tokens', { name: 'one too many' })).body.code).toBe('token_limit_reached');
+    expect(
+      (await s.request('DELETE', `/api/personal-access-tokens/${list.body.data[0].id}`)).status,
+    ).toBe(204);
+    expect((await s.request('POST', '/api/personal-access-tokens', { name: 'again' })).status).toBe(
+      201,
+    );
+    expect(
+      (await s.request('POST', '/api/personal-access-tokens', { name: 'one too many' })).body.code,
+    ).toBe('token_limit_reached');
   });
 
   it('logout ends the session', async () => {

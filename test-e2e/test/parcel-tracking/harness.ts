@@ -18,9 +18,22 @@ export interface ParcelSystem {
 
 /** The whole system with parcel-tracking pointed at an in-process provider simulator. */
 export async function startParcelSystem(): Promise<ParcelSystem> {
-  const sim = await startProviderSim({ keys: [{ key: GOOD_KEY }, { key: OTHER_KEY, quotaTotal: 50 }], rateLimitPerSecond: 1000 });
-  const system = await startSystem({ serviceEnv: { 'parcel-tracking': { PROVIDER_BASE_URL: sim.url, PROVIDER_RATE_PER_SECOND: '1000', STOP_RETRY_DELAY_MS: '200' } } });
-  const provider = (system.services['parcel-tracking'] as unknown as { deps: { provider: ProviderClient } }).deps.provider;
+  const sim = await startProviderSim({
+    keys: [{ key: GOOD_KEY }, { key: OTHER_KEY, quotaTotal: 50 }],
+    rateLimitPerSecond: 1000,
+  });
+  const system = await startSystem({
+    serviceEnv: {
+      'parcel-tracking': {
+        PROVIDER_BASE_URL: sim.url,
+        PROVIDER_RATE_PER_SECOND: '1000',
+        STOP_RETRY_DELAY_MS: '200',
+      },
+    },
+  });
+  const provider = (
+    system.services['parcel-tracking'] as unknown as { deps: { provider: ProviderClient } }
+  ).deps.provider;
   return {
     system,
     sim,
@@ -33,4 +46,8 @@ export async function startParcelSystem(): Promise<ParcelSystem> {
   };
 }
 
-export const validCreate = (extra: Record<string, unknown> = {}) => ({ name: 'Parcel tracking', api_key: GOOD_KEY, ...extra });
+export const validCreate = (extra: Record<string, unknown> = {}) => ({
+  name: 'Parcel tracking',
+  api_key: GOOD_KEY,
+  ...extra,
+});

@@ -20,7 +20,8 @@ export interface LaunchOptions {
  */
 export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
   const plan = planFromEnv(env, repoRoot);
-  for (const dir of ['nats', 'redis', 'mongo']) mkdirSync(join(plan.dataDir, dir), { recursive: true });
+  for (const dir of ['nats', 'redis', 'mongo'])
+    mkdirSync(join(plan.dataDir, dir), { recursive: true });
   const urls = infraUrls(plan);
 
   let shuttingDown = false;
@@ -62,7 +63,10 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
       publicPort: plan.gatewayPort,
     });
     const channels = await seedSalesChannels({ natsUrl: urls.natsUrl, tenantId: seeded.tenant.id });
-    supervisor.log('dev', `seeded ${channels.length} sales channels for the trackable-channels endpoint`);
+    supervisor.log(
+      'dev',
+      `seeded ${channels.length} sales channels for the trackable-channels endpoint`,
+    );
     const host = seeded.host;
     const devFile = writeDevFile(plan.dataDir, {
       base_url: seeded.base_url,
@@ -77,8 +81,14 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
       password: seeded.password,
       token: seeded.token,
     });
-    supervisor.log('dev', `tenant ${host}: owner ${seeded.email} / ${seeded.password}; token ${seeded.token}`);
-    supervisor.log('dev', `ready: gateway at ${gatewayUrl} (tenant ${host}); details in ${devFile}. Ctrl-C stops everything.`);
+    supervisor.log(
+      'dev',
+      `tenant ${host}: owner ${seeded.email} / ${seeded.password}; token ${seeded.token}`,
+    );
+    supervisor.log(
+      'dev',
+      `ready: gateway at ${gatewayUrl} (tenant ${host}); details in ${devFile}. Ctrl-C stops everything.`,
+    );
   } catch (error) {
     supervisor.log('dev', `start-up failed: ${(error as Error).message}`);
     await shutdown(1);

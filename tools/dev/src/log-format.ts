@@ -1,5 +1,12 @@
 const COLORS = [36, 33, 35, 32, 34, 91, 92, 93, 94, 95, 96];
-const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVELS: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 const OMIT = new Set(['level', 'time', 'pid', 'hostname', 'name', 'service', 'msg', 'v']);
 
 export function colorFor(index: number): number {
@@ -16,7 +23,10 @@ export function formatLine(name: string, color: number, line: string, useColor: 
     const level = LEVELS[Number(record.level)] ?? String(record.level ?? '');
     const extras = Object.entries(record)
       .filter(([key]) => !OMIT.has(key))
-      .map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+      .map(
+        ([key, value]) =>
+          `${key}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+      )
       .join(' ');
     return `${prefix} ${time} ${level.padEnd(5)} ${String(record.msg ?? '')}${extras ? ` ${extras}` : ''}`;
   } catch {

@@ -18,14 +18,21 @@ export interface DevPlan {
   devPassword: string;
 }
 
-export const SERVICES = ['identity', 'parcel-tracking', 'webhook-ingest', 'outbound-delivery', 'activity'] as const;
+export const SERVICES = [
+  'identity',
+  'parcel-tracking',
+  'webhook-ingest',
+  'outbound-delivery',
+  'activity',
+] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 1 || value > 65535)
+    throw new Error(`${name} must be a port number, got "${raw}"`);
   return value;
 }
 
@@ -33,8 +40,12 @@ export function planFromEnv(env: NodeJS.ProcessEnv, repoRoot: string): DevPlan {
   // DEV_PORT_BASE moves every internal port at once (tests run a second copy beside a developer's).
   const base = intFrom(env, 'DEV_PORT_BASE', 17000);
   const portFor = (offset: number) => base + offset;
-  const grpcPorts = Object.fromEntries(SERVICES.map((name, index) => [name, portFor(501 + index)])) as Record<ServiceName, number>;
-  const metricsPorts = Object.fromEntries(SERVICES.map((name, index) => [name, portFor(601 + index)])) as Record<ServiceName, number>;
+  const grpcPorts = Object.fromEntries(
+    SERVICES.map((name, index) => [name, portFor(501 + index)]),
+  ) as Record<ServiceName, number>;
+  const metricsPorts = Object.fromEntries(
+    SERVICES.map((name, index) => [name, portFor(601 + index)]),
+  ) as Record<ServiceName, number>;
   return {
     dataDir: resolve(repoRoot, env.DEV_DATA_DIR ?? '.data'),
     gatewayPort: intFrom(env, 'DEV_GATEWAY_PORT', 8080),
@@ -44,7 +55,11 @@ export function planFromEnv(env: NodeJS.ProcessEnv, repoRoot: string): DevPlan {
     providerPort: portFor(410),
     grpcPorts,
     metricsPorts,
-    external: { mongoUrl: env.MONGO_URL || undefined, natsUrl: env.NATS_URL || undefined, redisUrl: env.REDIS_URL || undefined },
+    external: {
+      mongoUrl: env.MONGO_URL || undefined,
+      natsUrl: env.NATS_URL || undefined,
+      redisUrl: env.REDIS_URL || undefined,
+    },
     baseDomain: env.BASE_DOMAIN ?? 'inventory.localhost',
     tenantSlug: env.DEV_TENANT_SLUG ?? 'dev',
     providerApiKey: env.DEV_PROVIDER_API_KEY ?? 'dev_provider_key_123456',

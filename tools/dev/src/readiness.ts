@@ -1,5 +1,9 @@
 /** Polls the gateway's /readyz until it answers 200, reporting what is still down. */
-export async function waitForReady(gatewayUrl: string, timeoutMs: number, onWaiting: (detail: string) => void): Promise<void> {
+export async function waitForReady(
+  gatewayUrl: string,
+  timeoutMs: number,
+  onWaiting: (detail: string) => void,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastDetail = '';
   while (Date.now() < deadline) {

@@ -30,11 +30,13 @@ export class Supervisor {
 
   constructor(
     private readonly output: NodeJS.WritableStream = process.stdout,
-    private readonly onUnexpectedExit: (name: string, code: number | null) => void = () => undefined,
+    private readonly onUnexpectedExit: (name: string, code: number | null) => void = () =>
+      undefined,
   ) {
     // If the launcher dies without a clean stop, its detached children must not outlive it.
     process.on('exit', () => {
-      for (const { child } of this.running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      for (const { child } of this.running)
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });
   }
 
@@ -50,7 +52,11 @@ export class Supervisor {
     const color = colorFor(this.index++);
     // Own process group: a terminal's Ctrl-C reaches only the launcher, which then stops
     // the parts in reverse order instead of every part at once.
-    const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(spec.command, spec.args, {
+      env: { ...process.env, ...spec.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     this.running.push({ spec, child });
     return new Promise((resolve, reject) => {
       let ready = !spec.readyPattern && !spec.readyCheck;
@@ -71,7 +77,10 @@ export class Supervisor {
           }, timeoutMs);
       const probe = spec.readyCheck
         ? setInterval(() => {
-            spec.readyCheck!().then((ok) => ok && markReady(), () => undefined);
+            spec.readyCheck!().then(
+              (ok) => ok && markReady(),
+              () => undefined,
+            );
           }, 250)
         : undefined;
       const onData = (chunk: Buffer) => {

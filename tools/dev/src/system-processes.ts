@@ -1,18 +1,29 @@
 import { join } from 'node:path';
-import { HealthClient, HealthCheckResponse_ServingStatus } from '@inventory/contracts/grpc/health/v1/health.js';
+import {
+  HealthClient,
+  HealthCheckResponse_ServingStatus,
+} from '@inventory/contracts/grpc/health/v1/health.js';
 import { requireBinary } from '@inventory/local-infra';
 import { createGrpcClient } from '@inventory/platform';
 import { SERVICES, type DevPlan, type ServiceName } from './plan.js';
 import type { ProcessSpec } from './supervisor.js';
 
 // DEV_NODE_ARGS adds Node flags to the services and the gateway (e.g. `--inspect` or `--cpu-prof`).
-const TSX = ['--conditions=development', '--import', 'tsx', ...(process.env.DEV_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
+const TSX = [
+  '--conditions=development',
+  '--import',
+  'tsx',
+  ...(process.env.DEV_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+];
 
 /** A service is ready when its gRPC health check says SERVING, whatever its log level. */
 async function grpcServing(address: string): Promise<boolean> {
   const health = createGrpcClient(HealthClient, address, { deadlineMs: 1_000 });
   try {
-    return (await health.call.check({ service: '' })).status === HealthCheckResponse_ServingStatus.SERVING;
+    return (
+      (await health.call.check({ service: '' })).status ===
+      HealthCheckResponse_ServingStatus.SERVING
+    );
   } catch {
     return false;
   } finally {
@@ -43,7 +54,15 @@ export function infraProcesses(plan: DevPlan, repoRoot: string): ProcessSpec[] {
     specs.push({
       name: 'nats',
       command: requireBinary('nats-server', 'nats-server'),
-      args: ['-a', '127.0.0.1', '-p', String(plan.natsPort), '-js', '-sd', join(plan.dataDir, 'nats')],
+      args: [
+        '-a',
+        '127.0.0.1',
+        '-p',
+        String(plan.natsPort),
+        '-js',
+        '-sd',
+        join(plan.dataDir, 'nats'),
+      ],
       readyPattern: /Server is ready/,
     });
   }
@@ -51,7 +70,16 @@ export function infraProcesses(plan: DevPlan, repoRoot: string): ProcessSpec[] {
     specs.push({
       name: 'redis',
       command: requireBinary('redis-server', 'redis-server'),
-      args: ['--port', String(plan.redisPort), '--bind', '127.0.0.1', '--dir', join(plan.dataDir, 'redis'), '--appendonly', 'yes'],
+      args: [
+        '--port',
+        String(plan.redisPort),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        join(plan.dataDir, 'redis'),
+        '--appendonly',
+        'yes',
+      ],
       readyPattern: /Ready to accept connections/,
     });
   }
@@ -59,14 +87,28 @@ export function infraProcesses(plan: DevPlan, repoRoot: string): ProcessSpec[] {
     specs.push({
       name: 'mongo',
       command: process.execPath,
-      args: [...TSX, join(repoRoot, 'libs/mongo-embedded/src/cli/main.ts'), '--port', String(plan.mongoPort), '--dbpath', join(plan.dataDir, 'mongo')],
+      args: [
+        ...TSX,
+        join(repoRoot, 'libs/mongo-embedded/src/cli/main.ts'),
+        '--port',
+        String(plan.mongoPort),
+        '--dbpath',
+        join(plan.dataDir, 'mongo'),
+      ],
       readyPattern: /mongo-embedded ready/,
     });
   }
   specs.push({
     name: 'provider-sim',
     command: process.execPath,
-    args: [...TSX, join(repoRoot, 'tools/provider-sim/src/cli/main.ts'), '--port', String(plan.providerPort), '--key', plan.providerApiKey],
+    args: [
+      ...TSX,
+      join(repoRoot, 'tools/provider-sim/src/cli/main.ts'),
+      '--port',
+      String(plan.providerPort),
+      '--key',
+      plan.providerApiKey,
+    ],
     readyPattern: /provider-sim ready/,
   });
   return specs;
@@ -76,7 +118,10 @@ export function infraProcesses(plan: DevPlan, repoRoot: string): ProcessSpec[] {
 function serviceSpecificEnv(name: ServiceName, plan: DevPlan, urls: InfraUrls): NodeJS.ProcessEnv {
   switch (name) {
     case 'parcel-tracking':
-      return { PROVIDER_BASE_URL: urls.providerUrl, WEBHOOK_INGEST_GRPC_ADDRESS: `127.0.0.1:${plan.grpcPorts['webhook-ingest']}` };
+      return {
+        PROVIDER_BASE_URL: urls.providerUrl,
+        WEBHOOK_INGEST_GRPC_ADDRESS: `127.0.0.1:${plan.grpcPorts['webhook-ingest']}`,
+      };
     default:
       return {};
   }
@@ -124,6 +169,8 @@ export function gatewayProcess(plan: DevPlan, repoRoot: string, urls: InfraUrls)
       OUTBOUND_DELIVERY_GRPC_ADDRESS: address('outbound-delivery'),
       ACTIVITY_GRPC_ADDRESS: address('activity'),
     },
-    readyCheck: async () => (await fetch(`http://127.0.0.1:${plan.gatewayPort}/healthz`).catch(() => undefined))?.status === 200,
+    readyCheck: async () =>
+      (await fetch(`http://127.0.0.1:${plan.gatewayPort}/healthz`).catch(() => undefined))
+        ?.status === 200,
   };
 }

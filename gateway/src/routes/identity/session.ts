@@ -12,7 +12,11 @@ const loginSchema = {
   body: {
     type: 'object',
     required: ['email', 'password'],
-    properties: { email: { type: 'string', format: 'email' }, password: { type: 'string' }, two_factor_code: { type: 'string', description: 'TOTP or recovery code, when 2FA is on' } },
+    properties: {
+      email: { type: 'string', format: 'email' },
+      password: { type: 'string' },
+      two_factor_code: { type: 'string', description: 'TOTP or recovery code, when 2FA is on' },
+    },
   },
 };
 
@@ -27,13 +31,25 @@ export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDep
     const tenantId = request.tenant.id;
     const wait = await deps.throttle.blockedFor(tenantId, email!, request.ip);
     if (wait > 0) {
-      throw new HttpError(429, { message: `Too many login attempts. Please try again in ${wait} seconds.`, retry_after_seconds: wait }, { 'retry-after': String(wait) });
+      throw new HttpError(
+        429,
+        {
+          message: `Too many login attempts. Please try again in ${wait} seconds.`,
+          retry_after_seconds: wait,
+        },
+        { 'retry-after': String(wait) },
+      );
     }
     let answer;
     try {
-      answer = await deps.identity.call.login({ email: email!, password: password!, two_factor_code: code });
+      answer = await deps.identity.call.login({
+        email: email!,
+        password: password!,
+        two_factor_code: code,
+      });
     } catch (error) {
-      if (describeCallError(error).reason === 'invalid_credentials') await deps.throttle.recordFailure(tenantId, email!, request.ip);
+      if (describeCallError(error).reason === 'invalid_credentials')
+        await deps.throttle.recordFailure(tenantId, email!, request.ip);
       throw error;
     }
     await deps.throttle.recordSuccess(tenantId, email!, request.ip);
@@ -44,13 +60,27 @@ export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDep
       path: '/',
       expires: answer.expires_at,
     });
-    return { data: presentUser(answer.user!), csrf_token: answer.csrf_token, expires_at: answer.expires_at?.toISOString() ?? null };
+    return {
+      data: presentUser(answer.user!),
+      csrf_token: answer.csrf_token,
+      expires_at: answer.expires_at?.toISOString() ?? null,
+    };
   });
 
-  app.post('/auth/logout', { schema: { tags: ['Authentication'], summary: 'Sign out (needs X-CSRF-Token)' } }, async (request, reply) => {
-    const auth = request.auth;
-    if (auth?.kind === 'session') await deps.identity.call.logout({ session_token: auth.sessionToken });
-    void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: deps.sessionCookieSecure });
-    return reply.code(204).send();
-  });
+  app.post(
+    '/auth/logout',
+    { schema: { tags: ['Authentication'], summary: 'Sign out (needs X-CSRF-Token)' } },
+    async (request, reply) => {
+      const auth = request.auth;
+      if (auth?.kind === 'session')
+        await deps.identity.call.logout({ session_token: auth.sessionToken });
+      void reply.clearCookie(SESSION_COOKIE, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: deps.sessionCookieSecure,
+      });
+      return reply.code(204).send();
+    },
+  );
 }

@@ -19,7 +19,14 @@ const idParam = { type: 'object', properties: { id: { type: 'integer' } }, requi
 const tags = ['Personal access tokens'];
 
 export const tokenSchemas = {
-  list: { tags, summary: 'List your active tokens (flat pagination envelope)', querystring: { type: 'object', properties: { page: { type: 'integer' }, per_page: { type: 'integer' } } } },
+  list: {
+    tags,
+    summary: 'List your active tokens (flat pagination envelope)',
+    querystring: {
+      type: 'object',
+      properties: { page: { type: 'integer' }, per_page: { type: 'integer' } },
+    },
+  },
   create: {
     tags,
     summary: 'Create a token; the plaintext `token` is shown only in this answer',
@@ -34,11 +41,25 @@ export const tokenSchemas = {
         rate_limit_per_minute: { type: 'integer', minimum: 1, maximum: 1000 },
       },
     },
-    response: { 201: { type: 'object', properties: { data: { ...token, properties: { ...token.properties, token: { type: 'string', description: '<id>|<secret>' } } } } } },
+    response: {
+      201: {
+        type: 'object',
+        properties: {
+          data: {
+            ...token,
+            properties: {
+              ...token.properties,
+              token: { type: 'string', description: '<id>|<secret>' },
+            },
+          },
+        },
+      },
+    },
   },
   update: {
     tags,
-    summary: 'Edit name, scopes, allowlist or rate limit; adding a :write/:manage scope needs password (and two_factor_code)',
+    summary:
+      'Edit name, scopes, allowlist or rate limit; adding a :write/:manage scope needs password (and two_factor_code)',
     params: idParam,
     body: {
       type: 'object',
@@ -61,7 +82,10 @@ export const tokenSchemas = {
     querystring: {
       type: 'object',
       properties: {
-        'filter[status]': { type: 'string', description: 'comma-separated codes or classes, e.g. 200,404,5xx' },
+        'filter[status]': {
+          type: 'string',
+          description: 'comma-separated codes or classes, e.g. 200,404,5xx',
+        },
         'filter[date_from]': { type: 'string', description: 'm/d/Y or YYYY-MM-DD' },
         'filter[date_to]': { type: 'string', description: 'm/d/Y or YYYY-MM-DD (inclusive)' },
         page: { type: 'integer' },
@@ -69,5 +93,13 @@ export const tokenSchemas = {
       },
     },
   },
-  usage: { tags, summary: 'Requests per day, error rate, p50/p95 latency and last use', params: idParam, querystring: { type: 'object', properties: { days: { type: 'integer', minimum: 1, maximum: 90 } } } },
+  usage: {
+    tags,
+    summary: 'Requests per day, error rate, p50/p95 latency and last use',
+    params: idParam,
+    querystring: {
+      type: 'object',
+      properties: { days: { type: 'integer', minimum: 1, maximum: 90 } },
+    },
+  },
 };

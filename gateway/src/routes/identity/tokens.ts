@@ -23,10 +23,27 @@ function parseDay(field: string, value: unknown, endOfDay: boolean): Date | unde
   const text = String(value);
   const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const [year, month, day] = us ? [Number(us[3]), Number(us[1]), Number(us[2])] : iso ? [Number(iso[1]), Number(iso[2]), Number(iso[3])] : [NaN, NaN, NaN];
-  const date = new Date(Date.UTC(year, month - 1, day, endOfDay ? 23 : 0, endOfDay ? 59 : 0, endOfDay ? 59 : 0, endOfDay ? 999 : 0));
+  const [year, month, day] = us
+    ? [Number(us[3]), Number(us[1]), Number(us[2])]
+    : iso
+      ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+      : [NaN, NaN, NaN];
+  const date = new Date(
+    Date.UTC(
+      year,
+      month - 1,
+      day,
+      endOfDay ? 23 : 0,
+      endOfDay ? 59 : 0,
+      endOfDay ? 59 : 0,
+      endOfDay ? 999 : 0,
+    ),
+  );
   if (Number.isNaN(date.getTime()) || date.getUTCDate() !== day) {
-    throw new HttpError(422, validationBody({ [field]: [`The ${field} field must match the format m/d/Y.`] }));
+    throw new HttpError(
+      422,
+      validationBody({ [field]: [`The ${field} field must match the format m/d/Y.`] }),
+    );
   }
   return date;
 }
@@ -36,10 +53,20 @@ function parseStatuses(value: unknown): { statuses: number[]; classes: number[] 
   const statuses: number[] = [];
   const classes: number[] = [];
   if (value === undefined || value === '') return { statuses, classes };
-  for (const part of String(value).split(',').map((item) => item.trim().toLowerCase())) {
+  for (const part of String(value)
+    .split(',')
+    .map((item) => item.trim().toLowerCase())) {
     if (/^[1-5]\d\d$/.test(part)) statuses.push(Number(part));
     else if (/^[1-5]xx$/.test(part)) classes.push(Number(part[0]));
-    else throw new HttpError(422, validationBody({ 'filter.status': [`The selected filter.status is invalid: ${JSON.stringify(part.slice(0, 20))}.`] }));
+    else
+      throw new HttpError(
+        422,
+        validationBody({
+          'filter.status': [
+            `The selected filter.status is invalid: ${JSON.stringify(part.slice(0, 20))}.`,
+          ],
+        }),
+      );
   }
   return { statuses, classes };
 }
@@ -50,7 +77,12 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
     const { page, perPage } = pageParams(request.query as Record<string, unknown>);
     const answer = await deps.identity.call.listTokens({ page, per_page: perPage });
     const data = answer.tokens.map(presentToken);
-    return flatEnvelope(data, pageMeta(page, perPage, answer.total, data.length), `${request.tenant.base_url}${BASE}`, rawQuery(request));
+    return flatEnvelope(
+      data,
+      pageMeta(page, perPage, answer.total, data.length),
+      `${request.tenant.base_url}${BASE}`,
+      rawQuery(request),
+    );
   });
 
   app.post(BASE, { schema: tokenSchemas.create }, async (request, reply) => {
@@ -68,17 +100,27 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
       ip_allowlist: allowlist ?? [],
       rate_limit_per_minute: rateLimit,
     });
-    return reply.code(201).send({ data: { ...presentToken(answer.token!), token: answer.plain_text_token } });
+    return reply
+      .code(201)
+      .send({ data: { ...presentToken(answer.token!), token: answer.plain_text_token } });
   });
 
   app.patch(`${BASE}/:id`, { schema: tokenSchemas.update }, async (request) => {
     const id = tokenIdParam(request);
     const body = new BodyReader(request.body);
-    const name = body.has('name') ? (body.string('name', { required: true, max: 255 }) ?? '') : undefined;
-    const scopes = body.has('scopes') ? (body.stringArray('scopes', { maxItems: 100 }) ?? []) : undefined;
-    const allowlist = body.has('ip_allowlist') ? (body.stringArray('ip_allowlist', { maxItems: 100 }) ?? []) : undefined;
+    const name = body.has('name')
+      ? (body.string('name', { required: true, max: 255 }) ?? '')
+      : undefined;
+    const scopes = body.has('scopes')
+      ? (body.stringArray('scopes', { maxItems: 100 }) ?? [])
+      : undefined;
+    const allowlist = body.has('ip_allowlist')
+      ? (body.stringArray('ip_allowlist', { maxItems: 100 }) ?? [])
+      : undefined;
     // null clears the token's own limit (back to the platform's).
-    const rateLimit = body.has('rate_limit_per_minute') ? (body.integer('rate_limit_per_minute') ?? 0) : undefined;
+    const rateLimit = body.has('rate_limit_per_minute')
+      ? (body.integer('rate_limit_per_minute') ?? 0)
+      : undefined;
     const password = body.string('password', { max: 1024 });
     const code = body.string('two_factor_code', { max: 64 });
     body.done();
@@ -106,16 +148,33 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
     const { statuses, classes } = parseStatuses(query['filter[status]']);
     const from = parseDay('filter.date_from', query['filter[date_from]'], false);
     const to = parseDay('filter.date_to', query['filter[date_to]'], true);
-    const answer = await deps.identity.call.listTokenRequests({ token_id: id, page, per_page: perPage, statuses, status_classes: classes, from, to });
+    const answer = await deps.identity.call.listTokenRequests({
+      token_id: id,
+      page,
+      per_page: perPage,
+      statuses,
+      status_classes: classes,
+      from,
+      to,
+    });
     const data = answer.requests.map(presentRequest);
-    return flatEnvelope(data, pageMeta(page, perPage, answer.total, data.length), `${request.tenant.base_url}${BASE}/${id}/requests`, rawQuery(request));
+    return flatEnvelope(
+      data,
+      pageMeta(page, perPage, answer.total, data.length),
+      `${request.tenant.base_url}${BASE}/${id}/requests`,
+      rawQuery(request),
+    );
   });
 
   app.get(`${BASE}/:id/usage`, { schema: tokenSchemas.usage }, async (request) => {
     const id = tokenIdParam(request);
     const rawDays = (request.query as Record<string, unknown>).days;
     const days = rawDays === undefined ? 30 : Number(rawDays);
-    if (!Number.isInteger(days) || days < 1 || days > 90) throw new HttpError(422, validationBody({ days: ['The days field must be between 1 and 90.'] }));
+    if (!Number.isInteger(days) || days < 1 || days > 90)
+      throw new HttpError(
+        422,
+        validationBody({ days: ['The days field must be between 1 and 90.'] }),
+      );
     const { usage } = await deps.identity.call.getTokenUsage({ token_id: id, days });
     return {
       data: {
@@ -125,7 +184,11 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
         error_rate: usage!.error_rate,
         latency_ms: { p50: usage!.p50_ms, p95: usage!.p95_ms },
         last_used_at: usage!.last_used_at?.toISOString() ?? null,
-        requests_per_day: usage!.per_day.map((day) => ({ date: day.date, requests: day.requests, errors: day.errors })),
+        requests_per_day: usage!.per_day.map((day) => ({
+          date: day.date,
+          requests: day.requests,
+          errors: day.errors,
+        })),
       },
     };
   });

@@ -5,19 +5,35 @@ import { BodyReader } from './validate.js';
 
 /** The current user (session or any valid token) and its two-factor settings (session only). */
 export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
-  app.get('/api/user', { schema: { tags: ['Users'], summary: 'The authenticated user' } }, async () => {
-    const { user } = await deps.identity.call.getUser({});
-    return { data: presentUser(user!) };
-  });
+  app.get(
+    '/api/user',
+    { schema: { tags: ['Users'], summary: 'The authenticated user' } },
+    async () => {
+      const { user } = await deps.identity.call.getUser({});
+      return { data: presentUser(user!) };
+    },
+  );
 
-  app.post('/api/user/two-factor', { schema: { tags: ['Users'], summary: 'Start two-factor enrollment: a TOTP secret to confirm' } }, async () => {
-    const answer = await deps.identity.call.enrollTwoFactor({});
-    return { data: { secret: answer.secret, otpauth_url: answer.otpauth_url } };
-  });
+  app.post(
+    '/api/user/two-factor',
+    {
+      schema: { tags: ['Users'], summary: 'Start two-factor enrollment: a TOTP secret to confirm' },
+    },
+    async () => {
+      const answer = await deps.identity.call.enrollTwoFactor({});
+      return { data: { secret: answer.secret, otpauth_url: answer.otpauth_url } };
+    },
+  );
 
   app.post(
     '/api/user/two-factor/confirm',
-    { schema: { tags: ['Users'], summary: 'Confirm enrollment with a code; returns recovery codes once', body: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } } } },
+    {
+      schema: {
+        tags: ['Users'],
+        summary: 'Confirm enrollment with a code; returns recovery codes once',
+        body: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } },
+      },
+    },
     async (request) => {
       const body = new BodyReader(request.body);
       const code = body.string('code', { required: true, max: 64 });
@@ -33,7 +49,11 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
       schema: {
         tags: ['Users'],
         summary: 'Turn two-factor authentication off (password and a current code)',
-        body: { type: 'object', required: ['password', 'code'], properties: { password: { type: 'string' }, code: { type: 'string' } } },
+        body: {
+          type: 'object',
+          required: ['password', 'code'],
+          properties: { password: { type: 'string' }, code: { type: 'string' } },
+        },
       },
     },
     async (request, reply) => {

@@ -13,7 +13,8 @@ export class BodyReader {
   private readonly body: Record<string, unknown>;
 
   constructor(raw: unknown) {
-    this.body = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+    this.body =
+      raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   }
 
   has(field: string): boolean {
@@ -28,18 +29,30 @@ export class BodyReader {
   string(field: string, options: { required?: boolean; max?: number } = {}): string | undefined {
     const value = this.body[field];
     if (value === undefined || value === null || value === '') {
-      return options.required ? this.fail(field, `The ${label(field)} field is required.`) : undefined;
+      return options.required
+        ? this.fail(field, `The ${label(field)} field is required.`)
+        : undefined;
     }
-    if (typeof value !== 'string') return this.fail(field, `The ${label(field)} field must be a string.`);
-    if (options.max !== undefined && value.length > options.max) return this.fail(field, `The ${label(field)} field must not be greater than ${options.max} characters.`);
+    if (typeof value !== 'string')
+      return this.fail(field, `The ${label(field)} field must be a string.`);
+    if (options.max !== undefined && value.length > options.max)
+      return this.fail(
+        field,
+        `The ${label(field)} field must not be greater than ${options.max} characters.`,
+      );
     return value;
   }
 
   stringArray(field: string, options: { maxItems?: number } = {}): string[] | undefined {
     const value = this.body[field];
     if (value === undefined || value === null) return undefined;
-    if (!Array.isArray(value)) return this.fail(field, `The ${label(field)} field must be an array.`);
-    if (options.maxItems !== undefined && value.length > options.maxItems) return this.fail(field, `The ${label(field)} field must not have more than ${options.maxItems} items.`);
+    if (!Array.isArray(value))
+      return this.fail(field, `The ${label(field)} field must be an array.`);
+    if (options.maxItems !== undefined && value.length > options.maxItems)
+      return this.fail(
+        field,
+        `The ${label(field)} field must not have more than ${options.maxItems} items.`,
+      );
     let ok = true;
     value.forEach((item, index) => {
       if (typeof item !== 'string') {
@@ -47,7 +60,10 @@ export class BodyReader {
         this.fail(`${field}.${index}`, `The ${field}.${index} field must be a string.`);
       } else if (item.length > 255) {
         ok = false;
-        this.fail(`${field}.${index}`, `The ${field}.${index} field must not be greater than 255 characters.`);
+        this.fail(
+          `${field}.${index}`,
+          `The ${field}.${index} field must not be greater than 255 characters.`,
+        );
       }
     });
     return ok ? (value as string[]) : undefined;
@@ -56,17 +72,21 @@ export class BodyReader {
   integer(field: string): number | undefined {
     const value = this.body[field];
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'number' || !Number.isInteger(value)) return this.fail(field, `The ${label(field)} field must be an integer.`);
-    if (Math.abs(value) > 2_147_483_647) return this.fail(field, `The ${label(field)} field must not be greater than 2147483647.`);
+    if (typeof value !== 'number' || !Number.isInteger(value))
+      return this.fail(field, `The ${label(field)} field must be an integer.`);
+    if (Math.abs(value) > 2_147_483_647)
+      return this.fail(field, `The ${label(field)} field must not be greater than 2147483647.`);
     return value;
   }
 
   date(field: string): Date | undefined {
     const value = this.body[field];
     if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value !== 'string' || value.length > 64) return this.fail(field, `The ${label(field)} field must be a valid date.`);
+    if (typeof value !== 'string' || value.length > 64)
+      return this.fail(field, `The ${label(field)} field must be a valid date.`);
     const parsed = new Date(value);
-    if (Number.isNaN(parsed.getTime())) return this.fail(field, `The ${label(field)} field must be a valid date.`);
+    if (Number.isNaN(parsed.getTime()))
+      return this.fail(field, `The ${label(field)} field must be a valid date.`);
     return parsed;
   }
 
@@ -83,7 +103,10 @@ export function pageParams(query: Record<string, unknown>): { page: number; perP
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
     if (typeof raw !== 'string' || !Number.isInteger(value) || value < 1) {
-      throw new HttpError(422, validationBody({ [name]: [`The ${label(name)} field must be an integer of at least 1.`] }));
+      throw new HttpError(
+        422,
+        validationBody({ [name]: [`The ${label(name)} field must be an integer of at least 1.`] }),
+      );
     }
     return Math.min(value, max);
   };

@@ -19,7 +19,10 @@ export const PARCEL_TRACKING_ACTIVITY_ROUTE = `GET ${PREFIX}/instances/:instance
  * tenant has the instance (404 otherwise), then the activity service's page is
  * rendered by `instanceActivityPage` (query rules, envelope: ADR 0301).
  */
-export async function parcelTrackingActivityRoutes(app: FastifyInstance, deps: ParcelTrackingActivityRouteDeps): Promise<void> {
+export async function parcelTrackingActivityRoutes(
+  app: FastifyInstance,
+  deps: ParcelTrackingActivityRouteDeps,
+): Promise<void> {
   app.get(`${PREFIX}/instances/:instance/activity`, async (request) => {
     const id = instanceId(request.params);
     await deps.parcelTracking.checkInstance(id);

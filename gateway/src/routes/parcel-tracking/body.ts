@@ -1,4 +1,8 @@
-import type { AutoTrackChannelsPatch, CreateInstanceRequest, UpdateInstanceRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import type {
+  AutoTrackChannelsPatch,
+  CreateInstanceRequest,
+  UpdateInstanceRequest,
+} from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { validationBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
 
@@ -35,18 +39,27 @@ class BodyReader {
   integer(source: Record<string, unknown>, key: string, field = key): number | undefined {
     const value = source[key];
     if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) return void this.fail(field, 'must be an integer');
+    if (typeof value !== 'number' || !Number.isSafeInteger(value))
+      return void this.fail(field, 'must be an integer');
     return value;
   }
 
-  object(source: Record<string, unknown>, key: string, field = key): Record<string, unknown> | undefined {
+  object(
+    source: Record<string, unknown>,
+    key: string,
+    field = key,
+  ): Record<string, unknown> | undefined {
     const value = source[key];
     if (value === undefined) return undefined;
     if (!isObject(value)) return void this.fail(field, 'must be an object');
     return value;
   }
 
-  booleans<K extends string>(source: Record<string, unknown>, key: string, keys: readonly K[]): Partial<Record<K, boolean>> | undefined {
+  booleans<K extends string>(
+    source: Record<string, unknown>,
+    key: string,
+    keys: readonly K[],
+  ): Partial<Record<K, boolean>> | undefined {
     const object = this.object(source, key);
     if (!object) return undefined;
     const out: Partial<Record<K, boolean>> = {};
@@ -77,7 +90,10 @@ class BodyReader {
         const value = this.boolean(subs, subId, `${path}.sub_channels.${subId}`);
         if (value !== undefined) subChannels[subId] = value;
       }
-      result.channels[id] = { ...(enabled === undefined ? {} : { enabled }), sub_channels: subChannels };
+      result.channels[id] = {
+        ...(enabled === undefined ? {} : { enabled }),
+        sub_channels: subChannels,
+      };
     }
     return result;
   }
@@ -87,10 +103,21 @@ class BodyReader {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const AUTO_TRACK = ['sales_order_fulfillments', 'inbound_shipments', 'warehouse_transfer_shipments', 'rmas', 'vendor_credit_shipments'] as const;
-const SIDE_EFFECTS = ['vendor_credit_shipment_auto_delivered', 'inbound_shipment_arrival_alert', 'rma_arrival_alert'] as const;
+const AUTO_TRACK = [
+  'sales_order_fulfillments',
+  'inbound_shipments',
+  'warehouse_transfer_shipments',
+  'rmas',
+  'vendor_credit_shipments',
+] as const;
+const SIDE_EFFECTS = [
+  'vendor_credit_shipment_auto_delivered',
+  'inbound_shipment_arrival_alert',
+  'rma_arrival_alert',
+] as const;
 
 /** A body that is not a JSON object is read as an empty one (every field then reports as missing). */
 function reader(body: unknown): BodyReader {

@@ -27,14 +27,19 @@ export const PARCEL_TRACKING_ROUTES = [
 /** `{instance}` is an integer id; anything else cannot name a record. */
 export function instanceId(params: unknown): number {
   const raw = (params as { instance?: string }).instance ?? '';
-  if (!/^[1-9]\d{0,14}$/.test(raw)) throw new HttpError(404, notFoundBody('Parcel-tracking instance not found.'));
+  if (!/^[1-9]\d{0,14}$/.test(raw))
+    throw new HttpError(404, notFoundBody('Parcel-tracking instance not found.'));
   return Number(raw);
 }
 
 /** The parcel-tracking instance endpoints of the specification. */
-export async function parcelTrackingRoutes(app: FastifyInstance, deps: ParcelTrackingRouteDeps): Promise<void> {
+export async function parcelTrackingRoutes(
+  app: FastifyInstance,
+  deps: ParcelTrackingRouteDeps,
+): Promise<void> {
   const { parcelTracking } = deps;
-  const baseUrl = (request: Parameters<typeof baseUrlOf>[0]) => baseUrlOf(request, deps.publicScheme, deps.publicPort);
+  const baseUrl = (request: Parameters<typeof baseUrlOf>[0]) =>
+    baseUrlOf(request, deps.publicScheme, deps.publicPort);
 
   app.post(`${PREFIX}/test`, async (request) => {
     const { apiKey } = readTestBody(request.body);
@@ -53,7 +58,9 @@ export async function parcelTrackingRoutes(app: FastifyInstance, deps: ParcelTra
   });
 
   app.patch(`${PREFIX}/instances/:instance`, async (request) => {
-    const { instance } = await parcelTracking.updateInstance(readUpdateBody(instanceId(request.params), request.body));
+    const { instance } = await parcelTracking.updateInstance(
+      readUpdateBody(instanceId(request.params), request.body),
+    );
     return { data: presentUpdated(instance!) };
   });
 

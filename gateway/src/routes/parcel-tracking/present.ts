@@ -1,10 +1,16 @@
-import type { Dashboard, Instance, TrackableChannel, TransitStats } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import type {
+  Dashboard,
+  Instance,
+  TrackableChannel,
+  TransitStats,
+} from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 
 const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
 
 function channelScope(instance: Instance) {
   const scope = instance.auto_track_channels!;
-  const channels: Record<string, { enabled?: boolean; sub_channels?: Record<string, boolean> }> = {};
+  const channels: Record<string, { enabled?: boolean; sub_channels?: Record<string, boolean> }> =
+    {};
   for (const [id, entry] of Object.entries(scope.channels)) {
     channels[id] = {
       ...(entry.enabled === undefined ? {} : { enabled: entry.enabled }),
@@ -77,7 +83,11 @@ export function presentDashboard(instance: Instance, dashboard: Dashboard, baseU
     quota_error: dashboard.quota_error ?? null,
     status_counts: dashboard.status_counts,
     pending_registration_count: dashboard.pending_registration_count,
-    registration_errors: dashboard.registration_errors.map((error) => ({ message: error.message, count: error.count, last_failed_at: iso(error.last_failed_at) })),
+    registration_errors: dashboard.registration_errors.map((error) => ({
+      message: error.message,
+      count: error.count,
+      last_failed_at: iso(error.last_failed_at),
+    })),
     last_webhook_at: iso(dashboard.last_webhook_at),
     last_event_at: iso(dashboard.last_event_at),
     side_effects: instance.side_effects,
@@ -97,5 +107,11 @@ export function presentDashboard(instance: Instance, dashboard: Dashboard, baseU
 }
 
 export function presentChannel(channel: TrackableChannel) {
-  return { id: channel.id, name: channel.name, platform: channel.platform, icon_url: channel.icon_url, sub_channels: channel.sub_channels };
+  return {
+    id: channel.id,
+    name: channel.name,
+    platform: channel.platform,
+    icon_url: channel.icon_url,
+    sub_channels: channel.sub_channels,
+  };
 }

@@ -10,21 +10,39 @@ const token = `wh_${'A1b2C3d4'.repeat(6)}`;
 
 describe('webhook request logging', () => {
   it('masks the webhook token in the URL it logs', () => {
-    const logged = maskedRequestLog({ method: 'POST', url: `/webhooks/parcel-tracking/${token}?x=1`, host: 'acme.example', ip: '127.0.0.1' } as FastifyRequest);
+    const logged = maskedRequestLog({
+      method: 'POST',
+      url: `/webhooks/parcel-tracking/${token}?x=1`,
+      host: 'acme.example',
+      ip: '127.0.0.1',
+    } as FastifyRequest);
     expect(JSON.stringify(logged)).not.toContain(token);
     expect(logged.url).toBe('/webhooks/parcel-tracking/wh_[REDACTED]?x=1');
   });
 
   it('never writes the token to the log, even when webhook-ingest is unreachable', async () => {
     const lines: string[] = [];
-    const destination = new Writable({ write: (chunk, _encoding, done) => void (lines.push(String(chunk)), done()) });
-    const app = Fastify({ loggerInstance: createLogger({ service: 'gateway', level: 'info', destination }) as FastifyBaseLogger });
+    const destination = new Writable({
+      write: (chunk, _encoding, done) => void (lines.push(String(chunk)), done()),
+    });
+    const app = Fastify({
+      loggerInstance: createLogger({
+        service: 'gateway',
+        level: 'info',
+        destination,
+      }) as FastifyBaseLogger,
+    });
     registerErrorHandling(app);
     // A real adapter aimed at a closed port: the call fails like an outage would.
     const webhookIngest = createWebhookIngestAdapter('127.0.0.1:1', { deadlineMs: 500 });
     await app.register(parcelTrackingWebhookRoutes, { webhookIngest });
     try {
-      const response = await app.inject({ method: 'POST', url: `/webhooks/parcel-tracking/${token}`, payload: '{"event":"TRACKING_UPDATED"}', headers: { 'content-type': 'application/json' } });
+      const response = await app.inject({
+        method: 'POST',
+        url: `/webhooks/parcel-tracking/${token}`,
+        payload: '{"event":"TRACKING_UPDATED"}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.statusCode).toBe(503);
       const log = lines.join('');
       expect(log).toContain('incoming request');

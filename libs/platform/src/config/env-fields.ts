@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /** Reusable zod fields for environment variables shared by every process. */
-export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+export const port = (fallback: number) =>
+  z.coerce.number().int().min(0).max(65535).default(fallback);
 
 export const url = (protocols: string[]) =>
   z
@@ -17,7 +18,9 @@ export const booleanFlag = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1');
 
-export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+export const logLevel = z
+  .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  .default('info');
 
 /** Variables every service reads: where its infrastructure lives and its ports. */
 export const serviceEnv = {

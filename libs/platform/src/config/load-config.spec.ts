@@ -7,18 +7,27 @@ const schema = z.object(serviceEnv);
 
 describe('loadConfig', () => {
   it('returns a typed object with defaults applied', () => {
-    const config = loadConfig(schema, { MONGO_URL: 'mongodb://127.0.0.1:27017', NATS_URL: 'nats://127.0.0.1:4222' });
+    const config = loadConfig(schema, {
+      MONGO_URL: 'mongodb://127.0.0.1:27017',
+      NATS_URL: 'nats://127.0.0.1:4222',
+    });
     expect(config.GRPC_PORT).toBe(0);
     expect(config.LOG_LEVEL).toBe('info');
   });
 
   it('names a missing variable', () => {
-    expect(() => loadConfig(schema, { NATS_URL: 'nats://127.0.0.1:4222' })).toThrowError(/MONGO_URL: is required but missing/);
+    expect(() => loadConfig(schema, { NATS_URL: 'nats://127.0.0.1:4222' })).toThrowError(
+      /MONGO_URL: is required but missing/,
+    );
   });
 
   it('names a variable with a bad value, and reports every problem at once', () => {
     try {
-      loadConfig(schema, { MONGO_URL: 'http://wrong', NATS_URL: 'nats://x:1', GRPC_PORT: 'seventy' });
+      loadConfig(schema, {
+        MONGO_URL: 'http://wrong',
+        NATS_URL: 'nats://x:1',
+        GRPC_PORT: 'seventy',
+      });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);

@@ -1,4 +1,12 @@
-import { credentials, status as GrpcStatus, type CallOptions, type Client, type ClientUnaryCall, type Metadata, type ServiceError } from '@grpc/grpc-js';
+import {
+  credentials,
+  status as GrpcStatus,
+  type CallOptions,
+  type Client,
+  type ClientUnaryCall,
+  type Metadata,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import CircuitBreaker from 'opossum';
 import { currentContext } from '../logging/request-context.js';
 import { AppError, decodeGrpcError } from './errors.js';
@@ -13,7 +21,9 @@ type UnaryMethod<Req, Res> = (
 
 /** The unary methods of a ts-proto grpc-js client, as promise-returning functions. */
 export type PromiseClient<C> = {
-  [K in keyof C as C[K] extends UnaryMethod<infer _Req, infer _Res> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
+  [
+    K in keyof C as C[K] extends UnaryMethod<infer _Req, infer _Res> ? K : never
+  ]: C[K] extends UnaryMethod<infer Req, infer Res>
     ? (request: Req, options?: { deadlineMs?: number }) => Promise<Res>
     : never;
 };
@@ -33,7 +43,13 @@ export interface GrpcClientOptions {
 }
 
 /** Codes that say the callee is unhealthy; business answers (NOT_FOUND, INVALID_ARGUMENT...) are not failures. */
-const INFRASTRUCTURE_CODES = new Set([GrpcStatus.UNAVAILABLE, GrpcStatus.DEADLINE_EXCEEDED, GrpcStatus.INTERNAL, GrpcStatus.UNKNOWN, GrpcStatus.RESOURCE_EXHAUSTED]);
+const INFRASTRUCTURE_CODES = new Set([
+  GrpcStatus.UNAVAILABLE,
+  GrpcStatus.DEADLINE_EXCEEDED,
+  GrpcStatus.INTERNAL,
+  GrpcStatus.UNKNOWN,
+  GrpcStatus.RESOURCE_EXHAUSTED,
+]);
 
 export interface GrpcClientHandle<C> {
   client: C;
@@ -48,7 +64,11 @@ export interface GrpcClientHandle<C> {
  * service. An open breaker fails fast with UNAVAILABLE (reason `circuit_open`).
  */
 export function createGrpcClient<C extends Client>(
-  ClientClass: new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C,
+  ClientClass: new (
+    address: string,
+    creds: ReturnType<typeof credentials.createInsecure>,
+    options?: object,
+  ) => C,
   address: string,
   options: GrpcClientOptions = {},
 ): GrpcClientHandle<C> {
@@ -61,8 +81,12 @@ export function createGrpcClient<C extends Client>(
   const invoke = (method: string, request: unknown, deadlineMs: number) =>
     new Promise<unknown>((resolve, reject) => {
       const fn = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method]!;
-      fn.call(client, request, contextToMetadata(currentContext()), { deadline: Date.now() + deadlineMs }, (error, response) =>
-        error ? reject(error) : resolve(response),
+      fn.call(
+        client,
+        request,
+        contextToMetadata(currentContext()),
+        { deadline: Date.now() + deadlineMs },
+        (error, response) => (error ? reject(error) : resolve(response)),
       );
     });
 
@@ -82,7 +106,11 @@ export function createGrpcClient<C extends Client>(
           return await breaker.fire(method, request, callOptions?.deadlineMs ?? defaultDeadline);
         } catch (error) {
           if ((error as { code?: unknown }).code === 'EOPENBREAKER') {
-            throw new AppError(GrpcStatus.UNAVAILABLE, 'circuit_open', `${address} is unavailable (circuit open)`);
+            throw new AppError(
+              GrpcStatus.UNAVAILABLE,
+              'circuit_open',
+              `${address} is unavailable (circuit open)`,
+            );
           }
           throw error;
         }
@@ -96,7 +124,13 @@ export function createGrpcClient<C extends Client>(
 /** Normalises anything a client call threw into code + reason + violations. */
 export function describeCallError(error: unknown) {
   if (error instanceof AppError) {
-    return { code: error.code, message: error.message, reason: error.reason, fieldViolations: error.fieldViolations, metadata: error.metadata };
+    return {
+      code: error.code,
+      message: error.message,
+      reason: error.reason,
+      fieldViolations: error.fieldViolations,
+      metadata: error.metadata,
+    };
   }
   return decodeGrpcError(error as Partial<ServiceError>);
 }

@@ -30,7 +30,8 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (message = 'Record not found.') => new AppError(GrpcStatus.NOT_FOUND, 'not_found', message);
+export const notFound = (message = 'Record not found.') =>
+  new AppError(GrpcStatus.NOT_FOUND, 'not_found', message);
 
 export const validationFailed = (violations: FieldViolation[], message?: string) =>
   new AppError(
@@ -41,8 +42,11 @@ export const validationFailed = (violations: FieldViolation[], message?: string)
   );
 
 /** A business rule refused the request; `reason` is the specification's stable `code`. */
-export const failedPrecondition = (reason: string, message: string, metadata: Record<string, string> = {}) =>
-  new AppError(GrpcStatus.FAILED_PRECONDITION, reason, message, [], metadata);
+export const failedPrecondition = (
+  reason: string,
+  message: string,
+  metadata: Record<string, string> = {},
+) => new AppError(GrpcStatus.FAILED_PRECONDITION, reason, message, [], metadata);
 
 export const alreadyExists = (message: string, violations: FieldViolation[] = []) =>
   new AppError(GrpcStatus.ALREADY_EXISTS, 'already_exists', message, violations);
@@ -53,12 +57,22 @@ export const permissionDenied = (message: string, reason = 'permission_denied') 
 export const unauthenticated = (message = 'Unauthenticated.') =>
   new AppError(GrpcStatus.UNAUTHENTICATED, 'unauthenticated', message);
 
-export const unavailable = (reason: string, message: string) => new AppError(GrpcStatus.UNAVAILABLE, reason, message);
+export const unavailable = (reason: string, message: string) =>
+  new AppError(GrpcStatus.UNAVAILABLE, reason, message);
 
 /** Builds the ServiceError a handler callback receives, details in the standard trailer. */
 export function toServiceError(error: AppError): Partial<ServiceError> {
   const details = [
-    { type_url: ERROR_INFO_TYPE, value: Buffer.from(ErrorInfo.encode({ reason: error.reason, domain: ERROR_DOMAIN, metadata: error.metadata }).finish()) },
+    {
+      type_url: ERROR_INFO_TYPE,
+      value: Buffer.from(
+        ErrorInfo.encode({
+          reason: error.reason,
+          domain: ERROR_DOMAIN,
+          metadata: error.metadata,
+        }).finish(),
+      ),
+    },
   ];
   if (error.fieldViolations.length > 0) {
     details.push({
@@ -67,7 +81,10 @@ export function toServiceError(error: AppError): Partial<ServiceError> {
     });
   }
   const metadata = new Metadata();
-  metadata.set(DETAILS_KEY, Buffer.from(Status.encode({ code: error.code, message: error.message, details }).finish()));
+  metadata.set(
+    DETAILS_KEY,
+    Buffer.from(Status.encode({ code: error.code, message: error.message, details }).finish()),
+  );
   return { code: error.code, details: error.message, metadata };
 }
 

@@ -1,4 +1,9 @@
-import { status as GrpcStatus, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  status as GrpcStatus,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { currentContext, runWithContext, type RequestContext } from '../logging/request-context.js';
 import { AppError, toServiceError } from './errors.js';
@@ -16,7 +21,10 @@ export type UnaryHandler<Req, Res> = (request: Req, context: CallContext) => Pro
 /** A service implementation written as plain async functions; `wrapService` adapts it to grpc-js. */
 export type AsyncService<Server> = {
   // The generated server interfaces carry a string index signature; only the named methods count.
-  [Method in keyof Server as string extends Method ? never : Method]: Server[Method] extends (call: ServerUnaryCall<infer Req, infer Res>, callback: sendUnaryData<infer _R>) => void
+  [Method in keyof Server as string extends Method ? never : Method]: Server[Method] extends (
+    call: ServerUnaryCall<infer Req, infer Res>,
+    callback: sendUnaryData<infer _R>,
+  ) => void
     ? UnaryHandler<Req, Res>
     : never;
 };
@@ -33,7 +41,11 @@ function buildCallContext(requestContext: RequestContext, signal: AbortSignal): 
     signal,
     tenant() {
       if (!requestContext.tenantId) {
-        throw new AppError(GrpcStatus.INVALID_ARGUMENT, 'tenant_missing', 'x-tenant-id metadata is required');
+        throw new AppError(
+          GrpcStatus.INVALID_ARGUMENT,
+          'tenant_missing',
+          'x-tenant-id metadata is required',
+        );
       }
       return requestContext.tenantId;
     },
@@ -51,8 +63,13 @@ export function wrapService<Server>(
   hooks: HandlerHooks,
 ): UntypedServiceImplementation {
   const wrapped: UntypedServiceImplementation = {};
-  for (const [method, handler] of Object.entries(implementation) as Array<[string, UnaryHandler<unknown, unknown>]>) {
-    wrapped[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+  for (const [method, handler] of Object.entries(implementation) as Array<
+    [string, UnaryHandler<unknown, unknown>]
+  >) {
+    wrapped[method] = (
+      call: ServerUnaryCall<unknown, unknown>,
+      callback: sendUnaryData<unknown>,
+    ) => {
       const started = performance.now();
       const controller = new AbortController();
       call.on('cancelled', () => controller.abort());
@@ -74,7 +91,10 @@ export function wrapService<Server>(
               callback(toServiceError(error));
               return;
             }
-            hooks.logger.error({ err: error, grpc_method: `${serviceName}/${method}`, ...currentContext() }, 'unhandled error in gRPC handler');
+            hooks.logger.error(
+              { err: error, grpc_method: `${serviceName}/${method}`, ...currentContext() },
+              'unhandled error in gRPC handler',
+            );
             finish(GrpcStatus.INTERNAL);
             callback({ code: GrpcStatus.INTERNAL, details: 'Internal error' });
           },

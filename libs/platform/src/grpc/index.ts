@@ -1,5 +1,16 @@
 export * from './errors.js';
 export { contextToMetadata, metadataToContext, METADATA_KEYS } from './metadata.js';
 export { wrapService, type AsyncService, type CallContext, type UnaryHandler } from './handler.js';
-export { startGrpcServer, type GrpcServerHandle, type GrpcServerOptions, type ServiceRegistration } from './server.js';
-export { createGrpcClient, describeCallError, type GrpcClientHandle, type GrpcClientOptions, type PromiseClient } from './client.js';
+export {
+  startGrpcServer,
+  type GrpcServerHandle,
+  type GrpcServerOptions,
+  type ServiceRegistration,
+} from './server.js';
+export {
+  createGrpcClient,
+  describeCallError,
+  type GrpcClientHandle,
+  type GrpcClientOptions,
+  type PromiseClient,
+} from './client.js';

@@ -54,8 +54,10 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   }
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, boundPort) =>
-      error ? reject(error) : resolve(boundPort),
+    server.bindAsync(
+      `${options.host}:${options.port}`,
+      ServerCredentials.createInsecure(),
+      (error, boundPort) => (error ? reject(error) : resolve(boundPort)),
     );
   });
   for (const service of options.services) health.setStatus(service.name, 'SERVING');

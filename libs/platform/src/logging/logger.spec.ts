@@ -27,7 +27,13 @@ describe('logger', () => {
       'request',
     );
     const output = lines.join('');
-    for (const secret of ['supersecretvalue', 'provider-key-123', 'pw-secret', 'wh_abcdef0123456789', 'whsec_topsecret']) {
+    for (const secret of [
+      'supersecretvalue',
+      'provider-key-123',
+      'pw-secret',
+      'wh_abcdef0123456789',
+      'whsec_topsecret',
+    ]) {
       expect(output).not.toContain(secret);
     }
     expect(output).toContain('[REDACTED]');
@@ -36,11 +42,19 @@ describe('logger', () => {
   it('stamps every line with the request context', () => {
     const { lines, logger } = capture();
     runWithContext({ requestId: 'r-1', tenantId: 't-1' }, () => logger.info('inside'));
-    expect(JSON.parse(lines[0]!)).toMatchObject({ request_id: 'r-1', tenant_id: 't-1', msg: 'inside' });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      request_id: 'r-1',
+      tenant_id: 't-1',
+      msg: 'inside',
+    });
   });
 
   it('masks token-shaped text inside free strings such as URLs', () => {
-    expect(maskSecrets('/webhooks/parcel-tracking/wh_0123456789abcdef')).toBe('/webhooks/parcel-tracking/wh_[REDACTED]');
-    expect(maskSecrets('Bearer 12|abcdefghijklmnopqrstuvwxyz0123456789ABCD')).toBe('Bearer 12|[REDACTED]');
+    expect(maskSecrets('/webhooks/parcel-tracking/wh_0123456789abcdef')).toBe(
+      '/webhooks/parcel-tracking/wh_[REDACTED]',
+    );
+    expect(maskSecrets('Bearer 12|abcdefghijklmnopqrstuvwxyz0123456789ABCD')).toBe(
+      'Bearer 12|[REDACTED]',
+    );
   });
 });

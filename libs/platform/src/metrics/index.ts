@@ -1,1 +1,6 @@
-export { createMetrics, startMetricsServer, type Metrics, type MetricsServerHandle } from './metrics.js';
+export {
+  createMetrics,
+  startMetricsServer,
+  type Metrics,
+  type MetricsServerHandle,
+} from './metrics.js';

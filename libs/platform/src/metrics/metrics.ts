@@ -40,7 +40,11 @@ export interface MetricsServerHandle {
 }
 
 /** Serves `GET /metrics` in the Prometheus text format on its own port. */
-export async function startMetricsServer(registry: Registry, host: string, port: number): Promise<MetricsServerHandle> {
+export async function startMetricsServer(
+  registry: Registry,
+  host: string,
+  port: number,
+): Promise<MetricsServerHandle> {
   const server: Server = createServer((request, response) => {
     if (request.method === 'GET' && request.url === '/metrics') {
       registry.metrics().then(

@@ -5,7 +5,11 @@ import type { Logger } from 'pino';
  * Opens this service's own database. Each service gets its own connection
  * (never the mongoose global), so two services in one test process stay apart.
  */
-export async function connectMongo(url: string, dbName: string, logger?: Logger): Promise<Connection> {
+export async function connectMongo(
+  url: string,
+  dbName: string,
+  logger?: Logger,
+): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
     dbName,
     autoIndex: true,

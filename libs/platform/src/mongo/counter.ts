@@ -5,10 +5,16 @@ interface CounterDocument {
   seq: number;
 }
 
-const counterSchema = new Schema<CounterDocument>({ _id: { type: String, required: true }, seq: { type: Number, required: true } }, { versionKey: false, collection: 'counters' });
+const counterSchema = new Schema<CounterDocument>(
+  { _id: { type: String, required: true }, seq: { type: Number, required: true } },
+  { versionKey: false, collection: 'counters' },
+);
 
 function counterModel(connection: Connection): Model<CounterDocument> {
-  return (connection.models.Counter as Model<CounterDocument> | undefined) ?? connection.model<CounterDocument>('Counter', counterSchema);
+  return (
+    (connection.models.Counter as Model<CounterDocument> | undefined) ??
+    connection.model<CounterDocument>('Counter', counterSchema)
+  );
 }
 
 /**

@@ -1,4 +1,11 @@
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from 'nats';
 import type { Logger } from 'pino';
 import { runWithContext, newRequestId } from '../logging/request-context.js';
 import { decodeEnvelope, decodeEvent, type DomainEvent, type EventType } from './event-types.js';
@@ -42,7 +49,10 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
   };
   try {
     await manager.consumers.info(stream, durable);
-    await manager.consumers.update(stream, durable, { max_deliver: config.max_deliver, ack_wait: config.ack_wait });
+    await manager.consumers.update(stream, durable, {
+      max_deliver: config.max_deliver,
+      ack_wait: config.ack_wait,
+    });
   } catch {
     await manager.consumers.add(stream, config);
   }
@@ -55,7 +65,10 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
     try {
       event = decodeEvent(options.event, decodeEnvelope(message.data));
     } catch (error) {
-      logger.error({ err: error, subject: message.subject, durable }, 'undecodable event terminated');
+      logger.error(
+        { err: error, subject: message.subject, durable },
+        'undecodable event terminated',
+      );
       message.term();
       return;
     }
@@ -79,7 +92,16 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
         message.ack();
       } catch (error) {
         await processed?.release(durable, event.id).catch(() => undefined);
-        logger.warn({ err: error, event_id: event.id, subject: event.subject, attempt: message.info.redeliveryCount, durable }, 'event handler failed; will retry');
+        logger.warn(
+          {
+            err: error,
+            event_id: event.id,
+            subject: event.subject,
+            attempt: message.info.redeliveryCount,
+            durable,
+          },
+          'event handler failed; will retry',
+        );
         message.nak(options.retryDelayMs ?? 1_000);
       }
     });
@@ -87,7 +109,9 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
 
   const loop = (async () => {
     for await (const message of messages) {
-      inFlight = handleMessage(message).catch((error: unknown) => logger.error({ err: error, durable }, 'event handling crashed'));
+      inFlight = handleMessage(message).catch((error: unknown) =>
+        logger.error({ err: error, durable }, 'event handling crashed'),
+      );
       await inFlight;
     }
   })();

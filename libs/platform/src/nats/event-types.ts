@@ -37,7 +37,10 @@ export interface NewEvent<T> {
   requestId?: string;
 }
 
-export function encodeEvent<T>(type: EventType<T>, event: NewEvent<T>): { id: string; bytes: Uint8Array } {
+export function encodeEvent<T>(
+  type: EventType<T>,
+  event: NewEvent<T>,
+): { id: string; bytes: Uint8Array } {
   const id = event.id ?? randomUUID();
   const bytes = EventEnvelope.encode({
     id,

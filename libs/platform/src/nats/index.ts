@@ -1,7 +1,22 @@
 export { connectNats } from './connection.js';
-export { decodeEnvelope, decodeEvent, defineEvent, encodeEvent, type DomainEvent, type EventType, type NewEvent, type ProtoCodec } from './event-types.js';
+export {
+  decodeEnvelope,
+  decodeEvent,
+  defineEvent,
+  encodeEvent,
+  type DomainEvent,
+  type EventType,
+  type NewEvent,
+  type ProtoCodec,
+} from './event-types.js';
 export { ensureStream, type StreamSpec } from './streams.js';
 export { EventPublisher, REQUEST_ID_HEADER } from './publisher.js';
 export { startConsumer, type ConsumerHandle, type ConsumerOptions } from './consumer.js';
 export { ProcessedEventStore, type ClaimResult } from './processed-events.js';
-export { Outbox, startOutboxRelay, type OutboxEntry, type OutboxRelayHandle, type OutboxRelayOptions } from './outbox.js';
+export {
+  Outbox,
+  startOutboxRelay,
+  type OutboxEntry,
+  type OutboxRelayHandle,
+  type OutboxRelayOptions,
+} from './outbox.js';

@@ -46,7 +46,9 @@ export class Outbox {
   private readyListener?: () => void;
 
   constructor(connection: Connection) {
-    this.model = (connection.models.OutboxRecord as Model<OutboxDocument> | undefined) ?? connection.model<OutboxDocument>('OutboxRecord', schema);
+    this.model =
+      (connection.models.OutboxRecord as Model<OutboxDocument> | undefined) ??
+      connection.model<OutboxDocument>('OutboxRecord', schema);
   }
 
   onReady(listener: () => void): void {
@@ -57,8 +59,19 @@ export class Outbox {
   async withEvents<R>(entries: Array<OutboxEntry<any>>, change: () => Promise<R>): Promise<R> {
     const requestId = currentContext()?.requestId ?? '';
     const records = entries.map(({ type, event }) => {
-      const { id, bytes } = encodeEvent(type, { ...event, requestId: event.requestId ?? requestId });
-      return { event_id: id, subject: type.subject, data: Buffer.from(bytes), request_id: requestId, state: 'pending' as const, created_at: new Date(), attempts: 0 };
+      const { id, bytes } = encodeEvent(type, {
+        ...event,
+        requestId: event.requestId ?? requestId,
+      });
+      return {
+        event_id: id,
+        subject: type.subject,
+        data: Buffer.from(bytes),
+        request_id: requestId,
+        state: 'pending' as const,
+        created_at: new Date(),
+        attempts: 0,
+      };
     });
     const ids = records.map((record) => record.event_id);
     if (records.length > 0) await this.model.insertMany(records);
@@ -114,19 +127,31 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelayHandle
   const pass = async (): Promise<number> => {
     const orphanedBefore = new Date(Date.now() - orphanAfterMs);
     const due = await outbox.model
-      .find({ $or: [{ state: 'ready' }, { state: 'pending', created_at: { $lt: orphanedBefore } }] })
+      .find({
+        $or: [{ state: 'ready' }, { state: 'pending', created_at: { $lt: orphanedBefore } }],
+      })
       .sort({ created_at: 1 })
       .limit(options.batchSize ?? 100)
       .lean();
     let published = 0;
     for (const record of due) {
       try {
-        await publisher.publishEncoded(record.subject, record.event_id, toBytes(record.data), record.request_id);
+        await publisher.publishEncoded(
+          record.subject,
+          record.event_id,
+          toBytes(record.data),
+          record.request_id,
+        );
         await outbox.model.deleteOne({ event_id: record.event_id });
         published++;
       } catch (error) {
-        await outbox.model.updateOne({ event_id: record.event_id }, { $inc: { attempts: 1 } }).catch(() => undefined);
-        logger.warn({ err: error, event_id: record.event_id, subject: record.subject }, 'outbox publish failed; will retry');
+        await outbox.model
+          .updateOne({ event_id: record.event_id }, { $inc: { attempts: 1 } })
+          .catch(() => undefined);
+        logger.warn(
+          { err: error, event_id: record.event_id, subject: record.subject },
+          'outbox publish failed; will retry',
+        );
         break;
       }
     }

@@ -32,7 +32,10 @@ export type ClaimResult = 'claimed' | 'already-done' | 'in-progress';
 export class ProcessedEventStore {
   private readonly model: Model<ProcessedEventDocument>;
 
-  constructor(connection: Connection, private readonly staleAfterMs = 60_000) {
+  constructor(
+    connection: Connection,
+    private readonly staleAfterMs = 60_000,
+  ) {
     this.model =
       (connection.models.ProcessedEvent as Model<ProcessedEventDocument> | undefined) ??
       connection.model<ProcessedEventDocument>('ProcessedEvent', schema);
@@ -44,14 +47,22 @@ export class ProcessedEventStore {
 
   async claim(consumer: string, eventId: string): Promise<ClaimResult> {
     try {
-      await this.model.create({ consumer, event_id: eventId, state: 'processing', claimed_at: new Date() });
+      await this.model.create({
+        consumer,
+        event_id: eventId,
+        state: 'processing',
+        claimed_at: new Date(),
+      });
       return 'claimed';
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
     const stale = new Date(Date.now() - this.staleAfterMs);
     const retaken = await this.model
-      .findOneAndUpdate({ consumer, event_id: eventId, state: 'processing', claimed_at: { $lt: stale } }, { $set: { claimed_at: new Date() } })
+      .findOneAndUpdate(
+        { consumer, event_id: eventId, state: 'processing', claimed_at: { $lt: stale } },
+        { $set: { claimed_at: new Date() } },
+      )
       .lean();
     if (retaken) return 'claimed';
     const existing = await this.model.findOne({ consumer, event_id: eventId }).lean();

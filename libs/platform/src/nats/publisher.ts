@@ -18,7 +18,12 @@ export class EventPublisher {
     return id;
   }
 
-  async publishEncoded(subject: string, id: string, bytes: Uint8Array, requestId: string): Promise<void> {
+  async publishEncoded(
+    subject: string,
+    id: string,
+    bytes: Uint8Array,
+    requestId: string,
+  ): Promise<void> {
     const headers = natsHeaders();
     if (requestId) headers.set(REQUEST_ID_HEADER, requestId);
     await this.jetstream.publish(subject, bytes, { msgID: id, headers });

@@ -1,1 +1,5 @@
-export { ServiceRuntime, type ServiceRuntimeConfig, type ServiceRuntimeOptions } from './runtime.js';
+export {
+  ServiceRuntime,
+  type ServiceRuntimeConfig,
+  type ServiceRuntimeOptions,
+} from './runtime.js';

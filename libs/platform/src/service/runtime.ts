@@ -1,7 +1,11 @@
 import type { Connection } from 'mongoose';
 import type { JetStreamClient, JetStreamManager, NatsConnection } from 'nats';
 import type { Logger } from 'pino';
-import { startGrpcServer, type GrpcServerHandle, type ServiceRegistration } from '../grpc/server.js';
+import {
+  startGrpcServer,
+  type GrpcServerHandle,
+  type ServiceRegistration,
+} from '../grpc/server.js';
 import { stopAll } from '../lifecycle/shutdown.js';
 import { createLogger } from '../logging/logger.js';
 import { createMetrics, startMetricsServer, type Metrics } from '../metrics/metrics.js';
@@ -34,7 +38,10 @@ export interface ServiceRuntimeOptions {
   logger?: Logger;
 }
 
-type ConsumerSpec<T> = Omit<ConsumerOptions<T>, 'jetstream' | 'manager' | 'logger' | 'processed'> & { idempotent?: boolean };
+type ConsumerSpec<T> = Omit<
+  ConsumerOptions<T>,
+  'jetstream' | 'manager' | 'logger' | 'processed'
+> & { idempotent?: boolean };
 
 /**
  * What a service's bootstrap wires its use cases onto: logger, metrics, its own
@@ -71,15 +78,35 @@ export class ServiceRuntime {
     const { config, name } = options;
     const logger = options.logger ?? createLogger({ service: name, level: config.LOG_LEVEL });
     const metrics = createMetrics(name);
-    const mongo = await connectMongo(config.MONGO_URL, options.dbName ?? name.replace(/-/g, '_'), logger);
+    const mongo = await connectMongo(
+      config.MONGO_URL,
+      options.dbName ?? name.replace(/-/g, '_'),
+      logger,
+    );
     const nats = await connectNats(config.NATS_URL, name, logger);
     const jetstreamManager = await nats.jetstreamManager();
     for (const stream of options.streams ?? []) await ensureStream(jetstreamManager, stream);
     const jetstream = nats.jetstream();
     const outbox = new Outbox(mongo);
     const processed = new ProcessedEventStore(mongo);
-    const metricsServer = await startMetricsServer(metrics.registry, config.GRPC_HOST, config.METRICS_PORT);
-    const runtime = new ServiceRuntime(options, mongo, nats, jetstream, jetstreamManager, new EventPublisher(jetstream), outbox, processed, logger, metricsServer, metrics);
+    const metricsServer = await startMetricsServer(
+      metrics.registry,
+      config.GRPC_HOST,
+      config.METRICS_PORT,
+    );
+    const runtime = new ServiceRuntime(
+      options,
+      mongo,
+      nats,
+      jetstream,
+      jetstreamManager,
+      new EventPublisher(jetstream),
+      outbox,
+      processed,
+      logger,
+      metricsServer,
+      metrics,
+    );
     runtime.closers = [() => nats.drain(), () => mongo.close(), () => metricsServer.stop()];
     return runtime;
   }
@@ -90,7 +117,11 @@ export class ServiceRuntime {
 
   /** Publishes outbox records as they become ready (and orphaned ones after a grace period). */
   startOutboxRelay(): void {
-    this.relay ??= startOutboxRelay({ outbox: this.outbox, publisher: this.publisher, logger: this.logger });
+    this.relay ??= startOutboxRelay({
+      outbox: this.outbox,
+      publisher: this.publisher,
+      logger: this.logger,
+    });
     const relay = this.relay;
     this.stoppers.push(() => relay.stop());
   }

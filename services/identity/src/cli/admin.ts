@@ -12,7 +12,13 @@ import { parseArgs } from 'node:util';
 import { describeCallError } from '@inventory/platform';
 import { openOffline, type OfflineIdentity } from '../offline.js';
 
-const list = (value: string | undefined) => (value ? value.split(',').map((item) => item.trim()).filter(Boolean) : []);
+const list = (value: string | undefined) =>
+  value
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : [];
 
 async function tenantId(identity: OfflineIdentity, slug: string | undefined): Promise<string> {
   if (!slug) throw new Error('--tenant <slug> is required');
@@ -21,18 +27,31 @@ async function tenantId(identity: OfflineIdentity, slug: string | undefined): Pr
   return found.tenant.tenant_id;
 }
 
-async function userId(identity: OfflineIdentity, tenant: string, email: string | undefined): Promise<number> {
+async function userId(
+  identity: OfflineIdentity,
+  tenant: string,
+  email: string | undefined,
+): Promise<number> {
   if (!email) throw new Error('--email is required');
   const user = await identity.store.users.findByEmail(tenant, email);
   if (!user) throw new Error(`no user ${email} in this tenant`);
   return user.id;
 }
 
-async function run(command: string | undefined, values: Record<string, string | boolean | string[] | undefined>, identity: OfflineIdentity): Promise<unknown> {
-  const str = (key: string) => (typeof values[key] === 'string' ? (values[key] as string) : undefined);
+async function run(
+  command: string | undefined,
+  values: Record<string, string | boolean | string[] | undefined>,
+  identity: OfflineIdentity,
+): Promise<unknown> {
+  const str = (key: string) =>
+    typeof values[key] === 'string' ? (values[key] as string) : undefined;
   switch (command) {
     case 'create-tenant':
-      return identity.useCases.createTenant.execute({ slug: str('slug') ?? '', name: str('name'), customDomains: (values.domain as string[] | undefined) ?? [] });
+      return identity.useCases.createTenant.execute({
+        slug: str('slug') ?? '',
+        name: str('name'),
+        customDomains: (values.domain as string[] | undefined) ?? [],
+      });
     case 'create-user': {
       const tenant = await tenantId(identity, str('tenant'));
       return identity.useCases.createUser.execute(tenant, {
@@ -63,7 +82,9 @@ async function run(command: string | undefined, values: Record<string, string | 
       return { revoked: id };
     }
     default:
-      throw new Error('usage: admin create-tenant|create-user|create-token|revoke-token [--options]');
+      throw new Error(
+        'usage: admin create-tenant|create-user|create-token|revoke-token [--options]',
+      );
   }
 }
 
@@ -91,13 +112,23 @@ if (!mongoUrl) {
   console.error('MONGO_URL is required');
   process.exit(78);
 }
-const identity = await openOffline({ mongoUrl, dbName: process.env.MONGO_DB ?? 'identity', baseDomain: process.env.BASE_DOMAIN });
+const identity = await openOffline({
+  mongoUrl,
+  dbName: process.env.MONGO_DB ?? 'identity',
+  baseDomain: process.env.BASE_DOMAIN,
+});
 try {
   const result = await run(positionals[0], values, identity);
   console.log(JSON.stringify(result, null, 2));
 } catch (error) {
   const described = describeCallError(error);
-  console.error(JSON.stringify({ error: described.message, reason: described.reason, fields: described.fieldViolations }, null, 2));
+  console.error(
+    JSON.stringify(
+      { error: described.message, reason: described.reason, fields: described.fieldViolations },
+      null,
+      2,
+    ),
+  );
   process.exitCode = 1;
 } finally {
   await identity.close();

@@ -4,13 +4,26 @@ import { buildAllowlist, ipAllowed, normaliseCidr, parseCidr } from './cidr.js';
 describe('CIDR ranges', () => {
   it('accepts IPv4 and IPv6 ranges and bare addresses', () => {
     expect(parseCidr('10.0.0.0/8')).toEqual({ family: 'ipv4', address: '10.0.0.0', prefix: 8 });
-    expect(parseCidr('2001:db8::/32')).toEqual({ family: 'ipv6', address: '2001:db8::', prefix: 32 });
+    expect(parseCidr('2001:db8::/32')).toEqual({
+      family: 'ipv6',
+      address: '2001:db8::',
+      prefix: 32,
+    });
     expect(normaliseCidr('203.0.113.7')).toBe('203.0.113.7/32');
     expect(normaliseCidr('2001:DB8::1')).toBe('2001:db8::1/128');
   });
 
   it('refuses malformed ranges', () => {
-    for (const bad of ['10.0.0.0/33', '10.0.0/8', 'abc', '2001:db8::/129', '10.0.0.0/8/1', '10.0.0.0/-1', '', '1.2.3.4/ 8']) {
+    for (const bad of [
+      '10.0.0.0/33',
+      '10.0.0/8',
+      'abc',
+      '2001:db8::/129',
+      '10.0.0.0/8/1',
+      '10.0.0.0/-1',
+      '',
+      '1.2.3.4/ 8',
+    ]) {
       expect(parseCidr(bad), bad).toBeUndefined();
     }
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addedElevatedScopes, isElevatedScope, isKnownScope, SCOPES, userHasPermission } from './scopes.js';
+import {
+  addedElevatedScopes,
+  isElevatedScope,
+  isKnownScope,
+  SCOPES,
+  userHasPermission,
+} from './scopes.js';
 
 describe('scope rules', () => {
   it('knows exactly the specification table', () => {
@@ -13,12 +19,18 @@ describe('scope rules', () => {
     expect(isElevatedScope('orders:write')).toBe(true);
     expect(isElevatedScope('webhooks:manage')).toBe(true);
     expect(isElevatedScope('orders:read')).toBe(false);
-    expect(addedElevatedScopes(['orders:write'], ['orders:write', 'orders:read', 'products:write'])).toEqual(['products:write']);
+    expect(
+      addedElevatedScopes(['orders:write'], ['orders:write', 'orders:read', 'products:write']),
+    ).toEqual(['products:write']);
   });
 
   it('gives an owner every permission and others only their list', () => {
     expect(userHasPermission({ is_owner: true, permissions: [] }, 'orders:write')).toBe(true);
-    expect(userHasPermission({ is_owner: false, permissions: ['orders:read'] }, 'orders:read')).toBe(true);
-    expect(userHasPermission({ is_owner: false, permissions: ['orders:read'] }, 'orders:write')).toBe(false);
+    expect(
+      userHasPermission({ is_owner: false, permissions: ['orders:read'] }, 'orders:read'),
+    ).toBe(true);
+    expect(
+      userHasPermission({ is_owner: false, permissions: ['orders:read'] }, 'orders:write'),
+    ).toBe(false);
   });
 });

@@ -42,6 +42,9 @@ export function addedElevatedScopes(current: string[], next: string[]): string[]
  */
 export const PERMISSIONS: readonly string[] = SCOPES;
 
-export function userHasPermission(user: { is_owner: boolean; permissions: string[] }, permission: string): boolean {
+export function userHasPermission(
+  user: { is_owner: boolean; permissions: string[] },
+  permission: string,
+): boolean {
   return user.is_owner || user.permissions.includes(permission);
 }

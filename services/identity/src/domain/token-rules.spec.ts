@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkAllowlist, checkExpiry, checkName, checkRateLimit, checkScopes } from './token-rules.js';
+import {
+  checkAllowlist,
+  checkExpiry,
+  checkName,
+  checkRateLimit,
+  checkScopes,
+} from './token-rules.js';
 import { Violations } from './validation.js';
 
 describe('token rules', () => {
@@ -16,14 +22,20 @@ describe('token rules', () => {
 
   it('names each unknown scope and dedupes known ones', () => {
     const v = new Violations();
-    expect(checkScopes(['orders:read', 'orders:read', 'orders:delete'], v)).toEqual(['orders:read', 'orders:delete']);
+    expect(checkScopes(['orders:read', 'orders:read', 'orders:delete'], v)).toEqual([
+      'orders:read',
+      'orders:delete',
+    ]);
     expect(v.list.map((x) => x.field)).toEqual(['scopes.2']);
     expect(v.list[0]!.description).toContain('orders:delete');
   });
 
   it('normalises CIDRs and names the invalid ones', () => {
     const v = new Violations();
-    expect(checkAllowlist(['10.0.0.0/8', '2001:DB8::/32', '300.1.1.1/8'], v)).toEqual(['10.0.0.0/8', '2001:db8::/32']);
+    expect(checkAllowlist(['10.0.0.0/8', '2001:DB8::/32', '300.1.1.1/8'], v)).toEqual([
+      '10.0.0.0/8',
+      '2001:db8::/32',
+    ]);
     expect(v.list.map((x) => x.field)).toEqual(['ip_allowlist.2']);
   });
 
@@ -34,6 +46,10 @@ describe('token rules', () => {
     checkRateLimit(1000, v);
     checkExpiry(new Date(1000), new Date(2000), v);
     checkExpiry(new Date(3000), new Date(2000), v);
-    expect(v.list.map((x) => x.field)).toEqual(['rate_limit_per_minute', 'rate_limit_per_minute', 'expires_at']);
+    expect(v.list.map((x) => x.field)).toEqual([
+      'rate_limit_per_minute',
+      'rate_limit_per_minute',
+      'expires_at',
+    ]);
   });
 });

@@ -14,7 +14,12 @@ describe('TOTP (RFC 6238, HMAC-SHA1, 30 s)', () => {
 
   it('matches the RFC 4226 HOTP vectors', () => {
     const secret = Buffer.from('12345678901234567890');
-    expect([0, 1, 2, 9].map((counter) => hotp(secret, counter))).toEqual(['755224', '287082', '359152', '520489']);
+    expect([0, 1, 2, 9].map((counter) => hotp(secret, counter))).toEqual([
+      '755224',
+      '287082',
+      '359152',
+      '520489',
+    ]);
   });
 
   it('accepts one step of drift either way, and nothing further', () => {

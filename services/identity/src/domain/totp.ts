@@ -66,7 +66,12 @@ export function totp(secretBase32: string, nowMs = Date.now()): string {
  * drift). Returns the matched step so the caller can refuse replays of it, or
  * undefined when the code does not match.
  */
-export function verifyTotp(secretBase32: string, code: string, nowMs = Date.now(), window = 1): number | undefined {
+export function verifyTotp(
+  secretBase32: string,
+  code: string,
+  nowMs = Date.now(),
+  window = 1,
+): number | undefined {
   if (!/^\d{6}$/.test(code)) return undefined;
   const secret = base32Decode(secretBase32);
   const current = totpStep(nowMs);

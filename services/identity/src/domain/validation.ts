@@ -3,9 +3,12 @@ import type { FieldViolation } from '@inventory/platform';
 /** Laravel's wording, so clients see the messages the specification's examples use. */
 export const messages = {
   required: (field: string) => `The ${label(field)} field is required.`,
-  maxString: (field: string, max: number) => `The ${label(field)} field must not be greater than ${max} characters.`,
-  minString: (field: string, min: number) => `The ${label(field)} field must be at least ${min} characters.`,
-  between: (field: string, min: number, max: number) => `The ${label(field)} field must be between ${min} and ${max}.`,
+  maxString: (field: string, max: number) =>
+    `The ${label(field)} field must not be greater than ${max} characters.`,
+  minString: (field: string, min: number) =>
+    `The ${label(field)} field must be at least ${min} characters.`,
+  between: (field: string, min: number, max: number) =>
+    `The ${label(field)} field must be between ${min} and ${max}.`,
   invalid: (field: string) => `The selected ${label(field)} is invalid.`,
   email: (field: string) => `The ${label(field)} field must be a valid email address.`,
   after: (field: string) => `The ${label(field)} field must be a date after now.`,

@@ -6,7 +6,10 @@ import type { UseCases } from '../use-cases/index.js';
  * The gateways' request-log batches. Storage is idempotent by each entry's id on
  * its own (unique index), so the generic processed-event bookkeeping is skipped.
  */
-export async function consumeRequestLog(runtime: ServiceRuntime, useCases: UseCases): Promise<void> {
+export async function consumeRequestLog(
+  runtime: ServiceRuntime,
+  useCases: UseCases,
+): Promise<void> {
   await runtime.consume({
     stream: IDENTITY_STREAM.name,
     durable: 'identity-request-log',

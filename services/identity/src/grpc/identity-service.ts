@@ -1,19 +1,34 @@
-import { IdentityServiceService, type IdentityServiceServer } from '@inventory/contracts/identity/v1/identity.js';
-import { unauthenticated, type AsyncService, type CallContext, type ServiceRegistration } from '@inventory/platform';
+import {
+  IdentityServiceService,
+  type IdentityServiceServer,
+} from '@inventory/contracts/identity/v1/identity.js';
+import {
+  unauthenticated,
+  type AsyncService,
+  type CallContext,
+  type ServiceRegistration,
+} from '@inventory/platform';
 import type { UseCases } from '../use-cases/index.js';
 
 /** The acting user comes only from `x-user-id` metadata, set by the gateway after authentication. */
 function actingUser(ctx: CallContext): number {
   const id = Number(ctx.userId);
-  if (!ctx.userId || !Number.isSafeInteger(id) || id <= 0) throw unauthenticated('x-user-id metadata is required');
+  if (!ctx.userId || !Number.isSafeInteger(id) || id <= 0)
+    throw unauthenticated('x-user-id metadata is required');
   return id;
 }
 
 export function identityService(useCases: UseCases): ServiceRegistration<IdentityServiceServer> {
   const implementation: AsyncService<IdentityServiceServer> = {
-    resolveTenant: async (request) => ({ tenant: await useCases.resolveTenant.execute(request.host) }),
+    resolveTenant: async (request) => ({
+      tenant: await useCases.resolveTenant.execute(request.host),
+    }),
     createTenant: async (request) => ({
-      tenant: await useCases.createTenant.execute({ slug: request.slug, name: request.name, customDomains: request.custom_domains }),
+      tenant: await useCases.createTenant.execute({
+        slug: request.slug,
+        name: request.name,
+        customDomains: request.custom_domains,
+      }),
     }),
     createUser: async (request, ctx) => ({
       user: await useCases.createUser.execute(ctx.tenant(), {
@@ -24,21 +39,38 @@ export function identityService(useCases: UseCases): ServiceRegistration<Identit
         permissions: request.permissions,
       }),
     }),
-    getUser: async (_request, ctx) => ({ user: await useCases.getUser.execute(ctx.tenant(), actingUser(ctx)) }),
+    getUser: async (_request, ctx) => ({
+      user: await useCases.getUser.execute(ctx.tenant(), actingUser(ctx)),
+    }),
     login: async (request, ctx) =>
-      useCases.login.execute(ctx.tenant(), { email: request.email, password: request.password, twoFactorCode: request.two_factor_code }),
-    getSession: async (request, ctx) => ({ session: await useCases.getSession.execute(ctx.tenant(), request.session_token) }),
+      useCases.login.execute(ctx.tenant(), {
+        email: request.email,
+        password: request.password,
+        twoFactorCode: request.two_factor_code,
+      }),
+    getSession: async (request, ctx) => ({
+      session: await useCases.getSession.execute(ctx.tenant(), request.session_token),
+    }),
     logout: async (request, ctx) => {
       await useCases.logout.execute(ctx.tenant(), request.session_token);
       return {};
     },
-    enrollTwoFactor: async (_request, ctx) => useCases.enrollTwoFactor.execute(ctx.tenant(), actingUser(ctx)),
-    confirmTwoFactor: async (request, ctx) => useCases.confirmTwoFactor.execute(ctx.tenant(), actingUser(ctx), request.code),
+    enrollTwoFactor: async (_request, ctx) =>
+      useCases.enrollTwoFactor.execute(ctx.tenant(), actingUser(ctx)),
+    confirmTwoFactor: async (request, ctx) =>
+      useCases.confirmTwoFactor.execute(ctx.tenant(), actingUser(ctx), request.code),
     disableTwoFactor: async (request, ctx) => {
-      await useCases.disableTwoFactor.execute(ctx.tenant(), actingUser(ctx), request.password, request.code);
+      await useCases.disableTwoFactor.execute(
+        ctx.tenant(),
+        actingUser(ctx),
+        request.password,
+        request.code,
+      );
       return {};
     },
-    getTokenForAuth: async (request, ctx) => ({ token: await useCases.getTokenForAuth.execute(ctx.tenant(), request.token_id) }),
+    getTokenForAuth: async (request, ctx) => ({
+      token: await useCases.getTokenForAuth.execute(ctx.tenant(), request.token_id),
+    }),
     createToken: async (request, ctx) =>
       useCases.createToken.execute(ctx.tenant(), actingUser(ctx), {
         name: request.name,
@@ -47,7 +79,13 @@ export function identityService(useCases: UseCases): ServiceRegistration<Identit
         ipAllowlist: request.ip_allowlist,
         rateLimitPerMinute: request.rate_limit_per_minute,
       }),
-    listTokens: async (request, ctx) => useCases.listTokens.execute(ctx.tenant(), actingUser(ctx), request.page || 1, request.per_page || 10),
+    listTokens: async (request, ctx) =>
+      useCases.listTokens.execute(
+        ctx.tenant(),
+        actingUser(ctx),
+        request.page || 1,
+        request.per_page || 10,
+      ),
     updateToken: async (request, ctx) => ({
       token: await useCases.updateToken.execute(ctx.tenant(), actingUser(ctx), request.id, {
         name: request.name,
@@ -67,11 +105,27 @@ export function identityService(useCases: UseCases): ServiceRegistration<Identit
         ctx.tenant(),
         actingUser(ctx),
         request.token_id,
-        { statuses: request.statuses, statusClasses: request.status_classes, from: request.from, to: request.to },
+        {
+          statuses: request.statuses,
+          statusClasses: request.status_classes,
+          from: request.from,
+          to: request.to,
+        },
         request.page || 1,
         request.per_page || 10,
       ),
-    getTokenUsage: async (request, ctx) => ({ usage: await useCases.getTokenUsage.execute(ctx.tenant(), actingUser(ctx), request.token_id, request.days) }),
+    getTokenUsage: async (request, ctx) => ({
+      usage: await useCases.getTokenUsage.execute(
+        ctx.tenant(),
+        actingUser(ctx),
+        request.token_id,
+        request.days,
+      ),
+    }),
   };
-  return { name: 'inventory.identity.v1.IdentityService', definition: IdentityServiceService, implementation };
+  return {
+    name: 'inventory.identity.v1.IdentityService',
+    definition: IdentityServiceService,
+    implementation,
+  };
 }

@@ -14,7 +14,10 @@ export interface IdentityStore {
   requests: TokenRequestRepository;
 }
 
-export function createStore(connection: Connection, options: { requestLogRetentionDays: number }): IdentityStore {
+export function createStore(
+  connection: Connection,
+  options: { requestLogRetentionDays: number },
+): IdentityStore {
   return {
     connection,
     tenants: new TenantRepository(connection),

@@ -37,7 +37,11 @@ export class SessionRepository {
   }
 
   findActive(tenantId: string, idHash: string, now = new Date()) {
-    return this.model.findOne(tenantFilter<SessionDocument>(tenantId, { id_hash: idHash, expires_at: { $gt: now } })).lean<SessionDocument>();
+    return this.model
+      .findOne(
+        tenantFilter<SessionDocument>(tenantId, { id_hash: idHash, expires_at: { $gt: now } }),
+      )
+      .lean<SessionDocument>();
   }
 
   async delete(tenantId: string, idHash: string): Promise<void> {

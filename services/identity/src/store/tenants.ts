@@ -40,20 +40,26 @@ export class TenantRepository {
     this.domains = connection.model<TenantDomainDocument>('TenantDomain', domainSchema);
   }
 
-  async findByHost(host: string): Promise<{ tenant: TenantDocument; domains: string[] } | undefined> {
+  async findByHost(
+    host: string,
+  ): Promise<{ tenant: TenantDocument; domains: string[] } | undefined> {
     const domain = await this.domains.findOne({ domain: host }).lean();
     if (!domain) return undefined;
     return this.findById(domain.tenant_id);
   }
 
-  async findById(tenantId: string): Promise<{ tenant: TenantDocument; domains: string[] } | undefined> {
+  async findById(
+    tenantId: string,
+  ): Promise<{ tenant: TenantDocument; domains: string[] } | undefined> {
     const tenant = await this.tenants.findOne({ tenant_id: tenantId }).lean();
     if (!tenant) return undefined;
     const domains = await this.domains.find({ tenant_id: tenantId }).sort({ domain: 1 }).lean();
     return { tenant, domains: domains.map((row) => row.domain) };
   }
 
-  async findBySlug(slug: string): Promise<{ tenant: TenantDocument; domains: string[] } | undefined> {
+  async findBySlug(
+    slug: string,
+  ): Promise<{ tenant: TenantDocument; domains: string[] } | undefined> {
     const tenant = await this.tenants.findOne({ slug }).lean();
     return tenant ? this.findById(tenant.tenant_id) : undefined;
   }

@@ -60,26 +60,50 @@ export class TokenRequestRepository {
     try {
       await this.model.insertMany(rows, { ordered: false, lean: true });
     } catch (error) {
-      const writeErrors = (error as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> }).writeErrors;
-      const onlyDuplicates = writeErrors?.every((writeError) => (writeError.code ?? writeError.err?.code) === 11000);
+      const writeErrors = (
+        error as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> }
+      ).writeErrors;
+      const onlyDuplicates = writeErrors?.every(
+        (writeError) => (writeError.code ?? writeError.err?.code) === 11000,
+      );
       if (!(isDuplicateKeyError(error) || onlyDuplicates)) throw error;
     }
   }
 
-  private filter(tenantId: string, tokenId: number, query: RequestQuery): FilterQuery<TokenRequestDocument> {
+  private filter(
+    tenantId: string,
+    tokenId: number,
+    query: RequestQuery,
+  ): FilterQuery<TokenRequestDocument> {
     const filter: Record<string, unknown> = { token_id: tokenId };
     const statusOr: Array<Record<string, unknown>> = [];
     if (query.statuses.length > 0) statusOr.push({ status: { $in: query.statuses } });
-    for (const cls of query.statusClasses) statusOr.push({ status: { $gte: cls * 100, $lt: cls * 100 + 100 } });
+    for (const cls of query.statusClasses)
+      statusOr.push({ status: { $gte: cls * 100, $lt: cls * 100 + 100 } });
     if (statusOr.length > 0) filter.$or = statusOr;
-    if (query.from || query.to) filter.at = { ...(query.from ? { $gte: query.from } : {}), ...(query.to ? { $lte: query.to } : {}) };
+    if (query.from || query.to)
+      filter.at = {
+        ...(query.from ? { $gte: query.from } : {}),
+        ...(query.to ? { $lte: query.to } : {}),
+      };
     return tenantFilter<TokenRequestDocument>(tenantId, filter);
   }
 
-  async list(tenantId: string, tokenId: number, query: RequestQuery, page: number, perPage: number) {
+  async list(
+    tenantId: string,
+    tokenId: number,
+    query: RequestQuery,
+    page: number,
+    perPage: number,
+  ) {
     const filter = this.filter(tenantId, tokenId, query);
     const [rows, total] = await Promise.all([
-      this.model.find(filter).sort({ at: -1, _id: -1 }).skip((page - 1) * perPage).limit(perPage).lean<TokenRequestDocument[]>(),
+      this.model
+        .find(filter)
+        .sort({ at: -1, _id: -1 })
+        .skip((page - 1) * perPage)
+        .limit(perPage)
+        .lean<TokenRequestDocument[]>(),
       this.model.countDocuments(filter),
     ]);
     return { rows, total };
@@ -88,7 +112,10 @@ export class TokenRequestRepository {
   /** Status, duration and time of the window's requests, newest first, capped for memory. */
   window(tenantId: string, tokenId: number, since: Date, cap: number) {
     return this.model
-      .find(tenantFilter<TokenRequestDocument>(tenantId, { token_id: tokenId, at: { $gte: since } }), { status: 1, duration_ms: 1, at: 1, _id: 0 })
+      .find(
+        tenantFilter<TokenRequestDocument>(tenantId, { token_id: tokenId, at: { $gte: since } }),
+        { status: 1, duration_ms: 1, at: 1, _id: 0 },
+      )
       .sort({ at: -1 })
       .limit(cap)
       .lean<Array<Pick<TokenRequestDocument, 'status' | 'duration_ms' | 'at'>>>();

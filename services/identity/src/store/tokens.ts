@@ -59,37 +59,65 @@ export class TokenRepository {
   }
 
   countActive(tenantId: string, userId: number, now = new Date()) {
-    return this.model.countDocuments(tenantFilter<TokenDocument>(tenantId, { user_id: userId, ...activeFilter(now) }));
+    return this.model.countDocuments(
+      tenantFilter<TokenDocument>(tenantId, { user_id: userId, ...activeFilter(now) }),
+    );
   }
 
   /** A user's token that is not revoked (expired ones stay visible and editable). */
   findOwned(tenantId: string, userId: number, id: number) {
-    return this.model.findOne(tenantFilter<TokenDocument>(tenantId, { id, user_id: userId, revoked_at: null })).lean<TokenDocument>();
+    return this.model
+      .findOne(tenantFilter<TokenDocument>(tenantId, { id, user_id: userId, revoked_at: null }))
+      .lean<TokenDocument>();
   }
 
   findForAuth(tenantId: string, id: number, now = new Date()) {
-    return this.model.findOne(tenantFilter<TokenDocument>(tenantId, { id, ...activeFilter(now) })).lean<TokenDocument>();
+    return this.model
+      .findOne(tenantFilter<TokenDocument>(tenantId, { id, ...activeFilter(now) }))
+      .lean<TokenDocument>();
   }
 
   async listOwned(tenantId: string, userId: number, page: number, perPage: number) {
     const filter = tenantFilter<TokenDocument>(tenantId, { user_id: userId, revoked_at: null });
     const [rows, total] = await Promise.all([
-      this.model.find(filter).sort({ id: -1 }).skip((page - 1) * perPage).limit(perPage).lean<TokenDocument[]>(),
+      this.model
+        .find(filter)
+        .sort({ id: -1 })
+        .skip((page - 1) * perPage)
+        .limit(perPage)
+        .lean<TokenDocument[]>(),
       this.model.countDocuments(filter),
     ]);
     return { rows, total };
   }
 
-  async update(tenantId: string, userId: number, id: number, set: Partial<TokenDocument>): Promise<TokenDocument | null> {
+  async update(
+    tenantId: string,
+    userId: number,
+    id: number,
+    set: Partial<TokenDocument>,
+  ): Promise<TokenDocument | null> {
     return this.model
-      .findOneAndUpdate(tenantFilter<TokenDocument>(tenantId, { id, user_id: userId, revoked_at: null }), { $set: { ...set, updated_at: new Date() } }, { new: true })
+      .findOneAndUpdate(
+        tenantFilter<TokenDocument>(tenantId, { id, user_id: userId, revoked_at: null }),
+        { $set: { ...set, updated_at: new Date() } },
+        { new: true },
+      )
       .lean<TokenDocument>();
   }
 
-  async revoke(tenantId: string, userId: number | undefined, id: number): Promise<TokenDocument | null> {
+  async revoke(
+    tenantId: string,
+    userId: number | undefined,
+    id: number,
+  ): Promise<TokenDocument | null> {
     const owner = userId === undefined ? {} : { user_id: userId };
     return this.model
-      .findOneAndUpdate(tenantFilter<TokenDocument>(tenantId, { id, ...owner, revoked_at: null }), { $set: { revoked_at: new Date(), updated_at: new Date() } }, { new: true })
+      .findOneAndUpdate(
+        tenantFilter<TokenDocument>(tenantId, { id, ...owner, revoked_at: null }),
+        { $set: { revoked_at: new Date(), updated_at: new Date() } },
+        { new: true },
+      )
       .lean<TokenDocument>();
   }
 
@@ -97,7 +125,12 @@ export class TokenRepository {
   async touchLastUsed(tenantId: string, lastUsed: Map<number, Date>): Promise<void> {
     if (lastUsed.size === 0) return;
     await this.model.bulkWrite(
-      [...lastUsed].map(([id, at]) => ({ updateOne: { filter: tenantFilter<TokenDocument>(tenantId, { id }), update: { $max: { last_used_at: at } } } })),
+      [...lastUsed].map(([id, at]) => ({
+        updateOne: {
+          filter: tenantFilter<TokenDocument>(tenantId, { id }),
+          update: { $max: { last_used_at: at } },
+        },
+      })),
       { ordered: false },
     );
   }

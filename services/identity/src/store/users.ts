@@ -70,26 +70,50 @@ export class UserRepository {
   }
 
   findByEmail(tenantId: string, email: string) {
-    return this.model.findOne(tenantFilter<UserDocument>(tenantId, { email: email.toLowerCase() })).lean<UserDocument>();
+    return this.model
+      .findOne(tenantFilter<UserDocument>(tenantId, { email: email.toLowerCase() }))
+      .lean<UserDocument>();
   }
 
-  async update(tenantId: string, id: number, set: Partial<UserDocument>, extra: Record<string, unknown> = {}): Promise<boolean> {
-    const result = await this.model.updateOne(tenantFilter<UserDocument>(tenantId, { id, ...extra }), { $set: { ...set, updated_at: new Date() } });
+  async update(
+    tenantId: string,
+    id: number,
+    set: Partial<UserDocument>,
+    extra: Record<string, unknown> = {},
+  ): Promise<boolean> {
+    const result = await this.model.updateOne(
+      tenantFilter<UserDocument>(tenantId, { id, ...extra }),
+      { $set: { ...set, updated_at: new Date() } },
+    );
     this.changed(tenantId, id);
     return result.matchedCount > 0;
   }
 
   /** Takes the user's token lease when it is free or expired; false when someone else holds it. */
-  async acquireTokenLease(tenantId: string, id: number, owner: string, leaseMs: number): Promise<boolean> {
+  async acquireTokenLease(
+    tenantId: string,
+    id: number,
+    owner: string,
+    leaseMs: number,
+  ): Promise<boolean> {
     const now = new Date();
     const result = await this.model.updateOne(
-      tenantFilter<UserDocument>(tenantId, { id, $or: [{ token_lock_until: null }, { token_lock_until: { $lt: now } }] }),
-      { $set: { token_lock_owner: owner, token_lock_until: new Date(now.getTime() + leaseMs) }, $inc: { token_version: 1 } },
+      tenantFilter<UserDocument>(tenantId, {
+        id,
+        $or: [{ token_lock_until: null }, { token_lock_until: { $lt: now } }],
+      }),
+      {
+        $set: { token_lock_owner: owner, token_lock_until: new Date(now.getTime() + leaseMs) },
+        $inc: { token_version: 1 },
+      },
     );
     return result.modifiedCount > 0;
   }
 
   async releaseTokenLease(tenantId: string, id: number, owner: string): Promise<void> {
-    await this.model.updateOne(tenantFilter<UserDocument>(tenantId, { id, token_lock_owner: owner }), { $set: { token_lock_owner: null, token_lock_until: null } });
+    await this.model.updateOne(
+      tenantFilter<UserDocument>(tenantId, { id, token_lock_owner: owner }),
+      { $set: { token_lock_owner: null, token_lock_until: null } },
+    );
   }
 }

@@ -25,18 +25,31 @@ export class CreateTenant {
     const domains = [`${slug}.${this.deps.settings.baseDomain}`.toLowerCase()];
     (input.customDomains ?? []).forEach((domain, index) => {
       const host = domain.trim().toLowerCase();
-      if (!HOST.test(host)) violations.add(`custom_domains.${index}`, messages.format(`custom_domains.${index}`));
+      if (!HOST.test(host))
+        violations.add(`custom_domains.${index}`, messages.format(`custom_domains.${index}`));
       else if (!domains.includes(host)) domains.push(host);
     });
     if (!violations.empty) throw validationFailed(violations.list);
 
     const { tenants, domains: domainRows } = this.deps.store.tenants;
-    if (await tenants.exists({ slug })) throw validationFailed([{ field: 'slug', description: messages.taken('slug') }]);
+    if (await tenants.exists({ slug }))
+      throw validationFailed([{ field: 'slug', description: messages.taken('slug') }]);
     const taken = await domainRows.findOne({ domain: { $in: domains } }).lean();
-    if (taken) throw validationFailed([{ field: 'custom_domains', description: `The domain ${taken.domain} has already been taken.` }]);
+    if (taken)
+      throw validationFailed([
+        {
+          field: 'custom_domains',
+          description: `The domain ${taken.domain} has already been taken.`,
+        },
+      ]);
 
     const tenantId = String(await nextSequence(this.deps.store.connection, 'tenants'));
-    const tenant = { tenant_id: tenantId, slug, name: input.name?.trim() || slug, created_at: new Date() };
+    const tenant = {
+      tenant_id: tenantId,
+      slug,
+      name: input.name?.trim() || slug,
+      created_at: new Date(),
+    };
     try {
       await tenants.create(tenant);
       await domainRows.insertMany(domains.map((domain) => ({ domain, tenant_id: tenantId })));
@@ -44,7 +57,8 @@ export class CreateTenant {
       // Lost a race for the slug or a domain: leave nothing half-made behind.
       await tenants.deleteOne({ tenant_id: tenantId });
       await domainRows.deleteMany({ tenant_id: tenantId });
-      if (isDuplicateKeyError(error)) throw validationFailed([{ field: 'slug', description: messages.taken('slug') }]);
+      if (isDuplicateKeyError(error))
+        throw validationFailed([{ field: 'slug', description: messages.taken('slug') }]);
       throw error;
     }
     return presentTenant(tenant, domains);

@@ -1,8 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateTokenResponse } from '@inventory/contracts/identity/v1/identity.js';
-import { failedPrecondition, nextSequence, notFound, unavailable, validationFailed } from '@inventory/platform';
+import {
+  failedPrecondition,
+  nextSequence,
+  notFound,
+  unavailable,
+  validationFailed,
+} from '@inventory/platform';
 import { newTokenSecret, sha256Hex } from '../domain/secrets.js';
-import { checkAllowlist, checkExpiry, checkName, checkRateLimit, checkScopes, MAX_ACTIVE_TOKENS } from '../domain/token-rules.js';
+import {
+  checkAllowlist,
+  checkExpiry,
+  checkName,
+  checkRateLimit,
+  checkScopes,
+  MAX_ACTIVE_TOKENS,
+} from '../domain/token-rules.js';
 import { Violations } from '../domain/validation.js';
 import type { TokenDocument } from '../store/tokens.js';
 import type { UseCaseDeps } from './deps.js';
@@ -30,7 +43,11 @@ export class CreateToken {
 
   constructor(private readonly deps: UseCaseDeps) {}
 
-  async execute(tenantId: string, userId: number, input: CreateTokenInput): Promise<CreateTokenResponse> {
+  async execute(
+    tenantId: string,
+    userId: number,
+    input: CreateTokenInput,
+  ): Promise<CreateTokenResponse> {
     const violations = new Violations();
     checkName(input.name, violations);
     const scopes = checkScopes(input.scopes, violations);
@@ -38,16 +55,22 @@ export class CreateToken {
     checkRateLimit(input.rateLimitPerMinute, violations);
     checkExpiry(input.expiresAt, new Date(), violations);
     if (!violations.empty) throw validationFailed(violations.list);
-    return this.serialised(`${tenantId}:${userId}`, () => this.withLease(tenantId, userId, () => this.create(tenantId, userId, input, scopes, allowlist)));
+    return this.serialised(`${tenantId}:${userId}`, () =>
+      this.withLease(tenantId, userId, () =>
+        this.create(tenantId, userId, input, scopes, allowlist),
+      ),
+    );
   }
 
   private serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
     const previous = this.chains.get(key) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(task);
     this.chains.set(key, next);
-    void next.catch(() => undefined).finally(() => {
-      if (this.chains.get(key) === next) this.chains.delete(key);
-    });
+    void next
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.chains.get(key) === next) this.chains.delete(key);
+      });
     return next;
   }
 
@@ -57,7 +80,11 @@ export class CreateToken {
     const owner = randomUUID();
     const deadline = Date.now() + WAIT_LIMIT_MS;
     while (!(await users.acquireTokenLease(tenantId, userId, owner, LEASE_MS))) {
-      if (Date.now() > deadline) throw unavailable('token_create_contended', 'Another token is being created for this user; try again.');
+      if (Date.now() > deadline)
+        throw unavailable(
+          'token_create_contended',
+          'Another token is being created for this user; try again.',
+        );
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
     }
     try {
@@ -67,11 +94,20 @@ export class CreateToken {
     }
   }
 
-  private async create(tenantId: string, userId: number, input: CreateTokenInput, scopes: string[], allowlist: string[]): Promise<CreateTokenResponse> {
+  private async create(
+    tenantId: string,
+    userId: number,
+    input: CreateTokenInput,
+    scopes: string[],
+    allowlist: string[],
+  ): Promise<CreateTokenResponse> {
     const { tokens } = this.deps.store;
     const now = new Date();
     if ((await tokens.countActive(tenantId, userId, now)) >= MAX_ACTIVE_TOKENS) {
-      throw failedPrecondition('token_limit_reached', `You may hold at most ${MAX_ACTIVE_TOKENS} active personal access tokens. Revoke one first.`);
+      throw failedPrecondition(
+        'token_limit_reached',
+        `You may hold at most ${MAX_ACTIVE_TOKENS} active personal access tokens. Revoke one first.`,
+      );
     }
     const secret = newTokenSecret();
     const token: TokenDocument = {

@@ -21,17 +21,22 @@ export class CreateUser {
     const violations = new Violations();
     const email = input.email.trim().toLowerCase();
     if (!email) violations.add('email', messages.required('email'));
-    else if (email.length > 255 || !EMAIL_PATTERN.test(email)) violations.add('email', messages.email('email'));
+    else if (email.length > 255 || !EMAIL_PATTERN.test(email))
+      violations.add('email', messages.email('email'));
     if (!input.name.trim()) violations.add('name', messages.required('name'));
     else if (input.name.length > 255) violations.add('name', messages.maxString('name', 255));
     if (!input.password) violations.add('password', messages.required('password'));
-    else if (input.password.length < 8) violations.add('password', messages.minString('password', 8));
-    else if (input.password.length > 1024) violations.add('password', messages.maxString('password', 1024));
+    else if (input.password.length < 8)
+      violations.add('password', messages.minString('password', 8));
+    else if (input.password.length > 1024)
+      violations.add('password', messages.maxString('password', 1024));
     input.permissions.forEach((permission, index) => {
-      if (!PERMISSIONS.includes(permission)) violations.add(`permissions.${index}`, messages.invalid(`permissions.${index}`));
+      if (!PERMISSIONS.includes(permission))
+        violations.add(`permissions.${index}`, messages.invalid(`permissions.${index}`));
     });
     if (!violations.empty) throw validationFailed(violations.list);
-    if (!(await this.deps.store.tenants.findById(tenantId))) throw validationFailed([{ field: 'tenant', description: 'The tenant does not exist.' }]);
+    if (!(await this.deps.store.tenants.findById(tenantId)))
+      throw validationFailed([{ field: 'tenant', description: 'The tenant does not exist.' }]);
 
     const now = new Date();
     const user = {
@@ -56,7 +61,8 @@ export class CreateUser {
     try {
       await this.deps.store.users.model.create(user);
     } catch (error) {
-      if (isDuplicateKeyError(error)) throw validationFailed([{ field: 'email', description: messages.taken('email') }]);
+      if (isDuplicateKeyError(error))
+        throw validationFailed([{ field: 'email', description: messages.taken('email') }]);
       throw error;
     }
     return presentUser(user);

@@ -33,12 +33,21 @@ export class Login {
     if (!input.password) violations.add('password', messages.required('password'));
     if (!violations.empty) throw validationFailed(violations.list);
 
-    const user = input.email.length <= 255 ? await this.deps.store.users.findByEmail(tenantId, input.email.trim()) : null;
+    const user =
+      input.email.length <= 255
+        ? await this.deps.store.users.findByEmail(tenantId, input.email.trim())
+        : null;
     decoyHash ??= hashPassword('decoy-password');
-    const valid = await verifyPassword(input.password.slice(0, 1024), user?.password_hash ?? (await decoyHash));
+    const valid = await verifyPassword(
+      input.password.slice(0, 1024),
+      user?.password_hash ?? (await decoyHash),
+    );
     if (!user || !valid) throw invalidCredentials('email', BAD_CREDENTIALS);
     if (user.two_factor_enabled) {
-      if (!input.twoFactorCode) throw validationFailed([{ field: 'two_factor_code', description: messages.required('two_factor_code') }]);
+      if (!input.twoFactorCode)
+        throw validationFailed([
+          { field: 'two_factor_code', description: messages.required('two_factor_code') },
+        ]);
       if (!(await checkSecondFactor(this.deps, user, input.twoFactorCode))) {
         throw invalidCredentials('two_factor_code', BAD_TWO_FACTOR);
       }
@@ -48,11 +57,25 @@ export class Login {
     const csrfToken = newOpaqueToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.deps.settings.sessionTtlMinutes * 60_000);
-    await this.deps.store.sessions.create({ tenant_id: tenantId, id_hash: sha256Hex(sessionToken), user_id: user.id, csrf_hash: sha256Hex(csrfToken), expires_at: expiresAt, created_at: now });
-    return { session_token: sessionToken, csrf_token: csrfToken, user: presentUser(user), expires_at: expiresAt };
+    await this.deps.store.sessions.create({
+      tenant_id: tenantId,
+      id_hash: sha256Hex(sessionToken),
+      user_id: user.id,
+      csrf_hash: sha256Hex(csrfToken),
+      expires_at: expiresAt,
+      created_at: now,
+    });
+    return {
+      session_token: sessionToken,
+      csrf_token: csrfToken,
+      user: presentUser(user),
+      expires_at: expiresAt,
+    };
   }
 }
 
 function invalidCredentials(field: string, message: string): AppError {
-  return new AppError(GrpcStatus.INVALID_ARGUMENT, 'invalid_credentials', message, [{ field, description: message }]);
+  return new AppError(GrpcStatus.INVALID_ARGUMENT, 'invalid_credentials', message, [
+    { field, description: message },
+  ]);
 }

@@ -1,11 +1,22 @@
-import type { Tenant, Token, TokenRequest, User } from '@inventory/contracts/identity/v1/identity.js';
+import type {
+  Tenant,
+  Token,
+  TokenRequest,
+  User,
+} from '@inventory/contracts/identity/v1/identity.js';
 import type { TenantDocument } from '../store/tenants.js';
 import type { TokenRequestDocument } from '../store/token-requests.js';
 import type { TokenDocument } from '../store/tokens.js';
 import type { UserDocument } from '../store/users.js';
 
 export function presentTenant(tenant: TenantDocument, domains: string[]): Tenant {
-  return { id: tenant.tenant_id, slug: tenant.slug, name: tenant.name, domains, created_at: tenant.created_at };
+  return {
+    id: tenant.tenant_id,
+    slug: tenant.slug,
+    name: tenant.name,
+    domains,
+    created_at: tenant.created_at,
+  };
 }
 
 export function presentUser(user: UserDocument): User {

@@ -7,7 +7,9 @@ export class ResolveTenant {
   constructor(private readonly deps: UseCaseDeps) {}
 
   async execute(host: string): Promise<Tenant> {
-    const found = await this.deps.store.tenants.findByHost(host.trim().toLowerCase().replace(/\.$/, ''));
+    const found = await this.deps.store.tenants.findByHost(
+      host.trim().toLowerCase().replace(/\.$/, ''),
+    );
     if (!found) throw notFound('No tenant answers on this host.');
     return presentTenant(found.tenant, found.domains);
   }

@@ -9,11 +9,16 @@ export class RevokeToken {
   /** `userId` undefined: an operator revoking any token of the tenant. */
   async execute(tenantId: string, userId: number | undefined, tokenId: number): Promise<void> {
     const existing = await (userId === undefined
-      ? this.deps.store.tokens.model.findOne({ tenant_id: tenantId, id: tokenId, revoked_at: null }).lean()
+      ? this.deps.store.tokens.model
+          .findOne({ tenant_id: tenantId, id: tokenId, revoked_at: null })
+          .lean()
       : this.deps.store.tokens.findOwned(tenantId, userId, tokenId));
     if (!existing) throw notFound('Personal access token not found.');
-    const revoked = await withTokenEvent(this.deps, 'revoked', { tenantId, tokenId, userId: existing.user_id }, () =>
-      this.deps.store.tokens.revoke(tenantId, userId, tokenId),
+    const revoked = await withTokenEvent(
+      this.deps,
+      'revoked',
+      { tenantId, tokenId, userId: existing.user_id },
+      () => this.deps.store.tokens.revoke(tenantId, userId, tokenId),
     );
     if (!revoked) throw notFound('Personal access token not found.');
   }

@@ -14,7 +14,11 @@ export class GetSession {
     if (!session) throw unauthenticated();
     const user = await this.deps.store.users.findById(tenantId, session.user_id);
     if (!user) throw unauthenticated();
-    return { user: presentUser(user), csrf_hash: session.csrf_hash, expires_at: session.expires_at };
+    return {
+      user: presentUser(user),
+      csrf_hash: session.csrf_hash,
+      expires_at: session.expires_at,
+    };
   }
 }
 

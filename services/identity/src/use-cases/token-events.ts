@@ -15,8 +15,19 @@ export async function withTokenEvent<R>(
   change: () => Promise<R>,
 ): Promise<R> {
   const type = kind === 'revoked' ? tokenRevoked : tokenChanged;
-  const newEvent = { id: randomUUID(), tenantId: event.tenantId, payload: { token_id: event.tokenId, user_id: event.userId } };
+  const newEvent = {
+    id: randomUUID(),
+    tenantId: event.tenantId,
+    payload: { token_id: event.tokenId, user_id: event.userId },
+  };
   const result = await deps.outbox.withEvents([{ type, event: newEvent }], change);
-  await deps.publisher?.publish(type, newEvent).catch((error: unknown) => deps.logger.warn({ err: error, token_id: event.tokenId }, 'eager token event publish failed; the outbox relay will retry'));
+  await deps.publisher
+    ?.publish(type, newEvent)
+    .catch((error: unknown) =>
+      deps.logger.warn(
+        { err: error, token_id: event.tokenId },
+        'eager token event publish failed; the outbox relay will retry',
+      ),
+    );
   return result;
 }

@@ -1,4 +1,7 @@
-import type { ListTokenRequestsResponse, TokenUsage } from '@inventory/contracts/identity/v1/identity.js';
+import type {
+  ListTokenRequestsResponse,
+  TokenUsage,
+} from '@inventory/contracts/identity/v1/identity.js';
 import { notFound } from '@inventory/platform';
 import type { RequestQuery } from '../store/token-requests.js';
 import type { UseCaseDeps } from './deps.js';
@@ -13,9 +16,22 @@ async function assertOwned(deps: UseCaseDeps, tenantId: string, userId: number, 
 export class ListTokenRequests {
   constructor(private readonly deps: UseCaseDeps) {}
 
-  async execute(tenantId: string, userId: number, tokenId: number, query: RequestQuery, page: number, perPage: number): Promise<ListTokenRequestsResponse> {
+  async execute(
+    tenantId: string,
+    userId: number,
+    tokenId: number,
+    query: RequestQuery,
+    page: number,
+    perPage: number,
+  ): Promise<ListTokenRequestsResponse> {
     await assertOwned(this.deps, tenantId, userId, tokenId);
-    const { rows, total } = await this.deps.store.requests.list(tenantId, tokenId, query, Math.max(1, page), Math.min(Math.max(1, perPage), 1000));
+    const { rows, total } = await this.deps.store.requests.list(
+      tenantId,
+      tokenId,
+      query,
+      Math.max(1, page),
+      Math.min(Math.max(1, perPage), 1000),
+    );
     return { requests: rows.map(presentRequest), total };
   }
 }
@@ -33,14 +49,25 @@ function percentile(sorted: number[], fraction: number): number {
 export class GetTokenUsage {
   constructor(private readonly deps: UseCaseDeps) {}
 
-  async execute(tenantId: string, userId: number, tokenId: number, days: number, now = new Date()): Promise<TokenUsage> {
+  async execute(
+    tenantId: string,
+    userId: number,
+    tokenId: number,
+    days: number,
+    now = new Date(),
+  ): Promise<TokenUsage> {
     const token = await assertOwned(this.deps, tenantId, userId, tokenId);
     const window = Math.min(Math.max(1, days || 30), 90);
-    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (window - 1)));
+    const start = new Date(
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (window - 1)),
+    );
     const rows = await this.deps.store.requests.window(tenantId, tokenId, start, USAGE_ROW_CAP);
     const perDay = new Map<string, { requests: number; errors: number }>();
     for (let i = 0; i < window; i++) {
-      perDay.set(new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10), { requests: 0, errors: 0 });
+      perDay.set(new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10), {
+        requests: 0,
+        errors: 0,
+      });
     }
     let errors = 0;
     for (const row of rows) {

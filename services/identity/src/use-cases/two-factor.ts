@@ -1,5 +1,13 @@
-import type { ConfirmTwoFactorResponse, EnrollTwoFactorResponse } from '@inventory/contracts/identity/v1/identity.js';
-import { failedPrecondition, notFound, permissionDenied, validationFailed } from '@inventory/platform';
+import type {
+  ConfirmTwoFactorResponse,
+  EnrollTwoFactorResponse,
+} from '@inventory/contracts/identity/v1/identity.js';
+import {
+  failedPrecondition,
+  notFound,
+  permissionDenied,
+  validationFailed,
+} from '@inventory/platform';
 import { verifyPassword } from '../domain/password.js';
 import { newRecoveryCode, sha256Hex } from '../domain/secrets.js';
 import { newTotpSecret, otpauthUrl, verifyTotp } from '../domain/totp.js';
@@ -21,7 +29,11 @@ export class EnrollTwoFactor {
 
   async execute(tenantId: string, userId: number): Promise<EnrollTwoFactorResponse> {
     const user = await loadUser(this.deps, tenantId, userId);
-    if (user.two_factor_enabled) throw failedPrecondition('two_factor_already_enabled', 'Two factor authentication is already enabled.');
+    if (user.two_factor_enabled)
+      throw failedPrecondition(
+        'two_factor_already_enabled',
+        'Two factor authentication is already enabled.',
+      );
     const secret = newTotpSecret();
     await this.deps.store.users.update(tenantId, userId, { two_factor_pending_secret: secret });
     return { secret, otpauth_url: otpauthUrl(secret, user.email, this.deps.settings.totpIssuer) };
@@ -34,11 +46,19 @@ export class ConfirmTwoFactor {
 
   async execute(tenantId: string, userId: number, code: string): Promise<ConfirmTwoFactorResponse> {
     const user = await loadUser(this.deps, tenantId, userId);
-    if (user.two_factor_enabled) throw failedPrecondition('two_factor_already_enabled', 'Two factor authentication is already enabled.');
-    if (!user.two_factor_pending_secret) throw failedPrecondition('two_factor_not_enrolled', 'Start two factor enrollment first.');
+    if (user.two_factor_enabled)
+      throw failedPrecondition(
+        'two_factor_already_enabled',
+        'Two factor authentication is already enabled.',
+      );
+    if (!user.two_factor_pending_secret)
+      throw failedPrecondition('two_factor_not_enrolled', 'Start two factor enrollment first.');
     if (!code) throw validationFailed([{ field: 'code', description: messages.required('code') }]);
     const step = verifyTotp(user.two_factor_pending_secret, code.trim());
-    if (step === undefined) throw validationFailed([{ field: 'code', description: 'The provided two factor authentication code was invalid.' }]);
+    if (step === undefined)
+      throw validationFailed([
+        { field: 'code', description: 'The provided two factor authentication code was invalid.' },
+      ]);
     const recovery = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     await this.deps.store.users.update(tenantId, userId, {
       two_factor_enabled: true,
@@ -57,13 +77,22 @@ export class DisableTwoFactor {
 
   async execute(tenantId: string, userId: number, password: string, code: string): Promise<void> {
     const user = await loadUser(this.deps, tenantId, userId);
-    if (!user.two_factor_enabled) throw failedPrecondition('two_factor_not_enabled', 'Two factor authentication is not enabled.');
+    if (!user.two_factor_enabled)
+      throw failedPrecondition(
+        'two_factor_not_enabled',
+        'Two factor authentication is not enabled.',
+      );
     const missing = [];
     if (!password) missing.push({ field: 'password', description: messages.required('password') });
     if (!code) missing.push({ field: 'code', description: messages.required('code') });
     if (missing.length > 0) throw validationFailed(missing);
-    if (!(await verifyPassword(password, user.password_hash))) throw permissionDenied('The provided password is incorrect.', 'invalid_password');
-    if (!(await checkSecondFactor(this.deps, user, code))) throw permissionDenied('The provided two factor authentication code was invalid.', 'invalid_two_factor_code');
+    if (!(await verifyPassword(password, user.password_hash)))
+      throw permissionDenied('The provided password is incorrect.', 'invalid_password');
+    if (!(await checkSecondFactor(this.deps, user, code)))
+      throw permissionDenied(
+        'The provided two factor authentication code was invalid.',
+        'invalid_two_factor_code',
+      );
     await this.deps.store.users.update(tenantId, userId, {
       two_factor_enabled: false,
       two_factor_secret: null,

@@ -10,7 +10,11 @@ export interface WebhookRegistry {
 }
 
 export function createWebhookRegistry(address: string, deadlineMs: number): WebhookRegistry {
-  const handle: GrpcClientHandle<WebhookIngestServiceClient> = createGrpcClient(WebhookIngestServiceClient, address, { deadlineMs });
+  const handle: GrpcClientHandle<WebhookIngestServiceClient> = createGrpcClient(
+    WebhookIngestServiceClient,
+    address,
+    { deadlineMs },
+  );
   return {
     async register(token, provider, instanceId) {
       await handle.call.registerToken({ token, provider, integration_instance_id: instanceId });

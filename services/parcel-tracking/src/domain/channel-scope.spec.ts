@@ -32,7 +32,9 @@ describe('channel scoping (most specific first)', () => {
   });
 
   it('merges a patch key by key without dropping other channels or sub-channels', () => {
-    const merged = mergeChannelScope(settings, { channels: { '1': { sub_channels: { '11': false } }, '4': { enabled: false } } });
+    const merged = mergeChannelScope(settings, {
+      channels: { '1': { sub_channels: { '11': false } }, '4': { enabled: false } },
+    });
     expect(merged).toEqual({
       default: 'all',
       channels: {

@@ -10,7 +10,11 @@ export interface ChannelScopeSettings {
  * sub-channel override, then the channel's `enabled`, then `default`. Only
  * sales order fulfillments are scoped; callers don't ask for other types.
  */
-export function isChannelTracked(settings: ChannelScopeSettings, channelId: number | string, subChannelId?: number | string): boolean {
+export function isChannelTracked(
+  settings: ChannelScopeSettings,
+  channelId: number | string,
+  subChannelId?: number | string,
+): boolean {
   const channel = settings.channels[String(channelId)];
   if (channel && subChannelId !== undefined) {
     const override = channel.sub_channels?.[String(subChannelId)];

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_STATUSES, mapProviderStatus, presentStatus, zeroStatusCounts } from './delivery-status.js';
+import {
+  DELIVERY_STATUSES,
+  mapProviderStatus,
+  presentStatus,
+  zeroStatusCounts,
+} from './delivery-status.js';
 
 describe('delivery status mapping', () => {
   it('maps every provider main status to ours', () => {
@@ -24,7 +29,11 @@ describe('delivery status mapping', () => {
     expect(DELIVERY_STATUSES).toHaveLength(10);
     expect(Object.keys(zeroStatusCounts())).toEqual([...DELIVERY_STATUSES]);
     expect(Object.values(zeroStatusCounts()).every((count) => count === 0)).toBe(true);
-    for (const status of DELIVERY_STATUSES) expect(presentStatus(status).label.length).toBeGreaterThan(0);
-    expect(presentStatus('available_for_pickup')).toEqual({ label: 'Available for Pickup', color: 'purple' });
+    for (const status of DELIVERY_STATUSES)
+      expect(presentStatus(status).label.length).toBeGreaterThan(0);
+    expect(presentStatus('available_for_pickup')).toEqual({
+      label: 'Available for Pickup',
+      color: 'purple',
+    });
   });
 });

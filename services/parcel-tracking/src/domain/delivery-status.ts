@@ -55,7 +55,10 @@ export function presentStatus(status: DeliveryStatus): { label: string; color: s
 }
 
 export function zeroStatusCounts(): Record<DeliveryStatus, number> {
-  return Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0])) as Record<DeliveryStatus, number>;
+  return Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0])) as Record<
+    DeliveryStatus,
+    number
+  >;
 }
 
 /** Statuses after which the provider no longer tracks the row. */

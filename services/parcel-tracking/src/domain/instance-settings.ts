@@ -1,10 +1,20 @@
 import type { FieldViolation } from '@inventory/platform';
 import type { ChannelScopeSettings } from './channel-scope.js';
 
-export const AUTO_TRACK_KEYS = ['sales_order_fulfillments', 'inbound_shipments', 'warehouse_transfer_shipments', 'rmas', 'vendor_credit_shipments'] as const;
+export const AUTO_TRACK_KEYS = [
+  'sales_order_fulfillments',
+  'inbound_shipments',
+  'warehouse_transfer_shipments',
+  'rmas',
+  'vendor_credit_shipments',
+] as const;
 export type AutoTrackSettings = Record<(typeof AUTO_TRACK_KEYS)[number], boolean>;
 
-export const SIDE_EFFECT_KEYS = ['vendor_credit_shipment_auto_delivered', 'inbound_shipment_arrival_alert', 'rma_arrival_alert'] as const;
+export const SIDE_EFFECT_KEYS = [
+  'vendor_credit_shipment_auto_delivered',
+  'inbound_shipment_arrival_alert',
+  'rma_arrival_alert',
+] as const;
 export type SideEffectSettings = Record<(typeof SIDE_EFFECT_KEYS)[number], boolean>;
 
 export const NAME_MAX = 255;
@@ -13,42 +23,77 @@ export const API_KEY_MAX = 255;
 export const DEFAULT_QUOTA_ALERT_THRESHOLD = 80;
 
 /** Missing keys default to true, on create (auto_track) and for side effects. */
-export function fillBooleans<K extends string>(keys: readonly K[], given: Partial<Record<K, boolean | undefined>> | undefined): Record<K, boolean> {
+export function fillBooleans<K extends string>(
+  keys: readonly K[],
+  given: Partial<Record<K, boolean | undefined>> | undefined,
+): Record<K, boolean> {
   return Object.fromEntries(keys.map((key) => [key, given?.[key] ?? true])) as Record<K, boolean>;
 }
 
 /** PATCH semantics: only the keys present change. */
-export function mergeBooleans<K extends string>(current: Record<K, boolean>, patch: Partial<Record<K, boolean | undefined>> | undefined): Record<K, boolean> {
+export function mergeBooleans<K extends string>(
+  current: Record<K, boolean>,
+  patch: Partial<Record<K, boolean | undefined>> | undefined,
+): Record<K, boolean> {
   const merged = { ...current };
-  for (const [key, value] of Object.entries(patch ?? {}) as Array<[K, boolean | undefined]>) if (value !== undefined) merged[key] = value;
+  for (const [key, value] of Object.entries(patch ?? {}) as Array<[K, boolean | undefined]>)
+    if (value !== undefined) merged[key] = value;
   return merged;
 }
 
 const human = (field: string) => field.replace(/_/g, ' ');
 
 /** Laravel-style messages, as the rest of the API words them. */
-export function checkName(violations: FieldViolation[], name: string | undefined, required: boolean): void {
+export function checkName(
+  violations: FieldViolation[],
+  name: string | undefined,
+  required: boolean,
+): void {
   if (name === undefined || name.trim() === '') {
-    if (required || name !== undefined) violations.push({ field: 'name', description: 'The name field is required.' });
+    if (required || name !== undefined)
+      violations.push({ field: 'name', description: 'The name field is required.' });
     return;
   }
-  if ([...name].length > NAME_MAX) violations.push({ field: 'name', description: `The name field must not be greater than ${NAME_MAX} characters.` });
+  if ([...name].length > NAME_MAX)
+    violations.push({
+      field: 'name',
+      description: `The name field must not be greater than ${NAME_MAX} characters.`,
+    });
 }
 
-export function checkApiKey(violations: FieldViolation[], apiKey: string | undefined, required: boolean): void {
+export function checkApiKey(
+  violations: FieldViolation[],
+  apiKey: string | undefined,
+  required: boolean,
+): void {
   if (apiKey === undefined || apiKey === '') {
-    if (required || apiKey !== undefined) violations.push({ field: 'api_key', description: `The ${human('api_key')} field is required.` });
+    if (required || apiKey !== undefined)
+      violations.push({
+        field: 'api_key',
+        description: `The ${human('api_key')} field is required.`,
+      });
     return;
   }
   const length = [...apiKey].length;
-  if (length < API_KEY_MIN) violations.push({ field: 'api_key', description: `The api key field must be at least ${API_KEY_MIN} characters.` });
-  if (length > API_KEY_MAX) violations.push({ field: 'api_key', description: `The api key field must not be greater than ${API_KEY_MAX} characters.` });
+  if (length < API_KEY_MIN)
+    violations.push({
+      field: 'api_key',
+      description: `The api key field must be at least ${API_KEY_MIN} characters.`,
+    });
+  if (length > API_KEY_MAX)
+    violations.push({
+      field: 'api_key',
+      description: `The api key field must not be greater than ${API_KEY_MAX} characters.`,
+    });
 }
 
 export function checkThreshold(violations: FieldViolation[], threshold: number | undefined): void {
   if (threshold === undefined) return;
   if (!Number.isInteger(threshold) || threshold < 1 || threshold > 99) {
-    violations.push({ field: 'quota_alert_threshold', description: 'The quota alert threshold field must be between 1 and 99.' });
+    violations.push({
+      field: 'quota_alert_threshold',
+      description: 'The quota alert threshold field must be between 1 and 99.',
+    });
   }
 }
 
@@ -57,20 +102,41 @@ const ID_KEY = /^[1-9]\d{0,17}$/;
 /** auto_track_channels: `default` is all or none; channel and sub-channel keys are integer ids. */
 export function checkChannelScope(
   violations: FieldViolation[],
-  input: { default_scope?: string | undefined; channels: Record<string, { enabled?: boolean | undefined; sub_channels: Record<string, boolean> }> } | undefined,
+  input:
+    | {
+        default_scope?: string | undefined;
+        channels: Record<
+          string,
+          { enabled?: boolean | undefined; sub_channels: Record<string, boolean> }
+        >;
+      }
+    | undefined,
 ): void {
   if (!input) return;
-  if (input.default_scope !== undefined && input.default_scope !== 'all' && input.default_scope !== 'none') {
-    violations.push({ field: 'auto_track_channels.default', description: 'The selected auto track channels.default is invalid. It must be all or none.' });
+  if (
+    input.default_scope !== undefined &&
+    input.default_scope !== 'all' &&
+    input.default_scope !== 'none'
+  ) {
+    violations.push({
+      field: 'auto_track_channels.default',
+      description: 'The selected auto track channels.default is invalid. It must be all or none.',
+    });
   }
   for (const [channelId, entry] of Object.entries(input.channels)) {
     if (!ID_KEY.test(channelId)) {
-      violations.push({ field: `auto_track_channels.channels.${channelId}`, description: 'Channel keys must be sales channel ids (positive integers).' });
+      violations.push({
+        field: `auto_track_channels.channels.${channelId}`,
+        description: 'Channel keys must be sales channel ids (positive integers).',
+      });
       continue;
     }
     for (const subId of Object.keys(entry.sub_channels)) {
       if (!ID_KEY.test(subId)) {
-        violations.push({ field: `auto_track_channels.channels.${channelId}.sub_channels.${subId}`, description: 'Sub-channel keys must be sub-channel ids (positive integers).' });
+        violations.push({
+          field: `auto_track_channels.channels.${channelId}.sub_channels.${subId}`,
+          description: 'Sub-channel keys must be sub-channel ids (positive integers).',
+        });
       }
     }
   }
@@ -79,14 +145,24 @@ export function checkChannelScope(
 /** Converts the proto input to the stored shape (absent optional fields dropped). */
 export function channelScopeInput(input: {
   default_scope?: string | undefined;
-  channels: Record<string, { enabled?: boolean | undefined; sub_channels: Record<string, boolean> }>;
+  channels: Record<
+    string,
+    { enabled?: boolean | undefined; sub_channels: Record<string, boolean> }
+  >;
 }): { default?: 'all' | 'none'; channels: ChannelScopeSettings['channels'] } {
   const channels: ChannelScopeSettings['channels'] = {};
   for (const [id, entry] of Object.entries(input.channels)) {
     channels[id] = {
       ...(entry.enabled === undefined ? {} : { enabled: entry.enabled }),
-      ...(Object.keys(entry.sub_channels).length > 0 ? { sub_channels: { ...entry.sub_channels } } : {}),
+      ...(Object.keys(entry.sub_channels).length > 0
+        ? { sub_channels: { ...entry.sub_channels } }
+        : {}),
     };
   }
-  return { ...(input.default_scope === undefined ? {} : { default: input.default_scope as 'all' | 'none' }), channels };
+  return {
+    ...(input.default_scope === undefined
+      ? {}
+      : { default: input.default_scope as 'all' | 'none' }),
+    channels,
+  };
 }

@@ -21,7 +21,9 @@ describe('SecretBox (AES-256-GCM)', () => {
     const parts = stored.split(':');
     const flipped = Buffer.from(parts[3]!, 'base64');
     flipped[0] = flipped[0]! ^ 1;
-    expect(() => box.decrypt([parts[0], parts[1], parts[2], flipped.toString('base64')].join(':'))).toThrow();
+    expect(() =>
+      box.decrypt([parts[0], parts[1], parts[2], flipped.toString('base64')].join(':')),
+    ).toThrow();
     expect(() => new SecretBox(randomBytes(32).toString('base64')).decrypt(stored)).toThrow();
     expect(() => box.decrypt('garbage')).toThrow(/unrecognised/);
   });

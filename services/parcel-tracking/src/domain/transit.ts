@@ -23,7 +23,11 @@ export interface TransitStats {
 export interface TransitSummary {
   window_days: number;
   overall: TransitStats;
-  carriers: Array<{ carrier_code: number | null; carrier_name: string | null; stats: TransitStats }>;
+  carriers: Array<{
+    carrier_code: number | null;
+    carrier_name: string | null;
+    stats: TransitStats;
+  }>;
 }
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -44,7 +48,11 @@ function statsOf(rows: DeliveredRow[]): TransitStats {
     if (row.estimated_delivery_at) {
       withEstimate++;
       const estimate = row.estimated_delivery_at;
-      const endOfEstimatedDay = Date.UTC(estimate.getUTCFullYear(), estimate.getUTCMonth(), estimate.getUTCDate() + 1);
+      const endOfEstimatedDay = Date.UTC(
+        estimate.getUTCFullYear(),
+        estimate.getUTCMonth(),
+        estimate.getUTCDate() + 1,
+      );
       if (row.delivered_at.getTime() < endOfEstimatedDay) onTime++;
     }
   }
@@ -60,14 +68,24 @@ function statsOf(rows: DeliveredRow[]): TransitStats {
 /** Overall and per-carrier transit analytics over rows delivered within the window ending at `now`. */
 export function summarizeTransit(rows: DeliveredRow[], now: Date = new Date()): TransitSummary {
   const since = now.getTime() - TRANSIT_WINDOW_DAYS * DAY_MS;
-  const inWindow = rows.filter((row) => row.delivered_at.getTime() >= since && row.delivered_at.getTime() <= now.getTime());
+  const inWindow = rows.filter(
+    (row) => row.delivered_at.getTime() >= since && row.delivered_at.getTime() <= now.getTime(),
+  );
   const byCarrier = new Map<string, DeliveredRow[]>();
   for (const row of inWindow) {
     const key = String(row.carrier_code ?? 'unknown');
     byCarrier.set(key, [...(byCarrier.get(key) ?? []), row]);
   }
   const carriers = [...byCarrier.values()]
-    .map((group) => ({ carrier_code: group[0]!.carrier_code, carrier_name: group.find((row) => row.carrier_name)?.carrier_name ?? null, stats: statsOf(group) }))
-    .sort((a, b) => b.stats.delivered_count - a.stats.delivered_count || (a.carrier_code ?? Infinity) - (b.carrier_code ?? Infinity));
+    .map((group) => ({
+      carrier_code: group[0]!.carrier_code,
+      carrier_name: group.find((row) => row.carrier_name)?.carrier_name ?? null,
+      stats: statsOf(group),
+    }))
+    .sort(
+      (a, b) =>
+        b.stats.delivered_count - a.stats.delivered_count ||
+        (a.carrier_code ?? Infinity) - (b.carrier_code ?? Infinity),
+    );
   return { window_days: TRANSIT_WINDOW_DAYS, overall: statsOf(inWindow), carriers };
 }

@@ -24,7 +24,13 @@ export const DEV_SALES_CHANNELS: SalesChannelSnapshot[] = [
       { id: 202, name: 'Fulfilled by Merchant (FBM)', external_identifier: 'MFN' },
     ],
   },
-  { sales_channel_id: 3, name: 'eBay', platform: 'ebay', icon_url: '/images/channels/ebay.svg', sub_channels: [] },
+  {
+    sales_channel_id: 3,
+    name: 'eBay',
+    platform: 'ebay',
+    icon_url: '/images/channels/ebay.svg',
+    sub_channels: [],
+  },
 ];
 
 /**
@@ -33,7 +39,12 @@ export const DEV_SALES_CHANNELS: SalesChannelSnapshot[] = [
  * (used by `npm start` and tests). Event ids are derived from tenant + channel
  * + version, so seeding twice stores each event once.
  */
-export async function seedSalesChannels(options: { natsUrl: string; tenantId: string; channels?: SalesChannelSnapshot[]; version?: number }): Promise<SalesChannelSnapshot[]> {
+export async function seedSalesChannels(options: {
+  natsUrl: string;
+  tenantId: string;
+  channels?: SalesChannelSnapshot[];
+  version?: number;
+}): Promise<SalesChannelSnapshot[]> {
   const channels = options.channels ?? DEV_SALES_CHANNELS;
   const version = options.version ?? 1;
   const nats = await connectNats(options.natsUrl, 'seed-sales-channels');

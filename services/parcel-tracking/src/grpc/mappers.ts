@@ -1,4 +1,8 @@
-import type { Dashboard, Instance, TrackableChannel } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import type {
+  Dashboard,
+  Instance,
+  TrackableChannel,
+} from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { webhookPath } from '../domain/webhook-token.js';
 import type { InstanceDocument } from '../store/instance-store.js';
 import type { SalesChannelDocument } from '../store/sales-channel-store.js';
@@ -14,7 +18,10 @@ export function toInstance(doc: InstanceDocument): Instance {
     auto_track_channels: {
       default_scope: doc.auto_track_channels.default,
       channels: Object.fromEntries(
-        Object.entries(doc.auto_track_channels.channels).map(([id, entry]) => [id, { enabled: entry.enabled, sub_channels: entry.sub_channels ?? {} }]),
+        Object.entries(doc.auto_track_channels.channels).map(([id, entry]) => [
+          id,
+          { enabled: entry.enabled, sub_channels: entry.sub_channels ?? {} },
+        ]),
       ),
     },
     webhook_path: webhookPath(doc.webhook_token),
@@ -54,5 +61,11 @@ export function toDashboard(dashboard: InstanceDashboard): Dashboard {
 }
 
 export function toTrackableChannel(doc: SalesChannelDocument): TrackableChannel {
-  return { id: doc.sales_channel_id, name: doc.name, platform: doc.platform, icon_url: doc.icon_url, sub_channels: doc.sub_channels };
+  return {
+    id: doc.sales_channel_id,
+    name: doc.name,
+    platform: doc.platform,
+    icon_url: doc.icon_url,
+    sub_channels: doc.sub_channels,
+  };
 }

@@ -1,4 +1,7 @@
-import { ParcelTrackingServiceService, type ParcelTrackingServiceServer } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import {
+  ParcelTrackingServiceService,
+  type ParcelTrackingServiceServer,
+} from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import type { AsyncService, ServiceRegistration } from '@inventory/platform';
 import type { CheckInstance } from '../use-cases/check-instance.js';
 import type { CreateInstance } from '../use-cases/create-instance.js';
@@ -20,7 +23,9 @@ export interface ParcelTrackingUseCases {
 }
 
 /** Thin handlers: tenant and causer from metadata, one use case each. */
-export function parcelTrackingService(useCases: ParcelTrackingUseCases): ServiceRegistration<ParcelTrackingServiceServer> {
+export function parcelTrackingService(
+  useCases: ParcelTrackingUseCases,
+): ServiceRegistration<ParcelTrackingServiceServer> {
   const implementation: AsyncService<ParcelTrackingServiceServer> = {
     async testApiKey(request, context) {
       context.tenant();
@@ -38,11 +43,18 @@ export function parcelTrackingService(useCases: ParcelTrackingUseCases): Service
       return { instance: toInstance(instance) };
     },
     async getInstance(request, context) {
-      const { instance, dashboard } = await useCases.getInstance.execute(context.tenant(), request.id);
+      const { instance, dashboard } = await useCases.getInstance.execute(
+        context.tenant(),
+        request.id,
+      );
       return { instance: toInstance(instance), dashboard: toDashboard(dashboard) };
     },
     async updateInstance(request, context) {
-      const instance = await useCases.updateInstance.execute({ tenantId: context.tenant(), userId: context.userId, request });
+      const instance = await useCases.updateInstance.execute({
+        tenantId: context.tenant(),
+        userId: context.userId,
+        request,
+      });
       return { instance: toInstance(instance) };
     },
     async deleteInstance(request, context) {
@@ -57,5 +69,9 @@ export function parcelTrackingService(useCases: ParcelTrackingUseCases): Service
       return { id: await useCases.checkInstance.execute(context.tenant(), request.id) };
     },
   };
-  return { name: 'inventory.parcel_tracking.v1.ParcelTrackingService', definition: ParcelTrackingServiceService, implementation };
+  return {
+    name: 'inventory.parcel_tracking.v1.ParcelTrackingService',
+    definition: ParcelTrackingServiceService,
+    implementation,
+  };
 }

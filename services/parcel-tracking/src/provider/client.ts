@@ -55,15 +55,20 @@ export class ProviderClient {
 
   constructor(private readonly options: ProviderClientOptions) {
     this.pacer = new KeyPacer(options.ratePerSecond);
-    this.breaker = new CircuitBreaker((endpoint: string, apiKey: string, body: unknown) => this.pacer.run(apiKey, () => this.send(endpoint, apiKey, body)), {
-      timeout: false, // each request carries its own timeout
-      errorThresholdPercentage: 50,
-      volumeThreshold: 5,
-      rollingCountTimeout: 10_000,
-      resetTimeout: options.breakerResetMs,
-      // A rejected key says nothing about the provider's health.
-      errorFilter: (error: unknown) => error instanceof ProviderError && error.code === 'invalid_key',
-    });
+    this.breaker = new CircuitBreaker(
+      (endpoint: string, apiKey: string, body: unknown) =>
+        this.pacer.run(apiKey, () => this.send(endpoint, apiKey, body)),
+      {
+        timeout: false, // each request carries its own timeout
+        errorThresholdPercentage: 50,
+        volumeThreshold: 5,
+        rollingCountTimeout: 10_000,
+        resetTimeout: options.breakerResetMs,
+        // A rejected key says nothing about the provider's health.
+        errorFilter: (error: unknown) =>
+          error instanceof ProviderError && error.code === 'invalid_key',
+      },
+    );
   }
 
   async getQuota(apiKey: string): Promise<ProviderQuota> {
@@ -82,17 +87,26 @@ export class ProviderClient {
     return this.batched('stoptrack', apiKey, items);
   }
 
-  private async batched(endpoint: string, apiKey: string, items: TrackItem[]): Promise<BatchResult> {
+  private async batched(
+    endpoint: string,
+    apiKey: string,
+    items: TrackItem[],
+  ): Promise<BatchResult> {
     const result: BatchResult = { accepted: [], rejected: [] };
     for (let start = 0; start < items.length; start += MAX_BATCH) {
       const data = await this.call(endpoint, apiKey, items.slice(start, start + MAX_BATCH));
-      for (const item of data?.accepted ?? []) result.accepted.push({ number: item.number, carrier: item.carrier ?? null });
+      for (const item of data?.accepted ?? [])
+        result.accepted.push({ number: item.number, carrier: item.carrier ?? null });
       for (const item of data?.rejected ?? []) {
         const code = Number(item.error?.code ?? 0);
         if (endpoint === 'register' && code === ALREADY_REGISTERED_CODE) {
           result.accepted.push({ number: item.number, carrier: null });
         } else {
-          result.rejected.push({ number: item.number, code, message: item.error?.message ?? 'Rejected by the provider.' });
+          result.rejected.push({
+            number: item.number,
+            code,
+            message: item.error?.message ?? 'Rejected by the provider.',
+          });
         }
       }
     }
@@ -105,7 +119,10 @@ export class ProviderClient {
     } catch (error) {
       if (error instanceof ProviderError) throw error;
       if ((error as { code?: string }).code === 'EOPENBREAKER') {
-        throw new ProviderError('api_error', 'The parcel-tracking provider is unavailable; try again shortly.');
+        throw new ProviderError(
+          'api_error',
+          'The parcel-tracking provider is unavailable; try again shortly.',
+        );
       }
       throw new ProviderError('api_error', 'The parcel-tracking provider call failed.');
     }
@@ -123,21 +140,35 @@ export class ProviderClient {
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
-      this.options.logger.warn({ endpoint, reason: timedOut ? 'timeout' : String((error as Error).message) }, 'provider call failed');
-      throw new ProviderError('api_error', timedOut ? 'The parcel-tracking provider did not answer in time.' : 'The parcel-tracking provider could not be reached.');
+      this.options.logger.warn(
+        { endpoint, reason: timedOut ? 'timeout' : String((error as Error).message) },
+        'provider call failed',
+      );
+      throw new ProviderError(
+        'api_error',
+        timedOut
+          ? 'The parcel-tracking provider did not answer in time.'
+          : 'The parcel-tracking provider could not be reached.',
+      );
     }
     const envelope = (await response.json().catch(() => ({}))) as Envelope;
     const code = typeof envelope.code === 'number' ? envelope.code : undefined;
     if (response.ok && code === 0) return envelope.data;
     const failure = classifyFailure(response.status, code, describe(response.status, envelope));
-    this.options.logger.warn({ endpoint, http_status: response.status, provider_code: code, classified: failure.code }, 'provider refused the call');
+    this.options.logger.warn(
+      { endpoint, http_status: response.status, provider_code: code, classified: failure.code },
+      'provider refused the call',
+    );
     throw failure;
   }
 }
 
 function describe(httpStatus: number, envelope: Envelope): string {
-  if (httpStatus === 429) return 'The parcel-tracking provider rate limit was exceeded; try again shortly.';
+  if (httpStatus === 429)
+    return 'The parcel-tracking provider rate limit was exceeded; try again shortly.';
   if (httpStatus >= 500) return `The parcel-tracking provider failed (HTTP ${httpStatus}).`;
   const first = envelope.data?.errors?.[0];
-  return first?.message ? `The parcel-tracking provider refused the request: ${first.message}` : `The parcel-tracking provider refused the request (code ${envelope.code ?? httpStatus}).`;
+  return first?.message
+    ? `The parcel-tracking provider refused the request: ${first.message}`
+    : `The parcel-tracking provider refused the request (code ${envelope.code ?? httpStatus}).`;
 }

@@ -22,9 +22,16 @@ export const ALREADY_REGISTERED_CODE = -18019901;
  * rejected key; anything else (429, 5xx, timeouts, other negative codes, an
  * open breaker) is an API error.
  */
-export function classifyFailure(httpStatus: number | undefined, providerCode: number | undefined, message: string): ProviderError {
+export function classifyFailure(
+  httpStatus: number | undefined,
+  providerCode: number | undefined,
+  message: string,
+): ProviderError {
   if (httpStatus === 401 || providerCode === INVALID_KEY_CODE) {
-    return new ProviderError('invalid_key', 'The provider rejected the API key.', { httpStatus, providerCode });
+    return new ProviderError('invalid_key', 'The provider rejected the API key.', {
+      httpStatus,
+      providerCode,
+    });
   }
   return new ProviderError('api_error', message, { httpStatus, providerCode });
 }

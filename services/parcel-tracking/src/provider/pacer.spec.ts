@@ -6,8 +6,13 @@ describe('KeyPacer', () => {
     const pacer = new KeyPacer(3, 200);
     const started: Array<{ key: string; i: number; at: number }> = [];
     const t0 = Date.now();
-    const calls = [0, 1, 2, 3, 4, 5, 6].map((i) => pacer.run('a', async () => void started.push({ key: 'a', i, at: Date.now() - t0 })));
-    const other = pacer.run('b', async () => void started.push({ key: 'b', i: 0, at: Date.now() - t0 }));
+    const calls = [0, 1, 2, 3, 4, 5, 6].map((i) =>
+      pacer.run('a', async () => void started.push({ key: 'a', i, at: Date.now() - t0 })),
+    );
+    const other = pacer.run(
+      'b',
+      async () => void started.push({ key: 'b', i: 0, at: Date.now() - t0 }),
+    );
     await Promise.all([...calls, other]);
     const a = started.filter((s) => s.key === 'a');
     expect(a.map((s) => s.i)).toEqual([0, 1, 2, 3, 4, 5, 6]);
@@ -19,7 +24,9 @@ describe('KeyPacer', () => {
 
   it('keeps the queue moving after a failed task', async () => {
     const pacer = new KeyPacer(3);
-    await expect(pacer.run('k', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(pacer.run('k', async () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
     await expect(pacer.run('k', async () => 42)).resolves.toBe(42);
   });
 });

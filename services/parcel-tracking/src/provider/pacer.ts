@@ -32,7 +32,12 @@ export class KeyPacer {
   ) {}
 
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const state = this.keys.get(key) ?? { turn: Promise.resolve(), finished: [], inFlight: 0, changed: signal() };
+    const state = this.keys.get(key) ?? {
+      turn: Promise.resolve(),
+      finished: [],
+      inFlight: 0,
+      changed: signal(),
+    };
     this.keys.set(key, state);
     const acquired = state.turn.then(() => this.acquire(state));
     state.turn = acquired;
@@ -52,13 +57,17 @@ export class KeyPacer {
   private async acquire(state: KeyState): Promise<void> {
     for (;;) {
       const now = Date.now();
-      while (state.finished.length > 0 && now - state.finished[0]! >= this.windowMs) state.finished.shift();
+      while (state.finished.length > 0 && now - state.finished[0]! >= this.windowMs)
+        state.finished.shift();
       if (state.finished.length + state.inFlight < this.perSecond) {
         state.inFlight++;
         return;
       }
       const waits: Array<Promise<void>> = [state.changed.promise];
-      if (state.finished.length > 0) waits.push(new Promise((resolve) => setTimeout(resolve, state.finished[0]! + this.windowMs - now)));
+      if (state.finished.length > 0)
+        waits.push(
+          new Promise((resolve) => setTimeout(resolve, state.finished[0]! + this.windowMs - now)),
+        );
       await Promise.race(waits);
     }
   }
@@ -67,7 +76,12 @@ export class KeyPacer {
   private forgetWhenIdle(key: string, state: KeyState): void {
     setTimeout(() => {
       const now = Date.now();
-      if (state.inFlight === 0 && state.finished.every((at) => now - at >= this.windowMs) && this.keys.get(key) === state) this.keys.delete(key);
+      if (
+        state.inFlight === 0 &&
+        state.finished.every((at) => now - at >= this.windowMs) &&
+        this.keys.get(key) === state
+      )
+        this.keys.delete(key);
     }, this.windowMs + 5).unref();
   }
 }

@@ -59,18 +59,33 @@ export class InstanceStore {
   /** Throws a duplicate-key error when the tenant already has an instance. */
   async create(instance: NewInstance): Promise<InstanceDocument> {
     const now = new Date();
-    const doc: InstanceDocument = { ...instance, id: await nextSequence(this.connection, 'instances'), created_at: now, updated_at: now };
+    const doc: InstanceDocument = {
+      ...instance,
+      id: await nextSequence(this.connection, 'instances'),
+      created_at: now,
+      updated_at: now,
+    };
     await this.model.create(doc);
     return doc;
   }
 
   async find(tenantId: string, id: number): Promise<InstanceDocument | null> {
-    return this.model.findOne(tenantFilter<InstanceDocument>(tenantId, { id })).lean<InstanceDocument>();
+    return this.model
+      .findOne(tenantFilter<InstanceDocument>(tenantId, { id }))
+      .lean<InstanceDocument>();
   }
 
-  async update(tenantId: string, id: number, changes: Partial<InstanceDocument>): Promise<InstanceDocument | null> {
+  async update(
+    tenantId: string,
+    id: number,
+    changes: Partial<InstanceDocument>,
+  ): Promise<InstanceDocument | null> {
     return this.model
-      .findOneAndUpdate(tenantFilter<InstanceDocument>(tenantId, { id }), { $set: { ...changes, updated_at: new Date() } }, { new: true })
+      .findOneAndUpdate(
+        tenantFilter<InstanceDocument>(tenantId, { id }),
+        { $set: { ...changes, updated_at: new Date() } },
+        { new: true },
+      )
       .lean<InstanceDocument>();
   }
 

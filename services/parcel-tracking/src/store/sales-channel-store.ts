@@ -28,7 +28,10 @@ const schema = new Schema<SalesChannelDocument>(
     name: { type: String, default: '' },
     platform: { type: String, default: '' },
     icon_url: { type: String, default: '' },
-    sub_channels: { type: [{ _id: false, id: Number, name: String, external_identifier: String }], default: [] },
+    sub_channels: {
+      type: [{ _id: false, id: Number, name: String, external_identifier: String }],
+      default: [],
+    },
     connected: { type: Boolean, required: true },
     version: { type: Number, required: true },
     updated_at: { type: Date, required: true },
@@ -38,7 +41,10 @@ const schema = new Schema<SalesChannelDocument>(
 schema.index({ tenant_id: 1, sales_channel_id: 1 }, { unique: true });
 schema.index({ tenant_id: 1, connected: 1 });
 
-export type ChannelSnapshot = Pick<SalesChannelDocument, 'name' | 'platform' | 'icon_url' | 'sub_channels'>;
+export type ChannelSnapshot = Pick<
+  SalesChannelDocument,
+  'name' | 'platform' | 'icon_url' | 'sub_channels'
+>;
 
 export class SalesChannelStore {
   readonly model: Model<SalesChannelDocument>;
@@ -52,12 +58,23 @@ export class SalesChannelStore {
    * undefined keeps the current state (an update never reconnects a channel); a
    * first event for a channel creates it. Returns whether anything changed.
    */
-  async apply(tenantId: string, channelId: number, version: number, change: Partial<ChannelSnapshot> & { connected?: boolean }): Promise<boolean> {
-    const filter = tenantFilter<SalesChannelDocument>(tenantId, { sales_channel_id: channelId, version: { $lt: version } });
+  async apply(
+    tenantId: string,
+    channelId: number,
+    version: number,
+    change: Partial<ChannelSnapshot> & { connected?: boolean },
+  ): Promise<boolean> {
+    const filter = tenantFilter<SalesChannelDocument>(tenantId, {
+      sales_channel_id: channelId,
+      version: { $lt: version },
+    });
     const set: Record<string, unknown> = { version, updated_at: new Date() };
     for (const [key, value] of Object.entries(change)) if (value !== undefined) set[key] = value;
     // A first event for a channel creates it connected unless it says otherwise.
-    const update = change.connected === undefined ? { $set: set, $setOnInsert: { connected: true } } : { $set: set };
+    const update =
+      change.connected === undefined
+        ? { $set: set, $setOnInsert: { connected: true } }
+        : { $set: set };
     try {
       const result = await this.model.updateOne(filter, update, { upsert: true });
       return result.modifiedCount + result.upsertedCount > 0;
@@ -69,6 +86,9 @@ export class SalesChannelStore {
   }
 
   listConnected(tenantId: string): Promise<SalesChannelDocument[]> {
-    return this.model.find(tenantFilter<SalesChannelDocument>(tenantId, { connected: true })).sort({ sales_channel_id: 1 }).lean<SalesChannelDocument[]>();
+    return this.model
+      .find(tenantFilter<SalesChannelDocument>(tenantId, { connected: true }))
+      .sort({ sales_channel_id: 1 })
+      .lean<SalesChannelDocument[]>();
   }
 }

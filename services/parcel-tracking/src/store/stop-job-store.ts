@@ -23,7 +23,10 @@ const schema = new Schema<StopJobDocument>(
     tenant_id: { type: String, required: true },
     integration_instance_id: { type: Number, required: true },
     api_key_encrypted: { type: String, required: true },
-    numbers: { type: [{ _id: false, number: String, carrier: { type: Number, default: null } }], default: [] },
+    numbers: {
+      type: [{ _id: false, number: String, carrier: { type: Number, default: null } }],
+      default: [],
+    },
     attempts: { type: Number, default: 0 },
     last_error: { type: String, default: null },
     created_at: { type: Date, required: true },
@@ -43,16 +46,28 @@ export class StopJobStore {
     return randomUUID();
   }
 
-  async create(job: Omit<StopJobDocument, 'attempts' | 'last_error' | 'created_at'>): Promise<void> {
+  async create(
+    job: Omit<StopJobDocument, 'attempts' | 'last_error' | 'created_at'>,
+  ): Promise<void> {
     await this.model.create({ ...job, attempts: 0, last_error: null, created_at: new Date() });
   }
 
   find(tenantId: string, jobId: string): Promise<StopJobDocument | null> {
-    return this.model.findOne(tenantFilter<StopJobDocument>(tenantId, { job_id: jobId })).lean<StopJobDocument>();
+    return this.model
+      .findOne(tenantFilter<StopJobDocument>(tenantId, { job_id: jobId }))
+      .lean<StopJobDocument>();
   }
 
-  async progress(tenantId: string, jobId: string, remaining: StopJobDocument['numbers'], lastError: string | null): Promise<void> {
-    await this.model.updateOne(tenantFilter<StopJobDocument>(tenantId, { job_id: jobId }), { $set: { numbers: remaining, last_error: lastError }, $inc: { attempts: 1 } });
+  async progress(
+    tenantId: string,
+    jobId: string,
+    remaining: StopJobDocument['numbers'],
+    lastError: string | null,
+  ): Promise<void> {
+    await this.model.updateOne(tenantFilter<StopJobDocument>(tenantId, { job_id: jobId }), {
+      $set: { numbers: remaining, last_error: lastError },
+      $inc: { attempts: 1 },
+    });
   }
 
   async delete(tenantId: string, jobId: string): Promise<void> {

@@ -1,6 +1,11 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { nextSequence, tenantFilter } from '@inventory/platform';
-import { DELIVERY_STATUSES, TERMINAL_STATUSES, zeroStatusCounts, type DeliveryStatus } from '../domain/delivery-status.js';
+import {
+  DELIVERY_STATUSES,
+  TERMINAL_STATUSES,
+  zeroStatusCounts,
+  type DeliveryStatus,
+} from '../domain/delivery-status.js';
 import type { DeliveredRow } from '../domain/transit.js';
 
 /** A tracking row (the specification's "Tracking row") plus its owner and bookkeeping. */
@@ -34,7 +39,10 @@ export interface TrackingDocument {
   updated_at: Date;
 }
 
-const nullable = <T extends NumberConstructor | StringConstructor | DateConstructor>(type: T) => ({ type, default: null });
+const nullable = <T extends NumberConstructor | StringConstructor | DateConstructor>(type: T) => ({
+  type,
+  default: null,
+});
 
 const schema = new Schema<TrackingDocument>(
   {
@@ -74,12 +82,29 @@ schema.index({ tenant_id: 1, integration_instance_id: 1, delivered_at: -1 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, registration_error: 1 });
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
 
-export type NewTracking = Omit<TrackingDocument, 'id' | 'created_at' | 'updated_at' | keyof NullableDefaults> & Partial<NullableDefaults> & { created_at?: Date };
+export type NewTracking = Omit<
+  TrackingDocument,
+  'id' | 'created_at' | 'updated_at' | keyof NullableDefaults
+> &
+  Partial<NullableDefaults> & { created_at?: Date };
 type NullableDefaults = Pick<
   TrackingDocument,
-  | 'carrier_code' | 'carrier_name' | 'sub_status' | 'latest_event_description' | 'latest_event_location' | 'last_event_at' | 'estimated_delivery_at'
-  | 'delivered_at' | 'picked_up_at' | 'registered_at' | 'registration_error' | 'registration_failed_at' | 'stopped_at' | 'provider_stopped_at'
-  | 'trackable_label' | 'trackable_url'
+  | 'carrier_code'
+  | 'carrier_name'
+  | 'sub_status'
+  | 'latest_event_description'
+  | 'latest_event_location'
+  | 'last_event_at'
+  | 'estimated_delivery_at'
+  | 'delivered_at'
+  | 'picked_up_at'
+  | 'registered_at'
+  | 'registration_error'
+  | 'registration_failed_at'
+  | 'stopped_at'
+  | 'provider_stopped_at'
+  | 'trackable_label'
+  | 'trackable_url'
 >;
 
 export class TrackingStore {
@@ -91,15 +116,26 @@ export class TrackingStore {
 
   async insert(row: NewTracking): Promise<TrackingDocument> {
     const now = new Date();
-    const doc = await this.model.create({ ...row, id: await nextSequence(this.connection, 'tracking_rows'), created_at: row.created_at ?? now, updated_at: now });
+    const doc = await this.model.create({
+      ...row,
+      id: await nextSequence(this.connection, 'tracking_rows'),
+      created_at: row.created_at ?? now,
+      updated_at: now,
+    });
     return doc.toObject();
   }
 
   private scope(tenantId: string, instanceId: number, filter: Record<string, unknown> = {}) {
-    return tenantFilter<TrackingDocument>(tenantId, { integration_instance_id: instanceId, ...filter });
+    return tenantFilter<TrackingDocument>(tenantId, {
+      integration_instance_id: instanceId,
+      ...filter,
+    });
   }
 
-  async statusCounts(tenantId: string, instanceId: number): Promise<Record<DeliveryStatus, number>> {
+  async statusCounts(
+    tenantId: string,
+    instanceId: number,
+  ): Promise<Record<DeliveryStatus, number>> {
     const counts = zeroStatusCounts();
     const groups = await this.model.aggregate<{ _id: DeliveryStatus; count: number }>([
       { $match: this.scope(tenantId, instanceId) },
@@ -111,22 +147,54 @@ export class TrackingStore {
 
   /** Rows still waiting to be registered: never registered, not failed, not stopped. */
   pendingRegistrationCount(tenantId: string, instanceId: number): Promise<number> {
-    return this.model.countDocuments(this.scope(tenantId, instanceId, { registered_at: null, registration_error: null, stopped_at: null }));
+    return this.model.countDocuments(
+      this.scope(tenantId, instanceId, {
+        registered_at: null,
+        registration_error: null,
+        stopped_at: null,
+      }),
+    );
   }
 
-  async registrationErrors(tenantId: string, instanceId: number): Promise<Array<{ message: string; count: number; last_failed_at: Date }>> {
-    const groups = await this.model.aggregate<{ _id: string; count: number; last: Date | null; updated: Date }>([
-      { $match: this.scope(tenantId, instanceId, { registration_error: { $ne: null }, registered_at: null }) },
-      { $group: { _id: '$registration_error', count: { $sum: 1 }, last: { $max: '$registration_failed_at' }, updated: { $max: '$updated_at' } } },
+  async registrationErrors(
+    tenantId: string,
+    instanceId: number,
+  ): Promise<Array<{ message: string; count: number; last_failed_at: Date }>> {
+    const groups = await this.model.aggregate<{
+      _id: string;
+      count: number;
+      last: Date | null;
+      updated: Date;
+    }>([
+      {
+        $match: this.scope(tenantId, instanceId, {
+          registration_error: { $ne: null },
+          registered_at: null,
+        }),
+      },
+      {
+        $group: {
+          _id: '$registration_error',
+          count: { $sum: 1 },
+          last: { $max: '$registration_failed_at' },
+          updated: { $max: '$updated_at' },
+        },
+      },
     ]);
     return groups
-      .map((group) => ({ message: group._id, count: group.count, last_failed_at: group.last ?? group.updated }))
+      .map((group) => ({
+        message: group._id,
+        count: group.count,
+        last_failed_at: group.last ?? group.updated,
+      }))
       .sort((a, b) => b.count - a.count || b.last_failed_at.getTime() - a.last_failed_at.getTime());
   }
 
   async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {
     const row = await this.model
-      .findOne(this.scope(tenantId, instanceId, { last_event_at: { $ne: null } }), { last_event_at: 1 })
+      .findOne(this.scope(tenantId, instanceId, { last_event_at: { $ne: null } }), {
+        last_event_at: 1,
+      })
       .sort({ last_event_at: -1 })
       .lean<{ last_event_at: Date }>();
     return row?.last_event_at ?? null;
@@ -135,7 +203,13 @@ export class TrackingStore {
   deliveredSince(tenantId: string, instanceId: number, since: Date): Promise<DeliveredRow[]> {
     return this.model
       .find(this.scope(tenantId, instanceId, { delivered_at: { $gte: since } }), {
-        _id: 0, carrier_code: 1, carrier_name: 1, created_at: 1, picked_up_at: 1, delivered_at: 1, estimated_delivery_at: 1,
+        _id: 0,
+        carrier_code: 1,
+        carrier_name: 1,
+        created_at: 1,
+        picked_up_at: 1,
+        delivered_at: 1,
+        estimated_delivery_at: 1,
       })
       .lean<DeliveredRow[]>();
   }
@@ -144,18 +218,41 @@ export class TrackingStore {
    * Marks every active row (not stopped, not in a terminal status) stopped and
    * returns those the provider is tracking, so they can be stopped there too.
    */
-  async stopActive(tenantId: string, instanceId: number, at: Date): Promise<Array<{ number: string; carrier: number | null }>> {
-    const active = this.scope(tenantId, instanceId, { stopped_at: null, delivery_status: { $nin: TERMINAL_STATUSES } });
-    const registered = await this.model.find({ ...active, registered_at: { $ne: null } }, { tracking_number: 1, carrier_code: 1 }).lean<Array<{ tracking_number: string; carrier_code: number | null }>>();
+  async stopActive(
+    tenantId: string,
+    instanceId: number,
+    at: Date,
+  ): Promise<Array<{ number: string; carrier: number | null }>> {
+    const active = this.scope(tenantId, instanceId, {
+      stopped_at: null,
+      delivery_status: { $nin: TERMINAL_STATUSES },
+    });
+    const registered = await this.model
+      .find({ ...active, registered_at: { $ne: null } }, { tracking_number: 1, carrier_code: 1 })
+      .lean<Array<{ tracking_number: string; carrier_code: number | null }>>();
     await this.model.updateMany(active, { $set: { stopped_at: at, updated_at: at } });
     return registered.map((row) => ({ number: row.tracking_number, carrier: row.carrier_code }));
   }
 
-  async markProviderStopped(tenantId: string, instanceId: number, numbers: string[], at: Date): Promise<void> {
-    await this.model.updateMany(this.scope(tenantId, instanceId, { tracking_number: { $in: numbers }, provider_stopped_at: null }), { $set: { provider_stopped_at: at } });
+  async markProviderStopped(
+    tenantId: string,
+    instanceId: number,
+    numbers: string[],
+    at: Date,
+  ): Promise<void> {
+    await this.model.updateMany(
+      this.scope(tenantId, instanceId, {
+        tracking_number: { $in: numbers },
+        provider_stopped_at: null,
+      }),
+      { $set: { provider_stopped_at: at } },
+    );
   }
 
   find(tenantId: string, instanceId: number): Promise<TrackingDocument[]> {
-    return this.model.find(this.scope(tenantId, instanceId)).sort({ id: 1 }).lean<TrackingDocument[]>();
+    return this.model
+      .find(this.scope(tenantId, instanceId))
+      .sort({ id: 1 })
+      .lean<TrackingDocument[]>();
   }
 }

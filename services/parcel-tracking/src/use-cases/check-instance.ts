@@ -6,7 +6,8 @@ export class CheckInstance {
   constructor(private readonly deps: Pick<Deps, 'instances'>) {}
 
   async execute(tenantId: string, id: number): Promise<number> {
-    if (!(await this.deps.instances.find(tenantId, id))) throw notFound('Parcel-tracking instance not found.');
+    if (!(await this.deps.instances.find(tenantId, id)))
+      throw notFound('Parcel-tracking instance not found.');
     return id;
   }
 }

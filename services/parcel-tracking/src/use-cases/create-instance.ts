@@ -1,6 +1,16 @@
 import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
-import { alreadyExists, isDuplicateKeyError, tenantFilter, unavailable, validationFailed, type FieldViolation } from '@inventory/platform';
-import type { AutoTrackChannelsPatch, AutoTrackPatch } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import {
+  alreadyExists,
+  isDuplicateKeyError,
+  tenantFilter,
+  unavailable,
+  validationFailed,
+  type FieldViolation,
+} from '@inventory/platform';
+import type {
+  AutoTrackChannelsPatch,
+  AutoTrackPatch,
+} from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import {
   AUTO_TRACK_KEYS,
   channelScopeInput,
@@ -42,7 +52,8 @@ export class CreateInstance {
     if (violations.length > 0) throw validationFailed(violations);
 
     const { instances, provider, secrets, registry, outbox, logger } = this.deps;
-    if (await instances.model.exists(tenantFilter(input.tenantId))) throw alreadyExists(ALREADY_CONNECTED);
+    if (await instances.model.exists(tenantFilter(input.tenantId)))
+      throw alreadyExists(ALREADY_CONNECTED);
     try {
       await provider.getQuota(input.apiKey!);
     } catch (error) {
@@ -86,9 +97,15 @@ export class CreateInstance {
       });
     } catch (error) {
       // Without a registered token the webhook URL would not work: undo the create.
-      logger.error({ err: error, instance_id: instance.id }, 'webhook token registration failed; instance creation rolled back');
+      logger.error(
+        { err: error, instance_id: instance.id },
+        'webhook token registration failed; instance creation rolled back',
+      );
       await instances.delete(input.tenantId, instance.id);
-      throw unavailable('webhook_registry_unavailable', 'The parcel-tracking instance could not be created; try again shortly.');
+      throw unavailable(
+        'webhook_registry_unavailable',
+        'The parcel-tracking instance could not be created; try again shortly.',
+      );
     }
     return instance;
   }

@@ -5,7 +5,10 @@ import { StopJobStore } from '../store/stop-job-store.js';
 import type { Deps } from './deps.js';
 
 export const PARCEL_STREAM = { name: 'PARCEL', subjects: ['parcel.>'] };
-export const instanceDisconnected = defineEvent('parcel.instance.disconnected', ParcelInstanceDisconnected);
+export const instanceDisconnected = defineEvent(
+  'parcel.instance.disconnected',
+  ParcelInstanceDisconnected,
+);
 
 /**
  * Disconnects: the webhook token leaves the central registry first (so the old
@@ -24,8 +27,14 @@ export class DeleteInstance {
     try {
       await registry.unregister(instance.webhook_token);
     } catch (error) {
-      logger.error({ err: error, instance_id: id }, 'webhook token could not be unregistered; disconnect refused');
-      throw unavailable('webhook_registry_unavailable', 'The parcel-tracking instance could not be disconnected; try again shortly.');
+      logger.error(
+        { err: error, instance_id: id },
+        'webhook token could not be unregistered; disconnect refused',
+      );
+      throw unavailable(
+        'webhook_registry_unavailable',
+        'The parcel-tracking instance could not be disconnected; try again shortly.',
+      );
     }
 
     const jobId = StopJobStore.newId();
@@ -39,11 +48,20 @@ export class DeleteInstance {
       }),
     ];
     // The event always goes out; the worker finds no job when nothing was left to stop.
-    events.push({ type: instanceDisconnected, event: { tenantId, payload: { integration_instance_id: id, stop_job_id: jobId } } });
+    events.push({
+      type: instanceDisconnected,
+      event: { tenantId, payload: { integration_instance_id: id, stop_job_id: jobId } },
+    });
     await outbox.withEvents(events, async () => {
       const toStop = await trackings.stopActive(tenantId, id, new Date());
       if (toStop.length > 0) {
-        await stopJobs.create({ job_id: jobId, tenant_id: tenantId, integration_instance_id: id, api_key_encrypted: instance.api_key_encrypted, numbers: toStop });
+        await stopJobs.create({
+          job_id: jobId,
+          tenant_id: tenantId,
+          integration_instance_id: id,
+          api_key_encrypted: instance.api_key_encrypted,
+          numbers: toStop,
+        });
       }
       await instances.delete(tenantId, id);
     });

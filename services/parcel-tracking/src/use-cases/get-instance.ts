@@ -25,7 +25,10 @@ export interface InstanceDashboard {
 export class GetInstance {
   constructor(private readonly deps: Deps) {}
 
-  async execute(tenantId: string, id: number): Promise<{ instance: InstanceDocument; dashboard: InstanceDashboard }> {
+  async execute(
+    tenantId: string,
+    id: number,
+  ): Promise<{ instance: InstanceDocument; dashboard: InstanceDashboard }> {
     const { instances, trackings, provider, secrets, registry, logger } = this.deps;
     const instance = await instances.find(tenantId, id);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
@@ -35,23 +38,30 @@ export class GetInstance {
     const quota = provider.getQuota(secrets.decrypt(instance.api_key_encrypted)).then(
       (value) => ({ quota: value, quota_error: null }),
       (error: unknown) => {
-        const failure = error instanceof ProviderError ? error : new ProviderError('api_error', 'The parcel-tracking provider call failed.');
+        const failure =
+          error instanceof ProviderError
+            ? error
+            : new ProviderError('api_error', 'The parcel-tracking provider call failed.');
         return { quota: null, quota_error: { code: failure.code, message: failure.message } };
       },
     );
     const lastWebhookAt = registry.lastWebhookAt(id).catch((error: unknown) => {
-      logger.warn({ err: error, instance_id: id }, 'webhook summary unavailable; last_webhook_at left null');
+      logger.warn(
+        { err: error, instance_id: id },
+        'webhook summary unavailable; last_webhook_at left null',
+      );
       return null;
     });
-    const [live, statusCounts, pending, errors, lastEventAt, delivered, lastWebhook] = await Promise.all([
-      quota,
-      trackings.statusCounts(tenantId, id),
-      trackings.pendingRegistrationCount(tenantId, id),
-      trackings.registrationErrors(tenantId, id),
-      trackings.lastEventAt(tenantId, id),
-      trackings.deliveredSince(tenantId, id, since),
-      lastWebhookAt,
-    ]);
+    const [live, statusCounts, pending, errors, lastEventAt, delivered, lastWebhook] =
+      await Promise.all([
+        quota,
+        trackings.statusCounts(tenantId, id),
+        trackings.pendingRegistrationCount(tenantId, id),
+        trackings.registrationErrors(tenantId, id),
+        trackings.lastEventAt(tenantId, id),
+        trackings.deliveredSince(tenantId, id, since),
+        lastWebhookAt,
+      ]);
     return {
       instance,
       dashboard: {

@@ -7,7 +7,8 @@ export class ListTrackableChannels {
   constructor(private readonly deps: Pick<Deps, 'instances' | 'channels'>) {}
 
   async execute(tenantId: string, instanceId: number): Promise<SalesChannelDocument[]> {
-    if (!(await this.deps.instances.find(tenantId, instanceId))) throw notFound('Parcel-tracking instance not found.');
+    if (!(await this.deps.instances.find(tenantId, instanceId)))
+      throw notFound('Parcel-tracking instance not found.');
     return this.deps.channels.listConnected(tenantId);
   }
 }

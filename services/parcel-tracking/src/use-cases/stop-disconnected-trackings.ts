@@ -12,7 +12,9 @@ const ALREADY_STOPPED = new Set([-18019902, -18019906]);
  * back-off; a rejected key cannot ever succeed, so the job is dropped (logged).
  */
 export class StopDisconnectedTrackings {
-  constructor(private readonly deps: Pick<Deps, 'stopJobs' | 'trackings' | 'provider' | 'secrets' | 'logger'>) {}
+  constructor(
+    private readonly deps: Pick<Deps, 'stopJobs' | 'trackings' | 'provider' | 'secrets' | 'logger'>,
+  ) {}
 
   async execute(event: DomainEvent<ParcelInstanceDisconnected>): Promise<void> {
     const { stopJobs, trackings, provider, secrets, logger } = this.deps;
@@ -22,16 +24,31 @@ export class StopDisconnectedTrackings {
     try {
       const result = await provider.stopTrack(
         secrets.decrypt(job.api_key_encrypted),
-        job.numbers.map((item) => ({ number: item.number, ...(item.carrier === null ? {} : { carrier: item.carrier }) })),
+        job.numbers.map((item) => ({
+          number: item.number,
+          ...(item.carrier === null ? {} : { carrier: item.carrier }),
+        })),
       );
-      const done = [...result.accepted.map((item) => item.number), ...result.rejected.filter((item) => ALREADY_STOPPED.has(item.code)).map((item) => item.number)];
+      const done = [
+        ...result.accepted.map((item) => item.number),
+        ...result.rejected
+          .filter((item) => ALREADY_STOPPED.has(item.code))
+          .map((item) => item.number),
+      ];
       await trackings.markProviderStopped(event.tenantId, instanceId, done, new Date());
       const failed = result.rejected.filter((item) => !ALREADY_STOPPED.has(item.code));
-      if (failed.length > 0) logger.warn({ instance_id: instanceId, failed: failed.length, first_error: failed[0]!.message }, 'provider refused to stop some trackings');
+      if (failed.length > 0)
+        logger.warn(
+          { instance_id: instanceId, failed: failed.length, first_error: failed[0]!.message },
+          'provider refused to stop some trackings',
+        );
       await stopJobs.delete(event.tenantId, jobId);
     } catch (error) {
       if (error instanceof ProviderError && error.code === 'invalid_key') {
-        logger.warn({ instance_id: instanceId }, 'provider key rejected; trackings of the disconnected instance cannot be stopped there');
+        logger.warn(
+          { instance_id: instanceId },
+          'provider key rejected; trackings of the disconnected instance cannot be stopped there',
+        );
         await stopJobs.delete(event.tenantId, jobId);
         return;
       }

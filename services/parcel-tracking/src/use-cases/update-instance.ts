@@ -2,7 +2,14 @@ import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
 import { notFound, validationFailed, type FieldViolation } from '@inventory/platform';
 import type { UpdateInstanceRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { mergeChannelScope } from '../domain/channel-scope.js';
-import { channelScopeInput, checkApiKey, checkChannelScope, checkName, checkThreshold, mergeBooleans } from '../domain/instance-settings.js';
+import {
+  channelScopeInput,
+  checkApiKey,
+  checkChannelScope,
+  checkName,
+  checkThreshold,
+  mergeBooleans,
+} from '../domain/instance-settings.js';
 import type { InstanceDocument } from '../store/instance-store.js';
 import { providerFailure, type Deps } from './deps.js';
 
@@ -15,14 +22,28 @@ export interface UpdateInstanceInput {
 const isEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Dotted paths of the settings that differ, e.g. `auto_track.rmas`; never values. */
-function changedKeys(before: Record<string, unknown>, after: Record<string, unknown>, prefix = ''): string[] {
+function changedKeys(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  prefix = '',
+): string[] {
   const keys: string[] = [];
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const a = before[key];
     const b = after[key];
     if (isEqual(a, b)) continue;
-    const nested = prefix === '' && key !== 'auto_track_channels' && a && b && typeof a === 'object' && typeof b === 'object';
-    keys.push(...(nested ? changedKeys(a as Record<string, unknown>, b as Record<string, unknown>, `${key}.`) : [`${prefix}${key}`]));
+    const nested =
+      prefix === '' &&
+      key !== 'auto_track_channels' &&
+      a &&
+      b &&
+      typeof a === 'object' &&
+      typeof b === 'object';
+    keys.push(
+      ...(nested
+        ? changedKeys(a as Record<string, unknown>, b as Record<string, unknown>, `${key}.`)
+        : [`${prefix}${key}`]),
+    );
   }
   return keys;
 }
@@ -57,15 +78,22 @@ export class UpdateInstance {
     };
     const after = {
       name: request.name?.trim() ?? current.name,
-      is_automatic_sync_enabled: request.is_automatic_sync_enabled ?? current.is_automatic_sync_enabled,
+      is_automatic_sync_enabled:
+        request.is_automatic_sync_enabled ?? current.is_automatic_sync_enabled,
       auto_track: mergeBooleans(current.auto_track, request.auto_track),
-      auto_track_channels: request.auto_track_channels ? mergeChannelScope(current.auto_track_channels, channelScopeInput(request.auto_track_channels)) : current.auto_track_channels,
+      auto_track_channels: request.auto_track_channels
+        ? mergeChannelScope(
+            current.auto_track_channels,
+            channelScopeInput(request.auto_track_channels),
+          )
+        : current.auto_track_channels,
       side_effects: mergeBooleans(current.side_effects, request.side_effects),
       quota_alert_threshold: request.quota_alert_threshold ?? current.quota_alert_threshold,
     };
     const changed = changedKeys(before, after);
     const changes: Partial<InstanceDocument> = { ...after };
-    if (after.quota_alert_threshold !== before.quota_alert_threshold) changes.quota_alert_state = 'armed';
+    if (after.quota_alert_threshold !== before.quota_alert_threshold)
+      changes.quota_alert_state = 'armed';
 
     if (request.api_key !== undefined) {
       try {
@@ -79,19 +107,22 @@ export class UpdateInstance {
       }
     }
 
-    const events = changed.length === 0
-      ? []
-      : [
-          activityEntry({
-            tenantId,
-            event: 'updated',
-            description: 'Parcel tracking settings updated',
-            subject: { type: INTEGRATION_INSTANCE_SUBJECT, id: current.id },
-            causerId: userId,
-            properties: { changed_keys: changed },
-          }),
-        ];
-    const updated = await outbox.withEvents(events, () => instances.update(tenantId, current.id, changes));
+    const events =
+      changed.length === 0
+        ? []
+        : [
+            activityEntry({
+              tenantId,
+              event: 'updated',
+              description: 'Parcel tracking settings updated',
+              subject: { type: INTEGRATION_INSTANCE_SUBJECT, id: current.id },
+              causerId: userId,
+              properties: { changed_keys: changed },
+            }),
+          ];
+    const updated = await outbox.withEvents(events, () =>
+      instances.update(tenantId, current.id, changes),
+    );
     if (!updated) throw notFound('Parcel-tracking instance not found.');
     return updated;
   }

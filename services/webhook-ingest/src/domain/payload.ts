@@ -8,7 +8,8 @@ export interface PayloadSummary {
 export function summarizePayload(rawBody: string): PayloadSummary {
   try {
     const parsed: unknown = JSON.parse(rawBody);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { payload: null, event_type: '', tracking_number: '' };
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      return { payload: null, event_type: '', tracking_number: '' };
     const body = parsed as { event?: unknown; data?: { number?: unknown } };
     return {
       payload: parsed as Record<string, unknown>,

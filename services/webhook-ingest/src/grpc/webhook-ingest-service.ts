@@ -1,4 +1,7 @@
-import { WebhookIngestServiceService, type WebhookIngestServiceServer } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
+import {
+  WebhookIngestServiceService,
+  type WebhookIngestServiceServer,
+} from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import type { AsyncService, ServiceRegistration } from '@inventory/platform';
 import type { GetWebhookSummary } from '../use-cases/get-webhook-summary.js';
 import type { IngestWebhook } from '../use-cases/ingest-webhook.js';
@@ -14,10 +17,17 @@ export interface WebhookIngestUseCases {
   getWebhookSummary: GetWebhookSummary;
 }
 
-export function webhookIngestService(useCases: WebhookIngestUseCases): ServiceRegistration<WebhookIngestServiceServer> {
+export function webhookIngestService(
+  useCases: WebhookIngestUseCases,
+): ServiceRegistration<WebhookIngestServiceServer> {
   const implementation: AsyncService<WebhookIngestServiceServer> = {
     async registerToken(request, context) {
-      await useCases.registerToken.execute(context.tenant(), request.token, request.provider, request.integration_instance_id);
+      await useCases.registerToken.execute(
+        context.tenant(),
+        request.token,
+        request.provider,
+        request.integration_instance_id,
+      );
       return {};
     },
     async unregisterToken(request, context) {
@@ -26,7 +36,11 @@ export function webhookIngestService(useCases: WebhookIngestUseCases): ServiceRe
     // No tenant here: the token is what identifies the tenant of an inbound call.
     async resolveToken(request) {
       const owner = await useCases.resolveToken.execute(request.token);
-      return { tenant_id: owner.tenant_id, provider: owner.provider, integration_instance_id: owner.integration_instance_id };
+      return {
+        tenant_id: owner.tenant_id,
+        provider: owner.provider,
+        integration_instance_id: owner.integration_instance_id,
+      };
     },
     async ingestWebhook(request) {
       const id = await useCases.ingestWebhook.execute({
@@ -39,9 +53,19 @@ export function webhookIngestService(useCases: WebhookIngestUseCases): ServiceRe
       return { webhook_event_id: id };
     },
     async getWebhookSummary(request, context) {
-      const summary = await useCases.getWebhookSummary.execute(context.tenant(), request.integration_instance_id);
-      return { last_webhook_at: summary.last_webhook_at ?? undefined, received_count: summary.received_count };
+      const summary = await useCases.getWebhookSummary.execute(
+        context.tenant(),
+        request.integration_instance_id,
+      );
+      return {
+        last_webhook_at: summary.last_webhook_at ?? undefined,
+        received_count: summary.received_count,
+      };
     },
   };
-  return { name: 'inventory.webhook_ingest.v1.WebhookIngestService', definition: WebhookIngestServiceService, implementation };
+  return {
+    name: 'inventory.webhook_ingest.v1.WebhookIngestService',
+    definition: WebhookIngestServiceService,
+    implementation,
+  };
 }

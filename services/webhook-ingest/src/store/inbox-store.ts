@@ -61,7 +61,15 @@ schema.index({ state: 1, received_at: 1 });
 
 export type NewWebhookEvent = Pick<
   WebhookEventDocument,
-  'tenant_id' | 'integration_instance_id' | 'provider' | 'event_type' | 'tracking_number' | 'payload' | 'raw_body' | 'content_type' | 'signature'
+  | 'tenant_id'
+  | 'integration_instance_id'
+  | 'provider'
+  | 'event_type'
+  | 'tracking_number'
+  | 'payload'
+  | 'raw_body'
+  | 'content_type'
+  | 'signature'
 >;
 
 export class InboxStore {
@@ -91,10 +99,18 @@ export class InboxStore {
     return id;
   }
 
-  async summary(tenantId: string, instanceId: number): Promise<{ last_webhook_at: Date | null; received_count: number }> {
-    const scope = tenantFilter<WebhookEventDocument>(tenantId, { integration_instance_id: instanceId });
+  async summary(
+    tenantId: string,
+    instanceId: number,
+  ): Promise<{ last_webhook_at: Date | null; received_count: number }> {
+    const scope = tenantFilter<WebhookEventDocument>(tenantId, {
+      integration_instance_id: instanceId,
+    });
     const [last, count] = await Promise.all([
-      this.model.findOne(scope, { received_at: 1 }).sort({ received_at: -1 }).lean<{ received_at: Date }>(),
+      this.model
+        .findOne(scope, { received_at: 1 })
+        .sort({ received_at: -1 })
+        .lean<{ received_at: Date }>(),
       this.model.countDocuments(scope),
     ]);
     return { last_webhook_at: last?.received_at ?? null, received_count: count };

@@ -32,12 +32,25 @@ export class TokenStore {
   }
 
   /** Throws a duplicate-key error when the token is already registered. */
-  async register(tenantId: string, token: string, provider: string, instanceId: number): Promise<void> {
-    await this.model.create({ token_hash: hashToken(token), tenant_id: tenantId, provider, integration_instance_id: instanceId, created_at: new Date() });
+  async register(
+    tenantId: string,
+    token: string,
+    provider: string,
+    instanceId: number,
+  ): Promise<void> {
+    await this.model.create({
+      token_hash: hashToken(token),
+      tenant_id: tenantId,
+      provider,
+      integration_instance_id: instanceId,
+      created_at: new Date(),
+    });
   }
 
   async unregister(tenantId: string, token: string): Promise<boolean> {
-    const result = await this.model.deleteOne(tenantFilter<TokenDocument>(tenantId, { token_hash: hashToken(token) }));
+    const result = await this.model.deleteOne(
+      tenantFilter<TokenDocument>(tenantId, { token_hash: hashToken(token) }),
+    );
     return result.deletedCount === 1;
   }
 
