@@ -1,0 +1,35 @@
+import type { CreateInstanceRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { as, GOOD_KEY, startHarness, type Harness } from './harness.js';
+
+/**
+ * The shared set-up of the instance suites: one service with a simulator per
+ * file, a fresh tenant per test, and the simulator and breaker reset between tests.
+ */
+export function useInstanceSuite() {
+  let harness: Harness | undefined;
+  let tenantSeq = 0;
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(() => harness?.stop());
+  beforeEach(() => {
+    harness!.sim.reset();
+    harness!.service.deps.provider.breaker.close();
+  });
+  const suite = {
+    get h(): Harness {
+      return harness!;
+    },
+    newTenant: () => `tenant-${++tenantSeq}-${Date.now()}`,
+    create: (tenant: string, request: Partial<CreateInstanceRequest> = {}) =>
+      as(tenant, () =>
+        harness!.client.call.createInstance({
+          name: 'Parcel tracking',
+          api_key: GOOD_KEY,
+          ...request,
+        }),
+      ),
+  };
+  return suite;
+}

@@ -1,0 +1,211 @@
+import { status } from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import { activityEvents, as, eventually, failureOf, GOOD_KEY, OTHER_KEY } from './harness.js';
+
+import { useInstanceSuite } from './instance-suite.js';
+
+const suite = useInstanceSuite();
+const { newTenant, create } = suite;
+
+describe('UpdateInstance', () => {
+  it('applies only the keys present, merges nested objects, re-arms the quota alert and records changed keys', async () => {
+    const tenant = newTenant();
+    const { instance } = await create(tenant, {
+      auto_track_channels: {
+        default_scope: 'all',
+        channels: { '1': { enabled: false, sub_channels: {} } },
+      },
+    });
+    const id = instance!.id;
+    await suite.h.service.deps.instances.model.updateOne(
+      { id },
+      { $set: { quota_alert_state: 'warned' } },
+    );
+    const { instance: updated } = await as(tenant, () =>
+      suite.h.client.call.updateInstance({
+        id,
+        auto_track: { rmas: false },
+        side_effects: { rma_arrival_alert: false },
+        quota_alert_threshold: 90,
+        auto_track_channels: { channels: { '2': { sub_channels: { '21': true } } } },
+      }),
+    );
+    expect(updated).toMatchObject({
+      name: 'Parcel tracking',
+      auto_track: { sales_order_fulfillments: true, rmas: false, vendor_credit_shipments: true },
+      side_effects: {
+        vendor_credit_shipment_auto_delivered: true,
+        inbound_shipment_arrival_alert: true,
+        rma_arrival_alert: false,
+      },
+      quota_alert_threshold: 90,
+      auto_track_channels: {
+        default_scope: 'all',
+        channels: {
+          '1': { enabled: false, sub_channels: {} },
+          '2': { sub_channels: { '21': true } },
+        },
+      },
+    });
+    expect(
+      (await suite.h.service.deps.instances.model.findOne({ id }).lean())!.quota_alert_state,
+    ).toBe('armed');
+    const events = await eventually(async () => {
+      const found = (await activityEvents(suite.h, tenant)).filter((e) => e.event === 'updated');
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(JSON.parse(events[0]!.properties_json)).toEqual({
+      changed_keys: [
+        'auto_track.rmas',
+        'auto_track_channels',
+        'side_effects.rma_arrival_alert',
+        'quota_alert_threshold',
+      ],
+    });
+    expect(events[0]).toMatchObject({ causer_id: 'user-1', subject_id: id });
+  });
+
+  it('verifies a rotated key, stores it encrypted, and never puts it in the activity', async () => {
+    const tenant = newTenant();
+    const { instance } = await create(tenant);
+    const id = instance!.id;
+    expect(
+      await failureOf(
+        as(tenant, () => suite.h.client.call.updateInstance({ id, api_key: 'rejected_key_9' })),
+      ),
+    ).toMatchObject({ reason: 'invalid_key' });
+    await as(tenant, () => suite.h.client.call.updateInstance({ id, api_key: OTHER_KEY }));
+    const stored = await suite.h.service.deps.instances.model.findOne({ id }).lean();
+    expect(suite.h.service.deps.secrets.decrypt(stored!.api_key_encrypted)).toBe(OTHER_KEY);
+    const { dashboard } = await as(tenant, () => suite.h.client.call.getInstance({ id }));
+    expect(dashboard!.quota!.total).toBe(50);
+    const events = await eventually(async () => {
+      const found = (await activityEvents(suite.h, tenant)).filter((e) => e.event === 'updated');
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(JSON.parse(events[0]!.properties_json)).toEqual({ changed_keys: ['api_key'] });
+    expect(JSON.stringify(events)).not.toContain(OTHER_KEY);
+  });
+
+  it('validates bounds: threshold 1-99, name max 255 and not blank, key 8-255, default all/none', async () => {
+    const tenant = newTenant();
+    const { instance } = await create(tenant);
+    const id = instance!.id;
+    for (const [request, field] of [
+      [{ quota_alert_threshold: 0 }, 'quota_alert_threshold'],
+      [{ quota_alert_threshold: 100 }, 'quota_alert_threshold'],
+      [{ name: 'x'.repeat(256) }, 'name'],
+      [{ name: '' }, 'name'],
+      [{ api_key: 'a'.repeat(7) }, 'api_key'],
+      [{ api_key: 'a'.repeat(256) }, 'api_key'],
+      [
+        { auto_track_channels: { default_scope: 'maybe', channels: {} } },
+        'auto_track_channels.default',
+      ],
+    ] as const) {
+      const failure = await failureOf(
+        as(tenant, () => suite.h.client.call.updateInstance({ id, ...request })),
+      );
+      expect(failure.fieldViolations.map((v) => v.field)).toEqual([field]);
+    }
+    const edges = await as(tenant, () =>
+      suite.h.client.call.updateInstance({ id, quota_alert_threshold: 1 }),
+    );
+    expect(edges.instance!.quota_alert_threshold).toBe(1);
+    expect(
+      (
+        await as(tenant, () =>
+          suite.h.client.call.updateInstance({ id, quota_alert_threshold: 99 }),
+        )
+      ).instance!.quota_alert_threshold,
+    ).toBe(99);
+  });
+});
+
+describe('DeleteInstance', () => {
+  it('unregisters the token, stops active rows (at the provider in the background), keeps history and records disconnected', async () => {
+    const tenant = newTenant();
+    const { instance } = await create(tenant);
+    const id = instance!.id;
+    const token = instance!.webhook_path.split('/').pop()!;
+    const base = {
+      tenant_id: tenant,
+      integration_instance_id: id,
+      trackable_type: 'sales_order_fulfillment',
+      trackable_id: 1,
+    };
+    const { trackings } = suite.h.service.deps;
+    // Register two numbers at the provider the way the registration job will.
+    await suite.h.service.deps.provider.register(GOOD_KEY, [
+      { number: '1Z999AA10123456784' },
+      { number: 'JJD0123456789' },
+    ]);
+    await trackings.insert({
+      ...base,
+      tracking_number: '1Z999AA10123456784',
+      delivery_status: 'in_transit',
+      carrier_code: 100002,
+      registered_at: new Date(),
+    });
+    await trackings.insert({
+      ...base,
+      tracking_number: 'JJD0123456789',
+      delivery_status: 'info_received',
+      carrier_code: 190271,
+      registered_at: new Date(),
+    });
+    await trackings.insert({
+      ...base,
+      tracking_number: 'DONE1',
+      delivery_status: 'delivered',
+      registered_at: new Date(),
+      delivered_at: new Date(),
+    });
+    suite.h.sim.failNext('stoptrack', { httpStatus: 503 });
+
+    await as(tenant, () => suite.h.client.call.deleteInstance({ id }));
+
+    expect(await suite.h.service.deps.instances.model.countDocuments({ tenant_id: tenant })).toBe(
+      0,
+    );
+    expect(await suite.h.ingest.stores.tokens.resolve(token)).toBeNull();
+    const rows = await trackings.find(tenant, id);
+    expect(rows).toHaveLength(3);
+    expect(
+      rows
+        .filter((row) => row.stopped_at !== null)
+        .map((row) => row.tracking_number)
+        .sort(),
+    ).toEqual(['1Z999AA10123456784', 'JJD0123456789']);
+    expect(rows.find((row) => row.tracking_number === 'DONE1')!.stopped_at).toBeNull();
+    // The first stoptrack fails (503); the worker retries until the provider stops both.
+    await eventually(async () => {
+      const states = suite.h.sim.trackings().map((t) => t.tracking_state);
+      expect(states).toEqual(['Stopped', 'Stopped']);
+      const after = await trackings.find(tenant, id);
+      expect(after.filter((row) => row.provider_stopped_at !== null)).toHaveLength(2);
+    }, 10_000);
+    const events = await eventually(async () => {
+      const found = (await activityEvents(suite.h, tenant)).filter(
+        (e) => e.event === 'disconnected',
+      );
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(events[0]).toMatchObject({ subject_id: id, causer_id: 'user-1' });
+    expect((await failureOf(as(tenant, () => suite.h.client.call.getInstance({ id })))).code).toBe(
+      status.NOT_FOUND,
+    );
+    expect(
+      (await failureOf(as(tenant, () => suite.h.client.call.deleteInstance({ id })))).code,
+    ).toBe(status.NOT_FOUND);
+
+    const again = await create(tenant);
+    expect(again.instance!.id).not.toBe(id);
+    expect(again.instance!.webhook_path).not.toBe(instance!.webhook_path);
+  });
+});
+
+// Last: it stops webhook-ingest for good.
