@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { TenantFixture } from '../../src/fixtures/tenants.js';
+import { GOOD_KEY, OTHER_KEY, PREFIX, validCreate } from './harness.js';
+import { useParcelSystem } from './instance-suite.js';
+
+const suite = useParcelSystem();
+const { connected } = suite;
+
+describe('DELETE /instances/{id}', () => {
+  it('204 with no content; the old webhook_url then answers 404; reconnecting gives a new id and token', async () => {
+    const { t, instance } = await connected();
+    const webhookPath = new URL(instance.webhook_url).pathname;
+    expect(
+      (
+        await t.anonymous('POST', webhookPath, {
+          event: 'TRACKING_UPDATED',
+          data: { number: '1Z999AA10123456784' },
+        })
+      ).status,
+    ).toBe(200);
+
+    const response = await t.request('DELETE', `${PREFIX}/instances/${instance.id}`);
+    expect(response.status).toBe(204);
+    expect(response.text).toBe('');
+
+    const old = await t.anonymous('POST', webhookPath, {
+      event: 'TRACKING_UPDATED',
+      data: { number: '1Z999AA10123456784' },
+    });
+    expect(old.status).toBe(404);
+    expect(old.body.errors.url[0].code).toBe('NotFound');
+    expect((await t.request('GET', `${PREFIX}/instances/${instance.id}`)).status).toBe(404);
+    expect((await t.request('DELETE', `${PREFIX}/instances/${instance.id}`)).status).toBe(404);
+
+    const again = await t.request('POST', `${PREFIX}/instances`, validCreate());
+    expect(again.status).toBe(201);
+    expect(again.body.data.id).not.toBe(instance.id);
+    expect(again.body.data.webhook_url).not.toBe(instance.webhook_url);
+  });
+});
+
+describe('tenant isolation', () => {
+  it('tenant B with its own token on its own host gets 404 for tenant A’s instance on every endpoint', async () => {
+    const { t: a, instance } = await connected();
+    const b = await suite.p.tenant();
+    for (const [method, path, body] of [
+      ['GET', `${PREFIX}/instances/${instance.id}`, undefined],
+      ['PATCH', `${PREFIX}/instances/${instance.id}`, { name: 'stolen' }],
+      ['DELETE', `${PREFIX}/instances/${instance.id}`, undefined],
+      ['GET', `${PREFIX}/instances/${instance.id}/trackable-channels`, undefined],
+    ] as const) {
+      const response = await b.request(method, path, body);
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.body.errors.url[0].code).toBe('NotFound');
+    }
+    expect((await a.request('GET', `${PREFIX}/instances/${instance.id}`)).body.data.name).toBe(
+      'Parcel tracking',
+    );
+    // A's webhook URL path on B's host is unknown there.
+    expect((await b.anonymous('POST', new URL(instance.webhook_url).pathname, {})).status).toBe(
+      404,
+    );
+  });
+
+  it('requires a token on the instance endpoints', async () => {
+    const { t, instance } = await connected();
+    expect((await t.anonymous('GET', `${PREFIX}/instances/${instance.id}`)).status).toBe(401);
+    expect((await t.anonymous('POST', `${PREFIX}/test`, { api_key: GOOD_KEY })).status).toBe(401);
+  });
+});
+
+describe('GET /instances/{id}/activity', () => {
+  it('shows connected (causer: the user) and updated (changed_keys, no secrets); 404 for another tenant', async () => {
+    const { t, instance } = await connected();
+    await t.request('PATCH', `${PREFIX}/instances/${instance.id}`, {
+      name: 'Renamed',
+      api_key: OTHER_KEY,
+    });
+    const started = Date.now();
+    let page: Awaited<ReturnType<TenantFixture['request']>>;
+    for (;;) {
+      page = await t.request('GET', `${PREFIX}/instances/${instance.id}/activity`);
+      if (page.status === 200 && page.body.data.length >= 2) break;
+      if (Date.now() - started > 8_000)
+        throw new Error(`activity did not arrive: ${page.status} ${page.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    const events = page.body.data as Array<{
+      event: string;
+      causer_id: unknown;
+      properties: Record<string, unknown>;
+    }>;
+    expect(events.map((row) => row.event).sort()).toEqual(['connected', 'updated']);
+    expect(events.every((row) => row.causer_id === t.user.id)).toBe(true);
+    expect(events.find((row) => row.event === 'updated')!.properties.changed_keys).toEqual([
+      'name',
+      'api_key',
+    ]);
+    expect(page.text).not.toContain(OTHER_KEY);
+    expect(page.text).not.toContain(GOOD_KEY);
+    expect(page.body.meta.path).toBe(`${t.baseUrl}${PREFIX}/instances/${instance.id}/activity`);
+
+    const b = await suite.p.tenant();
+    expect((await b.request('GET', `${PREFIX}/instances/${instance.id}/activity`)).status).toBe(
+      404,
+    );
+    expect((await t.request('GET', `${PREFIX}/instances/999999/activity`)).status).toBe(404);
+  });
+});
