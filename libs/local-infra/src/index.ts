@@ -13,3 +13,4 @@ export {
   type LocalServerOptions,
 } from './servers.js';
 export { startTestInfra, type TestInfra, type TestInfraOptions } from './test-infra.js';
+export { describeServiceBoot, type ServiceBootstrap } from './service-boot.js';

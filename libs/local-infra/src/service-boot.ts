@@ -1,0 +1,54 @@
+import {
+  HealthClient,
+  HealthCheckResponse_ServingStatus,
+} from '@inventory/contracts/grpc/health/v1/health.js';
+import { createGrpcClient, type ServiceRuntime } from '@inventory/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestInfra, type TestInfra } from './test-infra.js';
+
+export type ServiceBootstrap = (env: NodeJS.ProcessEnv) => Promise<ServiceRuntime>;
+
+/**
+ * The test every service carries: its real bootstrap, against real NATS and
+ * MongoDB, serves grpc.health.v1 as SERVING and Prometheus metrics, then stops
+ * cleanly. `extraEnv` supplies the service's own required variables.
+ */
+export function describeServiceBoot(
+  name: string,
+  bootstrap: ServiceBootstrap,
+  extraEnv: NodeJS.ProcessEnv = {},
+): void {
+  describe(`${name} boot`, () => {
+    let infra: TestInfra;
+    let service: ServiceRuntime;
+
+    beforeAll(async () => {
+      infra = await startTestInfra({ redis: false });
+      service = await bootstrap({
+        MONGO_URL: infra.mongoUrl,
+        MONGO_DB: infra.dbName(name.replace(/-/g, '_')),
+        NATS_URL: infra.natsUrl,
+        LOG_LEVEL: 'silent',
+        ...extraEnv,
+      });
+    });
+    afterAll(async () => {
+      await service?.stop();
+      await infra?.stop();
+    });
+
+    it('serves grpc.health.v1 as SERVING', async () => {
+      const health = createGrpcClient(HealthClient, service.grpc!.address);
+      expect((await health.call.check({ service: '' })).status).toBe(
+        HealthCheckResponse_ServingStatus.SERVING,
+      );
+      health.close();
+    });
+
+    it('serves Prometheus metrics', async () => {
+      const response = await fetch(`http://127.0.0.1:${service.metricsServerPort}/metrics`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('process_cpu_user_seconds_total');
+    });
+  });
+}
