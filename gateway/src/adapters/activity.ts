@@ -4,7 +4,7 @@ import {
   type ListActivitiesResponse,
 } from '@inventory/contracts/activity/v1/activity.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
-import { grpcErrorToHttp } from '../http/grpc-to-http.js';
+import { asHttp } from '../http/grpc-to-http.js';
 
 /** The gateway's one door to the activity service. */
 export interface ActivityAdapter {
@@ -30,14 +30,8 @@ export function createActivityAdapter(
   });
   return {
     handle,
-    async listActivities(request) {
-      try {
-        return await handle.call.listActivities(request);
-      } catch (error) {
-        // Service refusals and outages become the spec's envelopes (422, 503...) here, once.
-        throw grpcErrorToHttp(error) ?? error;
-      }
-    },
+    // Service refusals and outages become the spec's envelopes (422, 503...) here, once.
+    listActivities: (request) => asHttp(() => handle.call.listActivities(request)),
     close: () => handle.close(),
   };
 }

@@ -9,7 +9,7 @@ import {
   type UpdateInstanceResponse,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
-import { grpcErrorToHttp } from '../http/grpc-to-http.js';
+import { asHttp } from '../http/grpc-to-http.js';
 
 /** The gateway's one door to parcel-tracking. Calls carry the request context (tenant, user) as metadata. */
 export interface ParcelTrackingAdapter {
@@ -36,22 +36,15 @@ export function createParcelTrackingAdapter(
 ): ParcelTrackingAdapter {
   const deadlineMs = Math.max(options.deadlineMs ?? 5_000, 15_000);
   const handle = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
-  const mapped = async <T>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      throw grpcErrorToHttp(error) ?? error;
-    }
-  };
   return {
     handle,
-    testApiKey: (apiKey) => mapped(() => handle.call.testApiKey({ api_key: apiKey })),
-    createInstance: (request) => mapped(() => handle.call.createInstance(request)),
-    getInstance: (id) => mapped(() => handle.call.getInstance({ id })),
-    updateInstance: (request) => mapped(() => handle.call.updateInstance(request)),
-    deleteInstance: (id) => mapped(async () => void (await handle.call.deleteInstance({ id }))),
-    listTrackableChannels: (id) => mapped(() => handle.call.listTrackableChannels({ id })),
-    checkInstance: (id) => mapped(async () => void (await handle.call.checkInstance({ id }))),
+    testApiKey: (apiKey) => asHttp(() => handle.call.testApiKey({ api_key: apiKey })),
+    createInstance: (request) => asHttp(() => handle.call.createInstance(request)),
+    getInstance: (id) => asHttp(() => handle.call.getInstance({ id })),
+    updateInstance: (request) => asHttp(() => handle.call.updateInstance(request)),
+    deleteInstance: (id) => asHttp(async () => void (await handle.call.deleteInstance({ id }))),
+    listTrackableChannels: (id) => asHttp(() => handle.call.listTrackableChannels({ id })),
+    checkInstance: (id) => asHttp(async () => void (await handle.call.checkInstance({ id }))),
     close: () => handle.close(),
   };
 }

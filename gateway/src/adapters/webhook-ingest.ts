@@ -4,7 +4,7 @@ import {
   type ResolveTokenResponse,
 } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
-import { grpcErrorToHttp } from '../http/grpc-to-http.js';
+import { asHttp } from '../http/grpc-to-http.js';
 
 /** The gateway's one door to webhook-ingest: token resolution and the durable inbox. */
 export interface WebhookIngestAdapter {
@@ -21,18 +21,11 @@ export function createWebhookIngestAdapter(
   const handle = createGrpcClient(WebhookIngestServiceClient, address, {
     deadlineMs: options.deadlineMs ?? 5_000,
   });
-  const mapped = async <T>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      throw grpcErrorToHttp(error) ?? error;
-    }
-  };
   return {
     handle,
-    resolveToken: (token) => mapped(() => handle.call.resolveToken({ token })),
+    resolveToken: (token) => asHttp(() => handle.call.resolveToken({ token })),
     ingest: (request) =>
-      mapped(async () => (await handle.call.ingestWebhook(request)).webhook_event_id),
+      asHttp(async () => (await handle.call.ingestWebhook(request)).webhook_event_id),
     close: () => handle.close(),
   };
 }

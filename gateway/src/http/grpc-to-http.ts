@@ -67,3 +67,12 @@ export function grpcErrorToHttp(error: unknown): HttpError | undefined {
       return undefined;
   }
 }
+
+/** Runs a downstream call, turning a gRPC failure into the HTTP answer it maps to. */
+export async function asHttp<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw grpcErrorToHttp(error) ?? error;
+  }
+}
