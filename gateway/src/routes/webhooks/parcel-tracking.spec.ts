@@ -1,25 +1,14 @@
 import { Writable } from 'node:stream';
-import Fastify, { type FastifyBaseLogger, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { createLogger } from '@inventory/platform';
 import { describe, expect, it } from 'vitest';
 import { createWebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
 import { registerErrorHandling } from '../../http/error-handler.js';
-import { maskedRequestLog, parcelTrackingWebhookRoutes } from './parcel-tracking.js';
+import { parcelTrackingWebhookRoutes } from './parcel-tracking.js';
 
 const token = `wh_${'A1b2C3d4'.repeat(6)}`;
 
 describe('webhook request logging', () => {
-  it('masks the webhook token in the URL it logs', () => {
-    const logged = maskedRequestLog({
-      method: 'POST',
-      url: `/webhooks/parcel-tracking/${token}?x=1`,
-      host: 'acme.example',
-      ip: '127.0.0.1',
-    } as FastifyRequest);
-    expect(JSON.stringify(logged)).not.toContain(token);
-    expect(logged.url).toBe('/webhooks/parcel-tracking/wh_[REDACTED]?x=1');
-  });
-
   it('never writes the token to the log, even when webhook-ingest is unreachable', async () => {
     const lines: string[] = [];
     const destination = new Writable({
@@ -44,6 +33,12 @@ describe('webhook request logging', () => {
         headers: { 'content-type': 'application/json' },
       });
       expect(response.statusCode).toBe(503);
+      // A URL no route matches is logged by the 404 handler: masked there too.
+      const unmatched = await app.inject({
+        method: 'POST',
+        url: `/webhooks/parcel-tracking/${token}/extra`,
+      });
+      expect(unmatched.statusCode).toBe(404);
       const log = lines.join('');
       expect(log).toContain('incoming request');
       expect(log).toContain('wh_[REDACTED]');

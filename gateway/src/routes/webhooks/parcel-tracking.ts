@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { maskSecrets } from '@inventory/platform';
+import type { FastifyInstance } from 'fastify';
 import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
 import { notFoundBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
@@ -10,16 +9,6 @@ export interface WebhookRouteDeps {
 
 export const PROVIDER_SEGMENT = 'parcel-tracking';
 export const PARCEL_WEBHOOK_ROUTE = `POST /webhooks/${PROVIDER_SEGMENT}/:token`;
-
-/** The request as logged for this route: the token in the URL is masked. */
-export function maskedRequestLog(request: FastifyRequest) {
-  return {
-    method: request.method,
-    url: maskSecrets(request.url),
-    host: request.host,
-    remoteAddress: request.ip,
-  };
-}
 
 const UNKNOWN = 'The webhook address is not known.';
 
@@ -36,27 +25,22 @@ export async function parcelTrackingWebhookRoutes(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  app.post(
-    `/webhooks/${PROVIDER_SEGMENT}/:token`,
-    { logSerializers: { req: maskedRequestLog } },
-    async (request) => {
-      const token = (request.params as { token: string }).token;
-      if (!/^wh_[A-Za-z0-9_-]{32,128}$/.test(token))
-        throw new HttpError(404, notFoundBody(UNKNOWN));
-      const owner = await deps.webhookIngest.resolveToken(token);
-      // A token only works on its own tenant's address.
-      const tenant = (request as unknown as { tenant?: { id?: string } }).tenant;
-      if (owner.provider !== PROVIDER_SEGMENT || (tenant?.id && tenant.id !== owner.tenant_id))
-        throw new HttpError(404, notFoundBody(UNKNOWN));
-      const sign = request.headers.sign;
-      await deps.webhookIngest.ingest({
-        token,
-        provider: PROVIDER_SEGMENT,
-        raw_body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-        content_type: request.headers['content-type'] ?? '',
-        signature: typeof sign === 'string' ? sign : undefined,
-      });
-      return { message: 'Webhook received.' };
-    },
-  );
+  app.post(`/webhooks/${PROVIDER_SEGMENT}/:token`, async (request) => {
+    const token = (request.params as { token: string }).token;
+    if (!/^wh_[A-Za-z0-9_-]{32,128}$/.test(token)) throw new HttpError(404, notFoundBody(UNKNOWN));
+    const owner = await deps.webhookIngest.resolveToken(token);
+    // A token only works on its own tenant's address.
+    const tenant = (request as unknown as { tenant?: { id?: string } }).tenant;
+    if (owner.provider !== PROVIDER_SEGMENT || (tenant?.id && tenant.id !== owner.tenant_id))
+      throw new HttpError(404, notFoundBody(UNKNOWN));
+    const sign = request.headers.sign;
+    await deps.webhookIngest.ingest({
+      token,
+      provider: PROVIDER_SEGMENT,
+      raw_body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      content_type: request.headers['content-type'] ?? '',
+      signature: typeof sign === 'string' ? sign : undefined,
+    });
+    return { message: 'Webhook received.' };
+  });
 }

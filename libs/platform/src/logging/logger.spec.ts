@@ -49,6 +49,27 @@ describe('logger', () => {
     });
   });
 
+  it('logs a request without headers and with any token in its URL masked', () => {
+    const { lines, logger } = capture();
+    logger.info(
+      {
+        req: {
+          method: 'POST',
+          url: '/webhooks/parcel-tracking/wh_0123456789abcdef/extra',
+          host: 'a.example',
+          headers: { authorization: 'Bearer 1|x' },
+        },
+      },
+      'incoming request',
+    );
+    const logged = JSON.parse(lines[0]!) as { req: Record<string, unknown> };
+    expect(logged.req).toEqual({
+      method: 'POST',
+      url: '/webhooks/parcel-tracking/wh_[REDACTED]/extra',
+      host: 'a.example',
+    });
+  });
+
   it('masks token-shaped text inside free strings such as URLs', () => {
     expect(maskSecrets('/webhooks/parcel-tracking/wh_0123456789abcdef')).toBe(
       '/webhooks/parcel-tracking/wh_[REDACTED]',

@@ -51,6 +51,8 @@ export function createLogger(settings: LoggerSettings): Logger {
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     base: { service: settings.service },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // HTTP frameworks log the request under `req`; its URL can carry a webhook token.
+    serializers: { req: serializeRequest },
     // Every line logged inside a request carries its correlation ids.
     mixin() {
       const context = currentContext();
@@ -64,6 +66,25 @@ export function createLogger(settings: LoggerSettings): Logger {
     },
   };
   return settings.destination ? pino(options, settings.destination) : pino(options);
+}
+
+interface LoggableRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remoteAddress?: string; remotePort?: number };
+}
+
+/** The request as logged: method, URL with secrets masked, host and peer; never headers or body. */
+export function serializeRequest(request: LoggableRequest) {
+  return {
+    method: request.method,
+    url: typeof request.url === 'string' ? maskSecrets(request.url) : undefined,
+    host: request.host,
+    remoteAddress: request.ip ?? request.socket?.remoteAddress,
+    remotePort: request.socket?.remotePort,
+  };
 }
 
 /**
