@@ -45,6 +45,7 @@ type GcraRedis = Redis & {
 export class RateLimiter {
   private failingSince: number | undefined;
   private lastWarning = 0;
+  private failedClosed = false;
 
   constructor(
     private readonly redis: Redis,
@@ -58,33 +59,58 @@ export class RateLimiter {
 
   /** Undefined: Redis is down and we are inside the fail-open window (no headers, request passes). */
   async take(key: string, limit: number): Promise<RateLimitResult | undefined> {
+    let reply: [number, number, number, number, number];
     try {
-      const [allowed, remaining, resetMs, waitMs] = await (this.redis as GcraRedis).gcra(
-        key,
-        limit,
-        this.periodMs,
+      reply = await (this.redis as GcraRedis).gcra(key, limit, this.periodMs);
+    } catch (error) {
+      return this.failed(error);
+    }
+    if (this.failingSince !== undefined) {
+      this.logger.info(
+        { outage_ms: Date.now() - this.failingSince },
+        'rate limiter reaches Redis again; limiting normally',
       );
       this.failingSince = undefined;
-      return {
-        allowed: allowed === 1,
-        limit,
-        remaining: Math.max(0, remaining),
-        resetAt: Math.ceil(resetMs / 1000),
-        retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)),
-      };
-    } catch (error) {
-      const now = Date.now();
-      this.failingSince ??= now;
+      this.failedClosed = false;
+      this.lastWarning = 0;
+    }
+    const [allowed, remaining, resetMs, waitMs] = reply;
+    return {
+      allowed: allowed === 1,
+      limit,
+      remaining: Math.max(0, remaining),
+      resetAt: Math.ceil(resetMs / 1000),
+      retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)),
+    };
+  }
+
+  /**
+   * Redis unreachable: inside the window requests pass unlimited (a warning at
+   * most every 10 s); past it, one error line and then 503 until Redis is back,
+   * so an outage can never turn into unlimited traffic for long.
+   */
+  private failed(error: unknown): undefined {
+    const now = Date.now();
+    this.failingSince ??= now;
+    const failingForMs = now - this.failingSince;
+    if (failingForMs <= this.failOpenMs) {
       if (now - this.lastWarning > 10_000) {
         this.lastWarning = now;
         this.logger.warn(
-          { err: error, failing_for_ms: now - this.failingSince },
+          { err: error, failing_for_ms: failingForMs, fail_open_ms: this.failOpenMs },
           'rate limiter cannot reach Redis; failing open for a bounded time',
         );
       }
-      if (now - this.failingSince <= this.failOpenMs) return undefined;
-      throw new RateLimiterUnavailable();
+      return undefined;
     }
+    if (!this.failedClosed) {
+      this.failedClosed = true;
+      this.logger.error(
+        { err: error, failing_for_ms: failingForMs, fail_open_ms: this.failOpenMs },
+        'rate limiter still cannot reach Redis after the fail-open window; answering 503',
+      );
+    }
+    throw new RateLimiterUnavailable();
   }
 }
 

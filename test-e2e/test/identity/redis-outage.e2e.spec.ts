@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { GatewayHandle } from '@inventory/gateway';
+import { startRedisServer, type LocalServer } from '@inventory/local-infra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTenantWithToken,
+  loginSession,
+  startSecondGateway,
+  startSystem,
+  type RunningSystem,
+  type SessionFixture,
+  type TenantFixture,
+} from '../../src/index.js';
+
+const FAIL_OPEN_MS = 1_500;
+
+interface LogLine {
+  level: number;
+  msg: string;
+  failing_for_ms?: number;
+  fail_open_ms?: number;
+  outage_ms?: number;
+}
+
+/**
+ * DESIGN §6 / ADR 0103: Redis unavailable → rate limiting fails open for a
+ * bounded time and logs it, then answers 503; authentication never fails open.
+ * A gateway on its own real redis-server, which the test stops and restarts.
+ */
+describe('gateway while its Redis is down', () => {
+  let system: RunningSystem;
+  let gateway: GatewayHandle;
+  let redis: LocalServer | undefined;
+  let dataDir: string;
+  let fixture: TenantFixture;
+  let session: SessionFixture;
+  const lines: LogLine[] = [];
+  const logged = (msg: string) => lines.filter((line) => line.msg.startsWith(msg));
+
+  beforeAll(async () => {
+    system = await startSystem();
+    dataDir = mkdtempSync(join(tmpdir(), 'redis-outage-'));
+    redis = await startRedisServer({ dataDir });
+    const capture = new Writable({
+      write(chunk, _encoding, done) {
+        for (const text of String(chunk).split('\n').filter(Boolean))
+          lines.push(JSON.parse(text) as LogLine);
+        done();
+      },
+    });
+    gateway = await startSecondGateway(
+      system,
+      { REDIS_URL: redis.url, RATE_LIMIT_FAIL_OPEN_MS: String(FAIL_OPEN_MS), LOG_LEVEL: 'info' },
+      { logDestination: capture },
+    );
+    fixture = await createTenantWithToken(system, { gatewayUrl: gateway.url });
+    session = await loginSession(fixture, gateway.url);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await redis?.stop();
+    await system?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const badToken = () => fixture.withToken(`${fixture.tokenId}|${'x'.repeat(48)}`);
+
+  it('limits normally while Redis is up', async () => {
+    const response = await fixture.request('GET', '/api/user');
+    expect(response.status).toBe(200);
+    expect(response.headers['x-ratelimit-limit']).toBe('1000');
+    expect(response.headers['x-ratelimit-remaining']).toBe('999');
+  });
+
+  it('fails open (no rate headers) inside the window and logs a warning, while bad credentials stay 401', async () => {
+    await redis!.stop();
+    const stoppedAt = Date.now();
+    const passed = await fixture.request('GET', '/api/user');
+    expect(Date.now() - stoppedAt).toBeLessThan(FAIL_OPEN_MS); // still inside the window
+    expect(passed.status).toBe(200);
+    expect(passed.body.data.id).toBe(fixture.user.id);
+    expect(passed.headers['x-ratelimit-limit']).toBeUndefined();
+    expect((await session.request('GET', '/api/user')).status).toBe(200);
+
+    // Authentication does not depend on Redis and never fails open.
+    const wrongSecret = await badToken()('GET', '/api/user');
+    expect(wrongSecret.status).toBe(401);
+    expect(wrongSecret.body.errors.token[0].code).toBe('Unauthorized');
+    expect((await fixture.withToken('999999|nope')('GET', '/api/user')).status).toBe(401);
+    expect((await fixture.anonymous('GET', '/api/user')).status).toBe(401);
+    const badCookie = await fixture.anonymous('GET', '/api/user', undefined, {
+      cookie: 'inventory_session=forged',
+    });
+    expect(badCookie.status).toBe(401);
+
+    const warnings = logged('rate limiter cannot reach Redis; failing open');
+    expect(warnings).toHaveLength(1); // at most one every 10 s, not one per request
+    expect(warnings[0]).toMatchObject({ level: 40, fail_open_ms: FAIL_OPEN_MS });
+    expect(warnings[0]!.failing_for_ms).toBeLessThan(FAIL_OPEN_MS);
+  });
+
+  it('past the window answers 503 (logged once) and still 401 for bad credentials', async () => {
+    await new Promise((resolve) => setTimeout(resolve, FAIL_OPEN_MS + 200));
+    const refused = await fixture.request('GET', '/api/user');
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.body).toEqual({
+      message: 'The service is temporarily unavailable. Try again shortly.',
+      code: 'rate_limiter_unavailable',
+    });
+    expect((await session.request('GET', '/api/user')).status).toBe(503);
+    // A bad credential is refused before the limiter: never 503, never 200.
+    expect((await badToken()('GET', '/api/user')).status).toBe(401);
+    expect((await fixture.anonymous('GET', '/api/user')).status).toBe(401);
+
+    const errors = logged('rate limiter still cannot reach Redis after the fail-open window');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ level: 50, fail_open_ms: FAIL_OPEN_MS });
+    expect(errors[0]!.failing_for_ms).toBeGreaterThan(FAIL_OPEN_MS);
+  });
+
+  it('limits normally again once Redis is back, and logs the recovery', async () => {
+    redis = await startRedisServer({ dataDir, port: redis!.port });
+    let response = await fixture.request('GET', '/api/user');
+    // ioredis reconnects with a back-off of at most 2 s.
+    for (let i = 0; i < 50 && response.status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      response = await fixture.request('GET', '/api/user');
+    }
+    expect(response.status).toBe(200);
+    expect(response.headers['x-ratelimit-limit']).toBe('1000');
+    const recovered = logged('rate limiter reaches Redis again');
+    expect(recovered).toHaveLength(1);
+    expect(recovered[0]!.outage_ms).toBeGreaterThan(FAIL_OPEN_MS);
+  });
+});
