@@ -4,6 +4,7 @@ import {
   type CreateInstanceResponse,
   type GetInstanceResponse,
   type ListTrackableChannelsResponse,
+  type TestApiKeyRequest,
   type TestApiKeyResponse,
   type UpdateInstanceRequest,
   type UpdateInstanceResponse,
@@ -13,7 +14,7 @@ import { asHttp } from '../http/grpc-to-http.js';
 
 /** The gateway's one door to parcel-tracking. Calls carry the request context (tenant, user) as metadata. */
 export interface ParcelTrackingAdapter {
-  testApiKey(apiKey: string | undefined): Promise<TestApiKeyResponse>;
+  testApiKey(request: TestApiKeyRequest): Promise<TestApiKeyResponse>;
   createInstance(request: CreateInstanceRequest): Promise<CreateInstanceResponse>;
   getInstance(id: number): Promise<GetInstanceResponse>;
   updateInstance(request: UpdateInstanceRequest): Promise<UpdateInstanceResponse>;
@@ -38,7 +39,7 @@ export function createParcelTrackingAdapter(
   const handle = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
   return {
     handle,
-    testApiKey: (apiKey) => asHttp(() => handle.call.testApiKey({ api_key: apiKey })),
+    testApiKey: (request) => asHttp(() => handle.call.testApiKey(request)),
     createInstance: (request) => asHttp(() => handle.call.createInstance(request)),
     getInstance: (id) => asHttp(() => handle.call.getInstance({ id })),
     updateInstance: (request) => asHttp(() => handle.call.updateInstance(request)),

@@ -8,11 +8,9 @@ export const DEV_PROVIDER_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 'parcel-tracking
   'base64',
 );
 
-const encryptionKey = z
-  .string()
-  .refine((value) => Buffer.from(value, 'base64').length === 32, {
-    message: 'must be 32 bytes, base64-encoded',
-  });
+const encryptionKey = z.string().refine((value) => Buffer.from(value, 'base64').length === 32, {
+  message: 'must be 32 bytes, base64-encoded',
+});
 
 export const configSchema = z
   .object({

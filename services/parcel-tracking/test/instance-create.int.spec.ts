@@ -110,7 +110,9 @@ describe('CreateInstance', () => {
       'auto_track_channels.default',
       'auto_track_channels.channels.abc',
     ]);
-    const missing = await failureOf(as(newTenant(), () => suite.h.client.call.createInstance({})));
+    const missing = await failureOf(
+      as(newTenant(), () => suite.h.client.call.createInstance({ input_violations: [] })),
+    );
     expect(missing.fieldViolations).toEqual([
       { field: 'name', description: 'The name field is required.' },
       { field: 'api_key', description: 'The api key field is required.' },

@@ -184,7 +184,12 @@ describe('GetInstance', () => {
     const other = newTenant();
     for (const call of [
       () => suite.h.client.call.getInstance({ id: instance!.id }),
-      () => suite.h.client.call.updateInstance({ id: instance!.id, name: 'stolen' }),
+      () =>
+        suite.h.client.call.updateInstance({
+          input_violations: [],
+          id: instance!.id,
+          name: 'stolen',
+        }),
       () => suite.h.client.call.deleteInstance({ id: instance!.id }),
       () => suite.h.client.call.listTrackableChannels({ id: instance!.id }),
       () => suite.h.client.call.checkInstance({ id: instance!.id }),

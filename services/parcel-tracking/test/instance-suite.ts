@@ -25,6 +25,7 @@ export function useInstanceSuite() {
     create: (tenant: string, request: Partial<CreateInstanceRequest> = {}) =>
       as(tenant, () =>
         harness!.client.call.createInstance({
+          input_violations: [],
           name: 'Parcel tracking',
           api_key: GOOD_KEY,
           ...request,

@@ -10,7 +10,11 @@ const { newTenant } = suite;
 describe('TestApiKey', () => {
   it('returns the live quota of a good key and saves nothing', async () => {
     const tenant = newTenant();
-    expect(await as(tenant, () => suite.h.client.call.testApiKey({ api_key: GOOD_KEY }))).toEqual({
+    expect(
+      await as(tenant, () =>
+        suite.h.client.call.testApiKey({ input_violations: [], api_key: GOOD_KEY }),
+      ),
+    ).toEqual({
       quota: { used: 0, total: 1000, remaining: 1000 },
     });
     expect(await suite.h.service.deps.instances.model.countDocuments({ tenant_id: tenant })).toBe(
@@ -22,7 +26,9 @@ describe('TestApiKey', () => {
     for (const style of ['http200', 'http401'] as const) {
       suite.h.sim.setAuthStyle(style);
       const failure = await failureOf(
-        as(newTenant(), () => suite.h.client.call.testApiKey({ api_key: 'wrong_key_123' })),
+        as(newTenant(), () =>
+          suite.h.client.call.testApiKey({ input_violations: [], api_key: 'wrong_key_123' }),
+        ),
       );
       expect(failure).toMatchObject({ code: status.FAILED_PRECONDITION, reason: 'invalid_key' });
     }
@@ -32,7 +38,9 @@ describe('TestApiKey', () => {
     for (const spec of [{ httpStatus: 429 }, { httpStatus: 503 }, { code: -18010013 }]) {
       suite.h.sim.failNext('getquota', spec);
       const failure = await failureOf(
-        as(newTenant(), () => suite.h.client.call.testApiKey({ api_key: GOOD_KEY })),
+        as(newTenant(), () =>
+          suite.h.client.call.testApiKey({ input_violations: [], api_key: GOOD_KEY }),
+        ),
       );
       expect(failure).toMatchObject({ code: status.FAILED_PRECONDITION, reason: 'api_error' });
     }
@@ -41,7 +49,9 @@ describe('TestApiKey', () => {
   it('answers api_error at once while the breaker is open', async () => {
     suite.h.service.deps.provider.breaker.open();
     const failure = await failureOf(
-      as(newTenant(), () => suite.h.client.call.testApiKey({ api_key: GOOD_KEY })),
+      as(newTenant(), () =>
+        suite.h.client.call.testApiKey({ input_violations: [], api_key: GOOD_KEY }),
+      ),
     );
     expect(failure).toMatchObject({
       reason: 'api_error',
@@ -52,7 +62,9 @@ describe('TestApiKey', () => {
   it('validates the key length: missing, empty, 7 and 256 characters', async () => {
     for (const apiKey of [undefined, '', 'a'.repeat(7), 'a'.repeat(256)]) {
       const failure = await failureOf(
-        as(newTenant(), () => suite.h.client.call.testApiKey({ api_key: apiKey })),
+        as(newTenant(), () =>
+          suite.h.client.call.testApiKey({ input_violations: [], api_key: apiKey }),
+        ),
       );
       expect(failure.code).toBe(status.INVALID_ARGUMENT);
       expect(failure.fieldViolations.map((v) => v.field)).toEqual(['api_key']);

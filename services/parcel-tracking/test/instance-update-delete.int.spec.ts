@@ -23,6 +23,7 @@ describe('UpdateInstance', () => {
     );
     const { instance: updated } = await as(tenant, () =>
       suite.h.client.call.updateInstance({
+        input_violations: [],
         id,
         auto_track: { rmas: false },
         side_effects: { rma_arrival_alert: false },
@@ -72,10 +73,18 @@ describe('UpdateInstance', () => {
     const id = instance!.id;
     expect(
       await failureOf(
-        as(tenant, () => suite.h.client.call.updateInstance({ id, api_key: 'rejected_key_9' })),
+        as(tenant, () =>
+          suite.h.client.call.updateInstance({
+            input_violations: [],
+            id,
+            api_key: 'rejected_key_9',
+          }),
+        ),
       ),
     ).toMatchObject({ reason: 'invalid_key' });
-    await as(tenant, () => suite.h.client.call.updateInstance({ id, api_key: OTHER_KEY }));
+    await as(tenant, () =>
+      suite.h.client.call.updateInstance({ input_violations: [], id, api_key: OTHER_KEY }),
+    );
     const stored = await suite.h.service.deps.instances.model.findOne({ id }).lean();
     expect(suite.h.service.deps.secrets.decrypt(stored!.api_key_encrypted)).toBe(OTHER_KEY);
     const { dashboard } = await as(tenant, () => suite.h.client.call.getInstance({ id }));
@@ -106,18 +115,24 @@ describe('UpdateInstance', () => {
       ],
     ] as const) {
       const failure = await failureOf(
-        as(tenant, () => suite.h.client.call.updateInstance({ id, ...request })),
+        as(tenant, () =>
+          suite.h.client.call.updateInstance({ input_violations: [], id, ...request }),
+        ),
       );
       expect(failure.fieldViolations.map((v) => v.field)).toEqual([field]);
     }
     const edges = await as(tenant, () =>
-      suite.h.client.call.updateInstance({ id, quota_alert_threshold: 1 }),
+      suite.h.client.call.updateInstance({ input_violations: [], id, quota_alert_threshold: 1 }),
     );
     expect(edges.instance!.quota_alert_threshold).toBe(1);
     expect(
       (
         await as(tenant, () =>
-          suite.h.client.call.updateInstance({ id, quota_alert_threshold: 99 }),
+          suite.h.client.call.updateInstance({
+            input_violations: [],
+            id,
+            quota_alert_threshold: 99,
+          }),
         )
       ).instance!.quota_alert_threshold,
     ).toBe(99);

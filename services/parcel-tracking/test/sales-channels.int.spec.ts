@@ -29,7 +29,11 @@ describe('trackable-channels read model', () => {
   it('follows connected/updated/disconnected events; old or duplicate events never resurrect or roll back', async () => {
     const tenant = `chan-${Date.now()}`;
     const { instance } = await as(tenant, () =>
-      h.client.call.createInstance({ name: 'x', api_key: 'good_provider_key_1' }),
+      h.client.call.createInstance({
+        input_violations: [],
+        name: 'x',
+        api_key: 'good_provider_key_1',
+      }),
     );
     const id = instance!.id;
     const publish = h.service.publisher;
@@ -108,7 +112,11 @@ describe('trackable-channels read model', () => {
   it('seeds development channels per tenant, idempotently', async () => {
     const tenant = `seed-${Date.now()}`;
     const { instance } = await as(tenant, () =>
-      h.client.call.createInstance({ name: 'x', api_key: 'good_provider_key_1' }),
+      h.client.call.createInstance({
+        input_violations: [],
+        name: 'x',
+        api_key: 'good_provider_key_1',
+      }),
     );
     await seedSalesChannels({ natsUrl: h.infra.natsUrl, tenantId: tenant });
     await seedSalesChannels({ natsUrl: h.infra.natsUrl, tenantId: tenant });

@@ -218,6 +218,18 @@ describe('POST /instances', () => {
       api_key: 'short',
     });
     expect(Object.keys(all.body.errors)).toEqual(['name', 'api_key']);
+    // A type error and a rule violation together: one answer names both.
+    const mixed = await t.request('POST', `${PREFIX}/instances`, {
+      name: 123,
+      api_key: 'short',
+      auto_track: { rmas: 'yes' },
+    });
+    expect(mixed.status).toBe(422);
+    expect(mixed.body.errors).toEqual({
+      name: ['The name field must be a string.'],
+      'auto_track.rmas': ['The auto track.rmas field must be true or false.'],
+      api_key: ['The api key field must be at least 8 characters.'],
+    });
     // Nothing was created by any of them.
     expect(
       (await t.request('POST', `${PREFIX}/instances`, validCreate({ name: 'n'.repeat(255) })))

@@ -160,6 +160,14 @@ describe('PATCH /instances/{id}', () => {
       expect(response.status, JSON.stringify(body).slice(0, 60)).toBe(422);
       expect(Object.keys(response.body.errors)).toEqual([field]);
     }
+    // Wrong types and broken bounds in one body: every field named at once, nothing applied.
+    const mixed = await t.request('PATCH', `${PREFIX}/instances/${instance.id}`, {
+      name: 123,
+      quota_alert_threshold: 100,
+      is_automatic_sync_enabled: false,
+    });
+    expect(mixed.status).toBe(422);
+    expect(Object.keys(mixed.body.errors).sort()).toEqual(['name', 'quota_alert_threshold']);
     const unchanged = await t.request('GET', `${PREFIX}/instances/${instance.id}`);
     expect(unchanged.body.data).toMatchObject({
       name: 'Parcel tracking',

@@ -3,13 +3,13 @@ import type {
   CreateInstanceRequest,
   UpdateInstanceRequest,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
-import { validationBody } from '../../http/envelopes.js';
-import { HttpError } from '../../http/http-error.js';
+import type { FieldViolation } from '@inventory/contracts/common/v1/errors.js';
 
 /**
  * JSON type checks the proto cannot express (a number where a string belongs,
- * `"yes"` for a boolean). Bounds and required fields are the service's rules;
- * unknown keys are ignored, as the API does everywhere.
+ * `"yes"` for a boolean). They travel to the service as `input_violations`,
+ * which reports them together with its own rules (bounds, required fields), so
+ * one 422 names every bad field. Unknown keys are ignored, as everywhere.
  */
 class BodyReader {
   readonly errors: Record<string, string[]> = {};
@@ -98,8 +98,10 @@ class BodyReader {
     return result;
   }
 
-  done(): void {
-    if (Object.keys(this.errors).length > 0) throw new HttpError(422, validationBody(this.errors));
+  violations(): FieldViolation[] {
+    return Object.entries(this.errors).flatMap(([field, messages]) =>
+      messages.map((description) => ({ field, description })),
+    );
   }
 }
 
@@ -124,11 +126,13 @@ function reader(body: unknown): BodyReader {
   return new BodyReader(isObject(body) ? body : {});
 }
 
-export function readTestBody(body: unknown): { apiKey: string | undefined } {
+export function readTestBody(body: unknown): {
+  apiKey: string | undefined;
+  inputViolations: FieldViolation[];
+} {
   const r = reader(body);
   const apiKey = r.string(r.body, 'api_key');
-  r.done();
-  return { apiKey };
+  return { apiKey, inputViolations: r.violations() };
 }
 
 export function readCreateBody(body: unknown): CreateInstanceRequest {
@@ -138,8 +142,9 @@ export function readCreateBody(body: unknown): CreateInstanceRequest {
     api_key: r.string(r.body, 'api_key'),
     auto_track: r.booleans(r.body, 'auto_track', AUTO_TRACK),
     auto_track_channels: r.channelScope(r.body),
+    input_violations: [],
   };
-  r.done();
+  request.input_violations = r.violations();
   return request;
 }
 
@@ -154,7 +159,8 @@ export function readUpdateBody(id: number, body: unknown): UpdateInstanceRequest
     auto_track_channels: r.channelScope(r.body),
     side_effects: r.booleans(r.body, 'side_effects', SIDE_EFFECTS),
     quota_alert_threshold: r.integer(r.body, 'quota_alert_threshold'),
+    input_violations: [],
   };
-  r.done();
+  request.input_violations = r.violations();
   return request;
 }

@@ -42,8 +42,11 @@ export async function parcelTrackingRoutes(
     baseUrlOf(request, deps.publicScheme, deps.publicPort);
 
   app.post(`${PREFIX}/test`, async (request) => {
-    const { apiKey } = readTestBody(request.body);
-    const { quota } = await parcelTracking.testApiKey(apiKey);
+    const { apiKey, inputViolations } = readTestBody(request.body);
+    const { quota } = await parcelTracking.testApiKey({
+      api_key: apiKey,
+      input_violations: inputViolations,
+    });
     return { data: { quota }, message: 'The API key is valid.' };
   });
 

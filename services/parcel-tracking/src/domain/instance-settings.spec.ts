@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AUTO_TRACK_KEYS,
   channelScopeInput,
+  withInputViolations,
   checkApiKey,
   checkChannelScope,
   checkName,
@@ -93,5 +94,17 @@ describe('instance settings rules', () => {
         },
       }),
     ).toEqual({ channels: { '1': {}, '2': { enabled: false, sub_channels: { '20': true } } } });
+  });
+});
+
+describe('withInputViolations', () => {
+  it('keeps the type errors and adds the rule violations of the other fields only', () => {
+    const input = [{ field: 'name', description: 'The name field must be a string.' }];
+    const own = [
+      { field: 'name', description: 'The name field is required.' },
+      { field: 'api_key', description: 'The api key field must be at least 8 characters.' },
+    ];
+    expect(withInputViolations(input, own)).toEqual([input[0], own[1]]);
+    expect(withInputViolations([], own)).toEqual(own);
   });
 });

@@ -166,3 +166,15 @@ export function channelScopeInput(input: {
     channels,
   };
 }
+
+/**
+ * One answer for every bad field: the gateway's type errors first, then this
+ * service's rules for the fields that were at least the right type.
+ */
+export function withInputViolations(
+  inputViolations: readonly FieldViolation[],
+  violations: readonly FieldViolation[],
+): FieldViolation[] {
+  const typed = new Set(inputViolations.map((violation) => violation.field));
+  return [...inputViolations, ...violations.filter((violation) => !typed.has(violation.field))];
+}

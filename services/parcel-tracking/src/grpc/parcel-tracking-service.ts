@@ -29,7 +29,9 @@ export function parcelTrackingService(
   const implementation: AsyncService<ParcelTrackingServiceServer> = {
     async testApiKey(request, context) {
       context.tenant();
-      return { quota: await useCases.testApiKey.execute(request.api_key) };
+      return {
+        quota: await useCases.testApiKey.execute(request.api_key, request.input_violations),
+      };
     },
     async createInstance(request, context) {
       const instance = await useCases.createInstance.execute({
@@ -39,6 +41,7 @@ export function parcelTrackingService(
         apiKey: request.api_key,
         autoTrack: request.auto_track,
         autoTrackChannels: request.auto_track_channels,
+        inputViolations: request.input_violations,
       });
       return { instance: toInstance(instance) };
     },

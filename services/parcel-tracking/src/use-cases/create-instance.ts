@@ -19,6 +19,7 @@ import {
   checkName,
   DEFAULT_QUOTA_ALERT_THRESHOLD,
   fillBooleans,
+  withInputViolations,
   SIDE_EFFECT_KEYS,
 } from '../domain/instance-settings.js';
 import { mintWebhookToken, PROVIDER_SEGMENT } from '../domain/webhook-token.js';
@@ -32,6 +33,8 @@ export interface CreateInstanceInput {
   apiKey?: string;
   autoTrack?: AutoTrackPatch;
   autoTrackChannels?: AutoTrackChannelsPatch;
+  /** Type errors found upstream; reported with this use case's own violations. */
+  inputViolations?: readonly FieldViolation[];
 }
 
 const ALREADY_CONNECTED = 'A parcel-tracking instance already exists for this account.';
@@ -45,10 +48,11 @@ export class CreateInstance {
   constructor(private readonly deps: Deps) {}
 
   async execute(input: CreateInstanceInput): Promise<InstanceDocument> {
-    const violations: FieldViolation[] = [];
-    checkName(violations, input.name, true);
-    checkApiKey(violations, input.apiKey, true);
-    checkChannelScope(violations, input.autoTrackChannels);
+    const own: FieldViolation[] = [];
+    checkName(own, input.name, true);
+    checkApiKey(own, input.apiKey, true);
+    checkChannelScope(own, input.autoTrackChannels);
+    const violations = withInputViolations(input.inputViolations ?? [], own);
     if (violations.length > 0) throw validationFailed(violations);
 
     const { instances, provider, secrets, registry, outbox, logger } = this.deps;

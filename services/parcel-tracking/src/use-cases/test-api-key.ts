@@ -1,5 +1,5 @@
 import { validationFailed, type FieldViolation } from '@inventory/platform';
-import { checkApiKey } from '../domain/instance-settings.js';
+import { checkApiKey, withInputViolations } from '../domain/instance-settings.js';
 import type { ProviderQuota } from '../provider/client.js';
 import { providerFailure, type Deps } from './deps.js';
 
@@ -7,9 +7,13 @@ import { providerFailure, type Deps } from './deps.js';
 export class TestApiKey {
   constructor(private readonly deps: Pick<Deps, 'provider'>) {}
 
-  async execute(apiKey: string | undefined): Promise<ProviderQuota> {
-    const violations: FieldViolation[] = [];
-    checkApiKey(violations, apiKey, true);
+  async execute(
+    apiKey: string | undefined,
+    inputViolations: readonly FieldViolation[] = [],
+  ): Promise<ProviderQuota> {
+    const own: FieldViolation[] = [];
+    checkApiKey(own, apiKey, true);
+    const violations = withInputViolations(inputViolations, own);
     if (violations.length > 0) throw validationFailed(violations);
     try {
       return await this.deps.provider.getQuota(apiKey!);

@@ -8,6 +8,7 @@ import {
   checkChannelScope,
   checkName,
   checkThreshold,
+  withInputViolations,
   mergeBooleans,
 } from '../domain/instance-settings.js';
 import type { InstanceDocument } from '../store/instance-store.js';
@@ -61,11 +62,12 @@ export class UpdateInstance {
     const current = await instances.find(tenantId, request.id);
     if (!current) throw notFound('Parcel-tracking instance not found.');
 
-    const violations: FieldViolation[] = [];
-    checkName(violations, request.name, false);
-    checkApiKey(violations, request.api_key, false);
-    checkThreshold(violations, request.quota_alert_threshold);
-    checkChannelScope(violations, request.auto_track_channels);
+    const own: FieldViolation[] = [];
+    checkName(own, request.name, false);
+    checkApiKey(own, request.api_key, false);
+    checkThreshold(own, request.quota_alert_threshold);
+    checkChannelScope(own, request.auto_track_channels);
+    const violations = withInputViolations(request.input_violations, own);
     if (violations.length > 0) throw validationFailed(violations);
 
     const before = {

@@ -19,6 +19,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { FieldViolation } from '../../common/v1/errors.js';
 import { Timestamp } from '../../google/protobuf/timestamp.js';
 
 export const protobufPackage = 'inventory.parcel_tracking.v1';
@@ -172,6 +173,12 @@ export interface Dashboard {
 
 export interface TestApiKeyRequest {
   api_key?: string | undefined;
+  /**
+   * Type errors the gateway found in the JSON body (a number for a string...).
+   * The service reports them together with its own rules' violations, so one
+   * answer names every bad field, and nothing is written while any remain.
+   */
+  input_violations: FieldViolation[];
 }
 
 export interface TestApiKeyResponse {
@@ -183,6 +190,12 @@ export interface CreateInstanceRequest {
   api_key?: string | undefined;
   auto_track?: AutoTrackPatch | undefined;
   auto_track_channels?: AutoTrackChannelsPatch | undefined;
+  /**
+   * Type errors the gateway found in the JSON body (a number for a string...).
+   * The service reports them together with its own rules' violations, so one
+   * answer names every bad field, and nothing is written while any remain.
+   */
+  input_violations: FieldViolation[];
 }
 
 export interface CreateInstanceResponse {
@@ -207,6 +220,12 @@ export interface UpdateInstanceRequest {
   auto_track_channels?: AutoTrackChannelsPatch | undefined;
   side_effects?: SideEffectsPatch | undefined;
   quota_alert_threshold?: number | undefined;
+  /**
+   * Type errors the gateway found in the JSON body (a number for a string...).
+   * The service reports them together with its own rules' violations, so one
+   * answer names every bad field, and nothing is written while any remain.
+   */
+  input_violations: FieldViolation[];
 }
 
 export interface UpdateInstanceResponse {
@@ -2870,13 +2889,16 @@ export const Dashboard: MessageFns<Dashboard> = {
 };
 
 function createBaseTestApiKeyRequest(): TestApiKeyRequest {
-  return { api_key: undefined };
+  return { api_key: undefined, input_violations: [] };
 }
 
 export const TestApiKeyRequest: MessageFns<TestApiKeyRequest> = {
   encode(message: TestApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.api_key !== undefined) {
       writer.uint32(10).string(message.api_key);
+    }
+    for (const v of message.input_violations) {
+      FieldViolation.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -2902,6 +2924,14 @@ export const TestApiKeyRequest: MessageFns<TestApiKeyRequest> = {
             message.api_key = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2921,6 +2951,11 @@ export const TestApiKeyRequest: MessageFns<TestApiKeyRequest> = {
         : isSet(object.api_key)
           ? globalThis.String(object.api_key)
           : undefined,
+      input_violations: globalThis.Array.isArray(object?.inputViolations)
+        ? object.inputViolations.map((e: any) => FieldViolation.fromJSON(e))
+        : globalThis.Array.isArray(object?.input_violations)
+          ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
+          : [],
     };
   },
 
@@ -2928,6 +2963,9 @@ export const TestApiKeyRequest: MessageFns<TestApiKeyRequest> = {
     const obj: any = {};
     if (message.api_key !== undefined) {
       obj.apiKey = message.api_key;
+    }
+    if (message.input_violations?.length) {
+      obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
     }
     return obj;
   },
@@ -2938,6 +2976,8 @@ export const TestApiKeyRequest: MessageFns<TestApiKeyRequest> = {
   fromPartial<I extends Exact<DeepPartial<TestApiKeyRequest>, I>>(object: I): TestApiKeyRequest {
     const message = createBaseTestApiKeyRequest();
     message.api_key = object.api_key ?? undefined;
+    message.input_violations =
+      object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3018,6 +3058,7 @@ function createBaseCreateInstanceRequest(): CreateInstanceRequest {
     api_key: undefined,
     auto_track: undefined,
     auto_track_channels: undefined,
+    input_violations: [],
   };
 }
 
@@ -3034,6 +3075,9 @@ export const CreateInstanceRequest: MessageFns<CreateInstanceRequest> = {
     }
     if (message.auto_track_channels !== undefined) {
       AutoTrackChannelsPatch.encode(message.auto_track_channels, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.input_violations) {
+      FieldViolation.encode(v!, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -3083,6 +3127,14 @@ export const CreateInstanceRequest: MessageFns<CreateInstanceRequest> = {
             message.auto_track_channels = AutoTrackChannelsPatch.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3113,6 +3165,11 @@ export const CreateInstanceRequest: MessageFns<CreateInstanceRequest> = {
         : isSet(object.auto_track_channels)
           ? AutoTrackChannelsPatch.fromJSON(object.auto_track_channels)
           : undefined,
+      input_violations: globalThis.Array.isArray(object?.inputViolations)
+        ? object.inputViolations.map((e: any) => FieldViolation.fromJSON(e))
+        : globalThis.Array.isArray(object?.input_violations)
+          ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
+          : [],
     };
   },
 
@@ -3129,6 +3186,9 @@ export const CreateInstanceRequest: MessageFns<CreateInstanceRequest> = {
     }
     if (message.auto_track_channels !== undefined) {
       obj.autoTrackChannels = AutoTrackChannelsPatch.toJSON(message.auto_track_channels);
+    }
+    if (message.input_violations?.length) {
+      obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
     }
     return obj;
   },
@@ -3150,6 +3210,8 @@ export const CreateInstanceRequest: MessageFns<CreateInstanceRequest> = {
       object.auto_track_channels !== undefined && object.auto_track_channels !== null
         ? AutoTrackChannelsPatch.fromPartial(object.auto_track_channels)
         : undefined;
+    message.input_violations =
+      object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3398,6 +3460,7 @@ function createBaseUpdateInstanceRequest(): UpdateInstanceRequest {
     auto_track_channels: undefined,
     side_effects: undefined,
     quota_alert_threshold: undefined,
+    input_violations: [],
   };
 }
 
@@ -3426,6 +3489,9 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
     }
     if (message.quota_alert_threshold !== undefined) {
       writer.uint32(64).int64(message.quota_alert_threshold);
+    }
+    for (const v of message.input_violations) {
+      FieldViolation.encode(v!, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -3507,6 +3573,14 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
             message.quota_alert_threshold = longToNumber(reader.int64());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3553,6 +3627,11 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
         : isSet(object.quota_alert_threshold)
           ? globalThis.Number(object.quota_alert_threshold)
           : undefined,
+      input_violations: globalThis.Array.isArray(object?.inputViolations)
+        ? object.inputViolations.map((e: any) => FieldViolation.fromJSON(e))
+        : globalThis.Array.isArray(object?.input_violations)
+          ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
+          : [],
     };
   },
 
@@ -3582,6 +3661,9 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
     if (message.quota_alert_threshold !== undefined) {
       obj.quotaAlertThreshold = Math.round(message.quota_alert_threshold);
     }
+    if (message.input_violations?.length) {
+      obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
+    }
     return obj;
   },
 
@@ -3609,6 +3691,8 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
         ? SideEffectsPatch.fromPartial(object.side_effects)
         : undefined;
     message.quota_alert_threshold = object.quota_alert_threshold ?? undefined;
+    message.input_violations =
+      object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
     return message;
   },
 };
