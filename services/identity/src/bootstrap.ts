@@ -1,6 +1,7 @@
 import { ServiceRuntime } from '@inventory/platform';
 import { readConfig, settingsFrom } from './config.js';
 import { IDENTITY_STREAM } from '@inventory/events';
+import { SecretBox } from './domain/secret-box.js';
 import { consumeRequestLog } from './events/request-log-consumer.js';
 import { identityService } from './grpc/identity-service.js';
 import { createStore } from './store/index.js';
@@ -30,6 +31,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
     outbox: runtime.outbox,
     publisher: runtime.publisher,
     settings: settingsFrom(config),
+    secrets: new SecretBox(config.IDENTITY_SECRET_ENCRYPTION_KEY),
     logger: runtime.logger,
   });
   runtime.startOutboxRelay();

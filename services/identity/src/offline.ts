@@ -1,4 +1,6 @@
 import { connectMongo, createLogger, ensureIndexes, Outbox } from '@inventory/platform';
+import { DEV_IDENTITY_SECRET_ENCRYPTION_KEY } from './config.js';
+import { SecretBox } from './domain/secret-box.js';
 import { createStore, type IdentityStore } from './store/index.js';
 import { createUseCases, type UseCases } from './use-cases/index.js';
 
@@ -18,6 +20,8 @@ export async function openOffline(options: {
   dbName: string;
   baseDomain?: string;
   retentionDays?: number;
+  /** The service's IDENTITY_SECRET_ENCRYPTION_KEY; the development key when absent (the seed). */
+  secretEncryptionKey?: string;
 }): Promise<OfflineIdentity> {
   const logger = createLogger({
     service: 'identity-admin',
@@ -36,6 +40,7 @@ export async function openOffline(options: {
       sessionTtlMinutes: 720,
       totpIssuer: 'Inventory',
     },
+    secrets: new SecretBox(options.secretEncryptionKey ?? DEV_IDENTITY_SECRET_ENCRYPTION_KEY),
     logger,
   });
   return { useCases, store, close: () => connection.close() };

@@ -1,4 +1,5 @@
 import type { EventPublisher, Logger, Outbox } from '@inventory/platform';
+import type { SecretBox } from '../domain/secret-box.js';
 import type { IdentityStore } from '../store/index.js';
 
 export interface IdentitySettings {
@@ -15,5 +16,7 @@ export interface UseCaseDeps {
   /** Absent in the admin CLI, which has no NATS connection; the outbox relay of a running service publishes. */
   publisher?: EventPublisher;
   settings: IdentitySettings;
+  /** Encrypts TOTP secrets at rest (IDENTITY_SECRET_ENCRYPTION_KEY, ADR 0106). */
+  secrets: SecretBox;
   logger: Logger;
 }

@@ -14,6 +14,7 @@ import { newTotpSecret, otpauthUrl, verifyTotp } from '../domain/totp.js';
 import { messages } from '../domain/validation.js';
 import type { UseCaseDeps } from './deps.js';
 import { checkSecondFactor } from './second-factor.js';
+import { openTotpSecret, sealTotpSecret } from './totp-secrets.js';
 
 const RECOVERY_CODES = 8;
 
@@ -35,7 +36,10 @@ export class EnrollTwoFactor {
         'Two factor authentication is already enabled.',
       );
     const secret = newTotpSecret();
-    await this.deps.store.users.update(tenantId, userId, { two_factor_pending_secret: secret });
+    await this.deps.store.users.update(tenantId, userId, {
+      two_factor_pending_secret: sealTotpSecret(this.deps, secret),
+    });
+    // The only time the plaintext leaves identity: the user types it into an authenticator app.
     return { secret, otpauth_url: otpauthUrl(secret, user.email, this.deps.settings.totpIssuer) };
   }
 }
@@ -54,7 +58,8 @@ export class ConfirmTwoFactor {
     if (!user.two_factor_pending_secret)
       throw failedPrecondition('two_factor_not_enrolled', 'Start two factor enrollment first.');
     if (!code) throw validationFailed([{ field: 'code', description: messages.required('code') }]);
-    const step = verifyTotp(user.two_factor_pending_secret, code.trim());
+    const { secret } = openTotpSecret(this.deps, user.two_factor_pending_secret);
+    const step = verifyTotp(secret, code.trim());
     if (step === undefined)
       throw validationFailed([
         { field: 'code', description: 'The provided two factor authentication code was invalid.' },
@@ -62,7 +67,7 @@ export class ConfirmTwoFactor {
     const recovery = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     await this.deps.store.users.update(tenantId, userId, {
       two_factor_enabled: true,
-      two_factor_secret: user.two_factor_pending_secret,
+      two_factor_secret: sealTotpSecret(this.deps, secret),
       two_factor_pending_secret: null,
       two_factor_recovery_hashes: recovery.map((value) => sha256Hex(value)),
       two_factor_last_step: step,
