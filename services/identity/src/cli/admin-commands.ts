@@ -1,0 +1,165 @@
+import { parseArgs } from 'node:util';
+import type { OfflineIdentity } from '../offline.js';
+
+export const USAGE = `usage: npm run admin -- <command> [options]
+
+commands:
+  create-tenant --slug <slug> [--name <name>] [--domain <host> ...]
+  create-user   --tenant <slug> --email <email> --name <name> --password <password>
+                [--owner] [--permissions orders:read,orders:write]
+  create-token  --tenant <slug> --email <email> --name <name> [--scopes orders:read,...]
+                [--expires-at <ISO date>] [--ip-allowlist 10.0.0.0/8,...] [--rate-limit <n>]
+  revoke-token  --tenant <slug> --id <token id>
+  help          this text (also --help, -h)
+
+environment: MONGO_URL (required), MONGO_DB (default identity), BASE_DOMAIN,
+IDENTITY_SECRET_ENCRYPTION_KEY (required when NODE_ENV=production).
+Prints the result as JSON on stdout; errors as JSON on stderr. Exit status: 0 done,
+1 refused (validation, not found, duplicate), 2 bad arguments, 78 bad environment.`;
+
+/** Bad arguments: the process prints the message and the usage, and exits 2. */
+export class UsageError extends Error {}
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  slug: { type: 'string' },
+  name: { type: 'string' },
+  domain: { type: 'string', multiple: true },
+  tenant: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  owner: { type: 'boolean' },
+  permissions: { type: 'string' },
+  scopes: { type: 'string' },
+  'expires-at': { type: 'string' },
+  'ip-allowlist': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  id: { type: 'string' },
+} as const;
+
+/** Per command: required options, then the optional ones. */
+const COMMANDS: Record<string, { required: string[]; optional: string[] }> = {
+  'create-tenant': { required: ['slug'], optional: ['name', 'domain'] },
+  'create-user': {
+    required: ['tenant', 'email', 'name', 'password'],
+    optional: ['owner', 'permissions'],
+  },
+  'create-token': {
+    required: ['tenant', 'email', 'name'],
+    optional: ['scopes', 'expires-at', 'ip-allowlist', 'rate-limit'],
+  },
+  'revoke-token': { required: ['tenant', 'id'], optional: [] },
+};
+
+export type Values = Record<string, string | boolean | string[] | undefined>;
+export type Parsed = { help: true } | { help: false; command: string; values: Values };
+
+/** Checks everything that needs no database, so bad arguments fail before connecting. */
+export function parseCommandLine(args: string[]): Parsed {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: OPTIONS });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { positionals, values } = parsed;
+  const command = positionals[0];
+  if (values.help || command === 'help') return { help: true };
+  if (!command) throw new UsageError('a command is required');
+  const spec = COMMANDS[command];
+  if (!spec) throw new UsageError(`unknown command: ${command}`);
+  if (positionals.length > 1)
+    throw new UsageError(`unexpected argument: ${positionals.slice(1).join(' ')}`);
+  const misplaced = Object.keys(values).filter(
+    (key) => !spec.required.includes(key) && !spec.optional.includes(key),
+  );
+  if (misplaced.length > 0)
+    throw new UsageError(
+      `${command} does not take ${misplaced.map((key) => `--${key}`).join(', ')}`,
+    );
+  const missing = spec.required.filter((key) => {
+    const value = (values as Values)[key];
+    return typeof value !== 'string' || value.trim() === '';
+  });
+  if (missing.length > 0)
+    throw new UsageError(`${command} needs ${missing.map((key) => `--${key}`).join(', ')}`);
+  if (values.id !== undefined && !/^[1-9]\d*$/.test(values.id))
+    throw new UsageError('--id must be a positive whole number');
+  if (values['rate-limit'] !== undefined && !/^[1-9]\d*$/.test(values['rate-limit']))
+    throw new UsageError('--rate-limit must be a positive whole number');
+  if (values['expires-at'] !== undefined && Number.isNaN(Date.parse(values['expires-at'])))
+    throw new UsageError('--expires-at must be an ISO 8601 date');
+  return { help: false, command, values };
+}
+
+const list = (value: string | undefined) =>
+  value
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : [];
+
+/** Thrown for a missing tenant or user: printed like a use case's refusal (exit 1). */
+class NotFoundError extends Error {}
+
+async function tenantId(identity: OfflineIdentity, slug: string): Promise<string> {
+  const found = await identity.store.tenants.findBySlug(slug.toLowerCase());
+  if (!found) throw new NotFoundError(`no tenant with slug ${slug}`);
+  return found.tenant.tenant_id;
+}
+
+async function userId(identity: OfflineIdentity, tenant: string, email: string): Promise<number> {
+  const user = await identity.store.users.findByEmail(tenant, email);
+  if (!user) throw new NotFoundError(`no user ${email} in this tenant`);
+  return user.id;
+}
+
+/** Runs a parsed command on identity's database through its use cases. */
+export async function runCommand(
+  command: string,
+  values: Values,
+  identity: OfflineIdentity,
+): Promise<unknown> {
+  const str = (key: string) =>
+    typeof values[key] === 'string' ? (values[key] as string) : undefined;
+  switch (command) {
+    case 'create-tenant':
+      return identity.useCases.createTenant.execute({
+        slug: str('slug')!,
+        name: str('name'),
+        customDomains: (values.domain as string[] | undefined) ?? [],
+      });
+    case 'create-user':
+      return identity.useCases.createUser.execute(await tenantId(identity, str('tenant')!), {
+        email: str('email')!,
+        name: str('name')!,
+        password: str('password')!,
+        isOwner: values.owner === true,
+        permissions: list(str('permissions')),
+      });
+    case 'create-token': {
+      const tenant = await tenantId(identity, str('tenant')!);
+      const user = await userId(identity, tenant, str('email')!);
+      const expires = str('expires-at');
+      const rate = str('rate-limit');
+      return identity.useCases.createToken.execute(tenant, user, {
+        name: str('name')!,
+        scopes: list(str('scopes')),
+        expiresAt: expires ? new Date(expires) : undefined,
+        ipAllowlist: list(str('ip-allowlist')),
+        rateLimitPerMinute: rate ? Number(rate) : undefined,
+      });
+    }
+    case 'revoke-token': {
+      const tenant = await tenantId(identity, str('tenant')!);
+      const id = Number(str('id'));
+      await identity.useCases.revokeToken.execute(tenant, undefined, id);
+      return { revoked: id };
+    }
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+export { NotFoundError };

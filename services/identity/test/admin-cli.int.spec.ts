@@ -1,0 +1,229 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
+import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import {
+  createGrpcClient,
+  describeCallError,
+  newRequestId,
+  runWithContext,
+  type GrpcClientHandle,
+  type ServiceRuntime,
+} from '@inventory/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrap } from '../src/bootstrap.js';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const CLI = 'services/identity/src/cli/admin.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
+interface CliResult<T = any> {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON when the command succeeded. */
+  json: T;
+  /** The JSON error object at the start of stderr, when it failed. */
+  error: T;
+}
+
+/** The real CLI in a child process, as `npm run admin --` runs it. */
+function admin(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['--conditions=development', '--import', 'tsx', CLI, ...args],
+      { cwd: REPO_ROOT, env: { PATH: process.env.PATH, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        const parse = (text: string) => {
+          const end = text.indexOf('\n}');
+          try {
+            return JSON.parse(end >= 0 ? text.slice(text.indexOf('{'), end + 2) : text);
+          } catch {
+            return undefined;
+          }
+        };
+        done({
+          code,
+          stdout,
+          stderr,
+          json: code === 0 ? parse(stdout) : undefined,
+          error: parse(stderr),
+        });
+      },
+    );
+  });
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+// Each run starts node + tsx afresh (a few seconds on a busy machine), hence the generous timeout.
+describe('npm run admin (the operator CLI, as a child process)', { timeout: 120_000 }, () => {
+  let infra: TestInfra;
+  let service: ServiceRuntime;
+  let client: GrpcClientHandle<IdentityServiceClient>;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    infra = await startTestInfra({ redis: false });
+    const dbName = infra.dbName('identity');
+    // The CLI and the service share the embedded MongoDB (in this process, reachable over TCP).
+    env = { MONGO_URL: infra.mongoUrl, MONGO_DB: dbName, BASE_DOMAIN: 'cli.test' };
+    service = await bootstrap({ ...env, NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' });
+    client = createGrpcClient(IdentityServiceClient, service.grpc!.address);
+  });
+  afterAll(async () => {
+    client?.close();
+    await service?.stop();
+    await infra?.stop();
+  });
+
+  const tokenForAuth = (tenantId: string, tokenId: number) =>
+    runWithContext({ requestId: newRequestId(), tenantId }, () =>
+      client.call.getTokenForAuth({ token_id: tokenId }),
+    );
+
+  it('prints its usage for --help, and refuses bad arguments with exit 2 before connecting', async () => {
+    const help = await admin(['--help'], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: npm run admin -- <command> [options]');
+    for (const command of ['create-tenant', 'create-user', 'create-token', 'revoke-token'])
+      expect(help.stdout).toContain(command);
+
+    // No MONGO_URL given: these fail on their arguments alone.
+    const cases: Array<[string[], string]> = [
+      [[], 'a command is required'],
+      [['drop-everything'], 'unknown command: drop-everything'],
+      [['create-user', '--tenant', 'acme'], 'create-user needs --email, --name, --password'],
+      [['create-tenant'], 'create-tenant needs --slug'],
+      [['create-tenant', '--slug', 'a', '--bogus'], "Unknown option '--bogus'"],
+      [['create-tenant', '--slug', 'a', '--scopes', 'x'], 'create-tenant does not take --scopes'],
+      [['revoke-token', '--tenant', 'acme', '--id', 'twelve'], '--id must be a positive whole'],
+      [
+        ['create-token', '--tenant', 'a', '--email', 'e', '--name', 'n', '--rate-limit', '-1'],
+        '--rate-limit',
+      ],
+    ];
+    const results = await Promise.all(cases.map(([args]) => admin(args, {})));
+    results.forEach((result, index) => {
+      expect(result.code, cases[index]![0].join(' ')).toBe(2);
+      expect(result.error.error).toContain(cases[index]![1]);
+      expect(result.stderr).toContain('usage: npm run admin');
+      expect(result.stdout).toBe('');
+    });
+
+    const noMongo = await admin(['create-tenant', '--slug', 'acme'], {});
+    expect(noMongo.code).toBe(78);
+    expect(noMongo.error.error).toBe('MONGO_URL is required');
+  });
+
+  it('creates a tenant, a user and a token that authenticates; revokes it so it no longer does', async () => {
+    const tenant = await admin(
+      ['create-tenant', '--slug', 'Acme', '--name', 'Acme Inc', '--domain', 'shop.acme.test'],
+      env,
+    );
+    expect(tenant.code).toBe(0);
+    expect(tenant.json).toMatchObject({
+      slug: 'acme',
+      name: 'Acme Inc',
+      domains: ['acme.cli.test', 'shop.acme.test'],
+    });
+    // The running service sees it.
+    expect((await client.call.resolveTenant({ host: 'shop.acme.test' })).tenant!.id).toBe(
+      tenant.json.id,
+    );
+
+    const duplicate = await admin(['create-tenant', '--slug', 'acme'], env);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.error).toMatchObject({
+      reason: 'validation_failed',
+      fields: [{ field: 'slug', description: 'The slug has already been taken.' }],
+    });
+
+    const user = await admin(
+      [
+        'create-user',
+        '--tenant',
+        'acme',
+        '--email',
+        'ops@acme.test',
+        '--name',
+        'Ops',
+        '--password',
+        'a long enough password',
+        '--permissions',
+        'orders:read,orders:write',
+      ],
+      env,
+    );
+    expect(user.code).toBe(0);
+    expect(user.json).toMatchObject({
+      email: 'ops@acme.test',
+      is_owner: false,
+      permissions: ['orders:read', 'orders:write'],
+    });
+    expect(JSON.stringify(user.json)).not.toContain('a long enough password');
+
+    const created = await admin(
+      [
+        'create-token',
+        '--tenant',
+        'acme',
+        '--email',
+        'ops@acme.test',
+        '--name',
+        'ci',
+        '--scopes',
+        'orders:read',
+        '--rate-limit',
+        '100',
+      ],
+      env,
+    );
+    expect(created.code).toBe(0);
+    const plain = created.json.plain_text_token as string;
+    const [id, secret] = plain.split('|');
+    expect(Number(id)).toBe(created.json.token.id);
+    expect(secret).toMatch(/^[A-Za-z0-9]{48}$/);
+    const auth = await tokenForAuth(tenant.json.id, Number(id));
+    expect(auth.token).toMatchObject({
+      secret_hash: sha256(secret!),
+      scopes: ['orders:read'],
+      rate_limit_per_minute: 100,
+      user_id: user.json.id,
+      user_permissions: ['orders:read', 'orders:write'],
+    });
+
+    const revoked = await admin(['revoke-token', '--tenant', 'acme', '--id', id!], env);
+    expect(revoked.code).toBe(0);
+    expect(revoked.json).toEqual({ revoked: Number(id) });
+    const after = await tokenForAuth(tenant.json.id, Number(id)).catch((error: unknown) =>
+      describeCallError(error),
+    );
+    expect(after).toMatchObject({ reason: 'not_found' });
+
+    const again = await admin(['revoke-token', '--tenant', 'acme', '--id', id!], env);
+    expect(again.code).toBe(1);
+    expect(again.error).toMatchObject({ reason: 'not_found' });
+  });
+
+  it('refuses a missing tenant or user and invalid input with exit 1 and a clear message', async () => {
+    const [noTenant, badSlug, noUser] = await Promise.all([
+      admin(['revoke-token', '--tenant', 'nope', '--id', '1'], env),
+      admin(['create-tenant', '--slug', 'not a slug!'], env),
+      admin(['create-token', '--tenant', 'acme', '--email', 'ghost@acme.test', '--name', 'x'], env),
+    ]);
+    expect(noTenant.code).toBe(1);
+    expect(noTenant.error).toEqual({ error: 'no tenant with slug nope', reason: 'not_found' });
+    expect(badSlug.code).toBe(1);
+    expect(badSlug.error).toMatchObject({
+      reason: 'validation_failed',
+      fields: [{ field: 'slug' }],
+    });
+    expect(noUser.code).toBe(1);
+    expect(noUser.error.error).toBe('no user ghost@acme.test in this tenant');
+  });
+});
