@@ -7,3 +7,4 @@ export * from './redis/index.js';
 export * from './metrics/index.js';
 export * from './lifecycle/index.js';
 export * from './service/index.js';
+export * from './crypto/index.js';

@@ -1,7 +1,6 @@
-import { ServiceRuntime } from '@inventory/platform';
+import { ServiceRuntime, SecretBox } from '@inventory/platform';
 import { readConfig, settingsFrom } from './config.js';
 import { IDENTITY_STREAM } from '@inventory/events';
-import { SecretBox } from './domain/secret-box.js';
 import { consumeRequestLog } from './events/request-log-consumer.js';
 import { identityService } from './grpc/identity-service.js';
 import { createStore } from './store/index.js';

@@ -1,6 +1,5 @@
-import { connectMongo, createLogger, ensureIndexes, Outbox } from '@inventory/platform';
+import { connectMongo, createLogger, ensureIndexes, Outbox, SecretBox } from '@inventory/platform';
 import { DEV_IDENTITY_SECRET_ENCRYPTION_KEY } from './config.js';
-import { SecretBox } from './domain/secret-box.js';
 import { createStore, type IdentityStore } from './store/index.js';
 import { createUseCases, type UseCases } from './use-cases/index.js';
 

@@ -8,10 +8,10 @@ import {
   runWithContext,
   type GrpcClientHandle,
   type ServiceRuntime,
+  SecretBox,
 } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
-import { SecretBox } from '../src/domain/secret-box.js';
 import { newTotpSecret, totp } from '../src/domain/totp.js';
 import { openOffline } from '../src/offline.js';
 

@@ -1,8 +1,7 @@
 import { ACTIVITY_STREAM } from '@inventory/events';
-import { ServiceRuntime } from '@inventory/platform';
+import { ServiceRuntime, SecretBox } from '@inventory/platform';
 import { createWebhookRegistry } from './clients/webhook-registry.js';
 import { readConfig } from './config.js';
-import { SecretBox } from './domain/secret-box.js';
 import {
   CATALOG_STREAM,
   salesChannelConnected,

@@ -1,5 +1,4 @@
-import type { EventPublisher, Logger, Outbox } from '@inventory/platform';
-import type { SecretBox } from '../domain/secret-box.js';
+import type { EventPublisher, Logger, Outbox, SecretBox } from '@inventory/platform';
 import type { IdentityStore } from '../store/index.js';
 
 export interface IdentitySettings {

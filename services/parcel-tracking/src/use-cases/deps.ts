@@ -1,6 +1,11 @@
-import { failedPrecondition, type AppError, type Logger, type Outbox } from '@inventory/platform';
+import {
+  failedPrecondition,
+  type AppError,
+  type Logger,
+  type Outbox,
+  type SecretBox,
+} from '@inventory/platform';
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
-import type { SecretBox } from '../domain/secret-box.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/client.js';
 import type { InstanceStore } from '../store/instance-store.js';

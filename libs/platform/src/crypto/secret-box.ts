@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 const VERSION = 'v1';
 
 /**
- * AES-256-GCM for provider API keys at rest. The stored form is
+ * AES-256-GCM for secrets at rest (provider API keys, TOTP secrets). The stored form is
  * `v1:<iv>:<tag>:<ciphertext>` (base64 parts): a fresh 12-byte IV per value and
  * the auth tag, so a tampered value fails to decrypt instead of yielding garbage.
  */

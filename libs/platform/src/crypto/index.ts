@@ -1,0 +1,1 @@
+export { SecretBox } from './secret-box.js';
