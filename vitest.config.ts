@@ -10,6 +10,7 @@ export default defineConfig({
       'gateway/vitest.config.ts',
       'tools/*/vitest.config.ts',
       'test-e2e/vitest.config.ts',
+      'bench/vitest.config.ts',
     ],
     reporters: ['default', './tools/test/summary-reporter.ts'],
     // Suites start real servers and child processes; two at a time suits a 2-core machine.
