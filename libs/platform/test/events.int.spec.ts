@@ -6,12 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectMongo,
   connectNats,
+  currentContext,
   createLogger,
   defineEvent,
   encodeEvent,
   ensureStream,
   EventPublisher,
   ProcessedEventStore,
+  REQUEST_ID_HEADER,
+  runWithContext,
   startConsumer,
   type DomainEvent,
 } from '../src/index.js';
@@ -97,6 +100,35 @@ describe('JetStream events with an idempotent durable consumer', () => {
     expect(
       handled.every((event) => event.tenantId === 't1' && event.occurredAt instanceof Date),
     ).toBe(true);
+  });
+
+  it('carries the request id from the publisher to the consumer handler (envelope and NATS header)', async () => {
+    const jetstream = nats.jetstream();
+    const traced = defineEvent('testing.echo.traced', EchoRequest);
+    const seen: Array<{ fromEvent: string; fromContext?: string; header?: string }> = [];
+    const consumer = await startConsumer({
+      jetstream,
+      manager: await nats.jetstreamManager(),
+      stream: 'TESTING',
+      durable: 'trace-reader',
+      event: traced,
+      logger,
+      handle: async (event) =>
+        void seen.push({ fromEvent: event.requestId, fromContext: currentContext()?.requestId }),
+    });
+    await runWithContext({ requestId: 'req-from-http-1' }, () =>
+      new EventPublisher(jetstream).publish(traced, {
+        tenantId: 't1',
+        payload: EchoRequest.fromPartial({ text: 'x' }),
+      }),
+    );
+    await waitFor(() => seen.length === 1);
+    await consumer.stop();
+    expect(seen[0]).toEqual({ fromEvent: 'req-from-http-1', fromContext: 'req-from-http-1' });
+    const stored = await (
+      await nats.jetstreamManager()
+    ).streams.getMessage('TESTING', { last_by_subj: traced.subject });
+    expect(stored.header.get(REQUEST_ID_HEADER)).toBe('req-from-http-1');
   });
 
   it('retries an event whose handler failed, and handles it once it succeeds', async () => {
