@@ -35,7 +35,8 @@ export function createWireServer(deps: ServerDeps): net.Server {
       // A malformed OP_MSG still has a usable header, so the client learns why; anything else is dropped.
       const header = readHeader(raw);
       if (header.opCode === OP_MSG) {
-        socket.write(
+        send(
+          socket,
           encodeOpMsg(header.requestId, {
             ok: 0,
             errmsg: err.message,
@@ -50,9 +51,50 @@ export function createWireServer(deps: ServerDeps): net.Server {
       return;
     }
     const reply = executeCommand(parsed.command, { catalog: deps.catalog, cursors, connectionId });
-    commitJournal();
-    if (parsed.kind === 'query') socket.write(encodeOpReply(parsed.header.requestId, reply));
-    else if (!parsed.moreToCome) socket.write(encodeOpMsg(parsed.header.requestId, reply));
+    // Unacknowledged (w:0) writes have no reply to hold back but still reach the journal promptly.
+    scheduleCommit();
+    if (parsed.kind === 'query') send(socket, encodeOpReply(parsed.header.requestId, reply));
+    else if (!parsed.moreToCome) send(socket, encodeOpMsg(parsed.header.requestId, reply));
+  };
+
+  // Group commit. With a journal, replies are held back until the journal records of every command
+  // executed so far have been written (and fdatasynced under `always`). Commands still run one at a
+  // time and to completion as they arrive; only the flush is shared, once per turn of the event loop,
+  // by all commands that arrived in that turn, on any connection. A reply is therefore never sent
+  // before the writes of its own command (or of any command whose effects it could have observed)
+  // are in the journal, while N concurrent writers cost one write + fdatasync instead of N.
+  let held: { socket: net.Socket; reply: Buffer }[] = [];
+  let commitScheduled = false;
+
+  const send = (socket: net.Socket, reply: Buffer): void => {
+    // Nothing waiting for the journal (e.g. a read with no write in flight): nothing to wait for.
+    if (!deps.journal || (held.length === 0 && !deps.journal.hasPending)) {
+      socket.write(reply);
+      return;
+    }
+    held.push({ socket, reply });
+    scheduleCommit();
+  };
+
+  const scheduleCommit = (): void => {
+    if (!deps.journal || commitScheduled) return;
+    commitScheduled = true;
+    setImmediate(commit);
+  };
+
+  const commit = (): void => {
+    commitScheduled = false;
+    const batch = held;
+    held = [];
+    try {
+      commitJournal();
+    } catch (err) {
+      // Not durable, so not acknowledged: drop the connections instead of replying.
+      deps.logger.error(`journal: ${(err as Error).stack ?? String(err)}`);
+      for (const { socket } of batch) socket.destroy();
+      return;
+    }
+    for (const { socket, reply } of batch) if (!socket.destroyed) socket.write(reply);
   };
 
   const commitJournal = (): void => {

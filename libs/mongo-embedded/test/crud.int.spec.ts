@@ -270,6 +270,29 @@ describe('CRUD through mongoose', () => {
     expect(dbs.databases.map((d) => d.name)).toContain('ops');
   });
 
+  it('$max replaces a null or missing value (null sorts before dates and numbers)', async () => {
+    const coll = client
+      .db('ops')
+      .collection<{ _id: string; last_used_at?: Date | null; n?: number | null }>('maxnull');
+    await coll.insertMany([{ _id: 'null', last_used_at: null, n: null }, { _id: 'missing' }]);
+    const at = new Date('2024-05-01T00:00:00Z');
+    for (const _id of ['null', 'missing']) {
+      const res = await coll.updateOne({ _id }, { $max: { last_used_at: at, n: 3 } });
+      expect(res.modifiedCount, _id).toBe(1);
+      expect(await coll.findOne({ _id })).toEqual({ _id, last_used_at: at, n: 3 });
+    }
+    // And then behaves as a max: an older date / smaller number does not overwrite.
+    const older = await coll.findOneAndUpdate(
+      { _id: 'null' },
+      { $max: { last_used_at: new Date('2020-01-01T00:00:00Z'), n: 1 } },
+      { returnDocument: 'after' },
+    );
+    expect(older).toEqual({ _id: 'null', last_used_at: at, n: 3 });
+    const newer = new Date('2025-01-01T00:00:00Z');
+    await coll.updateOne({ _id: 'null' }, { $max: { last_used_at: newer } });
+    expect((await coll.findOne({ _id: 'null' }))?.last_used_at).toEqual(newer);
+  });
+
   it('answers unknown commands with CommandNotFound (59)', async () => {
     await expect(client.db('x').command({ frobnicate: 1 })).rejects.toMatchObject({
       code: 59,

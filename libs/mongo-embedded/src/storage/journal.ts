@@ -102,11 +102,19 @@ export class Journal {
     this.pending.push(encodeRecord(rec));
   }
 
+  /** Records appended since the last flush. */
+  get hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
   get size(): number {
     return this.written;
   }
 
-  /** Called once per command before replying, so an acknowledged write is in the OS at least. */
+  /**
+   * Called before any reply that could depend on the pending records is sent (once per event-loop
+   * turn, shared by every command of that turn), so an acknowledged write is in the OS at least.
+   */
   flush(): void {
     if (this.fd === undefined || this.pending.length === 0) return;
     const buf = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
