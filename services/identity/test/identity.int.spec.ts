@@ -1,47 +1,23 @@
-import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
-import {
-  createGrpcClient,
-  describeCallError,
-  newRequestId,
-  runWithContext,
-  type GrpcClientHandle,
-  type ServiceRuntime,
-} from '@inventory/platform';
+import type { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
+import { type TestInfra } from '@inventory/local-infra';
+import { describeCallError, type GrpcClientHandle, type ServiceRuntime } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, seedDevelopment } from '../src/bootstrap.js';
-
-const as = <T>(tenantId: string, userId: number | undefined, fn: () => Promise<T>) =>
-  runWithContext(
-    {
-      requestId: newRequestId(),
-      tenantId,
-      userId: userId === undefined ? undefined : String(userId),
-    },
-    fn,
-  );
+import { seedDevelopment } from '../src/bootstrap.js';
+import { as, startIdentity, type IdentityUnderTest } from './harness.js';
 
 describe('identity service over gRPC', () => {
+  let identity: IdentityUnderTest;
   let infra: TestInfra;
   let service: ServiceRuntime;
   let client: GrpcClientHandle<IdentityServiceClient>;
   let dbName: string;
 
   beforeAll(async () => {
-    infra = await startTestInfra({ redis: false });
-    dbName = infra.dbName('identity');
-    service = await bootstrap({
-      MONGO_URL: infra.mongoUrl,
-      MONGO_DB: dbName,
-      NATS_URL: infra.natsUrl,
-      LOG_LEVEL: 'silent',
-    });
-    client = createGrpcClient(IdentityServiceClient, service.grpc!.address);
+    identity = await startIdentity();
+    ({ infra, service, client, dbName } = identity);
   });
   afterAll(async () => {
-    client?.close();
-    await service?.stop();
-    await infra?.stop();
+    await identity?.stop();
   });
 
   it('resolves tenants by default and custom domain, and refuses duplicates', async () => {

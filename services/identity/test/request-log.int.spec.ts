@@ -1,8 +1,6 @@
-import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
+import type { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
 import { tokenRequestsLogged } from '@inventory/events';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import {
-  createGrpcClient,
   encodeEvent,
   EventPublisher,
   newRequestId,
@@ -11,10 +9,7 @@ import {
   type ServiceRuntime,
 } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../src/bootstrap.js';
-
-const as = <T>(tenantId: string, userId: number, fn: () => Promise<T>) =>
-  runWithContext({ requestId: newRequestId(), tenantId, userId: String(userId) }, fn);
+import { as, startIdentity, type IdentityUnderTest } from './harness.js';
 
 async function waitFor<T>(
   read: () => Promise<T>,
@@ -30,24 +25,16 @@ async function waitFor<T>(
 }
 
 describe('request log batches from the gateways', () => {
-  let infra: TestInfra;
+  let identity: IdentityUnderTest;
   let service: ServiceRuntime;
   let client: GrpcClientHandle<IdentityServiceClient>;
 
   beforeAll(async () => {
-    infra = await startTestInfra({ redis: false });
-    service = await bootstrap({
-      MONGO_URL: infra.mongoUrl,
-      MONGO_DB: infra.dbName('identity'),
-      NATS_URL: infra.natsUrl,
-      LOG_LEVEL: 'silent',
-    });
-    client = createGrpcClient(IdentityServiceClient, service.grpc!.address);
+    identity = await startIdentity();
+    ({ service, client } = identity);
   });
   afterAll(async () => {
-    client?.close();
-    await service?.stop();
-    await infra?.stop();
+    await identity?.stop();
   });
 
   it('stores a batch once even when it is delivered twice, and moves last_used_at only forward', async () => {

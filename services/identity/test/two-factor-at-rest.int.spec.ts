@@ -1,35 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import type { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
+import { type TestInfra } from '@inventory/local-infra';
 import {
-  createGrpcClient,
   describeCallError,
-  newRequestId,
-  runWithContext,
   type GrpcClientHandle,
   type ServiceRuntime,
   SecretBox,
 } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../src/bootstrap.js';
 import { newTotpSecret, totp } from '../src/domain/totp.js';
 import { openOffline } from '../src/offline.js';
-
-const as = <T>(tenantId: string, userId: number | undefined, fn: () => Promise<T>) =>
-  runWithContext(
-    {
-      requestId: newRequestId(),
-      tenantId,
-      userId: userId === undefined ? undefined : String(userId),
-    },
-    fn,
-  );
+import { as, startIdentity, type IdentityUnderTest } from './harness.js';
 
 const KEY = randomBytes(32).toString('base64');
 const PASSWORD = 'correct horse battery staple';
 
 /** ADR 0106: TOTP secrets (pending and confirmed) are AES-256-GCM sealed in `users`. */
 describe('TOTP secrets at rest', () => {
+  let identity: IdentityUnderTest;
   let infra: TestInfra;
   let service: ServiceRuntime;
   let client: GrpcClientHandle<IdentityServiceClient>;
@@ -37,16 +25,8 @@ describe('TOTP secrets at rest', () => {
   let tenantId: string;
 
   beforeAll(async () => {
-    infra = await startTestInfra({ redis: false });
-    dbName = infra.dbName('identity');
-    service = await bootstrap({
-      MONGO_URL: infra.mongoUrl,
-      MONGO_DB: dbName,
-      NATS_URL: infra.natsUrl,
-      LOG_LEVEL: 'silent',
-      IDENTITY_SECRET_ENCRYPTION_KEY: KEY,
-    });
-    client = createGrpcClient(IdentityServiceClient, service.grpc!.address);
+    identity = await startIdentity({ IDENTITY_SECRET_ENCRYPTION_KEY: KEY });
+    ({ infra, service, client, dbName } = identity);
     const { tenant } = await client.call.createTenant({
       slug: 'atrest',
       name: 'At rest',
@@ -55,9 +35,7 @@ describe('TOTP secrets at rest', () => {
     tenantId = tenant!.id;
   });
   afterAll(async () => {
-    client?.close();
-    await service?.stop();
-    await infra?.stop();
+    await identity?.stop();
   });
 
   const users = () => service.mongo.collection('users');

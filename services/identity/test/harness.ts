@@ -1,0 +1,54 @@
+import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
+import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import {
+  createGrpcClient,
+  newRequestId,
+  runWithContext,
+  type GrpcClientHandle,
+  type ServiceRuntime,
+} from '@inventory/platform';
+import { bootstrap } from '../src/bootstrap.js';
+
+/** Runs `fn` as the gateway would call identity: tenant (and user) in the request context. */
+export const as = <T>(tenantId: string, userId: number | undefined, fn: () => Promise<T>) =>
+  runWithContext(
+    {
+      requestId: newRequestId(),
+      tenantId,
+      userId: userId === undefined ? undefined : String(userId),
+    },
+    fn,
+  );
+
+export interface IdentityUnderTest {
+  infra: TestInfra;
+  service: ServiceRuntime;
+  client: GrpcClientHandle<IdentityServiceClient>;
+  dbName: string;
+  stop(): Promise<void>;
+}
+
+/** The real identity service on real NATS and MongoDB, with a gRPC client through a real channel. */
+export async function startIdentity(extraEnv: NodeJS.ProcessEnv = {}): Promise<IdentityUnderTest> {
+  const infra = await startTestInfra({ redis: false });
+  const dbName = infra.dbName('identity');
+  const service = await bootstrap({
+    MONGO_URL: infra.mongoUrl,
+    MONGO_DB: dbName,
+    NATS_URL: infra.natsUrl,
+    LOG_LEVEL: 'silent',
+    ...extraEnv,
+  });
+  const client = createGrpcClient(IdentityServiceClient, service.grpc!.address);
+  return {
+    infra,
+    service,
+    client,
+    dbName,
+    async stop() {
+      client.close();
+      await service.stop();
+      await infra.stop();
+    },
+  };
+}
