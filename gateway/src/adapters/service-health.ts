@@ -1,8 +1,4 @@
-import {
-  HealthClient,
-  HealthCheckResponse_ServingStatus,
-} from '@inventory/contracts/grpc/health/v1/health.js';
-import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
+import { createHealthProbe } from '@inventory/platform';
 
 export interface ServiceHealthCheck {
   name: string;
@@ -10,25 +6,10 @@ export interface ServiceHealthCheck {
   close(): void;
 }
 
-/** One grpc.health.v1 client per downstream service, for /readyz. */
+/** One grpc.health.v1 probe per downstream service, for /readyz. */
 export function createServiceHealthChecks(addresses: Record<string, string>): ServiceHealthCheck[] {
   return Object.entries(addresses).map(([name, address]) => {
-    const handle: GrpcClientHandle<HealthClient> = createGrpcClient(HealthClient, address, {
-      deadlineMs: 1_000,
-    });
-    return {
-      name,
-      check: async () => {
-        try {
-          return (
-            (await handle.call.check({ service: '' })).status ===
-            HealthCheckResponse_ServingStatus.SERVING
-          );
-        } catch {
-          return false;
-        }
-      },
-      close: () => handle.close(),
-    };
+    const probe = createHealthProbe(address);
+    return { name, check: () => probe.isServing(), close: () => probe.close() };
   });
 }

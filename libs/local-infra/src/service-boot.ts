@@ -1,8 +1,4 @@
-import {
-  HealthClient,
-  HealthCheckResponse_ServingStatus,
-} from '@inventory/contracts/grpc/health/v1/health.js';
-import { createGrpcClient, type ServiceRuntime } from '@inventory/platform';
+import { createHealthProbe, type ServiceRuntime } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestInfra, type TestInfra } from './test-infra.js';
 
@@ -38,11 +34,9 @@ export function describeServiceBoot(
     });
 
     it('serves grpc.health.v1 as SERVING', async () => {
-      const health = createGrpcClient(HealthClient, service.grpc!.address);
-      expect((await health.call.check({ service: '' })).status).toBe(
-        HealthCheckResponse_ServingStatus.SERVING,
-      );
-      health.close();
+      const probe = createHealthProbe(service.grpc!.address);
+      expect(await probe.isServing()).toBe(true);
+      probe.close();
     });
 
     it('serves Prometheus metrics', async () => {

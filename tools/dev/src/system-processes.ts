@@ -1,10 +1,6 @@
 import { join } from 'node:path';
-import {
-  HealthClient,
-  HealthCheckResponse_ServingStatus,
-} from '@inventory/contracts/grpc/health/v1/health.js';
 import { requireBinary } from '@inventory/local-infra';
-import { createGrpcClient } from '@inventory/platform';
+import { createHealthProbe } from '@inventory/platform';
 import { SERVICES, type DevPlan, type ServiceName } from './plan.js';
 import type { ProcessSpec } from './supervisor.js';
 
@@ -18,16 +14,11 @@ const TSX = [
 
 /** A service is ready when its gRPC health check says SERVING, whatever its log level. */
 async function grpcServing(address: string): Promise<boolean> {
-  const health = createGrpcClient(HealthClient, address, { deadlineMs: 1_000 });
+  const probe = createHealthProbe(address);
   try {
-    return (
-      (await health.call.check({ service: '' })).status ===
-      HealthCheckResponse_ServingStatus.SERVING
-    );
-  } catch {
-    return false;
+    return await probe.isServing();
   } finally {
-    health.close();
+    probe.close();
   }
 }
 

@@ -14,3 +14,4 @@ export {
   type GrpcClientOptions,
   type PromiseClient,
 } from './client.js';
+export { createHealthProbe, type HealthProbe } from './health-probe.js';
