@@ -1,0 +1,13 @@
+/**
+ * The embedded server alone in its own process, for `insert-many.ts`: prints `PORT <n>` when
+ * listening and answers each IPC message with its own `process.cpuUsage()`, so the bench can charge
+ * server CPU (not mongoose's) to each phase. Args: [dataDir] [fsync].
+ */
+import { startEmbeddedMongo } from '@inventory/mongo-embedded';
+
+const dataDir = process.argv[2] || undefined;
+const fsync = (process.argv[3] ?? 'interval') as 'always' | 'interval' | 'never';
+const server = await startEmbeddedMongo(dataDir ? { dataDir, fsync } : {});
+process.on('message', () => process.send!(process.cpuUsage()));
+process.on('disconnect', () => void server.stop().then(() => process.exit(0)));
+process.stdout.write(`PORT ${server.port}\n`);
