@@ -57,7 +57,7 @@ export class Collection {
   prepareInsert(doc: Document): Document {
     if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
     // MongoDB always stores _id as the first field.
-    else if (Object.keys(doc)[0] !== '_id') {
+    else if (!idFirst(doc)) {
       const { _id, ...rest } = doc;
       doc = { _id, ...rest };
     }
@@ -74,21 +74,37 @@ export class Collection {
     for (const idx of this.indexes.values()) idx.checkUnique(doc, id);
   }
 
+  /**
+   * Each index computes the document's keys once (`load`), then checks them against its unique
+   * constraint and, only when every index has passed, records them (`addLoaded`).
+   */
   insert(doc: Document, { check = true } = {}): void {
-    if (check) this.checkUnique(doc);
     const id = Collection.idKey(doc);
-    const existing = this.docs.get(id);
-    if (existing) this.unindex(existing, id);
+    if (check) {
+      if (this.docs.has(id))
+        throw new DuplicateKeyError(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
+      for (const idx of this.indexes.values()) {
+        idx.load(doc);
+        idx.checkLoaded(id);
+      }
+    } else {
+      const existing = this.docs.get(id);
+      if (existing) this.unindex(existing, id);
+      for (const idx of this.indexes.values()) idx.load(doc);
+    }
     this.docs.set(id, doc);
-    for (const idx of this.indexes.values()) idx.add(doc, id);
+    for (const idx of this.indexes.values()) idx.addLoaded(id);
   }
 
   replace(oldDoc: Document, newDoc: Document, { check = true } = {}): void {
     const id = Collection.idKey(oldDoc);
-    if (check) this.checkUnique(newDoc, id);
+    for (const idx of this.indexes.values()) {
+      idx.load(newDoc);
+      if (check) idx.checkLoaded(id);
+    }
     this.unindex(oldDoc, id);
     this.docs.set(id, newDoc);
-    for (const idx of this.indexes.values()) idx.add(newDoc, id);
+    for (const idx of this.indexes.values()) idx.addLoaded(id);
   }
 
   remove(doc: Document): boolean {
@@ -122,8 +138,9 @@ export class Collection {
     }
     const idx = new IndexStore(spec, this.ns);
     for (const [id, doc] of this.docs) {
-      idx.checkUnique(doc, id);
-      idx.add(doc, id);
+      idx.load(doc);
+      idx.checkLoaded(id);
+      idx.addLoaded(id);
     }
     this.indexes.set(spec.name, idx);
     return true;
@@ -145,4 +162,10 @@ export class Collection {
       return i.name === '_id_' ? rest : { ...rest, ...(unique ? { unique } : {}) };
     });
   }
+}
+
+/** Whether `_id` is the first own key, without building the key list. */
+function idFirst(doc: Document): boolean {
+  for (const k in doc) return k === '_id' && Object.hasOwn(doc, k);
+  return false;
 }

@@ -3,7 +3,7 @@ import type { Query } from 'mingo';
 import { DuplicateKeyError, badValue } from '../errors.js';
 import { compileQuery } from './mingo.js';
 import type { RangeBounds } from './index-select.js';
-import { encodeKey, hasPath, pathValues, rangeKey } from './values.js';
+import { MULTI, encodeKey, hasPath, pathValues, rangeKey, singlePathValue } from './values.js';
 
 export interface IndexSpec {
   v?: number;
@@ -16,9 +16,10 @@ export interface IndexSpec {
   [option: string]: unknown;
 }
 
+/** Postings of one leading-field value: a lone id (the common case: unique keys, dates) or a Set. */
 interface KeyEntry {
   value: unknown;
-  ids: Set<string>;
+  ids: string | Set<string>;
 }
 
 interface SortedEntry {
@@ -27,13 +28,34 @@ interface SortedEntry {
   id: string;
 }
 
-/** One secondary (or `_id`) index: leading-field postings for lookups plus compound keys for uniqueness. */
+/**
+ * One secondary (or `_id`) index: leading-field postings for lookups plus compound keys for uniqueness.
+ *
+ * Writers first `load` a document's keys (computed once, into scratch fields of this index, so the
+ * common single-valued case allocates nothing), then `checkLoaded` and `addLoaded` reuse them. The
+ * scratch is only valid until the next `load` on this index; `checkUnique`/`add` do all steps.
+ */
 export class IndexStore {
   readonly fields: string[];
+  private readonly paths: string[][];
   private readonly byLeading = new Map<string, KeyEntry>();
   private readonly byCompound = new Map<string, string>();
   private sorted: SortedEntry[] | null = null;
   private readonly partial?: Query;
+  private readonly unique: boolean;
+
+  // Scratch: keys of the last loaded document.
+  private lDoc: Document | undefined;
+  private lCovered = false;
+  /** Single-valued: one leading value/key and (unique indexes) one compound key. */
+  private lSingle = true;
+  private lValue: unknown;
+  private lKey = '';
+  private lCompound = '';
+  /** Multikey (an array somewhere on an indexed path): deduplicated values/keys. */
+  private lValues: unknown[] = [];
+  private lKeys: string[] = [];
+  private lCompounds: string[] = [];
 
   constructor(
     readonly spec: IndexSpec,
@@ -46,6 +68,8 @@ export class IndexStore {
       if (dir !== 1 && dir !== -1)
         throw badValue(`Unsupported index type ${JSON.stringify(dir)} on field '${f}' (only 1/-1)`);
     }
+    this.paths = this.fields.map((f) => f.split('.'));
+    this.unique = !!spec.unique;
     if (spec.partialFilterExpression) this.partial = compileQuery(spec.partialFilterExpression);
   }
 
@@ -63,11 +87,19 @@ export class IndexStore {
   }
 
   private covers(doc: Document): boolean {
-    if (this.spec.sparse && !this.fields.some((f) => hasPath(doc, f))) return false;
+    if (this.spec.sparse) {
+      let any = false;
+      for (let i = 0; i < this.fields.length && !any; i++) any = hasPath(doc, this.fields[i]!);
+      if (!any) return false;
+    }
     if (this.partial && !this.partial.test(doc)) return false;
     return true;
   }
 
+  /**
+   * Every combination of the fields' values (multikey), as `|key|key...` strings with the values.
+   * Single-field indexes key by the bare encoded value (see `load`); this is the general form.
+   */
   private compoundKeys(doc: Document): { key: string; values: unknown[] }[] {
     let combos: { key: string; values: unknown[] }[] = [{ key: '', values: [] }];
     for (const f of this.fields) {
@@ -76,37 +108,107 @@ export class IndexStore {
         vals.map((v) => ({ key: `${c.key}|${encodeKey(v)}`, values: [...c.values, v] })),
       );
     }
+    if (this.fields.length === 1) for (const c of combos) c.key = c.key.slice(1);
     return combos;
   }
 
-  /** Throws MongoDB's E11000 if `doc` would collide with a different document. */
-  checkUnique(doc: Document, id: string): void {
-    if (!this.spec.unique || !this.covers(doc)) return;
-    for (const { key, values } of this.compoundKeys(doc)) {
-      const owner = this.byCompound.get(key);
-      if (owner !== undefined && owner !== id) {
-        const keyValue: Document = {};
-        this.fields.forEach((f, i) => (keyValue[f] = values[i] === undefined ? null : values[i]));
-        throw new DuplicateKeyError(this.ns, this.name, { ...this.spec.key }, keyValue);
+  /** Computes `doc`'s keys for this index into the scratch fields. */
+  load(doc: Document): void {
+    this.lDoc = doc;
+    this.lCovered = this.covers(doc);
+    if (!this.lCovered) return;
+    const paths = this.paths;
+    const lead = singlePathValue(doc, paths[0]!);
+    let single = lead !== MULTI;
+    let compound = '';
+    if (single) {
+      this.lValue = lead;
+      this.lKey = encodeKey(lead);
+      if (this.unique) {
+        if (paths.length === 1) compound = this.lKey;
+        else {
+          compound = `|${this.lKey}`;
+          for (let i = 1; i < paths.length; i++) {
+            const v = singlePathValue(doc, paths[i]!);
+            if (v === MULTI) {
+              single = false;
+              break;
+            }
+            compound += `|${encodeKey(v)}`;
+          }
+        }
       }
+    }
+    this.lSingle = single;
+    if (single) {
+      this.lCompound = compound;
+      return;
+    }
+    // Multikey: the general (allocating) path.
+    this.lValues = dedupe(pathValues(doc, this.leading));
+    this.lKeys = this.lValues.map(encodeKey);
+    this.lCompounds = this.unique ? this.compoundKeys(doc).map((c) => c.key) : [];
+  }
+
+  /** Throws MongoDB's E11000 if the loaded document would collide with a different document. */
+  checkLoaded(id: string): void {
+    if (!this.unique || !this.lCovered) return;
+    if (this.lSingle) {
+      const owner = this.byCompound.get(this.lCompound);
+      if (owner !== undefined && owner !== id) this.duplicate(this.lCompound);
+      return;
+    }
+    for (const key of this.lCompounds) {
+      const owner = this.byCompound.get(key);
+      if (owner !== undefined && owner !== id) this.duplicate(key);
     }
   }
 
-  add(doc: Document, id: string): void {
-    if (!this.covers(doc)) return;
-    if (this.spec.unique)
-      for (const { key } of this.compoundKeys(doc)) this.byCompound.set(key, id);
-    for (const v of dedupe(pathValues(doc, this.leading))) {
-      const k = encodeKey(v);
-      let entry = this.byLeading.get(k);
-      if (!entry) this.byLeading.set(k, (entry = { value: v, ids: new Set() }));
-      entry.ids.add(id);
+  private duplicate(key: string): never {
+    const combo = this.compoundKeys(this.lDoc!).find((c) => c.key === key)!;
+    const keyValue: Document = {};
+    for (let i = 0; i < this.fields.length; i++) {
+      const v = combo.values[i];
+      keyValue[this.fields[i]!] = v === undefined ? null : v;
+    }
+    throw new DuplicateKeyError(this.ns, this.name, { ...this.spec.key }, keyValue);
+  }
+
+  /** Adds the loaded document under `id`. */
+  addLoaded(id: string): void {
+    this.lDoc = undefined;
+    if (!this.lCovered) return;
+    if (this.lSingle) {
+      if (this.unique) this.byCompound.set(this.lCompound, id);
+      this.post(this.lKey, this.lValue, id);
+    } else {
+      if (this.unique) for (const key of this.lCompounds) this.byCompound.set(key, id);
+      for (let i = 0; i < this.lKeys.length; i++) this.post(this.lKeys[i]!, this.lValues[i], id);
     }
     this.sorted = null;
   }
 
+  private post(k: string, value: unknown, id: string): void {
+    const entry = this.byLeading.get(k);
+    if (!entry) this.byLeading.set(k, { value, ids: id });
+    else if (typeof entry.ids !== 'string') entry.ids.add(id);
+    else if (entry.ids !== id) entry.ids = new Set([entry.ids, id]);
+  }
+
+  /** Throws MongoDB's E11000 if `doc` would collide with a different document. */
+  checkUnique(doc: Document, id: string): void {
+    if (!this.unique) return;
+    this.load(doc);
+    this.checkLoaded(id);
+  }
+
+  add(doc: Document, id: string): void {
+    this.load(doc);
+    this.addLoaded(id);
+  }
+
   remove(doc: Document, id: string): void {
-    if (this.spec.unique) {
+    if (this.unique) {
       for (const { key } of this.compoundKeys(doc))
         if (this.byCompound.get(key) === id) this.byCompound.delete(key);
     }
@@ -114,6 +216,10 @@ export class IndexStore {
       const k = encodeKey(v);
       const entry = this.byLeading.get(k);
       if (!entry) continue;
+      if (typeof entry.ids === 'string') {
+        if (entry.ids === id) this.byLeading.delete(k);
+        continue;
+      }
       entry.ids.delete(id);
       if (entry.ids.size === 0) this.byLeading.delete(k);
     }
@@ -124,7 +230,9 @@ export class IndexStore {
     const out: string[] = [];
     for (const v of values) {
       const entry = this.byLeading.get(encodeKey(v));
-      if (entry) out.push(...entry.ids);
+      if (!entry) continue;
+      if (typeof entry.ids === 'string') out.push(entry.ids);
+      else out.push(...entry.ids);
     }
     return values.length > 1 ? [...new Set(out)] : out;
   }
@@ -164,7 +272,8 @@ export class IndexStore {
     for (const { value, ids } of this.byLeading.values()) {
       const rk = rangeKey(value);
       if (!rk) continue;
-      for (const id of ids) out.push({ t: rk.t, k: rk.k, id });
+      if (typeof ids === 'string') out.push({ t: rk.t, k: rk.k, id: ids });
+      else for (const id of ids) out.push({ t: rk.t, k: rk.k, id });
     }
     return out.sort((a, b) =>
       a.t < b.t ? -1 : a.t > b.t ? 1 : a.k < b.k ? -1 : a.k > b.k ? 1 : 0,
@@ -175,7 +284,9 @@ export class IndexStore {
   expiredIds(cutoffMs: number): string[] {
     const out = new Set<string>();
     for (const { value, ids } of this.byLeading.values()) {
-      if (value instanceof Date && value.getTime() <= cutoffMs) for (const id of ids) out.add(id);
+      if (!(value instanceof Date) || value.getTime() > cutoffMs) continue;
+      if (typeof ids === 'string') out.add(ids);
+      else for (const id of ids) out.add(id);
     }
     return [...out];
   }

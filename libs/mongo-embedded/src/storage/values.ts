@@ -36,33 +36,53 @@ export function encodeKey(v: unknown): string {
 
 /** Values reachable at a dotted path, descending through arrays like MongoDB's multikey semantics. */
 export function pathValues(doc: unknown, path: string): unknown[] {
-  const parts = path.split('.');
   const out: unknown[] = [];
-  const walk = (cur: unknown, i: number): void => {
-    if (i === parts.length) {
-      if (Array.isArray(cur)) {
-        if (cur.length === 0) out.push(undefined);
-        else out.push(...cur);
-      } else out.push(cur);
-      return;
-    }
-    if (Array.isArray(cur)) {
-      const idx = Number(parts[i]);
-      if (Number.isInteger(idx) && /^\d+$/.test(parts[i]!)) return walk(cur[idx], i + 1);
-      if (cur.length === 0) return walk(undefined, parts.length);
-      for (const el of cur) walk(el, i);
-      return;
-    }
-    if (cur === null || typeof cur !== 'object' || cur instanceof Date)
-      return walk(undefined, parts.length);
-    walk((cur as Record<string, unknown>)[parts[i]!], i + 1);
-  };
-  walk(doc, 0);
+  walkPath(doc, path.includes('.') ? path.split('.') : [path], 0, out);
   return out;
 }
 
+// A module-level function rather than a closure per call: this runs for every index key of every write.
+function walkPath(cur: unknown, parts: string[], i: number, out: unknown[]): void {
+  if (i === parts.length) {
+    if (Array.isArray(cur)) {
+      if (cur.length === 0) out.push(undefined);
+      else for (const el of cur) out.push(el);
+    } else out.push(cur);
+    return;
+  }
+  if (Array.isArray(cur)) {
+    const idx = Number(parts[i]);
+    if (Number.isInteger(idx) && /^\d+$/.test(parts[i]!))
+      return walkPath(cur[idx], parts, i + 1, out);
+    if (cur.length === 0) return walkPath(undefined, parts, parts.length, out);
+    for (const el of cur) walkPath(el, parts, i, out);
+    return;
+  }
+  if (cur === null || typeof cur !== 'object' || cur instanceof Date)
+    return walkPath(undefined, parts, parts.length, out);
+  walkPath((cur as Record<string, unknown>)[parts[i]!], parts, i + 1, out);
+}
+
+/** Returned by `singlePathValue` when the path meets an array: use `pathValues` for the values. */
+export const MULTI: unique symbol = Symbol('multikey');
+
+/**
+ * The one value at a pre-split path, without allocating, when no array lies on the way (the usual
+ * case); `MULTI` otherwise. Same semantics as `pathValues`, which returns `[value]` in that case.
+ */
+export function singlePathValue(doc: unknown, parts: string[]): unknown {
+  let cur = doc;
+  for (let i = 0; i < parts.length; i++) {
+    if (Array.isArray(cur)) return MULTI;
+    if (cur === null || typeof cur !== 'object' || cur instanceof Date) return undefined;
+    cur = (cur as Record<string, unknown>)[parts[i]!];
+  }
+  return Array.isArray(cur) ? MULTI : cur;
+}
+
 export function hasPath(doc: Document, path: string): boolean {
-  return pathValues(doc, path).some((v) => v !== undefined);
+  for (const v of pathValues(doc, path)) if (v !== undefined) return true;
+  return false;
 }
 
 /** Deep copy of plain objects/arrays; BSON value classes are immutable in practice and shared. */

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { DuplicateKeyError } from '../errors.js';
+import { IndexStore } from './index-store.js';
+import { MULTI, pathValues, singlePathValue } from './values.js';
+
+const dupOf = (fn: () => void) => {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(DuplicateKeyError);
+    return (e as DuplicateKeyError).extra;
+  }
+  throw new Error('expected a duplicate key error');
+};
+
+describe('singlePathValue', () => {
+  it('agrees with pathValues whenever no array is on the path', () => {
+    const doc = { a: { b: 1, d: new Date(5) }, s: 'x', n: null, arr: [1, 2], e: [] };
+    for (const path of ['a.b', 'a.d', 'a.d.x', 's', 's.x', 'n', 'n.x', 'missing', 'a.missing.x']) {
+      expect([singlePathValue(doc, path.split('.'))]).toEqual(pathValues(doc, path));
+    }
+    expect(singlePathValue(doc, ['arr'])).toBe(MULTI);
+    expect(singlePathValue(doc, ['e'])).toBe(MULTI);
+    expect(singlePathValue({ x: [{ y: 1 }] }, ['x', 'y'])).toBe(MULTI);
+    expect(pathValues({ x: [{ y: 1 }, { y: 2 }] }, 'x.y')).toEqual([1, 2]);
+    expect(pathValues({ x: [] }, 'x.y')).toEqual([undefined]);
+    expect(pathValues({ x: [5, 6] }, 'x.1')).toEqual([6]);
+  });
+});
+
+describe('IndexStore', () => {
+  it('enforces a single-field unique key and reports keyValue', () => {
+    const idx = new IndexStore({ key: { email: 1 }, name: 'email_1', unique: true }, 'd.c');
+    idx.add({ _id: 1, email: 'a' }, 'i1');
+    expect(() => idx.checkUnique({ _id: 1, email: 'a' }, 'i1')).not.toThrow();
+    expect(dupOf(() => idx.checkUnique({ _id: 2, email: 'a' }, 'i2'))).toMatchObject({
+      keyPattern: { email: 1 },
+      keyValue: { email: 'a' },
+    });
+    // A missing field is a null key, unique like any other.
+    idx.add({ _id: 3 }, 'i3');
+    expect(dupOf(() => idx.checkUnique({ _id: 4, email: null }, 'i4'))).toMatchObject({
+      keyValue: { email: null },
+    });
+  });
+
+  it('enforces compound and multikey unique keys', () => {
+    const idx = new IndexStore({ key: { t: 1, tags: 1 }, name: 't_tags', unique: true }, 'd.c');
+    idx.add({ t: 'x', tags: ['a', 'b', 'a'] }, 'i1');
+    expect(() => idx.checkUnique({ t: 'y', tags: ['a'] }, 'i2')).not.toThrow();
+    expect(dupOf(() => idx.checkUnique({ t: 'x', tags: ['c', 'b'] }, 'i2'))).toMatchObject({
+      keyValue: { t: 'x', tags: 'b' },
+    });
+    expect(dupOf(() => idx.checkUnique({ t: 'x', tags: 'a' }, 'i2'))).toMatchObject({
+      keyValue: { t: 'x', tags: 'a' },
+    });
+    idx.remove({ t: 'x', tags: ['a', 'b', 'a'] }, 'i1');
+    expect(() => idx.checkUnique({ t: 'x', tags: 'a' }, 'i2')).not.toThrow();
+  });
+
+  it('keeps postings in insertion order as they grow from one id to many and shrink again', () => {
+    const idx = new IndexStore({ key: { k: 1 }, name: 'k_1' }, 'd.c');
+    idx.add({ k: 1 }, 'a');
+    expect(idx.lookupEq([1])).toEqual(['a']);
+    idx.add({ k: 1 }, 'b');
+    idx.add({ k: [1, 2] }, 'c');
+    expect(idx.lookupEq([1])).toEqual(['a', 'b', 'c']);
+    expect(idx.lookupEq([1, 2])).toEqual(['a', 'b', 'c']);
+    expect(idx.lookupRange({ t: 'n', lower: { k: 2, inclusive: true } })).toEqual(['c']);
+    idx.remove({ k: 1 }, 'a');
+    idx.remove({ k: [1, 2] }, 'c');
+    expect(idx.lookupEq([1, 2])).toEqual(['b']);
+    idx.remove({ k: 1 }, 'b');
+    expect(idx.lookupEq([1])).toEqual([]);
+  });
+
+  it('skips documents outside a sparse or partial index, and finds expired dates', () => {
+    const sparse = new IndexStore(
+      { key: { c: 1 }, name: 'c_1', unique: true, sparse: true },
+      'd.c',
+    );
+    sparse.add({ n: 1 }, 'a');
+    expect(() => sparse.checkUnique({ n: 2 }, 'b')).not.toThrow();
+    const partial = new IndexStore(
+      { key: { e: 1 }, name: 'e_1', unique: true, partialFilterExpression: { on: true } },
+      'd.c',
+    );
+    partial.add({ e: 'p', on: false }, 'a');
+    expect(() => partial.checkUnique({ e: 'p', on: true }, 'b')).not.toThrow();
+    partial.add({ e: 'p', on: true }, 'b');
+    expect(() => partial.checkUnique({ e: 'p', on: true }, 'c')).toThrow(DuplicateKeyError);
+    const ttl = new IndexStore({ key: { at: 1 }, name: 'at_1', expireAfterSeconds: 1 }, 'd.c');
+    ttl.add({ at: new Date(10) }, 'a');
+    ttl.add({ at: new Date(10) }, 'b');
+    ttl.add({ at: new Date(20) }, 'c');
+    ttl.add({ at: 'not a date' }, 'd');
+    expect(ttl.expiredIds(15).sort()).toEqual(['a', 'b']);
+  });
+});
