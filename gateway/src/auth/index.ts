@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import type { Logger, Redis } from '@inventory/platform';
 import type { NatsConnection } from 'nats';
+import { CurrentUserLoader } from '../adapters/current-user-loader.js';
 import { createIdentityAdapter, type IdentityAdapter } from '../adapters/identity.js';
 import type { GatewayConfig } from '../config.js';
 import { registerOpenApi } from '../openapi/index.js';
@@ -26,6 +27,7 @@ export interface ExtraRoutes {
 
 export interface AuthWiring {
   identity: IdentityAdapter;
+  currentUsers: CurrentUserLoader;
   tenants: TenantResolver;
   tokens: TokenCache;
   limiter: RateLimiter;
@@ -51,6 +53,7 @@ export function createAuthWiring(
   tokens.listen(nats);
   return {
     identity,
+    currentUsers: new CurrentUserLoader(identity),
     tenants: new TenantResolver(identity, {
       publicScheme: config.PUBLIC_SCHEME,
       publicPort: config.PUBLIC_PORT,
@@ -101,6 +104,7 @@ export async function registerIdentity(app: FastifyInstance, wiring: AuthWiring)
   registerRequestLog(app, wiring.requestLog);
   const routeDeps = {
     identity: wiring.identity,
+    currentUsers: wiring.currentUsers,
     throttle: wiring.throttle,
     sessionCookieSecure: wiring.config.SESSION_COOKIE_SECURE,
   };

@@ -8,9 +8,9 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
   app.get(
     '/api/user',
     { schema: { tags: ['Users'], summary: 'The authenticated user' } },
-    async () => {
-      const { user } = await deps.identity.call.getUser({});
-      return { data: presentUser(user!) };
+    async (request) => {
+      const user = await deps.currentUsers.load(request.tenant.id, request.auth!.user.id);
+      return { data: presentUser(user) };
     },
   );
 

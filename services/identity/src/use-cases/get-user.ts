@@ -1,8 +1,12 @@
 import type { User } from '@inventory/contracts/identity/v1/identity.js';
-import { notFound } from '@inventory/platform';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { AppError, notFound, validationFailed } from '@inventory/platform';
 import { TtlCache } from '../domain/ttl-cache.js';
 import type { UseCaseDeps } from './deps.js';
 import { presentUser } from './present.js';
+
+/** The most users one batched look-up may name. */
+export const MAX_BATCH_USERS = 500;
 
 /**
  * The current user's profile, read on every `GET /api/user`. Served from a
@@ -22,5 +26,23 @@ export class GetUser {
       if (!user) throw notFound('User not found.');
       return presentUser(user);
     });
+  }
+
+  /** Several profiles at once (the gateway's batched `GET /api/user`); unknown ids are left out. */
+  async executeMany(tenantId: string, userIds: number[]): Promise<User[]> {
+    if (userIds.length > MAX_BATCH_USERS)
+      throw validationFailed([
+        { field: 'user_ids', description: `At most ${MAX_BATCH_USERS} users per call.` },
+      ]);
+    const unique = [...new Set(userIds)];
+    const found = await Promise.all(
+      unique.map((userId) =>
+        this.execute(tenantId, userId).catch((error: unknown) => {
+          if (error instanceof AppError && error.code === GrpcStatus.NOT_FOUND) return undefined;
+          throw error;
+        }),
+      ),
+    );
+    return found.filter((user): user is User => user !== undefined);
   }
 }

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTenantWithToken,
+  createUserWithToken,
+  startSystem,
+  type RunningSystem,
+  type TenantFixture,
+} from '../../src/index.js';
+
+/** How many BatchGetUsers calls identity has answered, from its own metrics. */
+async function batchCalls(system: RunningSystem): Promise<number> {
+  const metric = await system.services
+    .identity!.metrics.registry.getSingleMetric('grpc_server_handled_total')!
+    .get();
+  return metric.values
+    .filter((value) => value.labels.grpc_method === 'batchGetUsers')
+    .reduce((sum, value) => sum + value.value, 0);
+}
+
+describe('GET /api/user batches concurrent look-ups without mixing callers', () => {
+  let system: RunningSystem;
+  let a: TenantFixture;
+  let aSecond: Omit<TenantFixture, 'tenant'>;
+  let b: TenantFixture;
+
+  beforeAll(async () => {
+    system = await startSystem();
+    a = await createTenantWithToken(system, { slug: 'batch-a' });
+    aSecond = await createUserWithToken(system, a.tenant, { email: 'second@batch-a.test' });
+    b = await createTenantWithToken(system, { slug: 'batch-b' });
+  });
+  afterAll(() => system?.stop());
+
+  it('answers each of many concurrent requests with its own user, in fewer identity calls', async () => {
+    const callers = [a, aSecond, b];
+    // Warm the gateway's tenant and token caches so only the user look-ups remain.
+    for (const caller of callers)
+      expect((await caller.request('GET', '/api/user')).status).toBe(200);
+
+    const before = await batchCalls(system);
+    const rounds = 20;
+    // Injected, so all of them start in the same tick whatever the machine's speed; over
+    // sockets the same happens under load, when requests queue up between loop turns.
+    const responses = await Promise.all(
+      Array.from({ length: rounds }, () => callers)
+        .flat()
+        .map((caller) =>
+          system.gateway.app.inject({
+            method: 'GET',
+            url: '/api/user',
+            headers: { host: caller.host, authorization: `Bearer ${caller.token}` },
+          }),
+        ),
+    );
+    const calls = (await batchCalls(system)) - before;
+
+    responses.forEach((response, index) => {
+      const caller = callers[index % callers.length]!;
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).toMatchObject({ id: caller.user.id, email: caller.user.email });
+    });
+    // Every answer came from an identity read, and the reads were shared: one call per tenant
+    // when all start in one tick (two tenants here), with a little slack for a slow machine.
+    expect(calls).toBeGreaterThanOrEqual(2);
+    expect(calls).toBeLessThanOrEqual(4);
+  });
+});
