@@ -3,6 +3,8 @@ import { compileQuery } from '../storage/mingo.js';
 import { badValue, toCommandError } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
 import { Collection } from '../storage/collection.js';
+import { moveIdFirst } from '../storage/raw-bson.js';
+import { RAW_DOCUMENTS } from '../wire/messages.js';
 import { collectionName, type CommandHandler } from './context.js';
 import { runQuery } from './read.js';
 import { applyUpdate, buildUpsert, type UpdateSpec } from './update-engine.js';
@@ -45,9 +47,18 @@ const insert: CommandHandler = (cmd, { catalog, db }) => {
   const coll = catalog.getOrCreate(db, collectionName(cmd, 'insert'));
   const docs = cmd.documents;
   if (!Array.isArray(docs)) throw badValue("'documents' must be an array");
+  // The documents' BSON as received (see RAW_DOCUMENTS), journaled as is when `_id` needed no change
+  // and with the `_id` element moved first when prepareInsert only moved it (drivers append `_id`).
+  const raw = (cmd as Record<symbol, Uint8Array[] | undefined>)[RAW_DOCUMENTS];
   let n = 0;
-  const errors = eachStatement(docs as Document[], cmd.ordered !== false, (d) => {
-    catalog.insert(coll, coll.prepareInsert(d));
+  const errors = eachStatement(docs as Document[], cmd.ordered !== false, (d, i) => {
+    const doc = coll.prepareInsert(d);
+    const bytes = raw?.[i];
+    catalog.insert(
+      coll,
+      doc,
+      bytes && (doc === d ? bytes : d._id !== undefined ? moveIdFirst(bytes) : undefined),
+    );
     n++;
   });
   return withErrors({ n, ok: 1 }, errors);

@@ -61,9 +61,10 @@ export class Catalog {
     if (this.dbs.delete(db)) this.log({ o: 'dropDb', db });
   }
 
-  insert(coll: Collection, doc: Document): void {
+  /** `rawDoc`, when given, must be the exact BSON `doc` was decoded from (see `Journal.appendPut`). */
+  insert(coll: Collection, doc: Document, rawDoc?: Uint8Array): void {
     coll.insert(doc);
-    this.log({ o: 'put', db: coll.db, c: coll.name, d: doc });
+    if (this.journal && !this.replaying) this.journal.appendPut(coll.db, coll.name, doc, rawDoc);
   }
 
   replace(coll: Collection, oldDoc: Document, newDoc: Document): void {

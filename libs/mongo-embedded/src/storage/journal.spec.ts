@@ -3,7 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
-import { Journal, decodeRecords, encodeRecord, type JournalRecord } from './journal.js';
+import { Double, deserialize, serialize } from 'bson';
+import {
+  Journal,
+  decodeRecords,
+  encodeRecord,
+  putRecordSize,
+  writePutRecord,
+  type JournalRecord,
+} from './journal.js';
 
 const put = (i: number): JournalRecord => ({
   o: 'put',
@@ -44,5 +52,48 @@ describe('journal', () => {
     again.close();
     expect(fs.statSync(path.join(dir, 'journal.bin')).size).toBe(0);
     expect(new Journal(dir, 'never', silentLogger).open()).toEqual([put(7)]);
+  });
+});
+
+describe('journal put records from raw BSON', () => {
+  it('are byte for byte what encodeRecord makes of the decoded document', () => {
+    const d = { _id: 7, name: 'ü-x', at: new Date(5), n: 1.5, nested: { a: [1, 'b'] } };
+    const raw = serialize(d);
+    for (const [db, c] of [
+      ['d', 'c'],
+      ['bench', 'token_requests'],
+      ['dé', 'çoll'],
+    ] as const) {
+      const expected = encodeRecord({ o: 'put', db, c, d: deserialize(raw) });
+      expect(putRecordSize(db, c, raw)).toBe(expected.length);
+      const out = Buffer.alloc(expected.length + 3);
+      expect(writePutRecord(out, 3, db, c, raw)).toBe(out.length);
+      expect(out.subarray(3).equals(expected)).toBe(true);
+    }
+  });
+
+  it('replay the received bytes, which may keep types a re-serialisation would change', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'journal-spec-'));
+    const j = new Journal(dir, 'never', silentLogger);
+    j.open();
+    // A double 2.0 would be re-serialised as an int32; the raw bytes keep the received type.
+    const raw = serialize({ _id: 1, x: new Double(2) });
+    const doc = deserialize(raw);
+    j.appendPut('d', 'c', doc, raw);
+    j.appendPut('d', 'c', { _id: 2, y: 'z' });
+    j.append({ o: 'del', db: 'd', c: 'c', id: 3 });
+    for (let i = 0; i < 3000; i++)
+      j.appendPut('d', 'c', { _id: 10 + i }, serialize({ _id: 10 + i }));
+    j.flush();
+    j.close();
+    const records = new Journal(dir, 'never', silentLogger).open();
+    expect(records.slice(0, 3)).toEqual([
+      { o: 'put', db: 'd', c: 'c', d: doc },
+      { o: 'put', db: 'd', c: 'c', d: { _id: 2, y: 'z' } },
+      { o: 'del', db: 'd', c: 'c', id: 3 },
+    ]);
+    expect(records).toHaveLength(3003);
+    const bytes = fs.readFileSync(path.join(dir, 'journal.bin'));
+    expect(bytes.includes(Buffer.from(raw))).toBe(true);
   });
 });

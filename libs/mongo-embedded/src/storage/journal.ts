@@ -20,6 +20,7 @@ export type JournalRecord =
   | { o: 'del'; db: string; c: string; id: unknown };
 
 const RECORD_HEADER = 8; // uint32 length of BSON payload + uint32 crc32 of payload
+const PENDING_INITIAL = 64 * 1024;
 
 export function encodeRecord(rec: JournalRecord): Buffer {
   const body = serialize(rec, { checkKeys: false });
@@ -53,9 +54,60 @@ export function decodeRecords(buf: Buffer): { records: JournalRecord[]; validLen
   return { records, validLength: pos };
 }
 
+/**
+ * A `put` record built around a document's BSON as received, byte for byte what
+ * `encodeRecord({ o: 'put', db, c, d })` produces when `d` serialises to those same bytes.
+ * Writes at `pos` in `out` (which must have room: see `putRecordSize`); returns the end.
+ */
+export function writePutRecord(
+  out: Buffer,
+  pos: number,
+  db: string,
+  c: string,
+  rawDoc: Uint8Array,
+): number {
+  const start = pos;
+  let p = pos + RECORD_HEADER + 4;
+  p = writeStringElement(out, p, 'o', 'put');
+  p = writeStringElement(out, p, 'db', db);
+  p = writeStringElement(out, p, 'c', c);
+  out[p++] = 0x03; // embedded document
+  out[p++] = 0x64; // 'd'
+  out[p++] = 0;
+  out.set(rawDoc, p);
+  p += rawDoc.length;
+  out[p++] = 0;
+  const bodyStart = start + RECORD_HEADER;
+  out.writeUInt32LE(p - bodyStart, bodyStart);
+  out.writeUInt32LE(p - bodyStart, start);
+  out.writeUInt32LE(crc32(out.subarray(bodyStart, p)), start + 4);
+  return p;
+}
+
+export function putRecordSize(db: string, c: string, rawDoc: Uint8Array): number {
+  // Each string element: type, key, 0, int32 length, value, 0.
+  const strings = 3 * 7 + 'o'.length + 'put'.length + 'db'.length + 'c'.length;
+  const names = Buffer.byteLength(db) + Buffer.byteLength(c);
+  // header, int32 document size, the strings, 'd' element (type, 'd', 0, document), EOO
+  return RECORD_HEADER + 4 + strings + names + 3 + rawDoc.length + 1;
+}
+
+function writeStringElement(out: Buffer, p: number, key: string, value: string): number {
+  out[p++] = 0x02;
+  p += out.write(key, p, 'utf8');
+  out[p++] = 0;
+  const len = out.write(value, p + 4, 'utf8');
+  out.writeInt32LE(len + 1, p);
+  p += 4 + len;
+  out[p++] = 0;
+  return p;
+}
+
 export class Journal {
   private fd: number | undefined;
-  private pending: Buffer[] = [];
+  /** Encoded records not yet written: `pending[0, pendingLength)`, one buffer reused across flushes. */
+  private pending = Buffer.allocUnsafe(PENDING_INITIAL);
+  private pendingLength = 0;
   private written = 0;
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
@@ -99,12 +151,38 @@ export class Journal {
   }
 
   append(rec: JournalRecord): void {
-    this.pending.push(encodeRecord(rec));
+    const body = serialize(rec, { checkKeys: false });
+    const at = this.reserve(RECORD_HEADER + body.length);
+    this.pending.writeUInt32LE(body.length, at);
+    this.pending.writeUInt32LE(crc32(body), at + 4);
+    this.pending.set(body, at + RECORD_HEADER);
+    this.pendingLength = at + RECORD_HEADER + body.length;
+  }
+
+  /**
+   * A `put` of `doc`. With `rawDoc` (the exact bytes `doc` was decoded from) those bytes are
+   * journaled instead of serialising `doc` again: replay decodes them to the same document.
+   */
+  appendPut(db: string, c: string, doc: Document, rawDoc?: Uint8Array): void {
+    if (!rawDoc) return this.append({ o: 'put', db, c, d: doc });
+    const at = this.reserve(putRecordSize(db, c, rawDoc));
+    this.pendingLength = writePutRecord(this.pending, at, db, c, rawDoc);
+  }
+
+  /** Makes room for `bytes` more and returns where they start. */
+  private reserve(bytes: number): number {
+    const need = this.pendingLength + bytes;
+    if (need > this.pending.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, this.pending.length * 2));
+      this.pending.copy(grown, 0, 0, this.pendingLength);
+      this.pending = grown;
+    }
+    return this.pendingLength;
   }
 
   /** Records appended since the last flush. */
   get hasPending(): boolean {
-    return this.pending.length > 0;
+    return this.pendingLength > 0;
   }
 
   get size(): number {
@@ -116,11 +194,15 @@ export class Journal {
    * turn, shared by every command of that turn), so an acknowledged write is in the OS at least.
    */
   flush(): void {
-    if (this.fd === undefined || this.pending.length === 0) return;
-    const buf = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
-    this.pending = [];
-    fs.writeSync(this.fd, buf);
-    this.written += buf.length;
+    if (this.fd === undefined || this.pendingLength === 0) return;
+    const length = this.pendingLength;
+    this.pendingLength = 0;
+    let off = 0;
+    while (off < length) off += fs.writeSync(this.fd, this.pending, off, length - off);
+    this.written += length;
+    // Don't keep a buffer grown by one huge turn.
+    if (this.pending.length > 16 * PENDING_INITIAL)
+      this.pending = Buffer.allocUnsafe(PENDING_INITIAL);
     if (this.policy === 'always') fs.fdatasyncSync(this.fd);
     else this.dirty = true;
   }

@@ -1,7 +1,7 @@
 import { deserialize, serialize } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { FramingError, MessageFramer } from './framing.js';
-import { ProtocolError, parseMessage } from './messages.js';
+import { ProtocolError, RAW_DOCUMENTS, parseMessage } from './messages.js';
 import { encodeOpMsg, encodeOpReply } from './replies.js';
 
 function opMsg(flags: number, sections: Buffer[]): Buffer {
@@ -32,6 +32,47 @@ describe('parseMessage', () => {
       command: { insert: 'c', $db: 'd', documents: [{ a: 1 }, { a: 2 }] },
       moreToCome: false,
     });
+  });
+
+  it("keeps the bytes of an insert's documents, in the body or in a sequence", () => {
+    const raw = (c: object) =>
+      (c as Record<symbol, Uint8Array[] | undefined>)[RAW_DOCUMENTS]?.map((b) => Buffer.from(b));
+    const docs = [{ _id: 1, s: 'é', at: new Date(3) }, { _id: 2 }];
+    const inBody = parseMessage(opMsg(0, [kind0({ insert: 'c', documents: docs, $db: 'd' })]));
+    expect(inBody.command).toEqual({ insert: 'c', documents: docs, $db: 'd' });
+    expect(raw(inBody.command)).toEqual(docs.map((d) => serialize(d)));
+    const inSeq = parseMessage(
+      opMsg(0, [kind0({ insert: 'c', $db: 'd' }), kind1('documents', docs)]),
+    );
+    expect(raw(inSeq.command)).toEqual(docs.map((d) => serialize(d)));
+    // Entries that are not documents: a plain decode, no bytes.
+    const odd = parseMessage(opMsg(0, [kind0({ insert: 'c', documents: [{ a: 1 }, 5] })]));
+    expect(odd.command).toEqual({ insert: 'c', documents: [{ a: 1 }, 5] });
+    expect(raw(odd.command)).toBeUndefined();
+    // Only for inserts: elsewhere a `documents` field is just data.
+    const other = parseMessage(opMsg(0, [kind0({ find: 'c', filter: { documents: [{ a: 1 }] } })]));
+    expect(other.command).toEqual({ find: 'c', filter: { documents: [{ a: 1 }] } });
+    expect(raw(other.command)).toBeUndefined();
+    // A sequence replaces the body's `documents`, bytes included.
+    const both = parseMessage(
+      opMsg(0, [kind0({ insert: 'c', documents: [{ x: 1 }] }), kind1('documents', docs)]),
+    );
+    expect(both.command.documents).toEqual(docs);
+    expect(raw(both.command)).toEqual(docs.map((d) => serialize(d)));
+    expect(() =>
+      parseMessage(
+        opMsg(0, [
+          Buffer.concat([
+            Buffer.from([0]),
+            (() => {
+              const b = Buffer.from(serialize({ insert: 'c', documents: [{ s: 'x' }] }));
+              b[b.indexOf('x', 20)] = 0xff; // invalid UTF-8 inside a document
+              return b;
+            })(),
+          ]),
+        ]),
+      ),
+    ).toThrow(ProtocolError);
   });
 
   it('ignores a trailing checksum and reports moreToCome', () => {

@@ -9,6 +9,17 @@ import {
 
 export class ProtocolError extends Error {}
 
+/**
+ * On an `insert` command: the exact BSON bytes of each entry of `documents` (same order), so the
+ * journal can store them as received instead of serialising the decoded documents again. A symbol
+ * key, so it never shows up in the command's fields. The bytes are views into the message buffer:
+ * use them only while the command runs.
+ */
+export const RAW_DOCUMENTS: unique symbol = Symbol('rawDocuments');
+
+const DESERIALIZE_OPTIONS = { validation: { utf8: true } } as const;
+const INSERT_BODY_OPTIONS = { ...DESERIALIZE_OPTIONS, fieldsAsRaw: { documents: true } };
+
 export interface MessageHeader {
   length: number;
   requestId: number;
@@ -30,24 +41,66 @@ export function readHeader(buf: Buffer): MessageHeader {
   };
 }
 
-/** Deserialises one BSON document that must fit exactly inside [start, end). */
-function readDocument(buf: Buffer, start: number, end: number): { doc: Document; next: number } {
+/** The bytes of one BSON document that must fit exactly inside [start, end). */
+function readBytes(buf: Buffer, start: number, end: number): { raw: Buffer; next: number } {
   if (start + 5 > end) throw new ProtocolError('truncated BSON document');
   const size = buf.readInt32LE(start);
   if (size < 5 || start + size > end)
     throw new ProtocolError('BSON document length exceeds message bounds');
+  return { raw: buf.subarray(start, start + size), next: start + size };
+}
+
+/** Deserialises one BSON document that must fit exactly inside [start, end). */
+function readDocument(buf: Buffer, start: number, end: number): { doc: Document; next: number } {
+  const { raw, next } = readBytes(buf, start, end);
+  return { doc: decode(raw), next };
+}
+
+function decode(raw: Uint8Array, options: object = DESERIALIZE_OPTIONS): Document {
   try {
-    const doc = deserialize(buf.subarray(start, start + size), { validation: { utf8: true } });
-    return { doc, next: start + size };
+    return deserialize(raw, options);
   } catch (err) {
     throw new ProtocolError(`invalid BSON: ${(err as Error).message}`);
   }
+}
+
+/** Whether a BSON document's first key (the command name) is `insert`, read from the bytes. */
+function isInsertCommand(raw: Buffer): boolean {
+  // int32 size, element type byte, then the key as a cstring: "insert\0" is 7 bytes.
+  return raw.length >= 12 && raw[11] === 0 && raw.toString('latin1', 5, 11) === 'insert';
+}
+
+/**
+ * An insert body decoded with `documents` left as raw bytes, then each document decoded on its own:
+ * the same documents as a plain decode, plus their bytes. Anything unusual in `documents` (not an
+ * array, or an entry that is not a document) takes the plain decode, so results never differ.
+ */
+function readInsertBody(raw: Buffer): Document {
+  const body = decode(raw, INSERT_BODY_OPTIONS);
+  const entries = body.documents as unknown;
+  if (!Array.isArray(entries) || !entries.every((e) => e instanceof Uint8Array)) return decode(raw);
+  const bytes = entries as Uint8Array[];
+  const docs: Document[] = new Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) docs[i] = decode(bytes[i]!);
+  body.documents = docs;
+  withRaw(body, bytes);
+  return body;
 }
 
 function readCString(buf: Buffer, start: number, end: number): { value: string; next: number } {
   const zero = buf.indexOf(0, start);
   if (zero < 0 || zero >= end) throw new ProtocolError('unterminated cstring');
   return { value: buf.toString('utf8', start, zero), next: zero + 1 };
+}
+
+/** Not enumerable, so spreading or comparing a command never carries or shows the bytes. */
+function withRaw(command: Document, bytes: Uint8Array[] | undefined): void {
+  if (bytes)
+    Object.defineProperty(command, RAW_DOCUMENTS, {
+      value: bytes,
+      enumerable: false,
+      configurable: true,
+    });
 }
 
 /**
@@ -63,12 +116,15 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
   let pos = HEADER_SIZE + 4;
   let body: Document | undefined;
   const sequences: Record<string, Document[]> = {};
+  let insert = false;
+  let rawSequence: Buffer[] | undefined;
   while (pos < end) {
     const kind = buf[pos++];
     if (kind === 0) {
       if (body) throw new ProtocolError('OP_MSG has more than one body section');
-      const r = readDocument(buf, pos, end);
-      body = r.doc;
+      const r = readBytes(buf, pos, end);
+      insert = isInsertCommand(r.raw);
+      body = insert ? readInsertBody(r.raw) : decode(r.raw);
       pos = r.next;
     } else if (kind === 1) {
       if (pos + 4 > end) throw new ProtocolError('truncated document sequence');
@@ -78,23 +134,30 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
         throw new ProtocolError('document sequence exceeds message bounds');
       const id = readCString(buf, pos + 4, seqEnd);
       const docs: Document[] = [];
+      const raws: Buffer[] = [];
       let p = id.next;
       while (p < seqEnd) {
-        const r = readDocument(buf, p, seqEnd);
-        docs.push(r.doc);
+        const r = readBytes(buf, p, seqEnd);
+        docs.push(decode(r.raw));
+        raws.push(r.raw);
         p = r.next;
       }
       sequences[id.value] = docs;
+      if (id.value === 'documents') rawSequence = raws;
       pos = seqEnd;
     } else {
       throw new ProtocolError(`unknown OP_MSG section kind ${kind}`);
     }
   }
   if (!body) throw new ProtocolError('OP_MSG without body section');
+  const command: Document = { ...body, ...sequences };
+  // A `documents` sequence replaces the body's field, and with it any bytes taken from the body.
+  const raw = (body as Record<symbol, Uint8Array[] | undefined>)[RAW_DOCUMENTS];
+  withRaw(command, sequences.documents ? (insert ? rawSequence : undefined) : raw);
   return {
     kind: 'msg',
     header,
-    command: { ...body, ...sequences },
+    command,
     moreToCome: (flags & MSG_MORE_TO_COME) !== 0,
   };
 }
