@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fixedRateFigures, latencyTargetMet, throughputRatio, type LoadResult } from './report.js';
+import {
+  fixedRateFigures,
+  latencyTargetMet,
+  percentile,
+  throughputRatio,
+  type LoadResult,
+} from './report.js';
 
 const result = (average: number, p99: number, extra: Partial<LoadResult> = {}): LoadResult => ({
   requests: { average },
@@ -20,5 +26,14 @@ describe('gateway bench report', () => {
     expect(latencyTargetMet(fixedRateFigures(1000, result(990, 12)))).toBe(false);
     expect(latencyTargetMet(fixedRateFigures(1000, result(900, 5)))).toBe(false);
     expect(latencyTargetMet(fixedRateFigures(1000, result(1000, 5, { non2xx: 3 })))).toBe(false);
+  });
+
+  it('takes nearest-rank percentiles', () => {
+    const values = Array.from({ length: 100 }, (_, index) => index + 1);
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile(values, 99)).toBe(99);
+    expect(percentile(values, 100)).toBe(100);
+    expect(percentile([7], 99)).toBe(7);
+    expect(percentile([], 99)).toBe(0);
   });
 });

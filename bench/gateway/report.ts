@@ -28,11 +28,26 @@ export function fixedRateFigures(requestedRate: number, result: LoadResult) {
   };
 }
 
+/** Nearest-rank percentile of an ascending array (0 for an empty one). */
+export function percentile(sortedAscending: number[], p: number): number {
+  if (sortedAscending.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sortedAscending.length);
+  return sortedAscending[Math.min(sortedAscending.length, Math.max(1, rank)) - 1]!;
+}
+
+export interface RateFigures {
+  requested_req_per_s: number;
+  achieved_req_per_s: number;
+  p99_ms: number;
+  non_2xx: number;
+  errors: number;
+}
+
 /**
  * A latency target only counts when the rate was actually sustained (within 5%)
  * without errors: a server that falls behind would otherwise look fast.
  */
-export function latencyTargetMet(figures: ReturnType<typeof fixedRateFigures>): boolean {
+export function latencyTargetMet(figures: RateFigures): boolean {
   return (
     figures.achieved_req_per_s >= figures.requested_req_per_s * 0.95 &&
     figures.non_2xx === 0 &&

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { openLoop } from './open-loop.js';
 import {
   fixedRateFigures,
   latencyTargetMet,
@@ -123,8 +124,20 @@ try {
   const fixed = async (rate: number) =>
     fixedRateFigures(rate, await run({ ...gateway, duration, connections: 50, overallRate: rate }));
   const ratio = throughputRatio(gatewayResult, bareResult);
+  // autocannon's fixed rate gives every connection its own timer, so the 50 connections fire
+  // together: bursts of 50 every 50 ms. Kept for comparison; the target is judged on an evenly
+  // paced open-loop load, latency counted from when each request was due.
   const atThousand = await fixed(1000);
   const atFiveHundred = await fixed(500);
+  const paced = (rate: number) =>
+    openLoop({
+      url: gateway.url,
+      headers: gateway.headers,
+      ratePerSecond: rate,
+      durationSeconds: duration,
+    });
+  const pacedFiveHundred = await paced(500);
+  const pacedThousand = await paced(1000);
   console.log(
     JSON.stringify(
       {
@@ -147,8 +160,9 @@ try {
         },
         throughput_ratio: ratio,
         ratio_target_met: ratio >= TARGET_THROUGHPUT_RATIO,
-        fixed_rate: [atFiveHundred, atThousand],
-        p99_target_met_at_1000: latencyTargetMet(atThousand),
+        fixed_rate_paced: [pacedFiveHundred, pacedThousand],
+        p99_target_met_at_1000: latencyTargetMet(pacedThousand),
+        fixed_rate_autocannon_bursts: [atFiveHundred, atThousand],
       },
       null,
       2,
