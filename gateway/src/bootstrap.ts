@@ -14,7 +14,7 @@ import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import { createWebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import { createActivityAdapter } from './adapters/activity.js';
 import { buildApp } from './app.js';
-import { createAuthWiring, type ExtraRoutes } from './auth/index.js';
+import { createAuthWiring, type AuthWiring, type ExtraRoutes } from './auth/index.js';
 import { readConfig, type GatewayConfig } from './config.js';
 
 export interface GatewayHandle {
@@ -23,6 +23,8 @@ export interface GatewayHandle {
   logger: Logger;
   /** http://host:port the gateway listens on. */
   url: string;
+  /** Tenancy, token cache, limiter and identity client: for tests that drive them directly. */
+  auth: AuthWiring;
   stop(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export async function bootstrap(
     app,
     config,
     logger,
+    auth,
     url: `http://${config.HTTP_HOST}:${address.port}`,
     async stop() {
       shuttingDown = true;

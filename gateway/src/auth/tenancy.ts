@@ -20,6 +20,8 @@ export function baseUrlFor(host: string, scheme: 'http' | 'https', port: number)
 /** Host → tenant, through identity, cached briefly per gateway replica. */
 export class TenantResolver {
   private readonly cache = new Map<string, { tenant: ResolvedTenant | null; expires: number }>();
+  /** One look-up per host at a time: requests that miss together share it. */
+  private readonly loading = new Map<string, Promise<ResolvedTenant | null>>();
 
   constructor(
     private readonly identity: IdentityAdapter,
@@ -29,9 +31,17 @@ export class TenantResolver {
   async resolve(rawHost: string | undefined): Promise<ResolvedTenant | null> {
     const host = (rawHost ?? '').trim().toLowerCase().replace(/\.$/, '');
     if (!host || host.length > 253 || !/^[a-z0-9.-]+$/.test(host)) return null;
-    const now = Date.now();
     const cached = this.cache.get(host);
-    if (cached && cached.expires > now) return cached.tenant;
+    if (cached && cached.expires > Date.now()) return cached.tenant;
+    let pending = this.loading.get(host);
+    if (!pending) {
+      pending = this.load(host).finally(() => this.loading.delete(host));
+      this.loading.set(host, pending);
+    }
+    return pending;
+  }
+
+  private async load(host: string): Promise<ResolvedTenant | null> {
     let tenant: ResolvedTenant | null = null;
     try {
       const answer = await this.identity.call.resolveTenant({ host });
@@ -49,7 +59,7 @@ export class TenantResolver {
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(host, {
       tenant,
-      expires: now + (tenant ? this.settings.cacheTtlMs : this.settings.negativeCacheTtlMs),
+      expires: Date.now() + (tenant ? this.settings.cacheTtlMs : this.settings.negativeCacheTtlMs),
     });
     return tenant;
   }

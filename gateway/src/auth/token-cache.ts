@@ -18,9 +18,21 @@ export interface CachedToken {
  * `identity.token.revoked` / `.changed` before it answers a revoke or edit; every
  * replica drops the entry on that event, so the next request reloads it. A NATS
  * reconnect clears the whole cache, since events may have been missed meanwhile.
+ *
+ * Requests that miss together share one load (otherwise every request arriving
+ * while an expired entry reloads would call identity too, and under load that
+ * stampede feeds itself). A load that an invalidation overtook still answers the
+ * requests that were waiting for it, which arrived before the change, but it is
+ * not cached, so the next request asks identity again.
  */
 export class TokenCache {
   private readonly entries = new Map<number, { value: CachedToken; expires: number }>();
+  /** Loads under way, by token id and then by the tenant whose request started them. */
+  private readonly loading = new Map<number, Map<string, Promise<CachedToken | undefined>>>();
+  /** Bumped by every invalidation; a load caches its answer only if none happened meanwhile. */
+  private generation = 0;
+  private readonly invalidatedAt = new Map<number, number>();
+  private clearedAt = 0;
   private subscriptions: Subscription[] = [];
 
   constructor(
@@ -31,34 +43,72 @@ export class TokenCache {
 
   /** Undefined when identity says the token does not exist for this tenant (unknown, revoked, expired). */
   async get(tenantId: string, tokenId: number): Promise<CachedToken | undefined> {
-    const now = Date.now();
     const hit = this.entries.get(tokenId);
-    if (hit && hit.expires > now)
+    if (hit && hit.expires > Date.now())
       return hit.value.record.tenant_id === tenantId ? hit.value : undefined;
+    const loaded = await this.loadShared(tenantId, tokenId);
+    return loaded?.record.tenant_id === tenantId ? loaded : undefined;
+  }
+
+  // Keyed by tenant too: identity answers for the calling tenant only, so a request on another
+  // tenant's host must neither share nor spoil the load of the token's own tenant.
+  private loadShared(tenantId: string, tokenId: number): Promise<CachedToken | undefined> {
+    let byTenant = this.loading.get(tokenId);
+    if (!byTenant) this.loading.set(tokenId, (byTenant = new Map()));
+    let pending = byTenant.get(tenantId);
+    if (!pending) {
+      const started: Promise<CachedToken | undefined> = this.load(tenantId, tokenId).finally(() => {
+        const current = this.loading.get(tokenId);
+        if (current?.get(tenantId) !== started) return;
+        current.delete(tenantId);
+        if (current.size === 0) this.loading.delete(tokenId);
+      });
+      byTenant.set(tenantId, (pending = started));
+    }
+    return pending;
+  }
+
+  private async load(tenantId: string, tokenId: number): Promise<CachedToken | undefined> {
+    const startedAt = this.generation;
+    const stillCurrent = () =>
+      this.clearedAt <= startedAt && (this.invalidatedAt.get(tokenId) ?? 0) <= startedAt;
     try {
       const { token } = await this.identity.call.getTokenForAuth({ token_id: tokenId });
       const value = {
         record: token!,
         allowlist: token!.ip_allowlist.length > 0 ? buildAllowlist(token!.ip_allowlist) : null,
       };
-      if (this.entries.size > 50_000) this.entries.clear();
-      this.entries.set(tokenId, { value, expires: now + this.ttlMs });
+      if (stillCurrent()) {
+        if (this.entries.size > 50_000) this.entries.clear();
+        this.entries.set(tokenId, { value, expires: Date.now() + this.ttlMs });
+      }
       return value;
     } catch (error) {
-      if (describeCallError(error).code === GrpcStatus.NOT_FOUND) {
+      if (describeCallError(error).code !== GrpcStatus.NOT_FOUND) throw error;
+      // Only the token's own tenant learns it is gone; another tenant's miss leaves the entry.
+      if (this.entries.get(tokenId)?.value.record.tenant_id === tenantId)
         this.entries.delete(tokenId);
-        return undefined;
-      }
-      throw error;
+      return undefined;
     }
   }
 
   invalidate(tokenId: number): void {
     this.entries.delete(tokenId);
+    // A load already under way may carry the old record: it must not be cached, and the next
+    // request must not join it.
+    this.loading.delete(tokenId);
+    if (this.invalidatedAt.size > 50_000) {
+      this.invalidatedAt.clear();
+      this.clearedAt = this.generation + 1;
+    }
+    this.invalidatedAt.set(tokenId, ++this.generation);
   }
 
   clear(): void {
     this.entries.clear();
+    this.loading.clear();
+    this.invalidatedAt.clear();
+    this.clearedAt = ++this.generation;
   }
 
   listen(nats: NatsConnection): void {
