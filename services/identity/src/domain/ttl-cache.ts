@@ -5,6 +5,8 @@
  */
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number }>();
+  /** Loads under way: callers that miss together share one. */
+  private readonly loading = new Map<K, Promise<V>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -15,13 +17,26 @@ export class TtlCache<K, V> {
   async getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
     if (hit && hit.expires > this.now()) return hit.value;
-    const value = await load();
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, { value, expires: this.now() + this.ttlMs });
-    return value;
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const started = load().then((value) => {
+      // Deleted while loading: the value may predate the change, so it answers only its waiters.
+      if (this.loading.get(key) === started) {
+        if (this.entries.size >= this.maxEntries) this.entries.clear();
+        this.entries.set(key, { value, expires: this.now() + this.ttlMs });
+      }
+      return value;
+    });
+    this.loading.set(key, started);
+    const forget = () => {
+      if (this.loading.get(key) === started) this.loading.delete(key);
+    };
+    started.then(forget, forget);
+    return started;
   }
 
   delete(key: K): void {
     this.entries.delete(key);
+    this.loading.delete(key);
   }
 }
