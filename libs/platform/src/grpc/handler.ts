@@ -1,6 +1,8 @@
 import {
   status as GrpcStatus,
+  type handleBidiStreamingCall,
   type sendUnaryData,
+  type ServerDuplexStream,
   type ServerUnaryCall,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
@@ -18,10 +20,21 @@ export interface CallContext extends RequestContext {
 
 export type UnaryHandler<Req, Res> = (request: Req, context: CallContext) => Promise<Res>;
 
-/** A service implementation written as plain async functions; `wrapService` adapts it to grpc-js. */
+type UnaryServerMethod = (call: ServerUnaryCall<never, never>, callback: never) => void;
+
+/**
+ * A service's unary methods written as plain async functions; `wrapService`
+ * adapts them to grpc-js. Streaming methods go in `StreamService`.
+ */
 export type AsyncService<Server> = {
   // The generated server interfaces carry a string index signature; only the named methods count.
-  [Method in keyof Server as string extends Method ? never : Method]: Server[Method] extends (
+  [
+    Method in keyof Server as string extends Method
+      ? never
+      : Server[Method] extends UnaryServerMethod
+        ? Method
+        : never
+  ]: Server[Method] extends (
     call: ServerUnaryCall<infer Req, infer Res>,
     callback: sendUnaryData<infer _R>,
   ) => void
@@ -29,10 +42,40 @@ export type AsyncService<Server> = {
     : never;
 };
 
+/** What a bidirectional stream handler sees besides the call itself. */
+export interface StreamContext extends CallContext {
+  /** Aborted when the server starts draining: finish what was asked, then end the stream. */
+  draining: AbortSignal;
+  /** Records one answered message like a unary call (the `grpc_server_*` metrics, by method). */
+  observe(code: GrpcStatus, durationMs: number): void;
+}
+
+export type StreamHandler<Req, Res> = (
+  call: ServerDuplexStream<Req, Res>,
+  context: StreamContext,
+) => void;
+
+/** A service's bidirectional streaming methods. */
+export type StreamService<Server> = {
+  [
+    Method in keyof Server as string extends Method
+      ? never
+      : Server[Method] extends handleBidiStreamingCall<never, never>
+        ? Server[Method] extends UnaryServerMethod
+          ? never
+          : Method
+        : never
+  ]: Server[Method] extends handleBidiStreamingCall<infer Req, infer Res>
+    ? StreamHandler<Req, Res>
+    : never;
+};
+
 export interface HandlerHooks {
   logger: Logger;
   onCall?: (service: string, method: string, code: GrpcStatus, durationMs: number) => void;
   inFlight: { add(): void; done(): void };
+  /** Aborted when the server drains; open streams are told through `StreamContext.draining`. */
+  draining?: AbortSignal;
 }
 
 function buildCallContext(requestContext: RequestContext, signal: AbortSignal): CallContext {
@@ -99,6 +142,52 @@ export function wrapService<Server>(
             callback({ code: GrpcStatus.INTERNAL, details: 'Internal error' });
           },
         );
+      });
+    };
+  }
+  return wrapped;
+}
+
+/**
+ * Adapts bidirectional stream handlers: request context from the stream's
+ * metadata (fixed for its life), and a `draining` signal so a long-lived stream
+ * ends when the server shuts down instead of holding the drain up.
+ */
+export function wrapStreams<Server>(
+  serviceName: string,
+  streams: Partial<StreamService<Server>>,
+  hooks: HandlerHooks,
+): UntypedServiceImplementation {
+  const wrapped: UntypedServiceImplementation = {};
+  for (const [method, handler] of Object.entries(streams) as Array<
+    [string, StreamHandler<unknown, unknown>]
+  >) {
+    wrapped[method] = (call: ServerDuplexStream<unknown, unknown>) => {
+      const controller = new AbortController();
+      call.on('cancelled', () => controller.abort());
+      const requestContext = metadataToContext(call.metadata);
+      const draining = hooks.draining
+        ? AbortSignal.any([hooks.draining, controller.signal])
+        : controller.signal;
+      runWithContext(requestContext, () => {
+        try {
+          handler(call, {
+            ...buildCallContext(requestContext, controller.signal),
+            draining,
+            observe: (code, durationMs) => hooks.onCall?.(serviceName, method, code, durationMs),
+          });
+        } catch (error) {
+          const serviceError =
+            error instanceof AppError
+              ? toServiceError(error)
+              : { code: GrpcStatus.INTERNAL, details: 'Internal error' };
+          if (!(error instanceof AppError))
+            hooks.logger.error(
+              { err: error, grpc_method: `${serviceName}/${method}` },
+              'unhandled error opening a gRPC stream',
+            );
+          call.emit('error', serviceError);
+        }
       });
     };
   }

@@ -1,6 +1,15 @@
 export * from './errors.js';
 export { contextToMetadata, metadataToContext, METADATA_KEYS } from './metadata.js';
-export { wrapService, type AsyncService, type CallContext, type UnaryHandler } from './handler.js';
+export {
+  wrapService,
+  wrapStreams,
+  type AsyncService,
+  type CallContext,
+  type StreamContext,
+  type StreamHandler,
+  type StreamService,
+  type UnaryHandler,
+} from './handler.js';
 export {
   startGrpcServer,
   type GrpcServerHandle,

@@ -2,13 +2,15 @@ import { Server, ServerCredentials, type ServiceDefinition } from '@grpc/grpc-js
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/metrics.js';
-import { wrapService, type AsyncService } from './handler.js';
+import { wrapService, wrapStreams, type AsyncService, type StreamService } from './handler.js';
 
 export interface ServiceRegistration<Server> {
   /** Fully qualified proto name, e.g. `inventory.identity.v1.IdentityService`; used for health. */
   name: string;
   definition: ServiceDefinition;
   implementation: AsyncService<Server>;
+  /** Bidirectional streaming methods, if the service has any. */
+  streams?: Partial<StreamService<Server>>;
 }
 
 export interface GrpcServerOptions {
@@ -42,15 +44,18 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
 
   let inFlight = 0;
   const counter = { add: () => void inFlight++, done: () => void inFlight-- };
+  const draining = new AbortController();
   for (const service of options.services) {
-    server.addService(
-      service.definition,
-      wrapService(service.name, service.implementation, {
-        logger: options.logger,
-        inFlight: counter,
-        onCall: options.metrics?.observeGrpcCall,
-      }),
-    );
+    const hooks = {
+      logger: options.logger,
+      inFlight: counter,
+      onCall: options.metrics?.observeGrpcCall,
+      draining: draining.signal,
+    };
+    server.addService(service.definition, {
+      ...wrapService(service.name, service.implementation, hooks),
+      ...(service.streams ? wrapStreams(service.name, service.streams, hooks) : {}),
+    });
   }
 
   const port = await new Promise<number>((resolve, reject) => {
@@ -69,6 +74,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     stopping ??= new Promise<void>((resolve) => {
       health.setStatus('', 'NOT_SERVING');
       for (const service of options.services) health.setStatus(service.name, 'NOT_SERVING');
+      // Long-lived streams end themselves once told; tryShutdown would otherwise wait for them.
+      draining.abort();
       const timer = setTimeout(() => {
         options.logger.warn({ in_flight: inFlight }, 'gRPC drain timed out; forcing shutdown');
         server.forceShutdown();
