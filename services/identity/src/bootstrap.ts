@@ -34,7 +34,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
     logger: runtime.logger,
   });
   runtime.startOutboxRelay();
-  await runtime.serve([identityService(useCases)]);
+  await runtime.serve([identityService(useCases, runtime.logger)]);
   await consumeRequestLog(runtime, useCases);
   return runtime;
 }

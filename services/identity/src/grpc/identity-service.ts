@@ -6,9 +6,11 @@ import {
   unauthenticated,
   type AsyncService,
   type CallContext,
+  type Logger,
   type ServiceRegistration,
 } from '@inventory/platform';
 import type { UseCases } from '../use-cases/index.js';
+import { streamUsers } from './user-stream.js';
 
 /** The acting user comes only from `x-user-id` metadata, set by the gateway after authentication. */
 function actingUser(ctx: CallContext): number {
@@ -18,7 +20,10 @@ function actingUser(ctx: CallContext): number {
   return id;
 }
 
-export function identityService(useCases: UseCases): ServiceRegistration<IdentityServiceServer> {
+export function identityService(
+  useCases: UseCases,
+  logger: Logger,
+): ServiceRegistration<IdentityServiceServer> {
   const implementation: AsyncService<IdentityServiceServer> = {
     resolveTenant: async (request) => ({
       tenant: await useCases.resolveTenant.execute(request.host),
@@ -130,5 +135,6 @@ export function identityService(useCases: UseCases): ServiceRegistration<Identit
     name: 'inventory.identity.v1.IdentityService',
     definition: IdentityServiceService,
     implementation,
+    streams: { streamUsers: streamUsers(useCases, logger) },
   };
 }

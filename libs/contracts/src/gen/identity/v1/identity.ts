@@ -11,8 +11,10 @@ import {
   type CallOptions,
   type ChannelCredentials,
   Client,
+  type ClientDuplexStream,
   type ClientOptions,
   type ClientUnaryCall,
+  type handleBidiStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -70,6 +72,23 @@ export interface BatchGetUsersRequest {
 
 export interface BatchGetUsersResponse {
   users: User[];
+}
+
+export interface StreamUsersRequest {
+  correlation_id: number;
+  user_ids: number[];
+}
+
+export interface StreamUsersResponse {
+  correlation_id: number;
+  users: User[];
+  /**
+   * A failed look-up (the stream stays open): a google.rpc.Code, the ErrorInfo
+   * reason and a message. 0 when the look-up succeeded.
+   */
+  error_code: number;
+  error_reason: string;
+  error_message: string;
 }
 
 export interface LoginRequest {
@@ -1134,6 +1153,266 @@ export const BatchGetUsersResponse: MessageFns<BatchGetUsersResponse> = {
   ): BatchGetUsersResponse {
     const message = createBaseBatchGetUsersResponse();
     message.users = object.users?.map((e) => User.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseStreamUsersRequest(): StreamUsersRequest {
+  return { correlation_id: 0, user_ids: [] };
+}
+
+export const StreamUsersRequest: MessageFns<StreamUsersRequest> = {
+  encode(message: StreamUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.correlation_id !== 0) {
+      writer.uint32(8).uint64(message.correlation_id);
+    }
+    if (message.user_ids.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.user_ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamUsersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamUsersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.correlation_id = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.user_ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.user_ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamUsersRequest {
+    return {
+      correlation_id: isSet(object.correlationId)
+        ? globalThis.Number(object.correlationId)
+        : isSet(object.correlation_id)
+          ? globalThis.Number(object.correlation_id)
+          : 0,
+      user_ids: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.user_ids)
+          ? object.user_ids.map((e: any) => globalThis.Number(e))
+          : [],
+    };
+  },
+
+  toJSON(message: StreamUsersRequest): unknown {
+    const obj: any = {};
+    if (message.correlation_id !== 0) {
+      obj.correlationId = Math.round(message.correlation_id);
+    }
+    if (message.user_ids?.length) {
+      obj.userIds = message.user_ids.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StreamUsersRequest>, I>>(base?: I): StreamUsersRequest {
+    return StreamUsersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StreamUsersRequest>, I>>(object: I): StreamUsersRequest {
+    const message = createBaseStreamUsersRequest();
+    message.correlation_id = object.correlation_id ?? 0;
+    message.user_ids = object.user_ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseStreamUsersResponse(): StreamUsersResponse {
+  return { correlation_id: 0, users: [], error_code: 0, error_reason: '', error_message: '' };
+}
+
+export const StreamUsersResponse: MessageFns<StreamUsersResponse> = {
+  encode(message: StreamUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.correlation_id !== 0) {
+      writer.uint32(8).uint64(message.correlation_id);
+    }
+    for (const v of message.users) {
+      User.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.error_code !== 0) {
+      writer.uint32(24).int32(message.error_code);
+    }
+    if (message.error_reason !== '') {
+      writer.uint32(34).string(message.error_reason);
+    }
+    if (message.error_message !== '') {
+      writer.uint32(42).string(message.error_message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamUsersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamUsersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.correlation_id = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.users.push(User.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.error_code = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.error_reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.error_message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamUsersResponse {
+    return {
+      correlation_id: isSet(object.correlationId)
+        ? globalThis.Number(object.correlationId)
+        : isSet(object.correlation_id)
+          ? globalThis.Number(object.correlation_id)
+          : 0,
+      users: globalThis.Array.isArray(object?.users)
+        ? object.users.map((e: any) => User.fromJSON(e))
+        : [],
+      error_code: isSet(object.errorCode)
+        ? globalThis.Number(object.errorCode)
+        : isSet(object.error_code)
+          ? globalThis.Number(object.error_code)
+          : 0,
+      error_reason: isSet(object.errorReason)
+        ? globalThis.String(object.errorReason)
+        : isSet(object.error_reason)
+          ? globalThis.String(object.error_reason)
+          : '',
+      error_message: isSet(object.errorMessage)
+        ? globalThis.String(object.errorMessage)
+        : isSet(object.error_message)
+          ? globalThis.String(object.error_message)
+          : '',
+    };
+  },
+
+  toJSON(message: StreamUsersResponse): unknown {
+    const obj: any = {};
+    if (message.correlation_id !== 0) {
+      obj.correlationId = Math.round(message.correlation_id);
+    }
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => User.toJSON(e));
+    }
+    if (message.error_code !== 0) {
+      obj.errorCode = Math.round(message.error_code);
+    }
+    if (message.error_reason !== '') {
+      obj.errorReason = message.error_reason;
+    }
+    if (message.error_message !== '') {
+      obj.errorMessage = message.error_message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StreamUsersResponse>, I>>(base?: I): StreamUsersResponse {
+    return StreamUsersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StreamUsersResponse>, I>>(
+    object: I,
+  ): StreamUsersResponse {
+    const message = createBaseStreamUsersResponse();
+    message.correlation_id = object.correlation_id ?? 0;
+    message.users = object.users?.map((e) => User.fromPartial(e)) || [];
+    message.error_code = object.error_code ?? 0;
+    message.error_reason = object.error_reason ?? '';
+    message.error_message = object.error_message ?? '';
     return message;
   },
 };
@@ -5092,6 +5371,23 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): BatchGetUsersResponse =>
       BatchGetUsersResponse.decode(value),
   },
+  /**
+   * The same look-up on one long-lived stream per tenant (`x-tenant-id` fixed for
+   * the stream): every request gets exactly one answer with its correlation id,
+   * without the cost of a unary call each. The server ends the stream when it
+   * drains; the caller opens a new one (docs/decisions/0107).
+   */
+  streamUsers: {
+    path: '/inventory.identity.v1.IdentityService/StreamUsers' as const,
+    requestStream: true as const,
+    responseStream: true as const,
+    requestSerialize: (value: StreamUsersRequest): Buffer =>
+      Buffer.from(StreamUsersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamUsersRequest => StreamUsersRequest.decode(value),
+    responseSerialize: (value: StreamUsersResponse): Buffer =>
+      Buffer.from(StreamUsersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StreamUsersResponse => StreamUsersResponse.decode(value),
+  },
   login: {
     path: '/inventory.identity.v1.IdentityService/Login' as const,
     requestStream: false as const,
@@ -5263,6 +5559,13 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * one call of this (docs/decisions/0107).
    */
   batchGetUsers: handleUnaryCall<BatchGetUsersRequest, BatchGetUsersResponse>;
+  /**
+   * The same look-up on one long-lived stream per tenant (`x-tenant-id` fixed for
+   * the stream): every request gets exactly one answer with its correlation id,
+   * without the cost of a unary call each. The server ends the stream when it
+   * drains; the caller opens a new one (docs/decisions/0107).
+   */
+  streamUsers: handleBidiStreamingCall<StreamUsersRequest, StreamUsersResponse>;
   login: handleUnaryCall<LoginRequest, LoginResponse>;
   getSession: handleUnaryCall<GetSessionRequest, GetSessionResponse>;
   logout: handleUnaryCall<LogoutRequest, LogoutResponse>;
@@ -5363,6 +5666,20 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BatchGetUsersResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * The same look-up on one long-lived stream per tenant (`x-tenant-id` fixed for
+   * the stream): every request gets exactly one answer with its correlation id,
+   * without the cost of a unary call each. The server ends the stream when it
+   * drains; the caller opens a new one (docs/decisions/0107).
+   */
+  streamUsers(): ClientDuplexStream<StreamUsersRequest, StreamUsersResponse>;
+  streamUsers(
+    options: Partial<CallOptions>,
+  ): ClientDuplexStream<StreamUsersRequest, StreamUsersResponse>;
+  streamUsers(
+    metadata: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientDuplexStream<StreamUsersRequest, StreamUsersResponse>;
   login(
     request: LoginRequest,
     callback: (error: ServiceError | null, response: LoginResponse) => void,

@@ -1,0 +1,107 @@
+import type {
+  StreamUsersRequest,
+  StreamUsersResponse,
+} from '@inventory/contracts/identity/v1/identity.js';
+import { contextToMetadata, newRequestId } from '@inventory/platform';
+import type { ClientDuplexStream } from '@grpc/grpc-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, startIdentity, type IdentityUnderTest } from './harness.js';
+
+type UsersCall = ClientDuplexStream<StreamUsersRequest, StreamUsersResponse>;
+
+/** Sends each request on the stream and collects exactly that many answers. */
+function exchange(call: UsersCall, requests: StreamUsersRequest[]): Promise<StreamUsersResponse[]> {
+  return new Promise((resolve, reject) => {
+    const answers: StreamUsersResponse[] = [];
+    const onData = (answer: StreamUsersResponse) => {
+      answers.push(answer);
+      if (answers.length === requests.length) {
+        call.off('data', onData);
+        resolve(answers);
+      }
+    };
+    call.on('data', onData);
+    call.once('error', reject);
+    for (const request of requests) call.write(request);
+  });
+}
+
+describe('StreamUsers: look-ups on one long-lived stream per tenant', () => {
+  let identity: IdentityUnderTest;
+  let tenantId: string;
+  let userId: number;
+
+  beforeAll(async () => {
+    identity = await startIdentity();
+    const { tenant } = await identity.client.call.createTenant({
+      slug: 'stream',
+      name: '',
+      custom_domains: [],
+    });
+    tenantId = tenant!.id;
+    const { user } = await as(tenantId, undefined, () =>
+      identity.client.call.createUser({
+        email: 'streamed@stream.test',
+        name: 'Streamed',
+        password: 'password-1',
+        is_owner: true,
+        permissions: [],
+      }),
+    );
+    userId = user!.id;
+  });
+  afterAll(() => identity?.stop());
+
+  const open = (tenant?: string) =>
+    identity.client.client.streamUsers(
+      contextToMetadata({ requestId: newRequestId(), tenantId: tenant }),
+    );
+
+  it('answers every request once, by correlation id, errors included, and keeps the stream open', async () => {
+    const call = open(tenantId);
+    const answers = await exchange(call, [
+      { correlation_id: 7, user_ids: [userId, 424_242] },
+      { correlation_id: 8, user_ids: Array.from({ length: 501 }, (_, index) => index + 1) },
+      { correlation_id: 9, user_ids: [userId] },
+    ]);
+    const byId = new Map(answers.map((answer) => [answer.correlation_id, answer]));
+    expect(byId.get(7)).toMatchObject({
+      error_code: 0,
+      users: [{ id: userId, email: 'streamed@stream.test' }],
+    });
+    expect(byId.get(7)!.users).toHaveLength(1);
+    expect(byId.get(8)).toMatchObject({
+      error_code: 3,
+      error_reason: 'validation_failed',
+      error_message: 'At most 500 users per call.',
+      users: [],
+    });
+    expect(byId.get(9)).toMatchObject({ error_code: 0, users: [{ id: userId }] });
+    // Still usable after a failed look-up.
+    const [again] = await exchange(call, [{ correlation_id: 10, user_ids: [userId] }]);
+    expect(again).toMatchObject({ correlation_id: 10, users: [{ id: userId }] });
+    call.end();
+  });
+
+  it('refuses a stream without a tenant', async () => {
+    const call = open(undefined);
+    const error = await new Promise<{ code?: number; details?: string }>((resolve) => {
+      call.on('error', resolve);
+      call.on('data', () => undefined);
+      call.write({ correlation_id: 1, user_ids: [userId] });
+    });
+    expect(error).toMatchObject({ code: 3, details: 'x-tenant-id metadata is required' });
+  });
+
+  it('ends open streams when the server drains, after answering what it was asked', async () => {
+    const call = open(tenantId);
+    const answered = exchange(call, [{ correlation_id: 1, user_ids: [userId] }]);
+    const ended = new Promise<void>((resolve) => call.on('end', () => resolve()));
+    expect((await answered)[0]).toMatchObject({ correlation_id: 1, users: [{ id: userId }] });
+    const startedAt = Date.now();
+    await identity.service.grpc!.stop();
+    await ended;
+    // The drain did not wait for its 10-second timeout on the open stream.
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
+  });
+});
