@@ -1,8 +1,8 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { User } from '@inventory/contracts/identity/v1/identity.js';
-import { AppError, newRequestId, runWithContext } from '@inventory/platform';
+import { AppError } from '@inventory/platform';
 import DataLoader from 'dataloader';
-import type { IdentityAdapter } from './identity.js';
+import type { IdentityUserStreams } from './identity-user-streams.js';
 
 /** Identity refuses more in one call (MAX_BATCH_USERS); a bigger turn is split by DataLoader. */
 const MAX_BATCH = 500;
@@ -10,15 +10,15 @@ const MAX_BATCH = 500;
 /**
  * `GET /api/user` is the endpoint integrations poll to check their token, so it
  * is the gateway's hottest identity read. Requests of one tenant that reach it in
- * the same event-loop turn share one `BatchGetUsers` call (DataLoader, no
- * cache): every answer still comes from an identity read issued after its request
- * arrived, but the gRPC cost is paid once per turn instead of once per request
- * (docs/decisions/0107).
+ * the same event-loop turn share one look-up (DataLoader, no cache), sent as one
+ * message on the tenant's `StreamUsers` stream: every answer still comes from an
+ * identity read issued after its request arrived, but the gRPC cost is paid once
+ * per turn, and as a stream message rather than a unary call (docs/decisions/0107).
  */
 export class CurrentUserLoader {
   private readonly loaders = new Map<string, DataLoader<number, User>>();
 
-  constructor(private readonly identity: IdentityAdapter) {}
+  constructor(private readonly users: IdentityUserStreams) {}
 
   load(tenantId: string, userId: number): Promise<User> {
     let loader = this.loaders.get(tenantId);
@@ -36,11 +36,7 @@ export class CurrentUserLoader {
   }
 
   private async fetch(tenantId: string, userIds: readonly number[]): Promise<Array<User | Error>> {
-    // A batch serves many requests, so it carries the tenant and a request id of its own, not
-    // the context of whichever request happened to start it.
-    const { users } = await runWithContext({ requestId: newRequestId(), tenantId }, () =>
-      this.identity.call.batchGetUsers({ user_ids: [...userIds] }),
-    );
+    const users = await this.users.lookUp(tenantId, [...userIds]);
     const byId = new Map(users.map((user) => [user.id, user]));
     return userIds.map(
       (id) => byId.get(id) ?? new AppError(GrpcStatus.NOT_FOUND, 'not_found', 'User not found.'),

@@ -4,6 +4,7 @@ import type { Logger, Redis } from '@inventory/platform';
 import type { NatsConnection } from 'nats';
 import { CurrentUserLoader } from '../adapters/current-user-loader.js';
 import { createIdentityAdapter, type IdentityAdapter } from '../adapters/identity.js';
+import { IdentityUserStreams } from '../adapters/identity-user-streams.js';
 import type { GatewayConfig } from '../config.js';
 import { registerOpenApi } from '../openapi/index.js';
 import { sessionRoutes } from '../routes/identity/session.js';
@@ -50,10 +51,11 @@ export function createAuthWiring(
 ): AuthWiring {
   const identity = createIdentityAdapter(config.IDENTITY_GRPC_ADDRESS, config.GRPC_DEADLINE_MS);
   const tokens = new TokenCache(identity, config.TOKEN_CACHE_TTL_MS, logger);
+  const userStreams = new IdentityUserStreams(identity, { deadlineMs: config.GRPC_DEADLINE_MS });
   tokens.listen(nats);
   return {
     identity,
-    currentUsers: new CurrentUserLoader(identity),
+    currentUsers: new CurrentUserLoader(userStreams),
     tenants: new TenantResolver(identity, {
       publicScheme: config.PUBLIC_SCHEME,
       publicPort: config.PUBLIC_PORT,
@@ -79,6 +81,7 @@ export function createAuthWiring(
     extraRoutes,
     close() {
       tokens.stop();
+      userStreams.close();
       identity.close();
     },
   };

@@ -7,13 +7,13 @@ import {
   type TenantFixture,
 } from '../../src/index.js';
 
-/** How many BatchGetUsers calls identity has answered, from its own metrics. */
+/** How many look-ups identity has answered on its StreamUsers streams, from its own metrics. */
 async function batchCalls(system: RunningSystem): Promise<number> {
   const metric = await system.services
     .identity!.metrics.registry.getSingleMetric('grpc_server_handled_total')!
     .get();
   return metric.values
-    .filter((value) => value.labels.grpc_method === 'batchGetUsers')
+    .filter((value) => value.labels.grpc_method === 'streamUsers')
     .reduce((sum, value) => sum + value.value, 0);
 }
 
@@ -63,5 +63,17 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
     // when all start in one tick (two tenants here), with a little slack for a slow machine.
     expect(calls).toBeGreaterThanOrEqual(2);
     expect(calls).toBeLessThanOrEqual(4);
+  });
+
+  // Last: it takes identity away for good.
+  it('fails fast with 503 when identity ends its streams and goes away', async () => {
+    expect((await a.request('GET', '/api/user')).status).toBe(200);
+    await system.services.identity!.grpc!.stop();
+    const startedAt = Date.now();
+    const response = await a.request('GET', '/api/user');
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ message: expect.any(String), code: expect.any(String) });
+    // Neither the ended stream nor a new one to a closed port waits for the call deadline.
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
   });
 });
