@@ -59,6 +59,23 @@ describe('unique indexes', () => {
     await dupError(P.updateOne({ tenant: 't2' }, { $set: { tenant: 't1' } }));
   });
 
+  it('compound unique keys are not confused by separators inside strings', async () => {
+    const schema = new mongoose.Schema({ a: String, b: String });
+    schema.index({ a: 1, b: 1 }, { unique: true });
+    const C = h.conn.model('USeparator', schema);
+    await C.init();
+    await C.create({ a: 'x|sy', b: 'z' });
+    await C.create({ a: 'x', b: 'y|sz' });
+    await C.create([
+      { a: 'x2:sy', b: 'z' },
+      { a: 'x', b: 'y2:sz' },
+    ]);
+    const err = await dupError(C.create({ a: 'x', b: 'y|sz' }));
+    expect(err.keyValue).toEqual({ a: 'x', b: 'y|sz' });
+    expect(await C.countDocuments()).toBe(4);
+    expect(await C.countDocuments({ a: 'x' })).toBe(2);
+  });
+
   it('sparse unique ignores documents missing the field', async () => {
     const schema = new mongoose.Schema({ code: String, n: Number });
     schema.index({ code: 1 }, { unique: true, sparse: true });

@@ -1,7 +1,8 @@
+import { Binary, BSONRegExp, Code } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { DuplicateKeyError } from '../errors.js';
 import { IndexStore } from './index-store.js';
-import { MULTI, pathValues, singlePathValue } from './values.js';
+import { MULTI, encodeKey, pathValues, singlePathValue } from './values.js';
 
 const dupOf = (fn: () => void) => {
   try {
@@ -56,6 +57,53 @@ describe('IndexStore', () => {
     });
     idx.remove({ t: 'x', tags: ['a', 'b', 'a'] }, 'i1');
     expect(() => idx.checkUnique({ t: 'x', tags: 'a' }, 'i2')).not.toThrow();
+  });
+
+  it('never mistakes string contents for compound key boundaries', () => {
+    const idx = new IndexStore({ key: { a: 1, b: 1 }, name: 'a_b', unique: true }, 'd.c');
+    // With `|`-joined keys both of these were `|sx|sy|sz`.
+    idx.add({ a: 'x|sy', b: 'z' }, 'i1');
+    expect(() => idx.checkUnique({ a: 'x', b: 'y|sz' }, 'i2')).not.toThrow();
+    idx.add({ a: 'x', b: 'y|sz' }, 'i2');
+    // Strings shaped like the length prefixes.
+    idx.add({ a: 'x2:sy', b: 'z' }, 'i3');
+    expect(() => idx.checkUnique({ a: 'x', b: 'y2:sz' }, 'i4')).not.toThrow();
+    // The multikey (general) path builds the same keys as the single-valued one.
+    expect(() => idx.checkUnique({ a: ['x', 'q'], b: 'y|sz|' }, 'i5')).not.toThrow();
+    expect(dupOf(() => idx.checkUnique({ a: ['q', 'x'], b: 'y|sz' }, 'i5'))).toMatchObject({
+      keyValue: { a: 'x', b: 'y|sz' },
+    });
+    expect(dupOf(() => idx.checkUnique({ a: 'x|sy', b: 'z' }, 'i5'))).toMatchObject({
+      keyPattern: { a: 1, b: 1 },
+      keyValue: { a: 'x|sy', b: 'z' },
+    });
+    idx.remove({ a: 'x|sy', b: 'z' }, 'i1');
+    expect(() => idx.checkUnique({ a: 'x|sy', b: 'z' }, 'i5')).not.toThrow();
+    expect(() => idx.checkUnique({ a: 'x', b: 'y|sz' }, 'i5')).toThrow(DuplicateKeyError);
+  });
+
+  it('keeps distinct embedded documents, arrays and binaries apart in a single-field key', () => {
+    const idx = new IndexStore({ key: { v: 1 }, name: 'v_1', unique: true }, 'd.c');
+    const distinct: unknown[] = [
+      { x: 'a,"y":sb' },
+      { x: 'a', y: 'b' },
+      [['a,sb']],
+      [['a', 'b']],
+      new Binary(Buffer.from([0xff, 1]), 4),
+      new Binary(Buffer.from([0xfe, 1]), 4),
+      new Binary(Buffer.from([0xff, 1]), 0),
+    ];
+    distinct.forEach((v, i) => {
+      expect(() => idx.checkUnique({ v }, `i${i}`)).not.toThrow();
+      idx.add({ v }, `i${i}`);
+    });
+    expect(() => idx.checkUnique({ v: { x: 'a', y: 'b' } }, 'new')).toThrow(DuplicateKeyError);
+    expect(() => idx.checkUnique({ v: new Binary(Buffer.from([0xfe, 1]), 4) }, 'new')).toThrow(
+      DuplicateKeyError,
+    );
+    expect(idx.lookupEq([{ x: 'a', y: 'b' }])).toEqual(['i1']);
+    expect(encodeKey(new BSONRegExp('a', 'i'))).not.toBe(encodeKey(new BSONRegExp('b', 'i')));
+    expect(encodeKey(new Code('f()'))).not.toBe(encodeKey(new Code('g()')));
   });
 
   it('keeps postings in insertion order as they grow from one id to many and shrink again', () => {

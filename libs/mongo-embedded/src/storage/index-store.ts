@@ -3,7 +3,15 @@ import type { Query } from 'mingo';
 import { DuplicateKeyError, badValue } from '../errors.js';
 import { compileQuery } from './mingo.js';
 import type { RangeBounds } from './index-select.js';
-import { MULTI, encodeKey, hasPath, pathValues, rangeKey, singlePathValue } from './values.js';
+import {
+  MULTI,
+  encodeKey,
+  hasPath,
+  keyPart,
+  pathValues,
+  rangeKey,
+  singlePathValue,
+} from './values.js';
 
 export interface IndexSpec {
   v?: number;
@@ -97,18 +105,21 @@ export class IndexStore {
   }
 
   /**
-   * Every combination of the fields' values (multikey), as `|key|key...` strings with the values.
-   * Single-field indexes key by the bare encoded value (see `load`); this is the general form.
+   * Every combination of the fields' values (multikey), as keys with the values. A compound key is
+   * the concatenation of each field's `keyPart` (length-prefixed, so string contents cannot make two
+   * different combinations collide); single-field indexes key by the bare encoded value. This is the
+   * general form; `load` builds the same keys without allocating for single-valued documents.
    */
   private compoundKeys(doc: Document): { key: string; values: unknown[] }[] {
+    if (this.fields.length === 1)
+      return dedupe(pathValues(doc, this.leading)).map((v) => ({ key: encodeKey(v), values: [v] }));
     let combos: { key: string; values: unknown[] }[] = [{ key: '', values: [] }];
     for (const f of this.fields) {
       const vals = dedupe(pathValues(doc, f));
       combos = combos.flatMap((c) =>
-        vals.map((v) => ({ key: `${c.key}|${encodeKey(v)}`, values: [...c.values, v] })),
+        vals.map((v) => ({ key: c.key + keyPart(encodeKey(v)), values: [...c.values, v] })),
       );
     }
-    if (this.fields.length === 1) for (const c of combos) c.key = c.key.slice(1);
     return combos;
   }
 
@@ -127,14 +138,14 @@ export class IndexStore {
       if (this.unique) {
         if (paths.length === 1) compound = this.lKey;
         else {
-          compound = `|${this.lKey}`;
+          compound = keyPart(this.lKey);
           for (let i = 1; i < paths.length; i++) {
             const v = singlePathValue(doc, paths[i]!);
             if (v === MULTI) {
               single = false;
               break;
             }
-            compound += `|${encodeKey(v)}`;
+            compound += keyPart(encodeKey(v));
           }
         }
       }

@@ -1,10 +1,15 @@
-import type { Document } from 'bson';
+import { EJSON, type Binary, type Document } from 'bson';
 
 type Bsonish = { _bsontype?: string; toHexString?: () => string; toString(): string };
 
 /**
  * Canonical string for a value so equal BSON values (e.g. two ObjectId instances, 1 and 1.0)
  * collide in Maps. Type tags keep different BSON types apart, as MongoDB does for equality.
+ *
+ * Different values never share a key: scalars are a type tag plus an injective text, and the parts
+ * of arrays, objects and compound index keys are length-prefixed (`keyPart`), so no string content
+ * (`,`, `]`, `|`, ...) can be mistaken for a boundary. Keys are only used as Map keys: they are never
+ * ordered (range scans use `rangeKey`) nor persisted (indexes are rebuilt from documents on load).
  */
 export function encodeKey(v: unknown): string {
   if (v === undefined || v === null) return 'z';
@@ -22,16 +27,35 @@ export function encodeKey(v: unknown): string {
   }
   if (v instanceof Date) return `d${v.getTime()}`;
   if (v instanceof RegExp) return `r${v.source}/${v.flags}`;
-  if (Array.isArray(v)) return `a[${v.map(encodeKey).join(',')}]`;
+  if (Array.isArray(v)) {
+    let out = 'a[';
+    for (const el of v) out += keyPart(encodeKey(el));
+    return `${out}]`;
+  }
   const b = v as Bsonish;
   if (b._bsontype === 'ObjectId') return `o${b.toHexString!()}`;
   if (b._bsontype === 'Long' || b._bsontype === 'Int32' || b._bsontype === 'Double')
     return `n${b.toString()}`;
-  if (b._bsontype) return `${b._bsontype}:${b.toString()}`;
+  // Binary's default toString() decodes the bytes as UTF-8 (invalid bytes all become U+FFFD) and
+  // drops the subtype; BSONRegExp, Code and DBRef print "[object Object]". Canonical EJSON is exact.
+  if (b._bsontype === 'Binary') {
+    const bin = v as Binary;
+    return `Binary:${bin.sub_type}:${bin.toString('base64')}`;
+  }
+  if (b._bsontype) return `${b._bsontype}:${EJSON.stringify(v as Document, { relaxed: false })}`;
   const obj = v as Record<string, unknown>;
-  return `{${Object.keys(obj)
-    .map((k) => `${JSON.stringify(k)}:${encodeKey(obj[k])}`)
-    .join(',')}}`;
+  let out = '{';
+  for (const k of Object.keys(obj)) out += `${JSON.stringify(k)}:${keyPart(encodeKey(obj[k]))}`;
+  return `${out}}`;
+}
+
+/**
+ * One part of a composite key (array element, object field value, compound index field): its
+ * length, `:`, then the encoded value, so parts can be concatenated without any separator being
+ * ambiguous.
+ */
+export function keyPart(encoded: string): string {
+  return `${encoded.length}:${encoded}`;
 }
 
 /** Values reachable at a dotted path, descending through arrays like MongoDB's multikey semantics. */
