@@ -68,8 +68,9 @@ describe('request log batches from the gateways', () => {
       user_agent: 'test',
       at,
     });
-    const newer = new Date('2026-06-02T10:00:00Z');
-    const older = new Date('2026-06-01T10:00:00Z');
+    // Recent times: rows older than the retention (30 days) are swept by the TTL index.
+    const newer = new Date(Math.floor(Date.now() / 1000) * 1000 - 60 * 60_000);
+    const older = new Date(newer.getTime() - 24 * 60 * 60_000);
     const publisher = new EventPublisher(service.jetstream);
     const batch = encodeEvent(tokenRequestsLogged, {
       tenantId: tenant!.id,
