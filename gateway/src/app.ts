@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
 import { enterContext, newRequestId, type Logger } from '@inventory/platform';
 import { registerIdentity, type AuthWiring } from './auth/index.js';
 import type { GatewayConfig } from './config.js';
@@ -15,6 +16,8 @@ import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.j
 export interface GatewayDeps extends HealthRouteDeps {
   config: GatewayConfig;
   logger: Logger;
+  /** Where request metrics are recorded; served on METRICS_PORT, not by this app. */
+  registry: Registry;
   parcelTracking: ParcelTrackingAdapter;
   webhookIngest: WebhookIngestAdapter;
   activity: ActivityAdapter;

@@ -6,6 +6,7 @@ import {
   connectRedis,
   createLogger,
   createMetrics,
+  startMetricsServer,
   stopAll,
   type Logger,
 } from '@inventory/platform';
@@ -23,6 +24,8 @@ export interface GatewayHandle {
   logger: Logger;
   /** http://host:port the gateway listens on. */
   url: string;
+  /** http://host:port of the Prometheus `/metrics` server (METRICS_PORT; never the public port). */
+  metricsUrl: string;
   /** Tenancy, token cache, limiter and identity client: for tests that drive them directly. */
   auth: AuthWiring;
   stop(): Promise<void>;
@@ -79,7 +82,18 @@ export async function bootstrap(
     webhookIngest,
     activity,
   });
-  await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
+  // Metrics on their own port, as every service serves them (the public port never exposes them).
+  const metricsServer = await startMetricsServer(
+    metrics.registry,
+    config.HTTP_HOST,
+    config.METRICS_PORT,
+  );
+  try {
+    await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
+  } catch (error) {
+    await metricsServer.stop();
+    throw error;
+  }
   const address = app.server.address() as AddressInfo;
 
   return {
@@ -88,6 +102,7 @@ export async function bootstrap(
     logger,
     auth,
     url: `http://${config.HTTP_HOST}:${address.port}`,
+    metricsUrl: `http://${config.HTTP_HOST}:${metricsServer.port}`,
     async stop() {
       shuttingDown = true;
       // app.close() stops accepting and waits for in-flight requests before resolving.
@@ -100,6 +115,7 @@ export async function bootstrap(
         async () => webhookIngest.close(),
         async () => activity.close(),
         async () => auth.close(),
+        () => metricsServer.stop(),
       ]);
     },
   };

@@ -7,6 +7,8 @@ export const configSchema = z.object({
   LOG_LEVEL: logLevel,
   HTTP_HOST: z.string().default('127.0.0.1'),
   HTTP_PORT: port(8080),
+  /** Prometheus `/metrics`, on its own port (bound to HTTP_HOST) so it never shares the public API's; 0 = random. */
+  METRICS_PORT: port(0),
   /** Tenants live at <slug>.<BASE_DOMAIN>; also the suffix trusted for tenant hosts. */
   BASE_DOMAIN: z.string().min(1).default('inventory.localhost'),
   /** Scheme of the public addresses the API generates (https in production). */

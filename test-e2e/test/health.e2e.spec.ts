@@ -38,10 +38,29 @@ describe('gateway health, readiness, metrics and unknown routes', () => {
     expect(body.checks.identity).toBe(true);
   });
 
-  it('serves Prometheus metrics', async () => {
+  it('does not serve metrics on the public port: /metrics is the 404 envelope', async () => {
     const response = await fetch(`${system.gatewayUrl}/metrics`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      errors: {
+        url: [{ message: 'The route /metrics could not be found.', code: 'NotFound', data: [] }],
+      },
+      status: 'failure',
+      message: 'The route /metrics could not be found.',
+    });
+  });
+
+  it('serves Prometheus metrics on METRICS_PORT, counting requests made on the public port', async () => {
+    expect(new URL(system.gateway.metricsUrl).port).not.toBe(new URL(system.gatewayUrl).port);
+    expect((await fetch(`${system.gatewayUrl}/healthz`)).status).toBe(200);
+    const response = await fetch(`${system.gateway.metricsUrl}/metrics`);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain('http_request_duration_seconds');
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const body = await response.text();
+    expect(body).toMatch(
+      /^http_request_duration_seconds_count\{[^}]*method="GET"[^}]*route="\/healthz"[^}]*status_code="200"[^}]*\} [1-9]/m,
+    );
+    expect(body).toContain('service="gateway"');
   });
 
   it('answers an unknown route with the specification 404 envelope', async () => {

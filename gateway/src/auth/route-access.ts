@@ -8,7 +8,7 @@
  * - `any-token`: any valid token (or a session), no scope.
  * - `{ scope }`: a token needs that scope; sessions are checked on user permissions.
  *
- * `tenantless` routes answer on any Host (probes, metrics); all others resolve
+ * `tenantless` routes answer on any Host (probes, OpenAPI); all others resolve
  * the tenant from Host first.
  */
 export type RouteAccess =
@@ -37,7 +37,6 @@ export interface RouteRule {
 export const ROUTE_TABLE: Record<string, RouteRule> = {
   'GET /healthz': { access: 'public', tenantless: true },
   'GET /readyz': { access: 'public', tenantless: true },
-  'GET /metrics': { access: 'public', tenantless: true },
 
   // Identity (issue #4): sign-in, the current user, 2FA and token management.
   'GET /api/openapi.json': { access: 'public', tenantless: true },

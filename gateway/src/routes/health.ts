@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { NatsConnection } from 'nats';
-import type { Registry } from 'prom-client';
 import type { Redis } from '@inventory/platform';
 import type { ServiceHealthCheck } from '../adapters/service-health.js';
 
@@ -8,11 +7,13 @@ export interface HealthRouteDeps {
   services: ServiceHealthCheck[];
   redis: Redis;
   nats: NatsConnection;
-  registry: Registry;
   isShuttingDown: () => boolean;
 }
 
-/** Liveness, readiness (every dependency) and metrics; public and host-independent. */
+/**
+ * Liveness and readiness (every dependency); public and host-independent. Metrics are not
+ * here: they are served on METRICS_PORT (see bootstrap), never on the public port.
+ */
 export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
@@ -28,11 +29,5 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
     checks.nats = !deps.nats.isClosed();
     const ready = !deps.isShuttingDown() && Object.values(checks).every(Boolean);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
-  });
-
-  app.get('/metrics', async (_request, reply) => {
-    return reply
-      .header('content-type', deps.registry.contentType)
-      .send(await deps.registry.metrics());
   });
 }
