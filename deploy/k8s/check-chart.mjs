@@ -177,7 +177,12 @@ function chartEnv(name, part, kind) {
       ...(part.grpcTargets ?? []).map(addressOf),
     ];
   }
-  return [...common, 'HTTP_PORT', ...Object.keys(values.services ?? {}).map(addressOf)];
+  return [
+    ...common,
+    'HTTP_PORT',
+    'METRICS_PORT',
+    ...Object.keys(values.services ?? {}).map(addressOf),
+  ];
 }
 
 /**

@@ -110,6 +110,8 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- else }}
 - name: HTTP_PORT
   value: {{ $root.Values.ports.http | quote }}
+- name: METRICS_PORT
+  value: {{ $root.Values.ports.metrics | quote }}
 {{- range $target, $service := $root.Values.services }}
 - name: {{ include "inventory.grpcAddressVar" $target }}
   value: {{ include "inventory.grpcAddress" (dict "root" $root "name" $target) | quote }}
@@ -164,7 +166,7 @@ spec:
         {{- if $root.Values.metrics.scrapeAnnotations }}
         prometheus.io/scrape: "true"
         prometheus.io/path: /metrics
-        prometheus.io/port: {{ (eq .kind "grpc" | ternary $root.Values.ports.metrics $root.Values.ports.http) | quote }}
+        prometheus.io/port: {{ $root.Values.ports.metrics | quote }}
         {{- end }}
         {{- with $part.podAnnotations }}
         {{- toYaml . | nindent 8 }}
@@ -205,6 +207,9 @@ spec:
             {{- else }}
             - name: http
               containerPort: {{ $root.Values.ports.http }}
+              protocol: TCP
+            - name: metrics
+              containerPort: {{ $root.Values.ports.metrics }}
               protocol: TCP
             {{- end }}
           {{- if eq .kind "grpc" }}
@@ -305,6 +310,10 @@ spec:
       port: {{ $root.Values.ports.http }}
       targetPort: http
       protocol: TCP
+    - name: metrics
+      port: {{ $root.Values.ports.metrics }}
+      targetPort: metrics
+      protocol: TCP
     {{- end }}
 {{- end -}}
 
@@ -389,6 +398,17 @@ spec:
       ports:
         - port: grpc
           protocol: TCP
+    {{- else }}
+    # HTTP (the API): the ingress controller.
+    - ports:
+        - port: http
+          protocol: TCP
+      {{- with $np.gatewayFrom }}
+      from:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- end }}
+    # Metrics (every part, its own port): the metrics scrapers.
     - ports:
         - port: metrics
           protocol: TCP
@@ -396,16 +416,6 @@ spec:
       from:
         {{- toYaml . | nindent 8 }}
       {{- end }}
-    {{- else }}
-    # HTTP (API and /metrics share the port): the ingress controller and metrics scrapers.
-    - ports:
-        - port: http
-          protocol: TCP
-      {{- with concat ($np.gatewayFrom | default (list)) ($np.metricsFrom | default (list)) }}
-      from:
-        {{- toYaml . | nindent 8 }}
-      {{- end }}
-    {{- end }}
   egress:
     {{- range $egressName := .part.networkPolicy.egress }}
     {{- $rule := required (printf "networkPolicy.egress.%s is not defined (used by %s)" $egressName $name) (index $np.egress $egressName) }}
