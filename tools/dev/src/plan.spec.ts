@@ -15,6 +15,14 @@ describe('planFromEnv', () => {
       'outbound-delivery': 30504,
       activity: 30505,
     });
+    expect(plan.gatewayMetricsPort).toBe(30600);
+    expect(plan.metricsPorts).toEqual({
+      identity: 30601,
+      'parcel-tracking': 30602,
+      'webhook-ingest': 30603,
+      'outbound-delivery': 30604,
+      activity: 30605,
+    });
     expect(plan.dataDir).toBe('/repo/.data');
   });
 

@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 export interface DevPlan {
   dataDir: string;
   gatewayPort: number;
+  /** The gateway's Prometheus `/metrics` (never on gatewayPort). */
+  gatewayMetricsPort: number;
   mongoPort: number;
   natsPort: number;
   redisPort: number;
@@ -49,6 +51,7 @@ export function planFromEnv(env: NodeJS.ProcessEnv, repoRoot: string): DevPlan {
   return {
     dataDir: resolve(repoRoot, env.DEV_DATA_DIR ?? '.data'),
     gatewayPort: intFrom(env, 'DEV_GATEWAY_PORT', 8080),
+    gatewayMetricsPort: portFor(600),
     mongoPort: portFor(17),
     natsPort: portFor(222),
     redisPort: portFor(379),

@@ -148,6 +148,7 @@ export function gatewayProcess(plan: DevPlan, repoRoot: string, urls: InfraUrls)
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
       HTTP_PORT: String(plan.gatewayPort),
+      METRICS_PORT: String(plan.gatewayMetricsPort),
       BASE_DOMAIN: plan.baseDomain,
       PUBLIC_SCHEME: 'http',
       PUBLIC_PORT: String(plan.gatewayPort),
