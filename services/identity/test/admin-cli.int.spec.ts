@@ -29,10 +29,13 @@ interface CliResult<T = any> {
   error: T;
 }
 
-/** The real CLI in a child process, as `npm run admin --` runs it. */
-function admin(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+/**
+ * The real CLI in a child process, as `npm run admin --` runs it. `input` is written to its
+ * standard input (a pipe, so never a terminal), which is then closed.
+ */
+function admin(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<CliResult> {
   return new Promise((done) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       ['--conditions=development', '--import', 'tsx', CLI, ...args],
       { cwd: REPO_ROOT, env: { PATH: process.env.PATH, ...env }, timeout: 30_000 },
@@ -55,6 +58,7 @@ function admin(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
         });
       },
     );
+    child.stdin!.end(input);
   });
 }
 
@@ -94,10 +98,33 @@ describe('npm run admin (the operator CLI, as a child process)', { timeout: 120_
       expect(help.stdout).toContain(command);
 
     // No MONGO_URL given: these fail on their arguments alone.
-    const cases: Array<[string[], string]> = [
+    const user = ['create-user', '--tenant', 'acme', '--email', 'a@acme.test', '--name', 'A'];
+    const passwordEnv = { ADMIN_USER_PASSWORD: 'from the environment' };
+    const cases: Array<[string[], string, NodeJS.ProcessEnv?]> = [
       [[], 'a command is required'],
       [['drop-everything'], 'unknown command: drop-everything'],
-      [['create-user', '--tenant', 'acme'], 'create-user needs --email, --name, --password'],
+      [
+        ['create-user', '--tenant', 'acme'],
+        'create-user needs --email, --name, a password (--password-stdin or ADMIN_USER_PASSWORD)',
+      ],
+      // No password source, and stdin is a pipe, not a terminal: no prompt.
+      [user, 'create-user needs a password (--password-stdin or ADMIN_USER_PASSWORD)'],
+      [[...user, '--password', ''], 'create-user needs --password'],
+      [
+        [...user, '--password', 'x', '--password-stdin'],
+        'create-user takes the password from one source, got --password and --password-stdin',
+      ],
+      [
+        [...user, '--password-stdin'],
+        'create-user takes the password from one source, got --password-stdin and ADMIN_USER_PASSWORD',
+        passwordEnv,
+      ],
+      [
+        [...user, '--password', 'x'],
+        'create-user takes the password from one source, got --password and ADMIN_USER_PASSWORD',
+        passwordEnv,
+      ],
+      [['create-tenant', '--slug', 'a', '--password-stdin'], 'create-tenant does not take'],
       [['create-tenant'], 'create-tenant needs --slug'],
       [['create-tenant', '--slug', 'a', '--bogus'], "Unknown option '--bogus'"],
       [['create-tenant', '--slug', 'a', '--scopes', 'x'], 'create-tenant does not take --scopes'],
@@ -107,10 +134,11 @@ describe('npm run admin (the operator CLI, as a child process)', { timeout: 120_
         '--rate-limit',
       ],
     ];
-    const results = await Promise.all(cases.map(([args]) => admin(args, {})));
+    const results = await Promise.all(cases.map(([args, , caseEnv]) => admin(args, caseEnv ?? {})));
     results.forEach((result, index) => {
       expect(result.code, cases[index]![0].join(' ')).toBe(2);
       expect(result.error.error).toContain(cases[index]![1]);
+      expect(result.stderr).not.toContain('from the environment');
       expect(result.stderr).toContain('usage: npm run admin');
       expect(result.stdout).toBe('');
     });
@@ -118,6 +146,65 @@ describe('npm run admin (the operator CLI, as a child process)', { timeout: 120_
     const noMongo = await admin(['create-tenant', '--slug', 'acme'], {});
     expect(noMongo.code).toBe(78);
     expect(noMongo.error.error).toBe('MONGO_URL is required');
+    // Another command ignores ADMIN_USER_PASSWORD.
+    const otherCommand = await admin(['create-tenant', '--slug', 'acme'], passwordEnv);
+    expect(otherCommand.code).toBe(78);
+  });
+
+  it('create-user takes the password from stdin, ADMIN_USER_PASSWORD or (with a warning) --password, and never prints it', async () => {
+    const tenant = await admin(['create-tenant', '--slug', 'pw'], env);
+    expect(tenant.code).toBe(0);
+    const createUser = (email: string, extra: string[], extraEnv = {}, input = '') =>
+      admin(
+        ['create-user', '--tenant', 'pw', '--email', email, '--name', 'Pat', ...extra],
+        { ...env, ...extraEnv },
+        input,
+      );
+    const login = (email: string, password: string) =>
+      runWithContext({ requestId: newRequestId(), tenantId: tenant.json.id }, () =>
+        client.call.login({ email, password }),
+      ).then(
+        (answer) => answer.csrf_token.length > 20,
+        (error: unknown) => describeCallError(error).reason,
+      );
+
+    const PIPED = 'piped password, first line';
+    const ENV = 'password from the environment';
+    const OPTION = 'password on the command line';
+    const [stdin, crlf, fromEnv, option] = await Promise.all([
+      // Only the first line counts; its newline is not part of the password.
+      createUser('stdin@pw.test', ['--password-stdin'], {}, `${PIPED}\nsecond line\n`),
+      createUser('crlf@pw.test', ['--password-stdin'], {}, `${PIPED}\r\n`),
+      createUser('env@pw.test', [], { ADMIN_USER_PASSWORD: ENV }),
+      createUser('option@pw.test', ['--password', OPTION]),
+    ]);
+    for (const [result, email, password] of [
+      [stdin, 'stdin@pw.test', PIPED],
+      [crlf, 'crlf@pw.test', PIPED],
+      [fromEnv, 'env@pw.test', ENV],
+      [option, 'option@pw.test', OPTION],
+    ] as const) {
+      expect(result.code, `${email}: ${result.stderr}`).toBe(0);
+      expect(result.json).toMatchObject({ email, is_owner: false });
+      expect(result.stdout).not.toContain(password);
+      expect(result.stderr).not.toContain(password);
+      expect(await login(email, password), email).toBe(true);
+    }
+    expect(await login('stdin@pw.test', `${PIPED}\n`)).toBe('invalid_credentials');
+    expect(await login('stdin@pw.test', 'second line')).toBe('invalid_credentials');
+
+    // --password still works, with a warning on stderr (stdout stays the JSON result).
+    expect(option.stderr).toContain('warning: --password is visible in the process list');
+    expect(option.stderr).toContain('use --password-stdin');
+    for (const quiet of [stdin, crlf, fromEnv]) expect(quiet.stderr).toBe('');
+
+    // The password's own validation stays with the use case: an empty stdin is refused there.
+    const empty = await createUser('empty@pw.test', ['--password-stdin'], {}, '');
+    expect(empty.code).toBe(1);
+    expect(empty.error).toMatchObject({
+      reason: 'validation_failed',
+      fields: [{ field: 'password' }],
+    });
   });
 
   it('creates a tenant, a user and a token that authenticates; revokes it so it no longer does', async () => {

@@ -5,15 +5,21 @@ export const USAGE = `usage: npm run admin -- <command> [options]
 
 commands:
   create-tenant --slug <slug> [--name <name>] [--domain <host> ...]
-  create-user   --tenant <slug> --email <email> --name <name> --password <password>
+  create-user   --tenant <slug> --email <email> --name <name> --password-stdin
                 [--owner] [--permissions orders:read,orders:write]
+                The password comes from exactly one of: --password-stdin (first line of
+                standard input), the environment variable ADMIN_USER_PASSWORD, or, when
+                neither is given and standard input is a terminal, a prompt without echo.
+                --password <password> still works but warns: the process list and the
+                shell history show it.
   create-token  --tenant <slug> --email <email> --name <name> [--scopes orders:read,...]
                 [--expires-at <ISO date>] [--ip-allowlist 10.0.0.0/8,...] [--rate-limit <n>]
   revoke-token  --tenant <slug> --id <token id>
   help          this text (also --help, -h)
 
 environment: MONGO_URL (required), MONGO_DB (default identity), BASE_DOMAIN,
-IDENTITY_SECRET_ENCRYPTION_KEY (required when NODE_ENV=production).
+IDENTITY_SECRET_ENCRYPTION_KEY (required when NODE_ENV=production),
+ADMIN_USER_PASSWORD (create-user's password, when not read from standard input).
 Prints the result as JSON on stdout; errors as JSON on stderr. Exit status: 0 done,
 1 refused (validation, not found, duplicate), 2 bad arguments, 78 bad environment.`;
 
@@ -28,6 +34,7 @@ const OPTIONS = {
   tenant: { type: 'string' },
   email: { type: 'string' },
   password: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
   owner: { type: 'boolean' },
   permissions: { type: 'string' },
   scopes: { type: 'string' },
@@ -41,8 +48,9 @@ const OPTIONS = {
 const COMMANDS: Record<string, { required: string[]; optional: string[] }> = {
   'create-tenant': { required: ['slug'], optional: ['name', 'domain'] },
   'create-user': {
-    required: ['tenant', 'email', 'name', 'password'],
-    optional: ['owner', 'permissions'],
+    // The password is required too, from one source: see passwordSource.
+    required: ['tenant', 'email', 'name'],
+    optional: ['password', 'password-stdin', 'owner', 'permissions'],
   },
   'create-token': {
     required: ['tenant', 'email', 'name'],
@@ -52,10 +60,34 @@ const COMMANDS: Record<string, { required: string[]; optional: string[] }> = {
 };
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
-export type Parsed = { help: true } | { help: false; command: string; values: Values };
+/**
+ * Where create-user's password comes from: the `--password` option (visible in the process
+ * list: deprecated, warns), the first line of standard input (`--password-stdin`), the
+ * environment variable ADMIN_USER_PASSWORD, or a prompt without echo on a terminal.
+ */
+export type PasswordSource = 'option' | 'stdin' | 'env' | 'prompt';
+export type Parsed =
+  | { help: true }
+  | { help: false; command: string; values: Values; passwordSource?: PasswordSource };
 
-/** Checks everything that needs no database, so bad arguments fail before connecting. */
-export function parseCommandLine(args: string[]): Parsed {
+/** The environment variable create-user reads its password from. */
+export const PASSWORD_ENV = 'ADMIN_USER_PASSWORD';
+
+export const PASSWORD_OPTION_WARNING =
+  'warning: --password is visible in the process list and lands in the shell history; ' +
+  `use --password-stdin (or ${PASSWORD_ENV}) instead`;
+
+/** What the process around the command line offers: the environment, and whether stdin is a terminal. */
+export interface Surroundings {
+  env?: NodeJS.ProcessEnv;
+  stdinIsTTY?: boolean;
+}
+
+/**
+ * Checks everything that needs no database, so bad arguments fail before connecting.
+ * For create-user, also decides where the password comes from (exactly one source).
+ */
+export function parseCommandLine(args: string[], surroundings: Surroundings = {}): Parsed {
   let parsed;
   try {
     parsed = parseArgs({ args, allowPositionals: true, strict: true, options: OPTIONS });
@@ -77,20 +109,44 @@ export function parseCommandLine(args: string[]): Parsed {
     throw new UsageError(
       `${command} does not take ${misplaced.map((key) => `--${key}`).join(', ')}`,
     );
-  const missing = spec.required.filter((key) => {
-    const value = (values as Values)[key];
-    return typeof value !== 'string' || value.trim() === '';
-  });
-  if (missing.length > 0)
-    throw new UsageError(`${command} needs ${missing.map((key) => `--${key}`).join(', ')}`);
+  const missing = spec.required
+    .filter((key) => {
+      const value = (values as Values)[key];
+      return typeof value !== 'string' || value.trim() === '';
+    })
+    .map((key) => `--${key}`);
+  let passwordSource: PasswordSource | undefined;
+  if (command === 'create-user') {
+    const sources: PasswordSource[] = [];
+    if (values.password !== undefined) sources.push('option');
+    if (values['password-stdin']) sources.push('stdin');
+    // Set but empty counts as not set, like an empty option.
+    if (surroundings.env?.[PASSWORD_ENV]) sources.push('env');
+    if (sources.length > 1)
+      throw new UsageError(
+        `create-user takes the password from one source, got ${sources
+          .map(describeSource)
+          .join(' and ')}`,
+      );
+    passwordSource = sources[0] ?? (surroundings.stdinIsTTY ? 'prompt' : undefined);
+    if (passwordSource === 'option' && values.password!.trim() === '') missing.push('--password');
+    if (passwordSource === undefined)
+      missing.push(`a password (--password-stdin or ${PASSWORD_ENV})`);
+  }
+  if (missing.length > 0) throw new UsageError(`${command} needs ${missing.join(', ')}`);
   if (values.id !== undefined && !/^[1-9]\d*$/.test(values.id))
     throw new UsageError('--id must be a positive whole number');
   if (values['rate-limit'] !== undefined && !/^[1-9]\d*$/.test(values['rate-limit']))
     throw new UsageError('--rate-limit must be a positive whole number');
   if (values['expires-at'] !== undefined && Number.isNaN(Date.parse(values['expires-at'])))
     throw new UsageError('--expires-at must be an ISO 8601 date');
-  return { help: false, command, values };
+  return { help: false, command, values, ...(passwordSource && { passwordSource }) };
 }
+
+const describeSource = (source: PasswordSource) =>
+  ({ option: '--password', stdin: '--password-stdin', env: PASSWORD_ENV, prompt: 'a prompt' })[
+    source
+  ];
 
 const list = (value: string | undefined) =>
   value

@@ -3,9 +3,13 @@
  * `npm run admin -- --help` prints the usage (cli/admin-commands.ts holds it).
  *
  *   npm run admin -- create-tenant --slug acme [--name "Acme"] [--domain shop.acme.test ...]
- *   npm run admin -- create-user --tenant acme --email a@acme.test --name Ann --password '...' [--owner] [--permissions orders:read,orders:write]
+ *   printf '%s\n' "$PW" | npm run admin -- create-user --tenant acme --email a@acme.test --name Ann --password-stdin [--owner] [--permissions orders:read,orders:write]
  *   npm run admin -- create-token --tenant acme --email a@acme.test --name ci [--scopes orders:read,...] [--expires-at 2030-01-01T00:00:00Z] [--ip-allowlist 10.0.0.0/8,...] [--rate-limit 100]
  *   npm run admin -- revoke-token --tenant acme --id 12
+ *
+ * create-user's password comes from exactly one of --password-stdin (first line of stdin),
+ * ADMIN_USER_PASSWORD, or a prompt without echo when stdin is a terminal; `--password '...'`
+ * still works but warns on stderr (the process list and shell history show it).
  *
  * Reads MONGO_URL, MONGO_DB (default identity), BASE_DOMAIN and
  * IDENTITY_SECRET_ENCRYPTION_KEY; prints what it made as JSON.
@@ -16,17 +20,22 @@ import { openOffline } from '../offline.js';
 import {
   NotFoundError,
   parseCommandLine,
+  PASSWORD_OPTION_WARNING,
   runCommand,
   USAGE,
   UsageError,
 } from './admin-commands.js';
+import { PromptAbandoned, readPassword } from './password-input.js';
 
 const printError = (error: string, extra: Record<string, unknown> = {}) =>
   console.error(JSON.stringify({ error, ...extra }, null, 2));
 
 let parsed;
 try {
-  parsed = parseCommandLine(process.argv.slice(2));
+  parsed = parseCommandLine(process.argv.slice(2), {
+    env: process.env,
+    stdinIsTTY: process.stdin.isTTY === true,
+  });
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   printError(error.message);
@@ -37,6 +46,7 @@ if (parsed.help) {
   console.log(USAGE);
   process.exit(0);
 }
+if (parsed.passwordSource === 'option') console.error(PASSWORD_OPTION_WARNING);
 
 const mongoUrl = process.env.MONGO_URL;
 let secretEncryptionKey: string;
@@ -48,6 +58,19 @@ try {
   process.exit(78);
 }
 
+// The password is read after the environment checks (no prompt that then fails on MONGO_URL),
+// before connecting; its validation stays with the use case.
+const values = { ...parsed.values };
+if (parsed.passwordSource) {
+  try {
+    values.password = await readPassword(parsed.passwordSource, parsed.values);
+  } catch (error) {
+    if (!(error instanceof PromptAbandoned)) throw error;
+    printError(error.message);
+    process.exit(2);
+  }
+}
+
 const identity = await openOffline({
   mongoUrl,
   dbName: process.env.MONGO_DB ?? 'identity',
@@ -55,7 +78,7 @@ const identity = await openOffline({
   secretEncryptionKey,
 });
 try {
-  const result = await runCommand(parsed.command, parsed.values, identity);
+  const result = await runCommand(parsed.command, values, identity);
   console.log(JSON.stringify(result, null, 2));
 } catch (error) {
   if (error instanceof NotFoundError) {
