@@ -55,7 +55,14 @@ export async function startMetricsServer(
     }
     response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  // A port in use must fail the start with a clear error, not crash the process later.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   return {
     port: (server.address() as AddressInfo).port,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
