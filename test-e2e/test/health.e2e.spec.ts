@@ -18,6 +18,7 @@ describe('gateway health, readiness, metrics and unknown routes', () => {
     const response = await fetch(`${system.gatewayUrl}/readyz`);
     const body = (await response.json()) as { status: string; checks: Record<string, boolean> };
     expect(response.status).toBe(200);
+    expect(body.status).toBe('ready');
     expect(body.checks).toEqual({
       identity: true,
       'parcel-tracking': true,
@@ -29,11 +30,12 @@ describe('gateway health, readiness, metrics and unknown routes', () => {
     });
   });
 
-  it('reports not ready, naming the part, when a service stops', async () => {
+  it('stays ready but degraded, naming the part, when a service other than identity stops', async () => {
     await system.services.activity!.grpc!.stop(1_000);
     const response = await fetch(`${system.gatewayUrl}/readyz`);
     const body = (await response.json()) as { status: string; checks: Record<string, boolean> };
-    expect(response.status).toBe(503);
+    expect(response.status).toBe(200);
+    expect(body.status).toBe('degraded');
     expect(body.checks.activity).toBe(false);
     expect(body.checks.identity).toBe(true);
   });
@@ -79,5 +81,15 @@ describe('gateway health, readiness, metrics and unknown routes', () => {
       status: 'failure',
       message: 'The route /api/does-not-exist could not be found.',
     });
+  });
+
+  // Last: it takes identity away for good.
+  it('reports not ready when identity, which every request needs, stops', async () => {
+    await system.services.identity!.grpc!.stop(1_000);
+    const response = await fetch(`${system.gatewayUrl}/readyz`);
+    const body = (await response.json()) as { status: string; checks: Record<string, boolean> };
+    expect(response.status).toBe(503);
+    expect(body.status).toBe('not_ready');
+    expect(body.checks.identity).toBe(false);
   });
 });

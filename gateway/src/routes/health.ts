@@ -11,8 +11,19 @@ export interface HealthRouteDeps {
 }
 
 /**
- * Liveness and readiness (every dependency); public and host-independent. Metrics are not
- * here: they are served on METRICS_PORT (see bootstrap), never on the public port.
+ * Parts without which the gateway can answer nothing but errors: every route but health needs the
+ * tenant and credentials (identity), the rate limiter (Redis) and the request log (NATS).
+ */
+const REQUIRED = new Set(['identity', 'redis', 'nats']);
+
+/**
+ * Liveness and readiness; public and host-independent. Metrics are not here: they are served on
+ * METRICS_PORT (see bootstrap), never on the public port.
+ *
+ * Readiness fails only when a part every request needs is down, or while shutting down. Another
+ * service being down makes the gateway `degraded`, still ready: its routes answer the 503
+ * envelope while the rest of the API keeps working, instead of every replica leaving the load
+ * balancer at once.
  */
 export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -27,7 +38,9 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
         .catch(() => void (checks.redis = false)),
     ]);
     checks.nats = !deps.nats.isClosed();
-    const ready = !deps.isShuttingDown() && Object.values(checks).every(Boolean);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+    const down = Object.keys(checks).filter((name) => !checks[name]);
+    const ready = !deps.isShuttingDown() && down.every((name) => !REQUIRED.has(name));
+    const status = !ready ? 'not_ready' : down.length > 0 ? 'degraded' : 'ready';
+    return reply.code(ready ? 200 : 503).send({ status, checks });
   });
 }

@@ -1,4 +1,7 @@
-/** Polls the gateway's /readyz until it answers 200, reporting what is still down. */
+/**
+ * Polls the gateway's /readyz until every part is up (`status: ready`; a `degraded` gateway
+ * already answers 200, but the launcher waits for the whole system), reporting what is still down.
+ */
 export async function waitForReady(
   gatewayUrl: string,
   timeoutMs: number,
@@ -9,8 +12,8 @@ export async function waitForReady(
   while (Date.now() < deadline) {
     try {
       const response = await fetch(`${gatewayUrl}/readyz`, { signal: AbortSignal.timeout(2_000) });
-      if (response.status === 200) return;
-      const body = (await response.json()) as { checks?: Record<string, boolean> };
+      const body = (await response.json()) as { status?: string; checks?: Record<string, boolean> };
+      if (response.status === 200 && body.status === 'ready') return;
       const down = Object.entries(body.checks ?? {})
         .filter(([, ok]) => !ok)
         .map(([name]) => name);
