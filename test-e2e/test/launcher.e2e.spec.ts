@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@inventory/local-infra';
@@ -9,12 +10,34 @@ import { httpCall } from '../src/index.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The launcher's port offsets from DEV_PORT_BASE (tools/dev/src/plan.ts). */
+const PORT_OFFSETS = [17, 222, 379, 410, 501, 502, 503, 504, 505, 600, 601, 602, 603, 604, 605];
+
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+/**
+ * A DEV_PORT_BASE whose ports are all free, below Linux's ephemeral range (32768+), where other
+ * tests' random ports and client sockets live, and away from the defaults a developer may run.
+ */
+async function freePortBase(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 110) * 100;
+    const free = await Promise.all(PORT_OFFSETS.map((offset) => canListen(base + offset)));
+    if (free.every(Boolean)) return base;
+  }
+  throw new Error('no free DEV_PORT_BASE between 20000 and 31000');
+}
+
 describe('npm start', () => {
   it('brings the whole system to a green /readyz, writes dev.json, and stops everything on Ctrl-C', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'inventory-launcher-'));
     const gatewayPort = await freePort();
-    // Away from the default ports, so a developer's running copy does not collide.
-    const portBase = 20_000 + Math.floor(Math.random() * 300) * 100;
+    const portBase = await freePortBase();
     const child = spawn('bash', ['tools/dev/start.sh'], {
       cwd: repoRoot,
       env: {
