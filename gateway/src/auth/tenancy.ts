@@ -1,5 +1,5 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { describeCallError } from '@inventory/platform';
+import { describeCallError, SingleFlight } from '@inventory/platform';
 import type { IdentityAdapter } from '../adapters/identity.js';
 import type { ResolvedTenant } from './types.js';
 
@@ -21,7 +21,7 @@ export function baseUrlFor(host: string, scheme: 'http' | 'https', port: number)
 export class TenantResolver {
   private readonly cache = new Map<string, { tenant: ResolvedTenant | null; expires: number }>();
   /** One look-up per host at a time: requests that miss together share it. */
-  private readonly loading = new Map<string, Promise<ResolvedTenant | null>>();
+  private readonly lookups = new SingleFlight<string, ResolvedTenant | null>();
 
   constructor(
     private readonly identity: IdentityAdapter,
@@ -33,12 +33,7 @@ export class TenantResolver {
     if (!host || host.length > 253 || !/^[a-z0-9.-]+$/.test(host)) return null;
     const cached = this.cache.get(host);
     if (cached && cached.expires > Date.now()) return cached.tenant;
-    let pending = this.loading.get(host);
-    if (!pending) {
-      pending = this.load(host).finally(() => this.loading.delete(host));
-      this.loading.set(host, pending);
-    }
-    return pending;
+    return this.lookups.run(host, () => this.load(host));
   }
 
   private async load(host: string): Promise<ResolvedTenant | null> {

@@ -1,10 +1,9 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { AuthToken } from '@inventory/contracts/identity/v1/identity.js';
-import { describeCallError, type Logger } from '@inventory/platform';
+import { decodeEnvelope, describeCallError, SingleFlight, type Logger } from '@inventory/platform';
 import type { BlockList } from 'node:net';
 import type { NatsConnection, Subscription } from 'nats';
 import { tokenChanged, tokenRevoked } from '@inventory/events';
-import { decodeEnvelope } from '@inventory/platform';
 import type { IdentityAdapter } from '../adapters/identity.js';
 import { buildAllowlist } from './ip-allowlist.js';
 
@@ -27,12 +26,12 @@ export interface CachedToken {
  */
 export class TokenCache {
   private readonly entries = new Map<number, { value: CachedToken; expires: number }>();
-  /** Loads under way, by token id and then by the tenant whose request started them. */
-  private readonly loading = new Map<number, Map<string, Promise<CachedToken | undefined>>>();
-  /** Bumped by every invalidation; a load caches its answer only if none happened meanwhile. */
-  private generation = 0;
-  private readonly invalidatedAt = new Map<number, number>();
-  private clearedAt = 0;
+  /**
+   * Loads under way, keyed `<token id>:<tenant id>`: identity answers for the calling tenant
+   * only, so a request on another tenant's host must neither share nor spoil the load of the
+   * token's own tenant.
+   */
+  private readonly loads = new SingleFlight<string, CachedToken | undefined>();
   private subscriptions: Subscription[] = [];
 
   constructor(
@@ -46,43 +45,25 @@ export class TokenCache {
     const hit = this.entries.get(tokenId);
     if (hit && hit.expires > Date.now())
       return hit.value.record.tenant_id === tenantId ? hit.value : undefined;
-    const loaded = await this.loadShared(tenantId, tokenId);
+    const loaded = await this.loads.run(
+      `${tokenId}:${tenantId}`,
+      () => this.load(tenantId, tokenId),
+      (value) => {
+        if (!value) return;
+        if (this.entries.size > 50_000) this.entries.clear();
+        this.entries.set(tokenId, { value, expires: Date.now() + this.ttlMs });
+      },
+    );
     return loaded?.record.tenant_id === tenantId ? loaded : undefined;
   }
 
-  // Keyed by tenant too: identity answers for the calling tenant only, so a request on another
-  // tenant's host must neither share nor spoil the load of the token's own tenant.
-  private loadShared(tenantId: string, tokenId: number): Promise<CachedToken | undefined> {
-    let byTenant = this.loading.get(tokenId);
-    if (!byTenant) this.loading.set(tokenId, (byTenant = new Map()));
-    let pending = byTenant.get(tenantId);
-    if (!pending) {
-      const started: Promise<CachedToken | undefined> = this.load(tenantId, tokenId).finally(() => {
-        const current = this.loading.get(tokenId);
-        if (current?.get(tenantId) !== started) return;
-        current.delete(tenantId);
-        if (current.size === 0) this.loading.delete(tokenId);
-      });
-      byTenant.set(tenantId, (pending = started));
-    }
-    return pending;
-  }
-
   private async load(tenantId: string, tokenId: number): Promise<CachedToken | undefined> {
-    const startedAt = this.generation;
-    const stillCurrent = () =>
-      this.clearedAt <= startedAt && (this.invalidatedAt.get(tokenId) ?? 0) <= startedAt;
     try {
       const { token } = await this.identity.call.getTokenForAuth({ token_id: tokenId });
-      const value = {
+      return {
         record: token!,
         allowlist: token!.ip_allowlist.length > 0 ? buildAllowlist(token!.ip_allowlist) : null,
       };
-      if (stillCurrent()) {
-        if (this.entries.size > 50_000) this.entries.clear();
-        this.entries.set(tokenId, { value, expires: Date.now() + this.ttlMs });
-      }
-      return value;
     } catch (error) {
       if (describeCallError(error).code !== GrpcStatus.NOT_FOUND) throw error;
       // Only the token's own tenant learns it is gone; another tenant's miss leaves the entry.
@@ -96,19 +77,13 @@ export class TokenCache {
     this.entries.delete(tokenId);
     // A load already under way may carry the old record: it must not be cached, and the next
     // request must not join it.
-    this.loading.delete(tokenId);
-    if (this.invalidatedAt.size > 50_000) {
-      this.invalidatedAt.clear();
-      this.clearedAt = this.generation + 1;
-    }
-    this.invalidatedAt.set(tokenId, ++this.generation);
+    const prefix = `${tokenId}:`;
+    this.loads.forgetWhere((key) => key.startsWith(prefix));
   }
 
   clear(): void {
     this.entries.clear();
-    this.loading.clear();
-    this.invalidatedAt.clear();
-    this.clearedAt = ++this.generation;
+    this.loads.clear();
   }
 
   listen(nats: NatsConnection): void {

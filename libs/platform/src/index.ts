@@ -8,3 +8,4 @@ export * from './metrics/index.js';
 export * from './lifecycle/index.js';
 export * from './service/index.js';
 export * from './crypto/index.js';
+export * from './cache/index.js';

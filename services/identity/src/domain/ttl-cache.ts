@@ -1,3 +1,5 @@
+import { SingleFlight } from '@inventory/platform';
+
 /**
  * A small read-through cache with a time-to-live, bounded in size. Used only for
  * reads whose staleness is already bounded elsewhere (the gateway caches token
@@ -6,7 +8,7 @@
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number }>();
   /** Loads under way: callers that miss together share one. */
-  private readonly loading = new Map<K, Promise<V>>();
+  private readonly loads = new SingleFlight<K, V>();
 
   constructor(
     private readonly ttlMs: number,
@@ -17,26 +19,15 @@ export class TtlCache<K, V> {
   async getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
     if (hit && hit.expires > this.now()) return hit.value;
-    const pending = this.loading.get(key);
-    if (pending) return pending;
-    const started = load().then((value) => {
-      // Deleted while loading: the value may predate the change, so it answers only its waiters.
-      if (this.loading.get(key) === started) {
-        if (this.entries.size >= this.maxEntries) this.entries.clear();
-        this.entries.set(key, { value, expires: this.now() + this.ttlMs });
-      }
-      return value;
+    // A delete while loading means the value may predate the change: it answers only its waiters.
+    return this.loads.run(key, load, (value) => {
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      this.entries.set(key, { value, expires: this.now() + this.ttlMs });
     });
-    this.loading.set(key, started);
-    const forget = () => {
-      if (this.loading.get(key) === started) this.loading.delete(key);
-    };
-    started.then(forget, forget);
-    return started;
   }
 
   delete(key: K): void {
     this.entries.delete(key);
-    this.loading.delete(key);
+    this.loads.forget(key);
   }
 }

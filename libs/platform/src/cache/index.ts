@@ -1,0 +1,1 @@
+export { SingleFlight } from './single-flight.js';
