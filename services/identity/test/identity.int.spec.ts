@@ -90,55 +90,6 @@ describe('identity service over gRPC', () => {
     expect(JSON.stringify(raw)).not.toContain(created.plain_text_token.split('|')[1]);
   });
 
-  it("batch-gets the tenant's users by id, leaving out unknown and other tenants' ids", async () => {
-    const tenantOf = async (slug: string) =>
-      (await client.call.createTenant({ slug, name: '', custom_domains: [] })).tenant!;
-    const a = await tenantOf('batch-a');
-    const b = await tenantOf('batch-b');
-    const userIn = async (tenantId: string, email: string) =>
-      (
-        await as(tenantId, undefined, () =>
-          client.call.createUser({
-            email,
-            name: email,
-            password: 'password-1',
-            is_owner: false,
-            permissions: ['orders:read'],
-          }),
-        )
-      ).user!;
-    const first = await userIn(a.id, 'first@a.test');
-    const second = await userIn(a.id, 'second@a.test');
-    const other = await userIn(b.id, 'other@b.test');
-
-    const { users } = await as(a.id, undefined, () =>
-      client.call.batchGetUsers({ user_ids: [second.id, first.id, other.id, 999_999, first.id] }),
-    );
-    expect(users.map((user) => user.email).sort()).toEqual(['first@a.test', 'second@a.test']);
-    expect(users.find((user) => user.id === first.id)).toMatchObject({
-      name: 'first@a.test',
-      is_owner: false,
-      permissions: ['orders:read'],
-      two_factor_enabled: false,
-    });
-    expect(
-      (await as(a.id, undefined, () => client.call.batchGetUsers({ user_ids: [] }))).users,
-    ).toEqual([]);
-
-    const tooMany = await as(a.id, undefined, () =>
-      client.call.batchGetUsers({ user_ids: Array.from({ length: 501 }, (_, index) => index + 1) }),
-    ).catch((error: unknown) => describeCallError(error));
-    expect(tooMany).toMatchObject({
-      reason: 'validation_failed',
-      fieldViolations: [{ field: 'user_ids', description: 'At most 500 users per call.' }],
-    });
-    expect(
-      await client.call
-        .batchGetUsers({ user_ids: [first.id] })
-        .catch((error: unknown) => describeCallError(error).reason),
-    ).toBe('tenant_missing');
-  });
-
   it('seedDevelopment is idempotent and hands out a working token each run', async () => {
     const options = {
       mongoUrl: infra.mongoUrl,

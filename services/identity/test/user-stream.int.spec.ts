@@ -83,6 +83,46 @@ describe('StreamUsers: look-ups on one long-lived stream per tenant', () => {
     call.end();
   });
 
+  it("looks up the stream tenant's users by id, leaving out unknown and other tenants' ids", async () => {
+    const { tenant: other } = await identity.client.call.createTenant({
+      slug: 'stream-other',
+      name: '',
+      custom_domains: [],
+    });
+    const userIn = async (tenant: string, email: string) =>
+      (
+        await as(tenant, undefined, () =>
+          identity.client.call.createUser({
+            email,
+            name: email,
+            password: 'password-1',
+            is_owner: false,
+            permissions: ['orders:read'],
+          }),
+        )
+      ).user!;
+    const second = await userIn(tenantId, 'second@stream.test');
+    const foreign = await userIn(other!.id, 'foreign@other.test');
+
+    const call = open(tenantId);
+    const [found, none] = await exchange(call, [
+      { correlation_id: 1, user_ids: [second.id, userId, foreign.id, 999_999, userId] },
+      { correlation_id: 2, user_ids: [] },
+    ]).then((answers) => answers.sort((x, y) => x.correlation_id - y.correlation_id));
+    expect(found!.users.map((user) => user.email).sort()).toEqual([
+      'second@stream.test',
+      'streamed@stream.test',
+    ]);
+    expect(found!.users.find((user) => user.id === second.id)).toMatchObject({
+      name: 'second@stream.test',
+      is_owner: false,
+      permissions: ['orders:read'],
+      two_factor_enabled: false,
+    });
+    expect(none).toMatchObject({ correlation_id: 2, error_code: 0, users: [] });
+    call.end();
+  });
+
   it('refuses a stream without a tenant', async () => {
     const call = open(undefined);
     const error = await new Promise<{ code?: number; details?: string }>((resolve) => {

@@ -47,9 +47,6 @@ export function identityService(
     getUser: async (_request, ctx) => ({
       user: await useCases.getUser.execute(ctx.tenant(), actingUser(ctx)),
     }),
-    batchGetUsers: async (request, ctx) => ({
-      users: await useCases.getUser.executeMany(ctx.tenant(), request.user_ids),
-    }),
     login: async (request, ctx) =>
       useCases.login.execute(ctx.tenant(), {
         email: request.email,

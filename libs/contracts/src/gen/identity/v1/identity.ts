@@ -66,14 +66,6 @@ export interface CreateUserRequest {
 
 export interface GetUserRequest {}
 
-export interface BatchGetUsersRequest {
-  user_ids: number[];
-}
-
-export interface BatchGetUsersResponse {
-  users: User[];
-}
-
 export interface StreamUsersRequest {
   correlation_id: number;
   user_ids: number[];
@@ -991,168 +983,6 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
   },
   fromPartial<I extends Exact<DeepPartial<GetUserRequest>, I>>(_: I): GetUserRequest {
     const message = createBaseGetUserRequest();
-    return message;
-  },
-};
-
-function createBaseBatchGetUsersRequest(): BatchGetUsersRequest {
-  return { user_ids: [] };
-}
-
-export const BatchGetUsersRequest: MessageFns<BatchGetUsersRequest> = {
-  encode(message: BatchGetUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.user_ids.length !== 0) {
-      writer.uint32(10).fork();
-      for (const v of message.user_ids) {
-        writer.int64(v);
-      }
-      writer.join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): BatchGetUsersRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseBatchGetUsersRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag === 8) {
-              message.user_ids.push(longToNumber(reader.int64()));
-
-              continue;
-            }
-
-            if (tag === 10) {
-              const end2 = reader.uint32() + reader.pos;
-              while (reader.pos < end2) {
-                message.user_ids.push(longToNumber(reader.int64()));
-              }
-
-              continue;
-            }
-
-            break;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): BatchGetUsersRequest {
-    return {
-      user_ids: globalThis.Array.isArray(object?.userIds)
-        ? object.userIds.map((e: any) => globalThis.Number(e))
-        : globalThis.Array.isArray(object?.user_ids)
-          ? object.user_ids.map((e: any) => globalThis.Number(e))
-          : [],
-    };
-  },
-
-  toJSON(message: BatchGetUsersRequest): unknown {
-    const obj: any = {};
-    if (message.user_ids?.length) {
-      obj.userIds = message.user_ids.map((e) => Math.round(e));
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<BatchGetUsersRequest>, I>>(base?: I): BatchGetUsersRequest {
-    return BatchGetUsersRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<BatchGetUsersRequest>, I>>(
-    object: I,
-  ): BatchGetUsersRequest {
-    const message = createBaseBatchGetUsersRequest();
-    message.user_ids = object.user_ids?.map((e) => e) || [];
-    return message;
-  },
-};
-
-function createBaseBatchGetUsersResponse(): BatchGetUsersResponse {
-  return { users: [] };
-}
-
-export const BatchGetUsersResponse: MessageFns<BatchGetUsersResponse> = {
-  encode(message: BatchGetUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.users) {
-      User.encode(v!, writer.uint32(10).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): BatchGetUsersResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseBatchGetUsersResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.users.push(User.decode(reader, reader.uint32()));
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): BatchGetUsersResponse {
-    return {
-      users: globalThis.Array.isArray(object?.users)
-        ? object.users.map((e: any) => User.fromJSON(e))
-        : [],
-    };
-  },
-
-  toJSON(message: BatchGetUsersResponse): unknown {
-    const obj: any = {};
-    if (message.users?.length) {
-      obj.users = message.users.map((e) => User.toJSON(e));
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<BatchGetUsersResponse>, I>>(base?: I): BatchGetUsersResponse {
-    return BatchGetUsersResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<BatchGetUsersResponse>, I>>(
-    object: I,
-  ): BatchGetUsersResponse {
-    const message = createBaseBatchGetUsersResponse();
-    message.users = object.users?.map((e) => User.fromPartial(e)) || [];
     return message;
   },
 };
@@ -5355,27 +5185,13 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): GetUserResponse => GetUserResponse.decode(value),
   },
   /**
-   * Up to 500 users of the tenant by id; ids that name no user are left out.
-   * The gateway answers concurrent `GET /api/user` requests of one tenant with
-   * one call of this (docs/decisions/0107).
-   */
-  batchGetUsers: {
-    path: '/inventory.identity.v1.IdentityService/BatchGetUsers' as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: BatchGetUsersRequest): Buffer =>
-      Buffer.from(BatchGetUsersRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): BatchGetUsersRequest => BatchGetUsersRequest.decode(value),
-    responseSerialize: (value: BatchGetUsersResponse): Buffer =>
-      Buffer.from(BatchGetUsersResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): BatchGetUsersResponse =>
-      BatchGetUsersResponse.decode(value),
-  },
-  /**
-   * The same look-up on one long-lived stream per tenant (`x-tenant-id` fixed for
-   * the stream): every request gets exactly one answer with its correlation id,
-   * without the cost of a unary call each. The server ends the stream when it
-   * drains; the caller opens a new one (docs/decisions/0107).
+   * Up to 500 users of the tenant by id per request, on one long-lived stream
+   * per tenant (`x-tenant-id` fixed for the stream); ids that name no user are
+   * left out. Every request gets exactly one answer with its correlation id,
+   * without the cost of a unary call each. The gateway answers concurrent
+   * `GET /api/user` requests of one tenant with one request on it. The server
+   * ends the stream when it drains; the caller opens a new one
+   * (docs/decisions/0107).
    */
   streamUsers: {
     path: '/inventory.identity.v1.IdentityService/StreamUsers' as const,
@@ -5554,16 +5370,13 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** The user named by `x-user-id`. */
   getUser: handleUnaryCall<GetUserRequest, GetUserResponse>;
   /**
-   * Up to 500 users of the tenant by id; ids that name no user are left out.
-   * The gateway answers concurrent `GET /api/user` requests of one tenant with
-   * one call of this (docs/decisions/0107).
-   */
-  batchGetUsers: handleUnaryCall<BatchGetUsersRequest, BatchGetUsersResponse>;
-  /**
-   * The same look-up on one long-lived stream per tenant (`x-tenant-id` fixed for
-   * the stream): every request gets exactly one answer with its correlation id,
-   * without the cost of a unary call each. The server ends the stream when it
-   * drains; the caller opens a new one (docs/decisions/0107).
+   * Up to 500 users of the tenant by id per request, on one long-lived stream
+   * per tenant (`x-tenant-id` fixed for the stream); ids that name no user are
+   * left out. Every request gets exactly one answer with its correlation id,
+   * without the cost of a unary call each. The gateway answers concurrent
+   * `GET /api/user` requests of one tenant with one request on it. The server
+   * ends the stream when it drains; the caller opens a new one
+   * (docs/decisions/0107).
    */
   streamUsers: handleBidiStreamingCall<StreamUsersRequest, StreamUsersResponse>;
   login: handleUnaryCall<LoginRequest, LoginResponse>;
@@ -5647,30 +5460,13 @@ export interface IdentityServiceClient extends Client {
     callback: (error: ServiceError | null, response: GetUserResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Up to 500 users of the tenant by id; ids that name no user are left out.
-   * The gateway answers concurrent `GET /api/user` requests of one tenant with
-   * one call of this (docs/decisions/0107).
-   */
-  batchGetUsers(
-    request: BatchGetUsersRequest,
-    callback: (error: ServiceError | null, response: BatchGetUsersResponse) => void,
-  ): ClientUnaryCall;
-  batchGetUsers(
-    request: BatchGetUsersRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: BatchGetUsersResponse) => void,
-  ): ClientUnaryCall;
-  batchGetUsers(
-    request: BatchGetUsersRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: BatchGetUsersResponse) => void,
-  ): ClientUnaryCall;
-  /**
-   * The same look-up on one long-lived stream per tenant (`x-tenant-id` fixed for
-   * the stream): every request gets exactly one answer with its correlation id,
-   * without the cost of a unary call each. The server ends the stream when it
-   * drains; the caller opens a new one (docs/decisions/0107).
+   * Up to 500 users of the tenant by id per request, on one long-lived stream
+   * per tenant (`x-tenant-id` fixed for the stream); ids that name no user are
+   * left out. Every request gets exactly one answer with its correlation id,
+   * without the cost of a unary call each. The gateway answers concurrent
+   * `GET /api/user` requests of one tenant with one request on it. The server
+   * ends the stream when it drains; the caller opens a new one
+   * (docs/decisions/0107).
    */
   streamUsers(): ClientDuplexStream<StreamUsersRequest, StreamUsersResponse>;
   streamUsers(
