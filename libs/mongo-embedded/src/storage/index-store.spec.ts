@@ -144,4 +144,30 @@ describe('IndexStore', () => {
     ttl.add({ at: 'not a date' }, 'd');
     expect(ttl.expiredIds(15).sort()).toEqual(['a', 'b']);
   });
+
+  it('expires each date once, in any insertion order, and skips documents removed meanwhile', () => {
+    const ttl = new IndexStore({ key: { at: 1 }, name: 'at_1', expireAfterSeconds: 1 }, 'd.c');
+    const remove = (doc: { at: unknown }, id: string) => ttl.remove(doc, id);
+    ttl.add({ at: new Date(30) }, 'late');
+    ttl.add({ at: new Date(10) }, 'early'); // arrives after a later date
+    ttl.add({ at: [new Date(50), new Date(5)] }, 'array'); // its earliest date counts
+    ttl.add({ at: new Date(12) }, 'gone');
+    remove({ at: new Date(12) }, 'gone');
+    ttl.add({ at: new Date(Number.NaN) }, 'invalid');
+
+    expect(ttl.expiredIds(12).sort()).toEqual(['array', 'early']);
+    // The caller removes what expired; a sweep with nothing newly due returns nothing.
+    remove({ at: new Date(10) }, 'early');
+    remove({ at: [new Date(50), new Date(5)] }, 'array');
+    expect(ttl.expiredIds(12)).toEqual([]);
+
+    // A key removed and added again is found again.
+    ttl.add({ at: new Date(12) }, 'back');
+    expect(ttl.expiredIds(40)).toEqual(expect.arrayContaining(['back', 'late']));
+    expect(ttl.expiredIds(40)).toHaveLength(0);
+
+    const plain = new IndexStore({ key: { at: 1 }, name: 'at_1' }, 'd.c');
+    plain.add({ at: new Date(1) }, 'x');
+    expect(plain.expiredIds(100)).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import type { Query } from 'mingo';
 import { DuplicateKeyError, badValue } from '../errors.js';
+import { ExpiryQueue } from './expiry-queue.js';
 import { compileQuery } from './mingo.js';
 import type { RangeBounds } from './index-select.js';
 import {
@@ -51,6 +52,8 @@ export class IndexStore {
   private sorted: SortedEntry[] | null = null;
   private readonly partial?: Query;
   private readonly unique: boolean;
+  /** TTL indexes only: their dates, earliest first. */
+  private readonly expiry?: ExpiryQueue;
 
   // Scratch: keys of the last loaded document.
   private lDoc: Document | undefined;
@@ -79,6 +82,8 @@ export class IndexStore {
     this.paths = this.fields.map((f) => f.split('.'));
     this.unique = !!spec.unique;
     if (spec.partialFilterExpression) this.partial = compileQuery(spec.partialFilterExpression);
+    if (typeof spec.expireAfterSeconds === 'number' && this.fields.length === 1)
+      this.expiry = new ExpiryQueue();
   }
 
   get name(): string {
@@ -201,8 +206,12 @@ export class IndexStore {
 
   private post(k: string, value: unknown, id: string): void {
     const entry = this.byLeading.get(k);
-    if (!entry) this.byLeading.set(k, { value, ids: id });
-    else if (typeof entry.ids !== 'string') entry.ids.add(id);
+    if (!entry) {
+      this.byLeading.set(k, { value, ids: id });
+      // A key stands for one value, so its date is queued once, when the key first appears.
+      if (this.expiry && value instanceof Date && Number.isFinite(value.getTime()))
+        this.expiry.push(value.getTime(), k);
+    } else if (typeof entry.ids !== 'string') entry.ids.add(id);
     else if (entry.ids !== id) entry.ids = new Set([entry.ids, id]);
   }
 
@@ -291,13 +300,18 @@ export class IndexStore {
     );
   }
 
-  /** Documents whose TTL field (a date, or the earliest date in an array) is older than the cutoff. */
+  /**
+   * Documents whose TTL field (a date, or the earliest date in an array) is at or before the
+   * cutoff. Only the dates that came due are visited; the caller removes the documents returned.
+   */
   expiredIds(cutoffMs: number): string[] {
+    if (!this.expiry) return [];
     const out = new Set<string>();
-    for (const { value, ids } of this.byLeading.values()) {
-      if (!(value instanceof Date) || value.getTime() > cutoffMs) continue;
-      if (typeof ids === 'string') out.add(ids);
-      else for (const id of ids) out.add(id);
+    for (const key of this.expiry.takeUntil(cutoffMs)) {
+      const entry = this.byLeading.get(key);
+      if (!entry) continue; // removed since it was queued
+      if (typeof entry.ids === 'string') out.add(entry.ids);
+      else for (const id of entry.ids) out.add(id);
     }
     return [...out];
   }
