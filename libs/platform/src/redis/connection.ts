@@ -5,9 +5,13 @@ export type { Redis } from 'ioredis';
 
 /**
  * A Redis client that fails commands fast while disconnected, instead of
- * queueing them forever. Commands issued in the same event-loop turn go out as
- * one pipeline (one write, one read), which is what keeps a per-request rate
- * limit cheap under load.
+ * queueing them forever.
+ *
+ * Auto-pipelining stays off: under evenly paced traffic each command landed in a
+ * turn of its own, so every rate-limit check paid for a `Pipeline` object (an
+ * event emitter, a promise, a set) that lived long enough to be promoted out of
+ * the young generation. It doubled the gateway's scavenge time and bought no
+ * measurable throughput (bench/gateway/README.md).
  */
 export async function connectRedis(url: string, logger?: Logger): Promise<Redis> {
   const redis = new Redis(url, {
@@ -15,7 +19,6 @@ export async function connectRedis(url: string, logger?: Logger): Promise<Redis>
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     connectTimeout: 2_000,
-    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
   redis.on('error', (error) => logger?.warn({ err: error }, 'redis error'));
