@@ -10,7 +10,7 @@ import { startHarness } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.resolve(here, '../src/cli/main.ts');
-const tsx = path.resolve(here, '../../../node_modules/.bin/tsx');
+const repoRoot = path.resolve(here, '../../..');
 const children: ChildProcess[] = [];
 
 afterAll(() => {
@@ -18,12 +18,18 @@ afterAll(() => {
 });
 
 function startCli(dbpath: string, fsync = 'never'): Promise<{ child: ChildProcess; url: string }> {
+  // Node itself with tsx as a loader, not the tsx CLI: that CLI runs the server in a child process
+  // of its own, so a kill -9 would hit the wrapper and leave the server running.
   const child = spawn(
-    tsx,
-    ['--conditions=development', cli, '--port', '0', '--dbpath', dbpath, '--fsync', fsync],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    process.execPath,
+    [
+      '--conditions=development',
+      '--import',
+      'tsx',
+      cli,
+      ...['--port', '0', '--dbpath', dbpath, '--fsync', fsync],
+    ],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.push(child);
   return new Promise((resolve, reject) => {
