@@ -170,4 +170,12 @@ describe('IndexStore', () => {
     plain.add({ at: new Date(1) }, 'x');
     expect(plain.expiredIds(100)).toEqual([]);
   });
+
+  it('looks up a key shared by a few hundred thousand documents (a tenant request log)', () => {
+    const idx = new IndexStore({ key: { tenant: 1 }, name: 'tenant_1' }, 'd.c');
+    for (let i = 0; i < 300_000; i++) idx.add({ tenant: 't1' }, `id${i}`);
+    const ids = idx.lookupEq(['t1']);
+    expect(ids).toHaveLength(300_000);
+    expect(ids[299_999]).toBe('id299999');
+  });
 });

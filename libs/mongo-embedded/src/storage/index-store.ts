@@ -252,7 +252,8 @@ export class IndexStore {
       const entry = this.byLeading.get(encodeKey(v));
       if (!entry) continue;
       if (typeof entry.ids === 'string') out.push(entry.ids);
-      else out.push(...entry.ids);
+      // Not push(...ids): spreading a posting of a few hundred thousand ids overflows the stack.
+      else for (const id of entry.ids) out.push(id);
     }
     return values.length > 1 ? [...new Set(out)] : out;
   }
