@@ -5,7 +5,7 @@ import { registerIdentity, type AuthWiring } from './auth/index.js';
 import type { GatewayConfig } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerHttpMetrics } from './http/metrics.js';
-import { LazyRequestLogger } from './http/request-logger.js';
+import { lazyChildLoggerFactory } from './http/request-logger.js';
 import { healthRoutes, type HealthRouteDeps } from './routes/health.js';
 import type { ParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import type { WebhookIngestAdapter } from './adapters/webhook-ingest.js';
@@ -46,8 +46,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
     },
     return503OnClosing: true,
-    childLoggerFactory: (logger, bindings, options) =>
-      new LazyRequestLogger(logger as Logger, bindings, options),
+    childLoggerFactory: lazyChildLoggerFactory,
   });
 
   app.addHook('onRequest', async (request, reply) => {

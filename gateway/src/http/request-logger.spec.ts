@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import { createLogger, type Logger } from '@inventory/platform';
+import { createLogger } from '@inventory/platform';
 import { describe, expect, it, vi } from 'vitest';
-import { LazyRequestLogger } from './request-logger.js';
+import { lazyChildLoggerFactory } from './request-logger.js';
 
 function appLoggingAt(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -13,11 +13,14 @@ function appLoggingAt(level: string) {
   const child = vi.spyOn(logger, 'child');
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    childLoggerFactory: (parent, bindings, options) =>
-      new LazyRequestLogger(parent as Logger, bindings, options),
+    childLoggerFactory: lazyChildLoggerFactory,
   });
   app.get('/quiet', async (request) => {
     request.log.info({ detail: 'routine' }, 'below the level');
+    return { ok: true };
+  });
+  app.get('/chatty', { logLevel: 'debug' }, async (request) => {
+    request.log.debug('a route that asked for its own level');
     return { ok: true };
   });
   app.get('/loud', async (request) => {
@@ -66,5 +69,12 @@ describe('LazyRequestLogger', () => {
     const messages = lines.map((line) => line.msg);
     expect(messages).toEqual(['incoming request', 'below the level', 'request completed']);
     expect(new Set(lines.map((line) => line.reqId)).size).toBe(1);
+  });
+
+  it("honours a route's own log level", async () => {
+    const { app, lines, ready } = appLoggingAt('warn');
+    await ready();
+    await app.inject({ url: '/chatty' });
+    expect(lines.map((line) => line.msg)).toContain('a route that asked for its own level');
   });
 });

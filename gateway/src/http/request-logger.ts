@@ -13,7 +13,7 @@ export class LazyRequestLogger implements FastifyBaseLogger {
   private made?: FastifyBaseLogger;
 
   constructor(
-    private readonly parent: FastifyBaseLogger & { isLevelEnabled(level: Level): boolean },
+    private readonly parent: LevelAwareLogger,
     private readonly bindings: Bindings,
     private readonly options: ChildLoggerOptions,
   ) {}
@@ -59,3 +59,18 @@ export class LazyRequestLogger implements FastifyBaseLogger {
     return (this.made ??= this.parent.child(this.bindings, this.options));
   }
 }
+
+type LevelAwareLogger = FastifyBaseLogger & { isLevelEnabled(level: Level): boolean };
+
+/**
+ * Fastify's `childLoggerFactory`: the lazy logger, unless a route set its own `logLevel`; that
+ * child's level differs from the parent's, so it is made at once.
+ */
+export const lazyChildLoggerFactory = (
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger =>
+  options.level
+    ? parent.child(bindings, options)
+    : new LazyRequestLogger(parent as LevelAwareLogger, bindings, options);
