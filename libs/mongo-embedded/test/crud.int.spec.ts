@@ -152,6 +152,39 @@ describe('CRUD through mongoose', () => {
     expect(await Row.countDocuments()).toBe(30);
   });
 
+  it("answers equality on a compound key's first two fields right through writes", async () => {
+    const schema = new mongoose.Schema({ tenant: String, token: Number, at: Date, status: Number });
+    schema.index({ tenant: 1, token: 1, at: -1 });
+    const Log = h.conn.model('PairLog', schema);
+    await Log.init();
+    await Log.insertMany(
+      Array.from({ length: 60 }, (_, i) => ({
+        tenant: `t${i % 2}`,
+        token: i % 3,
+        at: new Date(1_700_000_000_000 + i * 1000),
+        status: i % 4 === 0 ? 500 : 200,
+      })),
+    );
+    const page = (token: number) =>
+      Log.find({ tenant: 't0', token, status: 200 })
+        .sort({ at: -1 })
+        .limit(3)
+        .lean()
+        .then((rows) => rows.map((r) => r.at!.getTime() - 1_700_000_000_000));
+    // i even (t0), i % 3 === 1, i % 4 !== 0: 58, 46, 34, ...
+    expect(await page(1)).toEqual([58_000, 46_000, 34_000]);
+    expect(await Log.countDocuments({ tenant: 't0', token: 1 })).toBe(10);
+
+    // Moving documents between pairs and deleting them keeps the answers exact.
+    await Log.updateMany({ tenant: 't0', token: 1 }, { $set: { token: 7 } });
+    expect(await Log.countDocuments({ tenant: 't0', token: 1 })).toBe(0);
+    expect(await Log.countDocuments({ tenant: 't0', token: 7 })).toBe(10);
+    await Log.deleteMany({ tenant: 't0', token: 7, status: 500 });
+    expect(await Log.countDocuments({ tenant: 't0', token: { $in: [7, 2] } })).toBe(10 - 5 + 10);
+    expect(await page(7)).toEqual([58_000, 46_000, 34_000]);
+    expect(await Log.countDocuments({ tenant: 't1', token: 1 })).toBe(10);
+  });
+
   it('iterates cursors beyond the first batch of 101 (getMore)', async () => {
     const coll = client.db('ops').collection('many');
     await coll.insertMany(Array.from({ length: 350 }, (_, i) => ({ i })));

@@ -39,13 +39,23 @@ export class Collection {
     const plan = Object.keys(filter).length
       ? chooseIndexPlan(
           filter,
-          usable.map((i) => ({ name: i.name, leading: i.leading, unique: !!i.spec.unique })),
+          usable.map((i) => ({
+            name: i.name,
+            leading: i.leading,
+            second: i.second,
+            unique: !!i.spec.unique,
+          })),
         )
       : undefined;
     this.lastPlan = plan;
     if (!plan) return [...this.docs.values()].filter((d) => query.test(d));
     const idx = this.indexes.get(plan.index)!;
-    const ids = plan.kind === 'eq' ? idx.lookupEq(plan.values) : idx.lookupRange(plan.bounds);
+    const ids =
+      plan.kind === 'eq'
+        ? idx.lookupEq(plan.values)
+        : plan.kind === 'eq2'
+          ? idx.lookupPair(plan.values, plan.secondValues)
+          : idx.lookupRange(plan.bounds);
     const out: Document[] = [];
     for (const id of ids) {
       const d = this.docs.get(id);

@@ -42,4 +42,37 @@ describe('chooseIndexPlan', () => {
     expect(chooseIndexPlan({ email: null }, idx)).toBeUndefined();
     expect(chooseIndexPlan({ $or: [{ email: 'a' }, { qty: 1 }] }, idx)).toBeUndefined();
   });
+
+  it('narrows to the pair when both leading fields of a compound key are equalities', () => {
+    const withCompound: UsableIndex[] = [
+      ...idx,
+      { name: 'tenant_1_token_1_at_-1', leading: 'tenant', second: 'token', unique: false },
+    ];
+    // The shape of a tenant-scoped request-history query.
+    const filter = {
+      $and: [{ tenant: 't1' }, { token: { $in: [3, 4] }, at: { $gte: new Date(0) } }],
+    };
+    expect(chooseIndexPlan(filter, withCompound)).toEqual({
+      kind: 'eq2',
+      index: 'tenant_1_token_1_at_-1',
+      field: 'tenant',
+      values: ['t1'],
+      second: 'token',
+      secondValues: [3, 4],
+    });
+    // Only the leading field: plain equality on it; only the second: the index cannot help.
+    expect(chooseIndexPlan({ tenant: 't1', at: 1 }, withCompound)).toMatchObject({
+      kind: 'eq',
+      index: 'tenant_1_token_1_at_-1',
+    });
+    expect(chooseIndexPlan({ token: 3 }, withCompound)).toBeUndefined();
+    // A range on the second field is no pair equality.
+    expect(chooseIndexPlan({ tenant: 't1', token: { $gt: 3 } }, withCompound)).toMatchObject({
+      kind: 'eq',
+    });
+    // Equality on a unique single-field key still wins: at most one candidate.
+    expect(chooseIndexPlan({ tenant: 't1', token: 3, email: 'a' }, withCompound)).toMatchObject({
+      index: 'email_1',
+    });
+  });
 });

@@ -9,12 +9,23 @@ export interface RangeBounds {
 
 export type IndexPlan =
   | { index: string; field: string; kind: 'eq'; values: unknown[] }
-  | { index: string; field: string; kind: 'range'; bounds: RangeBounds };
+  | { index: string; field: string; kind: 'range'; bounds: RangeBounds }
+  | {
+      index: string;
+      field: string;
+      kind: 'eq2';
+      values: unknown[];
+      /** The key pattern's second field and the values it must equal. */
+      second: string;
+      secondValues: unknown[];
+    };
 
 export interface UsableIndex {
   name: string;
-  /** First field of the key pattern; only leading-field predicates can use the index. */
+  /** First field of the key pattern; predicates on it can use the index. */
   leading: string;
+  /** Second field of a compound key pattern: equality on both fields narrows to their pair. */
+  second?: string;
   unique: boolean;
 }
 
@@ -64,12 +75,38 @@ function conjuncts(filter: Document): [string, unknown][] {
 /**
  * Picks an index able to narrow the candidates for `filter`. The caller still verifies every
  * candidate against the full filter, so a plan only has to be a superset of the matches.
- * Equality beats ranges, and unique indexes beat others, mirroring what the planner would prefer.
+ * Equality on a compound key's first two fields beats equality on one field, equality beats
+ * ranges, and unique indexes beat others, mirroring what the planner would prefer.
  */
 export function chooseIndexPlan(filter: Document, indexes: UsableIndex[]): IndexPlan | undefined {
   let best: IndexPlan | undefined;
   let bestScore = -1;
-  for (const [field, pred] of conjuncts(filter)) {
+  const equalities = new Map<string, unknown[]>();
+  const predicates = conjuncts(filter);
+  for (const [field, pred] of predicates) {
+    const p = planForPredicate(pred);
+    if (p?.kind === 'eq' && !equalities.has(field)) equalities.set(field, p.values);
+  }
+  for (const idx of indexes) {
+    const leadingValues = equalities.get(idx.leading);
+    const secondValues = idx.second === undefined ? undefined : equalities.get(idx.second);
+    if (!leadingValues || !secondValues) continue;
+    // Equality on the first two fields of a compound key: narrower than either field alone, and
+    // second only to equality on a unique single-field key (at most one document per value).
+    const score = 2.5 + (idx.unique ? 1 : 0);
+    if (score > bestScore) {
+      bestScore = score;
+      best = {
+        kind: 'eq2',
+        index: idx.name,
+        field: idx.leading,
+        values: leadingValues,
+        second: idx.second!,
+        secondValues,
+      };
+    }
+  }
+  for (const [field, pred] of predicates) {
     for (const idx of indexes) {
       if (idx.leading !== field) continue;
       const p = planForPredicate(pred);

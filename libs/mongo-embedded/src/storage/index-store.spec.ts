@@ -178,4 +178,30 @@ describe('IndexStore', () => {
     expect(ids).toHaveLength(300_000);
     expect(ids[299_999]).toBe('id299999');
   });
+
+  it('keeps (first, second) pair postings of a compound key through adds, removes and arrays', () => {
+    const idx = new IndexStore({ key: { t: 1, k: 1, at: -1 }, name: 't_1_k_1_at_-1' }, 'd.c');
+    idx.add({ t: 'a', k: 1 }, 'x');
+    idx.add({ t: 'a', k: 1 }, 'y');
+    idx.add({ t: 'a', k: 2 }, 'z');
+    idx.add({ t: 'b', k: 1 }, 'w');
+    idx.add({ t: ['a', 'c'], k: [1, 3] }, 'multi');
+    idx.add({ t: 'a' }, 'missing'); // a missing second field pairs with null, as in MongoDB
+    idx.add({ t: 'a1', k: 1 }, 'near'); // no confusion between 'a' + '11' and 'a1' + '1'
+
+    expect(idx.lookupPair(['a'], [1]).sort()).toEqual(['multi', 'x', 'y']);
+    expect(idx.lookupPair(['c'], [3])).toEqual(['multi']);
+    expect(idx.lookupPair(['a', 'b'], [1, 2]).sort()).toEqual(['multi', 'w', 'x', 'y', 'z']);
+    expect(idx.lookupPair(['a'], [null])).toEqual(['missing']);
+    expect(idx.lookupPair(['a1'], [1])).toEqual(['near']);
+
+    idx.remove({ t: 'a', k: 1 }, 'x');
+    idx.remove({ t: ['a', 'c'], k: [1, 3] }, 'multi');
+    expect(idx.lookupPair(['a'], [1])).toEqual(['y']);
+    expect(idx.lookupPair(['c'], [3])).toEqual([]);
+    // A single-field index has no pairs to offer.
+    expect(new IndexStore({ key: { t: 1 }, name: 't_1' }, 'd.c').lookupPair(['a'], [1])).toEqual(
+      [],
+    );
+  });
 });

@@ -49,6 +49,8 @@ export class IndexStore {
   private readonly paths: string[][];
   private readonly byLeading = new Map<string, KeyEntry>();
   private readonly byCompound = new Map<string, string>();
+  /** Compound indexes only: postings of each (first field, second field) pair of values. */
+  private readonly byPair?: Map<string, string | Set<string>>;
   private sorted: SortedEntry[] | null = null;
   private readonly partial?: Query;
   private readonly unique: boolean;
@@ -67,6 +69,8 @@ export class IndexStore {
   private lValues: unknown[] = [];
   private lKeys: string[] = [];
   private lCompounds: string[] = [];
+  /** Pair keys of the first two fields (compound indexes only). */
+  private lPairs: string[] = [];
 
   constructor(
     readonly spec: IndexSpec,
@@ -84,6 +88,11 @@ export class IndexStore {
     if (spec.partialFilterExpression) this.partial = compileQuery(spec.partialFilterExpression);
     if (typeof spec.expireAfterSeconds === 'number' && this.fields.length === 1)
       this.expiry = new ExpiryQueue();
+    if (this.fields.length > 1) this.byPair = new Map();
+  }
+
+  get second(): string | undefined {
+    return this.fields[1];
   }
 
   get name(): string {
@@ -133,6 +142,7 @@ export class IndexStore {
     this.lDoc = doc;
     this.lCovered = this.covers(doc);
     if (!this.lCovered) return;
+    if (this.byPair) this.lPairs = this.pairKeys(doc);
     const paths = this.paths;
     const lead = singlePathValue(doc, paths[0]!);
     let single = lead !== MULTI;
@@ -190,10 +200,21 @@ export class IndexStore {
     throw new DuplicateKeyError(this.ns, this.name, { ...this.spec.key }, keyValue);
   }
 
+  /** Keys of every (first field, second field) combination of `doc`'s values. */
+  private pairKeys(doc: Document): string[] {
+    const a = singlePathValue(doc, this.paths[0]!);
+    const b = singlePathValue(doc, this.paths[1]!);
+    if (a !== MULTI && b !== MULTI) return [keyPart(encodeKey(a)) + keyPart(encodeKey(b))];
+    const first = dedupe(pathValues(doc, this.leading)).map((v) => keyPart(encodeKey(v)));
+    const second = dedupe(pathValues(doc, this.fields[1]!)).map((v) => keyPart(encodeKey(v)));
+    return first.flatMap((x) => second.map((y) => x + y));
+  }
+
   /** Adds the loaded document under `id`. */
   addLoaded(id: string): void {
     this.lDoc = undefined;
     if (!this.lCovered) return;
+    if (this.byPair) for (const key of this.lPairs) addPosting(this.byPair, key, id);
     if (this.lSingle) {
       if (this.unique) this.byCompound.set(this.lCompound, id);
       this.post(this.lKey, this.lValue, id);
@@ -228,6 +249,8 @@ export class IndexStore {
   }
 
   remove(doc: Document, id: string): void {
+    if (this.byPair && this.covers(doc))
+      for (const key of this.pairKeys(doc)) removePosting(this.byPair, key, id);
     if (this.unique) {
       for (const { key } of this.compoundKeys(doc))
         if (this.byCompound.get(key) === id) this.byCompound.delete(key);
@@ -256,6 +279,20 @@ export class IndexStore {
       else for (const id of entry.ids) out.push(id);
     }
     return values.length > 1 ? [...new Set(out)] : out;
+  }
+
+  /** Documents whose first two fields equal one of `values` and one of `secondValues`. */
+  lookupPair(values: unknown[], secondValues: unknown[]): string[] {
+    if (!this.byPair) return [];
+    const out: string[] = [];
+    for (const a of values)
+      for (const b of secondValues) {
+        const ids = this.byPair.get(keyPart(encodeKey(a)) + keyPart(encodeKey(b)));
+        if (ids === undefined) continue;
+        if (typeof ids === 'string') out.push(ids);
+        else for (const id of ids) out.push(id);
+      }
+    return values.length > 1 || secondValues.length > 1 ? [...new Set(out)] : out;
   }
 
   /** Range scan over a lazily rebuilt sorted view; rebuilt only after writes touched this index. */
@@ -316,6 +353,24 @@ export class IndexStore {
     }
     return [...out];
   }
+}
+
+function addPosting(postings: Map<string, string | Set<string>>, key: string, id: string): void {
+  const ids = postings.get(key);
+  if (ids === undefined) postings.set(key, id);
+  else if (typeof ids !== 'string') ids.add(id);
+  else if (ids !== id) postings.set(key, new Set([ids, id]));
+}
+
+function removePosting(postings: Map<string, string | Set<string>>, key: string, id: string): void {
+  const ids = postings.get(key);
+  if (ids === undefined) return;
+  if (typeof ids === 'string') {
+    if (ids === id) postings.delete(key);
+    return;
+  }
+  ids.delete(id);
+  if (ids.size === 0) postings.delete(key);
 }
 
 function dedupe(values: unknown[]): unknown[] {
