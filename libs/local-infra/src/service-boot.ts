@@ -7,23 +7,26 @@ export type ServiceBootstrap = (env: NodeJS.ProcessEnv) => Promise<ServiceRuntim
 /**
  * The test every service carries: its real bootstrap, against real NATS and
  * MongoDB, serves grpc.health.v1 as SERVING and Prometheus metrics, then stops
- * cleanly. `extraEnv` supplies the service's own required variables.
+ * cleanly. `extraEnv` supplies the service's own required variables; `redis`
+ * also starts a real redis-server and passes it as REDIS_URL.
  */
 export function describeServiceBoot(
   name: string,
   bootstrap: ServiceBootstrap,
   extraEnv: NodeJS.ProcessEnv = {},
+  options: { redis?: boolean } = {},
 ): void {
   describe(`${name} boot`, () => {
     let infra: TestInfra;
     let service: ServiceRuntime;
 
     beforeAll(async () => {
-      infra = await startTestInfra({ redis: false });
+      infra = await startTestInfra({ redis: options.redis ?? false });
       service = await bootstrap({
         MONGO_URL: infra.mongoUrl,
         MONGO_DB: infra.dbName(name.replace(/-/g, '_')),
         NATS_URL: infra.natsUrl,
+        ...(options.redis ? { REDIS_URL: infra.redisUrl } : {}),
         LOG_LEVEL: 'silent',
         ...extraEnv,
       });

@@ -1,5 +1,5 @@
 import { ACTIVITY_STREAM } from '@inventory/events';
-import { ServiceRuntime, SecretBox } from '@inventory/platform';
+import { connectRedis, ServiceRuntime, SecretBox, type Redis } from '@inventory/platform';
 import { createWebhookRegistry } from './clients/webhook-registry.js';
 import { readConfig } from './config.js';
 import {
@@ -11,6 +11,7 @@ import {
 } from './events/sales-channel-events.js';
 import { parcelTrackingService } from './grpc/parcel-tracking-service.js';
 import { ProviderClient } from './provider/client.js';
+import { RedisPacer } from './provider/redis-pacer.js';
 import { InstanceStore } from './store/instance-store.js';
 import { SalesChannelStore } from './store/sales-channel-store.js';
 import { StopJobStore } from './store/stop-job-store.js';
@@ -47,6 +48,15 @@ export async function bootstrap(
     dbName: config.MONGO_DB,
     streams: [PARCEL_STREAM, ACTIVITY_STREAM, CATALOG_STREAM],
   });
+  // Registered first, so it closes last: after gRPC has drained and the consumers stopped.
+  let redis: Redis;
+  try {
+    redis = await connectRedis(config.REDIS_URL, runtime.logger);
+  } catch (error) {
+    await runtime.stop();
+    throw error;
+  }
+  runtime.onStop(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
   const registry = createWebhookRegistry(
     config.WEBHOOK_INGEST_GRPC_ADDRESS,
     config.GRPC_CLIENT_DEADLINE_MS,
@@ -60,7 +70,11 @@ export async function bootstrap(
     provider: new ProviderClient({
       baseUrl: config.PROVIDER_BASE_URL,
       timeoutMs: config.PROVIDER_TIMEOUT_MS,
-      ratePerSecond: config.PROVIDER_RATE_PER_SECOND,
+      pacer: new RedisPacer(redis, {
+        perSecond: config.PROVIDER_RATE_PER_SECOND,
+        leaseMs: config.PROVIDER_PACE_LEASE_MS ?? config.PROVIDER_TIMEOUT_MS + 1_000,
+        logger: runtime.logger,
+      }),
       breakerResetMs: config.PROVIDER_BREAKER_RESET_MS,
       logger: runtime.logger,
     }),

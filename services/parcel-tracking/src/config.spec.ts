@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEV_PROVIDER_KEY_ENCRYPTION_KEY, readConfig } from './config.js';
 
-const base = { MONGO_URL: 'mongodb://127.0.0.1:1', NATS_URL: 'nats://127.0.0.1:1' };
+const base = {
+  MONGO_URL: 'mongodb://127.0.0.1:1',
+  NATS_URL: 'nats://127.0.0.1:1',
+  REDIS_URL: 'redis://127.0.0.1:1',
+};
 
 describe('parcel-tracking config', () => {
   it('uses the development encryption key only outside production', () => {
@@ -23,6 +27,15 @@ describe('parcel-tracking config', () => {
     ).toThrow(/32 bytes/);
     expect(() => readConfig({ ...base, PROVIDER_BASE_URL: 'ftp://x' })).toThrow(
       /PROVIDER_BASE_URL/,
+    );
+  });
+
+  it('requires a redis:// or rediss:// REDIS_URL (the shared pacing window)', () => {
+    const { REDIS_URL: _omitted, ...withoutRedis } = base;
+    expect(() => readConfig(withoutRedis)).toThrow(/REDIS_URL: is required but missing/);
+    expect(() => readConfig({ ...base, REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/);
+    expect(readConfig({ ...base, REDIS_URL: 'rediss://cache:6380' }).REDIS_URL).toBe(
+      'rediss://cache:6380',
     );
   });
 });

@@ -22,6 +22,16 @@ export const configSchema = z
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
     /** Requests per second per API key (the provider's limit). */
     PROVIDER_RATE_PER_SECOND: z.coerce.number().int().positive().default(3),
+    /**
+     * Redis holding each API key's pacing window, so all replicas together keep to the
+     * provider's limit (ADR 0205).
+     */
+    REDIS_URL: url(['redis', 'rediss']),
+    /**
+     * How long an unfinished provider call holds its pacing slot before it is taken for
+     * finished (a crashed replica's); defaults to PROVIDER_TIMEOUT_MS + 1 s.
+     */
+    PROVIDER_PACE_LEASE_MS: z.coerce.number().int().positive().optional(),
     PROVIDER_BREAKER_RESET_MS: z.coerce.number().int().positive().default(10_000),
     /** AES-256-GCM key for provider API keys at rest (base64 of 32 bytes). */
     PROVIDER_KEY_ENCRYPTION_KEY: encryptionKey.optional(),

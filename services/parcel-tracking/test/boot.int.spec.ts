@@ -1,4 +1,4 @@
 import { describeServiceBoot } from '@inventory/local-infra';
 import { bootstrap } from '../src/bootstrap.js';
 
-describeServiceBoot('parcel-tracking', bootstrap);
+describeServiceBoot('parcel-tracking', bootstrap, {}, { redis: true });

@@ -25,9 +25,9 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-/** Real MongoDB/NATS, real webhook-ingest, parcel-tracking over a real gRPC channel; only the provider is simulated. */
+/** Real MongoDB/NATS/Redis, real webhook-ingest, parcel-tracking over a real gRPC channel; only the provider is simulated. */
 export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
-  const infra = await startTestInfra({ redis: false });
+  const infra = await startTestInfra();
   const sim = await startProviderSim({
     keys: [{ key: GOOD_KEY }, { key: OTHER_KEY, quotaTotal: 50 }],
     rateLimitPerSecond: 1000,
@@ -37,6 +37,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
   const service = await bootstrap({
     ...common,
     MONGO_DB: infra.dbName('parcel_tracking'),
+    REDIS_URL: infra.redisUrl,
     PROVIDER_BASE_URL: sim.url,
     PROVIDER_RATE_PER_SECOND: '1000',
     WEBHOOK_INGEST_GRPC_ADDRESS: ingest.grpc!.address,

@@ -1,21 +1,28 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '@inventory/platform';
+import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { connectRedis, createLogger } from '@inventory/platform';
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderClient } from '../src/provider/client.js';
+import { ProviderClient, type ProviderClientOptions } from '../src/provider/client.js';
 import { ProviderError } from '../src/provider/errors.js';
+import { KeyPacer } from '../src/provider/pacer.js';
+import { RedisPacer } from '../src/provider/redis-pacer.js';
 
 const KEY = 'client_test_key_1';
 const KEY_2 = 'client_test_key_2';
 const logger = createLogger({ service: 'test', level: 'silent' });
 
 let sim: ProviderSimHandle;
-const client = (options: Partial<ConstructorParameters<typeof ProviderClient>[0]> = {}) =>
+let infra: TestInfra;
+const client = ({
+  ratePerSecond = 3,
+  ...options
+}: Partial<ProviderClientOptions> & { ratePerSecond?: number } = {}) =>
   new ProviderClient({
     baseUrl: sim.url,
     timeoutMs: 2_000,
-    ratePerSecond: 3,
+    pacer: new KeyPacer(ratePerSecond),
     breakerResetMs: 60_000,
     logger,
     ...options,
@@ -34,8 +41,12 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 beforeAll(async () => {
   // The simulator enforces the real limit: 3 requests per second per key.
   sim = await startProviderSim({ keys: [{ key: KEY }, { key: KEY_2 }], rateLimitPerSecond: 3 });
+  infra = await startTestInfra({ nats: false, mongo: false });
 });
-afterAll(() => sim?.stop());
+afterAll(async () => {
+  await sim?.stop();
+  await infra?.stop();
+});
 beforeEach(() => sim.reset());
 
 describe('provider client', () => {
@@ -48,6 +59,36 @@ describe('provider client', () => {
     expect(quotas.every((quota) => quota.total === 1000)).toBe(true);
     expect(elapsed).toBeGreaterThanOrEqual(2_000);
     expect(await other).toBeLessThan(500);
+  });
+
+  it('keeps two replicas together within the provider limit when they pace through one Redis', async () => {
+    // Control: paced per process, two replicas together overrun the simulator's 3/s.
+    const alone = [client(), client()];
+    const unshared = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => alone[i % 2]!.getQuota(KEY)),
+    );
+    expect(unshared.some((result) => result.status === 'rejected')).toBe(true);
+    alone.forEach((provider) => provider.breaker.shutdown());
+    sim.reset();
+
+    const connections = await Promise.all([
+      connectRedis(infra.redisUrl),
+      connectRedis(infra.redisUrl),
+    ]);
+    try {
+      const replicas = connections.map((redis) =>
+        client({ pacer: new RedisPacer(redis, { perSecond: 3, leaseMs: 3_000, logger }) }),
+      );
+      const started = Date.now();
+      const quotas = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => replicas[i % 2]!.getQuota(KEY)),
+      );
+      expect(quotas.every((quota) => quota.total === 1000)).toBe(true);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+      replicas.forEach((provider) => provider.breaker.shutdown());
+    } finally {
+      await Promise.all(connections.map((redis) => redis.quit()));
+    }
   });
 
   it('registers in batches of at most 40 and treats "already registered" as success', async () => {

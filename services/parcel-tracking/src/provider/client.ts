@@ -1,12 +1,13 @@
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@inventory/platform';
 import { ALREADY_REGISTERED_CODE, classifyFailure, ProviderError } from './errors.js';
-import { KeyPacer } from './pacer.js';
+import type { Pacer } from './pacer.js';
 
 export interface ProviderClientOptions {
   baseUrl: string;
   timeoutMs: number;
-  ratePerSecond: number;
+  /** Paces calls per API key to the provider's limit (`RedisPacer` in production: across replicas). */
+  pacer: Pacer;
   breakerResetMs: number;
   logger: Logger;
 }
@@ -51,10 +52,10 @@ interface Envelope {
  */
 export class ProviderClient {
   readonly breaker: CircuitBreaker<[string, string, unknown], Envelope['data']>;
-  private readonly pacer: KeyPacer;
+  private readonly pacer: Pacer;
 
   constructor(private readonly options: ProviderClientOptions) {
-    this.pacer = new KeyPacer(options.ratePerSecond);
+    this.pacer = options.pacer;
     this.breaker = new CircuitBreaker(
       (endpoint: string, apiKey: string, body: unknown) =>
         this.pacer.run(apiKey, () => this.send(endpoint, apiKey, body)),

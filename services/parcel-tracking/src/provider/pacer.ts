@@ -1,3 +1,8 @@
+/** Runs a task when the key's rate allows it; what `ProviderClient` paces its calls with. */
+export interface Pacer {
+  run<T>(key: string, task: () => Promise<T>): Promise<T>;
+}
+
 interface KeyState {
   /** The previous caller's turn to acquire: slots are handed out in call order. */
   turn: Promise<void>;
@@ -23,7 +28,7 @@ function signal(): KeyState['changed'] {
  * promises (the event loop keeps running); each key has its own slots, so a
  * busy key never holds up another.
  */
-export class KeyPacer {
+export class KeyPacer implements Pacer {
   private readonly keys = new Map<string, KeyState>();
 
   constructor(
