@@ -4,7 +4,15 @@ import type {
   StreamUsersResponse,
   User,
 } from '@inventory/contracts/identity/v1/identity.js';
-import { AppError, contextToMetadata, newRequestId } from '@inventory/platform';
+import {
+  AppError,
+  contextToMetadata,
+  createCallBreaker,
+  fireOrFailFast,
+  newRequestId,
+  type BreakerOptions,
+} from '@inventory/platform';
+import type CircuitBreaker from 'opossum';
 import type { IdentityAdapter } from './identity.js';
 
 type UsersCall = ClientDuplexStream<StreamUsersRequest, StreamUsersResponse>;
@@ -20,6 +28,8 @@ export interface IdentityUserStreamsOptions {
   deadlineMs: number;
   /** A tenant's stream unused for this long is closed. */
   idleMs?: number;
+  /** When look-ups stop failing after their deadline and fail at once instead. */
+  breaker?: BreakerOptions;
 }
 
 const unavailable = () =>
@@ -109,6 +119,12 @@ export class IdentityUserStreams {
   private readonly streams = new Map<string, TenantUserStream>();
   private nextCorrelationId = 1;
   private readonly sweeper: NodeJS.Timeout;
+  /**
+   * A hung identity would make every look-up wait out its deadline, holding a request and its
+   * socket each; once enough of them time out (or find identity unavailable), look-ups fail at
+   * once with 503 until a trial look-up gets through.
+   */
+  readonly breaker: CircuitBreaker<[string, number[]], User[]>;
 
   constructor(
     private readonly identity: IdentityAdapter,
@@ -123,14 +139,23 @@ export class IdentityUserStreams {
       Math.max(1_000, idleMs / 2),
     );
     this.sweeper.unref();
+    this.breaker = createCallBreaker(
+      (tenantId: string, userIds: number[]) => this.lookUpOnStream(tenantId, userIds),
+      options.breaker,
+    );
   }
 
   lookUp(tenantId: string, userIds: number[]): Promise<User[]> {
+    return fireOrFailFast(this.breaker, 'identity', tenantId, userIds);
+  }
+
+  private lookUpOnStream(tenantId: string, userIds: number[]): Promise<User[]> {
     if (this.nextCorrelationId >= Number.MAX_SAFE_INTEGER) this.nextCorrelationId = 1;
     return this.streamFor(tenantId).lookUp(this.nextCorrelationId++, userIds);
   }
 
   close(): void {
+    this.breaker.shutdown();
     clearInterval(this.sweeper);
     for (const stream of this.streams.values()) stream.close();
     this.streams.clear();

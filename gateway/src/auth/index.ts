@@ -51,7 +51,11 @@ export function createAuthWiring(
 ): AuthWiring {
   const identity = createIdentityAdapter(config.IDENTITY_GRPC_ADDRESS, config.GRPC_DEADLINE_MS);
   const tokens = new TokenCache(identity, config.TOKEN_CACHE_TTL_MS, logger);
-  const userStreams = new IdentityUserStreams(identity, { deadlineMs: config.GRPC_DEADLINE_MS });
+  const userStreams = new IdentityUserStreams(identity, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+    // As the unary identity client's breaker: a trial look-up 2 s after it opens.
+    breaker: { resetTimeoutMs: 2_000 },
+  });
   tokens.listen(nats);
   return {
     identity,

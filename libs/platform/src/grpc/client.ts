@@ -31,15 +31,56 @@ export type PromiseClient<C> = {
 export interface GrpcClientOptions {
   /** Default deadline per call. */
   deadlineMs?: number;
-  breaker?: {
-    /** Failures (as a percentage of calls in the window) that open the breaker. */
-    errorThresholdPercentage?: number;
-    /** How long the breaker stays open before letting a trial call through. */
-    resetTimeoutMs?: number;
-    /** The minimum number of calls in the window before the breaker may open. */
-    volumeThreshold?: number;
-    rollingCountTimeoutMs?: number;
-  };
+  breaker?: BreakerOptions;
+}
+
+export interface BreakerOptions {
+  /** Failures (as a percentage of calls in the window) that open the breaker. */
+  errorThresholdPercentage?: number;
+  /** How long the breaker stays open before letting a trial call through. */
+  resetTimeoutMs?: number;
+  /** The minimum number of calls in the window before the breaker may open. */
+  volumeThreshold?: number;
+  rollingCountTimeoutMs?: number;
+}
+
+/**
+ * A circuit breaker around calls to one downstream service. Only failures that say the callee is
+ * unhealthy count (see INFRASTRUCTURE_CODES); the action's own timeout (a deadline) is the timeout.
+ */
+export function createCallBreaker<A extends unknown[], R>(
+  action: (...args: A) => Promise<R>,
+  options: BreakerOptions = {},
+): CircuitBreaker<A, R> {
+  return new CircuitBreaker(action, {
+    timeout: false,
+    errorThresholdPercentage: options.errorThresholdPercentage ?? 50,
+    resetTimeout: options.resetTimeoutMs ?? 5_000,
+    volumeThreshold: options.volumeThreshold ?? 5,
+    rollingCountTimeout: options.rollingCountTimeoutMs ?? 10_000,
+    // Latency percentiles are not used, and keeping them holds every call's duration for the window.
+    rollingPercentilesEnabled: false,
+    errorFilter: (error: { code?: unknown }) => !INFRASTRUCTURE_CODES.has(error.code as GrpcStatus),
+  });
+}
+
+/** Calls through `breaker`; while it is open, fails at once with UNAVAILABLE (reason `circuit_open`). */
+export async function fireOrFailFast<A extends unknown[], R>(
+  breaker: CircuitBreaker<A, R>,
+  target: string,
+  ...args: A
+): Promise<R> {
+  try {
+    return await breaker.fire(...args);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'EOPENBREAKER')
+      throw new AppError(
+        GrpcStatus.UNAVAILABLE,
+        'circuit_open',
+        `${target} is unavailable (circuit open)`,
+      );
+    throw error;
+  }
 }
 
 /** Codes that say the callee is unhealthy; business answers (NOT_FOUND, INVALID_ARGUMENT...) are not failures. */
@@ -90,31 +131,18 @@ export function createGrpcClient<C extends Client>(
       );
     });
 
-  const breaker = new CircuitBreaker(invoke, {
-    timeout: false, // the gRPC deadline is the timeout
-    errorThresholdPercentage: options.breaker?.errorThresholdPercentage ?? 50,
-    resetTimeout: options.breaker?.resetTimeoutMs ?? 5_000,
-    volumeThreshold: options.breaker?.volumeThreshold ?? 5,
-    rollingCountTimeout: options.breaker?.rollingCountTimeoutMs ?? 10_000,
-    errorFilter: (error: ServiceError) => !INFRASTRUCTURE_CODES.has(error.code),
-  });
+  const breaker = createCallBreaker(invoke, options.breaker);
 
   const call = new Proxy({} as PromiseClient<C>, {
     get(_target, method: string) {
-      return async (request: unknown, callOptions?: { deadlineMs?: number }) => {
-        try {
-          return await breaker.fire(method, request, callOptions?.deadlineMs ?? defaultDeadline);
-        } catch (error) {
-          if ((error as { code?: unknown }).code === 'EOPENBREAKER') {
-            throw new AppError(
-              GrpcStatus.UNAVAILABLE,
-              'circuit_open',
-              `${address} is unavailable (circuit open)`,
-            );
-          }
-          throw error;
-        }
-      };
+      return (request: unknown, callOptions?: { deadlineMs?: number }) =>
+        fireOrFailFast(
+          breaker,
+          address,
+          method,
+          request,
+          callOptions?.deadlineMs ?? defaultDeadline,
+        );
     },
   });
 

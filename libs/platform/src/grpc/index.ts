@@ -17,8 +17,11 @@ export {
   type ServiceRegistration,
 } from './server.js';
 export {
+  createCallBreaker,
   createGrpcClient,
   describeCallError,
+  fireOrFailFast,
+  type BreakerOptions,
   type GrpcClientHandle,
   type GrpcClientOptions,
   type PromiseClient,
