@@ -5,6 +5,15 @@
  *
  *   npx tsx --conditions=development bench/gateway/run.ts [--duration 10] [--connections 20]
  *
+ * On other hardware (a cluster, say), point it at servers already running instead:
+ *
+ *   BENCH_TOKEN='<id>|<secret>' npx tsx --conditions=development bench/gateway/run.ts \
+ *     --gateway http://gateway:8080 --host acme.example.com [--bare http://bare:3000]
+ *
+ * The token comes from the environment so it stays out of the process list; it needs a
+ * platform rate limit high enough for the run (RATE_LIMIT_PER_MINUTE). Without `--bare` the
+ * hello-world runs here, as `bench/gateway/bare-server.ts` does anywhere.
+ *
  * The system runs as `npm start` runs it: every part its own process (launcher on
  * ports away from the defaults), logs at `warn`. The bare server is a process of
  * its own too, and autocannon runs here, so no measured server shares an event
@@ -30,8 +39,13 @@ const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
+    gateway: { type: 'string' },
+    host: { type: 'string' },
+    bare: { type: 'string' },
   },
 });
+if (values.gateway && (!values.host || !process.env.BENCH_TOKEN))
+  throw new Error('--gateway needs --host and a BENCH_TOKEN in the environment');
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -78,33 +92,32 @@ const stop = (child: ChildProcess) =>
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
 const gatewayPort = 28080;
 const tsx = ['--conditions=development', '--import', 'tsx'];
-const bare = await startUntil(
-  process.execPath,
-  [...tsx, 'bench/gateway/bare-server.ts'],
-  {},
-  /BARE (\d+)/,
-);
-const system = await startUntil(
-  process.execPath,
-  [...tsx, 'tools/dev/src/main.ts'],
-  {
-    DEV_PORT_BASE: '28000',
-    DEV_GATEWAY_PORT: String(gatewayPort),
-    DEV_DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    NO_COLOR: '1',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-  },
-  /\[dev\] ready:/,
-);
+const bare = values.bare
+  ? undefined
+  : await startUntil(process.execPath, [...tsx, 'bench/gateway/bare-server.ts'], {}, /BARE (\d+)/);
+const system = values.gateway
+  ? undefined
+  : await startUntil(
+      process.execPath,
+      [...tsx, 'tools/dev/src/main.ts'],
+      {
+        DEV_PORT_BASE: '28000',
+        DEV_GATEWAY_PORT: String(gatewayPort),
+        DEV_DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        NO_COLOR: '1',
+        RATE_LIMIT_PER_MINUTE: '1000000000',
+      },
+      /\[dev\] ready:/,
+    );
 try {
-  const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as {
-    host: string;
-    token: string;
-  };
-  const bareUrl = `http://127.0.0.1:${bare.match[1]}/`;
+  const dev: { host: string; token: string } = values.gateway
+    ? { host: values.host!, token: process.env.BENCH_TOKEN! }
+    : JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8'));
+  const gatewayBase = values.gateway?.replace(/\/$/, '') ?? `http://127.0.0.1:${gatewayPort}`;
+  const bareUrl = values.bare ?? `http://127.0.0.1:${bare!.match[1]}/`;
   const gateway = {
-    url: `http://127.0.0.1:${gatewayPort}/api/user`,
+    url: `${gatewayBase}/api/user`,
     headers: { host: dev.host, authorization: `Bearer ${dev.token}`, accept: 'application/json' },
   };
   const check = await run({ ...gateway, amount: 50, connections: 1 });
@@ -117,7 +130,7 @@ try {
   await run({ ...gateway, duration: 3, connections });
   const gatewayResult = await run({ ...gateway, duration, connections });
   const healthResult = await run({
-    url: `http://127.0.0.1:${gatewayPort}/healthz`,
+    url: `${gatewayBase}/healthz`,
     duration,
     connections,
   });
@@ -169,7 +182,7 @@ try {
     ),
   );
 } finally {
-  await stop(system.child);
-  await stop(bare.child);
+  if (system) await stop(system.child);
+  if (bare) await stop(bare.child);
   rmSync(dataDir, { recursive: true, force: true });
 }
