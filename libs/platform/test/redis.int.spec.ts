@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { startRedisServer } from '@inventory/local-infra';
+import { describe, expect, it } from 'vitest';
+import { connectRedis, createLogger } from '../src/index.js';
+
+const until = async (check: () => boolean, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+describe('connectRedis during an outage', () => {
+  it('warns once however often it retries, and says when Redis is back', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'platform-redis-'));
+    const lines: Array<{
+      level: number;
+      msg: string;
+      failing_for_ms?: number;
+      outage_ms?: number;
+    }> = [];
+    const destination = new Writable({
+      write: (chunk, _encoding, done) => void (lines.push(JSON.parse(String(chunk))), done()),
+    });
+    const logger = createLogger({ service: 'redis-test', level: 'info', destination });
+    let server = await startRedisServer({ dataDir });
+    const redis = await connectRedis(server.url, logger);
+    let errors = 0;
+    redis.on('error', () => errors++);
+    try {
+      await server.stop();
+      // Retries come every 200, 400, 600 ... ms: several errors within three seconds.
+      await until(() => errors >= 4, 5_000);
+      const warnings = lines.filter((line) => line.level === 40);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ msg: 'redis error', failing_for_ms: 0 });
+
+      server = await startRedisServer({ dataDir, port: server.port });
+      await until(() => redis.status === 'ready', 5_000);
+      expect(await redis.ping()).toBe('PONG');
+      const back = lines.filter((line) => line.level === 30);
+      expect(back).toHaveLength(1);
+      expect(back[0]!.msg).toBe('redis reachable again');
+      expect(back[0]!.outage_ms).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
+      await server.stop().catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 20_000);
+});
