@@ -12,3 +12,4 @@ export {
   runWithContext,
   type RequestContext,
 } from './request-context.js';
+export { OutageLog } from './outage-log.js';

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { OutageLog } from '../logging/outage-log.js';
 
 export type { Redis } from 'ioredis';
 
@@ -13,8 +14,6 @@ export type { Redis } from 'ioredis';
  * the young generation. It doubled the gateway's scavenge time and bought no
  * measurable throughput (bench/gateway/README.md).
  */
-const ERROR_LOG_INTERVAL_MS = 10_000;
-
 export async function connectRedis(url: string, logger?: Logger): Promise<Redis> {
   const redis = new Redis(url, {
     lazyConnect: true,
@@ -23,23 +22,10 @@ export async function connectRedis(url: string, logger?: Logger): Promise<Redis>
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
-  // While Redis is down the client retries every ≤2 s and emits an error each time: one warning per
-  // 10 s says so (with how long it has been down), and one line says when it is back.
-  let failingSince: number | undefined;
-  let lastWarning = 0;
-  redis.on('error', (error) => {
-    const now = Date.now();
-    failingSince ??= now;
-    if (now - lastWarning < ERROR_LOG_INTERVAL_MS) return;
-    lastWarning = now;
-    logger?.warn({ err: error, failing_for_ms: now - failingSince }, 'redis error');
-  });
-  redis.on('ready', () => {
-    if (failingSince === undefined) return;
-    logger?.info({ outage_ms: Date.now() - failingSince }, 'redis reachable again');
-    failingSince = undefined;
-    lastWarning = 0;
-  });
+  // While Redis is down the client retries every ≤2 s and emits an error each time.
+  const outage = new OutageLog(logger);
+  redis.on('error', (error) => outage.failed(error, 'redis error'));
+  redis.on('ready', () => outage.recovered('redis reachable again'));
   await redis.connect();
   return redis;
 }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Logger, Redis } from '@inventory/platform';
+import { OutageLog, type Logger, type Redis } from '@inventory/platform';
 import { KeyPacer, type Pacer } from './pacer.js';
 
 /**
@@ -64,7 +64,6 @@ export interface RedisPacerOptions {
 export const paceKey = (apiKey: string): string =>
   `provider:pace:${createHash('sha256').update(apiKey).digest('hex')}`;
 
-const WARNING_INTERVAL_MS = 10_000;
 /** After Redis failed, calls go straight to the in-process pacer this long before Redis is tried again. */
 const RETRY_REDIS_AFTER_MS = 1_000;
 
@@ -87,8 +86,7 @@ export class RedisPacer implements Pacer {
   private readonly redisTimeoutMs: number;
   private readonly fallback: KeyPacer;
   private readonly turns = new Map<string, Promise<void>>();
-  private failingSince: number | undefined;
-  private lastWarning = 0;
+  private readonly outage: OutageLog;
   private skipRedisUntil = 0;
 
   constructor(
@@ -98,6 +96,7 @@ export class RedisPacer implements Pacer {
     this.windowMs = options.windowMs ?? 1_000;
     this.redisTimeoutMs = options.redisTimeoutMs ?? 1_000;
     this.fallback = new KeyPacer(options.perSecond, this.windowMs);
+    this.outage = new OutageLog(options.logger);
     if (!('providerPaceAcquire' in redis)) {
       redis.defineCommand('providerPaceAcquire', { numberOfKeys: 1, lua: ACQUIRE });
       redis.defineCommand('providerPaceRelease', { numberOfKeys: 1, lua: RELEASE });
@@ -143,7 +142,7 @@ export class RedisPacer implements Pacer {
         this.failed(error);
         return false;
       }
-      this.recovered();
+      this.outage.recovered('provider pacer reaches Redis again; pacing across replicas');
       if (waitMs <= 0) return true;
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
@@ -176,24 +175,10 @@ export class RedisPacer implements Pacer {
   }
 
   private failed(error: unknown): void {
-    const now = Date.now();
-    this.failingSince ??= now;
-    this.skipRedisUntil = now + RETRY_REDIS_AFTER_MS;
-    if (now - this.lastWarning < WARNING_INTERVAL_MS) return;
-    this.lastWarning = now;
-    this.options.logger.warn(
-      { err: error, failing_for_ms: now - this.failingSince },
+    this.skipRedisUntil = Date.now() + RETRY_REDIS_AFTER_MS;
+    this.outage.failed(
+      error,
       'provider pacer cannot reach Redis; pacing provider calls per replica until it is back',
     );
-  }
-
-  private recovered(): void {
-    if (this.failingSince === undefined) return;
-    this.options.logger.info(
-      { outage_ms: Date.now() - this.failingSince },
-      'provider pacer reaches Redis again; pacing across replicas',
-    );
-    this.failingSince = undefined;
-    this.lastWarning = 0;
   }
 }
