@@ -25,10 +25,13 @@ export interface IndexSpec {
   [option: string]: unknown;
 }
 
-/** Postings of one leading-field value: a lone id (the common case: unique keys, dates) or a Set. */
+/** The documents under one key: a lone id (the common case: unique keys, dates) or a Set. */
+type Ids = string | Set<string>;
+
+/** Postings of one leading-field value. */
 interface KeyEntry {
   value: unknown;
-  ids: string | Set<string>;
+  ids: Ids;
 }
 
 interface SortedEntry {
@@ -50,7 +53,7 @@ export class IndexStore {
   private readonly byLeading = new Map<string, KeyEntry>();
   private readonly byCompound = new Map<string, string>();
   /** Compound indexes only: postings of each (first field, second field) pair of values. */
-  private readonly byPair?: Map<string, string | Set<string>>;
+  private readonly byPair?: Map<string, Ids>;
   private sorted: SortedEntry[] | null = null;
   private readonly partial?: Query;
   private readonly unique: boolean;
@@ -214,7 +217,8 @@ export class IndexStore {
   addLoaded(id: string): void {
     this.lDoc = undefined;
     if (!this.lCovered) return;
-    if (this.byPair) for (const key of this.lPairs) addPosting(this.byPair, key, id);
+    if (this.byPair)
+      for (const key of this.lPairs) this.byPair.set(key, withId(this.byPair.get(key), id));
     if (this.lSingle) {
       if (this.unique) this.byCompound.set(this.lCompound, id);
       this.post(this.lKey, this.lValue, id);
@@ -232,8 +236,7 @@ export class IndexStore {
       // A key stands for one value, so its date is queued once, when the key first appears.
       if (this.expiry && value instanceof Date && Number.isFinite(value.getTime()))
         this.expiry.push(value.getTime(), k);
-    } else if (typeof entry.ids !== 'string') entry.ids.add(id);
-    else if (entry.ids !== id) entry.ids = new Set([entry.ids, id]);
+    } else entry.ids = withId(entry.ids, id);
   }
 
   /** Throws MongoDB's E11000 if `doc` would collide with a different document. */
@@ -259,12 +262,9 @@ export class IndexStore {
       const k = encodeKey(v);
       const entry = this.byLeading.get(k);
       if (!entry) continue;
-      if (typeof entry.ids === 'string') {
-        if (entry.ids === id) this.byLeading.delete(k);
-        continue;
-      }
-      entry.ids.delete(id);
-      if (entry.ids.size === 0) this.byLeading.delete(k);
+      const left = withoutId(entry.ids, id);
+      if (left === undefined) this.byLeading.delete(k);
+      else entry.ids = left;
     }
     this.sorted = null;
   }
@@ -273,10 +273,7 @@ export class IndexStore {
     const out: string[] = [];
     for (const v of values) {
       const entry = this.byLeading.get(encodeKey(v));
-      if (!entry) continue;
-      if (typeof entry.ids === 'string') out.push(entry.ids);
-      // Not push(...ids): spreading a posting of a few hundred thousand ids overflows the stack.
-      else for (const id of entry.ids) out.push(id);
+      if (entry) appendIds(out, entry.ids);
     }
     return values.length > 1 ? [...new Set(out)] : out;
   }
@@ -288,9 +285,7 @@ export class IndexStore {
     for (const a of values)
       for (const b of secondValues) {
         const ids = this.byPair.get(keyPart(encodeKey(a)) + keyPart(encodeKey(b)));
-        if (ids === undefined) continue;
-        if (typeof ids === 'string') out.push(ids);
-        else for (const id of ids) out.push(id);
+        if (ids !== undefined) appendIds(out, ids);
       }
     return values.length > 1 || secondValues.length > 1 ? [...new Set(out)] : out;
   }
@@ -344,33 +339,41 @@ export class IndexStore {
    */
   expiredIds(cutoffMs: number): string[] {
     if (!this.expiry) return [];
-    const out = new Set<string>();
+    const out: string[] = [];
     for (const key of this.expiry.takeUntil(cutoffMs)) {
       const entry = this.byLeading.get(key);
-      if (!entry) continue; // removed since it was queued
-      if (typeof entry.ids === 'string') out.add(entry.ids);
-      else for (const id of entry.ids) out.add(id);
+      if (entry) appendIds(out, entry.ids); // else removed since it was queued
     }
-    return [...out];
+    return [...new Set(out)];
   }
 }
 
-function addPosting(postings: Map<string, string | Set<string>>, key: string, id: string): void {
-  const ids = postings.get(key);
-  if (ids === undefined) postings.set(key, id);
-  else if (typeof ids !== 'string') ids.add(id);
-  else if (ids !== id) postings.set(key, new Set([ids, id]));
+/** `ids` with `id` added (a Set grows in place). */
+function withId(ids: Ids | undefined, id: string): Ids {
+  if (ids === undefined || ids === id) return id;
+  if (typeof ids === 'string') return new Set([ids, id]);
+  return ids.add(id);
 }
 
-function removePosting(postings: Map<string, string | Set<string>>, key: string, id: string): void {
+/** `ids` without `id`; undefined once none is left (a Set shrinks in place). */
+function withoutId(ids: Ids, id: string): Ids | undefined {
+  if (typeof ids === 'string') return ids === id ? undefined : ids;
+  ids.delete(id);
+  return ids.size === 0 ? undefined : ids;
+}
+
+function removePosting(postings: Map<string, Ids>, key: string, id: string): void {
   const ids = postings.get(key);
   if (ids === undefined) return;
-  if (typeof ids === 'string') {
-    if (ids === id) postings.delete(key);
-    return;
-  }
-  ids.delete(id);
-  if (ids.size === 0) postings.delete(key);
+  const left = withoutId(ids, id);
+  if (left === undefined) postings.delete(key);
+  else postings.set(key, left);
+}
+
+function appendIds(out: string[], ids: Ids): void {
+  if (typeof ids === 'string') out.push(ids);
+  // Not push(...ids): spreading a posting of a few hundred thousand ids overflows the stack.
+  else for (const id of ids) out.push(id);
 }
 
 function dedupe(values: unknown[]): unknown[] {
