@@ -18,6 +18,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mongoose from 'mongoose';
+import {
+  TokenRequestRepository,
+  type TokenRequestDocument,
+} from '@inventory/identity/store/token-requests';
 
 const DOCS = Number(process.argv[2] ?? 30_000);
 const BATCH = Number(process.argv[3] ?? 100);
@@ -91,48 +95,13 @@ class Meter {
 // --- the client ---------------------------------------------------------------------------------
 const conn = await mongoose.createConnection(`mongodb://127.0.0.1:${port}/bench`).asPromise();
 
-interface TokenRequest {
-  event_id: string;
-  tenant_id: string;
-  token_id: number;
-  user_id: number;
-  method: string;
-  route: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  ip: string;
-  user_agent: string;
-  at: Date;
-}
-const fields = {
-  event_id: { type: String, required: true },
-  tenant_id: { type: String, required: true },
-  token_id: { type: Number, required: true },
-  user_id: { type: Number, required: true },
-  method: { type: String, required: true },
-  route: { type: String, default: '' },
-  path: { type: String, default: '' },
-  status: { type: Number, required: true },
-  duration_ms: { type: Number, required: true },
-  ip: { type: String, default: '' },
-  user_agent: { type: String, default: '' },
-  at: { type: Date, required: true },
-};
-// The identity service's schema and indexes.
-const indexed = new mongoose.Schema<TokenRequest>(
-  { ...fields, event_id: { ...fields.event_id, unique: true } },
-  { versionKey: false, collection: 'token_requests' },
-);
-indexed.index({ tenant_id: 1, token_id: 1, at: -1 });
-indexed.index({ at: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
-// Baseline: the same documents with only the `_id` index.
-const plain = new mongoose.Schema<TokenRequest>(fields, {
-  versionKey: false,
-  collection: 'token_requests_plain',
-});
-const Indexed = conn.model('TokenRequest', indexed);
-const Plain = conn.model('TokenRequestPlain', plain);
+// Identity's own repository: its schema, its indexes and its bulk write.
+const requests = new TokenRequestRepository(conn, 30);
+const Indexed = requests.model;
+// Baseline: the same schema with only the `_id` index.
+const plainSchema = Indexed.schema.clone().clearIndexes().set('collection', 'token_requests_plain');
+plainSchema.path('event_id').index(false);
+const Plain = conn.model<TokenRequestDocument>('TokenRequestPlain', plainSchema);
 const Token = conn.model(
   'Token',
   new mongoose.Schema(
@@ -141,12 +110,14 @@ const Token = conn.model(
   ),
 );
 await Promise.all([Indexed.init(), Plain.init(), Token.init()]);
+if ((await Plain.collection.indexes()).length !== 1)
+  throw new Error('the baseline collection must have only the _id index');
 await Token.insertMany(
   TENANTS.flatMap((tenant_id) => [1, 2, 3, 4].map((id) => ({ tenant_id, id, last_used_at: null }))),
 );
 
 let seq = 0;
-const row = (tenant: string): TokenRequest => ({
+const row = (tenant: string): TokenRequestDocument => ({
   event_id: randomUUID(),
   tenant_id: tenant,
   token_id: (seq % 4) + 1,
@@ -161,7 +132,7 @@ const row = (tenant: string): TokenRequest => ({
   at: new Date(),
 });
 const batchOf = (n: number, tenant: string) => Array.from({ length: n }, () => row(tenant));
-const insertBatch = (model: typeof Indexed, rows: TokenRequest[]) =>
+const insertBatch = (model: typeof Indexed, rows: TokenRequestDocument[]) =>
   model.insertMany(rows, { ordered: false, lean: true });
 const touch = (tenant: string) =>
   Token.bulkWrite(
@@ -196,7 +167,7 @@ for (let i = 0; i < PINGS; i += 100)
 const BLOCK = 10;
 const many = { indexed: new Meter(), plain: new Meter(), touch: new Meter() };
 for (let done = 0, b = 0; done < DOCS; b++) {
-  const blocks = { indexed: [] as TokenRequest[][], plain: [] as TokenRequest[][] };
+  const blocks = { indexed: [] as TokenRequestDocument[][], plain: [] as TokenRequestDocument[][] };
   const tenants: string[] = [];
   for (let k = 0; k < BLOCK && done < DOCS; k++, done += BATCH) {
     const t = TENANTS[(b * BLOCK + k) % TENANTS.length]!;

@@ -1,12 +1,14 @@
 /**
  * A token's request history on a busy tenant: identity's page query (`find` by tenant and token,
- * newest first, 10 rows) and its `countDocuments`, on `token_requests`-shaped rows of one tenant
- * spread over 50 tokens, with the `{tenant_id, token_id, at: -1}` index. Each figure is the median
+ * newest first, 10 rows) and its `countDocuments`, on rows of one tenant spread over 50 tokens,
+ * stored through identity's own `TokenRequestRepository` (its schema and indexes). Each figure is the median
  * of repeated round trips, reported as a ratio to a `ping` round trip measured in the same run.
  *
  * Run: npx tsx --conditions=development bench/mongo-embedded/request-history.ts [rows=100000]
  */
+import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
+import { TokenRequestRepository } from '@inventory/identity/store/token-requests';
 import { startEmbeddedMongo } from '@inventory/mongo-embedded';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -27,24 +29,26 @@ async function median(run: () => Promise<unknown>): Promise<number> {
 
 const server = await startEmbeddedMongo();
 const connection = await mongoose.createConnection(`${server.url}/bench_history`).asPromise();
-const schema = new mongoose.Schema({
-  tenant_id: String,
-  token_id: Number,
-  status: Number,
-  at: Date,
-});
-schema.index({ tenant_id: 1, token_id: 1, at: -1 });
-const Requests = connection.model('TokenRequest', schema, 'token_requests');
+// Identity's own repository: its schema, indexes and bulk write.
+const requests = new TokenRequestRepository(connection, 30);
+const Requests = requests.model;
 await Requests.init();
 for (let done = 0; done < ROWS; done += 5_000)
-  await Requests.insertMany(
+  await requests.insertMany(
     Array.from({ length: Math.min(5_000, ROWS - done) }, (_, i) => ({
+      event_id: randomUUID(),
       tenant_id: 'tenant-1',
       token_id: (done + i) % TOKENS,
+      user_id: 1,
+      method: 'GET',
+      route: '/api/user',
+      path: '/api/user',
       status: (done + i) % 10 === 0 ? 500 : 200,
+      duration_ms: 1,
+      ip: '127.0.0.1',
+      user_agent: 'bench',
       at: new Date(Date.now() - (ROWS - done - i) * 10),
     })),
-    { lean: true },
   );
 
 const db = connection.db!;
