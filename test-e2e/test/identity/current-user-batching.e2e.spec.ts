@@ -31,6 +31,26 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
   });
   afterAll(() => system?.stop());
 
+  it('sends one identity look-up per tenant for the look-ups of one loop turn', async () => {
+    const callers = [
+      { tenantId: a.tenant.id, user: a.user },
+      { tenantId: a.tenant.id, user: aSecond.user },
+      { tenantId: b.tenant.id, user: b.user },
+    ];
+    const before = await batchCalls(system);
+    // Issued synchronously, so all of them are in the same turn whatever the machine's speed.
+    const users = await Promise.all(
+      Array.from({ length: 20 }, () => callers)
+        .flat()
+        .map((caller) => system.gateway.auth.currentUsers.load(caller.tenantId, caller.user.id)),
+    );
+    expect(await batchCalls(system)).toBe(before + 2);
+    users.forEach((user, index) => {
+      const caller = callers[index % callers.length]!;
+      expect(user).toMatchObject({ id: caller.user.id, email: caller.user.email });
+    });
+  });
+
   it('answers each of many concurrent requests with its own user, in fewer identity calls', async () => {
     const callers = [a, aSecond, b];
     // Warm the gateway's tenant and token caches so only the user look-ups remain.
@@ -39,8 +59,6 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
 
     const before = await batchCalls(system);
     const rounds = 20;
-    // Injected, so all of them start in the same tick whatever the machine's speed; over
-    // sockets the same happens under load, when requests queue up between loop turns.
     const responses = await Promise.all(
       Array.from({ length: rounds }, () => callers)
         .flat()
@@ -59,10 +77,11 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
       expect(response.statusCode).toBe(200);
       expect(response.json().data).toMatchObject({ id: caller.user.id, email: caller.user.email });
     });
-    // Every answer came from an identity read, and the reads were shared: one call per tenant
-    // when all start in one tick (two tenants here), with a little slack for a slow machine.
+    // Every answer came from an identity read, and the reads were shared. How many turns the
+    // requests spread over depends on how Redis's rate-limit replies arrive (the test above
+    // pins the one-turn case), so this only checks that sharing happened at all.
     expect(calls).toBeGreaterThanOrEqual(2);
-    expect(calls).toBeLessThanOrEqual(4);
+    expect(calls).toBeLessThan(responses.length / 2);
   });
 
   // Last: it takes identity away for good.
