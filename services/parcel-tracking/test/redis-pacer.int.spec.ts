@@ -72,7 +72,9 @@ describe('RedisPacer', () => {
       expect(counted.length, `calls counted when call ${call.i} started`).toBeLessThanOrEqual(3);
     }
     const starts = calls.map((call) => call.start).sort((a, b) => a - b);
-    expect(starts[2]!).toBeLessThan(100);
+    // The first three go at once (a wait would be a whole window); the bound leaves room
+    // for Redis round trips on a busy machine.
+    expect(starts[2]!).toBeLessThan(500);
     expect(starts[3]!).toBeGreaterThanOrEqual(1_000 - TOLERANCE_MS);
     expect(starts[11]!).toBeGreaterThanOrEqual(3_000 - TOLERANCE_MS);
     // Within a replica, callers take turns in call order.
@@ -97,8 +99,9 @@ describe('RedisPacer', () => {
       a.run(apiKey(), async () => at()),
       b.run(apiKey(), async () => at()),
     ]);
-    expect(sameReplica).toBeLessThan(100);
-    expect(otherReplica).toBeLessThan(100);
+    // Half a window: held up, they would wait for the whole of one.
+    expect(sameReplica).toBeLessThan(500);
+    expect(otherReplica).toBeLessThan(500);
     // The busy key really was full.
     expect(await busyStarts[3]!).toBeGreaterThanOrEqual(1_000 - TOLERANCE_MS);
   });
