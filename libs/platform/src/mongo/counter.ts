@@ -19,11 +19,20 @@ function counterModel(connection: Connection): Model<CounterDocument> {
 
 /**
  * Public ids are integers from a per-collection counter; `$inc` on one document
- * is atomic, so concurrent creates never share an id.
+ * is atomic, so concurrent creates never share an id. With `count`, reserves
+ * that many consecutive ids in one write and returns the first.
  */
-export async function nextSequence(connection: Connection, name: string): Promise<number> {
+export async function nextSequence(
+  connection: Connection,
+  name: string,
+  count = 1,
+): Promise<number> {
   const counter = await counterModel(connection)
-    .findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, new: true, lean: true })
+    .findOneAndUpdate(
+      { _id: name },
+      { $inc: { seq: count } },
+      { upsert: true, new: true, lean: true },
+    )
     .exec();
-  return counter!.seq;
+  return counter!.seq - count + 1;
 }
