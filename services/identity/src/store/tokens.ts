@@ -50,8 +50,16 @@ export class TokenRepository {
     this.model = connection.model<TokenDocument>('PersonalAccessToken', schema);
   }
 
-  async insert(token: TokenDocument): Promise<void> {
-    await this.model.create(token);
+  /** All or none: should the write fail part-way, the ones it made are removed again. */
+  async insertAll(tokens: TokenDocument[]): Promise<void> {
+    try {
+      await this.model.insertMany(tokens);
+    } catch (error) {
+      await this.model
+        .deleteMany({ id: { $in: tokens.map((token) => token.id) } })
+        .catch(() => undefined);
+      throw error;
+    }
   }
 
   async remove(tenantId: string, id: number): Promise<void> {

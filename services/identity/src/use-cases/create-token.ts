@@ -32,46 +32,109 @@ export interface CreateTokenInput {
 const LEASE_MS = 5_000;
 const WAIT_LIMIT_MS = 4_000;
 
+interface PendingCreation {
+  input: CreateTokenInput;
+  scopes: string[];
+  allowlist: string[];
+  resolve(response: CreateTokenResponse): void;
+  reject(error: unknown): void;
+}
+
+const limitReached = () =>
+  failedPrecondition(
+    'token_limit_reached',
+    `You may hold at most ${MAX_ACTIVE_TOKENS} active personal access tokens. Revoke one first.`,
+  );
+
 /**
  * The 50-token limit is race-safe (docs/decisions/0102-token-limit.md): a
- * user's creations run one at a time, in this process through a promise chain
+ * user's creations run one group at a time, in this process through a queue
  * per user and across replicas through a short lease on the user document, so
- * "count, then insert" can never interleave with another creation.
+ * "count, then insert" can never interleave with another creation. The
+ * creations that queued up while a group ran form the next group, which costs
+ * one lease, one count, one id reservation and one insert however large it is,
+ * so a burst is answered well inside the caller's deadline.
  */
 export class CreateToken {
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly queues = new Map<string, PendingCreation[]>();
+  private readonly draining = new Set<string>();
 
   constructor(private readonly deps: UseCaseDeps) {}
 
-  async execute(
-    tenantId: string,
-    userId: number,
-    input: CreateTokenInput,
-  ): Promise<CreateTokenResponse> {
+  execute(tenantId: string, userId: number, input: CreateTokenInput): Promise<CreateTokenResponse> {
     const violations = new Violations();
     checkName(input.name, violations);
     const scopes = checkScopes(input.scopes, violations);
     const allowlist = checkAllowlist(input.ipAllowlist, violations);
     checkRateLimit(input.rateLimitPerMinute, violations);
     checkExpiry(input.expiresAt, new Date(), violations);
-    if (!violations.empty) throw validationFailed(violations.list);
-    return this.serialised(`${tenantId}:${userId}`, () =>
-      this.withLease(tenantId, userId, () =>
-        this.create(tenantId, userId, input, scopes, allowlist),
-      ),
-    );
+    if (!violations.empty) return Promise.reject(validationFailed(violations.list));
+    return new Promise((resolve, reject) => {
+      const key = `${tenantId}:${userId}`;
+      const queue = this.queues.get(key) ?? [];
+      queue.push({ input, scopes, allowlist, resolve, reject });
+      this.queues.set(key, queue);
+      // On the next turn, so the creations that arrive in this one join the first group.
+      if (!this.draining.has(key)) {
+        this.draining.add(key);
+        setImmediate(() => void this.drain(key, tenantId, userId));
+      }
+    });
   }
 
-  private serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(key) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(task);
-    this.chains.set(key, next);
-    void next
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.chains.get(key) === next) this.chains.delete(key);
-      });
-    return next;
+  private async drain(key: string, tenantId: string, userId: number): Promise<void> {
+    try {
+      for (let group = this.take(key); group.length > 0; group = this.take(key)) {
+        // Settled only once the lease is released, so a caller that goes on to create
+        // another token (or closes the connection) never finds it still held.
+        await this.createGroup(tenantId, userId, group).then(
+          (outcomes) =>
+            group.forEach((pending, index) => {
+              const outcome = outcomes[index]!;
+              if (outcome instanceof Error) pending.reject(outcome);
+              else pending.resolve(outcome);
+            }),
+          (error: unknown) => group.forEach((pending) => pending.reject(error)),
+        );
+      }
+    } finally {
+      this.draining.delete(key);
+    }
+  }
+
+  private take(key: string): PendingCreation[] {
+    const queue = this.queues.get(key) ?? [];
+    this.queues.delete(key);
+    return queue;
+  }
+
+  /** One outcome per creation, in order: the token made, or why not. */
+  private createGroup(
+    tenantId: string,
+    userId: number,
+    group: PendingCreation[],
+  ): Promise<Array<CreateTokenResponse | Error>> {
+    return this.withLease(tenantId, userId, async () => {
+      const { tokens, connection } = this.deps.store;
+      const now = new Date();
+      const active = await tokens.countActive(tenantId, userId, now);
+      // First come, first served: those past the room left are refused.
+      const admitted = group.slice(0, Math.max(0, MAX_ACTIVE_TOKENS - active));
+      const refused = group.slice(admitted.length).map(() => limitReached());
+      if (admitted.length === 0) return refused;
+      const firstId = await nextSequence(connection, 'personal_access_tokens', admitted.length);
+      const created = admitted.map((pending, index) =>
+        newToken(tenantId, userId, firstId + index, pending, now),
+      );
+      await tokens.insertAll(created.map(({ token }) => token));
+      return [
+        ...created.map(({ token, secret }) => ({
+          token: presentToken(token),
+          plain_text_token: `${token.id}|${secret}`,
+        })),
+        ...refused,
+      ];
+    });
   }
 
   private async withLease<T>(tenantId: string, userId: number, task: () => Promise<T>): Promise<T> {
@@ -93,26 +156,21 @@ export class CreateToken {
       await users.releaseTokenLease(tenantId, userId, owner);
     }
   }
+}
 
-  private async create(
-    tenantId: string,
-    userId: number,
-    input: CreateTokenInput,
-    scopes: string[],
-    allowlist: string[],
-  ): Promise<CreateTokenResponse> {
-    const { tokens } = this.deps.store;
-    const now = new Date();
-    if ((await tokens.countActive(tenantId, userId, now)) >= MAX_ACTIVE_TOKENS) {
-      throw failedPrecondition(
-        'token_limit_reached',
-        `You may hold at most ${MAX_ACTIVE_TOKENS} active personal access tokens. Revoke one first.`,
-      );
-    }
-    const secret = newTokenSecret();
-    const token: TokenDocument = {
+function newToken(
+  tenantId: string,
+  userId: number,
+  id: number,
+  { input, scopes, allowlist }: PendingCreation,
+  now: Date,
+): { token: TokenDocument; secret: string } {
+  const secret = newTokenSecret();
+  return {
+    secret,
+    token: {
       tenant_id: tenantId,
-      id: await nextSequence(this.deps.store.connection, 'personal_access_tokens'),
+      id,
       user_id: userId,
       name: input.name.trim(),
       secret_hash: sha256Hex(secret),
@@ -124,8 +182,6 @@ export class CreateToken {
       last_used_at: null,
       created_at: now,
       updated_at: now,
-    };
-    await tokens.insert(token);
-    return { token: presentToken(token), plain_text_token: `${token.id}|${secret}` };
-  }
+    },
+  };
 }

@@ -1,0 +1,131 @@
+import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
+import {
+  connectMongo,
+  createGrpcClient,
+  describeCallError,
+  type GrpcClientHandle,
+  type ServiceRuntime,
+} from '@inventory/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrap } from '../src/bootstrap.js';
+import { TokenRepository, type TokenDocument } from '../src/store/tokens.js';
+import { as, startIdentity, type IdentityUnderTest } from './harness.js';
+
+describe('the 50-active-token limit across two identity replicas', () => {
+  let first: IdentityUnderTest;
+  let second: ServiceRuntime;
+  let secondClient: GrpcClientHandle<IdentityServiceClient>;
+
+  beforeAll(async () => {
+    first = await startIdentity();
+    // A second replica on the same database: only the lease on the user keeps them apart.
+    second = await bootstrap({
+      MONGO_URL: first.infra.mongoUrl,
+      MONGO_DB: first.dbName,
+      NATS_URL: first.infra.natsUrl,
+      LOG_LEVEL: 'silent',
+    });
+    secondClient = createGrpcClient(IdentityServiceClient, second.grpc!.address);
+  });
+  afterAll(async () => {
+    secondClient?.close();
+    await second?.stop();
+    await first?.stop();
+  });
+
+  async function newUser(slug: string) {
+    const { tenant } = await first.client.call.createTenant({ slug, name: '', custom_domains: [] });
+    const { user } = await as(tenant!.id, undefined, () =>
+      first.client.call.createUser({
+        email: `owner@${slug}.test`,
+        name: 'Owner',
+        password: 'password-1',
+        is_owner: true,
+        permissions: [],
+      }),
+    );
+    return { tenantId: tenant!.id, userId: user!.id };
+  }
+
+  it('creates exactly 50 of 80 concurrent creations split over both replicas, and refuses the rest', async () => {
+    const { tenantId, userId } = await newUser('limit-replicas');
+    const outcomes = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        as(tenantId, userId, () =>
+          (i % 2 === 0 ? first.client : secondClient).call.createToken({
+            name: `t${i}`,
+            scopes: ['orders:read'],
+            ip_allowlist: [],
+          }),
+        ).then(
+          (created) => ({ created }),
+          (error: unknown) => ({ refused: describeCallError(error).reason }),
+        ),
+      ),
+    );
+    const created = outcomes.flatMap((outcome) => ('created' in outcome ? [outcome.created] : []));
+    const refused = outcomes.flatMap((outcome) => ('refused' in outcome ? [outcome.refused] : []));
+    expect(created).toHaveLength(50);
+    expect(refused).toEqual(Array.from({ length: 30 }, () => 'token_limit_reached'));
+    // Each created token is distinct and holds its own secret.
+    expect(new Set(created.map((response) => response.token!.id)).size).toBe(50);
+    for (const response of created)
+      expect(response.plain_text_token.startsWith(`${response.token!.id}|`)).toBe(true);
+    const stored = await first.service.mongo
+      .collection('personal_access_tokens')
+      .countDocuments({ tenant_id: tenantId, user_id: userId, revoked_at: null });
+    expect(stored).toBe(50);
+  });
+
+  it("refuses an invalid creation alone, without failing the burst it arrived in or another user's creation", async () => {
+    const busy = await newUser('limit-busy');
+    const other = await newUser('limit-other');
+    const burst = Array.from({ length: 30 }, (_, i) =>
+      as(busy.tenantId, busy.userId, () =>
+        first.client.call.createToken({ name: `b${i}`, scopes: ['orders:read'], ip_allowlist: [] }),
+      ),
+    );
+    const invalid = as(busy.tenantId, busy.userId, () =>
+      first.client.call.createToken({ name: 'bad', scopes: ['no:such'], ip_allowlist: [] }),
+    ).catch((error: unknown) => describeCallError(error).reason);
+    const elsewhere = await as(other.tenantId, other.userId, () =>
+      first.client.call.createToken({ name: 'o', scopes: ['orders:read'], ip_allowlist: [] }),
+    );
+    expect(elsewhere.token!.name).toBe('o');
+    expect(await invalid).toBe('validation_failed');
+    expect(await Promise.all(burst)).toHaveLength(30);
+  });
+
+  it('stores a group all or none: a failed insert removes the tokens it had already written', async () => {
+    const connection = await connectMongo(first.infra.mongoUrl, first.dbName);
+    try {
+      const tokens = new TokenRepository(connection);
+      const now = new Date();
+      const token = (id: number, secretHash: string): TokenDocument => ({
+        tenant_id: 'group-test',
+        id,
+        user_id: 1,
+        name: `t${id}`,
+        secret_hash: secretHash,
+        scopes: [],
+        ip_allowlist: [],
+        rate_limit_per_minute: null,
+        expires_at: null,
+        revoked_at: null,
+        last_used_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      await tokens.insertAll([token(900_001, 'a'.repeat(64))]);
+      // The second collides with the stored one (secret_hash is unique); the first was written.
+      await expect(
+        tokens.insertAll([token(900_002, 'b'.repeat(64)), token(900_003, 'a'.repeat(64))]),
+      ).rejects.toThrow(/duplicate key/);
+      expect(
+        (await tokens.model.find({ tenant_id: 'group-test' }).lean()).map((stored) => stored.id),
+      ).toEqual([900_001]);
+    } finally {
+      await connection.close();
+    }
+  });
+});
