@@ -1,3 +1,4 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
 import {
   connectMongo,
@@ -94,6 +95,38 @@ describe('the 50-active-token limit across two identity replicas', () => {
     expect(elsewhere.token!.name).toBe('o');
     expect(await invalid).toBe('validation_failed');
     expect(await Promise.all(burst)).toHaveLength(30);
+  });
+
+  it('does not create the token of a caller that gave up while it waited for the lease', async () => {
+    const { tenantId, userId } = await newUser('limit-gone');
+    const users = first.service.mongo.collection('users');
+    // Another replica holds the user's lease for a while.
+    await users.updateOne(
+      { tenant_id: tenantId, id: userId },
+      { $set: { token_lock_owner: 'other-replica', token_lock_until: new Date(Date.now() + 600) } },
+    );
+    const impatient = createGrpcClient(IdentityServiceClient, first.service.grpc!.address, {
+      deadlineMs: 150,
+    });
+    try {
+      const gaveUp = await as(tenantId, userId, () =>
+        impatient.call.createToken({ name: 'late', scopes: ['orders:read'], ip_allowlist: [] }),
+      ).catch((error: unknown) => describeCallError(error).code);
+      expect(gaveUp).toBe(GrpcStatus.DEADLINE_EXCEEDED);
+    } finally {
+      impatient.close();
+    }
+    // Once the lease is free, the next creation goes through; the abandoned one never does.
+    const next = await as(tenantId, userId, () =>
+      first.client.call.createToken({ name: 'next', scopes: ['orders:read'], ip_allowlist: [] }),
+    );
+    expect(next.token!.name).toBe('next');
+    const names = await first.service.mongo
+      .collection('personal_access_tokens')
+      .find({ tenant_id: tenantId, user_id: userId })
+      .map((token) => token.name as string)
+      .toArray();
+    expect(names).toEqual(['next']);
   });
 
   it('stores a group all or none: a failed insert removes the tokens it had already written', async () => {

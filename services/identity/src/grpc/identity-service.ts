@@ -77,13 +77,18 @@ export function identityService(
       token: await useCases.getTokenForAuth.execute(ctx.tenant(), request.token_id),
     }),
     createToken: async (request, ctx) =>
-      useCases.createToken.execute(ctx.tenant(), actingUser(ctx), {
-        name: request.name,
-        scopes: request.scopes,
-        expiresAt: request.expires_at,
-        ipAllowlist: request.ip_allowlist,
-        rateLimitPerMinute: request.rate_limit_per_minute,
-      }),
+      useCases.createToken.execute(
+        ctx.tenant(),
+        actingUser(ctx),
+        {
+          name: request.name,
+          scopes: request.scopes,
+          expiresAt: request.expires_at,
+          ipAllowlist: request.ip_allowlist,
+          rateLimitPerMinute: request.rate_limit_per_minute,
+        },
+        ctx.signal,
+      ),
     listTokens: async (request, ctx) =>
       useCases.listTokens.execute(
         ctx.tenant(),

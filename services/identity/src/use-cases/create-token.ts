@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateTokenResponse } from '@inventory/contracts/identity/v1/identity.js';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
+  AppError,
   failedPrecondition,
   nextSequence,
   notFound,
@@ -36,6 +38,8 @@ interface PendingCreation {
   input: CreateTokenInput;
   scopes: string[];
   allowlist: string[];
+  /** Aborted when the caller has gone (its deadline passed, or it cancelled). */
+  signal?: AbortSignal;
   resolve(response: CreateTokenResponse): void;
   reject(error: unknown): void;
 }
@@ -44,6 +48,13 @@ const limitReached = () =>
   failedPrecondition(
     'token_limit_reached',
     `You may hold at most ${MAX_ACTIVE_TOKENS} active personal access tokens. Revoke one first.`,
+  );
+
+const callerGone = () =>
+  new AppError(
+    GrpcStatus.CANCELLED,
+    'request_cancelled',
+    'The request ended before the token was created.',
   );
 
 /**
@@ -61,7 +72,12 @@ export class CreateToken {
 
   constructor(private readonly deps: UseCaseDeps) {}
 
-  execute(tenantId: string, userId: number, input: CreateTokenInput): Promise<CreateTokenResponse> {
+  execute(
+    tenantId: string,
+    userId: number,
+    input: CreateTokenInput,
+    signal?: AbortSignal,
+  ): Promise<CreateTokenResponse> {
     const violations = new Violations();
     checkName(input.name, violations);
     const scopes = checkScopes(input.scopes, violations);
@@ -72,7 +88,7 @@ export class CreateToken {
     return new Promise((resolve, reject) => {
       const key = `${tenantId}:${userId}`;
       const queue = this.queues.get(key) ?? [];
-      queue.push({ input, scopes, allowlist, resolve, reject });
+      queue.push({ input, scopes, allowlist, signal, resolve, reject });
       this.queues.set(key, queue);
       // On the next turn, so the creations that arrive in this one join the first group.
       if (!this.draining.has(key)) {
@@ -117,23 +133,31 @@ export class CreateToken {
     return this.withLease(tenantId, userId, async () => {
       const { tokens, connection } = this.deps.store;
       const now = new Date();
-      const active = await tokens.countActive(tenantId, userId, now);
-      // First come, first served: those past the room left are refused.
-      const admitted = group.slice(0, Math.max(0, MAX_ACTIVE_TOKENS - active));
-      const refused = group.slice(admitted.length).map(() => limitReached());
-      if (admitted.length === 0) return refused;
+      let room = Math.max(0, MAX_ACTIVE_TOKENS - (await tokens.countActive(tenantId, userId, now)));
+      const outcomes: Array<CreateTokenResponse | Error> = [];
+      const admitted: number[] = [];
+      group.forEach((pending, index) => {
+        // A caller that has gone would never see the secret, yet the token would take
+        // one of its 50 slots: skip it. Otherwise first come, first served.
+        if (pending.signal?.aborted) outcomes[index] = callerGone();
+        else if (room > 0) {
+          admitted.push(index);
+          room--;
+        } else outcomes[index] = limitReached();
+      });
+      if (admitted.length === 0) return outcomes;
       const firstId = await nextSequence(connection, 'personal_access_tokens', admitted.length);
-      const created = admitted.map((pending, index) =>
-        newToken(tenantId, userId, firstId + index, pending, now),
+      const created = admitted.map((index, n) =>
+        newToken(tenantId, userId, firstId + n, group[index]!, now),
       );
       await tokens.insertAll(created.map(({ token }) => token));
-      return [
-        ...created.map(({ token, secret }) => ({
+      created.forEach(({ token, secret }, n) => {
+        outcomes[admitted[n]!] = {
           token: presentToken(token),
           plain_text_token: `${token.id}|${secret}`,
-        })),
-        ...refused,
-      ];
+        };
+      });
+      return outcomes;
     });
   }
 
