@@ -14,6 +14,10 @@ import {
   singlePathValue,
 } from './values.js';
 
+/** The `byPair` key of a (first field, second field) pair of values; writes and look-ups share it. */
+const pairKey = (first: unknown, second: unknown): string =>
+  keyPart(encodeKey(first)) + keyPart(encodeKey(second));
+
 export interface IndexSpec {
   v?: number;
   key: Record<string, number | string>;
@@ -207,10 +211,9 @@ export class IndexStore {
   private pairKeys(doc: Document): string[] {
     const a = singlePathValue(doc, this.paths[0]!);
     const b = singlePathValue(doc, this.paths[1]!);
-    if (a !== MULTI && b !== MULTI) return [keyPart(encodeKey(a)) + keyPart(encodeKey(b))];
-    const first = dedupe(pathValues(doc, this.leading)).map((v) => keyPart(encodeKey(v)));
-    const second = dedupe(pathValues(doc, this.fields[1]!)).map((v) => keyPart(encodeKey(v)));
-    return first.flatMap((x) => second.map((y) => x + y));
+    if (a !== MULTI && b !== MULTI) return [pairKey(a, b)];
+    const second = dedupe(pathValues(doc, this.fields[1]!));
+    return dedupe(pathValues(doc, this.leading)).flatMap((x) => second.map((y) => pairKey(x, y)));
   }
 
   /** Adds the loaded document under `id`. */
@@ -284,7 +287,7 @@ export class IndexStore {
     const out: string[] = [];
     for (const a of values)
       for (const b of secondValues) {
-        const ids = this.byPair.get(keyPart(encodeKey(a)) + keyPart(encodeKey(b)));
+        const ids = this.byPair.get(pairKey(a, b));
         if (ids !== undefined) appendIds(out, ids);
       }
     return values.length > 1 || secondValues.length > 1 ? [...new Set(out)] : out;
