@@ -1,2 +1,3 @@
 export * from './activity.js';
 export * from './identity.js';
+export * from './alert.js';

@@ -29,6 +29,7 @@ import { ListTrackableChannels } from './use-cases/list-trackable-channels.js';
 import { StopDisconnectedTrackings } from './use-cases/stop-disconnected-trackings.js';
 import { TestApiKey } from './use-cases/test-api-key.js';
 import { UpdateInstance } from './use-cases/update-instance.js';
+import { VerifyWebhookSignature } from './use-cases/verify-webhook-signature.js';
 
 export const SERVICE_NAME = 'parcel-tracking';
 
@@ -94,6 +95,7 @@ export async function bootstrap(
       deleteInstance: new DeleteInstance(deps),
       listTrackableChannels: new ListTrackableChannels(deps),
       checkInstance: new CheckInstance(deps),
+      verifyWebhookSignature: new VerifyWebhookSignature(deps),
     }),
   ]);
 

@@ -2,7 +2,7 @@ import {
   ParcelTrackingServiceService,
   type ParcelTrackingServiceServer,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
-import type { AsyncService, ServiceRegistration } from '@inventory/platform';
+import { unavailable, type AsyncService, type ServiceRegistration } from '@inventory/platform';
 import type { CheckInstance } from '../use-cases/check-instance.js';
 import type { CreateInstance } from '../use-cases/create-instance.js';
 import type { DeleteInstance } from '../use-cases/delete-instance.js';
@@ -10,6 +10,7 @@ import type { GetInstance } from '../use-cases/get-instance.js';
 import type { ListTrackableChannels } from '../use-cases/list-trackable-channels.js';
 import type { TestApiKey } from '../use-cases/test-api-key.js';
 import type { UpdateInstance } from '../use-cases/update-instance.js';
+import type { VerifyWebhookSignature } from '../use-cases/verify-webhook-signature.js';
 import { toDashboard, toInstance, toTrackableChannel } from './mappers.js';
 
 export interface ParcelTrackingUseCases {
@@ -20,6 +21,7 @@ export interface ParcelTrackingUseCases {
   deleteInstance: DeleteInstance;
   listTrackableChannels: ListTrackableChannels;
   checkInstance: CheckInstance;
+  verifyWebhookSignature: VerifyWebhookSignature;
 }
 
 /** Thin handlers: tenant and causer from metadata, one use case each. */
@@ -70,6 +72,19 @@ export function parcelTrackingService(
     },
     async checkInstance(request, context) {
       return { id: await useCases.checkInstance.execute(context.tenant(), request.id) };
+    },
+    async verifyWebhookSignature(request, context) {
+      const valid = await useCases.verifyWebhookSignature.execute(
+        context.tenant(),
+        request.integration_instance_id,
+        request.raw_body,
+        request.signature,
+      );
+      return { valid };
+    },
+    // Contract only until the tracking-rows work lands (issue #12 implements it).
+    async applyTrackingUpdate() {
+      throw unavailable('not_implemented', 'ApplyTrackingUpdate is not implemented yet.');
     },
   };
   return {

@@ -26,6 +26,68 @@ export const protobufPackage = 'inventory.parcel_tracking.v1';
 
 export const protobufFileName = 'parcel_tracking/v1/parcel_tracking.proto';
 
+export enum TrackingUpdateOutcome {
+  TRACKING_UPDATE_OUTCOME_UNSPECIFIED = 0,
+  /** TRACKING_UPDATE_OUTCOME_APPLIED - The row changed. */
+  TRACKING_UPDATE_OUTCOME_APPLIED = 1,
+  /** TRACKING_UPDATE_OUTCOME_UNKNOWN_NUMBER - The number is not tracked by this instance. */
+  TRACKING_UPDATE_OUTCOME_UNKNOWN_NUMBER = 2,
+  /** TRACKING_UPDATE_OUTCOME_STOPPED - The row is stopped (and the update is not TRACKING_STOPPED). */
+  TRACKING_UPDATE_OUTCOME_STOPPED = 3,
+  /** TRACKING_UPDATE_OUTCOME_DUPLICATE - Same event as the one the row already holds. */
+  TRACKING_UPDATE_OUTCOME_DUPLICATE = 4,
+  /** TRACKING_UPDATE_OUTCOME_STALE - Older than what the row holds: never moves a row backwards. */
+  TRACKING_UPDATE_OUTCOME_STALE = 5,
+}
+
+export function trackingUpdateOutcomeFromJSON(object: any): TrackingUpdateOutcome {
+  switch (object) {
+    case 0:
+    case 'TRACKING_UPDATE_OUTCOME_UNSPECIFIED':
+      return TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_UNSPECIFIED;
+    case 1:
+    case 'TRACKING_UPDATE_OUTCOME_APPLIED':
+      return TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED;
+    case 2:
+    case 'TRACKING_UPDATE_OUTCOME_UNKNOWN_NUMBER':
+      return TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_UNKNOWN_NUMBER;
+    case 3:
+    case 'TRACKING_UPDATE_OUTCOME_STOPPED':
+      return TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_STOPPED;
+    case 4:
+    case 'TRACKING_UPDATE_OUTCOME_DUPLICATE':
+      return TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_DUPLICATE;
+    case 5:
+    case 'TRACKING_UPDATE_OUTCOME_STALE':
+      return TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_STALE;
+    default:
+      throw new globalThis.Error(
+        'Unrecognized enum value ' + object + ' for enum TrackingUpdateOutcome',
+      );
+  }
+}
+
+export function trackingUpdateOutcomeToJSON(object: TrackingUpdateOutcome): string {
+  switch (object) {
+    case TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_UNSPECIFIED:
+      return 'TRACKING_UPDATE_OUTCOME_UNSPECIFIED';
+    case TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED:
+      return 'TRACKING_UPDATE_OUTCOME_APPLIED';
+    case TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_UNKNOWN_NUMBER:
+      return 'TRACKING_UPDATE_OUTCOME_UNKNOWN_NUMBER';
+    case TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_STOPPED:
+      return 'TRACKING_UPDATE_OUTCOME_STOPPED';
+    case TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_DUPLICATE:
+      return 'TRACKING_UPDATE_OUTCOME_DUPLICATE';
+    case TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_STALE:
+      return 'TRACKING_UPDATE_OUTCOME_STALE';
+    default:
+      throw new globalThis.Error(
+        'Unrecognized enum value ' + object + ' for enum TrackingUpdateOutcome',
+      );
+  }
+}
+
 export interface Quota {
   used: number;
   total: number;
@@ -266,6 +328,48 @@ export interface CheckInstanceRequest {
 
 export interface CheckInstanceResponse {
   id: number;
+}
+
+export interface VerifyWebhookSignatureRequest {
+  integration_instance_id: number;
+  raw_body: Buffer;
+  signature: string;
+}
+
+export interface VerifyWebhookSignatureResponse {
+  valid: boolean;
+}
+
+/** The provider's latest event of a tracking number (DESIGN §8 payload). */
+export interface ProviderTrackingUpdate {
+  /** "TRACKING_UPDATED" or "TRACKING_STOPPED". */
+  event_type: string;
+  tracking_number: string;
+  carrier_code?: number | undefined;
+  /** Provider main status (`InTransit`...) and sub-status (`InTransit_PickedUp`...). */
+  provider_status?: string | undefined;
+  provider_sub_status?: string | undefined;
+  latest_event_at?: Date | undefined;
+  latest_event_description?: string | undefined;
+  latest_event_location?: string | undefined;
+  estimated_delivery_at?: Date | undefined;
+  /** Time of the provider's PickedUp milestone, when reported. */
+  picked_up_at?: Date | undefined;
+}
+
+export interface ApplyTrackingUpdateRequest {
+  integration_instance_id: number;
+  /** webhook-ingest's webhook event row id: the idempotency key. */
+  webhook_event_id: number;
+  update?: ProviderTrackingUpdate | undefined;
+}
+
+export interface ApplyTrackingUpdateResponse {
+  outcome: TrackingUpdateOutcome;
+  /** Our status names (`in_transit`...), before and after; equal when ignored. */
+  status_from: string;
+  status_to: string;
+  tracking_id: number;
 }
 
 function createBaseQuota(): Quota {
@@ -4432,6 +4536,721 @@ export const CheckInstanceResponse: MessageFns<CheckInstanceResponse> = {
   },
 };
 
+function createBaseVerifyWebhookSignatureRequest(): VerifyWebhookSignatureRequest {
+  return { integration_instance_id: 0, raw_body: Buffer.alloc(0), signature: '' };
+}
+
+export const VerifyWebhookSignatureRequest: MessageFns<VerifyWebhookSignatureRequest> = {
+  encode(
+    message: VerifyWebhookSignatureRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(8).int64(message.integration_instance_id);
+    }
+    if (message.raw_body.length !== 0) {
+      writer.uint32(18).bytes(message.raw_body);
+    }
+    if (message.signature !== '') {
+      writer.uint32(26).string(message.signature);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyWebhookSignatureRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyWebhookSignatureRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.raw_body = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyWebhookSignatureRequest {
+    return {
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      raw_body: isSet(object.rawBody)
+        ? Buffer.from(bytesFromBase64(object.rawBody))
+        : isSet(object.raw_body)
+          ? Buffer.from(bytesFromBase64(object.raw_body))
+          : Buffer.alloc(0),
+      signature: isSet(object.signature) ? globalThis.String(object.signature) : '',
+    };
+  },
+
+  toJSON(message: VerifyWebhookSignatureRequest): unknown {
+    const obj: any = {};
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.raw_body.length !== 0) {
+      obj.rawBody = base64FromBytes(message.raw_body);
+    }
+    if (message.signature !== '') {
+      obj.signature = message.signature;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyWebhookSignatureRequest>, I>>(
+    base?: I,
+  ): VerifyWebhookSignatureRequest {
+    return VerifyWebhookSignatureRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyWebhookSignatureRequest>, I>>(
+    object: I,
+  ): VerifyWebhookSignatureRequest {
+    const message = createBaseVerifyWebhookSignatureRequest();
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.raw_body = object.raw_body ?? Buffer.alloc(0);
+    message.signature = object.signature ?? '';
+    return message;
+  },
+};
+
+function createBaseVerifyWebhookSignatureResponse(): VerifyWebhookSignatureResponse {
+  return { valid: false };
+}
+
+export const VerifyWebhookSignatureResponse: MessageFns<VerifyWebhookSignatureResponse> = {
+  encode(
+    message: VerifyWebhookSignatureResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.valid !== false) {
+      writer.uint32(8).bool(message.valid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyWebhookSignatureResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyWebhookSignatureResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.valid = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyWebhookSignatureResponse {
+    return { valid: isSet(object.valid) ? globalThis.Boolean(object.valid) : false };
+  },
+
+  toJSON(message: VerifyWebhookSignatureResponse): unknown {
+    const obj: any = {};
+    if (message.valid !== false) {
+      obj.valid = message.valid;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyWebhookSignatureResponse>, I>>(
+    base?: I,
+  ): VerifyWebhookSignatureResponse {
+    return VerifyWebhookSignatureResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyWebhookSignatureResponse>, I>>(
+    object: I,
+  ): VerifyWebhookSignatureResponse {
+    const message = createBaseVerifyWebhookSignatureResponse();
+    message.valid = object.valid ?? false;
+    return message;
+  },
+};
+
+function createBaseProviderTrackingUpdate(): ProviderTrackingUpdate {
+  return {
+    event_type: '',
+    tracking_number: '',
+    carrier_code: undefined,
+    provider_status: undefined,
+    provider_sub_status: undefined,
+    latest_event_at: undefined,
+    latest_event_description: undefined,
+    latest_event_location: undefined,
+    estimated_delivery_at: undefined,
+    picked_up_at: undefined,
+  };
+}
+
+export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
+  encode(message: ProviderTrackingUpdate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_type !== '') {
+      writer.uint32(10).string(message.event_type);
+    }
+    if (message.tracking_number !== '') {
+      writer.uint32(18).string(message.tracking_number);
+    }
+    if (message.carrier_code !== undefined) {
+      writer.uint32(24).int64(message.carrier_code);
+    }
+    if (message.provider_status !== undefined) {
+      writer.uint32(34).string(message.provider_status);
+    }
+    if (message.provider_sub_status !== undefined) {
+      writer.uint32(42).string(message.provider_sub_status);
+    }
+    if (message.latest_event_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.latest_event_at), writer.uint32(50).fork()).join();
+    }
+    if (message.latest_event_description !== undefined) {
+      writer.uint32(58).string(message.latest_event_description);
+    }
+    if (message.latest_event_location !== undefined) {
+      writer.uint32(66).string(message.latest_event_location);
+    }
+    if (message.estimated_delivery_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.estimated_delivery_at), writer.uint32(74).fork()).join();
+    }
+    if (message.picked_up_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.picked_up_at), writer.uint32(82).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProviderTrackingUpdate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProviderTrackingUpdate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tracking_number = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.carrier_code = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.provider_status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.provider_sub_status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.latest_event_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.latest_event_description = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.latest_event_location = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.estimated_delivery_at = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.picked_up_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProviderTrackingUpdate {
+    return {
+      event_type: isSet(object.eventType)
+        ? globalThis.String(object.eventType)
+        : isSet(object.event_type)
+          ? globalThis.String(object.event_type)
+          : '',
+      tracking_number: isSet(object.trackingNumber)
+        ? globalThis.String(object.trackingNumber)
+        : isSet(object.tracking_number)
+          ? globalThis.String(object.tracking_number)
+          : '',
+      carrier_code: isSet(object.carrierCode)
+        ? globalThis.Number(object.carrierCode)
+        : isSet(object.carrier_code)
+          ? globalThis.Number(object.carrier_code)
+          : undefined,
+      provider_status: isSet(object.providerStatus)
+        ? globalThis.String(object.providerStatus)
+        : isSet(object.provider_status)
+          ? globalThis.String(object.provider_status)
+          : undefined,
+      provider_sub_status: isSet(object.providerSubStatus)
+        ? globalThis.String(object.providerSubStatus)
+        : isSet(object.provider_sub_status)
+          ? globalThis.String(object.provider_sub_status)
+          : undefined,
+      latest_event_at: isSet(object.latestEventAt)
+        ? fromJsonTimestamp(object.latestEventAt)
+        : isSet(object.latest_event_at)
+          ? fromJsonTimestamp(object.latest_event_at)
+          : undefined,
+      latest_event_description: isSet(object.latestEventDescription)
+        ? globalThis.String(object.latestEventDescription)
+        : isSet(object.latest_event_description)
+          ? globalThis.String(object.latest_event_description)
+          : undefined,
+      latest_event_location: isSet(object.latestEventLocation)
+        ? globalThis.String(object.latestEventLocation)
+        : isSet(object.latest_event_location)
+          ? globalThis.String(object.latest_event_location)
+          : undefined,
+      estimated_delivery_at: isSet(object.estimatedDeliveryAt)
+        ? fromJsonTimestamp(object.estimatedDeliveryAt)
+        : isSet(object.estimated_delivery_at)
+          ? fromJsonTimestamp(object.estimated_delivery_at)
+          : undefined,
+      picked_up_at: isSet(object.pickedUpAt)
+        ? fromJsonTimestamp(object.pickedUpAt)
+        : isSet(object.picked_up_at)
+          ? fromJsonTimestamp(object.picked_up_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: ProviderTrackingUpdate): unknown {
+    const obj: any = {};
+    if (message.event_type !== '') {
+      obj.eventType = message.event_type;
+    }
+    if (message.tracking_number !== '') {
+      obj.trackingNumber = message.tracking_number;
+    }
+    if (message.carrier_code !== undefined) {
+      obj.carrierCode = Math.round(message.carrier_code);
+    }
+    if (message.provider_status !== undefined) {
+      obj.providerStatus = message.provider_status;
+    }
+    if (message.provider_sub_status !== undefined) {
+      obj.providerSubStatus = message.provider_sub_status;
+    }
+    if (message.latest_event_at !== undefined) {
+      obj.latestEventAt = message.latest_event_at.toISOString();
+    }
+    if (message.latest_event_description !== undefined) {
+      obj.latestEventDescription = message.latest_event_description;
+    }
+    if (message.latest_event_location !== undefined) {
+      obj.latestEventLocation = message.latest_event_location;
+    }
+    if (message.estimated_delivery_at !== undefined) {
+      obj.estimatedDeliveryAt = message.estimated_delivery_at.toISOString();
+    }
+    if (message.picked_up_at !== undefined) {
+      obj.pickedUpAt = message.picked_up_at.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProviderTrackingUpdate>, I>>(
+    base?: I,
+  ): ProviderTrackingUpdate {
+    return ProviderTrackingUpdate.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProviderTrackingUpdate>, I>>(
+    object: I,
+  ): ProviderTrackingUpdate {
+    const message = createBaseProviderTrackingUpdate();
+    message.event_type = object.event_type ?? '';
+    message.tracking_number = object.tracking_number ?? '';
+    message.carrier_code = object.carrier_code ?? undefined;
+    message.provider_status = object.provider_status ?? undefined;
+    message.provider_sub_status = object.provider_sub_status ?? undefined;
+    message.latest_event_at = object.latest_event_at ?? undefined;
+    message.latest_event_description = object.latest_event_description ?? undefined;
+    message.latest_event_location = object.latest_event_location ?? undefined;
+    message.estimated_delivery_at = object.estimated_delivery_at ?? undefined;
+    message.picked_up_at = object.picked_up_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseApplyTrackingUpdateRequest(): ApplyTrackingUpdateRequest {
+  return { integration_instance_id: 0, webhook_event_id: 0, update: undefined };
+}
+
+export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> = {
+  encode(
+    message: ApplyTrackingUpdateRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(8).int64(message.integration_instance_id);
+    }
+    if (message.webhook_event_id !== 0) {
+      writer.uint32(16).int64(message.webhook_event_id);
+    }
+    if (message.update !== undefined) {
+      ProviderTrackingUpdate.encode(message.update, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyTrackingUpdateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyTrackingUpdateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.webhook_event_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.update = ProviderTrackingUpdate.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyTrackingUpdateRequest {
+    return {
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      webhook_event_id: isSet(object.webhookEventId)
+        ? globalThis.Number(object.webhookEventId)
+        : isSet(object.webhook_event_id)
+          ? globalThis.Number(object.webhook_event_id)
+          : 0,
+      update: isSet(object.update) ? ProviderTrackingUpdate.fromJSON(object.update) : undefined,
+    };
+  },
+
+  toJSON(message: ApplyTrackingUpdateRequest): unknown {
+    const obj: any = {};
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.webhook_event_id !== 0) {
+      obj.webhookEventId = Math.round(message.webhook_event_id);
+    }
+    if (message.update !== undefined) {
+      obj.update = ProviderTrackingUpdate.toJSON(message.update);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyTrackingUpdateRequest>, I>>(
+    base?: I,
+  ): ApplyTrackingUpdateRequest {
+    return ApplyTrackingUpdateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyTrackingUpdateRequest>, I>>(
+    object: I,
+  ): ApplyTrackingUpdateRequest {
+    const message = createBaseApplyTrackingUpdateRequest();
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.webhook_event_id = object.webhook_event_id ?? 0;
+    message.update =
+      object.update !== undefined && object.update !== null
+        ? ProviderTrackingUpdate.fromPartial(object.update)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseApplyTrackingUpdateResponse(): ApplyTrackingUpdateResponse {
+  return { outcome: 0, status_from: '', status_to: '', tracking_id: 0 };
+}
+
+export const ApplyTrackingUpdateResponse: MessageFns<ApplyTrackingUpdateResponse> = {
+  encode(
+    message: ApplyTrackingUpdateResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.outcome !== 0) {
+      writer.uint32(8).int32(message.outcome);
+    }
+    if (message.status_from !== '') {
+      writer.uint32(18).string(message.status_from);
+    }
+    if (message.status_to !== '') {
+      writer.uint32(26).string(message.status_to);
+    }
+    if (message.tracking_id !== 0) {
+      writer.uint32(32).int64(message.tracking_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyTrackingUpdateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyTrackingUpdateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.outcome = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status_from = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status_to = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.tracking_id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyTrackingUpdateResponse {
+    return {
+      outcome: isSet(object.outcome) ? trackingUpdateOutcomeFromJSON(object.outcome) : 0,
+      status_from: isSet(object.statusFrom)
+        ? globalThis.String(object.statusFrom)
+        : isSet(object.status_from)
+          ? globalThis.String(object.status_from)
+          : '',
+      status_to: isSet(object.statusTo)
+        ? globalThis.String(object.statusTo)
+        : isSet(object.status_to)
+          ? globalThis.String(object.status_to)
+          : '',
+      tracking_id: isSet(object.trackingId)
+        ? globalThis.Number(object.trackingId)
+        : isSet(object.tracking_id)
+          ? globalThis.Number(object.tracking_id)
+          : 0,
+    };
+  },
+
+  toJSON(message: ApplyTrackingUpdateResponse): unknown {
+    const obj: any = {};
+    if (message.outcome !== 0) {
+      obj.outcome = trackingUpdateOutcomeToJSON(message.outcome);
+    }
+    if (message.status_from !== '') {
+      obj.statusFrom = message.status_from;
+    }
+    if (message.status_to !== '') {
+      obj.statusTo = message.status_to;
+    }
+    if (message.tracking_id !== 0) {
+      obj.trackingId = Math.round(message.tracking_id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyTrackingUpdateResponse>, I>>(
+    base?: I,
+  ): ApplyTrackingUpdateResponse {
+    return ApplyTrackingUpdateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyTrackingUpdateResponse>, I>>(
+    object: I,
+  ): ApplyTrackingUpdateResponse {
+    const message = createBaseApplyTrackingUpdateResponse();
+    message.outcome = object.outcome ?? 0;
+    message.status_from = object.status_from ?? '';
+    message.status_to = object.status_to ?? '';
+    message.tracking_id = object.tracking_id ?? 0;
+    return message;
+  },
+};
+
 /**
  * The parcel-tracking integration: the singleton instance per tenant, its live
  * dashboard and the trackable channels read model. Every call needs
@@ -4539,6 +5358,46 @@ export const ParcelTrackingServiceService = {
     responseDeserialize: (value: Buffer): CheckInstanceResponse =>
       CheckInstanceResponse.decode(value),
   },
+  /**
+   * Checks the provider's `sign` header of an inbound webhook against the
+   * instance's API key (hex SHA-256 of `<raw body>/<api key>`, constant-time),
+   * so the key never leaves this service. NOT_FOUND for an unknown instance.
+   */
+  verifyWebhookSignature: {
+    path: '/inventory.parcel_tracking.v1.ParcelTrackingService/VerifyWebhookSignature' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifyWebhookSignatureRequest): Buffer =>
+      Buffer.from(VerifyWebhookSignatureRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifyWebhookSignatureRequest =>
+      VerifyWebhookSignatureRequest.decode(value),
+    responseSerialize: (value: VerifyWebhookSignatureResponse): Buffer =>
+      Buffer.from(VerifyWebhookSignatureResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifyWebhookSignatureResponse =>
+      VerifyWebhookSignatureResponse.decode(value),
+  },
+  /**
+   * Applies one provider update (an inbound webhook, already stored by
+   * webhook-ingest) to the instance's tracking row through the status logic
+   * shared with polling, and fires the delivery side effects at most once per
+   * shipment. Idempotent by webhook_event_id: a repeat of an already applied
+   * webhook_event_id answers the outcome recorded the first time, so a
+   * processing job that crashed after this call and retries gets the same
+   * answer. Ignored outcomes are answers, not errors.
+   */
+  applyTrackingUpdate: {
+    path: '/inventory.parcel_tracking.v1.ParcelTrackingService/ApplyTrackingUpdate' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApplyTrackingUpdateRequest): Buffer =>
+      Buffer.from(ApplyTrackingUpdateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApplyTrackingUpdateRequest =>
+      ApplyTrackingUpdateRequest.decode(value),
+    responseSerialize: (value: ApplyTrackingUpdateResponse): Buffer =>
+      Buffer.from(ApplyTrackingUpdateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApplyTrackingUpdateResponse =>
+      ApplyTrackingUpdateResponse.decode(value),
+  },
 } as const;
 
 export interface ParcelTrackingServiceServer extends UntypedServiceImplementation {
@@ -4566,6 +5425,25 @@ export interface ParcelTrackingServiceServer extends UntypedServiceImplementatio
    * instance's activity.
    */
   checkInstance: handleUnaryCall<CheckInstanceRequest, CheckInstanceResponse>;
+  /**
+   * Checks the provider's `sign` header of an inbound webhook against the
+   * instance's API key (hex SHA-256 of `<raw body>/<api key>`, constant-time),
+   * so the key never leaves this service. NOT_FOUND for an unknown instance.
+   */
+  verifyWebhookSignature: handleUnaryCall<
+    VerifyWebhookSignatureRequest,
+    VerifyWebhookSignatureResponse
+  >;
+  /**
+   * Applies one provider update (an inbound webhook, already stored by
+   * webhook-ingest) to the instance's tracking row through the status logic
+   * shared with polling, and fires the delivery side effects at most once per
+   * shipment. Idempotent by webhook_event_id: a repeat of an already applied
+   * webhook_event_id answers the outcome recorded the first time, so a
+   * processing job that crashed after this call and retries gets the same
+   * answer. Ignored outcomes are answers, not errors.
+   */
+  applyTrackingUpdate: handleUnaryCall<ApplyTrackingUpdateRequest, ApplyTrackingUpdateResponse>;
 }
 
 export interface ParcelTrackingServiceClient extends Client {
@@ -4688,6 +5566,50 @@ export interface ParcelTrackingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CheckInstanceResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Checks the provider's `sign` header of an inbound webhook against the
+   * instance's API key (hex SHA-256 of `<raw body>/<api key>`, constant-time),
+   * so the key never leaves this service. NOT_FOUND for an unknown instance.
+   */
+  verifyWebhookSignature(
+    request: VerifyWebhookSignatureRequest,
+    callback: (error: ServiceError | null, response: VerifyWebhookSignatureResponse) => void,
+  ): ClientUnaryCall;
+  verifyWebhookSignature(
+    request: VerifyWebhookSignatureRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifyWebhookSignatureResponse) => void,
+  ): ClientUnaryCall;
+  verifyWebhookSignature(
+    request: VerifyWebhookSignatureRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifyWebhookSignatureResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Applies one provider update (an inbound webhook, already stored by
+   * webhook-ingest) to the instance's tracking row through the status logic
+   * shared with polling, and fires the delivery side effects at most once per
+   * shipment. Idempotent by webhook_event_id: a repeat of an already applied
+   * webhook_event_id answers the outcome recorded the first time, so a
+   * processing job that crashed after this call and retries gets the same
+   * answer. Ignored outcomes are answers, not errors.
+   */
+  applyTrackingUpdate(
+    request: ApplyTrackingUpdateRequest,
+    callback: (error: ServiceError | null, response: ApplyTrackingUpdateResponse) => void,
+  ): ClientUnaryCall;
+  applyTrackingUpdate(
+    request: ApplyTrackingUpdateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApplyTrackingUpdateResponse) => void,
+  ): ClientUnaryCall;
+  applyTrackingUpdate(
+    request: ApplyTrackingUpdateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApplyTrackingUpdateResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const ParcelTrackingServiceClient = makeGenericClientConstructor(
@@ -4702,6 +5624,14 @@ export const ParcelTrackingServiceClient = makeGenericClientConstructor(
   service: typeof ParcelTrackingServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, 'base64'));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString('base64');
+}
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === 'number' && !globalThis.Number.isFinite(value)

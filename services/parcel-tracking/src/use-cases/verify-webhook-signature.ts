@@ -1,0 +1,23 @@
+import { notFound } from '@inventory/platform';
+import { isValidWebhookSignature } from '../domain/webhook-signature.js';
+import type { Deps } from './deps.js';
+
+/** Checks an inbound push's `sign` header with the instance's key; the key never leaves here. */
+export class VerifyWebhookSignature {
+  constructor(private readonly deps: Pick<Deps, 'instances' | 'secrets'>) {}
+
+  async execute(
+    tenantId: string,
+    instanceId: number,
+    rawBody: Uint8Array,
+    signature: string,
+  ): Promise<boolean> {
+    const instance = await this.deps.instances.find(tenantId, instanceId);
+    if (!instance) throw notFound('Parcel-tracking instance not found.');
+    return isValidWebhookSignature(
+      rawBody,
+      this.deps.secrets.decrypt(instance.api_key_encrypted),
+      signature,
+    );
+  }
+}
