@@ -117,20 +117,23 @@ describe('transactional outbox', () => {
       ],
       () => crash,
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await outbox.model.countDocuments({ state: 'pending' })).toBe(1);
+    await expect
+      .poll(() => outbox.model.countDocuments({ state: 'pending' }), { timeout: 10_000 })
+      .toBe(1);
+    let clock = Date.now();
     const relay = startOutboxRelay({
       outbox: new Outbox(mongo),
       publisher: new EventPublisher(nats.jetstream()),
       logger,
-      intervalMs: 50,
-      orphanAfterMs: 200,
+      intervalMs: 60_000,
+      orphanAfterMs: 30_000,
+      now: () => clock,
     });
     await relay.flush();
     expect((await streamMessages()).includes('orphaned')).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    clock += 30_001;
     await relay.flush();
     await relay.stop();
-    expect(await streamMessages()).toContain('orphaned');
+    await expect.poll(() => streamMessages(), { timeout: 10_000 }).toContain('orphaned');
   });
 });

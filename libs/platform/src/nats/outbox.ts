@@ -109,6 +109,8 @@ export interface OutboxRelayOptions {
   /** How old a `pending` record must be before it counts as orphaned by a crash. */
   orphanAfterMs?: number;
   batchSize?: number;
+  /** The clock that ages pending records; tests pass their own instead of waiting. */
+  now?: () => number;
 }
 
 export interface OutboxRelayHandle {
@@ -120,12 +122,13 @@ export interface OutboxRelayHandle {
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelayHandle {
   const { outbox, publisher, logger } = options;
   const orphanAfterMs = options.orphanAfterMs ?? 30_000;
+  const now = options.now ?? Date.now;
   let running: Promise<number> | undefined;
   let stopped = false;
   let again = false;
 
   const pass = async (): Promise<number> => {
-    const orphanedBefore = new Date(Date.now() - orphanAfterMs);
+    const orphanedBefore = new Date(now() - orphanAfterMs);
     const due = await outbox.model
       .find({
         $or: [{ state: 'ready' }, { state: 'pending', created_at: { $lt: orphanedBefore } }],
