@@ -42,28 +42,42 @@ describe('RequestLogPublisher', () => {
     await infra?.stop();
   });
 
-  it('publishes one batch per tenant after the flush interval, and at once when a batch is full', async () => {
+  it('holds entries until a flush, then publishes one batch per tenant; a full batch goes at once', async () => {
+    // An interval no test run reaches: nothing can be published before the explicit flush.
     const publisher = new RequestLogPublisher(
       nats,
       createLogger({ service: 'test', level: 'silent' }),
-      { flushIntervalMs: 50, maxBatch: 3 },
+      { flushIntervalMs: 600_000, maxBatch: 3 },
     );
     publisher.record('t1', entry('a'));
     publisher.record('t2', entry('b'));
     publisher.record('t1', entry('c'));
     await nats.flush();
     expect(received).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    await nats.flush();
-    expect(received).toEqual([
-      { tenantId: 't1', ids: ['a', 'c'] },
-      { tenantId: 't2', ids: ['b'] },
-    ]);
+    publisher.flush();
+    await expect
+      .poll(() => received.slice().sort((x, y) => x.tenantId.localeCompare(y.tenantId)))
+      .toEqual([
+        { tenantId: 't1', ids: ['a', 'c'] },
+        { tenantId: 't2', ids: ['b'] },
+      ]);
 
     received.length = 0;
     for (const id of ['d', 'e', 'f']) publisher.record('t1', entry(id));
-    await nats.flush();
-    expect(received).toEqual([{ tenantId: 't1', ids: ['d', 'e', 'f'] }]);
+    await expect.poll(() => received).toEqual([{ tenantId: 't1', ids: ['d', 'e', 'f'] }]);
     publisher.flush();
+  });
+
+  it('flushes by itself once the interval passes', async () => {
+    received.length = 0;
+    const publisher = new RequestLogPublisher(
+      nats,
+      createLogger({ service: 'test', level: 'silent' }),
+      { flushIntervalMs: 20, maxBatch: 100 },
+    );
+    publisher.record('t3', entry('g'));
+    await expect
+      .poll(() => received, { timeout: 10_000 })
+      .toEqual([{ tenantId: 't3', ids: ['g'] }]);
   });
 });
