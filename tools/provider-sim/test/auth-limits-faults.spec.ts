@@ -10,7 +10,9 @@ afterEach(async () => {
 
 describe('rate limit', () => {
   it('answers the 4th request of a key within a second with 429, other keys unaffected', async () => {
-    sim = await startSim({ rateLimitPerSecond: 3 });
+    // A frozen clock: the four requests fall in one window however slowly they are sent.
+    const frozen = new Date('2026-01-01T00:00:00Z');
+    sim = await startSim({ rateLimitPerSecond: 3, now: () => frozen });
     const s = sim;
     const first = await Promise.all([1, 2, 3].map(() => call(s, 'getquota', {}, KEY)));
     expect(first.map((r) => r.status)).toEqual([200, 200, 200]);
@@ -27,10 +29,12 @@ describe('rate limit', () => {
   });
 
   it('lets the key through again after the window', async () => {
-    sim = await startSim({ rateLimitPerSecond: 1 });
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    sim = await startSim({ rateLimitPerSecond: 1, now: () => new Date(now) });
     expect((await call(sim, 'getquota', {})).status).toBe(200);
+    now += 999;
     expect((await call(sim, 'getquota', {})).status).toBe(429);
-    await new Promise((r) => setTimeout(r, 1050));
+    now += 1;
     expect((await call(sim, 'getquota', {})).status).toBe(200);
   });
 });
