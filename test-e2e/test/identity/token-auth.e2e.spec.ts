@@ -102,12 +102,18 @@ describe('tenancy and bearer tokens through the gateway', () => {
         name: 'short',
         scopes: [],
         ip_allowlist: [],
-        expires_at: new Date(Date.now() + 1_500),
+        // Far enough ahead that the first request surely precedes it, however busy the machine.
+        expires_at: new Date(Date.now() + 5_000),
       }),
     );
     const token = created.plain_text_token;
     expect((await a.withToken(token)('GET', '/api/user')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_700));
+    await expect
+      .poll(async () => (await a.withToken(token)('GET', '/api/user')).status, {
+        timeout: 60_000,
+        interval: 250,
+      })
+      .toBe(401);
     const expired = await a.withToken(token)('GET', '/api/user');
     expect(expired.status).toBe(401);
     expect(expired.body).toEqual(INVALID);
@@ -129,10 +135,21 @@ describe('tenancy and bearer tokens through the gateway', () => {
     }
   });
 
-  it('carries rate-limit headers on token responses', async () => {
-    const response = await a.request('GET', '/api/user');
+  it('carries exact rate-limit headers on token responses', async () => {
+    const identity = identityClient(system);
+    const created = await asUser(a.tenant.id, a.user.id, () =>
+      identity.call.createToken({ name: 'headers', scopes: [], ip_allowlist: [] }),
+    );
+    const before = Date.now();
+    const response = await a.withToken(created.plain_text_token)('GET', '/api/user');
+    const after = Date.now();
+    expect(response.status).toBe(200);
     expect(response.headers['x-ratelimit-limit']).toBe('1000');
-    expect(Number(response.headers['x-ratelimit-remaining'])).toBeLessThan(1000);
-    expect(Number(response.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000 - 1);
+    // A fresh token's first request spends one of its 1,000 per minute.
+    expect(response.headers['x-ratelimit-remaining']).toBe('999');
+    // GCRA: the full budget is back one emission interval (60 s / 1,000) after this request.
+    const reset = Number(response.headers['x-ratelimit-reset']);
+    expect(reset).toBeGreaterThanOrEqual(Math.ceil((before + 60) / 1000));
+    expect(reset).toBeLessThanOrEqual(Math.ceil((after + 60) / 1000));
   });
 });
