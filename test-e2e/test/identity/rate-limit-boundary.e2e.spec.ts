@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTenantWithToken,
+  loginSession,
+  startSystem,
+  type HttpResponse,
+  type RunningSystem,
+  type TenantFixture,
+} from '../../src/index.js';
+
+/** A platform limit small enough to cross: 5 a minute, one every 12 s once the burst is spent. */
+const LIMIT = 5;
+const INTERVAL_MS = 60_000 / LIMIT;
+
+/**
+ * GCRA after a burst of LIMIT requests: the next one may pass one emission interval after the
+ * first, so Retry-After is that interval less the time the burst took, in whole seconds up.
+ */
+function expectRetryAfter(refused: HttpResponse, burstStartedAt: number, refusedAt: number) {
+  const retryAfter = Number(refused.headers['retry-after']);
+  expect(retryAfter).toBeLessThanOrEqual(INTERVAL_MS / 1000);
+  expect(retryAfter).toBeGreaterThanOrEqual(
+    Math.ceil((INTERVAL_MS - (refusedAt - burstStartedAt)) / 1000),
+  );
+  expect(refused.body).toEqual({
+    message: 'Too Many Attempts.',
+    retry_after_seconds: retryAfter,
+  });
+}
+
+describe('the platform rate limit at its boundary', () => {
+  let system: RunningSystem;
+  let tenant: TenantFixture;
+
+  beforeAll(async () => {
+    system = await startSystem({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+    tenant = await createTenantWithToken(system, { slug: 'rate-boundary' });
+  });
+  afterAll(() => system?.stop());
+
+  it('a token gets exactly LIMIT requests, then 429 with the GCRA Retry-After', async () => {
+    const startedAt = Date.now();
+    const statuses: number[] = [];
+    const remaining: string[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const response = await tenant.request('GET', '/api/user');
+      statuses.push(response.status);
+      remaining.push(String(response.headers['x-ratelimit-remaining']));
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+    const refused = await tenant.request('GET', '/api/user');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['x-ratelimit-limit']).toBe(String(LIMIT));
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    expectRetryAfter(refused, startedAt, Date.now());
+  });
+
+  it("a session user gets exactly LIMIT requests, then 429, on a budget of the user's own", async () => {
+    const session = await loginSession(tenant, system.gatewayUrl);
+    const startedAt = Date.now();
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT; i++)
+      statuses.push((await session.request('GET', '/api/user')).status);
+    // The token above spent its budget; the session's is separate and whole.
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    const refused = await session.request('GET', '/api/user');
+    expect(refused.status).toBe(429);
+    expectRetryAfter(refused, startedAt, Date.now());
+  });
+});
