@@ -63,8 +63,13 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- if $global.registry -}}
 {{- $repository = printf "%s/%s" (trimSuffix "/" $global.registry) $repository -}}
 {{- end -}}
+{{- /* A digest pins the exact image and wins over any tag. */ -}}
+{{- if .part.image.digest -}}
+{{- printf "%s@%s" $repository .part.image.digest -}}
+{{- else -}}
 {{- $tag := .part.image.tag | default $global.tag | default .root.Chart.AppVersion -}}
 {{- printf "%s:%s" $repository (toString $tag) -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Fails the render when the grace period cannot hold preStop + the process's own stop timeout. */}}
