@@ -9,6 +9,11 @@ import {
 } from '@grpc/grpc-js';
 import CircuitBreaker from 'opossum';
 import { currentContext } from '../logging/request-context.js';
+import {
+  circuitBreakerState,
+  grpcClientCalls,
+  grpcClientDuration,
+} from '../metrics/shared-metrics.js';
 import { AppError, decodeGrpcError } from './errors.js';
 import { contextToMetadata } from './metadata.js';
 
@@ -50,9 +55,9 @@ export interface BreakerOptions {
  */
 export function createCallBreaker<A extends unknown[], R>(
   action: (...args: A) => Promise<R>,
-  options: BreakerOptions = {},
+  options: BreakerOptions & { name?: string } = {},
 ): CircuitBreaker<A, R> {
-  return new CircuitBreaker(action, {
+  const breaker = new CircuitBreaker(action, {
     timeout: false,
     errorThresholdPercentage: options.errorThresholdPercentage ?? 50,
     resetTimeout: options.resetTimeoutMs ?? 5_000,
@@ -62,6 +67,14 @@ export function createCallBreaker<A extends unknown[], R>(
     rollingPercentilesEnabled: false,
     errorFilter: (error: { code?: unknown }) => !INFRASTRUCTURE_CODES.has(error.code as GrpcStatus),
   });
+  if (options.name) {
+    const labels = { breaker: options.name };
+    circuitBreakerState.set(labels, 0);
+    breaker.on('close', () => circuitBreakerState.set(labels, 0));
+    breaker.on('halfOpen', () => circuitBreakerState.set(labels, 1));
+    breaker.on('open', () => circuitBreakerState.set(labels, 2));
+  }
+  return breaker;
 }
 
 /** Calls through `breaker`; while it is open, fails at once with UNAVAILABLE (reason `circuit_open`). */
@@ -119,6 +132,8 @@ export function createGrpcClient<C extends Client>(
   });
   const defaultDeadline = options.deadlineMs ?? 5_000;
 
+  const service = (ClientClass as { serviceName?: string }).serviceName ?? address;
+
   const invoke = (method: string, request: unknown, deadlineMs: number) =>
     new Promise<unknown>((resolve, reject) => {
       const fn = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method]!;
@@ -131,18 +146,38 @@ export function createGrpcClient<C extends Client>(
       );
     });
 
-  const breaker = createCallBreaker(invoke, options.breaker);
+  const breaker = createCallBreaker(invoke, { ...options.breaker, name: service });
 
   const call = new Proxy({} as PromiseClient<C>, {
     get(_target, method: string) {
-      return (request: unknown, callOptions?: { deadlineMs?: number }) =>
-        fireOrFailFast(
-          breaker,
-          address,
-          method,
-          request,
-          callOptions?.deadlineMs ?? defaultDeadline,
-        );
+      return async (request: unknown, callOptions?: { deadlineMs?: number }) => {
+        const stopTimer = grpcClientDuration.startTimer({
+          grpc_service: service,
+          grpc_method: method,
+        });
+        let code = 'OK';
+        try {
+          return await fireOrFailFast(
+            breaker,
+            address,
+            method,
+            request,
+            callOptions?.deadlineMs ?? defaultDeadline,
+          );
+        } catch (error) {
+          const failure = error as { code?: unknown; reason?: unknown };
+          code =
+            failure.reason === 'circuit_open'
+              ? 'circuit_open'
+              : typeof failure.code === 'number'
+                ? (GrpcStatus[failure.code] ?? String(failure.code))
+                : 'UNKNOWN';
+          throw error;
+        } finally {
+          stopTimer();
+          grpcClientCalls.inc({ grpc_service: service, grpc_method: method, grpc_code: code });
+        }
+      };
     },
   });
 

@@ -1,15 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { sharedRegistry } from './shared-metrics.js';
 
 export interface Metrics {
   registry: Registry;
   observeGrpcCall: (service: string, method: string, code: number, durationMs: number) => void;
 }
 
-/** One registry per process, with default process metrics and gRPC server call metrics. */
+/**
+ * One registry per process, with default process metrics, gRPC server call metrics and the
+ * platform's shared client and worker metrics (gRPC clients, breakers, consumers, outbox).
+ */
 export function createMetrics(service: string): Metrics {
-  const registry = new Registry();
+  const registry = Registry.merge([new Registry(), sharedRegistry]);
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
   const calls = new Counter({

@@ -8,6 +8,12 @@ import {
 } from 'nats';
 import type { Logger } from 'pino';
 import { runWithContext, newRequestId } from '../logging/request-context.js';
+import {
+  eventHandlingDuration,
+  eventsHandled,
+  eventsRedelivered,
+  trackConsumerPending,
+} from '../metrics/shared-metrics.js';
 import { decodeEnvelope, decodeEvent, type DomainEvent, type EventType } from './event-types.js';
 import type { ProcessedEventStore } from './processed-events.js';
 
@@ -60,7 +66,24 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
   const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
   let inFlight = Promise.resolve();
 
+  const untrackPending = trackConsumerPending(durable, async () => {
+    const info = await manager.consumers.info(stream, durable);
+    return info.num_pending + info.num_ack_pending;
+  });
+  const count = (subject: string, outcome: string) =>
+    eventsHandled.inc({ durable, subject, outcome });
+
   const handleMessage = async (message: JsMsg) => {
+    if (message.redelivered) eventsRedelivered.inc({ durable });
+    const stopTimer = eventHandlingDuration.startTimer({ durable });
+    try {
+      await handleDecoded(message);
+    } finally {
+      stopTimer();
+    }
+  };
+
+  const handleDecoded = async (message: JsMsg) => {
     let event: DomainEvent<T>;
     try {
       event = decodeEvent(options.event, decodeEnvelope(message.data));
@@ -69,6 +92,7 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
         { err: error, subject: message.subject, durable },
         'undecodable event terminated',
       );
+      count(message.subject, 'undecodable');
       message.term();
       return;
     }
@@ -78,6 +102,7 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
       if (processed) {
         const claim = await processed.claim(durable, event.id);
         if (claim === 'already-done') {
+          count(event.subject, 'duplicate');
           message.ack();
           return;
         }
@@ -89,9 +114,11 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
       try {
         await options.handle(event);
         await processed?.complete(durable, event.id);
+        count(event.subject, 'handled');
         message.ack();
       } catch (error) {
         await processed?.release(durable, event.id).catch(() => undefined);
+        count(event.subject, 'failed');
         logger.warn(
           {
             err: error,
@@ -118,6 +145,7 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
 
   return {
     async stop() {
+      untrackPending();
       await messages.close();
       await inFlight;
       await loop.catch(() => undefined);

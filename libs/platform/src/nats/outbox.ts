@@ -3,6 +3,12 @@ import type { Logger } from 'pino';
 import { currentContext } from '../logging/request-context.js';
 import { encodeEvent, type EventType, type NewEvent } from './event-types.js';
 import type { EventPublisher } from './publisher.js';
+import {
+  outboxBacklog,
+  outboxPublished,
+  outboxPublishFailures,
+  outboxRelayLag,
+} from '../metrics/shared-metrics.js';
 
 interface OutboxDocument {
   event_id: string;
@@ -146,8 +152,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelayHandle
           record.request_id,
         );
         await outbox.model.deleteOne({ event_id: record.event_id });
+        outboxPublished.inc();
         published++;
       } catch (error) {
+        outboxPublishFailures.inc();
         await outbox.model
           .updateOne({ event_id: record.event_id }, { $inc: { attempts: 1 } })
           .catch(() => undefined);
@@ -158,7 +166,22 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelayHandle
         break;
       }
     }
+    if (published > 0 || now() - measuredAt >= 10_000) await measureBacklog();
     return published;
+  };
+
+  // Backlog and lag: what is left and how old the oldest of it is. Measured after a pass that
+  // published, and every 10 s otherwise, so an idle relay costs no extra queries per tick.
+  let measuredAt = 0;
+  const measureBacklog = async () => {
+    measuredAt = now();
+    const [backlog, oldest] = await Promise.all([
+      outbox.model.countDocuments(),
+      outbox.model.findOne({}, { created_at: 1 }).sort({ created_at: 1 }).lean(),
+    ]);
+    outboxBacklog.set(backlog);
+    const createdAt = (oldest as { created_at?: Date } | null)?.created_at;
+    outboxRelayLag.set(createdAt ? Math.max(0, (now() - createdAt.getTime()) / 1000) : 0);
   };
 
   const flush = (): Promise<number> => {
