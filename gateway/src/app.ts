@@ -13,6 +13,7 @@ import type { ActivityAdapter } from './adapters/activity.js';
 import { parcelTrackingActivityRoutes } from './routes/parcel-tracking/activity.js';
 import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
+import { alertRoutes } from './routes/alerts/alerts.js';
 
 export interface GatewayDeps extends HealthRouteDeps {
   config: GatewayConfig;
@@ -67,6 +68,11 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(parcelTrackingWebhookRoutes, { webhookIngest: deps.webhookIngest });
   await app.register(parcelTrackingActivityRoutes, {
     parcelTracking: deps.parcelTracking,
+    activity: deps.activity,
+    publicScheme: deps.config.PUBLIC_SCHEME,
+    publicPort: deps.config.PUBLIC_PORT,
+  });
+  await app.register(alertRoutes, {
     activity: deps.activity,
     publicScheme: deps.config.PUBLIC_SCHEME,
     publicPort: deps.config.PUBLIC_PORT,
