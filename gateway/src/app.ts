@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import { enterContext, newRequestId, type Logger } from '@inventory/platform';
 import { registerIdentity, type AuthWiring } from './auth/index.js';
 import type { GatewayConfig } from './config.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { errorEnvelopeServerOptions, registerErrorHandling } from './http/error-handler.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { lazyChildLoggerFactory } from './http/request-logger.js';
 import { healthRoutes, type HealthRouteDeps } from './routes/health.js';
@@ -13,6 +13,7 @@ import type { ActivityAdapter } from './adapters/activity.js';
 import { parcelTrackingActivityRoutes } from './routes/parcel-tracking/activity.js';
 import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
+import { alertRoutes } from './routes/alerts/alerts.js';
 
 export interface GatewayDeps extends HealthRouteDeps {
   config: GatewayConfig;
@@ -45,8 +46,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
     },
-    return503OnClosing: true,
     childLoggerFactory: lazyChildLoggerFactory,
+    // Parser, router, missing-Host and shutdown errors in the specification's envelopes (#18).
+    ...errorEnvelopeServerOptions,
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -67,6 +69,11 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(parcelTrackingWebhookRoutes, { webhookIngest: deps.webhookIngest });
   await app.register(parcelTrackingActivityRoutes, {
     parcelTracking: deps.parcelTracking,
+    activity: deps.activity,
+    publicScheme: deps.config.PUBLIC_SCHEME,
+    publicPort: deps.config.PUBLIC_PORT,
+  });
+  await app.register(alertRoutes, {
     activity: deps.activity,
     publicScheme: deps.config.PUBLIC_SCHEME,
     publicPort: deps.config.PUBLIC_PORT,

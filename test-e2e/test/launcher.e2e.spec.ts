@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
@@ -31,6 +31,25 @@ async function freePortBase(): Promise<number> {
     if (free.every(Boolean)) return base;
   }
   throw new Error('no free DEV_PORT_BASE between 20000 and 31000');
+}
+
+/** The process ids under `root` (only the launcher's own tree, never anyone else's processes). */
+function descendants(root: number): Array<{ pid: number; args: string }> {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({ pid: Number(match[1]), ppid: Number(match[2]), args: match[3]! }));
+  const found: Array<{ pid: number; args: string }> = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const row of rows.filter((candidate) => candidate.ppid === parent)) {
+      found.push({ pid: row.pid, args: row.args });
+      queue.push(row.pid);
+    }
+  }
+  return found;
 }
 
 describe('npm start', () => {
@@ -96,6 +115,11 @@ describe('npm start', () => {
       ])
         expect(devFile[key]).toBeTruthy();
       expect(devFile.token).toMatch(/^\d+\|[A-Za-z0-9]{40,}$/);
+      // Issue #18 item 11: the output says where the credentials are, never the secrets.
+      const [tokenId, tokenSecret] = devFile.token!.split('|');
+      expect(output).toContain(`(id ${tokenId}) are in ${join(dataDir, 'dev.json')}`);
+      expect(output).not.toContain(tokenSecret);
+      expect(output).not.toContain(devFile.password);
 
       // The seeded token works on the seeded tenant's host, as a person would use it.
       const me = await httpCall(devFile.gateway_url!, 'GET', '/api/user', {
@@ -139,6 +163,35 @@ describe('npm start', () => {
         if (channelCount < 3) await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(channelCount).toBeGreaterThanOrEqual(3);
+
+      // Issue #18 item 7: a part that dies is restarted; the launcher and the others keep serving.
+      const activity = descendants(child.pid!).find((row) =>
+        row.args.includes('services/activity/src/main.ts'),
+      );
+      expect(activity).toBeDefined();
+      process.kill(activity!.pid, 'SIGKILL');
+      const restartDeadline = Date.now() + 60_000;
+      while (!output.includes('[dev] activity restarted') && Date.now() < restartDeadline)
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(output).toMatch(
+        /\[dev\] activity exited unexpectedly \(signal SIGKILL\); restarting in/,
+      );
+      expect(output).toContain('[dev] activity restarted (restart 1)');
+      expect(child.exitCode).toBeNull();
+      let ready = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`);
+      while (
+        ((await ready.clone().json()) as { status: string }).status !== 'ready' &&
+        Date.now() < restartDeadline
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        ready = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`);
+      }
+      expect(((await ready.json()) as { status: string }).status).toBe('ready');
+      const meAgain = await httpCall(devFile.gateway_url!, 'GET', '/api/user', {
+        host: devFile.host,
+        headers: auth,
+      });
+      expect(meAgain.status).toBe(200);
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);

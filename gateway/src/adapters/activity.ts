@@ -2,6 +2,10 @@ import {
   ActivityServiceClient,
   type ListActivitiesRequest,
   type ListActivitiesResponse,
+  type ListAlertsRequest,
+  type ListAlertsResponse,
+  type MarkAlertReadResponse,
+  type MarkAllAlertsReadResponse,
 } from '@inventory/contracts/activity/v1/activity.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
 import { asHttp } from '../http/grpc-to-http.js';
@@ -10,6 +14,11 @@ import { asHttp } from '../http/grpc-to-http.js';
 export interface ActivityAdapter {
   /** One page of the caller's tenant's activity (tenant from the request context metadata). Throws HttpError on refusal or outage. */
   listActivities(request: ListActivitiesRequest): Promise<ListActivitiesResponse>;
+  /** One page of the tenant's in-app alerts, newest first, with the unread count. */
+  listAlerts(request: ListAlertsRequest): Promise<ListAlertsResponse>;
+  /** Marks one alert read; 404 HttpError for an unknown id or another tenant's. */
+  markAlertRead(id: number): Promise<MarkAlertReadResponse>;
+  markAllAlertsRead(): Promise<MarkAllAlertsReadResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<ActivityServiceClient>;
 }
@@ -32,6 +41,9 @@ export function createActivityAdapter(
     handle,
     // Service refusals and outages become the spec's envelopes (422, 503...) here, once.
     listActivities: (request) => asHttp(() => handle.call.listActivities(request)),
+    listAlerts: (request) => asHttp(() => handle.call.listAlerts(request)),
+    markAlertRead: (id) => asHttp(() => handle.call.markAlertRead({ id })),
+    markAllAlertsRead: () => asHttp(() => handle.call.markAllAlertsRead({})),
     close: () => handle.close(),
   };
 }

@@ -75,6 +75,7 @@ export function createAuthWiring(
         maxPerAccount: config.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT,
         maxPerIp: config.LOGIN_MAX_ATTEMPTS_PER_IP,
         windowSeconds: config.LOGIN_THROTTLE_WINDOW_SECONDS,
+        failOpenMs: config.RATE_LIMIT_FAIL_OPEN_MS,
       },
       logger,
     ),

@@ -46,6 +46,9 @@ export class RateLimiter {
   private failingSince: number | undefined;
   private lastWarning = 0;
   private failedClosed = false;
+  /** During an outage, whether a call to Redis (the probe) is already waiting for its answer. */
+  private probing = false;
+  private lastError: unknown;
 
   constructor(
     private readonly redis: Redis,
@@ -59,11 +62,18 @@ export class RateLimiter {
 
   /** Undefined: Redis is down and we are inside the fail-open window (no headers, request passes). */
   async take(key: string, limit: number): Promise<RateLimitResult | undefined> {
+    // During an outage one request at a time asks Redis; the others are answered from the
+    // outage state at once, so a frozen Redis costs one command timeout, not one per request.
+    if (this.failingSince !== undefined && this.probing) return this.failed(this.lastError);
+    this.probing = this.failingSince !== undefined;
     let reply: [number, number, number, number, number];
     try {
       reply = await (this.redis as GcraRedis).gcra(key, limit, this.periodMs);
     } catch (error) {
+      this.lastError = error;
       return this.failed(error);
+    } finally {
+      this.probing = false;
     }
     if (this.failingSince !== undefined) {
       this.logger.info(

@@ -69,6 +69,10 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
     access: 'any-token',
   },
   'GET /api/integrations/parcel-tracking/instances/:instance/activity': { access: 'any-token' },
+  // In-app admin alerts (issue #12, ADR 0302): the web app only, for users holding alerts:view.
+  'GET /api/alerts': { access: 'session', permission: 'alerts:view' },
+  'POST /api/alerts/:id/read': { access: 'session', permission: 'alerts:view' },
+  'POST /api/alerts/read-all': { access: 'session', permission: 'alerts:view' },
   // Inbound provider webhooks: the token in the path is the credential.
   'POST /webhooks/parcel-tracking/:token': { access: 'public' },
 };

@@ -45,3 +45,21 @@ export function codeBody(code: string, message: string) {
 export function tooManyRequestsBody(retryAfterSeconds: number) {
   return { message: 'Too Many Attempts.', retry_after_seconds: retryAfterSeconds };
 }
+
+/** 503 while the gateway drains for shutdown: the client should retry (another replica answers). */
+export function shuttingDownBody() {
+  return codeBody('shutting_down', 'The server is shutting down. Try again shortly.');
+}
+
+/** A request the HTTP parser refused (bad header bytes, framing, no Host): 400. */
+export function malformedRequestBody(message = 'The request is malformed.') {
+  return codeBody('malformed_request', message);
+}
+
+/** 431: the request line or headers (a huge query or token included) exceed the server's limit. */
+export function headersTooLargeBody() {
+  return codeBody(
+    'request_header_fields_too_large',
+    'The request headers (or the URL) are too large.',
+  );
+}

@@ -1,6 +1,14 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isServiceError } from '@inventory/platform';
-import { codeBody, notFoundBody, validationBody } from './envelopes.js';
+import {
+  codeBody,
+  headersTooLargeBody,
+  malformedRequestBody,
+  notFoundBody,
+  shuttingDownBody,
+  validationBody,
+} from './envelopes.js';
 import { grpcErrorToHttp } from './grpc-to-http.js';
 import { HttpError } from './http-error.js';
 
@@ -33,11 +41,103 @@ const FASTIFY_REQUEST_ERRORS: Record<string, { status: number; code: string; mes
   },
 };
 
+/** Unknown paths are echoed in the 404 message, cut short so a huge path is not sent back whole. */
+const MAX_ECHOED_PATH = 200;
+
+function echoedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
+}
+
+function rawJsonResponse(status: number, reason: string, body: unknown): string {
+  const text = JSON.stringify(body);
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`
+  );
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (headers over the size
+ * limit, NUL or other bad bytes in a header, a bad Content-Length, Content-Length together
+ * with Transfer-Encoding, ...). Fastify's default writes its own `{error, statusCode}` body;
+ * this answers in the specification's `{message, code}` family instead.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    if (error.code === 'HPE_HEADER_OVERFLOW')
+      socket.write(rawJsonResponse(431, 'Request Header Fields Too Large', headersTooLargeBody()));
+    else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+      socket.write(
+        rawJsonResponse(
+          408,
+          'Request Timeout',
+          codeBody('request_timeout', 'The request took too long to arrive.'),
+        ),
+      );
+    else socket.write(rawJsonResponse(400, 'Bad Request', malformedRequestBody()));
+  }
+  socket.destroy(error);
+}
+
+/**
+ * Errors Fastify's router raises before any route runs. A path parameter over the router's
+ * length limit (a very long webhook token) cannot name anything: the 404 envelope, without
+ * echoing the path (Fastify's default is a 414 that does).
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.code(404).send(notFoundBody());
+    return;
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    void reply.code(400).send(malformedRequestBody('The request URL is malformed.'));
+    return;
+  }
+  void reply.code(500).send({ message: 'Server Error' });
+}
+
+/**
+ * Fastify options that keep every error the server emits in the specification's envelopes:
+ * the parser's refusals and the router's, and a request without Host (Node's own check
+ * answers an empty 400; the hook below answers it instead). Shutdown's 503 is also ours
+ * (`return503OnClosing: false` plus the hook), not Fastify's `{error, statusCode}`.
+ */
+export const errorEnvelopeServerOptions = {
+  clientErrorHandler,
+  frameworkErrors,
+  return503OnClosing: false,
+  http: { requireHostHeader: false },
+} as const;
+
 export function registerErrorHandling(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      // Requests already on a kept-alive or pipelined connection while the server drains.
+      void reply.header('connection', 'close');
+      request.log.info('request refused: shutting down');
+      throw new HttpError(503, shuttingDownBody(), { 'retry-after': '1' });
+    }
+    const http11 = request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1;
+    if (http11 && !request.headers.host) {
+      void reply.header('connection', 'close');
+      throw new HttpError(400, malformedRequestBody('The Host header is required.'));
+    }
+  });
+
   app.setNotFoundHandler((request, reply) => {
     void reply
       .code(404)
-      .send(notFoundBody(`The route ${request.url.split('?')[0]} could not be found.`));
+      .send(notFoundBody(`The route ${echoedPath(request.url)} could not be found.`));
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

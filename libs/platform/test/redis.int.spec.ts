@@ -53,3 +53,35 @@ describe('connectRedis during an outage', () => {
     }
   }, 20_000);
 });
+
+describe('connectRedis against a frozen Redis (SIGSTOP)', () => {
+  it('fails commands after the command timeout instead of waiting, and works again after SIGCONT', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'platform-redis-frozen-'));
+    const server = await startRedisServer({ dataDir });
+    const redis = await connectRedis(server.url, undefined, { commandTimeoutMs: 300 });
+    const pid = server.child.pid!;
+    try {
+      expect(await redis.ping()).toBe('PONG');
+      process.kill(pid, 'SIGSTOP');
+      // The connection stays open and Redis never answers: only the timeout can end the command.
+      const outcome = await redis.get('some-key').then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      expect(outcome).toMatch(/timed out/i);
+      expect(redis.status).toBe('ready');
+
+      process.kill(pid, 'SIGCONT');
+      let pong: string | undefined;
+      const deadline = Date.now() + 10_000;
+      while (pong !== 'PONG' && Date.now() < deadline)
+        pong = await redis.ping().catch(() => undefined);
+      expect(pong).toBe('PONG');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+      redis.disconnect();
+      await server.stop().catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

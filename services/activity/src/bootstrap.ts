@@ -1,19 +1,24 @@
-import { ActivityServiceService } from '@inventory/contracts/activity/v1/activity.js';
 import { ACTIVITY_STREAM } from '@inventory/events';
 import { ServiceRuntime } from '@inventory/platform';
 import { readConfig } from './config.js';
 import { consumeActivityRecorded } from './events/activity-recorded-consumer.js';
-import { activityService, ACTIVITY_SERVICE_NAME } from './grpc/activity-service.js';
+import { consumeAlertRaised } from './events/alert-raised-consumer.js';
+import { activityService } from './grpc/activity-service.js';
 import { ActivityRepository } from './store/activity-repository.js';
+import { AlertRepository } from './store/alert-repository.js';
 import { ListActivities } from './use-cases/list-activities.js';
+import { ListAlerts } from './use-cases/list-alerts.js';
+import { MarkAlertRead } from './use-cases/mark-alert-read.js';
+import { MarkAllAlertsRead } from './use-cases/mark-all-alerts-read.js';
 import { RecordActivity } from './use-cases/record-activity.js';
+import { RecordAlert } from './use-cases/record-alert.js';
 
 export const SERVICE_NAME = 'activity';
 
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
   const config = readConfig(env);
-  // The stream is declared here too, so the consumer can bind before any producer has started.
+  // The stream is declared here too, so the consumers can bind before any producer has started.
   const runtime = await ServiceRuntime.start({
     name: SERVICE_NAME,
     config,
@@ -21,16 +26,20 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
     streams: [ACTIVITY_STREAM],
   });
   const activities = new ActivityRepository(runtime.mongo);
-  const record = new RecordActivity(activities);
-  const list = new ListActivities(activities);
-  // Serving first builds the indexes (unique source_id) before any event is stored.
+  const alerts = new AlertRepository(runtime.mongo);
+  const recordActivity = new RecordActivity(activities);
+  const recordAlert = new RecordAlert(alerts);
+  // Serving first builds the indexes (unique source_id, unique alert key) before any event is stored.
   await runtime.serve([
-    {
-      name: ACTIVITY_SERVICE_NAME,
-      definition: ActivityServiceService,
-      implementation: activityService({ list, record }),
-    },
+    activityService({
+      listActivities: new ListActivities(activities),
+      recordActivity,
+      listAlerts: new ListAlerts(alerts),
+      markAlertRead: new MarkAlertRead(alerts),
+      markAllAlertsRead: new MarkAllAlertsRead(alerts),
+    }),
   ]);
-  await consumeActivityRecorded(runtime, record);
+  await consumeActivityRecorded(runtime, recordActivity);
+  await consumeAlertRaised(runtime, recordAlert);
   return runtime;
 }

@@ -3,6 +3,8 @@ import {
   type Activity,
   type ListActivitiesRequest,
   type ListActivitiesResponse,
+  type ListAlertsRequest,
+  type ListAlertsResponse,
 } from '@inventory/contracts/activity/v1/activity.js';
 import { ACTIVITY_STREAM } from '@inventory/events';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
@@ -30,6 +32,12 @@ export interface ActivityHarness {
     call: (client: GrpcClientHandle<ActivityServiceClient>['call']) => Promise<T>,
   ): Promise<T>;
   list(tenantId: string, request?: Partial<ListActivitiesRequest>): Promise<ListActivitiesResponse>;
+  listAlerts(tenantId: string, request?: Partial<ListAlertsRequest>): Promise<ListAlertsResponse>;
+  /** Polls until the tenant's alert list satisfies `done` (events are stored asynchronously). */
+  waitForAlerts(
+    tenantId: string,
+    done: (response: ListAlertsResponse) => boolean,
+  ): Promise<ListAlertsResponse>;
   /** Polls until the tenant has `count` rows in total (events are stored asynchronously). */
   waitForTotal(tenantId: string, count: number): Promise<Activity[]>;
   stop(): Promise<void>;
@@ -69,6 +77,11 @@ export async function startActivityHarness(): Promise<ActivityHarness> {
       call.listActivities({ event_types: [], causer_ids: [], search: '', sort: [], ...request }),
     );
 
+  const listAlerts: ActivityHarness['listAlerts'] = (tenantId, request = {}) =>
+    asTenant(tenantId, (call) =>
+      call.listAlerts({ unread_only: false, page: { page: 1, per_page: 100 }, ...request }),
+    );
+
   return {
     infra,
     service,
@@ -76,6 +89,17 @@ export async function startActivityHarness(): Promise<ActivityHarness> {
     client,
     asTenant,
     list,
+    listAlerts,
+    async waitForAlerts(tenantId, done) {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const response = await listAlerts(tenantId);
+        if (done(response)) return response;
+        if (Date.now() > deadline)
+          throw new Error(`alerts of ${tenantId} never matched: ${JSON.stringify(response)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     async waitForTotal(tenantId, count) {
       const deadline = Date.now() + 10_000;
       for (;;) {

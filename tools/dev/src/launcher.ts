@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { seedDevelopment } from '@inventory/identity';
 import { seedSalesChannels } from '@inventory/parcel-tracking';
 import { join } from 'node:path';
+import { credentialsNotice } from './credentials-notice.js';
 import { writeDevFile } from './dev-file.js';
 import { planFromEnv } from './plan.js';
 import { waitForReady } from './readiness.js';
@@ -15,8 +16,8 @@ export interface LaunchOptions {
 
 /**
  * Starts infrastructure, the provider simulator, every service and the gateway
- * as separate processes; waits for a green /readyz; writes .data/dev.json; and
- * stops everything on Ctrl-C (or SIGTERM).
+ * as separate processes; waits for a green /readyz; writes .data/dev.json;
+ * restarts a part that dies; and stops everything on Ctrl-C (or SIGTERM) or a crash loop.
  */
 export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
   const plan = planFromEnv(env, repoRoot);
@@ -25,9 +26,13 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
   const urls = infraUrls(plan);
 
   let shuttingDown = false;
-  const supervisor = new Supervisor(process.stdout, (name, code) => {
-    supervisor.log('dev', `${name} exited unexpectedly (code ${code}); stopping everything`);
-    void shutdown(1);
+  // A part that dies is restarted with back-off while the rest keep serving; only a crash
+  // loop (or Ctrl-C) stops everything.
+  const supervisor = new Supervisor(process.stdout, {
+    onCrashLoop: (name) => {
+      supervisor.log('dev', `${name} keeps crashing; stopping everything`);
+      void shutdown(1);
+    },
   });
   const shutdown = async (exitCode: number) => {
     if (shuttingDown) return;
@@ -83,7 +88,7 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
     });
     supervisor.log(
       'dev',
-      `tenant ${host}: owner ${seeded.email} / ${seeded.password}; token ${seeded.token}`,
+      credentialsNotice({ host, email: seeded.email, token: seeded.token, devFilePath: devFile }),
     );
     supervisor.log(
       'dev',

@@ -3,7 +3,7 @@ import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import { notFoundBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
 import { baseUrlOf } from './base-url.js';
-import { readCreateBody, readTestBody, readUpdateBody } from './body.js';
+import { readCreateBody, readTestBody, readUpdateBody, requireJsonObject } from './body.js';
 import { presentChannel, presentCreated, presentDashboard, presentUpdated } from './present.js';
 
 export interface ParcelTrackingRouteDeps {
@@ -51,6 +51,7 @@ export async function parcelTrackingRoutes(
   });
 
   app.post(`${PREFIX}/instances`, async (request, reply) => {
+    requireJsonObject(request.headers['content-type'], request.body);
     const { instance } = await parcelTracking.createInstance(readCreateBody(request.body));
     return reply.code(201).send({ data: presentCreated(instance!, baseUrl(request)) });
   });
@@ -61,6 +62,7 @@ export async function parcelTrackingRoutes(
   });
 
   app.patch(`${PREFIX}/instances/:instance`, async (request) => {
+    requireJsonObject(request.headers['content-type'], request.body);
     const { instance } = await parcelTracking.updateInstance(
       readUpdateBody(instanceId(request.params), request.body),
     );

@@ -4,9 +4,21 @@ import { OutageLog } from '../logging/outage-log.js';
 
 export type { Redis } from 'ioredis';
 
+export interface ConnectRedisOptions {
+  /**
+   * How long one command may wait for its reply. A frozen Redis (SIGSTOP, a stuck host) keeps
+   * the TCP connection open and never answers: without this, every command waits forever and
+   * so does every request that needs one. Default 1000 ms.
+   */
+  commandTimeoutMs?: number;
+}
+
+export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 1_000;
+
 /**
  * A Redis client that fails commands fast while disconnected, instead of
- * queueing them forever.
+ * queueing them forever, and fails a command that gets no reply within
+ * `commandTimeoutMs` (a frozen Redis).
  *
  * Auto-pipelining stays off: under evenly paced traffic each command landed in a
  * turn of its own, so every rate-limit check paid for a `Pipeline` object (an
@@ -14,8 +26,13 @@ export type { Redis } from 'ioredis';
  * the young generation. It doubled the gateway's scavenge time and bought no
  * measurable throughput (bench/gateway/README.md).
  */
-export async function connectRedis(url: string, logger?: Logger): Promise<Redis> {
+export async function connectRedis(
+  url: string,
+  logger?: Logger,
+  options: ConnectRedisOptions = {},
+): Promise<Redis> {
   const redis = new Redis(url, {
+    commandTimeout: options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
     lazyConnect: true,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,

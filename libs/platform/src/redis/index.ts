@@ -1,1 +1,6 @@
-export { connectRedis, type Redis } from './connection.js';
+export {
+  connectRedis,
+  DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
+  type ConnectRedisOptions,
+  type Redis,
+} from './connection.js';

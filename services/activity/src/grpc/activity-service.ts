@@ -1,34 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import type { Activity, ActivityServiceServer } from '@inventory/contracts/activity/v1/activity.js';
-import { validationFailed, type AsyncService } from '@inventory/platform';
+import {
+  ActivityServiceService,
+  type ActivityServiceServer,
+} from '@inventory/contracts/activity/v1/activity.js';
+import { validationFailed, type AsyncService, type ServiceRegistration } from '@inventory/platform';
 import { parseProperties } from '../domain/properties.js';
-import type { ActivityDocument } from '../store/activity-model.js';
 import type { ListActivities } from '../use-cases/list-activities.js';
+import type { ListAlerts } from '../use-cases/list-alerts.js';
+import type { MarkAlertRead } from '../use-cases/mark-alert-read.js';
+import type { MarkAllAlertsRead } from '../use-cases/mark-all-alerts-read.js';
 import type { RecordActivity } from '../use-cases/record-activity.js';
+import { toActivityMessage, toAlertMessage } from './mappers.js';
 
 export const ACTIVITY_SERVICE_NAME = 'inventory.activity.v1.ActivityService';
 
-export function toActivityMessage(row: ActivityDocument): Activity {
-  return {
-    id: row.id,
-    event: row.event,
-    description: row.description,
-    subject_type: row.subject_type ?? '',
-    subject_id: row.subject_id ?? 0,
-    causer_id: row.causer_id ?? undefined,
-    properties_json: JSON.stringify(row.properties ?? {}),
-    created_at: row.created_at,
-  };
+export interface ActivityUseCases {
+  listActivities: ListActivities;
+  recordActivity: RecordActivity;
+  listAlerts: ListAlerts;
+  markAlertRead: MarkAlertRead;
+  markAllAlertsRead: MarkAllAlertsRead;
 }
 
 /** Thin handlers: the tenant from metadata, decode, one use case, encode. */
-export function activityService(useCases: {
-  list: ListActivities;
-  record: RecordActivity;
-}): AsyncService<ActivityServiceServer> {
-  return {
+export function activityService(
+  useCases: ActivityUseCases,
+): ServiceRegistration<ActivityServiceServer> {
+  const implementation: AsyncService<ActivityServiceServer> = {
     async listActivities(request, context) {
-      const { rows, page } = await useCases.list.execute(context.tenant(), request);
+      const { rows, page } = await useCases.listActivities.execute(context.tenant(), request);
       return { activities: rows.map(toActivityMessage), page_info: page };
     },
 
@@ -37,7 +37,7 @@ export function activityService(useCases: {
       const properties = parseProperties(request.properties_json);
       if (!properties.ok)
         throw validationFailed([{ field: 'properties_json', description: properties.error }]);
-      const { row } = await useCases.record.execute({
+      const { row } = await useCases.recordActivity.execute({
         tenantId,
         sourceId: request.idempotency_key
           ? `rpc:${request.idempotency_key}`
@@ -53,5 +53,24 @@ export function activityService(useCases: {
       });
       return { activity: toActivityMessage(row) };
     },
+
+    async listAlerts(request, context) {
+      const { rows, page, unreadCount } = await useCases.listAlerts.execute(context.tenant(), {
+        unreadOnly: request.unread_only,
+        page: request.page,
+      });
+      return { alerts: rows.map(toAlertMessage), page_info: page, unread_count: unreadCount };
+    },
+
+    async markAlertRead(request, context) {
+      return {
+        alert: toAlertMessage(await useCases.markAlertRead.execute(context.tenant(), request.id)),
+      };
+    },
+
+    async markAllAlertsRead(_request, context) {
+      return { marked: await useCases.markAllAlertsRead.execute(context.tenant()) };
+    },
   };
+  return { name: ACTIVITY_SERVICE_NAME, definition: ActivityServiceService, implementation };
 }

@@ -96,6 +96,56 @@ export interface RecordActivityResponse {
   activity?: Activity | undefined;
 }
 
+/**
+ * One in-app admin alert. Read state is the tenant's (one admin marking it read
+ * marks it read for all; see docs/decisions/0302-in-app-alerts.md).
+ */
+export interface Alert {
+  id: number;
+  /** One of libs/events ALERT_KINDS. */
+  kind: string;
+  /** "normal" or "high". */
+  priority: string;
+  title: string;
+  message: string;
+  /** Relative web-app path; empty when none. */
+  link: string;
+  /** The properties object as JSON text (always an object, `{}` when none). */
+  properties_json: string;
+  /** Absent while unread. */
+  read_at?: Date | undefined;
+  created_at?: Date | undefined;
+}
+
+export interface ListAlertsRequest {
+  /** Only alerts not yet read. */
+  unread_only: boolean;
+  /** Default page 1, per_page 10; per_page at most 100. */
+  page?: PageRequest | undefined;
+}
+
+export interface ListAlertsResponse {
+  /** Newest first (created_at, then id, descending). */
+  alerts: Alert[];
+  page_info?: PageInfo | undefined;
+  /** The tenant's unread alerts, whatever the filter. */
+  unread_count: number;
+}
+
+export interface MarkAlertReadRequest {
+  id: number;
+}
+
+export interface MarkAlertReadResponse {
+  alert?: Alert | undefined;
+}
+
+export interface MarkAllAlertsReadRequest {}
+
+export interface MarkAllAlertsReadResponse {
+  marked: number;
+}
+
 function createBaseActivity(): Activity {
   return {
     id: 0,
@@ -910,6 +960,702 @@ export const RecordActivityResponse: MessageFns<RecordActivityResponse> = {
   },
 };
 
+function createBaseAlert(): Alert {
+  return {
+    id: 0,
+    kind: '',
+    priority: '',
+    title: '',
+    message: '',
+    link: '',
+    properties_json: '',
+    read_at: undefined,
+    created_at: undefined,
+  };
+}
+
+export const Alert: MessageFns<Alert> = {
+  encode(message: Alert, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.kind !== '') {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.priority !== '') {
+      writer.uint32(26).string(message.priority);
+    }
+    if (message.title !== '') {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.message !== '') {
+      writer.uint32(42).string(message.message);
+    }
+    if (message.link !== '') {
+      writer.uint32(50).string(message.link);
+    }
+    if (message.properties_json !== '') {
+      writer.uint32(58).string(message.properties_json);
+    }
+    if (message.read_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.read_at), writer.uint32(66).fork()).join();
+    }
+    if (message.created_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.created_at), writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Alert {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAlert();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.priority = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.link = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.properties_json = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.read_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.created_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Alert {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : '',
+      priority: isSet(object.priority) ? globalThis.String(object.priority) : '',
+      title: isSet(object.title) ? globalThis.String(object.title) : '',
+      message: isSet(object.message) ? globalThis.String(object.message) : '',
+      link: isSet(object.link) ? globalThis.String(object.link) : '',
+      properties_json: isSet(object.propertiesJson)
+        ? globalThis.String(object.propertiesJson)
+        : isSet(object.properties_json)
+          ? globalThis.String(object.properties_json)
+          : '',
+      read_at: isSet(object.readAt)
+        ? fromJsonTimestamp(object.readAt)
+        : isSet(object.read_at)
+          ? fromJsonTimestamp(object.read_at)
+          : undefined,
+      created_at: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: Alert): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.kind !== '') {
+      obj.kind = message.kind;
+    }
+    if (message.priority !== '') {
+      obj.priority = message.priority;
+    }
+    if (message.title !== '') {
+      obj.title = message.title;
+    }
+    if (message.message !== '') {
+      obj.message = message.message;
+    }
+    if (message.link !== '') {
+      obj.link = message.link;
+    }
+    if (message.properties_json !== '') {
+      obj.propertiesJson = message.properties_json;
+    }
+    if (message.read_at !== undefined) {
+      obj.readAt = message.read_at.toISOString();
+    }
+    if (message.created_at !== undefined) {
+      obj.createdAt = message.created_at.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Alert>, I>>(base?: I): Alert {
+    return Alert.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Alert>, I>>(object: I): Alert {
+    const message = createBaseAlert();
+    message.id = object.id ?? 0;
+    message.kind = object.kind ?? '';
+    message.priority = object.priority ?? '';
+    message.title = object.title ?? '';
+    message.message = object.message ?? '';
+    message.link = object.link ?? '';
+    message.properties_json = object.properties_json ?? '';
+    message.read_at = object.read_at ?? undefined;
+    message.created_at = object.created_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListAlertsRequest(): ListAlertsRequest {
+  return { unread_only: false, page: undefined };
+}
+
+export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
+  encode(message: ListAlertsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.unread_only !== false) {
+      writer.uint32(8).bool(message.unread_only);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAlertsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAlertsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.unread_only = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAlertsRequest {
+    return {
+      unread_only: isSet(object.unreadOnly)
+        ? globalThis.Boolean(object.unreadOnly)
+        : isSet(object.unread_only)
+          ? globalThis.Boolean(object.unread_only)
+          : false,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListAlertsRequest): unknown {
+    const obj: any = {};
+    if (message.unread_only !== false) {
+      obj.unreadOnly = message.unread_only;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAlertsRequest>, I>>(base?: I): ListAlertsRequest {
+    return ListAlertsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAlertsRequest>, I>>(object: I): ListAlertsRequest {
+    const message = createBaseListAlertsRequest();
+    message.unread_only = object.unread_only ?? false;
+    message.page =
+      object.page !== undefined && object.page !== null
+        ? PageRequest.fromPartial(object.page)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseListAlertsResponse(): ListAlertsResponse {
+  return { alerts: [], page_info: undefined, unread_count: 0 };
+}
+
+export const ListAlertsResponse: MessageFns<ListAlertsResponse> = {
+  encode(message: ListAlertsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.alerts) {
+      Alert.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.page_info !== undefined) {
+      PageInfo.encode(message.page_info, writer.uint32(18).fork()).join();
+    }
+    if (message.unread_count !== 0) {
+      writer.uint32(24).int32(message.unread_count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAlertsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAlertsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.alerts.push(Alert.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page_info = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.unread_count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAlertsResponse {
+    return {
+      alerts: globalThis.Array.isArray(object?.alerts)
+        ? object.alerts.map((e: any) => Alert.fromJSON(e))
+        : [],
+      page_info: isSet(object.pageInfo)
+        ? PageInfo.fromJSON(object.pageInfo)
+        : isSet(object.page_info)
+          ? PageInfo.fromJSON(object.page_info)
+          : undefined,
+      unread_count: isSet(object.unreadCount)
+        ? globalThis.Number(object.unreadCount)
+        : isSet(object.unread_count)
+          ? globalThis.Number(object.unread_count)
+          : 0,
+    };
+  },
+
+  toJSON(message: ListAlertsResponse): unknown {
+    const obj: any = {};
+    if (message.alerts?.length) {
+      obj.alerts = message.alerts.map((e) => Alert.toJSON(e));
+    }
+    if (message.page_info !== undefined) {
+      obj.pageInfo = PageInfo.toJSON(message.page_info);
+    }
+    if (message.unread_count !== 0) {
+      obj.unreadCount = Math.round(message.unread_count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAlertsResponse>, I>>(base?: I): ListAlertsResponse {
+    return ListAlertsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAlertsResponse>, I>>(object: I): ListAlertsResponse {
+    const message = createBaseListAlertsResponse();
+    message.alerts = object.alerts?.map((e) => Alert.fromPartial(e)) || [];
+    message.page_info =
+      object.page_info !== undefined && object.page_info !== null
+        ? PageInfo.fromPartial(object.page_info)
+        : undefined;
+    message.unread_count = object.unread_count ?? 0;
+    return message;
+  },
+};
+
+function createBaseMarkAlertReadRequest(): MarkAlertReadRequest {
+  return { id: 0 };
+}
+
+export const MarkAlertReadRequest: MessageFns<MarkAlertReadRequest> = {
+  encode(message: MarkAlertReadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkAlertReadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkAlertReadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkAlertReadRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: MarkAlertReadRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkAlertReadRequest>, I>>(base?: I): MarkAlertReadRequest {
+    return MarkAlertReadRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkAlertReadRequest>, I>>(
+    object: I,
+  ): MarkAlertReadRequest {
+    const message = createBaseMarkAlertReadRequest();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseMarkAlertReadResponse(): MarkAlertReadResponse {
+  return { alert: undefined };
+}
+
+export const MarkAlertReadResponse: MessageFns<MarkAlertReadResponse> = {
+  encode(message: MarkAlertReadResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.alert !== undefined) {
+      Alert.encode(message.alert, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkAlertReadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkAlertReadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.alert = Alert.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkAlertReadResponse {
+    return { alert: isSet(object.alert) ? Alert.fromJSON(object.alert) : undefined };
+  },
+
+  toJSON(message: MarkAlertReadResponse): unknown {
+    const obj: any = {};
+    if (message.alert !== undefined) {
+      obj.alert = Alert.toJSON(message.alert);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkAlertReadResponse>, I>>(base?: I): MarkAlertReadResponse {
+    return MarkAlertReadResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkAlertReadResponse>, I>>(
+    object: I,
+  ): MarkAlertReadResponse {
+    const message = createBaseMarkAlertReadResponse();
+    message.alert =
+      object.alert !== undefined && object.alert !== null
+        ? Alert.fromPartial(object.alert)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseMarkAllAlertsReadRequest(): MarkAllAlertsReadRequest {
+  return {};
+}
+
+export const MarkAllAlertsReadRequest: MessageFns<MarkAllAlertsReadRequest> = {
+  encode(_: MarkAllAlertsReadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkAllAlertsReadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkAllAlertsReadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): MarkAllAlertsReadRequest {
+    return {};
+  },
+
+  toJSON(_: MarkAllAlertsReadRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkAllAlertsReadRequest>, I>>(
+    base?: I,
+  ): MarkAllAlertsReadRequest {
+    return MarkAllAlertsReadRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkAllAlertsReadRequest>, I>>(
+    _: I,
+  ): MarkAllAlertsReadRequest {
+    const message = createBaseMarkAllAlertsReadRequest();
+    return message;
+  },
+};
+
+function createBaseMarkAllAlertsReadResponse(): MarkAllAlertsReadResponse {
+  return { marked: 0 };
+}
+
+export const MarkAllAlertsReadResponse: MessageFns<MarkAllAlertsReadResponse> = {
+  encode(
+    message: MarkAllAlertsReadResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.marked !== 0) {
+      writer.uint32(8).int32(message.marked);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkAllAlertsReadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkAllAlertsReadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.marked = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkAllAlertsReadResponse {
+    return { marked: isSet(object.marked) ? globalThis.Number(object.marked) : 0 };
+  },
+
+  toJSON(message: MarkAllAlertsReadResponse): unknown {
+    const obj: any = {};
+    if (message.marked !== 0) {
+      obj.marked = Math.round(message.marked);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkAllAlertsReadResponse>, I>>(
+    base?: I,
+  ): MarkAllAlertsReadResponse {
+    return MarkAllAlertsReadResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkAllAlertsReadResponse>, I>>(
+    object: I,
+  ): MarkAllAlertsReadResponse {
+    const message = createBaseMarkAllAlertsReadResponse();
+    message.marked = object.marked ?? 0;
+    return message;
+  },
+};
+
 /**
  * The activity log (spatie-style rows: event, description, subject, causer,
  * properties). Rows arrive mostly as `activity.recorded` events
@@ -949,6 +1695,51 @@ export const ActivityServiceService = {
     responseDeserialize: (value: Buffer): RecordActivityResponse =>
       RecordActivityResponse.decode(value),
   },
+  /**
+   * In-app admin alerts (arrive as `activity.alert.raised`, proto/events/v1/alert.proto):
+   * one page of the tenant's alerts, newest first, with the unread count.
+   */
+  listAlerts: {
+    path: '/inventory.activity.v1.ActivityService/ListAlerts' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAlertsRequest): Buffer =>
+      Buffer.from(ListAlertsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAlertsRequest => ListAlertsRequest.decode(value),
+    responseSerialize: (value: ListAlertsResponse): Buffer =>
+      Buffer.from(ListAlertsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAlertsResponse => ListAlertsResponse.decode(value),
+  },
+  /**
+   * Marks one alert read (idempotent: an alert already read keeps its read_at).
+   * NOT_FOUND for an unknown id or another tenant's.
+   */
+  markAlertRead: {
+    path: '/inventory.activity.v1.ActivityService/MarkAlertRead' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MarkAlertReadRequest): Buffer =>
+      Buffer.from(MarkAlertReadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MarkAlertReadRequest => MarkAlertReadRequest.decode(value),
+    responseSerialize: (value: MarkAlertReadResponse): Buffer =>
+      Buffer.from(MarkAlertReadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MarkAlertReadResponse =>
+      MarkAlertReadResponse.decode(value),
+  },
+  /** Marks every unread alert of the tenant read; returns how many changed. */
+  markAllAlertsRead: {
+    path: '/inventory.activity.v1.ActivityService/MarkAllAlertsRead' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MarkAllAlertsReadRequest): Buffer =>
+      Buffer.from(MarkAllAlertsReadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MarkAllAlertsReadRequest =>
+      MarkAllAlertsReadRequest.decode(value),
+    responseSerialize: (value: MarkAllAlertsReadResponse): Buffer =>
+      Buffer.from(MarkAllAlertsReadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MarkAllAlertsReadResponse =>
+      MarkAllAlertsReadResponse.decode(value),
+  },
 } as const;
 
 export interface ActivityServiceServer extends UntypedServiceImplementation {
@@ -959,6 +1750,18 @@ export interface ActivityServiceServer extends UntypedServiceImplementation {
    * publishing `activity.recorded` through the outbox.
    */
   recordActivity: handleUnaryCall<RecordActivityRequest, RecordActivityResponse>;
+  /**
+   * In-app admin alerts (arrive as `activity.alert.raised`, proto/events/v1/alert.proto):
+   * one page of the tenant's alerts, newest first, with the unread count.
+   */
+  listAlerts: handleUnaryCall<ListAlertsRequest, ListAlertsResponse>;
+  /**
+   * Marks one alert read (idempotent: an alert already read keeps its read_at).
+   * NOT_FOUND for an unknown id or another tenant's.
+   */
+  markAlertRead: handleUnaryCall<MarkAlertReadRequest, MarkAlertReadResponse>;
+  /** Marks every unread alert of the tenant read; returns how many changed. */
+  markAllAlertsRead: handleUnaryCall<MarkAllAlertsReadRequest, MarkAllAlertsReadResponse>;
 }
 
 export interface ActivityServiceClient extends Client {
@@ -996,6 +1799,60 @@ export interface ActivityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RecordActivityResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * In-app admin alerts (arrive as `activity.alert.raised`, proto/events/v1/alert.proto):
+   * one page of the tenant's alerts, newest first, with the unread count.
+   */
+  listAlerts(
+    request: ListAlertsRequest,
+    callback: (error: ServiceError | null, response: ListAlertsResponse) => void,
+  ): ClientUnaryCall;
+  listAlerts(
+    request: ListAlertsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAlertsResponse) => void,
+  ): ClientUnaryCall;
+  listAlerts(
+    request: ListAlertsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAlertsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Marks one alert read (idempotent: an alert already read keeps its read_at).
+   * NOT_FOUND for an unknown id or another tenant's.
+   */
+  markAlertRead(
+    request: MarkAlertReadRequest,
+    callback: (error: ServiceError | null, response: MarkAlertReadResponse) => void,
+  ): ClientUnaryCall;
+  markAlertRead(
+    request: MarkAlertReadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MarkAlertReadResponse) => void,
+  ): ClientUnaryCall;
+  markAlertRead(
+    request: MarkAlertReadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MarkAlertReadResponse) => void,
+  ): ClientUnaryCall;
+  /** Marks every unread alert of the tenant read; returns how many changed. */
+  markAllAlertsRead(
+    request: MarkAllAlertsReadRequest,
+    callback: (error: ServiceError | null, response: MarkAllAlertsReadResponse) => void,
+  ): ClientUnaryCall;
+  markAllAlertsRead(
+    request: MarkAllAlertsReadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MarkAllAlertsReadResponse) => void,
+  ): ClientUnaryCall;
+  markAllAlertsRead(
+    request: MarkAllAlertsReadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MarkAllAlertsReadResponse) => void,
   ): ClientUnaryCall;
 }
 

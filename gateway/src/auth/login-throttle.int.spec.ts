@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startRedisServer, type LocalServer } from '@inventory/local-infra';
+import { connectRedis, createLogger, type Redis } from '@inventory/platform';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HttpError } from '../http/http-error.js';
+import { LoginThrottle } from './login-throttle.js';
+
+/** Issue #18 item 5: logins are not held by a frozen Redis (and credentials are still checked by the route). */
+describe('LoginThrottle against a frozen Redis (SIGSTOP)', () => {
+  let server: LocalServer;
+  let redis: Redis;
+  let dataDir: string;
+  let frozen = false;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'login-throttle-frozen-'));
+    server = await startRedisServer({ dataDir });
+    redis = await connectRedis(server.url, undefined, { commandTimeoutMs: 300 });
+  });
+  afterAll(async () => {
+    if (frozen) process.kill(server.child.pid!, 'SIGCONT');
+    redis?.disconnect();
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('does not throttle while Redis is frozen, probes it one call at a time, and counts again after SIGCONT', async () => {
+    const throttle = new LoginThrottle(
+      redis,
+      { maxPerAccount: 2, maxPerIp: 100, windowSeconds: 60 },
+      createLogger({ service: 'test', level: 'silent' }),
+    );
+    const attempt = () => throttle.blockedFor('t1', 'a@example.test', '10.0.0.1');
+    await throttle.recordFailure('t1', 'a@example.test', '10.0.0.1');
+    await throttle.recordFailure('t1', 'a@example.test', '10.0.0.1');
+    expect(await attempt()).toBeGreaterThan(0);
+
+    process.kill(server.child.pid!, 'SIGSTOP');
+    frozen = true;
+    // The first read waits for the command timeout; the throttle then lets the login be checked.
+    expect(await attempt()).toBe(0);
+    const multi = vi.spyOn(redis, 'multi');
+    expect(await Promise.all(Array.from({ length: 5 }, attempt))).toEqual([0, 0, 0, 0, 0]);
+    expect(multi).toHaveBeenCalledTimes(1);
+    multi.mockRestore();
+
+    process.kill(server.child.pid!, 'SIGCONT');
+    frozen = false;
+    let blocked = await attempt();
+    const deadline = Date.now() + 10_000;
+    while (blocked === 0 && Date.now() < deadline) blocked = await attempt();
+    // The failures recorded before the freeze still count.
+    expect(blocked).toBeGreaterThan(0);
+  });
+
+  it('refuses logins with 503 once Redis has failed for longer than the fail-open window', async () => {
+    const throttle = new LoginThrottle(
+      redis,
+      { maxPerAccount: 5, maxPerIp: 100, windowSeconds: 60, failOpenMs: 0 },
+      createLogger({ service: 'test', level: 'silent' }),
+    );
+    const attempt = () => throttle.blockedFor('t2', 'b@example.test', '10.0.0.2');
+    process.kill(server.child.pid!, 'SIGSTOP');
+    frozen = true;
+    let outcome: unknown = await attempt().catch((error: unknown) => error);
+    const deadline = Date.now() + 10_000;
+    while (typeof outcome === 'number' && Date.now() < deadline)
+      outcome = await attempt().catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(HttpError);
+    expect((outcome as HttpError).statusCode).toBe(503);
+    expect((outcome as HttpError).body).toEqual({
+      message: 'The service is temporarily unavailable. Try again shortly.',
+      code: 'rate_limiter_unavailable',
+    });
+
+    process.kill(server.child.pid!, 'SIGCONT');
+    frozen = false;
+    let after: unknown = await attempt().catch((error: unknown) => error);
+    while (typeof after !== 'number' && Date.now() < deadline + 10_000)
+      after = await attempt().catch((error: unknown) => error);
+    expect(after).toBe(0);
+  });
+});

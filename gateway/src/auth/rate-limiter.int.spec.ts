@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startRedisServer, type LocalServer } from '@inventory/local-infra';
+import { connectRedis, createLogger, type Redis } from '@inventory/platform';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RateLimiter } from './rate-limiter.js';
+
+/** Issue #18 item 5: a frozen Redis costs one command timeout per probe, not one per request. */
+describe('RateLimiter against a frozen Redis (SIGSTOP)', () => {
+  let server: LocalServer;
+  let redis: Redis;
+  let dataDir: string;
+  let frozen = false;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rate-limiter-frozen-'));
+    server = await startRedisServer({ dataDir });
+    redis = await connectRedis(server.url, undefined, { commandTimeoutMs: 300 });
+  });
+  afterAll(async () => {
+    if (frozen) process.kill(server.child.pid!, 'SIGCONT');
+    redis?.disconnect();
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('fails open, asks Redis with one request at a time while it is frozen, and limits again after SIGCONT', async () => {
+    const limiter = new RateLimiter(
+      redis,
+      createLogger({ service: 'test', level: 'silent' }),
+      600_000,
+    );
+    expect(await limiter.take('rl:test', 10)).toMatchObject({ allowed: true, limit: 10 });
+
+    process.kill(server.child.pid!, 'SIGSTOP');
+    frozen = true;
+    // The first request after the freeze waits for the command timeout, then fails open.
+    expect(await limiter.take('rl:test', 10)).toBeUndefined();
+
+    const gcra = vi.spyOn(redis as unknown as { gcra: (...args: unknown[]) => unknown }, 'gcra');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => limiter.take('rl:test', 10)),
+    );
+    expect(results).toEqual(Array.from({ length: 10 }, () => undefined));
+    // One probe went to Redis; the nine others were decided from the outage state.
+    expect(gcra).toHaveBeenCalledTimes(1);
+    gcra.mockRestore();
+
+    process.kill(server.child.pid!, 'SIGCONT');
+    frozen = false;
+    let result = await limiter.take('rl:test', 10);
+    const deadline = Date.now() + 10_000;
+    while (result === undefined && Date.now() < deadline)
+      result = await limiter.take('rl:test', 10);
+    expect(result).toMatchObject({ allowed: true, limit: 10 });
+  });
+});

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type { ActivityAdapter } from '../../adapters/activity.js';
+import { notFoundBody, validationBody } from '../../http/envelopes.js';
+import { HttpError } from '../../http/http-error.js';
+import { flatEnvelope, pageMeta } from '../../http/pagination.js';
+import { baseUrlOf } from '../parcel-tracking/base-url.js';
+import { parseAlertsQuery } from './parse-alerts-query.js';
+import { presentAlert } from './present-alert.js';
+
+export interface AlertRouteDeps {
+  activity: ActivityAdapter;
+  publicScheme: 'http' | 'https';
+  publicPort: number;
+}
+
+/** The permission a session user needs to see and mark alerts (ADR 0302); owners hold it. */
+export const ALERTS_PERMISSION = 'alerts:view';
+
+/** Every route this module registers, for the route table (`session` + ALERTS_PERMISSION). */
+export const ALERT_ROUTES = [
+  'GET /api/alerts',
+  'POST /api/alerts/:id/read',
+  'POST /api/alerts/read-all',
+] as const;
+
+function alertId(params: unknown): number {
+  const raw = (params as { id?: string }).id ?? '';
+  if (!/^[1-9]\d{0,14}$/.test(raw)) throw new HttpError(404, notFoundBody('Alert not found.'));
+  return Number(raw);
+}
+
+/**
+ * The web app's in-app admin alerts (the bell): list newest first in the flat envelope
+ * with `unread_count`, mark one read, mark all read.
+ */
+export async function alertRoutes(app: FastifyInstance, deps: AlertRouteDeps): Promise<void> {
+  app.get('/api/alerts', async (request) => {
+    const parsed = parseAlertsQuery(request.query);
+    if (!parsed.ok) throw new HttpError(422, validationBody(parsed.errors));
+    const response = await deps.activity.listAlerts(parsed.request);
+    const info = response.page_info!;
+    const [pathname, rawQuery = ''] = request.url.split('?');
+    return flatEnvelope(
+      response.alerts.map(presentAlert),
+      pageMeta(info.current_page, info.per_page, info.total, response.alerts.length),
+      `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+      rawQuery,
+      { unread_count: response.unread_count },
+    );
+  });
+
+  app.post('/api/alerts/:id/read', async (request) => {
+    const { alert } = await deps.activity.markAlertRead(alertId(request.params));
+    return { data: presentAlert(alert!) };
+  });
+
+  app.post('/api/alerts/read-all', async () => {
+    const { marked } = await deps.activity.markAllAlertsRead();
+    return { data: { marked } };
+  });
+}

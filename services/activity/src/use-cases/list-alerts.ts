@@ -1,0 +1,33 @@
+import { validationFailed } from '@inventory/platform';
+import { toAlertPage } from '../domain/alert.js';
+import { pageInfo, type PageInfo } from '../domain/activity-query.js';
+import type { AlertDocument } from '../store/alert-model.js';
+import type { AlertRepository } from '../store/alert-repository.js';
+
+export interface ListAlertsInput {
+  unreadOnly: boolean;
+  page?: { page: number; per_page: number } | undefined;
+}
+
+/** One page of a tenant's alerts, newest first, and its unread count. */
+export class ListAlerts {
+  constructor(private readonly alerts: AlertRepository) {}
+
+  async execute(
+    tenantId: string,
+    input: ListAlertsInput,
+  ): Promise<{ rows: AlertDocument[]; page: PageInfo; unreadCount: number }> {
+    const paging = toAlertPage(input.page);
+    if ('violations' in paging) throw validationFailed(paging.violations);
+    const { rows, total, unread } = await this.alerts.page(tenantId, {
+      unreadOnly: input.unreadOnly,
+      page: paging.page,
+      perPage: paging.perPage,
+    });
+    return {
+      rows,
+      page: pageInfo(paging.page, paging.perPage, total, rows.length),
+      unreadCount: unread,
+    };
+  }
+}
