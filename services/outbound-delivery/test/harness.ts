@@ -1,0 +1,108 @@
+import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import { domainEventEntry, type WebhookEventName } from '@inventory/events';
+import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import {
+  createGrpcClient,
+  describeCallError,
+  runWithContext,
+  type GrpcClientHandle,
+} from '@inventory/platform';
+import { bootstrap, type BootstrapOptions } from '../src/bootstrap.js';
+
+/** Short waits and timeouts, loopback http receivers: what tests (and `npm start`) use. */
+export const FAST_ENV = {
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_LOOPBACK: 'true',
+  WEBHOOK_RETRY_DELAYS_MS: '50,100',
+  WEBHOOK_TIMEOUT_MS: '500',
+  DELIVERY_POLL_MS: '25',
+  DELIVERY_LEASE_MS: '3000',
+  LOG_LEVEL: 'silent',
+};
+
+export type Service = Awaited<ReturnType<typeof bootstrap>>;
+
+export interface Harness {
+  infra: TestInfra;
+  env: NodeJS.ProcessEnv;
+  service: Service;
+  client: GrpcClientHandle<OutboundDeliveryServiceClient>;
+  /** Another replica (or a restart) on the same database, NATS and Redis. */
+  startReplica(env?: NodeJS.ProcessEnv, options?: BootstrapOptions): Promise<Service>;
+  publish(
+    tenantId: string,
+    name: WebhookEventName,
+    data: Record<string, unknown>,
+    id?: string,
+  ): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(
+  env: NodeJS.ProcessEnv = {},
+  options: BootstrapOptions = {},
+): Promise<Harness> {
+  const infra = await startTestInfra();
+  const baseEnv: NodeJS.ProcessEnv = {
+    MONGO_URL: infra.mongoUrl,
+    MONGO_DB: infra.dbName('outbound_delivery'),
+    NATS_URL: infra.natsUrl,
+    REDIS_URL: infra.redisUrl,
+    ...FAST_ENV,
+    ...env,
+  };
+  const replicas: Service[] = [];
+  const startReplica = async (extra: NodeJS.ProcessEnv = {}, opts: BootstrapOptions = options) => {
+    const replica = await bootstrap({ ...baseEnv, ...extra }, opts);
+    replicas.push(replica);
+    return replica;
+  };
+  const service = await startReplica();
+  const client = createGrpcClient(OutboundDeliveryServiceClient, service.grpc!.address, {
+    deadlineMs: 20_000,
+  });
+  return {
+    infra,
+    env: baseEnv,
+    service,
+    client,
+    startReplica,
+    async publish(tenantId, name, data, id) {
+      const { type, event } = domainEventEntry({ tenantId, name, data, id });
+      return service.publisher.publish(type, event);
+    },
+    async stop() {
+      client.close();
+      for (const replica of replicas) await replica.stop().catch(() => undefined);
+      await infra.stop();
+    },
+  };
+}
+
+/** Runs a call as a tenant, the way the gateway's metadata would. */
+export const as = <T>(tenantId: string, fn: () => Promise<T>) =>
+  runWithContext({ requestId: `test-${Math.random()}`, tenantId, userId: '1' }, fn);
+
+export async function failureOf(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    return describeCallError(error);
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Polls until `check` returns a value other than undefined/false (generous cap, no timing claims). */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  capMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + capMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
