@@ -106,3 +106,49 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Creates a subscription as `tenant`; returns its id and the one-time secret. */
+export async function subscribe(
+  h: Harness,
+  tenant: string,
+  url: string,
+  events: string[] = ['product.created'],
+): Promise<{ id: number; secret: string }> {
+  const created = await as(tenant, () =>
+    h.client.call.createSubscription({ url, events, input_violations: [] }),
+  );
+  return { id: created.subscription!.id, secret: created.secret };
+}
+
+/** The delivery log of a subscription (first 100, newest first). */
+export async function deliveriesOf(
+  h: Harness,
+  tenant: string,
+  subscriptionId: number,
+  filter: { status?: string; event?: string } = {},
+) {
+  const { deliveries, total } = await as(tenant, () =>
+    h.client.call.listDeliveries({
+      subscription_id: subscriptionId,
+      page: 1,
+      per_page: 100,
+      ...filter,
+    }),
+  );
+  return { deliveries, total };
+}
+
+/** Waits until every delivery of the subscription has settled and there are `count` of them. */
+export async function settledDeliveries(
+  h: Harness,
+  tenant: string,
+  subscriptionId: number,
+  count: number,
+) {
+  return waitFor(async () => {
+    const { deliveries } = await deliveriesOf(h, tenant, subscriptionId);
+    return deliveries.length === count && deliveries.every((d) => d.status !== 'pending')
+      ? deliveries
+      : undefined;
+  }, `${count} settled deliveries of subscription ${subscriptionId}`);
+}
