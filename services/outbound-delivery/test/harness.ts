@@ -67,6 +67,9 @@ export async function startHarness(
     service,
     client,
     startReplica,
+    async stopReplicas() {
+      for (const replica of replicas.splice(0)) await replica.stop().catch(() => undefined);
+    },
     async publish(tenantId, name, data, id) {
       const { type, event } = domainEventEntry({ tenantId, name, data, id });
       return service.publisher.publish(type, event);
