@@ -29,6 +29,8 @@ export interface Harness {
   client: GrpcClientHandle<OutboundDeliveryServiceClient>;
   /** Another replica (or a restart) on the same database, NATS and Redis. */
   startReplica(env?: NodeJS.ProcessEnv, options?: BootstrapOptions): Promise<Service>;
+  /** Stops every in-process replica started so far (the infrastructure keeps running). */
+  stopReplicas(): Promise<void>;
   publish(
     tenantId: string,
     name: WebhookEventName,
