@@ -83,7 +83,9 @@ export class AttemptDelivery {
     switch (step.kind) {
       case 'succeeded':
         await deliveries.settle(delivery.delivery_id, { ...base, status: 'succeeded' }, attempt);
-        await subscriptions.recordSuccess(subscription.tenant_id, subscription.id);
+        // Most subscriptions never failed: no write to reset a count that is already 0.
+        if (subscription.consecutive_failures !== 0)
+          await subscriptions.recordSuccess(subscription.tenant_id, subscription.id);
         this.metrics.settled('succeeded');
         return;
       case 'retry':
