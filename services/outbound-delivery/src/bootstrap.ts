@@ -88,7 +88,7 @@ export async function bootstrap(
   );
   const worker = new DeliveryWorker(
     deliveries,
-    (delivery) => attempt.execute(delivery),
+    (batch) => attempt.executeAll(batch),
     {
       pollMs: config.DELIVERY_POLL_MS,
       concurrency: config.DELIVERY_CONCURRENCY,
@@ -118,6 +118,9 @@ export async function bootstrap(
     durable: 'outbound-delivery-fan-out',
     event: anyDomainEvent,
     handle: async (event) => void (await fanOut.execute(event)),
+    // Fan-out is idempotent by itself (one delivery per event id and subscription, a unique
+    // key), so the per-event processed record would only add two writes per event (ADR 0401).
+    idempotent: false,
   });
   worker.start();
   runtime.onStop(() => worker.stop());

@@ -22,7 +22,8 @@ export class DeliveryWorker {
 
   constructor(
     private readonly deliveries: DeliveryStore,
-    private readonly attempt: (delivery: DeliveryDocument) => Promise<void>,
+    /** Starts the attempts of a claimed batch; resolves to them in flight. */
+    private readonly attempt: (batch: DeliveryDocument[]) => Promise<Array<Promise<void>>>,
     private readonly options: DeliveryWorkerOptions,
     private readonly logger: Logger,
   ) {}
@@ -55,11 +56,8 @@ export class DeliveryWorker {
         this.logger.error({ err: error }, 'delivery scheduler poll failed');
       }
       if (!this.running) break;
-      if (this.inFlight.size >= this.options.concurrency) {
-        await Promise.race(this.inFlight);
-      } else if (started === 0) {
-        await this.idle();
-      }
+      // Full: wait until half the room is free (a finished attempt wakes us) or the next poll.
+      if (started === 0 || this.inFlight.size >= this.options.concurrency) await this.idle();
     }
   }
 
@@ -67,26 +65,29 @@ export class DeliveryWorker {
     this.wakePending = false;
     const room = this.options.concurrency - this.inFlight.size;
     if (room <= 0) return 0;
-    const now = new Date();
-    const ids = await this.deliveries.dueIds(now, room);
-    let started = 0;
-    for (const id of ids) {
-      if (!this.running) break;
-      const claimed = await this.deliveries.claim(id, new Date(), this.options.leaseMs);
-      if (!claimed) continue;
-      started++;
-      const task: Promise<void> = this.attempt(claimed)
+    const ids = await this.deliveries.dueIds(new Date(), room);
+    if (!this.running) return 0;
+    const claimed = await this.deliveries.claim(ids, new Date(), this.options.leaseMs);
+    if (claimed.length === 0) return 0;
+    const attempts = await this.attempt(claimed);
+    attempts.forEach((attempt, index) => {
+      const delivery = claimed[index]!;
+      const task: Promise<void> = attempt
         .catch((error: unknown) =>
           // The lease stays: the attempt is retried by whoever claims it after it expires.
-          this.logger.error({ err: error, delivery_id: id }, 'delivery attempt crashed'),
+          this.logger.error(
+            { err: error, delivery_id: delivery.delivery_id },
+            'delivery attempt crashed',
+          ),
         )
         .finally(() => {
           this.inFlight.delete(task);
-          this.wake();
+          // Refill in batches (half the room at a time), not one query per finished attempt.
+          if (this.inFlight.size <= this.options.concurrency / 2) this.wake();
         });
       this.inFlight.add(task);
-    }
-    return started;
+    });
+    return claimed.length;
   }
 
   private idle(): Promise<void> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
 
@@ -31,6 +32,8 @@ export interface DeliveryDocument {
   next_attempt_at: Date;
   /** A replica holds the delivery until then; past it, another may take it (crash recovery). */
   lease_until: Date;
+  /** Which claim holds the lease (a claim reads back exactly the deliveries it won). */
+  lease_token?: string;
   attempts: AttemptRecord[];
   created_at: Date;
   updated_at: Date;
@@ -50,6 +53,7 @@ const schema = new Schema<DeliveryDocument>(
     admitted: { type: Boolean, required: true },
     next_attempt_at: { type: Date, required: true },
     lease_until: { type: Date, required: true },
+    lease_token: { type: String },
     attempts: { type: Schema.Types.Mixed, required: true },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
@@ -114,20 +118,25 @@ export class DeliveryStore {
     return rows.map((row) => row.delivery_id);
   }
 
-  /** Takes the lease of one due delivery; null when another replica was quicker. */
-  async claim(deliveryId: string, now: Date, leaseMs: number): Promise<DeliveryDocument | null> {
+  /**
+   * Takes the leases of the given due deliveries in one write, marked with a fresh token, and
+   * returns the ones this call won (another replica may have taken some first).
+   */
+  async claim(deliveryIds: string[], now: Date, leaseMs: number): Promise<DeliveryDocument[]> {
+    if (deliveryIds.length === 0) return [];
+    const token = randomUUID();
+    await this.model.updateMany(
+      {
+        delivery_id: { $in: deliveryIds },
+        status: 'pending',
+        next_attempt_at: { $lte: now },
+        lease_until: { $lte: now },
+      },
+      { $set: { lease_until: new Date(now.getTime() + leaseMs), lease_token: token } },
+    );
     return this.model
-      .findOneAndUpdate(
-        {
-          delivery_id: deliveryId,
-          status: 'pending',
-          next_attempt_at: { $lte: now },
-          lease_until: { $lte: now },
-        },
-        { $set: { lease_until: new Date(now.getTime() + leaseMs) } },
-        { new: true },
-      )
-      .lean<DeliveryDocument>();
+      .find({ delivery_id: { $in: deliveryIds }, lease_token: token })
+      .lean<DeliveryDocument[]>();
   }
 
   /** Settles a claimed delivery: appends the attempt (if one was made) and sets the new state. */

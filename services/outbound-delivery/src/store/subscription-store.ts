@@ -94,6 +94,12 @@ export class SubscriptionStore {
     return { rows, total };
   }
 
+  /** Subscriptions by id across tenants: the delivery worker's batch look-up (ids come from deliveries). */
+  async byIds(ids: number[]): Promise<SubscriptionDocument[]> {
+    if (ids.length === 0) return [];
+    return this.model.find({ id: { $in: [...new Set(ids)] } }).lean<SubscriptionDocument[]>();
+  }
+
   /** The tenant's active subscriptions that list `event`. */
   async activeFor(tenantId: string, event: string): Promise<SubscriptionDocument[]> {
     return this.model

@@ -33,9 +33,28 @@ export class AttemptDelivery {
     private readonly logger: Logger,
   ) {}
 
-  async execute(delivery: DeliveryDocument): Promise<void> {
+  /**
+   * Starts one attempt per claimed delivery, their subscriptions read in one query; resolves to
+   * the attempts in flight.
+   */
+  async executeAll(batch: DeliveryDocument[]): Promise<Array<Promise<void>>> {
+    const found = await this.stores.subscriptions.byIds(batch.map((d) => d.subscription_id));
+    const byId = new Map(found.map((subscription) => [subscription.id, subscription]));
+    return batch.map((delivery) => {
+      const subscription = byId.get(delivery.subscription_id);
+      // The tenant check: a delivery only ever goes to its own tenant's subscription.
+      return this.execute(
+        delivery,
+        subscription?.tenant_id === delivery.tenant_id ? subscription : undefined,
+      );
+    });
+  }
+
+  async execute(
+    delivery: DeliveryDocument,
+    subscription: SubscriptionDocument | undefined,
+  ): Promise<void> {
     const { subscriptions, deliveries } = this.stores;
-    const subscription = await subscriptions.find(delivery.tenant_id, delivery.subscription_id);
     if (!subscription?.is_active) {
       await deliveries.settle(delivery.delivery_id, { status: 'skipped' });
       this.metrics.settled('skipped');
