@@ -10,10 +10,12 @@ import { healthRoutes, type HealthRouteDeps } from './routes/health.js';
 import type { ParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import type { WebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import type { ActivityAdapter } from './adapters/activity.js';
+import type { OutboundDeliveryAdapter } from './adapters/outbound-delivery.js';
 import { parcelTrackingActivityRoutes } from './routes/parcel-tracking/activity.js';
 import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
 import { alertRoutes } from './routes/alerts/alerts.js';
+import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/routes.js';
 
 export interface GatewayDeps extends HealthRouteDeps {
   config: GatewayConfig;
@@ -23,6 +25,7 @@ export interface GatewayDeps extends HealthRouteDeps {
   parcelTracking: ParcelTrackingAdapter;
   webhookIngest: WebhookIngestAdapter;
   activity: ActivityAdapter;
+  outboundDelivery: OutboundDeliveryAdapter;
   /** Tenancy, authentication, route-table enforcement, rate limits, request log, OpenAPI (issue #4). */
   auth: AuthWiring;
 }
@@ -75,6 +78,11 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   await app.register(alertRoutes, {
     activity: deps.activity,
+    publicScheme: deps.config.PUBLIC_SCHEME,
+    publicPort: deps.config.PUBLIC_PORT,
+  });
+  await app.register(webhookSubscriptionRoutes, {
+    outboundDelivery: deps.outboundDelivery,
     publicScheme: deps.config.PUBLIC_SCHEME,
     publicPort: deps.config.PUBLIC_PORT,
   });

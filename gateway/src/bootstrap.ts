@@ -14,6 +14,7 @@ import { createServiceHealthChecks } from './adapters/service-health.js';
 import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import { createWebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import { createActivityAdapter } from './adapters/activity.js';
+import { createOutboundDeliveryAdapter } from './adapters/outbound-delivery.js';
 import { buildApp } from './app.js';
 import { createAuthWiring, type AuthWiring, type ExtraRoutes } from './auth/index.js';
 import { readConfig, type GatewayConfig } from './config.js';
@@ -67,6 +68,9 @@ export async function bootstrap(
   const activity = createActivityAdapter(config.ACTIVITY_GRPC_ADDRESS, {
     deadlineMs: config.GRPC_DEADLINE_MS,
   });
+  const outboundDelivery = createOutboundDeliveryAdapter(config.OUTBOUND_DELIVERY_GRPC_ADDRESS, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+  });
   let shuttingDown = false;
   const auth = createAuthWiring(config, redis, nats, logger, options.extraRoutes);
   const app = await buildApp({
@@ -81,6 +85,7 @@ export async function bootstrap(
     parcelTracking,
     webhookIngest,
     activity,
+    outboundDelivery,
   });
   // Metrics on their own port, as every service serves them (the public port never exposes them).
   const metricsServer = await startMetricsServer(
@@ -114,6 +119,7 @@ export async function bootstrap(
         async () => parcelTracking.close(),
         async () => webhookIngest.close(),
         async () => activity.close(),
+        async () => outboundDelivery.close(),
         async () => auth.close(),
         () => metricsServer.stop(),
       ]);

@@ -75,6 +75,20 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'POST /api/alerts/read-all': { access: 'session', permission: 'alerts:view' },
   // Inbound provider webhooks: the token in the path is the credential.
   'POST /webhooks/parcel-tracking/:token': { access: 'public' },
+
+  // Outbound webhook subscriptions (issue #14): scope webhooks:manage, and the user's permission
+  // of the same name (ADR 0101); each event also needs its catalog read scope (ADR 0403).
+  'POST /api/webhook-subscriptions': { access: { scope: 'webhooks:manage' } },
+  'GET /api/webhook-subscriptions': { access: { scope: 'webhooks:manage' } },
+  'GET /api/webhook-subscriptions/:id': { access: { scope: 'webhooks:manage' } },
+  'PATCH /api/webhook-subscriptions/:id': { access: { scope: 'webhooks:manage' } },
+  'DELETE /api/webhook-subscriptions/:id': { access: { scope: 'webhooks:manage' } },
+  'POST /api/webhook-subscriptions/:id/rotate-secret': { access: { scope: 'webhooks:manage' } },
+  'GET /api/webhook-subscriptions/:id/deliveries': { access: { scope: 'webhooks:manage' } },
+  'POST /api/webhook-subscriptions/:id/deliveries/:delivery_id/redeliver': {
+    access: { scope: 'webhooks:manage' },
+  },
+  'POST /api/webhook-subscriptions/:id/test': { access: { scope: 'webhooks:manage' } },
 };
 
 export function routeKey(method: string, url: string): string {

@@ -1,16 +1,129 @@
-import { ServiceRuntime } from '@inventory/platform';
-import { readConfig } from './config.js';
+import { ACTIVITY_STREAM, anyDomainEvent, DOMAIN_STREAM, OUTBOUND_STREAM } from '@inventory/events';
+import { connectRedis, SecretBox, ServiceRuntime, type Redis } from '@inventory/platform';
+import { readConfig, type Config } from './config.js';
+import { DeliveryMetrics } from './delivery/delivery-metrics.js';
+import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { systemResolve } from './delivery/guarded-lookup.js';
+import { HttpSender } from './delivery/http-sender.js';
+import { RateCap } from './delivery/rate-cap.js';
+import type { Resolve } from './domain/receiver-url.js';
+import { outboundDeliveryService } from './grpc/outbound-delivery-service.js';
+import { DeliveryStore } from './store/delivery-store.js';
+import { SubscriptionStore } from './store/subscription-store.js';
+import { AttemptDelivery } from './use-cases/attempt-delivery.js';
+import { CreateSubscription } from './use-cases/create-subscription.js';
+import { DeactivateSubscription } from './use-cases/deactivate-subscription.js';
+import { DeleteSubscription } from './use-cases/delete-subscription.js';
+import { FanOutEvent } from './use-cases/fan-out-event.js';
+import { GetSubscription } from './use-cases/get-subscription.js';
+import { ListDeliveries } from './use-cases/list-deliveries.js';
+import { ListSubscriptions } from './use-cases/list-subscriptions.js';
+import type { ReceiverRules } from './use-cases/receiver-rules.js';
+import { Redeliver } from './use-cases/redeliver.js';
+import { RotateSecret } from './use-cases/rotate-secret.js';
+import { SendTestPing } from './use-cases/send-test-ping.js';
+import { UpdateSubscription } from './use-cases/update-subscription.js';
 
 export const SERVICE_NAME = 'outbound-delivery';
+export { WEBHOOK_SUBSCRIPTION_SUBJECT } from './use-cases/deactivate-subscription.js';
+
+export interface BootstrapOptions {
+  /** Tests only: how receiver host names resolve (default: the system resolver). */
+  resolve?: Resolve;
+}
+
+export interface OutboundDeliveryRuntime extends ServiceRuntime {
+  config: Config;
+}
 
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
-export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
+export async function bootstrap(
+  env: NodeJS.ProcessEnv = process.env,
+  options: BootstrapOptions = {},
+): Promise<OutboundDeliveryRuntime> {
   const config = readConfig(env);
   const runtime = await ServiceRuntime.start({
     name: SERVICE_NAME,
     config,
     dbName: config.MONGO_DB,
+    streams: [DOMAIN_STREAM, OUTBOUND_STREAM, ACTIVITY_STREAM],
   });
-  await runtime.serve([]);
-  return runtime;
+  // Registered first, so it closes last: after gRPC has drained and the worker stopped.
+  let redis: Redis;
+  try {
+    redis = await connectRedis(config.REDIS_URL, runtime.logger);
+  } catch (error) {
+    await runtime.stop();
+    throw error;
+  }
+  runtime.onStop(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
+
+  const subscriptions = new SubscriptionStore(runtime.mongo);
+  const deliveries = new DeliveryStore(runtime.mongo);
+  const secretBox = new SecretBox(config.WEBHOOK_SECRET_ENCRYPTION_KEY);
+  const receivers: ReceiverRules = {
+    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK },
+    resolve: options.resolve ?? systemResolve,
+  };
+  const sender = new HttpSender({
+    ...receivers,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    responseBodyLimitBytes: config.WEBHOOK_RESPONSE_BODY_LIMIT_BYTES,
+  });
+  runtime.onStop(async () => sender.close());
+  const attempt = new AttemptDelivery(
+    { subscriptions, deliveries },
+    sender,
+    new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE),
+    secretBox,
+    new DeactivateSubscription(subscriptions, runtime.outbox),
+    {
+      shortName: config.WEBHOOK_SHORT_NAME,
+      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+      retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
+      deactivateAfterFailures: config.WEBHOOK_DEACTIVATE_AFTER_FAILURES,
+    },
+    new DeliveryMetrics(runtime.metrics.registry),
+    runtime.logger,
+  );
+  const worker = new DeliveryWorker(
+    deliveries,
+    (batch) => attempt.executeAll(batch),
+    {
+      pollMs: config.DELIVERY_POLL_MS,
+      concurrency: config.DELIVERY_CONCURRENCY,
+      leaseMs: config.DELIVERY_LEASE_MS,
+    },
+    runtime.logger,
+  );
+  const wake = () => worker.wake();
+
+  await runtime.serve([
+    outboundDeliveryService({
+      createSubscription: new CreateSubscription(subscriptions, secretBox, receivers),
+      listSubscriptions: new ListSubscriptions(subscriptions),
+      getSubscription: new GetSubscription(subscriptions),
+      updateSubscription: new UpdateSubscription(subscriptions, receivers),
+      deleteSubscription: new DeleteSubscription(subscriptions, deliveries),
+      rotateSecret: new RotateSecret(subscriptions, secretBox, config.WEBHOOK_SECRET_OVERLAP_MS),
+      listDeliveries: new ListDeliveries(subscriptions, deliveries),
+      redeliver: new Redeliver(subscriptions, deliveries, wake),
+      sendTestPing: new SendTestPing(subscriptions, deliveries, wake),
+    }),
+  ]);
+
+  const fanOut = new FanOutEvent(subscriptions, deliveries, runtime.logger, wake);
+  await runtime.consume({
+    stream: DOMAIN_STREAM.name,
+    durable: 'outbound-delivery-fan-out',
+    event: anyDomainEvent,
+    handle: async (event) => void (await fanOut.execute(event)),
+    // Fan-out is idempotent by itself (one delivery per event id and subscription, a unique
+    // key), so the per-event processed record would only add two writes per event (ADR 0401).
+    idempotent: false,
+  });
+  worker.start();
+  runtime.onStop(() => worker.stop());
+  runtime.startOutboxRelay();
+  return Object.assign(runtime, { config });
 }

@@ -4,7 +4,7 @@ import { describeServiceBoot, startTestInfra, type TestInfra } from '@inventory/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
 
-describeServiceBoot('outbound-delivery', bootstrap);
+describeServiceBoot('outbound-delivery', (env) => bootstrap(env), {}, { redis: true });
 
 describe('outbound-delivery start-up', () => {
   let infra: TestInfra;

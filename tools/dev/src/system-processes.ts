@@ -113,6 +113,13 @@ function serviceSpecificEnv(name: ServiceName, plan: DevPlan, urls: InfraUrls): 
         PROVIDER_BASE_URL: urls.providerUrl,
         WEBHOOK_INGEST_GRPC_ADDRESS: `127.0.0.1:${plan.grpcPorts['webhook-ingest']}`,
       };
+    case 'outbound-delivery':
+      // So a person can point a subscription at a receiver on this machine (http://127.0.0.1:…);
+      // production keeps both off (https only, public addresses only).
+      return {
+        WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
+        WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
+      };
     default:
       return {};
   }

@@ -1,4 +1,5 @@
 import type { EmittableEvent } from '../emittable-event.js';
+import { DOMAIN_EVENTS } from './domain-events.js';
 
 /** Every event the emit command knows, one spread per area's file. */
-export const EMITTABLE_EVENTS: EmittableEvent[] = [];
+export const EMITTABLE_EVENTS: EmittableEvent[] = [...DOMAIN_EVENTS];

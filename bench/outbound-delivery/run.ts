@@ -1,0 +1,189 @@
+/**
+ * Signed outbound deliveries per second to a local receiver, against a bare HTTP client
+ * sending the same requests (no signing, no bookkeeping) measured in the same run.
+ *
+ *   npx tsx --conditions=development bench/outbound-delivery/run.ts [--count 3000] [--concurrency 32]
+ *
+ * outbound-delivery runs as its own process (as `npm start` runs it), with the per-tenant cap
+ * raised for the run; NATS and Redis are real servers, MongoDB the embedded one (in this process,
+ * or MONGO_URL). The receiver runs here and answers 204. Events are published here as fast as
+ * NATS takes them; the clock runs from the first publish to the last delivery received, so the
+ * figure covers fan-out, scheduling, signing, the POST and the bookkeeping of every attempt.
+ * CPU per delivery is the service process's own (from /proc), the baseline's is the bare
+ * client process's.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import { domainEventEntry } from '@inventory/events';
+import { freePort, spawnUntilReady, startTestInfra } from '@inventory/local-infra';
+import { connectNats, createGrpcClient, EventPublisher, runWithContext } from '@inventory/platform';
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '3000' },
+    concurrency: { type: 'string', default: '32' },
+  },
+});
+const count = Number(values.count);
+const concurrency = Number(values.concurrency);
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = `${repoRoot}node_modules/.bin/tsx`;
+const TENANT = 'bench-tenant';
+
+/** utime + stime of a process, in ms (Linux). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+let received = 0;
+let onReceived: (() => void) | undefined;
+const receiver = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    received++;
+    onReceived?.();
+    response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+const untilReceived = (target: number) =>
+  new Promise<void>((resolve) => {
+    if (received >= target) return resolve();
+    onReceived = () => {
+      if (received >= target) {
+        onReceived = undefined;
+        resolve();
+      }
+    };
+  });
+
+const infra = await startTestInfra();
+const grpcPort = await freePort();
+const service = await spawnUntilReady({
+  // node itself (not the tsx wrapper), so /proc/<pid> is the service's own CPU.
+  command: process.execPath,
+  args: [
+    // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the service there.
+    ...(process.env.BENCH_PROFILE_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : []),
+    '--conditions=development',
+    '--import',
+    'tsx',
+    `${repoRoot}services/outbound-delivery/src/main.ts`,
+  ],
+  readyPattern: /gRPC server listening/,
+  timeoutMs: 60_000,
+  onLine: (line) => {
+    if (process.env.BENCH_SHOW_LOGS) process.stderr.write(`${line}\n`);
+  },
+  env: {
+    ...process.env,
+    LOG_LEVEL: 'info',
+    MONGO_URL: infra.mongoUrl,
+    MONGO_DB: infra.dbName('outbound_delivery'),
+    NATS_URL: infra.natsUrl,
+    REDIS_URL: infra.redisUrl,
+    GRPC_PORT: String(grpcPort),
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    WEBHOOK_RATE_PER_MINUTE: String(count * 10),
+    DELIVERY_CONCURRENCY: String(concurrency),
+    DELIVERY_POLL_MS: '50',
+  },
+});
+
+try {
+  const client = createGrpcClient(OutboundDeliveryServiceClient, `127.0.0.1:${grpcPort}`, {
+    deadlineMs: 10_000,
+  });
+  await runWithContext({ requestId: 'bench', tenantId: TENANT }, () =>
+    client.call.createSubscription({
+      url: `${receiverUrl}/hook`,
+      events: ['product.created'],
+      input_violations: [],
+    }),
+  );
+  client.close();
+  const nats = await connectNats(infra.natsUrl, 'bench-publisher');
+  const publisher = new EventPublisher(nats.jetstream());
+  const data = { id: 1, sku: 'SKU-1', name: 'A product', price: '9.90', tags: ['a', 'b'] };
+
+  // Warm-up: JIT, connections, indexes.
+  for (let i = 0; i < 100; i++) {
+    const { type, event } = domainEventEntry({ tenantId: TENANT, name: 'product.created', data });
+    await publisher.publish(type, event);
+  }
+  await untilReceived(100);
+
+  const bodyBytes = 150 + JSON.stringify(data).length;
+  const cpuBefore = cpuMsOf(service.child.pid!);
+  const started = performance.now();
+  const target = received + count;
+  const publishing = (async () => {
+    for (let i = 0; i < count; i++) {
+      const { type, event } = domainEventEntry({ tenantId: TENANT, name: 'product.created', data });
+      await publisher.publish(type, event);
+    }
+  })();
+  await publishing;
+  const publishedMs = performance.now() - started;
+  const receivedWhenPublished = received - (target - count);
+  await untilReceived(target);
+  const signedMs = performance.now() - started;
+  const signedCpuMs = cpuMsOf(service.child.pid!) - cpuBefore;
+  await nats.drain();
+
+  const bare = await new Promise<{ requests: number; elapsedMs: number; cpuMs: number }>(
+    (resolve, reject) => {
+      const child = spawn(
+        tsx,
+        [
+          `${repoRoot}bench/outbound-delivery/bare-client.ts`,
+          `${receiverUrl}/bare`,
+          String(count),
+          String(concurrency),
+          String(bodyBytes),
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.on('exit', (code) =>
+        code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(out)),
+      );
+    },
+  );
+
+  const signedRate = (count / signedMs) * 1000;
+  const bareRate = (bare.requests / bare.elapsedMs) * 1000;
+  const rows = [
+    ['signed deliveries/s (end to end)', signedRate.toFixed(0)],
+    ['bare client requests/s', bareRate.toFixed(0)],
+    ['signed / bare', `${((signedRate / bareRate) * 100).toFixed(1)} % (target >= 50 %)`],
+    ['service CPU per delivery', `${((signedCpuMs / count) * 1000).toFixed(0)} µs`],
+    ['bare client CPU per request', `${((bare.cpuMs / bare.requests) * 1000).toFixed(0)} µs`],
+    [
+      'all published after',
+      `${publishedMs.toFixed(0)} ms (${receivedWhenPublished} delivered by then)`,
+    ],
+    ['target >= 1,000 signed/s', signedRate >= 1000 ? 'met' : 'NOT met'],
+  ];
+  process.stdout.write(
+    `outbound-delivery bench: ${count} deliveries, concurrency ${concurrency}\n` +
+      rows.map(([name, value]) => `  ${name!.padEnd(34)} ${value}`).join('\n') +
+      '\n',
+  );
+} finally {
+  await service.stop();
+  await infra.stop();
+  receiver.closeAllConnections();
+  receiver.close();
+}

@@ -1,0 +1,63 @@
+import {
+  OutboundDeliveryServiceClient,
+  type CreateSubscriptionRequest,
+  type CreateSubscriptionResponse,
+  type GetSubscriptionResponse,
+  type ListDeliveriesRequest,
+  type ListDeliveriesResponse,
+  type ListSubscriptionsResponse,
+  type RedeliverResponse,
+  type RotateSecretResponse,
+  type SendTestPingResponse,
+  type UpdateSubscriptionRequest,
+  type UpdateSubscriptionResponse,
+} from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
+import { asHttp } from '../http/grpc-to-http.js';
+
+/** The gateway's one door to outbound-delivery. Calls carry the request context (tenant, user). */
+export interface OutboundDeliveryAdapter {
+  createSubscription(request: CreateSubscriptionRequest): Promise<CreateSubscriptionResponse>;
+  listSubscriptions(page: number, perPage: number): Promise<ListSubscriptionsResponse>;
+  getSubscription(id: number): Promise<GetSubscriptionResponse>;
+  updateSubscription(request: UpdateSubscriptionRequest): Promise<UpdateSubscriptionResponse>;
+  deleteSubscription(id: number): Promise<void>;
+  rotateSecret(id: number): Promise<RotateSecretResponse>;
+  listDeliveries(request: ListDeliveriesRequest): Promise<ListDeliveriesResponse>;
+  redeliver(subscriptionId: number, deliveryId: string): Promise<RedeliverResponse>;
+  sendTestPing(subscriptionId: number): Promise<SendTestPingResponse>;
+  close(): void;
+  readonly handle: GrpcClientHandle<OutboundDeliveryServiceClient>;
+}
+
+/**
+ * Creating or re-pointing a subscription resolves the receiver's host name, so those calls
+ * get a little more than the default deadline.
+ */
+export function createOutboundDeliveryAdapter(
+  address: string,
+  options: { deadlineMs?: number } = {},
+): OutboundDeliveryAdapter {
+  const handle = createGrpcClient(OutboundDeliveryServiceClient, address, {
+    deadlineMs: Math.max(options.deadlineMs ?? 5_000, 10_000),
+  });
+  return {
+    handle,
+    createSubscription: (request) => asHttp(() => handle.call.createSubscription(request)),
+    listSubscriptions: (page, perPage) =>
+      asHttp(() => handle.call.listSubscriptions({ page, per_page: perPage })),
+    getSubscription: (id) => asHttp(() => handle.call.getSubscription({ id })),
+    updateSubscription: (request) => asHttp(() => handle.call.updateSubscription(request)),
+    deleteSubscription: (id) =>
+      asHttp(async () => void (await handle.call.deleteSubscription({ id }))),
+    rotateSecret: (id) => asHttp(() => handle.call.rotateSecret({ id })),
+    listDeliveries: (request) => asHttp(() => handle.call.listDeliveries(request)),
+    redeliver: (subscriptionId, deliveryId) =>
+      asHttp(() =>
+        handle.call.redeliver({ subscription_id: subscriptionId, delivery_id: deliveryId }),
+      ),
+    sendTestPing: (subscriptionId) =>
+      asHttp(() => handle.call.sendTestPing({ subscription_id: subscriptionId })),
+    close: () => handle.close(),
+  };
+}

@@ -1,0 +1,39 @@
+import type {
+  Delivery,
+  Subscription,
+} from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+
+const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
+
+/** A subscription as the API shows it: never its secret. */
+export function presentSubscription(subscription: Subscription) {
+  return {
+    id: subscription.id,
+    url: subscription.url,
+    events: subscription.events,
+    description: subscription.description ?? null,
+    is_active: subscription.is_active,
+    created_at: iso(subscription.created_at),
+    updated_at: iso(subscription.updated_at),
+  };
+}
+
+/** One delivery log entry with its attempts (response bodies already cut by the service). */
+export function presentDelivery(delivery: Delivery) {
+  return {
+    delivery_id: delivery.id,
+    subscription_id: delivery.subscription_id,
+    event: delivery.event,
+    status: delivery.status,
+    occurred_at: iso(delivery.occurred_at),
+    created_at: iso(delivery.created_at),
+    next_attempt_at: iso(delivery.next_attempt_at),
+    attempts: delivery.attempts.map((attempt) => ({
+      attempted_at: iso(attempt.attempted_at),
+      response_status: attempt.response_status ?? null,
+      duration_ms: attempt.duration_ms,
+      error: attempt.error ?? null,
+      response_body: attempt.response_body ?? null,
+    })),
+  };
+}

@@ -1,0 +1,102 @@
+import {
+  DomainEventPayload,
+  WebhookSubscriptionDeactivated,
+} from '@inventory/contracts/events/v1/domain_events.js';
+import { defineEvent, type EventType, type NewEvent, type StreamSpec } from '@inventory/platform';
+
+/** The stream of the ten outbound-webhook catalog events (proto/events/v1/domain_events.proto). */
+export const DOMAIN_STREAM: StreamSpec = { name: 'DOMAIN', subjects: ['domain.>'] };
+const DOMAIN_SUBJECT_PREFIX = 'domain.';
+
+/**
+ * The outbound-webhook event catalog (spec: Events → Outbound webhooks): each event's name and
+ * the token scope (and user permission) a subscriber needs to receive it. The one definition
+ * the gateway's subscription check and the outbound-delivery service both read.
+ */
+export const WEBHOOK_EVENT_CATALOG = {
+  'sales_order.created': { scope: 'orders:read', firesWhen: 'a sales order is created' },
+  'sales_order.shipped': { scope: 'orders:read', firesWhen: 'a sales order is fully shipped' },
+  'sales_order.cancelled': { scope: 'orders:read', firesWhen: 'a sales order is cancelled' },
+  'purchase_order.created': {
+    scope: 'purchase-orders:read',
+    firesWhen: 'a purchase order is created',
+  },
+  'purchase_order.approved': {
+    scope: 'purchase-orders:read',
+    firesWhen: 'a purchase order is approved',
+  },
+  'purchase_order.submitted': {
+    scope: 'purchase-orders:read',
+    firesWhen: 'a purchase order is submitted to the supplier',
+  },
+  'purchase_order.received': {
+    scope: 'purchase-orders:read',
+    firesWhen: 'goods are received against a purchase order',
+  },
+  'inventory.adjusted': { scope: 'inventory:read', firesWhen: 'inventory levels are adjusted' },
+  'product.created': { scope: 'products:read', firesWhen: 'a product is created' },
+  'customer.created': { scope: 'customers:read', firesWhen: 'a customer is created' },
+} as const;
+
+export type WebhookEventName = keyof typeof WEBHOOK_EVENT_CATALOG;
+export const WEBHOOK_EVENT_NAMES = Object.keys(WEBHOOK_EVENT_CATALOG) as WebhookEventName[];
+
+export function isWebhookEventName(name: string): name is WebhookEventName {
+  return Object.prototype.hasOwnProperty.call(WEBHOOK_EVENT_CATALOG, name);
+}
+
+/** The read scope a subscriber needs for `name`; undefined for a name outside the catalog. */
+export function webhookEventScope(name: string): string | undefined {
+  return isWebhookEventName(name) ? WEBHOOK_EVENT_CATALOG[name].scope : undefined;
+}
+
+/** The bus event of one catalog event: subject `domain.<name>`. */
+export function domainEvent(name: WebhookEventName): EventType<DomainEventPayload> {
+  return defineEvent(`${DOMAIN_SUBJECT_PREFIX}${name}`, DomainEventPayload);
+}
+
+/** Every catalog event at once (`domain.>`), for the outbound-delivery fan-out consumer. */
+export const anyDomainEvent = defineEvent(`${DOMAIN_SUBJECT_PREFIX}>`, DomainEventPayload);
+
+/** The catalog name a `domain.<name>` subject carries; undefined when it is not one of the ten. */
+export function webhookEventOfSubject(subject: string): WebhookEventName | undefined {
+  if (!subject.startsWith(DOMAIN_SUBJECT_PREFIX)) return undefined;
+  const name = subject.slice(DOMAIN_SUBJECT_PREFIX.length);
+  return isWebhookEventName(name) ? name : undefined;
+}
+
+export interface DomainEventInput {
+  tenantId: string;
+  name: WebhookEventName;
+  /** The delivery's `data`: a JSON object. */
+  data: Record<string, unknown>;
+  id?: string;
+  occurredAt?: Date;
+}
+
+/** The outbox entry (or publish argument) for one catalog event. */
+export function domainEventEntry(input: DomainEventInput): {
+  type: EventType<DomainEventPayload>;
+  event: NewEvent<DomainEventPayload>;
+} {
+  return {
+    type: domainEvent(input.name),
+    event: {
+      tenantId: input.tenantId,
+      ...(input.id === undefined ? {} : { id: input.id }),
+      ...(input.occurredAt === undefined ? {} : { occurredAt: input.occurredAt }),
+      payload: { data_json: JSON.stringify(input.data) },
+    },
+  };
+}
+
+/** Stream of outbound-delivery's own events. */
+export const OUTBOUND_STREAM: StreamSpec = { name: 'OUTBOUND', subjects: ['outbound.>'] };
+
+/** A subscription was switched off by the platform (HTTP 410, or 25 consecutive failures). */
+export const webhookSubscriptionDeactivated = defineEvent(
+  'outbound.webhook_subscription.deactivated',
+  WebhookSubscriptionDeactivated,
+);
+
+export type { DomainEventPayload, WebhookSubscriptionDeactivated };

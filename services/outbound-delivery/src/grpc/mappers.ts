@@ -1,0 +1,40 @@
+import type {
+  Delivery,
+  Subscription,
+} from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import type { DeliveryDocument } from '../store/delivery-store.js';
+import type { SubscriptionDocument } from '../store/subscription-store.js';
+
+/** The stored subscription as the API sees it: never a secret. */
+export function toSubscription(doc: SubscriptionDocument): Subscription {
+  return {
+    id: doc.id,
+    url: doc.url,
+    events: doc.events,
+    description: doc.description ?? undefined,
+    is_active: doc.is_active,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+    deactivated_reason: doc.deactivated_reason ?? undefined,
+    consecutive_failures: doc.consecutive_failures,
+  };
+}
+
+export function toDelivery(doc: DeliveryDocument): Delivery {
+  return {
+    id: doc.delivery_id,
+    subscription_id: doc.subscription_id,
+    event: doc.event,
+    status: doc.status,
+    occurred_at: doc.occurred_at,
+    created_at: doc.created_at,
+    next_attempt_at: doc.status === 'pending' ? doc.next_attempt_at : undefined,
+    attempts: (doc.attempts ?? []).map((attempt) => ({
+      attempted_at: new Date(attempt.attempted_at),
+      response_status: attempt.response_status ?? undefined,
+      duration_ms: attempt.duration_ms,
+      error: attempt.error ?? undefined,
+      response_body: attempt.response_body ?? undefined,
+    })),
+  };
+}

@@ -1,0 +1,110 @@
+import {
+  OutboundDeliveryServiceService,
+  type OutboundDeliveryServiceServer,
+} from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import type { AsyncService, ServiceRegistration } from '@inventory/platform';
+import type { CreateSubscription } from '../use-cases/create-subscription.js';
+import type { DeleteSubscription } from '../use-cases/delete-subscription.js';
+import type { GetSubscription } from '../use-cases/get-subscription.js';
+import type { ListDeliveries } from '../use-cases/list-deliveries.js';
+import type { ListSubscriptions } from '../use-cases/list-subscriptions.js';
+import type { Redeliver } from '../use-cases/redeliver.js';
+import type { RotateSecret } from '../use-cases/rotate-secret.js';
+import type { SendTestPing } from '../use-cases/send-test-ping.js';
+import type { UpdateSubscription } from '../use-cases/update-subscription.js';
+import { toDelivery, toSubscription } from './mappers.js';
+
+export interface OutboundDeliveryUseCases {
+  createSubscription: CreateSubscription;
+  listSubscriptions: ListSubscriptions;
+  getSubscription: GetSubscription;
+  updateSubscription: UpdateSubscription;
+  deleteSubscription: DeleteSubscription;
+  rotateSecret: RotateSecret;
+  listDeliveries: ListDeliveries;
+  redeliver: Redeliver;
+  sendTestPing: SendTestPing;
+}
+
+/** Thin handlers: tenant from metadata, one use case each. */
+export function outboundDeliveryService(
+  useCases: OutboundDeliveryUseCases,
+): ServiceRegistration<OutboundDeliveryServiceServer> {
+  const implementation: AsyncService<OutboundDeliveryServiceServer> = {
+    async createSubscription(request, context) {
+      const { subscription, secret } = await useCases.createSubscription.execute({
+        tenantId: context.tenant(),
+        url: request.url,
+        events: request.events,
+        description: request.description,
+        inputViolations: request.input_violations,
+      });
+      return { subscription: toSubscription(subscription), secret };
+    },
+    async listSubscriptions(request, context) {
+      const { rows, total } = await useCases.listSubscriptions.execute(
+        context.tenant(),
+        request.page || 1,
+        request.per_page || 10,
+      );
+      return { subscriptions: rows.map(toSubscription), total };
+    },
+    async getSubscription(request, context) {
+      const subscription = await useCases.getSubscription.execute(context.tenant(), request.id);
+      return { subscription: toSubscription(subscription) };
+    },
+    async updateSubscription(request, context) {
+      const subscription = await useCases.updateSubscription.execute({
+        tenantId: context.tenant(),
+        id: request.id,
+        url: request.url,
+        events: request.has_events ? request.events : undefined,
+        description: request.clear_description ? null : request.description,
+        isActive: request.is_active,
+        inputViolations: request.input_violations,
+      });
+      return { subscription: toSubscription(subscription) };
+    },
+    async deleteSubscription(request, context) {
+      await useCases.deleteSubscription.execute(context.tenant(), request.id);
+      return {};
+    },
+    async rotateSecret(request, context) {
+      const { secret, previousExpiresAt } = await useCases.rotateSecret.execute(
+        context.tenant(),
+        request.id,
+      );
+      return { secret, previous_secret_expires_at: previousExpiresAt };
+    },
+    async listDeliveries(request, context) {
+      const { rows, total } = await useCases.listDeliveries.execute(
+        context.tenant(),
+        request.subscription_id,
+        { status: request.status, event: request.event },
+        request.page || 1,
+        request.per_page || 10,
+      );
+      return { deliveries: rows.map(toDelivery), total };
+    },
+    async redeliver(request, context) {
+      const delivery = await useCases.redeliver.execute(
+        context.tenant(),
+        request.subscription_id,
+        request.delivery_id,
+      );
+      return { delivery: toDelivery(delivery) };
+    },
+    async sendTestPing(request, context) {
+      const delivery = await useCases.sendTestPing.execute(
+        context.tenant(),
+        request.subscription_id,
+      );
+      return { delivery: toDelivery(delivery) };
+    },
+  };
+  return {
+    name: 'inventory.outbound_delivery.v1.OutboundDeliveryService',
+    definition: OutboundDeliveryServiceService,
+    implementation,
+  };
+}

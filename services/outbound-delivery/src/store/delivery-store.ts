@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, type Connection, type Model } from 'mongoose';
+import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'dropped', 'skipped'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface AttemptRecord {
+  attempted_at: Date;
+  response_status: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
+export interface DeliveryDocument {
+  /** The delivery UUID sent as X-SVC-Delivery-Id on every attempt. */
+  delivery_id: string;
+  tenant_id: string;
+  subscription_id: number;
+  event: string;
+  /** `<event id>:<subscription id>` for catalog events (one delivery per pair), else the id. */
+  dedupe_key: string;
+  /** The serialised envelope, sent byte for byte on every attempt. */
+  body: string;
+  occurred_at: Date;
+  status: DeliveryStatus;
+  /** Attempts made in the current cycle (a redeliver starts a new cycle). */
+  cycle_attempts: number;
+  /** Whether the current cycle has passed the per-tenant cap. */
+  admitted: boolean;
+  next_attempt_at: Date;
+  /** A replica holds the delivery until then; past it, another may take it (crash recovery). */
+  lease_until: Date;
+  /** Which claim holds the lease (a claim reads back exactly the deliveries it won). */
+  lease_token?: string;
+  attempts: AttemptRecord[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+const schema = new Schema<DeliveryDocument>(
+  {
+    delivery_id: { type: String, required: true },
+    tenant_id: { type: String, required: true },
+    subscription_id: { type: Number, required: true },
+    event: { type: String, required: true },
+    dedupe_key: { type: String, required: true },
+    body: { type: String, required: true },
+    occurred_at: { type: Date, required: true },
+    status: { type: String, required: true },
+    cycle_attempts: { type: Number, required: true },
+    admitted: { type: Boolean, required: true },
+    next_attempt_at: { type: Date, required: true },
+    lease_until: { type: Date, required: true },
+    lease_token: { type: String },
+    attempts: { type: Schema.Types.Mixed, required: true },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'deliveries', minimize: false },
+);
+schema.index({ delivery_id: 1 }, { unique: true });
+schema.index({ dedupe_key: 1 }, { unique: true });
+schema.index({ status: 1, next_attempt_at: 1 });
+schema.index({ tenant_id: 1, subscription_id: 1, created_at: -1 });
+
+export type NewDelivery = Pick<
+  DeliveryDocument,
+  'delivery_id' | 'tenant_id' | 'subscription_id' | 'event' | 'dedupe_key' | 'body' | 'occurred_at'
+>;
+
+export interface DeliveryFilter {
+  status?: string;
+  event?: string;
+}
+
+const EPOCH = new Date(0);
+
+export class DeliveryStore {
+  private readonly model: Model<DeliveryDocument>;
+
+  constructor(connection: Connection) {
+    this.model = connection.model<DeliveryDocument>('Delivery', schema);
+  }
+
+  /** Schedules a first attempt now; false when the same dedupe key was already scheduled. */
+  async insertIfNew(input: NewDelivery, now = new Date()): Promise<boolean> {
+    try {
+      await this.model.create({
+        ...input,
+        status: 'pending',
+        cycle_attempts: 0,
+        admitted: false,
+        next_attempt_at: now,
+        lease_until: EPOCH,
+        attempts: [],
+        created_at: now,
+        updated_at: now,
+      } satisfies DeliveryDocument);
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Ids of pending deliveries due by `now` and not held by a live lease, oldest first. */
+  async dueIds(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.model
+      .find(
+        { status: 'pending', next_attempt_at: { $lte: now }, lease_until: { $lte: now } },
+        { delivery_id: 1 },
+      )
+      .sort({ next_attempt_at: 1 })
+      .limit(limit)
+      .lean<Array<{ delivery_id: string }>>();
+    return rows.map((row) => row.delivery_id);
+  }
+
+  /**
+   * Takes the leases of the given due deliveries in one write, marked with a fresh token, and
+   * returns the ones this call won (another replica may have taken some first).
+   */
+  async claim(deliveryIds: string[], now: Date, leaseMs: number): Promise<DeliveryDocument[]> {
+    if (deliveryIds.length === 0) return [];
+    const token = randomUUID();
+    await this.model.updateMany(
+      {
+        delivery_id: { $in: deliveryIds },
+        status: 'pending',
+        next_attempt_at: { $lte: now },
+        lease_until: { $lte: now },
+      },
+      { $set: { lease_until: new Date(now.getTime() + leaseMs), lease_token: token } },
+    );
+    return this.model
+      .find({ delivery_id: { $in: deliveryIds }, lease_token: token })
+      .lean<DeliveryDocument[]>();
+  }
+
+  /** Settles a claimed delivery: appends the attempt (if one was made) and sets the new state. */
+  async settle(
+    deliveryId: string,
+    changes: Partial<
+      Pick<DeliveryDocument, 'status' | 'cycle_attempts' | 'admitted' | 'next_attempt_at'>
+    >,
+    attempt?: AttemptRecord,
+  ): Promise<void> {
+    await this.model.updateOne(
+      { delivery_id: deliveryId },
+      {
+        $set: { ...changes, lease_until: EPOCH, updated_at: new Date() },
+        ...(attempt ? { $push: { attempts: attempt } } : {}),
+      },
+    );
+  }
+
+  async find(
+    tenantId: string,
+    subscriptionId: number,
+    deliveryId: string,
+  ): Promise<DeliveryDocument | null> {
+    return this.model
+      .findOne(
+        tenantFilter<DeliveryDocument>(tenantId, {
+          subscription_id: subscriptionId,
+          delivery_id: deliveryId,
+        }),
+      )
+      .lean<DeliveryDocument>();
+  }
+
+  /** A new cycle of attempts (redeliver), due now; it passes the cap again. */
+  async restartCycle(tenantId: string, deliveryId: string): Promise<DeliveryDocument | null> {
+    const now = new Date();
+    return this.model
+      .findOneAndUpdate(
+        tenantFilter<DeliveryDocument>(tenantId, { delivery_id: deliveryId }),
+        {
+          $set: {
+            status: 'pending',
+            cycle_attempts: 0,
+            admitted: false,
+            next_attempt_at: now,
+            lease_until: EPOCH,
+            updated_at: now,
+          },
+        },
+        { new: true },
+      )
+      .lean<DeliveryDocument>();
+  }
+
+  async page(
+    tenantId: string,
+    subscriptionId: number,
+    filter: DeliveryFilter,
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: DeliveryDocument[]; total: number }> {
+    const query = tenantFilter<DeliveryDocument>(tenantId, {
+      subscription_id: subscriptionId,
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.event ? { event: filter.event } : {}),
+    });
+    const [rows, total] = await Promise.all([
+      this.model
+        .find(query, { body: 0 })
+        .sort({ created_at: -1, delivery_id: 1 })
+        .skip((page - 1) * perPage)
+        .limit(perPage)
+        .lean<DeliveryDocument[]>(),
+      this.model.countDocuments(query),
+    ]);
+    return { rows, total };
+  }
+
+  /** Deliveries of a deleted subscription are kept as history but never attempted again. */
+  async skipPending(tenantId: string, subscriptionId: number): Promise<void> {
+    await this.model.updateMany(
+      tenantFilter<DeliveryDocument>(tenantId, {
+        subscription_id: subscriptionId,
+        status: 'pending',
+      }),
+      { $set: { status: 'skipped', updated_at: new Date() } },
+    );
+  }
+}

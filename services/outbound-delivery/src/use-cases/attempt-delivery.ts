@@ -1,0 +1,141 @@
+import type { Logger, SecretBox } from '@inventory/platform';
+import { nextStep } from '../domain/attempt-outcome.js';
+import { deliveryHeaders } from '../domain/delivery-envelope.js';
+import { signatureHeader } from '../domain/signing-secret.js';
+import type { DeliveryMetrics } from '../delivery/delivery-metrics.js';
+import type { HttpSender } from '../delivery/http-sender.js';
+import type { RateCap } from '../delivery/rate-cap.js';
+import type { DeliveryDocument, DeliveryStore } from '../store/delivery-store.js';
+import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { DeactivateSubscription } from './deactivate-subscription.js';
+
+export interface DeliveryRules {
+  shortName: string;
+  maxAttempts: number;
+  retryDelaysMs: readonly number[];
+  deactivateAfterFailures: number;
+}
+
+/**
+ * One attempt of one claimed delivery: cap check at the start of a cycle, signing with every
+ * live secret, the POST, and settling by the delivery rules (retry, success, 410, failure
+ * count and deactivation).
+ */
+export class AttemptDelivery {
+  constructor(
+    private readonly stores: { subscriptions: SubscriptionStore; deliveries: DeliveryStore },
+    private readonly sender: HttpSender,
+    private readonly rateCap: RateCap,
+    private readonly secretBox: SecretBox,
+    private readonly deactivate: DeactivateSubscription,
+    private readonly rules: DeliveryRules,
+    private readonly metrics: DeliveryMetrics,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Starts one attempt per claimed delivery, their subscriptions read in one query; resolves to
+   * the attempts in flight.
+   */
+  async executeAll(batch: DeliveryDocument[]): Promise<Array<Promise<void>>> {
+    const found = await this.stores.subscriptions.byIds(batch.map((d) => d.subscription_id));
+    const byId = new Map(found.map((subscription) => [subscription.id, subscription]));
+    return batch.map((delivery) => {
+      const subscription = byId.get(delivery.subscription_id);
+      // The tenant check: a delivery only ever goes to its own tenant's subscription.
+      return this.execute(
+        delivery,
+        subscription?.tenant_id === delivery.tenant_id ? subscription : undefined,
+      );
+    });
+  }
+
+  async execute(
+    delivery: DeliveryDocument,
+    subscription: SubscriptionDocument | undefined,
+  ): Promise<void> {
+    const { subscriptions, deliveries } = this.stores;
+    if (!subscription?.is_active) {
+      await deliveries.settle(delivery.delivery_id, { status: 'skipped' });
+      this.metrics.settled('skipped');
+      return;
+    }
+    if (!delivery.admitted) {
+      if (!(await this.rateCap.take(delivery.tenant_id))) {
+        await deliveries.settle(delivery.delivery_id, { status: 'dropped' });
+        this.metrics.settled('dropped');
+        this.logger.warn(
+          { delivery_id: delivery.delivery_id, subscription_id: subscription.id },
+          'outbound webhook dropped: the tenant is over its per-minute cap',
+        );
+        return;
+      }
+    }
+
+    const signature = signatureHeader(this.liveSecrets(subscription), delivery.body);
+    const headers = deliveryHeaders(
+      this.rules.shortName,
+      delivery.event,
+      delivery.delivery_id,
+      signature,
+    );
+    const attemptedAt = new Date();
+    const outcome = await this.sender.send(subscription.url, headers, delivery.body);
+    this.metrics.attempt(
+      outcome.responseStatus === undefined
+        ? 'error'
+        : outcome.responseStatus < 300 && outcome.responseStatus >= 200
+          ? '2xx'
+          : 'status',
+      outcome.durationMs,
+    );
+    const attempt = {
+      attempted_at: attemptedAt,
+      response_status: outcome.responseStatus ?? null,
+      duration_ms: outcome.durationMs,
+      error: outcome.error ?? null,
+      response_body: outcome.responseBody ?? null,
+    };
+    const made = delivery.cycle_attempts + 1;
+    const step = nextStep(outcome, made, this.rules.maxAttempts, this.rules.retryDelaysMs);
+    const base = { cycle_attempts: made, admitted: true };
+    switch (step.kind) {
+      case 'succeeded':
+        await deliveries.settle(delivery.delivery_id, { ...base, status: 'succeeded' }, attempt);
+        // Most subscriptions never failed: no write to reset a count that is already 0.
+        if (subscription.consecutive_failures !== 0)
+          await subscriptions.recordSuccess(subscription.tenant_id, subscription.id);
+        this.metrics.settled('succeeded');
+        return;
+      case 'retry':
+        await deliveries.settle(
+          delivery.delivery_id,
+          { ...base, status: 'pending', next_attempt_at: new Date(Date.now() + step.afterMs) },
+          attempt,
+        );
+        return;
+      case 'gone':
+        // Switched off first: a crash before settling leaves a delivery that is then skipped.
+        await this.deactivate.execute(subscription, 'gone', subscription.consecutive_failures);
+        await deliveries.settle(delivery.delivery_id, { ...base, status: 'failed' }, attempt);
+        this.metrics.settled('failed');
+        return;
+      case 'failed': {
+        await deliveries.settle(delivery.delivery_id, { ...base, status: 'failed' }, attempt);
+        this.metrics.settled('failed');
+        const failures = await subscriptions.recordFailure(subscription.tenant_id, subscription.id);
+        if (failures >= this.rules.deactivateAfterFailures)
+          await this.deactivate.execute(subscription, 'consecutive_failures', failures);
+        return;
+      }
+    }
+  }
+
+  /** The current secret and any rotated-out one still in its overlap, newest first. */
+  private liveSecrets(subscription: SubscriptionDocument): string[] {
+    const now = Date.now();
+    return subscription.secrets
+      .filter((secret) => !secret.expires_at || new Date(secret.expires_at).getTime() > now)
+      .map((secret) => this.secretBox.decrypt(secret.encrypted));
+  }
+}

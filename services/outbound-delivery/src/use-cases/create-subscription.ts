@@ -1,0 +1,52 @@
+import { validationFailed, type FieldViolation, type SecretBox } from '@inventory/platform';
+import { mintSigningSecret } from '../domain/signing-secret.js';
+import {
+  checkDescription,
+  checkEvents,
+  checkReceiverUrl,
+  mergeViolations,
+} from '../domain/subscription-input.js';
+import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { ReceiverRules } from './receiver-rules.js';
+
+export interface CreateSubscriptionInput {
+  tenantId: string;
+  url?: string;
+  events?: string[];
+  description?: string;
+  inputViolations?: readonly FieldViolation[];
+}
+
+/** Validates everything (the URL's addresses included), stores the secret encrypted, returns it once. */
+export class CreateSubscription {
+  constructor(
+    private readonly subscriptions: SubscriptionStore,
+    private readonly secretBox: SecretBox,
+    private readonly receivers: ReceiverRules,
+  ) {}
+
+  async execute(
+    input: CreateSubscriptionInput,
+  ): Promise<{ subscription: SubscriptionDocument; secret: string }> {
+    const own: FieldViolation[] = [];
+    const typed = new Set((input.inputViolations ?? []).map((violation) => violation.field));
+    if (!typed.has('url'))
+      await checkReceiverUrl(own, input.url, this.receivers.policy, this.receivers.resolve);
+    const events = typed.has('events') ? [] : checkEvents(own, input.events ?? []);
+    checkDescription(own, input.description);
+    const violations = mergeViolations(input.inputViolations ?? [], own);
+    if (violations.length > 0) throw validationFailed(violations);
+
+    const secret = mintSigningSecret();
+    const subscription = await this.subscriptions.create({
+      tenant_id: input.tenantId,
+      url: input.url!,
+      events,
+      description: input.description ?? null,
+      secrets: [
+        { encrypted: this.secretBox.encrypt(secret), created_at: new Date(), expires_at: null },
+      ],
+    });
+    return { subscription, secret };
+  }
+}

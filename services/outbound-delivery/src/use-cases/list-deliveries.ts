@@ -1,0 +1,42 @@
+import { notFound, validationFailed } from '@inventory/platform';
+import {
+  DELIVERY_STATUSES,
+  type DeliveryDocument,
+  type DeliveryFilter,
+  type DeliveryStore,
+} from '../store/delivery-store.js';
+import type { SubscriptionStore } from '../store/subscription-store.js';
+import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
+
+/** The delivery log of one subscription, newest first, filtered by status and event. */
+export class ListDeliveries {
+  constructor(
+    private readonly subscriptions: SubscriptionStore,
+    private readonly deliveries: DeliveryStore,
+  ) {}
+
+  async execute(
+    tenantId: string,
+    subscriptionId: number,
+    filter: DeliveryFilter,
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: DeliveryDocument[]; total: number }> {
+    if (filter.status && !(DELIVERY_STATUSES as readonly string[]).includes(filter.status))
+      throw validationFailed([
+        {
+          field: 'status',
+          description: `The status must be one of: ${DELIVERY_STATUSES.join(', ')}.`,
+        },
+      ]);
+    if (!(await this.subscriptions.find(tenantId, subscriptionId)))
+      throw notFound(SUBSCRIPTION_NOT_FOUND);
+    return this.deliveries.page(
+      tenantId,
+      subscriptionId,
+      filter,
+      Math.max(1, page),
+      Math.max(1, perPage),
+    );
+  }
+}

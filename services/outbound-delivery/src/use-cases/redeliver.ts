@@ -1,0 +1,29 @@
+import { notFound } from '@inventory/platform';
+import type { DeliveryDocument, DeliveryStore } from '../store/delivery-store.js';
+import type { SubscriptionStore } from '../store/subscription-store.js';
+import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
+import { INACTIVE } from './send-test-ping.js';
+
+/** A new cycle of attempts for a past delivery: the same stored body, the same delivery id. */
+export class Redeliver {
+  constructor(
+    private readonly subscriptions: SubscriptionStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly wake: () => void,
+  ) {}
+
+  async execute(
+    tenantId: string,
+    subscriptionId: number,
+    deliveryId: string,
+  ): Promise<DeliveryDocument> {
+    const subscription = await this.subscriptions.find(tenantId, subscriptionId);
+    if (!subscription) throw notFound(SUBSCRIPTION_NOT_FOUND);
+    const delivery = await this.deliveries.find(tenantId, subscriptionId, deliveryId);
+    if (!delivery) throw notFound('Webhook delivery not found.');
+    if (!subscription.is_active) throw INACTIVE();
+    const restarted = await this.deliveries.restartCycle(tenantId, deliveryId);
+    this.wake();
+    return restarted!;
+  }
+}

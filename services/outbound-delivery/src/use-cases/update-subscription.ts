@@ -1,0 +1,64 @@
+import { notFound, validationFailed, type FieldViolation } from '@inventory/platform';
+import {
+  checkDescription,
+  checkEvents,
+  checkReceiverUrl,
+  mergeViolations,
+} from '../domain/subscription-input.js';
+import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
+import type { ReceiverRules } from './receiver-rules.js';
+
+export interface UpdateSubscriptionInput {
+  tenantId: string;
+  id: number;
+  url?: string;
+  events?: string[];
+  /** null clears it. */
+  description?: string | null;
+  isActive?: boolean;
+  inputViolations?: readonly FieldViolation[];
+}
+
+/**
+ * Changes only what is given. `is_active: true` re-enables a deactivated subscription with a
+ * fresh failure count; `false` pauses it.
+ */
+export class UpdateSubscription {
+  constructor(
+    private readonly subscriptions: SubscriptionStore,
+    private readonly receivers: ReceiverRules,
+  ) {}
+
+  async execute(input: UpdateSubscriptionInput): Promise<SubscriptionDocument> {
+    const existing = await this.subscriptions.find(input.tenantId, input.id);
+    if (!existing) throw notFound(SUBSCRIPTION_NOT_FOUND);
+    const own: FieldViolation[] = [];
+    const typed = new Set((input.inputViolations ?? []).map((violation) => violation.field));
+    if (input.url !== undefined && !typed.has('url'))
+      await checkReceiverUrl(own, input.url, this.receivers.policy, this.receivers.resolve);
+    const events =
+      input.events === undefined || typed.has('events')
+        ? undefined
+        : checkEvents(own, input.events);
+    if (typeof input.description === 'string') checkDescription(own, input.description);
+    const violations = mergeViolations(input.inputViolations ?? [], own);
+    if (violations.length > 0) throw validationFailed(violations);
+
+    const changes: Partial<SubscriptionDocument> = {};
+    if (input.url !== undefined) changes.url = input.url;
+    if (events !== undefined) changes.events = events;
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.isActive === true && !existing.is_active)
+      Object.assign(changes, {
+        is_active: true,
+        deactivated_reason: null,
+        consecutive_failures: 0,
+      });
+    if (input.isActive === false && existing.is_active)
+      Object.assign(changes, { is_active: false, deactivated_reason: null });
+    const updated = await this.subscriptions.update(input.tenantId, input.id, changes);
+    if (!updated) throw notFound(SUBSCRIPTION_NOT_FOUND);
+    return updated;
+  }
+}

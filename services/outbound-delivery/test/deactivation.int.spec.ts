@@ -1,0 +1,152 @@
+import { AlertRaised } from '@inventory/contracts/events/v1/alert.js';
+import { ActivityRecorded } from '@inventory/contracts/events/v1/activity.js';
+import { WebhookSubscriptionDeactivated } from '@inventory/contracts/events/v1/domain_events.js';
+import { decodeEnvelope, type ProtoCodec } from '@inventory/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  deliveriesOf,
+  settledDeliveries,
+  startHarness,
+  subscribe,
+  waitFor,
+  type Harness,
+} from './harness.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+const TENANT = 'tenant-deactivation';
+
+/** Every event on `subject` so far, decoded (an ordered consumer reads the stream from the start). */
+async function eventsOn<T>(h: Harness, stream: string, subject: string, codec: ProtoCodec<T>) {
+  const consumer = await h.service.jetstream.consumers.get(stream, { filterSubjects: subject });
+  const found: Array<{ tenantId: string; payload: T }> = [];
+  const messages = await consumer.fetch({ max_messages: 1000, expires: 1000 });
+  for await (const message of messages) {
+    const envelope = decodeEnvelope(message.data);
+    found.push({ tenantId: envelope.tenant_id, payload: codec.decode(envelope.payload) });
+    if (message.info.pending === 0) break;
+  }
+  return found;
+}
+
+describe('25 consecutive failures', () => {
+  let h: Harness;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    h = await startHarness();
+    receiver = await startReceiver();
+    // Data `ok: true` succeeds, anything else fails (500), so each test scripts its sequence.
+    receiver.respond((request, response) => {
+      const ok = (JSON.parse(request.body) as { data: { ok?: boolean } }).data.ok === true;
+      response.writeHead(ok ? 200 : 500).end();
+    });
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await h?.stop();
+  });
+
+  const fire = async (count: number, ok: boolean) => {
+    for (let i = 0; i < count; i++) await h.publish(TENANT, 'customer.created', { ok, i });
+  };
+
+  it(
+    'a success resets the count: 24 failures, a success, then one failure leave it active',
+    { timeout: 180_000 },
+    async () => {
+      const { id } = await subscribe(h, TENANT, `${receiver.url}/reset`, ['customer.created']);
+      await fire(24, false);
+      await settledDeliveries(h, TENANT, id, 24);
+      await fire(1, true);
+      await settledDeliveries(h, TENANT, id, 25);
+      await fire(1, false);
+      await settledDeliveries(h, TENANT, id, 26);
+      const { subscription } = await as(TENANT, () => h.client.call.getSubscription({ id }));
+      expect(subscription).toMatchObject({ is_active: true, consecutive_failures: 1 });
+      await as(TENANT, () => h.client.call.deleteSubscription({ id }));
+    },
+  );
+
+  it(
+    'deactivates on the 25th failed delivery and notifies the account: alert, activity row and event',
+    { timeout: 180_000 },
+    async () => {
+      const { id } = await subscribe(h, TENANT, `${receiver.url}/dying`, ['customer.created']);
+      await fire(25, false);
+      const settled = await settledDeliveries(h, TENANT, id, 25);
+      expect(settled.every((d) => d.status === 'failed' && d.attempts.length === 3)).toBe(true);
+      const { subscription } = await as(TENANT, () => h.client.call.getSubscription({ id }));
+      expect(subscription).toMatchObject({
+        is_active: false,
+        deactivated_reason: 'consecutive_failures',
+        consecutive_failures: 25,
+      });
+
+      const alerts = await waitFor(async () => {
+        const found = await eventsOn(h, 'ACTIVITY', 'activity.alert.raised', AlertRaised);
+        return found.length > 0 ? found : undefined;
+      }, 'the alert');
+      expect(alerts).toHaveLength(1);
+      expect(alerts[0]!.tenantId).toBe(TENANT);
+      expect(alerts[0]!.payload).toMatchObject({
+        kind: 'webhook_subscription_deactivated',
+        priority: 'high',
+      });
+      expect(JSON.parse(alerts[0]!.payload.properties_json)).toMatchObject({
+        subscription_id: id,
+        reason: 'consecutive_failures',
+      });
+      const activity = await waitFor(async () => {
+        const found = await eventsOn(h, 'ACTIVITY', 'activity.recorded', ActivityRecorded);
+        return found.length > 0 ? found : undefined;
+      }, 'the activity row');
+      expect(activity.map((a) => a.payload)).toEqual([
+        expect.objectContaining({
+          event: 'webhook_subscription_deactivated',
+          subject_type: 'webhook_subscription',
+          subject_id: id,
+        }),
+      ]);
+      const events = await waitFor(async () => {
+        const found = await eventsOn(
+          h,
+          'OUTBOUND',
+          'outbound.webhook_subscription.deactivated',
+          WebhookSubscriptionDeactivated,
+        );
+        return found.length > 0 ? found : undefined;
+      }, 'the deactivation event');
+      expect(events.map((e) => e.payload)).toEqual([
+        {
+          subscription_id: id,
+          url: `${receiver.url}/dying`,
+          reason: 'consecutive_failures',
+          consecutive_failures: 25,
+        },
+      ]);
+
+      // Deactivated: the next event makes no delivery (a fresh subscription proves it was handled).
+      const witness = await subscribe(h, TENANT, `${receiver.url}/witness`, ['customer.created']);
+      await fire(1, true);
+      await settledDeliveries(h, TENANT, witness.id, 1);
+      expect((await deliveriesOf(h, TENANT, id)).total).toBe(25);
+
+      // Re-enabled: a fresh count, and deliveries again.
+      const { subscription: enabled } = await as(TENANT, () =>
+        h.client.call.updateSubscription({
+          id,
+          events: [],
+          has_events: false,
+          clear_description: false,
+          is_active: true,
+          input_violations: [],
+        }),
+      );
+      expect(enabled).toMatchObject({ is_active: true, consecutive_failures: 0 });
+      expect(enabled!.deactivated_reason).toBeUndefined();
+      await fire(1, true);
+      const after = await settledDeliveries(h, TENANT, id, 26);
+      expect(after[0]!.status).toBe('succeeded');
+    },
+  );
+});

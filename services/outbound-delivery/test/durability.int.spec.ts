@@ -1,0 +1,129 @@
+import { fileURLToPath } from 'node:url';
+import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import { freePort, spawnUntilReady } from '@inventory/local-infra';
+import { createGrpcClient } from '@inventory/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  settledDeliveries,
+  startHarness,
+  subscribe,
+  waitFor,
+  type Harness,
+} from './harness.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+const TENANT = 'tenant-durable';
+
+describe('durable schedule', () => {
+  let h: Harness;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    // Long enough waits that the retry is still scheduled when the replica goes away.
+    h = await startHarness({ WEBHOOK_RETRY_DELAYS_MS: '1500,1500', DELIVERY_LEASE_MS: '2000' });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await h?.stop();
+  });
+
+  it(
+    'a scheduled retry survives a restart of the service and keeps its delivery id',
+    { timeout: 120_000 },
+    async () => {
+      let answer = 503;
+      receiver.respond((_r, response) => response.writeHead(answer).end());
+      const { id } = await subscribe(h, TENANT, `${receiver.url}/restart`);
+      await h.publish(TENANT, 'product.created', { n: 'restart' });
+      await waitFor(() => receiver.requests.length === 1, 'the first attempt');
+      await h.stopReplicas();
+      answer = 200;
+      const restarted = await h.startReplica();
+      expect(restarted.grpc!.address).toBeDefined();
+      await waitFor(() => receiver.requests.length === 2, 'the retry after the restart');
+      const [first, second] = receiver.requests;
+      expect(second!.headers['x-svc-delivery-id']).toBe(first!.headers['x-svc-delivery-id']);
+      expect(second!.body).toBe(first!.body);
+      const client = createGrpcClient(OutboundDeliveryServiceClient, restarted.grpc!.address, {
+        deadlineMs: 10_000,
+      });
+      try {
+        const deliveries = await waitFor(async () => {
+          const { deliveries } = await as(TENANT, () =>
+            client.call.listDeliveries({ subscription_id: id, page: 1, per_page: 10 }),
+          );
+          return deliveries[0]?.status === 'succeeded' ? deliveries : undefined;
+        }, 'the delivery to succeed');
+        expect(deliveries[0]!.attempts.map((a) => a.response_status)).toEqual([503, 200]);
+      } finally {
+        client.close();
+      }
+    },
+  );
+
+  it(
+    'a kill -9 in the middle of an attempt loses nothing: another replica repeats it with the same delivery id',
+    { timeout: 120_000 },
+    async () => {
+      receiver.requests.length = 0;
+      // The first attempt hangs until the process that made it is dead.
+      receiver.respond((_r, response) => {
+        if (receiver.requests.length > 1) response.writeHead(200).end();
+      });
+      const grpcPort = await freePort();
+      const root = fileURLToPath(new URL('../../../', import.meta.url));
+      const doomed = await spawnUntilReady({
+        command: `${root}node_modules/.bin/tsx`,
+        args: ['--conditions=development', `${root}services/outbound-delivery/src/main.ts`],
+        readyPattern: /gRPC server listening/,
+        timeoutMs: 60_000,
+        env: {
+          ...process.env,
+          ...h.env,
+          LOG_LEVEL: 'info',
+          WEBHOOK_TIMEOUT_MS: '60000',
+          DELIVERY_LEASE_MS: '2000',
+          GRPC_PORT: String(grpcPort),
+        },
+      });
+      const client = createGrpcClient(OutboundDeliveryServiceClient, `127.0.0.1:${grpcPort}`, {
+        deadlineMs: 10_000,
+      });
+      let subscriptionId = 0;
+      try {
+        subscriptionId = (await subscribe({ ...h, client }, TENANT, `${receiver.url}/kill`)).id;
+        // Only the doomed process runs until the kill: the in-process replicas are stopped.
+        await h.stopReplicas();
+        await as(TENANT, () => client.call.sendTestPing({ subscription_id: subscriptionId }));
+        await waitFor(() => receiver.requests.length === 1, 'the attempt in flight');
+      } finally {
+        client.close();
+        doomed.child.kill('SIGKILL');
+      }
+      const survivor = await h.startReplica();
+      await waitFor(() => receiver.requests.length === 2, 'the repeated attempt');
+      const [first, second] = receiver.requests;
+      expect(second!.headers['x-svc-delivery-id']).toBe(first!.headers['x-svc-delivery-id']);
+      expect(second!.body).toBe(first!.body);
+      const survivorClient = createGrpcClient(
+        OutboundDeliveryServiceClient,
+        survivor.grpc!.address,
+        {
+          deadlineMs: 10_000,
+        },
+      );
+      try {
+        const [delivery] = await settledDeliveries(
+          { ...h, client: survivorClient },
+          TENANT,
+          subscriptionId,
+          1,
+        );
+        expect(delivery!.status).toBe('succeeded');
+      } finally {
+        survivorClient.close();
+      }
+    },
+  );
+});

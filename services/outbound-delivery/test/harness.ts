@@ -1,0 +1,159 @@
+import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import { domainEventEntry, type WebhookEventName } from '@inventory/events';
+import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import {
+  createGrpcClient,
+  describeCallError,
+  runWithContext,
+  type GrpcClientHandle,
+} from '@inventory/platform';
+import { bootstrap, type BootstrapOptions } from '../src/bootstrap.js';
+
+/** Short waits and timeouts, loopback http receivers: what tests (and `npm start`) use. */
+export const FAST_ENV = {
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_LOOPBACK: 'true',
+  WEBHOOK_RETRY_DELAYS_MS: '50,100',
+  WEBHOOK_TIMEOUT_MS: '500',
+  DELIVERY_POLL_MS: '25',
+  DELIVERY_LEASE_MS: '3000',
+  LOG_LEVEL: 'silent',
+};
+
+export type Service = Awaited<ReturnType<typeof bootstrap>>;
+
+export interface Harness {
+  infra: TestInfra;
+  env: NodeJS.ProcessEnv;
+  service: Service;
+  client: GrpcClientHandle<OutboundDeliveryServiceClient>;
+  /** Another replica (or a restart) on the same database, NATS and Redis. */
+  startReplica(env?: NodeJS.ProcessEnv, options?: BootstrapOptions): Promise<Service>;
+  /** Stops every in-process replica started so far (the infrastructure keeps running). */
+  stopReplicas(): Promise<void>;
+  publish(
+    tenantId: string,
+    name: WebhookEventName,
+    data: Record<string, unknown>,
+    id?: string,
+  ): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(
+  env: NodeJS.ProcessEnv = {},
+  options: BootstrapOptions = {},
+): Promise<Harness> {
+  const infra = await startTestInfra();
+  const baseEnv: NodeJS.ProcessEnv = {
+    MONGO_URL: infra.mongoUrl,
+    MONGO_DB: infra.dbName('outbound_delivery'),
+    NATS_URL: infra.natsUrl,
+    REDIS_URL: infra.redisUrl,
+    ...FAST_ENV,
+    ...env,
+  };
+  const replicas: Service[] = [];
+  const startReplica = async (extra: NodeJS.ProcessEnv = {}, opts: BootstrapOptions = options) => {
+    const replica = await bootstrap({ ...baseEnv, ...extra }, opts);
+    replicas.push(replica);
+    return replica;
+  };
+  const service = await startReplica();
+  const client = createGrpcClient(OutboundDeliveryServiceClient, service.grpc!.address, {
+    deadlineMs: 20_000,
+  });
+  return {
+    infra,
+    env: baseEnv,
+    service,
+    client,
+    startReplica,
+    async stopReplicas() {
+      for (const replica of replicas.splice(0)) await replica.stop().catch(() => undefined);
+    },
+    async publish(tenantId, name, data, id) {
+      const { type, event } = domainEventEntry({ tenantId, name, data, id });
+      return service.publisher.publish(type, event);
+    },
+    async stop() {
+      client.close();
+      for (const replica of replicas) await replica.stop().catch(() => undefined);
+      await infra.stop();
+    },
+  };
+}
+
+/** Runs a call as a tenant, the way the gateway's metadata would. */
+export const as = <T>(tenantId: string, fn: () => Promise<T>) =>
+  runWithContext({ requestId: `test-${Math.random()}`, tenantId, userId: '1' }, fn);
+
+export async function failureOf(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    return describeCallError(error);
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Polls until `check` returns a value other than undefined/false (generous cap, no timing claims). */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  capMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + capMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Creates a subscription as `tenant`; returns its id and the one-time secret. */
+export async function subscribe(
+  h: Harness,
+  tenant: string,
+  url: string,
+  events: string[] = ['product.created'],
+): Promise<{ id: number; secret: string }> {
+  const created = await as(tenant, () =>
+    h.client.call.createSubscription({ url, events, input_violations: [] }),
+  );
+  return { id: created.subscription!.id, secret: created.secret };
+}
+
+/** The delivery log of a subscription (first 100, newest first). */
+export async function deliveriesOf(
+  h: Harness,
+  tenant: string,
+  subscriptionId: number,
+  filter: { status?: string; event?: string } = {},
+) {
+  const { deliveries, total } = await as(tenant, () =>
+    h.client.call.listDeliveries({
+      subscription_id: subscriptionId,
+      page: 1,
+      per_page: 100,
+      ...filter,
+    }),
+  );
+  return { deliveries, total };
+}
+
+/** Waits until every delivery of the subscription has settled and there are `count` of them. */
+export async function settledDeliveries(
+  h: Harness,
+  tenant: string,
+  subscriptionId: number,
+  count: number,
+) {
+  return waitFor(async () => {
+    const { deliveries } = await deliveriesOf(h, tenant, subscriptionId);
+    return deliveries.length === count && deliveries.every((d) => d.status !== 'pending')
+      ? deliveries
+      : undefined;
+  }, `${count} settled deliveries of subscription ${subscriptionId}`);
+}
