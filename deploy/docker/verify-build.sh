@@ -71,9 +71,9 @@ for app in "${apps[@]}"; do
   # the missing variables (what a pod without its Secret would log).
   container="$(buildah from --quiet "$image")"
   user="$(buildah inspect --format '{{.OCIv1.Config.User}}' "$image")"
-  cmd="$(buildah inspect --format '{{json .OCIv1.Config.Cmd}}' "$image")"
+  cmd="$(buildah inspect --format '{{.OCIv1.Config.Cmd}}' "$image")"
   [ "$user" = "10001:10001" ] || { echo "$image runs as '$user', not 10001:10001" >&2; exit 1; }
-  [ "$cmd" = '["node","/app/main.js"]' ] || { echo "$image CMD is $cmd" >&2; exit 1; }
+  [ "$cmd" = '[node /app/main.js]' ] || { echo "$image CMD is $cmd" >&2; exit 1; }
   output="$(buildah run --isolation chroot --user 10001:10001 "$container" -- node /app/main.js 2>&1 || true)"
   buildah rm "$container" >/dev/null
   if ! grep -q 'Invalid configuration' <<<"$output" || ! grep -q 'NATS_URL' <<<"$output"; then
