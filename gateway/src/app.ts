@@ -11,6 +11,8 @@ import type { ParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import type { WebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import type { ActivityAdapter } from './adapters/activity.js';
 import { parcelTrackingActivityRoutes } from './routes/parcel-tracking/activity.js';
+import type { CatalogAdapter } from './adapters/catalog.js';
+import { catalogRoutes } from './routes/catalog/listings.js';
 import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
 
@@ -22,6 +24,7 @@ export interface GatewayDeps extends HealthRouteDeps {
   parcelTracking: ParcelTrackingAdapter;
   webhookIngest: WebhookIngestAdapter;
   activity: ActivityAdapter;
+  catalog: CatalogAdapter;
   /** Tenancy, authentication, route-table enforcement, rate limits, request log, OpenAPI (issue #4). */
   auth: AuthWiring;
 }
@@ -71,5 +74,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     publicScheme: deps.config.PUBLIC_SCHEME,
     publicPort: deps.config.PUBLIC_PORT,
   });
+  await app.register(catalogRoutes, { catalog: deps.catalog });
   return app;
 }

@@ -14,6 +14,7 @@ import { createServiceHealthChecks } from './adapters/service-health.js';
 import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import { createWebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import { createActivityAdapter } from './adapters/activity.js';
+import { createCatalogAdapter } from './adapters/catalog.js';
 import { buildApp } from './app.js';
 import { createAuthWiring, type AuthWiring, type ExtraRoutes } from './auth/index.js';
 import { readConfig, type GatewayConfig } from './config.js';
@@ -57,6 +58,7 @@ export async function bootstrap(
     'webhook-ingest': config.WEBHOOK_INGEST_GRPC_ADDRESS,
     'outbound-delivery': config.OUTBOUND_DELIVERY_GRPC_ADDRESS,
     activity: config.ACTIVITY_GRPC_ADDRESS,
+    catalog: config.CATALOG_GRPC_ADDRESS,
   });
   const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, {
     deadlineMs: config.GRPC_DEADLINE_MS,
@@ -65,6 +67,9 @@ export async function bootstrap(
     deadlineMs: config.GRPC_DEADLINE_MS,
   });
   const activity = createActivityAdapter(config.ACTIVITY_GRPC_ADDRESS, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+  });
+  const catalog = createCatalogAdapter(config.CATALOG_GRPC_ADDRESS, {
     deadlineMs: config.GRPC_DEADLINE_MS,
   });
   let shuttingDown = false;
@@ -81,6 +86,7 @@ export async function bootstrap(
     parcelTracking,
     webhookIngest,
     activity,
+    catalog,
   });
   // Metrics on their own port, as every service serves them (the public port never exposes them).
   const metricsServer = await startMetricsServer(
@@ -114,6 +120,7 @@ export async function bootstrap(
         async () => parcelTracking.close(),
         async () => webhookIngest.close(),
         async () => activity.close(),
+        async () => catalog.close(),
         async () => auth.close(),
         () => metricsServer.stop(),
       ]);

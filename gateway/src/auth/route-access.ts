@@ -71,6 +71,11 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'GET /api/integrations/parcel-tracking/instances/:instance/activity': { access: 'any-token' },
   // Inbound provider webhooks: the token in the path is the credential.
   'POST /webhooks/parcel-tracking/:token': { access: 'public' },
+
+  // Listings seen by path (issue #15), from the catalog read models. Products follow rule 1
+  // (`products:read` for GET); purchase invoices take the purchase area's read scope (ADR 0503).
+  'GET /api/v2/products': { access: { resource: 'products' } },
+  'GET /api/purchase-invoices': { access: { scope: 'purchase-orders:read' } },
 };
 
 export function routeKey(method: string, url: string): string {
