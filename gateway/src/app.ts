@@ -12,6 +12,8 @@ import type { WebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import type { ActivityAdapter } from './adapters/activity.js';
 import type { OutboundDeliveryAdapter } from './adapters/outbound-delivery.js';
 import { parcelTrackingActivityRoutes } from './routes/parcel-tracking/activity.js';
+import type { CatalogAdapter } from './adapters/catalog.js';
+import { catalogRoutes } from './routes/catalog/listings.js';
 import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
 import { alertRoutes } from './routes/alerts/alerts.js';
@@ -26,6 +28,7 @@ export interface GatewayDeps extends HealthRouteDeps {
   webhookIngest: WebhookIngestAdapter;
   activity: ActivityAdapter;
   outboundDelivery: OutboundDeliveryAdapter;
+  catalog: CatalogAdapter;
   /** Tenancy, authentication, route-table enforcement, rate limits, request log, OpenAPI (issue #4). */
   auth: AuthWiring;
 }
@@ -86,5 +89,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     publicScheme: deps.config.PUBLIC_SCHEME,
     publicPort: deps.config.PUBLIC_PORT,
   });
+  await app.register(catalogRoutes, { catalog: deps.catalog });
   return app;
 }

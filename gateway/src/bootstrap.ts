@@ -15,6 +15,7 @@ import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import { createWebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import { createActivityAdapter } from './adapters/activity.js';
 import { createOutboundDeliveryAdapter } from './adapters/outbound-delivery.js';
+import { createCatalogAdapter } from './adapters/catalog.js';
 import { buildApp } from './app.js';
 import { createAuthWiring, type AuthWiring, type ExtraRoutes } from './auth/index.js';
 import { readConfig, type GatewayConfig } from './config.js';
@@ -58,6 +59,7 @@ export async function bootstrap(
     'webhook-ingest': config.WEBHOOK_INGEST_GRPC_ADDRESS,
     'outbound-delivery': config.OUTBOUND_DELIVERY_GRPC_ADDRESS,
     activity: config.ACTIVITY_GRPC_ADDRESS,
+    catalog: config.CATALOG_GRPC_ADDRESS,
   });
   const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, {
     deadlineMs: config.GRPC_DEADLINE_MS,
@@ -69,6 +71,9 @@ export async function bootstrap(
     deadlineMs: config.GRPC_DEADLINE_MS,
   });
   const outboundDelivery = createOutboundDeliveryAdapter(config.OUTBOUND_DELIVERY_GRPC_ADDRESS, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+  });
+  const catalog = createCatalogAdapter(config.CATALOG_GRPC_ADDRESS, {
     deadlineMs: config.GRPC_DEADLINE_MS,
   });
   let shuttingDown = false;
@@ -86,6 +91,7 @@ export async function bootstrap(
     webhookIngest,
     activity,
     outboundDelivery,
+    catalog,
   });
   // Metrics on their own port, as every service serves them (the public port never exposes them).
   const metricsServer = await startMetricsServer(
@@ -120,6 +126,7 @@ export async function bootstrap(
         async () => webhookIngest.close(),
         async () => activity.close(),
         async () => outboundDelivery.close(),
+        async () => catalog.close(),
         async () => auth.close(),
         () => metricsServer.stop(),
       ]);

@@ -25,6 +25,7 @@ export const configSchema = z.object({
   WEBHOOK_INGEST_GRPC_ADDRESS: grpcAddress,
   OUTBOUND_DELIVERY_GRPC_ADDRESS: grpcAddress,
   ACTIVITY_GRPC_ADDRESS: grpcAddress,
+  CATALOG_GRPC_ADDRESS: grpcAddress,
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
   /** Session cookies are Secure unless the deployment is plain local HTTP. */
   SESSION_COOKIE_SECURE: booleanFlag(true),

@@ -1,4 +1,5 @@
 import { bootstrap as startActivity } from '@inventory/activity';
+import { bootstrap as startCatalog } from '@inventory/catalog';
 import { bootstrap as startGateway, type GatewayHandle } from '@inventory/gateway';
 import { bootstrap as startIdentity } from '@inventory/identity';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
@@ -30,6 +31,7 @@ const SERVICES = {
   'parcel-tracking': startParcelTracking,
   'outbound-delivery': startOutboundDelivery,
   activity: startActivity,
+  catalog: startCatalog,
 } as const;
 
 /**
@@ -73,6 +75,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       WEBHOOK_INGEST_GRPC_ADDRESS: address('webhook-ingest'),
       OUTBOUND_DELIVERY_GRPC_ADDRESS: address('outbound-delivery'),
       ACTIVITY_GRPC_ADDRESS: address('activity'),
+      CATALOG_GRPC_ADDRESS: address('catalog'),
       ...options.gatewayEnv,
     });
     return {

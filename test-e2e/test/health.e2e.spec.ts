@@ -25,6 +25,7 @@ describe('gateway health, readiness, metrics and unknown routes', () => {
       'webhook-ingest': true,
       'outbound-delivery': true,
       activity: true,
+      catalog: true,
       redis: true,
       nats: true,
     });

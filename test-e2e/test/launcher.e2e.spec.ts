@@ -163,6 +163,23 @@ describe('npm start', () => {
         if (channelCount < 3) await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(channelCount).toBeGreaterThanOrEqual(3);
+      // The seeded products and purchase invoices arrive as events too (services/catalog).
+      for (const [path, seeded] of [
+        ['/api/v2/products', 5],
+        ['/api/purchase-invoices', 4],
+      ] as const) {
+        let total = 0;
+        for (let attempt = 0; attempt < 50 && total < seeded; attempt++) {
+          const listing = await httpCall(devFile.gateway_url!, 'GET', path, {
+            host: devFile.host,
+            headers: auth,
+          });
+          expect(listing.status).toBe(200);
+          total = (listing.body as { total: number }).total;
+          if (total < seeded) await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        expect(total).toBe(seeded);
+      }
 
       // Issue #18 item 7: a part that dies is restarted; the launcher and the others keep serving.
       const activity = descendants(child.pid!).find((row) =>

@@ -89,6 +89,10 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
     access: { scope: 'webhooks:manage' },
   },
   'POST /api/webhook-subscriptions/:id/test': { access: { scope: 'webhooks:manage' } },
+  // Listings seen by path (issue #15), from the catalog read models. Products follow rule 1
+  // (`products:read` for GET); purchase invoices take the purchase area's read scope (ADR 0503).
+  'GET /api/v2/products': { access: { resource: 'products' } },
+  'GET /api/purchase-invoices': { access: { scope: 'purchase-orders:read' } },
 };
 
 export function routeKey(method: string, url: string): string {

@@ -2,6 +2,9 @@
  * The specification's two pagination envelopes, with page URLs that keep every
  * filter, sort and search parameter of the request.
  */
+import { validationBody } from './envelopes.js';
+import { HttpError } from './http-error.js';
+
 export interface PageMeta {
   current_page: number;
   last_page: number;
@@ -51,43 +54,146 @@ export function linksMetaEnvelope<T>(data: T[], meta: PageMeta, path: string, qu
   };
 }
 
+/** Laravel's pagination labels (lang/en/pagination.php), as a client reads them once decoded. */
+export const PREVIOUS_LABEL = '« Previous';
+export const NEXT_LABEL = 'Next »';
+/** Laravel's `onEachSide` default: page numbers shown either side of the current one. */
+const ON_EACH_SIDE = 3;
+
+export interface PageLink {
+  url: string | null;
+  label: string;
+  active: boolean;
+}
+
+/**
+ * The page numbers of Laravel's `UrlWindow`, with `'...'` where pages are elided: every page
+ * while there are fewer than 14, else the first 10 / last 10 near an end, or 1, 2, … current
+ * ±3 … the last two. A 10,000-page listing so answers ~17 links, not 10,000.
+ */
+export function pageWindow(current: number, lastPage: number): Array<number | '...'> {
+  const range = (from: number, to: number) =>
+    Array.from({ length: Math.max(0, to - from + 1) }, (_, index) => from + index);
+  if (lastPage < ON_EACH_SIDE * 2 + 8) return range(1, lastPage);
+  const window = ON_EACH_SIDE + 4;
+  const start = [1, 2];
+  const finish = [lastPage - 1, lastPage];
+  if (current <= window) return [...range(1, window + ON_EACH_SIDE), '...', ...finish];
+  if (current > lastPage - window) {
+    return [...start, '...', ...range(lastPage - (window + (ON_EACH_SIDE - 1)), lastPage)];
+  }
+  return [
+    ...start,
+    '...',
+    ...range(current - ON_EACH_SIDE, current + ON_EACH_SIDE),
+    '...',
+    ...finish,
+  ];
+}
+
+export interface FlatEnvelope<T> extends PageMeta {
+  data: T[];
+  first_page_url: string;
+  last_page_url: string;
+  next_page_url: string | null;
+  prev_page_url: string | null;
+  path: string;
+  links: PageLink[];
+}
+
 /** Envelope 1: general list endpoints (flat, Laravel paginator shape). */
-export function flatEnvelope<T>(
+export function flatEnvelope<T, Extra extends Record<string, unknown> = Record<never, never>>(
   data: T[],
   meta: PageMeta,
   path: string,
   query: string,
-  extra: Record<string, unknown> = {},
-) {
-  const links: Array<{ url: string | null; label: string; active: boolean }> = [
-    {
-      url: meta.current_page > 1 ? pageUrl(path, query, meta.current_page - 1) : null,
-      label: '&laquo; Previous',
-      active: false,
-    },
+  extra: Extra = {} as Extra,
+): FlatEnvelope<T> & Extra {
+  const prev = meta.current_page > 1 ? pageUrl(path, query, meta.current_page - 1) : null;
+  const next =
+    meta.current_page < meta.last_page ? pageUrl(path, query, meta.current_page + 1) : null;
+  const links: PageLink[] = [
+    { url: prev, label: PREVIOUS_LABEL, active: false },
+    ...pageWindow(meta.current_page, meta.last_page).map((page) =>
+      page === '...'
+        ? { url: null, label: '...', active: false }
+        : {
+            url: pageUrl(path, query, page),
+            label: String(page),
+            active: page === meta.current_page,
+          },
+    ),
+    { url: next, label: NEXT_LABEL, active: false },
   ];
-  for (let page = 1; page <= meta.last_page; page++) {
-    links.push({
-      url: pageUrl(path, query, page),
-      label: String(page),
-      active: page === meta.current_page,
-    });
-  }
-  links.push({
-    url: meta.current_page < meta.last_page ? pageUrl(path, query, meta.current_page + 1) : null,
-    label: 'Next &raquo;',
-    active: false,
-  });
   return {
     data,
     ...meta,
     first_page_url: pageUrl(path, query, 1),
     last_page_url: pageUrl(path, query, meta.last_page),
-    next_page_url:
-      meta.current_page < meta.last_page ? pageUrl(path, query, meta.current_page + 1) : null,
-    prev_page_url: meta.current_page > 1 ? pageUrl(path, query, meta.current_page - 1) : null,
+    next_page_url: next,
+    prev_page_url: prev,
     path,
     links,
     ...extra,
   };
+}
+
+/** The largest `page` and `per_page` accepted; beyond them the request is 422, not clamped. */
+export const MAX_PAGE = 1_000_000;
+export const MAX_PER_PAGE = 1000;
+export const DEFAULT_PER_PAGE = 10;
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+/**
+ * `page` (default 1) and `per_page` (default 10) of a general list endpoint: plain decimal
+ * integers from 1 to MAX_PAGE / MAX_PER_PAGE. Anything else (`0`, `-1`, `1.5`, `1e9`, `abc`,
+ * a repeated parameter, a page beyond MAX_PAGE) is the 422 validation envelope.
+ */
+export function parsePageRequest(query: Record<string, unknown>): PageRequest {
+  const errors: Record<string, string[]> = {};
+  const read = (name: string, fallback: number, max: number): number => {
+    const raw = query[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+    if (!(value >= 1 && value <= max)) {
+      errors[name] = [`The ${name} field must be an integer between 1 and ${max}.`];
+    }
+    return value;
+  };
+  const page = read('page', 1, MAX_PAGE);
+  const perPage = read('per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  if (Object.keys(errors).length > 0) throw new HttpError(422, validationBody(errors));
+  return { page, perPage };
+}
+
+/**
+ * THE flat envelope of every general list endpoint (spec "Pagination envelopes" rule 1):
+ * `rows` is the page the service answered for `page`, `total` the filtered row count. A page
+ * past the end is empty `data` with the real totals. `url` is the request's URL (path and
+ * raw query), so every generated URL keeps its filters, sort and search; `baseUrl` is the
+ * tenant's `{base_url}`. `extra` adds top-level fields (e.g. `unfiltered_total`).
+ */
+export function flatPage<T, Extra extends Record<string, unknown> = Record<never, never>>(input: {
+  rows: T[];
+  total: number;
+  page: PageRequest;
+  baseUrl: string;
+  url: string;
+  extra?: Extra;
+}): FlatEnvelope<T> & Extra {
+  const mark = input.url.indexOf('?');
+  const pathname = mark < 0 ? input.url : input.url.slice(0, mark);
+  const query = mark < 0 ? '' : input.url.slice(mark + 1);
+  const meta = pageMeta(input.page.page, input.page.perPage, input.total, input.rows.length);
+  return flatEnvelope(
+    input.rows,
+    meta,
+    `${input.baseUrl}${pathname}`,
+    query,
+    input.extra ?? ({} as Extra),
+  );
 }

@@ -2,3 +2,4 @@ export * from './activity.js';
 export * from './identity.js';
 export * from './alert.js';
 export * from './domain-events.js';
+export * from './catalog.js';

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { seedDevelopment } from '@inventory/identity';
 import { seedSalesChannels } from '@inventory/parcel-tracking';
+import { seedCatalog } from '@inventory/catalog';
 import { join } from 'node:path';
 import { credentialsNotice } from './credentials-notice.js';
 import { writeDevFile } from './dev-file.js';
@@ -71,6 +72,11 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
     supervisor.log(
       'dev',
       `seeded ${channels.length} sales channels for the trackable-channels endpoint`,
+    );
+    const catalog = await seedCatalog({ natsUrl: urls.natsUrl, tenantId: seeded.tenant.id });
+    supervisor.log(
+      'dev',
+      `seeded ${catalog.products.length} products and ${catalog.invoices.length} purchase invoices`,
     );
     const host = seeded.host;
     const devFile = writeDevFile(plan.dataDir, {

@@ -14,6 +14,7 @@ describe('planFromEnv', () => {
       'webhook-ingest': 30503,
       'outbound-delivery': 30504,
       activity: 30505,
+      catalog: 30506,
     });
     expect(plan.gatewayMetricsPort).toBe(30600);
     expect(plan.metricsPorts).toEqual({
@@ -22,6 +23,7 @@ describe('planFromEnv', () => {
       'webhook-ingest': 30603,
       'outbound-delivery': 30604,
       activity: 30605,
+      catalog: 30606,
     });
     expect(plan.dataDir).toBe('/repo/.data');
   });

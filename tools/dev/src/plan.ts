@@ -26,6 +26,7 @@ export const SERVICES = [
   'webhook-ingest',
   'outbound-delivery',
   'activity',
+  'catalog',
 ] as const;
 export type ServiceName = (typeof SERVICES)[number];
 

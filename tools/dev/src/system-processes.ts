@@ -167,6 +167,7 @@ export function gatewayProcess(plan: DevPlan, repoRoot: string, urls: InfraUrls)
       WEBHOOK_INGEST_GRPC_ADDRESS: address('webhook-ingest'),
       OUTBOUND_DELIVERY_GRPC_ADDRESS: address('outbound-delivery'),
       ACTIVITY_GRPC_ADDRESS: address('activity'),
+      CATALOG_GRPC_ADDRESS: address('catalog'),
     },
     readyCheck: async () =>
       (await fetch(`http://127.0.0.1:${plan.gatewayPort}/healthz`).catch(() => undefined))

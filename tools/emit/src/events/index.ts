@@ -1,5 +1,6 @@
 import type { EmittableEvent } from '../emittable-event.js';
+import { CATALOG_EVENTS } from './catalog.js';
 import { DOMAIN_EVENTS } from './domain-events.js';
 
 /** Every event the emit command knows, one spread per area's file. */
-export const EMITTABLE_EVENTS: EmittableEvent[] = [...DOMAIN_EVENTS];
+export const EMITTABLE_EVENTS: EmittableEvent[] = [...DOMAIN_EVENTS, ...CATALOG_EVENTS];

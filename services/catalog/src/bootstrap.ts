@@ -1,0 +1,41 @@
+import { CATALOG_STREAM } from '@inventory/events';
+import { ServiceRuntime } from '@inventory/platform';
+import { readConfig } from './config.js';
+import { consumeCatalogRecords } from './events/record-consumers.js';
+import { catalogService } from './grpc/catalog-service.js';
+import { ProductStore } from './store/product-store.js';
+import { PurchaseInvoiceStore } from './store/purchase-invoice-store.js';
+import { ApplyProductChange } from './use-cases/apply-product-change.js';
+import { ApplyPurchaseInvoiceChange } from './use-cases/apply-purchase-invoice-change.js';
+import { ListProducts } from './use-cases/list-products.js';
+import { ListPurchaseInvoices } from './use-cases/list-purchase-invoices.js';
+
+export const SERVICE_NAME = 'catalog';
+
+export { seedCatalog, DEV_PRODUCTS, DEV_PURCHASE_INVOICES } from './events/seed-catalog.js';
+
+/** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
+export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
+  const config = readConfig(env);
+  // The stream is declared here too, so the consumers can bind before any producer has started.
+  const runtime = await ServiceRuntime.start({
+    name: SERVICE_NAME,
+    config,
+    dbName: config.MONGO_DB,
+    streams: [CATALOG_STREAM],
+  });
+  const products = new ProductStore(runtime.mongo);
+  const invoices = new PurchaseInvoiceStore(runtime.mongo);
+  // Serving first builds the indexes (the unique (tenant_id, id) ones) before any event is stored.
+  await runtime.serve([
+    catalogService({
+      listProducts: new ListProducts(products),
+      listPurchaseInvoices: new ListPurchaseInvoices(invoices),
+    }),
+  ]);
+  await consumeCatalogRecords(runtime, {
+    products: new ApplyProductChange(products, runtime.logger),
+    invoices: new ApplyPurchaseInvoiceChange(invoices, runtime.logger),
+  });
+  return runtime;
+}
