@@ -1,4 +1,4 @@
-import type { Document } from 'bson';
+import { calculateObjectSize, type Document } from 'bson';
 import { compileQuery } from '../storage/mingo.js';
 import { badValue, toCommandError } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
@@ -8,6 +8,8 @@ import { RAW_DOCUMENTS } from '../wire/messages.js';
 import { collectionName, type CommandHandler } from './context.js';
 import { runQuery } from './read.js';
 import { applyUpdate, buildUpsert, type UpdateSpec } from './update-engine.js';
+import { assertInsertSize } from '../update/limits.js';
+import { compileProjection } from '../query/projection.js';
 
 interface WriteError {
   index: number;
@@ -52,8 +54,10 @@ const insert: CommandHandler = (cmd, { catalog, db }) => {
   const raw = (cmd as Record<symbol, Uint8Array[] | undefined>)[RAW_DOCUMENTS];
   let n = 0;
   const errors = eachStatement(docs as Document[], cmd.ordered !== false, (d, i) => {
-    const doc = coll.prepareInsert(d);
     const bytes = raw?.[i];
+    // The received bytes give the size for free; only documents without them are measured.
+    assertInsertSize(bytes ? bytes.length : calculateObjectSize(d));
+    const doc = coll.prepareInsert(d);
     catalog.insert(
       coll,
       doc,
@@ -162,10 +166,14 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
   );
   const query = (cmd.query as Document | undefined) ?? {};
   const fields = cmd.fields as Document | undefined;
+  const projection =
+    fields && Object.keys(fields).length ? compileProjection(fields, query) : undefined;
   const project = (d: Document | null) =>
-    d && fields && Object.keys(fields).length
-      ? (compileQuery({}).find([d], fields).all()[0] as Document)
-      : d;
+    d && projection
+      ? projection(d)
+      : d && fields && Object.keys(fields).length
+        ? (compileQuery({}).find([d], fields).all()[0] as Document)
+        : d;
   const [found] = runQuery(coll, {
     filter: query,
     sort: cmd.sort as Document | undefined,

@@ -5,6 +5,7 @@ import * as booleanOperators from 'mingo/operators/expression/boolean';
 import * as comparisonOperators from 'mingo/operators/expression/comparison';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
+import { queryOverrides } from '../query/operators.js';
 
 // `new Query(filter, options)` copies mingo's whole operator registry on every construction, even
 // when handed a prebuilt ComputeOptions (initOptions → getOptions → Context.from, then four
@@ -22,6 +23,8 @@ const QUERY_OPTIONS: Options = initOptions({
     .addExpressionOps(ops(booleanOperators))
     .addExpressionOps(ops(comparisonOperators))
     .addProjectionOps(ops(projectionOperators))
+    // First: the first registration of a name wins.
+    .addQueryOps(queryOverrides(compileQuery) as never)
     .addQueryOps(ops(queryOperators)),
 });
 

@@ -1,0 +1,67 @@
+import type { Binary, Document } from 'bson';
+import type { Options } from 'mingo/core';
+import * as comparison from 'mingo/operators/query/comparison';
+import type { Query } from 'mingo';
+import { pathValues } from '../storage/values.js';
+
+type QueryOperator = (
+  selector: string,
+  value: unknown,
+  options: Options,
+) => (obj: Document) => boolean;
+
+const isBinary = (v: unknown): v is Binary =>
+  !!v && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Binary';
+
+/** MongoDB orders BinData by length, then subtype, then bytes. */
+function compareBinary(a: Binary, b: Binary): number {
+  if (a.position !== b.position) return a.position - b.position;
+  if (a.sub_type !== b.sub_type) return a.sub_type - b.sub_type;
+  return Buffer.compare(
+    Buffer.from(a.buffer.buffer, a.buffer.byteOffset, a.position),
+    Buffer.from(b.buffer.buffer, b.buffer.byteOffset, b.position),
+  );
+}
+
+/** mingo compares binary values by their printed form; compare them as MongoDB does instead. */
+function binaryAware(
+  name: '$lt' | '$lte' | '$gt' | '$gte',
+  holds: (c: number) => boolean,
+): QueryOperator {
+  const fallback = (comparison as unknown as Record<string, QueryOperator>)[name]!;
+  return (selector, value, options) => {
+    if (!isBinary(value)) return fallback(selector, value, options);
+    return (obj) =>
+      pathValues(obj, selector).some((v) => isBinary(v) && holds(compareBinary(v, value)));
+  };
+}
+
+/**
+ * `$all` is the conjunction of one equality (or `$elemMatch`) per value, so it also matches a
+ * scalar field equal to its only value; mingo requires the field to be an array. No values match nothing.
+ */
+const allOperator =
+  (compileQuery: (filter: Document) => Query): QueryOperator =>
+  (selector, value) => {
+    const values = Array.isArray(value) ? value : [];
+    const tests = values.map((v) => {
+      const elemMatch =
+        !!v && typeof v === 'object' && Object.keys(v as object)[0] === '$elemMatch';
+      return compileQuery({ [selector]: elemMatch || v instanceof RegExp ? v : { $eq: v } });
+    });
+    return (obj) => tests.length > 0 && tests.every((q) => q.test(obj));
+  };
+
+/**
+ * Registered ahead of mingo's own query operators, which they replace. `compileQuery` is passed
+ * in (rather than imported) because storage/mingo.ts builds its context from these.
+ */
+export const queryOverrides = (
+  compileQuery: (filter: Document) => Query,
+): Record<string, QueryOperator> => ({
+  $all: allOperator(compileQuery),
+  $lt: binaryAware('$lt', (c) => c < 0),
+  $lte: binaryAware('$lte', (c) => c <= 0),
+  $gt: binaryAware('$gt', (c) => c > 0),
+  $gte: binaryAware('$gte', (c) => c >= 0),
+});
