@@ -109,7 +109,7 @@ export class Catalog {
         this.dropDatabase(r.db);
         return;
       case 'createIndex':
-        this.getOrCreate(r.db, r.c).createIndex(r.spec as IndexSpec);
+        this.getOrCreate(r.db, r.c).createIndex(r.spec as IndexSpec, { check: false });
         return;
       case 'dropIndex':
         if (this.get(r.db, r.c)?.indexes.has(r.name)) this.get(r.db, r.c)!.dropIndex(r.name);
