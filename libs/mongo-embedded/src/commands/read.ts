@@ -4,6 +4,7 @@ import { badValue } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { encodeKey, pathValues } from '../storage/values.js';
 import { compileProjection } from '../query/projection.js';
+import { typedForm } from '../numeric/types.js';
 import { collectionName, type CommandContext, type CommandHandler } from './context.js';
 
 const nonEmpty = (d: unknown): d is Document =>
@@ -35,14 +36,14 @@ export function runQuery(
       : start
         ? matched.slice(start)
         : matched;
-    return project ? page.map(project) : page;
+    return project ? page.map((d) => project(typedForm(d))) : page;
   }
   let cursor = compileQuery({}).find<Document>(matched, mingoProjection);
   if (nonEmpty(opts.sort)) cursor = cursor.sort(opts.sort as Record<string, 1 | -1>);
   if (opts.skip) cursor = cursor.skip(opts.skip);
   if (opts.limit) cursor = cursor.limit(Math.abs(opts.limit));
   const page = cursor.all();
-  return project ? page.map(project) : page;
+  return project ? page.map((d) => project(typedForm(d))) : page;
 }
 
 const num = (v: unknown, field: string): number | undefined => {

@@ -7,6 +7,7 @@ import { cloneDoc, encodeKey, isOperatorObject, setPath } from '../storage/value
 import { assertUpdatedSize } from '../update/limits.js';
 import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
 import { applyPull } from '../update/pull.js';
+import { carryNumericTypes, typedForm } from '../numeric/types.js';
 
 const OPERATORS = new Set([
   '$set',
@@ -151,7 +152,8 @@ export function applyUpdate(
   if (keys.length > 0 && keys.every((k) => k.startsWith('$'))) {
     const doc = cloneDoc(original);
     const modified = applyOperators(doc, spec, opts.arrayFilters, query, !!opts.isInsert);
-    if (modified) assertUpdatedSize(doc);
+    carryNumericTypes(original, doc);
+    if (modified) assertUpdatedSize(typedForm(doc));
     return { doc, modified };
   }
   if (keys.some((k) => k.startsWith('$')))

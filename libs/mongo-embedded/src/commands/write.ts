@@ -10,6 +10,7 @@ import { runQuery } from './read.js';
 import { applyUpdate, buildUpsert, type UpdateSpec } from './update-engine.js';
 import { assertInsertSize } from '../update/limits.js';
 import { compileProjection } from '../query/projection.js';
+import { rememberNumericTypes, typedForm } from '../numeric/types.js';
 
 interface WriteError {
   index: number;
@@ -58,6 +59,7 @@ const insert: CommandHandler = (cmd, { catalog, db }) => {
     // The received bytes give the size for free; only documents without them are measured.
     assertInsertSize(bytes ? bytes.length : calculateObjectSize(d));
     const doc = coll.prepareInsert(d);
+    if (bytes) rememberNumericTypes(doc, bytes);
     catalog.insert(
       coll,
       doc,
@@ -168,12 +170,14 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
   const fields = cmd.fields as Document | undefined;
   const projection =
     fields && Object.keys(fields).length ? compileProjection(fields, query) : undefined;
-  const project = (d: Document | null) =>
-    d && projection
+  const project = (stored: Document | null) => {
+    const d = stored && typedForm(stored);
+    return d && projection
       ? projection(d)
       : d && fields && Object.keys(fields).length
         ? (compileQuery({}).find([d], fields).all()[0] as Document)
         : d;
+  };
   const [found] = runQuery(coll, {
     filter: query,
     sort: cmd.sort as Document | undefined,
