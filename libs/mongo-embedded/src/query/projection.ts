@@ -1,7 +1,6 @@
 import type { Document } from 'bson';
 import { CommandError } from '../errors.js';
-import { compileQuery } from '../storage/mingo.js';
-import { isPlainObject } from '../update/pull.js';
+import { isPlainObject, pullMatcher } from '../update/pull.js';
 import { positionalIndex } from './positional.js';
 
 /** A node of the projected paths: `true` for a whole field, or the projection of its subfields. */
@@ -177,8 +176,9 @@ export function compileProjection(
 ): ((doc: Document) => Document) | undefined {
   const parsed = parse(spec);
   if (!parsed) return undefined;
+  // $elemMatch matches an element as $pull does: a query on a document, or operators on a value.
   const elemQueries = parsed.elemMatches.map(
-    ([field, cond]) => [field, compileQuery({ [field]: { $elemMatch: cond } })] as const,
+    ([field, cond]) => [field, pullMatcher(cond)] as const,
   );
   return (doc) => {
     let out = (
@@ -203,7 +203,7 @@ export function compileProjection(
       const arr = doc[field];
       delete out[field];
       if (!Array.isArray(arr)) continue;
-      const hit = arr.find((el) => q.test({ [field]: [el] }));
+      const hit = arr.find(q);
       // MongoDB places an $elemMatch result after the other projected fields.
       if (hit !== undefined) out[field] = [hit];
     }

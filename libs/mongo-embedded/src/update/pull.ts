@@ -18,7 +18,7 @@ export const isPlainObject = (v: unknown): v is Document =>
  * operator object or a regex is matched against each element as a value; anything else removes
  * the elements equal to it.
  */
-function pullMatcher(cond: unknown): Matcher {
+export function pullMatcher(cond: unknown): Matcher {
   if (isPlainObject(cond)) {
     const first = Object.keys(cond)[0];
     if (first !== undefined && first.startsWith('$') && !QUERY_LEVEL.has(first)) {
