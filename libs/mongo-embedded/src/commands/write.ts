@@ -10,7 +10,13 @@ import { runQuery } from './read.js';
 import { applyUpdate, buildUpsert, type UpdateSpec } from './update-engine.js';
 import { assertInsertSize } from '../update/limits.js';
 import { compileProjection } from '../query/projection.js';
-import { rememberNumericTypes, typedForm } from '../numeric/types.js';
+import {
+  addNumericTypes,
+  numericArgsFor,
+  rememberNumericTypes,
+  typedForm,
+  type NumericType,
+} from '../numeric/types.js';
 
 interface WriteError {
   index: number;
@@ -75,9 +81,10 @@ export function updateOne(
   coll: Collection,
   doc: Document,
   spec: UpdateSpec,
-  opts: { arrayFilters?: Document[]; query: Document },
+  opts: { arrayFilters?: Document[]; query: Document; numericArgs?: Map<string, NumericType> },
 ): { doc: Document; modified: boolean } {
   const res = applyUpdate(doc, spec, opts);
+  addNumericTypes(res.doc, opts.numericArgs);
   if (res.modified) catalog.replace(coll, doc, res.doc);
   return res;
 }
@@ -115,8 +122,10 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
       const matches = st.multi
         ? coll.find(q)
         : runQuery(coll, { filter: q, sort: st.sort, limit: 1 });
+      const numericArgs = numericArgsFor(cmd, `updates.${index}.u`, `updates.${index}.q`);
       if (matches.length === 0 && st.upsert) {
         const doc = buildUpsert(q, u, st.arrayFilters);
+        addNumericTypes(doc, numericArgs);
         catalog.insert(coll, doc);
         upserted.push({ index, _id: doc._id });
         n++;
@@ -128,7 +137,11 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
         if (!current) continue;
         n++;
         if (
-          updateOne(catalog, coll, current, u, { arrayFilters: st.arrayFilters, query: q }).modified
+          updateOne(catalog, coll, current, u, {
+            arrayFilters: st.arrayFilters,
+            query: q,
+            numericArgs,
+          }).modified
         )
           nModified++;
       }
@@ -194,6 +207,7 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
     if (!cmd.upsert)
       return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     const doc = buildUpsert(query, spec, arrayFilters);
+    addNumericTypes(doc, numericArgsFor(cmd, 'update', 'query'));
     catalog.insert(coll, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
@@ -201,7 +215,11 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
       ok: 1,
     };
   }
-  const res = updateOne(catalog, coll, found, spec, { arrayFilters, query });
+  const res = updateOne(catalog, coll, found, spec, {
+    arrayFilters,
+    query,
+    numericArgs: numericArgsFor(cmd, 'update'),
+  });
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: project(cmd.new ? res.doc : found),

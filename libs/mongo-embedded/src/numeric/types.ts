@@ -43,8 +43,35 @@ function scan(
   return true;
 }
 
+/**
+ * Whether the document holds any int64 or integral int32-range double, without decoding keys or
+ * allocating: this runs for every inserted document, and almost none has one.
+ */
+function hasCandidates(b: Uint8Array, start: number): boolean {
+  const end = start + i32(b, start) - 1;
+  let p = start + 4;
+  while (p < end) {
+    const type = b[p++]!;
+    const keyEnd = b.indexOf(0, p);
+    if (keyEnd < 0 || keyEnd >= end) return false;
+    p = keyEnd + 1;
+    const size = valueSize(b, type, p);
+    if (size < 0 || p + size > end) return false;
+    if (type === 0x12) return true;
+    if (type === 0x01) {
+      DOUBLE_BYTES.set(b.subarray(p, p + 8));
+      if (int32Range(DOUBLE_VIEW[0]!)) return true;
+    } else if ((type === 0x03 || type === 0x04) && hasCandidates(b, p)) return true;
+    p += size;
+  }
+  return false;
+}
+const DOUBLE_VIEW = new Float64Array(1);
+const DOUBLE_BYTES = new Uint8Array(DOUBLE_VIEW.buffer);
+
 /** The int64 and integral-double values of a BSON document, or undefined when it has none. */
 export function scanNumericTypes(raw: Uint8Array): Map<string, NumericType> | undefined {
+  if (raw.length < 5 || !hasCandidates(raw, 0)) return undefined;
   const out = new Map<string, NumericType>();
   if (!scan(raw, 0, '', out) || out.size === 0) return undefined;
   return out;
@@ -119,4 +146,67 @@ export function numericTypeAt(
   if (t === 'double') return 'double';
   if (t) return 'long';
   return int32Range(value) ? 'int' : 'double';
+}
+
+/**
+ * On `update` and `findAndModify` commands: the int64 / integral-double values of the command, by
+ * dotted path in the command (`updates.0.u.$set.n`), read from its bytes. Not enumerable.
+ */
+export const NUMERIC_ARGS: unique symbol = Symbol('numericArgs');
+
+export function attachNumericArgs(command: Document, raw: Uint8Array, prefix = ''): void {
+  const found = scanNumericTypes(raw);
+  if (!found) return;
+  const holder = command as Record<symbol, Map<string, NumericType> | undefined>;
+  let all = holder[NUMERIC_ARGS];
+  if (!all) {
+    all = new Map();
+    Object.defineProperty(command, NUMERIC_ARGS, {
+      value: all,
+      enumerable: false,
+      configurable: true,
+    });
+  }
+  for (const [path, t] of found) all.set(prefix ? `${prefix}.${path}` : path, t);
+}
+
+// Update operators whose argument becomes the field's value (or, for arithmetic, its type).
+const VALUE_OPERATORS = ['$set', '$setOnInsert', '$inc', '$mul', '$min', '$max'];
+
+/**
+ * The document paths an update statement gives an int64 / integral-double value: `$set`-like
+ * operator arguments, a replacement's fields and (for upserts) the filter's equalities.
+ */
+export function numericArgsFor(
+  command: Document,
+  update: string,
+  query?: string,
+): Map<string, NumericType> | undefined {
+  const all = (command as Record<symbol, Map<string, NumericType> | undefined>)[NUMERIC_ARGS];
+  if (!all) return undefined;
+  const out = new Map<string, NumericType>();
+  const from = (prefix: string, path: string, t: NumericType) => {
+    const rest = path.slice(prefix.length + 1);
+    const op = VALUE_OPERATORS.find((o) => rest.startsWith(`${o}.`));
+    if (op) out.set(rest.slice(op.length + 1), t);
+    else if (!rest.startsWith('$')) out.set(rest, t);
+  };
+  for (const [path, t] of all) {
+    if (path.startsWith(`${update}.`)) from(update, path, t);
+    else if (query && path.startsWith(`${query}.`) && !path.includes('$'))
+      out.set(path.slice(query.length + 1), t);
+  }
+  return out.size ? out : undefined;
+}
+
+/** Adds the numeric types an update wrote (see `numericArgsFor`) to the updated document. */
+export function addNumericTypes(doc: Document, types: Map<string, NumericType> | undefined): void {
+  if (!types) return;
+  const merged = new Map(TYPES.get(doc));
+  for (const [path, t] of types) {
+    if (path.includes('$')) continue;
+    const v = valueAt(doc, path.split('.'));
+    if (typeof v === 'number') merged.set(path, t === 'double' ? t : (asType(t, v) as Long));
+  }
+  if (merged.size) TYPES.set(doc, merged);
 }
