@@ -88,4 +88,48 @@ describe('BSON numeric types', () => {
       await server.stop();
     }
   });
+
+  it('keeps the types of values written by $set, a replacement, an upsert and findOneAndUpdate', async () => {
+    const server = await startEmbeddedMongo({});
+    const client = await new MongoClient(server.url).connect();
+    try {
+      const coll = client.db('num').collection('written');
+      const raw = { promoteValues: false, promoteLongs: false } as const;
+      await coll.insertOne({ _id: 1 as never, a: 1 });
+      await coll.updateOne(
+        { _id: 1 as never },
+        { $set: { l: Long.fromNumber(5), d: new Double(1), 'sub.x': Long.fromNumber(6) } },
+      );
+      expect(typesOf((await coll.findOne({ _id: 1 as never }, raw))!)).toMatchObject({
+        a: 'Int32',
+        l: 'Long',
+        d: 'Double',
+      });
+      await coll.replaceOne({ _id: 1 as never }, { r: Long.fromNumber(3), i: 4 });
+      expect(typesOf((await coll.findOne({ _id: 1 as never }, raw))!)).toMatchObject({
+        r: 'Long',
+        i: 'Int32',
+      });
+      await coll.updateOne({ k: Long.fromNumber(9) }, { $set: { y: 1 } }, { upsert: true });
+      expect(typesOf((await coll.findOne({ y: 1 }, raw))!)).toMatchObject({
+        k: 'Long',
+        y: 'Int32',
+      });
+      const after = await coll.findOneAndUpdate(
+        { _id: 1 as never },
+        { $inc: { i: Long.fromNumber(1) } },
+        { returnDocument: 'after', ...raw },
+      );
+      expect(typesOf(after!)).toMatchObject({ i: 'Long', r: 'Long' });
+      // A plain number set over a long makes it an int32, as MongoDB stores what it is given.
+      await coll.updateOne({ _id: 1 as never }, { $set: { r: 2 } });
+      expect(typesOf((await coll.findOne({ _id: 1 as never }, raw))!)).toMatchObject({
+        r: 'Int32',
+      });
+      expect(await coll.countDocuments({ k: { $type: 'long' } })).toBe(1);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
 });

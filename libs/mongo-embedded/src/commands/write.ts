@@ -12,6 +12,7 @@ import { assertInsertSize } from '../update/limits.js';
 import { compileProjection } from '../query/projection.js';
 import {
   addNumericTypes,
+  forgetSetNumbers,
   numericArgsFor,
   rememberNumericTypes,
   typedForm,
@@ -84,6 +85,7 @@ export function updateOne(
   opts: { arrayFilters?: Document[]; query: Document; numericArgs?: Map<string, NumericType> },
 ): { doc: Document; modified: boolean } {
   const res = applyUpdate(doc, spec, opts);
+  forgetSetNumbers(res.doc, spec);
   addNumericTypes(res.doc, opts.numericArgs);
   if (res.modified) catalog.replace(coll, doc, res.doc);
   return res;
@@ -122,10 +124,11 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
       const matches = st.multi
         ? coll.find(q)
         : runQuery(coll, { filter: q, sort: st.sort, limit: 1 });
-      const numericArgs = numericArgsFor(cmd, `updates.${index}.u`, `updates.${index}.q`);
+      // The filter's values only become fields when the statement inserts.
+      const numericArgs = numericArgsFor(cmd, `updates.${index}.u`);
       if (matches.length === 0 && st.upsert) {
         const doc = buildUpsert(q, u, st.arrayFilters);
-        addNumericTypes(doc, numericArgs);
+        addNumericTypes(doc, numericArgsFor(cmd, `updates.${index}.u`, `updates.${index}.q`));
         catalog.insert(coll, doc);
         upserted.push({ index, _id: doc._id });
         n++;

@@ -210,3 +210,17 @@ export function addNumericTypes(doc: Document, types: Map<string, NumericType> |
   }
   if (merged.size) TYPES.set(doc, merged);
 }
+
+/**
+ * `$set` of a plain number replaces the field's type too (a long set to 5 is an int32 again); the
+ * types the arguments carried are added back afterwards by `addNumericTypes`.
+ */
+export function forgetSetNumbers(doc: Document, spec: unknown): void {
+  const types = TYPES.get(doc);
+  if (!types || !spec || typeof spec !== 'object' || Array.isArray(spec)) return;
+  for (const op of ['$set', '$setOnInsert'] as const) {
+    const args = (spec as Record<string, unknown>)[op];
+    if (!args || typeof args !== 'object') continue;
+    for (const [path, v] of Object.entries(args)) if (typeof v === 'number') types.delete(path);
+  }
+}
