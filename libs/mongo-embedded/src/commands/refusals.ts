@@ -103,10 +103,11 @@ const isPlain = (v: unknown): v is Document =>
 function rejectOperators(v: unknown): void {
   if (Array.isArray(v)) for (const el of v) rejectOperators(el);
   else if (isPlain(v))
-    for (const [k, sub] of Object.entries(v)) {
-      const feature = UNSUPPORTED_OPERATORS[k];
-      if (feature) throw notImplemented(feature);
-      rejectOperators(sub);
+    for (const k in v) {
+      if (k.charCodeAt(0) === 36 /* $ */ && Object.hasOwn(UNSUPPORTED_OPERATORS, k))
+        throw notImplemented(UNSUPPORTED_OPERATORS[k]!);
+      const sub = v[k];
+      if (sub !== null && typeof sub === 'object') rejectOperators(sub);
     }
 }
 

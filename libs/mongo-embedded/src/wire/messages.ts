@@ -65,12 +65,16 @@ function decode(raw: Uint8Array, options: object = DESERIALIZE_OPTIONS): Documen
   }
 }
 
+const UPDATE_NAMES = ['update', 'findAndModify', 'findandmodify'].map((n) =>
+  Buffer.from(`${n}\0`, 'latin1'),
+);
+
 /** Whether the command (first key, read from the bytes) is `update` or `findAndModify`. */
 function carriesUpdateValues(raw: Buffer): boolean {
-  if (raw.length < 12) return false;
-  const end = raw.indexOf(0, 5);
-  const name = end > 5 ? raw.toString('latin1', 5, end) : '';
-  return name === 'update' || name === 'findAndModify' || name === 'findandmodify';
+  for (const name of UPDATE_NAMES)
+    if (raw.length > 5 + name.length && raw.compare(name, 0, name.length, 5, 5 + name.length) === 0)
+      return true;
+  return false;
 }
 
 /** Whether a BSON document's first key (the command name) is `insert`, read from the bytes. */
