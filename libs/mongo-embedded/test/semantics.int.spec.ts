@@ -201,6 +201,19 @@ describe('_id', () => {
     expect(await coll.find({}).toArray()).toEqual([{ _id: null, v: 1 }]);
   });
 
+  it('keeps document order with _id first in an aggregation $project of plain inclusions', async () => {
+    const coll = client.db('sem').collection('aggorder');
+    await coll.insertOne({ _id: 'k' as never, a: 1, b: 2, c: 3 });
+    const [inc] = await coll.aggregate([{ $project: { c: 1, a: 1 } }]).toArray();
+    expect(Object.keys(inc!)).toEqual(['_id', 'a', 'c']);
+    const [exc] = await coll.aggregate([{ $match: { a: 1 } }, { $project: { b: 0 } }]).toArray();
+    expect(exc).toEqual({ _id: 'k', a: 1, c: 3 });
+    const [computed] = await coll
+      .aggregate([{ $project: { sum: { $add: ['$a', '$b'] } } }])
+      .toArray();
+    expect(computed).toEqual({ _id: 'k', sum: 3 });
+  });
+
   it('returns _id as the first field', async () => {
     const coll = client.db('sem').collection('idfirst');
     await coll.insertOne({ a: 1, _id: 'k' as never });
