@@ -1,5 +1,6 @@
 import { Long, calculateObjectSize, type Document } from 'bson';
 import { cursorNotFound } from '../errors.js';
+import { typedForm } from '../numeric/types.js';
 
 const DEFAULT_FIRST_BATCH = 101;
 // Leave headroom under maxBsonObjectSize (16MiB) for the reply envelope.
@@ -24,7 +25,8 @@ export class CursorStore {
       const d = c.docs[c.pos]!;
       bytes += calculateObjectSize(d);
       if (batch.length > 0 && bytes > MAX_BATCH_BYTES) break;
-      batch.push(d);
+      // Stored documents carry int64/double types on the side (numeric/types.ts); send them typed.
+      batch.push(typedForm(d));
       c.pos++;
     }
     return batch;

@@ -3,6 +3,8 @@ import { compileQuery } from '../storage/mingo.js';
 import { badValue } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { encodeKey, pathValues } from '../storage/values.js';
+import { compileProjection } from '../query/projection.js';
+import { typedForm } from '../numeric/types.js';
 import { collectionName, type CommandContext, type CommandHandler } from './context.js';
 
 const nonEmpty = (d: unknown): d is Document =>
@@ -21,23 +23,27 @@ export function runQuery(
 ): Document[] {
   if (!coll) return [];
   const matched = coll.find(opts.filter ?? {});
+  // MongoDB's find projection (query/projection.ts); computed fields fall back to mingo's.
+  const project = nonEmpty(opts.projection)
+    ? compileProjection(opts.projection, opts.filter)
+    : undefined;
+  const mingoProjection = nonEmpty(opts.projection) && !project ? opts.projection : undefined;
   // Fast path for the common findOne/find-by-key shape: nothing for mingo's cursor to do.
-  if (!nonEmpty(opts.sort) && !nonEmpty(opts.projection)) {
+  if (!nonEmpty(opts.sort) && !mingoProjection) {
     const start = opts.skip ?? 0;
-    return opts.limit
+    const page = opts.limit
       ? matched.slice(start, start + Math.abs(opts.limit))
       : start
         ? matched.slice(start)
         : matched;
+    return project ? page.map((d) => project(typedForm(d))) : page;
   }
-  let cursor = compileQuery({}).find<Document>(
-    matched,
-    nonEmpty(opts.projection) ? opts.projection : undefined,
-  );
+  let cursor = compileQuery({}).find<Document>(matched, mingoProjection);
   if (nonEmpty(opts.sort)) cursor = cursor.sort(opts.sort as Record<string, 1 | -1>);
   if (opts.skip) cursor = cursor.skip(opts.skip);
   if (opts.limit) cursor = cursor.limit(Math.abs(opts.limit));
-  return cursor.all();
+  const page = cursor.all();
+  return project ? page.map((d) => project(typedForm(d))) : page;
 }
 
 const num = (v: unknown, field: string): number | undefined => {

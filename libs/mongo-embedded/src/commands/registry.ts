@@ -6,6 +6,7 @@ import type { CommandContext, CommandHandler } from './context.js';
 import { handshakeCommands } from './handshake.js';
 import { indexCommands } from './indexes.js';
 import { readCommands } from './read.js';
+import { notImplemented, UNSUPPORTED_COMMANDS, validateCommand } from './refusals.js';
 import { writeCommands } from './write.js';
 
 const handlers = new Map<string, CommandHandler>(
@@ -16,6 +17,14 @@ const handlers = new Map<string, CommandHandler>(
     ...readCommands,
     ...writeCommands,
     ...aggregateCommands,
+    ...Object.fromEntries(
+      UNSUPPORTED_COMMANDS.map((name): [string, CommandHandler] => [
+        name,
+        () => {
+          throw notImplemented(`The ${name} command`);
+        },
+      ]),
+    ),
   }),
 );
 
@@ -39,6 +48,7 @@ export function executeCommand(cmd: Document, ctx: Omit<CommandContext, 'db'>): 
     const handler = handlers.get(name);
     if (!handler) throw commandNotFound(name);
     const db = typeof cmd.$db === 'string' ? cmd.$db : 'admin';
+    validateCommand(name, cmd, ctx.catalog, db);
     return handler(cmd, { ...ctx, db });
   } catch (err) {
     return toCommandError(err).toDocument();

@@ -4,6 +4,10 @@ import { compileQuery, computeOptions, queryOptions } from '../storage/mingo.js'
 import { update as applyOperator } from 'mingo/updater';
 import { CommandError, failedToParse, immutableField } from '../errors.js';
 import { cloneDoc, encodeKey, isOperatorObject, setPath } from '../storage/values.js';
+import { assertUpdatedSize } from '../update/limits.js';
+import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
+import { applyPull } from '../update/pull.js';
+import { carryNumericTypes, typedForm } from '../numeric/types.js';
 
 const OPERATORS = new Set([
   '$set',
@@ -104,6 +108,13 @@ function applyOperators(
         if (effectiveOp !== '$set' || encodeKey(args[k]) !== encodeKey(doc._id))
           throw immutableField('_id');
       }
+      if (CREATING_OPERATORS.has(effectiveOp)) assertPathViable(doc, k);
+      else if (effectiveOp === '$rename' && typeof args[k] === 'string')
+        assertPathViable(doc, args[k] as string);
+    }
+    if ((op === '$pull' || op === '$pullAll') && !Object.keys(args).some((k) => k.includes('$'))) {
+      if (applyPull(doc, op, args)) modified = true;
+      continue;
     }
     try {
       const changed = applyOperator(
@@ -141,6 +152,8 @@ export function applyUpdate(
   if (keys.length > 0 && keys.every((k) => k.startsWith('$'))) {
     const doc = cloneDoc(original);
     const modified = applyOperators(doc, spec, opts.arrayFilters, query, !!opts.isInsert);
+    carryNumericTypes(original, doc);
+    if (modified) assertUpdatedSize(typedForm(doc));
     return { doc, modified };
   }
   if (keys.some((k) => k.startsWith('$')))
@@ -154,6 +167,7 @@ export function applyUpdate(
   }
   const doc: Document = { _id: original._id, ...cloneDoc(spec) };
   if (doc._id === undefined) delete doc._id;
+  assertUpdatedSize(doc);
   return { doc, modified: encodeKey(doc) !== encodeKey(original) };
 }
 
@@ -179,6 +193,7 @@ export function buildUpsert(
   if (Array.isArray(spec) || isOperatorUpdate) seedFromQuery(query, base);
   else if (query._id !== undefined && !isOperatorObject(query._id)) base._id = query._id;
   const { doc } = applyUpdate(base, spec, { arrayFilters, query, isInsert: true });
+  // `{_id: null}` seeds a null _id, as MongoDB does; only a missing one is generated.
   const { _id, ...rest } = doc;
-  return { _id: _id ?? new ObjectId(), ...rest };
+  return { _id: _id === undefined ? new ObjectId() : _id, ...rest };
 }

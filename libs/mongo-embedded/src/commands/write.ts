@@ -1,4 +1,4 @@
-import type { Document } from 'bson';
+import { calculateObjectSize, type Document } from 'bson';
 import { compileQuery } from '../storage/mingo.js';
 import { badValue, toCommandError } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
@@ -8,6 +8,16 @@ import { RAW_DOCUMENTS } from '../wire/messages.js';
 import { collectionName, type CommandHandler } from './context.js';
 import { runQuery } from './read.js';
 import { applyUpdate, buildUpsert, type UpdateSpec } from './update-engine.js';
+import { assertInsertSize } from '../update/limits.js';
+import { compileProjection } from '../query/projection.js';
+import {
+  addNumericTypes,
+  forgetSetNumbers,
+  numericArgsFor,
+  rememberNumericTypes,
+  typedForm,
+  type NumericType,
+} from '../numeric/types.js';
 
 interface WriteError {
   index: number;
@@ -52,8 +62,11 @@ const insert: CommandHandler = (cmd, { catalog, db }) => {
   const raw = (cmd as Record<symbol, Uint8Array[] | undefined>)[RAW_DOCUMENTS];
   let n = 0;
   const errors = eachStatement(docs as Document[], cmd.ordered !== false, (d, i) => {
-    const doc = coll.prepareInsert(d);
     const bytes = raw?.[i];
+    // The received bytes give the size for free; only documents without them are measured.
+    assertInsertSize(bytes ? bytes.length : calculateObjectSize(d));
+    const doc = coll.prepareInsert(d);
+    if (bytes) rememberNumericTypes(doc, bytes);
     catalog.insert(
       coll,
       doc,
@@ -69,9 +82,11 @@ export function updateOne(
   coll: Collection,
   doc: Document,
   spec: UpdateSpec,
-  opts: { arrayFilters?: Document[]; query: Document },
+  opts: { arrayFilters?: Document[]; query: Document; numericArgs?: Map<string, NumericType> },
 ): { doc: Document; modified: boolean } {
   const res = applyUpdate(doc, spec, opts);
+  forgetSetNumbers(res.doc, spec);
+  addNumericTypes(res.doc, opts.numericArgs);
   if (res.modified) catalog.replace(coll, doc, res.doc);
   return res;
 }
@@ -109,8 +124,11 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
       const matches = st.multi
         ? coll.find(q)
         : runQuery(coll, { filter: q, sort: st.sort, limit: 1 });
+      // The filter's values only become fields when the statement inserts.
+      const numericArgs = numericArgsFor(cmd, `updates.${index}.u`);
       if (matches.length === 0 && st.upsert) {
         const doc = buildUpsert(q, u, st.arrayFilters);
+        addNumericTypes(doc, numericArgsFor(cmd, `updates.${index}.u`, `updates.${index}.q`));
         catalog.insert(coll, doc);
         upserted.push({ index, _id: doc._id });
         n++;
@@ -122,7 +140,11 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
         if (!current) continue;
         n++;
         if (
-          updateOne(catalog, coll, current, u, { arrayFilters: st.arrayFilters, query: q }).modified
+          updateOne(catalog, coll, current, u, {
+            arrayFilters: st.arrayFilters,
+            query: q,
+            numericArgs,
+          }).modified
         )
           nModified++;
       }
@@ -162,10 +184,16 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
   );
   const query = (cmd.query as Document | undefined) ?? {};
   const fields = cmd.fields as Document | undefined;
-  const project = (d: Document | null) =>
-    d && fields && Object.keys(fields).length
-      ? (compileQuery({}).find([d], fields).all()[0] as Document)
-      : d;
+  const projection =
+    fields && Object.keys(fields).length ? compileProjection(fields, query) : undefined;
+  const project = (stored: Document | null) => {
+    const d = stored && typedForm(stored);
+    return d && projection
+      ? projection(d)
+      : d && fields && Object.keys(fields).length
+        ? (compileQuery({}).find([d], fields).all()[0] as Document)
+        : d;
+  };
   const [found] = runQuery(coll, {
     filter: query,
     sort: cmd.sort as Document | undefined,
@@ -182,6 +210,7 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
     if (!cmd.upsert)
       return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     const doc = buildUpsert(query, spec, arrayFilters);
+    addNumericTypes(doc, numericArgsFor(cmd, 'update', 'query'));
     catalog.insert(coll, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
@@ -189,7 +218,11 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
       ok: 1,
     };
   }
-  const res = updateOne(catalog, coll, found, spec, { arrayFilters, query });
+  const res = updateOne(catalog, coll, found, spec, {
+    arrayFilters,
+    query,
+    numericArgs: numericArgsFor(cmd, 'update'),
+  });
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: project(cmd.new ? res.doc : found),

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { invalidNamespace, namespaceExists } from '../errors.js';
+import { typedForm } from '../numeric/types.js';
 import { Collection } from './collection.js';
 import type { IndexSpec } from './index-store.js';
 import type { Journal, JournalRecord } from './journal.js';
@@ -64,12 +65,13 @@ export class Catalog {
   /** `rawDoc`, when given, must be the exact BSON `doc` was decoded from (see `Journal.appendPut`). */
   insert(coll: Collection, doc: Document, rawDoc?: Uint8Array): void {
     coll.insert(doc);
-    if (this.journal && !this.replaying) this.journal.appendPut(coll.db, coll.name, doc, rawDoc);
+    if (this.journal && !this.replaying)
+      this.journal.appendPut(coll.db, coll.name, rawDoc ? doc : typedForm(doc), rawDoc);
   }
 
   replace(coll: Collection, oldDoc: Document, newDoc: Document): void {
     coll.replace(oldDoc, newDoc);
-    this.log({ o: 'put', db: coll.db, c: coll.name, d: newDoc });
+    this.log({ o: 'put', db: coll.db, c: coll.name, d: typedForm(newDoc) });
   }
 
   remove(coll: Collection, doc: Document): void {
@@ -109,7 +111,7 @@ export class Catalog {
         this.dropDatabase(r.db);
         return;
       case 'createIndex':
-        this.getOrCreate(r.db, r.c).createIndex(r.spec as IndexSpec);
+        this.getOrCreate(r.db, r.c).createIndex(r.spec as IndexSpec, { check: false });
         return;
       case 'dropIndex':
         if (this.get(r.db, r.c)?.indexes.has(r.name)) this.get(r.db, r.c)!.dropIndex(r.name);
@@ -131,7 +133,7 @@ export class Catalog {
         for (const idx of coll.indexes.values()) {
           if (idx.name !== '_id_') yield { o: 'createIndex', db, c: coll.name, spec: idx.spec };
         }
-        for (const d of coll.docs.values()) yield { o: 'put', db, c: coll.name, d };
+        for (const d of coll.docs.values()) yield { o: 'put', db, c: coll.name, d: typedForm(d) };
       }
     }
   }

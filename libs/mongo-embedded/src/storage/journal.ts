@@ -1,4 +1,5 @@
 import { deserialize, serialize, type Document } from 'bson';
+import { rememberNumericTypes } from '../numeric/types.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -45,7 +46,10 @@ export function decodeRecords(buf: Buffer): { records: JournalRecord[]; validLen
     const body = buf.subarray(pos + RECORD_HEADER, end);
     if (crc32(body) !== sum) break;
     try {
-      records.push(deserialize(body, { promoteValues: true }) as JournalRecord);
+      const rec = deserialize(body, { promoteValues: true }) as JournalRecord;
+      // A put's int64 / integral double values are remembered from its bytes (numeric/types.ts).
+      if (rec.o === 'put') rememberNumericTypes(rec.d, body, 'd');
+      records.push(rec);
     } catch {
       break;
     }

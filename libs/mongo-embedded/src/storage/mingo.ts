@@ -5,6 +5,8 @@ import * as booleanOperators from 'mingo/operators/expression/boolean';
 import * as comparisonOperators from 'mingo/operators/expression/comparison';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
+import { queryOverrides } from '../query/operators.js';
+import { projectStage } from '../query/aggregation-project.js';
 
 // `new Query(filter, options)` copies mingo's whole operator registry on every construction, even
 // when handed a prebuilt ComputeOptions (initOptions → getOptions → Context.from, then four
@@ -22,6 +24,8 @@ const QUERY_OPTIONS: Options = initOptions({
     .addExpressionOps(ops(booleanOperators))
     .addExpressionOps(ops(comparisonOperators))
     .addProjectionOps(ops(projectionOperators))
+    // First: the first registration of a name wins.
+    .addQueryOps(queryOverrides(compileQuery) as never)
     .addQueryOps(ops(queryOperators)),
 });
 
@@ -41,6 +45,14 @@ export function compileQuery(filter: Record<string, unknown>): Query {
   return FAST_PATH ? new QueryImpl!(filter, QUERY_OPTIONS) : new Query(filter, QUERY_OPTIONS);
 }
 
+// Pipeline stages whose MongoDB semantics mingo does not have; every other operator falls back to
+// mingo's global registry. A wrapper, so the cyclic import is only read when a stage runs.
+const PIPELINE_OVERRIDES = Context.init().addPipelineOps({
+  $project: ((...args: Parameters<typeof projectStage>) => projectStage(...args)) as never,
+});
+
 export function computeOptions(options: Partial<Options>): Partial<Options> {
-  return ComputeOptions.init(initOptions(options)) as unknown as Partial<Options>;
+  return ComputeOptions.init(
+    initOptions({ context: PIPELINE_OVERRIDES, ...options }),
+  ) as unknown as Partial<Options>;
 }

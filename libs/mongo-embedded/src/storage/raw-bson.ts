@@ -3,12 +3,12 @@
  * journal can store a received document without serialising its decoded form again.
  */
 
-function i32(b: Uint8Array, p: number): number {
+export function i32(b: Uint8Array, p: number): number {
   return b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24);
 }
 
 /** Size of an element's value at `p` (after its type byte and key), or -1 for an unknown type. */
-function valueSize(b: Uint8Array, type: number, p: number): number {
+export function valueSize(b: Uint8Array, type: number, p: number): number {
   switch (type) {
     case 0x01: // double
     case 0x09: // date

@@ -1,4 +1,5 @@
 import { deserialize, type Document } from 'bson';
+import { attachNumericArgs, NUMERIC_ARGS } from '../numeric/types.js';
 import {
   HEADER_SIZE,
   MSG_CHECKSUM_PRESENT,
@@ -64,6 +65,18 @@ function decode(raw: Uint8Array, options: object = DESERIALIZE_OPTIONS): Documen
   }
 }
 
+const UPDATE_NAMES = ['update', 'findAndModify', 'findandmodify'].map((n) =>
+  Buffer.from(`${n}\0`, 'latin1'),
+);
+
+/** Whether the command (first key, read from the bytes) is `update` or `findAndModify`. */
+function carriesUpdateValues(raw: Buffer): boolean {
+  for (const name of UPDATE_NAMES)
+    if (raw.length > 5 + name.length && raw.compare(name, 0, name.length, 5, 5 + name.length) === 0)
+      return true;
+  return false;
+}
+
 /** Whether a BSON document's first key (the command name) is `insert`, read from the bytes. */
 function isInsertCommand(raw: Buffer): boolean {
   // int32 size, element type byte, then the key as a cstring: "insert\0" is 7 bytes.
@@ -118,6 +131,7 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
   const sequences: Record<string, Document[]> = {};
   let insert = false;
   let rawSequence: Buffer[] | undefined;
+  const numericRaws: [number, Buffer][] = [];
   while (pos < end) {
     const kind = buf[pos++];
     if (kind === 0) {
@@ -125,6 +139,7 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
       const r = readBytes(buf, pos, end);
       insert = isInsertCommand(r.raw);
       body = insert ? readInsertBody(r.raw) : decode(r.raw);
+      if (carriesUpdateValues(r.raw)) attachNumericArgs(body, r.raw);
       pos = r.next;
     } else if (kind === 1) {
       if (pos + 4 > end) throw new ProtocolError('truncated document sequence');
@@ -140,6 +155,7 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
         const r = readBytes(buf, p, seqEnd);
         docs.push(decode(r.raw));
         raws.push(r.raw);
+        if (id.value === 'updates') numericRaws.push([docs.length - 1, r.raw]);
         p = r.next;
       }
       sequences[id.value] = docs;
@@ -154,6 +170,14 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
   // A `documents` sequence replaces the body's field, and with it any bytes taken from the body.
   const raw = (body as Record<symbol, Uint8Array[] | undefined>)[RAW_DOCUMENTS];
   withRaw(command, sequences.documents ? (insert ? rawSequence : undefined) : raw);
+  const bodyArgs = (body as Record<symbol, unknown>)[NUMERIC_ARGS];
+  if (bodyArgs)
+    Object.defineProperty(command, NUMERIC_ARGS, {
+      value: bodyArgs,
+      enumerable: false,
+      configurable: true,
+    });
+  for (const [i, bytes] of numericRaws) attachNumericArgs(command, bytes, `updates.${i}`);
   return {
     kind: 'msg',
     header,

@@ -1,0 +1,130 @@
+import type { Binary, Document } from 'bson';
+import type { Options } from 'mingo/core';
+import * as comparison from 'mingo/operators/query/comparison';
+import * as element from 'mingo/operators/query/element';
+import { numericTypeAt } from '../numeric/types.js';
+import type { Query } from 'mingo';
+import { pathValues } from '../storage/values.js';
+
+type QueryOperator = (
+  selector: string,
+  value: unknown,
+  options: Options,
+) => (obj: Document) => boolean;
+
+const isBinary = (v: unknown): v is Binary =>
+  !!v && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Binary';
+
+/** MongoDB orders BinData by length, then subtype, then bytes. */
+function compareBinary(a: Binary, b: Binary): number {
+  if (a.position !== b.position) return a.position - b.position;
+  if (a.sub_type !== b.sub_type) return a.sub_type - b.sub_type;
+  return Buffer.compare(
+    Buffer.from(a.buffer.buffer, a.buffer.byteOffset, a.position),
+    Buffer.from(b.buffer.buffer, b.buffer.byteOffset, b.position),
+  );
+}
+
+/** mingo compares binary values by their printed form; compare them as MongoDB does instead. */
+function binaryAware(
+  name: '$lt' | '$lte' | '$gt' | '$gte',
+  holds: (c: number) => boolean,
+): QueryOperator {
+  const fallback = (comparison as unknown as Record<string, QueryOperator>)[name]!;
+  return (selector, value, options) => {
+    if (!isBinary(value)) return fallback(selector, value, options);
+    return (obj) =>
+      pathValues(obj, selector).some((v) => isBinary(v) && holds(compareBinary(v, value)));
+  };
+}
+
+/**
+ * `$all` is the conjunction of one equality (or `$elemMatch`) per value, so it also matches a
+ * scalar field equal to its only value; mingo requires the field to be an array. No values match nothing.
+ */
+const allOperator =
+  (compileQuery: (filter: Document) => Query): QueryOperator =>
+  (selector, value) => {
+    const values = Array.isArray(value) ? value : [];
+    const tests = values.map((v) => {
+      const elemMatch =
+        !!v && typeof v === 'object' && Object.keys(v as object)[0] === '$elemMatch';
+      return compileQuery({ [selector]: elemMatch || v instanceof RegExp ? v : { $eq: v } });
+    });
+    return (obj) => tests.length > 0 && tests.every((q) => q.test(obj));
+  };
+
+const NUMERIC_ALIASES: Record<string, string> = {
+  double: 'double',
+  1: 'double',
+  int: 'int',
+  16: 'int',
+  long: 'long',
+  18: 'long',
+  decimal: 'decimal',
+  19: 'decimal',
+  number: 'number',
+};
+
+/** The numbers at `selector`, each with its exact path (array indexes included). */
+function numbersAt(
+  doc: unknown,
+  parts: string[],
+  i: number,
+  path: string,
+  out: [string, number | 'long'][],
+) {
+  if (Array.isArray(doc) && (i === parts.length || !/^\d+$/.test(parts[i]!))) {
+    doc.forEach((el, idx) => numbersAt(el, parts, i, `${path}.${idx}`, out));
+    return;
+  }
+  if (i === parts.length) {
+    if (typeof doc === 'number') out.push([path, doc]);
+    // An int64 beyond 2^53 is not promoted to a number by the decoder: it stays a Long.
+    else if ((doc as { _bsontype?: string } | null)?._bsontype === 'Long') out.push([path, 'long']);
+    return;
+  }
+  if (doc === null || typeof doc !== 'object') return;
+  const key = parts[i]!;
+  numbersAt((doc as Document)[key], parts, i + 1, path ? `${path}.${key}` : key, out);
+}
+
+/**
+ * `$type` with MongoDB's numeric types: int, long and double are told apart by the stored
+ * document's recorded types (numeric/types.ts) and `number` matches all three. Other types are
+ * mingo's.
+ */
+const typeOperator: QueryOperator = (selector, value, options) => {
+  const wanted = Array.isArray(value) ? (value as unknown[]) : [value];
+  const numeric = new Set(wanted.map((w) => NUMERIC_ALIASES[String(w)]).filter(Boolean));
+  const others = wanted.filter((w) => !NUMERIC_ALIASES[String(w)]);
+  const fallback = (element as unknown as Record<string, QueryOperator>).$type!;
+  const rest = others.length ? fallback(selector, others, options) : () => false;
+  if (numeric.size === 0) return rest;
+  const parts = selector.split('.');
+  return (obj) => {
+    const found: [string, number | 'long'][] = [];
+    numbersAt(obj, parts, 0, '', found);
+    return (
+      found.some(
+        ([path, v]) =>
+          numeric.has('number') || numeric.has(v === 'long' ? v : numericTypeAt(obj, path, v)),
+      ) || rest(obj)
+    );
+  };
+};
+
+/**
+ * Registered ahead of mingo's own query operators, which they replace. `compileQuery` is passed
+ * in (rather than imported) because storage/mingo.ts builds its context from these.
+ */
+export const queryOverrides = (
+  compileQuery: (filter: Document) => Query,
+): Record<string, QueryOperator> => ({
+  $all: allOperator(compileQuery),
+  $type: typeOperator,
+  $lt: binaryAware('$lt', (c) => c < 0),
+  $lte: binaryAware('$lte', (c) => c <= 0),
+  $gt: binaryAware('$gt', (c) => c > 0),
+  $gte: binaryAware('$gte', (c) => c >= 0),
+});

@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Double, Int32, Long, MongoClient } from 'mongodb';
+import mongoose from 'mongoose';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmbeddedMongo } from '../src/index.js';
+
+// BSON keeps int32, int64 and double apart; a round trip through the server must too.
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const typesOf = (d: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(d).map(([k, v]) => [k, (v as { _bsontype?: string })._bsontype ?? typeof v]),
+  );
+
+describe('BSON numeric types', () => {
+  it('returns int64, int32 and integral doubles as stored, across updates and a restart', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'numeric-'));
+    dirs.push(dataDir);
+    const big = Long.fromString('9007199254740993'); // 2^53 + 1: not representable as a double
+    let server = await startEmbeddedMongo({ dataDir, fsync: 'never' });
+    let client = await new MongoClient(server.url).connect();
+    const coll = () => client.db('num').collection('values');
+    await coll().insertOne({
+      _id: new Double(2) as never,
+      big,
+      small: Long.fromNumber(5),
+      i: 7,
+      d: new Double(3),
+      nested: { l: Long.fromNumber(1), arr: [new Double(4), 1] },
+    });
+    await coll().updateOne({ _id: 2 as never }, { $inc: { small: 1, d: 1 }, $set: { s: 'x' } });
+    const read = async () =>
+      (await coll().findOne({ _id: 2 as never }, { promoteValues: false, promoteLongs: false }))!;
+    const check = async () => {
+      const got = await read();
+      expect(typesOf(got)).toMatchObject({
+        _id: 'Double',
+        big: 'Long',
+        small: 'Long',
+        i: 'Int32',
+        d: 'Double',
+      });
+      expect((got.big as Long).toString()).toBe('9007199254740993');
+      expect((got.small as Long).toNumber()).toBe(6);
+      expect((got.d as Double).valueOf()).toBe(4);
+      expect((got.nested as { l: unknown }).l).toBeInstanceOf(Long);
+      expect((got.nested as { arr: unknown[] }).arr[0]).toBeInstanceOf(Double);
+      expect((got.nested as { arr: unknown[] }).arr[1]).toBeInstanceOf(Int32);
+    };
+    await check();
+    await client.close();
+    await server.stop();
+    server = await startEmbeddedMongo({ dataDir, fsync: 'never' });
+    client = await new MongoClient(server.url).connect();
+    await check();
+    await client.close();
+    await server.stop();
+  });
+
+  it('tells int, long and double apart in $type and still compares them as numbers', async () => {
+    const server = await startEmbeddedMongo({});
+    const conn = await mongoose.createConnection(`${server.url}/num`).asPromise();
+    try {
+      const Counter = conn.model(
+        'BigCounter',
+        new mongoose.Schema({ name: String, n: mongoose.Schema.Types.BigInt, x: Number }),
+      );
+      await Counter.create([
+        { name: 'long', n: 2n ** 60n + 1n, x: 1.5 },
+        { name: 'int', x: 3 },
+      ]);
+      const names = async (filter: object) =>
+        (await Counter.find(filter).sort({ name: 1 }).lean()).map((d) => d.name);
+      expect(await names({ n: { $type: 'long' } })).toEqual(['long']);
+      expect(await names({ x: { $type: 'int' } })).toEqual(['int']);
+      expect(await names({ x: { $type: 'double' } })).toEqual(['long']);
+      expect(await names({ x: { $type: 'number' } })).toEqual(['int', 'long']);
+      expect(await names({ x: { $type: ['string', 'int'] } })).toEqual(['int']);
+      expect((await Counter.findOne({ name: 'long' }))?.n).toBe(2n ** 60n + 1n);
+      expect(await names({ x: { $gt: 1 } })).toEqual(['int', 'long']);
+    } finally {
+      await conn.close();
+      await server.stop();
+    }
+  });
+
+  it('keeps the types of values written by $set, a replacement, an upsert and findOneAndUpdate', async () => {
+    const server = await startEmbeddedMongo({});
+    const client = await new MongoClient(server.url).connect();
+    try {
+      const coll = client.db('num').collection('written');
+      const raw = { promoteValues: false, promoteLongs: false } as const;
+      await coll.insertOne({ _id: 1 as never, a: 1 });
+      await coll.updateOne(
+        { _id: 1 as never },
+        { $set: { l: Long.fromNumber(5), d: new Double(1), 'sub.x': Long.fromNumber(6) } },
+      );
+      expect(typesOf((await coll.findOne({ _id: 1 as never }, raw))!)).toMatchObject({
+        a: 'Int32',
+        l: 'Long',
+        d: 'Double',
+      });
+      await coll.replaceOne({ _id: 1 as never }, { r: Long.fromNumber(3), i: 4 });
+      expect(typesOf((await coll.findOne({ _id: 1 as never }, raw))!)).toMatchObject({
+        r: 'Long',
+        i: 'Int32',
+      });
+      await coll.updateOne({ k: Long.fromNumber(9) }, { $set: { y: 1 } }, { upsert: true });
+      expect(typesOf((await coll.findOne({ y: 1 }, raw))!)).toMatchObject({
+        k: 'Long',
+        y: 'Int32',
+      });
+      const after = await coll.findOneAndUpdate(
+        { _id: 1 as never },
+        { $inc: { i: Long.fromNumber(1) } },
+        { returnDocument: 'after', ...raw },
+      );
+      expect(typesOf(after!)).toMatchObject({ i: 'Long', r: 'Long' });
+      // A plain number set over a long makes it an int32, as MongoDB stores what it is given.
+      await coll.updateOne({ _id: 1 as never }, { $set: { r: 2 } });
+      expect(typesOf((await coll.findOne({ _id: 1 as never }, raw))!)).toMatchObject({
+        r: 'Int32',
+      });
+      expect(await coll.countDocuments({ k: { $type: 'long' } })).toBe(1);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+});
