@@ -1,5 +1,5 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { describeCallError, SingleFlight } from '@inventory/platform';
+import { describeCallError, TtlCache } from '@inventory/platform';
 import type { IdentityAdapter } from '../adapters/identity.js';
 import type { ResolvedTenant } from './types.js';
 
@@ -19,21 +19,22 @@ export function baseUrlFor(host: string, scheme: 'http' | 'https', port: number)
 
 /** Host → tenant, through identity, cached briefly per gateway replica. */
 export class TenantResolver {
-  private readonly cache = new Map<string, { tenant: ResolvedTenant | null; expires: number }>();
   /** One look-up per host at a time: requests that miss together share it. */
-  private readonly lookups = new SingleFlight<string, ResolvedTenant | null>();
+  private readonly cache: TtlCache<string, ResolvedTenant | null>;
 
   constructor(
     private readonly identity: IdentityAdapter,
     private readonly settings: TenancySettings,
-  ) {}
+  ) {
+    this.cache = new TtlCache({
+      ttlMs: (tenant) => (tenant ? settings.cacheTtlMs : settings.negativeCacheTtlMs),
+    });
+  }
 
   async resolve(rawHost: string | undefined): Promise<ResolvedTenant | null> {
     const host = (rawHost ?? '').trim().toLowerCase().replace(/\.$/, '');
     if (!host || host.length > 253 || !/^[a-z0-9.-]+$/.test(host)) return null;
-    const cached = this.cache.get(host);
-    if (cached && cached.expires > Date.now()) return cached.tenant;
-    return this.lookups.run(host, () => this.load(host));
+    return this.cache.getOrLoad(host, () => this.load(host));
   }
 
   private async load(host: string): Promise<ResolvedTenant | null> {
@@ -51,11 +52,6 @@ export class TenantResolver {
       // Only "no such host" is an answer; identity being down must not be cached as one.
       if (describeCallError(error).code !== GrpcStatus.NOT_FOUND) throw error;
     }
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(host, {
-      tenant,
-      expires: Date.now() + (tenant ? this.settings.cacheTtlMs : this.settings.negativeCacheTtlMs),
-    });
     return tenant;
   }
 }

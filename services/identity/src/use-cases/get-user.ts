@@ -1,7 +1,6 @@
 import type { User } from '@inventory/contracts/identity/v1/identity.js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { AppError, notFound, validationFailed } from '@inventory/platform';
-import { TtlCache } from '../domain/ttl-cache.js';
+import { AppError, notFound, TtlCache, validationFailed } from '@inventory/platform';
 import type { UseCaseDeps } from './deps.js';
 import { presentUser } from './present.js';
 
@@ -14,7 +13,7 @@ export const MAX_BATCH_USERS = 500;
  * a change made through this replica drops the entry at once.
  */
 export class GetUser {
-  private readonly profiles = new TtlCache<string, User>(2_000);
+  private readonly profiles = new TtlCache<string, User>({ ttlMs: 2_000 });
 
   constructor(private readonly deps: UseCaseDeps) {
     deps.store.users.onChange((tenantId, userId) => this.profiles.delete(`${tenantId}:${userId}`));
