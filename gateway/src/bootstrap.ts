@@ -10,6 +10,7 @@ import {
   stopAll,
   type Logger,
 } from '@inventory/platform';
+import { createIdentityAdapter } from './adapters/identity.js';
 import { createServiceHealthChecks } from './adapters/service-health.js';
 import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import { createWebhookIngestAdapter } from './adapters/webhook-ingest.js';
@@ -58,6 +59,7 @@ export async function bootstrap(
     'outbound-delivery': config.OUTBOUND_DELIVERY_GRPC_ADDRESS,
     activity: config.ACTIVITY_GRPC_ADDRESS,
   });
+  const identity = createIdentityAdapter(config.IDENTITY_GRPC_ADDRESS, config.GRPC_DEADLINE_MS);
   const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, {
     deadlineMs: config.GRPC_DEADLINE_MS,
   });
@@ -68,7 +70,7 @@ export async function bootstrap(
     deadlineMs: config.GRPC_DEADLINE_MS,
   });
   let shuttingDown = false;
-  const auth = createAuthWiring(config, redis, nats, logger, options.extraRoutes);
+  const auth = createAuthWiring(config, redis, nats, logger, identity, options.extraRoutes);
   const app = await buildApp({
     config,
     logger,
@@ -78,6 +80,7 @@ export async function bootstrap(
     auth,
     registry: metrics.registry,
     isShuttingDown: () => shuttingDown,
+    identity,
     parcelTracking,
     webhookIngest,
     activity,
@@ -115,6 +118,7 @@ export async function bootstrap(
         async () => webhookIngest.close(),
         async () => activity.close(),
         async () => auth.close(),
+        async () => identity.close(),
         () => metricsServer.stop(),
       ]);
     },

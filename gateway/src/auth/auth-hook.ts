@@ -10,7 +10,6 @@ import {
   unauthenticatedBody,
 } from '../http/envelopes.js';
 import { HttpError } from '../http/http-error.js';
-import { grpcErrorToHttp } from '../http/grpc-to-http.js';
 import { parseBearer, secretMatches, sha256Hex } from './bearer.js';
 import { ipAllowed } from './ip-allowlist.js';
 import { RateLimiterUnavailable, type RateLimiter, type RateLimitResult } from './rate-limiter.js';
@@ -143,11 +142,11 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
   ) => {
     let session;
     try {
-      session = (await deps.identity.call.getSession({ session_token: sessionToken })).session!;
+      session = await deps.identity.getSession(sessionToken);
     } catch (error) {
-      const mapped = grpcErrorToHttp(error);
-      if (mapped?.statusCode === 401) throw new HttpError(401, unauthenticatedBody());
-      throw mapped ?? error;
+      if (error instanceof HttpError && error.statusCode === 401)
+        throw new HttpError(401, unauthenticatedBody());
+      throw error;
     }
     const user: AuthenticatedUser = {
       id: session.user!.id,

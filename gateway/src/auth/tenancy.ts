@@ -1,5 +1,4 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
-import { describeCallError, TtlCache } from '@inventory/platform';
+import { TtlCache } from '@inventory/platform';
 import type { IdentityAdapter } from '../adapters/identity.js';
 import type { ResolvedTenant } from './types.js';
 
@@ -37,21 +36,15 @@ export class TenantResolver {
     return this.cache.getOrLoad(host, () => this.load(host));
   }
 
+  /** Only "no such host" is an answer worth keeping; identity being down throws and is not kept. */
   private async load(host: string): Promise<ResolvedTenant | null> {
-    let tenant: ResolvedTenant | null = null;
-    try {
-      const answer = await this.identity.call.resolveTenant({ host });
-      const found = answer.tenant!;
-      tenant = {
-        id: found.id,
-        slug: found.slug,
-        host,
-        base_url: baseUrlFor(host, this.settings.publicScheme, this.settings.publicPort),
-      };
-    } catch (error) {
-      // Only "no such host" is an answer; identity being down must not be cached as one.
-      if (describeCallError(error).code !== GrpcStatus.NOT_FOUND) throw error;
-    }
-    return tenant;
+    const found = await this.identity.resolveTenant(host);
+    if (!found) return null;
+    return {
+      id: found.id,
+      slug: found.slug,
+      host,
+      base_url: baseUrlFor(host, this.settings.publicScheme, this.settings.publicPort),
+    };
   }
 }

@@ -1,6 +1,5 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { AuthToken } from '@inventory/contracts/identity/v1/identity.js';
-import { decodeEnvelope, describeCallError, TtlCache, type Logger } from '@inventory/platform';
+import { decodeEnvelope, TtlCache, type Logger } from '@inventory/platform';
 import type { BlockList } from 'node:net';
 import type { NatsConnection, Subscription } from 'nats';
 import { tokenChanged, tokenRevoked } from '@inventory/events';
@@ -54,19 +53,16 @@ export class TokenCache {
   }
 
   private async load(tenantId: string, tokenId: number): Promise<CachedToken | undefined> {
-    try {
-      const { token } = await this.identity.call.getTokenForAuth({ token_id: tokenId });
+    const token = await this.identity.getTokenForAuth(tokenId);
+    if (token)
       return {
-        record: token!,
-        allowlist: token!.ip_allowlist.length > 0 ? buildAllowlist(token!.ip_allowlist) : null,
+        record: token,
+        allowlist: token.ip_allowlist.length > 0 ? buildAllowlist(token.ip_allowlist) : null,
       };
-    } catch (error) {
-      if (describeCallError(error).code !== GrpcStatus.NOT_FOUND) throw error;
-      // Only the token's own tenant learns it is gone; another tenant's miss leaves the entry.
-      if (this.entries.peek(tokenId)?.value?.record.tenant_id === tenantId)
-        this.entries.deleteEntry(tokenId);
-      return undefined;
-    }
+    // Only the token's own tenant learns it is gone; another tenant's miss leaves the entry.
+    if (this.entries.peek(tokenId)?.value?.record.tenant_id === tenantId)
+      this.entries.deleteEntry(tokenId);
+    return undefined;
   }
 
   invalidate(tokenId: number): void {
