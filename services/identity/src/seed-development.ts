@@ -1,5 +1,5 @@
 import type { Tenant } from '@inventory/contracts/identity/v1/identity.js';
-import { SCOPES } from './domain/scopes.js';
+import { SCOPES } from '@inventory/access';
 import { hashPassword, verifyPassword } from './domain/password.js';
 import { presentTenant } from './grpc/mappers.js';
 import { openOffline } from './offline.js';

@@ -1,5 +1,5 @@
 import { normaliseCidr } from './cidr.js';
-import { isKnownScope } from './scopes.js';
+import { isKnownScope } from '@inventory/access';
 import type { Violations } from './validation.js';
 import { messages } from './validation.js';
 

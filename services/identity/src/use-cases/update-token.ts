@@ -1,6 +1,6 @@
 import { notFound, permissionDenied, validationFailed } from '@inventory/platform';
 import { verifyPassword } from '../domain/password.js';
-import { addedElevatedScopes } from '../domain/scopes.js';
+import { addedElevatedScopes } from '@inventory/access';
 import { checkAllowlist, checkName, checkRateLimit, checkScopes } from '../domain/token-rules.js';
 import { messages, Violations } from '../domain/validation.js';
 import type { TokenEvents } from '../events/token-events.js';
