@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { userHasPermission } from '@inventory/access';
 import { currentContext, enterContext, type Logger } from '@inventory/platform';
 import { timingSafeEqual } from 'node:crypto';
 import type { IdentityAdapter } from '../adapters/identity.js';
@@ -32,8 +33,9 @@ export interface AuthHookDeps {
   logger: Logger;
 }
 
+/** The permission rule is identity's, defined once in @inventory/access (ADR 0101). */
 function hasPermission(user: AuthenticatedUser, permission: string): boolean {
-  return user.isOwner || user.permissions.includes(permission);
+  return userHasPermission({ is_owner: user.isOwner, permissions: user.permissions }, permission);
 }
 
 function applyRateHeaders(reply: FastifyReply, result: RateLimitResult): void {
