@@ -27,7 +27,7 @@ export interface GatewayHandle {
   url: string;
   /** http://host:port of the Prometheus `/metrics` server (METRICS_PORT; never the public port). */
   metricsUrl: string;
-  /** Tenancy, token cache, limiter and identity client: for tests that drive them directly. */
+  /** Tenancy, token cache, limiter and current-user loader: for tests that drive them directly. */
   auth: AuthWiring;
   stop(): Promise<void>;
 }

@@ -15,10 +15,8 @@
  * IDENTITY_SECRET_ENCRYPTION_KEY; revoke-token also NATS_URL, to publish the
  * invalidation every gateway gets before the command returns. Prints what it made as JSON.
  */
-import { describeCallError } from '@inventory/platform';
-import { readSecretEncryptionKey } from '../config.js';
-import { GatewaysNotNotified } from '../events/token-events.js';
-import { openOffline } from '../offline.js';
+// Only the argument parsing is imported up front: bad arguments (exit 2) and --help answer
+// without loading the platform, the database driver or NATS; the rest is imported after.
 import {
   NotFoundError,
   parseCommandLine,
@@ -49,6 +47,18 @@ if (parsed.help) {
   process.exit(0);
 }
 if (parsed.passwordSource === 'option') console.error(PASSWORD_OPTION_WARNING);
+
+const [
+  { describeCallError },
+  { readSecretEncryptionKey },
+  { GatewaysNotNotified },
+  { openOffline },
+] = await Promise.all([
+  import('@inventory/platform'),
+  import('../config.js'),
+  import('../events/token-events.js'),
+  import('../offline.js'),
+]);
 
 const mongoUrl = process.env.MONGO_URL;
 let secretEncryptionKey: string;
