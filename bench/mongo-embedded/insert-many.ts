@@ -19,9 +19,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mongoose from 'mongoose';
 import {
-  TokenRequestRepository,
+  TokenRequestRepositoryForBench as TokenRequestRepository,
   type TokenRequestDocument,
-} from '@inventory/identity/store/token-requests';
+} from '@inventory/identity/bench';
 
 const DOCS = Number(process.argv[2] ?? 30_000);
 const BATCH = Number(process.argv[3] ?? 100);

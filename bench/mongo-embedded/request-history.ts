@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
-import { TokenRequestRepository } from '@inventory/identity/store/token-requests';
+import { TokenRequestRepositoryForBench as TokenRequestRepository } from '@inventory/identity/bench';
 import { startEmbeddedMongo } from '@inventory/mongo-embedded';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
@@ -35,6 +35,7 @@ const Requests = requests.model;
 await Requests.init();
 for (let done = 0; done < ROWS; done += 5_000)
   await requests.insertMany(
+    'tenant-1',
     Array.from({ length: Math.min(5_000, ROWS - done) }, (_, i) => ({
       event_id: randomUUID(),
       tenant_id: 'tenant-1',

@@ -1,12 +1,15 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { enterContext, newRequestId, type Logger } from '@inventory/platform';
-import { registerIdentity, type AuthWiring } from './auth/index.js';
+import type { IdentityAdapter } from './adapters/identity.js';
+import { registerAuth, type AuthWiring } from './auth/index.js';
 import type { GatewayConfig } from './config.js';
 import { errorEnvelopeServerOptions, registerErrorHandling } from './http/error-handler.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { lazyChildLoggerFactory } from './http/request-logger.js';
+import { registerOpenApi } from './openapi/index.js';
 import { healthRoutes, type HealthRouteDeps } from './routes/health.js';
+import { identityRoutes } from './routes/identity/index.js';
 import type { ParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import type { WebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import type { ActivityAdapter } from './adapters/activity.js';
@@ -24,12 +27,13 @@ export interface GatewayDeps extends HealthRouteDeps {
   logger: Logger;
   /** Where request metrics are recorded; served on METRICS_PORT, not by this app. */
   registry: Registry;
+  identity: IdentityAdapter;
   parcelTracking: ParcelTrackingAdapter;
   webhookIngest: WebhookIngestAdapter;
   activity: ActivityAdapter;
   outboundDelivery: OutboundDeliveryAdapter;
   catalog: CatalogAdapter;
-  /** Tenancy, authentication, route-table enforcement, rate limits, request log, OpenAPI (issue #4). */
+  /** Tenancy, authentication, route-table enforcement, rate limits, request log (issue #4). */
   auth: AuthWiring;
 }
 
@@ -64,8 +68,15 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerHttpMetrics(app, deps.registry);
-  // Before any route: every route after this is guarded by the route table and documented in OpenAPI.
-  await registerIdentity(app, deps.auth);
+  // Before any route: every route after this is documented in OpenAPI and guarded by the route table.
+  await registerOpenApi(app, deps.auth.routeTable);
+  await registerAuth(app, deps.auth, deps.identity);
+  await app.register(identityRoutes, {
+    identity: deps.identity,
+    currentUsers: deps.auth.currentUsers,
+    throttle: deps.auth.throttle,
+    sessionCookieSecure: deps.config.SESSION_COOKIE_SECURE,
+  });
   await app.register(healthRoutes, deps);
   await app.register(parcelTrackingRoutes, {
     parcelTracking: deps.parcelTracking,
@@ -90,5 +101,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     publicPort: deps.config.PUBLIC_PORT,
   });
   await app.register(catalogRoutes, { catalog: deps.catalog });
+  if (deps.auth.extraRoutes) await app.register(deps.auth.extraRoutes.plugin);
   return app;
 }

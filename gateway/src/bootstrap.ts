@@ -10,6 +10,7 @@ import {
   stopAll,
   type Logger,
 } from '@inventory/platform';
+import { createIdentityAdapter } from './adapters/identity.js';
 import { createServiceHealthChecks } from './adapters/service-health.js';
 import { createParcelTrackingAdapter } from './adapters/parcel-tracking.js';
 import { createWebhookIngestAdapter } from './adapters/webhook-ingest.js';
@@ -28,7 +29,7 @@ export interface GatewayHandle {
   url: string;
   /** http://host:port of the Prometheus `/metrics` server (METRICS_PORT; never the public port). */
   metricsUrl: string;
-  /** Tenancy, token cache, limiter and identity client: for tests that drive them directly. */
+  /** Tenancy, token cache, limiter and current-user loader: for tests that drive them directly. */
   auth: AuthWiring;
   stop(): Promise<void>;
 }
@@ -61,6 +62,7 @@ export async function bootstrap(
     activity: config.ACTIVITY_GRPC_ADDRESS,
     catalog: config.CATALOG_GRPC_ADDRESS,
   });
+  const identity = createIdentityAdapter(config.IDENTITY_GRPC_ADDRESS, config.GRPC_DEADLINE_MS);
   const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, {
     deadlineMs: config.GRPC_DEADLINE_MS,
   });
@@ -77,7 +79,7 @@ export async function bootstrap(
     deadlineMs: config.GRPC_DEADLINE_MS,
   });
   let shuttingDown = false;
-  const auth = createAuthWiring(config, redis, nats, logger, options.extraRoutes);
+  const auth = createAuthWiring(config, redis, nats, logger, identity, options.extraRoutes);
   const app = await buildApp({
     config,
     logger,
@@ -87,6 +89,7 @@ export async function bootstrap(
     auth,
     registry: metrics.registry,
     isShuttingDown: () => shuttingDown,
+    identity,
     parcelTracking,
     webhookIngest,
     activity,
@@ -128,6 +131,7 @@ export async function bootstrap(
         async () => outboundDelivery.close(),
         async () => catalog.close(),
         async () => auth.close(),
+        async () => identity.close(),
         () => metricsServer.stop(),
       ]);
     },

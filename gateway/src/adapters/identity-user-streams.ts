@@ -164,7 +164,7 @@ export class IdentityUserStreams {
   private streamFor(tenantId: string): TenantUserStream {
     const open = this.streams.get(tenantId);
     if (open && !open.closed) return open;
-    const call = this.identity.client.streamUsers(
+    const call = this.identity.handle.client.streamUsers(
       contextToMetadata({ requestId: newRequestId(), tenantId }),
     );
     const stream: TenantUserStream = new TenantUserStream(call, this.options.deadlineMs, () => {

@@ -1,12 +1,81 @@
-import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
+import {
+  IdentityServiceClient,
+  type AuthToken,
+  type CreateTokenRequest,
+  type CreateTokenResponse,
+  type ListTokenRequestsRequest,
+  type ListTokenRequestsResponse,
+  type ListTokensResponse,
+  type LoginRequest,
+  type LoginResponse,
+  type Session,
+  type Tenant,
+  type Token,
+  type TokenUsage,
+  type UpdateTokenRequest,
+} from '@inventory/contracts/identity/v1/identity.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
+import { asHttp, asHttpOrMissing } from '../http/grpc-to-http.js';
 
-export type IdentityAdapter = GrpcClientHandle<IdentityServiceClient>;
+/**
+ * The gateway's one door to identity. Every call carries the request context
+ * (tenant, user) as metadata; refusals and outages come back as the
+ * specification's HTTP errors (`HttpError`, with identity's reason), mapped here
+ * once as for every other service. Look-ups that may find nothing answer
+ * `undefined` instead of a 404.
+ */
+export interface IdentityAdapter {
+  /** The tenant answering on `host` (tenantless call), or undefined. */
+  resolveTenant(host: string): Promise<Tenant | undefined>;
+  /** The record a bearer token is checked against; undefined when unknown, revoked, expired or another tenant's. */
+  getTokenForAuth(tokenId: number): Promise<AuthToken | undefined>;
+  getSession(sessionToken: string): Promise<Session>;
+  login(request: LoginRequest): Promise<LoginResponse>;
+  logout(sessionToken: string): Promise<void>;
+  enrollTwoFactor(): Promise<{ secret: string; otpauth_url: string }>;
+  confirmTwoFactor(code: string): Promise<string[]>;
+  disableTwoFactor(password: string, code: string): Promise<void>;
+  listTokens(page: number, perPage: number): Promise<ListTokensResponse>;
+  createToken(request: CreateTokenRequest): Promise<CreateTokenResponse>;
+  updateToken(request: UpdateTokenRequest): Promise<Token>;
+  revokeToken(id: number): Promise<void>;
+  listTokenRequests(request: ListTokenRequestsRequest): Promise<ListTokenRequestsResponse>;
+  getTokenUsage(tokenId: number, days: number): Promise<TokenUsage>;
+  close(): void;
+  /** The raw client, for the `StreamUsers` stream (adapters/identity-user-streams.ts). */
+  readonly handle: GrpcClientHandle<IdentityServiceClient>;
+}
 
-/** The one client to identity: deadline per call, circuit breaker, request context as metadata. */
+/** Deadline per call, circuit breaker (a trial call 2 s after it opens). */
 export function createIdentityAdapter(address: string, deadlineMs: number): IdentityAdapter {
-  return createGrpcClient(IdentityServiceClient, address, {
+  const handle = createGrpcClient(IdentityServiceClient, address, {
     deadlineMs,
     breaker: { resetTimeoutMs: 2_000 },
   });
+  const call = handle.call;
+  return {
+    handle,
+    resolveTenant: async (host) =>
+      (await asHttpOrMissing(() => call.resolveTenant({ host })))?.tenant,
+    getTokenForAuth: async (tokenId) =>
+      (await asHttpOrMissing(() => call.getTokenForAuth({ token_id: tokenId })))?.token,
+    getSession: async (sessionToken) =>
+      (await asHttp(() => call.getSession({ session_token: sessionToken }))).session!,
+    login: (request) => asHttp(() => call.login(request)),
+    logout: (sessionToken) =>
+      asHttp(async () => void (await call.logout({ session_token: sessionToken }))),
+    enrollTwoFactor: () => asHttp(() => call.enrollTwoFactor({})),
+    confirmTwoFactor: async (code) =>
+      (await asHttp(() => call.confirmTwoFactor({ code }))).recovery_codes,
+    disableTwoFactor: (password, code) =>
+      asHttp(async () => void (await call.disableTwoFactor({ password, code }))),
+    listTokens: (page, perPage) => asHttp(() => call.listTokens({ page, per_page: perPage })),
+    createToken: (request) => asHttp(() => call.createToken(request)),
+    updateToken: async (request) => (await asHttp(() => call.updateToken(request))).token!,
+    revokeToken: (id) => asHttp(async () => void (await call.revokeToken({ id }))),
+    listTokenRequests: (request) => asHttp(() => call.listTokenRequests(request)),
+    getTokenUsage: async (tokenId, days) =>
+      (await asHttp(() => call.getTokenUsage({ token_id: tokenId, days }))).usage!,
+    close: () => handle.close(),
+  };
 }

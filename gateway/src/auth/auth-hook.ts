@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { userHasPermission } from '@inventory/access';
 import { currentContext, enterContext, type Logger } from '@inventory/platform';
 import { timingSafeEqual } from 'node:crypto';
 import type { IdentityAdapter } from '../adapters/identity.js';
@@ -10,7 +11,6 @@ import {
   unauthenticatedBody,
 } from '../http/envelopes.js';
 import { HttpError } from '../http/http-error.js';
-import { grpcErrorToHttp } from '../http/grpc-to-http.js';
 import { parseBearer, secretMatches, sha256Hex } from './bearer.js';
 import { ipAllowed } from './ip-allowlist.js';
 import { RateLimiterUnavailable, type RateLimiter, type RateLimitResult } from './rate-limiter.js';
@@ -33,8 +33,9 @@ export interface AuthHookDeps {
   logger: Logger;
 }
 
+/** The permission rule is identity's, defined once in @inventory/access (ADR 0101). */
 function hasPermission(user: AuthenticatedUser, permission: string): boolean {
-  return user.isOwner || user.permissions.includes(permission);
+  return userHasPermission({ is_owner: user.isOwner, permissions: user.permissions }, permission);
 }
 
 function applyRateHeaders(reply: FastifyReply, result: RateLimitResult): void {
@@ -143,11 +144,11 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
   ) => {
     let session;
     try {
-      session = (await deps.identity.call.getSession({ session_token: sessionToken })).session!;
+      session = await deps.identity.getSession(sessionToken);
     } catch (error) {
-      const mapped = grpcErrorToHttp(error);
-      if (mapped?.statusCode === 401) throw new HttpError(401, unauthenticatedBody());
-      throw mapped ?? error;
+      if (error instanceof HttpError && error.statusCode === 401)
+        throw new HttpError(401, unauthenticatedBody());
+      throw error;
     }
     const user: AuthenticatedUser = {
       id: session.user!.id,

@@ -3,13 +3,9 @@ import fastifyCookie from '@fastify/cookie';
 import type { Logger, Redis } from '@inventory/platform';
 import type { NatsConnection } from 'nats';
 import { CurrentUserLoader } from '../adapters/current-user-loader.js';
-import { createIdentityAdapter, type IdentityAdapter } from '../adapters/identity.js';
+import type { IdentityAdapter } from '../adapters/identity.js';
 import { IdentityUserStreams } from '../adapters/identity-user-streams.js';
 import type { GatewayConfig } from '../config.js';
-import { registerOpenApi } from '../openapi/index.js';
-import { sessionRoutes } from '../routes/identity/session.js';
-import { tokenRoutes } from '../routes/identity/tokens.js';
-import { userRoutes } from '../routes/identity/user.js';
 import { registerAuthHook } from './auth-hook.js';
 import { LoginThrottle } from './login-throttle.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -27,7 +23,6 @@ export interface ExtraRoutes {
 }
 
 export interface AuthWiring {
-  identity: IdentityAdapter;
   currentUsers: CurrentUserLoader;
   tenants: TenantResolver;
   tokens: TokenCache;
@@ -42,14 +37,15 @@ export interface AuthWiring {
   close(): void;
 }
 
+/** Tenancy, token cache, limiter, throttle, request log: the state behind the auth hook. */
 export function createAuthWiring(
   config: GatewayConfig,
   redis: Redis,
   nats: NatsConnection,
   logger: Logger,
+  identity: IdentityAdapter,
   extraRoutes?: ExtraRoutes,
 ): AuthWiring {
-  const identity = createIdentityAdapter(config.IDENTITY_GRPC_ADDRESS, config.GRPC_DEADLINE_MS);
   const tokens = new TokenCache(identity, config.TOKEN_CACHE_TTL_MS, logger);
   const userStreams = new IdentityUserStreams(identity, {
     deadlineMs: config.GRPC_DEADLINE_MS,
@@ -58,7 +54,6 @@ export function createAuthWiring(
   });
   tokens.listen(nats);
   return {
-    identity,
     currentUsers: new CurrentUserLoader(userStreams),
     tenants: new TenantResolver(identity, {
       publicScheme: config.PUBLIC_SCHEME,
@@ -87,21 +82,23 @@ export function createAuthWiring(
     close() {
       tokens.stop();
       userStreams.close();
-      identity.close();
     },
   };
 }
 
 /**
- * Tenancy, authentication, the route table's enforcement, rate limits, the
- * request log, the OpenAPI document and identity's own routes. Call before any
- * other route is registered, so every route is documented and guarded.
+ * Tenancy, authentication, the route table's enforcement, rate limits and the
+ * request log, as hooks. Call after the OpenAPI registration and before any
+ * route, so every route is guarded (app.ts).
  */
-export async function registerIdentity(app: FastifyInstance, wiring: AuthWiring): Promise<void> {
+export async function registerAuth(
+  app: FastifyInstance,
+  wiring: AuthWiring,
+  identity: IdentityAdapter,
+): Promise<void> {
   await app.register(fastifyCookie);
-  await registerOpenApi(app, wiring.routeTable);
   registerAuthHook(app, {
-    identity: wiring.identity,
+    identity,
     tenants: wiring.tenants,
     tokens: wiring.tokens,
     limiter: wiring.limiter,
@@ -110,19 +107,4 @@ export async function registerIdentity(app: FastifyInstance, wiring: AuthWiring)
     logger: wiring.logger,
   });
   registerRequestLog(app, wiring.requestLog);
-  const routeDeps = {
-    identity: wiring.identity,
-    currentUsers: wiring.currentUsers,
-    throttle: wiring.throttle,
-    sessionCookieSecure: wiring.config.SESSION_COOKIE_SECURE,
-  };
-  await app.register(async (scope) => {
-    // Schemas here are documentation: these routes validate with Laravel-style messages and serialise plainly.
-    scope.setValidatorCompiler(() => () => true);
-    scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
-    await sessionRoutes(scope, routeDeps);
-    await userRoutes(scope, routeDeps);
-    await tokenRoutes(scope, routeDeps);
-  });
-  if (wiring.extraRoutes) await app.register(wiring.extraRoutes.plugin);
 }

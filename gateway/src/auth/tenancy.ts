@@ -1,5 +1,4 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
-import { describeCallError, SingleFlight } from '@inventory/platform';
+import { TtlCache } from '@inventory/platform';
 import type { IdentityAdapter } from '../adapters/identity.js';
 import type { ResolvedTenant } from './types.js';
 
@@ -19,43 +18,33 @@ export function baseUrlFor(host: string, scheme: 'http' | 'https', port: number)
 
 /** Host → tenant, through identity, cached briefly per gateway replica. */
 export class TenantResolver {
-  private readonly cache = new Map<string, { tenant: ResolvedTenant | null; expires: number }>();
   /** One look-up per host at a time: requests that miss together share it. */
-  private readonly lookups = new SingleFlight<string, ResolvedTenant | null>();
+  private readonly cache: TtlCache<string, ResolvedTenant | null>;
 
   constructor(
     private readonly identity: IdentityAdapter,
     private readonly settings: TenancySettings,
-  ) {}
+  ) {
+    this.cache = new TtlCache({
+      ttlMs: (tenant) => (tenant ? settings.cacheTtlMs : settings.negativeCacheTtlMs),
+    });
+  }
 
   async resolve(rawHost: string | undefined): Promise<ResolvedTenant | null> {
     const host = (rawHost ?? '').trim().toLowerCase().replace(/\.$/, '');
     if (!host || host.length > 253 || !/^[a-z0-9.-]+$/.test(host)) return null;
-    const cached = this.cache.get(host);
-    if (cached && cached.expires > Date.now()) return cached.tenant;
-    return this.lookups.run(host, () => this.load(host));
+    return this.cache.getOrLoad(host, () => this.load(host));
   }
 
+  /** Only "no such host" is an answer worth keeping; identity being down throws and is not kept. */
   private async load(host: string): Promise<ResolvedTenant | null> {
-    let tenant: ResolvedTenant | null = null;
-    try {
-      const answer = await this.identity.call.resolveTenant({ host });
-      const found = answer.tenant!;
-      tenant = {
-        id: found.id,
-        slug: found.slug,
-        host,
-        base_url: baseUrlFor(host, this.settings.publicScheme, this.settings.publicPort),
-      };
-    } catch (error) {
-      // Only "no such host" is an answer; identity being down must not be cached as one.
-      if (describeCallError(error).code !== GrpcStatus.NOT_FOUND) throw error;
-    }
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(host, {
-      tenant,
-      expires: Date.now() + (tenant ? this.settings.cacheTtlMs : this.settings.negativeCacheTtlMs),
-    });
-    return tenant;
+    const found = await this.identity.resolveTenant(host);
+    if (!found) return null;
+    return {
+      id: found.id,
+      slug: found.slug,
+      host,
+      base_url: baseUrlFor(host, this.settings.publicScheme, this.settings.publicPort),
+    };
   }
 }

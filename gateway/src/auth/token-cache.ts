@@ -1,6 +1,5 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { AuthToken } from '@inventory/contracts/identity/v1/identity.js';
-import { decodeEnvelope, describeCallError, SingleFlight, type Logger } from '@inventory/platform';
+import { decodeEnvelope, TtlCache, type Logger } from '@inventory/platform';
 import type { BlockList } from 'node:net';
 import type { NatsConnection, Subscription } from 'nats';
 import { tokenChanged, tokenRevoked } from '@inventory/events';
@@ -25,65 +24,57 @@ export interface CachedToken {
  * not cached, so the next request asks identity again.
  */
 export class TokenCache {
-  private readonly entries = new Map<number, { value: CachedToken; expires: number }>();
   /**
-   * Loads under way, keyed `<token id>:<tenant id>`: identity answers for the calling tenant
-   * only, so a request on another tenant's host must neither share nor spoil the load of the
-   * token's own tenant.
+   * Records by token id. Loads under way are shared by `<token id>:<tenant id>`: identity
+   * answers for the calling tenant only, so a request on another tenant's host must neither
+   * share nor spoil the load of the token's own tenant. "Not found" is not kept.
    */
-  private readonly loads = new SingleFlight<string, CachedToken | undefined>();
+  private readonly entries: TtlCache<number, CachedToken | undefined>;
   private subscriptions: Subscription[] = [];
 
   constructor(
     private readonly identity: IdentityAdapter,
-    private readonly ttlMs: number,
+    ttlMs: number,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.entries = new TtlCache({ ttlMs: (value) => (value ? ttlMs : 0), maxEntries: 50_000 });
+  }
 
   /** Undefined when identity says the token does not exist for this tenant (unknown, revoked, expired). */
   async get(tenantId: string, tokenId: number): Promise<CachedToken | undefined> {
-    const hit = this.entries.get(tokenId);
-    if (hit && hit.expires > Date.now())
-      return hit.value.record.tenant_id === tenantId ? hit.value : undefined;
-    const loaded = await this.loads.run(
-      `${tokenId}:${tenantId}`,
+    const hit = this.entries.peek(tokenId);
+    if (hit) return hit.value?.record.tenant_id === tenantId ? hit.value : undefined;
+    const loaded = await this.entries.getOrLoad(
+      tokenId,
       () => this.load(tenantId, tokenId),
-      (value) => {
-        if (!value) return;
-        if (this.entries.size > 50_000) this.entries.clear();
-        this.entries.set(tokenId, { value, expires: Date.now() + this.ttlMs });
-      },
+      `${tokenId}:${tenantId}`,
     );
     return loaded?.record.tenant_id === tenantId ? loaded : undefined;
   }
 
   private async load(tenantId: string, tokenId: number): Promise<CachedToken | undefined> {
-    try {
-      const { token } = await this.identity.call.getTokenForAuth({ token_id: tokenId });
+    const token = await this.identity.getTokenForAuth(tokenId);
+    if (token)
       return {
-        record: token!,
-        allowlist: token!.ip_allowlist.length > 0 ? buildAllowlist(token!.ip_allowlist) : null,
+        record: token,
+        allowlist: token.ip_allowlist.length > 0 ? buildAllowlist(token.ip_allowlist) : null,
       };
-    } catch (error) {
-      if (describeCallError(error).code !== GrpcStatus.NOT_FOUND) throw error;
-      // Only the token's own tenant learns it is gone; another tenant's miss leaves the entry.
-      if (this.entries.get(tokenId)?.value.record.tenant_id === tenantId)
-        this.entries.delete(tokenId);
-      return undefined;
-    }
+    // Only the token's own tenant learns it is gone; another tenant's miss leaves the entry.
+    if (this.entries.peek(tokenId)?.value?.record.tenant_id === tenantId)
+      this.entries.deleteEntry(tokenId);
+    return undefined;
   }
 
   invalidate(tokenId: number): void {
-    this.entries.delete(tokenId);
+    this.entries.deleteEntry(tokenId);
     // A load already under way may carry the old record: it must not be cached, and the next
     // request must not join it.
     const prefix = `${tokenId}:`;
-    this.loads.forgetWhere((key) => key.startsWith(prefix));
+    this.entries.forgetLoadsWhere((key) => String(key).startsWith(prefix));
   }
 
   clear(): void {
     this.entries.clear();
-    this.loads.clear();
   }
 
   listen(nats: NatsConnection): void {

@@ -73,6 +73,19 @@ export async function asHttp<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    const mapped = grpcErrorToHttp(error);
+    if (!mapped) throw error;
+    const reason = describeCallError(error).reason;
+    throw reason ? new HttpError(mapped.statusCode, mapped.body, mapped.headers, reason) : mapped;
+  }
+}
+
+/** As `asHttp`, but a NOT_FOUND answer is `undefined` (a look-up that may find nothing). */
+export async function asHttpOrMissing<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (describeCallError(error).code === GrpcStatus.NOT_FOUND) return undefined;
     throw grpcErrorToHttp(error) ?? error;
   }
 }

@@ -1,10 +1,11 @@
-import { ServiceRuntime, SecretBox } from '@inventory/platform';
-import { readConfig, settingsFrom } from './config.js';
 import { IDENTITY_STREAM } from '@inventory/events';
+import { SecretBox, ServiceRuntime } from '@inventory/platform';
+import { readConfig, settingsFrom } from './config.js';
 import { consumeRequestLog } from './events/request-log-consumer.js';
+import { TokenEvents } from './events/token-events.js';
 import { identityService } from './grpc/identity-service.js';
 import { createStore } from './store/index.js';
-import { createUseCases } from './use-cases/index.js';
+import { wireUseCases } from './wiring.js';
 
 export const SERVICE_NAME = 'identity';
 export {
@@ -16,25 +17,21 @@ export {
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
   const config = readConfig(env);
-  const runtime = await ServiceRuntime.start({
-    name: SERVICE_NAME,
-    config,
-    dbName: config.MONGO_DB,
-    streams: [IDENTITY_STREAM],
-  });
-  const store = createStore(runtime.mongo, {
-    requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS,
-  });
-  const useCases = createUseCases({
-    store,
-    outbox: runtime.outbox,
-    publisher: runtime.publisher,
-    settings: settingsFrom(config),
-    secrets: new SecretBox(config.IDENTITY_SECRET_ENCRYPTION_KEY),
-    logger: runtime.logger,
-  });
-  runtime.startOutboxRelay();
-  await runtime.serve([identityService(useCases, runtime.logger)]);
-  await consumeRequestLog(runtime, useCases);
-  return runtime;
+  return ServiceRuntime.run(
+    { name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [IDENTITY_STREAM] },
+    async (runtime) => {
+      const useCases = wireUseCases({
+        store: createStore(runtime.mongo, {
+          requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS,
+        }),
+        tokenEvents: new TokenEvents(runtime.outbox, runtime.publisher, runtime.logger),
+        secrets: new SecretBox(config.IDENTITY_SECRET_ENCRYPTION_KEY),
+        settings: settingsFrom(config),
+        logger: runtime.logger,
+      });
+      runtime.startOutboxRelay();
+      await runtime.serve([identityService(useCases, runtime.logger)]);
+      await consumeRequestLog(runtime, useCases.recordTokenRequests);
+    },
+  );
 }

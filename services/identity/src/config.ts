@@ -68,7 +68,15 @@ const secretKeySchema = z
 export const readSecretEncryptionKey = (env: NodeJS.ProcessEnv = process.env): string =>
   loadConfig(secretKeySchema, env).IDENTITY_SECRET_ENCRYPTION_KEY;
 
-export function settingsFrom(config: Config) {
+/** The settings identity's use cases read. */
+export interface IdentitySettings {
+  baseDomain: string;
+  sessionTtlMinutes: number;
+  /** Shown as the issuer in authenticator apps. */
+  totpIssuer: string;
+}
+
+export function settingsFrom(config: Config): IdentitySettings {
   return {
     baseDomain: config.BASE_DOMAIN.toLowerCase(),
     sessionTtlMinutes: config.SESSION_TTL_MINUTES,

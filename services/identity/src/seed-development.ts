@@ -1,6 +1,7 @@
 import type { Tenant } from '@inventory/contracts/identity/v1/identity.js';
-import { SCOPES } from './domain/scopes.js';
+import { SCOPES } from '@inventory/access';
 import { hashPassword, verifyPassword } from './domain/password.js';
+import { presentTenant } from './grpc/mappers.js';
 import { openOffline } from './offline.js';
 
 export interface SeedDevelopmentOptions {
@@ -42,15 +43,9 @@ export async function seedDevelopment(options: SeedDevelopmentOptions): Promise<
   const { useCases, store } = identity;
   try {
     const existing = await store.tenants.findBySlug(options.slug.toLowerCase());
-    const tenant = existing
-      ? {
-          id: existing.tenant.tenant_id,
-          slug: existing.tenant.slug,
-          name: existing.tenant.name,
-          domains: existing.domains,
-          created_at: existing.tenant.created_at,
-        }
-      : await useCases.createTenant.execute({ slug: options.slug, name: options.slug });
+    const tenant = presentTenant(
+      existing ?? (await useCases.createTenant.execute({ slug: options.slug, name: options.slug })),
+    );
 
     let user = await store.users.findByEmail(tenant.id, options.email);
     if (!user) {
@@ -70,9 +65,7 @@ export async function seedDevelopment(options: SeedDevelopmentOptions): Promise<
     }
     const userId = user!.id;
 
-    const previous = await store.tokens.model
-      .find({ tenant_id: tenant.id, user_id: userId, name: SEED_TOKEN_NAME, revoked_at: null })
-      .lean();
+    const previous = await store.tokens.findOwnedByName(tenant.id, userId, SEED_TOKEN_NAME);
     for (const token of previous) await useCases.revokeToken.execute(tenant.id, userId, token.id);
     const created = await useCases.createToken.execute(tenant.id, userId, {
       name: SEED_TOKEN_NAME,
@@ -95,7 +88,7 @@ export async function seedDevelopment(options: SeedDevelopmentOptions): Promise<
       base_url: `${scheme}://${host}${port}`,
       email: options.email.toLowerCase(),
       password: options.password,
-      token: created.plain_text_token,
+      token: created.plainTextToken,
     };
   } finally {
     await identity.close();

@@ -149,13 +149,21 @@ describe('the 50-active-token limit across two identity replicas', () => {
         created_at: now,
         updated_at: now,
       });
-      await tokens.insertAll([token(900_001, 'a'.repeat(64))]);
+      await tokens.insertAll('group-test', [token(900_001, 'a'.repeat(64))]);
       // The second collides with the stored one (secret_hash is unique); the first was written.
       await expect(
-        tokens.insertAll([token(900_002, 'b'.repeat(64)), token(900_003, 'a'.repeat(64))]),
+        tokens.insertAll('group-test', [
+          token(900_002, 'b'.repeat(64)),
+          token(900_003, 'a'.repeat(64)),
+        ]),
       ).rejects.toThrow(/duplicate key/);
       expect(
-        (await tokens.model.find({ tenant_id: 'group-test' }).lean()).map((stored) => stored.id),
+        (
+          await connection
+            .collection('personal_access_tokens')
+            .find({ tenant_id: 'group-test' })
+            .toArray()
+        ).map((stored) => stored.id),
       ).toEqual([900_001]);
     } finally {
       await connection.close();

@@ -125,7 +125,7 @@ describe('TOTP secrets at rest', () => {
         ...input,
         twoFactorCode: recovery_codes[0]!,
       });
-      expect(viaRecovery.session_token).toBeTruthy();
+      expect(viaRecovery.sessionToken).toBeTruthy();
     } finally {
       await other.close();
     }

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { describeCallError } from '@inventory/platform';
 import { SESSION_COOKIE } from '../../auth/auth-hook.js';
 import { HttpError } from '../../http/http-error.js';
 import type { IdentityRouteDeps } from './deps.js';
 import { presentUser } from './present.js';
-import { BodyReader } from './validate.js';
+import { BodyReader } from '../../http/body.js';
 
 const loginSchema = {
   tags: ['Authentication'],
@@ -23,7 +22,7 @@ const loginSchema = {
 /** Web sessions: sign-in with failed-attempt throttling, sign-out. */
 export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
   app.post('/auth/login', { schema: loginSchema }, async (request, reply) => {
-    const body = new BodyReader(request.body);
+    const body = BodyReader.of(request);
     const email = body.string('email', { required: true, max: 255 });
     const password = body.string('password', { required: true, max: 1024 });
     const code = body.string('two_factor_code', { max: 64 });
@@ -42,13 +41,13 @@ export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDep
     }
     let answer;
     try {
-      answer = await deps.identity.call.login({
+      answer = await deps.identity.login({
         email: email!,
         password: password!,
         two_factor_code: code,
       });
     } catch (error) {
-      if (describeCallError(error).reason === 'invalid_credentials')
+      if (error instanceof HttpError && error.reason === 'invalid_credentials')
         await deps.throttle.recordFailure(tenantId, email!, request.ip);
       throw error;
     }
@@ -72,8 +71,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDep
     { schema: { tags: ['Authentication'], summary: 'Sign out (needs X-CSRF-Token)' } },
     async (request, reply) => {
       const auth = request.auth;
-      if (auth?.kind === 'session')
-        await deps.identity.call.logout({ session_token: auth.sessionToken });
+      if (auth?.kind === 'session') await deps.identity.logout(auth.sessionToken);
       void reply.clearCookie(SESSION_COOKIE, {
         path: '/',
         httpOnly: true,

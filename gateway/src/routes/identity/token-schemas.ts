@@ -1,4 +1,4 @@
-import { SCOPE_NAMES } from '../../openapi/scopes.js';
+import { SCOPES } from '@inventory/access';
 
 /** Documentation-only schemas (the identity routes validate with Laravel-style messages themselves). */
 const token = {
@@ -6,7 +6,7 @@ const token = {
   properties: {
     id: { type: 'integer' },
     name: { type: 'string' },
-    scopes: { type: 'array', items: { type: 'string', enum: SCOPE_NAMES } },
+    scopes: { type: 'array', items: { type: 'string', enum: SCOPES } },
     ip_allowlist: { type: 'array', items: { type: 'string', description: 'IPv4 or IPv6 CIDR' } },
     rate_limit_per_minute: { type: ['integer', 'null'], minimum: 1, maximum: 1000 },
     expires_at: { type: ['string', 'null'], format: 'date-time' },

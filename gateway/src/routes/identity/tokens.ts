@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { flatEnvelope, pageMeta } from '../../http/pagination.js';
+import { BodyReader } from '../../http/body.js';
+import { endOfDay, parseDay, startOfDay } from '../../http/dates.js';
 import { notFoundBody, validationBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
+import { pageParams, pathId } from '../../http/params.js';
 import type { IdentityRouteDeps } from './deps.js';
 import { presentRequest, presentToken } from './present.js';
-import { BodyReader, pageParams, pathId } from './validate.js';
 import { tokenSchemas } from './token-schemas.js';
 
 const BASE = '/api/personal-access-tokens';
@@ -17,35 +19,16 @@ function tokenIdParam(request: FastifyRequest): number {
 
 const rawQuery = (request: FastifyRequest) => request.url.split('?')[1] ?? '';
 
-/** `m/d/Y` (as elsewhere in the API) or `YYYY-MM-DD`; `endOfDay` makes `date_to` inclusive. */
-function parseDay(field: string, value: unknown, endOfDay: boolean): Date | undefined {
+/** `m/d/Y` (as elsewhere in the API) or `YYYY-MM-DD`; `inclusiveEnd` makes `date_to` cover its day. */
+function filterDay(field: string, value: unknown, inclusiveEnd: boolean): Date | undefined {
   if (value === undefined || value === '') return undefined;
-  const text = String(value);
-  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const [year, month, day] = us
-    ? [Number(us[3]), Number(us[1]), Number(us[2])]
-    : iso
-      ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
-      : [NaN, NaN, NaN];
-  const date = new Date(
-    Date.UTC(
-      year,
-      month - 1,
-      day,
-      endOfDay ? 23 : 0,
-      endOfDay ? 59 : 0,
-      endOfDay ? 59 : 0,
-      endOfDay ? 999 : 0,
-    ),
-  );
-  if (Number.isNaN(date.getTime()) || date.getUTCDate() !== day) {
+  const day = parseDay(String(value), { iso: true });
+  if (!day)
     throw new HttpError(
       422,
       validationBody({ [field]: [`The ${field} field must match the format m/d/Y.`] }),
     );
-  }
-  return date;
+  return inclusiveEnd ? endOfDay(day) : startOfDay(day);
 }
 
 /** `filter[status]=200,404,5xx`: exact codes and classes. */
@@ -75,7 +58,7 @@ function parseStatuses(value: unknown): { statuses: number[]; classes: number[] 
 export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
   app.get(BASE, { schema: tokenSchemas.list }, async (request) => {
     const { page, perPage } = pageParams(request.query as Record<string, unknown>);
-    const answer = await deps.identity.call.listTokens({ page, per_page: perPage });
+    const answer = await deps.identity.listTokens(page, perPage);
     const data = answer.tokens.map(presentToken);
     return flatEnvelope(
       data,
@@ -86,14 +69,14 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
   });
 
   app.post(BASE, { schema: tokenSchemas.create }, async (request, reply) => {
-    const body = new BodyReader(request.body);
+    const body = BodyReader.of(request);
     const name = body.string('name', { required: true, max: 255 });
     const scopes = body.stringArray('scopes', { maxItems: 100 });
     const expiresAt = body.date('expires_at');
     const allowlist = body.stringArray('ip_allowlist', { maxItems: 100 });
     const rateLimit = body.integer('rate_limit_per_minute');
     body.done();
-    const answer = await deps.identity.call.createToken({
+    const answer = await deps.identity.createToken({
       name: name!,
       scopes: scopes ?? [],
       expires_at: expiresAt,
@@ -107,7 +90,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
 
   app.patch(`${BASE}/:id`, { schema: tokenSchemas.update }, async (request) => {
     const id = tokenIdParam(request);
-    const body = new BodyReader(request.body);
+    const body = BodyReader.of(request);
     const name = body.has('name')
       ? (body.string('name', { required: true, max: 255 }) ?? '')
       : undefined;
@@ -124,7 +107,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
     const password = body.string('password', { max: 1024 });
     const code = body.string('two_factor_code', { max: 64 });
     body.done();
-    const answer = await deps.identity.call.updateToken({
+    const token = await deps.identity.updateToken({
       id,
       name,
       scopes: scopes ? { values: scopes } : undefined,
@@ -133,11 +116,11 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
       password,
       two_factor_code: code,
     });
-    return { data: presentToken(answer.token!) };
+    return { data: presentToken(token) };
   });
 
   app.delete(`${BASE}/:id`, { schema: tokenSchemas.revoke }, async (request, reply) => {
-    await deps.identity.call.revokeToken({ id: tokenIdParam(request) });
+    await deps.identity.revokeToken(tokenIdParam(request));
     return reply.code(204).send();
   });
 
@@ -146,9 +129,9 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
     const query = request.query as Record<string, unknown>;
     const { page, perPage } = pageParams(query);
     const { statuses, classes } = parseStatuses(query['filter[status]']);
-    const from = parseDay('filter.date_from', query['filter[date_from]'], false);
-    const to = parseDay('filter.date_to', query['filter[date_to]'], true);
-    const answer = await deps.identity.call.listTokenRequests({
+    const from = filterDay('filter.date_from', query['filter[date_from]'], false);
+    const to = filterDay('filter.date_to', query['filter[date_to]'], true);
+    const answer = await deps.identity.listTokenRequests({
       token_id: id,
       page,
       per_page: perPage,
@@ -175,16 +158,16 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
         422,
         validationBody({ days: ['The days field must be between 1 and 90.'] }),
       );
-    const { usage } = await deps.identity.call.getTokenUsage({ token_id: id, days });
+    const usage = await deps.identity.getTokenUsage(id, days);
     return {
       data: {
-        token_id: usage!.token_id,
-        days: usage!.days,
-        total_requests: usage!.total_requests,
-        error_rate: usage!.error_rate,
-        latency_ms: { p50: usage!.p50_ms, p95: usage!.p95_ms },
-        last_used_at: usage!.last_used_at?.toISOString() ?? null,
-        requests_per_day: usage!.per_day.map((day) => ({
+        token_id: usage.token_id,
+        days: usage.days,
+        total_requests: usage.total_requests,
+        error_rate: usage.error_rate,
+        latency_ms: { p50: usage.p50_ms, p95: usage.p95_ms },
+        last_used_at: usage.last_used_at?.toISOString() ?? null,
+        requests_per_day: usage.per_day.map((day) => ({
           date: day.date,
           requests: day.requests,
           errors: day.errors,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdentityRouteDeps } from './deps.js';
 import { presentUser } from './present.js';
-import { BodyReader } from './validate.js';
+import { BodyReader } from '../../http/body.js';
 
 /** The current user (session or any valid token) and its two-factor settings (session only). */
 export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
@@ -20,7 +20,7 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
       schema: { tags: ['Users'], summary: 'Start two-factor enrollment: a TOTP secret to confirm' },
     },
     async () => {
-      const answer = await deps.identity.call.enrollTwoFactor({});
+      const answer = await deps.identity.enrollTwoFactor();
       return { data: { secret: answer.secret, otpauth_url: answer.otpauth_url } };
     },
   );
@@ -35,11 +35,11 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
       },
     },
     async (request) => {
-      const body = new BodyReader(request.body);
+      const body = BodyReader.of(request);
       const code = body.string('code', { required: true, max: 64 });
       body.done();
-      const answer = await deps.identity.call.confirmTwoFactor({ code: code! });
-      return { data: { recovery_codes: answer.recovery_codes } };
+      const recoveryCodes = await deps.identity.confirmTwoFactor(code!);
+      return { data: { recovery_codes: recoveryCodes } };
     },
   );
 
@@ -57,11 +57,11 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
       },
     },
     async (request, reply) => {
-      const body = new BodyReader(request.body);
+      const body = BodyReader.of(request);
       const password = body.string('password', { required: true, max: 1024 });
       const code = body.string('code', { required: true, max: 64 });
       body.done();
-      await deps.identity.call.disableTwoFactor({ password: password!, code: code! });
+      await deps.identity.disableTwoFactor(password!, code!);
       return reply.code(204).send();
     },
   );

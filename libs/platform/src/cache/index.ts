@@ -1,1 +1,2 @@
 export { SingleFlight } from './single-flight.js';
+export { TtlCache, type TtlCacheOptions } from './ttl-cache.js';

@@ -1,3 +1,9 @@
 export { connectMongo, ensureIndexes } from './connection.js';
 export { nextSequence } from './counter.js';
 export { escapeRegex, isDuplicateKeyError, tenantFilter } from './tenant-scope.js';
+export {
+  TenantScopedRepository,
+  type FindOptions,
+  type ScopedFilter,
+  type TenantOwned,
+} from './tenant-repository.js';

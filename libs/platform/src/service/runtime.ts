@@ -111,6 +111,30 @@ export class ServiceRuntime {
     return runtime;
   }
 
+  /**
+   * The one way a service starts: the runtime, then `wire` (stores, use cases,
+   * `serve`, consumers, relay). When wiring fails part-way (a second connection, a
+   * port in use) everything already started is stopped before the error goes on,
+   * so a failed start leaves no connection or port behind. What `wire` returns is
+   * added to the runtime (for the few things a test must reach).
+   */
+  static async run<T extends object = object>(
+    options: ServiceRuntimeOptions,
+    wire: (runtime: ServiceRuntime) => Promise<T | void>,
+  ): Promise<ServiceRuntime & T> {
+    const runtime = await ServiceRuntime.start(options);
+    try {
+      return Object.assign(runtime, (await wire(runtime)) ?? ({} as T));
+    } catch (error) {
+      await runtime
+        .stop()
+        .catch((stopError: unknown) =>
+          runtime.logger.error({ err: stopError }, 'stopping after a failed start failed'),
+        );
+      throw error;
+    }
+  }
+
   get metricsServerPort(): number {
     return this.metricsPort.port;
   }

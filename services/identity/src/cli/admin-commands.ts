@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { presentTenant, presentToken, presentUser } from '../grpc/mappers.js';
 import type { OfflineIdentity } from '../offline.js';
 
 export const USAGE = `usage: npm run admin -- <command> [options]
@@ -18,10 +19,12 @@ commands:
   help          this text (also --help, -h)
 
 environment: MONGO_URL (required), MONGO_DB (default identity), BASE_DOMAIN,
+NATS_URL (revoke-token: the invalidation every gateway gets before the command returns),
 IDENTITY_SECRET_ENCRYPTION_KEY (required when NODE_ENV=production),
 ADMIN_USER_PASSWORD (create-user's password, when not read from standard input).
 Prints the result as JSON on stdout; errors as JSON on stderr. Exit status: 0 done,
-1 refused (validation, not found, duplicate), 2 bad arguments, 78 bad environment.`;
+1 refused (validation, not found, duplicate; or revoked but the gateways could not be
+told at once: reason gateways_not_notified), 2 bad arguments, 78 bad environment.`;
 
 /** Bad arguments: the process prints the message and the usage, and exits 2. */
 export class UsageError extends Error {}
@@ -181,31 +184,36 @@ export async function runCommand(
     typeof values[key] === 'string' ? (values[key] as string) : undefined;
   switch (command) {
     case 'create-tenant':
-      return identity.useCases.createTenant.execute({
-        slug: str('slug')!,
-        name: str('name'),
-        customDomains: (values.domain as string[] | undefined) ?? [],
-      });
+      return presentTenant(
+        await identity.useCases.createTenant.execute({
+          slug: str('slug')!,
+          name: str('name'),
+          customDomains: (values.domain as string[] | undefined) ?? [],
+        }),
+      );
     case 'create-user':
-      return identity.useCases.createUser.execute(await tenantId(identity, str('tenant')!), {
-        email: str('email')!,
-        name: str('name')!,
-        password: str('password')!,
-        isOwner: values.owner === true,
-        permissions: list(str('permissions')),
-      });
+      return presentUser(
+        await identity.useCases.createUser.execute(await tenantId(identity, str('tenant')!), {
+          email: str('email')!,
+          name: str('name')!,
+          password: str('password')!,
+          isOwner: values.owner === true,
+          permissions: list(str('permissions')),
+        }),
+      );
     case 'create-token': {
       const tenant = await tenantId(identity, str('tenant')!);
       const user = await userId(identity, tenant, str('email')!);
       const expires = str('expires-at');
       const rate = str('rate-limit');
-      return identity.useCases.createToken.execute(tenant, user, {
+      const created = await identity.useCases.createToken.execute(tenant, user, {
         name: str('name')!,
         scopes: list(str('scopes')),
         expiresAt: expires ? new Date(expires) : undefined,
         ipAllowlist: list(str('ip-allowlist')),
         rateLimitPerMinute: rate ? Number(rate) : undefined,
       });
+      return { token: presentToken(created.token), plain_text_token: created.plainTextToken };
     }
     case 'revoke-token': {
       const tenant = await tenantId(identity, str('tenant')!);

@@ -12,11 +12,11 @@
  * still works but warns on stderr (the process list and shell history show it).
  *
  * Reads MONGO_URL, MONGO_DB (default identity), BASE_DOMAIN and
- * IDENTITY_SECRET_ENCRYPTION_KEY; prints what it made as JSON.
+ * IDENTITY_SECRET_ENCRYPTION_KEY; revoke-token also NATS_URL, to publish the
+ * invalidation every gateway gets before the command returns. Prints what it made as JSON.
  */
-import { describeCallError } from '@inventory/platform';
-import { readSecretEncryptionKey } from '../config.js';
-import { openOffline } from '../offline.js';
+// Only the argument parsing is imported up front: bad arguments (exit 2) and --help answer
+// without loading the platform, the database driver or NATS; the rest is imported after.
 import {
   NotFoundError,
   parseCommandLine,
@@ -48,6 +48,18 @@ if (parsed.help) {
 }
 if (parsed.passwordSource === 'option') console.error(PASSWORD_OPTION_WARNING);
 
+const [
+  { describeCallError },
+  { readSecretEncryptionKey },
+  { GatewaysNotNotified },
+  { openOffline },
+] = await Promise.all([
+  import('@inventory/platform'),
+  import('../config.js'),
+  import('../events/token-events.js'),
+  import('../offline.js'),
+]);
+
 const mongoUrl = process.env.MONGO_URL;
 let secretEncryptionKey: string;
 try {
@@ -76,6 +88,8 @@ const identity = await openOffline({
   dbName: process.env.MONGO_DB ?? 'identity',
   baseDomain: process.env.BASE_DOMAIN,
   secretEncryptionKey,
+  // A revocation must reach the gateways before the command returns, as the API's does.
+  natsUrl: parsed.command === 'revoke-token' ? process.env.NATS_URL || undefined : undefined,
 });
 try {
   const result = await runCommand(parsed.command, values, identity);
@@ -83,6 +97,8 @@ try {
 } catch (error) {
   if (error instanceof NotFoundError) {
     printError(error.message, { reason: 'not_found' });
+  } else if (error instanceof GatewaysNotNotified) {
+    printError(error.message, { reason: 'gateways_not_notified' });
   } else {
     const described = describeCallError(error);
     printError(described.message, {

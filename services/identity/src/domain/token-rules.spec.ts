@@ -20,6 +20,17 @@ describe('token rules', () => {
     ]);
   });
 
+  it('refuses a name with a NUL character anywhere in it', () => {
+    const v = new Violations();
+    checkName('ci\u0000deploy', v);
+    checkName('\u0000', v);
+    checkName('ci deploy', v);
+    expect(v.list).toEqual([
+      { field: 'name', description: 'The name field must not contain NUL characters.' },
+      { field: 'name', description: 'The name field must not contain NUL characters.' },
+    ]);
+  });
+
   it('names each unknown scope and dedupes known ones', () => {
     const v = new Violations();
     expect(checkScopes(['orders:read', 'orders:read', 'orders:delete'], v)).toEqual([

@@ -1,6 +1,6 @@
 import { IDENTITY_STREAM, tokenRequestsLogged } from '@inventory/events';
 import type { ServiceRuntime } from '@inventory/platform';
-import type { UseCases } from '../use-cases/index.js';
+import type { RecordTokenRequests } from '../use-cases/record-token-requests.js';
 
 /**
  * The gateways' request-log batches. Storage is idempotent by each entry's id on
@@ -8,7 +8,7 @@ import type { UseCases } from '../use-cases/index.js';
  */
 export async function consumeRequestLog(
   runtime: ServiceRuntime,
-  useCases: UseCases,
+  recordTokenRequests: RecordTokenRequests,
 ): Promise<void> {
   await runtime.consume({
     stream: IDENTITY_STREAM.name,
@@ -16,6 +16,6 @@ export async function consumeRequestLog(
     event: tokenRequestsLogged,
     idempotent: false,
     retryDelayMs: 2_000,
-    handle: (event) => useCases.recordTokenRequests.execute(event),
+    handle: (event) => recordTokenRequests.execute(event),
   });
 }

@@ -9,7 +9,15 @@ import {
   type Logger,
   type ServiceRegistration,
 } from '@inventory/platform';
-import type { UseCases } from '../use-cases/index.js';
+import type { IdentityUseCases } from '../wiring.js';
+import {
+  presentAuthToken,
+  presentRequest,
+  presentTenant,
+  presentToken,
+  presentUsage,
+  presentUser,
+} from './mappers.js';
 import { streamUsers } from './user-stream.js';
 
 /** The acting user comes only from `x-user-id` metadata, set by the gateway after authentication. */
@@ -20,50 +28,79 @@ function actingUser(ctx: CallContext): number {
   return id;
 }
 
+/** Thin handlers: metadata and message in, one use case, the mapper's proto out. */
 export function identityService(
-  useCases: UseCases,
+  useCases: IdentityUseCases,
   logger: Logger,
 ): ServiceRegistration<IdentityServiceServer> {
   const implementation: AsyncService<IdentityServiceServer> = {
     resolveTenant: async (request) => ({
-      tenant: await useCases.resolveTenant.execute(request.host),
+      tenant: presentTenant(await useCases.resolveTenant.execute(request.host)),
     }),
     createTenant: async (request) => ({
-      tenant: await useCases.createTenant.execute({
-        slug: request.slug,
-        name: request.name,
-        customDomains: request.custom_domains,
-      }),
+      tenant: presentTenant(
+        await useCases.createTenant.execute({
+          slug: request.slug,
+          name: request.name,
+          customDomains: request.custom_domains,
+        }),
+      ),
     }),
     createUser: async (request, ctx) => ({
-      user: await useCases.createUser.execute(ctx.tenant(), {
-        email: request.email,
-        name: request.name,
-        password: request.password,
-        isOwner: request.is_owner,
-        permissions: request.permissions,
-      }),
+      user: presentUser(
+        await useCases.createUser.execute(ctx.tenant(), {
+          email: request.email,
+          name: request.name,
+          password: request.password,
+          isOwner: request.is_owner,
+          permissions: request.permissions,
+        }),
+      ),
     }),
     getUser: async (_request, ctx) => ({
-      user: await useCases.getUser.execute(ctx.tenant(), actingUser(ctx)),
+      user: presentUser(await useCases.getUser.execute(ctx.tenant(), actingUser(ctx))),
     }),
-    login: async (request, ctx) =>
-      useCases.login.execute(ctx.tenant(), {
+    login: async (request, ctx) => {
+      const opened = await useCases.login.execute(ctx.tenant(), {
         email: request.email,
         password: request.password,
         twoFactorCode: request.two_factor_code,
-      }),
-    getSession: async (request, ctx) => ({
-      session: await useCases.getSession.execute(ctx.tenant(), request.session_token),
-    }),
+      });
+      return {
+        session_token: opened.sessionToken,
+        csrf_token: opened.csrfToken,
+        user: presentUser(opened.user),
+        expires_at: opened.expiresAt,
+      };
+    },
+    getSession: async (request, ctx) => {
+      const { session, user } = await useCases.getSession.execute(
+        ctx.tenant(),
+        request.session_token,
+      );
+      return {
+        session: {
+          user: presentUser(user),
+          csrf_hash: session.csrf_hash,
+          expires_at: session.expires_at,
+        },
+      };
+    },
     logout: async (request, ctx) => {
       await useCases.logout.execute(ctx.tenant(), request.session_token);
       return {};
     },
-    enrollTwoFactor: async (_request, ctx) =>
-      useCases.enrollTwoFactor.execute(ctx.tenant(), actingUser(ctx)),
-    confirmTwoFactor: async (request, ctx) =>
-      useCases.confirmTwoFactor.execute(ctx.tenant(), actingUser(ctx), request.code),
+    enrollTwoFactor: async (_request, ctx) => {
+      const enrolled = await useCases.enrollTwoFactor.execute(ctx.tenant(), actingUser(ctx));
+      return { secret: enrolled.secret, otpauth_url: enrolled.otpauthUrl };
+    },
+    confirmTwoFactor: async (request, ctx) => ({
+      recovery_codes: await useCases.confirmTwoFactor.execute(
+        ctx.tenant(),
+        actingUser(ctx),
+        request.code,
+      ),
+    }),
     disableTwoFactor: async (request, ctx) => {
       await useCases.disableTwoFactor.execute(
         ctx.tenant(),
@@ -73,11 +110,15 @@ export function identityService(
       );
       return {};
     },
-    getTokenForAuth: async (request, ctx) => ({
-      token: await useCases.getTokenForAuth.execute(ctx.tenant(), request.token_id),
-    }),
-    createToken: async (request, ctx) =>
-      useCases.createToken.execute(
+    getTokenForAuth: async (request, ctx) => {
+      const { token, user } = await useCases.getTokenForAuth.execute(
+        ctx.tenant(),
+        request.token_id,
+      );
+      return { token: presentAuthToken(token, user) };
+    },
+    createToken: async (request, ctx) => {
+      const created = await useCases.createToken.execute(
         ctx.tenant(),
         actingUser(ctx),
         {
@@ -88,30 +129,36 @@ export function identityService(
           rateLimitPerMinute: request.rate_limit_per_minute,
         },
         ctx.signal,
-      ),
-    listTokens: async (request, ctx) =>
-      useCases.listTokens.execute(
+      );
+      return { token: presentToken(created.token), plain_text_token: created.plainTextToken };
+    },
+    listTokens: async (request, ctx) => {
+      const { rows, total } = await useCases.listTokens.execute(
         ctx.tenant(),
         actingUser(ctx),
         request.page || 1,
         request.per_page || 10,
-      ),
+      );
+      return { tokens: rows.map(presentToken), total };
+    },
     updateToken: async (request, ctx) => ({
-      token: await useCases.updateToken.execute(ctx.tenant(), actingUser(ctx), request.id, {
-        name: request.name,
-        scopes: request.scopes?.values,
-        ipAllowlist: request.ip_allowlist?.values,
-        rateLimitPerMinute: request.rate_limit_per_minute,
-        password: request.password,
-        twoFactorCode: request.two_factor_code,
-      }),
+      token: presentToken(
+        await useCases.updateToken.execute(ctx.tenant(), actingUser(ctx), request.id, {
+          name: request.name,
+          scopes: request.scopes?.values,
+          ipAllowlist: request.ip_allowlist?.values,
+          rateLimitPerMinute: request.rate_limit_per_minute,
+          password: request.password,
+          twoFactorCode: request.two_factor_code,
+        }),
+      ),
     }),
     revokeToken: async (request, ctx) => {
       await useCases.revokeToken.execute(ctx.tenant(), actingUser(ctx), request.id);
       return {};
     },
-    listTokenRequests: async (request, ctx) =>
-      useCases.listTokenRequests.execute(
+    listTokenRequests: async (request, ctx) => {
+      const { rows, total } = await useCases.listTokenRequests.execute(
         ctx.tenant(),
         actingUser(ctx),
         request.token_id,
@@ -123,13 +170,17 @@ export function identityService(
         },
         request.page || 1,
         request.per_page || 10,
-      ),
+      );
+      return { requests: rows.map(presentRequest), total };
+    },
     getTokenUsage: async (request, ctx) => ({
-      usage: await useCases.getTokenUsage.execute(
-        ctx.tenant(),
-        actingUser(ctx),
-        request.token_id,
-        request.days,
+      usage: presentUsage(
+        await useCases.getTokenUsage.execute(
+          ctx.tenant(),
+          actingUser(ctx),
+          request.token_id,
+          request.days,
+        ),
       ),
     }),
   };
@@ -137,6 +188,6 @@ export function identityService(
     name: 'inventory.identity.v1.IdentityService',
     definition: IdentityServiceService,
     implementation,
-    streams: { streamUsers: streamUsers(useCases, logger) },
+    streams: { streamUsers: streamUsers(useCases.getUsers, logger) },
   };
 }

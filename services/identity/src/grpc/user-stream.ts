@@ -4,7 +4,8 @@ import type {
   StreamUsersResponse,
 } from '@inventory/contracts/identity/v1/identity.js';
 import { AppError, type Logger, type StreamContext } from '@inventory/platform';
-import type { UseCases } from '../use-cases/index.js';
+import type { GetUsers } from '../use-cases/get-users.js';
+import { presentUser } from './mappers.js';
 
 /**
  * `StreamUsers`: batched user look-ups on one long-lived stream per tenant. Each
@@ -12,7 +13,7 @@ import type { UseCases } from '../use-cases/index.js';
  * is answered with its error and the stream stays open. On drain the stream
  * ends once every request already received is answered.
  */
-export function streamUsers(useCases: UseCases, logger: Logger) {
+export function streamUsers(getUsers: GetUsers, logger: Logger) {
   return (
     call: ServerDuplexStream<StreamUsersRequest, StreamUsersResponse>,
     context: StreamContext,
@@ -47,8 +48,12 @@ export function streamUsers(useCases: UseCases, logger: Logger) {
       if (closing) return;
       pending++;
       const startedAt = performance.now();
-      useCases.getUser.executeMany(tenantId, request.user_ids).then(
-        (users) => answer(startedAt, { correlation_id: request.correlation_id, users }),
+      getUsers.execute(tenantId, request.user_ids).then(
+        (users) =>
+          answer(startedAt, {
+            correlation_id: request.correlation_id,
+            users: users.map(presentUser),
+          }),
         (error: unknown) => {
           if (!(error instanceof AppError))
             logger.error({ err: error, tenant_id: tenantId }, 'user look-up on a stream failed');

@@ -5,8 +5,8 @@ import { TokenRequestRepository } from './token-requests.js';
 import { TokenRepository } from './tokens.js';
 import { UserRepository } from './users.js';
 
+/** Identity's repositories; each owns its model, and only they touch the database. */
 export interface IdentityStore {
-  connection: Connection;
   tenants: TenantRepository;
   users: UserRepository;
   sessions: SessionRepository;
@@ -19,7 +19,6 @@ export function createStore(
   options: { requestLogRetentionDays: number },
 ): IdentityStore {
   return {
-    connection,
     tenants: new TenantRepository(connection),
     users: new UserRepository(connection),
     sessions: new SessionRepository(connection),

@@ -1,5 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import { tenantFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import { TenantScopedRepository } from '@inventory/platform';
 
 export interface SessionDocument {
   tenant_id: string;
@@ -25,26 +25,20 @@ const schema = new Schema<SessionDocument>(
 // Expired sessions are refused on read and swept by the TTL monitor.
 schema.index({ expires_at: 1 }, { expireAfterSeconds: 0 });
 
-export class SessionRepository {
-  readonly model: Model<SessionDocument>;
-
+export class SessionRepository extends TenantScopedRepository<SessionDocument> {
   constructor(connection: Connection) {
-    this.model = connection.model<SessionDocument>('Session', schema);
+    super(connection.model<SessionDocument>('Session', schema));
   }
 
   async create(session: SessionDocument): Promise<void> {
-    await this.model.create(session);
+    await this.insertOne(session);
   }
 
-  findActive(tenantId: string, idHash: string, now = new Date()) {
-    return this.model
-      .findOne(
-        tenantFilter<SessionDocument>(tenantId, { id_hash: idHash, expires_at: { $gt: now } }),
-      )
-      .lean<SessionDocument>();
+  findActive(tenantId: string, idHash: string, now = new Date()): Promise<SessionDocument | null> {
+    return this.findOne(tenantId, { id_hash: idHash, expires_at: { $gt: now } });
   }
 
   async delete(tenantId: string, idHash: string): Promise<void> {
-    await this.model.deleteOne(tenantFilter<SessionDocument>(tenantId, { id_hash: idHash }));
+    await this.deleteOne(tenantId, { id_hash: idHash });
   }
 }

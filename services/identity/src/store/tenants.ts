@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { nextSequence } from '@inventory/platform';
 
 export interface TenantDocument {
   tenant_id: string;
@@ -10,6 +11,12 @@ export interface TenantDocument {
 export interface TenantDomainDocument {
   domain: string;
   tenant_id: string;
+}
+
+/** A tenant with the host names it answers on, sorted. */
+export interface TenantWithDomains {
+  tenant: TenantDocument;
+  domains: string[];
 }
 
 const tenantSchema = new Schema<TenantDocument>(
@@ -31,35 +38,63 @@ const domainSchema = new Schema<TenantDomainDocument>(
   { versionKey: false, collection: 'tenant_domains' },
 );
 
+/**
+ * Tenants and their domains: the one tenantless store (it is how a request finds
+ * its tenant), so it does not build on the tenant-scoped base.
+ */
 export class TenantRepository {
-  readonly tenants: Model<TenantDocument>;
-  readonly domains: Model<TenantDomainDocument>;
+  private readonly tenants: Model<TenantDocument>;
+  private readonly domains: Model<TenantDomainDocument>;
 
-  constructor(connection: Connection) {
+  constructor(private readonly connection: Connection) {
     this.tenants = connection.model<TenantDocument>('Tenant', tenantSchema);
     this.domains = connection.model<TenantDomainDocument>('TenantDomain', domainSchema);
   }
 
-  async findByHost(
-    host: string,
-  ): Promise<{ tenant: TenantDocument; domains: string[] } | undefined> {
+  async nextId(): Promise<string> {
+    return String(await nextSequence(this.connection, 'tenants'));
+  }
+
+  async slugTaken(slug: string): Promise<boolean> {
+    return (await this.tenants.exists({ slug })) !== null;
+  }
+
+  /** The first of `domains` some tenant already answers on. */
+  async findTakenDomain(domains: string[]): Promise<string | undefined> {
+    return (await this.domains.findOne({ domain: { $in: domains } }).lean())?.domain;
+  }
+
+  /**
+   * The tenant and its domains, or nothing: should a write fail (a race lost for
+   * the slug or a domain: a duplicate-key error, rethrown), what was written is removed.
+   */
+  async create(tenant: TenantDocument, domains: string[]): Promise<void> {
+    try {
+      await this.tenants.create(tenant);
+      await this.domains.insertMany(
+        domains.map((domain) => ({ domain, tenant_id: tenant.tenant_id })),
+      );
+    } catch (error) {
+      await this.tenants.deleteOne({ tenant_id: tenant.tenant_id });
+      await this.domains.deleteMany({ tenant_id: tenant.tenant_id });
+      throw error;
+    }
+  }
+
+  async findByHost(host: string): Promise<TenantWithDomains | undefined> {
     const domain = await this.domains.findOne({ domain: host }).lean();
     if (!domain) return undefined;
     return this.findById(domain.tenant_id);
   }
 
-  async findById(
-    tenantId: string,
-  ): Promise<{ tenant: TenantDocument; domains: string[] } | undefined> {
+  async findById(tenantId: string): Promise<TenantWithDomains | undefined> {
     const tenant = await this.tenants.findOne({ tenant_id: tenantId }).lean();
     if (!tenant) return undefined;
     const domains = await this.domains.find({ tenant_id: tenantId }).sort({ domain: 1 }).lean();
     return { tenant, domains: domains.map((row) => row.domain) };
   }
 
-  async findBySlug(
-    slug: string,
-  ): Promise<{ tenant: TenantDocument; domains: string[] } | undefined> {
+  async findBySlug(slug: string): Promise<TenantWithDomains | undefined> {
     const tenant = await this.tenants.findOne({ slug }).lean();
     return tenant ? this.findById(tenant.tenant_id) : undefined;
   }

@@ -1,5 +1,9 @@
-import { Schema, type Connection, type FilterQuery, type Model } from 'mongoose';
-import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import {
+  isDuplicateKeyError,
+  TenantScopedRepository,
+  type ScopedFilter,
+} from '@inventory/platform';
 
 export interface TokenRequestDocument {
   event_id: string;
@@ -47,16 +51,16 @@ export interface RequestQuery {
   to?: Date;
 }
 
-export class TokenRequestRepository {
-  readonly model: Model<TokenRequestDocument>;
-
+export class TokenRequestRepository extends TenantScopedRepository<TokenRequestDocument> {
   constructor(connection: Connection, retentionDays: number) {
-    this.model = connection.model<TokenRequestDocument>('TokenRequest', buildSchema(retentionDays));
+    super(connection.model<TokenRequestDocument>('TokenRequest', buildSchema(retentionDays)));
   }
 
-  /** One bulk write per batch; idempotent by event id (a redelivered batch adds nothing). */
-  async insertMany(rows: TokenRequestDocument[]): Promise<void> {
+  /** One tenant's batch in one bulk write; idempotent by event id (a redelivered batch adds nothing). */
+  async insertMany(tenantId: string, rows: TokenRequestDocument[]): Promise<void> {
     if (rows.length === 0) return;
+    if (rows.some((row) => row.tenant_id !== tenantId))
+      throw new Error('every row of one batch belongs to the given tenant');
     try {
       await this.model.insertMany(rows, { ordered: false, lean: true });
     } catch (error) {
@@ -70,11 +74,7 @@ export class TokenRequestRepository {
     }
   }
 
-  private filter(
-    tenantId: string,
-    tokenId: number,
-    query: RequestQuery,
-  ): FilterQuery<TokenRequestDocument> {
+  private filter(tokenId: number, query: RequestQuery): ScopedFilter<TokenRequestDocument> {
     const filter: Record<string, unknown> = { token_id: tokenId };
     const statusOr: Array<Record<string, unknown>> = [];
     if (query.statuses.length > 0) statusOr.push({ status: { $in: query.statuses } });
@@ -86,38 +86,34 @@ export class TokenRequestRepository {
         ...(query.from ? { $gte: query.from } : {}),
         ...(query.to ? { $lte: query.to } : {}),
       };
-    return tenantFilter<TokenRequestDocument>(tenantId, filter);
+    return filter as ScopedFilter<TokenRequestDocument>;
   }
 
-  async list(
+  list(
     tenantId: string,
     tokenId: number,
     query: RequestQuery,
     page: number,
     perPage: number,
-  ) {
-    const filter = this.filter(tenantId, tokenId, query);
-    const [rows, total] = await Promise.all([
-      this.model
-        .find(filter)
-        .sort({ at: -1, _id: -1 })
-        .skip((page - 1) * perPage)
-        .limit(perPage)
-        .lean<TokenRequestDocument[]>(),
-      this.model.countDocuments(filter),
-    ]);
-    return { rows, total };
+  ): Promise<{ rows: TokenRequestDocument[]; total: number }> {
+    return this.page(tenantId, this.filter(tokenId, query), {
+      sort: { at: -1, _id: -1 },
+      page,
+      perPage,
+    });
   }
 
   /** Status, duration and time of the window's requests, newest first, capped for memory. */
-  window(tenantId: string, tokenId: number, since: Date, cap: number) {
-    return this.model
-      .find(
-        tenantFilter<TokenRequestDocument>(tenantId, { token_id: tokenId, at: { $gte: since } }),
-        { status: 1, duration_ms: 1, at: 1, _id: 0 },
-      )
-      .sort({ at: -1 })
-      .limit(cap)
-      .lean<Array<Pick<TokenRequestDocument, 'status' | 'duration_ms' | 'at'>>>();
+  window(
+    tenantId: string,
+    tokenId: number,
+    since: Date,
+    cap: number,
+  ): Promise<Array<Pick<TokenRequestDocument, 'status' | 'duration_ms' | 'at'>>> {
+    return this.findMany(
+      tenantId,
+      { token_id: tokenId, at: { $gte: since } },
+      { projection: { status: 1, duration_ms: 1, at: 1, _id: 0 }, sort: { at: -1 }, limit: cap },
+    );
   }
 }

@@ -1,5 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import { tenantFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import { nextSequence, TenantScopedRepository } from '@inventory/platform';
 
 export interface TokenDocument {
   tenant_id: string;
@@ -39,107 +39,102 @@ const schema = new Schema<TokenDocument>(
 schema.index({ tenant_id: 1, user_id: 1, revoked_at: 1 });
 
 /** Active: not revoked and not past its expiry. */
-export function activeFilter(now = new Date()) {
+function activeFilter(now: Date) {
   return { revoked_at: null, $or: [{ expires_at: null }, { expires_at: { $gt: now } }] };
 }
 
-export class TokenRepository {
-  readonly model: Model<TokenDocument>;
-
-  constructor(connection: Connection) {
-    this.model = connection.model<TokenDocument>('PersonalAccessToken', schema);
+export class TokenRepository extends TenantScopedRepository<TokenDocument> {
+  constructor(private readonly connection: Connection) {
+    super(connection.model<TokenDocument>('PersonalAccessToken', schema));
   }
 
-  /** All or none: should the write fail part-way, the ones it made are removed again. */
-  async insertAll(tokens: TokenDocument[]): Promise<void> {
+  /** `count` consecutive ids reserved in one write; the first is returned. */
+  reserveIds(count: number): Promise<number> {
+    return nextSequence(this.connection, 'personal_access_tokens', count);
+  }
+
+  /** One user's new tokens, all or none: should the write fail part-way, the ones it made are removed. */
+  async insertAll(tenantId: string, tokens: TokenDocument[]): Promise<void> {
+    if (tokens.some((token) => token.tenant_id !== tenantId))
+      throw new Error('every token of one insert belongs to the given tenant');
     try {
       await this.model.insertMany(tokens);
     } catch (error) {
-      await this.model
-        .deleteMany({ id: { $in: tokens.map((token) => token.id) } })
-        .catch(() => undefined);
+      await this.deleteMany(tenantId, { id: { $in: tokens.map((token) => token.id) } }).catch(
+        () => undefined,
+      );
       throw error;
     }
   }
 
   async remove(tenantId: string, id: number): Promise<void> {
-    await this.model.deleteOne(tenantFilter<TokenDocument>(tenantId, { id }));
+    await this.deleteOne(tenantId, { id });
   }
 
-  countActive(tenantId: string, userId: number, now = new Date()) {
-    return this.model.countDocuments(
-      tenantFilter<TokenDocument>(tenantId, { user_id: userId, ...activeFilter(now) }),
-    );
+  countActive(tenantId: string, userId: number, now = new Date()): Promise<number> {
+    return this.count(tenantId, { user_id: userId, ...activeFilter(now) });
   }
 
   /** A user's token that is not revoked (expired ones stay visible and editable). */
-  findOwned(tenantId: string, userId: number, id: number) {
-    return this.model
-      .findOne(tenantFilter<TokenDocument>(tenantId, { id, user_id: userId, revoked_at: null }))
-      .lean<TokenDocument>();
+  findOwned(tenantId: string, userId: number, id: number): Promise<TokenDocument | null> {
+    return this.findOne(tenantId, { id, user_id: userId, revoked_at: null });
   }
 
-  findForAuth(tenantId: string, id: number, now = new Date()) {
-    return this.model
-      .findOne(tenantFilter<TokenDocument>(tenantId, { id, ...activeFilter(now) }))
-      .lean<TokenDocument>();
+  /** Any user's token of the tenant that is not revoked: what an operator may revoke. */
+  findUnrevoked(tenantId: string, id: number): Promise<TokenDocument | null> {
+    return this.findOne(tenantId, { id, revoked_at: null });
   }
 
-  async listOwned(tenantId: string, userId: number, page: number, perPage: number) {
-    const filter = tenantFilter<TokenDocument>(tenantId, { user_id: userId, revoked_at: null });
-    const [rows, total] = await Promise.all([
-      this.model
-        .find(filter)
-        .sort({ id: -1 })
-        .skip((page - 1) * perPage)
-        .limit(perPage)
-        .lean<TokenDocument[]>(),
-      this.model.countDocuments(filter),
-    ]);
-    return { rows, total };
+  /** A user's unrevoked tokens with this name (the development seed replaces its own). */
+  findOwnedByName(tenantId: string, userId: number, name: string): Promise<TokenDocument[]> {
+    return this.findMany(tenantId, { user_id: userId, name, revoked_at: null });
   }
 
-  async update(
+  findForAuth(tenantId: string, id: number, now = new Date()): Promise<TokenDocument | null> {
+    return this.findOne(tenantId, { id, ...activeFilter(now) });
+  }
+
+  listOwned(
+    tenantId: string,
+    userId: number,
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: TokenDocument[]; total: number }> {
+    return this.page(
+      tenantId,
+      { user_id: userId, revoked_at: null },
+      { sort: { id: -1 }, page, perPage },
+    );
+  }
+
+  update(
     tenantId: string,
     userId: number,
     id: number,
     set: Partial<TokenDocument>,
   ): Promise<TokenDocument | null> {
-    return this.model
-      .findOneAndUpdate(
-        tenantFilter<TokenDocument>(tenantId, { id, user_id: userId, revoked_at: null }),
-        { $set: { ...set, updated_at: new Date() } },
-        { new: true },
-      )
-      .lean<TokenDocument>();
+    return this.findOneAndUpdate(
+      tenantId,
+      { id, user_id: userId, revoked_at: null },
+      { $set: { ...set, updated_at: new Date() } },
+    );
   }
 
-  async revoke(
-    tenantId: string,
-    userId: number | undefined,
-    id: number,
-  ): Promise<TokenDocument | null> {
+  /** `userId` undefined: any user's token of the tenant (an operator). */
+  revoke(tenantId: string, userId: number | undefined, id: number): Promise<TokenDocument | null> {
     const owner = userId === undefined ? {} : { user_id: userId };
-    return this.model
-      .findOneAndUpdate(
-        tenantFilter<TokenDocument>(tenantId, { id, ...owner, revoked_at: null }),
-        { $set: { revoked_at: new Date(), updated_at: new Date() } },
-        { new: true },
-      )
-      .lean<TokenDocument>();
+    return this.findOneAndUpdate(
+      tenantId,
+      { id, ...owner, revoked_at: null },
+      { $set: { revoked_at: new Date(), updated_at: new Date() } },
+    );
   }
 
   /** One bulk write for a batch; `$max` only moves forward, so out-of-order batches never set an older time. */
-  async touchLastUsed(tenantId: string, lastUsed: Map<number, Date>): Promise<void> {
-    if (lastUsed.size === 0) return;
-    await this.model.bulkWrite(
-      [...lastUsed].map(([id, at]) => ({
-        updateOne: {
-          filter: tenantFilter<TokenDocument>(tenantId, { id }),
-          update: { $max: { last_used_at: at } },
-        },
-      })),
-      { ordered: false },
+  touchLastUsed(tenantId: string, lastUsed: Map<number, Date>): Promise<void> {
+    return this.updateEach(
+      tenantId,
+      [...lastUsed].map(([id, at]) => ({ filter: { id }, update: { $max: { last_used_at: at } } })),
     );
   }
 }

@@ -1,5 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import { tenantFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import { nextSequence, TenantScopedRepository } from '@inventory/platform';
 
 export interface UserDocument {
   tenant_id: string;
@@ -48,12 +48,11 @@ const schema = new Schema<UserDocument>(
 );
 schema.index({ tenant_id: 1, email: 1 }, { unique: true });
 
-export class UserRepository {
-  readonly model: Model<UserDocument>;
+export class UserRepository extends TenantScopedRepository<UserDocument> {
   private readonly changeListeners: Array<(tenantId: string, id: number) => void> = [];
 
-  constructor(connection: Connection) {
-    this.model = connection.model<UserDocument>('User', schema);
+  constructor(private readonly connection: Connection) {
+    super(connection.model<UserDocument>('User', schema));
   }
 
   /** Caches of user reads drop their entry when this replica changes the user. */
@@ -65,28 +64,61 @@ export class UserRepository {
     for (const listener of this.changeListeners) listener(tenantId, id);
   }
 
-  findById(tenantId: string, id: number) {
-    return this.model.findOne(tenantFilter<UserDocument>(tenantId, { id })).lean<UserDocument>();
+  nextId(): Promise<number> {
+    return nextSequence(this.connection, 'users');
   }
 
-  findByEmail(tenantId: string, email: string) {
-    return this.model
-      .findOne(tenantFilter<UserDocument>(tenantId, { email: email.toLowerCase() }))
-      .lean<UserDocument>();
+  /** Throws the duplicate-key error when the email is taken in the tenant. */
+  async create(user: UserDocument): Promise<void> {
+    await this.insertOne(user);
   }
 
-  async update(
-    tenantId: string,
-    id: number,
-    set: Partial<UserDocument>,
-    extra: Record<string, unknown> = {},
-  ): Promise<boolean> {
-    const result = await this.model.updateOne(
-      tenantFilter<UserDocument>(tenantId, { id, ...extra }),
+  findById(tenantId: string, id: number): Promise<UserDocument | null> {
+    return this.findOne(tenantId, { id });
+  }
+
+  findByEmail(tenantId: string, email: string): Promise<UserDocument | null> {
+    return this.findOne(tenantId, { email: email.toLowerCase() });
+  }
+
+  async update(tenantId: string, id: number, set: Partial<UserDocument>): Promise<boolean> {
+    const { matched } = await this.updateOne(
+      tenantId,
+      { id },
       { $set: { ...set, updated_at: new Date() } },
     );
     this.changed(tenantId, id);
-    return result.matchedCount > 0;
+    return matched > 0;
+  }
+
+  /**
+   * Records a used TOTP step, only if the last step is still `previousStep`: of two
+   * concurrent uses of one code, one wins. `set` rides along (a secret sealed anew).
+   */
+  async recordTotpStep(
+    tenantId: string,
+    id: number,
+    step: number,
+    previousStep: number,
+    set: Partial<UserDocument> = {},
+  ): Promise<boolean> {
+    const { matched } = await this.updateOne(
+      tenantId,
+      { id, two_factor_last_step: previousStep },
+      { $set: { ...set, two_factor_last_step: step, updated_at: new Date() } },
+    );
+    this.changed(tenantId, id);
+    return matched > 0;
+  }
+
+  /** Spends a recovery code (by its hash); false when it was not there (unknown, or used). */
+  async useRecoveryCode(tenantId: string, id: number, hash: string): Promise<boolean> {
+    const { modified } = await this.updateOne(
+      tenantId,
+      { id, two_factor_recovery_hashes: hash },
+      { $pull: { two_factor_recovery_hashes: hash } },
+    );
+    return modified > 0;
   }
 
   /** Takes the user's token lease when it is free or expired; false when someone else holds it. */
@@ -97,22 +129,21 @@ export class UserRepository {
     leaseMs: number,
   ): Promise<boolean> {
     const now = new Date();
-    const result = await this.model.updateOne(
-      tenantFilter<UserDocument>(tenantId, {
-        id,
-        $or: [{ token_lock_until: null }, { token_lock_until: { $lt: now } }],
-      }),
+    const { modified } = await this.updateOne(
+      tenantId,
+      { id, $or: [{ token_lock_until: null }, { token_lock_until: { $lt: now } }] },
       {
         $set: { token_lock_owner: owner, token_lock_until: new Date(now.getTime() + leaseMs) },
         $inc: { token_version: 1 },
       },
     );
-    return result.modifiedCount > 0;
+    return modified > 0;
   }
 
   async releaseTokenLease(tenantId: string, id: number, owner: string): Promise<void> {
-    await this.model.updateOne(
-      tenantFilter<UserDocument>(tenantId, { id, token_lock_owner: owner }),
+    await this.updateOne(
+      tenantId,
+      { id, token_lock_owner: owner },
       { $set: { token_lock_owner: null, token_lock_until: null } },
     );
   }

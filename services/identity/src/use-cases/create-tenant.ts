@@ -1,8 +1,6 @@
-import type { Tenant } from '@inventory/contracts/identity/v1/identity.js';
-import { isDuplicateKeyError, nextSequence, validationFailed } from '@inventory/platform';
+import { isDuplicateKeyError, validationFailed } from '@inventory/platform';
 import { messages, Violations } from '../domain/validation.js';
-import type { UseCaseDeps } from './deps.js';
-import { presentTenant } from './present.js';
+import type { TenantRepository, TenantWithDomains } from '../store/tenants.js';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const HOST = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{1,63}$/;
@@ -15,14 +13,17 @@ export interface CreateTenantInput {
 
 /** A tenant answers on <slug>.<BASE_DOMAIN> and on each of its custom domains. */
 export class CreateTenant {
-  constructor(private readonly deps: UseCaseDeps) {}
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly baseDomain: string,
+  ) {}
 
-  async execute(input: CreateTenantInput): Promise<Tenant> {
+  async execute(input: CreateTenantInput): Promise<TenantWithDomains> {
     const violations = new Violations();
     const slug = input.slug.trim().toLowerCase();
     if (!slug) violations.add('slug', messages.required('slug'));
     else if (!SLUG.test(slug)) violations.add('slug', messages.format('slug'));
-    const domains = [`${slug}.${this.deps.settings.baseDomain}`.toLowerCase()];
+    const domains = [`${slug}.${this.baseDomain}`.toLowerCase()];
     (input.customDomains ?? []).forEach((domain, index) => {
       const host = domain.trim().toLowerCase();
       if (!HOST.test(host))
@@ -31,36 +32,28 @@ export class CreateTenant {
     });
     if (!violations.empty) throw validationFailed(violations.list);
 
-    const { tenants, domains: domainRows } = this.deps.store.tenants;
-    if (await tenants.exists({ slug }))
+    if (await this.tenants.slugTaken(slug))
       throw validationFailed([{ field: 'slug', description: messages.taken('slug') }]);
-    const taken = await domainRows.findOne({ domain: { $in: domains } }).lean();
+    const taken = await this.tenants.findTakenDomain(domains);
     if (taken)
       throw validationFailed([
-        {
-          field: 'custom_domains',
-          description: `The domain ${taken.domain} has already been taken.`,
-        },
+        { field: 'custom_domains', description: `The domain ${taken} has already been taken.` },
       ]);
 
-    const tenantId = String(await nextSequence(this.deps.store.connection, 'tenants'));
     const tenant = {
-      tenant_id: tenantId,
+      tenant_id: await this.tenants.nextId(),
       slug,
       name: input.name?.trim() || slug,
       created_at: new Date(),
     };
     try {
-      await tenants.create(tenant);
-      await domainRows.insertMany(domains.map((domain) => ({ domain, tenant_id: tenantId })));
+      await this.tenants.create(tenant, domains);
     } catch (error) {
-      // Lost a race for the slug or a domain: leave nothing half-made behind.
-      await tenants.deleteOne({ tenant_id: tenantId });
-      await domainRows.deleteMany({ tenant_id: tenantId });
+      // Lost a race for the slug or a domain (the repository left nothing half-made).
       if (isDuplicateKeyError(error))
         throw validationFailed([{ field: 'slug', description: messages.taken('slug') }]);
       throw error;
     }
-    return presentTenant(tenant, domains);
+    return { tenant, domains };
   }
 }

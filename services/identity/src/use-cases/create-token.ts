@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateTokenResponse } from '@inventory/contracts/identity/v1/identity.js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
   AppError,
   failedPrecondition,
-  nextSequence,
   notFound,
   unavailable,
   validationFailed,
@@ -19,9 +17,14 @@ import {
   MAX_ACTIVE_TOKENS,
 } from '../domain/token-rules.js';
 import { Violations } from '../domain/validation.js';
-import type { TokenDocument } from '../store/tokens.js';
-import type { UseCaseDeps } from './deps.js';
-import { presentToken } from './present.js';
+import type { TokenDocument, TokenRepository } from '../store/tokens.js';
+import type { UserRepository } from '../store/users.js';
+
+/** A token made, with the plain `<id>|<secret>` its caller sees once. */
+export interface CreatedToken {
+  token: TokenDocument;
+  plainTextToken: string;
+}
 
 export interface CreateTokenInput {
   name: string;
@@ -40,7 +43,7 @@ interface PendingCreation {
   allowlist: string[];
   /** Aborted when the caller has gone (its deadline passed, or it cancelled). */
   signal?: AbortSignal;
-  resolve(response: CreateTokenResponse): void;
+  resolve(response: CreatedToken): void;
   reject(error: unknown): void;
 }
 
@@ -70,14 +73,17 @@ export class CreateToken {
   private readonly queues = new Map<string, PendingCreation[]>();
   private readonly draining = new Set<string>();
 
-  constructor(private readonly deps: UseCaseDeps) {}
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly users: UserRepository,
+  ) {}
 
   execute(
     tenantId: string,
     userId: number,
     input: CreateTokenInput,
     signal?: AbortSignal,
-  ): Promise<CreateTokenResponse> {
+  ): Promise<CreatedToken> {
     const violations = new Violations();
     checkName(input.name, violations);
     const scopes = checkScopes(input.scopes, violations);
@@ -129,12 +135,14 @@ export class CreateToken {
     tenantId: string,
     userId: number,
     group: PendingCreation[],
-  ): Promise<Array<CreateTokenResponse | Error>> {
+  ): Promise<Array<CreatedToken | Error>> {
     return this.withLease(tenantId, userId, async () => {
-      const { tokens, connection } = this.deps.store;
       const now = new Date();
-      let room = Math.max(0, MAX_ACTIVE_TOKENS - (await tokens.countActive(tenantId, userId, now)));
-      const outcomes: Array<CreateTokenResponse | Error> = [];
+      let room = Math.max(
+        0,
+        MAX_ACTIVE_TOKENS - (await this.tokens.countActive(tenantId, userId, now)),
+      );
+      const outcomes: Array<CreatedToken | Error> = [];
       const admitted: number[] = [];
       group.forEach((pending, index) => {
         // A caller that has gone would never see the secret, yet the token would take
@@ -146,23 +154,23 @@ export class CreateToken {
         } else outcomes[index] = limitReached();
       });
       if (admitted.length === 0) return outcomes;
-      const firstId = await nextSequence(connection, 'personal_access_tokens', admitted.length);
+      const firstId = await this.tokens.reserveIds(admitted.length);
       const created = admitted.map((index, n) =>
         newToken(tenantId, userId, firstId + n, group[index]!, now),
       );
-      await tokens.insertAll(created.map(({ token }) => token));
+      await this.tokens.insertAll(
+        tenantId,
+        created.map(({ token }) => token),
+      );
       created.forEach(({ token, secret }, n) => {
-        outcomes[admitted[n]!] = {
-          token: presentToken(token),
-          plain_text_token: `${token.id}|${secret}`,
-        };
+        outcomes[admitted[n]!] = { token, plainTextToken: `${token.id}|${secret}` };
       });
       return outcomes;
     });
   }
 
   private async withLease<T>(tenantId: string, userId: number, task: () => Promise<T>): Promise<T> {
-    const { users } = this.deps.store;
+    const users = this.users;
     if (!(await users.findById(tenantId, userId))) throw notFound('User not found.');
     const owner = randomUUID();
     const deadline = Date.now() + WAIT_LIMIT_MS;

@@ -1,10 +1,9 @@
-import type { User } from '@inventory/contracts/identity/v1/identity.js';
-import { isDuplicateKeyError, nextSequence, validationFailed } from '@inventory/platform';
+import { isDuplicateKeyError, validationFailed } from '@inventory/platform';
 import { hashPassword } from '../domain/password.js';
-import { PERMISSIONS } from '../domain/scopes.js';
+import { PERMISSIONS } from '@inventory/access';
 import { EMAIL_PATTERN, messages, Violations } from '../domain/validation.js';
-import type { UseCaseDeps } from './deps.js';
-import { presentUser } from './present.js';
+import type { TenantRepository } from '../store/tenants.js';
+import type { UserDocument, UserRepository } from '../store/users.js';
 
 export interface CreateUserInput {
   email: string;
@@ -15,9 +14,12 @@ export interface CreateUserInput {
 }
 
 export class CreateUser {
-  constructor(private readonly deps: UseCaseDeps) {}
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly users: UserRepository,
+  ) {}
 
-  async execute(tenantId: string, input: CreateUserInput): Promise<User> {
+  async execute(tenantId: string, input: CreateUserInput): Promise<UserDocument> {
     const violations = new Violations();
     const email = input.email.trim().toLowerCase();
     if (!email) violations.add('email', messages.required('email'));
@@ -35,13 +37,13 @@ export class CreateUser {
         violations.add(`permissions.${index}`, messages.invalid(`permissions.${index}`));
     });
     if (!violations.empty) throw validationFailed(violations.list);
-    if (!(await this.deps.store.tenants.findById(tenantId)))
+    if (!(await this.tenants.findById(tenantId)))
       throw validationFailed([{ field: 'tenant', description: 'The tenant does not exist.' }]);
 
     const now = new Date();
-    const user = {
+    const user: UserDocument = {
       tenant_id: tenantId,
-      id: await nextSequence(this.deps.store.connection, 'users'),
+      id: await this.users.nextId(),
       email,
       name: input.name.trim(),
       password_hash: await hashPassword(input.password),
@@ -59,12 +61,12 @@ export class CreateUser {
       updated_at: now,
     };
     try {
-      await this.deps.store.users.model.create(user);
+      await this.users.create(user);
     } catch (error) {
       if (isDuplicateKeyError(error))
         throw validationFailed([{ field: 'email', description: messages.taken('email') }]);
       throw error;
     }
-    return presentUser(user);
+    return user;
   }
 }

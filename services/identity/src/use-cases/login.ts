@@ -1,18 +1,24 @@
-import type { LoginResponse } from '@inventory/contracts/identity/v1/identity.js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { AppError, validationFailed } from '@inventory/platform';
 import { hashPassword, verifyPassword } from '../domain/password.js';
 import { newOpaqueToken, sha256Hex } from '../domain/secrets.js';
 import { messages, Violations } from '../domain/validation.js';
-import type { UseCaseDeps } from './deps.js';
-import { presentUser } from './present.js';
-import { checkSecondFactor } from './second-factor.js';
+import type { SessionRepository } from '../store/sessions.js';
+import type { UserDocument, UserRepository } from '../store/users.js';
+import type { SecondFactor } from './second-factor.js';
 
 export const BAD_CREDENTIALS = 'These credentials do not match our records.';
 export const BAD_TWO_FACTOR = 'The provided two factor authentication code was invalid.';
 
 // Verifying against a throwaway hash when the email is unknown keeps both paths equally slow.
 let decoyHash: Promise<string> | undefined;
+
+export interface OpenedSession {
+  sessionToken: string;
+  csrfToken: string;
+  user: UserDocument;
+  expiresAt: Date;
+}
 
 export interface LoginInput {
   email: string;
@@ -25,18 +31,21 @@ export interface LoginInput {
  * 422 with reason `invalid_credentials` so the gateway can count failures.
  */
 export class Login {
-  constructor(private readonly deps: UseCaseDeps) {}
+  constructor(
+    private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
+    private readonly secondFactor: SecondFactor,
+    private readonly sessionTtlMinutes: number,
+  ) {}
 
-  async execute(tenantId: string, input: LoginInput): Promise<LoginResponse> {
+  async execute(tenantId: string, input: LoginInput): Promise<OpenedSession> {
     const violations = new Violations();
     if (!input.email.trim()) violations.add('email', messages.required('email'));
     if (!input.password) violations.add('password', messages.required('password'));
     if (!violations.empty) throw validationFailed(violations.list);
 
     const user =
-      input.email.length <= 255
-        ? await this.deps.store.users.findByEmail(tenantId, input.email.trim())
-        : null;
+      input.email.length <= 255 ? await this.users.findByEmail(tenantId, input.email.trim()) : null;
     decoyHash ??= hashPassword('decoy-password');
     const valid = await verifyPassword(
       input.password.slice(0, 1024),
@@ -48,7 +57,7 @@ export class Login {
         throw validationFailed([
           { field: 'two_factor_code', description: messages.required('two_factor_code') },
         ]);
-      if (!(await checkSecondFactor(this.deps, user, input.twoFactorCode))) {
+      if (!(await this.secondFactor.check(user, input.twoFactorCode))) {
         throw invalidCredentials('two_factor_code', BAD_TWO_FACTOR);
       }
     }
@@ -56,8 +65,8 @@ export class Login {
     const sessionToken = newOpaqueToken();
     const csrfToken = newOpaqueToken();
     const now = new Date();
-    const expiresAt = new Date(now.getTime() + this.deps.settings.sessionTtlMinutes * 60_000);
-    await this.deps.store.sessions.create({
+    const expiresAt = new Date(now.getTime() + this.sessionTtlMinutes * 60_000);
+    await this.sessions.create({
       tenant_id: tenantId,
       id_hash: sha256Hex(sessionToken),
       user_id: user.id,
@@ -65,12 +74,7 @@ export class Login {
       expires_at: expiresAt,
       created_at: now,
     });
-    return {
-      session_token: sessionToken,
-      csrf_token: csrfToken,
-      user: presentUser(user),
-      expires_at: expiresAt,
-    };
+    return { sessionToken, csrfToken, user, expiresAt };
   }
 }
 

@@ -1,10 +1,14 @@
 import type { TokenRequestsLogged } from '@inventory/contracts/events/v1/identity.js';
 import type { DomainEvent } from '@inventory/platform';
-import type { UseCaseDeps } from './deps.js';
+import type { TokenRequestRepository } from '../store/token-requests.js';
+import type { TokenRepository } from '../store/tokens.js';
 
 /** Stores one batch of request-log entries and moves each token's `last_used_at` forward. */
 export class RecordTokenRequests {
-  constructor(private readonly deps: UseCaseDeps) {}
+  constructor(
+    private readonly requests: TokenRequestRepository,
+    private readonly tokens: TokenRepository,
+  ) {}
 
   async execute(event: DomainEvent<TokenRequestsLogged>): Promise<void> {
     if (!event.tenantId) return;
@@ -30,7 +34,7 @@ export class RecordTokenRequests {
           at,
         };
       });
-    await this.deps.store.requests.insertMany(rows);
-    await this.deps.store.tokens.touchLastUsed(event.tenantId, lastUsed);
+    await this.requests.insertMany(event.tenantId, rows);
+    await this.tokens.touchLastUsed(event.tenantId, lastUsed);
   }
 }

@@ -1,16 +1,12 @@
-import type { Tenant } from '@inventory/contracts/identity/v1/identity.js';
 import { notFound } from '@inventory/platform';
-import type { UseCaseDeps } from './deps.js';
-import { presentTenant } from './present.js';
+import type { TenantRepository, TenantWithDomains } from '../store/tenants.js';
 
 export class ResolveTenant {
-  constructor(private readonly deps: UseCaseDeps) {}
+  constructor(private readonly tenants: TenantRepository) {}
 
-  async execute(host: string): Promise<Tenant> {
-    const found = await this.deps.store.tenants.findByHost(
-      host.trim().toLowerCase().replace(/\.$/, ''),
-    );
+  async execute(host: string): Promise<TenantWithDomains> {
+    const found = await this.tenants.findByHost(host.trim().toLowerCase().replace(/\.$/, ''));
     if (!found) throw notFound('No tenant answers on this host.');
-    return presentTenant(found.tenant, found.domains);
+    return found;
   }
 }

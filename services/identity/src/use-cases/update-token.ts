@@ -1,14 +1,12 @@
-import type { Token } from '@inventory/contracts/identity/v1/identity.js';
 import { notFound, permissionDenied, validationFailed } from '@inventory/platform';
 import { verifyPassword } from '../domain/password.js';
-import { addedElevatedScopes } from '../domain/scopes.js';
+import { addedElevatedScopes } from '@inventory/access';
 import { checkAllowlist, checkName, checkRateLimit, checkScopes } from '../domain/token-rules.js';
 import { messages, Violations } from '../domain/validation.js';
-import type { TokenDocument } from '../store/tokens.js';
-import type { UseCaseDeps } from './deps.js';
-import { presentToken } from './present.js';
-import { checkSecondFactor } from './second-factor.js';
-import { withTokenEvent } from './token-events.js';
+import type { TokenEvents } from '../events/token-events.js';
+import type { TokenDocument, TokenRepository } from '../store/tokens.js';
+import type { UserRepository } from '../store/users.js';
+import type { SecondFactor } from './second-factor.js';
 
 export interface UpdateTokenInput {
   name?: string;
@@ -21,15 +19,20 @@ export interface UpdateTokenInput {
 }
 
 export class UpdateToken {
-  constructor(private readonly deps: UseCaseDeps) {}
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly users: UserRepository,
+    private readonly secondFactor: SecondFactor,
+    private readonly events: TokenEvents,
+  ) {}
 
   async execute(
     tenantId: string,
     userId: number,
     tokenId: number,
     input: UpdateTokenInput,
-  ): Promise<Token> {
-    const token = await this.deps.store.tokens.findOwned(tenantId, userId, tokenId);
+  ): Promise<TokenDocument> {
+    const token = await this.tokens.findOwned(tenantId, userId, tokenId);
     if (!token) throw notFound('Personal access token not found.');
 
     const violations = new Violations();
@@ -49,7 +52,7 @@ export class UpdateToken {
 
     // Adding a :write or :manage scope re-authenticates the user in the same request.
     if (set.scopes && addedElevatedScopes(token.scopes, set.scopes).length > 0) {
-      const user = await this.deps.store.users.findById(tenantId, userId);
+      const user = await this.users.findById(tenantId, userId);
       if (!user) throw notFound('User not found.');
       const missing = [];
       if (!input.password)
@@ -62,10 +65,7 @@ export class UpdateToken {
       if (missing.length > 0) throw validationFailed(missing);
       if (!(await verifyPassword(input.password!, user.password_hash)))
         throw permissionDenied('The provided password is incorrect.', 'invalid_password');
-      if (
-        user.two_factor_enabled &&
-        !(await checkSecondFactor(this.deps, user, input.twoFactorCode!))
-      ) {
+      if (user.two_factor_enabled && !(await this.secondFactor.check(user, input.twoFactorCode!))) {
         throw permissionDenied(
           'The provided two factor authentication code was invalid.',
           'invalid_two_factor_code',
@@ -73,10 +73,10 @@ export class UpdateToken {
       }
     }
 
-    const updated = await withTokenEvent(this.deps, 'changed', { tenantId, tokenId, userId }, () =>
-      this.deps.store.tokens.update(tenantId, userId, tokenId, set),
+    const updated = await this.events.changed({ tenantId, tokenId, userId }, () =>
+      this.tokens.update(tenantId, userId, tokenId, set),
     );
     if (!updated) throw notFound('Personal access token not found.');
-    return presentToken(updated);
+    return updated;
   }
 }

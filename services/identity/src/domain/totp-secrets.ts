@@ -1,11 +1,11 @@
-import type { UseCaseDeps } from './deps.js';
+import type { SecretBox } from '@inventory/platform';
 
 /** What a secret stored before ADR 0106 looks like: bare base32 (the sealed form has `:`). */
 const PLAINTEXT_BASE32 = /^[A-Z2-7]+=*$/;
 
 /** The form a TOTP secret is stored in: AES-256-GCM, a fresh IV each time. */
-export function sealTotpSecret(deps: UseCaseDeps, secret: string): string {
-  return deps.secrets.encrypt(secret);
+export function sealTotpSecret(secrets: SecretBox, secret: string): string {
+  return secrets.encrypt(secret);
 }
 
 /**
@@ -15,9 +15,9 @@ export function sealTotpSecret(deps: UseCaseDeps, secret: string): string {
  * throws: 2FA then fails closed, never open.
  */
 export function openTotpSecret(
-  deps: UseCaseDeps,
+  secrets: SecretBox,
   stored: string,
 ): { secret: string; legacy: boolean } {
   if (PLAINTEXT_BASE32.test(stored)) return { secret: stored, legacy: true };
-  return { secret: deps.secrets.decrypt(stored), legacy: false };
+  return { secret: secrets.decrypt(stored), legacy: false };
 }

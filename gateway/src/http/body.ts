@@ -1,20 +1,54 @@
-import { validationBody } from '../../http/envelopes.js';
-import { HttpError } from '../../http/http-error.js';
+import type { FastifyRequest } from 'fastify';
+import { codeBody, validationBody } from './envelopes.js';
+import { HttpError } from './http-error.js';
 
 const label = (field: string) => field.replace(/_/g, ' ');
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
 /**
- * Shape checks for JSON bodies with Laravel's wording. Business rules
- * (known scopes, CIDRs, bounds) are identity's, which answers with the same
- * field-error shape; unknown fields are ignored, as Laravel does.
+ * The JSON object a request carries, checked once for every route that reads a
+ * body (ADR 0005): a body of another content type is 415, a JSON body that is
+ * not an object (`[1,2,3]`, `null`, `"x"`, `7`) is 422, and no body at all reads
+ * as `{}` (each field then answers for itself: "required", or nothing to change).
+ */
+export function jsonObjectBody(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (body === undefined) return {};
+  const type = request.headers['content-type'] ?? '';
+  if (!JSON_TYPE.test(type))
+    throw new HttpError(
+      415,
+      codeBody(
+        'unsupported_media_type',
+        'The request body must be JSON (Content-Type: application/json).',
+      ),
+    );
+  if (!isObject(body))
+    throw new HttpError(422, validationBody({ body: ['The request body must be a JSON object.'] }));
+  return body;
+}
+
+/**
+ * The gateway's one body reader: shape checks for JSON bodies with Laravel's
+ * wording. Business rules (known scopes, CIDRs, bounds) are the service's, which
+ * answers with the same field-error shape; unknown fields are ignored, as Laravel
+ * does. `BodyReader.of(request)` applies `jsonObjectBody` first.
  */
 export class BodyReader {
   private readonly errors: Record<string, string[]> = {};
   private readonly body: Record<string, unknown>;
 
-  constructor(raw: unknown) {
-    this.body =
-      raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  constructor(raw: Record<string, unknown>) {
+    this.body = raw;
+  }
+
+  /** The request's body: 415 for another content type, 422 when it is not a JSON object. */
+  static of(request: FastifyRequest): BodyReader {
+    return new BodyReader(jsonObjectBody(request));
   }
 
   has(field: string): boolean {
@@ -94,28 +128,4 @@ export class BodyReader {
   done(): void {
     if (Object.keys(this.errors).length > 0) throw new HttpError(422, validationBody(this.errors));
   }
-}
-
-/** `page` / `per_page` query values: positive integers, defaults 1 and 10. */
-export function pageParams(query: Record<string, unknown>): { page: number; perPage: number } {
-  const reader = (name: string, fallback: number, max: number) => {
-    const raw = query[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (typeof raw !== 'string' || !Number.isInteger(value) || value < 1) {
-      throw new HttpError(
-        422,
-        validationBody({ [name]: [`The ${label(name)} field must be an integer of at least 1.`] }),
-      );
-    }
-    return Math.min(value, max);
-  };
-  return { page: reader('page', 1, 1_000_000), perPage: reader('per_page', 10, 1000) };
-}
-
-/** A path id: a positive integer, else the 404 envelope (as for an unknown record). */
-export function pathId(raw: string): number | undefined {
-  if (!/^[1-9]\d{0,15}$/.test(raw)) return undefined;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) ? id : undefined;
 }

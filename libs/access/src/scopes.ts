@@ -1,4 +1,7 @@
-/** The specification's scope table; nothing else is a scope. */
+/**
+ * The specification's scope table; nothing else is a scope. The one definition: identity
+ * validates against it, the gateway documents it in OpenAPI, the tests use it.
+ */
 export const SCOPES = [
   'orders:read',
   'orders:write',

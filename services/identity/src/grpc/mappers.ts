@@ -1,15 +1,23 @@
+/** Identity's records in the proto's shapes: the only place they are presented (gRPC and the admin CLI's JSON). */
 import type {
+  AuthToken,
   Tenant,
   Token,
   TokenRequest,
+  TokenUsage,
   User,
 } from '@inventory/contracts/identity/v1/identity.js';
-import type { TenantDocument } from '../store/tenants.js';
+import type { TokenUsageFigures } from '../domain/token-usage.js';
+import type { TenantDocument, TenantWithDomains } from '../store/tenants.js';
 import type { TokenRequestDocument } from '../store/token-requests.js';
 import type { TokenDocument } from '../store/tokens.js';
 import type { UserDocument } from '../store/users.js';
 
-export function presentTenant(tenant: TenantDocument, domains: string[]): Tenant {
+export function presentTenant({ tenant, domains }: TenantWithDomains): Tenant {
+  return presentTenantRow(tenant, domains);
+}
+
+function presentTenantRow(tenant: TenantDocument, domains: string[]): Tenant {
   return {
     id: tenant.tenant_id,
     slug: tenant.slug,
@@ -57,5 +65,36 @@ export function presentRequest(row: TokenRequestDocument): TokenRequest {
     ip: row.ip,
     user_agent: row.user_agent,
     at: row.at,
+  };
+}
+
+/** What the gateway checks a bearer secret against: the hash, never the secret. */
+export function presentAuthToken(token: TokenDocument, user: UserDocument): AuthToken {
+  return {
+    id: token.id,
+    tenant_id: token.tenant_id,
+    user_id: token.user_id,
+    secret_hash: token.secret_hash,
+    scopes: token.scopes,
+    ip_allowlist: token.ip_allowlist,
+    rate_limit_per_minute: token.rate_limit_per_minute ?? 0,
+    expires_at: token.expires_at ?? undefined,
+    user_is_owner: user.is_owner,
+    user_permissions: user.permissions,
+  };
+}
+
+export function presentUsage(
+  usage: TokenUsageFigures & { tokenId: number; lastUsedAt: Date | null },
+): TokenUsage {
+  return {
+    token_id: usage.tokenId,
+    days: usage.days,
+    total_requests: usage.totalRequests,
+    error_rate: usage.errorRate,
+    p50_ms: usage.p50Ms,
+    p95_ms: usage.p95Ms,
+    last_used_at: usage.lastUsedAt ?? undefined,
+    per_day: usage.perDay,
   };
 }

@@ -1,0 +1,60 @@
+/** A calendar day, as a client wrote it in a query (no time, no zone: the API's days are UTC). */
+export interface CalendarDay {
+  year: number;
+  month: number;
+  day: number;
+}
+
+export interface DayFormats {
+  /**
+   * `m/d/Y` with exactly two-digit month and day, as Laravel's `date_format:m/d/Y`
+   * checks it (the activity filters); otherwise one or two digits (`3/7/2026`).
+   */
+  strictMdY?: boolean;
+  /** Also `YYYY-MM-DD` (the request-log filters). */
+  iso?: boolean;
+}
+
+const MDY_STRICT = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+const MDY_LOOSE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * The gateway's one date parser for query filters: `m/d/Y` (and `YYYY-MM-DD`
+ * when allowed) to a real calendar day, or undefined for anything else
+ * (`02/30/2026`, `13/01/2026`, `2026-1-5`, free text). Callers answer the 422.
+ */
+export function parseDay(text: string, formats: DayFormats = {}): CalendarDay | undefined {
+  const mdy = (formats.strictMdY ? MDY_STRICT : MDY_LOOSE).exec(text);
+  const iso = formats.iso ? ISO_DAY.exec(text) : null;
+  const [year, month, day] = mdy
+    ? [Number(mdy[3]), Number(mdy[1]), Number(mdy[2])]
+    : iso
+      ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+      : [NaN, NaN, NaN];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (
+    Number.isNaN(date.getTime()) ||
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day
+  )
+    return undefined;
+  return { year, month, day };
+}
+
+/** `YYYY-MM-DD` of the day (what the services' day filters take). */
+export function isoDay({ year, month, day }: CalendarDay): string {
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+}
+
+/** The day's first millisecond, UTC. */
+export function startOfDay({ year, month, day }: CalendarDay): Date {
+  return new Date(Date.UTC(year, month - 1, day));
+}
+
+/** The day's last millisecond, UTC: what makes a `date_to` filter inclusive. */
+export function endOfDay({ year, month, day }: CalendarDay): Date {
+  return new Date(Date.UTC(year, month - 1, day, 23, 59, 59, 999));
+}

@@ -1,0 +1,9 @@
+export {
+  addedElevatedScopes,
+  isElevatedScope,
+  isKnownScope,
+  PERMISSIONS,
+  SCOPES,
+  userHasPermission,
+  type Scope,
+} from './scopes.js';

@@ -1,0 +1,13 @@
+import type { Model } from 'mongoose';
+import { TokenRequestRepository, type TokenRequestDocument } from './token-requests.js';
+
+/**
+ * For `bench/` only (package export `@inventory/identity/bench`), never for another
+ * project's tests: identity's request-log repository with its model in reach, so the
+ * embedded MongoDB's benchmarks measure identity's real schema, indexes and bulk write.
+ */
+export class TokenRequestRepositoryForBench extends TokenRequestRepository {
+  declare readonly model: Model<TokenRequestDocument>;
+}
+
+export type { TokenRequestDocument };

@@ -1,0 +1,65 @@
+import type { Logger, SecretBox } from '@inventory/platform';
+import type { IdentitySettings } from './config.js';
+import type { TokenEvents } from './events/token-events.js';
+import type { IdentityStore } from './store/index.js';
+import { ConfirmTwoFactor } from './use-cases/confirm-two-factor.js';
+import { CreateTenant } from './use-cases/create-tenant.js';
+import { CreateToken } from './use-cases/create-token.js';
+import { CreateUser } from './use-cases/create-user.js';
+import { DisableTwoFactor } from './use-cases/disable-two-factor.js';
+import { EnrollTwoFactor } from './use-cases/enroll-two-factor.js';
+import { GetSession } from './use-cases/get-session.js';
+import { GetTokenForAuth } from './use-cases/get-token-for-auth.js';
+import { GetTokenUsage } from './use-cases/get-token-usage.js';
+import { GetUser } from './use-cases/get-user.js';
+import { GetUsers } from './use-cases/get-users.js';
+import { ListTokenRequests } from './use-cases/list-token-requests.js';
+import { ListTokens } from './use-cases/list-tokens.js';
+import { Login } from './use-cases/login.js';
+import { Logout } from './use-cases/logout.js';
+import { RecordTokenRequests } from './use-cases/record-token-requests.js';
+import { ResolveTenant } from './use-cases/resolve-tenant.js';
+import { RevokeToken } from './use-cases/revoke-token.js';
+import { SecondFactor } from './use-cases/second-factor.js';
+import { UpdateToken } from './use-cases/update-token.js';
+
+/**
+ * The composition root shared by the service's bootstrap and the offline entry
+ * (admin CLI, development seed): each use case gets exactly the repositories and
+ * collaborators it names, nothing else.
+ */
+export function wireUseCases(parts: {
+  store: IdentityStore;
+  tokenEvents: TokenEvents;
+  secrets: SecretBox;
+  settings: IdentitySettings;
+  logger: Logger;
+}) {
+  const { store, tokenEvents, secrets, settings, logger } = parts;
+  const { tenants, users, sessions, tokens, requests } = store;
+  const secondFactor = new SecondFactor(users, secrets, logger);
+  const getUser = new GetUser(users);
+  return {
+    resolveTenant: new ResolveTenant(tenants),
+    createTenant: new CreateTenant(tenants, settings.baseDomain),
+    createUser: new CreateUser(tenants, users),
+    getUser,
+    getUsers: new GetUsers(getUser),
+    login: new Login(users, sessions, secondFactor, settings.sessionTtlMinutes),
+    getSession: new GetSession(sessions, users),
+    logout: new Logout(sessions),
+    enrollTwoFactor: new EnrollTwoFactor(users, secrets, settings.totpIssuer),
+    confirmTwoFactor: new ConfirmTwoFactor(users, secrets),
+    disableTwoFactor: new DisableTwoFactor(users, secondFactor),
+    getTokenForAuth: new GetTokenForAuth(tokens, users),
+    createToken: new CreateToken(tokens, users),
+    listTokens: new ListTokens(tokens),
+    updateToken: new UpdateToken(tokens, users, secondFactor, tokenEvents),
+    revokeToken: new RevokeToken(tokens, tokenEvents),
+    listTokenRequests: new ListTokenRequests(tokens, requests),
+    getTokenUsage: new GetTokenUsage(tokens, requests),
+    recordTokenRequests: new RecordTokenRequests(requests, tokens),
+  };
+}
+
+export type IdentityUseCases = ReturnType<typeof wireUseCases>;

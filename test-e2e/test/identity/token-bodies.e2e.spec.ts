@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTenantWithToken,
+  httpCall,
+  loginSession,
+  startSystem,
+  type RunningSystem,
+  type SessionFixture,
+  type TenantFixture,
+} from '../../src/index.js';
+
+// Issue 18 item 10 (the personal-access-token part): a PATCH body that is not a JSON object
+// changes nothing and says so; names with NUL characters are refused on create and edit.
+describe('PATCH /api/personal-access-tokens/{id} with bodies that are not a JSON object', () => {
+  let system: RunningSystem;
+  let owner: TenantFixture;
+  let session: SessionFixture;
+  let tokenId: number;
+  const path = () => `/api/personal-access-tokens/${tokenId}`;
+
+  beforeAll(async () => {
+    system = await startSystem();
+    owner = await createTenantWithToken(system, { slug: 'pat-bodies' });
+    session = await loginSession(owner, system.gatewayUrl);
+    const created = await session.request('POST', '/api/personal-access-tokens', {
+      name: 'original',
+      scopes: ['orders:read'],
+    });
+    expect(created.status).toBe(201);
+    tokenId = created.body.data.id;
+  });
+  afterAll(() => system?.stop());
+
+  const unchanged = async () => {
+    const list = await session.request('GET', '/api/personal-access-tokens?per_page=100');
+    const token = list.body.data.find((row: { id: number }) => row.id === tokenId);
+    expect(token).toMatchObject({ name: 'original', scopes: ['orders:read'] });
+  };
+
+  it.each([
+    ['an array', [1, 2, 3]],
+    ['null', null],
+    ['a string', 'rename me'],
+    ['a number', 7],
+  ])('answers 422 for %s and changes nothing', async (_label, body) => {
+    const response = await session.request('PATCH', path(), body);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({
+      message: 'The request body must be a JSON object.',
+      errors: { body: ['The request body must be a JSON object.'] },
+    });
+    await unchanged();
+  });
+
+  it.each([
+    ['text/plain', '{"name":"renamed"}'],
+    ['application/x-www-form-urlencoded', 'name=renamed'],
+  ])('answers 415 for a %s body and changes nothing', async (contentType, rawBody) => {
+    const response = await httpCall(system.gatewayUrl, 'PATCH', path(), {
+      host: owner.host,
+      rawBody,
+      headers: {
+        cookie: session.cookie,
+        'x-csrf-token': session.csrfToken,
+        'content-type': contentType,
+      },
+    });
+    expect(response.status).toBe(415);
+    expect(response.body.code).toBe('unsupported_media_type');
+    await unchanged();
+  });
+
+  it('refuses names with NUL characters on edit and on create', async () => {
+    const edit = await session.request('PATCH', path(), { name: 'ci\u0000deploy' });
+    expect(edit.status).toBe(422);
+    expect(edit.body.errors.name).toEqual(['The name field must not contain NUL characters.']);
+    await unchanged();
+    const create = await session.request('POST', '/api/personal-access-tokens', {
+      name: '\u0000',
+    });
+    expect(create.status).toBe(422);
+    expect(create.body.errors.name).toEqual(['The name field must not contain NUL characters.']);
+  });
+
+  it('still edits with a JSON object, and an empty PATCH changes nothing', async () => {
+    const empty = await session.request('PATCH', path());
+    expect(empty.status).toBe(200);
+    expect(empty.body.data.name).toBe('original');
+    const renamed = await session.request('PATCH', path(), { name: 'renamed' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data.name).toBe('renamed');
+  });
+});
