@@ -12,16 +12,16 @@ import { Context, initOptions, type Options } from 'mingo/core';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import { update as mingoUpdate } from 'mingo/updater';
-import { applyUpdate } from '../../libs/mongo-embedded/src/commands/update-engine.js';
-import { validateCommand } from '../../libs/mongo-embedded/src/commands/refusals.js';
-import { compileProjection } from '../../libs/mongo-embedded/src/query/projection.js';
-import { compileQuery } from '../../libs/mongo-embedded/src/storage/mingo.js';
-import { Catalog } from '../../libs/mongo-embedded/src/storage/catalog.js';
 import {
+  applyUpdate,
+  Catalog,
+  compileProjection,
+  compileQuery,
   rememberNumericTypes,
   scanNumericTypes,
   typedForm,
-} from '../../libs/mongo-embedded/src/numeric/types.js';
+  validateCommand,
+} from '@inventory/mongo-embedded/bench';
 
 const N = Number(process.argv[2] ?? 20_000);
 

@@ -40,10 +40,16 @@ export function addedElevatedScopes(current: string[], next: string[]): string[]
 }
 
 /**
- * Permissions share the scopes' names (see docs/decisions/0101-permission-model.md):
- * an owner holds every permission, anyone else the list on their user record.
+ * Permissions the web app needs that no token scope grants (session-only routes).
+ * `alerts:view`: the in-app admin alerts (ADR 0302).
  */
-export const PERMISSIONS: readonly string[] = SCOPES;
+export const SESSION_PERMISSIONS = ['alerts:view'] as const;
+
+/**
+ * Permissions share the scopes' names (see docs/decisions/0101-permission-model.md), plus the
+ * session-only ones: an owner holds every permission, anyone else the list on their user record.
+ */
+export const PERMISSIONS: readonly string[] = [...SCOPES, ...SESSION_PERMISSIONS];
 
 export function userHasPermission(
   user: { is_owner: boolean; permissions: string[] },
