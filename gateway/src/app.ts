@@ -12,6 +12,7 @@ import type { WebhookIngestAdapter } from './adapters/webhook-ingest.js';
 import type { ActivityAdapter } from './adapters/activity.js';
 import { parcelTrackingActivityRoutes } from './routes/parcel-tracking/activity.js';
 import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
+import { parcelTrackingTrackingsRoutes } from './routes/parcel-tracking/trackings.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
 
 export interface GatewayDeps extends HealthRouteDeps {
@@ -68,6 +69,11 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(parcelTrackingActivityRoutes, {
     parcelTracking: deps.parcelTracking,
     activity: deps.activity,
+    publicScheme: deps.config.PUBLIC_SCHEME,
+    publicPort: deps.config.PUBLIC_PORT,
+  });
+  await app.register(parcelTrackingTrackingsRoutes, {
+    parcelTracking: deps.parcelTracking,
     publicScheme: deps.config.PUBLIC_SCHEME,
     publicPort: deps.config.PUBLIC_PORT,
   });

@@ -1,3 +1,4 @@
 export * from './activity.js';
 export * from './identity.js';
 export * from './alert.js';
+export * from './shipment.js';
