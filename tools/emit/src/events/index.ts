@@ -1,4 +1,5 @@
 import type { EmittableEvent } from '../emittable-event.js';
+import { SHIPMENT_EVENTS } from './shipments.js';
 
 /** Every event the emit command knows, one spread per area's file. */
-export const EMITTABLE_EVENTS: EmittableEvent[] = [];
+export const EMITTABLE_EVENTS: EmittableEvent[] = [...SHIPMENT_EVENTS];
