@@ -79,6 +79,10 @@ async function seeded(): Promise<{ t: TenantFixture; id: number; url: string }> 
       created_at: day(created),
       last_event_at: event ? day(event) : null,
       delivered_at: status === 'delivered' && event ? day(event) : null,
+      // Registered, polled and settled at the provider: the background workers leave them be.
+      registered_at: day(created),
+      last_polled_at: new Date(Date.now() + 24 * 3600_000),
+      provider_stopped_at: day(created),
     });
   return { t, id: instance.id, url: `${PREFIX}/instances/${instance.id}/trackings` };
 }
