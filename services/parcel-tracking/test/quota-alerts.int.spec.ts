@@ -53,8 +53,14 @@ describe('quota alerts', () => {
     await pending(tenant, id, 'QC', 1); // 90 percent: same crossing, no second warning
     await register();
     let seen = await published(tenant);
-    expect(seen.alerts.map((alert) => [alert.kind, alert.priority])).toEqual([['quota_warning', 'normal']]);
-    expect(JSON.parse(seen.alerts[0]!.properties_json)).toMatchObject({ integration_instance_id: id, used: 8, total: 10 });
+    expect(seen.alerts.map((alert) => [alert.kind, alert.priority])).toEqual([
+      ['quota_warning', 'normal'],
+    ]);
+    expect(JSON.parse(seen.alerts[0]!.properties_json)).toMatchObject({
+      integration_instance_id: id,
+      used: 8,
+      total: 10,
+    });
 
     await pending(tenant, id, 'QD', 2); // 10 of 10, then one rejected (quota exhausted)
     await register();
@@ -75,10 +81,16 @@ describe('quota alerts', () => {
     expect((await published(tenant)).alerts).toHaveLength(2);
 
     // A new threshold re-arms: the next quota read alerts again (exhausted, as usage is 100).
-    await as(tenant, () => suite.h.client.call.updateInstance({ id, input_violations: [], quota_alert_threshold: 50 }));
+    await as(tenant, () =>
+      suite.h.client.call.updateInstance({ id, input_violations: [], quota_alert_threshold: 50 }),
+    );
     await as(tenant, () => suite.h.client.call.getInstance({ id }));
     seen = await published(tenant);
-    expect(seen.alerts.map((alert) => alert.kind)).toEqual(['quota_warning', 'quota_exhausted', 'quota_exhausted']);
+    expect(seen.alerts.map((alert) => alert.kind)).toEqual([
+      'quota_warning',
+      'quota_exhausted',
+      'quota_exhausted',
+    ]);
     expect(new Set(seen.alerts.map((alert) => alert.key)).size).toBe(3);
     expect(seen.exceeded).toHaveLength(2);
   });
