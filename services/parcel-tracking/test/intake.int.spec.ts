@@ -142,4 +142,22 @@ describe('shipment intake', () => {
     expect(recorded[0]!.integration_instance_id).toBe(id);
     expect((await rows(tenant, id)).map((row) => row.tracking_number)).toEqual(['EARLY0001']);
   });
+
+  it('ugly events: an absolute URL becomes relative, a huge label is cut, an implausible number makes no row', async () => {
+    const tenant = newTenant();
+    const id = await create(tenant);
+    await assign(tenant, { trackable_id: 1, tracking_number: 'X'.repeat(500) });
+    await assign(tenant, { trackable_id: 2, tracking_number: 'has spaces 123' });
+    await assign(tenant, {
+      trackable_id: 3,
+      tracking_number: 'UGLY00003',
+      trackable_url: 'https://evil.example/inbound-shipments/3?x=1',
+      trackable_label: 'L'.repeat(10_000),
+    });
+    const [row] = await waitForRows(tenant, id, (r) => r.tracking_number === 'UGLY00003');
+    expect(row!.trackable_url).toBe('/inbound-shipments/3?x=1');
+    expect(row!.trackable_label).toHaveLength(255);
+    // Same consumer, in order: the two before it were handled and made nothing.
+    expect(await rows(tenant, id)).toHaveLength(1);
+  });
 });

@@ -4,6 +4,7 @@ import type {
   ShipmentTrackingRemoved,
 } from '@inventory/events';
 import type { DomainEvent } from '@inventory/platform';
+import { boundedLabel, isPlausibleNumber, relativeUrl } from '../domain/shipment-input.js';
 import type { ShipmentChange } from '../store/shipment-store.js';
 import type { Deps } from './deps.js';
 import { trackShipment, type TrackOutcome } from './track-shipment.js';
@@ -18,15 +19,16 @@ function changeOf(input: IntakeEvent): ShipmentChange {
   const payload = input.event.payload;
   const number = payload.tracking_number.trim();
   const common: ShipmentChange = {
-    tracking_number: number === '' ? null : number,
+    // An implausible number (too long, odd characters) is treated as no number at all.
+    tracking_number: number === '' || !isPlausibleNumber(number) ? null : number,
     carrier_code: payload.carrier_code ?? null,
   };
   if (input.kind === 'changed') return common;
   const assigned = input.event.payload;
   return {
     ...common,
-    trackable_label: assigned.trackable_label,
-    trackable_url: assigned.trackable_url,
+    trackable_label: boundedLabel(assigned.trackable_label),
+    trackable_url: relativeUrl(assigned.trackable_url),
     sales_channel_id: assigned.sales_channel_id ?? null,
     sub_channel_id: assigned.sub_channel_id ?? null,
   };
