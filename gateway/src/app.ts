@@ -18,6 +18,7 @@ import { parcelTrackingActivityRoutes } from './routes/parcel-tracking/activity.
 import type { CatalogAdapter } from './adapters/catalog.js';
 import { catalogRoutes } from './routes/catalog/listings.js';
 import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
+import { parcelTrackingTrackingsRoutes } from './routes/parcel-tracking/trackings.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
 import { alertRoutes } from './routes/alerts/alerts.js';
 import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/routes.js';
@@ -102,5 +103,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   await app.register(catalogRoutes, { catalog: deps.catalog });
   if (deps.auth.extraRoutes) await app.register(deps.auth.extraRoutes.plugin);
+  await app.register(parcelTrackingTrackingsRoutes, {
+    parcelTracking: deps.parcelTracking,
   return app;
 }

@@ -3,6 +3,8 @@ import {
   type CreateInstanceRequest,
   type CreateInstanceResponse,
   type GetInstanceResponse,
+  type ListTrackingsRequest,
+  type ListTrackingsResponse,
   type ListTrackableChannelsResponse,
   type TestApiKeyRequest,
   type TestApiKeyResponse,
@@ -22,6 +24,7 @@ export interface ParcelTrackingAdapter {
   listTrackableChannels(id: number): Promise<ListTrackableChannelsResponse>;
   /** Resolves when the caller's tenant has the instance; throws the 404 HttpError otherwise. */
   checkInstance(id: number): Promise<void>;
+  listTrackings(request: ListTrackingsRequest): Promise<ListTrackingsResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<ParcelTrackingServiceClient>;
 }
@@ -46,6 +49,7 @@ export function createParcelTrackingAdapter(
     deleteInstance: (id) => asHttp(async () => void (await handle.call.deleteInstance({ id }))),
     listTrackableChannels: (id) => asHttp(() => handle.call.listTrackableChannels({ id })),
     checkInstance: (id) => asHttp(async () => void (await handle.call.checkInstance({ id }))),
+    listTrackings: (request) => asHttp(() => handle.call.listTrackings(request)),
     close: () => handle.close(),
   };
 }

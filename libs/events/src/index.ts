@@ -3,3 +3,4 @@ export * from './identity.js';
 export * from './alert.js';
 export * from './domain-events.js';
 export * from './catalog.js';
+export * from './shipment.js';

@@ -1,4 +1,12 @@
-import { ACTIVITY_STREAM } from '@inventory/events';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import {
+  ACTIVITY_STREAM,
+  SHIPMENTS_STREAM,
+  shipmentTrackingAssigned,
+  shipmentTrackingChanged,
+  shipmentTrackingRemoved,
+} from '@inventory/events';
 import { connectRedis, ServiceRuntime, SecretBox, type Redis } from '@inventory/platform';
 import { createWebhookRegistry } from './clients/webhook-registry.js';
 import { readConfig } from './config.js';
@@ -16,6 +24,18 @@ import { InstanceStore } from './store/instance-store.js';
 import { SalesChannelStore } from './store/sales-channel-store.js';
 import { StopJobStore } from './store/stop-job-store.js';
 import { TrackingStore } from './store/tracking-store.js';
+import { AppliedUpdateStore } from './store/applied-update-store.js';
+import { ShipmentStore } from './store/shipment-store.js';
+import { TrackingQueue } from './store/tracking-queue.js';
+import { TrackingRows } from './store/tracking-rows.js';
+import { ApplyTrackingUpdate } from './use-cases/apply-tracking-update.js';
+import { BackfillInstance, backfillRequested } from './use-cases/backfill-instance.js';
+import { IntakeShipment } from './use-cases/intake-shipment.js';
+import { ListTrackings } from './use-cases/list-trackings.js';
+import { PollTrackings } from './use-cases/poll-trackings.js';
+import { RegisterPending } from './use-cases/register-pending.js';
+import { StopTrackings } from './use-cases/stop-trackings.js';
+import { startWorkerLoop } from './workers/worker-loop.js';
 import { CheckInstance } from './use-cases/check-instance.js';
 import { CreateInstance } from './use-cases/create-instance.js';
 import {
@@ -38,16 +58,23 @@ export { TrackingStore, type NewTracking, type TrackingDocument } from './store/
 export { InstanceStore } from './store/instance-store.js';
 export type { ProviderClient } from './provider/client.js';
 
+/** The background workers; tests call `runOnce()` with TRACKING_WORKER_INTERVAL_MS=0. */
+export interface TrackingWorkers {
+  register: RegisterPending;
+  poll: PollTrackings;
+  stop: StopTrackings;
+}
+
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
 export async function bootstrap(
   env: NodeJS.ProcessEnv = process.env,
-): Promise<ServiceRuntime & { deps: Deps }> {
+): Promise<ServiceRuntime & { deps: Deps; workers: TrackingWorkers }> {
   const config = readConfig(env);
   const runtime = await ServiceRuntime.start({
     name: SERVICE_NAME,
     config,
     dbName: config.MONGO_DB,
-    streams: [PARCEL_STREAM, ACTIVITY_STREAM, CATALOG_STREAM],
+    streams: [PARCEL_STREAM, ACTIVITY_STREAM, CATALOG_STREAM, SHIPMENTS_STREAM],
   });
   // Registered first, so it closes last: after gRPC has drained and the consumers stopped.
   let redis: Redis;
@@ -66,6 +93,10 @@ export async function bootstrap(
   const deps: Deps = {
     instances: new InstanceStore(runtime.mongo),
     trackings: new TrackingStore(runtime.mongo),
+    rows: new TrackingRows(runtime.mongo),
+    queue: new TrackingQueue(runtime.mongo),
+    shipments: new ShipmentStore(runtime.mongo),
+    appliedUpdates: new AppliedUpdateStore(runtime.mongo),
     channels: new SalesChannelStore(runtime.mongo),
     stopJobs: new StopJobStore(runtime.mongo),
     provider: new ProviderClient({
@@ -96,6 +127,8 @@ export async function bootstrap(
       listTrackableChannels: new ListTrackableChannels(deps),
       checkInstance: new CheckInstance(deps),
       verifyWebhookSignature: new VerifyWebhookSignature(deps),
+      applyTrackingUpdate: new ApplyTrackingUpdate(deps),
+      listTrackings: new ListTrackings(deps),
     }),
   ]);
 
@@ -126,6 +159,58 @@ export async function bootstrap(
     event: salesChannelDisconnected,
     handle: channels.disconnected,
   });
+  const intake = new IntakeShipment(deps);
+  await runtime.consume({
+    stream: SHIPMENTS_STREAM.name,
+    durable: 'parcel-tracking-shipment-assigned',
+    event: shipmentTrackingAssigned,
+    handle: async (event) => void (await intake.execute({ kind: 'assigned', event })),
+  });
+  await runtime.consume({
+    stream: SHIPMENTS_STREAM.name,
+    durable: 'parcel-tracking-shipment-changed',
+    event: shipmentTrackingChanged,
+    handle: async (event) => void (await intake.execute({ kind: 'changed', event })),
+  });
+  await runtime.consume({
+    stream: SHIPMENTS_STREAM.name,
+    durable: 'parcel-tracking-shipment-removed',
+    event: shipmentTrackingRemoved,
+    handle: async (event) => void (await intake.execute({ kind: 'removed', event })),
+  });
+  const backfill = new BackfillInstance(deps);
+  await runtime.consume({
+    stream: PARCEL_STREAM.name,
+    durable: 'parcel-tracking-backfill',
+    event: backfillRequested,
+    handle: (event) => backfill.execute(event),
+  });
+
+  const workerOptions = {
+    owner: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    leaseMs: config.TRACKING_LEASE_MS,
+    backoffMs: config.REGISTRATION_BACKOFF_MS,
+    maxBackoffMs: config.REGISTRATION_MAX_BACKOFF_MS,
+  };
+  const workers = {
+    register: new RegisterPending(deps, workerOptions),
+    poll: new PollTrackings(deps, { ...workerOptions, staleAfterMs: config.POLL_STALE_AFTER_MS }),
+    stop: new StopTrackings(deps, {
+      ...workerOptions,
+      stopDeliveredAfterMs: config.STOP_DELIVERED_AFTER_MS,
+    }),
+  };
+  if (config.TRACKING_WORKER_INTERVAL_MS > 0) {
+    for (const [name, worker] of Object.entries(workers)) {
+      const loop = startWorkerLoop(
+        name,
+        () => worker.runOnce(),
+        config.TRACKING_WORKER_INTERVAL_MS,
+        runtime.logger,
+      );
+      runtime.onStop(() => loop.stop());
+    }
+  }
   runtime.startOutboxRelay();
-  return Object.assign(runtime, { deps });
+  return Object.assign(runtime, { deps, workers });
 }

@@ -40,6 +40,25 @@ export const configSchema = z
     GRPC_CLIENT_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
     /** Retry back-off of the disconnect worker that stops trackings at the provider. */
     STOP_RETRY_DELAY_MS: z.coerce.number().int().positive().default(5_000),
+    /** How often the registration, polling and stop workers run; 0 turns them off (tests). */
+    TRACKING_WORKER_INTERVAL_MS: z.coerce.number().int().nonnegative().default(5_000),
+    /** How long a worker's claim on a row lasts before another replica may take it. */
+    TRACKING_LEASE_MS: z.coerce.number().int().positive().default(60_000),
+    /** First back-off after a failed registration call; doubles up to the maximum. */
+    REGISTRATION_BACKOFF_MS: z.coerce.number().int().positive().default(5_000),
+    REGISTRATION_MAX_BACKOFF_MS: z.coerce.number().int().positive().default(600_000),
+    /** An active row not refreshed for this long is polled with gettrackinfo. */
+    POLL_STALE_AFTER_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(6 * 3600_000),
+    /** Delivered rows are stopped at the provider this long after delivery. */
+    STOP_DELIVERED_AFTER_MS: z.coerce
+      .number()
+      .int()
+      .nonnegative()
+      .default(7 * 24 * 3600_000),
   })
   .superRefine((config, context) => {
     if (config.NODE_ENV === 'production' && !config.PROVIDER_KEY_ENCRYPTION_KEY) {

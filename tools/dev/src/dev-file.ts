@@ -14,6 +14,11 @@ export interface DevFile {
   email?: string;
   password?: string;
   token?: string;
+  /** The development tenant, and how `npm run emit -- --tenant <slug>` resolves others. */
+  tenant_id?: string;
+  tenant_slug?: string;
+  base_domain?: string;
+  identity_grpc_address?: string;
 }
 
 export function writeDevFile(dataDir: string, content: DevFile): string {

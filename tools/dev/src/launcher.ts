@@ -91,6 +91,10 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
       email: seeded.email,
       password: seeded.password,
       token: seeded.token,
+      tenant_id: seeded.tenant.id,
+      tenant_slug: plan.tenantSlug,
+      base_domain: plan.baseDomain,
+      identity_grpc_address: `127.0.0.1:${plan.grpcPorts.identity}`,
     });
     supervisor.log(
       'dev',

@@ -1,3 +1,5 @@
+import type { AutoTrackSettings } from './instance-settings.js';
+
 /** auto_track_channels as stored: `default` all/none and per-channel overrides. */
 export interface ChannelScopeSettings {
   default: 'all' | 'none';
@@ -40,4 +42,41 @@ export function mergeChannelScope(
     channels[id] = merged;
   }
   return { default: patch.default ?? current.default, channels };
+}
+
+const FLAG_OF_TYPE: Record<string, keyof AutoTrackSettings> = {
+  sales_order_fulfillment: 'sales_order_fulfillments',
+  inbound_shipment: 'inbound_shipments',
+  warehouse_transfer_shipment: 'warehouse_transfer_shipments',
+  rma: 'rmas',
+  vendor_credit_shipment: 'vendor_credit_shipments',
+};
+
+/** What auto-tracking needs to know about a shipment. */
+export interface ShipmentScope {
+  trackable_type: string;
+  sales_channel_id?: number | null;
+  sub_channel_id?: number | null;
+}
+
+/**
+ * Whether an instance's settings auto-track a shipment: its type's `auto_track`
+ * flag, and for sales order fulfillments only, the channel scope as well. An
+ * unknown type is never tracked; a fulfillment without a channel is scoped by
+ * `default` alone.
+ */
+export function isAutoTracked(
+  settings: { auto_track: AutoTrackSettings; auto_track_channels: ChannelScopeSettings },
+  shipment: ShipmentScope,
+): boolean {
+  const flag = FLAG_OF_TYPE[shipment.trackable_type];
+  if (!flag || !settings.auto_track[flag]) return false;
+  if (shipment.trackable_type !== 'sales_order_fulfillment') return true;
+  if (shipment.sales_channel_id === null || shipment.sales_channel_id === undefined)
+    return settings.auto_track_channels.default === 'all';
+  return isChannelTracked(
+    settings.auto_track_channels,
+    shipment.sales_channel_id,
+    shipment.sub_channel_id ?? undefined,
+  );
 }

@@ -2,7 +2,9 @@ import {
   ParcelTrackingServiceService,
   type ParcelTrackingServiceServer,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
-import { unavailable, type AsyncService, type ServiceRegistration } from '@inventory/platform';
+import { type AsyncService, type ServiceRegistration } from '@inventory/platform';
+import type { ApplyTrackingUpdate } from '../use-cases/apply-tracking-update.js';
+import type { ListTrackings } from '../use-cases/list-trackings.js';
 import type { CheckInstance } from '../use-cases/check-instance.js';
 import type { CreateInstance } from '../use-cases/create-instance.js';
 import type { DeleteInstance } from '../use-cases/delete-instance.js';
@@ -12,6 +14,12 @@ import type { TestApiKey } from '../use-cases/test-api-key.js';
 import type { UpdateInstance } from '../use-cases/update-instance.js';
 import type { VerifyWebhookSignature } from '../use-cases/verify-webhook-signature.js';
 import { toDashboard, toInstance, toTrackableChannel } from './mappers.js';
+import {
+  fromListRequest,
+  fromProviderUpdate,
+  toOutcome,
+  toTrackingRow,
+} from './tracking-mappers.js';
 
 export interface ParcelTrackingUseCases {
   testApiKey: TestApiKey;
@@ -22,6 +30,8 @@ export interface ParcelTrackingUseCases {
   listTrackableChannels: ListTrackableChannels;
   checkInstance: CheckInstance;
   verifyWebhookSignature: VerifyWebhookSignature;
+  applyTrackingUpdate: ApplyTrackingUpdate;
+  listTrackings: ListTrackings;
 }
 
 /** Thin handlers: tenant and causer from metadata, one use case each. */
@@ -82,9 +92,27 @@ export function parcelTrackingService(
       );
       return { valid };
     },
-    // Contract only until the tracking-rows work lands (issue #12 implements it).
-    async applyTrackingUpdate() {
-      throw unavailable('not_implemented', 'ApplyTrackingUpdate is not implemented yet.');
+    async applyTrackingUpdate(request, context) {
+      const answer = await useCases.applyTrackingUpdate.execute({
+        tenantId: context.tenant(),
+        instanceId: request.integration_instance_id,
+        webhookEventId: request.webhook_event_id,
+        update: fromProviderUpdate(request.update),
+      });
+      return {
+        outcome: toOutcome(answer.outcome),
+        status_from: answer.status_from,
+        status_to: answer.status_to,
+        tracking_id: answer.tracking_id,
+      };
+    },
+    async listTrackings(request, context) {
+      const { rows, total } = await useCases.listTrackings.execute(
+        context.tenant(),
+        request.integration_instance_id,
+        fromListRequest(request),
+      );
+      return { trackings: rows.map(toTrackingRow), total };
     },
   };
   return {

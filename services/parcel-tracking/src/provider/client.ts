@@ -1,6 +1,7 @@
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@inventory/platform';
 import { ALREADY_REGISTERED_CODE, classifyFailure, ProviderError } from './errors.js';
+import type { TrackInfo } from '../domain/track-info.js';
 import type { Pacer } from './pacer.js';
 
 export interface ProviderClientOptions {
@@ -29,13 +30,18 @@ export interface BatchResult {
   rejected: Array<{ number: string; code: number; message: string }>;
 }
 
+export interface TrackInfoResult {
+  accepted: Array<{ number: string; carrier: number | null; track_info: TrackInfo | null }>;
+  rejected: BatchResult['rejected'];
+}
+
 /** The provider's limit on numbers per call. */
 export const MAX_BATCH = 40;
 
 interface Envelope {
   code?: number;
   data?: {
-    accepted?: Array<{ number: string; carrier?: number }>;
+    accepted?: Array<{ number: string; carrier?: number; track_info?: unknown }>;
     rejected?: Array<{ number: string; error?: { code?: number; message?: string } }>;
     errors?: Array<{ code?: number; message?: string }>;
     quota_total?: number;
@@ -82,6 +88,27 @@ export class ProviderClient {
   /** Registers numbers; "already registered" counts as accepted. */
   register(apiKey: string, items: TrackItem[]): Promise<BatchResult> {
     return this.batched('register', apiKey, items);
+  }
+
+  /** The latest `track_info` of registered numbers, 40 per call. */
+  async getTrackInfo(apiKey: string, items: TrackItem[]): Promise<TrackInfoResult> {
+    const result: TrackInfoResult = { accepted: [], rejected: [] };
+    for (let start = 0; start < items.length; start += MAX_BATCH) {
+      const data = await this.call('gettrackinfo', apiKey, items.slice(start, start + MAX_BATCH));
+      for (const item of data?.accepted ?? [])
+        result.accepted.push({
+          number: item.number,
+          carrier: item.carrier ?? null,
+          track_info: (item.track_info ?? null) as TrackInfo | null,
+        });
+      for (const item of data?.rejected ?? [])
+        result.rejected.push({
+          number: item.number,
+          code: Number(item.error?.code ?? 0),
+          message: item.error?.message ?? 'Rejected by the provider.',
+        });
+    }
+    return result;
   }
 
   stopTrack(apiKey: string, items: TrackItem[]): Promise<BatchResult> {

@@ -19,6 +19,8 @@ export interface InstanceDocument {
   quota_alert_threshold: number;
   /** Where the quota alert state machine stands; a threshold change re-arms it. */
   quota_alert_state: QuotaAlertState;
+  /** Alerts raised so far: part of each alert's key, so a re-armed crossing alerts again. */
+  quota_alerts_raised?: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,6 +38,7 @@ const schema = new Schema<InstanceDocument>(
     side_effects: { type: Schema.Types.Mixed, required: true },
     quota_alert_threshold: { type: Number, required: true },
     quota_alert_state: { type: String, required: true },
+    quota_alerts_raised: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -75,6 +78,38 @@ export class InstanceStore {
       .lean<InstanceDocument>();
   }
 
+  async findForTenant(tenantId: string): Promise<InstanceDocument | null> {
+    return this.model.findOne(tenantFilter<InstanceDocument>(tenantId)).lean<InstanceDocument>();
+  }
+
+  /**
+   * Moves the quota alert state machine only from the state it was read in, so
+   * two replicas reading one quota raise one alert; counts the alerts raised.
+   */
+  async moveQuotaAlert(
+    tenantId: string,
+    id: number,
+    from: QuotaAlertState,
+    threshold: number,
+    to: QuotaAlertState,
+    raised: boolean,
+  ): Promise<InstanceDocument | null> {
+    return this.model
+      .findOneAndUpdate(
+        tenantFilter<InstanceDocument>(tenantId, {
+          id,
+          quota_alert_state: from,
+          quota_alert_threshold: threshold,
+        }),
+        {
+          $set: { quota_alert_state: to },
+          ...(raised ? { $inc: { quota_alerts_raised: 1 } } : {}),
+        },
+        { new: true },
+      )
+      .lean<InstanceDocument>();
+  }
+
   async update(
     tenantId: string,
     id: number,
@@ -93,4 +128,12 @@ export class InstanceStore {
     const result = await this.model.deleteOne(tenantFilter<InstanceDocument>(tenantId, { id }));
     return result.deletedCount === 1;
   }
+}
+
+/**
+ * The workers' view: every tenant's instance (one per tenant), for the
+ * background jobs that sweep all of them. Nothing tenant-facing calls it.
+ */
+export async function allInstances(store: InstanceStore): Promise<InstanceDocument[]> {
+  return store.model.find({}).sort({ id: 1 }).lean<InstanceDocument[]>();
 }

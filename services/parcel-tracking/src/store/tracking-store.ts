@@ -35,6 +35,24 @@ export interface TrackingDocument {
   stopped_at: Date | null;
   /** When the provider confirmed the stop (after a disconnect). */
   provider_stopped_at: Date | null;
+  /** False once stopped_at is set; one active row per number per instance (unique index). */
+  active: boolean;
+  sales_channel_id: number | null;
+  sub_channel_id: number | null;
+  /** A worker's claim on the row (registration, polling, stopping); free when past. */
+  lease_owner: string | null;
+  lease_until: Date | null;
+  /** Transient registration failures so far, and when the next attempt may run. */
+  registration_attempts: number;
+  next_attempt_at: Date | null;
+  last_polled_at: Date | null;
+  /** When the delivery side effects fired (at most once per shipment). */
+  delivery_effects_at: Date | null;
+  /** The last webhook event applied and the status it moved from (idempotent retries). */
+  last_webhook_event_id: number | null;
+  last_status_from: string | null;
+  /** Bumped by every status write; conditional writes compare it. */
+  revision: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -69,6 +87,18 @@ const schema = new Schema<TrackingDocument>(
     registration_failed_at: nullable(Date),
     stopped_at: nullable(Date),
     provider_stopped_at: nullable(Date),
+    active: { type: Boolean, default: true },
+    sales_channel_id: nullable(Number),
+    sub_channel_id: nullable(Number),
+    lease_owner: nullable(String),
+    lease_until: nullable(Date),
+    registration_attempts: { type: Number, default: 0 },
+    next_attempt_at: nullable(Date),
+    last_polled_at: nullable(Date),
+    delivery_effects_at: nullable(Date),
+    last_webhook_event_id: nullable(Number),
+    last_status_from: nullable(String),
+    revision: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -81,12 +111,37 @@ schema.index({ tenant_id: 1, integration_instance_id: 1, tracking_number: 1 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, delivered_at: -1 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, registration_error: 1 });
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
+// A number is tracked (and so registered) once per instance: concurrent intake on
+// several replicas cannot create a second active row for it.
+schema.index(
+  { tenant_id: 1, integration_instance_id: 1, tracking_number: 1, active: 1 },
+  { unique: true, partialFilterExpression: { active: true }, name: 'one_active_row_per_number' },
+);
+schema.index({ tenant_id: 1, integration_instance_id: 1, last_event_at: -1 });
+// The workers' queues (registration, polling, stopping) across tenants.
+schema.index({ integration_instance_id: 1, active: 1, registered_at: 1 });
 
 export type NewTracking = Omit<
   TrackingDocument,
-  'id' | 'created_at' | 'updated_at' | keyof NullableDefaults
+  'id' | 'created_at' | 'updated_at' | keyof NullableDefaults | keyof WorkDefaults
 > &
+  Partial<WorkDefaults> &
   Partial<NullableDefaults> & { created_at?: Date };
+type WorkDefaults = Pick<
+  TrackingDocument,
+  | 'active'
+  | 'sales_channel_id'
+  | 'sub_channel_id'
+  | 'lease_owner'
+  | 'lease_until'
+  | 'registration_attempts'
+  | 'next_attempt_at'
+  | 'last_polled_at'
+  | 'delivery_effects_at'
+  | 'last_webhook_event_id'
+  | 'last_status_from'
+  | 'revision'
+>;
 type NullableDefaults = Pick<
   TrackingDocument,
   | 'carrier_code'
@@ -107,11 +162,19 @@ type NullableDefaults = Pick<
   | 'trackable_url'
 >;
 
+/** The tracking rows' model, shared by the stores that read and work the rows. */
+export function trackingModel(connection: Connection): Model<TrackingDocument> {
+  return (
+    (connection.models.Tracking as Model<TrackingDocument> | undefined) ??
+    connection.model<TrackingDocument>('Tracking', schema)
+  );
+}
+
 export class TrackingStore {
   readonly model: Model<TrackingDocument>;
 
   constructor(private readonly connection: Connection) {
-    this.model = connection.model<TrackingDocument>('Tracking', schema);
+    this.model = trackingModel(connection);
   }
 
   async insert(row: NewTracking): Promise<TrackingDocument> {
@@ -230,7 +293,9 @@ export class TrackingStore {
     const registered = await this.model
       .find({ ...active, registered_at: { $ne: null } }, { tracking_number: 1, carrier_code: 1 })
       .lean<Array<{ tracking_number: string; carrier_code: number | null }>>();
-    await this.model.updateMany(active, { $set: { stopped_at: at, updated_at: at } });
+    await this.model.updateMany(active, {
+      $set: { stopped_at: at, active: false, updated_at: at },
+    });
     return registered.map((row) => ({ number: row.tracking_number, carrier: row.carrier_code }));
   }
 

@@ -1,4 +1,5 @@
 import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
+import { backfillRequest } from './backfill-instance.js';
 import {
   alreadyExists,
   isDuplicateKeyError,
@@ -96,7 +97,8 @@ export class CreateInstance {
     }
     const instance = created;
     try {
-      await outbox.withEvents([connected(instance)], async () => {
+      const backfill = backfillRequest(input.tenantId, instance.id, 'connected');
+      await outbox.withEvents([connected(instance), backfill], async () => {
         await registry.register(token, PROVIDER_SEGMENT, instance.id);
       });
     } catch (error) {

@@ -11,12 +11,20 @@ import type { ProviderClient } from '../provider/client.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { SalesChannelStore } from '../store/sales-channel-store.js';
 import type { StopJobStore } from '../store/stop-job-store.js';
+import type { AppliedUpdateStore } from '../store/applied-update-store.js';
+import type { ShipmentStore } from '../store/shipment-store.js';
+import type { TrackingQueue } from '../store/tracking-queue.js';
+import type { TrackingRows } from '../store/tracking-rows.js';
 import type { TrackingStore } from '../store/tracking-store.js';
 
 /** Everything the use cases share; built once in bootstrap. */
 export interface Deps {
   instances: InstanceStore;
   trackings: TrackingStore;
+  rows: TrackingRows;
+  queue: TrackingQueue;
+  shipments: ShipmentStore;
+  appliedUpdates: AppliedUpdateStore;
   channels: SalesChannelStore;
   stopJobs: StopJobStore;
   provider: ProviderClient;

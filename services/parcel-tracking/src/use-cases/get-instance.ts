@@ -4,6 +4,7 @@ import { summarizeTransit, TRANSIT_WINDOW_DAYS, type TransitSummary } from '../d
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderQuota } from '../provider/client.js';
 import type { InstanceDocument } from '../store/instance-store.js';
+import { checkQuotaAlert } from './check-quota-alert.js';
 import type { Deps } from './deps.js';
 
 export interface InstanceDashboard {
@@ -36,7 +37,13 @@ export class GetInstance {
     const since = new Date(now.getTime() - TRANSIT_WINDOW_DAYS * 24 * 3600 * 1000);
 
     const quota = provider.getQuota(secrets.decrypt(instance.api_key_encrypted)).then(
-      (value) => ({ quota: value, quota_error: null }),
+      async (value) => {
+        // Each quota read feeds the alert state machine; a failure there never fails the read.
+        await checkQuotaAlert(this.deps, instance, value).catch((error: unknown) =>
+          logger.warn({ err: error, instance_id: id }, 'quota alert check failed'),
+        );
+        return { quota: value, quota_error: null };
+      },
       (error: unknown) => {
         const failure =
           error instanceof ProviderError

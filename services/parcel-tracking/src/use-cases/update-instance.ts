@@ -1,5 +1,11 @@
 import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
-import { notFound, validationFailed, type FieldViolation } from '@inventory/platform';
+import {
+  notFound,
+  validationFailed,
+  type FieldViolation,
+  type OutboxEntry,
+} from '@inventory/platform';
+import { backfillRequest } from './backfill-instance.js';
 import type { UpdateInstanceRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { mergeChannelScope } from '../domain/channel-scope.js';
 import {
@@ -109,7 +115,7 @@ export class UpdateInstance {
       }
     }
 
-    const events =
+    const events: Array<OutboxEntry<unknown>> =
       changed.length === 0
         ? []
         : [
@@ -122,6 +128,9 @@ export class UpdateInstance {
               properties: { changed_keys: changed },
             }),
           ];
+    // Wider auto-track settings may now cover remembered shipments.
+    if (changed.some((key) => key.startsWith('auto_track')))
+      events.push(backfillRequest(tenantId, current.id, 'settings_changed'));
     const updated = await outbox.withEvents(events, () =>
       instances.update(tenantId, current.id, changes),
     );

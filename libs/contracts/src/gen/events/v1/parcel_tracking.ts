@@ -25,6 +25,18 @@ export interface ParcelInstanceDisconnected {
   stop_job_id: string;
 }
 
+/**
+ * Subject `parcel.instance.backfill_requested` on stream `PARCEL`. Published by
+ * parcel-tracking through its outbox when an instance is connected or its
+ * auto-track settings widen; its own worker tracks the remembered shipments the
+ * settings now cover and records backfill_started / backfill_completed.
+ */
+export interface ParcelBackfillRequested {
+  integration_instance_id: number;
+  /** "connected" or "settings_changed". */
+  reason: string;
+}
+
 function createBaseParcelInstanceDisconnected(): ParcelInstanceDisconnected {
   return { integration_instance_id: 0, stop_job_id: '' };
 }
@@ -121,6 +133,102 @@ export const ParcelInstanceDisconnected: MessageFns<ParcelInstanceDisconnected> 
     const message = createBaseParcelInstanceDisconnected();
     message.integration_instance_id = object.integration_instance_id ?? 0;
     message.stop_job_id = object.stop_job_id ?? '';
+    return message;
+  },
+};
+
+function createBaseParcelBackfillRequested(): ParcelBackfillRequested {
+  return { integration_instance_id: 0, reason: '' };
+}
+
+export const ParcelBackfillRequested: MessageFns<ParcelBackfillRequested> = {
+  encode(
+    message: ParcelBackfillRequested,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(8).int64(message.integration_instance_id);
+    }
+    if (message.reason !== '') {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ParcelBackfillRequested {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseParcelBackfillRequested();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ParcelBackfillRequested {
+    return {
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : '',
+    };
+  },
+
+  toJSON(message: ParcelBackfillRequested): unknown {
+    const obj: any = {};
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.reason !== '') {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ParcelBackfillRequested>, I>>(
+    base?: I,
+  ): ParcelBackfillRequested {
+    return ParcelBackfillRequested.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ParcelBackfillRequested>, I>>(
+    object: I,
+  ): ParcelBackfillRequested {
+    const message = createBaseParcelBackfillRequested();
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.reason = object.reason ?? '';
     return message;
   },
 };

@@ -372,6 +372,55 @@ export interface ApplyTrackingUpdateResponse {
   tracking_id: number;
 }
 
+export interface ListTrackingsRequest {
+  integration_instance_id: number;
+  /** Substring of tracking_number (matched literally, case-insensitive). */
+  search: string;
+  delivery_statuses: string[];
+  carrier_codes: number[];
+  /** Slugs (the gateway maps fully qualified type names to slugs). */
+  trackable_types: string[];
+  /** Inclusive, on created_at. */
+  created_from?: Date | undefined;
+  created_before?: Date | undefined;
+  /** created_at, last_event_at or delivered_at; ties broken by id in the same direction. */
+  sort_field: string;
+  sort_descending: boolean;
+  page: number;
+  per_page: number;
+}
+
+export interface TrackingRow {
+  id: number;
+  trackable_type: string;
+  trackable_id: number;
+  trackable_label: string;
+  trackable_url: string;
+  tracking_number: string;
+  carrier_code?: number | undefined;
+  carrier_name?: string | undefined;
+  delivery_status: string;
+  sub_status?: string | undefined;
+  latest_event_description?: string | undefined;
+  latest_event_location?: string | undefined;
+  last_event_at?: Date | undefined;
+  estimated_delivery_at?: Date | undefined;
+  delivered_at?: Date | undefined;
+  picked_up_at?: Date | undefined;
+  registered_at?: Date | undefined;
+  registration_error?: string | undefined;
+  stopped_at?: Date | undefined;
+  created_at?: Date | undefined;
+  /** From the service's one presentation table per status. */
+  delivery_status_label: string;
+  delivery_status_color: string;
+}
+
+export interface ListTrackingsResponse {
+  trackings: TrackingRow[];
+  total: number;
+}
+
 function createBaseQuota(): Quota {
   return { used: 0, total: 0, remaining: 0 };
 }
@@ -5251,6 +5300,905 @@ export const ApplyTrackingUpdateResponse: MessageFns<ApplyTrackingUpdateResponse
   },
 };
 
+function createBaseListTrackingsRequest(): ListTrackingsRequest {
+  return {
+    integration_instance_id: 0,
+    search: '',
+    delivery_statuses: [],
+    carrier_codes: [],
+    trackable_types: [],
+    created_from: undefined,
+    created_before: undefined,
+    sort_field: '',
+    sort_descending: false,
+    page: 0,
+    per_page: 0,
+  };
+}
+
+export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
+  encode(message: ListTrackingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(8).int64(message.integration_instance_id);
+    }
+    if (message.search !== '') {
+      writer.uint32(18).string(message.search);
+    }
+    for (const v of message.delivery_statuses) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.carrier_codes.length !== 0) {
+      writer.uint32(34).fork();
+      for (const v of message.carrier_codes) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    for (const v of message.trackable_types) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.created_from !== undefined) {
+      Timestamp.encode(toTimestamp(message.created_from), writer.uint32(50).fork()).join();
+    }
+    if (message.created_before !== undefined) {
+      Timestamp.encode(toTimestamp(message.created_before), writer.uint32(58).fork()).join();
+    }
+    if (message.sort_field !== '') {
+      writer.uint32(66).string(message.sort_field);
+    }
+    if (message.sort_descending !== false) {
+      writer.uint32(72).bool(message.sort_descending);
+    }
+    if (message.page !== 0) {
+      writer.uint32(80).int32(message.page);
+    }
+    if (message.per_page !== 0) {
+      writer.uint32(88).int32(message.per_page);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTrackingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTrackingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.search = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.delivery_statuses.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag === 32) {
+              message.carrier_codes.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 34) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.carrier_codes.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.trackable_types.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.created_from = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.created_before = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.sort_field = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.sort_descending = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.per_page = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTrackingsRequest {
+    return {
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      search: isSet(object.search) ? globalThis.String(object.search) : '',
+      delivery_statuses: globalThis.Array.isArray(object?.deliveryStatuses)
+        ? object.deliveryStatuses.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.delivery_statuses)
+          ? object.delivery_statuses.map((e: any) => globalThis.String(e))
+          : [],
+      carrier_codes: globalThis.Array.isArray(object?.carrierCodes)
+        ? object.carrierCodes.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.carrier_codes)
+          ? object.carrier_codes.map((e: any) => globalThis.Number(e))
+          : [],
+      trackable_types: globalThis.Array.isArray(object?.trackableTypes)
+        ? object.trackableTypes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.trackable_types)
+          ? object.trackable_types.map((e: any) => globalThis.String(e))
+          : [],
+      created_from: isSet(object.createdFrom)
+        ? fromJsonTimestamp(object.createdFrom)
+        : isSet(object.created_from)
+          ? fromJsonTimestamp(object.created_from)
+          : undefined,
+      created_before: isSet(object.createdBefore)
+        ? fromJsonTimestamp(object.createdBefore)
+        : isSet(object.created_before)
+          ? fromJsonTimestamp(object.created_before)
+          : undefined,
+      sort_field: isSet(object.sortField)
+        ? globalThis.String(object.sortField)
+        : isSet(object.sort_field)
+          ? globalThis.String(object.sort_field)
+          : '',
+      sort_descending: isSet(object.sortDescending)
+        ? globalThis.Boolean(object.sortDescending)
+        : isSet(object.sort_descending)
+          ? globalThis.Boolean(object.sort_descending)
+          : false,
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      per_page: isSet(object.perPage)
+        ? globalThis.Number(object.perPage)
+        : isSet(object.per_page)
+          ? globalThis.Number(object.per_page)
+          : 0,
+    };
+  },
+
+  toJSON(message: ListTrackingsRequest): unknown {
+    const obj: any = {};
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.search !== '') {
+      obj.search = message.search;
+    }
+    if (message.delivery_statuses?.length) {
+      obj.deliveryStatuses = message.delivery_statuses;
+    }
+    if (message.carrier_codes?.length) {
+      obj.carrierCodes = message.carrier_codes.map((e) => Math.round(e));
+    }
+    if (message.trackable_types?.length) {
+      obj.trackableTypes = message.trackable_types;
+    }
+    if (message.created_from !== undefined) {
+      obj.createdFrom = message.created_from.toISOString();
+    }
+    if (message.created_before !== undefined) {
+      obj.createdBefore = message.created_before.toISOString();
+    }
+    if (message.sort_field !== '') {
+      obj.sortField = message.sort_field;
+    }
+    if (message.sort_descending !== false) {
+      obj.sortDescending = message.sort_descending;
+    }
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.per_page !== 0) {
+      obj.perPage = Math.round(message.per_page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTrackingsRequest>, I>>(base?: I): ListTrackingsRequest {
+    return ListTrackingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTrackingsRequest>, I>>(
+    object: I,
+  ): ListTrackingsRequest {
+    const message = createBaseListTrackingsRequest();
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.search = object.search ?? '';
+    message.delivery_statuses = object.delivery_statuses?.map((e) => e) || [];
+    message.carrier_codes = object.carrier_codes?.map((e) => e) || [];
+    message.trackable_types = object.trackable_types?.map((e) => e) || [];
+    message.created_from = object.created_from ?? undefined;
+    message.created_before = object.created_before ?? undefined;
+    message.sort_field = object.sort_field ?? '';
+    message.sort_descending = object.sort_descending ?? false;
+    message.page = object.page ?? 0;
+    message.per_page = object.per_page ?? 0;
+    return message;
+  },
+};
+
+function createBaseTrackingRow(): TrackingRow {
+  return {
+    id: 0,
+    trackable_type: '',
+    trackable_id: 0,
+    trackable_label: '',
+    trackable_url: '',
+    tracking_number: '',
+    carrier_code: undefined,
+    carrier_name: undefined,
+    delivery_status: '',
+    sub_status: undefined,
+    latest_event_description: undefined,
+    latest_event_location: undefined,
+    last_event_at: undefined,
+    estimated_delivery_at: undefined,
+    delivered_at: undefined,
+    picked_up_at: undefined,
+    registered_at: undefined,
+    registration_error: undefined,
+    stopped_at: undefined,
+    created_at: undefined,
+    delivery_status_label: '',
+    delivery_status_color: '',
+  };
+}
+
+export const TrackingRow: MessageFns<TrackingRow> = {
+  encode(message: TrackingRow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.trackable_type !== '') {
+      writer.uint32(18).string(message.trackable_type);
+    }
+    if (message.trackable_id !== 0) {
+      writer.uint32(24).int64(message.trackable_id);
+    }
+    if (message.trackable_label !== '') {
+      writer.uint32(34).string(message.trackable_label);
+    }
+    if (message.trackable_url !== '') {
+      writer.uint32(42).string(message.trackable_url);
+    }
+    if (message.tracking_number !== '') {
+      writer.uint32(50).string(message.tracking_number);
+    }
+    if (message.carrier_code !== undefined) {
+      writer.uint32(56).int64(message.carrier_code);
+    }
+    if (message.carrier_name !== undefined) {
+      writer.uint32(66).string(message.carrier_name);
+    }
+    if (message.delivery_status !== '') {
+      writer.uint32(74).string(message.delivery_status);
+    }
+    if (message.sub_status !== undefined) {
+      writer.uint32(82).string(message.sub_status);
+    }
+    if (message.latest_event_description !== undefined) {
+      writer.uint32(90).string(message.latest_event_description);
+    }
+    if (message.latest_event_location !== undefined) {
+      writer.uint32(98).string(message.latest_event_location);
+    }
+    if (message.last_event_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.last_event_at), writer.uint32(106).fork()).join();
+    }
+    if (message.estimated_delivery_at !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.estimated_delivery_at),
+        writer.uint32(114).fork(),
+      ).join();
+    }
+    if (message.delivered_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.delivered_at), writer.uint32(122).fork()).join();
+    }
+    if (message.picked_up_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.picked_up_at), writer.uint32(130).fork()).join();
+    }
+    if (message.registered_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.registered_at), writer.uint32(138).fork()).join();
+    }
+    if (message.registration_error !== undefined) {
+      writer.uint32(146).string(message.registration_error);
+    }
+    if (message.stopped_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.stopped_at), writer.uint32(154).fork()).join();
+    }
+    if (message.created_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.created_at), writer.uint32(162).fork()).join();
+    }
+    if (message.delivery_status_label !== '') {
+      writer.uint32(170).string(message.delivery_status_label);
+    }
+    if (message.delivery_status_color !== '') {
+      writer.uint32(178).string(message.delivery_status_color);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TrackingRow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTrackingRow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.trackable_type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.trackable_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.trackable_label = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.trackable_url = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tracking_number = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.carrier_code = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.carrier_name = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.delivery_status = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.sub_status = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.latest_event_description = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.latest_event_location = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.last_event_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.estimated_delivery_at = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.delivered_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.picked_up_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.registered_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.registration_error = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.stopped_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.created_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.delivery_status_label = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.delivery_status_color = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TrackingRow {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      trackable_type: isSet(object.trackableType)
+        ? globalThis.String(object.trackableType)
+        : isSet(object.trackable_type)
+          ? globalThis.String(object.trackable_type)
+          : '',
+      trackable_id: isSet(object.trackableId)
+        ? globalThis.Number(object.trackableId)
+        : isSet(object.trackable_id)
+          ? globalThis.Number(object.trackable_id)
+          : 0,
+      trackable_label: isSet(object.trackableLabel)
+        ? globalThis.String(object.trackableLabel)
+        : isSet(object.trackable_label)
+          ? globalThis.String(object.trackable_label)
+          : '',
+      trackable_url: isSet(object.trackableUrl)
+        ? globalThis.String(object.trackableUrl)
+        : isSet(object.trackable_url)
+          ? globalThis.String(object.trackable_url)
+          : '',
+      tracking_number: isSet(object.trackingNumber)
+        ? globalThis.String(object.trackingNumber)
+        : isSet(object.tracking_number)
+          ? globalThis.String(object.tracking_number)
+          : '',
+      carrier_code: isSet(object.carrierCode)
+        ? globalThis.Number(object.carrierCode)
+        : isSet(object.carrier_code)
+          ? globalThis.Number(object.carrier_code)
+          : undefined,
+      carrier_name: isSet(object.carrierName)
+        ? globalThis.String(object.carrierName)
+        : isSet(object.carrier_name)
+          ? globalThis.String(object.carrier_name)
+          : undefined,
+      delivery_status: isSet(object.deliveryStatus)
+        ? globalThis.String(object.deliveryStatus)
+        : isSet(object.delivery_status)
+          ? globalThis.String(object.delivery_status)
+          : '',
+      sub_status: isSet(object.subStatus)
+        ? globalThis.String(object.subStatus)
+        : isSet(object.sub_status)
+          ? globalThis.String(object.sub_status)
+          : undefined,
+      latest_event_description: isSet(object.latestEventDescription)
+        ? globalThis.String(object.latestEventDescription)
+        : isSet(object.latest_event_description)
+          ? globalThis.String(object.latest_event_description)
+          : undefined,
+      latest_event_location: isSet(object.latestEventLocation)
+        ? globalThis.String(object.latestEventLocation)
+        : isSet(object.latest_event_location)
+          ? globalThis.String(object.latest_event_location)
+          : undefined,
+      last_event_at: isSet(object.lastEventAt)
+        ? fromJsonTimestamp(object.lastEventAt)
+        : isSet(object.last_event_at)
+          ? fromJsonTimestamp(object.last_event_at)
+          : undefined,
+      estimated_delivery_at: isSet(object.estimatedDeliveryAt)
+        ? fromJsonTimestamp(object.estimatedDeliveryAt)
+        : isSet(object.estimated_delivery_at)
+          ? fromJsonTimestamp(object.estimated_delivery_at)
+          : undefined,
+      delivered_at: isSet(object.deliveredAt)
+        ? fromJsonTimestamp(object.deliveredAt)
+        : isSet(object.delivered_at)
+          ? fromJsonTimestamp(object.delivered_at)
+          : undefined,
+      picked_up_at: isSet(object.pickedUpAt)
+        ? fromJsonTimestamp(object.pickedUpAt)
+        : isSet(object.picked_up_at)
+          ? fromJsonTimestamp(object.picked_up_at)
+          : undefined,
+      registered_at: isSet(object.registeredAt)
+        ? fromJsonTimestamp(object.registeredAt)
+        : isSet(object.registered_at)
+          ? fromJsonTimestamp(object.registered_at)
+          : undefined,
+      registration_error: isSet(object.registrationError)
+        ? globalThis.String(object.registrationError)
+        : isSet(object.registration_error)
+          ? globalThis.String(object.registration_error)
+          : undefined,
+      stopped_at: isSet(object.stoppedAt)
+        ? fromJsonTimestamp(object.stoppedAt)
+        : isSet(object.stopped_at)
+          ? fromJsonTimestamp(object.stopped_at)
+          : undefined,
+      created_at: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+      delivery_status_label: isSet(object.deliveryStatusLabel)
+        ? globalThis.String(object.deliveryStatusLabel)
+        : isSet(object.delivery_status_label)
+          ? globalThis.String(object.delivery_status_label)
+          : '',
+      delivery_status_color: isSet(object.deliveryStatusColor)
+        ? globalThis.String(object.deliveryStatusColor)
+        : isSet(object.delivery_status_color)
+          ? globalThis.String(object.delivery_status_color)
+          : '',
+    };
+  },
+
+  toJSON(message: TrackingRow): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.trackable_type !== '') {
+      obj.trackableType = message.trackable_type;
+    }
+    if (message.trackable_id !== 0) {
+      obj.trackableId = Math.round(message.trackable_id);
+    }
+    if (message.trackable_label !== '') {
+      obj.trackableLabel = message.trackable_label;
+    }
+    if (message.trackable_url !== '') {
+      obj.trackableUrl = message.trackable_url;
+    }
+    if (message.tracking_number !== '') {
+      obj.trackingNumber = message.tracking_number;
+    }
+    if (message.carrier_code !== undefined) {
+      obj.carrierCode = Math.round(message.carrier_code);
+    }
+    if (message.carrier_name !== undefined) {
+      obj.carrierName = message.carrier_name;
+    }
+    if (message.delivery_status !== '') {
+      obj.deliveryStatus = message.delivery_status;
+    }
+    if (message.sub_status !== undefined) {
+      obj.subStatus = message.sub_status;
+    }
+    if (message.latest_event_description !== undefined) {
+      obj.latestEventDescription = message.latest_event_description;
+    }
+    if (message.latest_event_location !== undefined) {
+      obj.latestEventLocation = message.latest_event_location;
+    }
+    if (message.last_event_at !== undefined) {
+      obj.lastEventAt = message.last_event_at.toISOString();
+    }
+    if (message.estimated_delivery_at !== undefined) {
+      obj.estimatedDeliveryAt = message.estimated_delivery_at.toISOString();
+    }
+    if (message.delivered_at !== undefined) {
+      obj.deliveredAt = message.delivered_at.toISOString();
+    }
+    if (message.picked_up_at !== undefined) {
+      obj.pickedUpAt = message.picked_up_at.toISOString();
+    }
+    if (message.registered_at !== undefined) {
+      obj.registeredAt = message.registered_at.toISOString();
+    }
+    if (message.registration_error !== undefined) {
+      obj.registrationError = message.registration_error;
+    }
+    if (message.stopped_at !== undefined) {
+      obj.stoppedAt = message.stopped_at.toISOString();
+    }
+    if (message.created_at !== undefined) {
+      obj.createdAt = message.created_at.toISOString();
+    }
+    if (message.delivery_status_label !== '') {
+      obj.deliveryStatusLabel = message.delivery_status_label;
+    }
+    if (message.delivery_status_color !== '') {
+      obj.deliveryStatusColor = message.delivery_status_color;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TrackingRow>, I>>(base?: I): TrackingRow {
+    return TrackingRow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TrackingRow>, I>>(object: I): TrackingRow {
+    const message = createBaseTrackingRow();
+    message.id = object.id ?? 0;
+    message.trackable_type = object.trackable_type ?? '';
+    message.trackable_id = object.trackable_id ?? 0;
+    message.trackable_label = object.trackable_label ?? '';
+    message.trackable_url = object.trackable_url ?? '';
+    message.tracking_number = object.tracking_number ?? '';
+    message.carrier_code = object.carrier_code ?? undefined;
+    message.carrier_name = object.carrier_name ?? undefined;
+    message.delivery_status = object.delivery_status ?? '';
+    message.sub_status = object.sub_status ?? undefined;
+    message.latest_event_description = object.latest_event_description ?? undefined;
+    message.latest_event_location = object.latest_event_location ?? undefined;
+    message.last_event_at = object.last_event_at ?? undefined;
+    message.estimated_delivery_at = object.estimated_delivery_at ?? undefined;
+    message.delivered_at = object.delivered_at ?? undefined;
+    message.picked_up_at = object.picked_up_at ?? undefined;
+    message.registered_at = object.registered_at ?? undefined;
+    message.registration_error = object.registration_error ?? undefined;
+    message.stopped_at = object.stopped_at ?? undefined;
+    message.created_at = object.created_at ?? undefined;
+    message.delivery_status_label = object.delivery_status_label ?? '';
+    message.delivery_status_color = object.delivery_status_color ?? '';
+    return message;
+  },
+};
+
+function createBaseListTrackingsResponse(): ListTrackingsResponse {
+  return { trackings: [], total: 0 };
+}
+
+export const ListTrackingsResponse: MessageFns<ListTrackingsResponse> = {
+  encode(message: ListTrackingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.trackings) {
+      TrackingRow.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTrackingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTrackingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.trackings.push(TrackingRow.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTrackingsResponse {
+    return {
+      trackings: globalThis.Array.isArray(object?.trackings)
+        ? object.trackings.map((e: any) => TrackingRow.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListTrackingsResponse): unknown {
+    const obj: any = {};
+    if (message.trackings?.length) {
+      obj.trackings = message.trackings.map((e) => TrackingRow.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTrackingsResponse>, I>>(base?: I): ListTrackingsResponse {
+    return ListTrackingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTrackingsResponse>, I>>(
+    object: I,
+  ): ListTrackingsResponse {
+    const message = createBaseListTrackingsResponse();
+    message.trackings = object.trackings?.map((e) => TrackingRow.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
 /**
  * The parcel-tracking integration: the singleton instance per tenant, its live
  * dashboard and the trackable channels read model. Every call needs
@@ -5398,6 +6346,22 @@ export const ParcelTrackingServiceService = {
     responseDeserialize: (value: Buffer): ApplyTrackingUpdateResponse =>
       ApplyTrackingUpdateResponse.decode(value),
   },
+  /**
+   * One page of the instance's tracking rows, filtered and sorted (the gateway
+   * has validated the query). NOT_FOUND for an unknown or another tenant's instance.
+   */
+  listTrackings: {
+    path: '/inventory.parcel_tracking.v1.ParcelTrackingService/ListTrackings' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTrackingsRequest): Buffer =>
+      Buffer.from(ListTrackingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTrackingsRequest => ListTrackingsRequest.decode(value),
+    responseSerialize: (value: ListTrackingsResponse): Buffer =>
+      Buffer.from(ListTrackingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTrackingsResponse =>
+      ListTrackingsResponse.decode(value),
+  },
 } as const;
 
 export interface ParcelTrackingServiceServer extends UntypedServiceImplementation {
@@ -5444,6 +6408,11 @@ export interface ParcelTrackingServiceServer extends UntypedServiceImplementatio
    * answer. Ignored outcomes are answers, not errors.
    */
   applyTrackingUpdate: handleUnaryCall<ApplyTrackingUpdateRequest, ApplyTrackingUpdateResponse>;
+  /**
+   * One page of the instance's tracking rows, filtered and sorted (the gateway
+   * has validated the query). NOT_FOUND for an unknown or another tenant's instance.
+   */
+  listTrackings: handleUnaryCall<ListTrackingsRequest, ListTrackingsResponse>;
 }
 
 export interface ParcelTrackingServiceClient extends Client {
@@ -5609,6 +6578,25 @@ export interface ParcelTrackingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ApplyTrackingUpdateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One page of the instance's tracking rows, filtered and sorted (the gateway
+   * has validated the query). NOT_FOUND for an unknown or another tenant's instance.
+   */
+  listTrackings(
+    request: ListTrackingsRequest,
+    callback: (error: ServiceError | null, response: ListTrackingsResponse) => void,
+  ): ClientUnaryCall;
+  listTrackings(
+    request: ListTrackingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTrackingsResponse) => void,
+  ): ClientUnaryCall;
+  listTrackings(
+    request: ListTrackingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTrackingsResponse) => void,
   ): ClientUnaryCall;
 }
 

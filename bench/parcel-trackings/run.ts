@@ -1,0 +1,290 @@
+/**
+ * The parcel-tracking trackings list through the gateway on an instance with 100,000 rows:
+ * p50/p95 of a filtered, sorted page and of `per_page=1` counts, beside the gateway's own
+ * `/healthz` in the same run, plus the CPU time per request of the gateway, parcel-tracking and
+ * the embedded MongoDB, and the MongoDB process's memory.
+ *
+ *   npx tsx --conditions=development bench/parcel-trackings/run.ts [--rows 100000] [--requests 300]
+ *
+ * The system runs as `npm start` runs it (every part its own process, ports away from the
+ * defaults, logs at `warn`). Rows are inserted straight into parcel-tracking's database, already
+ * registered and freshly polled so the background workers leave them alone. Requests are sent one
+ * at a time (latency, not throughput, is the target).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import mongoose from 'mongoose';
+import { cpuMs, descendants, rssMb } from './proc.js';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '100000' },
+    requests: { type: 'string', default: '300' },
+  },
+});
+const ROWS = Number(values.rows);
+const REQUESTS = Number(values.requests);
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-trackings-'));
+const gatewayPort = 29080;
+
+function startSystem(): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=development', '--import', 'tsx', 'tools/dev/src/main.ts'],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          DEV_PORT_BASE: '29000',
+          DEV_GATEWAY_PORT: String(gatewayPort),
+          DEV_DATA_DIR: dataDir,
+          LOG_LEVEL: 'warn',
+          NO_COLOR: '1',
+          RATE_LIMIT_PER_MINUTE: '1000000000',
+          // The background workers' sweeps would share the two cores with the measured requests.
+          TRACKING_WORKER_INTERVAL_MS: '0',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/\[dev\] ready:/.test(output)) resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) =>
+      reject(new Error(`launcher exited ${code}:\n${output.slice(-2000)}`)),
+    );
+  });
+}
+
+interface Dev {
+  host: string;
+  token: string;
+  mongo_url: string;
+  tenant_id: string;
+  provider_api_key: string;
+}
+
+function call(dev: Dev, method: string, path: string, body?: unknown) {
+  return new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: gatewayPort,
+        method,
+        path,
+        headers: {
+          host: dev.host,
+          authorization: `Bearer ${dev.token}`,
+          accept: 'application/json',
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+        },
+        agent: keepAlive,
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: text,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+const { Agent } = await import('node:http');
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function measure(dev: Dev, path: string, pids: Record<string, number>) {
+  for (let i = 0; i < 5; i++) await call(dev, 'GET', path); // warm-up
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const times: number[] = [];
+  const failures: Record<string, number> = {};
+  let last = { status: 0, body: '{}' };
+  for (let i = 0; i < REQUESTS; i++) {
+    const response = await call(dev, 'GET', path);
+    // A non-200 (e.g. a gRPC deadline passed under load: 503) is counted and reported.
+    if (response.status !== 200) failures[response.status] = (failures[response.status] ?? 0) + 1;
+    else last = response;
+    times.push(response.ms);
+  }
+  times.sort((a, b) => a - b);
+  const cpu = Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => [
+      name,
+      Math.round(((cpuMs(pid) - before[name]!) / REQUESTS) * 100) / 100,
+    ]),
+  );
+  const total = (JSON.parse(last.body) as { meta?: { total?: number } }).meta?.total;
+  const result = {
+    path,
+    p50_ms: Math.round(percentile(times, 50) * 100) / 100,
+    p95_ms: Math.round(percentile(times, 95) * 100) / 100,
+    cpu_ms_per_request: cpu,
+    ...(total === undefined ? {} : { total }),
+    ...(Object.keys(failures).length > 0 ? { non_200: failures } : {}),
+  };
+  process.stderr.write(`${JSON.stringify(result)}\n`);
+  return result;
+}
+
+const STATUSES = [
+  'pending',
+  'info_received',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'exception',
+  'not_found',
+];
+const TYPES = [
+  'sales_order_fulfillment',
+  'inbound_shipment',
+  'rma',
+  'warehouse_transfer_shipment',
+  'vendor_credit_shipment',
+];
+const CARRIERS = [100002, 21051, 100003, 190271, 3011];
+
+async function seed(dev: Dev, instanceId: number) {
+  const connection = await mongoose
+    .createConnection(dev.mongo_url, { dbName: 'parcel_tracking' })
+    .asPromise();
+  const collection = connection.db!.collection('tracking_rows');
+  const now = Date.now();
+  for (let start = 0; start < ROWS; start += 2000) {
+    const docs = [];
+    for (let i = start; i < Math.min(ROWS, start + 2000); i++) {
+      const status = STATUSES[i % STATUSES.length]!;
+      const created = new Date(now - (ROWS - i) * 60_000);
+      const event = new Date(created.getTime() + 3_600_000);
+      docs.push({
+        id: 50_000_000 + i,
+        tenant_id: dev.tenant_id,
+        integration_instance_id: instanceId,
+        trackable_type: TYPES[i % TYPES.length],
+        trackable_id: i + 1,
+        trackable_label: `S-${i + 1}`,
+        trackable_url: `/shipments/${i + 1}`,
+        tracking_number: `BENCH${String(i).padStart(10, '0')}`,
+        carrier_code: CARRIERS[i % CARRIERS.length],
+        carrier_name: null,
+        delivery_status: status,
+        sub_status: null,
+        latest_event_description: 'Event',
+        latest_event_location: null,
+        last_event_at: event,
+        estimated_delivery_at: null,
+        delivered_at: status === 'delivered' ? event : null,
+        picked_up_at: null,
+        registered_at: created,
+        registration_error: null,
+        registration_failed_at: null,
+        stopped_at: null,
+        provider_stopped_at: null,
+        active: true,
+        sales_channel_id: null,
+        sub_channel_id: null,
+        lease_owner: null,
+        lease_until: null,
+        registration_attempts: 0,
+        next_attempt_at: null,
+        // Freshly polled: the polling worker leaves them alone during the run.
+        last_polled_at: new Date(now + 24 * 3_600_000),
+        delivery_effects_at: null,
+        last_webhook_event_id: null,
+        last_status_from: null,
+        revision: 0,
+        created_at: created,
+        updated_at: created,
+      });
+    }
+    await collection.insertMany(docs, { ordered: false });
+  }
+  await connection.close();
+}
+
+const system = await startSystem();
+try {
+  const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as Dev;
+  const created = await call(dev, 'POST', '/api/integrations/parcel-tracking/instances', {
+    name: 'Bench',
+    api_key: dev.provider_api_key,
+  });
+  if (created.status !== 201) throw new Error(`connect failed: ${created.status} ${created.body}`);
+  const instanceId = (JSON.parse(created.body) as { data: { id: number } }).data.id;
+  const seedStarted = Date.now();
+  await seed(dev, instanceId);
+  const seedSeconds = Math.round((Date.now() - seedStarted) / 100) / 10;
+
+  const processes = descendants(system.pid!);
+  const pidOf = (needle: string) => processes.find((info) => info.cmdline.includes(needle))?.pid;
+  const pids = Object.fromEntries(
+    Object.entries({
+      gateway: pidOf('gateway/src/main.ts'),
+      parcel_tracking: pidOf('services/parcel-tracking/src/main.ts'),
+      mongo: pidOf('libs/mongo-embedded/src/cli/main.ts'),
+    }).filter((entry): entry is [string, number] => entry[1] !== undefined),
+  );
+  const base = `/api/integrations/parcel-tracking/instances/${instanceId}/trackings`;
+  const results = {
+    healthz: await measure(dev, '/healthz', pids),
+    page_filtered_sorted: await measure(
+      dev,
+      `${base}?filter%5Bdelivery_status%5D=delivered%2Cin_transit&sort=-last_event_at&per_page=25&page=3`,
+      pids,
+    ),
+    page_default: await measure(dev, `${base}?per_page=10`, pids),
+    count_all: await measure(dev, `${base}?per_page=1`, pids),
+    count_filtered: await measure(
+      dev,
+      `${base}?per_page=1&filter%5Bdelivery_status%5D=delivered`,
+      pids,
+    ),
+  };
+  console.log(
+    JSON.stringify(
+      {
+        machine: { cpus: cpus().length, node: process.version },
+        rows: ROWS,
+        requests_per_case: REQUESTS,
+        seed_seconds: seedSeconds,
+        mongo_rss_mb: pids.mongo ? rssMb(pids.mongo) : null,
+        results,
+        targets: {
+          page_p95_under_20ms: results.page_filtered_sorted.p95_ms < 20,
+          count_p95_under_10ms: results.count_all.p95_ms < 10 && results.count_filtered.p95_ms < 10,
+        },
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  await new Promise<void>((resolve) => {
+    if (system.exitCode !== null) return resolve();
+    system.once('exit', () => resolve());
+    system.kill('SIGINT');
+  });
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,206 @@
+import type { ListTrackingsRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import { parseMdY } from '../activity/parse-activity-query.js';
+
+export const TRACKING_SORTS = ['created_at', 'last_event_at', 'delivered_at'] as const;
+export const TRACKINGS_DEFAULT_PER_PAGE = 10;
+/** The spec advises at most 100; above it is a 422, not a silent clamp (README). */
+export const TRACKINGS_MAX_PER_PAGE = 100;
+export const TRACKINGS_MAX_SEARCH_LENGTH = 255;
+export const TRACKING_STATUSES = [
+  'pending',
+  'info_received',
+  'in_transit',
+  'available_for_pickup',
+  'out_for_delivery',
+  'delivered',
+  'delivery_failure',
+  'exception',
+  'expired',
+  'not_found',
+] as const;
+/**
+ * `filter[trackable_type]` takes a slug or the record type's fully qualified
+ * name (the web app's model class), mapped here to the slug the rows store.
+ */
+export const TRACKABLE_TYPE_NAMES: Record<string, string> = {
+  sales_order_fulfillment: 'App\\Models\\SalesOrderFulfillment',
+  inbound_shipment: 'App\\Models\\InboundShipment',
+  warehouse_transfer_shipment: 'App\\Models\\WarehouseTransferShipment',
+  rma: 'App\\Models\\Rma',
+  vendor_credit_shipment: 'App\\Models\\VendorCreditShipment',
+};
+const SLUG_OF = new Map<string, string>(
+  Object.entries(TRACKABLE_TYPE_NAMES).flatMap(([slug, name]) => [
+    [slug, slug],
+    [name.toLowerCase(), slug],
+    [`\\${name.toLowerCase()}`, slug],
+  ]),
+);
+
+type Errors = Record<string, string[]>;
+const fail = (errors: Errors, field: string, message: string) =>
+  (errors[field] ??= []).push(message);
+
+/** `filter[x]` as Fastify's parser keeps it (flat key) or a qs-style parser nests it. */
+function filterValue(query: Record<string, unknown>, name: string): unknown {
+  const flat = query[`filter[${name}]`];
+  if (flat !== undefined) return flat;
+  const nested = query.filter;
+  return nested && typeof nested === 'object' && !Array.isArray(nested)
+    ? (nested as Record<string, unknown>)[name]
+    : undefined;
+}
+
+/** A comma list (repeated keys combine); undefined when the value is not text. */
+function commaList(value: unknown): string[] | undefined {
+  if (value === undefined) return [];
+  const parts = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(parts) || !parts.every((part) => typeof part === 'string')) return undefined;
+  return [
+    ...new Set(
+      (parts as string[])
+        .flatMap((part) => part.split(','))
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    ),
+  ];
+}
+
+function positiveInt(value: unknown, field: string, fallback: number, max: number, errors: Errors) {
+  if (value === undefined || value === '') return fallback;
+  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value.trim())) {
+    fail(errors, field, `The ${field} field must be an integer.`);
+    return fallback;
+  }
+  const number = Number(value.trim());
+  if (number < 1) fail(errors, field, `The ${field} field must be at least 1.`);
+  else if (number > max) fail(errors, field, `The ${field} field must not be greater than ${max}.`);
+  return number;
+}
+
+function listOf(
+  params: Record<string, unknown>,
+  name: string,
+  errors: Errors,
+  check: (item: string) => string | undefined,
+  invalid: string,
+): string[] {
+  const field = `filter.${name}`;
+  const items = commaList(filterValue(params, name));
+  if (!items) {
+    fail(errors, field, `The ${field} field must be a comma-separated list.`);
+    return [];
+  }
+  const mapped = items.map(check);
+  const bad = items.filter((_, index) => mapped[index] === undefined);
+  if (bad.length > 0) fail(errors, field, `${invalid} ${bad.slice(0, 5).join(', ')}`.trim());
+  return [...new Set(mapped.filter((item): item is string => item !== undefined))];
+}
+
+export type ParsedTrackingsQuery =
+  { ok: true; request: ListTrackingsRequest } | { ok: false; errors: Errors };
+
+/**
+ * Parses `GET .../instances/{instance}/trackings` into ListTrackings, or
+ * Laravel-style field errors for a 422. Unknown parameters are ignored; dates
+ * are whole UTC days, both ends inclusive.
+ */
+export function parseTrackingsQuery(query: unknown, instanceId: number): ParsedTrackingsQuery {
+  const params = (query && typeof query === 'object' ? query : {}) as Record<string, unknown>;
+  const errors: Errors = {};
+
+  let search = '';
+  const rawSearch = filterValue(params, 'search');
+  if (rawSearch !== undefined && typeof rawSearch !== 'string')
+    fail(errors, 'filter.search', 'The filter.search field must be a string.');
+  else if (rawSearch !== undefined && rawSearch.trim().length > TRACKINGS_MAX_SEARCH_LENGTH)
+    fail(
+      errors,
+      'filter.search',
+      `The filter.search field must not be greater than ${TRACKINGS_MAX_SEARCH_LENGTH} characters.`,
+    );
+  else search = rawSearch?.trim() ?? '';
+
+  const statuses = listOf(
+    params,
+    'delivery_status',
+    errors,
+    (item) => ((TRACKING_STATUSES as readonly string[]).includes(item) ? item : undefined),
+    `The selected filter.delivery_status is invalid; allowed: ${TRACKING_STATUSES.join(', ')}. Got:`,
+  );
+  const carriers = listOf(
+    params,
+    'carrier_code',
+    errors,
+    (item) => (/^\d{1,12}$/.test(item) ? item : undefined),
+    'The filter.carrier_code field must hold integers. Got:',
+  );
+  const types = listOf(
+    params,
+    'trackable_type',
+    errors,
+    (item) => SLUG_OF.get(item.toLowerCase()),
+    `The selected filter.trackable_type is invalid; allowed: ${Object.keys(TRACKABLE_TYPE_NAMES).join(', ')} or their type names. Got:`,
+  );
+
+  const created: { from?: Date; before?: Date } = {};
+  for (const [name, end] of [
+    ['date_from', 'from'],
+    ['date_to', 'before'],
+  ] as const) {
+    const raw = filterValue(params, name);
+    if (raw === undefined || raw === '') continue;
+    const day = typeof raw === 'string' ? parseMdY(raw.trim()) : undefined;
+    if (!day) {
+      fail(errors, `filter.${name}`, `The filter.${name} field must match the format m/d/Y.`);
+      continue;
+    }
+    const start = new Date(`${day}T00:00:00.000Z`);
+    created[end] = end === 'from' ? start : new Date(start.getTime() + 24 * 3600 * 1000);
+  }
+
+  let sortField: string = 'created_at';
+  let descending = true;
+  const rawSort = params.sort;
+  if (rawSort !== undefined && rawSort !== '') {
+    const value = typeof rawSort === 'string' ? rawSort.trim() : undefined;
+    const field = value?.replace(/^-/, '');
+    if (!value || !field || !(TRACKING_SORTS as readonly string[]).includes(field))
+      fail(
+        errors,
+        'sort',
+        `Requested sort \`${typeof rawSort === 'string' ? rawSort : '[array]'}\` is not allowed. Allowed sorts are \`${TRACKING_SORTS.join(', ')}\`.`,
+      );
+    else {
+      sortField = field;
+      descending = value.startsWith('-');
+    }
+  }
+
+  const page = positiveInt(params.page, 'page', 1, 2_147_483_647, errors);
+  const perPage = positiveInt(
+    params.per_page,
+    'per_page',
+    TRACKINGS_DEFAULT_PER_PAGE,
+    TRACKINGS_MAX_PER_PAGE,
+    errors,
+  );
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    request: {
+      integration_instance_id: instanceId,
+      search,
+      delivery_statuses: statuses,
+      carrier_codes: carriers.map(Number),
+      trackable_types: types,
+      created_from: created.from,
+      created_before: created.before,
+      sort_field: sortField,
+      sort_descending: descending,
+      page,
+      per_page: perPage,
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import type { TrackingRow } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import type { FastifyInstance } from 'fastify';
+import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
+import { validationBody } from '../../http/envelopes.js';
+import { HttpError } from '../../http/http-error.js';
+import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
+import { baseUrlOf } from './base-url.js';
+import { instanceId, PREFIX } from './instances.js';
+import { parseTrackingsQuery } from './parse-trackings-query.js';
+
+export interface ParcelTrackingTrackingsRouteDeps {
+  parcelTracking: ParcelTrackingAdapter;
+  publicScheme: 'http' | 'https';
+  publicPort: number;
+}
+
+export const PARCEL_TRACKING_TRACKINGS_ROUTE = `GET ${PREFIX}/instances/:instance/trackings`;
+
+const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
+
+/** Exactly the specification's tracking row fields, in its order. */
+export function presentTracking(row: TrackingRow) {
+  return {
+    id: row.id,
+    trackable_type: row.trackable_type,
+    trackable_id: row.trackable_id,
+    trackable_label: row.trackable_label,
+    trackable_url: row.trackable_url,
+    tracking_number: row.tracking_number,
+    carrier_code: row.carrier_code ?? null,
+    carrier_name: row.carrier_name ?? null,
+    delivery_status: row.delivery_status,
+    delivery_status_label: row.delivery_status_label,
+    delivery_status_color: row.delivery_status_color,
+    sub_status: row.sub_status ?? null,
+    latest_event_description: row.latest_event_description ?? null,
+    latest_event_location: row.latest_event_location ?? null,
+    last_event_at: iso(row.last_event_at),
+    estimated_delivery_at: iso(row.estimated_delivery_at),
+    delivered_at: iso(row.delivered_at),
+    picked_up_at: iso(row.picked_up_at),
+    registered_at: iso(row.registered_at),
+    registration_error: row.registration_error ?? null,
+    stopped_at: iso(row.stopped_at),
+    created_at: iso(row.created_at),
+  };
+}
+
+/**
+ * `GET .../instances/{instance}/trackings`: the instance id shape is checked
+ * (404), the query parsed (422 naming each bad field), then one ListTrackings
+ * call answers the page and the total (404 for another tenant's instance).
+ */
+export async function parcelTrackingTrackingsRoutes(
+  app: FastifyInstance,
+  deps: ParcelTrackingTrackingsRouteDeps,
+): Promise<void> {
+  app.get(`${PREFIX}/instances/:instance/trackings`, async (request) => {
+    const id = instanceId(request.params);
+    const parsed = parseTrackingsQuery(request.query, id);
+    if (!parsed.ok) {
+      // An unknown instance is a 404 even when the query is also bad.
+      await deps.parcelTracking.checkInstance(id);
+      throw new HttpError(422, validationBody(parsed.errors));
+    }
+    const response = await deps.parcelTracking.listTrackings(parsed.request);
+    const [pathname, rawQuery = ''] = request.url.split('?');
+    const meta = pageMeta(
+      parsed.request.page,
+      parsed.request.per_page,
+      response.total,
+      response.trackings.length,
+    );
+    return linksMetaEnvelope(
+      response.trackings.map(presentTracking),
+      meta,
+      `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+      rawQuery,
+    );
+  });
+}

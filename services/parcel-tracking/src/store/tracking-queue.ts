@@ -1,0 +1,102 @@
+import type { Connection, Model } from 'mongoose';
+import { tenantFilter } from '@inventory/platform';
+import { TERMINAL_STATUSES } from '../domain/delivery-status.js';
+import { trackingModel, type TrackingDocument } from './tracking-store.js';
+
+export type WorkKind = 'register' | 'poll' | 'stop';
+
+export interface ClaimOptions {
+  tenantId: string;
+  instanceId: number;
+  /** This worker's id; only the owner can release what it claimed. */
+  owner: string;
+  now: Date;
+  leaseMs: number;
+  limit: number;
+  /** Polling: rows not refreshed since this time are due. */
+  staleBefore?: Date;
+  /** Stopping: rows delivered before this time are due. */
+  deliveredBefore?: Date;
+}
+
+/**
+ * The workers' queues over tracking rows. A row is claimed with a lease in one
+ * atomic write, so two replicas never send the same row to the provider; a
+ * crashed worker's lease runs out and the row becomes due again.
+ */
+export class TrackingQueue {
+  readonly model: Model<TrackingDocument>;
+
+  constructor(connection: Connection) {
+    this.model = trackingModel(connection);
+  }
+
+  private due(kind: WorkKind, options: ClaimOptions): Record<string, unknown> {
+    const base = { integration_instance_id: options.instanceId };
+    if (kind === 'register')
+      return {
+        ...base,
+        active: true,
+        registered_at: null,
+        registration_error: null,
+        $or: [{ next_attempt_at: null }, { next_attempt_at: { $lte: options.now } }],
+      };
+    if (kind === 'poll')
+      return {
+        ...base,
+        active: true,
+        registered_at: { $ne: null },
+        delivery_status: { $nin: TERMINAL_STATUSES },
+        $or: [{ last_polled_at: null }, { last_polled_at: { $lt: options.staleBefore } }],
+      };
+    // Stop: delivered long enough ago, or stopped here (number changed or removed) but not yet there.
+    return {
+      ...base,
+      registered_at: { $ne: null },
+      provider_stopped_at: null,
+      $or: [
+        { active: true, delivered_at: { $ne: null, $lte: options.deliveredBefore } },
+        { active: false, stopped_at: { $ne: null } },
+      ],
+    };
+  }
+
+  async claim(kind: WorkKind, options: ClaimOptions): Promise<TrackingDocument[]> {
+    const { tenantId, owner, now, leaseMs, limit } = options;
+    const filter = tenantFilter<TrackingDocument>(tenantId, {
+      $and: [
+        this.due(kind, options),
+        { $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
+      ],
+    });
+    const claimed: TrackingDocument[] = [];
+    while (claimed.length < limit) {
+      const row = await this.model
+        .findOneAndUpdate(
+          filter,
+          { $set: { lease_owner: owner, lease_until: new Date(now.getTime() + leaseMs) } },
+          { new: true, sort: { id: 1 } },
+        )
+        .lean<TrackingDocument>();
+      if (!row) break;
+      claimed.push(row);
+    }
+    return claimed;
+  }
+
+  /** Writes the worker's result and frees the lease, only if this worker still holds it. */
+  async release(
+    tenantId: string,
+    owner: string,
+    ids: number[],
+    changes: Record<string, unknown>,
+    now: Date,
+  ): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.model.updateMany(
+      tenantFilter<TrackingDocument>(tenantId, { id: { $in: ids }, lease_owner: owner }),
+      { $set: { ...changes, lease_owner: null, lease_until: null, updated_at: now } },
+    );
+    return result.modifiedCount;
+  }
+}

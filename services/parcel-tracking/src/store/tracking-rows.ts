@@ -1,0 +1,147 @@
+import type { Connection, Model } from 'mongoose';
+import { escapeRegex, isDuplicateKeyError, nextSequence, tenantFilter } from '@inventory/platform';
+import { trackingModel, type NewTracking, type TrackingDocument } from './tracking-store.js';
+
+export interface TrackingListQuery {
+  search: string;
+  deliveryStatuses: string[];
+  carrierCodes: number[];
+  trackableTypes: string[];
+  createdFrom?: Date;
+  createdBefore?: Date;
+  sortField: 'created_at' | 'last_event_at' | 'delivered_at';
+  descending: boolean;
+  page: number;
+  perPage: number;
+}
+
+/** Provider numbers match case-insensitively; rows keep them trimmed and upper-case. */
+export const normalizeNumber = (number: string) => number.trim().toUpperCase();
+
+/** Row-level reads and writes of intake, status updates and the trackings list. */
+export class TrackingRows {
+  readonly model: Model<TrackingDocument>;
+
+  constructor(private readonly connection: Connection) {
+    this.model = trackingModel(connection);
+  }
+
+  private scope(tenantId: string, filter: Record<string, unknown> = {}) {
+    return tenantFilter<TrackingDocument>(tenantId, filter);
+  }
+
+  /** The trackable's active rows of one instance (normally zero or one). */
+  activeForTrackable(
+    tenantId: string,
+    instanceId: number,
+    trackableType: string,
+    trackableId: number,
+  ): Promise<TrackingDocument[]> {
+    return this.model
+      .find(
+        this.scope(tenantId, {
+          integration_instance_id: instanceId,
+          trackable_type: trackableType,
+          trackable_id: trackableId,
+          active: true,
+        }),
+      )
+      .lean<TrackingDocument[]>();
+  }
+
+  /** Inserts an active row; null when the number already has one (another replica, another record). */
+  async insertActive(row: NewTracking, now: Date): Promise<TrackingDocument | null> {
+    const id = await nextSequence(this.connection, 'tracking_rows');
+    try {
+      const doc = await this.model.create({
+        ...row,
+        id,
+        active: true,
+        created_at: row.created_at ?? now,
+        updated_at: now,
+      });
+      return doc.toObject();
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Stops rows locally (number changed or removed); the stop worker tells the provider. */
+  async stop(tenantId: string, ids: number[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.model.updateMany(this.scope(tenantId, { id: { $in: ids }, active: true }), {
+      $set: { active: false, stopped_at: at, updated_at: at },
+    });
+  }
+
+  /** The row a provider update for `number` applies to: the active one, else the latest. */
+  async forNumber(
+    tenantId: string,
+    instanceId: number,
+    number: string,
+  ): Promise<TrackingDocument | null> {
+    const rows = await this.model
+      .find(
+        this.scope(tenantId, {
+          integration_instance_id: instanceId,
+          tracking_number: normalizeNumber(number),
+        }),
+      )
+      .sort({ active: -1, id: -1 })
+      .limit(1)
+      .lean<TrackingDocument[]>();
+    return rows[0] ?? null;
+  }
+
+  byId(tenantId: string, id: number): Promise<TrackingDocument | null> {
+    return this.model.findOne(this.scope(tenantId, { id })).lean<TrackingDocument>();
+  }
+
+  /**
+   * Writes a status change only when the row is still at the revision it was
+   * read at, so two writers never both apply (or both fire side effects).
+   */
+  async applyIfUnchanged(
+    tenantId: string,
+    id: number,
+    revision: number,
+    changes: Record<string, unknown>,
+    now: Date,
+  ): Promise<boolean> {
+    const result = await this.model.updateOne(this.scope(tenantId, { id, revision }), {
+      $set: { ...changes, updated_at: now },
+      $inc: { revision: 1 },
+    });
+    return result.modifiedCount === 1;
+  }
+
+  async list(
+    tenantId: string,
+    instanceId: number,
+    query: TrackingListQuery,
+  ): Promise<{ rows: TrackingDocument[]; total: number }> {
+    const filter: Record<string, unknown> = { integration_instance_id: instanceId };
+    if (query.search) filter.tracking_number = new RegExp(escapeRegex(query.search), 'i');
+    if (query.deliveryStatuses.length > 0) filter.delivery_status = { $in: query.deliveryStatuses };
+    if (query.carrierCodes.length > 0) filter.carrier_code = { $in: query.carrierCodes };
+    if (query.trackableTypes.length > 0) filter.trackable_type = { $in: query.trackableTypes };
+    if (query.createdFrom || query.createdBefore)
+      filter.created_at = {
+        ...(query.createdFrom ? { $gte: query.createdFrom } : {}),
+        ...(query.createdBefore ? { $lt: query.createdBefore } : {}),
+      };
+    const scoped = this.scope(tenantId, filter);
+    const direction = query.descending ? -1 : 1;
+    const [total, rows] = await Promise.all([
+      this.model.countDocuments(scoped),
+      this.model
+        .find(scoped)
+        .sort({ [query.sortField]: direction, id: direction })
+        .skip((query.page - 1) * query.perPage)
+        .limit(query.perPage)
+        .lean<TrackingDocument[]>(),
+    ]);
+    return { rows, total };
+  }
+}

@@ -1,0 +1,66 @@
+import { notFound, validationFailed } from '@inventory/platform';
+import type { ProviderUpdate } from '../domain/tracking-update.js';
+import type { AppliedUpdate } from '../store/applied-update-store.js';
+import { applyProviderUpdate } from './apply-provider-update.js';
+import type { Deps } from './deps.js';
+
+export interface ApplyTrackingUpdateInput {
+  tenantId: string;
+  instanceId: number;
+  webhookEventId: number;
+  update: ProviderUpdate & { tracking_number: string };
+  now?: Date;
+}
+
+/**
+ * One stored inbound webhook applied to its row (proto ApplyTrackingUpdate).
+ * Idempotent by webhook event id: the first answer is stored and repeated; a
+ * crash after the row changed but before the answer was stored is recognised
+ * by the row's `last_webhook_event_id`, so the retry answers `applied` again.
+ */
+export class ApplyTrackingUpdate {
+  constructor(
+    private readonly deps: Pick<Deps, 'instances' | 'rows' | 'outbox' | 'appliedUpdates'>,
+  ) {}
+
+  async execute(input: ApplyTrackingUpdateInput): Promise<AppliedUpdate> {
+    const { instances, rows, appliedUpdates } = this.deps;
+    const { tenantId, instanceId, webhookEventId, update } = input;
+    if (!update.tracking_number.trim())
+      throw validationFailed([{ field: 'update.tracking_number', description: 'is required' }]);
+    const known = await appliedUpdates.find(tenantId, webhookEventId);
+    if (known) return known;
+    const instance = await instances.find(tenantId, instanceId);
+    if (!instance) throw notFound('Parcel-tracking instance not found.');
+
+    const base = { webhook_event_id: webhookEventId, integration_instance_id: instanceId };
+    const row = await rows.forNumber(tenantId, instanceId, update.tracking_number);
+    if (!row)
+      return appliedUpdates.record(tenantId, {
+        ...base,
+        outcome: 'unknown_number',
+        status_from: '',
+        status_to: '',
+        tracking_id: 0,
+      });
+    if (row.last_webhook_event_id === webhookEventId)
+      return appliedUpdates.record(tenantId, {
+        ...base,
+        outcome: 'applied',
+        status_from: row.last_status_from ?? row.delivery_status,
+        status_to: row.delivery_status,
+        tracking_id: row.id,
+      });
+    const result = await applyProviderUpdate(this.deps, instance, row, update, {
+      now: input.now ?? new Date(),
+      webhookEventId,
+    });
+    return appliedUpdates.record(tenantId, {
+      ...base,
+      outcome: result.outcome,
+      status_from: result.status_from,
+      status_to: result.status_to,
+      tracking_id: row.id,
+    });
+  }
+}

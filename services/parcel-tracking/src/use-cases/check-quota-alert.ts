@@ -1,0 +1,89 @@
+import { activityEntry, alertEntry } from '@inventory/events';
+import type { OutboxEntry } from '@inventory/platform';
+import { nextQuotaAlert } from '../domain/quota-alert.js';
+import type { ProviderQuota } from '../provider/client.js';
+import type { InstanceDocument } from '../store/instance-store.js';
+import type { Deps } from './deps.js';
+
+/**
+ * Runs the quota alert state machine after a registration batch or a quota
+ * read. The state moves by a conditional write from the state read, so two
+ * replicas reading the same quota raise one alert; each alert's key carries the
+ * count of alerts raised, so a re-armed crossing raises a new one.
+ */
+export async function checkQuotaAlert(
+  deps: Pick<Deps, 'instances' | 'outbox' | 'logger'>,
+  instance: InstanceDocument,
+  quota: ProviderQuota,
+): Promise<'warning' | 'exhausted' | null> {
+  const { state, fire } = nextQuotaAlert(
+    instance.quota_alert_state,
+    quota,
+    instance.quota_alert_threshold,
+  );
+  if (state === instance.quota_alert_state) return null;
+  const tenantId = instance.tenant_id;
+  const sequence = (instance.quota_alerts_raised ?? 0) + 1;
+  const percent = quota.total > 0 ? Math.floor((quota.used / quota.total) * 100) : 0;
+  const properties = {
+    integration_instance_id: instance.id,
+    used: quota.used,
+    total: quota.total,
+    remaining: quota.remaining,
+    threshold: instance.quota_alert_threshold,
+  };
+  const entries: Array<OutboxEntry<unknown>> = [];
+  if (fire === 'warning')
+    entries.push(
+      alertEntry({
+        tenantId,
+        key: `quota_warning:${instance.id}:${sequence}`,
+        kind: 'quota_warning',
+        title: 'Parcel-tracking quota running low',
+        message: `${percent}% of the parcel-tracking quota is used (${quota.used} of ${quota.total}); the alert threshold is ${instance.quota_alert_threshold}%.`,
+        link: '/settings/integrations/parcel-tracking',
+        properties,
+      }),
+    );
+  if (fire === 'exhausted')
+    entries.push(
+      alertEntry({
+        tenantId,
+        key: `quota_exhausted:${instance.id}:${sequence}`,
+        kind: 'quota_exhausted',
+        priority: 'high',
+        title: 'Parcel-tracking quota exhausted',
+        message: `The parcel-tracking quota is used up (${quota.used} of ${quota.total}); new shipments cannot be registered.`,
+        link: '/settings/integrations/parcel-tracking',
+        properties,
+      }),
+      activityEntry({
+        tenantId,
+        id: `quota_exceeded:${tenantId}:${instance.id}:${sequence}`,
+        event: 'quota_exceeded',
+        description: `Parcel-tracking quota exhausted (${quota.used} of ${quota.total})`,
+        integrationInstanceId: instance.id,
+        properties,
+      }),
+    );
+  const moved = await deps.outbox
+    .withEvents(entries, async () => {
+      const after = await deps.instances.moveQuotaAlert(
+        tenantId,
+        instance.id,
+        instance.quota_alert_state,
+        instance.quota_alert_threshold,
+        state,
+        fire !== null,
+      );
+      if (!after && entries.length > 0) throw new AlreadyMoved();
+      return after !== null;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof AlreadyMoved) return false;
+      throw error;
+    });
+  return moved ? fire : null;
+}
+
+class AlreadyMoved extends Error {}

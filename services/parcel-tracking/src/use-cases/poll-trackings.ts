@@ -1,0 +1,87 @@
+import { updateFromTrackInfo } from '../domain/track-info.js';
+import { MAX_BATCH } from '../provider/client.js';
+import { allInstances, type InstanceDocument } from '../store/instance-store.js';
+import { applyProviderUpdate } from './apply-provider-update.js';
+import type { Deps } from './deps.js';
+import type { WorkerOptions } from './register-pending.js';
+
+/**
+ * Refreshes active registered rows that have not been polled for
+ * `staleAfterMs` with `gettrackinfo`, 40 per call within the pacer, and runs
+ * each answer through the status machine webhooks use. Skips instances whose
+ * automatic sync is off. A failed call leaves the rows due for the next pass.
+ */
+export class PollTrackings {
+  constructor(
+    private readonly deps: Pick<
+      Deps,
+      'instances' | 'queue' | 'rows' | 'provider' | 'secrets' | 'outbox' | 'logger'
+    >,
+    private readonly options: Pick<WorkerOptions, 'owner' | 'leaseMs' | 'now'> & {
+      staleAfterMs: number;
+    },
+  ) {}
+
+  async runOnce(): Promise<number> {
+    let polled = 0;
+    for (const instance of await allInstances(this.deps.instances)) {
+      if (!instance.is_automatic_sync_enabled) continue;
+      polled += await this.pollInstance(instance);
+    }
+    return polled;
+  }
+
+  private async pollInstance(instance: InstanceDocument): Promise<number> {
+    const { queue, provider, secrets, logger } = this.deps;
+    const apiKey = secrets.decrypt(instance.api_key_encrypted);
+    const tenantId = instance.tenant_id;
+    let polled = 0;
+    for (;;) {
+      const now = this.options.now?.() ?? new Date();
+      const current = await this.deps.instances.find(tenantId, instance.id);
+      if (!current?.is_automatic_sync_enabled) return polled;
+      const batch = await queue.claim('poll', {
+        tenantId,
+        instanceId: instance.id,
+        owner: this.options.owner,
+        now,
+        leaseMs: this.options.leaseMs,
+        limit: MAX_BATCH,
+        staleBefore: new Date(now.getTime() - this.options.staleAfterMs),
+      });
+      if (batch.length === 0) return polled;
+      let answers;
+      try {
+        answers = await provider.getTrackInfo(
+          apiKey,
+          batch.map((row) => ({
+            number: row.tracking_number,
+            ...(row.carrier_code === null ? {} : { carrier: row.carrier_code }),
+          })),
+        );
+      } catch (error) {
+        logger.warn({ err: error, instance_id: instance.id }, 'polling batch failed; will retry');
+        await queue.release(
+          tenantId,
+          this.options.owner,
+          batch.map((row) => row.id),
+          {},
+          now,
+        );
+        return polled;
+      }
+      const byNumber = new Map(answers.accepted.map((item) => [item.number.toUpperCase(), item]));
+      for (const row of batch) {
+        const answer = byNumber.get(row.tracking_number);
+        const polledAt = { last_polled_at: now, lease_owner: null, lease_until: null };
+        if (!answer) {
+          await queue.release(tenantId, this.options.owner, [row.id], { last_polled_at: now }, now);
+          continue;
+        }
+        const update = updateFromTrackInfo('TRACKING_UPDATED', answer.carrier, answer.track_info);
+        await applyProviderUpdate(this.deps, current, row, update, { now, extra: polledAt });
+        polled++;
+      }
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import { MAX_BATCH } from '../provider/client.js';
+import { ProviderError } from '../provider/errors.js';
+import { carrierName } from '../domain/carriers.js';
+import { allInstances, type InstanceDocument } from '../store/instance-store.js';
+import { checkQuotaAlert } from './check-quota-alert.js';
+import type { Deps } from './deps.js';
+
+export interface WorkerOptions {
+  /** This replica's worker id (lease owner). */
+  owner: string;
+  leaseMs: number;
+  /** First retry delay after a transient failure; doubles per attempt up to maxBackoffMs. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  now?: () => Date;
+}
+
+/**
+ * Registers pending rows with the provider, at most 40 per call (paced by the
+ * client's shared pacer), for every instance whose automatic sync is on (the
+ * kill switch). Accepted and "already registered" rows get registered_at and
+ * the carrier; rejected rows keep the provider's message; a failed call puts
+ * the batch back with an exponential back-off. Each batch is followed by a
+ * quota read for the alert state machine.
+ */
+export class RegisterPending {
+  constructor(
+    private readonly deps: Pick<
+      Deps,
+      'instances' | 'queue' | 'provider' | 'secrets' | 'outbox' | 'logger'
+    >,
+    private readonly options: WorkerOptions,
+  ) {}
+
+  /** One pass over every instance; resolves with the number of rows sent. */
+  async runOnce(): Promise<number> {
+    let sent = 0;
+    for (const instance of await allInstances(this.deps.instances)) {
+      if (!instance.is_automatic_sync_enabled) continue;
+      sent += await this.registerInstance(instance);
+    }
+    return sent;
+  }
+
+  private async registerInstance(instance: InstanceDocument): Promise<number> {
+    const { queue, provider, secrets, logger } = this.deps;
+    const { owner, leaseMs } = this.options;
+    const apiKey = secrets.decrypt(instance.api_key_encrypted);
+    let sent = 0;
+    for (;;) {
+      const now = this.options.now?.() ?? new Date();
+      // Re-read between batches: the kill switch stops the work at once.
+      const current = await this.deps.instances.find(instance.tenant_id, instance.id);
+      if (!current?.is_automatic_sync_enabled) return sent;
+      const batch = await queue.claim('register', {
+        tenantId: instance.tenant_id,
+        instanceId: instance.id,
+        owner,
+        now,
+        leaseMs,
+        limit: MAX_BATCH,
+      });
+      if (batch.length === 0) return sent;
+      const tenantId = instance.tenant_id;
+      const byNumber = new Map(batch.map((row) => [row.tracking_number, row]));
+      try {
+        const result = await provider.register(
+          apiKey,
+          batch.map((row) => ({
+            number: row.tracking_number,
+            ...(row.carrier_code === null ? {} : { carrier: row.carrier_code }),
+          })),
+        );
+        sent += batch.length;
+        for (const item of result.accepted) {
+          const row = byNumber.get(item.number.toUpperCase());
+          if (!row) continue;
+          const carrier = item.carrier ?? row.carrier_code;
+          await queue.release(
+            tenantId,
+            owner,
+            [row.id],
+            {
+              registered_at: now,
+              carrier_code: carrier,
+              carrier_name: row.carrier_name ?? carrierName(carrier),
+              registration_error: null,
+              registration_failed_at: null,
+            },
+            now,
+          );
+        }
+        for (const item of result.rejected) {
+          const row = byNumber.get(item.number.toUpperCase());
+          if (!row) continue;
+          await queue.release(
+            tenantId,
+            owner,
+            [row.id],
+            {
+              registration_error: item.message,
+              registration_failed_at: now,
+            },
+            now,
+          );
+        }
+      } catch (error) {
+        const attempts = Math.max(...batch.map((row) => row.registration_attempts ?? 0)) + 1;
+        const delay = Math.min(
+          this.options.maxBackoffMs,
+          this.options.backoffMs * 2 ** (attempts - 1),
+        );
+        logger.warn(
+          {
+            err: error instanceof ProviderError ? error.message : error,
+            instance_id: instance.id,
+            rows: batch.length,
+            attempts,
+            retry_in_ms: delay,
+          },
+          'registration batch failed; will retry',
+        );
+        await queue.release(
+          tenantId,
+          owner,
+          batch.map((row) => row.id),
+          {
+            registration_attempts: attempts,
+            next_attempt_at: new Date(now.getTime() + delay),
+          },
+          now,
+        );
+        return sent;
+      }
+      await this.readQuota(current, apiKey);
+    }
+  }
+
+  private async readQuota(instance: InstanceDocument, apiKey: string): Promise<void> {
+    try {
+      const quota = await this.deps.provider.getQuota(apiKey);
+      await checkQuotaAlert(this.deps, instance, quota);
+    } catch (error) {
+      this.deps.logger.warn(
+        { err: error, instance_id: instance.id },
+        'quota read after registration failed',
+      );
+    }
+  }
+}

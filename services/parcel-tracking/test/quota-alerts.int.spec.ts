@@ -1,0 +1,97 @@
+import { ActivityRecorded } from '@inventory/contracts/events/v1/activity.js';
+import { AlertRaised } from '@inventory/contracts/events/v1/alert.js';
+import { describe, expect, it } from 'vitest';
+import { as, eventually } from './harness.js';
+import { streamMessages, useTrackingSuite } from './tracking-suite.js';
+
+const suite = useTrackingSuite();
+const { newTenant, create, rows } = suite;
+
+async function pending(tenant: string, instanceId: number, prefix: string, count: number) {
+  for (let i = 0; i < count; i++)
+    await suite.h.service.deps.rows.insertActive(
+      {
+        tenant_id: tenant,
+        integration_instance_id: instanceId,
+        trackable_type: 'inbound_shipment',
+        trackable_id: i + 1,
+        tracking_number: `${prefix}${String(i).padStart(6, '0')}`,
+        delivery_status: 'pending',
+      },
+      new Date(),
+    );
+}
+
+/** Alerts and quota_exceeded rows, once the outbox has published everything. */
+async function published(tenant: string) {
+  await eventually(async () => {
+    expect(await suite.h.service.outbox.model.countDocuments({})).toBe(0);
+  }, 10_000);
+  const alerts = (await streamMessages(suite.h, 'ACTIVITY', 'activity.alert.raised', tenant)).map(
+    (envelope) => AlertRaised.decode(envelope.payload),
+  );
+  const exceeded = (await streamMessages(suite.h, 'ACTIVITY', 'activity.recorded', tenant))
+    .map((envelope) => ActivityRecorded.decode(envelope.payload))
+    .filter((activity) => activity.event === 'quota_exceeded');
+  return { alerts, exceeded };
+}
+
+describe('quota alerts', () => {
+  it('warn once at the threshold, exhaust once at 100 percent with quota_exceeded; a new threshold re-arms', async () => {
+    const key = `quota_key_${Date.now()}`;
+    suite.h.sim.addKey({ key, quotaTotal: 10 });
+    const tenant = newTenant();
+    const id = await create(tenant, { api_key: key });
+    const register = () => suite.h.service.workers.register.runOnce();
+
+    await pending(tenant, id, 'QA', 7);
+    await register();
+    expect((await published(tenant)).alerts).toEqual([]);
+
+    await pending(tenant, id, 'QB', 1); // 8 of 10 = 80 percent
+    await register();
+    await pending(tenant, id, 'QC', 1); // 90 percent: same crossing, no second warning
+    await register();
+    let seen = await published(tenant);
+    expect(seen.alerts.map((alert) => [alert.kind, alert.priority])).toEqual([
+      ['quota_warning', 'normal'],
+    ]);
+    expect(JSON.parse(seen.alerts[0]!.properties_json)).toMatchObject({
+      integration_instance_id: id,
+      used: 8,
+      total: 10,
+    });
+
+    await pending(tenant, id, 'QD', 2); // 10 of 10, then one rejected (quota exhausted)
+    await register();
+    seen = await published(tenant);
+    expect(seen.alerts.map((alert) => [alert.kind, alert.priority])).toEqual([
+      ['quota_warning', 'normal'],
+      ['quota_exhausted', 'high'],
+    ]);
+    expect(seen.exceeded).toHaveLength(1);
+    expect(seen.exceeded[0]!.causer_id).toBeUndefined();
+    expect(JSON.parse(seen.exceeded[0]!.properties_json).integration_instance_id).toBe(id);
+    expect(seen.exceeded[0]!.integration_instance_id).toBe(id);
+    expect((await rows(tenant, id)).filter((row) => row.registration_error)).toHaveLength(1);
+
+    // Reading the quota again (the dashboard) raises nothing new.
+    await as(tenant, () => suite.h.client.call.getInstance({ id }));
+    await register();
+    expect((await published(tenant)).alerts).toHaveLength(2);
+
+    // A new threshold re-arms: the next quota read alerts again (exhausted, as usage is 100).
+    await as(tenant, () =>
+      suite.h.client.call.updateInstance({ id, input_violations: [], quota_alert_threshold: 50 }),
+    );
+    await as(tenant, () => suite.h.client.call.getInstance({ id }));
+    seen = await published(tenant);
+    expect(seen.alerts.map((alert) => alert.kind)).toEqual([
+      'quota_warning',
+      'quota_exhausted',
+      'quota_exhausted',
+    ]);
+    expect(new Set(seen.alerts.map((alert) => alert.key)).size).toBe(3);
+    expect(seen.exceeded).toHaveLength(2);
+  });
+});
