@@ -13,6 +13,7 @@ import type { ActivityAdapter } from './adapters/activity.js';
 import { parcelTrackingActivityRoutes } from './routes/parcel-tracking/activity.js';
 import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
+import { parcelTrackingWebhookLogRoutes } from './routes/parcel-tracking/webhooks.js';
 
 export interface GatewayDeps extends HealthRouteDeps {
   config: GatewayConfig;
@@ -68,6 +69,12 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(parcelTrackingActivityRoutes, {
     parcelTracking: deps.parcelTracking,
     activity: deps.activity,
+    publicScheme: deps.config.PUBLIC_SCHEME,
+    publicPort: deps.config.PUBLIC_PORT,
+  });
+  await app.register(parcelTrackingWebhookLogRoutes, {
+    parcelTracking: deps.parcelTracking,
+    webhookIngest: deps.webhookIngest,
     publicScheme: deps.config.PUBLIC_SCHEME,
     publicPort: deps.config.PUBLIC_PORT,
   });

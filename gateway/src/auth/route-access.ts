@@ -69,6 +69,7 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
     access: 'any-token',
   },
   'GET /api/integrations/parcel-tracking/instances/:instance/activity': { access: 'any-token' },
+  'GET /api/integrations/parcel-tracking/instances/:instance/webhooks': { access: 'any-token' },
   // Inbound provider webhooks: the token in the path is the credential.
   'POST /webhooks/parcel-tracking/:token': { access: 'public' },
 };

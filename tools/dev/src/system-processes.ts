@@ -113,6 +113,8 @@ function serviceSpecificEnv(name: ServiceName, plan: DevPlan, urls: InfraUrls): 
         PROVIDER_BASE_URL: urls.providerUrl,
         WEBHOOK_INGEST_GRPC_ADDRESS: `127.0.0.1:${plan.grpcPorts['webhook-ingest']}`,
       };
+    case 'webhook-ingest':
+      return { PARCEL_TRACKING_GRPC_ADDRESS: `127.0.0.1:${plan.grpcPorts['parcel-tracking']}` };
     default:
       return {};
   }
