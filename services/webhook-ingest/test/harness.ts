@@ -97,7 +97,10 @@ export function finished(service: { stores: Service['stores'] }, id: number) {
 }
 
 /** Every activity event published so far for a tenant, read from the ACTIVITY stream. */
-export async function activityEvents(runtime: ServiceRuntime, tenantId: string) {
+export async function activityEvents(
+  runtime: Pick<ServiceRuntime, 'jetstream' | 'jetstreamManager'>,
+  tenantId: string,
+) {
   const { jetstream, jetstreamManager } = runtime;
   const name = `test_${Math.random().toString(36).slice(2)}`;
   await jetstreamManager.consumers.add('ACTIVITY', {
