@@ -4,6 +4,7 @@ import { seedSalesChannels } from '@inventory/parcel-tracking';
 import { join } from 'node:path';
 import { writeDevFile } from './dev-file.js';
 import { planFromEnv } from './plan.js';
+import { pointSimulatorAtWebhookUrl } from './provider-webhooks.js';
 import { waitForReady } from './readiness.js';
 import { Supervisor } from './supervisor.js';
 import { gatewayProcess, infraProcesses, infraUrls, serviceProcesses } from './system-processes.js';
@@ -67,6 +68,15 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
       'dev',
       `seeded ${channels.length} sales channels for the trackable-channels endpoint`,
     );
+    await pointSimulatorAtWebhookUrl({
+      natsUrl: urls.natsUrl,
+      parcelTrackingAddress: `127.0.0.1:${plan.grpcPorts['parcel-tracking']}`,
+      tenantId: seeded.tenant.id,
+      baseUrl: seeded.base_url,
+      providerUrl: urls.providerUrl,
+      providerApiKey: plan.providerApiKey,
+      log: (line) => supervisor.log('dev', line),
+    });
     const host = seeded.host;
     const devFile = writeDevFile(plan.dataDir, {
       base_url: seeded.base_url,
