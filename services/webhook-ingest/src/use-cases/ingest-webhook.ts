@@ -1,5 +1,5 @@
-import type { Outbox } from '@inventory/platform';
-import { notFound } from '@inventory/platform';
+import { status } from '@grpc/grpc-js';
+import { describeCallError, notFound, unavailable, type Outbox } from '@inventory/platform';
 import { readWebhookBody, type BodyViolation } from '../domain/payload.js';
 import { webhookActivity } from '../domain/webhook-activity.js';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
@@ -47,14 +47,7 @@ export class IngestWebhook {
     if (owner.provider !== input.provider) throw notFound('The webhook address is not known.');
     const body = readWebhookBody(input.rawBody);
     const signed = input.signature !== undefined;
-    const signatureValid = signed
-      ? await this.deps.parcelTracking.verifySignature(
-          owner.tenant_id,
-          owner.integration_instance_id,
-          input.rawBody,
-          input.signature!,
-        )
-      : true;
+    const signatureValid = signed ? await this.verify(owner, input) : true;
     const row: NewWebhookEvent = {
       tenant_id: owner.tenant_id,
       integration_instance_id: owner.integration_instance_id,
@@ -83,6 +76,32 @@ export class IngestWebhook {
     const stored = await inbox.storeForProcessing(row, body.update, body.identity);
     if (stored.duplicateOf === null) this.deps.onStored();
     return { id: stored.id, rejection: '' };
+  }
+
+  /**
+   * parcel-tracking holds the key. When it cannot answer, nothing is stored and
+   * the caller answers 503, so the provider retries (an unverified push is never
+   * acknowledged); an instance it no longer knows is an unknown address.
+   */
+  private async verify(
+    owner: { tenant_id: string; integration_instance_id: number },
+    input: IngestInput,
+  ): Promise<boolean> {
+    try {
+      return await this.deps.parcelTracking.verifySignature(
+        owner.tenant_id,
+        owner.integration_instance_id,
+        input.rawBody,
+        input.signature!,
+      );
+    } catch (error) {
+      if (describeCallError(error).code === status.NOT_FOUND)
+        throw notFound('The webhook address is not known.');
+      throw unavailable(
+        'service_unavailable',
+        'The signature cannot be checked right now; retry later.',
+      );
+    }
   }
 
   private async storeFailed(row: NewWebhookEvent, message: string): Promise<number> {
