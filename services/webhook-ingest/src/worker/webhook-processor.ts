@@ -33,25 +33,26 @@ export class WebhookProcessor {
     for (let index = 0; index < this.options.concurrency; index++) this.loops.push(this.loop());
   }
 
+  /** One stored row wakes one idle loop (waking all would send them all to claim one row). */
   wake(): void {
-    const sleepers = this.sleepers;
-    this.sleepers = [];
-    for (const resume of sleepers) resume();
+    this.sleepers.shift()?.();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake();
+    for (const resume of this.sleepers.splice(0)) resume();
     await Promise.all(this.loops);
   }
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      let timer: NodeJS.Timeout | undefined = undefined;
+      const done = () => {
         clearTimeout(timer);
+        this.sleepers = this.sleepers.filter((sleeper) => sleeper !== done);
         resolve();
-      }
+      };
+      timer = setTimeout(done, ms);
       this.sleepers.push(done);
     });
   }
