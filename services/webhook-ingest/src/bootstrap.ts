@@ -5,6 +5,7 @@ import { readConfig } from './config.js';
 import { webhookIngestService } from './grpc/webhook-ingest-service.js';
 import { InboxStore } from './store/inbox-store.js';
 import { TokenStore } from './store/token-store.js';
+import { WebhookLogReader } from './store/webhook-log-reader.js';
 import { GetWebhookSummary } from './use-cases/get-webhook-summary.js';
 import { IngestWebhook } from './use-cases/ingest-webhook.js';
 import { ListWebhookEvents } from './use-cases/list-webhook-events.js';
@@ -42,6 +43,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
   runtime.onStop(async () => parcelTracking.close());
   const tokens = new TokenStore(runtime.mongo);
   const inbox = new InboxStore(runtime.mongo);
+  const log = new WebhookLogReader(inbox.model);
   const resolveToken = new ResolveToken(tokens);
   const processor = new WebhookProcessor({
     inbox,
@@ -72,8 +74,8 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
         outbox: runtime.outbox,
         onStored: () => processor.wake(),
       }),
-      getWebhookSummary: new GetWebhookSummary(inbox),
-      listWebhookEvents: new ListWebhookEvents(inbox),
+      getWebhookSummary: new GetWebhookSummary(log),
+      listWebhookEvents: new ListWebhookEvents(log),
     }),
   ]);
   runtime.startOutboxRelay();

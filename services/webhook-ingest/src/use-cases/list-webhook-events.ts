@@ -1,6 +1,6 @@
 import type { ListWebhookEventsRequest } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import { validationFailed, type FieldViolation } from '@inventory/platform';
-import type { InboxStore, ListQuery } from '../store/inbox-store.js';
+import type { ListQuery, WebhookLogReader } from '../store/webhook-log-reader.js';
 
 export const WEBHOOK_RESULTS = ['processed', 'failed', 'ignored'] as const;
 export const WEBHOOK_SORTS = ['received_at', 'created_at', 'event_type', 'result'] as const;
@@ -16,7 +16,7 @@ function dayBound(day: string | undefined, end: 'from' | 'to'): Date | undefined
 
 /** One page of an instance's finished webhook rows; the gateway has checked the instance. */
 export class ListWebhookEvents {
-  constructor(private readonly inbox: InboxStore) {}
+  constructor(private readonly log: WebhookLogReader) {}
 
   async execute(tenantId: string, request: ListWebhookEventsRequest) {
     const violations: FieldViolation[] = [];
@@ -68,7 +68,7 @@ export class ListWebhookEvents {
       page,
       perPage,
     };
-    const { rows, total } = await this.inbox.list(tenantId, request.integration_instance_id, query);
+    const { rows, total } = await this.log.list(tenantId, request.integration_instance_id, query);
     return { rows, total, page, perPage };
   }
 }
