@@ -3,7 +3,7 @@ import { connect as connectNats, type NatsConnection } from 'nats';
 import { freePort, spawnUntilReady, type ManagedProcess } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InboxStore } from '../src/store/inbox-store.js';
-import { answer, TrackingUpdateOutcome } from './fake-parcel-tracking.js';
+import { answer, FakeParcelTracking, TrackingUpdateOutcome } from './fake-parcel-tracking.js';
 import { activityEvents, clientOf, connect, eventually, ingest, startHarness } from './harness.js';
 import { ProviderPushes, SIM_KEY } from './provider-pushes.js';
 import mongoose from 'mongoose';
@@ -16,7 +16,7 @@ const INSTANCE = 12;
  * kill -9 of webhook-ingest between store and process: the service runs as its
  * own process (one Node process, no tsx wrapper, so SIGKILL hits the service).
  */
-describe('webhook-ingest killed mid-job', () => {
+describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => {
   let h: Awaited<ReturnType<typeof startHarness>>;
   let pushes: ProviderPushes;
   let nats: NatsConnection;
@@ -120,5 +120,32 @@ describe('webhook-ingest killed mid-job', () => {
         activity.map((entry) => entry.properties.webhook_event_id as number).sort((a, b) => a - b),
       ).toEqual(ids);
     });
+  });
+
+  it('finishes a row whose parcel-tracking call died with its server, once a new one answers', async () => {
+    const client = clientOf(`127.0.0.1:${port}`);
+    const token = await connect(client, h.fake, TENANT, INSTANCE + 1, SIM_KEY);
+    const number = '1Z999AA10000000903';
+    h.fake.applyAnswers.set(number, ['hang']);
+    await pushes.register(number);
+    pushes.advance(number);
+    const { body, sign } = await pushes.push(number);
+    const id = (await ingest(client, token, body, sign)).webhook_event_id;
+    client.close();
+    await eventually(async () => expect(h.fake.callsFor(id)).toHaveLength(1));
+    // parcel-tracking goes away mid-call and comes back on the same address.
+    const fakePort = Number(h.fake.address.split(':')[1]);
+    const keys = h.fake.apiKeys;
+    await h.fake.stop();
+    const revived = await new FakeParcelTracking().start(fakePort);
+    for (const [key, value] of keys) revived.apiKeys.set(key, value);
+    h.fake = revived;
+    const row = await eventually(async () => {
+      const found = await inbox.model.findOne({ id }).lean();
+      expect(found?.state).toBe('done');
+      return found!;
+    }, 60_000);
+    expect(row).toMatchObject({ result: 'processed', summary: 'in_transit → delivered' });
+    expect(revived.callsFor(id).map((call) => call.request.webhook_event_id)).toEqual([id]);
   });
 });
