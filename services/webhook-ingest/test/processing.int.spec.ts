@@ -315,6 +315,20 @@ describe('webhook-ingest: ingest rules and the processing job (fake parcel-track
       );
       expect(failure?.code).toBe(status.NOT_FOUND);
     }
+    // A live token on another tenant's address is unknown there.
+    const elsewhere = await client.call
+      .ingestWebhook({
+        token,
+        provider: 'parcel-tracking',
+        raw_body: Buffer.from('{}'),
+        content_type: 'application/json',
+        tenant_id: 'tenant-other',
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => describeCallError(error),
+      );
+    expect(elsewhere?.code).toBe(status.NOT_FOUND);
     expect(await service.stores.inbox.model.countDocuments({})).toBe(before);
   });
 

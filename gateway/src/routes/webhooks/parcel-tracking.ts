@@ -31,11 +31,8 @@ export async function parcelTrackingWebhookRoutes(
   app.post(`/webhooks/${PROVIDER_SEGMENT}/:token`, async (request) => {
     const token = (request.params as { token: string }).token;
     if (!/^wh_[A-Za-z0-9_-]{32,128}$/.test(token)) throw new HttpError(404, notFoundBody(UNKNOWN));
-    const owner = await deps.webhookIngest.resolveToken(token);
-    // A token only works on its own tenant's address.
+    // A token only works on its own tenant's address: webhook-ingest checks it in the same call.
     const tenant = (request as unknown as { tenant?: { id?: string } }).tenant;
-    if (owner.provider !== PROVIDER_SEGMENT || (tenant?.id && tenant.id !== owner.tenant_id))
-      throw new HttpError(404, notFoundBody(UNKNOWN));
     const sign = request.headers.sign;
     const answer = await deps.webhookIngest.ingest({
       token,
@@ -43,6 +40,7 @@ export async function parcelTrackingWebhookRoutes(
       raw_body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
       content_type: request.headers['content-type'] ?? '',
       signature: typeof sign === 'string' ? sign : undefined,
+      tenant_id: tenant?.id || undefined,
     });
     if (answer.rejection === 'invalid_signature')
       throw new HttpError(401, { message: answer.message });

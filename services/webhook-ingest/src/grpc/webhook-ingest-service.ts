@@ -52,6 +52,7 @@ export function webhookIngestService(
         rawBody: request.raw_body,
         contentType: request.content_type,
         signature: request.signature,
+        tenantId: request.tenant_id,
       });
       return {
         webhook_event_id: answer.id,

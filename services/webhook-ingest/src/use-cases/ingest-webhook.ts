@@ -12,6 +12,8 @@ export interface IngestInput {
   rawBody: Uint8Array;
   contentType: string;
   signature?: string;
+  /** The tenant whose address received it; a token of another tenant is unknown there. */
+  tenantId?: string;
 }
 
 export type IngestAnswer =
@@ -44,7 +46,11 @@ export class IngestWebhook {
     const { inbox } = this.deps;
     const receivedAt = new Date();
     const owner = await this.deps.resolveToken.execute(input.token);
-    if (owner.provider !== input.provider) throw notFound('The webhook address is not known.');
+    if (
+      owner.provider !== input.provider ||
+      (input.tenantId !== undefined && owner.tenant_id !== input.tenantId)
+    )
+      throw notFound('The webhook address is not known.');
     const body = readWebhookBody(input.rawBody);
     const signed = input.signature !== undefined;
     const signatureValid = signed ? await this.verify(owner, input) : true;

@@ -62,6 +62,11 @@ export interface IngestWebhookRequest {
   content_type: string;
   /** The provider's `sign` header, when sent. */
   signature?: string | undefined;
+  /**
+   * The tenant of the address the webhook arrived on (the gateway's Host): a
+   * token of another tenant is NOT_FOUND, as an unknown one. Absent: any tenant.
+   */
+  tenant_id?: string | undefined;
 }
 
 export interface IngestWebhookResponse {
@@ -625,6 +630,7 @@ function createBaseIngestWebhookRequest(): IngestWebhookRequest {
     raw_body: Buffer.alloc(0),
     content_type: '',
     signature: undefined,
+    tenant_id: undefined,
   };
 }
 
@@ -644,6 +650,9 @@ export const IngestWebhookRequest: MessageFns<IngestWebhookRequest> = {
     }
     if (message.signature !== undefined) {
       writer.uint32(42).string(message.signature);
+    }
+    if (message.tenant_id !== undefined) {
+      writer.uint32(50).string(message.tenant_id);
     }
     return writer;
   },
@@ -701,6 +710,14 @@ export const IngestWebhookRequest: MessageFns<IngestWebhookRequest> = {
             message.signature = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tenant_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -728,6 +745,11 @@ export const IngestWebhookRequest: MessageFns<IngestWebhookRequest> = {
           ? globalThis.String(object.content_type)
           : '',
       signature: isSet(object.signature) ? globalThis.String(object.signature) : undefined,
+      tenant_id: isSet(object.tenantId)
+        ? globalThis.String(object.tenantId)
+        : isSet(object.tenant_id)
+          ? globalThis.String(object.tenant_id)
+          : undefined,
     };
   },
 
@@ -748,6 +770,9 @@ export const IngestWebhookRequest: MessageFns<IngestWebhookRequest> = {
     if (message.signature !== undefined) {
       obj.signature = message.signature;
     }
+    if (message.tenant_id !== undefined) {
+      obj.tenantId = message.tenant_id;
+    }
     return obj;
   },
 
@@ -763,6 +788,7 @@ export const IngestWebhookRequest: MessageFns<IngestWebhookRequest> = {
     message.raw_body = object.raw_body ?? Buffer.alloc(0);
     message.content_type = object.content_type ?? '';
     message.signature = object.signature ?? undefined;
+    message.tenant_id = object.tenant_id ?? undefined;
     return message;
   },
 };
