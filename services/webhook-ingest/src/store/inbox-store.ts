@@ -175,6 +175,27 @@ export class InboxStore {
     return { id: row.id, duplicateOf };
   }
 
+  /**
+   * A webhook on record, finished as `ignored` without processing: what parcel-tracking's
+   * dashboard tests use to have a `last_webhook_at` (the shape this store had before processing).
+   */
+  async store(
+    event: Omit<NewWebhookEvent, 'received_at' | 'signature_state' | 'payload'> & {
+      payload: Record<string, unknown> | null;
+    },
+  ): Promise<number> {
+    return this.storeFinished(
+      await this.newId(),
+      {
+        ...event,
+        payload: event.payload as StoredPayload | null,
+        received_at: new Date(),
+        signature_state: event.signature ? 'valid' : 'absent',
+      },
+      { result: 'ignored', status_from: null, status_to: null, error_message: 'Not processed.' },
+    );
+  }
+
   /** Stores a webhook that ends at ingest (refused): one row, already with its result. */
   async storeFinished(id: number, event: NewWebhookEvent, outcome: Outcome): Promise<number> {
     const row = this.base(event, id);
