@@ -22,6 +22,7 @@ import { parcelTrackingTrackingsRoutes } from './routes/parcel-tracking/tracking
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
 import { alertRoutes } from './routes/alerts/alerts.js';
 import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/routes.js';
+import { parcelTrackingWebhookLogRoutes } from './routes/parcel-tracking/webhooks.js';
 
 export interface GatewayDeps extends HealthRouteDeps {
   config: GatewayConfig;
@@ -102,8 +103,17 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     publicPort: deps.config.PUBLIC_PORT,
   });
   await app.register(catalogRoutes, { catalog: deps.catalog });
-  if (deps.auth.extraRoutes) await app.register(deps.auth.extraRoutes.plugin);
   await app.register(parcelTrackingTrackingsRoutes, {
     parcelTracking: deps.parcelTracking,
+    publicScheme: deps.config.PUBLIC_SCHEME,
+    publicPort: deps.config.PUBLIC_PORT,
+  });
+  await app.register(parcelTrackingWebhookLogRoutes, {
+    parcelTracking: deps.parcelTracking,
+    webhookIngest: deps.webhookIngest,
+    publicScheme: deps.config.PUBLIC_SCHEME,
+    publicPort: deps.config.PUBLIC_PORT,
+  });
+  if (deps.auth.extraRoutes) await app.register(deps.auth.extraRoutes.plugin);
   return app;
 }

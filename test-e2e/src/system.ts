@@ -2,7 +2,7 @@ import { bootstrap as startActivity } from '@inventory/activity';
 import { bootstrap as startCatalog } from '@inventory/catalog';
 import { bootstrap as startGateway, type GatewayHandle } from '@inventory/gateway';
 import { bootstrap as startIdentity } from '@inventory/identity';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { freePort, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { bootstrap as startOutboundDelivery } from '@inventory/outbound-delivery';
 import { bootstrap as startParcelTracking } from '@inventory/parcel-tracking';
 import type { ServiceRuntime } from '@inventory/platform';
@@ -54,11 +54,18 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       REDIS_URL: infra.redisUrl,
       ...options.env,
     };
+    // webhook-ingest calls parcel-tracking too (signatures, updates): it gets a port chosen up front.
+    const parcelTrackingPort = await freePort();
     for (const [name, start] of Object.entries(SERVICES)) {
       const wiring: NodeJS.ProcessEnv =
         name === 'parcel-tracking'
-          ? { WEBHOOK_INGEST_GRPC_ADDRESS: services['webhook-ingest']!.grpc!.address }
-          : {};
+          ? {
+              WEBHOOK_INGEST_GRPC_ADDRESS: services['webhook-ingest']!.grpc!.address,
+              GRPC_PORT: String(parcelTrackingPort),
+            }
+          : name === 'webhook-ingest'
+            ? { PARCEL_TRACKING_GRPC_ADDRESS: `127.0.0.1:${parcelTrackingPort}` }
+            : {};
       services[name] = await start({
         ...common,
         MONGO_DB: infra.dbName(name.replace(/-/g, '_')),

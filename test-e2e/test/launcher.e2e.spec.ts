@@ -210,6 +210,39 @@ describe('npm start', () => {
       });
       expect(meAgain.status).toBe(200);
 
+      // The simulator pushes to the instance's real webhook_url: the launcher points the
+      // development key at it on connect, and the push lands in the webhook log (issue 13).
+      for (let attempt = 0; attempt < 100 && !output.includes('now pushes webhooks to'); attempt++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(output).toContain('now pushes webhooks to');
+      const number = '1Z999AA10123456784';
+      const json = { 'content-type': 'application/json' };
+      const registered = await fetch(`${devFile.provider_url}/track/v2.2/register`, {
+        method: 'POST',
+        headers: { ...json, '17token': devFile.provider_api_key! },
+        body: JSON.stringify([{ number }]),
+      });
+      expect(registered.status).toBe(200);
+      const advanced = await fetch(`${devFile.provider_url}/__sim/trackings/${number}/advance`, {
+        method: 'POST',
+        headers: json,
+        body: '{}',
+      });
+      expect(advanced.status).toBe(200);
+      let rows: Array<Record<string, unknown>> = [];
+      for (let attempt = 0; attempt < 300 && rows.length === 0; attempt++) {
+        const log = await httpCall(
+          devFile.gateway_url!,
+          'GET',
+          `/api/integrations/parcel-tracking/instances/${instance.id}/webhooks?filter[tracking_number]=${number}`,
+          { host: devFile.host, headers: auth },
+        );
+        expect(log.status).toBe(200);
+        rows = (log.body as { data: Array<Record<string, unknown>> }).data;
+        if (rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(rows[0]).toMatchObject({ event_type: 'TRACKING_UPDATED', tracking_number: number });
+
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(output).toContain('[dev] stopped');

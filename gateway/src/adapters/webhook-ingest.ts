@@ -1,15 +1,23 @@
 import {
   WebhookIngestServiceClient,
   type IngestWebhookRequest,
+  type IngestWebhookResponse,
+  type ListWebhookEventsRequest,
+  type ListWebhookEventsResponse,
   type ResolveTokenResponse,
 } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
 import { asHttp } from '../http/grpc-to-http.js';
 
-/** The gateway's one door to webhook-ingest: token resolution and the durable inbox. */
+/**
+ * The gateway's one door to webhook-ingest: token resolution, the durable inbox
+ * and the webhook log. The log call carries the request's tenant as metadata.
+ */
 export interface WebhookIngestAdapter {
   resolveToken(token: string): Promise<ResolveTokenResponse>;
-  ingest(request: IngestWebhookRequest): Promise<number>;
+  /** Stored (2xx) unless `rejection` says it was stored as failed and must be refused. */
+  ingest(request: IngestWebhookRequest): Promise<IngestWebhookResponse>;
+  listWebhookEvents(request: ListWebhookEventsRequest): Promise<ListWebhookEventsResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<WebhookIngestServiceClient>;
 }
@@ -24,8 +32,8 @@ export function createWebhookIngestAdapter(
   return {
     handle,
     resolveToken: (token) => asHttp(() => handle.call.resolveToken({ token })),
-    ingest: (request) =>
-      asHttp(async () => (await handle.call.ingestWebhook(request)).webhook_event_id),
+    ingest: (request) => asHttp(() => handle.call.ingestWebhook(request)),
+    listWebhookEvents: (request) => asHttp(() => handle.call.listWebhookEvents(request)),
     close: () => handle.close(),
   };
 }

@@ -74,6 +74,7 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'POST /api/alerts/:id/read': { access: 'session', permission: 'alerts:view' },
   'POST /api/alerts/read-all': { access: 'session', permission: 'alerts:view' },
   'GET /api/integrations/parcel-tracking/instances/:instance/trackings': { access: 'any-token' },
+  'GET /api/integrations/parcel-tracking/instances/:instance/webhooks': { access: 'any-token' },
   // Inbound provider webhooks: the token in the path is the credential.
   'POST /webhooks/parcel-tracking/:token': { access: 'public' },
 

@@ -1,40 +1,85 @@
+import { ACTIVITY_STREAM } from '@inventory/events';
 import { ServiceRuntime } from '@inventory/platform';
+import { createParcelTrackingClient } from './clients/parcel-tracking.js';
 import { readConfig } from './config.js';
 import { webhookIngestService } from './grpc/webhook-ingest-service.js';
 import { InboxStore } from './store/inbox-store.js';
 import { TokenStore } from './store/token-store.js';
+import { WebhookLogReader } from './store/webhook-log-reader.js';
 import { GetWebhookSummary } from './use-cases/get-webhook-summary.js';
 import { IngestWebhook } from './use-cases/ingest-webhook.js';
+import { ListWebhookEvents } from './use-cases/list-webhook-events.js';
+import { ProcessWebhookEvent } from './use-cases/process-webhook-event.js';
 import { RegisterToken } from './use-cases/register-token.js';
 import { ResolveToken } from './use-cases/resolve-token.js';
 import { UnregisterToken } from './use-cases/unregister-token.js';
+import { WebhookProcessor } from './worker/webhook-processor.js';
 
 export const SERVICE_NAME = 'webhook-ingest';
 
 export { InboxStore, type WebhookEventDocument } from './store/inbox-store.js';
 export { TokenStore } from './store/token-store.js';
+export { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './domain/payload.js';
 
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
-export async function bootstrap(
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<ServiceRuntime & { stores: { tokens: TokenStore; inbox: InboxStore } }> {
+export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
+  ServiceRuntime & {
+    stores: { tokens: TokenStore; inbox: InboxStore };
+    processor: WebhookProcessor;
+  }
+> {
   const config = readConfig(env);
   const runtime = await ServiceRuntime.start({
     name: SERVICE_NAME,
     config,
     dbName: config.MONGO_DB,
+    streams: [ACTIVITY_STREAM],
   });
+  const parcelTracking = createParcelTrackingClient(
+    config.PARCEL_TRACKING_GRPC_ADDRESS,
+    config.GRPC_CLIENT_DEADLINE_MS,
+  );
+  // Registered first, so it closes last: after the processor and the gRPC server stopped.
+  runtime.onStop(async () => parcelTracking.close());
   const tokens = new TokenStore(runtime.mongo);
   const inbox = new InboxStore(runtime.mongo);
+  const log = new WebhookLogReader(inbox.model);
   const resolveToken = new ResolveToken(tokens);
+  const processor = new WebhookProcessor({
+    inbox,
+    process: new ProcessWebhookEvent({
+      inbox,
+      parcelTracking,
+      outbox: runtime.outbox,
+      logger: runtime.logger,
+      policy: {
+        maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+        retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+      },
+    }),
+    logger: runtime.logger,
+    leaseMs: config.WEBHOOK_LEASE_MS,
+    pollMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    concurrency: config.WEBHOOK_PROCESSING_CONCURRENCY,
+  });
   await runtime.serve([
     webhookIngestService({
       registerToken: new RegisterToken(tokens),
       unregisterToken: new UnregisterToken(tokens),
       resolveToken,
-      ingestWebhook: new IngestWebhook(resolveToken, inbox),
-      getWebhookSummary: new GetWebhookSummary(inbox),
+      ingestWebhook: new IngestWebhook({
+        resolveToken,
+        inbox,
+        parcelTracking,
+        outbox: runtime.outbox,
+        onStored: () => processor.wake(),
+      }),
+      getWebhookSummary: new GetWebhookSummary(log),
+      listWebhookEvents: new ListWebhookEvents(log),
     }),
   ]);
-  return Object.assign(runtime, { stores: { tokens, inbox } });
+  runtime.startOutboxRelay();
+  processor.start();
+  runtime.onStop(() => processor.stop());
+  return Object.assign(runtime, { stores: { tokens, inbox }, processor });
 }

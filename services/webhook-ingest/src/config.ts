@@ -1,9 +1,23 @@
 import { z } from 'zod';
 import { loadConfig, serviceEnv } from '@inventory/platform';
 
+const grpcAddress = z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port');
+const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
 export const configSchema = z.object({
   ...serviceEnv,
   MONGO_DB: z.string().min(1).default('webhook_ingest'),
+  /** Checks `sign` headers and applies updates (it holds the API keys and the tracking rows). */
+  PARCEL_TRACKING_GRPC_ADDRESS: grpcAddress.default('127.0.0.1:50052'),
+  GRPC_CLIENT_DEADLINE_MS: positive(5_000),
+  /** How long a claimed row stays with its worker; a killed worker's rows come back after it. */
+  WEBHOOK_LEASE_MS: positive(30_000),
+  WEBHOOK_POLL_INTERVAL_MS: positive(500),
+  /** Claims of one row before it ends `failed`. */
+  WEBHOOK_MAX_ATTEMPTS: positive(5),
+  /** First retry back-off; doubles per attempt. */
+  WEBHOOK_RETRY_BASE_MS: positive(1_000),
+  WEBHOOK_PROCESSING_CONCURRENCY: positive(4),
 });
 
 export type Config = z.infer<typeof configSchema>;

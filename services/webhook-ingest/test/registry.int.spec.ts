@@ -35,6 +35,9 @@ describe('webhook-ingest: central token registry and inbox', () => {
       MONGO_DB: infra.dbName('webhook_ingest'),
       NATS_URL: infra.natsUrl,
       LOG_LEVEL: 'silent',
+      // Nothing listens here: parcel-tracking is down for this whole file.
+      PARCEL_TRACKING_GRPC_ADDRESS: '127.0.0.1:1',
+      GRPC_CLIENT_DEADLINE_MS: '1000',
     });
     client = createGrpcClient(WebhookIngestServiceClient, service.grpc!.address);
   });
@@ -105,6 +108,7 @@ describe('webhook-ingest: central token registry and inbox', () => {
     expect((await codeOf(client.call.resolveToken({ token: '' }))).code).toBe(status.NOT_FOUND);
   });
 
+  // Processing is covered by processing.int.spec.ts; here parcel-tracking is not even reachable.
   it('stores an inbound webhook durably for a known token and reports the last one', async () => {
     await asTenant('tenant-c', () =>
       client.call.registerToken({
@@ -126,7 +130,6 @@ describe('webhook-ingest: central token registry and inbox', () => {
       provider: 'parcel-tracking',
       raw_body: Buffer.from(body),
       content_type: 'application/json',
-      signature: 'abc',
     });
     expect(webhook_event_id).toBeGreaterThan(0);
     const row = await service.stores.inbox.model.findOne({ id: webhook_event_id }).lean();
@@ -136,9 +139,8 @@ describe('webhook-ingest: central token registry and inbox', () => {
       event_type: 'TRACKING_UPDATED',
       tracking_number: '1Z999AA10123456784',
       raw_body: body,
-      signature: 'abc',
-      state: 'received',
-      result: null,
+      signature: null,
+      signature_state: 'absent',
     });
     const after = await asTenant('tenant-c', () =>
       client.call.getWebhookSummary({ integration_instance_id: 9 }),
@@ -151,6 +153,27 @@ describe('webhook-ingest: central token registry and inbox', () => {
         client.call.getWebhookSummary({ integration_instance_id: 9 }),
       ),
     ).toEqual({ received_count: 0 });
+  });
+
+  it('answers UNAVAILABLE and stores nothing when a sign cannot be checked (the provider retries)', async () => {
+    await asTenant('tenant-e', () =>
+      client.call.registerToken({
+        token: token('e1'),
+        provider: 'parcel-tracking',
+        integration_instance_id: 11,
+      }),
+    );
+    const failure = await codeOf(
+      client.call.ingestWebhook({
+        token: token('e1'),
+        provider: 'parcel-tracking',
+        raw_body: Buffer.from('{"event":"TRACKING_UPDATED","data":{"number":"1Z1"}}'),
+        content_type: 'application/json',
+        signature: 'a'.repeat(64),
+      }),
+    );
+    expect(failure.code).toBe(status.UNAVAILABLE);
+    expect(await service.stores.inbox.model.countDocuments({ tenant_id: 'tenant-e' })).toBe(0);
   });
 
   it('refuses an inbound webhook for an unknown token or another provider segment', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { credentialsNotice } from './credentials-notice.js';
 import { writeDevFile } from './dev-file.js';
 import { planFromEnv } from './plan.js';
+import { pointSimulatorAtWebhookUrl } from './provider-webhooks.js';
 import { waitForReady } from './readiness.js';
 import { Supervisor } from './supervisor.js';
 import { gatewayProcess, infraProcesses, infraUrls, serviceProcesses } from './system-processes.js';
@@ -78,6 +79,15 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
       'dev',
       `seeded ${catalog.products.length} products and ${catalog.invoices.length} purchase invoices`,
     );
+    await pointSimulatorAtWebhookUrl({
+      natsUrl: urls.natsUrl,
+      parcelTrackingAddress: `127.0.0.1:${plan.grpcPorts['parcel-tracking']}`,
+      tenantId: seeded.tenant.id,
+      baseUrl: seeded.base_url,
+      providerUrl: urls.providerUrl,
+      providerApiKey: plan.providerApiKey,
+      log: (line) => supervisor.log('dev', line),
+    });
     const host = seeded.host;
     const devFile = writeDevFile(plan.dataDir, {
       base_url: seeded.base_url,

@@ -120,6 +120,8 @@ function serviceSpecificEnv(name: ServiceName, plan: DevPlan, urls: InfraUrls): 
         WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
         WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
       };
+    case 'webhook-ingest':
+      return { PARCEL_TRACKING_GRPC_ADDRESS: `127.0.0.1:${plan.grpcPorts['parcel-tracking']}` };
     default:
       return {};
   }

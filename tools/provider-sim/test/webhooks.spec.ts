@@ -40,6 +40,17 @@ describe('webhooks', () => {
     });
   });
 
+  it('reaches a tenant URL under .localhost on loopback, keeping its Host (npm start webhook_url)', async () => {
+    sim = await startSim();
+    receiver = await startReceiver([200]);
+    await call(sim, 'register', [{ number: N }]);
+    sim.advance(N);
+    const url = receiver.url.replace('127.0.0.1', 'dev.inventory.localhost');
+    const res = await admin(sim, 'POST', '/push', { url, number: N });
+    expect(res.json).toMatchObject({ status: 200, delivered: true });
+    expect(receiver.received[0]!.headers.host).toBe(new URL(url).host);
+  });
+
   it('retries non-2xx answers up to 3 attempts and reports the last status', async () => {
     sim = await startSim({ webhookRetryDelayMs: 5 });
     receiver = await startReceiver([500, 503, 502, 200]);

@@ -13,13 +13,13 @@ export const ACTIVITY_MAX_SEARCH_LENGTH = 255;
 export type ParsedActivityQuery =
   { ok: true; request: ListActivitiesRequest } | { ok: false; errors: Record<string, string[]> };
 
-type QueryValue = string | string[] | Record<string, unknown> | undefined;
+export type QueryValue = string | string[] | Record<string, unknown> | undefined;
 
 /**
  * Reads `filter[x]` whichever way the query string was parsed: Fastify's default
  * parser keeps the flat key `'filter[x]'`; a qs-style parser nests `{ filter: { x } }`.
  */
-function filterValue(query: Record<string, unknown>, name: string): QueryValue {
+export function filterValue(query: Record<string, unknown>, name: string): QueryValue {
   const flat = query[`filter[${name}]`];
   if (flat !== undefined) return flat as QueryValue;
   const nested = query.filter;
@@ -29,7 +29,7 @@ function filterValue(query: Record<string, unknown>, name: string): QueryValue {
 }
 
 /** A comma list; repeated keys (`a=x&a=y`) and comma lists combine. Objects are refused. */
-function commaList(value: QueryValue): string[] | undefined {
+export function commaList(value: QueryValue): string[] | undefined {
   if (value === undefined) return [];
   const parts =
     typeof value === 'string'

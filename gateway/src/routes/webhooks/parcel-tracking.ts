@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
-import { notFoundBody } from '../../http/envelopes.js';
+import { notFoundBody, validationBody } from '../../http/envelopes.js';
+import { violationsToErrors } from '../../http/grpc-to-http.js';
 import { HttpError } from '../../http/http-error.js';
 
 export interface WebhookRouteDeps {
@@ -14,8 +15,10 @@ const UNKNOWN = 'The webhook address is not known.';
 
 /**
  * Inbound provider webhooks: public (the token in the path is the credential).
- * The raw body is kept byte for byte (signatures are computed over it), stored
- * durably by webhook-ingest, and answered 200 at once; processing comes later.
+ * The raw body is kept byte for byte (signatures are computed over it) and
+ * stored durably by webhook-ingest before the 200; its background job processes
+ * it. A bad `sign` is stored as failed and answered 401, an unreadable body 422
+ * (ADR 0220); an unknown token 404 with nothing stored.
  */
 export async function parcelTrackingWebhookRoutes(
   app: FastifyInstance,
@@ -28,19 +31,24 @@ export async function parcelTrackingWebhookRoutes(
   app.post(`/webhooks/${PROVIDER_SEGMENT}/:token`, async (request) => {
     const token = (request.params as { token: string }).token;
     if (!/^wh_[A-Za-z0-9_-]{32,128}$/.test(token)) throw new HttpError(404, notFoundBody(UNKNOWN));
-    const owner = await deps.webhookIngest.resolveToken(token);
-    // A token only works on its own tenant's address.
+    // A token only works on its own tenant's address: webhook-ingest checks it in the same call.
     const tenant = (request as unknown as { tenant?: { id?: string } }).tenant;
-    if (owner.provider !== PROVIDER_SEGMENT || (tenant?.id && tenant.id !== owner.tenant_id))
-      throw new HttpError(404, notFoundBody(UNKNOWN));
     const sign = request.headers.sign;
-    await deps.webhookIngest.ingest({
+    const answer = await deps.webhookIngest.ingest({
       token,
       provider: PROVIDER_SEGMENT,
       raw_body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
       content_type: request.headers['content-type'] ?? '',
       signature: typeof sign === 'string' ? sign : undefined,
+      tenant_id: tenant?.id || undefined,
     });
+    if (answer.rejection === 'invalid_signature')
+      throw new HttpError(401, { message: answer.message });
+    if (answer.rejection !== '')
+      throw new HttpError(
+        422,
+        validationBody(violationsToErrors(answer.violations), answer.message),
+      );
     return { message: 'Webhook received.' };
   });
 }

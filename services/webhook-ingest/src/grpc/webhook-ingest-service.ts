@@ -5,6 +5,8 @@ import {
 import type { AsyncService, ServiceRegistration } from '@inventory/platform';
 import type { GetWebhookSummary } from '../use-cases/get-webhook-summary.js';
 import type { IngestWebhook } from '../use-cases/ingest-webhook.js';
+import type { ListWebhookEvents } from '../use-cases/list-webhook-events.js';
+import { toWebhookEvent } from './mappers.js';
 import type { RegisterToken } from '../use-cases/register-token.js';
 import type { ResolveToken } from '../use-cases/resolve-token.js';
 import type { UnregisterToken } from '../use-cases/unregister-token.js';
@@ -15,6 +17,7 @@ export interface WebhookIngestUseCases {
   resolveToken: ResolveToken;
   ingestWebhook: IngestWebhook;
   getWebhookSummary: GetWebhookSummary;
+  listWebhookEvents: ListWebhookEvents;
 }
 
 export function webhookIngestService(
@@ -43,14 +46,35 @@ export function webhookIngestService(
       };
     },
     async ingestWebhook(request) {
-      const id = await useCases.ingestWebhook.execute({
+      const answer = await useCases.ingestWebhook.execute({
         token: request.token,
         provider: request.provider,
         rawBody: request.raw_body,
         contentType: request.content_type,
         signature: request.signature,
+        tenantId: request.tenant_id,
       });
-      return { webhook_event_id: id };
+      return {
+        webhook_event_id: answer.id,
+        rejection: answer.rejection,
+        message: answer.rejection === '' ? '' : answer.message,
+        violations: answer.rejection === 'invalid_body' ? answer.violations : [],
+      };
+    },
+    async listWebhookEvents(request, context) {
+      const page = await useCases.listWebhookEvents.execute(context.tenant(), request);
+      const from = page.rows.length > 0 ? (page.page - 1) * page.perPage + 1 : 0;
+      return {
+        events: page.rows.map(toWebhookEvent),
+        page_info: {
+          current_page: page.page,
+          last_page: Math.max(1, Math.ceil(page.total / page.perPage)),
+          per_page: page.perPage,
+          total: page.total,
+          from,
+          to: from === 0 ? 0 : from + page.rows.length - 1,
+        },
+      };
     },
     async getWebhookSummary(request, context) {
       const summary = await useCases.getWebhookSummary.execute(

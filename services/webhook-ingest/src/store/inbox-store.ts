@@ -1,11 +1,16 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { nextSequence, tenantFilter } from '@inventory/platform';
+import { isDuplicateKeyError, nextSequence, tenantFilter } from '@inventory/platform';
+import type { StoredPayload, TrackingUpdate } from '../domain/payload.js';
+
+export type WebhookResult = 'processed' | 'failed' | 'ignored';
+export type SignatureState = 'valid' | 'absent' | 'invalid';
 
 /**
  * The inbound webhook log (the specification's "Webhook event row"). A row is
- * stored durably as soon as a webhook arrives, before any processing; the
- * processing job (a later issue) fills result, status_from/to, summary and
- * processing_duration_ms. `state` says where processing stands.
+ * stored durably as soon as a webhook arrives. Rows that can be processed are
+ * `state: received` until the processing job claims them (lease) and finishes
+ * them with one result (`state: done`); rows refused at ingest (malformed,
+ * bad signature) and provider retries are stored `done` at once. ADR 0220/0221.
  */
 export interface WebhookEventDocument {
   id: number;
@@ -18,14 +23,23 @@ export interface WebhookEventDocument {
   status_from: string | null;
   status_to: string | null;
   summary: string | null;
-  payload: Record<string, unknown> | null;
+  payload: StoredPayload | null;
+  /** What processing applies; null for rows refused at ingest. */
+  update: TrackingUpdate | null;
   raw_body: string;
   content_type: string;
   signature: string | null;
-  state: 'received' | 'processed';
-  result: 'processed' | 'failed' | 'ignored' | null;
+  signature_state: SignatureState;
+  /** Unique: the payload identity for rows to process, `row:<id>` for every other row. */
+  dedupe_key: string;
+  duplicate_of: number | null;
+  state: 'received' | 'done';
+  result: WebhookResult | null;
   error_message: string | null;
   processing_duration_ms: number | null;
+  attempts: number;
+  lease_owner: string | null;
+  lease_until: Date;
   created_at: Date;
   updated_at: Date;
 }
@@ -43,34 +57,56 @@ const schema = new Schema<WebhookEventDocument>(
     status_to: { type: String, default: null },
     summary: { type: String, default: null },
     payload: { type: Schema.Types.Mixed, default: null },
-    raw_body: { type: String, required: true },
+    update: { type: Schema.Types.Mixed, default: null },
+    // Not `required`: an empty body is a body (issue 18 #1), stored as failed.
+    raw_body: { type: String, default: '' },
     content_type: { type: String, default: '' },
     signature: { type: String, default: null },
+    signature_state: { type: String, required: true },
+    dedupe_key: { type: String, required: true },
+    duplicate_of: { type: Number, default: null },
     state: { type: String, required: true },
     result: { type: String, default: null },
     error_message: { type: String, default: null },
     processing_duration_ms: { type: Number, default: null },
+    attempts: { type: Number, default: 0 },
+    lease_owner: { type: String, default: null },
+    lease_until: { type: Date, required: true },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
   { versionKey: false, collection: 'webhook_events', minimize: false },
 );
 schema.index({ id: 1 }, { unique: true });
+schema.index({ dedupe_key: 1 }, { unique: true });
 schema.index({ tenant_id: 1, integration_instance_id: 1, received_at: -1 });
-schema.index({ state: 1, received_at: 1 });
+schema.index({ state: 1, lease_until: 1 });
 
 export type NewWebhookEvent = Pick<
   WebhookEventDocument,
   | 'tenant_id'
   | 'integration_instance_id'
   | 'provider'
+  | 'received_at'
   | 'event_type'
   | 'tracking_number'
   | 'payload'
   | 'raw_body'
   | 'content_type'
   | 'signature'
+  | 'signature_state'
 >;
+
+/** How a row ends: the fields processing (or ingest, for refused rows) writes. */
+export interface Outcome {
+  result: WebhookResult;
+  status_from: string | null;
+  status_to: string | null;
+  error_message: string | null;
+}
+
+export const summaryOf = (from: string | null, to: string | null) =>
+  from !== null && to !== null ? `${from} → ${to}` : null;
 
 export class InboxStore {
   readonly model: Model<WebhookEventDocument>;
@@ -79,40 +115,176 @@ export class InboxStore {
     this.model = connection.model<WebhookEventDocument>('WebhookEvent', schema);
   }
 
-  async store(event: NewWebhookEvent): Promise<number> {
-    const now = new Date();
-    const id = await nextSequence(this.connection, 'webhook_events');
-    await this.model.create({
+  /** Ids come first, so activity entries written with a row can name it. */
+  newId(): Promise<number> {
+    return nextSequence(this.connection, 'webhook_events');
+  }
+
+  private base(event: NewWebhookEvent, id: number) {
+    return {
       ...event,
       id,
-      received_at: now,
       status_from: null,
       status_to: null,
       summary: null,
-      state: 'received',
+      update: null,
+      duplicate_of: null,
       result: null,
       error_message: null,
       processing_duration_ms: null,
-      created_at: now,
-      updated_at: now,
-    });
-    return id;
+      attempts: 0,
+      lease_owner: null,
+      lease_until: new Date(0),
+      created_at: new Date(),
+      updated_at: new Date(),
+    };
   }
 
-  async summary(
-    tenantId: string,
-    instanceId: number,
-  ): Promise<{ last_webhook_at: Date | null; received_count: number }> {
-    const scope = tenantFilter<WebhookEventDocument>(tenantId, {
-      integration_instance_id: instanceId,
+  /**
+   * Stores a webhook to process. A provider retry of one already stored (same
+   * identity for the instance) is stored as its own row, `ignored` as a
+   * duplicate, in the same call: the unique `dedupe_key` decides, so two
+   * replicas racing on one retry cannot both store it for processing.
+   */
+  async storeForProcessing(
+    event: NewWebhookEvent,
+    update: TrackingUpdate,
+    identity: string,
+  ): Promise<{ id: number; duplicateOf: number | null }> {
+    const row = this.base(event, await this.newId());
+    const key = `${event.tenant_id}:${event.integration_instance_id}:${identity}`;
+    try {
+      await this.model.create({ ...row, update, dedupe_key: key, state: 'received' });
+      return { id: row.id, duplicateOf: null };
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    const original = await this.model
+      .findOne(tenantFilter<WebhookEventDocument>(event.tenant_id, { dedupe_key: key }), { id: 1 })
+      .lean<{ id: number }>();
+    const duplicateOf = original?.id ?? null;
+    await this.model.create({
+      ...row,
+      dedupe_key: `row:${row.id}`,
+      duplicate_of: duplicateOf,
+      state: 'done',
+      result: 'ignored',
+      error_message: `Duplicate of webhook event ${duplicateOf} (a provider retry); not applied again.`,
+      processing_duration_ms: Date.now() - event.received_at.getTime(),
     });
-    const [last, count] = await Promise.all([
-      this.model
-        .findOne(scope, { received_at: 1 })
-        .sort({ received_at: -1 })
-        .lean<{ received_at: Date }>(),
-      this.model.countDocuments(scope),
-    ]);
-    return { last_webhook_at: last?.received_at ?? null, received_count: count };
+    return { id: row.id, duplicateOf };
+  }
+
+  /**
+   * A webhook on record, finished as `ignored` without processing: what parcel-tracking's
+   * dashboard tests use to have a `last_webhook_at` (the shape this store had before processing).
+   */
+  async store(
+    event: Omit<NewWebhookEvent, 'received_at' | 'signature_state' | 'payload'> & {
+      payload: Record<string, unknown> | null;
+    },
+  ): Promise<number> {
+    return this.storeFinished(
+      await this.newId(),
+      {
+        ...event,
+        payload: event.payload as StoredPayload | null,
+        received_at: new Date(),
+        signature_state: event.signature ? 'valid' : 'absent',
+      },
+      { result: 'ignored', status_from: null, status_to: null, error_message: 'Not processed.' },
+    );
+  }
+
+  /** Stores a webhook that ends at ingest (refused): one row, already with its result. */
+  async storeFinished(id: number, event: NewWebhookEvent, outcome: Outcome): Promise<number> {
+    const row = this.base(event, id);
+    await this.model.create({
+      ...row,
+      ...outcome,
+      summary: summaryOf(outcome.status_from, outcome.status_to),
+      dedupe_key: `row:${row.id}`,
+      state: 'done',
+      processing_duration_ms: Date.now() - event.received_at.getTime(),
+    });
+    return row.id;
+  }
+
+  /**
+   * Claims the oldest row due for processing, across tenants (the job's one
+   * tenant-independent query): the lease keeps other replicas off it until it
+   * expires, which is also how a crashed worker's row comes back.
+   */
+  claimNext(
+    owner: string,
+    leaseMs: number,
+    now = new Date(),
+  ): Promise<WebhookEventDocument | null> {
+    return this.model
+      .findOneAndUpdate(
+        { state: 'received', lease_until: { $lte: now } },
+        {
+          $set: { lease_owner: owner, lease_until: new Date(now.getTime() + leaseMs) },
+          $inc: { attempts: 1 },
+        },
+        { sort: { lease_until: 1, id: 1 }, new: true },
+      )
+      .lean<WebhookEventDocument>();
+  }
+
+  /** Writes the one result; false when the lease was lost (another worker owns the row now). */
+  async finish(
+    row: Pick<WebhookEventDocument, 'id' | 'tenant_id'>,
+    owner: string,
+    outcome: Outcome,
+    durationMs: number,
+  ): Promise<boolean> {
+    const result = await this.model.updateOne(
+      tenantFilter<WebhookEventDocument>(row.tenant_id, {
+        id: row.id,
+        state: 'received',
+        lease_owner: owner,
+      }),
+      {
+        $set: {
+          ...outcome,
+          summary: summaryOf(outcome.status_from, outcome.status_to),
+          state: 'done',
+          processing_duration_ms: durationMs,
+          lease_owner: null,
+          updated_at: new Date(),
+        },
+      },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** Gives a row back for a later attempt after a failure that may pass. */
+  async release(
+    row: Pick<WebhookEventDocument, 'id' | 'tenant_id'>,
+    owner: string,
+    retryAt: Date,
+    error: string,
+  ): Promise<void> {
+    await this.model.updateOne(
+      tenantFilter<WebhookEventDocument>(row.tenant_id, {
+        id: row.id,
+        state: 'received',
+        lease_owner: owner,
+      }),
+      {
+        $set: {
+          lease_owner: null,
+          lease_until: retryAt,
+          error_message: error,
+          updated_at: new Date(),
+        },
+      },
+    );
+  }
+
+  /** Rows still waiting for a result (for tests, benches and metrics). */
+  countPending(): Promise<number> {
+    return this.model.countDocuments({ state: 'received' });
   }
 }

@@ -1,10 +1,10 @@
-import type { InboxStore } from '../store/inbox-store.js';
+import type { WebhookLogReader } from '../store/webhook-log-reader.js';
 
 /** When the instance last received a webhook, and how many it has received. */
 export class GetWebhookSummary {
-  constructor(private readonly inbox: InboxStore) {}
+  constructor(private readonly log: WebhookLogReader) {}
 
   execute(tenantId: string, instanceId: number) {
-    return this.inbox.summary(tenantId, instanceId);
+    return this.log.summary(tenantId, instanceId);
   }
 }

@@ -1,6 +1,9 @@
-import { notFound } from '@inventory/platform';
-import { summarizePayload } from '../domain/payload.js';
-import type { InboxStore } from '../store/inbox-store.js';
+import { status } from '@grpc/grpc-js';
+import { describeCallError, notFound, unavailable, type Outbox } from '@inventory/platform';
+import { readWebhookBody, type BodyViolation } from '../domain/payload.js';
+import { webhookActivity } from '../domain/webhook-activity.js';
+import type { ParcelTracking } from '../clients/parcel-tracking.js';
+import type { InboxStore, NewWebhookEvent } from '../store/inbox-store.js';
 import type { ResolveToken } from './resolve-token.js';
 
 export interface IngestInput {
@@ -9,33 +12,115 @@ export interface IngestInput {
   rawBody: Uint8Array;
   contentType: string;
   signature?: string;
+  /** The tenant whose address received it; a token of another tenant is unknown there. */
+  tenantId?: string;
 }
 
+export type IngestAnswer =
+  | { id: number; rejection: '' }
+  | { id: number; rejection: 'invalid_signature'; message: string }
+  | { id: number; rejection: 'invalid_body'; message: string; violations: BodyViolation[] };
+
+const MAX_STORED_BODY = 64 * 1024;
+
 /**
- * Resolves the token and stores the raw webhook durably, so the caller can
- * answer 2xx at once (the provider retries non-2xx). Processing is a later job.
+ * Stores an inbound webhook durably before the caller answers 2xx (the provider
+ * retries anything else). A bad `sign` or an unreadable body is stored as
+ * `failed` with the reason and refused (401 / 422); a provider retry is stored
+ * `ignored` as a duplicate; anything else waits for the processing job. An
+ * unknown token stores nothing. ADR 0220.
  */
 export class IngestWebhook {
   constructor(
-    private readonly resolveToken: ResolveToken,
-    private readonly inbox: InboxStore,
+    private readonly deps: {
+      resolveToken: ResolveToken;
+      inbox: InboxStore;
+      parcelTracking: Pick<ParcelTracking, 'verifySignature'>;
+      outbox: Outbox;
+      /** Tells the local processing job there is work (other replicas find it by polling). */
+      onStored: () => void;
+    },
   ) {}
 
-  async execute(input: IngestInput): Promise<number> {
-    const owner = await this.resolveToken.execute(input.token);
-    if (owner.provider !== input.provider) throw notFound('The webhook address is not known.');
-    const rawBody = Buffer.from(input.rawBody).toString('utf8');
-    const summary = summarizePayload(rawBody);
-    return this.inbox.store({
+  async execute(input: IngestInput): Promise<IngestAnswer> {
+    const { inbox } = this.deps;
+    const receivedAt = new Date();
+    const owner = await this.deps.resolveToken.execute(input.token);
+    if (
+      owner.provider !== input.provider ||
+      (input.tenantId !== undefined && owner.tenant_id !== input.tenantId)
+    )
+      throw notFound('The webhook address is not known.');
+    const body = readWebhookBody(input.rawBody);
+    const signed = input.signature !== undefined;
+    const signatureValid = signed ? await this.verify(owner, input) : true;
+    const row: NewWebhookEvent = {
       tenant_id: owner.tenant_id,
       integration_instance_id: owner.integration_instance_id,
       provider: owner.provider,
-      event_type: summary.event_type,
-      tracking_number: summary.tracking_number,
-      payload: summary.payload,
-      raw_body: rawBody,
-      content_type: input.contentType,
-      signature: input.signature ?? null,
-    });
+      received_at: receivedAt,
+      event_type: body.ok ? body.payload.event : body.event_type,
+      tracking_number: body.ok ? body.payload.data.number : body.tracking_number,
+      payload: body.ok ? body.payload : null,
+      // An oversized body is not kept whole: the row says why it failed, not what it held.
+      raw_body: Buffer.from(input.rawBody).subarray(0, MAX_STORED_BODY).toString('utf8'),
+      content_type: input.contentType.slice(0, 255),
+      signature: signed ? input.signature!.slice(0, 255) : null,
+      signature_state: !signed ? 'absent' : signatureValid ? 'valid' : 'invalid',
+    };
+
+    if (!signatureValid) {
+      const message = 'The webhook signature (sign header) does not match the body.';
+      const id = await this.storeFailed(row, message);
+      return { id, rejection: 'invalid_signature', message };
+    }
+    if (!body.ok) {
+      const message = body.violations.map((violation) => violation.description).join(' ');
+      const id = await this.storeFailed(row, message);
+      return { id, rejection: 'invalid_body', message, violations: body.violations };
+    }
+    const stored = await inbox.storeForProcessing(row, body.update, body.identity);
+    if (stored.duplicateOf === null) this.deps.onStored();
+    return { id: stored.id, rejection: '' };
+  }
+
+  /**
+   * parcel-tracking holds the key. When it cannot answer, nothing is stored and
+   * the caller answers 503, so the provider retries (an unverified push is never
+   * acknowledged); an instance it no longer knows is an unknown address.
+   */
+  private async verify(
+    owner: { tenant_id: string; integration_instance_id: number },
+    input: IngestInput,
+  ): Promise<boolean> {
+    try {
+      return await this.deps.parcelTracking.verifySignature(
+        owner.tenant_id,
+        owner.integration_instance_id,
+        input.rawBody,
+        input.signature!,
+      );
+    } catch (error) {
+      if (describeCallError(error).code === status.NOT_FOUND)
+        throw notFound('The webhook address is not known.');
+      throw unavailable(
+        'service_unavailable',
+        'The signature cannot be checked right now; retry later.',
+      );
+    }
+  }
+
+  private async storeFailed(row: NewWebhookEvent, message: string): Promise<number> {
+    const { inbox, outbox } = this.deps;
+    const id = await inbox.newId();
+    const outcome = {
+      result: 'failed' as const,
+      status_from: null,
+      status_to: null,
+      error_message: message,
+    };
+    return outbox.withEvents(webhookActivity({ ...row, id, ...outcome }, 0, new Date()), () =>
+      inbox.storeFinished(id, row, outcome),
+    );
   }
 }

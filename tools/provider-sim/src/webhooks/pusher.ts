@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { post } from './post.js';
 
 export type WebhookEvent = 'TRACKING_UPDATED' | 'TRACKING_STOPPED';
 
@@ -42,16 +43,16 @@ export async function pushSigned(options: PushOptions): Promise<PushResult> {
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     if (attempt > 1) await sleep(options.retryDelayMs ?? 500);
     try {
-      const res = await fetch(options.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', sign },
-        body: options.body,
-        signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      statuses.push(res.status);
+      const status = await post(
+        options.url,
+        options.body,
+        { 'content-type': 'application/json', sign },
+        options.timeoutMs ?? 5000,
+      );
+      statuses.push(status);
       error = undefined;
-      if (res.ok) return { delivered: true, status: res.status, attempts: attempt, statuses };
+      if (status >= 200 && status < 300)
+        return { delivered: true, status, attempts: attempt, statuses };
     } catch (err) {
       statuses.push(null);
       error = err instanceof Error ? err.message : String(err);

@@ -19,6 +19,8 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { FieldViolation } from '../../common/v1/errors.js';
+import { DateRange, PageInfo, PageRequest, SortField } from '../../common/v1/pagination.js';
 import { Timestamp } from '../../google/protobuf/timestamp.js';
 
 export const protobufPackage = 'inventory.webhook_ingest.v1';
@@ -60,10 +62,24 @@ export interface IngestWebhookRequest {
   content_type: string;
   /** The provider's `sign` header, when sent. */
   signature?: string | undefined;
+  /**
+   * The tenant of the address the webhook arrived on (the gateway's Host): a
+   * token of another tenant is NOT_FOUND, as an unknown one. Absent: any tenant.
+   */
+  tenant_id?: string | undefined;
 }
 
 export interface IngestWebhookResponse {
   webhook_event_id: number;
+  /**
+   * Empty when the webhook was accepted for processing (or ignored as a
+   * provider retry). Otherwise it was stored with result `failed` and the
+   * caller answers 4xx: `invalid_signature` (401) or `invalid_body` (422, with
+   * violations naming `body`, `event` or `data.number`).
+   */
+  rejection: string;
+  message: string;
+  violations: FieldViolation[];
 }
 
 export interface GetWebhookSummaryRequest {
@@ -74,6 +90,53 @@ export interface GetWebhookSummaryResponse {
   /** Absent when no webhook was ever received for the instance. */
   last_webhook_at?: Date | undefined;
   received_count: number;
+}
+
+export interface ListWebhookEventsRequest {
+  integration_instance_id: number;
+  /** Any of these event types (empty: all). */
+  event_types: string[];
+  /** Any of processed, failed, ignored (empty: all); anything else is INVALID_ARGUMENT. */
+  results: string[];
+  /** Case-insensitive literal substring of tracking_number (empty: no filter). */
+  tracking_number: string;
+  /** Inclusive bounds on received_at: days `YYYY-MM-DD` (whole days in UTC). */
+  received?: DateRange | undefined;
+  /**
+   * Among received_at, created_at, event_type, result; default -received_at.
+   * The id is appended as the final tiebreak.
+   */
+  sort: SortField[];
+  /** Default page 1, per_page 10. */
+  page?: PageRequest | undefined;
+}
+
+/** One row of the specification's "Webhook event row". */
+export interface WebhookEvent {
+  id: number;
+  integration_instance_id: number;
+  received_at?: Date | undefined;
+  event_type: string;
+  tracking_number: string;
+  /** Absent when the webhook could not be read far enough to know them. */
+  status_from?: string | undefined;
+  status_to?: string | undefined;
+  summary?: string | undefined;
+  /**
+   * The payload's `event` and `data` (number, carrier, track_info.latest_status)
+   * as JSON text; empty when the body was not a JSON object.
+   */
+  payload_json: string;
+  result: string;
+  error_message?: string | undefined;
+  processing_duration_ms: number;
+  created_at?: Date | undefined;
+  updated_at?: Date | undefined;
+}
+
+export interface ListWebhookEventsResponse {
+  events: WebhookEvent[];
+  page_info?: PageInfo | undefined;
 }
 
 function createBaseRegisterTokenRequest(): RegisterTokenRequest {
@@ -567,6 +630,7 @@ function createBaseIngestWebhookRequest(): IngestWebhookRequest {
     raw_body: Buffer.alloc(0),
     content_type: '',
     signature: undefined,
+    tenant_id: undefined,
   };
 }
 
@@ -586,6 +650,9 @@ export const IngestWebhookRequest: MessageFns<IngestWebhookRequest> = {
     }
     if (message.signature !== undefined) {
       writer.uint32(42).string(message.signature);
+    }
+    if (message.tenant_id !== undefined) {
+      writer.uint32(50).string(message.tenant_id);
     }
     return writer;
   },
@@ -643,6 +710,14 @@ export const IngestWebhookRequest: MessageFns<IngestWebhookRequest> = {
             message.signature = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tenant_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -670,6 +745,11 @@ export const IngestWebhookRequest: MessageFns<IngestWebhookRequest> = {
           ? globalThis.String(object.content_type)
           : '',
       signature: isSet(object.signature) ? globalThis.String(object.signature) : undefined,
+      tenant_id: isSet(object.tenantId)
+        ? globalThis.String(object.tenantId)
+        : isSet(object.tenant_id)
+          ? globalThis.String(object.tenant_id)
+          : undefined,
     };
   },
 
@@ -690,6 +770,9 @@ export const IngestWebhookRequest: MessageFns<IngestWebhookRequest> = {
     if (message.signature !== undefined) {
       obj.signature = message.signature;
     }
+    if (message.tenant_id !== undefined) {
+      obj.tenantId = message.tenant_id;
+    }
     return obj;
   },
 
@@ -705,18 +788,28 @@ export const IngestWebhookRequest: MessageFns<IngestWebhookRequest> = {
     message.raw_body = object.raw_body ?? Buffer.alloc(0);
     message.content_type = object.content_type ?? '';
     message.signature = object.signature ?? undefined;
+    message.tenant_id = object.tenant_id ?? undefined;
     return message;
   },
 };
 
 function createBaseIngestWebhookResponse(): IngestWebhookResponse {
-  return { webhook_event_id: 0 };
+  return { webhook_event_id: 0, rejection: '', message: '', violations: [] };
 }
 
 export const IngestWebhookResponse: MessageFns<IngestWebhookResponse> = {
   encode(message: IngestWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.webhook_event_id !== 0) {
       writer.uint32(8).int64(message.webhook_event_id);
+    }
+    if (message.rejection !== '') {
+      writer.uint32(18).string(message.rejection);
+    }
+    if (message.message !== '') {
+      writer.uint32(26).string(message.message);
+    }
+    for (const v of message.violations) {
+      FieldViolation.encode(v!, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -742,6 +835,30 @@ export const IngestWebhookResponse: MessageFns<IngestWebhookResponse> = {
             message.webhook_event_id = longToNumber(reader.int64());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rejection = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -761,6 +878,11 @@ export const IngestWebhookResponse: MessageFns<IngestWebhookResponse> = {
         : isSet(object.webhook_event_id)
           ? globalThis.Number(object.webhook_event_id)
           : 0,
+      rejection: isSet(object.rejection) ? globalThis.String(object.rejection) : '',
+      message: isSet(object.message) ? globalThis.String(object.message) : '',
+      violations: globalThis.Array.isArray(object?.violations)
+        ? object.violations.map((e: any) => FieldViolation.fromJSON(e))
+        : [],
     };
   },
 
@@ -768,6 +890,15 @@ export const IngestWebhookResponse: MessageFns<IngestWebhookResponse> = {
     const obj: any = {};
     if (message.webhook_event_id !== 0) {
       obj.webhookEventId = Math.round(message.webhook_event_id);
+    }
+    if (message.rejection !== '') {
+      obj.rejection = message.rejection;
+    }
+    if (message.message !== '') {
+      obj.message = message.message;
+    }
+    if (message.violations?.length) {
+      obj.violations = message.violations.map((e) => FieldViolation.toJSON(e));
     }
     return obj;
   },
@@ -780,6 +911,9 @@ export const IngestWebhookResponse: MessageFns<IngestWebhookResponse> = {
   ): IngestWebhookResponse {
     const message = createBaseIngestWebhookResponse();
     message.webhook_event_id = object.webhook_event_id ?? 0;
+    message.rejection = object.rejection ?? '';
+    message.message = object.message ?? '';
+    message.violations = object.violations?.map((e) => FieldViolation.fromPartial(e)) || [];
     return message;
   },
 };
@@ -964,6 +1098,645 @@ export const GetWebhookSummaryResponse: MessageFns<GetWebhookSummaryResponse> = 
   },
 };
 
+function createBaseListWebhookEventsRequest(): ListWebhookEventsRequest {
+  return {
+    integration_instance_id: 0,
+    event_types: [],
+    results: [],
+    tracking_number: '',
+    received: undefined,
+    sort: [],
+    page: undefined,
+  };
+}
+
+export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
+  encode(
+    message: ListWebhookEventsRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(8).int64(message.integration_instance_id);
+    }
+    for (const v of message.event_types) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.results) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.tracking_number !== '') {
+      writer.uint32(34).string(message.tracking_number);
+    }
+    if (message.received !== undefined) {
+      DateRange.encode(message.received, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.sort) {
+      SortField.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhookEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWebhookEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.event_types.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.results.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.tracking_number = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.received = DateRange.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sort.push(SortField.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWebhookEventsRequest {
+    return {
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      event_types: globalThis.Array.isArray(object?.eventTypes)
+        ? object.eventTypes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.event_types)
+          ? object.event_types.map((e: any) => globalThis.String(e))
+          : [],
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => globalThis.String(e))
+        : [],
+      tracking_number: isSet(object.trackingNumber)
+        ? globalThis.String(object.trackingNumber)
+        : isSet(object.tracking_number)
+          ? globalThis.String(object.tracking_number)
+          : '',
+      received: isSet(object.received) ? DateRange.fromJSON(object.received) : undefined,
+      sort: globalThis.Array.isArray(object?.sort)
+        ? object.sort.map((e: any) => SortField.fromJSON(e))
+        : [],
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListWebhookEventsRequest): unknown {
+    const obj: any = {};
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.event_types?.length) {
+      obj.eventTypes = message.event_types;
+    }
+    if (message.results?.length) {
+      obj.results = message.results;
+    }
+    if (message.tracking_number !== '') {
+      obj.trackingNumber = message.tracking_number;
+    }
+    if (message.received !== undefined) {
+      obj.received = DateRange.toJSON(message.received);
+    }
+    if (message.sort?.length) {
+      obj.sort = message.sort.map((e) => SortField.toJSON(e));
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWebhookEventsRequest>, I>>(
+    base?: I,
+  ): ListWebhookEventsRequest {
+    return ListWebhookEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWebhookEventsRequest>, I>>(
+    object: I,
+  ): ListWebhookEventsRequest {
+    const message = createBaseListWebhookEventsRequest();
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.event_types = object.event_types?.map((e) => e) || [];
+    message.results = object.results?.map((e) => e) || [];
+    message.tracking_number = object.tracking_number ?? '';
+    message.received =
+      object.received !== undefined && object.received !== null
+        ? DateRange.fromPartial(object.received)
+        : undefined;
+    message.sort = object.sort?.map((e) => SortField.fromPartial(e)) || [];
+    message.page =
+      object.page !== undefined && object.page !== null
+        ? PageRequest.fromPartial(object.page)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseWebhookEvent(): WebhookEvent {
+  return {
+    id: 0,
+    integration_instance_id: 0,
+    received_at: undefined,
+    event_type: '',
+    tracking_number: '',
+    status_from: undefined,
+    status_to: undefined,
+    summary: undefined,
+    payload_json: '',
+    result: '',
+    error_message: undefined,
+    processing_duration_ms: 0,
+    created_at: undefined,
+    updated_at: undefined,
+  };
+}
+
+export const WebhookEvent: MessageFns<WebhookEvent> = {
+  encode(message: WebhookEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(16).int64(message.integration_instance_id);
+    }
+    if (message.received_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.received_at), writer.uint32(26).fork()).join();
+    }
+    if (message.event_type !== '') {
+      writer.uint32(34).string(message.event_type);
+    }
+    if (message.tracking_number !== '') {
+      writer.uint32(42).string(message.tracking_number);
+    }
+    if (message.status_from !== undefined) {
+      writer.uint32(50).string(message.status_from);
+    }
+    if (message.status_to !== undefined) {
+      writer.uint32(58).string(message.status_to);
+    }
+    if (message.summary !== undefined) {
+      writer.uint32(66).string(message.summary);
+    }
+    if (message.payload_json !== '') {
+      writer.uint32(74).string(message.payload_json);
+    }
+    if (message.result !== '') {
+      writer.uint32(82).string(message.result);
+    }
+    if (message.error_message !== undefined) {
+      writer.uint32(90).string(message.error_message);
+    }
+    if (message.processing_duration_ms !== 0) {
+      writer.uint32(96).int64(message.processing_duration_ms);
+    }
+    if (message.created_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.created_at), writer.uint32(106).fork()).join();
+    }
+    if (message.updated_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.updated_at), writer.uint32(114).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.received_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.event_type = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tracking_number = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status_from = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.status_to = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.summary = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.payload_json = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.result = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.error_message = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.processing_duration_ms = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.created_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.updated_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookEvent {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      received_at: isSet(object.receivedAt)
+        ? fromJsonTimestamp(object.receivedAt)
+        : isSet(object.received_at)
+          ? fromJsonTimestamp(object.received_at)
+          : undefined,
+      event_type: isSet(object.eventType)
+        ? globalThis.String(object.eventType)
+        : isSet(object.event_type)
+          ? globalThis.String(object.event_type)
+          : '',
+      tracking_number: isSet(object.trackingNumber)
+        ? globalThis.String(object.trackingNumber)
+        : isSet(object.tracking_number)
+          ? globalThis.String(object.tracking_number)
+          : '',
+      status_from: isSet(object.statusFrom)
+        ? globalThis.String(object.statusFrom)
+        : isSet(object.status_from)
+          ? globalThis.String(object.status_from)
+          : undefined,
+      status_to: isSet(object.statusTo)
+        ? globalThis.String(object.statusTo)
+        : isSet(object.status_to)
+          ? globalThis.String(object.status_to)
+          : undefined,
+      summary: isSet(object.summary) ? globalThis.String(object.summary) : undefined,
+      payload_json: isSet(object.payloadJson)
+        ? globalThis.String(object.payloadJson)
+        : isSet(object.payload_json)
+          ? globalThis.String(object.payload_json)
+          : '',
+      result: isSet(object.result) ? globalThis.String(object.result) : '',
+      error_message: isSet(object.errorMessage)
+        ? globalThis.String(object.errorMessage)
+        : isSet(object.error_message)
+          ? globalThis.String(object.error_message)
+          : undefined,
+      processing_duration_ms: isSet(object.processingDurationMs)
+        ? globalThis.Number(object.processingDurationMs)
+        : isSet(object.processing_duration_ms)
+          ? globalThis.Number(object.processing_duration_ms)
+          : 0,
+      created_at: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+      updated_at: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+          ? fromJsonTimestamp(object.updated_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: WebhookEvent): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.received_at !== undefined) {
+      obj.receivedAt = message.received_at.toISOString();
+    }
+    if (message.event_type !== '') {
+      obj.eventType = message.event_type;
+    }
+    if (message.tracking_number !== '') {
+      obj.trackingNumber = message.tracking_number;
+    }
+    if (message.status_from !== undefined) {
+      obj.statusFrom = message.status_from;
+    }
+    if (message.status_to !== undefined) {
+      obj.statusTo = message.status_to;
+    }
+    if (message.summary !== undefined) {
+      obj.summary = message.summary;
+    }
+    if (message.payload_json !== '') {
+      obj.payloadJson = message.payload_json;
+    }
+    if (message.result !== '') {
+      obj.result = message.result;
+    }
+    if (message.error_message !== undefined) {
+      obj.errorMessage = message.error_message;
+    }
+    if (message.processing_duration_ms !== 0) {
+      obj.processingDurationMs = Math.round(message.processing_duration_ms);
+    }
+    if (message.created_at !== undefined) {
+      obj.createdAt = message.created_at.toISOString();
+    }
+    if (message.updated_at !== undefined) {
+      obj.updatedAt = message.updated_at.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WebhookEvent>, I>>(base?: I): WebhookEvent {
+    return WebhookEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WebhookEvent>, I>>(object: I): WebhookEvent {
+    const message = createBaseWebhookEvent();
+    message.id = object.id ?? 0;
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.received_at = object.received_at ?? undefined;
+    message.event_type = object.event_type ?? '';
+    message.tracking_number = object.tracking_number ?? '';
+    message.status_from = object.status_from ?? undefined;
+    message.status_to = object.status_to ?? undefined;
+    message.summary = object.summary ?? undefined;
+    message.payload_json = object.payload_json ?? '';
+    message.result = object.result ?? '';
+    message.error_message = object.error_message ?? undefined;
+    message.processing_duration_ms = object.processing_duration_ms ?? 0;
+    message.created_at = object.created_at ?? undefined;
+    message.updated_at = object.updated_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListWebhookEventsResponse(): ListWebhookEventsResponse {
+  return { events: [], page_info: undefined };
+}
+
+export const ListWebhookEventsResponse: MessageFns<ListWebhookEventsResponse> = {
+  encode(
+    message: ListWebhookEventsResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.events) {
+      WebhookEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.page_info !== undefined) {
+      PageInfo.encode(message.page_info, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhookEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWebhookEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(WebhookEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page_info = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWebhookEventsResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events)
+        ? object.events.map((e: any) => WebhookEvent.fromJSON(e))
+        : [],
+      page_info: isSet(object.pageInfo)
+        ? PageInfo.fromJSON(object.pageInfo)
+        : isSet(object.page_info)
+          ? PageInfo.fromJSON(object.page_info)
+          : undefined,
+    };
+  },
+
+  toJSON(message: ListWebhookEventsResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => WebhookEvent.toJSON(e));
+    }
+    if (message.page_info !== undefined) {
+      obj.pageInfo = PageInfo.toJSON(message.page_info);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWebhookEventsResponse>, I>>(
+    base?: I,
+  ): ListWebhookEventsResponse {
+    return ListWebhookEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWebhookEventsResponse>, I>>(
+    object: I,
+  ): ListWebhookEventsResponse {
+    const message = createBaseListWebhookEventsResponse();
+    message.events = object.events?.map((e) => WebhookEvent.fromPartial(e)) || [];
+    message.page_info =
+      object.page_info !== undefined && object.page_info !== null
+        ? PageInfo.fromPartial(object.page_info)
+        : undefined;
+    return message;
+  },
+};
+
 /**
  * The central registry of inbound webhook tokens and the inbound webhook inbox.
  * Register/Unregister/GetWebhookSummary need x-tenant-id metadata; ResolveToken
@@ -1041,6 +1814,23 @@ export const WebhookIngestServiceService = {
     responseDeserialize: (value: Buffer): GetWebhookSummaryResponse =>
       GetWebhookSummaryResponse.decode(value),
   },
+  /**
+   * One page of an instance's webhook event rows (the log endpoint). Only rows
+   * with a final result are listed. The caller checks that the instance exists.
+   */
+  listWebhookEvents: {
+    path: '/inventory.webhook_ingest.v1.WebhookIngestService/ListWebhookEvents' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListWebhookEventsRequest): Buffer =>
+      Buffer.from(ListWebhookEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWebhookEventsRequest =>
+      ListWebhookEventsRequest.decode(value),
+    responseSerialize: (value: ListWebhookEventsResponse): Buffer =>
+      Buffer.from(ListWebhookEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWebhookEventsResponse =>
+      ListWebhookEventsResponse.decode(value),
+  },
 } as const;
 
 export interface WebhookIngestServiceServer extends UntypedServiceImplementation {
@@ -1056,6 +1846,11 @@ export interface WebhookIngestServiceServer extends UntypedServiceImplementation
    */
   ingestWebhook: handleUnaryCall<IngestWebhookRequest, IngestWebhookResponse>;
   getWebhookSummary: handleUnaryCall<GetWebhookSummaryRequest, GetWebhookSummaryResponse>;
+  /**
+   * One page of an instance's webhook event rows (the log endpoint). Only rows
+   * with a final result are listed. The caller checks that the instance exists.
+   */
+  listWebhookEvents: handleUnaryCall<ListWebhookEventsRequest, ListWebhookEventsResponse>;
 }
 
 export interface WebhookIngestServiceClient extends Client {
@@ -1140,6 +1935,25 @@ export interface WebhookIngestServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetWebhookSummaryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One page of an instance's webhook event rows (the log endpoint). Only rows
+   * with a final result are listed. The caller checks that the instance exists.
+   */
+  listWebhookEvents(
+    request: ListWebhookEventsRequest,
+    callback: (error: ServiceError | null, response: ListWebhookEventsResponse) => void,
+  ): ClientUnaryCall;
+  listWebhookEvents(
+    request: ListWebhookEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListWebhookEventsResponse) => void,
+  ): ClientUnaryCall;
+  listWebhookEvents(
+    request: ListWebhookEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListWebhookEventsResponse) => void,
   ): ClientUnaryCall;
 }
 

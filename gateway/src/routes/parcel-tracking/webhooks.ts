@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
+import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
+import { webhookLogPage } from '../webhooks/webhook-log-page.js';
+import { baseUrlOf } from './base-url.js';
+import { instanceId, PREFIX } from './instances.js';
+
+export interface ParcelTrackingWebhookLogRouteDeps {
+  parcelTracking: ParcelTrackingAdapter;
+  webhookIngest: WebhookIngestAdapter;
+  publicScheme: 'http' | 'https';
+  publicPort: number;
+}
+
+export const PARCEL_TRACKING_WEBHOOK_LOG_ROUTE = `GET ${PREFIX}/instances/:instance/webhooks`;
+
+/**
+ * `GET .../instances/{instance}/webhooks`: parcel-tracking says whether the
+ * tenant has the instance (404 otherwise; rows of a disconnected instance stay
+ * in webhook-ingest as history), then webhook-ingest's page is rendered.
+ */
+export async function parcelTrackingWebhookLogRoutes(
+  app: FastifyInstance,
+  deps: ParcelTrackingWebhookLogRouteDeps,
+): Promise<void> {
+  app.get(`${PREFIX}/instances/:instance/webhooks`, async (request) => {
+    const id = instanceId(request.params);
+    await deps.parcelTracking.checkInstance(id);
+    const [pathname, rawQuery = ''] = request.url.split('?');
+    return webhookLogPage({
+      webhookIngest: deps.webhookIngest,
+      instanceId: id,
+      query: request.query,
+      path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+      rawQuery,
+    });
+  });
+}

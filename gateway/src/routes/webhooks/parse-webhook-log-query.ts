@@ -1,0 +1,127 @@
+import type { ListWebhookEventsRequest } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
+import {
+  commaList,
+  filterValue,
+  parseMdY,
+  type QueryValue,
+} from '../activity/parse-activity-query.js';
+
+/** The specification's webhook log rules: results, sorts (default -received_at). */
+export const WEBHOOK_RESULTS = ['processed', 'failed', 'ignored'] as const;
+export const WEBHOOK_LOG_SORTS = ['received_at', 'created_at', 'event_type', 'result'] as const;
+export const WEBHOOK_LOG_DEFAULT_PER_PAGE = 10;
+/** As the activity list: no hard maximum in the spec; 1000 keeps one call bounded (ADR 0223). */
+export const WEBHOOK_LOG_MAX_PER_PAGE = 1000;
+const MAX_SEARCH_LENGTH = 255;
+const MAX_PAGE = 2_147_483_647;
+
+export type ParsedWebhookLogQuery =
+  { ok: true; request: ListWebhookEventsRequest } | { ok: false; errors: Record<string, string[]> };
+
+function pageNumber(
+  value: unknown,
+  field: string,
+  fallback: number,
+  max: number,
+  errors: Record<string, string[]>,
+): number {
+  if (value === undefined || value === '') return fallback;
+  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value.trim())) {
+    (errors[field] ??= []).push(`The ${field} field must be an integer.`);
+    return fallback;
+  }
+  const number = Number(value.trim());
+  if (number < 1) (errors[field] ??= []).push(`The ${field} field must be at least 1.`);
+  else if (number > max)
+    (errors[field] ??= []).push(`The ${field} field must not be greater than ${max}.`);
+  return number;
+}
+
+/**
+ * Parses `GET .../instances/{instance}/webhooks` into the ListWebhookEvents
+ * request, or Laravel-style field errors for a 422. Dates are m/d/Y whole days
+ * in UTC on received_at, inclusive. Unknown parameters are ignored.
+ */
+export function parseWebhookLogQuery(query: unknown, instanceId: number): ParsedWebhookLogQuery {
+  const params = (query && typeof query === 'object' ? query : {}) as Record<string, unknown>;
+  const errors: Record<string, string[]> = {};
+
+  const eventTypes = commaList(filterValue(params, 'event_type'));
+  if (!eventTypes)
+    (errors['filter.event_type'] ??= []).push(
+      'The filter.event_type field must be a comma-separated list.',
+    );
+  const results = commaList(filterValue(params, 'result'));
+  if (
+    !results ||
+    results.some((result) => !(WEBHOOK_RESULTS as readonly string[]).includes(result))
+  )
+    (errors['filter.result'] ??= []).push(
+      `The selected filter.result is invalid. Allowed values are ${WEBHOOK_RESULTS.join(', ')}.`,
+    );
+
+  let trackingNumber = '';
+  const rawNumber = filterValue(params, 'tracking_number');
+  if (rawNumber !== undefined && typeof rawNumber !== 'string')
+    (errors['filter.tracking_number'] ??= []).push(
+      'The filter.tracking_number field must be a string.',
+    );
+  else if (rawNumber !== undefined && rawNumber.trim().length > MAX_SEARCH_LENGTH)
+    (errors['filter.tracking_number'] ??= []).push(
+      `The filter.tracking_number field must not be greater than ${MAX_SEARCH_LENGTH} characters.`,
+    );
+  else trackingNumber = rawNumber?.trim() ?? '';
+
+  const received: { from?: string; to?: string } = {};
+  for (const [name, end] of [
+    ['date_from', 'from'],
+    ['date_to', 'to'],
+  ] as const) {
+    const raw = filterValue(params, name);
+    if (raw === undefined || raw === '') continue;
+    const day = typeof raw === 'string' ? parseMdY(raw.trim()) : undefined;
+    if (day) received[end] = day;
+    else
+      (errors[`filter.${name}`] ??= []).push(
+        `The filter.${name} field must match the format m/d/Y.`,
+      );
+  }
+
+  const sort: Array<{ field: string; descending: boolean }> = [];
+  const sortParts = commaList(params.sort as QueryValue);
+  const unknownSorts =
+    sortParts?.filter(
+      (part) => !(WEBHOOK_LOG_SORTS as readonly string[]).includes(part.replace(/^-/, '')),
+    ) ?? [];
+  if (!sortParts || unknownSorts.length > 0)
+    (errors.sort ??= []).push(
+      `Requested sort(s) \`${unknownSorts.join(', ') || String(params.sort)}\` is not allowed. Allowed sort(s) are \`${WEBHOOK_LOG_SORTS.join(', ')}\`.`,
+    );
+  else
+    for (const part of sortParts)
+      sort.push({ field: part.replace(/^-/, ''), descending: part.startsWith('-') });
+
+  const page = pageNumber(params.page, 'page', 1, MAX_PAGE, errors);
+  const perPage = pageNumber(
+    params.per_page,
+    'per_page',
+    WEBHOOK_LOG_DEFAULT_PER_PAGE,
+    WEBHOOK_LOG_MAX_PER_PAGE,
+    errors,
+  );
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    request: {
+      integration_instance_id: instanceId,
+      event_types: eventTypes!,
+      results: results!,
+      tracking_number: trackingNumber,
+      received,
+      // Empty means the service default: -received_at (then -id).
+      sort,
+      page: { page, per_page: perPage },
+    },
+  };
+}

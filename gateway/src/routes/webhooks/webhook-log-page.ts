@@ -1,0 +1,52 @@
+import type { WebhookEvent } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
+import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
+import { validationBody } from '../../http/envelopes.js';
+import { HttpError } from '../../http/http-error.js';
+import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
+import { parseWebhookLogQuery } from './parse-webhook-log-query.js';
+
+/** One row as the specification's "Webhook event row". */
+export function presentWebhookEvent(event: WebhookEvent) {
+  return {
+    id: event.id,
+    integration_instance_id: event.integration_instance_id,
+    received_at: event.received_at?.toISOString() ?? null,
+    event_type: event.event_type,
+    tracking_number: event.tracking_number,
+    status_from: event.status_from ?? null,
+    status_to: event.status_to ?? null,
+    summary: event.summary ?? null,
+    payload: event.payload_json ? (JSON.parse(event.payload_json) as unknown) : null,
+    result: event.result,
+    error_message: event.error_message ?? null,
+    processing_duration_ms: event.processing_duration_ms,
+    created_at: event.created_at?.toISOString() ?? null,
+    updated_at: event.updated_at?.toISOString() ?? null,
+  };
+}
+
+export interface WebhookLogInput {
+  webhookIngest: WebhookIngestAdapter;
+  /** Already checked to exist for the caller's tenant. */
+  instanceId: number;
+  query: unknown;
+  /** Absolute URL of the endpoint without query (the envelope's `path`). */
+  path: string;
+  /** The raw query string without `?`, so page URLs keep every filter and sort. */
+  rawQuery: string;
+}
+
+/** The `GET .../instances/{instance}/webhooks` answer after the instance check. */
+export async function webhookLogPage(input: WebhookLogInput) {
+  const parsed = parseWebhookLogQuery(input.query, input.instanceId);
+  if (!parsed.ok) throw new HttpError(422, validationBody(parsed.errors));
+  const response = await input.webhookIngest.listWebhookEvents(parsed.request);
+  const info = response.page_info!;
+  const meta = pageMeta(info.current_page, info.per_page, info.total, response.events.length);
+  return linksMetaEnvelope(
+    response.events.map(presentWebhookEvent),
+    meta,
+    input.path,
+    input.rawQuery,
+  );
+}

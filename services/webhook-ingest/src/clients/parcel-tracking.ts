@@ -1,0 +1,75 @@
+import {
+  ParcelTrackingServiceClient,
+  type ApplyTrackingUpdateResponse,
+} from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import {
+  createGrpcClient,
+  currentContext,
+  newRequestId,
+  runWithContext,
+} from '@inventory/platform';
+import type { TrackingUpdate } from '../domain/payload.js';
+
+/**
+ * parcel-tracking as this service uses it: it holds the instance's API key (so
+ * it checks signatures) and the tracking rows (so it applies updates). Every
+ * call carries the webhook's tenant as `x-tenant-id` metadata: an inbound call
+ * has no tenant credential, the token resolved it.
+ */
+export interface ParcelTracking {
+  verifySignature(
+    tenantId: string,
+    instanceId: number,
+    rawBody: Uint8Array,
+    signature: string,
+  ): Promise<boolean>;
+  applyUpdate(
+    tenantId: string,
+    instanceId: number,
+    webhookEventId: number,
+    update: TrackingUpdate,
+  ): Promise<ApplyTrackingUpdateResponse>;
+  close(): void;
+}
+
+const asDate = (iso: string | null) => (iso === null ? undefined : new Date(iso));
+const present = <T>(value: T | null) => (value === null ? undefined : value);
+
+export function createParcelTrackingClient(address: string, deadlineMs: number): ParcelTracking {
+  const handle = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
+  const asTenant = <T>(tenantId: string, call: () => Promise<T>) =>
+    runWithContext({ requestId: currentContext()?.requestId ?? newRequestId(), tenantId }, call);
+  return {
+    async verifySignature(tenantId, instanceId, rawBody, signature) {
+      const answer = await asTenant(tenantId, () =>
+        handle.call.verifyWebhookSignature({
+          integration_instance_id: instanceId,
+          raw_body: Buffer.from(rawBody),
+          signature,
+        }),
+      );
+      return answer.valid;
+    },
+    applyUpdate(tenantId, instanceId, webhookEventId, update) {
+      return asTenant(tenantId, () =>
+        handle.call.applyTrackingUpdate({
+          integration_instance_id: instanceId,
+          webhook_event_id: webhookEventId,
+          update: {
+            event_type: update.event_type,
+            tracking_number: update.tracking_number,
+            carrier_code: present(update.carrier_code),
+            provider_status: present(update.provider_status),
+            provider_sub_status: present(update.provider_sub_status),
+            latest_event_at: asDate(update.latest_event_at),
+            latest_event_description: present(update.latest_event_description),
+            latest_event_location: present(update.latest_event_location),
+            estimated_delivery_at: asDate(update.estimated_delivery_at),
+            picked_up_at: asDate(update.picked_up_at),
+          },
+        }),
+      );
+    },
+    close: () => handle.close(),
+  };
+}

@@ -1,0 +1,106 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  ParcelTrackingServiceService,
+  TrackingUpdateOutcome,
+  type ApplyTrackingUpdateRequest,
+  type ApplyTrackingUpdateResponse,
+  type ParcelTrackingServiceServer,
+} from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import {
+  AppError,
+  createLogger,
+  startGrpcServer,
+  type AsyncService,
+  type GrpcServerHandle,
+} from '@inventory/platform';
+
+export { TrackingUpdateOutcome };
+
+export interface ApplyCall {
+  tenantId: string;
+  request: ApplyTrackingUpdateRequest;
+}
+
+/** What the fake answers one ApplyTrackingUpdate with: an answer, an error, or never (a hang). */
+export type Scripted = ApplyTrackingUpdateResponse | AppError | 'hang';
+
+/**
+ * A real gRPC server speaking parcel-tracking's contract with scripted answers:
+ * parcel-tracking is not the subject of webhook-ingest's tests. Signatures are
+ * checked for real (hex SHA-256 of `<raw body>/<api key>`) against the keys
+ * given per `<tenant>:<instance>`; `applyAnswers` scripts ApplyTrackingUpdate
+ * by tracking number (a queue; the last entry repeats), APPLIED otherwise.
+ */
+export class FakeParcelTracking {
+  readonly apiKeys = new Map<string, string>();
+  readonly applyCalls: ApplyCall[] = [];
+  readonly applyAnswers = new Map<string, Scripted[]>();
+  private server?: GrpcServerHandle;
+  private readonly hung: Array<() => void> = [];
+
+  get address(): string {
+    return this.server!.address;
+  }
+
+  async start(port = 0): Promise<this> {
+    const implementation = {
+      verifyWebhookSignature: async (request, context) => {
+        const key = this.apiKeys.get(`${context.tenant()}:${request.integration_instance_id}`);
+        if (!key) throw new AppError(5 /* NOT_FOUND */, 'not_found', 'Instance not found.');
+        const expected = createHash('sha256').update(request.raw_body).update(`/${key}`).digest();
+        const given = /^[0-9a-f]{64}$/i.test(request.signature)
+          ? Buffer.from(request.signature, 'hex')
+          : null;
+        return { valid: given !== null && timingSafeEqual(expected, given) };
+      },
+      applyTrackingUpdate: async (request, context) => {
+        this.applyCalls.push({ tenantId: context.tenant(), request });
+        const queue = this.applyAnswers.get(request.update?.tracking_number ?? '') ?? [];
+        const next = queue.length > 1 ? queue.shift()! : queue[0];
+        if (next === 'hang')
+          return new Promise<never>((_, reject) =>
+            this.hung.push(() => reject(new Error('released'))),
+          );
+        if (next instanceof AppError) throw next;
+        return (
+          next ?? {
+            outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+            status_from: 'in_transit',
+            status_to: 'delivered',
+            tracking_id: 1,
+          }
+        );
+      },
+    } as Partial<
+      AsyncService<ParcelTrackingServiceServer>
+    > as AsyncService<ParcelTrackingServiceServer>;
+    this.server = await startGrpcServer({
+      host: '127.0.0.1',
+      port,
+      logger: createLogger({ service: 'fake-parcel-tracking', level: 'silent' }),
+      services: [
+        {
+          name: 'inventory.parcel_tracking.v1.ParcelTrackingService',
+          definition: ParcelTrackingServiceService,
+          implementation,
+        },
+      ],
+    });
+    return this;
+  }
+
+  callsFor(webhookEventId: number): ApplyCall[] {
+    return this.applyCalls.filter((call) => call.request.webhook_event_id === webhookEventId);
+  }
+
+  async stop(): Promise<void> {
+    for (const release of this.hung.splice(0)) release();
+    await this.server?.stop(1_000);
+  }
+}
+
+export const answer = (
+  outcome: TrackingUpdateOutcome,
+  status_from = 'in_transit',
+  status_to = status_from,
+): ApplyTrackingUpdateResponse => ({ outcome, status_from, status_to, tracking_id: 1 });

@@ -1,0 +1,130 @@
+import { signBody } from '@inventory/provider-sim';
+import { describe, expect, it } from 'vitest';
+import { httpCall } from '../../src/fixtures/http.js';
+import { GOOD_KEY, PREFIX } from './harness.js';
+import { useParcelSystem } from './instance-suite.js';
+
+const suite = useParcelSystem();
+
+async function eventually<T>(check: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() - started > timeoutMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+const push = (number: string) =>
+  JSON.stringify({
+    event: 'TRACKING_UPDATED',
+    data: {
+      number,
+      carrier: 100002,
+      track_info: { latest_status: { status: 'InTransit', sub_status: 'InTransit_PickedUp' } },
+    },
+  });
+
+describe('inbound provider webhooks through the whole system', () => {
+  it('refuses hostile bodies with 4xx (never 500), stores them as failed with the reason, and lists them', async () => {
+    const { t, instance } = await suite.connected();
+    const path = new URL(instance.webhook_url).pathname;
+    const send = (rawBody: string, headers: Record<string, string> = {}) =>
+      httpCall(suite.p.system.gatewayUrl, 'POST', path, { host: t.host, rawBody, headers });
+    const hostile: Array<[string, Record<string, string>]> = [
+      ['', {}],
+      ['', { 'content-type': 'text/plain' }],
+      [`{"event":"TRACKING_UPDATED","data":${'['.repeat(2000)}${']'.repeat(2000)}}`, {}],
+      ['{"data":{"number":"1Z999AA10123456784"}}', {}],
+      ['<xml/>', { 'content-type': 'application/xml' }],
+    ];
+    for (const [body, headers] of hostile) {
+      const answer = await send(body, headers);
+      expect(answer.status, body.slice(0, 30)).toBe(422);
+      expect(answer.body).toEqual({ message: expect.any(String), errors: expect.any(Object) });
+    }
+    const forged = await send(push('1Z999AA10123456784'), { sign: 'f'.repeat(64) });
+    expect(forged.status).toBe(401);
+    expect(forged.body).toEqual({ message: expect.stringContaining('signature') });
+
+    const log = await t.request(
+      'GET',
+      `${PREFIX}/instances/${instance.id}/webhooks?filter[result]=failed&per_page=50`,
+    );
+    expect(log.status).toBe(200);
+    expect(log.body.meta.total).toBe(hostile.length + 1);
+    expect(log.body.data.every((row: { error_message: string }) => row.error_message)).toBe(true);
+    const other = await suite.p.tenant();
+    expect((await other.request('GET', `${PREFIX}/instances/${instance.id}/webhooks`)).status).toBe(
+      404,
+    );
+    expect(
+      (await t.request('GET', `${PREFIX}/instances/${instance.id}/webhooks?filter[result]=done`))
+        .status,
+    ).toBe(422);
+  });
+
+  it('keeps the log after a disconnect and refuses the removed token with 404, storing nothing', async () => {
+    const { t, instance } = await suite.connected();
+    const path = new URL(instance.webhook_url).pathname;
+    const body = push('1Z999AA10123456785');
+    const stored = await httpCall(suite.p.system.gatewayUrl, 'POST', path, {
+      host: t.host,
+      rawBody: '',
+    });
+    expect(stored.status).toBe(422);
+    expect((await t.request('DELETE', `${PREFIX}/instances/${instance.id}`)).status).toBe(204);
+    const after = await httpCall(suite.p.system.gatewayUrl, 'POST', path, {
+      host: t.host,
+      rawBody: body,
+      headers: { sign: signBody(body, GOOD_KEY) },
+    });
+    expect(after.status).toBe(404);
+    const inbox = (
+      suite.p.system.services['webhook-ingest'] as unknown as {
+        stores: { inbox: { model: { countDocuments(q: object): Promise<number> } } };
+      }
+    ).stores.inbox;
+    expect(await inbox.model.countDocuments({ tenant_id: t.tenant.id })).toBe(1);
+  });
+
+  // Needs parcel-tracking's ApplyTrackingUpdate (issue 13, engineer w12's branch).
+  it('processes what the simulator pushes to the real webhook_url: one row per push, a retry ignored as a duplicate', async () => {
+    const { t, instance } = await suite.connected();
+    const number = '1Z999AA10123456786';
+    const register = await fetch(`${suite.p.sim.url}/track/v2.2/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', '17token': GOOD_KEY },
+      body: JSON.stringify([{ number }]),
+    });
+    expect(register.status).toBe(200);
+    suite.p.sim.advance(number);
+    const gatewayPort = new URL(suite.p.system.gatewayUrl).port;
+    const url = `http://${t.host}:${gatewayPort}${new URL(instance.webhook_url).pathname}`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const pushed = await suite.p.sim.pushWebhook({ url, number, apiKey: GOOD_KEY });
+      expect(pushed).toMatchObject({ delivered: true, status: 200 });
+    }
+    const rows = await eventually(async () => {
+      const answer = await t.request(
+        'GET',
+        `${PREFIX}/instances/${instance.id}/webhooks?sort=received_at`,
+      );
+      expect(answer.body.meta.total).toBe(2);
+      return answer.body.data as Array<Record<string, unknown>>;
+    });
+    expect(rows[0]).toMatchObject({
+      event_type: 'TRACKING_UPDATED',
+      tracking_number: number,
+      result: expect.stringMatching(/^(processed|ignored)$/),
+    });
+    expect(rows[1]).toMatchObject({
+      tracking_number: number,
+      result: 'ignored',
+      error_message: expect.stringContaining('Duplicate'),
+    });
+  });
+});
