@@ -2,42 +2,25 @@ import type { Document } from 'bson';
 import { compileQuery } from '../storage/mingo.js';
 import { badValue } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
+import { executeCount, executeFind, type QueryOptions } from '../storage/query-exec.js';
 import { encodeKey, pathValues } from '../storage/values.js';
 import { collectionName, type CommandContext, type CommandHandler } from './context.js';
 
 const nonEmpty = (d: unknown): d is Document =>
   !!d && typeof d === 'object' && Object.keys(d).length > 0;
 
-/** Filter via indexes + mingo, then sort/skip/limit/projection with mingo's cursor (sort is stable). */
+/**
+ * Filter, sort, skip and limit through the planner (an index walk that stops after skip + limit
+ * when an index serves the sort), then the projection with mingo on the returned rows only.
+ */
 export function runQuery(
   coll: Collection | undefined,
-  opts: {
-    filter?: Document;
-    sort?: Document;
-    projection?: Document;
-    skip?: number;
-    limit?: number;
-  },
+  opts: QueryOptions & { projection?: Document },
 ): Document[] {
   if (!coll) return [];
-  const matched = coll.find(opts.filter ?? {});
-  // Fast path for the common findOne/find-by-key shape: nothing for mingo's cursor to do.
-  if (!nonEmpty(opts.sort) && !nonEmpty(opts.projection)) {
-    const start = opts.skip ?? 0;
-    return opts.limit
-      ? matched.slice(start, start + Math.abs(opts.limit))
-      : start
-        ? matched.slice(start)
-        : matched;
-  }
-  let cursor = compileQuery({}).find<Document>(
-    matched,
-    nonEmpty(opts.projection) ? opts.projection : undefined,
-  );
-  if (nonEmpty(opts.sort)) cursor = cursor.sort(opts.sort as Record<string, 1 | -1>);
-  if (opts.skip) cursor = cursor.skip(opts.skip);
-  if (opts.limit) cursor = cursor.limit(Math.abs(opts.limit));
-  return cursor.all();
+  const { docs } = executeFind(coll, opts);
+  if (!nonEmpty(opts.projection)) return docs;
+  return compileQuery({}).find<Document>(docs, opts.projection).all();
 }
 
 const num = (v: unknown, field: string): number | undefined => {
@@ -57,6 +40,7 @@ const find: CommandHandler = (cmd, ctx: CommandContext) => {
     projection: cmd.projection as Document | undefined,
     skip: num(cmd.skip, 'skip'),
     limit,
+    hint: cmd.hint,
   });
   const singleBatch = cmd.singleBatch === true || (limit !== undefined && limit < 0);
   return ctx.cursors.first(`${ctx.db}.${name}`, docs, num(cmd.batchSize, 'batchSize'), singleBatch);
@@ -86,7 +70,7 @@ const killCursors: CommandHandler = (cmd, ctx) => {
 const count: CommandHandler = (cmd, ctx) => {
   const coll = ctx.catalog.get(ctx.db, collectionName(cmd, 'count'));
   const query = (cmd.query as Document | undefined) ?? {};
-  let n = coll ? (Object.keys(query).length ? coll.find(query).length : coll.docs.size) : 0;
+  let n = coll ? executeCount(coll, { filter: query, hint: cmd.hint }).n : 0;
   const skip = num(cmd.skip, 'skip') ?? 0;
   n = Math.max(0, n - skip);
   const limit = num(cmd.limit, 'limit');

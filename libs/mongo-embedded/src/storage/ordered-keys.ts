@@ -1,0 +1,168 @@
+import { compareBson } from './bson-order.js';
+
+/** One index entry: the key's values in key-pattern order, the document's natural position, its id. */
+export interface KeyEntry {
+  k: unknown[];
+  /** Natural (insertion) position of the document: the tiebreak between equal keys, like a RecordId. */
+  n: number;
+  id: string;
+}
+
+/** A position in the structure: chunk and offset. `c === chunks.length` is the end. */
+export interface Pos {
+  c: number;
+  i: number;
+}
+
+const MAX_CHUNK = 512;
+
+/**
+ * The entries of one index, kept sorted by (key in the pattern's directions, natural position)
+ * under writes: a list of sorted chunks of at most 512 entries. Insert and delete are a binary
+ * search plus a splice within one chunk; a scan walks the chunks in either direction; counting a
+ * range sums chunk lengths instead of visiting entries.
+ */
+export class OrderedKeys {
+  private chunks: KeyEntry[][] = [[]];
+  private total = 0;
+
+  constructor(private readonly dirs: number[]) {}
+
+  get size(): number {
+    return this.total;
+  }
+
+  /** Compares the first `bound.length` components of `key` with `bound` in index order. */
+  comparePrefix(key: unknown[], bound: unknown[]): number {
+    for (let i = 0; i < bound.length; i++) {
+      const c = compareBson(key[i], bound[i]);
+      if (c !== 0) return this.dirs[i] === 1 ? c : -c;
+    }
+    return 0;
+  }
+
+  private compareEntries(a: KeyEntry, b: KeyEntry): number {
+    return this.comparePrefix(a.k, b.k) || a.n - b.n || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  }
+
+  /** Index of the first chunk whose last entry does not satisfy `before` (entries sorted). */
+  private chunkFor(before: (e: KeyEntry) => boolean): number {
+    let lo = 0;
+    let hi = this.chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const chunk = this.chunks[mid]!;
+      if (chunk.length > 0 && before(chunk[chunk.length - 1]!)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** First position whose entry does not satisfy `before` (a monotone predicate over the order). */
+  private seek(before: (e: KeyEntry) => boolean): Pos {
+    const c = this.chunkFor(before);
+    const chunk = this.chunks[c]!;
+    let lo = 0;
+    let hi = chunk.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(chunk[mid]!)) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.normalize({ c, i: lo });
+  }
+
+  private normalize(p: Pos): Pos {
+    while (p.c < this.chunks.length && p.i >= this.chunks[p.c]!.length) p = { c: p.c + 1, i: 0 };
+    return p;
+  }
+
+  insert(entry: KeyEntry): void {
+    // Ever-growing keys (ObjectIds, ascending dates) land at the end: one comparison.
+    const tail = this.chunks[this.chunks.length - 1]!;
+    if (
+      tail.length > 0 &&
+      tail.length < MAX_CHUNK &&
+      this.compareEntries(tail[tail.length - 1]!, entry) < 0
+    ) {
+      tail.push(entry);
+      this.total++;
+      return;
+    }
+    const c = this.chunkFor((e) => this.compareEntries(e, entry) < 0);
+    const chunk = this.chunks[c]!;
+    let lo = 0;
+    let hi = chunk.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.compareEntries(chunk[mid]!, entry) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    chunk.splice(lo, 0, entry);
+    this.total++;
+    if (chunk.length > MAX_CHUNK) this.chunks.splice(c + 1, 0, chunk.splice(MAX_CHUNK >> 1));
+  }
+
+  /** Removes the entry with exactly this key, natural position and id; false when absent. */
+  delete(k: unknown[], n: number, id: string): boolean {
+    const probe: KeyEntry = { k, n, id };
+    const p = this.seek((e) => this.compareEntries(e, probe) < 0);
+    const chunk = this.chunks[p.c];
+    if (!chunk || this.compareEntries(chunk[p.i]!, probe) !== 0) return false;
+    chunk.splice(p.i, 1);
+    this.total--;
+    if (chunk.length === 0 && this.chunks.length > 1) this.chunks.splice(p.c, 1);
+    return true;
+  }
+
+  /** First entry whose key prefix is at or after `bound` (after it, when `inclusive` is false). */
+  lowerBound(bound: unknown[], inclusive: boolean): Pos {
+    return this.seek((e) => {
+      const c = this.comparePrefix(e.k, bound);
+      return c < 0 || (c === 0 && !inclusive);
+    });
+  }
+
+  /** First entry past `bound` (at it, when `inclusive` is false): the end of a range. */
+  upperBound(bound: unknown[], inclusive: boolean): Pos {
+    return this.seek((e) => {
+      const c = this.comparePrefix(e.k, bound);
+      return c < 0 || (c === 0 && inclusive);
+    });
+  }
+
+  at(p: Pos): KeyEntry | undefined {
+    return this.chunks[p.c]?.[p.i];
+  }
+
+  /** Number of entries in [from, to). */
+  countBetween(from: Pos, to: Pos): number {
+    if (to.c < from.c || (to.c === from.c && to.i <= from.i)) return 0;
+    if (from.c === to.c) return to.i - from.i;
+    let n = this.chunks[from.c]!.length - from.i;
+    for (let c = from.c + 1; c < to.c; c++) n += this.chunks[c]!.length;
+    return n + to.i;
+  }
+
+  /** Entries in [from, to), forwards (`dir` 1) or backwards from `to` (`dir` -1). */
+  *walk(from: Pos, to: Pos, dir: 1 | -1): Generator<KeyEntry> {
+    if (dir === 1) {
+      for (let c = from.c; c <= to.c && c < this.chunks.length; c++) {
+        const chunk = this.chunks[c]!;
+        const end = c === to.c ? to.i : chunk.length;
+        for (let i = c === from.c ? from.i : 0; i < end; i++) yield chunk[i]!;
+      }
+      return;
+    }
+    for (let c = Math.min(to.c, this.chunks.length - 1); c >= from.c; c--) {
+      const chunk = this.chunks[c]!;
+      const start = c === from.c ? from.i : 0;
+      for (let i = (c === to.c ? to.i : chunk.length) - 1; i >= start; i--) yield chunk[i]!;
+    }
+  }
+
+  /** Every entry in index order. */
+  all(): Generator<KeyEntry> {
+    return this.walk({ c: 0, i: 0 }, { c: this.chunks.length, i: 0 }, 1);
+  }
+}

@@ -1,0 +1,212 @@
+import type { Document } from 'bson';
+import type { Query } from 'mingo';
+import { compareBson } from './bson-order.js';
+import type { Collection } from './collection.js';
+import { compileQuery } from './mingo.js';
+import type { KeyEntry } from './ordered-keys.js';
+import { chooseIndex, sortFields, type IndexPlan, type SortField } from './query-planner.js';
+import { pathValues } from './values.js';
+
+export interface QueryOptions {
+  filter?: Document;
+  sort?: Document;
+  skip?: number;
+  /** 0 or absent: no limit. */
+  limit?: number;
+  /** `{ $natural: 1 }` forces a collection scan; other hints are ignored. */
+  hint?: unknown;
+}
+
+export interface ExecStats {
+  plan: IndexPlan | undefined;
+  keysExamined: number;
+  docsExamined: number;
+  /** The sort was done in memory over every match (no index served it). */
+  inMemorySort: boolean;
+  /** A count answered from index entries alone. */
+  countScan: boolean;
+}
+
+const forcesScan = (hint: unknown) =>
+  !!hint && typeof hint === 'object' && '$natural' in (hint as Document);
+
+function newStats(plan: IndexPlan | undefined): ExecStats {
+  return { plan, keysExamined: 0, docsExamined: 0, inMemorySort: false, countScan: false };
+}
+
+export function planFor(coll: Collection, opts: QueryOptions): IndexPlan | undefined {
+  if (forcesScan(opts.hint)) return undefined;
+  return chooseIndex(opts.filter ?? {}, sortFields(opts.sort), coll.indexes.values());
+}
+
+/** The entries of every interval of `plan`, in the plan's output order. */
+function* entries(plan: IndexPlan, sort: SortField[] | undefined): Generator<KeyEntry> {
+  const keys = plan.index.ordered;
+  const runs = plan.intervals.map((iv) =>
+    keys.walk(
+      keys.lowerBound(iv.start, iv.startInc),
+      keys.upperBound(iv.end, iv.endInc),
+      plan.direction,
+    ),
+  );
+  if (runs.length === 1 || !plan.sortServed || !sort?.length) {
+    for (const run of plan.direction === 1 ? runs : runs.reverse()) yield* run;
+    return;
+  }
+  // Merge the branches ($in values) by the sort; equal sort keys keep index order.
+  const positions = sort.map((s) => ({ at: plan.index.fields.indexOf(s.field), dir: s.dir }));
+  const before = (a: KeyEntry, b: KeyEntry) => {
+    for (const { at, dir } of positions) {
+      if (at < 0) continue;
+      const c = compareBson(a.k[at], b.k[at]);
+      if (c !== 0) return c * dir < 0;
+    }
+    return (a.n - b.n) * plan.direction < 0;
+  };
+  const heads = runs.map((r) => r.next());
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++)
+      if (!heads[i]!.done && (best < 0 || before(heads[i]!.value, heads[best]!.value))) best = i;
+    if (best < 0) return;
+    yield heads[best]!.value as KeyEntry;
+    heads[best] = runs[best]!.next();
+  }
+}
+
+/** Matching documents, in the requested sort (natural order without one), after skip and limit. */
+export function executeFind(
+  coll: Collection,
+  opts: QueryOptions,
+): { docs: Document[]; stats: ExecStats } {
+  const filter = opts.filter ?? {};
+  const query = compileQuery(filter);
+  const sort = sortFields(opts.sort);
+  const plan = planFor(coll, opts);
+  const stats = newStats(plan);
+  const skip = opts.skip ?? 0;
+  const limit = opts.limit ? Math.abs(opts.limit) : Infinity;
+  const wantsSort = !!opts.sort && Object.keys(opts.sort).length > 0;
+
+  if (plan && plan.sortServed && wantsSort) {
+    // Walk in sort order and stop after skip + limit; exact bounds skip without reading documents.
+    const out: Document[] = [];
+    let skipped = 0;
+    const seen = plan.index.multikey ? new Set<string>() : undefined;
+    for (const e of entries(plan, sort)) {
+      stats.keysExamined++;
+      if (seen) {
+        if (seen.has(e.id)) continue;
+        seen.add(e.id);
+      }
+      if (plan.exact && skipped < skip) {
+        skipped++;
+        continue;
+      }
+      const doc = coll.docs.get(e.id);
+      stats.docsExamined++;
+      if (!doc || (!plan.exact && !query.test(doc))) continue;
+      if (skipped < skip) skipped++;
+      else if (out.push(doc) >= limit) break;
+    }
+    return { docs: out, stats };
+  }
+
+  const matched = plan ? matchByIndex(coll, plan, query, stats) : scan(coll, query, stats);
+  let docs = matched;
+  if (wantsSort) {
+    stats.inMemorySort = true;
+    docs = sort
+      ? sortDocs(matched, sort)
+      : compileQuery({})
+          .find<Document>(matched)
+          .sort(opts.sort as Record<string, 1 | -1>)
+          .all();
+  } else if (opts.sort && '$natural' in opts.sort && opts.sort.$natural === -1) docs.reverse();
+  if (skip || limit !== Infinity)
+    docs = docs.slice(skip, limit === Infinity ? undefined : skip + limit);
+  return { docs, stats };
+}
+
+/** Matches found through the index, in natural order (as a scan would list them). */
+function matchByIndex(
+  coll: Collection,
+  plan: IndexPlan,
+  query: Query,
+  stats: ExecStats,
+): Document[] {
+  const hits: KeyEntry[] = [];
+  const seen = plan.index.multikey ? new Set<string>() : undefined;
+  for (const e of entries(plan, undefined)) {
+    stats.keysExamined++;
+    if (seen) {
+      if (seen.has(e.id)) continue;
+      seen.add(e.id);
+    }
+    hits.push(e);
+  }
+  hits.sort((a, b) => a.n - b.n);
+  const out: Document[] = [];
+  for (const e of hits) {
+    const doc = coll.docs.get(e.id);
+    stats.docsExamined++;
+    if (doc && (plan.exact || query.test(doc))) out.push(doc);
+  }
+  return out;
+}
+
+function scan(coll: Collection, query: Query, stats: ExecStats): Document[] {
+  const out: Document[] = [];
+  for (const d of coll.docs.values()) {
+    stats.docsExamined++;
+    if (query.test(d)) out.push(d);
+  }
+  return out;
+}
+
+/** Number of documents matching `filter`: from index entries alone when the bounds are exact. */
+export function executeCount(
+  coll: Collection,
+  opts: QueryOptions,
+): { n: number; stats: ExecStats } {
+  const filter = opts.filter ?? {};
+  if (Object.keys(filter).length === 0 && !forcesScan(opts.hint))
+    return { n: coll.docs.size, stats: { ...newStats(undefined), countScan: true } };
+  const plan = planFor(coll, { filter, hint: opts.hint });
+  if (plan?.exact) {
+    const stats = { ...newStats(plan), countScan: true };
+    const keys = plan.index.ordered;
+    let n = 0;
+    for (const iv of plan.intervals)
+      n += keys.countBetween(
+        keys.lowerBound(iv.start, iv.startInc),
+        keys.upperBound(iv.end, iv.endInc),
+      );
+    stats.keysExamined = n;
+    return { n, stats };
+  }
+  const { docs, stats } = executeFind(coll, { filter, hint: opts.hint });
+  return { n: docs.length, stats };
+}
+
+/** The value a document sorts by on `field`: arrays sort by their least (ascending) or greatest element. */
+function sortValue(doc: Document, field: string, dir: 1 | -1): unknown {
+  const values = pathValues(doc, field);
+  if (values.length === 1) return values[0];
+  let pick: unknown = values[0];
+  for (const v of values) if (compareBson(v, pick) * dir < 0) pick = v;
+  return pick;
+}
+
+/** Stable sort in MongoDB's comparison order: equal keys keep natural order. */
+export function sortDocs(docs: Document[], sort: SortField[]): Document[] {
+  const keyed = docs.map((doc) => ({ doc, k: sort.map((s) => sortValue(doc, s.field, s.dir)) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < sort.length; i++) {
+      const c = compareBson(a.k[i], b.k[i]);
+      if (c !== 0) return c * sort[i]!.dir;
+    }
+    return 0;
+  });
+  return keyed.map((x) => x.doc);
+}
