@@ -135,6 +135,32 @@ export class OrderedKeys {
     return this.chunks[p.c]?.[p.i];
   }
 
+  /** The position `k` entries after `p` (the end when fewer remain), a chunk at a time. */
+  advance(p: Pos, k: number): Pos {
+    let { c, i } = p;
+    while (k > 0 && c < this.chunks.length) {
+      const left = this.chunks[c]!.length - i;
+      if (k < left) return { c, i: i + k };
+      k -= left;
+      c++;
+      i = 0;
+    }
+    return this.normalize({ c, i });
+  }
+
+  /** The position `k` entries before `p` (the start when fewer precede it). */
+  retreat(p: Pos, k: number): Pos {
+    let { c, i } = p;
+    while (k > 0) {
+      if (i >= k) return { c, i: i - k };
+      if (c === 0) return { c: 0, i: 0 };
+      k -= i;
+      c--;
+      i = this.chunks[c]!.length;
+    }
+    return { c, i };
+  }
+
   /** Number of entries in [from, to). */
   countBetween(from: Pos, to: Pos): number {
     if (to.c < from.c || (to.c === from.c && to.i <= from.i)) return 0;

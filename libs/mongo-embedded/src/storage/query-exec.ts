@@ -39,16 +39,36 @@ export function planFor(coll: Collection, opts: QueryOptions): IndexPlan | undef
   return chooseIndex(opts.filter ?? {}, sortFields(opts.sort), coll.indexes.values());
 }
 
-/** The entries of every interval of `plan`, in the plan's output order. */
-function* entries(plan: IndexPlan, sort: SortField[] | undefined): Generator<KeyEntry> {
+/**
+ * The entries of every interval of `plan`, in the plan's output order. With one interval, the first
+ * `jump.n` entries are passed over by position (chunk lengths), not visited; `jump.n` is set to how
+ * many were.
+ */
+function entries(
+  plan: IndexPlan,
+  sort: SortField[] | undefined,
+  jump = { n: 0 },
+): Iterable<KeyEntry> {
   const keys = plan.index.ordered;
-  const runs = plan.intervals.map((iv) =>
-    keys.walk(
-      keys.lowerBound(iv.start, iv.startInc),
-      keys.upperBound(iv.end, iv.endInc),
-      plan.direction,
-    ),
-  );
+  const ranges = plan.intervals.map((iv) => ({
+    from: keys.lowerBound(iv.start, iv.startInc),
+    to: keys.upperBound(iv.end, iv.endInc),
+  }));
+  if (ranges.length === 1 && jump.n > 0) {
+    const r = ranges[0]!;
+    jump.n = Math.min(jump.n, keys.countBetween(r.from, r.to));
+    if (plan.direction === 1) r.from = keys.advance(r.from, jump.n);
+    else r.to = keys.retreat(r.to, jump.n);
+  } else jump.n = 0;
+  const runs = ranges.map((r) => keys.walk(r.from, r.to, plan.direction));
+  return merged(plan, sort, runs);
+}
+
+function* merged(
+  plan: IndexPlan,
+  sort: SortField[] | undefined,
+  runs: Generator<KeyEntry>[],
+): Generator<KeyEntry> {
   if (runs.length === 1 || !plan.sortServed || !sort?.length) {
     for (const run of plan.direction === 1 ? runs : runs.reverse()) yield* run;
     return;
@@ -91,9 +111,11 @@ export function executeFind(
   if (plan && plan.sortServed && wantsSort) {
     // Walk in sort order and stop after skip + limit; exact bounds skip without reading documents.
     const out: Document[] = [];
-    let skipped = 0;
     const seen = plan.index.multikey ? new Set<string>() : undefined;
-    for (const e of entries(plan, sort)) {
+    const jump = { n: plan.exact && !seen ? skip : 0 };
+    const walk = entries(plan, sort, jump);
+    let skipped = jump.n;
+    for (const e of walk) {
       stats.keysExamined++;
       if (seen) {
         if (seen.has(e.id)) continue;
