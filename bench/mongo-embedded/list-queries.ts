@@ -7,7 +7,14 @@
  */
 import os from 'node:os';
 import { MongoClient, type Collection } from 'mongodb';
-import { startEmbeddedMongo } from '@inventory/mongo-embedded';
+import * as embedded from '@inventory/mongo-embedded';
+
+// BENCH_ENGINE=<path to another copy's src/index.ts> measures that copy instead (before/after runs).
+const { startEmbeddedMongo } = (
+  process.env.BENCH_ENGINE ? await import(process.env.BENCH_ENGINE) : embedded
+) as typeof embedded;
+// BENCH_WRITES_ONLY=1: only insert throughput and the point look-up (what an old engine can afford).
+const WRITES_ONLY = process.env.BENCH_WRITES_ONLY === '1';
 
 const MODE = process.argv[2] === 'memory' ? 'memory' : 'lists';
 const RUNS = MODE === 'lists' ? Number(process.argv[2] ?? 30) : 0;
@@ -62,6 +69,11 @@ async function measureLists(n: number): Promise<Record<string, number>> {
     coll.find(prefix).sort(byDate).skip(skip).limit(10).toArray();
   const out: Record<string, number> = { insertUsPerDoc };
   out.ping = await median(() => client.db('admin').command({ ping: 1 }));
+  out.pointLookup = await median(
+    (i) => coll.findOne({ tenant_id: 't1', id: `trk-${String((i * 7919) % n).padStart(8, '0')}` }),
+    Math.max(RUNS, 500),
+  );
+  if (WRITES_ONLY) return out;
   out.page1 = await median(page(0));
   out.skip5000 = await median(page(Math.min(5000, Math.floor(n / 2))));
   out.inPage1 = await median(() =>
@@ -80,10 +92,6 @@ async function measureLists(n: number): Promise<Record<string, number>> {
     coll
       .aggregate([{ $match: prefix }, { $group: { _id: '$delivery_status', n: { $sum: 1 } } }])
       .toArray(),
-  );
-  out.pointLookup = await median(
-    (i) => coll.findOne({ tenant_id: 't1', id: `trk-${String((i * 7919) % n).padStart(8, '0')}` }),
-    Math.max(RUNS, 500),
   );
   return out;
 }
@@ -129,6 +137,7 @@ else {
     );
   }
   const [small, big] = [results[SIZES[0]!]!, results[SIZES[SIZES.length - 1]!]!];
+  if (WRITES_ONLY) process.exit(0);
   const r = (a: number, b: number) => (a / b).toFixed(2);
   console.log(
     `page 1 at ${SIZES.at(-1)} / page 1 at ${SIZES[0]}: ${r(big.page1!, small.page1!)} (target <= 2)`,

@@ -29,7 +29,7 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
       throw new CommandError(40324, 'Location40324', `Unsupported pipeline stage: ${op}`);
   }
   const coll = catalog.get(db, cmd.aggregate);
-  const lead = leadingStages(coll, pipeline, cmd.hint);
+  const lead = leadingStages(coll, pipeline, cmd.hint, !!cmd.explain);
   if (cmd.explain) return explainAggregate(`${db}.${cmd.aggregate}`, pipeline, lead);
   const source = lead.docs;
   const rest = pipeline.slice(lead.consumed);

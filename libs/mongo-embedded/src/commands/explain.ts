@@ -3,7 +3,7 @@ import { badValue } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { coveredGroup } from '../storage/covered-group.js';
 import { executeCount, executeFind, type ExecStats } from '../storage/query-exec.js';
-import { sortFields } from '../storage/query-planner.js';
+import { describeBounds, sortFields } from '../storage/query-planner.js';
 import { collectionName, type CommandHandler } from './context.js';
 
 export interface LeadingStages {
@@ -33,6 +33,7 @@ export function leadingStages(
   coll: Collection | undefined,
   pipeline: Document[],
   hint: unknown,
+  explain = false,
 ): LeadingStages {
   if (!coll) return { docs: [], consumed: 0, stats: EMPTY, query: {} };
   const covered = coveredGroup(coll, pipeline, hint);
@@ -51,7 +52,7 @@ export function leadingStages(
     const docs = [...coll.docs.values()];
     return { docs, consumed: 0, stats: { ...EMPTY, docsExamined: docs.length }, query };
   }
-  const { docs, stats } = executeFind(coll, { ...query, hint });
+  const { docs, stats } = executeFind(coll, { ...query, hint, explain });
   return { docs, consumed: i, stats, query };
 }
 
@@ -67,7 +68,7 @@ function indexScan(stats: ExecStats): Document {
     isSparse: !!spec.sparse,
     isPartial: !!spec.partialFilterExpression,
     direction: plan.direction === 1 ? 'forward' : 'backward',
-    indexBounds: plan.bounds,
+    indexBounds: describeBounds(plan),
     keysExamined: stats.keysExamined,
   };
 }
@@ -140,7 +141,7 @@ const explain: CommandHandler = (cmd, ctx) => {
       limit: inner.limit as number | undefined,
     };
     const { docs, stats } = coll
-      ? executeFind(coll, { ...query, hint: inner.hint })
+      ? executeFind(coll, { ...query, hint: inner.hint, explain: true })
       : { docs: [], stats: EMPTY };
     return explainDocument(ns, query, stats, docs.length, performance.now() - t0);
   }
@@ -153,7 +154,7 @@ const explain: CommandHandler = (cmd, ctx) => {
   }
   if (kind === 'aggregate') {
     const pipeline = (inner.pipeline as Document[] | undefined) ?? [];
-    return explainAggregate(ns, pipeline, leadingStages(coll, pipeline, inner.hint));
+    return explainAggregate(ns, pipeline, leadingStages(coll, pipeline, inner.hint, true));
   }
   throw badValue(`explain is not supported for '${kind}'`);
 };

@@ -231,6 +231,17 @@ export class IndexStore {
     } else entry.ids = withId(entry.ids, id);
   }
 
+  /**
+   * Unique indexes: the document whose key equals `values` (one per field, in key order), from the
+   * uniqueness map. Same keys as `load` builds, so a point look-up costs one `Map` get.
+   */
+  uniqueOwner(values: unknown[]): string | undefined {
+    if (values.length === 1) return this.byCompound.get(encodeKey(values[0]));
+    let key = '';
+    for (const v of values) key += keyPart(encodeKey(v));
+    return this.byCompound.get(key);
+  }
+
   /** Throws MongoDB's E11000 if `doc` would collide with a different document. */
   checkUnique(doc: Document, id: string): void {
     if (!this.unique) return;

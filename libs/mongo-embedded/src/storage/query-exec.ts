@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import type { Query } from 'mingo';
-import { compareBson } from './bson-order.js';
+import { compareBson, isBoundValue } from './bson-order.js';
 import type { Collection } from './collection.js';
 import { compileQuery } from './mingo.js';
 import type { KeyEntry } from './ordered-keys.js';
@@ -15,6 +15,8 @@ export interface QueryOptions {
   limit?: number;
   /** `{ $natural: 1 }` forces a collection scan; other hints are ignored. */
   hint?: unknown;
+  /** Always go through the planner, so explain reports the plan (no point-lookup shortcut). */
+  explain?: boolean;
 }
 
 export interface ExecStats {
@@ -94,12 +96,37 @@ function* merged(
   }
 }
 
+/**
+ * Equality on exactly the fields of a complete unique index (`{tenant_id, id}`, `{_id}`): the one
+ * match, if any, straight from the uniqueness map. Undefined when the filter is not of that shape.
+ */
+function uniquePoint(coll: Collection, filter: Document): Document[] | undefined {
+  const fields = Object.keys(filter);
+  if (fields.length === 0 || fields.length > 4) return undefined;
+  for (const f of fields) if (f.startsWith('$') || !isBoundValue(filter[f])) return undefined;
+  for (const idx of coll.indexes.values()) {
+    if (!idx.spec.unique || !idx.complete || idx.fields.length !== fields.length) continue;
+    if (!idx.fields.every((f) => Object.hasOwn(filter, f))) continue;
+    const id = idx.uniqueOwner(idx.fields.map((f) => filter[f]));
+    const doc = id === undefined ? undefined : coll.docs.get(id);
+    return doc ? [doc] : [];
+  }
+  return undefined;
+}
+
 /** Matching documents, in the requested sort (natural order without one), after skip and limit. */
 export function executeFind(
   coll: Collection,
   opts: QueryOptions,
 ): { docs: Document[]; stats: ExecStats } {
   const filter = opts.filter ?? {};
+  if (!opts.explain && !forcesScan(opts.hint)) {
+    const point = uniquePoint(coll, filter);
+    if (point) {
+      const stats = { ...newStats(undefined), docsExamined: point.length };
+      return { docs: opts.skip ? point.slice(opts.skip) : point, stats };
+    }
+  }
   const query = compileQuery(filter);
   const sort = sortFields(opts.sort);
   const plan = planFor(coll, opts);

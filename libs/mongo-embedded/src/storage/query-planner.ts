@@ -31,8 +31,10 @@ export interface IndexPlan {
   sortServed: boolean;
   /** The bounds alone decide the filter: no document needs reading to know it matches. */
   exact: boolean;
-  /** Per index field, the bounds as MongoDB's explain prints them. */
-  bounds: Record<string, string[]>;
+  /** How many leading key fields have point bounds, and the range on the next one if any. */
+  eqLen: number;
+  range?: Extract<FieldBounds, { kind: 'range' }>;
+  fieldBounds: Map<string, { bounds?: FieldBounds; complete: boolean }>;
 }
 
 // Past this many intervals a merge per returned row costs more than it saves.
@@ -167,17 +169,6 @@ function planIndex(
   const useful = eqLen > 0 || range || (sortServed && sort!.length > 0);
   if (!useful) return undefined;
 
-  const intervals = buildIntervals(index, eqLen, range, fieldBounds);
-  const bounds: Record<string, string[]> = {};
-  fields.forEach((f, i) => {
-    const b = i < eqLen || (i === eqLen && range) ? fieldBounds.get(f)!.bounds! : undefined;
-    bounds[f] = !b
-      ? ['[MinKey, MaxKey]']
-      : b.kind === 'points'
-        ? b.values.map((v) => `[${show(v)}, ${show(v)}]`)
-        : [`${b.lowInc ? '[' : '('}${show(b.low)}, ${show(b.high)}${b.highInc ? ']' : ')'}`];
-    if (dirs[i] === -1) bounds[f]!.reverse();
-  });
   const isPoint = index.spec.unique && eqLen === fields.length && product === 1;
   const score =
     10 * eqLen +
@@ -187,9 +178,28 @@ function planIndex(
     (exact ? 1 : 0) -
     fields.length / 100;
   return {
-    plan: { index, intervals, direction, sortServed, exact, bounds },
+    plan: { index, intervals: [], direction, sortServed, exact, eqLen, range, fieldBounds },
     score,
   };
+}
+
+/** Per index field, the plan's bounds as MongoDB's explain prints them. */
+export function describeBounds(plan: IndexPlan): Record<string, string[]> {
+  const { fields, dirs } = plan.index;
+  const bounds: Record<string, string[]> = {};
+  fields.forEach((f, i) => {
+    const b =
+      i < plan.eqLen || (i === plan.eqLen && plan.range)
+        ? plan.fieldBounds.get(f)!.bounds!
+        : undefined;
+    bounds[f] = !b
+      ? ['[MinKey, MaxKey]']
+      : b.kind === 'points'
+        ? b.values.map((v) => `[${show(v)}, ${show(v)}]`)
+        : [`${b.lowInc ? '[' : '('}${show(b.low)}, ${show(b.high)}${b.highInc ? ']' : ')'}`];
+    if (dirs[i] === -1) bounds[f]!.reverse();
+  });
+  return bounds;
 }
 
 function buildIntervals(
@@ -239,5 +249,8 @@ export function chooseIndex(
     const c = planIndex(index, fieldBounds, sort, open);
     if (c && (!best || c.score > best.score)) best = c;
   }
-  return best?.plan;
+  if (!best) return undefined;
+  const plan = best.plan;
+  plan.intervals = buildIntervals(plan.index, plan.eqLen, plan.range, fieldBounds);
+  return plan;
 }
