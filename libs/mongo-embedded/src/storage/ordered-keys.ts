@@ -117,18 +117,40 @@ export class OrderedKeys {
 
   /** First entry whose key prefix is at or after `bound` (after it, when `inclusive` is false). */
   lowerBound(bound: unknown[], inclusive: boolean): Pos {
-    return this.seek((e) => {
-      const c = this.comparePrefix(e.k, bound);
-      return c < 0 || (c === 0 && !inclusive);
-    });
+    return this.firstPast(bound, !inclusive);
   }
 
   /** First entry past `bound` (at it, when `inclusive` is false): the end of a range. */
   upperBound(bound: unknown[], inclusive: boolean): Pos {
-    return this.seek((e) => {
-      const c = this.comparePrefix(e.k, bound);
-      return c < 0 || (c === 0 && inclusive);
-    });
+    return this.firstPast(bound, inclusive);
+  }
+
+  /**
+   * First entry whose key prefix compares after `bound` (`strict`) or at/after it. Written out
+   * without a predicate closure: this runs twice per interval of every query.
+   */
+  private firstPast(bound: unknown[], strict: boolean): Pos {
+    const limit = strict ? 0 : -1;
+    const chunks = this.chunks;
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const chunk = chunks[mid]!;
+      if (chunk.length > 0 && this.comparePrefix(chunk[chunk.length - 1]!.k, bound) <= limit)
+        lo = mid + 1;
+      else hi = mid;
+    }
+    const c = lo;
+    const chunk = chunks[c]!;
+    lo = 0;
+    hi = chunk.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.comparePrefix(chunk[mid]!.k, bound) <= limit) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.normalize({ c, i: lo });
   }
 
   at(p: Pos): KeyEntry | undefined {
@@ -184,6 +206,15 @@ export class OrderedKeys {
       const chunk = this.chunks[c]!;
       const start = c === from.c ? from.i : 0;
       for (let i = (c === to.c ? to.i : chunk.length) - 1; i >= start; i--) yield chunk[i]!;
+    }
+  }
+
+  /** Appends the entries in [from, to) to `out`, forwards (no generator: the hot path of look-ups). */
+  collect(from: Pos, to: Pos, out: KeyEntry[]): void {
+    for (let c = from.c; c <= to.c && c < this.chunks.length; c++) {
+      const chunk = this.chunks[c]!;
+      const end = c === to.c ? to.i : chunk.length;
+      for (let i = c === from.c ? from.i : 0; i < end; i++) out.push(chunk[i]!);
     }
   }
 

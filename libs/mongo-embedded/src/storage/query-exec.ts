@@ -127,7 +127,8 @@ export function executeFind(
       return { docs: opts.skip ? point.slice(opts.skip) : point, stats };
     }
   }
-  const query = compileQuery(filter);
+  let compiled: Query | undefined;
+  const query = () => (compiled ??= compileQuery(filter));
   const sort = sortFields(opts.sort);
   const plan = planFor(coll, opts);
   const stats = newStats(plan);
@@ -154,14 +155,14 @@ export function executeFind(
       }
       const doc = coll.docs.get(e.id);
       stats.docsExamined++;
-      if (!doc || (!plan.exact && !query.test(doc))) continue;
+      if (!doc || (!plan.exact && !query().test(doc))) continue;
       if (skipped < skip) skipped++;
       else if (out.push(doc) >= limit) break;
     }
     return { docs: out, stats };
   }
 
-  const matched = plan ? matchByIndex(coll, plan, query, stats) : scan(coll, query, stats);
+  const matched = plan ? matchByIndex(coll, plan, query, stats) : scan(coll, query(), stats);
   let docs = matched;
   if (wantsSort) {
     stats.inMemorySort = true;
@@ -181,25 +182,25 @@ export function executeFind(
 function matchByIndex(
   coll: Collection,
   plan: IndexPlan,
-  query: Query,
+  query: () => Query,
   stats: ExecStats,
 ): Document[] {
-  const hits: KeyEntry[] = [];
-  const seen = plan.index.multikey ? new Set<string>() : undefined;
-  for (const e of entries(plan, undefined)) {
-    stats.keysExamined++;
-    if (seen) {
-      if (seen.has(e.id)) continue;
-      seen.add(e.id);
-    }
-    hits.push(e);
+  const keys = plan.index.ordered;
+  let hits: KeyEntry[] = [];
+  for (const iv of plan.intervals)
+    keys.collect(keys.lowerBound(iv.start, iv.startInc), keys.upperBound(iv.end, iv.endInc), hits);
+  stats.keysExamined += hits.length;
+  if (plan.index.multikey) {
+    const seen = new Set<string>();
+    hits = hits.filter((e) => !seen.has(e.id) && !!seen.add(e.id));
   }
-  hits.sort((a, b) => a.n - b.n);
+  if (hits.length > 1) hits.sort((a, b) => a.n - b.n);
   const out: Document[] = [];
+  const test = plan.exact ? undefined : query();
   for (const e of hits) {
     const doc = coll.docs.get(e.id);
     stats.docsExamined++;
-    if (doc && (plan.exact || query.test(doc))) out.push(doc);
+    if (doc && (!test || test.test(doc))) out.push(doc);
   }
   return out;
 }

@@ -123,6 +123,9 @@ function planIndex(
   open: boolean,
 ): Candidate | undefined {
   const { fields, dirs } = index;
+  // Neither bounded nor first in the sort: this index cannot help (the common case, decided early).
+  if (!fieldBounds.get(fields[0]!)?.bounds && !sort?.some((s) => s.field === fields[0]))
+    return undefined;
   // Equality (points) on a prefix of the key, then at most one range.
   let eqLen = 0;
   let product = 1;
