@@ -45,31 +45,31 @@ export class OrderedKeys {
     return this.comparePrefix(a.k, b.k) || a.n - b.n || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   }
 
-  /** Index of the first chunk whose last entry does not satisfy `before` (entries sorted). */
-  private chunkFor(before: (e: KeyEntry) => boolean): number {
+  /**
+   * Position of the first entry not before `entry` in (key, natural position, id) order. Loops
+   * written out, no predicate closure: this runs for every index of every write.
+   */
+  private locate(entry: KeyEntry): Pos {
+    const chunks = this.chunks;
     let lo = 0;
-    let hi = this.chunks.length - 1;
+    let hi = chunks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const chunk = this.chunks[mid]!;
-      if (chunk.length > 0 && before(chunk[chunk.length - 1]!)) lo = mid + 1;
+      const chunk = chunks[mid]!;
+      if (chunk.length > 0 && this.compareEntries(chunk[chunk.length - 1]!, entry) < 0)
+        lo = mid + 1;
       else hi = mid;
     }
-    return lo;
-  }
-
-  /** First position whose entry does not satisfy `before` (a monotone predicate over the order). */
-  private seek(before: (e: KeyEntry) => boolean): Pos {
-    const c = this.chunkFor(before);
-    const chunk = this.chunks[c]!;
-    let lo = 0;
-    let hi = chunk.length;
+    const c = lo;
+    const chunk = chunks[c]!;
+    lo = 0;
+    hi = chunk.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (before(chunk[mid]!)) lo = mid + 1;
+      if (this.compareEntries(chunk[mid]!, entry) < 0) lo = mid + 1;
       else hi = mid;
     }
-    return this.normalize({ c, i: lo });
+    return { c, i: lo };
   }
 
   private normalize(p: Pos): Pos {
@@ -89,16 +89,9 @@ export class OrderedKeys {
       this.total++;
       return;
     }
-    const c = this.chunkFor((e) => this.compareEntries(e, entry) < 0);
+    const { c, i } = this.locate(entry);
     const chunk = this.chunks[c]!;
-    let lo = 0;
-    let hi = chunk.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.compareEntries(chunk[mid]!, entry) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    chunk.splice(lo, 0, entry);
+    chunk.splice(i, 0, entry);
     this.total++;
     if (chunk.length > MAX_CHUNK) this.chunks.splice(c + 1, 0, chunk.splice(MAX_CHUNK >> 1));
   }
@@ -106,7 +99,7 @@ export class OrderedKeys {
   /** Removes the entry with exactly this key, natural position and id; false when absent. */
   delete(k: unknown[], n: number, id: string): boolean {
     const probe: KeyEntry = { k, n, id };
-    const p = this.seek((e) => this.compareEntries(e, probe) < 0);
+    const p = this.normalize(this.locate(probe));
     const chunk = this.chunks[p.c];
     if (!chunk || this.compareEntries(chunk[p.i]!, probe) !== 0) return false;
     chunk.splice(p.i, 1);
