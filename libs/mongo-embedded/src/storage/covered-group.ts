@@ -94,7 +94,7 @@ export function coveredGroup(
     if (at === iv.start.length && iv.end.length === iv.start.length) {
       // The grouped field follows an equality prefix: jump from one value's keys to the next.
       while (keys.countBetween(from, to) > 0) {
-        const value = keys.at(from)!.k[at];
+        const value = keys.at(from)![at];
         const next = keys.upperBound([...iv.start, value], true);
         stats.keysExamined++;
         add(value, keys.countBetween(from, next));
@@ -104,7 +104,7 @@ export function coveredGroup(
     }
     for (const e of keys.walk(from, to, 1)) {
       stats.keysExamined++;
-      add(e.k[at], 1);
+      add(e[at], 1);
     }
   }
   return { docs: [...groups.values()].map((g) => build(g.value, g.n)), consumed: i + 1, stats };

@@ -2,6 +2,7 @@ import { Binary, BSONRegExp, Code } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { DuplicateKeyError } from '../errors.js';
 import { IndexStore } from './index-store.js';
+import { idOf } from './ordered-keys.js';
 import { MULTI, encodeKey, pathValues, singlePathValue } from './values.js';
 
 const dupOf = (fn: () => void) => {
@@ -117,7 +118,7 @@ describe('IndexStore', () => {
     expect(idx.multikey).toBe(true);
     idx.remove({ k: 1 }, 'a', 0);
     idx.remove({ k: [2, 1] }, 'c', 2);
-    expect([...idx.ordered.all()].map((e) => e.id)).toEqual(['b']);
+    expect([...idx.ordered.all()].map(idOf)).toEqual(['b']);
     idx.remove({ k: 1 }, 'b', 1);
     expect(idx.ordered.size).toBe(0);
   });
@@ -205,7 +206,5 @@ describe('IndexStore', () => {
 /** Ids of the entries whose key starts with `prefix`, in index order. */
 function lookup(idx: IndexStore, prefix: unknown[]): string[] {
   const keys = idx.ordered;
-  return [...keys.walk(keys.lowerBound(prefix, true), keys.upperBound(prefix, true), 1)].map(
-    (e) => e.id,
-  );
+  return [...keys.walk(keys.lowerBound(prefix, true), keys.upperBound(prefix, true), 1)].map(idOf);
 }

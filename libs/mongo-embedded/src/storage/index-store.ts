@@ -191,7 +191,7 @@ export class IndexStore {
   /** The index keys of `doc`: one tuple, or every combination of its values when multikey. */
   private tuples(doc: Document): unknown[][] {
     const paths = this.paths;
-    const tuple: unknown[] = new Array<unknown>(paths.length);
+    const tuple: unknown[] = [];
     for (let i = 0; i < paths.length; i++) {
       const v = singlePathValue(doc, paths[i]!);
       if (v === MULTI) {
@@ -199,7 +199,7 @@ export class IndexStore {
         this.multikey = true;
         return this.compoundKeys(doc).map((c) => c.values);
       }
-      tuple[i] = v;
+      tuple.push(v);
     }
     return [tuple];
   }
@@ -210,7 +210,11 @@ export class IndexStore {
   addLoaded(id: string, n = 0): void {
     this.lDoc = undefined;
     if (!this.lCovered) return;
-    for (const k of this.lTuples) this.ordered.insert({ k, n, id });
+    // The loaded tuples are fresh arrays used once: they become the entries (see `KeyEntry`).
+    for (const k of this.lTuples) {
+      k.push(n, id);
+      this.ordered.insert(k);
+    }
     if (this.lSingle) {
       if (this.unique) this.byCompound.set(this.lCompound, id);
       this.post(this.lKey, this.lValue, id);

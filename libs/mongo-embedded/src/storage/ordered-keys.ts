@@ -1,11 +1,20 @@
 import { compareBson } from './bson-order.js';
 
-/** One index entry: the key's values in key-pattern order, the document's natural position, its id. */
-export interface KeyEntry {
-  k: unknown[];
-  /** Natural (insertion) position of the document: the tiebreak between equal keys, like a RecordId. */
-  n: number;
-  id: string;
+/**
+ * One index entry, flat to spare an object per entry: the key's values in key-pattern order, then
+ * the document's natural (insertion) position — the tiebreak between equal keys, like a RecordId —
+ * then its id.
+ */
+export type KeyEntry = unknown[];
+
+export const idOf = (e: KeyEntry): string => e[e.length - 1] as string;
+export const positionOf = (e: KeyEntry): number => e[e.length - 2] as number;
+
+/** The entry for `key` (values in key-pattern order) of the document `id` at position `n`. */
+export function keyEntry(key: unknown[], n: number, id: string): KeyEntry {
+  const e = key.slice();
+  e.push(n, id);
+  return e;
 }
 
 /** A position in the structure: chunk and offset. `c === chunks.length` is the end. */
@@ -42,7 +51,16 @@ export class OrderedKeys {
   }
 
   private compareEntries(a: KeyEntry, b: KeyEntry): number {
-    return this.comparePrefix(a.k, b.k) || a.n - b.n || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    const m = this.dirs.length;
+    for (let i = 0; i < m; i++) {
+      const c = compareBson(a[i], b[i]);
+      if (c !== 0) return this.dirs[i] === 1 ? c : -c;
+    }
+    const dn = (a[m] as number) - (b[m] as number);
+    if (dn !== 0) return dn;
+    const x = a[m + 1] as string;
+    const y = b[m + 1] as string;
+    return x < y ? -1 : x > y ? 1 : 0;
   }
 
   /**
@@ -98,7 +116,7 @@ export class OrderedKeys {
 
   /** Removes the entry with exactly this key, natural position and id; false when absent. */
   delete(k: unknown[], n: number, id: string): boolean {
-    const probe: KeyEntry = { k, n, id };
+    const probe = keyEntry(k, n, id);
     const p = this.normalize(this.locate(probe));
     const chunk = this.chunks[p.c];
     if (!chunk || this.compareEntries(chunk[p.i]!, probe) !== 0) return false;
@@ -130,7 +148,7 @@ export class OrderedKeys {
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const chunk = chunks[mid]!;
-      if (chunk.length > 0 && this.comparePrefix(chunk[chunk.length - 1]!.k, bound) <= limit)
+      if (chunk.length > 0 && this.comparePrefix(chunk[chunk.length - 1]!, bound) <= limit)
         lo = mid + 1;
       else hi = mid;
     }
@@ -140,7 +158,7 @@ export class OrderedKeys {
     hi = chunk.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.comparePrefix(chunk[mid]!.k, bound) <= limit) lo = mid + 1;
+      if (this.comparePrefix(chunk[mid]!, bound) <= limit) lo = mid + 1;
       else hi = mid;
     }
     return this.normalize({ c, i: lo });

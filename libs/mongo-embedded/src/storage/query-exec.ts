@@ -3,7 +3,7 @@ import type { Query } from 'mingo';
 import { compareBson, isBoundValue } from './bson-order.js';
 import type { Collection } from './collection.js';
 import { compileQuery } from './mingo.js';
-import type { KeyEntry } from './ordered-keys.js';
+import { idOf, positionOf, type KeyEntry } from './ordered-keys.js';
 import { chooseIndex, sortFields, type IndexPlan, type SortField } from './query-planner.js';
 import { pathValues } from './values.js';
 
@@ -80,10 +80,10 @@ function* merged(
   const before = (a: KeyEntry, b: KeyEntry) => {
     for (const { at, dir } of positions) {
       if (at < 0) continue;
-      const c = compareBson(a.k[at], b.k[at]);
+      const c = compareBson(a[at], b[at]);
       if (c !== 0) return c * dir < 0;
     }
-    return (a.n - b.n) * plan.direction < 0;
+    return (positionOf(a) - positionOf(b)) * plan.direction < 0;
   };
   const heads = runs.map((r) => r.next());
   for (;;) {
@@ -146,14 +146,14 @@ export function executeFind(
     for (const e of walk) {
       stats.keysExamined++;
       if (seen) {
-        if (seen.has(e.id)) continue;
-        seen.add(e.id);
+        if (seen.has(idOf(e))) continue;
+        seen.add(idOf(e));
       }
       if (plan.exact && skipped < skip) {
         skipped++;
         continue;
       }
-      const doc = coll.docs.get(e.id);
+      const doc = coll.docs.get(idOf(e));
       stats.docsExamined++;
       if (!doc || (!plan.exact && !query().test(doc))) continue;
       if (skipped < skip) skipped++;
@@ -192,13 +192,13 @@ function matchByIndex(
   stats.keysExamined += hits.length;
   if (plan.index.multikey) {
     const seen = new Set<string>();
-    hits = hits.filter((e) => !seen.has(e.id) && !!seen.add(e.id));
+    hits = hits.filter((e) => !seen.has(idOf(e)) && !!seen.add(idOf(e)));
   }
-  if (hits.length > 1) hits.sort((a, b) => a.n - b.n);
+  if (hits.length > 1) hits.sort((a, b) => positionOf(a) - positionOf(b));
   const out: Document[] = [];
   const test = plan.exact ? undefined : query();
   for (const e of hits) {
-    const doc = coll.docs.get(e.id);
+    const doc = coll.docs.get(idOf(e));
     stats.docsExamined++;
     if (doc && (!test || test.test(doc))) out.push(doc);
   }
