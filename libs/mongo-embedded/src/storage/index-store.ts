@@ -191,15 +191,16 @@ export class IndexStore {
   /** The index keys of `doc`: one tuple, or every combination of its values when multikey. */
   private tuples(doc: Document): unknown[][] {
     const paths = this.paths;
-    const tuple: unknown[] = [];
+    // Sized for the entry it becomes (key values, natural position, id): no spare capacity.
+    const tuple = new Array<unknown>(paths.length + 2);
     for (let i = 0; i < paths.length; i++) {
       const v = singlePathValue(doc, paths[i]!);
       if (v === MULTI) {
         // Conservative: a document that fails a unique check still marks the index multikey.
         this.multikey = true;
-        return this.compoundKeys(doc).map((c) => c.values);
+        return this.compoundKeys(doc).map((c) => c.values.concat([undefined, undefined]));
       }
-      tuple.push(v);
+      tuple[i] = v;
     }
     return [tuple];
   }
@@ -211,8 +212,10 @@ export class IndexStore {
     this.lDoc = undefined;
     if (!this.lCovered) return;
     // The loaded tuples are fresh arrays used once: they become the entries (see `KeyEntry`).
+    const m = this.fields.length;
     for (const k of this.lTuples) {
-      k.push(n, id);
+      k[m] = n;
+      k[m + 1] = id;
       this.ordered.insert(k);
     }
     if (this.lSingle) {
@@ -261,7 +264,12 @@ export class IndexStore {
   /** Removes `doc`, stored under `id` at natural position `n`. */
   remove(doc: Document, id: string, n = 0): void {
     if (!this.covers(doc)) return;
-    for (const k of this.tuples(doc)) this.ordered.delete(k, n, id);
+    const m = this.fields.length;
+    for (const k of this.tuples(doc)) {
+      k[m] = n;
+      k[m + 1] = id;
+      this.ordered.delete(k);
+    }
     if (this.unique) {
       for (const { key } of this.compoundKeys(doc))
         if (this.byCompound.get(key) === id) this.byCompound.delete(key);

@@ -10,13 +10,6 @@ export type KeyEntry = unknown[];
 export const idOf = (e: KeyEntry): string => e[e.length - 1] as string;
 export const positionOf = (e: KeyEntry): number => e[e.length - 2] as number;
 
-/** The entry for `key` (values in key-pattern order) of the document `id` at position `n`. */
-export function keyEntry(key: unknown[], n: number, id: string): KeyEntry {
-  const e = key.slice();
-  e.push(n, id);
-  return e;
-}
-
 /** A position in the structure: chunk and offset. `c === chunks.length` is the end. */
 export interface Pos {
   c: number;
@@ -114,9 +107,8 @@ export class OrderedKeys {
     if (chunk.length > MAX_CHUNK) this.chunks.splice(c + 1, 0, chunk.splice(MAX_CHUNK >> 1));
   }
 
-  /** Removes the entry with exactly this key, natural position and id; false when absent. */
-  delete(k: unknown[], n: number, id: string): boolean {
-    const probe = keyEntry(k, n, id);
+  /** Removes the entry equal to `probe` (same key, natural position and id); false when absent. */
+  delete(probe: KeyEntry): boolean {
     const p = this.normalize(this.locate(probe));
     const chunk = this.chunks[p.c];
     if (!chunk || this.compareEntries(chunk[p.i]!, probe) !== 0) return false;
