@@ -102,7 +102,11 @@ export class OrderedKeys {
     }
     const { c, i } = this.locate(entry);
     const chunk = this.chunks[c]!;
-    chunk.splice(i, 0, entry);
+    // Shift by hand: splice allocates a result array and is slower for one element.
+    let j = chunk.length;
+    chunk.push(entry);
+    for (; j > i; j--) chunk[j] = chunk[j - 1]!;
+    chunk[i] = entry;
     this.total++;
     if (chunk.length > MAX_CHUNK) this.chunks.splice(c + 1, 0, chunk.splice(MAX_CHUNK >> 1));
   }
