@@ -4,6 +4,7 @@ import { computeOptions } from '../storage/mingo.js';
 import { badValue, CommandError } from '../errors.js';
 import { cloneDoc } from '../storage/values.js';
 import { type CommandHandler } from './context.js';
+import { explainAggregate, leadingStages } from './explain.js';
 
 const UNSUPPORTED_STAGES = new Set([
   '$out',
@@ -21,7 +22,6 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
     throw badValue('database-level aggregation is not supported');
   if (!Array.isArray(cmd.pipeline))
     throw badValue("'pipeline' option must be specified as an array");
-  if (cmd.explain) throw badValue('explain is not supported');
   const pipeline = cmd.pipeline as Document[];
   for (const stage of pipeline) {
     const op = Object.keys(stage)[0] ?? '';
@@ -29,10 +29,10 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
       throw new CommandError(40324, 'Location40324', `Unsupported pipeline stage: ${op}`);
   }
   const coll = catalog.get(db, cmd.aggregate);
-  // A leading $match can use an index; the rest of the pipeline runs in mingo on the narrowed set.
-  const lead = pipeline[0]?.$match as Document | undefined;
-  const source = coll ? (lead ? coll.find(lead) : [...coll.docs.values()]) : [];
-  const rest = lead ? pipeline.slice(1) : pipeline;
+  const lead = leadingStages(coll, pipeline, cmd.hint, !!cmd.explain);
+  if (cmd.explain) return explainAggregate(`${db}.${cmd.aggregate}`, pipeline, lead);
+  const source = lead.docs;
+  const rest = pipeline.slice(lead.consumed);
   const results = new Aggregator(
     rest,
     computeOptions({

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { compileQuery } from '../storage/mingo.js';
 import { badValue } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
+import { executeCount, executeFind, type QueryOptions } from '../storage/query-exec.js';
 import { encodeKey, pathValues } from '../storage/values.js';
 import { compileProjection } from '../query/projection.js';
 import { typedForm } from '../numeric/types.js';
@@ -10,40 +11,21 @@ import { collectionName, type CommandContext, type CommandHandler } from './cont
 const nonEmpty = (d: unknown): d is Document =>
   !!d && typeof d === 'object' && Object.keys(d).length > 0;
 
-/** Filter via indexes + mingo, then sort/skip/limit/projection with mingo's cursor (sort is stable). */
+/**
+ * Filter, sort, skip and limit through the planner (an index walk that stops after skip + limit
+ * when an index serves the sort), then the projection with mingo on the returned rows only.
+ */
 export function runQuery(
   coll: Collection | undefined,
-  opts: {
-    filter?: Document;
-    sort?: Document;
-    projection?: Document;
-    skip?: number;
-    limit?: number;
-  },
+  opts: QueryOptions & { projection?: Document },
 ): Document[] {
   if (!coll) return [];
-  const matched = coll.find(opts.filter ?? {});
+  const { docs } = executeFind(coll, opts);
+  if (!nonEmpty(opts.projection)) return docs;
   // MongoDB's find projection (query/projection.ts); computed fields fall back to mingo's.
-  const project = nonEmpty(opts.projection)
-    ? compileProjection(opts.projection, opts.filter)
-    : undefined;
-  const mingoProjection = nonEmpty(opts.projection) && !project ? opts.projection : undefined;
-  // Fast path for the common findOne/find-by-key shape: nothing for mingo's cursor to do.
-  if (!nonEmpty(opts.sort) && !mingoProjection) {
-    const start = opts.skip ?? 0;
-    const page = opts.limit
-      ? matched.slice(start, start + Math.abs(opts.limit))
-      : start
-        ? matched.slice(start)
-        : matched;
-    return project ? page.map((d) => project(typedForm(d))) : page;
-  }
-  let cursor = compileQuery({}).find<Document>(matched, mingoProjection);
-  if (nonEmpty(opts.sort)) cursor = cursor.sort(opts.sort as Record<string, 1 | -1>);
-  if (opts.skip) cursor = cursor.skip(opts.skip);
-  if (opts.limit) cursor = cursor.limit(Math.abs(opts.limit));
-  const page = cursor.all();
-  return project ? page.map((d) => project(typedForm(d))) : page;
+  const project = compileProjection(opts.projection, opts.filter);
+  if (project) return docs.map((d) => project(typedForm(d)));
+  return compileQuery({}).find<Document>(docs, opts.projection).all();
 }
 
 const num = (v: unknown, field: string): number | undefined => {
@@ -63,6 +45,7 @@ const find: CommandHandler = (cmd, ctx: CommandContext) => {
     projection: cmd.projection as Document | undefined,
     skip: num(cmd.skip, 'skip'),
     limit,
+    hint: cmd.hint,
   });
   const singleBatch = cmd.singleBatch === true || (limit !== undefined && limit < 0);
   return ctx.cursors.first(`${ctx.db}.${name}`, docs, num(cmd.batchSize, 'batchSize'), singleBatch);
@@ -92,7 +75,7 @@ const killCursors: CommandHandler = (cmd, ctx) => {
 const count: CommandHandler = (cmd, ctx) => {
   const coll = ctx.catalog.get(ctx.db, collectionName(cmd, 'count'));
   const query = (cmd.query as Document | undefined) ?? {};
-  let n = coll ? (Object.keys(query).length ? coll.find(query).length : coll.docs.size) : 0;
+  let n = coll ? executeCount(coll, { filter: query, hint: cmd.hint }).n : 0;
   const skip = num(cmd.skip, 'skip') ?? 0;
   n = Math.max(0, n - skip);
   const limit = num(cmd.limit, 'limit');

@@ -3,6 +3,7 @@ import { commandNotFound, illegalOperation, toCommandError } from '../errors.js'
 import { adminCommands } from './admin.js';
 import { aggregateCommands } from './aggregate.js';
 import type { CommandContext, CommandHandler } from './context.js';
+import { explainCommands } from './explain.js';
 import { handshakeCommands } from './handshake.js';
 import { indexCommands } from './indexes.js';
 import { readCommands } from './read.js';
@@ -25,6 +26,7 @@ const handlers = new Map<string, CommandHandler>(
         },
       ]),
     ),
+    ...explainCommands,
   }),
 );
 

@@ -1,9 +1,8 @@
 import { ObjectId, type Document } from 'bson';
 import { DuplicateKeyError, badValue, indexNotFound } from '../errors.js';
-import { compileQuery } from './mingo.js';
-import { chooseIndexPlan, type IndexPlan } from './index-select.js';
 import { checkIndexConflict } from './index-conflicts.js';
 import { IndexStore, type IndexSpec } from './index-store.js';
+import { executeFind } from './query-exec.js';
 import { encodeKey } from './values.js';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -16,7 +15,12 @@ export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 export class Collection {
   readonly docs = new Map<string, Document>();
   readonly indexes = new Map<string, IndexStore>();
-  lastPlan: IndexPlan | undefined;
+  /**
+   * Natural position of each stored document (kept when it is replaced), so index entries with
+   * equal keys stay in natural order, as MongoDB's RecordIds keep them.
+   */
+  private readonly positions = new Map<string, number>();
+  private nextPosition = 0;
 
   constructor(
     readonly db: string,
@@ -33,36 +37,15 @@ export class Collection {
     return encodeKey(doc._id);
   }
 
-  /** Candidates narrowed by an index when possible, then verified with mingo against the full filter. */
+  /** Matching documents in natural order, found through the best index when one helps. */
   find(filter: Document = {}): Document[] {
-    const query = compileQuery(filter);
-    const usable = [...this.indexes.values()].filter((i) => i.complete);
-    const plan = Object.keys(filter).length
-      ? chooseIndexPlan(
-          filter,
-          usable.map((i) => ({
-            name: i.name,
-            leading: i.leading,
-            second: i.second,
-            unique: !!i.spec.unique,
-          })),
-        )
-      : undefined;
-    this.lastPlan = plan;
-    if (!plan) return [...this.docs.values()].filter((d) => query.test(d));
-    const idx = this.indexes.get(plan.index)!;
-    const ids =
-      plan.kind === 'eq'
-        ? idx.lookupEq(plan.values)
-        : plan.kind === 'eq2'
-          ? idx.lookupPair(plan.values, plan.secondValues)
-          : idx.lookupRange(plan.bounds);
-    const out: Document[] = [];
-    for (const id of ids) {
-      const d = this.docs.get(id);
-      if (d && query.test(d)) out.push(d);
-    }
-    return out;
+    return executeFind(this, { filter }).docs;
+  }
+
+  private positionOf(id: string): number {
+    let n = this.positions.get(id);
+    if (n === undefined) this.positions.set(id, (n = this.nextPosition++));
+    return n;
   }
 
   prepareInsert(doc: Document): Document {
@@ -104,7 +87,8 @@ export class Collection {
       for (const idx of this.indexes.values()) idx.load(doc);
     }
     this.docs.set(id, doc);
-    for (const idx of this.indexes.values()) idx.addLoaded(id);
+    const n = this.positionOf(id);
+    for (const idx of this.indexes.values()) idx.addLoaded(id, n);
   }
 
   replace(oldDoc: Document, newDoc: Document, { check = true } = {}): void {
@@ -115,7 +99,8 @@ export class Collection {
     }
     this.unindex(oldDoc, id);
     this.docs.set(id, newDoc);
-    for (const idx of this.indexes.values()) idx.addLoaded(id);
+    const n = this.positionOf(id);
+    for (const idx of this.indexes.values()) idx.addLoaded(id, n);
   }
 
   remove(doc: Document): boolean {
@@ -124,11 +109,13 @@ export class Collection {
     if (!existing) return false;
     this.unindex(existing, id);
     this.docs.delete(id);
+    this.positions.delete(id);
     return true;
   }
 
   private unindex(doc: Document, id: string): void {
-    for (const idx of this.indexes.values()) idx.remove(doc, id);
+    const n = this.positionOf(id);
+    for (const idx of this.indexes.values()) idx.remove(doc, id, n);
   }
 
   /** Builds the index fully before publishing it, so a duplicate in existing data leaves no half-built index. */
@@ -144,7 +131,7 @@ export class Collection {
     for (const [id, doc] of this.docs) {
       idx.load(doc);
       idx.checkLoaded(id);
-      idx.addLoaded(id);
+      idx.addLoaded(id, this.positionOf(id));
     }
     this.indexes.set(spec.name, idx);
     return true;

@@ -2,6 +2,7 @@ import { Binary, BSONRegExp, Code } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { DuplicateKeyError } from '../errors.js';
 import { IndexStore } from './index-store.js';
+import { idOf } from './ordered-keys.js';
 import { MULTI, encodeKey, pathValues, singlePathValue } from './values.js';
 
 const dupOf = (fn: () => void) => {
@@ -101,25 +102,25 @@ describe('IndexStore', () => {
     expect(() => idx.checkUnique({ v: new Binary(Buffer.from([0xfe, 1]), 4) }, 'new')).toThrow(
       DuplicateKeyError,
     );
-    expect(idx.lookupEq([{ x: 'a', y: 'b' }])).toEqual(['i1']);
+    expect(lookup(idx, [{ x: 'a', y: 'b' }])).toEqual(['i1']);
     expect(encodeKey(new BSONRegExp('a', 'i'))).not.toBe(encodeKey(new BSONRegExp('b', 'i')));
     expect(encodeKey(new Code('f()'))).not.toBe(encodeKey(new Code('g()')));
   });
 
-  it('keeps postings in insertion order as they grow from one id to many and shrink again', () => {
+  it('keeps entries in key order, then natural order, as they grow and shrink', () => {
     const idx = new IndexStore({ key: { k: 1 }, name: 'k_1' }, 'd.c');
-    idx.add({ k: 1 }, 'a');
-    expect(idx.lookupEq([1])).toEqual(['a']);
-    idx.add({ k: 1 }, 'b');
-    idx.add({ k: [1, 2] }, 'c');
-    expect(idx.lookupEq([1])).toEqual(['a', 'b', 'c']);
-    expect(idx.lookupEq([1, 2])).toEqual(['a', 'b', 'c']);
-    expect(idx.lookupRange({ t: 'n', lower: { k: 2, inclusive: true } })).toEqual(['c']);
-    idx.remove({ k: 1 }, 'a');
-    idx.remove({ k: [1, 2] }, 'c');
-    expect(idx.lookupEq([1, 2])).toEqual(['b']);
-    idx.remove({ k: 1 }, 'b');
-    expect(idx.lookupEq([1])).toEqual([]);
+    idx.add({ k: 1 }, 'a', 0);
+    expect(lookup(idx, [1])).toEqual(['a']);
+    idx.add({ k: 1 }, 'b', 1);
+    idx.add({ k: [2, 1] }, 'c', 2);
+    expect(lookup(idx, [1])).toEqual(['a', 'b', 'c']);
+    expect(lookup(idx, [2])).toEqual(['c']);
+    expect(idx.multikey).toBe(true);
+    idx.remove({ k: 1 }, 'a', 0);
+    idx.remove({ k: [2, 1] }, 'c', 2);
+    expect([...idx.ordered.all()].map(idOf)).toEqual(['b']);
+    idx.remove({ k: 1 }, 'b', 1);
+    expect(idx.ordered.size).toBe(0);
   });
 
   it('skips documents outside a sparse or partial index, and finds expired dates', () => {
@@ -173,35 +174,37 @@ describe('IndexStore', () => {
 
   it('looks up a key shared by a few hundred thousand documents (a tenant request log)', () => {
     const idx = new IndexStore({ key: { tenant: 1 }, name: 'tenant_1' }, 'd.c');
-    for (let i = 0; i < 300_000; i++) idx.add({ tenant: 't1' }, `id${i}`);
-    const ids = idx.lookupEq(['t1']);
+    for (let i = 0; i < 300_000; i++) idx.add({ tenant: 't1' }, `id${i}`, i);
+    const ids = lookup(idx, ['t1']);
     expect(ids).toHaveLength(300_000);
     expect(ids[299_999]).toBe('id299999');
   });
 
-  it('keeps (first, second) pair postings of a compound key through adds, removes and arrays', () => {
+  it('orders compound keys by each field in its direction, arrays expanded', () => {
     const idx = new IndexStore({ key: { t: 1, k: 1, at: -1 }, name: 't_1_k_1_at_-1' }, 'd.c');
-    idx.add({ t: 'a', k: 1 }, 'x');
-    idx.add({ t: 'a', k: 1 }, 'y');
-    idx.add({ t: 'a', k: 2 }, 'z');
-    idx.add({ t: 'b', k: 1 }, 'w');
-    idx.add({ t: ['a', 'c'], k: [1, 3] }, 'multi');
-    idx.add({ t: 'a' }, 'missing'); // a missing second field pairs with null, as in MongoDB
-    idx.add({ t: 'a1', k: 1 }, 'near'); // no confusion between 'a' + '11' and 'a1' + '1'
+    idx.add({ t: 'a', k: 1, at: 1 }, 'x', 0);
+    idx.add({ t: 'a', k: 1, at: 2 }, 'y', 1);
+    idx.add({ t: 'a', k: 2 }, 'z', 2);
+    idx.add({ t: 'b', k: 1 }, 'w', 3);
+    idx.add({ t: ['a', 'c'], k: [1, 3] }, 'multi', 4);
+    idx.add({ t: 'a' }, 'missing', 5); // a missing field is indexed as null, before numbers
+    idx.add({ t: 'a1', k: 1 }, 'near', 6);
 
-    expect(idx.lookupPair(['a'], [1]).sort()).toEqual(['multi', 'x', 'y']);
-    expect(idx.lookupPair(['c'], [3])).toEqual(['multi']);
-    expect(idx.lookupPair(['a', 'b'], [1, 2]).sort()).toEqual(['multi', 'w', 'x', 'y', 'z']);
-    expect(idx.lookupPair(['a'], [null])).toEqual(['missing']);
-    expect(idx.lookupPair(['a1'], [1])).toEqual(['near']);
+    expect(lookup(idx, ['a', 1])).toEqual(['y', 'x', 'multi']);
+    expect(lookup(idx, ['a'])).toEqual(['missing', 'y', 'x', 'multi', 'z', 'multi']);
+    expect(lookup(idx, ['c', 3])).toEqual(['multi']);
+    expect(lookup(idx, ['a', null])).toEqual(['missing']);
+    expect(lookup(idx, ['a1', 1])).toEqual(['near']);
 
-    idx.remove({ t: 'a', k: 1 }, 'x');
-    idx.remove({ t: ['a', 'c'], k: [1, 3] }, 'multi');
-    expect(idx.lookupPair(['a'], [1])).toEqual(['y']);
-    expect(idx.lookupPair(['c'], [3])).toEqual([]);
-    // A single-field index has no pairs to offer.
-    expect(new IndexStore({ key: { t: 1 }, name: 't_1' }, 'd.c').lookupPair(['a'], [1])).toEqual(
-      [],
-    );
+    idx.remove({ t: 'a', k: 1, at: 1 }, 'x', 0);
+    idx.remove({ t: ['a', 'c'], k: [1, 3] }, 'multi', 4);
+    expect(lookup(idx, ['a', 1])).toEqual(['y']);
+    expect(lookup(idx, ['c', 3])).toEqual([]);
   });
 });
+
+/** Ids of the entries whose key starts with `prefix`, in index order. */
+function lookup(idx: IndexStore, prefix: unknown[]): string[] {
+  const keys = idx.ordered;
+  return [...keys.walk(keys.lowerBound(prefix, true), keys.upperBound(prefix, true), 1)].map(idOf);
+}

@@ -3,20 +3,8 @@ import type { Query } from 'mingo';
 import { DuplicateKeyError, badValue } from '../errors.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { compileQuery } from './mingo.js';
-import type { RangeBounds } from './index-select.js';
-import {
-  MULTI,
-  encodeKey,
-  hasPath,
-  keyPart,
-  pathValues,
-  rangeKey,
-  singlePathValue,
-} from './values.js';
-
-/** The `byPair` key of a (first field, second field) pair of values; writes and look-ups share it. */
-const pairKey = (first: unknown, second: unknown): string =>
-  keyPart(encodeKey(first)) + keyPart(encodeKey(second));
+import { OrderedKeys } from './ordered-keys.js';
+import { MULTI, encodeKey, hasPath, keyPart, pathValues, singlePathValue } from './values.js';
 
 export interface IndexSpec {
   v?: number;
@@ -32,20 +20,15 @@ export interface IndexSpec {
 /** The documents under one key: a lone id (the common case: unique keys, dates) or a Set. */
 type Ids = string | Set<string>;
 
-/** Postings of one leading-field value. */
-interface KeyEntry {
+/** Postings of one leading-field value (TTL indexes: the dates' documents). */
+interface Posting {
   value: unknown;
   ids: Ids;
 }
 
-interface SortedEntry {
-  t: string;
-  k: number | string;
-  id: string;
-}
-
 /**
- * One secondary (or `_id`) index: leading-field postings for lookups plus compound keys for uniqueness.
+ * One secondary (or `_id`) index: its entries in key order (`ordered`, what the planner scans),
+ * compound keys for uniqueness and, for TTL indexes, leading-field postings for the sweep.
  *
  * Writers first `load` a document's keys (computed once, into scratch fields of this index, so the
  * common single-valued case allocates nothing), then `checkLoaded` and `addLoaded` reuse them. The
@@ -54,11 +37,12 @@ interface SortedEntry {
 export class IndexStore {
   readonly fields: string[];
   private readonly paths: string[][];
-  private readonly byLeading = new Map<string, KeyEntry>();
+  readonly dirs: number[];
+  readonly ordered: OrderedKeys;
+  /** Set once any document had an array on an indexed path (sticky, as in MongoDB). */
+  multikey = false;
+  private readonly byLeading = new Map<string, Posting>();
   private readonly byCompound = new Map<string, string>();
-  /** Compound indexes only: postings of each (first field, second field) pair of values. */
-  private readonly byPair?: Map<string, Ids>;
-  private sorted: SortedEntry[] | null = null;
   private readonly partial?: Query;
   private readonly unique: boolean;
   /** TTL indexes only: their dates, earliest first. */
@@ -76,8 +60,8 @@ export class IndexStore {
   private lValues: unknown[] = [];
   private lKeys: string[] = [];
   private lCompounds: string[] = [];
-  /** Pair keys of the first two fields (compound indexes only). */
-  private lPairs: string[] = [];
+  /** Index keys (values in key-pattern order) of the loaded document; several when multikey. */
+  private lTuples: unknown[][] = [];
 
   constructor(
     readonly spec: IndexSpec,
@@ -91,15 +75,12 @@ export class IndexStore {
         throw badValue(`Unsupported index type ${JSON.stringify(dir)} on field '${f}' (only 1/-1)`);
     }
     this.paths = this.fields.map((f) => f.split('.'));
+    this.dirs = this.fields.map((f) => spec.key[f] as number);
+    this.ordered = new OrderedKeys(this.dirs);
     this.unique = !!spec.unique;
     if (spec.partialFilterExpression) this.partial = compileQuery(spec.partialFilterExpression);
     if (typeof spec.expireAfterSeconds === 'number' && this.fields.length === 1)
       this.expiry = new ExpiryQueue();
-    if (this.fields.length > 1) this.byPair = new Map();
-  }
-
-  get second(): string | undefined {
-    return this.fields[1];
   }
 
   get name(): string {
@@ -149,7 +130,7 @@ export class IndexStore {
     this.lDoc = doc;
     this.lCovered = this.covers(doc);
     if (!this.lCovered) return;
-    if (this.byPair) this.lPairs = this.pairKeys(doc);
+    this.lTuples = this.tuples(doc);
     const paths = this.paths;
     const lead = singlePathValue(doc, paths[0]!);
     let single = lead !== MULTI;
@@ -207,21 +188,36 @@ export class IndexStore {
     throw new DuplicateKeyError(this.ns, this.name, { ...this.spec.key }, keyValue);
   }
 
-  /** Keys of every (first field, second field) combination of `doc`'s values. */
-  private pairKeys(doc: Document): string[] {
-    const a = singlePathValue(doc, this.paths[0]!);
-    const b = singlePathValue(doc, this.paths[1]!);
-    if (a !== MULTI && b !== MULTI) return [pairKey(a, b)];
-    const second = dedupe(pathValues(doc, this.fields[1]!));
-    return dedupe(pathValues(doc, this.leading)).flatMap((x) => second.map((y) => pairKey(x, y)));
+  /** The index keys of `doc`: one tuple, or every combination of its values when multikey. */
+  private tuples(doc: Document): unknown[][] {
+    const paths = this.paths;
+    // Sized for the entry it becomes (key values, natural position, id): no spare capacity.
+    const tuple = new Array<unknown>(paths.length + 2);
+    for (let i = 0; i < paths.length; i++) {
+      const v = singlePathValue(doc, paths[i]!);
+      if (v === MULTI) {
+        // Conservative: a document that fails a unique check still marks the index multikey.
+        this.multikey = true;
+        return this.compoundKeys(doc).map((c) => c.values.concat([undefined, undefined]));
+      }
+      tuple[i] = v;
+    }
+    return [tuple];
   }
 
-  /** Adds the loaded document under `id`. */
-  addLoaded(id: string): void {
+  /**
+   * Adds the loaded document under `id`; `n` is its natural position (the order of equal keys).
+   */
+  addLoaded(id: string, n = 0): void {
     this.lDoc = undefined;
     if (!this.lCovered) return;
-    if (this.byPair)
-      for (const key of this.lPairs) this.byPair.set(key, withId(this.byPair.get(key), id));
+    // The loaded tuples are fresh arrays used once: they become the entries (see `KeyEntry`).
+    const m = this.fields.length;
+    for (const k of this.lTuples) {
+      k[m] = n;
+      k[m + 1] = id;
+      this.ordered.insert(k);
+    }
     if (this.lSingle) {
       if (this.unique) this.byCompound.set(this.lCompound, id);
       this.post(this.lKey, this.lValue, id);
@@ -229,17 +225,28 @@ export class IndexStore {
       if (this.unique) for (const key of this.lCompounds) this.byCompound.set(key, id);
       for (let i = 0; i < this.lKeys.length; i++) this.post(this.lKeys[i]!, this.lValues[i], id);
     }
-    this.sorted = null;
   }
 
   private post(k: string, value: unknown, id: string): void {
+    if (!this.expiry) return;
     const entry = this.byLeading.get(k);
     if (!entry) {
       this.byLeading.set(k, { value, ids: id });
       // A key stands for one value, so its date is queued once, when the key first appears.
-      if (this.expiry && value instanceof Date && Number.isFinite(value.getTime()))
+      if (value instanceof Date && Number.isFinite(value.getTime()))
         this.expiry.push(value.getTime(), k);
     } else entry.ids = withId(entry.ids, id);
+  }
+
+  /**
+   * Unique indexes: the document whose key equals `values` (one per field, in key order), from the
+   * uniqueness map. Same keys as `load` builds, so a point look-up costs one `Map` get.
+   */
+  uniqueOwner(values: unknown[]): string | undefined {
+    if (values.length === 1) return this.byCompound.get(encodeKey(values[0]));
+    let key = '';
+    for (const v of values) key += keyPart(encodeKey(v));
+    return this.byCompound.get(key);
   }
 
   /** Throws MongoDB's E11000 if `doc` would collide with a different document. */
@@ -249,18 +256,25 @@ export class IndexStore {
     this.checkLoaded(id);
   }
 
-  add(doc: Document, id: string): void {
+  add(doc: Document, id: string, n = 0): void {
     this.load(doc);
-    this.addLoaded(id);
+    this.addLoaded(id, n);
   }
 
-  remove(doc: Document, id: string): void {
-    if (this.byPair && this.covers(doc))
-      for (const key of this.pairKeys(doc)) removePosting(this.byPair, key, id);
+  /** Removes `doc`, stored under `id` at natural position `n`. */
+  remove(doc: Document, id: string, n = 0): void {
+    if (!this.covers(doc)) return;
+    const m = this.fields.length;
+    for (const k of this.tuples(doc)) {
+      k[m] = n;
+      k[m + 1] = id;
+      this.ordered.delete(k);
+    }
     if (this.unique) {
       for (const { key } of this.compoundKeys(doc))
         if (this.byCompound.get(key) === id) this.byCompound.delete(key);
     }
+    if (!this.expiry) return;
     for (const v of pathValues(doc, this.leading)) {
       const k = encodeKey(v);
       const entry = this.byLeading.get(k);
@@ -269,71 +283,6 @@ export class IndexStore {
       if (left === undefined) this.byLeading.delete(k);
       else entry.ids = left;
     }
-    this.sorted = null;
-  }
-
-  lookupEq(values: unknown[]): string[] {
-    const out: string[] = [];
-    for (const v of values) {
-      const entry = this.byLeading.get(encodeKey(v));
-      if (entry) appendIds(out, entry.ids);
-    }
-    return values.length > 1 ? [...new Set(out)] : out;
-  }
-
-  /** Documents whose first two fields equal one of `values` and one of `secondValues`. */
-  lookupPair(values: unknown[], secondValues: unknown[]): string[] {
-    if (!this.byPair) return [];
-    const out: string[] = [];
-    for (const a of values)
-      for (const b of secondValues) {
-        const ids = this.byPair.get(pairKey(a, b));
-        if (ids !== undefined) appendIds(out, ids);
-      }
-    return values.length > 1 || secondValues.length > 1 ? [...new Set(out)] : out;
-  }
-
-  /** Range scan over a lazily rebuilt sorted view; rebuilt only after writes touched this index. */
-  lookupRange(b: RangeBounds): string[] {
-    const sorted = (this.sorted ??= this.buildSorted());
-    const cmp = (a: SortedEntry, t: string, k: number | string) =>
-      a.t < t ? -1 : a.t > t ? 1 : a.k < k ? -1 : a.k > k ? 1 : 0;
-    const lowerBound = (pred: (e: SortedEntry) => boolean) => {
-      let lo = 0;
-      let hi = sorted.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (pred(sorted[mid]!)) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    const start = b.lower
-      ? lowerBound((e) =>
-          b.lower!.inclusive ? cmp(e, b.t, b.lower!.k) < 0 : cmp(e, b.t, b.lower!.k) <= 0,
-        )
-      : lowerBound((e) => e.t < b.t);
-    const end = b.upper
-      ? lowerBound((e) =>
-          b.upper!.inclusive ? cmp(e, b.t, b.upper!.k) <= 0 : cmp(e, b.t, b.upper!.k) < 0,
-        )
-      : lowerBound((e) => e.t <= b.t);
-    const out: string[] = [];
-    for (let i = start; i < end; i++) out.push(sorted[i]!.id);
-    return [...new Set(out)];
-  }
-
-  private buildSorted(): SortedEntry[] {
-    const out: SortedEntry[] = [];
-    for (const { value, ids } of this.byLeading.values()) {
-      const rk = rangeKey(value);
-      if (!rk) continue;
-      if (typeof ids === 'string') out.push({ t: rk.t, k: rk.k, id: ids });
-      else for (const id of ids) out.push({ t: rk.t, k: rk.k, id });
-    }
-    return out.sort((a, b) =>
-      a.t < b.t ? -1 : a.t > b.t ? 1 : a.k < b.k ? -1 : a.k > b.k ? 1 : 0,
-    );
   }
 
   /**
@@ -363,14 +312,6 @@ function withoutId(ids: Ids, id: string): Ids | undefined {
   if (typeof ids === 'string') return ids === id ? undefined : ids;
   ids.delete(id);
   return ids.size === 0 ? undefined : ids;
-}
-
-function removePosting(postings: Map<string, Ids>, key: string, id: string): void {
-  const ids = postings.get(key);
-  if (ids === undefined) return;
-  const left = withoutId(ids, id);
-  if (left === undefined) postings.delete(key);
-  else postings.set(key, left);
 }
 
 function appendIds(out: string[], ids: Ids): void {

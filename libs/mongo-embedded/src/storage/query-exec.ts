@@ -1,0 +1,262 @@
+import type { Document } from 'bson';
+import type { Query } from 'mingo';
+import { compareBson, isBoundValue } from './bson-order.js';
+import type { Collection } from './collection.js';
+import { compileQuery } from './mingo.js';
+import { idOf, positionOf, type KeyEntry } from './ordered-keys.js';
+import { chooseIndex, sortFields, type IndexPlan, type SortField } from './query-planner.js';
+import { pathValues } from './values.js';
+
+export interface QueryOptions {
+  filter?: Document;
+  sort?: Document;
+  skip?: number;
+  /** 0 or absent: no limit. */
+  limit?: number;
+  /** `{ $natural: 1 }` forces a collection scan; other hints are ignored. */
+  hint?: unknown;
+  /** Always go through the planner, so explain reports the plan (no point-lookup shortcut). */
+  explain?: boolean;
+}
+
+export interface ExecStats {
+  plan: IndexPlan | undefined;
+  keysExamined: number;
+  docsExamined: number;
+  /** The sort was done in memory over every match (no index served it). */
+  inMemorySort: boolean;
+  /** A count answered from index entries alone. */
+  countScan: boolean;
+}
+
+const forcesScan = (hint: unknown) =>
+  !!hint && typeof hint === 'object' && '$natural' in (hint as Document);
+
+function newStats(plan: IndexPlan | undefined): ExecStats {
+  return { plan, keysExamined: 0, docsExamined: 0, inMemorySort: false, countScan: false };
+}
+
+export function planFor(coll: Collection, opts: QueryOptions): IndexPlan | undefined {
+  if (forcesScan(opts.hint)) return undefined;
+  return chooseIndex(opts.filter ?? {}, sortFields(opts.sort), coll.indexes.values());
+}
+
+/**
+ * The entries of every interval of `plan`, in the plan's output order. With one interval, the first
+ * `jump.n` entries are passed over by position (chunk lengths), not visited; `jump.n` is set to how
+ * many were.
+ */
+function entries(
+  plan: IndexPlan,
+  sort: SortField[] | undefined,
+  jump = { n: 0 },
+): Iterable<KeyEntry> {
+  const keys = plan.index.ordered;
+  const ranges = plan.intervals.map((iv) => ({
+    from: keys.lowerBound(iv.start, iv.startInc),
+    to: keys.upperBound(iv.end, iv.endInc),
+  }));
+  if (ranges.length === 1 && jump.n > 0) {
+    const r = ranges[0]!;
+    jump.n = Math.min(jump.n, keys.countBetween(r.from, r.to));
+    if (plan.direction === 1) r.from = keys.advance(r.from, jump.n);
+    else r.to = keys.retreat(r.to, jump.n);
+  } else jump.n = 0;
+  const runs = ranges.map((r) => keys.walk(r.from, r.to, plan.direction));
+  return merged(plan, sort, runs);
+}
+
+function* merged(
+  plan: IndexPlan,
+  sort: SortField[] | undefined,
+  runs: Generator<KeyEntry>[],
+): Generator<KeyEntry> {
+  if (runs.length === 1 || !plan.sortServed || !sort?.length) {
+    for (const run of plan.direction === 1 ? runs : runs.reverse()) yield* run;
+    return;
+  }
+  // Merge the branches ($in values) by the sort; equal sort keys keep index order.
+  const positions = sort.map((s) => ({ at: plan.index.fields.indexOf(s.field), dir: s.dir }));
+  const before = (a: KeyEntry, b: KeyEntry) => {
+    for (const { at, dir } of positions) {
+      if (at < 0) continue;
+      const c = compareBson(a[at], b[at]);
+      if (c !== 0) return c * dir < 0;
+    }
+    return (positionOf(a) - positionOf(b)) * plan.direction < 0;
+  };
+  const heads = runs.map((r) => r.next());
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++)
+      if (!heads[i]!.done && (best < 0 || before(heads[i]!.value, heads[best]!.value))) best = i;
+    if (best < 0) return;
+    yield heads[best]!.value as KeyEntry;
+    heads[best] = runs[best]!.next();
+  }
+}
+
+/**
+ * Equality on exactly the fields of a complete unique index (`{tenant_id, id}`, `{_id}`): the one
+ * match, if any, straight from the uniqueness map. Undefined when the filter is not of that shape.
+ */
+function uniquePoint(coll: Collection, filter: Document): Document[] | undefined {
+  const fields = Object.keys(filter);
+  if (fields.length === 0 || fields.length > 4) return undefined;
+  for (const f of fields) if (f.startsWith('$') || !isBoundValue(filter[f])) return undefined;
+  for (const idx of coll.indexes.values()) {
+    if (!idx.spec.unique || !idx.complete || idx.fields.length !== fields.length) continue;
+    if (!idx.fields.every((f) => Object.hasOwn(filter, f))) continue;
+    const id = idx.uniqueOwner(idx.fields.map((f) => filter[f]));
+    const doc = id === undefined ? undefined : coll.docs.get(id);
+    return doc ? [doc] : [];
+  }
+  return undefined;
+}
+
+/** Matching documents, in the requested sort (natural order without one), after skip and limit. */
+export function executeFind(
+  coll: Collection,
+  opts: QueryOptions,
+): { docs: Document[]; stats: ExecStats } {
+  const filter = opts.filter ?? {};
+  if (!opts.explain && !forcesScan(opts.hint)) {
+    const point = uniquePoint(coll, filter);
+    if (point) {
+      const stats = { ...newStats(undefined), docsExamined: point.length };
+      return { docs: opts.skip ? point.slice(opts.skip) : point, stats };
+    }
+  }
+  let compiled: Query | undefined;
+  const query = () => (compiled ??= compileQuery(filter));
+  const sort = sortFields(opts.sort);
+  const plan = planFor(coll, opts);
+  const stats = newStats(plan);
+  const skip = opts.skip ?? 0;
+  const limit = opts.limit ? Math.abs(opts.limit) : Infinity;
+  const wantsSort = !!opts.sort && Object.keys(opts.sort).length > 0;
+
+  if (plan && plan.sortServed && wantsSort) {
+    // Walk in sort order and stop after skip + limit; exact bounds skip without reading documents.
+    const out: Document[] = [];
+    const seen = plan.index.multikey ? new Set<string>() : undefined;
+    const jump = { n: plan.exact && !seen ? skip : 0 };
+    const walk = entries(plan, sort, jump);
+    let skipped = jump.n;
+    for (const e of walk) {
+      stats.keysExamined++;
+      if (seen) {
+        if (seen.has(idOf(e))) continue;
+        seen.add(idOf(e));
+      }
+      if (plan.exact && skipped < skip) {
+        skipped++;
+        continue;
+      }
+      const doc = coll.docs.get(idOf(e));
+      stats.docsExamined++;
+      if (!doc || (!plan.exact && !query().test(doc))) continue;
+      if (skipped < skip) skipped++;
+      else if (out.push(doc) >= limit) break;
+    }
+    return { docs: out, stats };
+  }
+
+  const matched = plan ? matchByIndex(coll, plan, query, stats) : scan(coll, query(), stats);
+  let docs = matched;
+  if (wantsSort) {
+    stats.inMemorySort = true;
+    docs = sort
+      ? sortDocs(matched, sort)
+      : compileQuery({})
+          .find<Document>(matched)
+          .sort(opts.sort as Record<string, 1 | -1>)
+          .all();
+  } else if (opts.sort && '$natural' in opts.sort && opts.sort.$natural === -1) docs.reverse();
+  if (skip || limit !== Infinity)
+    docs = docs.slice(skip, limit === Infinity ? undefined : skip + limit);
+  return { docs, stats };
+}
+
+/** Matches found through the index, in natural order (as a scan would list them). */
+function matchByIndex(
+  coll: Collection,
+  plan: IndexPlan,
+  query: () => Query,
+  stats: ExecStats,
+): Document[] {
+  const keys = plan.index.ordered;
+  let hits: KeyEntry[] = [];
+  for (const iv of plan.intervals)
+    keys.collect(keys.lowerBound(iv.start, iv.startInc), keys.upperBound(iv.end, iv.endInc), hits);
+  stats.keysExamined += hits.length;
+  if (plan.index.multikey) {
+    const seen = new Set<string>();
+    hits = hits.filter((e) => !seen.has(idOf(e)) && !!seen.add(idOf(e)));
+  }
+  if (hits.length > 1) hits.sort((a, b) => positionOf(a) - positionOf(b));
+  const out: Document[] = [];
+  const test = plan.exact ? undefined : query();
+  for (const e of hits) {
+    const doc = coll.docs.get(idOf(e));
+    stats.docsExamined++;
+    if (doc && (!test || test.test(doc))) out.push(doc);
+  }
+  return out;
+}
+
+function scan(coll: Collection, query: Query, stats: ExecStats): Document[] {
+  const out: Document[] = [];
+  for (const d of coll.docs.values()) {
+    stats.docsExamined++;
+    if (query.test(d)) out.push(d);
+  }
+  return out;
+}
+
+/** Number of documents matching `filter`: from index entries alone when the bounds are exact. */
+export function executeCount(
+  coll: Collection,
+  opts: QueryOptions,
+): { n: number; stats: ExecStats } {
+  const filter = opts.filter ?? {};
+  if (Object.keys(filter).length === 0 && !forcesScan(opts.hint))
+    return { n: coll.docs.size, stats: { ...newStats(undefined), countScan: true } };
+  const plan = planFor(coll, { filter, hint: opts.hint });
+  if (plan?.exact) {
+    const stats = { ...newStats(plan), countScan: true };
+    const keys = plan.index.ordered;
+    let n = 0;
+    for (const iv of plan.intervals)
+      n += keys.countBetween(
+        keys.lowerBound(iv.start, iv.startInc),
+        keys.upperBound(iv.end, iv.endInc),
+      );
+    stats.keysExamined = n;
+    return { n, stats };
+  }
+  const { docs, stats } = executeFind(coll, { filter, hint: opts.hint });
+  return { n: docs.length, stats };
+}
+
+/** The value a document sorts by on `field`: arrays sort by their least (ascending) or greatest element. */
+function sortValue(doc: Document, field: string, dir: 1 | -1): unknown {
+  const values = pathValues(doc, field);
+  if (values.length === 1) return values[0];
+  let pick: unknown = values[0];
+  for (const v of values) if (compareBson(v, pick) * dir < 0) pick = v;
+  return pick;
+}
+
+/** Stable sort in MongoDB's comparison order: equal keys keep natural order. */
+export function sortDocs(docs: Document[], sort: SortField[]): Document[] {
+  const keyed = docs.map((doc) => ({ doc, k: sort.map((s) => sortValue(doc, s.field, s.dir)) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < sort.length; i++) {
+      const c = compareBson(a.k[i], b.k[i]);
+      if (c !== 0) return c * sort[i]!.dir;
+    }
+    return 0;
+  });
+  return keyed.map((x) => x.doc);
+}
