@@ -6,7 +6,8 @@ import { InboxStore } from '../src/store/inbox-store.js';
 import { answer, FakeParcelTracking, TrackingUpdateOutcome } from './fake-parcel-tracking.js';
 import { activityEvents, clientOf, connect, eventually, ingest, startHarness } from './harness.js';
 import { ProviderPushes, SIM_KEY } from './provider-pushes.js';
-import mongoose from 'mongoose';
+import type { Connection } from 'mongoose';
+import { connectMongo } from '@inventory/platform';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TENANT = 'tenant-crash';
@@ -20,7 +21,7 @@ describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => 
   let h: Awaited<ReturnType<typeof startHarness>>;
   let pushes: ProviderPushes;
   let nats: NatsConnection;
-  let mongo: mongoose.Connection;
+  let mongo: Connection;
   let inbox: InboxStore;
   let port: number;
   let child: ManagedProcess | undefined;
@@ -53,9 +54,7 @@ describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => 
     pushes = await ProviderPushes.start();
     port = await freePort();
     nats = await connectNats({ servers: h.infra.natsUrl });
-    mongo = await mongoose
-      .createConnection(h.infra.mongoUrl, { dbName: h.env.MONGO_DB })
-      .asPromise();
+    mongo = await connectMongo(h.infra.mongoUrl, h.env.MONGO_DB!);
     inbox = new InboxStore(mongo);
     await start();
   });
