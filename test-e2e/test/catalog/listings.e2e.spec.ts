@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { seedCatalog } from '@inventory/catalog';
 import {
   CATALOG_STREAM,
@@ -17,10 +20,12 @@ import {
   type TenantFixture,
 } from '../../src/index.js';
 
+const ROOT = resolve(import.meta.dirname, '../../..');
+
 /**
  * The listings seen by path, through the whole system: the owning areas' events on NATS →
- * services/catalog → gateway. The emit CLI (`npm run emit`) is not on this branch yet, so the
- * events are published as it would publish them: the platform publisher on the CATALOG stream.
+ * services/catalog → gateway. One case emits with `npm run emit` as a person would; the others
+ * publish with the platform publisher on the CATALOG stream, as the owning areas do.
  */
 describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
   let system: RunningSystem;
@@ -253,5 +258,37 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
     expect(
       Object.keys(products.responses['200'].content['application/json'].schema.properties),
     ).toContain('unfiltered_total');
+  });
+
+  it('shows a product a person emitted with npm run emit', async () => {
+    const { stdout } = await promisify(execFile)(
+      'npm',
+      [
+        'run',
+        '--silent',
+        'emit',
+        '--',
+        'catalog.product.created',
+        '--tenant',
+        globex.tenant.slug,
+        '--data',
+        JSON.stringify({ product_id: 77, sku: 'EMIT-77', name: 'Emitted', price: '7.70' }),
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NATS_URL: system.infra.natsUrl,
+          IDENTITY_GRPC_ADDRESS: system.services.identity!.grpc!.address,
+          EMIT_DEV_FILE: resolve(ROOT, '.data/no-such-dev.json'),
+        },
+      },
+    );
+    expect(JSON.parse(stdout.trim())).toMatchObject({ subject: 'catalog.product.created' });
+    await until(async () => (await globex.request('GET', '/api/v2/products')).body.total === 1);
+    const listed = await globex.request('GET', '/api/v2/products');
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ id: 77, sku: 'EMIT-77', name: 'Emitted', price: '7.70' }),
+    ]);
   });
 });

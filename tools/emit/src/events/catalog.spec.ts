@@ -6,18 +6,18 @@ const byName = (name: string) => CATALOG_EVENTS.find((event) => event.name === n
 describe('catalog emittable events', () => {
   it('declares the six catalog events on the CATALOG stream', () => {
     expect(CATALOG_EVENTS.map((event) => [event.name, event.type.subject])).toEqual([
-      ['product.created', 'catalog.product.created'],
-      ['product.updated', 'catalog.product.updated'],
-      ['product.deleted', 'catalog.product.deleted'],
-      ['purchase_invoice.created', 'catalog.purchase_invoice.created'],
-      ['purchase_invoice.updated', 'catalog.purchase_invoice.updated'],
-      ['purchase_invoice.deleted', 'catalog.purchase_invoice.deleted'],
+      ['catalog.product.created', 'catalog.product.created'],
+      ['catalog.product.updated', 'catalog.product.updated'],
+      ['catalog.product.deleted', 'catalog.product.deleted'],
+      ['catalog.purchase_invoice.created', 'catalog.purchase_invoice.created'],
+      ['catalog.purchase_invoice.updated', 'catalog.purchase_invoice.updated'],
+      ['catalog.purchase_invoice.deleted', 'catalog.purchase_invoice.deleted'],
     ]);
     expect(new Set(CATALOG_EVENTS.map((event) => event.stream.name))).toEqual(new Set(['CATALOG']));
   });
 
   it('turns flat JSON into the proto payload, which encodes and decodes unchanged', () => {
-    const event = byName('product.created');
+    const event = byName('catalog.product.created');
     const payload = event.data.parse({
       product_id: 7,
       sku: 'SKU-7',
@@ -43,18 +43,20 @@ describe('catalog emittable events', () => {
 
   it('defaults the version to now, so a later emit wins', () => {
     const before = Date.now();
-    const payload = byName('purchase_invoice.deleted').data.parse({ purchase_invoice_id: 4 }) as {
+    const payload = byName('catalog.purchase_invoice.deleted').data.parse({
+      purchase_invoice_id: 4,
+    }) as {
       version: number;
     };
     expect(payload.version).toBeGreaterThanOrEqual(before);
   });
 
   it.each([
-    ['product.created', { product_id: 1, sku: 'A', price: 19.99 }],
-    ['product.created', { product_id: 1, sku: 'A', price: '1e3' }],
-    ['product.created', { product_id: 1, sku: 'A', price: '1', colour: 'red' }],
+    ['catalog.product.created', { product_id: 1, sku: 'A', price: 19.99 }],
+    ['catalog.product.created', { product_id: 1, sku: 'A', price: '1e3' }],
+    ['catalog.product.created', { product_id: 1, sku: 'A', price: '1', colour: 'red' }],
     [
-      'purchase_invoice.created',
+      'catalog.purchase_invoice.created',
       {
         purchase_invoice_id: 1,
         status: 'open',
@@ -64,10 +66,10 @@ describe('catalog emittable events', () => {
       },
     ],
     [
-      'purchase_invoice.updated',
+      'catalog.purchase_invoice.updated',
       { purchase_invoice_id: 0, status: 'open', currency: 'USD', total: '1' },
     ],
-    ['product.deleted', { product_id: -1 }],
+    ['catalog.product.deleted', { product_id: -1 }],
   ])('refuses bad --data for %s: %j', (name, data) => {
     expect(byName(name).data.safeParse(data).success).toBe(false);
   });

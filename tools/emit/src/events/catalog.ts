@@ -11,6 +11,9 @@ import { z, type ZodType, type ZodTypeDef } from 'zod';
 import { emittable, type EmittableEvent } from '../emittable-event.js';
 
 /**
+ * Named by their subjects (`catalog.product.created`...): `product.created` alone is the outbound
+ * webhook catalog event (domain-events.ts), which another stream carries.
+ *
  * The products and purchase-invoices areas' events, which services/catalog reads into the
  * listings `GET /api/v2/products` and `GET /api/purchase-invoices`. `--data` is the record's
  * fields flat, plus an optional `version` (default: the time in ms, so a later emit wins).
@@ -75,7 +78,7 @@ const invoiceSnapshot = payloadOf(
 
 export const CATALOG_EVENTS: EmittableEvent[] = [
   emittable({
-    name: 'product.created',
+    name: 'catalog.product.created',
     description:
       'A product was created: {"product_id":1,"sku":"TSHIRT-M","name":"T-shirt","price":"19.99"}',
     type: productCreated,
@@ -83,14 +86,14 @@ export const CATALOG_EVENTS: EmittableEvent[] = [
     data: productSnapshot,
   }),
   emittable({
-    name: 'product.updated',
-    description: 'A product changed (full snapshot, same fields as product.created)',
+    name: 'catalog.product.updated',
+    description: 'A product changed (full snapshot, same fields as catalog.product.created)',
     type: productUpdated,
     stream: CATALOG_STREAM,
     data: productSnapshot,
   }),
   emittable({
-    name: 'product.deleted',
+    name: 'catalog.product.deleted',
     description: 'A product was deleted: {"product_id":1}',
     type: productDeleted,
     stream: CATALOG_STREAM,
@@ -105,7 +108,7 @@ export const CATALOG_EVENTS: EmittableEvent[] = [
     ),
   }),
   emittable({
-    name: 'purchase_invoice.created',
+    name: 'catalog.purchase_invoice.created',
     description:
       'A purchase invoice was created: {"purchase_invoice_id":1,"supplier_invoice_number":"INV-1","status":"open","currency":"USD","total":"1250.50","due_date":"2026-03-01"}',
     type: purchaseInvoiceCreated,
@@ -113,15 +116,15 @@ export const CATALOG_EVENTS: EmittableEvent[] = [
     data: invoiceSnapshot,
   }),
   emittable({
-    name: 'purchase_invoice.updated',
+    name: 'catalog.purchase_invoice.updated',
     description:
-      'A purchase invoice changed (full snapshot, same fields as purchase_invoice.created)',
+      'A purchase invoice changed (full snapshot, same fields as catalog.purchase_invoice.created)',
     type: purchaseInvoiceUpdated,
     stream: CATALOG_STREAM,
     data: invoiceSnapshot,
   }),
   emittable({
-    name: 'purchase_invoice.deleted',
+    name: 'catalog.purchase_invoice.deleted',
     description: 'A purchase invoice was deleted: {"purchase_invoice_id":1}',
     type: purchaseInvoiceDeleted,
     stream: CATALOG_STREAM,

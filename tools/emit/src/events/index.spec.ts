@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { EMITTABLE_EVENTS } from './index.js';
+
+describe('the emit registry', () => {
+  it('names every event once, so no area shadows another', () => {
+    const names = EMITTABLE_EVENTS.map((event) => event.name);
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it('knows the shipment, outbound catalog and read-model events by their documented names', () => {
+    const names = new Set(EMITTABLE_EVENTS.map((event) => event.name));
+    for (const name of [
+      'shipment.tracking_assigned',
+      'shipment.tracking_changed',
+      'shipment.tracking_removed',
+      'product.created',
+      'sales_order.shipped',
+      'customer.created',
+      'catalog.product.created',
+      'catalog.purchase_invoice.deleted',
+    ])
+      expect(names.has(name), name).toBe(true);
+    expect(
+      EMITTABLE_EVENTS.find((event) => event.name === 'product.created')!.stream.name,
+    ).not.toBe('CATALOG');
+  });
+});
