@@ -90,4 +90,15 @@ describe('PATCH /api/personal-access-tokens/{id} with bodies that are not a JSON
     expect(renamed.status).toBe(200);
     expect(renamed.body.data.name).toBe('renamed');
   });
+
+  it.each(['1e9', '0', '-1', 'abc', '1.5', '2000000'])(
+    'refuses page=%s on the token list and a token request history with 422',
+    async (value) => {
+      for (const list of ['/api/personal-access-tokens', `${path()}/requests`]) {
+        const response = await session.request('GET', `${list}?page=${value}`);
+        expect(response.status, list).toBe(422);
+        expect(Object.keys(response.body.errors)).toEqual(['page']);
+      }
+    },
+  );
 });

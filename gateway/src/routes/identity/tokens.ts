@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { flatEnvelope, pageMeta } from '../../http/pagination.js';
+import { flatEnvelope, pageMeta, parsePageRequest } from '../../http/pagination.js';
 import { BodyReader } from '../../http/body.js';
 import { endOfDay, parseDay, startOfDay } from '../../http/dates.js';
 import { notFoundBody, validationBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
-import { pageParams, pathId } from '../../http/params.js';
+import { pathId } from '../../http/params.js';
 import type { IdentityRouteDeps } from './deps.js';
 import { presentRequest, presentToken } from './present.js';
 import { tokenSchemas } from './token-schemas.js';
@@ -57,7 +57,7 @@ function parseStatuses(value: unknown): { statuses: number[]; classes: number[] 
 /** Personal access tokens: web session only (the route table closes them to tokens). */
 export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
   app.get(BASE, { schema: tokenSchemas.list }, async (request) => {
-    const { page, perPage } = pageParams(request.query as Record<string, unknown>);
+    const { page, perPage } = parsePageRequest(request.query as Record<string, unknown>);
     const answer = await deps.identity.listTokens(page, perPage);
     const data = answer.tokens.map(presentToken);
     return flatEnvelope(
@@ -127,7 +127,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
   app.get(`${BASE}/:id/requests`, { schema: tokenSchemas.requests }, async (request) => {
     const id = tokenIdParam(request);
     const query = request.query as Record<string, unknown>;
-    const { page, perPage } = pageParams(query);
+    const { page, perPage } = parsePageRequest(query);
     const { statuses, classes } = parseStatuses(query['filter[status]']);
     const from = filterDay('filter.date_from', query['filter[date_from]'], false);
     const to = filterDay('filter.date_to', query['filter[date_to]'], true);
