@@ -115,10 +115,10 @@ describe('GET /api/alerts and marking alerts read, through the gateway', () => {
     expect(response.body.data.map((item: { title: string }) => item.title)).toEqual(['Alert 1']);
     expect(response.body.prev_page_url).toBe(`${path}?filter%5Bunread%5D=true&per_page=2&page=1`);
     expect(response.body.links.map((link: { label: string }) => link.label)).toEqual([
-      '&laquo; Previous',
+      '« Previous',
       '1',
       '2',
-      'Next &raquo;',
+      'Next »',
     ]);
   });
 

@@ -114,10 +114,10 @@ describe('outbound webhooks through the gateway', () => {
       prev_page_url: `${base}?per_page=1&page=1&foo=bar`,
       path: base,
       links: [
-        { url: `${base}?per_page=1&page=1&foo=bar`, label: '&laquo; Previous', active: false },
+        { url: `${base}?per_page=1&page=1&foo=bar`, label: '« Previous', active: false },
         { url: `${base}?per_page=1&page=1&foo=bar`, label: '1', active: false },
         { url: `${base}?per_page=1&page=2&foo=bar`, label: '2', active: true },
-        { url: null, label: 'Next &raquo;', active: false },
+        { url: null, label: 'Next »', active: false },
       ],
     });
     expect((await owner.request('GET', PATH)).body.per_page).toBe(10);
