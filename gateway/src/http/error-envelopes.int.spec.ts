@@ -46,6 +46,7 @@ describe('gateway error envelopes for hostile and malformed requests', () => {
       WEBHOOK_INGEST_GRPC_ADDRESS: await nowhere(),
       OUTBOUND_DELIVERY_GRPC_ADDRESS: await nowhere(),
       ACTIVITY_GRPC_ADDRESS: await nowhere(),
+      CATALOG_GRPC_ADDRESS: await nowhere(),
     });
     port = Number(new URL(gateway.url).port);
   });
@@ -146,6 +147,7 @@ describe('gateway 503 while shutting down', () => {
         WEBHOOK_INGEST_GRPC_ADDRESS: await nowhere(),
         OUTBOUND_DELIVERY_GRPC_ADDRESS: await nowhere(),
         ACTIVITY_GRPC_ADDRESS: await nowhere(),
+        CATALOG_GRPC_ADDRESS: await nowhere(),
       },
       {
         logDestination: { write: (line: string) => void logLines.push(line) },

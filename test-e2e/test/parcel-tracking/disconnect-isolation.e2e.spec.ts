@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { TenantFixture } from '../../src/fixtures/tenants.js';
 import { GOOD_KEY, OTHER_KEY, PREFIX, validCreate } from './harness.js';
 import { useParcelSystem } from './instance-suite.js';
 
