@@ -19,6 +19,8 @@ import {
 } from './events/sales-channel-events.js';
 import { parcelTrackingService } from './grpc/parcel-tracking-service.js';
 import { ProviderClient } from './provider/client.js';
+import { providerMetrics } from './provider/provider-metrics.js';
+import { QuotaReader } from './provider/quota-reader.js';
 import { RedisPacer } from './provider/redis-pacer.js';
 import { InstanceStore } from './store/instance-store.js';
 import { SalesChannelStore } from './store/sales-channel-store.js';
@@ -90,6 +92,18 @@ export async function bootstrap(
     config.GRPC_CLIENT_DEADLINE_MS,
   );
   runtime.onStop(async () => registry.close());
+  const provider = new ProviderClient({
+    baseUrl: config.PROVIDER_BASE_URL,
+    timeoutMs: config.PROVIDER_TIMEOUT_MS,
+    pacer: new RedisPacer(redis, {
+      perSecond: config.PROVIDER_RATE_PER_SECOND,
+      leaseMs: config.PROVIDER_PACE_LEASE_MS ?? config.PROVIDER_TIMEOUT_MS + 1_000,
+      logger: runtime.logger,
+    }),
+    breakerResetMs: config.PROVIDER_BREAKER_RESET_MS,
+    logger: runtime.logger,
+    metrics: providerMetrics(runtime.metrics.registry),
+  });
   const deps: Deps = {
     instances: new InstanceStore(runtime.mongo),
     trackings: new TrackingStore(runtime.mongo),
@@ -99,17 +113,8 @@ export async function bootstrap(
     appliedUpdates: new AppliedUpdateStore(runtime.mongo),
     channels: new SalesChannelStore(runtime.mongo),
     stopJobs: new StopJobStore(runtime.mongo),
-    provider: new ProviderClient({
-      baseUrl: config.PROVIDER_BASE_URL,
-      timeoutMs: config.PROVIDER_TIMEOUT_MS,
-      pacer: new RedisPacer(redis, {
-        perSecond: config.PROVIDER_RATE_PER_SECOND,
-        leaseMs: config.PROVIDER_PACE_LEASE_MS ?? config.PROVIDER_TIMEOUT_MS + 1_000,
-        logger: runtime.logger,
-      }),
-      breakerResetMs: config.PROVIDER_BREAKER_RESET_MS,
-      logger: runtime.logger,
-    }),
+    provider,
+    quotas: new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS }),
     secrets: new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY),
     registry,
     outbox: runtime.outbox,

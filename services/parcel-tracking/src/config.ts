@@ -33,6 +33,8 @@ export const configSchema = z
      */
     PROVIDER_PACE_LEASE_MS: z.coerce.number().int().positive().optional(),
     PROVIDER_BREAKER_RESET_MS: z.coerce.number().int().positive().default(10_000),
+    // How long the dashboard's live quota is reused per API key (0: read every time).
+    QUOTA_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(10_000),
     /** AES-256-GCM key for provider API keys at rest (base64 of 32 bytes). */
     PROVIDER_KEY_ENCRYPTION_KEY: encryptionKey.optional(),
     /** webhook-ingest's gRPC address (the central webhook token registry). */

@@ -16,6 +16,7 @@ export function useInstanceSuite() {
   beforeEach(() => {
     harness!.sim.reset();
     harness!.service.deps.provider.breaker.close();
+    harness!.service.deps.quotas.clear();
   });
   const suite = {
     get h(): Harness {

@@ -28,6 +28,9 @@ export async function startParcelSystem(): Promise<ParcelSystem> {
         PROVIDER_BASE_URL: sim.url,
         PROVIDER_RATE_PER_SECOND: '1000',
         STOP_RETRY_DELAY_MS: '200',
+        // These tests move the simulator's quota and fail its calls between requests; the
+        // per-key quota cache is covered by services/parcel-tracking/test/quota-cache.int.spec.ts.
+        QUOTA_CACHE_TTL_MS: '0',
       },
     },
   });

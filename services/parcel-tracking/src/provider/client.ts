@@ -3,6 +3,7 @@ import type { Logger } from '@inventory/platform';
 import { ALREADY_REGISTERED_CODE, classifyFailure, ProviderError } from './errors.js';
 import type { TrackInfo } from '../domain/track-info.js';
 import type { Pacer } from './pacer.js';
+import { providerMetrics, type ProviderMetrics } from './provider-metrics.js';
 
 export interface ProviderClientOptions {
   baseUrl: string;
@@ -11,6 +12,8 @@ export interface ProviderClientOptions {
   pacer: Pacer;
   breakerResetMs: number;
   logger: Logger;
+  /** Counters and histograms on the service's registry (a private set when omitted). */
+  metrics?: ProviderMetrics;
 }
 
 export interface ProviderQuota {
@@ -59,12 +62,19 @@ interface Envelope {
 export class ProviderClient {
   readonly breaker: CircuitBreaker<[string, string, unknown], Envelope['data']>;
   private readonly pacer: Pacer;
+  readonly metrics: ProviderMetrics;
 
   constructor(private readonly options: ProviderClientOptions) {
     this.pacer = options.pacer;
+    this.metrics = options.metrics ?? providerMetrics();
     this.breaker = new CircuitBreaker(
-      (endpoint: string, apiKey: string, body: unknown) =>
-        this.pacer.run(apiKey, () => this.send(endpoint, apiKey, body)),
+      (endpoint: string, apiKey: string, body: unknown) => {
+        const waited = this.metrics.pacerWait.startTimer({ endpoint });
+        return this.pacer.run(apiKey, () => {
+          waited();
+          return this.send(endpoint, apiKey, body);
+        });
+      },
       {
         timeout: false, // each request carries its own timeout
         errorThresholdPercentage: 50,
@@ -143,10 +153,17 @@ export class ProviderClient {
 
   private async call(endpoint: string, apiKey: string, body: unknown): Promise<Envelope['data']> {
     try {
-      return await this.breaker.fire(endpoint, apiKey, body);
+      const data = await this.breaker.fire(endpoint, apiKey, body);
+      this.metrics.calls.inc({ endpoint, outcome: 'ok' });
+      return data;
     } catch (error) {
+      const open = (error as { code?: string }).code === 'EOPENBREAKER';
+      this.metrics.calls.inc({
+        endpoint,
+        outcome: open ? 'circuit_open' : error instanceof ProviderError ? error.code : 'api_error',
+      });
       if (error instanceof ProviderError) throw error;
-      if ((error as { code?: string }).code === 'EOPENBREAKER') {
+      if (open) {
         throw new ProviderError(
           'api_error',
           'The parcel-tracking provider is unavailable; try again shortly.',
@@ -159,6 +176,7 @@ export class ProviderClient {
   private async send(endpoint: string, apiKey: string, body: unknown): Promise<Envelope['data']> {
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}/track/v2.2/${endpoint}`;
     let response: Response;
+    const timer = this.metrics.duration.startTimer({ endpoint });
     try {
       response = await fetch(url, {
         method: 'POST',
@@ -167,6 +185,7 @@ export class ProviderClient {
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
     } catch (error) {
+      timer();
       const timedOut = (error as Error).name === 'TimeoutError';
       this.options.logger.warn(
         { endpoint, reason: timedOut ? 'timeout' : String((error as Error).message) },
@@ -180,6 +199,7 @@ export class ProviderClient {
       );
     }
     const envelope = (await response.json().catch(() => ({}))) as Envelope;
+    timer();
     const code = typeof envelope.code === 'number' ? envelope.code : undefined;
     if (response.ok && code === 0) return envelope.data;
     const failure = classifyFailure(response.status, code, describe(response.status, envelope));

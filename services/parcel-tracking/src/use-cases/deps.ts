@@ -8,6 +8,7 @@ import {
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/client.js';
+import type { QuotaReader } from '../provider/quota-reader.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { SalesChannelStore } from '../store/sales-channel-store.js';
 import type { StopJobStore } from '../store/stop-job-store.js';
@@ -28,6 +29,8 @@ export interface Deps {
   channels: SalesChannelStore;
   stopJobs: StopJobStore;
   provider: ProviderClient;
+  /** The dashboard's live quota, cached briefly per key and shared by concurrent readers. */
+  quotas: QuotaReader;
   secrets: SecretBox;
   registry: WebhookRegistry;
   outbox: Outbox;

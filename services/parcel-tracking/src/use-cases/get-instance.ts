@@ -30,13 +30,13 @@ export class GetInstance {
     tenantId: string,
     id: number,
   ): Promise<{ instance: InstanceDocument; dashboard: InstanceDashboard }> {
-    const { instances, trackings, provider, secrets, registry, logger } = this.deps;
+    const { instances, trackings, quotas, secrets, registry, logger } = this.deps;
     const instance = await instances.find(tenantId, id);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
     const now = new Date();
     const since = new Date(now.getTime() - TRANSIT_WINDOW_DAYS * 24 * 3600 * 1000);
 
-    const quota = provider.getQuota(secrets.decrypt(instance.api_key_encrypted)).then(
+    const quota = quotas.read(secrets.decrypt(instance.api_key_encrypted)).then(
       async (value) => {
         // Each quota read feeds the alert state machine; a failure there never fails the read.
         await checkQuotaAlert(this.deps, instance, value).catch((error: unknown) =>
