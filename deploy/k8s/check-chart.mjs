@@ -434,7 +434,13 @@ if (existsSync(dockerfile)) {
     [/^USER 10001/m, 'USER 10001'],
     [/^STOPSIGNAL SIGTERM/m, 'STOPSIGNAL SIGTERM'],
     [/NODE_ENV=production/, 'NODE_ENV=production'],
-    [/^FROM node:20-bookworm-slim/m, 'FROM node:20-bookworm-slim'],
+    // The public base is the default of ARG BASE (CI builds from a local one, verify-build.sh).
+    [/^ARG BASE=node:20-bookworm-slim$/m, 'ARG BASE=node:20-bookworm-slim'],
+    [/^FROM \$\{BASE\} AS runtime$/m, 'FROM ${BASE} AS runtime'],
+    [
+      /^CMD \["node", "\/app\/main\.js"\]$/m,
+      'CMD ["node", "/app/main.js"] (compiled code, plain node)',
+    ],
   ]) {
     if (!pattern.test(text)) fail(`deploy/docker/Dockerfile: missing ${what}`);
   }
