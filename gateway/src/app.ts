@@ -16,6 +16,7 @@ import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
 import { alertRoutes } from './routes/alerts/alerts.js';
 import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/routes.js';
+import { webAppRoutes } from './routes/web-app/routes.js';
 
 export interface GatewayDeps extends HealthRouteDeps {
   config: GatewayConfig;
@@ -86,5 +87,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     publicScheme: deps.config.PUBLIC_SCHEME,
     publicPort: deps.config.PUBLIC_PORT,
   });
+  // The web app (issue #17): static files under /app on every tenant host.
+  await app.register(webAppRoutes, {});
   return app;
 }

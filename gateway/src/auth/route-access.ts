@@ -89,6 +89,11 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
     access: { scope: 'webhooks:manage' },
   },
   'POST /api/webhook-subscriptions/:id/test': { access: { scope: 'webhooks:manage' } },
+
+  // The web app's static files (issue #17): the page is public on each tenant host; the API
+  // calls it makes carry the session cookie and the CSRF token.
+  'GET /app': { access: 'public' },
+  'GET /app/*': { access: 'public' },
 };
 
 export function routeKey(method: string, url: string): string {
