@@ -88,6 +88,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     publicPort: deps.config.PUBLIC_PORT,
   });
   // The web app (issue #17): static files under /app on every tenant host.
-  await app.register(webAppRoutes, {});
+  await app.register(webAppRoutes, { webAppDir: deps.config.WEB_APP_DIR });
   return app;
 }

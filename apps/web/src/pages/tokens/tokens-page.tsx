@@ -97,7 +97,9 @@ export function TokensPage() {
                         <td>
                           <Link to={`/settings/developer/tokens/${token.id}`}>{token.name}</Link>
                         </td>
-                        <td>{token.scopes.length ? token.scopes.join(', ') : 'none'}</td>
+                        <td>
+                          {token.scopes.length ? [...token.scopes].sort().join(', ') : 'none'}
+                        </td>
                         <td>{formatDate(token.created_at)}</td>
                         <td>{token.last_used_at ? formatDate(token.last_used_at) : 'never'}</td>
                         <td>{token.expires_at ? formatDate(token.expires_at) : 'never'}</td>
