@@ -199,6 +199,18 @@ describe('the web app in Chromium, against the whole system', () => {
       await screenshot(page, 'token-usage-history');
 
       await page.getByRole('link', { name: 'Personal access tokens' }).click();
+      // Adding a write scope to an existing token asks for the password again (rule 6).
+      await row.getByRole('button', { name: 'Edit' }).click();
+      const edit = page.getByRole('form', { name: 'Edit token' });
+      await edit.getByRole('checkbox', { name: 'products:write', exact: true }).check();
+      await edit.getByLabel('Password').fill('not-the-password');
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await edit.getByRole('alert').first().waitFor();
+      await screenshot(page, 'token-edit-reauth');
+      await edit.getByLabel('Password').fill(owner.password);
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Saved “Browser CI”.').waitFor();
+      await row.getByText('orders:read, orders:write, products:write').waitFor();
       await row.getByRole('button', { name: 'Revoke' }).click();
       await row.getByRole('button', { name: 'Yes, revoke' }).click();
       await page.getByText('Revoked “Browser CI”.').waitFor();
@@ -289,7 +301,8 @@ describe('the web app in Chromium, against the whole system', () => {
       await form.getByLabel('Endpoint URL').fill(`${web.receiverUrl}/hooks/orders`);
       await form.getByRole('checkbox', { name: 'sales_order.created' }).check();
       await form.getByRole('button', { name: 'Create subscription' }).click();
-      expect(await page.getByTestId('signing-secret').inputValue()).toMatch(/^whsec_/);
+      const createdSecret = await page.getByTestId('signing-secret').inputValue();
+      expect(createdSecret).toMatch(/^whsec_/);
       await screenshot(page, 'webhooks-created');
       await page.getByRole('button', { name: 'I have saved it' }).click();
 
@@ -317,6 +330,42 @@ describe('the web app in Chromium, against the whole system', () => {
         .getByText(/200 in \d+ ms/)
         .waitFor();
       await screenshot(page, 'webhook-deliveries');
+
+      // Redeliver: the same delivery is sent again, a second attempt in its log.
+      await delivered.first().getByRole('button', { name: 'Redeliver' }).click();
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            await page.locator('.deliveries').waitFor();
+            return page.locator('[data-delivery-status="succeeded"] summary').first().textContent();
+          },
+          { timeout: 30_000 },
+        )
+        .toBe('2 attempt(s)');
+      expect(web.received.filter((path) => path === '/hooks/orders')).toHaveLength(2);
+
+      // Disable and re-enable, edit, rotate the secret (shown once), delete.
+      const summary = page.getByTestId('subscription-summary');
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await summary.getByText(/^Disabled/).waitFor();
+      await page.getByRole('button', { name: 'Re-enable' }).click();
+      await summary.getByText(/^Active/).waitFor();
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByLabel('Description (optional)').fill('Orders feed');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await summary.getByText(/Orders feed/).waitFor();
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByRole('button', { name: 'Yes, rotate' }).click();
+      // The creation secret was dismissed; this is the rotated one, shown once.
+      const rotatedSecret = await page.getByTestId('signing-secret').inputValue();
+      expect(rotatedSecret).toMatch(/^whsec_/);
+      expect(rotatedSecret).not.toBe(createdSecret);
+      await page.getByText(/previous secret keeps working until/).waitFor();
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      await page.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('button', { name: 'Yes, delete' }).click();
+      await page.getByText('No subscriptions yet.').waitFor();
     },
     BROWSER_TEST_MS,
   );

@@ -148,7 +148,7 @@ export function SubscriptionDetail(props: { id: string }) {
         <Link to="/webhooks">Webhooks</Link> › Subscription #{subscription.id}
       </p>
       <h1>{subscription.url}</h1>
-      <p>
+      <p data-testid="subscription-summary">
         {subscription.is_active ? 'Active' : 'Disabled'} · {subscription.events.join(', ')}
         {subscription.description ? ` · ${subscription.description}` : ''}
       </p>
@@ -173,24 +173,20 @@ export function SubscriptionDetail(props: { id: string }) {
           <button type="button" onClick={() => setEditing(true)}>
             Edit
           </button>
-          {!subscription.is_active && (
-            <button
-              type="button"
-              onClick={() =>
-                act(
-                  async () =>
-                    void (
-                      await api('PATCH', `/api/webhook-subscriptions/${subscription.id}`, {
-                        is_active: true,
-                      }),
-                      sub.reload()
-                    ),
-                )
-              }
-            >
-              Re-enable
-            </button>
-          )}
+          {/* Deliveries stop while disabled (by hand, or after repeated failures): re-enable resumes. */}
+          <button
+            type="button"
+            onClick={() =>
+              act(async () => {
+                await api('PATCH', `/api/webhook-subscriptions/${subscription.id}`, {
+                  is_active: !subscription.is_active,
+                });
+                sub.reload();
+              })
+            }
+          >
+            {subscription.is_active ? 'Disable' : 'Re-enable'}
+          </button>
           <button
             type="button"
             onClick={() =>
