@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 /** A button that asks "are you sure?" in place (no window.confirm), then runs the action. */
 export function ConfirmButton(props: {
@@ -10,6 +10,11 @@ export function ConfirmButton(props: {
 }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  // Focus moves to the confirmation once, when it opens, so Enter confirms and Tab reaches Cancel.
+  useEffect(() => {
+    if (asking) confirmButton.current?.focus();
+  }, [asking]);
   if (!asking)
     return (
       <button
@@ -27,7 +32,7 @@ export function ConfirmButton(props: {
         type="button"
         class="danger"
         disabled={busy}
-        ref={(element) => element?.focus()}
+        ref={confirmButton}
         onClick={async () => {
           setBusy(true);
           try {
