@@ -87,7 +87,7 @@ describe('the web app in Chromium, against the whole system', () => {
             await page.reload();
             return bell.textContent();
           },
-          { timeout: 30_000 },
+          { timeout: 90_000 },
         )
         .toContain('1');
       await bell.click();
@@ -192,7 +192,7 @@ describe('the web app in Chromium, against the whole system', () => {
               .or(page.getByText('No requests match.'))
               .textContent();
           },
-          { timeout: 30_000 },
+          { timeout: 90_000 },
         )
         .toContain('GET /api/user');
       await page.getByText('Requests (30 days)').waitFor();
@@ -263,11 +263,22 @@ describe('the web app in Chromium, against the whole system', () => {
             await page.reload();
             return activity.or(page.getByText('No activity yet.')).textContent();
           },
-          { timeout: 30_000 },
+          { timeout: 90_000 },
         )
         .toContain('updated');
       expect(await activity.textContent()).toContain('connected');
       await screenshot(page, 'parcel-activity');
+
+      // Filters live in the page URL as the API's own query: a shared link shows the same rows.
+      await page.goto(
+        `${origin()}/app/integrations/parcel-tracking/activity?filter%5Bevent_type%5D=updated&sort=-created_at`,
+      );
+      await activity.getByText('updated').first().waitFor();
+      expect(await activity.textContent()).not.toContain('connected');
+      expect(await page.getByLabel('Events').inputValue()).toBe('updated');
+      await page.getByLabel('Sort').selectOption('created_at');
+      await page.waitForURL(/sort=created_at/);
+      expect(page.url()).toContain('filter%5Bevent_type%5D=updated');
 
       // The trackings and webhook-log routes land separately; the page shows data or an error state.
       await page.getByRole('link', { name: 'Trackings' }).click();
@@ -317,7 +328,7 @@ describe('the web app in Chromium, against the whole system', () => {
             await page.locator('.deliveries, .state.empty').first().waitFor();
             return delivered.count();
           },
-          { timeout: 30_000 },
+          { timeout: 90_000 },
         )
         .toBeGreaterThan(0);
       expect(web.received).toContain('/hooks/orders');
@@ -340,7 +351,7 @@ describe('the web app in Chromium, against the whole system', () => {
             await page.locator('.deliveries').waitFor();
             return page.locator('[data-delivery-status="succeeded"] summary').first().textContent();
           },
-          { timeout: 30_000 },
+          { timeout: 90_000 },
         )
         .toBe('2 attempt(s)');
       expect(web.received.filter((path) => path === '/hooks/orders')).toHaveLength(2);
