@@ -5,6 +5,7 @@ import { errorFor, FieldError } from '../../components/field.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
 import { setQuery, useRoute } from '../../router.js';
+import { apiDateToInput, inputDateToApi } from '../../dates.js';
 
 export interface Filter {
   /** The API's query parameter, used as is in the page URL too (so the URL is shareable). */
@@ -18,16 +19,6 @@ export interface Column<T> {
   label: string;
   render: (row: T) => ComponentChildren;
 }
-
-/** m/d/Y (the API's format) ⇄ YYYY-MM-DD (the date input's). */
-const toInput = (value: string) => {
-  const parts = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
-  return parts ? `${parts[3]}-${parts[1]!.padStart(2, '0')}-${parts[2]!.padStart(2, '0')}` : '';
-};
-const fromInput = (value: string) => {
-  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  return parts ? `${parts[2]}/${parts[3]}/${parts[1]}` : '';
-};
 
 /**
  * A links/meta list of the API with its filters, sort and page kept in the page's URL:
@@ -84,8 +75,8 @@ export function ApiList<T extends { id: number }>(props: {
                 <input
                   id={id}
                   type="date"
-                  value={toInput(value)}
-                  onInput={(event) => set(fromInput((event.target as HTMLInputElement).value))}
+                  value={apiDateToInput(value)}
+                  onInput={(event) => set(inputDateToApi((event.target as HTMLInputElement).value))}
                 />
               ) : filter.type === 'choices' ? (
                 <select
