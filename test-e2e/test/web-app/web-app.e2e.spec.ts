@@ -118,6 +118,9 @@ describe('the web app in Chromium, against the whole system', () => {
       await signIn(twoFactor, origin(), { email: user.user.email, password: user.password });
       await twoFactor.getByRole('link', { name: 'Security' }).click();
       await twoFactor.getByRole('button', { name: 'Set up two-factor' }).click();
+      const qr = twoFactor.getByRole('img', { name: 'QR code of the two-factor setup link' });
+      await qr.waitFor();
+      expect((await qr.locator('path').getAttribute('d'))!.length).toBeGreaterThan(1000);
       const secret = (await twoFactor.getByTestId('totp-secret').textContent())!;
       // The step before now: the sign-in below uses the current step (replays are refused).
       await twoFactor.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
 import { FormError, TextField } from '../components/field.js';
+import { QrCode } from '../components/qr-code.js';
 import { useSession } from '../session.js';
 
 /** Two-factor authentication: enrol (secret + otpauth URL, recovery codes once) and disable. */
@@ -100,10 +101,8 @@ export function SecurityPage() {
             });
           }}
         >
-          <p>
-            Add this account to your authenticator app with the setup key, or open the link on the
-            device:
-          </p>
+          <p>Scan the code with your authenticator app, or enter the setup key:</p>
+          <QrCode value={enrolment.otpauth_url} label="QR code of the two-factor setup link" />
           <p>
             Setup key: <code data-testid="totp-secret">{enrolment.secret}</code>
           </p>
