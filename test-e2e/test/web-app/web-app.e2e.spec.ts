@@ -1,4 +1,5 @@
 import { alertEntry, alertRaised } from '@inventory/events';
+import { seedSalesChannels } from '@inventory/parcel-tracking';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
@@ -241,6 +242,7 @@ describe('the web app in Chromium, against the whole system', () => {
       await connect.getByRole('button', { name: 'Connect' }).click();
 
       await page.getByRole('heading', { name: 'Quota' }).waitFor();
+      const instanceId = await page.getByTestId('instance-id').textContent();
       await page.getByText(/Alert at 80%/).waitFor();
       expect(await page.getByTestId('status-counts').locator('li').count()).toBe(10);
       expect(await page.getByTestId('webhook-url').textContent()).toMatch(/\/webhooks\/.+\/wh_/);
@@ -248,12 +250,38 @@ describe('the web app in Chromium, against the whole system', () => {
 
       await page.getByRole('link', { name: 'Settings' }).click();
       const settings = page.getByRole('form', { name: 'Parcel tracking settings' });
+      // Sales channels arrive as events; the settings show them as a tree once projected.
+      await seedSalesChannels({ natsUrl: web.system.infra.natsUrl, tenantId: owner.tenant.id });
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            await settings.getByText(/No sales channels connected|Amazon US/).waitFor();
+            return settings.getByLabel(/Fulfilled by Merchant/).count();
+          },
+          { timeout: 90_000 },
+        )
+        .toBe(1);
+      await settings.getByLabel(/^Default/).selectOption('none');
+      await settings.getByLabel(/^Amazon US/).selectOption('on');
+      await settings.getByLabel(/Fulfilled by Merchant/).selectOption('off');
+      await settings.getByRole('checkbox', { name: 'RMAs' }).uncheck();
       await settings.getByLabel(/Quota alert threshold/).fill('150');
       await settings.getByRole('button', { name: 'Save settings' }).click();
       await settings.locator('input[name="quota_alert_threshold"][aria-invalid="true"]').waitFor();
       await settings.getByLabel(/Quota alert threshold/).fill('90');
       await settings.getByRole('button', { name: 'Save settings' }).click();
       await settings.getByText('Settings saved.').waitFor();
+      const saved = await owner.request(
+        'GET',
+        `/api/integrations/parcel-tracking/instances/${instanceId}`,
+      );
+      expect(saved.body.data.auto_track_channels).toEqual({
+        default: 'none',
+        channels: { '2': { enabled: true, sub_channels: { '202': false } } },
+      });
+      expect(saved.body.data.auto_track.rmas).toBe(false);
+      expect(saved.body.data.quota_alert_threshold).toBe(90);
       await screenshot(page, 'parcel-settings');
       await page.getByRole('link', { name: 'Dashboard' }).click();
       await page.getByText(/Alert at 90%/).waitFor();

@@ -66,6 +66,10 @@ export function Dashboard(props: { instance: Instance }) {
           <code data-testid="webhook-url">{instance.webhook_url}</code>
         </p>
         <p>
+          Connection “{instance.name}”, instance id{' '}
+          <span data-testid="instance-id">{instance.id}</span> (to open it from another browser).
+        </p>
+        <p>
           Last webhook: {formatDate(instance.last_webhook_at)} · Last carrier event:{' '}
           {formatDate(instance.last_event_at)}
         </p>
