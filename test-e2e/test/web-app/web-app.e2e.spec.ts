@@ -201,6 +201,23 @@ describe('the web app in Chromium, against the whole system', () => {
         .toContain('GET /api/user');
       await page.getByText('Requests (30 days)').waitFor();
       await screenshot(page, 'token-usage-history');
+      // Filters: a bad status is named next to its field; a class filter keeps the row; all in the URL.
+      await page.getByLabel('Status').fill('abc');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page
+        .locator('#filter-status-error')
+        .getByText(/filter.status is invalid/)
+        .waitFor();
+      await page.getByLabel('Status').fill('4xx');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByText('No requests match.').waitFor();
+      await page.getByLabel('Status').fill('2xx');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page
+        .getByRole('table', { name: 'Request history' })
+        .getByText('GET /api/user')
+        .waitFor();
+      expect(page.url()).toContain('status=2xx');
 
       await page.getByRole('link', { name: 'Personal access tokens' }).click();
       // Adding a write scope to an existing token asks for the password again (rule 6).
