@@ -140,6 +140,13 @@ describe('the web app in Chromium, against the whole system', () => {
       await twoFactor.getByLabel('Two-factor code').fill(totpCode(secret));
       await twoFactor.getByRole('button', { name: 'Sign in' }).click();
       await twoFactor.getByRole('button', { name: 'Sign out' }).waitFor();
+
+      // Turning it off needs the password and a fresh code (the next step: this one was used).
+      await twoFactor.getByRole('link', { name: 'Security' }).click();
+      await twoFactor.getByLabel('Password').fill(user.password);
+      await twoFactor.getByLabel('Current code').fill(totpCode(secret, Date.now() + 30_000));
+      await twoFactor.getByRole('button', { name: 'Turn off two-factor' }).click();
+      await twoFactor.getByText('Two-factor authentication is off.').waitFor();
       await context.close();
     },
     BROWSER_TEST_MS,
