@@ -11,6 +11,7 @@ export default defineConfig({
       'tools/*/vitest.config.ts',
       'test-e2e/vitest.config.ts',
       'bench/vitest.config.ts',
+      'apps/*/vitest.config.ts',
     ],
     reporters: ['default', './tools/test/summary-reporter.ts'],
     // Suites start real servers and child processes; two at a time suits a 2-core machine.

@@ -23,6 +23,7 @@ import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.j
 import { alertRoutes } from './routes/alerts/alerts.js';
 import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/routes.js';
 import { parcelTrackingWebhookLogRoutes } from './routes/parcel-tracking/webhooks.js';
+import { webAppRoutes } from './routes/web-app/routes.js';
 
 export interface GatewayDeps extends HealthRouteDeps {
   config: GatewayConfig;
@@ -115,5 +116,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     publicPort: deps.config.PUBLIC_PORT,
   });
   if (deps.auth.extraRoutes) await app.register(deps.auth.extraRoutes.plugin);
+  // The web app (issue #17): static files under /app on every tenant host.
+  await app.register(webAppRoutes, { webAppDir: deps.config.WEB_APP_DIR });
   return app;
 }

@@ -41,6 +41,8 @@ export const configSchema = z.object({
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(50),
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  /** The built web app served under /app (issue #17); default apps/web/dist of this checkout. */
+  WEB_APP_DIR: z.string().min(1).optional(),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;

@@ -129,6 +129,12 @@ describe('npm start', () => {
       expect(me.status).toBe(200);
       expect(JSON.stringify(me.body)).toContain(devFile.email);
 
+      // Issue #17: `npm start` builds and serves the web app under /app, and prints its address.
+      const webApp = await httpCall(devFile.gateway_url!, 'GET', '/app/', { host: devFile.host });
+      expect(webApp.status).toBe(200);
+      expect(webApp.text).toContain('<div id="root">');
+      expect(output).toContain(`web app: ${devFile.base_url}/app`);
+
       // A person connects the parcel-tracking integration with the simulator's development key.
       const auth = { authorization: `Bearer ${devFile.token}` };
       const created = await httpCall(

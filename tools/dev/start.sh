@@ -5,4 +5,5 @@ cd "$(dirname "$0")/../.."
 command -v node >/dev/null || { echo "Node.js 20.19 or newer is required." >&2; exit 1; }
 bash tools/setup/node-deps.sh
 bash tools/setup/system-deps.sh
+bash apps/web/scripts/ensure-built.sh
 exec node --conditions=development --import tsx tools/dev/src/main.ts "$@"

@@ -95,6 +95,11 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   // (`products:read` for GET); purchase invoices take the purchase area's read scope (ADR 0503).
   'GET /api/v2/products': { access: { resource: 'products' } },
   'GET /api/purchase-invoices': { access: { scope: 'purchase-orders:read' } },
+
+  // The web app's static files (issue #17): the page is public on each tenant host; the API
+  // calls it makes carry the session cookie and the CSRF token.
+  'GET /app': { access: 'public' },
+  'GET /app/*': { access: 'public' },
 };
 
 export function routeKey(method: string, url: string): string {

@@ -114,6 +114,7 @@ export async function launch({ repoRoot, env }: LaunchOptions): Promise<void> {
       'dev',
       `ready: gateway at ${gatewayUrl} (tenant ${host}); details in ${devFile}. Ctrl-C stops everything.`,
     );
+    supervisor.log('dev', `web app: ${seeded.base_url}/app (sign in as ${seeded.email})`);
   } catch (error) {
     supervisor.log('dev', `start-up failed: ${(error as Error).message}`);
     await shutdown(1);

@@ -1,0 +1,86 @@
+/**
+ * The gateway's public HTTP API, same origin, with the session cookie (HttpOnly, set by
+ * /auth/login) and the CSRF token the login answer returns. The token lives in
+ * sessionStorage so a reload in the same tab keeps working; a new tab signs in again.
+ */
+const CSRF_KEY = 'inventory.csrf';
+
+export interface FieldErrors {
+  [field: string]: string[];
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { message?: string; errors?: FieldErrors; code?: string } | null,
+  ) {
+    super(body?.message ?? `Request failed (${status}).`);
+  }
+
+  /** Validation messages by field; nested keys (`auto_track.rmas`) stay dotted. */
+  get fieldErrors(): FieldErrors {
+    return this.body?.errors ?? {};
+  }
+}
+
+type SignedOutListener = () => void;
+const signedOutListeners = new Set<SignedOutListener>();
+export function onSignedOut(listener: SignedOutListener): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+export function setCsrfToken(token: string | null): void {
+  if (token) sessionStorage.setItem(CSRF_KEY, token);
+  else sessionStorage.removeItem(CSRF_KEY);
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['x-csrf-token'] = sessionStorage.getItem(CSRF_KEY) ?? '';
+  const response = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!response.ok) {
+    if (response.status === 401 && !path.startsWith('/auth/login'))
+      signedOutListeners.forEach((listener) => listener());
+    throw new ApiError(response.status, parsed as ApiError['body']);
+  }
+  return parsed as T;
+}
+
+/** Builds `path?query` from a record, dropping empty values; keys like `filter[status]` kept. */
+export function withQuery(
+  path: string,
+  query: Record<string, string | number | undefined>,
+): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export interface FlatPage<T> {
+  data: T[];
+  current_page: number;
+  last_page: number;
+  per_page: number;
+  total: number;
+}
+
+export interface LinksMetaPage<T> {
+  data: T[];
+  meta: { current_page: number; last_page: number; per_page: number; total: number };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { withQuery } from './api.js';
+import { errorFor } from './components/field.js';
+import { apiDateToInput, inputDateToApi } from './dates.js';
+import { match } from './router.js';
+import { isPrivileged, SCOPES, scopesByResource } from './pages/tokens/scopes.js';
+
+describe('match (client routes under /app)', () => {
+  it('captures params, ignores a trailing slash, refuses other shapes', () => {
+    expect(match('/settings/developer/tokens/:id', '/settings/developer/tokens/12')).toEqual({
+      id: '12',
+    });
+    expect(match('/webhooks/:id', '/webhooks/7/')).toEqual({ id: '7' });
+    expect(match('/webhooks/:id', '/webhooks')).toBeNull();
+    expect(match('/webhooks/:id', '/webhooks/7/deliveries')).toBeNull();
+    expect(match('/webhooks', '/tokens')).toBeNull();
+    expect(match('/webhooks/:id', '/webhooks/a%20b')).toEqual({ id: 'a b' });
+  });
+});
+
+describe('withQuery (the API query, also the page URL)', () => {
+  it('keeps bracketed filter names, drops empty values, encodes the rest', () => {
+    expect(
+      withQuery('/api/x', { 'filter[status]': '200,5xx', page: 2, sort: '', per_page: undefined }),
+    ).toBe('/api/x?filter%5Bstatus%5D=200%2C5xx&page=2');
+    expect(withQuery('/api/x', {})).toBe('/api/x');
+  });
+});
+
+describe('errorFor (validation message next to its field)', () => {
+  it('takes the field first, then its nested keys', () => {
+    const errors = { name: ['Name is required.', 'second'], 'ip_allowlist.1': ['Bad CIDR.'] };
+    expect(errorFor(errors, 'name')).toBe('Name is required.');
+    expect(errorFor(errors, 'ip_allowlist')).toBe('Bad CIDR.');
+    expect(errorFor(errors, 'scopes')).toBeUndefined();
+    expect(errorFor(undefined, 'name')).toBeUndefined();
+  });
+});
+
+describe('date filters', () => {
+  it('converts between the API m/d/Y and the input YYYY-MM-DD, and rejects other text', () => {
+    expect(apiDateToInput('3/7/2026')).toBe('2026-03-07');
+    expect(apiDateToInput('12/31/2026')).toBe('2026-12-31');
+    expect(inputDateToApi('2026-03-07')).toBe('03/07/2026');
+    expect(inputDateToApi('')).toBe('');
+    expect(apiDateToInput('2026-03-07')).toBe('');
+    expect(inputDateToApi('3/7/2026')).toBe('');
+  });
+});
+
+describe('scopes', () => {
+  it('groups every scope of the specification by resource, in order', () => {
+    const groups = scopesByResource();
+    expect(groups.flatMap(([, scopes]) => scopes)).toEqual([...SCOPES]);
+    expect(groups.find(([resource]) => resource === 'purchase-orders')?.[1]).toEqual([
+      'purchase-orders:read',
+      'purchase-orders:write',
+    ]);
+    expect(SCOPES).toHaveLength(15);
+  });
+
+  it('treats :write and :manage as needing the password again', () => {
+    expect(isPrivileged('orders:write')).toBe(true);
+    expect(isPrivileged('webhooks:manage')).toBe(true);
+    expect(isPrivileged('orders:read')).toBe(false);
+  });
+});

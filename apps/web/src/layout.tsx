@@ -1,0 +1,77 @@
+import { AlertsBell } from './components/alerts-bell.js';
+import { Link } from './components/link.js';
+import { match, useRoute } from './router.js';
+import { useSession } from './session.js';
+import { Home } from './pages/home.js';
+import { TokensPage } from './pages/tokens/tokens-page.js';
+import { TokenDetail } from './pages/tokens/token-detail.js';
+import { ParcelTrackingPage } from './pages/parcel/parcel-page.js';
+import { WebhooksPage } from './pages/webhooks/webhooks-page.js';
+import { SubscriptionDetail } from './pages/webhooks/subscription-detail.js';
+import { SecurityPage } from './pages/security.js';
+
+const NAV = [
+  { to: '/', label: 'Home' },
+  { to: '/integrations/parcel-tracking', label: 'Parcel tracking' },
+  { to: '/webhooks', label: 'Webhooks' },
+  { to: '/settings/developer/tokens', label: 'Access tokens' },
+  { to: '/settings/security', label: 'Security' },
+];
+
+function Page(props: { path: string }) {
+  const { path } = props;
+  if (path === '/' || path === '') return <Home />;
+  if (match('/settings/developer/tokens', path)) return <TokensPage />;
+  const token = match('/settings/developer/tokens/:id', path);
+  if (token) return <TokenDetail id={token.id!} />;
+  if (path.startsWith('/integrations/parcel-tracking')) return <ParcelTrackingPage />;
+  if (match('/webhooks', path)) return <WebhooksPage />;
+  const subscription = match('/webhooks/:id', path);
+  if (subscription) return <SubscriptionDetail id={subscription.id!} />;
+  if (match('/settings/security', path)) return <SecurityPage />;
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>
+        <Link to="/">Back to the start page</Link>
+      </p>
+    </section>
+  );
+}
+
+export function Layout() {
+  const { user, signOut } = useSession();
+  const { path } = useRoute();
+  const section = (to: string) => (to === '/' ? path === '/' : path.startsWith(to));
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <strong class="brand">Inventory</strong>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <Link to={item.to} current={section(item.to)}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="account">
+          <AlertsBell />
+          <span class="who">{user.email}</span>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Page path={path} />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { api, ApiError, withQuery, type LinksMetaPage } from '../../api.js';
+import { errorFor, FieldError } from '../../components/field.js';
+import { Pager } from '../../components/pager.js';
+import { Async, Empty, useLoad } from '../../components/states.js';
+import { setQuery, useRoute } from '../../router.js';
+import { apiDateToInput, inputDateToApi } from '../../dates.js';
+
+export interface Filter {
+  /** The API's query parameter, used as is in the page URL too (so the URL is shareable). */
+  param: string;
+  label: string;
+  type: 'text' | 'date' | 'choices';
+  choices?: readonly string[];
+}
+
+export interface Column<T> {
+  label: string;
+  render: (row: T) => ComponentChildren;
+}
+
+/**
+ * A links/meta list of the API with its filters, sort and page kept in the page's URL:
+ * the URL's query is the API's query, so a shared link shows the same rows.
+ */
+export function ApiList<T extends { id: number }>(props: {
+  title: string;
+  path: string;
+  filters: Filter[];
+  sorts: readonly string[];
+  defaultSort: string;
+  columns: Column<T>[];
+  empty: string;
+}) {
+  const { query } = useRoute();
+  const params: Record<string, string> = {};
+  for (const filter of props.filters) params[filter.param] = query.get(filter.param) ?? '';
+  const sort = query.get('sort') ?? '';
+  const page = query.get('page') ?? '';
+  const key = `${props.path}?${query.toString()}`;
+  const rows = useLoad(
+    () =>
+      api<LinksMetaPage<T>>(
+        'GET',
+        withQuery(props.path, { ...params, sort, page, per_page: query.get('per_page') ?? '' }),
+      ),
+    key,
+  );
+  const [draft, setDraft] = useState(params);
+  const errors =
+    rows.error instanceof ApiError && rows.error.status === 422
+      ? rows.error.fieldErrors
+      : undefined;
+  const fieldError = (param: string) => errorFor(errors, param.replace(/\[(\w+)\]/, '.$1'));
+
+  return (
+    <section aria-label={props.title}>
+      <h2>{props.title}</h2>
+      <form
+        class="filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setQuery({ ...draft, page: undefined });
+        }}
+      >
+        {props.filters.map((filter) => {
+          const id = `flt-${filter.param.replace(/\W/g, '-')}`;
+          const value = draft[filter.param] ?? '';
+          const set = (next: string) => setDraft({ ...draft, [filter.param]: next });
+          return (
+            <div class="field" key={filter.param}>
+              <label for={id}>{filter.label}</label>
+              {filter.type === 'date' ? (
+                <input
+                  id={id}
+                  type="date"
+                  value={apiDateToInput(value)}
+                  onInput={(event) => set(inputDateToApi((event.target as HTMLInputElement).value))}
+                />
+              ) : filter.type === 'choices' ? (
+                <select
+                  id={id}
+                  multiple
+                  size={Math.min(4, filter.choices!.length)}
+                  onChange={(event) =>
+                    set(
+                      [...(event.target as HTMLSelectElement).selectedOptions]
+                        .map((option) => option.value)
+                        .join(','),
+                    )
+                  }
+                >
+                  {filter.choices!.map((choice) => (
+                    <option
+                      key={choice}
+                      value={choice}
+                      selected={value.split(',').includes(choice)}
+                    >
+                      {choice.replace(/_/g, ' ')}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  id={id}
+                  value={value}
+                  onInput={(event) => set((event.target as HTMLInputElement).value)}
+                />
+              )}
+              <FieldError id={`${id}-error`} message={fieldError(filter.param)} />
+            </div>
+          );
+        })}
+        <div class="field">
+          <label for="flt-sort">Sort</label>
+          <select
+            id="flt-sort"
+            value={sort || props.defaultSort}
+            onChange={(event) =>
+              setQuery({ sort: (event.target as HTMLSelectElement).value, page: undefined })
+            }
+          >
+            {props.sorts.flatMap((field) => [
+              <option key={`-${field}`} value={`-${field}`}>
+                {field.replace(/_/g, ' ')} (newest first)
+              </option>,
+              <option key={field} value={field}>
+                {field.replace(/_/g, ' ')} (oldest first)
+              </option>,
+            ])}
+          </select>
+          <FieldError id="flt-sort-error" message={errorFor(errors, 'sort')} />
+        </div>
+        <button type="submit">Apply filters</button>
+      </form>
+      {errors ? null : (
+        <Async state={rows}>
+          {(list) =>
+            list.data.length === 0 ? (
+              <Empty>{props.empty}</Empty>
+            ) : (
+              <>
+                <div class="table-wrap">
+                  <table aria-label={props.title}>
+                    <thead>
+                      <tr>
+                        {props.columns.map((column) => (
+                          <th scope="col" key={column.label}>
+                            {column.label}
+                          </th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {list.data.map((row) => (
+                        <tr key={row.id}>
+                          {props.columns.map((column) => (
+                            <td key={column.label}>{column.render(row)}</td>
+                          ))}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                <Pager
+                  page={list.meta.current_page}
+                  lastPage={list.meta.last_page}
+                  total={list.meta.total}
+                  onPage={(next) => setQuery({ page: String(next) })}
+                />
+              </>
+            )
+          }
+        </Async>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,162 @@
+import { formatDate } from '../../components/confirm.js';
+import { ApiList } from './api-list.js';
+import { label, PREFIX, STATUSES } from './instance.js';
+
+interface TrackingRow {
+  id: number;
+  trackable_type: string;
+  trackable_label: string;
+  tracking_number: string;
+  carrier_name: string | null;
+  delivery_status: string;
+  delivery_status_label: string;
+  latest_event_description: string | null;
+  last_event_at: string | null;
+  estimated_delivery_at: string | null;
+  delivered_at: string | null;
+  registration_error: string | null;
+  created_at: string;
+}
+
+const TRACKABLE_TYPES = [
+  'sales_order_fulfillment',
+  'inbound_shipment',
+  'warehouse_transfer_shipment',
+  'rma',
+  'vendor_credit_shipment',
+];
+
+export function Trackings(props: { instanceId: number }) {
+  return (
+    <ApiList<TrackingRow>
+      title="Trackings"
+      path={`${PREFIX}/instances/${props.instanceId}/trackings`}
+      filters={[
+        { param: 'filter[search]', label: 'Tracking number', type: 'text' },
+        { param: 'filter[delivery_status]', label: 'Status', type: 'choices', choices: STATUSES },
+        { param: 'filter[carrier_code]', label: 'Carrier codes', type: 'text' },
+        {
+          param: 'filter[trackable_type]',
+          label: 'Type',
+          type: 'choices',
+          choices: TRACKABLE_TYPES,
+        },
+        { param: 'filter[date_from]', label: 'Created from', type: 'date' },
+        { param: 'filter[date_to]', label: 'Created to', type: 'date' },
+      ]}
+      sorts={['created_at', 'last_event_at', 'delivered_at']}
+      defaultSort="-created_at"
+      empty="No shipments are tracked yet."
+      columns={[
+        { label: 'Tracking number', render: (row) => <code>{row.tracking_number}</code> },
+        { label: 'For', render: (row) => row.trackable_label || label(row.trackable_type) },
+        { label: 'Carrier', render: (row) => row.carrier_name ?? '—' },
+        {
+          label: 'Status',
+          render: (row) => (
+            <span class={`status status-${row.delivery_status}`} data-status={row.delivery_status}>
+              {row.delivery_status_label || label(row.delivery_status)}
+            </span>
+          ),
+        },
+        {
+          label: 'Latest event',
+          render: (row) => row.registration_error ?? row.latest_event_description ?? '—',
+        },
+        { label: 'Last event', render: (row) => formatDate(row.last_event_at) },
+        { label: 'Estimated', render: (row) => formatDate(row.estimated_delivery_at) },
+        { label: 'Delivered', render: (row) => formatDate(row.delivered_at) },
+      ]}
+    />
+  );
+}
+
+interface WebhookRow {
+  id: number;
+  received_at: string;
+  event_type: string;
+  tracking_number: string;
+  summary: string;
+  result: string;
+  error_message: string | null;
+  processing_duration_ms: number;
+}
+
+export function WebhookLog(props: { instanceId: number }) {
+  return (
+    <ApiList<WebhookRow>
+      title="Webhook log"
+      path={`${PREFIX}/instances/${props.instanceId}/webhooks`}
+      filters={[
+        { param: 'filter[tracking_number]', label: 'Tracking number', type: 'text' },
+        { param: 'filter[event_type]', label: 'Event types', type: 'text' },
+        {
+          param: 'filter[result]',
+          label: 'Result',
+          type: 'choices',
+          choices: ['processed', 'failed', 'ignored'],
+        },
+        { param: 'filter[date_from]', label: 'Received from', type: 'date' },
+        { param: 'filter[date_to]', label: 'Received to', type: 'date' },
+      ]}
+      sorts={['received_at', 'created_at', 'event_type', 'result']}
+      defaultSort="-received_at"
+      empty="No webhooks received yet."
+      columns={[
+        { label: 'Received', render: (row) => formatDate(row.received_at) },
+        { label: 'Event', render: (row) => row.event_type },
+        { label: 'Tracking number', render: (row) => <code>{row.tracking_number}</code> },
+        { label: 'Change', render: (row) => row.summary },
+        {
+          label: 'Result',
+          render: (row) => (row.error_message ? `${row.result}: ${row.error_message}` : row.result),
+        },
+        { label: 'Took', render: (row) => `${row.processing_duration_ms} ms` },
+      ]}
+    />
+  );
+}
+
+interface ActivityRow {
+  id: number;
+  event: string;
+  description?: string;
+  causer_id?: number | null;
+  created_at?: string;
+}
+
+const ACTIVITY_EVENTS = [
+  'connected',
+  'updated',
+  'disconnected',
+  'webhook_processed',
+  'webhook_failed',
+  'backfill_started',
+  'backfill_completed',
+  'quota_exceeded',
+];
+
+export function ActivityLog(props: { instanceId: number }) {
+  return (
+    <ApiList<ActivityRow>
+      title="Activity"
+      path={`${PREFIX}/instances/${props.instanceId}/activity`}
+      filters={[
+        { param: 'filter[search]', label: 'Search', type: 'text' },
+        { param: 'filter[event_type]', label: 'Events', type: 'choices', choices: ACTIVITY_EVENTS },
+        { param: 'filter[causer_id]', label: 'User ids', type: 'text' },
+        { param: 'filter[date_from]', label: 'From', type: 'date' },
+        { param: 'filter[date_to]', label: 'To', type: 'date' },
+      ]}
+      sorts={['created_at', 'event', 'id']}
+      defaultSort="-created_at"
+      empty="No activity yet."
+      columns={[
+        { label: 'When', render: (row) => formatDate(row.created_at) },
+        { label: 'Event', render: (row) => label(row.event) },
+        { label: 'Description', render: (row) => row.description ?? '—' },
+        { label: 'User', render: (row) => (row.causer_id ? `#${row.causer_id}` : 'system') },
+      ]}
+    />
+  );
+}

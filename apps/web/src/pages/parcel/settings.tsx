@@ -1,0 +1,144 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../../api.js';
+import { ConfirmButton } from '../../components/confirm.js';
+import { Checkbox, FormError, TextField } from '../../components/field.js';
+import { AUTO_TRACK_KEYS, PREFIX, SIDE_EFFECT_KEYS, type Instance } from './instance.js';
+import { ChannelScopeEditor } from './channel-scope.js';
+
+/** PATCH with only what changed; disconnect with a confirmation. */
+export function Settings(props: {
+  instance: Instance;
+  onSaved: () => void;
+  onDisconnected: () => void;
+}) {
+  const { instance } = props;
+  const [name, setName] = useState(instance.name);
+  const [apiKey, setApiKey] = useState('');
+  const [sync, setSync] = useState(instance.is_automatic_sync_enabled);
+  const [autoTrack, setAutoTrack] = useState({ ...instance.auto_track });
+  const [sideEffects, setSideEffects] = useState({ ...instance.side_effects });
+  const [threshold, setThreshold] = useState(String(instance.quota_alert_threshold));
+  const [scope, setScope] = useState(instance.auto_track_channels);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    setSaved(false);
+    const body: Record<string, unknown> = {};
+    if (name !== instance.name) body.name = name;
+    if (apiKey) body.api_key = apiKey;
+    if (sync !== instance.is_automatic_sync_enabled) body.is_automatic_sync_enabled = sync;
+    if (JSON.stringify(autoTrack) !== JSON.stringify(instance.auto_track))
+      body.auto_track = autoTrack;
+    if (JSON.stringify(sideEffects) !== JSON.stringify(instance.side_effects))
+      body.side_effects = sideEffects;
+    if (threshold !== String(instance.quota_alert_threshold))
+      body.quota_alert_threshold = /^\d+$/.test(threshold) ? Number(threshold) : threshold;
+    if (JSON.stringify(scope) !== JSON.stringify(instance.auto_track_channels))
+      body.auto_track_channels = scope;
+    try {
+      await api('PATCH', `${PREFIX}/instances/${instance.id}`, body);
+      setApiKey('');
+      setSaved(true);
+      props.onSaved();
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : new ApiError(0, null));
+    }
+  };
+  const errors = error?.fieldErrors;
+
+  return (
+    <>
+      <form class="card" onSubmit={save} noValidate aria-label="Parcel tracking settings">
+        <h2>Settings</h2>
+        <TextField label="Name" name="name" value={name} onInput={setName} errors={errors} />
+        <TextField
+          label="Rotate API key"
+          name="api_key"
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          onInput={setApiKey}
+          errors={errors}
+          hint="Leave empty to keep the current key."
+        />
+        <TextField
+          label="Quota alert threshold (%)"
+          name="quota_alert_threshold"
+          inputMode="numeric"
+          value={threshold}
+          onInput={setThreshold}
+          errors={errors}
+          hint="1–99. A second alert always fires at 100%."
+        />
+        <fieldset>
+          <legend>Kill switch</legend>
+          <Checkbox
+            label="Automatic sync enabled"
+            checked={sync}
+            onChange={setSync}
+            name="is_automatic_sync_enabled"
+          />
+        </fieldset>
+        <fieldset>
+          <legend>Track automatically</legend>
+          {AUTO_TRACK_KEYS.map(([key, text]) => (
+            <Checkbox
+              key={key}
+              label={text}
+              checked={autoTrack[key] ?? true}
+              onChange={(on) => setAutoTrack({ ...autoTrack, [key]: on })}
+            />
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Side effects</legend>
+          {SIDE_EFFECT_KEYS.map(([key, text]) => (
+            <Checkbox
+              key={key}
+              label={text}
+              checked={sideEffects[key] ?? true}
+              onChange={(on) => setSideEffects({ ...sideEffects, [key]: on })}
+            />
+          ))}
+        </fieldset>
+        <ChannelScopeEditor
+          instanceId={instance.id}
+          scope={scope}
+          onChange={setScope}
+          errors={errors}
+        />
+        {error && (
+          <FormError
+            error={error}
+            fields={['name', 'api_key', 'quota_alert_threshold', 'auto_track_channels']}
+          />
+        )}
+        {saved && (
+          <p class="notice" role="status">
+            Settings saved.
+          </p>
+        )}
+        <button type="submit" class="primary">
+          Save settings
+        </button>
+      </form>
+      <section class="card danger-zone">
+        <h2>Disconnect</h2>
+        <p>Stops tracking every shipment with the provider and deletes this connection.</p>
+        <ConfirmButton
+          label="Disconnect"
+          danger
+          question="Disconnect parcel tracking?"
+          confirmLabel="Yes, disconnect"
+          onConfirm={async () => {
+            await api('DELETE', `${PREFIX}/instances/${instance.id}`);
+            props.onDisconnected();
+          }}
+        />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,162 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError, withQuery, type FlatPage } from '../../api.js';
+import { formatDate } from '../../components/confirm.js';
+import { errorFor, FieldError } from '../../components/field.js';
+import { Link } from '../../components/link.js';
+import { Pager } from '../../components/pager.js';
+import { Async, Empty, ErrorState, Loading, useLoad } from '../../components/states.js';
+import { setQuery, useRoute } from '../../router.js';
+import { UsagePanel, type Usage } from './usage-panel.js';
+
+interface RequestRow {
+  id: number;
+  method: string;
+  route: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  ip: string;
+  requested_at: string;
+}
+
+/** One token: usage over 30 days and its request history (filters and page in the URL). */
+export function TokenDetail(props: { id: string }) {
+  const { query } = useRoute();
+  const status = query.get('status') ?? '';
+  const from = query.get('from') ?? '';
+  const to = query.get('to') ?? '';
+  const page = query.get('page') ?? '1';
+  const usage = useLoad(
+    () => api<{ data: Usage }>('GET', `/api/personal-access-tokens/${props.id}/usage?days=30`),
+    `usage:${props.id}`,
+  );
+  const requests = useLoad(
+    () =>
+      api<FlatPage<RequestRow>>(
+        'GET',
+        withQuery(`/api/personal-access-tokens/${props.id}/requests`, {
+          'filter[status]': status,
+          'filter[date_from]': from,
+          'filter[date_to]': to,
+          page,
+          per_page: 20,
+        }),
+      ),
+    `requests:${props.id}:${status}:${from}:${to}:${page}`,
+  );
+  const [draft, setDraft] = useState({ status, from, to });
+  const filterErrors =
+    requests.error instanceof ApiError && requests.error.status === 422
+      ? requests.error.fieldErrors
+      : undefined;
+
+  return (
+    <section>
+      <p class="crumbs">
+        <Link to="/settings/developer/tokens">Personal access tokens</Link> › Token #{props.id}
+      </p>
+      <h1>Token usage</h1>
+      {usage.error ? (
+        <ErrorState error={usage.error} onRetry={usage.reload} />
+      ) : usage.data ? (
+        <UsagePanel usage={usage.data.data} />
+      ) : (
+        <Loading />
+      )}
+      <h2>Request history</h2>
+      <form
+        class="filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setQuery({ status: draft.status, from: draft.from, to: draft.to, page: undefined });
+        }}
+      >
+        <div class="field">
+          <label for="filter-status">Status</label>
+          <input
+            id="filter-status"
+            name="status"
+            placeholder="e.g. 200,404,5xx"
+            value={draft.status}
+            onInput={(event) =>
+              setDraft({ ...draft, status: (event.target as HTMLInputElement).value })
+            }
+            aria-invalid={errorFor(filterErrors, 'filter.status') ? true : undefined}
+          />
+          <FieldError id="filter-status-error" message={errorFor(filterErrors, 'filter.status')} />
+        </div>
+        <div class="field">
+          <label for="filter-from">From</label>
+          <input
+            id="filter-from"
+            type="date"
+            value={draft.from}
+            onInput={(event) =>
+              setDraft({ ...draft, from: (event.target as HTMLInputElement).value })
+            }
+          />
+          <FieldError id="filter-from-error" message={errorFor(filterErrors, 'filter.date_from')} />
+        </div>
+        <div class="field">
+          <label for="filter-to">To</label>
+          <input
+            id="filter-to"
+            type="date"
+            value={draft.to}
+            onInput={(event) =>
+              setDraft({ ...draft, to: (event.target as HTMLInputElement).value })
+            }
+          />
+          <FieldError id="filter-to-error" message={errorFor(filterErrors, 'filter.date_to')} />
+        </div>
+        <button type="submit">Apply filters</button>
+      </form>
+      {filterErrors ? null : (
+        <Async state={requests}>
+          {(list) =>
+            list.data.length === 0 ? (
+              <Empty>No requests match.</Empty>
+            ) : (
+              <>
+                <div class="table-wrap">
+                  <table aria-label="Request history">
+                    <thead>
+                      <tr>
+                        <th scope="col">When</th>
+                        <th scope="col">Request</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Duration</th>
+                        <th scope="col">IP</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {list.data.map((row) => (
+                        <tr key={row.id}>
+                          <td>{formatDate(row.requested_at)}</td>
+                          <td>
+                            <code>
+                              {row.method} {row.path}
+                            </code>
+                          </td>
+                          <td class={row.status >= 400 ? 'bad' : 'good'}>{row.status}</td>
+                          <td>{row.duration_ms} ms</td>
+                          <td>{row.ip}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                <Pager
+                  page={list.current_page}
+                  lastPage={list.last_page}
+                  total={list.total}
+                  onPage={(next) => setQuery({ page: String(next) })}
+                />
+              </>
+            )
+          }
+        </Async>
+      )}
+    </section>
+  );
+}

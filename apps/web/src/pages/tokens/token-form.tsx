@@ -1,0 +1,198 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../../api.js';
+import { errorFor, FieldError, FormError, TextField } from '../../components/field.js';
+import { useSession } from '../../session.js';
+import { isPrivileged, scopesByResource, type Token } from './scopes.js';
+
+const FIELDS = [
+  'name',
+  'scopes',
+  'expires_at',
+  'ip_allowlist',
+  'rate_limit_per_minute',
+  'password',
+  'two_factor_code',
+];
+
+/**
+ * Create (no `token`) or edit a token. On edit, adding a :write or :manage scope needs the
+ * password (and the 2FA code when it is on): the API checks them; the form asks for them.
+ */
+export function TokenForm(props: {
+  token?: Token;
+  onDone: (saved: Token & { token?: string }) => void;
+  onCancel: () => void;
+}) {
+  const { user } = useSession();
+  const editing = props.token;
+  const [name, setName] = useState(editing?.name ?? '');
+  const [scopes, setScopes] = useState<string[]>(editing?.scopes ?? []);
+  const [expiry, setExpiry] = useState('');
+  const [allowlist, setAllowlist] = useState((editing?.ip_allowlist ?? []).join('\n'));
+  const [rateLimit, setRateLimit] = useState(
+    editing?.rate_limit_per_minute ? String(editing.rate_limit_per_minute) : '',
+  );
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const errors = error?.fieldErrors;
+
+  const addsPrivileged = editing
+    ? scopes.some((scope) => isPrivileged(scope) && !editing.scopes.includes(scope))
+    : false;
+
+  const toggle = (scope: string, on: boolean) =>
+    setScopes(on ? [...scopes, scope] : scopes.filter((item) => item !== scope));
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const ips = allowlist
+      .split(/[\s,]+/)
+      .map((ip) => ip.trim())
+      .filter(Boolean);
+    // A non-number goes as typed, so the API's message lands next to the field.
+    const typed = rateLimit.trim();
+    const limit = typed === '' ? null : /^\d+$/.test(typed) ? Number(typed) : typed;
+    try {
+      if (editing) {
+        const answer = await api<{ data: Token }>(
+          'PATCH',
+          `/api/personal-access-tokens/${editing.id}`,
+          {
+            name,
+            scopes,
+            ip_allowlist: ips,
+            rate_limit_per_minute: limit,
+            ...(addsPrivileged
+              ? { password, ...(user.two_factor_enabled ? { two_factor_code: code } : {}) }
+              : {}),
+          },
+        );
+        props.onDone(answer.data);
+      } else {
+        const answer = await api<{ data: Token & { token: string } }>(
+          'POST',
+          '/api/personal-access-tokens',
+          {
+            name,
+            scopes,
+            ...(expiry ? { expires_at: new Date(`${expiry}T23:59:59`).toISOString() } : {}),
+            ...(ips.length ? { ip_allowlist: ips } : {}),
+            ...(limit !== null ? { rate_limit_per_minute: limit } : {}),
+          },
+        );
+        props.onDone(answer.data);
+      }
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : new ApiError(0, null));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const scopesError = errorFor(errors, 'scopes');
+  return (
+    <form
+      class="card"
+      onSubmit={submit}
+      noValidate
+      aria-label={editing ? 'Edit token' : 'New token'}
+    >
+      <h2>{editing ? `Edit “${editing.name}”` : 'New personal access token'}</h2>
+      <TextField label="Name" name="name" value={name} onInput={setName} errors={errors} required />
+      <fieldset aria-describedby={scopesError ? 'scopes-error' : undefined}>
+        <legend>Scopes</legend>
+        <div class="scope-groups">
+          {scopesByResource().map(([resource, items]) => (
+            <div class="scope-group" key={resource} role="group" aria-label={resource}>
+              <strong>{resource}</strong>
+              {items.map((scope) => (
+                <label class="check" key={scope}>
+                  <input
+                    type="checkbox"
+                    name="scopes"
+                    value={scope}
+                    checked={scopes.includes(scope)}
+                    onChange={(event) => toggle(scope, (event.target as HTMLInputElement).checked)}
+                  />
+                  {scope}
+                </label>
+              ))}
+            </div>
+          ))}
+        </div>
+        <FieldError id="scopes-error" message={scopesError} />
+      </fieldset>
+      {!editing && (
+        <TextField
+          label="Expires on (optional)"
+          name="expires_at"
+          type="date"
+          value={expiry}
+          onInput={setExpiry}
+          errors={errors}
+          hint="Leave empty for a token that never expires."
+        />
+      )}
+      <TextField
+        label="IP allowlist (optional)"
+        name="ip_allowlist"
+        multiline
+        value={allowlist}
+        onInput={setAllowlist}
+        errors={errors}
+        hint="CIDR ranges, one per line, e.g. 203.0.113.0/24. Empty allows any address."
+      />
+      <TextField
+        label="Rate limit per minute (optional)"
+        name="rate_limit_per_minute"
+        inputMode="numeric"
+        value={rateLimit}
+        onInput={setRateLimit}
+        errors={errors}
+        hint="1–1000. Empty uses the platform's limit."
+      />
+      {addsPrivileged && (
+        <div class="reauth" role="group" aria-label="Confirm it is you">
+          <p>
+            Adding a write or manage scope needs your password
+            {user.two_factor_enabled ? ' and a two-factor code' : ''}.
+          </p>
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onInput={setPassword}
+            errors={errors}
+            required
+          />
+          {user.two_factor_enabled && (
+            <TextField
+              label="Two-factor code"
+              name="two_factor_code"
+              autoComplete="one-time-code"
+              value={code}
+              onInput={setCode}
+              errors={errors}
+              required
+            />
+          )}
+        </div>
+      )}
+      {error && <FormError error={error} fields={FIELDS} />}
+      <div class="row">
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Saving…' : editing ? 'Save changes' : 'Create token'}
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

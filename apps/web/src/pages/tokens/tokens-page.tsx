@@ -1,0 +1,145 @@
+import { useState } from 'preact/hooks';
+import { api, withQuery, type FlatPage } from '../../api.js';
+import { ConfirmButton, formatDate } from '../../components/confirm.js';
+import { Link } from '../../components/link.js';
+import { Pager } from '../../components/pager.js';
+import { Async, Empty, useLoad } from '../../components/states.js';
+import { setQuery, useRoute } from '../../router.js';
+import { TOKEN_LIMIT, type Token } from './scopes.js';
+import { TokenForm } from './token-form.js';
+import { NewTokenSecret } from './new-token-secret.js';
+
+/** Settings → Developer → Personal Access Tokens. */
+export function TokensPage() {
+  const { query } = useRoute();
+  const page = Number(query.get('page') ?? '1') || 1;
+  const tokens = useLoad(
+    () =>
+      api<FlatPage<Token>>('GET', withQuery('/api/personal-access-tokens', { page, per_page: 20 })),
+    `tokens:${page}`,
+  );
+  const [mode, setMode] = useState<
+    { kind: 'list' } | { kind: 'create' } | { kind: 'edit'; token: Token }
+  >({ kind: 'list' });
+  const [created, setCreated] = useState<(Token & { token?: string }) | null>(null);
+  const [notice, setNotice] = useState('');
+  const atLimit = (tokens.data?.total ?? 0) >= TOKEN_LIMIT;
+
+  return (
+    <section>
+      <p class="crumbs">Settings › Developer</p>
+      <h1>Personal access tokens</h1>
+      <p>Tokens let scripts and integrations call the API as you. Treat them like passwords.</p>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {created?.token && (
+        <NewTokenSecret
+          name={created.name}
+          token={created.token}
+          onDismiss={() => setCreated(null)}
+        />
+      )}
+      {mode.kind === 'list' ? (
+        <div class="row">
+          <button
+            type="button"
+            class="primary"
+            disabled={atLimit}
+            onClick={() => setMode({ kind: 'create' })}
+          >
+            New token
+          </button>
+          {atLimit && (
+            <p class="field-error">
+              You have {TOKEN_LIMIT} active tokens, the most allowed. Revoke one to create another.
+            </p>
+          )}
+        </div>
+      ) : (
+        <TokenForm
+          token={mode.kind === 'edit' ? mode.token : undefined}
+          onCancel={() => setMode({ kind: 'list' })}
+          onDone={(saved) => {
+            setMode({ kind: 'list' });
+            if (saved.token) setCreated(saved);
+            setNotice(mode.kind === 'edit' ? `Saved “${saved.name}”.` : '');
+            tokens.reload();
+          }}
+        />
+      )}
+      <Async state={tokens}>
+        {(list) =>
+          list.data.length === 0 ? (
+            <Empty>You have no tokens yet.</Empty>
+          ) : (
+            <>
+              <div class="table-wrap">
+                <table>
+                  <caption class="visually-hidden">Your active tokens</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Scopes</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Last used</th>
+                      <th scope="col">Expires</th>
+                      <th scope="col">IP allowlist</th>
+                      <th scope="col">Rate limit</th>
+                      <th scope="col">Actions</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.data.map((token) => (
+                      <tr key={token.id} data-token-id={token.id}>
+                        <td>
+                          <Link to={`/settings/developer/tokens/${token.id}`}>{token.name}</Link>
+                        </td>
+                        <td>
+                          {token.scopes.length ? [...token.scopes].sort().join(', ') : 'none'}
+                        </td>
+                        <td>{formatDate(token.created_at)}</td>
+                        <td>{token.last_used_at ? formatDate(token.last_used_at) : 'never'}</td>
+                        <td>{token.expires_at ? formatDate(token.expires_at) : 'never'}</td>
+                        <td>{token.ip_allowlist.length ? token.ip_allowlist.join(', ') : 'any'}</td>
+                        <td>
+                          {token.rate_limit_per_minute
+                            ? `${token.rate_limit_per_minute}/min`
+                            : 'default'}
+                        </td>
+                        <td class="actions">
+                          <button type="button" onClick={() => setMode({ kind: 'edit', token })}>
+                            Edit
+                          </button>
+                          <ConfirmButton
+                            label="Revoke"
+                            danger
+                            question={`Revoke “${token.name}”? Calls with it stop working at once.`}
+                            confirmLabel="Yes, revoke"
+                            onConfirm={async () => {
+                              await api('DELETE', `/api/personal-access-tokens/${token.id}`);
+                              setNotice(`Revoked “${token.name}”.`);
+                              tokens.reload();
+                            }}
+                          />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager
+                page={list.current_page}
+                lastPage={list.last_page}
+                total={list.total}
+                onPage={(next) => setQuery({ page: String(next) })}
+              />
+            </>
+          )
+        }
+      </Async>
+    </section>
+  );
+}

@@ -1,0 +1,235 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError, withQuery, type FlatPage } from '../../api.js';
+import { ConfirmButton, formatDate } from '../../components/confirm.js';
+import { FormError } from '../../components/field.js';
+import { Link } from '../../components/link.js';
+import { Pager } from '../../components/pager.js';
+import { Async, Empty, ErrorState, Loading, useLoad } from '../../components/states.js';
+import { navigate, setQuery, useRoute } from '../../router.js';
+import { SecretOnce, SubscriptionForm } from './subscription-form.js';
+import type { Delivery, Subscription } from './subscription.js';
+
+function Deliveries(props: { id: string; refreshKey: number }) {
+  const { query } = useRoute();
+  const page = query.get('page') ?? '1';
+  const status = query.get('status') ?? '';
+  const list = useLoad(
+    () =>
+      api<FlatPage<Delivery>>(
+        'GET',
+        withQuery(`/api/webhook-subscriptions/${props.id}/deliveries`, {
+          page,
+          status,
+          per_page: 20,
+        }),
+      ),
+    `deliveries:${props.id}:${page}:${status}:${props.refreshKey}`,
+  );
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <section aria-label="Deliveries">
+      <h2>Delivery log</h2>
+      <div class="row">
+        <label class="inline">
+          Status{' '}
+          <select
+            value={status}
+            onChange={(event) =>
+              setQuery({ status: (event.target as HTMLSelectElement).value, page: undefined })
+            }
+          >
+            <option value="">any</option>
+            <option value="pending">pending</option>
+            <option value="succeeded">succeeded</option>
+            <option value="failed">failed</option>
+          </select>
+        </label>
+        <button type="button" onClick={list.reload}>
+          Refresh
+        </button>
+      </div>
+      {error ? <FormError error={error} /> : null}
+      <Async state={list}>
+        {(rows) =>
+          rows.data.length === 0 ? (
+            <Empty>No deliveries yet.</Empty>
+          ) : (
+            <>
+              <ul class="deliveries">
+                {rows.data.map((delivery) => (
+                  <li
+                    key={delivery.delivery_id}
+                    class="card"
+                    data-delivery-status={delivery.status}
+                  >
+                    <div class="row spread">
+                      <strong>{delivery.event}</strong>
+                      <span class={`status status-${delivery.status}`}>{delivery.status}</span>
+                    </div>
+                    <small>
+                      {formatDate(delivery.created_at)} · <code>{delivery.delivery_id}</code>
+                      {delivery.next_attempt_at
+                        ? ` · next attempt ${formatDate(delivery.next_attempt_at)}`
+                        : ''}
+                    </small>
+                    <details>
+                      <summary>{delivery.attempts.length} attempt(s)</summary>
+                      <ol>
+                        {delivery.attempts.map((attempt, index) => (
+                          <li key={index}>
+                            {formatDate(attempt.attempted_at)}:{' '}
+                            {attempt.response_status ?? 'no response'} in {attempt.duration_ms} ms
+                            {attempt.error ? ` — ${attempt.error}` : ''}
+                            {attempt.response_body ? <pre>{attempt.response_body}</pre> : null}
+                          </li>
+                        ))}
+                      </ol>
+                    </details>
+                    <button
+                      type="button"
+                      onClick={async () => {
+                        setError(null);
+                        try {
+                          await api(
+                            'POST',
+                            `/api/webhook-subscriptions/${props.id}/deliveries/${delivery.delivery_id}/redeliver`,
+                          );
+                          list.reload();
+                        } catch (caught) {
+                          setError(caught);
+                        }
+                      }}
+                    >
+                      Redeliver
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              <Pager
+                page={rows.current_page}
+                lastPage={rows.last_page}
+                total={rows.total}
+                onPage={(next) => setQuery({ page: String(next) })}
+              />
+            </>
+          )
+        }
+      </Async>
+    </section>
+  );
+}
+
+/** One subscription: edit, re-enable, rotate, delete, test ping, and its delivery log. */
+export function SubscriptionDetail(props: { id: string }) {
+  const sub = useLoad(
+    () => api<{ data: Subscription }>('GET', `/api/webhook-subscriptions/${props.id}`),
+    `sub:${props.id}`,
+  );
+  const [editing, setEditing] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [refreshKey, setRefreshKey] = useState(0);
+  const act = async (action: () => Promise<void>) => {
+    setError(null);
+    setNote('');
+    try {
+      await action();
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : new ApiError(0, null));
+    }
+  };
+  if (sub.error) return <ErrorState error={sub.error} onRetry={sub.reload} />;
+  if (!sub.data) return <Loading />;
+  const subscription = sub.data.data;
+  return (
+    <section>
+      <p class="crumbs">
+        <Link to="/webhooks">Webhooks</Link> › Subscription #{subscription.id}
+      </p>
+      <h1>{subscription.url}</h1>
+      <p data-testid="subscription-summary">
+        {subscription.is_active ? 'Active' : 'Disabled'} · {subscription.events.join(', ')}
+        {subscription.description ? ` · ${subscription.description}` : ''}
+      </p>
+      {secret && <SecretOnce secret={secret} note={note} onDismiss={() => setSecret(null)} />}
+      {note && !secret && (
+        <p class="notice" role="status">
+          {note}
+        </p>
+      )}
+      {error ? <FormError error={error} /> : null}
+      {editing ? (
+        <SubscriptionForm
+          subscription={subscription}
+          onCancel={() => setEditing(false)}
+          onDone={() => {
+            setEditing(false);
+            sub.reload();
+          }}
+        />
+      ) : (
+        <div class="row wrap">
+          <button type="button" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+          {/* Deliveries stop while disabled (by hand, or after repeated failures): re-enable resumes. */}
+          <button
+            type="button"
+            onClick={() =>
+              act(async () => {
+                await api('PATCH', `/api/webhook-subscriptions/${subscription.id}`, {
+                  is_active: !subscription.is_active,
+                });
+                sub.reload();
+              })
+            }
+          >
+            {subscription.is_active ? 'Disable' : 'Re-enable'}
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              act(async () => {
+                await api('POST', `/api/webhook-subscriptions/${subscription.id}/test`);
+                setNote('Test ping queued.');
+                setRefreshKey((key) => key + 1);
+              })
+            }
+          >
+            Send test ping
+          </button>
+          <ConfirmButton
+            label="Rotate secret"
+            question="Rotate the signing secret?"
+            confirmLabel="Yes, rotate"
+            onConfirm={() =>
+              act(async () => {
+                const answer = await api<{
+                  data: { secret: string; previous_secret_expires_at: string | null };
+                }>('POST', `/api/webhook-subscriptions/${subscription.id}/rotate-secret`);
+                setNote(
+                  `The previous secret keeps working until ${formatDate(answer.data.previous_secret_expires_at)}.`,
+                );
+                setSecret(answer.data.secret);
+              })
+            }
+          />
+          <ConfirmButton
+            label="Delete"
+            danger
+            question="Delete this subscription?"
+            confirmLabel="Yes, delete"
+            onConfirm={() =>
+              act(async () => {
+                await api('DELETE', `/api/webhook-subscriptions/${subscription.id}`);
+                navigate('/webhooks');
+              })
+            }
+          />
+        </div>
+      )}
+      <Deliveries id={props.id} refreshKey={refreshKey} />
+    </section>
+  );
+}

@@ -1,0 +1,136 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../../api.js';
+import { errorFor, FieldError, FormError, TextField } from '../../components/field.js';
+import { WEBHOOK_EVENTS, type Subscription } from './subscription.js';
+
+/** Create (the answer carries the secret, shown once) or edit url, events and description. */
+export function SubscriptionForm(props: {
+  subscription?: Subscription;
+  onDone: (saved: Subscription & { secret?: string }) => void;
+  onCancel: () => void;
+}) {
+  const editing = props.subscription;
+  const [url, setUrl] = useState(editing?.url ?? '');
+  const [events, setEvents] = useState<string[]>(editing?.events ?? []);
+  const [description, setDescription] = useState(editing?.description ?? '');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const errors = error?.fieldErrors;
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const body = { url, events, description: description === '' ? null : description };
+    try {
+      const answer = editing
+        ? await api<{ data: Subscription }>(
+            'PATCH',
+            `/api/webhook-subscriptions/${editing.id}`,
+            body,
+          )
+        : await api<{ data: Subscription & { secret: string } }>(
+            'POST',
+            '/api/webhook-subscriptions',
+            {
+              ...body,
+              ...(description === '' ? { description: undefined } : {}),
+            },
+          );
+      props.onDone(answer.data);
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : new ApiError(0, null));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const eventsError = errorFor(errors, 'events');
+  return (
+    <form
+      class="card"
+      onSubmit={submit}
+      noValidate
+      aria-label={editing ? 'Edit subscription' : 'New subscription'}
+    >
+      <h2>{editing ? 'Edit subscription' : 'New webhook subscription'}</h2>
+      <TextField
+        label="Endpoint URL"
+        name="url"
+        type="url"
+        value={url}
+        onInput={setUrl}
+        errors={errors}
+        required
+        hint="HTTPS address that receives signed POST requests."
+      />
+      <fieldset>
+        <legend>Events</legend>
+        <div class="scope-groups">
+          {WEBHOOK_EVENTS.map((name) => (
+            <label class="check" key={name}>
+              <input
+                type="checkbox"
+                name="events"
+                value={name}
+                checked={events.includes(name)}
+                onChange={(event) =>
+                  setEvents(
+                    (event.target as HTMLInputElement).checked
+                      ? [...events, name]
+                      : events.filter((item) => item !== name),
+                  )
+                }
+              />
+              {name}
+            </label>
+          ))}
+        </div>
+        <FieldError id="events-error" message={eventsError} />
+      </fieldset>
+      <TextField
+        label="Description (optional)"
+        name="description"
+        value={description}
+        onInput={setDescription}
+        errors={errors}
+      />
+      {error && <FormError error={error} fields={['url', 'events', 'description']} />}
+      <div class="row">
+        <button type="submit" class="primary" disabled={busy}>
+          {editing ? 'Save changes' : 'Create subscription'}
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A signing secret, shown once (on create and on rotation). */
+export function SecretOnce(props: { secret: string; note?: string; onDismiss: () => void }) {
+  return (
+    <div class="secret" role="region" aria-label="Signing secret">
+      <p class="warning">
+        <strong>Copy the signing secret now; it is shown only once.</strong> {props.note}
+      </p>
+      <div class="row">
+        <input
+          readOnly
+          aria-label="Signing secret"
+          value={props.secret}
+          data-testid="signing-secret"
+        />
+        <button
+          type="button"
+          onClick={() => void navigator.clipboard.writeText(props.secret).catch(() => undefined)}
+        >
+          Copy
+        </button>
+      </div>
+      <button type="button" onClick={props.onDismiss}>
+        I have saved it
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vite';
+
+// Served by the gateway under /app on each tenant's host (gateway/src/routes/web-app).
+// Preact's automatic JSX runtime through the built-in transform: no framework plugin needed.
+export default defineConfig({
+  base: '/app/',
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // No inline scripts or data: URLs anywhere: the gateway's CSP forbids them.
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+  },
+});

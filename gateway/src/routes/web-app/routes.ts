@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { notFoundBody } from '../../http/envelopes.js';
+import { HttpError } from '../../http/http-error.js';
+import {
+  CONTENT_TYPES,
+  IMMUTABLE,
+  REVALIDATE,
+  WEB_APP_SECURITY_HEADERS,
+} from './security-headers.js';
+
+export const WEB_APP_PREFIX = '/app';
+
+/** apps/web/dist of this checkout: the same depth from gateway/src and gateway/dist. */
+export const DEFAULT_WEB_APP_DIR = fileURLToPath(
+  new URL('../../../../apps/web/dist', import.meta.url),
+);
+
+export interface WebAppRouteOptions {
+  /** The built web app (`npm run build`); missing is fine: /app then says it is not built. */
+  webAppDir?: string;
+}
+
+const NOT_BUILT =
+  'The web app is not built on this server. Run `npm run build` (or `npx nx build @inventory/web`).';
+
+/**
+ * The web app as static files on every tenant host under /app (the route table makes
+ * these public: the page is public, the API calls it makes carry the session).
+ * Known files are served as they are; any other path below /app is a client-side
+ * route and gets index.html, except under /app/assets where a missing file is a 404.
+ */
+export async function webAppRoutes(
+  app: FastifyInstance,
+  options: WebAppRouteOptions,
+): Promise<void> {
+  const root = resolve(options.webAppDir ?? DEFAULT_WEB_APP_DIR);
+
+  const send = async (reply: FastifyReply, file: string, cacheControl: string) => {
+    const body = await readFile(file);
+    return reply
+      .headers(WEB_APP_SECURITY_HEADERS)
+      .header('cache-control', cacheControl)
+      .type(CONTENT_TYPES[extname(file)] ?? 'application/octet-stream')
+      .send(body);
+  };
+
+  const isFile = async (file: string) => (await stat(file).catch(() => undefined))?.isFile();
+
+  const serve = async (relative: string, reply: FastifyReply) => {
+    const file = resolve(root, relative);
+    const inside = file.startsWith(root + sep);
+    if (inside && relative !== 'index.html' && (await isFile(file)))
+      return send(reply, file, relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE);
+    if (!inside || relative.startsWith('assets/'))
+      throw new HttpError(404, notFoundBody('File not found.'));
+    const index = resolve(root, 'index.html');
+    if (!(await isFile(index))) throw new HttpError(503, { message: NOT_BUILT });
+    return send(reply, index, REVALIDATE);
+  };
+
+  app.get(WEB_APP_PREFIX, { schema: { hide: true } }, async (_request, reply) =>
+    serve('index.html', reply),
+  );
+  app.get(`${WEB_APP_PREFIX}/*`, { schema: { hide: true } }, async (request, reply) => {
+    const rest = (request.params as { '*': string })['*'];
+    return serve(rest === '' ? 'index.html' : rest, reply);
+  });
+}
