@@ -105,10 +105,27 @@ const schema = new Schema<TrackingDocument>(
   { versionKey: false, collection: 'tracking_rows' },
 );
 schema.index({ id: 1 }, { unique: true });
-schema.index({ tenant_id: 1, integration_instance_id: 1, created_at: -1 });
-schema.index({ tenant_id: 1, integration_instance_id: 1, delivery_status: 1 });
+// The trackings list: every sort (created_at, last_event_at, delivered_at) ends with id, as the
+// list's tie-break does, so an index serves the whole sort and a page reads only its rows; the
+// same sorts under a delivery-status filter ($in branches merged in sort order) likewise.
+schema.index({ tenant_id: 1, integration_instance_id: 1, created_at: -1, id: -1 });
+schema.index({ tenant_id: 1, integration_instance_id: 1, last_event_at: -1, id: -1 });
+schema.index({ tenant_id: 1, integration_instance_id: 1, delivered_at: -1, id: -1 });
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  delivery_status: 1,
+  created_at: -1,
+  id: -1,
+});
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  delivery_status: 1,
+  last_event_at: -1,
+  id: -1,
+});
 schema.index({ tenant_id: 1, integration_instance_id: 1, tracking_number: 1 });
-schema.index({ tenant_id: 1, integration_instance_id: 1, delivered_at: -1 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, registration_error: 1 });
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
 // A number is tracked (and so registered) once per instance: concurrent intake on
@@ -117,7 +134,6 @@ schema.index(
   { tenant_id: 1, integration_instance_id: 1, tracking_number: 1, active: 1 },
   { unique: true, partialFilterExpression: { active: true }, name: 'one_active_row_per_number' },
 );
-schema.index({ tenant_id: 1, integration_instance_id: 1, last_event_at: -1 });
 // The workers' queues (registration, polling, stopping) across tenants.
 schema.index({ integration_instance_id: 1, active: 1, registered_at: 1 });
 
