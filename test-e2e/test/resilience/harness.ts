@@ -12,6 +12,7 @@ import {
 import { startSystem, type RunningSystem, type SystemOptions } from '../../src/system.js';
 
 export const PROVIDER_KEY = 'resilience_provider_key_1';
+export const OTHER_PROVIDER_KEY = 'resilience_provider_key_2';
 export const PARCEL = '/api/integrations/parcel-tracking';
 
 export { ROUTE_TABLE };
@@ -32,7 +33,7 @@ export async function startResilienceSystem(
   options: SystemOptions = {},
 ): Promise<ResilienceSystem> {
   const sim = await startProviderSim({
-    keys: [{ key: PROVIDER_KEY }],
+    keys: [{ key: PROVIDER_KEY }, { key: OTHER_PROVIDER_KEY }],
     rateLimitPerSecond: 1000,
   });
   const receiver = createServer((request, response) => {
@@ -43,9 +44,17 @@ export async function startResilienceSystem(
   const system = await startSystem({
     ...options,
     serviceEnv: {
-      'parcel-tracking': { PROVIDER_BASE_URL: sim.url, PROVIDER_RATE_PER_SECOND: '1000' },
-      'outbound-delivery': { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_LOOPBACK: 'true' },
       ...options.serviceEnv,
+      'parcel-tracking': {
+        PROVIDER_BASE_URL: sim.url,
+        PROVIDER_RATE_PER_SECOND: '1000',
+        ...options.serviceEnv?.['parcel-tracking'],
+      },
+      'outbound-delivery': {
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOW_LOOPBACK: 'true',
+        ...options.serviceEnv?.['outbound-delivery'],
+      },
     },
     gatewayEnv: {
       RATE_LIMIT_PER_MINUTE: '1000000',
@@ -77,12 +86,15 @@ export interface PopulatedTenant {
   tokenId: number;
 }
 
-export async function populatedTenant(r: ResilienceSystem): Promise<PopulatedTenant> {
+export async function populatedTenant(
+  r: ResilienceSystem,
+  options: { apiKey?: string } = {},
+): Promise<PopulatedTenant> {
   const fixture = await createTenantWithToken(r.system);
   const session = await loginSession(fixture, r.system.gatewayUrl);
   const instance = await fixture.request('POST', `${PARCEL}/instances`, {
     name: 'Parcel tracking',
-    api_key: PROVIDER_KEY,
+    api_key: options.apiKey ?? PROVIDER_KEY,
   });
   if (instance.status !== 201) throw new Error(`instance: ${instance.status} ${instance.text}`);
   const subscription = await fixture.request('POST', '/api/webhook-subscriptions', {
