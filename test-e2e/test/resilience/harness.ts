@@ -13,6 +13,7 @@ import { startSystem, type RunningSystem, type SystemOptions } from '../../src/s
 
 export const PROVIDER_KEY = 'resilience_provider_key_1';
 export const OTHER_PROVIDER_KEY = 'resilience_provider_key_2';
+export const THIRD_PROVIDER_KEY = 'resilience_provider_key_3';
 export const PARCEL = '/api/integrations/parcel-tracking';
 
 export { ROUTE_TABLE };
@@ -33,7 +34,7 @@ export async function startResilienceSystem(
   options: SystemOptions = {},
 ): Promise<ResilienceSystem> {
   const sim = await startProviderSim({
-    keys: [{ key: PROVIDER_KEY }, { key: OTHER_PROVIDER_KEY }],
+    keys: [{ key: PROVIDER_KEY }, { key: OTHER_PROVIDER_KEY }, { key: THIRD_PROVIDER_KEY }],
     rateLimitPerSecond: 1000,
   });
   const receiver = createServer((request, response) => {
