@@ -122,6 +122,30 @@ describe('gRPC client bulkheads and frozen peers (issue #18 items 3 and 6)', () 
     }
   });
 
+  it('with keepalive, a call made after an idle connection froze also fails UNAVAILABLE', async () => {
+    const relay = freezableRelay(server.address);
+    const address = await relay.listen();
+    const echo = createGrpcClient(EchoServiceClient, address, {
+      deadlineMs: 120_000,
+      keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
+    });
+    try {
+      await expect(
+        echo.call.echo({ text: 'warm', delay_ms: 0, fail_with_code: 0 }),
+      ).resolves.toMatchObject({ text: 'warm' });
+      // Idle for longer than the keepalive time, then the peer freezes, then a call is made.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      relay.freeze();
+      const error = await echo.call
+        .echo({ text: 'late', delay_ms: 0, fail_with_code: 0 })
+        .catch((failure: unknown) => failure);
+      expect(describeCallError(error).code).toBe(GrpcStatus.UNAVAILABLE);
+    } finally {
+      echo.close();
+      await relay.close();
+    }
+  });
+
   it('a live but slow server keeps its calls under the same keepalive (pings are answered)', async () => {
     const echo = createGrpcClient(EchoServiceClient, server.address, {
       keepalive: { timeMs: 200, timeoutMs: 500 },
