@@ -50,6 +50,17 @@ function freezableRelay(target: string) {
         socket.pause();
       }
     },
+    /** Lets everything through again, as SIGCONT would. */
+    thaw() {
+      frozen = false;
+      for (let index = 0; index + 1 < sockets.length; index += 2) {
+        const [inbound, outbound] = [sockets[index]!, sockets[index + 1]!];
+        inbound.pipe(outbound);
+        outbound.pipe(inbound);
+        inbound.resume();
+        outbound.resume();
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -116,6 +127,26 @@ describe('gRPC client bulkheads and frozen peers (issue #18 items 3 and 6)', () 
       relay.freeze();
       // UNAVAILABLE, not DEADLINE_EXCEEDED: it failed on the missed ping, not at the 120 s deadline.
       expect(describeCallError(await inFlight).code).toBe(GrpcStatus.UNAVAILABLE);
+      // The calls that follow fail at once too, rather than queue while the channel reconnects
+      // to a peer that accepts TCP and never completes HTTP/2.
+      const next = await echo.call
+        .echo({ text: 'next', delay_ms: 0, fail_with_code: 0 })
+        .catch((error: unknown) => error);
+      expect(describeCallError(next)).toMatchObject({
+        code: GrpcStatus.UNAVAILABLE,
+        reason: 'unreachable',
+      });
+      // Thawed, the client reconnects by itself and calls succeed again.
+      relay.thaw();
+      let answer: unknown;
+      for (let attempt = 0; attempt < 200; attempt++) {
+        answer = await echo.call
+          .echo({ text: 'back', delay_ms: 0, fail_with_code: 0 })
+          .catch((error: unknown) => error);
+        if ((answer as { text?: string }).text === 'back') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(answer).toMatchObject({ text: 'back' });
     } finally {
       echo.close();
       await relay.close();

@@ -14,6 +14,7 @@ import {
   grpcClientCalls,
   grpcClientDuration,
 } from '../metrics/shared-metrics.js';
+import { createConnectionGate } from './connection-gate.js';
 import { AppError, decodeGrpcError } from './errors.js';
 import { contextToMetadata } from './metadata.js';
 
@@ -143,22 +144,36 @@ export function createGrpcClient<C extends Client>(
 ): GrpcClientHandle<C> {
   const client = new ClientClass(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': options.keepalive?.timeMs ?? 30_000,
-    ...(options.keepalive ? { 'grpc.keepalive_timeout_ms': options.keepalive.timeoutMs } : {}),
+    ...(options.keepalive
+      ? {
+          'grpc.keepalive_timeout_ms': options.keepalive.timeoutMs,
+          // Reconnect soon after the peer returns, not after back-off grown during the outage.
+          'grpc.max_reconnect_backoff_ms': 5_000,
+        }
+      : {}),
     'grpc.enable_retries': 0,
   });
   const defaultDeadline = options.deadlineMs ?? 5_000;
 
   const service = (ClientClass as { serviceName?: string }).serviceName ?? address;
 
+  // With keepalive, a lost connection also fails the calls that follow at once (connection-gate.ts).
+  const gate = options.keepalive ? createConnectionGate(client.getChannel(), address) : undefined;
+
   const invoke = (method: string, request: unknown, deadlineMs: number) =>
     new Promise<unknown>((resolve, reject) => {
+      gate?.check();
       const fn = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method]!;
       fn.call(
         client,
         request,
         contextToMetadata(currentContext()),
         { deadline: Date.now() + deadlineMs },
-        (error, response) => (error ? reject(error) : resolve(response)),
+        (error, response) => {
+          if (!error) return resolve(response);
+          gate?.observe(error);
+          reject(error);
+        },
       );
     });
 
@@ -198,7 +213,15 @@ export function createGrpcClient<C extends Client>(
     },
   });
 
-  return { client, call, breaker, close: () => client.close() };
+  return {
+    client,
+    call,
+    breaker,
+    close: () => {
+      gate?.close();
+      client.close();
+    },
+  };
 }
 
 /**
