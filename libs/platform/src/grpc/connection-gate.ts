@@ -31,6 +31,8 @@ export function createConnectionGate(channel: Channel, target: string): Connecti
     const state = channel.getConnectivityState(false);
     if (closed || state === connectivityState.SHUTDOWN) return;
     if (state === connectivityState.READY) broken = false;
+    // While broken, keep reconnecting even if no call comes (an open breaker sends none).
+    else if (broken && state === connectivityState.IDLE) channel.getConnectivityState(true);
     channel.watchConnectivityState(state, Date.now() + WATCH_WINDOW_MS, () => watch());
   };
   watch();
@@ -52,8 +54,10 @@ export function createConnectionGate(channel: Channel, target: string): Connecti
       if (
         error.code === GrpcStatus.UNAVAILABLE &&
         channel.getConnectivityState(false) !== connectivityState.READY
-      )
+      ) {
         broken = true;
+        channel.getConnectivityState(true);
+      }
     },
     close() {
       closed = true;
