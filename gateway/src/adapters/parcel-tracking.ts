@@ -57,7 +57,8 @@ export function createParcelTrackingAdapter(
   const dashboard = { deadlineMs: options.dashboardDeadlineMs ?? DASHBOARD_DEADLINE_MS };
   const handle = createGrpcClient(ParcelTrackingServiceClient, address, {
     deadlineMs: local.deadlineMs,
-    breaker: { partitionBy: () => currentContext()?.tenantId },
+    // A tenant's open breaker tries again after 2 s, so recovery follows the service closely.
+    breaker: { partitionBy: () => currentContext()?.tenantId, resetTimeoutMs: 2_000 },
     keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
   });
   return {

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_FAULTS, formatFigures, runFaults } from './fault-runner.js';
+import {
+  ALL_FAULTS,
+  formatFigures,
+  launchSystem,
+  runFaults,
+  type LaunchedSystem,
+} from '../../src/index.js';
 import { reportFigures } from './harness.js';
-import { launchSystem, type LaunchedSystem } from './launcher-harness.js';
 
 /**
  * Issue #18: the system as `npm start` runs it (every part a supervised child process), under a

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
-import { httpCall, type HttpResponse } from '../../src/fixtures/http.js';
-import type { LaunchedSystem } from './launcher-harness.js';
+import { httpCall, type HttpResponse } from '../fixtures/http.js';
+import type { LaunchedSystem } from './launcher.js';
 
 /** What a fault does to one of the launcher's processes (matched by its command line). */
 export interface Fault {
