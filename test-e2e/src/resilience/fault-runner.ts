@@ -18,7 +18,7 @@ export interface Fault {
 const restartCount = (output: string, part: string) =>
   output.split(`[dev] ${part} restarted`).length - 1;
 
-export type ProbeName = 'user' | 'channels' | 'activity' | 'webhook' | 'readyz';
+export type ProbeName = 'user' | 'channels' | 'activity' | 'webhook' | 'subscriptions' | 'readyz';
 
 export const ALL_FAULTS: Fault[] = [
   {
@@ -82,14 +82,14 @@ export const ALL_FAULTS: Fault[] = [
     name: 'freeze outbound-delivery',
     process: 'services/outbound-delivery/src/main.ts',
     action: 'freeze',
-    probe: 'readyz',
+    probe: 'subscriptions',
   },
   {
     part: 'outbound-delivery',
     name: 'kill outbound-delivery',
     process: 'services/outbound-delivery/src/main.ts',
     action: 'kill',
-    probe: 'readyz',
+    probe: 'subscriptions',
   },
   {
     part: 'redis',
@@ -186,6 +186,8 @@ export async function runFaults(
       call('GET', `/api/integrations/parcel-tracking/instances/${instance.id}/trackable-channels`),
     activity: () =>
       call('GET', `/api/integrations/parcel-tracking/instances/${instance.id}/activity`),
+    subscriptions: () => call('GET', '/api/webhook-subscriptions'),
+    // Readiness is 503 only when a part every request needs is down (identity, Redis, NATS).
     readyz: () => httpCall(dev.gateway_url!, 'GET', '/readyz'),
     webhook: async () => {
       const number = `FAULT${Date.now()}N${(sequence += 1)}`;
