@@ -21,6 +21,9 @@ import { buildApp } from './app.js';
 import { createAuthWiring, type AuthWiring, type ExtraRoutes } from './auth/index.js';
 import { readConfig, type GatewayConfig } from './config.js';
 
+/** The route table, for suites that must cover every route (test-e2e/test/resilience). */
+export { ROUTE_TABLE, type RouteRule } from './auth/route-access.js';
+
 export interface GatewayHandle {
   app: FastifyInstance;
   config: GatewayConfig;

@@ -15,3 +15,12 @@ export {
 } from './fixtures/tenants.js';
 export { httpCall, type HttpResponse } from './fixtures/http.js';
 export { totpCode } from './fixtures/totp.js';
+export { launchSystem, descendants, type LaunchedSystem } from './resilience/launcher.js';
+export {
+  ALL_FAULTS,
+  formatFigures,
+  runFaults,
+  type Fault,
+  type FaultFigures,
+  type FaultRun,
+} from './resilience/fault-runner.js';

@@ -7,7 +7,7 @@ import {
   type MarkAlertReadResponse,
   type MarkAllAlertsReadResponse,
 } from '@inventory/contracts/activity/v1/activity.js';
-import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
+import { createGrpcClient, currentContext, type GrpcClientHandle } from '@inventory/platform';
 import { asHttp } from '../http/grpc-to-http.js';
 
 /** The gateway's one door to the activity service. */
@@ -34,8 +34,16 @@ export function createActivityAdapter(
 ): ActivityAdapter {
   const handle = createGrpcClient(ActivityServiceClient, address, {
     deadlineMs: options.deadlineMs ?? 5_000,
-    // The log is read-only and non-critical: open quickly, retry soon.
-    breaker: { errorThresholdPercentage: 50, volumeThreshold: 5, resetTimeoutMs: 5_000 },
+    // The log is read-only and non-critical: open quickly, retry soon; one breaker per tenant so
+    // one tenant's failing reads never open another's (issue #18 item 3, ADR 0710).
+    breaker: {
+      errorThresholdPercentage: 50,
+      volumeThreshold: 5,
+      resetTimeoutMs: 5_000,
+      partitionBy: () => currentContext()?.tenantId,
+    },
+    // A frozen activity service fails in-flight reads within seconds, not at the deadline.
+    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
   });
   return {
     handle,

@@ -11,7 +11,7 @@ import {
   type UpdateInstanceRequest,
   type UpdateInstanceResponse,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
-import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
+import { createGrpcClient, currentContext, type GrpcClientHandle } from '@inventory/platform';
 import { asHttp } from '../http/grpc-to-http.js';
 
 /** The gateway's one door to parcel-tracking. Calls carry the request context (tenant, user) as metadata. */
@@ -30,26 +30,52 @@ export interface ParcelTrackingAdapter {
 }
 
 /**
- * Calls that reach the provider (test, create, a rotated key, the live quota)
- * wait for its pacing and timeout, so they get a longer deadline than the
- * gateway's default.
+ * Deadlines by what a call waits for (issue #18 item 6, ADR 0710): the calls that must reach the
+ * provider (test, create, a PATCH that may rotate the key) wait for its pacing and timeout; the
+ * dashboard GET reads the live quota but answers without it when the provider is slow (ADR 0201),
+ * so it needs the provider timeout plus a margin; every other call is local to parcel-tracking
+ * and gets the gateway's default.
+ */
+export const PROVIDER_CALL_DEADLINE_MS = 15_000;
+export const DASHBOARD_DEADLINE_MS = 8_000;
+
+export interface ParcelTrackingAdapterOptions {
+  /** The gateway's GRPC_DEADLINE_MS: the deadline of calls that stay inside parcel-tracking. */
+  deadlineMs?: number;
+  providerDeadlineMs?: number;
+  dashboardDeadlineMs?: number;
+}
+
+/**
+ * One breaker per tenant (a bulkhead, issue #18 item 3): one tenant's slow or failing calls (its
+ * provider key paced or rejected) open only its own breaker, never another tenant's. Keepalive
+ * pings fail the in-flight calls of a frozen parcel-tracking within seconds (item 6).
  */
 export function createParcelTrackingAdapter(
   address: string,
-  options: { deadlineMs?: number } = {},
+  options: ParcelTrackingAdapterOptions = {},
 ): ParcelTrackingAdapter {
-  const deadlineMs = Math.max(options.deadlineMs ?? 5_000, 15_000);
-  const handle = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
+  const local = { deadlineMs: options.deadlineMs ?? 5_000 };
+  const provider = { deadlineMs: options.providerDeadlineMs ?? PROVIDER_CALL_DEADLINE_MS };
+  const dashboard = { deadlineMs: options.dashboardDeadlineMs ?? DASHBOARD_DEADLINE_MS };
+  const handle = createGrpcClient(ParcelTrackingServiceClient, address, {
+    deadlineMs: local.deadlineMs,
+    // A tenant's open breaker tries again after 2 s, so recovery follows the service closely.
+    breaker: { partitionBy: () => currentContext()?.tenantId, resetTimeoutMs: 2_000 },
+    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
+  });
   return {
     handle,
-    testApiKey: (request) => asHttp(() => handle.call.testApiKey(request)),
-    createInstance: (request) => asHttp(() => handle.call.createInstance(request)),
-    getInstance: (id) => asHttp(() => handle.call.getInstance({ id })),
-    updateInstance: (request) => asHttp(() => handle.call.updateInstance(request)),
-    deleteInstance: (id) => asHttp(async () => void (await handle.call.deleteInstance({ id }))),
-    listTrackableChannels: (id) => asHttp(() => handle.call.listTrackableChannels({ id })),
-    checkInstance: (id) => asHttp(async () => void (await handle.call.checkInstance({ id }))),
-    listTrackings: (request) => asHttp(() => handle.call.listTrackings(request)),
+    testApiKey: (request) => asHttp(() => handle.call.testApiKey(request, provider)),
+    createInstance: (request) => asHttp(() => handle.call.createInstance(request, provider)),
+    getInstance: (id) => asHttp(() => handle.call.getInstance({ id }, dashboard)),
+    updateInstance: (request) => asHttp(() => handle.call.updateInstance(request, provider)),
+    deleteInstance: (id) =>
+      asHttp(async () => void (await handle.call.deleteInstance({ id }, local))),
+    listTrackableChannels: (id) => asHttp(() => handle.call.listTrackableChannels({ id }, local)),
+    checkInstance: (id) =>
+      asHttp(async () => void (await handle.call.checkInstance({ id }, local))),
+    listTrackings: (request) => asHttp(() => handle.call.listTrackings(request, local)),
     close: () => handle.close(),
   };
 }

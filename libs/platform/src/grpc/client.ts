@@ -14,6 +14,7 @@ import {
   grpcClientCalls,
   grpcClientDuration,
 } from '../metrics/shared-metrics.js';
+import { createConnectionGate } from './connection-gate.js';
 import { AppError, decodeGrpcError } from './errors.js';
 import { contextToMetadata } from './metadata.js';
 
@@ -37,6 +38,13 @@ export interface GrpcClientOptions {
   /** Default deadline per call. */
   deadlineMs?: number;
   breaker?: BreakerOptions;
+  /**
+   * HTTP/2 keepalive while calls are in flight: a ping every `timeMs`, and a peer that does not
+   * acknowledge within `timeoutMs` (a frozen process: the socket stays open, nothing answers)
+   * has its calls failed with UNAVAILABLE at once instead of at their deadlines. A live server
+   * acknowledges pings even while its handlers are slow. Off when absent.
+   */
+  keepalive?: { timeMs: number; timeoutMs: number };
 }
 
 export interface BreakerOptions {
@@ -47,6 +55,14 @@ export interface BreakerOptions {
   /** The minimum number of calls in the window before the breaker may open. */
   volumeThreshold?: number;
   rollingCountTimeoutMs?: number;
+  /**
+   * A bulkhead: calls are counted by a breaker of their own per key (e.g. the caller's tenant,
+   * read from the request context), so one tenant's failing calls open only that tenant's
+   * breaker. Calls without a key share the client's default breaker.
+   */
+  partitionBy?: () => string | undefined;
+  /** How many partition breakers are kept (the least recently used is dropped). Default 10,000. */
+  maxPartitions?: number;
 }
 
 /**
@@ -127,26 +143,42 @@ export function createGrpcClient<C extends Client>(
   options: GrpcClientOptions = {},
 ): GrpcClientHandle<C> {
   const client = new ClientClass(address, credentials.createInsecure(), {
-    'grpc.keepalive_time_ms': 30_000,
+    'grpc.keepalive_time_ms': options.keepalive?.timeMs ?? 30_000,
+    ...(options.keepalive
+      ? {
+          'grpc.keepalive_timeout_ms': options.keepalive.timeoutMs,
+          // Reconnect soon after the peer returns, not after back-off grown during the outage.
+          'grpc.max_reconnect_backoff_ms': 5_000,
+        }
+      : {}),
     'grpc.enable_retries': 0,
   });
   const defaultDeadline = options.deadlineMs ?? 5_000;
 
   const service = (ClientClass as { serviceName?: string }).serviceName ?? address;
 
+  // With keepalive, a lost connection also fails the calls that follow at once (connection-gate.ts).
+  const gate = options.keepalive ? createConnectionGate(client.getChannel(), address) : undefined;
+
   const invoke = (method: string, request: unknown, deadlineMs: number) =>
     new Promise<unknown>((resolve, reject) => {
+      gate?.check();
       const fn = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method]!;
       fn.call(
         client,
         request,
         contextToMetadata(currentContext()),
         { deadline: Date.now() + deadlineMs },
-        (error, response) => (error ? reject(error) : resolve(response)),
+        (error, response) => {
+          if (!error) return resolve(response);
+          gate?.observe(error);
+          reject(error);
+        },
       );
     });
 
   const breaker = createCallBreaker(invoke, { ...options.breaker, name: service });
+  const breakerFor = partitionedBreakers(breaker, invoke, options.breaker);
 
   const call = new Proxy({} as PromiseClient<C>, {
     get(_target, method: string) {
@@ -158,7 +190,7 @@ export function createGrpcClient<C extends Client>(
         let code = 'OK';
         try {
           return await fireOrFailFast(
-            breaker,
+            breakerFor(),
             address,
             method,
             request,
@@ -181,7 +213,47 @@ export function createGrpcClient<C extends Client>(
     },
   });
 
-  return { client, call, breaker, close: () => client.close() };
+  return {
+    client,
+    call,
+    breaker,
+    close: () => {
+      gate?.close();
+      client.close();
+    },
+  };
+}
+
+/**
+ * The breaker a call goes through: the shared one, or (with `partitionBy`) one per key, made on
+ * first use and kept in least-recently-used order up to `maxPartitions`. Partition breakers are
+ * not exported as metrics one by one (a label per tenant would be unbounded).
+ */
+function partitionedBreakers<A extends unknown[], R>(
+  shared: CircuitBreaker<A, R>,
+  action: (...args: A) => Promise<R>,
+  options: BreakerOptions = {},
+): () => CircuitBreaker<A, R> {
+  const { partitionBy } = options;
+  if (!partitionBy) return () => shared;
+  const limit = options.maxPartitions ?? 10_000;
+  const partitions = new Map<string, CircuitBreaker<A, R>>();
+  return () => {
+    const key = partitionBy();
+    if (key === undefined) return shared;
+    let breaker = partitions.get(key);
+    if (breaker) partitions.delete(key);
+    else {
+      breaker = createCallBreaker(action, options);
+      if (partitions.size >= limit) {
+        const [oldestKey, oldest] = partitions.entries().next().value!;
+        oldest.shutdown();
+        partitions.delete(oldestKey);
+      }
+    }
+    partitions.set(key, breaker);
+    return breaker;
+  };
 }
 
 /** Normalises anything a client call threw into code + reason + violations. */

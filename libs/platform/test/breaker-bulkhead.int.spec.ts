@@ -1,0 +1,189 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { EchoServiceClient } from '@inventory/contracts/testing/v1/echo.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createGrpcClient,
+  createLogger,
+  currentContext,
+  describeCallError,
+  newRequestId,
+  runWithContext,
+  startGrpcServer,
+  type GrpcServerHandle,
+} from '../src/index.js';
+import { echoRegistration } from './fixtures/echo-service.js';
+
+const logger = createLogger({ service: 'test', level: 'silent' });
+const asTenant = <T>(tenantId: string, fn: () => Promise<T>) =>
+  runWithContext({ requestId: newRequestId(), tenantId }, fn);
+
+/**
+ * A TCP relay in front of the server that can be frozen: it stops reading both sides, as a
+ * SIGSTOPped process would (the sockets stay open, nothing answers, not even HTTP/2 pings).
+ */
+function freezableRelay(target: string) {
+  const [host, port] = target.split(':');
+  const sockets: Socket[] = [];
+  let frozen = false;
+  const server: Server = createServer((inbound) => {
+    const outbound = createConnection(Number(port), host!);
+    sockets.push(inbound, outbound);
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+    inbound.on('error', () => outbound.destroy());
+    outbound.on('error', () => inbound.destroy());
+    if (frozen) inbound.pause();
+  });
+  return {
+    listen: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () =>
+          resolve(`127.0.0.1:${(server.address() as AddressInfo).port}`),
+        ),
+      ),
+    freeze() {
+      frozen = true;
+      for (const socket of sockets) {
+        socket.unpipe();
+        socket.pause();
+      }
+    },
+    /** Lets everything through again, as SIGCONT would. */
+    thaw() {
+      frozen = false;
+      for (let index = 0; index + 1 < sockets.length; index += 2) {
+        const [inbound, outbound] = [sockets[index]!, sockets[index + 1]!];
+        inbound.pipe(outbound);
+        outbound.pipe(inbound);
+        inbound.resume();
+        outbound.resume();
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('gRPC client bulkheads and frozen peers (issue #18 items 3 and 6)', () => {
+  let server: GrpcServerHandle;
+  beforeAll(async () => {
+    server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [echoRegistration],
+      logger,
+    });
+  });
+  afterAll(() => server.stop(1_000));
+
+  it("with partitionBy, one tenant's failures open only that tenant's breaker", async () => {
+    const echo = createGrpcClient(EchoServiceClient, server.address, {
+      breaker: {
+        volumeThreshold: 3,
+        errorThresholdPercentage: 50,
+        resetTimeoutMs: 60_000,
+        partitionBy: () => currentContext()?.tenantId,
+      },
+    });
+    const failing = { text: 'x', delay_ms: 0, fail_with_code: GrpcStatus.UNAVAILABLE };
+    for (let i = 0; i < 4; i++)
+      await asTenant('noisy', () => echo.call.echo(failing)).catch(() => undefined);
+    const noisyAgain = await asTenant('noisy', () =>
+      echo.call.echo({ text: 'ok', delay_ms: 0, fail_with_code: 0 }),
+    ).catch((error: unknown) => error);
+    expect(describeCallError(noisyAgain)).toMatchObject({ reason: 'circuit_open' });
+
+    await expect(
+      asTenant('quiet', () => echo.call.echo({ text: 'ok', delay_ms: 0, fail_with_code: 0 })),
+    ).resolves.toMatchObject({ text: 'ok', tenant_id: 'quiet' });
+    // Calls without a tenant use the shared breaker, which the noisy tenant never touched.
+    expect(echo.breaker.opened).toBe(false);
+    await expect(
+      echo.call.echo({ text: 'ok', delay_ms: 0, fail_with_code: 0 }),
+    ).resolves.toMatchObject({ text: 'ok' });
+    echo.close();
+  });
+
+  it('with keepalive, the calls in flight to a frozen peer fail UNAVAILABLE long before their deadline', async () => {
+    const relay = freezableRelay(server.address);
+    const address = await relay.listen();
+    const echo = createGrpcClient(EchoServiceClient, address, {
+      deadlineMs: 120_000,
+      keepalive: { timeMs: 200, timeoutMs: 500 },
+    });
+    try {
+      await expect(
+        echo.call.echo({ text: 'warm', delay_ms: 0, fail_with_code: 0 }),
+      ).resolves.toMatchObject({ text: 'warm' });
+      // The server holds the call (a slow handler); meanwhile the peer freezes.
+      const inFlight = echo.call
+        .echo({ text: 'slow', delay_ms: 60_000, fail_with_code: 0 })
+        .catch((error: unknown) => error);
+      relay.freeze();
+      // UNAVAILABLE, not DEADLINE_EXCEEDED: it failed on the missed ping, not at the 120 s deadline.
+      expect(describeCallError(await inFlight).code).toBe(GrpcStatus.UNAVAILABLE);
+      // The calls that follow fail at once too, rather than queue while the channel reconnects
+      // to a peer that accepts TCP and never completes HTTP/2.
+      const next = await echo.call
+        .echo({ text: 'next', delay_ms: 0, fail_with_code: 0 })
+        .catch((error: unknown) => error);
+      expect(describeCallError(next)).toMatchObject({
+        code: GrpcStatus.UNAVAILABLE,
+        reason: 'unreachable',
+      });
+      // Thawed, the client reconnects by itself and calls succeed again.
+      relay.thaw();
+      let answer: unknown;
+      for (let attempt = 0; attempt < 200; attempt++) {
+        answer = await echo.call
+          .echo({ text: 'back', delay_ms: 0, fail_with_code: 0 })
+          .catch((error: unknown) => error);
+        if ((answer as { text?: string }).text === 'back') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(answer).toMatchObject({ text: 'back' });
+    } finally {
+      echo.close();
+      await relay.close();
+    }
+  });
+
+  it('with keepalive, a call made after an idle connection froze also fails UNAVAILABLE', async () => {
+    const relay = freezableRelay(server.address);
+    const address = await relay.listen();
+    const echo = createGrpcClient(EchoServiceClient, address, {
+      deadlineMs: 120_000,
+      keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
+    });
+    try {
+      await expect(
+        echo.call.echo({ text: 'warm', delay_ms: 0, fail_with_code: 0 }),
+      ).resolves.toMatchObject({ text: 'warm' });
+      // Idle for longer than the keepalive time, then the peer freezes, then a call is made.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      relay.freeze();
+      const error = await echo.call
+        .echo({ text: 'late', delay_ms: 0, fail_with_code: 0 })
+        .catch((failure: unknown) => failure);
+      expect(describeCallError(error).code).toBe(GrpcStatus.UNAVAILABLE);
+    } finally {
+      echo.close();
+      await relay.close();
+    }
+  });
+
+  it('a live but slow server keeps its calls under the same keepalive (pings are answered)', async () => {
+    const echo = createGrpcClient(EchoServiceClient, server.address, {
+      keepalive: { timeMs: 200, timeoutMs: 500 },
+    });
+    await expect(
+      echo.call.echo({ text: 'slow', delay_ms: 1_500, fail_with_code: 0 }),
+    ).resolves.toMatchObject({ text: 'slow' });
+    echo.close();
+  });
+});
