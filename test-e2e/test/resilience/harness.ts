@@ -1,4 +1,7 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
 import { ROUTE_TABLE } from '@inventory/gateway';
@@ -42,6 +45,11 @@ export async function startResilienceSystem(
     request.on('end', () => response.writeHead(200).end());
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  // A stand-in build of the web app, so /app serves files here as it does wherever the app is
+  // built (its own browser tests build the real one); unbuilt, /app answers 503 by design.
+  const webAppDir = mkdtempSync(join(tmpdir(), 'resilience-web-app-'));
+  mkdirSync(join(webAppDir, 'assets'));
+  writeFileSync(join(webAppDir, 'index.html'), '<!doctype html><title>Inventory</title>');
   const system = await startSystem({
     ...options,
     serviceEnv: {
@@ -58,6 +66,7 @@ export async function startResilienceSystem(
       },
     },
     gatewayEnv: {
+      WEB_APP_DIR: webAppDir,
       RATE_LIMIT_PER_MINUTE: '1000000',
       LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: '100000',
       LOGIN_MAX_ATTEMPTS_PER_IP: '100000',

@@ -11,15 +11,12 @@ export interface SubscriptionBody {
   inputViolations: FieldViolation[];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
- * JSON type checks the proto cannot express; they travel as `input_violations` so the service
+ * The JSON object comes from the gateway's one body reader (`jsonObjectBody`: 415 for another
+ * content type, 422 for a body that is not an object). JSON type checks the proto cannot express; they travel as `input_violations` so the service
  * reports them with its own rules in one 422. Unknown keys are ignored.
  */
-export function readSubscriptionBody(raw: unknown): SubscriptionBody {
-  const body = isObject(raw) ? raw : {};
+export function readSubscriptionBody(body: Record<string, unknown>): SubscriptionBody {
   const violations: FieldViolation[] = [];
   const fail = (field: string, description: string) => violations.push({ field, description });
   const out: SubscriptionBody = { inputViolations: violations };

@@ -4,6 +4,7 @@ import { notFoundBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
 import { flatEnvelope, pageMeta } from '../../http/pagination.js';
 import { baseUrlOf } from '../parcel-tracking/base-url.js';
+import { jsonObjectBody } from '../../http/body.js';
 import { readSubscriptionBody } from './body.js';
 import { assertMayReceive } from './event-scopes.js';
 import { presentDelivery, presentSubscription } from './present.js';
@@ -61,7 +62,7 @@ export async function webhookSubscriptionRoutes(
     `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${PREFIX}${suffix}`;
 
   app.post(PREFIX, async (request, reply) => {
-    const body = readSubscriptionBody(request.body);
+    const body = readSubscriptionBody(jsonObjectBody(request));
     if (body.events) assertMayReceive(request, body.events);
     const { subscription, secret } = await outboundDelivery.createSubscription({
       url: body.url ?? '',
@@ -90,7 +91,7 @@ export async function webhookSubscriptionRoutes(
 
   app.patch(`${PREFIX}/:id`, async (request) => {
     const id = subscriptionId(request.params);
-    const body = readSubscriptionBody(request.body);
+    const body = readSubscriptionBody(jsonObjectBody(request));
     if (body.events) assertMayReceive(request, body.events);
     const { subscription } = await outboundDelivery.updateSubscription({
       id,

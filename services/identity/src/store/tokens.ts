@@ -113,6 +113,9 @@ export class TokenRepository extends TenantScopedRepository<TokenDocument> {
     id: number,
     set: Partial<TokenDocument>,
   ): Promise<TokenDocument | null> {
+    // Nothing to change (an empty PATCH, or only unknown keys): no write, updated_at stays.
+    if (Object.keys(set).length === 0)
+      return this.findOne(tenantId, { id, user_id: userId, revoked_at: null });
     return this.findOneAndUpdate(
       tenantId,
       { id, user_id: userId, revoked_at: null },

@@ -112,6 +112,8 @@ export class SubscriptionStore {
     id: number,
     changes: Partial<SubscriptionDocument>,
   ): Promise<SubscriptionDocument | null> {
+    // Nothing to change (an empty PATCH, or only unknown keys): no write, updated_at stays.
+    if (Object.keys(changes).length === 0) return this.find(tenantId, id);
     return this.model
       .findOneAndUpdate(
         tenantFilter<SubscriptionDocument>(tenantId, { id }),

@@ -115,6 +115,8 @@ export class InstanceStore {
     id: number,
     changes: Partial<InstanceDocument>,
   ): Promise<InstanceDocument | null> {
+    // Nothing to change (an empty PATCH, or only unknown keys): no write, updated_at stays.
+    if (Object.keys(changes).length === 0) return this.find(tenantId, id);
     return this.model
       .findOneAndUpdate(
         tenantFilter<InstanceDocument>(tenantId, { id }),

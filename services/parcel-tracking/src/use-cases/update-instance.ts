@@ -131,6 +131,8 @@ export class UpdateInstance {
     // Wider auto-track settings may now cover remembered shipments.
     if (changed.some((key) => key.startsWith('auto_track')))
       events.push(backfillRequest(tenantId, current.id, 'settings_changed'));
+    // Nothing changed (an empty PATCH, or only unknown keys): no write, updated_at stays.
+    if (changed.length === 0) return current;
     const updated = await outbox.withEvents(events, () =>
       instances.update(tenantId, current.id, changes),
     );
