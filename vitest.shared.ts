@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages export their TypeScript sources under the `development` condition,
 // so tests run the real code without a build step.
-export function projectTestConfig(options: { testTimeout?: number } = {}) {
+export function projectTestConfig(options: { testTimeout?: number; hookTimeout?: number } = {}) {
   return defineConfig({
     resolve: { conditions: ['development', 'module', 'node', 'default'] },
     ssr: { resolve: { conditions: ['development', 'module', 'node', 'default'] } },
@@ -10,7 +10,7 @@ export function projectTestConfig(options: { testTimeout?: number } = {}) {
       environment: 'node',
       include: ['src/**/*.spec.ts', 'test/**/*.spec.ts'],
       testTimeout: options.testTimeout ?? 30_000,
-      hookTimeout: 60_000,
+      hookTimeout: options.hookTimeout ?? 60_000,
       pool: 'forks',
     },
   });
