@@ -74,8 +74,15 @@ describe('durable schedule', () => {
       const grpcPort = await freePort();
       const root = fileURLToPath(new URL('../../../', import.meta.url));
       const doomed = await spawnUntilReady({
-        command: `${root}node_modules/.bin/tsx`,
-        args: ['--conditions=development', `${root}services/outbound-delivery/src/main.ts`],
+        // node itself with tsx as a loader: through the tsx wrapper, SIGKILL would hit the
+        // wrapper and leave the service running, so nothing would have been killed.
+        command: process.execPath,
+        args: [
+          '--conditions=development',
+          '--import',
+          'tsx',
+          `${root}services/outbound-delivery/src/main.ts`,
+        ],
         readyPattern: /gRPC server listening/,
         timeoutMs: 60_000,
         env: {
