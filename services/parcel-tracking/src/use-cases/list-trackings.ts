@@ -12,8 +12,13 @@ export class ListTrackings {
     instanceId: number,
     query: TrackingListQuery,
   ): Promise<{ rows: TrackingDocument[]; total: number }> {
-    const instance = await this.deps.instances.find(tenantId, instanceId);
+    // Both reads are scoped to the tenant, so the page may be read beside the existence check
+    // (one round trip instead of two); an unknown instance still answers 404 and nothing else.
+    const [instance, page] = await Promise.all([
+      this.deps.instances.find(tenantId, instanceId),
+      this.deps.rows.list(tenantId, instanceId, query),
+    ]);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
-    return this.deps.rows.list(tenantId, instanceId, query);
+    return page;
   }
 }
