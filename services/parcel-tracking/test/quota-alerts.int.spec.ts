@@ -80,7 +80,8 @@ describe('quota alerts', () => {
     await register();
     expect((await published(tenant)).alerts).toHaveLength(2);
 
-    // A new threshold re-arms: the next quota read alerts again (exhausted, as usage is 100).
+    // A new threshold re-arms: the next quota read reaches both levels again (usage is 100), so
+    // both alerts are raised once more, the warning first.
     await as(tenant, () =>
       suite.h.client.call.updateInstance({ id, input_violations: [], quota_alert_threshold: 50 }),
     );
@@ -89,9 +90,10 @@ describe('quota alerts', () => {
     expect(seen.alerts.map((alert) => alert.kind)).toEqual([
       'quota_warning',
       'quota_exhausted',
+      'quota_warning',
       'quota_exhausted',
     ]);
-    expect(new Set(seen.alerts.map((alert) => alert.key)).size).toBe(3);
+    expect(new Set(seen.alerts.map((alert) => alert.key)).size).toBe(4);
     expect(seen.exceeded).toHaveLength(2);
   });
 });

@@ -33,7 +33,7 @@ export async function checkQuotaAlert(
     threshold: instance.quota_alert_threshold,
   };
   const entries: Array<OutboxEntry<unknown>> = [];
-  if (fire === 'warning')
+  if (fire.includes('warning'))
     entries.push(
       alertEntry({
         tenantId,
@@ -45,7 +45,7 @@ export async function checkQuotaAlert(
         properties,
       }),
     );
-  if (fire === 'exhausted')
+  if (fire.includes('exhausted'))
     entries.push(
       alertEntry({
         tenantId,
@@ -74,7 +74,7 @@ export async function checkQuotaAlert(
         instance.quota_alert_state,
         instance.quota_alert_threshold,
         state,
-        fire !== null,
+        fire.length > 0,
       );
       if (!after && entries.length > 0) throw new AlreadyMoved();
       return after !== null;
@@ -83,7 +83,8 @@ export async function checkQuotaAlert(
       if (error instanceof AlreadyMoved) return false;
       throw error;
     });
-  return moved ? fire : null;
+  // The most severe alert raised, for callers that log it.
+  return moved ? (fire.at(-1) ?? null) : null;
 }
 
 class AlreadyMoved extends Error {}
