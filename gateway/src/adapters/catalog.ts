@@ -26,6 +26,8 @@ export function createCatalogAdapter(
     deadlineMs: options.deadlineMs ?? 5_000,
     // Read-only listings: open quickly, retry soon.
     breaker: { errorThresholdPercentage: 50, volumeThreshold: 5, resetTimeoutMs: 5_000 },
+    // A frozen catalog fails in-flight reads within seconds, not at the deadline.
+    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
   });
   return {
     handle,

@@ -40,6 +40,8 @@ export function createOutboundDeliveryAdapter(
 ): OutboundDeliveryAdapter {
   const handle = createGrpcClient(OutboundDeliveryServiceClient, address, {
     deadlineMs: Math.max(options.deadlineMs ?? 5_000, 10_000),
+    // A frozen service fails in-flight calls within seconds (HTTP/2 pings), a slow one keeps them.
+    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
   });
   return {
     handle,

@@ -28,6 +28,8 @@ export function createWebhookIngestAdapter(
 ): WebhookIngestAdapter {
   const handle = createGrpcClient(WebhookIngestServiceClient, address, {
     deadlineMs: options.deadlineMs ?? 5_000,
+    // A frozen webhook-ingest fails in-flight calls within seconds, not at the deadline (ADR 0710).
+    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
   });
   return {
     handle,

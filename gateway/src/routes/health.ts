@@ -36,11 +36,34 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
         .ping()
         .then((pong) => void (checks.redis = pong === 'PONG'))
         .catch(() => void (checks.redis = false)),
+      natsAnswers(deps.nats).then((answers) => void (checks.nats = answers)),
     ]);
-    checks.nats = !deps.nats.isClosed();
     const down = Object.keys(checks).filter((name) => !checks[name]);
     const ready = !deps.isShuttingDown() && down.every((name) => !REQUIRED.has(name));
     const status = !ready ? 'not_ready' : down.length > 0 ? 'degraded' : 'ready';
     return reply.code(ready ? 200 : 503).send({ status, checks });
   });
+}
+
+/**
+ * NATS answers a PING within a second. An open connection is not enough: a frozen server
+ * (SIGSTOP) keeps the socket open and answers nothing (issue #18).
+ */
+async function natsAnswers(nats: NatsConnection, timeoutMs = 1_000): Promise<boolean> {
+  if (nats.isClosed()) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>(
+    (resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)),
+  );
+  try {
+    return await Promise.race([
+      nats.rtt().then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
