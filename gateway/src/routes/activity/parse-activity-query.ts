@@ -1,4 +1,5 @@
 import type { ListActivitiesRequest } from '@inventory/contracts/activity/v1/activity.js';
+import { commaList, filterValue, type QueryValue } from '../../http/query.js';
 
 /** Sorts the activity endpoint allows (spec: created_at, event, id; default -created_at then -id). */
 export const ACTIVITY_SORTS = ['created_at', 'event', 'id'] as const;
@@ -12,41 +13,6 @@ export const ACTIVITY_MAX_SEARCH_LENGTH = 255;
 
 export type ParsedActivityQuery =
   { ok: true; request: ListActivitiesRequest } | { ok: false; errors: Record<string, string[]> };
-
-export type QueryValue = string | string[] | Record<string, unknown> | undefined;
-
-/**
- * Reads `filter[x]` whichever way the query string was parsed: Fastify's default
- * parser keeps the flat key `'filter[x]'`; a qs-style parser nests `{ filter: { x } }`.
- */
-export function filterValue(query: Record<string, unknown>, name: string): QueryValue {
-  const flat = query[`filter[${name}]`];
-  if (flat !== undefined) return flat as QueryValue;
-  const nested = query.filter;
-  if (nested && typeof nested === 'object' && !Array.isArray(nested))
-    return (nested as Record<string, unknown>)[name] as QueryValue;
-  return undefined;
-}
-
-/** A comma list; repeated keys (`a=x&a=y`) and comma lists combine. Objects are refused. */
-export function commaList(value: QueryValue): string[] | undefined {
-  if (value === undefined) return [];
-  const parts =
-    typeof value === 'string'
-      ? [value]
-      : Array.isArray(value) && value.every((item) => typeof item === 'string')
-        ? value
-        : undefined;
-  if (!parts) return undefined;
-  return [
-    ...new Set(
-      parts
-        .flatMap((part) => part.split(','))
-        .map((item) => item.trim())
-        .filter((item) => item !== ''),
-    ),
-  ];
-}
 
 /** m/d/Y exactly as Laravel's date_format checks it: two-digit month and day, a real calendar day. */
 export function parseMdY(text: string): string | undefined {

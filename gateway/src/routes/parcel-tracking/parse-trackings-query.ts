@@ -1,4 +1,5 @@
 import type { ListTrackingsRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import { commaList, filterValue, pageNumber } from '../../http/query.js';
 import { parseMdY } from '../activity/parse-activity-query.js';
 
 export const TRACKING_SORTS = ['created_at', 'last_event_at', 'delivered_at'] as const;
@@ -40,43 +41,6 @@ const SLUG_OF = new Map<string, string>(
 type Errors = Record<string, string[]>;
 const fail = (errors: Errors, field: string, message: string) =>
   (errors[field] ??= []).push(message);
-
-/** `filter[x]` as Fastify's parser keeps it (flat key) or a qs-style parser nests it. */
-function filterValue(query: Record<string, unknown>, name: string): unknown {
-  const flat = query[`filter[${name}]`];
-  if (flat !== undefined) return flat;
-  const nested = query.filter;
-  return nested && typeof nested === 'object' && !Array.isArray(nested)
-    ? (nested as Record<string, unknown>)[name]
-    : undefined;
-}
-
-/** A comma list (repeated keys combine); undefined when the value is not text. */
-function commaList(value: unknown): string[] | undefined {
-  if (value === undefined) return [];
-  const parts = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(parts) || !parts.every((part) => typeof part === 'string')) return undefined;
-  return [
-    ...new Set(
-      (parts as string[])
-        .flatMap((part) => part.split(','))
-        .map((item) => item.trim())
-        .filter((item) => item !== ''),
-    ),
-  ];
-}
-
-function positiveInt(value: unknown, field: string, fallback: number, max: number, errors: Errors) {
-  if (value === undefined || value === '') return fallback;
-  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value.trim())) {
-    fail(errors, field, `The ${field} field must be an integer.`);
-    return fallback;
-  }
-  const number = Number(value.trim());
-  if (number < 1) fail(errors, field, `The ${field} field must be at least 1.`);
-  else if (number > max) fail(errors, field, `The ${field} field must not be greater than ${max}.`);
-  return number;
-}
 
 function listOf(
   params: Record<string, unknown>,
@@ -177,8 +141,8 @@ export function parseTrackingsQuery(query: unknown, instanceId: number): ParsedT
     }
   }
 
-  const page = positiveInt(params.page, 'page', 1, 2_147_483_647, errors);
-  const perPage = positiveInt(
+  const page = pageNumber(params.page, 'page', 1, 2_147_483_647, errors);
+  const perPage = pageNumber(
     params.per_page,
     'per_page',
     TRACKINGS_DEFAULT_PER_PAGE,

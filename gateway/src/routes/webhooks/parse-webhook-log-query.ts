@@ -1,10 +1,6 @@
 import type { ListWebhookEventsRequest } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
-import {
-  commaList,
-  filterValue,
-  parseMdY,
-  type QueryValue,
-} from '../activity/parse-activity-query.js';
+import { commaList, filterValue, pageNumber, type QueryValue } from '../../http/query.js';
+import { parseMdY } from '../activity/parse-activity-query.js';
 
 /** The specification's webhook log rules: results, sorts (default -received_at). */
 export const WEBHOOK_RESULTS = ['processed', 'failed', 'ignored'] as const;
@@ -17,25 +13,6 @@ const MAX_PAGE = 2_147_483_647;
 
 export type ParsedWebhookLogQuery =
   { ok: true; request: ListWebhookEventsRequest } | { ok: false; errors: Record<string, string[]> };
-
-function pageNumber(
-  value: unknown,
-  field: string,
-  fallback: number,
-  max: number,
-  errors: Record<string, string[]>,
-): number {
-  if (value === undefined || value === '') return fallback;
-  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value.trim())) {
-    (errors[field] ??= []).push(`The ${field} field must be an integer.`);
-    return fallback;
-  }
-  const number = Number(value.trim());
-  if (number < 1) (errors[field] ??= []).push(`The ${field} field must be at least 1.`);
-  else if (number > max)
-    (errors[field] ??= []).push(`The ${field} field must not be greater than ${max}.`);
-  return number;
-}
 
 /**
  * Parses `GET .../instances/{instance}/webhooks` into the ListWebhookEvents
