@@ -4,7 +4,8 @@ import * as comparison from 'mingo/operators/query/comparison';
 import * as element from 'mingo/operators/query/element';
 import { numericTypeAt } from '../numeric/types.js';
 import type { Query } from 'mingo';
-import { pathValues } from '../storage/values.js';
+import { compareNumeric, typeRank } from '../storage/bson-order.js';
+import { MULTI, pathValues, singlePathValue } from '../storage/values.js';
 
 type QueryOperator = (
   selector: string,
@@ -25,16 +26,71 @@ function compareBinary(a: Binary, b: Binary): number {
   );
 }
 
-/** mingo compares binary values by their printed form; compare them as MongoDB does instead. */
-function binaryAware(
+const isLong = (v: unknown): boolean =>
+  !!v && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long';
+const isNumber = (v: unknown): boolean => typeRank(v) === NUMBER_RANK;
+const NUMBER_RANK = typeRank(0);
+
+/**
+ * The values at `selector` when one of them is an int64 object (beyond 2^53: the decoder keeps
+ * those as `Long`), else undefined: the common case costs one walk without allocating.
+ */
+function longsAt(obj: Document, selector: string, parts: string[]): unknown[] | undefined {
+  const v = singlePathValue(obj, parts);
+  if (v !== MULTI) return isLong(v) ? [v] : undefined;
+  const values = pathValues(obj, selector);
+  return values.some(isLong) ? values : undefined;
+}
+
+/**
+ * Ranges as MongoDB compares them where mingo does not: BinData by length, subtype, bytes (mingo
+ * compares printed forms), and an int64 against any number exactly (mingo compares a `Long`
+ * object as an object, so `{n: {$gt: 5}}` never matched a long beyond 2^53).
+ */
+function bsonAware(
   name: '$lt' | '$lte' | '$gt' | '$gte',
   holds: (c: number) => boolean,
 ): QueryOperator {
   const fallback = (comparison as unknown as Record<string, QueryOperator>)[name]!;
   return (selector, value, options) => {
-    if (!isBinary(value)) return fallback(selector, value, options);
-    return (obj) =>
-      pathValues(obj, selector).some((v) => isBinary(v) && holds(compareBinary(v, value)));
+    if (isBinary(value))
+      return (obj) =>
+        pathValues(obj, selector).some((v) => isBinary(v) && holds(compareBinary(v, value)));
+    const test = fallback(selector, value, options);
+    if (!isNumber(value)) return test;
+    const parts = selector.split('.');
+    const exact = (v: unknown) => isNumber(v) && holds(compareNumeric(v, value));
+    if (isLong(value)) return (obj) => pathValues(obj, selector).some(exact);
+    return (obj) => {
+      const values = longsAt(obj, selector, parts);
+      return values ? values.some(exact) : test(obj);
+    };
+  };
+}
+
+/** Numbers only a `Long` can equal exactly: an int64 beyond 2^53 or a double that large. */
+const needsExact = (v: unknown) =>
+  isLong(v) || (typeof v === 'number' && Math.abs(v) >= 2 ** 53 && Number.isFinite(v));
+
+/**
+ * `$eq`/`$in` (and their negations) between an int64 and a plain number, exactly; mingo's own
+ * operators otherwise (any other value costs nothing more).
+ */
+function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator {
+  const fallback = (comparison as unknown as Record<string, QueryOperator>)[name]!;
+  const negated = name === '$ne' || name === '$nin';
+  return (selector, value, options) => {
+    const test = fallback(selector, value, options);
+    const wanted = (name === '$in' || name === '$nin' ? (value as unknown[]) : [value]) ?? [];
+    const exact = Array.isArray(wanted) ? wanted.filter(needsExact) : [];
+    if (exact.length === 0) return test;
+    const parts = selector.split('.');
+    const equal = (v: unknown) => isNumber(v) && exact.some((w) => compareNumeric(v, w) === 0);
+    return (obj) => {
+      const v = singlePathValue(obj, parts);
+      const hit = (v === MULTI ? pathValues(obj, selector) : [v]).some(equal);
+      return negated ? !hit && test(obj) : hit || test(obj);
+    };
   };
 }
 
@@ -123,8 +179,12 @@ export const queryOverrides = (
 ): Record<string, QueryOperator> => ({
   $all: allOperator(compileQuery),
   $type: typeOperator,
-  $lt: binaryAware('$lt', (c) => c < 0),
-  $lte: binaryAware('$lte', (c) => c <= 0),
-  $gt: binaryAware('$gt', (c) => c > 0),
-  $gte: binaryAware('$gte', (c) => c >= 0),
+  $lt: bsonAware('$lt', (c) => c < 0),
+  $lte: bsonAware('$lte', (c) => c <= 0),
+  $gt: bsonAware('$gt', (c) => c > 0),
+  $gte: bsonAware('$gte', (c) => c >= 0),
+  $eq: longAwareEquality('$eq'),
+  $ne: longAwareEquality('$ne'),
+  $in: longAwareEquality('$in'),
+  $nin: longAwareEquality('$nin'),
 });

@@ -1,4 +1,4 @@
-import type { Binary } from 'bson';
+import type { Binary, Long } from 'bson';
 
 /**
  * MongoDB's cross-type comparison order (the BSON "canonical type" order used by indexes and
@@ -79,6 +79,31 @@ export function typeRank(v: unknown): number {
 const asNumber = (v: unknown): number =>
   typeof v === 'number' ? v : Number((v as { valueOf(): unknown }).toString());
 
+const isLong = (v: unknown): v is Long => (v as Tagged | null)?._bsontype === 'Long';
+const TWO_63 = 2 ** 63;
+
+/**
+ * An int64 against a double, exactly (as MongoDB compares them): an int64 beyond 2^53 has no exact
+ * double, so converting it would make neighbours equal and misorder it against plain numbers.
+ */
+function compareLongDouble(l: Long, d: number): number {
+  if (Number.isNaN(d)) return 1;
+  if (d >= TWO_63) return -1;
+  if (d < -TWO_63) return 1;
+  const floor = Math.floor(d);
+  const li = l.toBigInt();
+  const fi = BigInt(floor);
+  if (li !== fi) return li < fi ? -1 : 1;
+  return d > floor ? -1 : 0;
+}
+
+/** Two numbers of any BSON numeric type; exact when an int64 is involved. */
+export function compareNumeric(a: unknown, b: unknown): number {
+  if (isLong(a)) return isLong(b) ? a.compare(b) : compareLongDouble(a, asNumber(b));
+  if (isLong(b)) return -compareLongDouble(b, asNumber(a));
+  return compareNumbers(asNumber(a), asNumber(b));
+}
+
 function compareNumbers(a: number, b: number): number {
   if (a < b) return -1;
   if (a > b) return 1;
@@ -105,7 +130,7 @@ export function compareBson(a: unknown, b: unknown): number {
     case RANK_MAX:
       return 0;
     case RANK_NUMBER:
-      return compareNumbers(asNumber(a), asNumber(b));
+      return compareNumeric(a, b);
     case RANK_STRING:
       return compareStrings(String(a), String(b));
     case RANK_BOOL:
