@@ -1,10 +1,14 @@
 /**
- * The embedded server alone in its own process, for `insert-many.ts`: prints `PORT <n>` when
- * listening and answers each IPC message with its own `process.cpuUsage()`, so the bench can charge
- * server CPU (not mongoose's) to each phase. Args: [dataDir] [fsync].
+ * The embedded server alone in its own process, for `insert-many.ts` and `insert-ab.ts`: prints
+ * `PORT <n>` when listening and answers each IPC message with its own `process.cpuUsage()`, so the
+ * bench can charge server CPU (not the client's) to each phase. Args: [dataDir] [fsync].
+ * BENCH_ENGINE=<another copy's src/index.ts> runs that copy of the engine instead of this checkout's.
  */
-import { startEmbeddedMongo } from '@inventory/mongo-embedded';
+import * as embedded from '@inventory/mongo-embedded';
 
+const { startEmbeddedMongo } = (
+  process.env.BENCH_ENGINE ? await import(process.env.BENCH_ENGINE) : embedded
+) as typeof embedded;
 const dataDir = process.argv[2] || undefined;
 const fsync = (process.argv[3] ?? 'interval') as 'always' | 'interval' | 'never';
 const server = await startEmbeddedMongo(dataDir ? { dataDir, fsync } : {});

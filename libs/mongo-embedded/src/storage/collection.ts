@@ -26,7 +26,8 @@ export class Collection {
     readonly db: string,
     readonly name: string,
   ) {
-    this.indexes.set(ID_INDEX.name, new IndexStore({ ...ID_INDEX, unique: true }, this.ns));
+    // `_id` uniqueness is `docs` itself: the index keeps only its ordered entries.
+    this.indexes.set(ID_INDEX.name, new IndexStore({ ...ID_INDEX, unique: true }, this.ns, true));
   }
 
   get ns(): string {

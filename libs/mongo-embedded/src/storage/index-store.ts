@@ -44,7 +44,10 @@ export class IndexStore {
   private readonly byLeading = new Map<string, Posting>();
   private readonly byCompound = new Map<string, string>();
   private readonly partial?: Query;
+  /** Keeps its own uniqueness map; the `_id` index does not: the collection's documents are keyed by `_id`. */
   private readonly unique: boolean;
+  /** Whether writes need the encoded leading key (the uniqueness map or the TTL postings use it). */
+  private readonly keyed: boolean;
   /** TTL indexes only: their dates, earliest first. */
   private readonly expiry?: ExpiryQueue;
 
@@ -66,6 +69,7 @@ export class IndexStore {
   constructor(
     readonly spec: IndexSpec,
     private readonly ns: string,
+    private readonly isIdIndex = false,
   ) {
     this.fields = Object.keys(spec.key);
     if (this.fields.length === 0) throw badValue('Index keys cannot be empty.');
@@ -77,10 +81,11 @@ export class IndexStore {
     this.paths = this.fields.map((f) => f.split('.'));
     this.dirs = this.fields.map((f) => spec.key[f] as number);
     this.ordered = new OrderedKeys(this.dirs);
-    this.unique = !!spec.unique;
+    this.unique = !!spec.unique && !isIdIndex;
     if (spec.partialFilterExpression) this.partial = compileQuery(spec.partialFilterExpression);
     if (typeof spec.expireAfterSeconds === 'number' && this.fields.length === 1)
       this.expiry = new ExpiryQueue();
+    this.keyed = this.unique || !!this.expiry;
   }
 
   get name(): string {
@@ -135,7 +140,7 @@ export class IndexStore {
     const lead = singlePathValue(doc, paths[0]!);
     let single = lead !== MULTI;
     let compound = '';
-    if (single) {
+    if (single && this.keyed) {
       this.lValue = lead;
       this.lKey = encodeKey(lead);
       if (this.unique) {
@@ -159,6 +164,7 @@ export class IndexStore {
       return;
     }
     // Multikey: the general (allocating) path.
+    if (!this.keyed) return;
     this.lValues = dedupe(pathValues(doc, this.leading));
     this.lKeys = this.lValues.map(encodeKey);
     this.lCompounds = this.unique ? this.compoundKeys(doc).map((c) => c.key) : [];
@@ -218,6 +224,7 @@ export class IndexStore {
       k[m + 1] = id;
       this.ordered.insert(k);
     }
+    if (!this.keyed) return;
     if (this.lSingle) {
       if (this.unique) this.byCompound.set(this.lCompound, id);
       this.post(this.lKey, this.lValue, id);
@@ -243,6 +250,8 @@ export class IndexStore {
    * uniqueness map. Same keys as `load` builds, so a point look-up costs one `Map` get.
    */
   uniqueOwner(values: unknown[]): string | undefined {
+    // The collection keys its documents by the encoded `_id`: the caller's look-up is the check.
+    if (this.isIdIndex) return encodeKey(values[0]);
     if (values.length === 1) return this.byCompound.get(encodeKey(values[0]));
     let key = '';
     for (const v of values) key += keyPart(encodeKey(v));
