@@ -18,6 +18,7 @@ import {
   typedForm,
   type NumericType,
 } from '../numeric/types.js';
+import { pushedNumericTypes, type UpdateSource } from '../numeric/pushed.js';
 
 interface WriteError {
   index: number;
@@ -82,11 +83,17 @@ export function updateOne(
   coll: Collection,
   doc: Document,
   spec: UpdateSpec,
-  opts: { arrayFilters?: Document[]; query: Document; numericArgs?: Map<string, NumericType> },
+  opts: {
+    arrayFilters?: Document[];
+    query: Document;
+    numericArgs?: Map<string, NumericType>;
+    source?: UpdateSource;
+  },
 ): { doc: Document; modified: boolean } {
   const res = applyUpdate(doc, spec, opts);
   forgetSetNumbers(res.doc, spec);
   addNumericTypes(res.doc, opts.numericArgs);
+  addNumericTypes(res.doc, pushedNumericTypes(opts.source, spec, doc, res.doc));
   if (res.modified) catalog.replace(coll, doc, res.doc);
   return res;
 }
@@ -129,6 +136,8 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
       if (matches.length === 0 && st.upsert) {
         const doc = buildUpsert(q, u, st.arrayFilters);
         addNumericTypes(doc, numericArgsFor(cmd, `updates.${index}.u`, `updates.${index}.q`));
+        const source = { command: cmd, path: `updates.${index}.u` };
+        addNumericTypes(doc, pushedNumericTypes(source, u, {}, doc));
         catalog.insert(coll, doc);
         upserted.push({ index, _id: doc._id });
         n++;
@@ -144,6 +153,7 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
             arrayFilters: st.arrayFilters,
             query: q,
             numericArgs,
+            source: { command: cmd, path: `updates.${index}.u` },
           }).modified
         )
           nModified++;
@@ -211,6 +221,7 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
       return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     const doc = buildUpsert(query, spec, arrayFilters);
     addNumericTypes(doc, numericArgsFor(cmd, 'update', 'query'));
+    addNumericTypes(doc, pushedNumericTypes({ command: cmd, path: 'update' }, spec, {}, doc));
     catalog.insert(coll, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
@@ -222,6 +233,7 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
     arrayFilters,
     query,
     numericArgs: numericArgsFor(cmd, 'update'),
+    source: { command: cmd, path: 'update' },
   });
   return {
     lastErrorObject: { n: 1, updatedExisting: true },

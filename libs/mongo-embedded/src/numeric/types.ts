@@ -224,3 +224,34 @@ export function forgetSetNumbers(doc: Document, spec: unknown): void {
     for (const [path, v] of Object.entries(args)) if (typeof v === 'number') types.delete(path);
   }
 }
+
+/**
+ * Elements inserted into the array at `field` before index `from` move the later ones up by `by`:
+ * their recorded types (keyed by index) move with them. `by` null: the elements were reordered
+ * untraceably (`$push` with `$sort`/`$slice`), so their types from `from` on are forgotten.
+ */
+export function shiftArrayTypes(
+  before: Document,
+  after: Document,
+  field: string,
+  from: number,
+  by: number | null,
+): void {
+  const now = TYPES.get(after);
+  if (!now || by === 0) return;
+  const prefix = `${field}.`;
+  const indexOf = (path: string) => {
+    if (!path.startsWith(prefix)) return -1;
+    const i = Number(path.slice(prefix.length).split('.', 1)[0]);
+    return Number.isInteger(i) ? i : -1;
+  };
+  for (const path of [...now.keys()]) if (indexOf(path) >= from) now.delete(path);
+  const old = TYPES.get(before);
+  if (!old || by === null) return;
+  for (const [path, t] of old) {
+    const i = indexOf(path);
+    if (i < from) continue;
+    const rest = path.slice(prefix.length + String(i).length);
+    now.set(`${prefix}${i + by}${rest}`, t);
+  }
+}
