@@ -15,6 +15,7 @@ export {
 } from './fixtures/tenants.js';
 export { httpCall, type HttpResponse } from './fixtures/http.js';
 export { totpCode } from './fixtures/totp.js';
+export { npmRunEmit, type EmitResult } from './fixtures/emit.js';
 export { launchSystem, descendants, type LaunchedSystem } from './resilience/launcher.js';
 export {
   ALL_FAULTS,

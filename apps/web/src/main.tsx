@@ -6,6 +6,8 @@ import { SignIn } from './pages/sign-in.js';
 import { ErrorState, Loading } from './components/states.js';
 import { SessionContext, type CurrentUser } from './session.js';
 import './styles.css';
+import './tables.css';
+import './charts.css';
 
 function App() {
   const [user, setUser] = useState<CurrentUser | null | undefined>(undefined);

@@ -26,7 +26,9 @@ export interface WebSystem {
  * The whole system as startSystem() starts it, plus the provider simulator, a webhook
  * receiver, the web app built from source, and headless Chromium.
  */
-export async function startWebSystem(): Promise<WebSystem> {
+export async function startWebSystem(
+  options: { parcelTrackingEnv?: NodeJS.ProcessEnv } = {},
+): Promise<WebSystem> {
   const webAppDir = await buildWebApp();
   const sim = await startProviderSim({ keys: [{ key: PROVIDER_KEY }], rateLimitPerSecond: 1000 });
   const received: string[] = [];
@@ -41,7 +43,11 @@ export async function startWebSystem(): Promise<WebSystem> {
   const system = await startSystem({
     gatewayEnv: { WEB_APP_DIR: webAppDir },
     serviceEnv: {
-      'parcel-tracking': { PROVIDER_BASE_URL: sim.url, PROVIDER_RATE_PER_SECOND: '1000' },
+      'parcel-tracking': {
+        PROVIDER_BASE_URL: sim.url,
+        PROVIDER_RATE_PER_SECOND: '1000',
+        ...options.parcelTrackingEnv,
+      },
       'outbound-delivery': {
         WEBHOOK_ALLOW_HTTP: 'true',
         WEBHOOK_ALLOW_LOOPBACK: 'true',

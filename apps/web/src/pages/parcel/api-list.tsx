@@ -48,6 +48,7 @@ export function ApiList<T extends { id: number }>(props: {
     key,
   );
   const [draft, setDraft] = useState(params);
+  const filtered = Object.values(params).some((value) => value !== '');
   const errors =
     rows.error instanceof ApiError && rows.error.status === 422
       ? rows.error.fieldErrors
@@ -133,16 +134,20 @@ export function ApiList<T extends { id: number }>(props: {
           <FieldError id="flt-sort-error" message={errorFor(errors, 'sort')} />
         </div>
         <button type="submit">Apply filters</button>
+        {/* Shipments move while the page is open: read the same page again. */}
+        <button type="button" onClick={rows.reload} disabled={rows.loading}>
+          Refresh
+        </button>
       </form>
       {errors ? null : (
         <Async state={rows}>
           {(list) =>
             list.data.length === 0 ? (
-              <Empty>{props.empty}</Empty>
+              <Empty>{filtered ? 'Nothing matches these filters.' : props.empty}</Empty>
             ) : (
               <>
                 <div class="table-wrap">
-                  <table aria-label={props.title}>
+                  <table class="stack" aria-label={props.title}>
                     <thead>
                       <tr>
                         {props.columns.map((column) => (
@@ -156,7 +161,9 @@ export function ApiList<T extends { id: number }>(props: {
                       {list.data.map((row) => (
                         <tr key={row.id}>
                           {props.columns.map((column) => (
-                            <td key={column.label}>{column.render(row)}</td>
+                            <td key={column.label} data-label={column.label}>
+                              {column.render(row)}
+                            </td>
                           ))}
                         </tr>
                       ))}

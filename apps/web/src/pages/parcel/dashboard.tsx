@@ -2,9 +2,17 @@ import { formatDate } from '../../components/confirm.js';
 import { Empty } from '../../components/states.js';
 import { label, STATUSES, type Instance, type TransitStats } from './instance.js';
 
-function QuotaGauge(props: { quota: Instance['quota']; threshold: number; error?: string | null }) {
+function QuotaGauge(props: {
+  quota: Instance['quota'];
+  threshold: number;
+  error?: Instance['quota_error'];
+}) {
   if (!props.quota)
-    return <p class="state error">Quota unavailable{props.error ? `: ${props.error}` : '.'}</p>;
+    return (
+      <p class="state error" role="alert">
+        Quota unavailable{props.error ? `: ${props.error.message}` : '.'}
+      </p>
+    );
   const { used, total, remaining } = props.quota;
   const percent = total > 0 ? Math.min(100, (used / total) * 100) : 0;
   const level = percent >= 100 ? 'exhausted' : percent >= props.threshold ? 'warning' : 'ok';
@@ -32,7 +40,10 @@ function QuotaGauge(props: { quota: Instance['quota']; threshold: number; error?
   );
 }
 
-const rate = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(0)}%`);
+const onTime = (stats: TransitStats) =>
+  stats.on_time_rate === null
+    ? '—'
+    : `${stats.on_time_rate}% (${stats.on_time_count} of ${stats.with_estimate_count})`;
 const days = (value: number | null) => (value === null ? '—' : `${value.toFixed(1)} days`);
 
 function TransitRow(props: { name: string; stats: TransitStats }) {
@@ -41,7 +52,7 @@ function TransitRow(props: { name: string; stats: TransitStats }) {
       <th scope="row">{props.name}</th>
       <td>{props.stats.delivered_count}</td>
       <td>{days(props.stats.average_days_in_transit)}</td>
-      <td>{rate(props.stats.on_time_rate)}</td>
+      <td>{onTime(props.stats)}</td>
     </tr>
   );
 }

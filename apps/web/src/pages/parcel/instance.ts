@@ -48,6 +48,9 @@ export interface ChannelScope {
 export interface TransitStats {
   delivered_count: number;
   average_days_in_transit: number | null;
+  with_estimate_count: number;
+  on_time_count: number;
+  /** A percentage 0–100 (ADR 0200), null when no delivered row had an estimate. */
   on_time_rate: number | null;
 }
 
@@ -59,7 +62,8 @@ export interface Instance {
   auto_track_channels: ChannelScope;
   webhook_url: string | null;
   quota: { used: number; total: number; remaining: number } | null;
-  quota_error?: string | null;
+  /** Why the live quota could not be read (the provider's answer), when `quota` is null. */
+  quota_error?: { code: string; message: string } | null;
   status_counts: Record<string, number> | null;
   pending_registration_count?: number;
   registration_errors?: { message: string; count: number; last_failed_at: string | null }[];

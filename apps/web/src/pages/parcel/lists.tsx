@@ -14,6 +14,7 @@ interface TrackingRow {
   last_event_at: string | null;
   estimated_delivery_at: string | null;
   delivered_at: string | null;
+  registered_at: string | null;
   registration_error: string | null;
   created_at: string;
 }
@@ -51,6 +52,15 @@ export function Trackings(props: { instanceId: number }) {
         { label: 'Tracking number', render: (row) => <code>{row.tracking_number}</code> },
         { label: 'For', render: (row) => row.trackable_label || label(row.trackable_type) },
         { label: 'Carrier', render: (row) => row.carrier_name ?? '—' },
+        {
+          label: 'Registered',
+          render: (row) =>
+            row.registered_at
+              ? formatDate(row.registered_at)
+              : row.registration_error
+                ? 'failed'
+                : 'pending',
+        },
         {
           label: 'Status',
           render: (row) => (

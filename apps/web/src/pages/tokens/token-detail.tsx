@@ -119,7 +119,7 @@ export function TokenDetail(props: { id: string }) {
             ) : (
               <>
                 <div class="table-wrap">
-                  <table aria-label="Request history">
+                  <table class="stack" aria-label="Request history">
                     <thead>
                       <tr>
                         <th scope="col">When</th>
@@ -132,15 +132,17 @@ export function TokenDetail(props: { id: string }) {
                     <tbody>
                       {list.data.map((row) => (
                         <tr key={row.id}>
-                          <td>{formatDate(row.requested_at)}</td>
-                          <td>
+                          <td data-label="When">{formatDate(row.requested_at)}</td>
+                          <td data-label="Request">
                             <code>
                               {row.method} {row.path}
                             </code>
                           </td>
-                          <td class={row.status >= 400 ? 'bad' : 'good'}>{row.status}</td>
-                          <td>{row.duration_ms} ms</td>
-                          <td>{row.ip}</td>
+                          <td data-label="Status" class={row.status >= 400 ? 'bad' : 'good'}>
+                            {row.status}
+                          </td>
+                          <td data-label="Duration">{row.duration_ms} ms</td>
+                          <td data-label="IP">{row.ip}</td>
                         </tr>
                       ))}
                     </tbody>

@@ -77,7 +77,7 @@ export function TokensPage() {
           ) : (
             <>
               <div class="table-wrap">
-                <table>
+                <table class="stack">
                   <caption class="visually-hidden">Your active tokens</caption>
                   <thead>
                     <tr>
@@ -94,22 +94,28 @@ export function TokensPage() {
                   <tbody>
                     {list.data.map((token) => (
                       <tr key={token.id} data-token-id={token.id}>
-                        <td>
+                        <td data-label="Name">
                           <Link to={`/settings/developer/tokens/${token.id}`}>{token.name}</Link>
                         </td>
-                        <td>
+                        <td data-label="Scopes">
                           {token.scopes.length ? [...token.scopes].sort().join(', ') : 'none'}
                         </td>
-                        <td>{formatDate(token.created_at)}</td>
-                        <td>{token.last_used_at ? formatDate(token.last_used_at) : 'never'}</td>
-                        <td>{token.expires_at ? formatDate(token.expires_at) : 'never'}</td>
-                        <td>{token.ip_allowlist.length ? token.ip_allowlist.join(', ') : 'any'}</td>
-                        <td>
+                        <td data-label="Created">{formatDate(token.created_at)}</td>
+                        <td data-label="Last used">
+                          {token.last_used_at ? formatDate(token.last_used_at) : 'never'}
+                        </td>
+                        <td data-label="Expires">
+                          {token.expires_at ? formatDate(token.expires_at) : 'never'}
+                        </td>
+                        <td data-label="IP allowlist">
+                          {token.ip_allowlist.length ? token.ip_allowlist.join(', ') : 'any'}
+                        </td>
+                        <td data-label="Rate limit">
                           {token.rate_limit_per_minute
                             ? `${token.rate_limit_per_minute}/min`
                             : 'default'}
                         </td>
-                        <td class="actions">
+                        <td class="actions" data-label="Actions">
                           <button type="button" onClick={() => setMode({ kind: 'edit', token })}>
                             Edit
                           </button>

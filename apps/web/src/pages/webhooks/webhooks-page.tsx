@@ -53,7 +53,7 @@ export function WebhooksPage() {
           ) : (
             <>
               <div class="table-wrap">
-                <table aria-label="Subscriptions">
+                <table class="stack" aria-label="Subscriptions">
                   <thead>
                     <tr>
                       <th scope="col">Endpoint</th>
@@ -65,12 +65,14 @@ export function WebhooksPage() {
                   <tbody>
                     {subs.data.map((sub) => (
                       <tr key={sub.id}>
-                        <td>
+                        <td data-label="Endpoint">
                           <Link to={`/webhooks/${sub.id}`}>{sub.url}</Link>
                         </td>
-                        <td>{sub.events.join(', ')}</td>
-                        <td>{sub.is_active ? 'active' : <span class="bad">disabled</span>}</td>
-                        <td>{sub.description ?? ''}</td>
+                        <td data-label="Events">{sub.events.join(', ')}</td>
+                        <td data-label="State">
+                          {sub.is_active ? 'active' : <span class="bad">disabled</span>}
+                        </td>
+                        <td data-label="Description">{sub.description ?? ''}</td>
                       </tr>
                     ))}
                   </tbody>
