@@ -93,6 +93,11 @@ export function describeOperations(document: Document, table: Record<string, Rou
       for (const [status, response] of Object.entries(responses)) {
         if (response.description === 'Default Response') response.description = 'Success';
         if (!status.startsWith('2')) continue;
+        // A route that declares no answer still answers JSON: say that much, so clients get a type.
+        if (!response.content && status !== '204')
+          response.content = {
+            'application/json': { schema: { type: 'object', additionalProperties: true } },
+          };
         hoist(document, response.content?.['application/json'], `${capital(id)}Response`);
         if (rule.access !== 'public')
           response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
