@@ -3,7 +3,7 @@ import { booleanFlag, loadConfig, logLevel, port, url } from '@inventory/platfor
 
 const grpcAddress = z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port');
 
-export const configSchema = z.object({
+const fields = z.object({
   LOG_LEVEL: logLevel,
   HTTP_HOST: z.string().default('127.0.0.1'),
   HTTP_PORT: port(8080),
@@ -43,6 +43,25 @@ export const configSchema = z.object({
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   /** The built web app served under /app (issue #17); default apps/web/dist of this checkout. */
   WEB_APP_DIR: z.string().min(1).optional(),
+  NODE_ENV: z.string().default('development'),
+  /**
+   * Development only (`npm start` sets it): the slug of the tenant that requests to
+   * `127.0.0.1` / `localhost` reach, for clients that cannot resolve `*.localhost` (Node's
+   * fetch, Python, Postman). Unset: loopback hosts are unknown, as any other host.
+   */
+  DEV_LOOPBACK_TENANT: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a tenant slug')
+    .optional(),
+});
+
+export const configSchema = fields.superRefine((config, context) => {
+  if (config.NODE_ENV === 'production' && config.DEV_LOOPBACK_TENANT)
+    context.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['DEV_LOOPBACK_TENANT'],
+      message: 'is a development setting, refused when NODE_ENV=production',
+    });
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;

@@ -60,6 +60,9 @@ export function createAuthWiring(
       publicPort: config.PUBLIC_PORT,
       cacheTtlMs: config.TENANT_CACHE_TTL_MS,
       negativeCacheTtlMs: Math.min(config.TENANT_CACHE_TTL_MS, 5_000),
+      loopbackTenantHost: config.DEV_LOOPBACK_TENANT
+        ? `${config.DEV_LOOPBACK_TENANT}.${config.BASE_DOMAIN}`
+        : undefined,
     }),
     tokens,
     limiter: new RateLimiter(redis, logger, config.RATE_LIMIT_FAIL_OPEN_MS),

@@ -46,6 +46,9 @@ export const ROUTE_TABLE: Record<string, RouteRule> = {
   'GET /api/docs/json': { access: 'public', tenantless: true },
   'GET /api/docs/yaml': { access: 'public', tenantless: true },
   'GET /api/docs/static/*': { access: 'public', tenantless: true },
+  // Swagger UI's own page script and index redirect: without them the docs page renders blank.
+  'GET /api/docs/static/index.html': { access: 'public', tenantless: true },
+  'GET /api/docs/static/swagger-initializer.js': { access: 'public', tenantless: true },
   'POST /auth/login': { access: 'public' },
   'POST /auth/logout': { access: 'session' },
   'GET /api/user': { access: 'any-token' },

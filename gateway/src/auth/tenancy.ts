@@ -8,7 +8,11 @@ export interface TenancySettings {
   cacheTtlMs: number;
   /** Unknown hosts are remembered for less time, so a new tenant shows up quickly. */
   negativeCacheTtlMs: number;
+  /** Development only: the tenant host that loopback hosts stand for (DEV_LOOPBACK_TENANT). */
+  loopbackTenantHost?: string;
 }
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** `{base_url}`: the tenant's own address, with the port only when it is not the scheme's default. */
 export function baseUrlFor(host: string, scheme: 'http' | 'https', port: number): string {
@@ -32,13 +36,16 @@ export class TenantResolver {
 
   async resolve(rawHost: string | undefined): Promise<ResolvedTenant | null> {
     const host = (rawHost ?? '').trim().toLowerCase().replace(/\.$/, '');
+    if (this.settings.loopbackTenantHost && LOOPBACK_HOSTS.has(host))
+      return this.cache.getOrLoad(host, () => this.load(host, this.settings.loopbackTenantHost));
     if (!host || host.length > 253 || !/^[a-z0-9.-]+$/.test(host)) return null;
     return this.cache.getOrLoad(host, () => this.load(host));
   }
 
   /** Only "no such host" is an answer worth keeping; identity being down throws and is not kept. */
-  private async load(host: string): Promise<ResolvedTenant | null> {
-    const found = await this.identity.resolveTenant(host);
+  /** `lookupHost` is the tenant host a loopback host stands for; `{base_url}` keeps the loopback host. */
+  private async load(host: string, lookupHost = host): Promise<ResolvedTenant | null> {
+    const found = await this.identity.resolveTenant(lookupHost);
     if (!found) return null;
     return {
       id: found.id,

@@ -2,12 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { requiredScope, ruleFor, type RouteRule } from '../auth/route-access.js';
+import { ERROR_SCHEMAS, HEADERS, RESPONSES, SECURITY_SCHEMES } from './components.js';
+import { describeOperations } from './describe-operations.js';
 
 /**
  * The OpenAPI 3.1 document of every route registered after this plugin, at
- * /api/openapi.json, and a Swagger UI at /api/docs. Each operation's security
- * and required scope are read from the route table, so the document cannot
- * disagree with what the auth hook enforces.
+ * /api/openapi.json, and a Swagger UI at /api/docs. Each operation's security,
+ * required scope and error responses are read from the route table
+ * (describe-operations.ts), so the document cannot disagree with what the auth
+ * hook enforces, and a route added later is described too.
  */
 export async function registerOpenApi(
   app: FastifyInstance,
@@ -19,6 +22,7 @@ export async function registerOpenApi(
       info: {
         title: 'Inventory Management Service API',
         version: '1.0.0',
+        license: { name: 'Proprietary' },
         description:
           "Every path is served on the tenant's own domain ({base_url}). Errors use the specification's envelopes (401, 403, 404, 422, 429).",
       },
@@ -29,20 +33,11 @@ export async function registerOpenApi(
         },
       ],
       components: {
-        securitySchemes: {
-          bearerToken: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'Personal access token `<id>|<secret>`',
-          },
-          sessionCookie: {
-            type: 'apiKey',
-            in: 'cookie',
-            name: 'inventory_session',
-            description: 'Web-app session; writes also need X-CSRF-Token',
-          },
-        },
-      },
+        securitySchemes: SECURITY_SCHEMES,
+        schemas: ERROR_SCHEMAS,
+        responses: RESPONSES,
+        headers: HEADERS,
+      } as never,
     },
     transform: ({ schema, url, route }) => {
       const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
@@ -62,6 +57,11 @@ export async function registerOpenApi(
       } as Record<string, unknown>;
       return { schema: described as typeof schema, url };
     },
+    // Once, when the document is first built (then cached): what the route table implies.
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject
+        ? (describeOperations(documentObject.openapiObject as never, table) as never)
+        : documentObject.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

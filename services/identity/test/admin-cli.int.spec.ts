@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import {
@@ -14,53 +11,7 @@ import {
 } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const CLI = 'services/identity/src/cli/admin.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
-interface CliResult<T = any> {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** stdout parsed as JSON when the command succeeded. */
-  json: T;
-  /** The JSON error object at the start of stderr, when it failed. */
-  error: T;
-}
-
-/**
- * The real CLI in a child process, as `npm run admin --` runs it. `input` is written to its
- * standard input (a pipe, so never a terminal), which is then closed.
- */
-function admin(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<CliResult> {
-  return new Promise((done) => {
-    const child = execFile(
-      process.execPath,
-      ['--conditions=development', '--import', 'tsx', CLI, ...args],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH, ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        const parse = (text: string) => {
-          const end = text.indexOf('\n}');
-          try {
-            return JSON.parse(end >= 0 ? text.slice(text.indexOf('{'), end + 2) : text);
-          } catch {
-            return undefined;
-          }
-        };
-        done({
-          code,
-          stdout,
-          stderr,
-          json: code === 0 ? parse(stdout) : undefined,
-          error: parse(stderr),
-        });
-      },
-    );
-    child.stdin!.end(input);
-  });
-}
+import { admin, NO_DEV_FILE } from './admin-cli.js';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -143,11 +94,16 @@ describe('npm run admin (the operator CLI, as a child process)', { timeout: 120_
       expect(result.stdout).toBe('');
     });
 
-    const noMongo = await admin(['create-tenant', '--slug', 'acme'], {});
+    const noMongo = await admin(['create-tenant', '--slug', 'acme'], NO_DEV_FILE);
     expect(noMongo.code).toBe(78);
-    expect(noMongo.error.error).toBe('MONGO_URL is required');
+    expect(noMongo.error.error).toBe(
+      'MONGO_URL is required (or run npm start, which writes .data/dev.json)',
+    );
     // Another command ignores ADMIN_USER_PASSWORD.
-    const otherCommand = await admin(['create-tenant', '--slug', 'acme'], passwordEnv);
+    const otherCommand = await admin(['create-tenant', '--slug', 'acme'], {
+      ...NO_DEV_FILE,
+      ...passwordEnv,
+    });
     expect(otherCommand.code).toBe(78);
   });
 

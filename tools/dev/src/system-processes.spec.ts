@@ -21,3 +21,12 @@ describe('serviceProcesses', () => {
     );
   });
 });
+
+describe('gatewayProcess', () => {
+  it('lets 127.0.0.1 and localhost reach the development tenant (a development-only setting)', () => {
+    const plan = planFromEnv({ DEV_TENANT_SLUG: 'demo' }, '/repo');
+    const env = gatewayProcess(plan, '/repo', infraUrls(plan)).env!;
+    expect(env.DEV_LOOPBACK_TENANT).toBe('demo');
+    expect(env.NODE_ENV).toBeUndefined();
+  });
+});

@@ -162,6 +162,8 @@ export function gatewayProcess(plan: DevPlan, repoRoot: string, urls: InfraUrls)
       PUBLIC_SCHEME: 'http',
       PUBLIC_PORT: String(plan.gatewayPort),
       SESSION_COOKIE_SECURE: 'false',
+      // Node's fetch, Python and Postman do not resolve *.localhost: 127.0.0.1 reaches the dev tenant.
+      DEV_LOOPBACK_TENANT: plan.tenantSlug,
       REDIS_URL: urls.redisUrl,
       NATS_URL: urls.natsUrl,
       IDENTITY_GRPC_ADDRESS: address('identity'),

@@ -16,9 +16,13 @@ commands:
   create-token  --tenant <slug> --email <email> --name <name> [--scopes orders:read,...]
                 [--expires-at <ISO date>] [--ip-allowlist 10.0.0.0/8,...] [--rate-limit <n>]
   revoke-token  --tenant <slug> --id <token id>
+  list-tenants  every tenant with its domains
+  list-users    --tenant <slug>
+  list-tokens   --tenant <slug> [--email <email>]   unrevoked tokens (never their secrets)
   help          this text (also --help, -h)
 
-environment: MONGO_URL (required), MONGO_DB (default identity), BASE_DOMAIN,
+environment: MONGO_URL (when unset: the system npm start runs, from .data/dev.json, or
+<DEV_DATA_DIR>/dev.json), MONGO_DB (default identity), BASE_DOMAIN,
 NATS_URL (revoke-token: the invalidation every gateway gets before the command returns),
 IDENTITY_SECRET_ENCRYPTION_KEY (required when NODE_ENV=production),
 ADMIN_USER_PASSWORD (create-user's password, when not read from standard input).
@@ -60,6 +64,9 @@ const COMMANDS: Record<string, { required: string[]; optional: string[] }> = {
     optional: ['scopes', 'expires-at', 'ip-allowlist', 'rate-limit'],
   },
   'revoke-token': { required: ['tenant', 'id'], optional: [] },
+  'list-tenants': { required: [], optional: [] },
+  'list-users': { required: ['tenant'], optional: [] },
+  'list-tokens': { required: ['tenant'], optional: ['email'] },
 };
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
@@ -220,6 +227,29 @@ export async function runCommand(
       const id = Number(str('id'));
       await identity.useCases.revokeToken.execute(tenant, undefined, id);
       return { revoked: id };
+    }
+    case 'list-tenants':
+      return { tenants: (await identity.store.tenants.list()).map(presentTenant) };
+    case 'list-users': {
+      const tenant = await tenantId(identity, str('tenant')!);
+      return { users: (await identity.store.users.list(tenant)).map(presentUser) };
+    }
+    case 'list-tokens': {
+      const tenant = await tenantId(identity, str('tenant')!);
+      const email = str('email');
+      const owner = email === undefined ? undefined : await userId(identity, tenant, email);
+      const [tokens, users] = await Promise.all([
+        identity.store.tokens.listUnrevoked(tenant, owner),
+        identity.store.users.list(tenant),
+      ]);
+      const emails = new Map(users.map((user) => [user.id, user.email]));
+      return {
+        tokens: tokens.map((token) => ({
+          ...presentToken(token),
+          user_id: token.user_id,
+          user_email: emails.get(token.user_id),
+        })),
+      };
     }
     default:
       throw new UsageError(`unknown command: ${command}`);

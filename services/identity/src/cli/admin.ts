@@ -6,6 +6,7 @@
  *   printf '%s\n' "$PW" | npm run admin -- create-user --tenant acme --email a@acme.test --name Ann --password-stdin [--owner] [--permissions orders:read,orders:write]
  *   npm run admin -- create-token --tenant acme --email a@acme.test --name ci [--scopes orders:read,...] [--expires-at 2030-01-01T00:00:00Z] [--ip-allowlist 10.0.0.0/8,...] [--rate-limit 100]
  *   npm run admin -- revoke-token --tenant acme --id 12
+ *   npm run admin -- list-tenants | list-users --tenant acme | list-tokens --tenant acme [--email a@acme.test]
  *
  * create-user's password comes from exactly one of --password-stdin (first line of stdin),
  * ADMIN_USER_PASSWORD, or a prompt without echo when stdin is a terminal; `--password '...'`
@@ -13,7 +14,9 @@
  *
  * Reads MONGO_URL, MONGO_DB (default identity), BASE_DOMAIN and
  * IDENTITY_SECRET_ENCRYPTION_KEY; revoke-token also NATS_URL, to publish the
- * invalidation every gateway gets before the command returns. Prints what it made as JSON.
+ * invalidation every gateway gets before the command returns. Without MONGO_URL it works on
+ * the system `npm start` runs (MongoDB, NATS and base domain from .data/dev.json).
+ * Prints what it made as JSON.
  */
 // Only the argument parsing is imported up front: bad arguments (exit 2) and --help answer
 // without loading the platform, the database driver or NATS; the rest is imported after.
@@ -25,6 +28,7 @@ import {
   USAGE,
   UsageError,
 } from './admin-commands.js';
+import { readDevConnection } from './dev-file.js';
 import { PromptAbandoned, readPassword } from './password-input.js';
 
 const printError = (error: string, extra: Record<string, unknown> = {}) =>
@@ -60,11 +64,18 @@ const [
   import('../offline.js'),
 ]);
 
-const mongoUrl = process.env.MONGO_URL;
+const env: NodeJS.ProcessEnv = { ...process.env };
 let secretEncryptionKey: string;
 try {
-  if (!mongoUrl) throw new Error('MONGO_URL is required');
-  secretEncryptionKey = readSecretEncryptionKey(process.env);
+  if (!env.MONGO_URL) {
+    const dev = readDevConnection(env);
+    if (!dev)
+      throw new Error('MONGO_URL is required (or run npm start, which writes .data/dev.json)');
+    // What is set explicitly wins; the file fills only what is missing.
+    for (const [name, value] of Object.entries(dev.env)) if (value && !env[name]) env[name] = value;
+    console.error(`MONGO_URL not set: using the system of ${dev.path} (npm start)`);
+  }
+  secretEncryptionKey = readSecretEncryptionKey(env);
 } catch (error) {
   printError((error as Error).message);
   process.exit(78);
@@ -84,12 +95,12 @@ if (parsed.passwordSource) {
 }
 
 const identity = await openOffline({
-  mongoUrl,
-  dbName: process.env.MONGO_DB ?? 'identity',
-  baseDomain: process.env.BASE_DOMAIN,
+  mongoUrl: env.MONGO_URL!,
+  dbName: env.MONGO_DB ?? 'identity',
+  baseDomain: env.BASE_DOMAIN,
   secretEncryptionKey,
   // A revocation must reach the gateways before the command returns, as the API's does.
-  natsUrl: parsed.command === 'revoke-token' ? process.env.NATS_URL || undefined : undefined,
+  natsUrl: parsed.command === 'revoke-token' ? env.NATS_URL || undefined : undefined,
 });
 try {
   const result = await runCommand(parsed.command, values, identity);

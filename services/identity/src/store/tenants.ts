@@ -94,6 +94,18 @@ export class TenantRepository {
     return { tenant, domains: domains.map((row) => row.domain) };
   }
 
+  /** Every tenant with its domains, by slug: for operators (`npm run admin -- list-tenants`). */
+  async list(): Promise<TenantWithDomains[]> {
+    const [tenants, domains] = await Promise.all([
+      this.tenants.find().sort({ slug: 1 }).lean(),
+      this.domains.find().sort({ domain: 1 }).lean(),
+    ]);
+    const byTenant = new Map<string, string[]>();
+    for (const row of domains)
+      byTenant.set(row.tenant_id, [...(byTenant.get(row.tenant_id) ?? []), row.domain]);
+    return tenants.map((tenant) => ({ tenant, domains: byTenant.get(tenant.tenant_id) ?? [] }));
+  }
+
   async findBySlug(slug: string): Promise<TenantWithDomains | undefined> {
     const tenant = await this.tenants.findOne({ slug }).lean();
     return tenant ? this.findById(tenant.tenant_id) : undefined;

@@ -107,6 +107,12 @@ export class TokenRepository extends TenantScopedRepository<TokenDocument> {
     );
   }
 
+  /** Unrevoked tokens by id, of one user or (undefined) of every user: for operators. */
+  listUnrevoked(tenantId: string, userId: number | undefined): Promise<TokenDocument[]> {
+    const owner = userId === undefined ? {} : { user_id: userId };
+    return this.findMany(tenantId, { ...owner, revoked_at: null }, { sort: { id: 1 } });
+  }
+
   update(
     tenantId: string,
     userId: number,

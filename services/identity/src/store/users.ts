@@ -81,6 +81,11 @@ export class UserRepository extends TenantScopedRepository<UserDocument> {
     return this.findOne(tenantId, { email: email.toLowerCase() });
   }
 
+  /** The tenant's users by id: for operators (`npm run admin -- list-users`). */
+  list(tenantId: string): Promise<UserDocument[]> {
+    return this.findMany(tenantId, {}, { sort: { id: 1 } });
+  }
+
   async update(tenantId: string, id: number, set: Partial<UserDocument>): Promise<boolean> {
     const { matched } = await this.updateOne(
       tenantId,

@@ -1,0 +1,128 @@
+import { requiredScope, ruleFor, type RouteRule } from '../auth/route-access.js';
+import { RATE_LIMIT_HEADERS, ref } from './components.js';
+import { SUMMARIES } from './summaries.js';
+
+type Json = Record<string, unknown>;
+interface Operation extends Json {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+  responses: Record<
+    string,
+    { description?: string; headers?: Json; content?: Record<string, { schema?: unknown }> }
+  >;
+}
+interface Document extends Json {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> } & Json;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** `/api/tokens/{id}` → `/api/tokens/:id`, the route table's spelling. */
+const routePath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+
+const words = (path: string) =>
+  path
+    .split('/')
+    .filter((segment) => segment && segment !== 'api')
+    .flatMap((segment) => (segment.startsWith('{') ? ['by', segment.slice(1, -1)] : [segment]))
+    .flatMap((segment) => segment.split(/[-_.]/))
+    .filter(Boolean);
+
+const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** `PATCH /api/personal-access-tokens/{id}` → `patchPersonalAccessTokensById`: stable and unique. */
+export function operationIdFor(method: string, path: string): string {
+  return method + words(path).map(capital).join('');
+}
+
+/** The area a path belongs to, for routes that do not name their tags. */
+function tagFor(path: string): string {
+  if (path.startsWith('/webhooks/')) return 'Inbound webhooks';
+  if (path === '/healthz' || path === '/readyz') return 'Health';
+  const segments = path.split('/').filter((s) => s && s !== 'api' && s !== 'integrations');
+  const area = segments[0] ?? 'API';
+  return capital(area.replace(/-/g, ' '));
+}
+
+/** What the credential must carry, said in words beside `security`. */
+function accessText(rule: RouteRule, scope: string | undefined): string {
+  if (rule.access === 'public') return 'No credential.';
+  if (rule.access === 'session') return 'Web session only: tokens get 403.';
+  const permission = rule.permission
+    ? ` The user needs the permission \`${rule.permission}\`.`
+    : '';
+  if (scope) return `Token scope \`${scope}\` (sessions: the same user permission).${permission}`;
+  return `Any valid token, or a web session.${permission}`;
+}
+
+/** Moves an inline schema into components under `name`, leaving a `$ref`. */
+function hoist(document: Document, holder: { schema?: unknown } | undefined, name: string): void {
+  if (!holder?.schema || (holder.schema as Json).$ref) return;
+  document.components.schemas[name] = holder.schema;
+  holder.schema = ref('schemas', name);
+}
+
+/**
+ * Completes every operation from the route table, so a route added later is described without
+ * anyone remembering to: operationId, tags, summary, the scope (`x-required-scope`), each error
+ * the gateway can answer for that kind of route, the rate-limit headers, and request and response
+ * schemas moved into `components`.
+ */
+export function describeOperations(document: Document, table: Record<string, RouteRule>): Document {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const key = `${method.toUpperCase()} ${routePath(path)}`;
+      const rule = ruleFor(method.toUpperCase(), routePath(path), table) ?? { access: 'session' };
+      const scope = requiredScope(rule.access, method);
+      const id = operation.operationId ?? operationIdFor(method, path);
+      operation.operationId = id;
+      operation.tags ??= [tagFor(path)];
+      operation.summary ??= SUMMARIES[key];
+      operation.description = [operation.description, accessText(rule, scope)]
+        .filter(Boolean)
+        .join('\n\n');
+      if (scope) operation['x-required-scope'] = scope;
+
+      const responses = operation.responses;
+      for (const [status, response] of Object.entries(responses)) {
+        if (response.description === 'Default Response') response.description = 'Success';
+        if (!status.startsWith('2')) continue;
+        // A route that declares no answer still answers JSON: say that much, so clients get a type.
+        if (!response.content && status !== '204')
+          response.content = {
+            'application/json': { schema: { type: 'object', additionalProperties: true } },
+          };
+        hoist(document, response.content?.['application/json'], `${capital(id)}Response`);
+        if (rule.access !== 'public')
+          response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
+      }
+      hoist(
+        document,
+        operation.requestBody?.content?.['application/json'],
+        `${capital(id)}Request`,
+      );
+
+      const errors: Record<string, string> = {};
+      if (rule.access !== 'public') {
+        errors['401'] = 'Unauthenticated';
+        errors['403'] = 'Forbidden';
+      }
+      if (!rule.tenantless) {
+        errors['404'] = 'NotFound';
+        errors['422'] = 'Unprocessable';
+        errors['503'] = 'ServiceUnavailable';
+      }
+      // Tokens and sessions are rate limited; sign-in is throttled per account and address.
+      if (rule.access !== 'public' || key === 'POST /auth/login') errors['429'] = 'TooManyRequests';
+      for (const [status, name] of Object.entries(errors))
+        responses[status] ??= ref('responses', name) as never;
+    }
+  }
+  return document;
+}
