@@ -1,3 +1,5 @@
+export { percentile } from '../lib/percentile.js';
+
 /** The figures the gateway bench reports, and whether they meet the targets. */
 export interface LoadResult {
   requests: { average: number };
@@ -26,13 +28,6 @@ export function fixedRateFigures(requestedRate: number, result: LoadResult) {
     non_2xx: result.non2xx,
     errors: result.errors,
   };
-}
-
-/** Nearest-rank percentile of an ascending array (0 for an empty one). */
-export function percentile(sortedAscending: number[], p: number): number {
-  if (sortedAscending.length === 0) return 0;
-  const rank = Math.ceil((p / 100) * sortedAscending.length);
-  return sortedAscending[Math.min(sortedAscending.length, Math.max(1, rank)) - 1]!;
 }
 
 export interface RateFigures {

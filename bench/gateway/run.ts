@@ -12,7 +12,7 @@
  *
  * The token comes from the environment so it stays out of the process list; it needs a
  * platform rate limit high enough for the run (RATE_LIMIT_PER_MINUTE). Without `--bare` the
- * hello-world runs here, as `bench/gateway/bare-server.ts` does anywhere.
+ * hello-world runs here, as `bench/lib/bare-server.ts` does anywhere.
  *
  * The system runs as `npm start` runs it: every part its own process (launcher on
  * ports away from the defaults), logs at `warn`. The bare server is a process of
@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { openLoop } from './open-loop.js';
+import { openLoop } from '../lib/paced.js';
 import {
   fixedRateFigures,
   latencyTargetMet,
@@ -94,7 +94,7 @@ const gatewayPort = 28080;
 const tsx = ['--conditions=development', '--import', 'tsx'];
 const bare = values.bare
   ? undefined
-  : await startUntil(process.execPath, [...tsx, 'bench/gateway/bare-server.ts'], {}, /BARE (\d+)/);
+  : await startUntil(process.execPath, [...tsx, 'bench/lib/bare-server.ts'], {}, /BARE (\d+)/);
 const system = values.gateway
   ? undefined
   : await startUntil(

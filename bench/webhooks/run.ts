@@ -11,7 +11,6 @@
  * must end as exactly one row with a final result in webhook-ingest's database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import mongoose from 'mongoose';
-import { treeCpuMs } from './cpu.js';
+import { treeCpuMs } from '../lib/proc.js';
+import { signedWebhook } from '../lib/provider-webhook.js';
 
 const { values } = parseArgs({
   options: {
@@ -79,19 +79,8 @@ function pushes(url: string, host: string, amount: number, apiKey: string, prefi
         method: 'POST' as const,
         setupRequest: (request: autocannon.Request) => {
           const number = `${prefix}${String(next++).padStart(9, '0')}`;
-          const body = JSON.stringify({
-            event: 'TRACKING_UPDATED',
-            data: {
-              number,
-              carrier: 3011,
-              track_info: {
-                latest_status: { status: 'InTransit', sub_status: 'InTransit_PickedUp' },
-                latest_event: { time_utc: new Date().toISOString(), description: 'Picked up' },
-              },
-            },
-          });
-          const sign = createHash('sha256').update(`${body}/${apiKey}`).digest('hex');
-          return { ...request, body, headers: { ...request.headers, sign } };
+          const { body, headers } = signedWebhook(number, apiKey);
+          return { ...request, body, headers: { ...request.headers, ...headers } };
         },
       },
     ],
@@ -99,7 +88,7 @@ function pushes(url: string, host: string, amount: number, apiKey: string, prefi
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
-const bare = await startUntil(['bench/webhooks/bare-post-server.ts'], {}, /BARE (\d+)/);
+const bare = await startUntil(['bench/lib/bare-server.ts'], {}, /BARE (\d+)/);
 const system = await startUntil(
   ['tools/dev/src/main.ts'],
   {

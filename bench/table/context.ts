@@ -1,0 +1,26 @@
+import type { OpenLoopOptions } from '../lib/paced.js';
+import type { RunningSystem } from '../lib/system.js';
+import type { Measured } from './report.js';
+
+/** What every row of the table is measured with, in one run. */
+export interface BenchContext {
+  quick: boolean;
+  /** Whether row `id` was asked for (`--only`). */
+  wants(id: string): boolean;
+  system: RunningSystem;
+  /** Headers of an authenticated request on the development tenant's host. */
+  auth: Record<string, string>;
+  /** The bare Fastify hello-world at the same paced rate and count (cached per shape). */
+  bare(
+    options: Pick<OpenLoopOptions, 'ratePerSecond' | 'total' | 'build'>,
+    post?: boolean,
+  ): Promise<Measured>;
+  bareSaturation(): Promise<number>;
+  saturationSeconds: number;
+  /** Progress on stderr; the table goes to stdout. */
+  log(message: string): void;
+}
+
+/** Scaled for `--quick`: a smaller count, never below a floor that keeps the CPU figure readable. */
+export const count = (context: Pick<BenchContext, 'quick'>, full: number, quick: number) =>
+  context.quick ? quick : full;

@@ -1,0 +1,136 @@
+/**
+ * `npm run bench`: every benchmark row in one run, one table (see ../README.md).
+ *
+ *   npm run bench -- [--quick] [--only healthz,api-user] [--port-base 37000]
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { launchSystem, repoRoot, startNodeScript, stopChild } from '../lib/system.js';
+import { outboundRow, webhookRow } from './async-rows.js';
+import type { BenchContext } from './context.js';
+import { createInstance, gatewayRows, parcelRows } from './gateway-rows.js';
+import { pacedMeasure, saturation, withCpu } from './measure.js';
+import { mongoRows } from './mongo-rows.js';
+import { buildRow, markdownTable, type Measured, type RowInput } from './report.js';
+
+export const ROW_IDS = [
+  'healthz',
+  'api-user',
+  'api-user-500',
+  'instance',
+  'trackings-page',
+  'trackings-count',
+  'webhooks',
+  'outbound',
+  'mongo-lookup',
+  'mongo-insert',
+] as const;
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'port-base': { type: 'string', default: '37000' },
+  },
+});
+const only = values.only?.split(',').map((id) => id.trim());
+const unknown = only?.filter((id) => !(ROW_IDS as readonly string[]).includes(id));
+if (unknown?.length)
+  throw new Error(`unknown rows ${unknown.join(', ')}; rows: ${ROW_IDS.join(', ')}`);
+const wants = (id: string) => !only || only.includes(id);
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+const started = new Date();
+const quick = values.quick;
+
+const bare = await startNodeScript(['bench/lib/bare-server.ts'], {}, /BARE (\d+)/);
+const bareUrl = `http://127.0.0.1:${bare.match[1]}/`;
+const bareRuns = new Map<string, Measured>();
+const inputs: RowInput[] = [];
+let idleCpuMsPerSecond: Record<string, number> | undefined;
+try {
+  const systemRows = ROW_IDS.slice(0, 8).filter(wants);
+  if (systemRows.length > 0) {
+    log('starting the system (npm start, every part its own process)');
+    const system = await launchSystem(Number(values['port-base']), {
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      WEBHOOK_RATE_PER_MINUTE: '1000000',
+      // The tracking workers' sweeps would share the two cores with the measured requests.
+      TRACKING_WORKER_INTERVAL_MS: '0',
+    });
+    try {
+      const context: BenchContext = {
+        quick,
+        wants,
+        system,
+        auth: {
+          host: system.dev.host,
+          authorization: `Bearer ${system.dev.token}`,
+          accept: 'application/json',
+        },
+        async bare(options, post = false) {
+          const key = `${post}:${options.ratePerSecond}:${options.total}`;
+          const cached = options.build ? undefined : bareRuns.get(key);
+          if (cached) return cached;
+          const measured = await pacedMeasure(
+            { bare: bare.child.pid! },
+            {
+              url: bareUrl,
+              headers: {},
+              ratePerSecond: options.ratePerSecond,
+              total: options.total!,
+              build: options.build,
+            },
+          );
+          if (!options.build) bareRuns.set(key, measured);
+          return measured;
+        },
+        bareSaturation: async () => saturation(bareUrl, {}, context.saturationSeconds),
+        saturationSeconds: quick ? 3 : 5,
+        log,
+      };
+      const idle = await withCpu(system.processes(), () => new Promise((r) => setTimeout(r, 3000)));
+      idleCpuMsPerSecond = Object.fromEntries(
+        Object.entries(idle.cpuMs).map(([name, ms]) => [name, Math.round(ms / 3)]),
+      );
+      inputs.push(...(await gatewayRows(context)));
+      if (systemRows.some((id) => id !== 'healthz' && !id.startsWith('api-user'))) {
+        const instance = await createInstance(context);
+        inputs.push(...(await parcelRows(context, instance.id)));
+        if (wants('webhooks')) inputs.push(await webhookRow(context, instance.webhookPath));
+      }
+      if (wants('outbound')) inputs.push(await outboundRow(context));
+    } finally {
+      await system.stop();
+    }
+  }
+  if (wants('mongo-lookup') || wants('mongo-insert'))
+    inputs.push(...(await mongoRows({ quick, wants, log })));
+} finally {
+  await stopChild(bare.child);
+}
+
+const rows = inputs.map(buildRow);
+const table = markdownTable(rows);
+const report = {
+  started: started.toISOString(),
+  seconds: Math.round((Date.now() - started.getTime()) / 1000),
+  machine: {
+    cpus: cpus().length,
+    node: process.version,
+    loadavg_at_end: loadavg().map((l) => Math.round(l * 10) / 10),
+  },
+  quick,
+  idle_cpu_ms_per_s: idleCpuMsPerSecond,
+  rows,
+};
+const dir = join(repoRoot, 'bench/results');
+mkdirSync(dir, { recursive: true });
+const stamp = started.toISOString().replace(/[:.]/g, '-');
+const markdown = `# Bench table, ${report.started}\n\n${report.seconds} s, ${report.machine.cpus} CPUs, Node ${report.machine.node}, load average at the end ${report.machine.loadavg_at_end.join(' ')}${quick ? ', --quick' : ''}\n\n${table}\n`;
+for (const name of [stamp, 'latest']) {
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(dir, `${name}.md`), markdown);
+}
+process.stdout.write(`${table}\n\nwritten to bench/results/${stamp}.{json,md}\n`);

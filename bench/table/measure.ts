@@ -1,0 +1,55 @@
+import autocannon from 'autocannon';
+import { openLoop, type OpenLoopOptions, type OpenLoopResult } from '../lib/paced.js';
+import { cpuMs } from '../lib/proc.js';
+import type { Latency, Measured } from './report.js';
+
+/** CPU milliseconds each named process spent while `work` ran (read from /proc before and after). */
+export async function withCpu<T>(
+  processes: Record<string, number>,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpuMs: Record<string, number> }> {
+  const before = Object.fromEntries(Object.entries(processes).map(([n, pid]) => [n, cpuMs(pid)]));
+  const result = await work();
+  const spent = Object.fromEntries(
+    Object.entries(processes).map(([name, pid]) => [name, cpuMs(pid) - before[name]!]),
+  );
+  return { result, cpuMs: spent };
+}
+
+export const latencyOf = (result: OpenLoopResult): Latency => ({
+  p50_ms: result.p50_ms,
+  p95_ms: result.p95_ms,
+  p99_ms: result.p99_ms,
+});
+
+/**
+ * A warm-up, then `total` requests at a fixed paced rate: the CPU every process of `processes`
+ * spent on them, and their latency from when each was due.
+ */
+export async function pacedMeasure(
+  processes: Record<string, number>,
+  options: OpenLoopOptions & { total: number },
+): Promise<Measured> {
+  await openLoop({ ...options, total: Math.min(500, Math.ceil(options.total / 4)) });
+  const { result, cpuMs: spent } = await withCpu(processes, () => openLoop(options));
+  return {
+    operations: result.requests,
+    cpuMs: spent,
+    latency: latencyOf(result),
+    failures: result.non_2xx + result.errors,
+  };
+}
+
+/** Requests per second at saturation (autocannon, 20 connections): context, never a target. */
+export async function saturation(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<number> {
+  const result = await new Promise<autocannon.Result>((resolve, reject) =>
+    autocannon({ url, headers, duration: seconds, connections: 20 }, (error, out) =>
+      error ? reject(error) : resolve(out),
+    ),
+  );
+  return Math.round(result.requests.average);
+}
