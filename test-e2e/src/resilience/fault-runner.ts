@@ -1,8 +1,8 @@
-import mongoose from 'mongoose';
 import { httpCall, type HttpResponse } from '../fixtures/http.js';
 import type { Fault, ProbeName } from './fault-list.js';
 import type { LaunchedSystem } from './launcher.js';
 import { startOutboundTraffic, type OutboundFigures } from './outbound-traffic.js';
+import { storedBodies } from './stored-bodies.js';
 
 /** How many times the launcher's supervisor says it restarted `part`. */
 const restartCount = (output: string, part: string) =>
@@ -179,27 +179,16 @@ export async function runFaults(
   } finally {
     await outbound.close();
   }
-  const connection = await mongoose
-    .createConnection(dev.mongo_url!, { dbName: 'webhook_ingest' })
-    .asPromise();
-  try {
-    const stored = await connection
-      .collection('webhook_events')
-      .find({}, { projection: { raw_body: 1 } })
-      .toArray();
-    const bodies = stored.map((row) => String(row.raw_body));
-    const lost = acknowledged.filter((number) => !bodies.some((body) => body.includes(number)));
-    return {
-      figures,
-      requests,
-      badAnswers,
-      acknowledgedWebhooks: acknowledged.length,
-      lostWebhooks: lost.length,
-      outbound: outboundFigures,
-    };
-  } finally {
-    await connection.close();
-  }
+  const bodies = await storedBodies(dev.mongo_url!, 'webhook_ingest', 'webhook_events', 'raw_body');
+  const lost = acknowledged.filter((number) => !bodies.some((body) => body.includes(number)));
+  return {
+    figures,
+    requests,
+    badAnswers,
+    acknowledgedWebhooks: acknowledged.length,
+    lostWebhooks: lost.length,
+    outbound: outboundFigures,
+  };
 }
 
 export function formatFigures(run: FaultRun): string {

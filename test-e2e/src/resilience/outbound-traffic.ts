@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { domainEventEntry } from '@inventory/events';
 import { EventPublisher, connectNats } from '@inventory/platform';
-import mongoose from 'mongoose';
 import type { HttpResponse } from '../fixtures/http.js';
+import { storedBodies } from './stored-bodies.js';
 
 export interface OutboundFigures {
   /** product.created events JetStream acknowledged: each is outbound work the system owes. */
@@ -97,29 +97,17 @@ export async function startOutboundTraffic(
       while (scheduled.some((sku) => !received.has(sku)) && Date.now() - started < capMs)
         await new Promise((resolve) => setTimeout(resolve, 250));
       const missing = scheduled.filter((sku) => !received.has(sku));
-      const connection = await mongoose
-        .createConnection(mongoUrl, { dbName: 'outbound_delivery' })
-        .asPromise();
-      try {
-        const rows = await connection
-          .collection('deliveries')
-          .find({}, { projection: { body: 1 } })
-          .toArray();
-        const logged = new Set(
-          rows.map(
-            (row) => (JSON.parse(String(row.body)) as { data?: { sku?: string } }).data?.sku,
-          ),
-        );
-        const inLog = missing.filter((sku) => logged.has(sku)).length;
-        return {
-          scheduled: scheduled.length,
-          delivered: scheduled.length - missing.length,
-          inLog,
-          lost: missing.length - inLog,
-        };
-      } finally {
-        await connection.close();
-      }
+      const bodies = await storedBodies(mongoUrl, 'outbound_delivery', 'deliveries', 'body');
+      const logged = new Set(
+        bodies.map((body) => (JSON.parse(body) as { data?: { sku?: string } }).data?.sku),
+      );
+      const inLog = missing.filter((sku) => logged.has(sku)).length;
+      return {
+        scheduled: scheduled.length,
+        delivered: scheduled.length - missing.length,
+        inLog,
+        lost: missing.length - inLog,
+      };
     },
     async close() {
       await nats.drain().catch(() => undefined);
