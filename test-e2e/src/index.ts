@@ -17,11 +17,11 @@ export { httpCall, type HttpResponse } from './fixtures/http.js';
 export { totpCode } from './fixtures/totp.js';
 export { npmRunEmit, type EmitResult } from './fixtures/emit.js';
 export { launchSystem, descendants, type LaunchedSystem } from './resilience/launcher.js';
+export { ALL_FAULTS, type Fault, type ProbeName } from './resilience/fault-list.js';
 export {
-  ALL_FAULTS,
   formatFigures,
   runFaults,
-  type Fault,
   type FaultFigures,
   type FaultRun,
 } from './resilience/fault-runner.js';
+export type { OutboundFigures } from './resilience/outbound-traffic.js';

@@ -48,7 +48,7 @@ class TenantUserStream {
   constructor(
     private readonly call: UsersCall,
     private readonly deadlineMs: number,
-    onClosed: () => void,
+    onClosed: (error?: { code?: unknown }) => void,
   ) {
     call.on('data', (answer: StreamUsersResponse) => {
       const waiting = this.waiting.get(answer.correlation_id);
@@ -67,10 +67,10 @@ class TenantUserStream {
     });
     // The server ended (it drains) or the call broke: whatever is still waiting fails now as
     // unavailable, and the next look-up opens a new stream (to another replica, if any).
-    const fail = () => {
+    const fail = (error?: { code?: unknown }) => {
       if (this.closed) return;
       this.closed = true;
-      onClosed();
+      onClosed(error);
       for (const waiting of this.waiting.values()) {
         clearTimeout(waiting.timer);
         waiting.reject(unavailable());
@@ -82,7 +82,7 @@ class TenantUserStream {
       fail();
       call.end();
     });
-    call.on('close', fail);
+    call.on('close', () => fail());
   }
 
   lookUp(correlationId: number, userIds: number[]): Promise<User[]> {
@@ -150,6 +150,8 @@ export class IdentityUserStreams {
   }
 
   private lookUpOnStream(tenantId: string, userIds: number[]): Promise<User[]> {
+    // A stream opened while the connection is lost would wait out the look-up's deadline.
+    this.identity.handle.gate?.check();
     if (this.nextCorrelationId >= Number.MAX_SAFE_INTEGER) this.nextCorrelationId = 1;
     return this.streamFor(tenantId).lookUp(this.nextCorrelationId++, userIds);
   }
@@ -167,9 +169,15 @@ export class IdentityUserStreams {
     const call = this.identity.handle.client.streamUsers(
       contextToMetadata({ requestId: newRequestId(), tenantId }),
     );
-    const stream: TenantUserStream = new TenantUserStream(call, this.options.deadlineMs, () => {
-      if (this.streams.get(tenantId) === stream) this.streams.delete(tenantId);
-    });
+    const stream: TenantUserStream = new TenantUserStream(
+      call,
+      this.options.deadlineMs,
+      (error) => {
+        if (this.streams.get(tenantId) === stream) this.streams.delete(tenantId);
+        // A stream broken by a lost connection (a missed keepalive ping) closes the gate too.
+        if (error) this.identity.handle.gate?.observe(error);
+      },
+    );
     this.streams.set(tenantId, stream);
     return stream;
   }

@@ -46,11 +46,17 @@ export interface IdentityAdapter {
   readonly handle: GrpcClientHandle<IdentityServiceClient>;
 }
 
-/** Deadline per call, circuit breaker (a trial call 2 s after it opens). */
+/**
+ * Deadline per call, circuit breaker (a trial call 2 s after it opens). Every identity call is
+ * local to identity, so one deadline fits all. Keepalive pings fail the calls and user streams in
+ * flight to a frozen identity within seconds, and the connection gate fails the next ones at once
+ * until it is back (issue #18 item 6, ADR 0710).
+ */
 export function createIdentityAdapter(address: string, deadlineMs: number): IdentityAdapter {
   const handle = createGrpcClient(IdentityServiceClient, address, {
     deadlineMs,
     breaker: { resetTimeoutMs: 2_000 },
+    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
   });
   const call = handle.call;
   return {

@@ -1,121 +1,12 @@
-import mongoose from 'mongoose';
 import { httpCall, type HttpResponse } from '../fixtures/http.js';
+import type { Fault, ProbeName } from './fault-list.js';
 import type { LaunchedSystem } from './launcher.js';
-
-/** What a fault does to one of the launcher's processes (matched by its command line). */
-export interface Fault {
-  name: string;
-  /** The part's name in the launcher's log (`[dev] <part> restarted`). */
-  part: string;
-  /** A fragment of the process's command line, e.g. `services/activity/src/main.ts`. */
-  process: string;
-  action: 'freeze' | 'kill';
-  /** The request that must answer a JSON 503 during the outage and 2xx after it. */
-  probe: ProbeName;
-}
+import { startOutboundTraffic, type OutboundFigures } from './outbound-traffic.js';
+import { storedBodies } from './stored-bodies.js';
 
 /** How many times the launcher's supervisor says it restarted `part`. */
 const restartCount = (output: string, part: string) =>
   output.split(`[dev] ${part} restarted`).length - 1;
-
-export type ProbeName = 'user' | 'channels' | 'activity' | 'webhook' | 'subscriptions' | 'readyz';
-
-export const ALL_FAULTS: Fault[] = [
-  {
-    part: 'parcel-tracking',
-    name: 'freeze parcel-tracking',
-    process: 'services/parcel-tracking/src/main.ts',
-    action: 'freeze',
-    probe: 'channels',
-  },
-  {
-    part: 'parcel-tracking',
-    name: 'kill parcel-tracking',
-    process: 'services/parcel-tracking/src/main.ts',
-    action: 'kill',
-    probe: 'channels',
-  },
-  {
-    part: 'activity',
-    name: 'freeze activity',
-    process: 'services/activity/src/main.ts',
-    action: 'freeze',
-    probe: 'activity',
-  },
-  {
-    part: 'activity',
-    name: 'kill activity',
-    process: 'services/activity/src/main.ts',
-    action: 'kill',
-    probe: 'activity',
-  },
-  {
-    part: 'identity',
-    name: 'freeze identity',
-    process: 'services/identity/src/main.ts',
-    action: 'freeze',
-    probe: 'readyz',
-  },
-  {
-    part: 'identity',
-    name: 'kill identity',
-    process: 'services/identity/src/main.ts',
-    action: 'kill',
-    probe: 'readyz',
-  },
-  {
-    part: 'webhook-ingest',
-    name: 'freeze webhook-ingest',
-    process: 'services/webhook-ingest/src/main.ts',
-    action: 'freeze',
-    probe: 'webhook',
-  },
-  {
-    part: 'webhook-ingest',
-    name: 'kill webhook-ingest',
-    process: 'services/webhook-ingest/src/main.ts',
-    action: 'kill',
-    probe: 'webhook',
-  },
-  {
-    part: 'outbound-delivery',
-    name: 'freeze outbound-delivery',
-    process: 'services/outbound-delivery/src/main.ts',
-    action: 'freeze',
-    probe: 'subscriptions',
-  },
-  {
-    part: 'outbound-delivery',
-    name: 'kill outbound-delivery',
-    process: 'services/outbound-delivery/src/main.ts',
-    action: 'kill',
-    probe: 'subscriptions',
-  },
-  {
-    part: 'redis',
-    name: 'freeze redis',
-    process: 'redis-server',
-    action: 'freeze',
-    probe: 'readyz',
-  },
-  { part: 'redis', name: 'kill redis', process: 'redis-server', action: 'kill', probe: 'readyz' },
-  { part: 'nats', name: 'freeze nats', process: 'nats-server', action: 'freeze', probe: 'readyz' },
-  { part: 'nats', name: 'kill nats', process: 'nats-server', action: 'kill', probe: 'readyz' },
-  {
-    part: 'mongo',
-    name: 'freeze mongo',
-    process: 'mongo-embedded/src/cli/main.ts',
-    action: 'freeze',
-    probe: 'channels',
-  },
-  {
-    part: 'mongo',
-    name: 'kill mongo',
-    process: 'mongo-embedded/src/cli/main.ts',
-    action: 'kill',
-    probe: 'readyz',
-  },
-];
 
 export interface FaultFigures {
   fault: string;
@@ -134,6 +25,8 @@ export interface FaultRun {
   badAnswers: string[];
   acknowledgedWebhooks: number;
   lostWebhooks: number;
+  /** Outbound deliveries scheduled during the run, and where each one is afterwards. */
+  outbound: OutboundFigures;
 }
 
 /** Longer than any route's deadline: an answer later than this counts as a hang. */
@@ -165,7 +58,7 @@ const isJson503 = (response: HttpResponse) =>
 export async function runFaults(
   system: LaunchedSystem,
   faults: Fault[],
-  options: { ratePerSecond?: number; capMs?: number } = {},
+  options: { ratePerSecond?: number; capMs?: number; deliveryCapMs?: number } = {},
 ): Promise<FaultRun> {
   const { dev } = system;
   const auth = { authorization: `Bearer ${dev.token}` };
@@ -178,6 +71,7 @@ export async function runFaults(
   if (created.status !== 201) throw new Error(`instance: ${created.status} ${created.text}`);
   const instance = created.body.data as { id: number; webhook_url: string };
   const webhookPath = new URL(instance.webhook_url).pathname;
+  const outbound = await startOutboundTraffic(dev, call);
   let sequence = 0;
   const acknowledged: string[] = [];
   const probes: Record<ProbeName, () => Promise<HttpResponse>> = {
@@ -275,30 +169,26 @@ export async function runFaults(
     }
   } finally {
     running = false;
-    await load;
+    await Promise.all([load, outbound.stop()]);
     await Promise.all([...inFlight]);
   }
 
-  const connection = await mongoose
-    .createConnection(dev.mongo_url!, { dbName: 'webhook_ingest' })
-    .asPromise();
+  let outboundFigures: OutboundFigures;
   try {
-    const stored = await connection
-      .collection('webhook_events')
-      .find({}, { projection: { raw_body: 1 } })
-      .toArray();
-    const bodies = stored.map((row) => String(row.raw_body));
-    const lost = acknowledged.filter((number) => !bodies.some((body) => body.includes(number)));
-    return {
-      figures,
-      requests,
-      badAnswers,
-      acknowledgedWebhooks: acknowledged.length,
-      lostWebhooks: lost.length,
-    };
+    outboundFigures = await outbound.verify(dev.mongo_url!, options.deliveryCapMs ?? 60_000);
   } finally {
-    await connection.close();
+    await outbound.close();
   }
+  const bodies = await storedBodies(dev.mongo_url!, 'webhook_ingest', 'webhook_events', 'raw_body');
+  const lost = acknowledged.filter((number) => !bodies.some((body) => body.includes(number)));
+  return {
+    figures,
+    requests,
+    badAnswers,
+    acknowledgedWebhooks: acknowledged.length,
+    lostWebhooks: lost.length,
+    outbound: outboundFigures,
+  };
 }
 
 export function formatFigures(run: FaultRun): string {
@@ -308,6 +198,7 @@ export function formatFigures(run: FaultRun): string {
   );
   return [
     `faults: ${run.requests} requests; ${run.acknowledgedWebhooks} webhooks acknowledged, ${run.lostWebhooks} lost; ${run.badAnswers.length} bad answers`,
+    `  outbound: ${run.outbound.scheduled} deliveries scheduled, ${run.outbound.delivered} delivered, ${run.outbound.inLog} in the log still to retry, ${run.outbound.lost} lost`,
     ...lines,
   ].join('\n');
 }

@@ -101,4 +101,18 @@ describe('PATCH /api/personal-access-tokens/{id} with bodies that are not a JSON
       }
     },
   );
+
+  // Issue 18 item 10: filter values the history does not know are refused, not ignored.
+  it.each([
+    ['filter[status]=abc', 'filter.status'],
+    ['filter[status]=200,999', 'filter.status'],
+    ['filter[status]=6xx', 'filter.status'],
+    ['filter[date_from]=13/45/2020', 'filter.date_from'],
+    ['filter[date_to]=yesterday', 'filter.date_to'],
+    ['per_page=abc', 'per_page'],
+  ])('refuses %s on a token request history with 422', async (query, field) => {
+    const response = await session.request('GET', `${path()}/requests?${query}`);
+    expect(response.status).toBe(422);
+    expect(Object.keys(response.body.errors)).toEqual([field]);
+  });
 });

@@ -12,27 +12,34 @@ import {
 } from './harness.js';
 import { startFreezableRelay } from './relay.js';
 
+const TOKENS = '/api/personal-access-tokens';
+
+type Relay = Awaited<ReturnType<typeof startFreezableRelay>>;
+
 /**
- * Issue #18 item 6: a frozen parcel-tracking or activity must not hold requests until their
- * deadline. A second gateway reaches both through relays the test freezes, with a 120 s gRPC
- * deadline: a JSON 503 within this test's 60 s timeout can only come from the keepalive and
+ * Issue #18 item 6: a frozen parcel-tracking, activity or identity must not hold requests until
+ * their deadline. A second gateway reaches them through relays the test freezes, with a 120 s
+ * gRPC deadline: a JSON 503 within this test's 60 s timeout can only come from the keepalive and
  * the connection gate, not from the deadline.
  */
-describe('gateway with a frozen parcel-tracking and activity', () => {
+describe('gateway with a frozen parcel-tracking, activity or identity', () => {
   let r: ResilienceSystem;
   let t: PopulatedTenant;
   let gateway: GatewayHandle;
-  let parcelRelay: Awaited<ReturnType<typeof startFreezableRelay>>;
-  let activityRelay: Awaited<ReturnType<typeof startFreezableRelay>>;
+  let parcelRelay: Relay;
+  let activityRelay: Relay;
+  let identityRelay: Relay;
 
   beforeAll(async () => {
     r = await startResilienceSystem();
     t = await populatedTenant(r);
     parcelRelay = await startFreezableRelay(r.system.services['parcel-tracking']!.grpc!.address);
     activityRelay = await startFreezableRelay(r.system.services.activity!.grpc!.address);
+    identityRelay = await startFreezableRelay(r.system.services.identity!.grpc!.address);
     gateway = await startSecondGateway(r.system, {
       PARCEL_TRACKING_GRPC_ADDRESS: parcelRelay.address,
       ACTIVITY_GRPC_ADDRESS: activityRelay.address,
+      IDENTITY_GRPC_ADDRESS: identityRelay.address,
       GRPC_DEADLINE_MS: '120000',
     });
   }, 120_000);
@@ -40,6 +47,7 @@ describe('gateway with a frozen parcel-tracking and activity', () => {
     await gateway?.stop();
     await parcelRelay?.close();
     await activityRelay?.close();
+    await identityRelay?.close();
     await r?.stop();
   });
 
@@ -48,54 +56,52 @@ describe('gateway with a frozen parcel-tracking and activity', () => {
       host: t.fixture.host,
       headers: { authorization: `Bearer ${t.fixture.token}` },
     });
+  // Session routes check the session with identity on every request (a unary call).
+  const tokens = () =>
+    httpCall(gateway.url, 'GET', TOKENS, {
+      host: t.fixture.host,
+      headers: { cookie: t.session.cookie },
+    });
   const channels = () => get(`${PARCEL}/instances/${t.instanceId}/trackable-channels`);
   const activity = () => get(`${PARCEL}/instances/${t.instanceId}/activity`);
 
-  it('answers JSON 503s while parcel-tracking is frozen (in flight and after), and 200 after the thaw', async () => {
-    expect((await channels()).status).toBe(200);
-    parcelRelay.freeze();
-    let answers: HttpResponse[];
+  /** Each probe answers 200, then JSON 503s while `relay` is frozen (in flight and after), then 200. */
+  async function outageAndRecovery(relay: Relay, probes: Array<() => Promise<HttpResponse>>) {
+    for (const probe of probes) expect((await probe()).status).toBe(200);
+    relay.freeze();
+    const answers: HttpResponse[] = [];
     try {
-      answers = [await channels(), await channels()];
+      for (const probe of probes) answers.push(await probe(), await probe());
     } finally {
-      parcelRelay.thaw();
+      relay.thaw();
     }
     for (const answer of answers) {
       expect(answer.status).toBe(503);
       // The call in flight fails on the missed ping; the next one at once, at the connection gate.
       expect(answer.body).toMatchObject({
         message: expect.any(String),
-        code: expect.stringMatching(/^(service_unavailable|unreachable)$/),
+        code: expect.stringMatching(/^(service_unavailable|unreachable|identity_unavailable)$/),
       });
     }
-    const back = await pollUntil(async () => {
-      const answer = await channels();
-      return answer.status === 200 ? answer : undefined;
-    }, 30_000);
-    expect(back?.status).toBe(200);
+    for (const probe of probes) {
+      const back = await pollUntil(async () => {
+        const answer = await probe();
+        return answer.status === 200 ? answer : undefined;
+      }, 30_000);
+      expect(back?.status).toBe(200);
+    }
+  }
+
+  it('answers JSON 503s while parcel-tracking is frozen (in flight and after), and 200 after the thaw', async () => {
+    await outageAndRecovery(parcelRelay, [channels]);
   });
 
   it('answers JSON 503s while activity is frozen, and 200 after the thaw', async () => {
-    expect((await activity()).status).toBe(200);
-    activityRelay.freeze();
-    let answers: HttpResponse[];
-    try {
-      answers = [await activity(), await activity()];
-    } finally {
-      activityRelay.thaw();
-    }
-    for (const answer of answers) {
-      expect(answer.status).toBe(503);
-      // The call in flight fails on the missed ping; the next one at once, at the connection gate.
-      expect(answer.body).toMatchObject({
-        message: expect.any(String),
-        code: expect.stringMatching(/^(service_unavailable|unreachable)$/),
-      });
-    }
-    const back = await pollUntil(async () => {
-      const answer = await activity();
-      return answer.status === 200 ? answer : undefined;
-    }, 30_000);
-    expect(back?.status).toBe(200);
+    await outageAndRecovery(activityRelay, [activity]);
+  });
+
+  // GET /api/user reads the user over identity's StreamUsers stream; the token list makes unary calls.
+  it('answers JSON 503s while identity is frozen (its user stream and unary calls), and 200 after the thaw', async () => {
+    await outageAndRecovery(identityRelay, [() => get('/api/user'), tokens]);
   });
 });

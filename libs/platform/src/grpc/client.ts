@@ -14,7 +14,7 @@ import {
   grpcClientCalls,
   grpcClientDuration,
 } from '../metrics/shared-metrics.js';
-import { createConnectionGate } from './connection-gate.js';
+import { createConnectionGate, type ConnectionGate } from './connection-gate.js';
 import { AppError, decodeGrpcError } from './errors.js';
 import { contextToMetadata } from './metadata.js';
 
@@ -125,6 +125,11 @@ export interface GrpcClientHandle<C> {
   client: C;
   call: PromiseClient<C>;
   breaker: CircuitBreaker;
+  /**
+   * With `keepalive`: the connection gate the unary calls go through. Streams opened on `client`
+   * bypass `call`, so their owner checks and feeds it (`check()` before, `observe(error)` after).
+   */
+  gate?: ConnectionGate;
   close(): void;
 }
 
@@ -217,6 +222,7 @@ export function createGrpcClient<C extends Client>(
     client,
     call,
     breaker,
+    gate,
     close: () => {
       gate?.close();
       client.close();

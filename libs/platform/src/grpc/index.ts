@@ -26,4 +26,5 @@ export {
   type GrpcClientOptions,
   type PromiseClient,
 } from './client.js';
+export type { ConnectionGate } from './connection-gate.js';
 export { createHealthProbe, type HealthProbe } from './health-probe.js';
