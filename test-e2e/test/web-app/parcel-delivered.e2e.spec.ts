@@ -246,6 +246,28 @@ describe('parcel tracking in the web app: a shipment emitted over NATS reaches d
     BROWSER_TEST_MS,
   );
 
+  it(
+    'keeps every main page inside a 390 px wide screen',
+    async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const [path, ready] of [
+        ['/app/', 'Welcome'],
+        ['/app/settings/developer/tokens', 'Personal access tokens'],
+        ['/app/webhooks', 'Webhooks'],
+        ['/app/settings/security', 'Security'],
+        [`${PARCEL}/activity`, 'Activity'],
+        [`${PARCEL}/settings`, 'Settings'],
+      ] as const) {
+        await page.goto(`${origin()}${path}`);
+        await page.getByRole('heading', { name: ready }).first().waitFor();
+        await page.locator('.state.loading').first().waitFor({ state: 'detached' });
+        expect(await tooWide(page), path).toEqual([]);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+    },
+    BROWSER_TEST_MS,
+  );
+
   it('serves the built app with hashed assets cached for a year, the page itself revalidated', async () => {
     const index = await httpCall(web.system.gatewayUrl, 'GET', `${PARCEL}/trackings`, {
       host: owner.host,
