@@ -8,6 +8,8 @@ import { PROVIDER_KEY, signIn, startWebSystem, type WebSystem } from './web-harn
 
 const BROWSER_TEST_MS = 240_000;
 const NUMBER = '1Z999AA10123456790';
+/** The simulator never detects a carrier for these (README of tools/provider-sim). */
+const UNDETECTABLE = 'UNDETECTABLE0702';
 const PARCEL = '/app/integrations/parcel-tracking';
 /** The trackings table's columns, in order (apps/web/src/pages/parcel/lists.tsx). */
 const COLUMNS = [
@@ -22,12 +24,21 @@ const COLUMNS = [
   'Delivered',
 ];
 
-/** True when neither the page nor any scrollable table is wider than the viewport. */
-const fitsViewport = (page: Page) =>
+/**
+ * What is wider than the viewport: the page itself or a table inside its scroll box
+ * (an empty list when everything fits).
+ */
+const tooWide = (page: Page) =>
   // A string: this project's TypeScript has no DOM types; Chromium evaluates it.
-  page.evaluate<boolean>(
-    `document.documentElement.scrollWidth <= window.innerWidth &&
-     [...document.querySelectorAll('.table-wrap')].every((wrap) => wrap.scrollWidth <= wrap.clientWidth)`,
+  page.evaluate<string[]>(
+    `[
+      ...(document.documentElement.scrollWidth > window.innerWidth
+        ? ['page: ' + document.documentElement.scrollWidth + ' px'] : []),
+      ...[...document.querySelectorAll('.table-wrap')]
+        .filter((wrap) => wrap.scrollWidth > wrap.clientWidth)
+        .map((wrap) => (wrap.querySelector('table')?.getAttribute('aria-label') ?? 'table') +
+          ': ' + wrap.scrollWidth + ' > ' + wrap.clientWidth + ' px'),
+    ]`,
   );
 
 describe('parcel tracking in the web app: a shipment emitted over NATS reaches delivered', () => {
@@ -90,25 +101,33 @@ describe('parcel tracking in the web app: a shipment emitted over NATS reaches d
       await page.getByText('No shipments are tracked yet.').waitFor();
       await screenshot(page, 'parcel-trackings-empty');
 
-      const emitted = await npmRunEmit(
-        web.system,
-        'shipment.tracking_assigned',
-        owner.tenant.slug,
-        {
-          trackable_type: 'sales_order_fulfillment',
-          trackable_id: 702,
-          trackable_label: 'SO-702 / F1',
-          trackable_url: '/sales-orders/702/fulfillments/1',
-          tracking_number: NUMBER,
-          sales_channel_id: 1,
-          sub_channel_id: 11,
-        },
-      );
-      expect(emitted).toMatchObject({ tenant_id: owner.tenant.id });
+      // Two shipments: one the provider accepts, one whose carrier it cannot detect.
+      for (const [id, number] of [
+        [702, NUMBER],
+        [703, UNDETECTABLE],
+      ] as const) {
+        const emitted = await npmRunEmit(
+          web.system,
+          'shipment.tracking_assigned',
+          owner.tenant.slug,
+          {
+            trackable_type: 'sales_order_fulfillment',
+            trackable_id: id,
+            trackable_label: `SO-${id} / F1`,
+            trackable_url: `/sales-orders/${id}/fulfillments/1`,
+            tracking_number: number,
+            sales_channel_id: 1,
+            sub_channel_id: 11,
+          },
+        );
+        expect(emitted).toMatchObject({ tenant_id: owner.tenant.id });
+      }
       const table = page.getByRole('table', { name: 'Trackings' });
-      const row: Locator = table.getByRole('row').filter({ hasText: NUMBER });
-      const cell = (column: string) =>
-        row.locator('td').nth(COLUMNS.indexOf(column)).textContent({ timeout: 1_000 });
+      const rowOf = (number: string): Locator => table.getByRole('row').filter({ hasText: number });
+      const row = rowOf(NUMBER);
+      const cellOf = (of: Locator, column: string) =>
+        of.locator('td').nth(COLUMNS.indexOf(column)).textContent({ timeout: 1_000 });
+      const cell = (column: string) => cellOf(row, column);
       // Registered: the Registered column turns from "pending" into a date.
       await expect
         .poll(
@@ -134,10 +153,15 @@ describe('parcel tracking in the web app: a shipment emitted over NATS reaches d
       expect(await row.locator('[data-status]').textContent()).toBe('Delivered');
       expect(await cell('Carrier')).toBe('UPS');
       expect(await cell('Delivered')).toMatch(/\d/);
+      // The refused one says so, with the provider's reason where the latest event would be.
+      const refused = rowOf(UNDETECTABLE);
+      expect(await cellOf(refused, 'Registered')).toBe('failed');
+      expect(await cellOf(refused, 'Latest event')).toMatch(/carrier/i);
+      expect(await refused.locator('[data-status]').getAttribute('data-status')).toBe('pending');
       await screenshot(page, 'parcel-trackings-delivered');
       // At phone width nothing scrolls sideways: each row is a card of labelled cells.
       await page.setViewportSize({ width: 390, height: 844 });
-      expect(await fitsViewport(page)).toBe(true);
+      expect(await tooWide(page)).toEqual([]);
       await row.getByText('Delivered', { exact: true }).first().waitFor();
       await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -176,8 +200,13 @@ describe('parcel tracking in the web app: a shipment emitted over NATS reaches d
       const counts = page.getByTestId('status-counts');
       await counts.waitFor();
       expect(await counts.locator('[data-status="delivered"]').textContent()).toBe('1');
-      expect(await counts.locator('[data-status="pending"]').textContent()).toBe('0');
+      // The refused shipment stays pending, but is not waiting for registration: it failed.
+      expect(await counts.locator('[data-status="pending"]').textContent()).toBe('1');
       await page.getByText('Pending registrations: 0').waitFor();
+      const registrationErrors = page.getByRole('region', { name: 'Registration errors' });
+      expect(await registrationErrors.getByRole('listitem').allTextContents()).toEqual([
+        expect.stringMatching(/carrier.* — 1× \(last .*\d.*\)$/i),
+      ]);
       const transit = page.getByRole('region', { name: /^Transit/ });
       const ups = transit
         .getByRole('row')
@@ -189,6 +218,16 @@ describe('parcel tracking in the web app: a shipment emitted over NATS reaches d
         '100% (1 of 1)',
       ]);
       await screenshot(page, 'parcel-dashboard-delivered');
+      // At phone width the dashboard and the open alerts panel stay inside the screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await tooWide(page)).toEqual([]);
+      await page.getByRole('button', { name: /^Alerts/ }).click();
+      const panel = await page.getByRole('region', { name: 'Alerts' }).boundingBox();
+      expect(panel!.x).toBeGreaterThanOrEqual(0);
+      expect(panel!.x + panel!.width).toBeLessThanOrEqual(390);
+      await screenshot(page, 'alerts-panel-phone');
+      await page.getByRole('button', { name: /^Alerts/ }).click();
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       // The provider's quota call fails: the dashboard says so with the provider's reason.
       web.sim.failNext('getquota', { httpStatus: 503, times: 1_000 });
@@ -203,6 +242,28 @@ describe('parcel tracking in the web app: a shipment emitted over NATS reaches d
       expect(browserErrors.filter((text) => /Content Security Policy|Uncaught/.test(text))).toEqual(
         [],
       );
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'keeps every main page inside a 390 px wide screen',
+    async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const [path, ready] of [
+        ['/app/', 'Welcome'],
+        ['/app/settings/developer/tokens', 'Personal access tokens'],
+        ['/app/webhooks', 'Webhooks'],
+        ['/app/settings/security', 'Security'],
+        [`${PARCEL}/activity`, 'Activity'],
+        [`${PARCEL}/settings`, 'Settings'],
+      ] as const) {
+        await page.goto(`${origin()}${path}`);
+        await page.getByRole('heading', { name: ready }).first().waitFor();
+        await page.locator('.state.loading').first().waitFor({ state: 'detached' });
+        expect(await tooWide(page), path).toEqual([]);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
     },
     BROWSER_TEST_MS,
   );

@@ -50,9 +50,9 @@ function TransitRow(props: { name: string; stats: TransitStats }) {
   return (
     <tr>
       <th scope="row">{props.name}</th>
-      <td>{props.stats.delivered_count}</td>
-      <td>{days(props.stats.average_days_in_transit)}</td>
-      <td>{onTime(props.stats)}</td>
+      <td data-label="Delivered">{props.stats.delivered_count}</td>
+      <td data-label="Average in transit">{days(props.stats.average_days_in_transit)}</td>
+      <td data-label="On time">{onTime(props.stats)}</td>
     </tr>
   );
 }
@@ -121,7 +121,7 @@ export function Dashboard(props: { instance: Instance }) {
         <section class="card" aria-labelledby="transit-h">
           <h2 id="transit-h">Transit (last {instance.transit.window_days} days)</h2>
           <div class="table-wrap">
-            <table>
+            <table class="stack">
               <thead>
                 <tr>
                   <th scope="col">Carrier</th>
