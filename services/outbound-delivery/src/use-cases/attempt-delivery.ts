@@ -101,10 +101,11 @@ export class AttemptDelivery {
     const base = { cycle_attempts: made, admitted: true };
     switch (step.kind) {
       case 'succeeded':
-        await deliveries.settle(delivery.delivery_id, { ...base, status: 'succeeded' }, attempt);
-        // Most subscriptions never failed: no write to reset a count that is already 0.
+        // Most subscriptions never failed: no write to reset a count that is already 0. Reset
+        // before settling, as failures are counted, so the log never runs ahead of the count.
         if (subscription.consecutive_failures !== 0)
           await subscriptions.recordSuccess(subscription.tenant_id, subscription.id);
+        await deliveries.settle(delivery.delivery_id, { ...base, status: 'succeeded' }, attempt);
         this.metrics.settled('succeeded');
         return;
       case 'retry':
@@ -121,11 +122,13 @@ export class AttemptDelivery {
         this.metrics.settled('failed');
         return;
       case 'failed': {
-        await deliveries.settle(delivery.delivery_id, { ...base, status: 'failed' }, attempt);
-        this.metrics.settled('failed');
+        // Counted before settling: once the log shows a failure, the subscription's count and
+        // any deactivation already include it (a crash in between retries the delivery instead).
         const failures = await subscriptions.recordFailure(subscription.tenant_id, subscription.id);
         if (failures >= this.rules.deactivateAfterFailures)
           await this.deactivate.execute(subscription, 'consecutive_failures', failures);
+        await deliveries.settle(delivery.delivery_id, { ...base, status: 'failed' }, attempt);
+        this.metrics.settled('failed');
         return;
       }
     }
