@@ -295,19 +295,32 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
   it('the 51st active token is refused with a stable code, even under concurrency', async () => {
     const user = await createUserWithToken(system, owner.tenant);
     const s = await loginSession(user, system.gatewayUrl);
-    const results = await Promise.all(
-      Array.from({ length: 60 }, (_, i) =>
-        s.request('POST', '/api/personal-access-tokens', { name: `t${i}` }),
-      ),
+    // On a saturated machine the gateway may shed a request with a JSON 503 (its deadline ran
+    // out, though identity may still have created the token): retry as a client would.
+    const create = async (name: string) => {
+      for (let attempt = 0; ; attempt++) {
+        const response = await s.request('POST', '/api/personal-access-tokens', { name });
+        if (response.status !== 503 || attempt === 10) return { name, response };
+        // Back off before retrying, as the Retry-After of a 503 asks.
+        await new Promise((resolve) => setTimeout(resolve, 250 * (attempt + 1)));
+      }
+    };
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => create(`t${i}`)));
+    const created = results.filter((r) => r.response.status === 201).map((r) => r.name);
+    const refused = results.filter((r) => r.response.status === 422);
+    expect(created.length + refused.length).toBe(60);
+    expect(refused.map((r) => r.response.body.code)).toEqual(
+      refused.map(() => 'token_limit_reached'),
     );
-    const created = results.filter((r) => r.status === 201).length;
-    const refused = results.filter((r) => r.status === 422);
-    // The fixture's own token is the first of the 50.
-    expect(created).toBe(49);
-    expect(refused).toHaveLength(11);
-    expect(refused[0]!.body.code).toBe('token_limit_reached');
     const list = await s.request('GET', '/api/personal-access-tokens?per_page=100');
+    // The fixture's own token is the first of the 50; exactly 49 tokens of the batch got in, among
+    // them every one answered 201 (a shed request identity had applied shows up here too).
     expect(list.body.total).toBe(50);
+    const listed = (list.body.data as { name: string }[]).map((t) => t.name);
+    const batch = listed.filter((name) => /^t\d+$/.test(name));
+    expect(batch).toHaveLength(49);
+    expect(batch).toEqual(expect.arrayContaining(created));
+    if (results.every((r) => r.response.status !== 503)) expect(created).toHaveLength(49);
     // Revoking one frees a slot.
     expect(
       (await s.request('DELETE', `/api/personal-access-tokens/${list.body.data[0].id}`)).status,
