@@ -89,6 +89,89 @@ describe('BSON numeric types', () => {
     }
   });
 
+  it('returns a double _id, int64 and int32 declared in a mongoose schema with their types', async () => {
+    const server = await startEmbeddedMongo({});
+    const conn = await mongoose.createConnection(`${server.url}/num`).asPromise();
+    try {
+      const Reading = conn.model(
+        'TypedReading',
+        new mongoose.Schema({
+          _id: mongoose.Schema.Types.Double,
+          big: mongoose.Schema.Types.BigInt,
+          i: mongoose.Schema.Types.Int32,
+          d: mongoose.Schema.Types.Double,
+        }),
+      );
+      await Reading.create({ _id: 2, big: 2n ** 60n + 1n, i: 7, d: 3 });
+      await Reading.updateOne({ _id: 2 }, { $inc: { big: 1n, d: 1 } });
+      const stored = await Reading.collection.findOne(
+        {},
+        { promoteValues: false, promoteLongs: false },
+      );
+      expect(typesOf(stored!)).toMatchObject({
+        _id: 'Double',
+        big: 'Long',
+        i: 'Int32',
+        d: 'Double',
+      });
+      expect(Object.keys(stored!)[0]).toBe('_id');
+      const doc = await Reading.findById(2);
+      expect(doc?.big).toBe(2n ** 60n + 2n);
+      expect(await Reading.countDocuments({ _id: { $type: 'double' } })).toBe(1);
+      expect(await Reading.countDocuments({ big: { $type: 'long' } })).toBe(1);
+      expect(await Reading.countDocuments({ i: { $type: 'int' }, d: { $type: 'double' } })).toBe(1);
+    } finally {
+      await conn.close();
+      await server.stop();
+    }
+  });
+
+  it('computes $inc, $mul, $min and $max exactly on int64 beyond 2^53, through mongoose', async () => {
+    const server = await startEmbeddedMongo({});
+    const conn = await mongoose.createConnection(`${server.url}/num`).asPromise();
+    try {
+      const Seq = conn.model(
+        'BigSeq',
+        new mongoose.Schema({ name: String, v: mongoose.Schema.Types.BigInt, label: String }),
+      );
+      const big = 2n ** 60n + 1n;
+      const value = async (name: string) => (await Seq.findOne({ name }))?.v;
+      await Seq.create([
+        { name: 'big', v: big },
+        { name: 'small', v: 1n },
+        { name: 'edge', v: 2n ** 63n - 1n },
+        { name: 'text', label: 'x' },
+      ]);
+      await Seq.updateOne({ name: 'big' }, { $inc: { v: 1n } });
+      expect(await value('big')).toBe(big + 1n);
+      // A number plus an int64 argument is an int64 sum, not a concatenation of their texts.
+      await Seq.updateOne({ name: 'small' }, { $inc: { v: big } });
+      expect(await value('small')).toBe(big + 1n);
+      await Seq.updateOne({ name: 'big' }, { $inc: { v: -big } });
+      expect(await value('big')).toBe(1n);
+      await Seq.updateOne({ name: 'big' }, { $mul: { v: big } });
+      expect(await value('big')).toBe(big);
+      await Seq.updateOne({ name: 'big' }, { $max: { v: big + 2n } });
+      expect(await value('big')).toBe(big + 2n);
+      await Seq.updateOne({ name: 'big' }, { $min: { v: big + 1n } });
+      expect(await value('big')).toBe(big + 1n);
+      await Seq.updateOne({ name: 'big' }, { $min: { v: big + 5n } });
+      expect(await value('big')).toBe(big + 1n);
+      const stored = await Seq.collection.findOne({ name: 'big' }, { promoteLongs: false });
+      expect((stored!.v as Long).toString()).toBe(String(big + 1n));
+      await expect(Seq.updateOne({ name: 'edge' }, { $inc: { v: 1n } })).rejects.toMatchObject({
+        code: 2,
+      });
+      expect(await value('edge')).toBe(2n ** 63n - 1n);
+      await expect(Seq.updateOne({ name: 'text' }, { $inc: { label: big } })).rejects.toMatchObject(
+        { code: 14 },
+      );
+    } finally {
+      await conn.close();
+      await server.stop();
+    }
+  });
+
   it('keeps the types of values written by $set, a replacement, an upsert and findOneAndUpdate', async () => {
     const server = await startEmbeddedMongo({});
     const client = await new MongoClient(server.url).connect();
