@@ -172,6 +172,46 @@ describe('BSON numeric types', () => {
     }
   });
 
+  it('keeps stored numeric types through pipeline updates and per-document aggregation stages', async () => {
+    const server = await startEmbeddedMongo({});
+    const conn = await mongoose.createConnection(`${server.url}/num`).asPromise();
+    try {
+      const Meter = conn.model(
+        'PipelineMeter',
+        new mongoose.Schema({
+          name: String,
+          total: mongoose.Schema.Types.BigInt,
+          ratio: mongoose.Schema.Types.Double,
+          n: Number,
+        }),
+      );
+      await Meter.create({ name: 'm', total: 5n, ratio: 2, n: 1 });
+      // A pipeline update that touches another field leaves these fields' types alone.
+      await Meter.updateOne({ name: 'm' }, [{ $set: { n: { $add: ['$n', 1] } } }]);
+      const raw = { promoteValues: false, promoteLongs: false } as const;
+      expect(typesOf((await Meter.collection.findOne({}, raw))!)).toMatchObject({
+        total: 'Long',
+        ratio: 'Double',
+        n: 'Int32',
+      });
+      for (const pipeline of [
+        [{ $match: { name: 'm' } }],
+        [{ $match: { n: 2 } }, { $addFields: { seen: true } }],
+        [{ $project: { total: 1, ratio: 1 } }],
+        [{ $sort: { n: 1 } }, { $set: { x: 1 } }, { $limit: 1 }],
+      ]) {
+        const [out] = await Meter.collection.aggregate(pipeline, raw).toArray();
+        expect(typesOf(out!), JSON.stringify(pipeline)).toMatchObject({
+          total: 'Long',
+          ratio: 'Double',
+        });
+      }
+    } finally {
+      await conn.close();
+      await server.stop();
+    }
+  });
+
   it('keeps the types of values written by $set, a replacement, an upsert and findOneAndUpdate', async () => {
     const server = await startEmbeddedMongo({});
     const client = await new MongoClient(server.url).connect();

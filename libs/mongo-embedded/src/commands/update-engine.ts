@@ -8,7 +8,7 @@ import { assertUpdatedSize } from '../update/limits.js';
 import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
 import { INT64_SENSITIVE, applyInt64Operators } from '../update/int64.js';
 import { applyPull } from '../update/pull.js';
-import { carryNumericTypes, typedForm } from '../numeric/types.js';
+import { carryNumericTypes, carryUnchangedNumericTypes, typedForm } from '../numeric/types.js';
 
 const OPERATORS = new Set([
   '$set',
@@ -154,6 +154,7 @@ export function applyUpdate(
       computeOptions({ processingMode: ProcessingMode.CLONE_INPUT }),
     ).run([original]) as Document[];
     if (!doc || encodeKey(doc._id) !== encodeKey(original._id)) throw immutableField('_id');
+    carryUnchangedNumericTypes(original, doc);
     return { doc, modified: encodeKey(doc) !== encodeKey(original) };
   }
   const keys = Object.keys(spec);

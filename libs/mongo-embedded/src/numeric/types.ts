@@ -116,6 +116,24 @@ export function carryNumericTypes(from: Document, to: Document): void {
   if (kept.size) TYPES.set(to, kept);
 }
 
+/**
+ * `to`, computed from `from` by an aggregation stage or a pipeline update, keeps the numeric types
+ * of the fields that still hold the very same number; a field the pipeline computed comes back by
+ * value (what it would be is the pipeline's arithmetic, which mingo does in plain numbers).
+ */
+export function carryUnchangedNumericTypes(from: Document, to: Document): void {
+  const types = TYPES.get(from);
+  if (!types) return;
+  let kept: Map<string, NumericType> | undefined;
+  for (const [path, t] of types) {
+    const parts = path.split('.');
+    const v = valueAt(to, parts);
+    if (typeof v === 'number' && Object.is(v, valueAt(from, parts)))
+      (kept ??= new Map()).set(path, t);
+  }
+  if (kept) TYPES.set(to, kept);
+}
+
 function copyWith(node: unknown, parts: string[], i: number, t: NumericType): unknown {
   if (node === null || typeof node !== 'object') return node;
   const copy = (Array.isArray(node) ? [...node] : { ...node }) as Record<string, unknown>;
