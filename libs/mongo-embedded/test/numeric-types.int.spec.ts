@@ -172,6 +172,59 @@ describe('BSON numeric types', () => {
     }
   });
 
+  it('types the results of $inc, $mul, $min and $max as MongoDB widens them', async () => {
+    const server = await startEmbeddedMongo({});
+    const client = await new MongoClient(server.url).connect();
+    try {
+      const coll = client.db('num').collection('widening');
+      const raw = { promoteValues: false, promoteLongs: false } as const;
+      const read = async () => (await coll.findOne({ _id: 1 as never }, raw))!;
+      await coll.insertOne({
+        _id: 1 as never,
+        l: Long.fromNumber(5),
+        big: Long.fromString('1152921504606846977'),
+        d: new Double(2),
+        i: 2147483647,
+        m: 3,
+        x: Long.fromNumber(7),
+        y: 1,
+      });
+      await coll.updateOne(
+        { _id: 1 as never },
+        {
+          $inc: { l: 1.5, big: 0.5, i: 1, y: Long.fromNumber(1) },
+          $mul: { d: new Double(1.5) },
+          $max: { m: Long.fromNumber(2), x: new Double(9) },
+          $min: { z: new Double(4) },
+        },
+      );
+      const once = await read();
+      expect(typesOf(once)).toMatchObject({
+        l: 'Double', // long + double: a double, not a long truncated to 6
+        big: 'Double',
+        d: 'Double',
+        i: 'Long', // int32 overflow widens to int64
+        m: 'Int32', // $max did not replace it: its type stays
+        x: 'Double', // $max replaced it with the double argument
+        y: 'Long', // int32 + int64
+        z: 'Double', // $min on a missing field takes the argument
+      });
+      expect((once.l as Double).valueOf()).toBe(6.5);
+      expect((once.i as Long).toNumber()).toBe(2147483648);
+      await coll.updateOne(
+        { _id: 1 as never },
+        { $mul: { x: 0.5 }, $inc: { d: Long.fromNumber(1), y: 1 } },
+      );
+      const twice = await read();
+      expect(typesOf(twice)).toMatchObject({ x: 'Double', d: 'Double', y: 'Long' });
+      expect((twice.x as Double).valueOf()).toBe(4.5);
+      expect((twice.y as Long).toNumber()).toBe(3);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+
   it('keeps stored numeric types through pipeline updates and per-document aggregation stages', async () => {
     const server = await startEmbeddedMongo({});
     const conn = await mongoose.createConnection(`${server.url}/num`).asPromise();

@@ -14,7 +14,7 @@ const TYPES = new WeakMap<Document, Map<string, NumericType>>();
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
-const int32Range = (v: number) => Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX;
+export const int32Range = (v: number) => Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX;
 
 function scan(
   b: Uint8Array,
@@ -143,6 +143,17 @@ function copyWith(node: unknown, parts: string[], i: number, t: NumericType): un
     if (typeof v === 'number') copy[key] = asType(t, v);
   } else copy[key] = copyWith(v, parts, i + 1, t);
   return copy;
+}
+
+/** Records (or, with `undefined`, forgets) the numeric type of the number at `path` in `doc`. */
+export function setNumericType(doc: Document, path: string, t: NumericType | undefined): void {
+  let types = TYPES.get(doc);
+  if (t === undefined) {
+    types?.delete(path);
+    return;
+  }
+  if (!types) TYPES.set(doc, (types = new Map()));
+  types.set(path, t);
 }
 
 /** `doc` as it must be sent or journaled: the recorded int64 / double values wrapped again. */
