@@ -25,6 +25,14 @@ function valueAt(doc: unknown, parts: string[]): unknown {
   return cur;
 }
 
+/** Replaces the existing value at `parts` (its parents exist: a value was read there). */
+function setAt(doc: Document, parts: string[], value: unknown): void {
+  const parent = valueAt(doc, parts.slice(0, -1)) as Record<string, unknown>;
+  parent[parts[parts.length - 1]!] = value;
+}
+
+const toNumber = (v: unknown): number => (isLong(v) ? v.toNumber() : (v as number));
+
 function argKind(arg: unknown, recorded: NumericType | undefined): Kind | undefined {
   if (recorded) return recorded === 'double' ? 'double' : 'long';
   if (isLong(arg)) return 'long';
@@ -61,8 +69,7 @@ export function settleOperatorTypes(
       if (path.includes('$')) continue;
       const parts = path.split('.');
       const now = valueAt(updated, parts);
-      // A `Long` (beyond 2^53) carries its own type; non-numbers have none.
-      if (typeof now !== 'number') continue;
+      if (typeof now !== 'number' && !isLong(now)) continue;
       const arg = argKind(args[path], recorded?.get(`${source!.path}.${op}.${path}`));
       if (!arg) continue;
       const old = valueAt(original, parts);
@@ -71,8 +78,19 @@ export function settleOperatorTypes(
       if (op === '$min' || op === '$max') kind = Object.is(now, old) && field ? field : arg;
       else {
         kind = field === undefined || WIDTH[arg] > WIDTH[field] ? arg : field;
-        if (kind === 'int' && !int32Range(now)) kind = 'long';
+        if (kind === 'int' && typeof now === 'number' && !int32Range(now)) kind = 'long';
       }
+      if (kind === 'double' && field !== undefined && (op === '$inc' || op === '$mul')) {
+        // MongoDB converts both operands to doubles first: an int64 beyond 2^53 plus an integral
+        // double is rounded before the addition, not after an exact one.
+        const a = toNumber(old);
+        const b = toNumber(args[path]);
+        setAt(updated, parts, op === '$inc' ? a + b : a * b);
+        setNumericType(updated, path, 'double');
+        continue;
+      }
+      // Otherwise an int64 beyond 2^53 carries its own type.
+      if (isLong(now)) continue;
       setNumericType(
         updated,
         path,

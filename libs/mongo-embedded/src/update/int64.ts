@@ -74,7 +74,12 @@ export function applyInt64Operators(
     const current = path.includes('$') ? undefined : valueAt(doc, parts);
     if (
       path.includes('$') ||
-      !(isLong(arg) || isLong(current) || notArithmetic(op, current, arg))
+      !(
+        isLong(arg) ||
+        isLong(current) ||
+        notArithmetic(op, current, arg) ||
+        inexact(op, current, arg)
+      )
     ) {
       (rest ??= {})[path] = arg;
       continue;
@@ -95,6 +100,18 @@ export function applyInt64Operators(
 const notArithmetic = (op: string, current: unknown, arg: unknown): boolean =>
   (op === '$inc' || op === '$mul') &&
   (typeof arg !== 'number' || (current !== undefined && typeof current !== 'number'));
+
+/**
+ * Integer arithmetic whose result a double cannot hold exactly (beyond 2^53): int64 arithmetic in
+ * MongoDB, so it is done in BigInt here too (an int64 of exactly ±2^53 arrives as a plain number).
+ */
+const inexact = (op: string, current: unknown, arg: unknown): boolean =>
+  (op === '$inc' || op === '$mul') &&
+  typeof current === 'number' &&
+  typeof arg === 'number' &&
+  Number.isInteger(current) &&
+  Number.isInteger(arg) &&
+  !Number.isSafeInteger(op === '$inc' ? current + arg : current * arg);
 
 function extreme(op: '$min' | '$max', current: unknown, arg: unknown): unknown {
   if (current === undefined) return arg;
