@@ -13,7 +13,9 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import { update as mingoUpdate } from 'mingo/updater';
 import {
+  applyInt64Operators,
   applyUpdate,
+  carryUnchangedNumericTypes,
   Catalog,
   compileProjection,
   compileQuery,
@@ -104,11 +106,29 @@ const rows: [string, () => unknown, () => unknown][] = [
     () => mingoQuery({ bin: { $gt: new Binary(Buffer.from([1])) } }).test(binDoc),
   ],
   [
+    '$inc {n: 1} on an int64 beyond 2^53',
+    () => applyUpdate(bigDoc, { $inc: { n: 1 } }),
+    () => {
+      try {
+        return mingoUpdate(structuredClone(bigDoc), { $inc: { n: 1 } });
+      } catch (err) {
+        return err; // mingo refuses to increment a Long
+      }
+    },
+  ],
+  [
+    '$inc {n: Long 2^60} on an int32',
+    () => applyUpdate(order, { $inc: { qty: bigArg } }),
+    () => mingoUpdate(structuredClone(order), { $inc: { qty: bigArg } }),
+  ],
+  [
     "{n: {$type: 'long'}}",
     () => compileQuery({ n: { $type: 'long' } }).test(typedDoc),
     () => mingoQuery({ n: { $type: 'long' } }).test(typedDoc),
   ],
 ];
+const bigDoc: Document = { _id: 1, n: Long.fromString('1152921504606846977'), s: 'x' };
+const bigArg = Long.fromString('1152921504606846976');
 const binDoc: Document = { _id: 1, bin: new Binary(Buffer.from([1, 2, 3])) };
 const typedBytes = serialize({ _id: 1, n: Long.fromNumber(5), d: new Double(2), s: 'x' });
 const typedDoc: Document = { _id: 1, n: 5, d: 2, s: 'x' };
@@ -136,6 +156,14 @@ const extra: [string, () => unknown][] = [
   ['numeric-type scan of a document with int64 + double', () => scanNumericTypes(typedBytes)],
   ['typedForm of a document with recorded types', () => typedForm(typedDoc)],
   ['typedForm of a document without', () => typedForm(order)],
+  [
+    'int64 check of a plain $inc {qty: 1} (every $inc/$mul/$min/$max)',
+    () => applyInt64Operators('$inc', { qty: 1 }, order, order),
+  ],
+  [
+    'types carried over a pipeline update / per-document stage, typed document',
+    () => carryUnchangedNumericTypes(typedDoc, { ...typedDoc }),
+  ],
   [
     'refusal checks of a find command (filter, collation, hint)',
     () =>

@@ -7,4 +7,10 @@ export { validateCommand } from './commands/refusals.js';
 export { compileProjection } from './query/projection.js';
 export { compileQuery } from './storage/mingo.js';
 export { Catalog } from './storage/catalog.js';
-export { rememberNumericTypes, scanNumericTypes, typedForm } from './numeric/types.js';
+export {
+  carryUnchangedNumericTypes,
+  rememberNumericTypes,
+  scanNumericTypes,
+  typedForm,
+} from './numeric/types.js';
+export { applyInt64Operators } from './update/int64.js';

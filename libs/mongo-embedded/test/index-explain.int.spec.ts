@@ -146,3 +146,32 @@ describe('order of ties and multikey fields', () => {
     ]);
   });
 });
+
+describe('the _id index', () => {
+  // Its entries are built when a query first needs them, then kept up to date by every write.
+  it('serves _id ranges and sorts as a full scan answers them, before and after later writes', async () => {
+    const coll = h.conn.db!.collection<{ _id: number; v: number }>('by_id');
+    const ids = [5, 3, 9, 1, 7, 2, 8, 6, 4, 0];
+    await coll.insertMany(ids.map((_id) => ({ _id, v: _id * 10 })));
+    await coll.deleteOne({ _id: 7 });
+    await coll.updateOne({ _id: 2 }, { $set: { v: -1 } });
+    const expectIndexed = async (filter: Document, sort: Record<string, 1 | -1>) => {
+      const scan = await coll.find(filter, { hint: { $natural: 1 } }).toArray();
+      const dir = Object.values(sort)[0]!;
+      const expected = scan.sort((a, b) => (a._id - b._id) * dir);
+      expect(await coll.find(filter).sort(sort).toArray()).toEqual(expected);
+      const explain = await coll.find(filter).sort(sort).explain();
+      expect(names(explain)).toEqual(['FETCH', 'IXSCAN']);
+    };
+    await expectIndexed({ _id: { $gte: 2, $lt: 8 } }, { _id: 1 });
+    await coll.insertMany([
+      { _id: 11, v: 0 },
+      { _id: -1, v: 0 },
+    ]);
+    await coll.deleteOne({ _id: 3 });
+    await coll.replaceOne({ _id: 4 }, { v: 44 });
+    await expectIndexed({}, { _id: -1 });
+    await expectIndexed({ _id: { $gt: 0 } }, { _id: 1 });
+    expect(await coll.countDocuments({ _id: { $lte: 4 } })).toBe(5);
+  });
+});

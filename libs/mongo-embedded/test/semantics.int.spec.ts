@@ -191,9 +191,37 @@ describe('query operators', () => {
     expect(await ids({ b: { $lt: new Binary(Buffer.from([1])) } })).toEqual([3]);
     expect(await ids({ b: { $lte: new Binary(Buffer.from([9, 9])) } })).toEqual([1, 2, 3]);
   });
+  it('compares Buffer values in ranges as MongoDB orders BinData, through mongoose', async () => {
+    const Blob = h.conn.model('RangeBlob', new mongoose.Schema({ n: Number, b: Buffer }));
+    await Blob.create([
+      { n: 1, b: Buffer.from([1, 2]) },
+      { n: 2, b: Buffer.from([3]) },
+      { n: 3, b: Buffer.from([0]) },
+    ]);
+    const ns = async (filter: object) =>
+      (await Blob.find(filter).sort({ n: 1 }).lean()).map((d) => d.n);
+    // Shorter sorts first, whatever the bytes: [3] < [1, 2].
+    expect(await ns({ b: { $gt: Buffer.from([1]) } })).toEqual([1, 2]);
+    expect(await ns({ b: { $lt: Buffer.from([1]) } })).toEqual([3]);
+    expect(await ns({ b: { $gte: Buffer.from([0, 0]) } })).toEqual([1]);
+    expect((await Blob.find().sort({ b: -1 }).lean()).map((d) => d.n)).toEqual([1, 2, 3]);
+  });
 });
 
 describe('_id', () => {
+  it('upserts {_id: null} through mongoose with a null _id', async () => {
+    const Slot = h.conn.model(
+      'NullIdSlot',
+      new mongoose.Schema({ _id: mongoose.Schema.Types.Mixed, v: Number }, { versionKey: false }),
+    );
+    const res = await Slot.updateOne({ _id: null }, { $set: { v: 1 } }, { upsert: true });
+    expect(res.upsertedCount).toBe(1);
+    expect(await Slot.find().lean()).toEqual([{ _id: null, v: 1 }]);
+    // A second upsert finds the same document instead of inventing another.
+    await Slot.updateOne({ _id: null }, { $inc: { v: 1 } }, { upsert: true });
+    expect(await Slot.find().lean()).toEqual([{ _id: null, v: 2 }]);
+  });
+
   it('upserts {_id: null} with a null _id rather than a generated one', async () => {
     const coll = client.db('sem').collection('nullid');
     const res = await coll.updateOne({ _id: null as never }, { $set: { v: 1 } }, { upsert: true });

@@ -2,7 +2,8 @@ import type { Document } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
 import { computeOptions } from '../storage/mingo.js';
 import { badValue, CommandError } from '../errors.js';
-import { cloneDoc } from '../storage/values.js';
+import { carryUnchangedNumericTypes } from '../numeric/types.js';
+import { cloneDoc, encodeKey } from '../storage/values.js';
 import { type CommandHandler } from './context.js';
 import { explainAggregate, leadingStages } from './explain.js';
 
@@ -33,6 +34,8 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
   if (cmd.explain) return explainAggregate(`${db}.${cmd.aggregate}`, pipeline, lead);
   const source = lead.docs;
   const rest = pipeline.slice(lead.consumed);
+  // The stored documents themselves (their numeric types go out with them): nothing to compute.
+  if (rest.length === 0) return cursors.first(`${db}.${cmd.aggregate}`, source, batchSizeOf(cmd));
   const results = new Aggregator(
     rest,
     computeOptions({
@@ -42,8 +45,37 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
         [...(catalog.get(db, name)?.docs.values() ?? [])].map(cloneDoc),
     }),
   ).run(source) as Document[];
-  const batchSize = (cmd.cursor as Document | undefined)?.batchSize as number | undefined;
-  return cursors.first(`${db}.${cmd.aggregate}`, results, batchSize);
+  if (rest.every((stage) => PER_DOCUMENT.has(Object.keys(stage)[0]!)))
+    carryTypesById(source, results);
+  return cursors.first(`${db}.${cmd.aggregate}`, results, batchSizeOf(cmd));
 };
+
+const batchSizeOf = (cmd: Document) =>
+  (cmd.cursor as Document | undefined)?.batchSize as number | undefined;
+
+/** Stages whose every output is one input document (same `_id`, fields at the same paths) or none. */
+const PER_DOCUMENT = new Set([
+  '$match',
+  '$sort',
+  '$skip',
+  '$limit',
+  '$addFields',
+  '$set',
+  '$unset',
+  '$project',
+  '$lookup',
+  '$sample',
+]);
+
+/** Results of per-document stages keep the numeric types of the fields their source still holds. */
+function carryTypesById(source: Document[], results: Document[]): void {
+  if (results.length === 0) return;
+  const byId = new Map<string, Document>();
+  for (const doc of source) byId.set(encodeKey(doc._id), doc);
+  for (const out of results) {
+    const from = out._id === undefined ? undefined : byId.get(encodeKey(out._id));
+    if (from) carryUnchangedNumericTypes(from, out);
+  }
+}
 
 export const aggregateCommands: Record<string, CommandHandler> = { aggregate };

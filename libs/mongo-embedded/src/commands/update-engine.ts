@@ -6,8 +6,9 @@ import { CommandError, failedToParse, immutableField } from '../errors.js';
 import { cloneDoc, encodeKey, isOperatorObject, setPath } from '../storage/values.js';
 import { assertUpdatedSize } from '../update/limits.js';
 import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
+import { INT64_SENSITIVE, applyInt64Operators } from '../update/int64.js';
 import { applyPull } from '../update/pull.js';
-import { carryNumericTypes, typedForm } from '../numeric/types.js';
+import { carryNumericTypes, carryUnchangedNumericTypes, typedForm } from '../numeric/types.js';
 
 const OPERATORS = new Set([
   '$set',
@@ -67,6 +68,7 @@ function resolvePositional(path: string, doc: Document, query: Document): string
 }
 
 function applyOperators(
+  original: Document,
   doc: Document,
   spec: Document,
   arrayFilters: Document[] | undefined,
@@ -112,6 +114,12 @@ function applyOperators(
       else if (effectiveOp === '$rename' && typeof args[k] === 'string')
         assertPathViable(doc, args[k] as string);
     }
+    if (INT64_SENSITIVE.has(effectiveOp)) {
+      const exact = applyInt64Operators(effectiveOp, args, doc, original);
+      if (exact.modified) modified = true;
+      args = exact.rest;
+      if (Object.keys(args).length === 0) continue;
+    }
     if ((op === '$pull' || op === '$pullAll') && !Object.keys(args).some((k) => k.includes('$'))) {
       if (applyPull(doc, op, args)) modified = true;
       continue;
@@ -146,12 +154,13 @@ export function applyUpdate(
       computeOptions({ processingMode: ProcessingMode.CLONE_INPUT }),
     ).run([original]) as Document[];
     if (!doc || encodeKey(doc._id) !== encodeKey(original._id)) throw immutableField('_id');
+    carryUnchangedNumericTypes(original, doc);
     return { doc, modified: encodeKey(doc) !== encodeKey(original) };
   }
   const keys = Object.keys(spec);
   if (keys.length > 0 && keys.every((k) => k.startsWith('$'))) {
     const doc = cloneDoc(original);
-    const modified = applyOperators(doc, spec, opts.arrayFilters, query, !!opts.isInsert);
+    const modified = applyOperators(original, doc, spec, opts.arrayFilters, query, !!opts.isInsert);
     carryNumericTypes(original, doc);
     if (modified) assertUpdatedSize(typedForm(doc));
     return { doc, modified };

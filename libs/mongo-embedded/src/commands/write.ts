@@ -18,6 +18,7 @@ import {
   typedForm,
   type NumericType,
 } from '../numeric/types.js';
+import { settleOperatorTypes } from '../numeric/arithmetic.js';
 import { pushedNumericTypes, type UpdateSource } from '../numeric/pushed.js';
 
 interface WriteError {
@@ -94,6 +95,7 @@ export function updateOne(
   forgetSetNumbers(res.doc, spec);
   addNumericTypes(res.doc, opts.numericArgs);
   addNumericTypes(res.doc, pushedNumericTypes(opts.source, spec, doc, res.doc));
+  settleOperatorTypes(doc, res.doc, spec, opts.source);
   if (res.modified) catalog.replace(coll, doc, res.doc);
   return res;
 }

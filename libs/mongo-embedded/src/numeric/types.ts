@@ -14,7 +14,7 @@ const TYPES = new WeakMap<Document, Map<string, NumericType>>();
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
-const int32Range = (v: number) => Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX;
+export const int32Range = (v: number) => Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX;
 
 function scan(
   b: Uint8Array,
@@ -116,6 +116,24 @@ export function carryNumericTypes(from: Document, to: Document): void {
   if (kept.size) TYPES.set(to, kept);
 }
 
+/**
+ * `to`, computed from `from` by an aggregation stage or a pipeline update, keeps the numeric types
+ * of the fields that still hold the very same number; a field the pipeline computed comes back by
+ * value (what it would be is the pipeline's arithmetic, which mingo does in plain numbers).
+ */
+export function carryUnchangedNumericTypes(from: Document, to: Document): void {
+  const types = TYPES.get(from);
+  if (!types) return;
+  let kept: Map<string, NumericType> | undefined;
+  for (const [path, t] of types) {
+    const parts = path.split('.');
+    const v = valueAt(to, parts);
+    if (typeof v === 'number' && Object.is(v, valueAt(from, parts)))
+      (kept ??= new Map()).set(path, t);
+  }
+  if (kept) TYPES.set(to, kept);
+}
+
 function copyWith(node: unknown, parts: string[], i: number, t: NumericType): unknown {
   if (node === null || typeof node !== 'object') return node;
   const copy = (Array.isArray(node) ? [...node] : { ...node }) as Record<string, unknown>;
@@ -125,6 +143,17 @@ function copyWith(node: unknown, parts: string[], i: number, t: NumericType): un
     if (typeof v === 'number') copy[key] = asType(t, v);
   } else copy[key] = copyWith(v, parts, i + 1, t);
   return copy;
+}
+
+/** Records (or, with `undefined`, forgets) the numeric type of the number at `path` in `doc`. */
+export function setNumericType(doc: Document, path: string, t: NumericType | undefined): void {
+  let types = TYPES.get(doc);
+  if (t === undefined) {
+    types?.delete(path);
+    return;
+  }
+  if (!types) TYPES.set(doc, (types = new Map()));
+  types.set(path, t);
 }
 
 /** `doc` as it must be sent or journaled: the recorded int64 / double values wrapped again. */

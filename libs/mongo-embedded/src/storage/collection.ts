@@ -26,8 +26,11 @@ export class Collection {
     readonly db: string,
     readonly name: string,
   ) {
-    // `_id` uniqueness is `docs` itself: the index keeps only its ordered entries.
-    this.indexes.set(ID_INDEX.name, new IndexStore({ ...ID_INDEX, unique: true }, this.ns, true));
+    // `_id` uniqueness is `docs` itself: the index keeps only its ordered entries, built on first use.
+    this.indexes.set(
+      ID_INDEX.name,
+      new IndexStore({ ...ID_INDEX, unique: true }, this.ns, true, () => this.stored()),
+    );
   }
 
   get ns(): string {
@@ -41,6 +44,11 @@ export class Collection {
   /** Matching documents in natural order, found through the best index when one helps. */
   find(filter: Document = {}): Document[] {
     return executeFind(this, { filter }).docs;
+  }
+
+  /** Every document with its id and natural position (what the `_id` index is built from). */
+  private *stored(): Generator<[string, Document, number]> {
+    for (const [id, doc] of this.docs) yield [id, doc, this.positionOf(id)];
   }
 
   private positionOf(id: string): number {

@@ -38,7 +38,11 @@ export class IndexStore {
   readonly fields: string[];
   private readonly paths: string[][];
   readonly dirs: number[];
-  readonly ordered: OrderedKeys;
+  /**
+   * The entries; for the `_id` index only once a query first needs them (see `ordered`): until
+   * then its writes cost nothing, as most collections are never sorted or ranged by `_id`.
+   */
+  private keys: OrderedKeys | undefined;
   /** Set once any document had an array on an indexed path (sticky, as in MongoDB). */
   multikey = false;
   private readonly byLeading = new Map<string, Posting>();
@@ -65,11 +69,15 @@ export class IndexStore {
   private lCompounds: string[] = [];
   /** Index keys (values in key-pattern order) of the loaded document; several when multikey. */
   private lTuples: unknown[][] = [];
+  /** The key values of the document being loaded, before they become an entry. */
+  private readonly scratch: unknown[] = [];
 
   constructor(
     readonly spec: IndexSpec,
     private readonly ns: string,
     private readonly isIdIndex = false,
+    /** `_id` index: every stored document with its id and natural position, to build the entries. */
+    private readonly stored?: () => Iterable<[id: string, doc: Document, n: number]>,
   ) {
     this.fields = Object.keys(spec.key);
     if (this.fields.length === 0) throw badValue('Index keys cannot be empty.');
@@ -80,12 +88,26 @@ export class IndexStore {
     }
     this.paths = this.fields.map((f) => f.split('.'));
     this.dirs = this.fields.map((f) => spec.key[f] as number);
-    this.ordered = new OrderedKeys(this.dirs);
+    if (!stored) this.keys = new OrderedKeys(this.dirs);
     this.unique = !!spec.unique && !isIdIndex;
     if (spec.partialFilterExpression) this.partial = compileQuery(spec.partialFilterExpression);
     if (typeof spec.expireAfterSeconds === 'number' && this.fields.length === 1)
       this.expiry = new ExpiryQueue();
     this.keyed = this.unique || !!this.expiry;
+  }
+
+  /** The entries in key order (what the planner scans), built on first use for the `_id` index. */
+  get ordered(): OrderedKeys {
+    if (this.keys) return this.keys;
+    const keys = new OrderedKeys(this.dirs);
+    const m = this.fields.length;
+    for (const [id, doc, n] of this.stored!()) {
+      const k = this.tuples(doc)[0]!;
+      k[m] = n;
+      k[m + 1] = id;
+      keys.insert(k);
+    }
+    return (this.keys = keys);
   }
 
   get name(): string {
@@ -135,7 +157,7 @@ export class IndexStore {
     this.lDoc = doc;
     this.lCovered = this.covers(doc);
     if (!this.lCovered) return;
-    this.lTuples = this.tuples(doc);
+    if (this.keys) this.lTuples = this.tuples(doc);
     const paths = this.paths;
     const lead = singlePathValue(doc, paths[0]!);
     let single = lead !== MULTI;
@@ -197,8 +219,7 @@ export class IndexStore {
   /** The index keys of `doc`: one tuple, or every combination of its values when multikey. */
   private tuples(doc: Document): unknown[][] {
     const paths = this.paths;
-    // Sized for the entry it becomes (key values, natural position, id): no spare capacity.
-    const tuple = new Array<unknown>(paths.length + 2);
+    const values = this.scratch;
     for (let i = 0; i < paths.length; i++) {
       const v = singlePathValue(doc, paths[i]!);
       if (v === MULTI) {
@@ -206,9 +227,9 @@ export class IndexStore {
         this.multikey = true;
         return this.compoundKeys(doc).map((c) => c.values.concat([undefined, undefined]));
       }
-      tuple[i] = v;
+      values[i] = v;
     }
-    return [tuple];
+    return [entryOf(values, paths.length)];
   }
 
   /**
@@ -218,11 +239,14 @@ export class IndexStore {
     this.lDoc = undefined;
     if (!this.lCovered) return;
     // The loaded tuples are fresh arrays used once: they become the entries (see `KeyEntry`).
-    const m = this.fields.length;
-    for (const k of this.lTuples) {
-      k[m] = n;
-      k[m + 1] = id;
-      this.ordered.insert(k);
+    const keys = this.keys;
+    if (keys) {
+      const m = this.fields.length;
+      for (const k of this.lTuples) {
+        k[m] = n;
+        k[m + 1] = id;
+        keys.insert(k);
+      }
     }
     if (!this.keyed) return;
     if (this.lSingle) {
@@ -274,11 +298,12 @@ export class IndexStore {
   remove(doc: Document, id: string, n = 0): void {
     if (!this.covers(doc)) return;
     const m = this.fields.length;
-    for (const k of this.tuples(doc)) {
-      k[m] = n;
-      k[m + 1] = id;
-      this.ordered.delete(k);
-    }
+    if (this.keys)
+      for (const k of this.tuples(doc)) {
+        k[m] = n;
+        k[m + 1] = id;
+        this.keys.delete(k);
+      }
     if (this.unique) {
       for (const { key } of this.compoundKeys(doc))
         if (this.byCompound.get(key) === id) this.byCompound.delete(key);
@@ -306,6 +331,32 @@ export class IndexStore {
       if (entry) appendIds(out, entry.ids); // else removed since it was queued
     }
     return [...new Set(out)];
+  }
+}
+
+/**
+ * An entry (key values, then a natural position and an id to be filled in) sized exactly and
+ * allocated from an array literal: V8 tracks literal allocation sites and, as these entries live as
+ * long as their documents, allocates them straight in the old generation instead of copying each
+ * one out of the young generation (`new Array(n)` has no allocation site to learn from).
+ */
+function entryOf(v: unknown[], n: number): unknown[] {
+  switch (n) {
+    case 1:
+      return [v[0], 0, ''];
+    case 2:
+      return [v[0], v[1], 0, ''];
+    case 3:
+      return [v[0], v[1], v[2], 0, ''];
+    case 4:
+      return [v[0], v[1], v[2], v[3], 0, ''];
+    case 5:
+      return [v[0], v[1], v[2], v[3], v[4], 0, ''];
+    default: {
+      const entry = v.slice(0, n);
+      entry.push(0, '');
+      return entry;
+    }
   }
 }
 
