@@ -190,6 +190,28 @@ export default tseslint.config(
     },
   },
   {
+    // The gateway registers a route only through `handle(app, DECLARED.route, ...)` (http/routes.ts),
+    // so its path and access are written once, in the module's `declareRoutes` (ADR 0014).
+    // routes/webhooks/** follows when its owner next touches it (declared in routes/route-table.ts).
+    files: ['gateway/src/**/*.ts'],
+    ignores: [
+      'gateway/src/**/*.spec.ts',
+      'gateway/src/http/routes.ts',
+      'gateway/src/routes/webhooks/**',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.object.name='app'][callee.property.name=/^(get|head|post|put|patch|delete|options|all|route)$/]",
+          message:
+            'Declare the route with declareRoutes() in its module and register it with handle() (http/routes.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: ['tools/**', 'bench/**', '**/cli/**', '**/*.mjs'],
     rules: { 'no-console': 'off' },
   },

@@ -22,7 +22,7 @@ import { createAuthWiring, type AuthWiring, type ExtraRoutes } from './auth/inde
 import { readConfig, type GatewayConfig } from './config.js';
 
 /** The route table, for suites that must cover every route (test-e2e/test/resilience). */
-export { ROUTE_TABLE, type RouteRule } from './auth/route-access.js';
+export { ROUTE_TABLE } from './routes/route-table.js';
 
 export interface GatewayHandle {
   app: FastifyInstance;

@@ -1,7 +1,7 @@
 import type { ListAlertsRequest } from '@inventory/contracts/activity/v1/activity.js';
 
-export const ALERTS_DEFAULT_PER_PAGE = 10;
-export const ALERTS_MAX_PER_PAGE = 100;
+const ALERTS_DEFAULT_PER_PAGE = 10;
+const ALERTS_MAX_PER_PAGE = 100;
 
 export type ParsedAlertsQuery =
   { ok: true; request: ListAlertsRequest } | { ok: false; errors: Record<string, string[]> };
