@@ -4,8 +4,6 @@ import type {
   UpdateInstanceRequest,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import type { FieldViolation } from '@inventory/contracts/common/v1/errors.js';
-import { codeBody, validationBody } from '../../http/envelopes.js';
-import { HttpError } from '../../http/http-error.js';
 
 /**
  * JSON type checks the proto cannot express (a number where a string belongs,
@@ -124,25 +122,6 @@ const SIDE_EFFECTS = [
   'inbound_shipment_arrival_alert',
   'rma_arrival_alert',
 ] as const;
-
-/**
- * The instance writes take a JSON object, as the specification's requests are: another
- * content type is 415, and a JSON body that is not an object (`[1,2,3]`, `null`, `"x"`, `3`)
- * or no body at all is 422 — never an empty update that answers 200 and changes nothing.
- */
-export function requireJsonObject(contentType: string | undefined, body: unknown): void {
-  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== undefined && mediaType !== '' && mediaType !== 'application/json')
-    throw new HttpError(
-      415,
-      codeBody(
-        'unsupported_media_type',
-        'The request body must be JSON (Content-Type: application/json).',
-      ),
-    );
-  if (!isObject(body))
-    throw new HttpError(422, validationBody({ body: ['The request body must be a JSON object.'] }));
-}
 
 /** A body that is not a JSON object is read as an empty one (every field then reports as missing). */
 function reader(body: unknown): BodyReader {

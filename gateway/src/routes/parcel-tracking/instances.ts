@@ -4,7 +4,8 @@ import { notFoundBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { baseUrlOf } from './base-url.js';
-import { readCreateBody, readTestBody, readUpdateBody, requireJsonObject } from './body.js';
+import { readCreateBody, readTestBody, readUpdateBody } from './body.js';
+import { jsonObjectBody } from '../../http/body.js';
 import { presentChannel, presentCreated, presentDashboard, presentUpdated } from './present.js';
 
 export interface ParcelTrackingRouteDeps {
@@ -56,7 +57,7 @@ export async function parcelTrackingRoutes(
   });
 
   handle(app, INSTANCE_ROUTES.create, async (request, reply) => {
-    requireJsonObject(request.headers['content-type'], request.body);
+    jsonObjectBody(request, { required: true });
     const { instance } = await parcelTracking.createInstance(readCreateBody(request.body));
     return reply.code(201).send({ data: presentCreated(instance!, baseUrl(request)) });
   });
@@ -67,7 +68,7 @@ export async function parcelTrackingRoutes(
   });
 
   handle(app, INSTANCE_ROUTES.update, async (request) => {
-    requireJsonObject(request.headers['content-type'], request.body);
+    jsonObjectBody(request, { required: true });
     const { instance } = await parcelTracking.updateInstance(
       readUpdateBody(instanceId(request.params), request.body),
     );
