@@ -43,6 +43,15 @@ export function parseDay(text: string, formats: DayFormats = {}): CalendarDay | 
   return { year, month, day };
 }
 
+/**
+ * `m/d/Y` exactly as Laravel's `date_format:m/d/Y` checks it (two-digit month and day, a real
+ * calendar day) to `YYYY-MM-DD`: the list filters' `filter[date_from]`/`filter[date_to]`.
+ */
+export function parseMdY(text: string): string | undefined {
+  const day = parseDay(text, { strictMdY: true });
+  return day && isoDay(day);
+}
+
 /** `YYYY-MM-DD` of the day (what the services' day filters take). */
 export function isoDay({ year, month, day }: CalendarDay): string {
   const pad = (value: number, width: number) => String(value).padStart(width, '0');

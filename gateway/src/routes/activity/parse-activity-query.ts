@@ -1,4 +1,5 @@
 import type { ListActivitiesRequest } from '@inventory/contracts/activity/v1/activity.js';
+import { parseMdY } from '../../http/dates.js';
 import { commaList, filterValue, type QueryValue } from '../../http/query.js';
 
 /** Sorts the activity endpoint allows (spec: created_at, event, id; default -created_at then -id). */
@@ -14,20 +15,8 @@ export const ACTIVITY_MAX_SEARCH_LENGTH = 255;
 export type ParsedActivityQuery =
   { ok: true; request: ListActivitiesRequest } | { ok: false; errors: Record<string, string[]> };
 
-/** m/d/Y exactly as Laravel's date_format checks it: two-digit month and day, a real calendar day. */
-export function parseMdY(text: string): string | undefined {
-  const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text);
-  if (!match) return undefined;
-  const [month, day, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (
-    date.getUTCFullYear() !== year ||
-    date.getUTCMonth() !== month - 1 ||
-    date.getUTCDate() !== day
-  )
-    return undefined;
-  return `${match[3]}-${match[1]}-${match[2]}`;
-}
+/** Where parse-webhook-log-query.ts (and this module's spec) still look for it; it lives in http/dates.ts. */
+export { parseMdY };
 
 function positiveInt(
   value: unknown,

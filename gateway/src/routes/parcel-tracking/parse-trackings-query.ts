@@ -1,6 +1,6 @@
 import type { ListTrackingsRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { commaList, filterValue, pageNumber } from '../../http/query.js';
-import { parseMdY } from '../activity/parse-activity-query.js';
+import { parseMdY } from '../../http/dates.js';
 
 export const TRACKING_SORTS = ['created_at', 'last_event_at', 'delivered_at'] as const;
 export const TRACKINGS_DEFAULT_PER_PAGE = 10;
