@@ -1,16 +1,11 @@
 import type { ListActivitiesRequest } from '@inventory/contracts/activity/v1/activity.js';
+import { ACTIVITY_DEFAULT_PER_PAGE, ACTIVITY_MAX_PER_PAGE, ACTIVITY_SORTS } from '@inventory/rules';
 import { parseMdY } from '../../http/dates.js';
 import { commaList, filterValue, type QueryValue } from '../../http/query.js';
 
-/** Sorts the activity endpoint allows (spec: created_at, event, id; default -created_at then -id). */
-export const ACTIVITY_SORTS = ['created_at', 'event', 'id'] as const;
-export const ACTIVITY_DEFAULT_PER_PAGE = 10;
-/**
- * The spec sets no hard maximum ("at or below 100 is advised"); 1000 keeps one
- * request from pulling the whole log. Above it is a 422, not a silent clamp.
- */
-export const ACTIVITY_MAX_PER_PAGE = 1000;
-export const ACTIVITY_MAX_SEARCH_LENGTH = 255;
+/** The sorts and page limits are the activity service's too (one definition, @inventory/rules). */
+export { ACTIVITY_MAX_PER_PAGE };
+const ACTIVITY_MAX_SEARCH_LENGTH = 255;
 
 export type ParsedActivityQuery =
   { ok: true; request: ListActivitiesRequest } | { ok: false; errors: Record<string, string[]> };

@@ -1,7 +1,5 @@
 import type { ListAlertsRequest } from '@inventory/contracts/activity/v1/activity.js';
-
-const ALERTS_DEFAULT_PER_PAGE = 10;
-const ALERTS_MAX_PER_PAGE = 100;
+import { ALERTS_DEFAULT_PER_PAGE, ALERTS_MAX_PER_PAGE } from '@inventory/rules';
 
 export type ParsedAlertsQuery =
   { ok: true; request: ListAlertsRequest } | { ok: false; errors: Record<string, string[]> };

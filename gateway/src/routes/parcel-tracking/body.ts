@@ -1,3 +1,4 @@
+import { AUTO_TRACK_KEYS, SIDE_EFFECT_KEYS } from '@inventory/rules';
 import type {
   AutoTrackChannelsPatch,
   CreateInstanceRequest,
@@ -110,19 +111,6 @@ class BodyReader {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const AUTO_TRACK = [
-  'sales_order_fulfillments',
-  'inbound_shipments',
-  'warehouse_transfer_shipments',
-  'rmas',
-  'vendor_credit_shipments',
-] as const;
-const SIDE_EFFECTS = [
-  'vendor_credit_shipment_auto_delivered',
-  'inbound_shipment_arrival_alert',
-  'rma_arrival_alert',
-] as const;
-
 /** A body that is not a JSON object is read as an empty one (every field then reports as missing). */
 function reader(body: unknown): BodyReader {
   return new BodyReader(isObject(body) ? body : {});
@@ -142,7 +130,7 @@ export function readCreateBody(body: unknown): CreateInstanceRequest {
   const request: CreateInstanceRequest = {
     name: r.string(r.body, 'name'),
     api_key: r.string(r.body, 'api_key'),
-    auto_track: r.booleans(r.body, 'auto_track', AUTO_TRACK),
+    auto_track: r.booleans(r.body, 'auto_track', AUTO_TRACK_KEYS),
     auto_track_channels: r.channelScope(r.body),
     input_violations: [],
   };
@@ -157,9 +145,9 @@ export function readUpdateBody(id: number, body: unknown): UpdateInstanceRequest
     name: r.string(r.body, 'name'),
     api_key: r.string(r.body, 'api_key'),
     is_automatic_sync_enabled: r.boolean(r.body, 'is_automatic_sync_enabled'),
-    auto_track: r.booleans(r.body, 'auto_track', AUTO_TRACK),
+    auto_track: r.booleans(r.body, 'auto_track', AUTO_TRACK_KEYS),
     auto_track_channels: r.channelScope(r.body),
-    side_effects: r.booleans(r.body, 'side_effects', SIDE_EFFECTS),
+    side_effects: r.booleans(r.body, 'side_effects', SIDE_EFFECT_KEYS),
     quota_alert_threshold: r.integer(r.body, 'quota_alert_threshold'),
     input_violations: [],
   };

@@ -1,3 +1,4 @@
+import { parseIsoDay } from '@inventory/rules';
 import type { FieldViolation } from '@inventory/platform';
 import { parseDecimal } from './decimal.js';
 import {
@@ -43,13 +44,7 @@ export interface InvoiceRecordInput {
 
 /** A real calendar day written YYYY-MM-DD (02-30 is not one). */
 export function isCalendarDate(text: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-  );
+  return parseIsoDay(text) !== undefined;
 }
 
 /** Checks a purchase-invoice event's record; a record that can never be shown is reported, not stored. */
