@@ -145,26 +145,6 @@ export default tseslint.config(
     },
   },
   {
-    // TEMPORARY, parcel-tracking only (issue 11, owned by the parcel-tracking engineer): its
-    // test harness still boots webhook-ingest and reads its stores; it must talk to it over its
-    // gRPC API or a fake of the webhook-ingest contract, and then this block goes.
-    files: ['services/parcel-tracking/test/**/*.ts'],
-    rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          depConstraints: [
-            {
-              sourceTag: 'type:service',
-              onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'],
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
     // MongoDB is reached through mongoose only in a service's store/ (repositories own their
     // models) and in the platform's own stores; everything else calls a repository.
     files: ['services/**/*.ts', 'gateway/**/*.ts', 'libs/platform/src/**/*.ts'],

@@ -56,8 +56,8 @@ import { VerifyWebhookSignature } from './use-cases/verify-webhook-signature.js'
 export const SERVICE_NAME = 'parcel-tracking';
 
 export { seedSalesChannels, DEV_SALES_CHANNELS } from './events/seed-sales-channels.js';
-export { TrackingStore, type NewTracking, type TrackingDocument } from './store/tracking-store.js';
-export { InstanceStore } from './store/instance-store.js';
+/** Types only, for test-e2e's casts into the running service (no store is exported to run). */
+export type { TrackingStore } from './store/tracking-store.js';
 export type { ProviderClient } from './provider/client.js';
 
 /** The background workers; tests call `runOnce()` with TRACKING_WORKER_INTERVAL_MS=0. */
