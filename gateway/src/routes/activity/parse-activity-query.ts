@@ -1,7 +1,13 @@
 import type { ListActivitiesRequest } from '@inventory/contracts/activity/v1/activity.js';
 import { ACTIVITY_DEFAULT_PER_PAGE, ACTIVITY_MAX_PER_PAGE, ACTIVITY_SORTS } from '@inventory/rules';
 import { parseMdY } from '../../http/dates.js';
-import { commaList, filterValue, type QueryValue } from '../../http/query.js';
+import {
+  commaList,
+  filterValue,
+  INT32_MAX,
+  pageNumber,
+  type QueryValue,
+} from '../../http/query.js';
 
 /** The sorts and page limits are the activity service's too (one definition, @inventory/rules). */
 export { ACTIVITY_MAX_PER_PAGE };
@@ -12,28 +18,6 @@ export type ParsedActivityQuery =
 
 /** Where parse-webhook-log-query.ts (and this module's spec) still look for it; it lives in http/dates.ts. */
 export { parseMdY };
-
-function positiveInt(
-  value: unknown,
-  field: string,
-  fallback: number,
-  max: number | undefined,
-  errors: Record<string, string[]>,
-): number {
-  if (value === undefined || value === '') return fallback;
-  if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) {
-    (errors[field] ??= []).push(`The ${field} field must be an integer.`);
-    return fallback;
-  }
-  const number = Number(value.trim());
-  if (number < 1) (errors[field] ??= []).push(`The ${field} field must be at least 1.`);
-  else if (max !== undefined && number > max)
-    (errors[field] ??= []).push(`The ${field} field must not be greater than ${max}.`);
-  // Past int32 the gRPC page field would overflow; such a page is empty anyway.
-  else if (number > 2_147_483_647)
-    (errors[field] ??= []).push(`The ${field} field must not be greater than 2147483647.`);
-  return number;
-}
 
 /**
  * Parses the HTTP query of `GET .../instances/{instance}/activity` into the
@@ -98,13 +82,14 @@ export function parseActivityQuery(query: unknown, instanceId: number): ParsedAc
     }
   }
 
-  const page = positiveInt(params.page, 'page', 1, undefined, errors);
-  const perPage = positiveInt(
+  const page = pageNumber(params.page, 'page', 1, INT32_MAX, errors, Infinity);
+  const perPage = pageNumber(
     params.per_page,
     'per_page',
     ACTIVITY_DEFAULT_PER_PAGE,
     ACTIVITY_MAX_PER_PAGE,
     errors,
+    Infinity,
   );
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
