@@ -28,3 +28,5 @@ export type {
   SideEffectKey,
   TrackingSort,
 } from './parcel-tracking.js';
+export { PRODUCT_SORTS, PURCHASE_INVOICE_SORTS } from './catalog.js';
+export { pageInfo, withIdTiebreak, type PageInfo, type SortKey } from './pages.js';

@@ -1,3 +1,4 @@
+import { PRODUCT_SORTS, PURCHASE_INVOICE_SORTS } from '@inventory/rules';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CatalogAdapter } from '../../adapters/catalog.js';
 import { flatPage } from '../../http/pagination.js';
@@ -18,9 +19,6 @@ export const CATALOG_ROUTES = declareRoutes({
     access: { scope: 'purchase-orders:read' },
   },
 });
-
-const PRODUCT_SORTS = ['id', 'sku', 'name', 'created_at', 'updated_at'] as const;
-const PURCHASE_INVOICE_SORTS = ['created_at', 'due_date', 'total'] as const;
 
 export interface CatalogRouteDeps {
   catalog: CatalogAdapter;

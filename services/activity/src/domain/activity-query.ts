@@ -4,13 +4,16 @@ import {
   ACTIVITY_DEFAULT_PER_PAGE,
   ACTIVITY_MAX_PER_PAGE,
   ACTIVITY_SORTS,
+  pageInfo,
   parseIsoDay,
   startOfDay,
+  withIdTiebreak,
   type ActivitySort,
+  type PageInfo,
 } from '@inventory/rules';
 
-/** The sorts and page limits are the gateway's too: one definition in @inventory/rules. */
-export { ACTIVITY_MAX_PER_PAGE as MAX_PER_PAGE };
+/** The sorts, page limits and page arithmetic are shared: one definition in @inventory/rules. */
+export { ACTIVITY_MAX_PER_PAGE as MAX_PER_PAGE, pageInfo, withIdTiebreak, type PageInfo };
 type SortableField = ActivitySort;
 export interface SortKey {
   field: SortableField;
@@ -131,38 +134,5 @@ export function toActivityQuery(
       page,
       perPage,
     },
-  };
-}
-
-/** Equal keys would otherwise page unstably; the id breaks ties in the last key's direction. */
-export function withIdTiebreak(sort: SortKey[]): SortKey[] {
-  if (sort.some((key) => key.field === 'id')) return sort;
-  return [...sort, { field: 'id', descending: sort[sort.length - 1]?.descending ?? true }];
-}
-
-export interface PageInfo {
-  current_page: number;
-  last_page: number;
-  per_page: number;
-  total: number;
-  from: number;
-  to: number;
-}
-
-/** `from`/`to` are 1-based row positions, 0 on an empty page (the gateway renders null). */
-export function pageInfo(
-  page: number,
-  perPage: number,
-  total: number,
-  rowsOnPage: number,
-): PageInfo {
-  const from = rowsOnPage > 0 ? (page - 1) * perPage + 1 : 0;
-  return {
-    current_page: page,
-    last_page: Math.max(1, Math.ceil(total / perPage)),
-    per_page: perPage,
-    total,
-    from,
-    to: from === 0 ? 0 : from + rowsOnPage - 1,
   };
 }

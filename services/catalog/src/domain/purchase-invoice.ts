@@ -1,4 +1,4 @@
-import { parseIsoDay } from '@inventory/rules';
+import { parseIsoDay, PURCHASE_INVOICE_SORTS } from '@inventory/rules';
 import type { FieldViolation } from '@inventory/platform';
 import { parseDecimal } from './decimal.js';
 import {
@@ -10,7 +10,8 @@ import {
 } from './list-query.js';
 import { checkText, isRecordId } from './record-version.js';
 
-export const INVOICE_SORTS = ['created_at', 'due_date', 'total'] as const;
+/** The gateway documents and checks the same sorts (@inventory/rules). */
+const INVOICE_SORTS = PURCHASE_INVOICE_SORTS;
 export type InvoiceSortField = (typeof INVOICE_SORTS)[number];
 export const DEFAULT_INVOICE_SORT: Array<SortKey<InvoiceSortField>> = [
   { field: 'created_at', descending: true },
