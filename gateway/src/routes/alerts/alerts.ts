@@ -1,3 +1,4 @@
+import { ALERTS_PERMISSION } from '@inventory/access';
 import type { FastifyInstance } from 'fastify';
 import type { ActivityAdapter } from '../../adapters/activity.js';
 import { notFoundBody, validationBody } from '../../http/envelopes.js';
@@ -13,9 +14,6 @@ export interface AlertRouteDeps {
   publicScheme: 'http' | 'https';
   publicPort: number;
 }
-
-/** The permission a session user needs to see and mark alerts (ADR 0302); owners hold it. */
-const ALERTS_PERMISSION = 'alerts:view';
 
 /** The web app only (a session), for users holding ALERTS_PERMISSION. */
 export const ALERT_ROUTES = declareRoutes({
