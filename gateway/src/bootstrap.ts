@@ -65,7 +65,9 @@ export async function bootstrap(
     activity: config.ACTIVITY_GRPC_ADDRESS,
     catalog: config.CATALOG_GRPC_ADDRESS,
   });
-  const identity = createIdentityAdapter(config.IDENTITY_GRPC_ADDRESS, config.GRPC_DEADLINE_MS);
+  const identity = createIdentityAdapter(config.IDENTITY_GRPC_ADDRESS, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+  });
   const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, {
     deadlineMs: config.GRPC_DEADLINE_MS,
   });
