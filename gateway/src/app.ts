@@ -6,6 +6,8 @@ import { registerAuth, type AuthWiring } from './auth/index.js';
 import type { GatewayConfig } from './config.js';
 import { errorEnvelopeServerOptions, registerErrorHandling } from './http/error-handler.js';
 import { registerHttpMetrics } from './http/metrics.js';
+import { refuseUndeclaredRoutes } from './http/routes.js';
+import { ROUTE_TABLE } from './routes/route-table.js';
 import { lazyChildLoggerFactory } from './http/request-logger.js';
 import { registerOpenApi } from './openapi/index.js';
 import { healthRoutes, type HealthRouteDeps } from './routes/health.js';
@@ -74,6 +76,22 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Before any route: every route after this is documented in OpenAPI and guarded by the route table.
   await registerOpenApi(app, deps.auth.routeTable);
   await registerAuth(app, deps.auth, deps.identity);
+  await app.register(gatewayRoutes, deps);
+  // Test-only probes (BootstrapOptions.extraRoutes) sit outside: an unlisted one shows deny by default.
+  if (deps.auth.extraRoutes) await app.register(deps.auth.extraRoutes.plugin);
+  return app;
+}
+
+/**
+ * Every route of the gateway's own modules. Inside, a route that `ROUTE_TABLE` does not declare
+ * fails the start (ADR 0014): the table is built from the modules' declarations.
+ */
+async function gatewayRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
+  refuseUndeclaredRoutes(app, ROUTE_TABLE);
+  const publicUrl = {
+    publicScheme: deps.config.PUBLIC_SCHEME,
+    publicPort: deps.config.PUBLIC_PORT,
+  };
   await app.register(identityRoutes, {
     identity: deps.identity,
     currentUsers: deps.auth.currentUsers,
@@ -81,42 +99,28 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     sessionCookieSecure: deps.config.SESSION_COOKIE_SECURE,
   });
   await app.register(healthRoutes, deps);
-  await app.register(parcelTrackingRoutes, {
-    parcelTracking: deps.parcelTracking,
-    publicScheme: deps.config.PUBLIC_SCHEME,
-    publicPort: deps.config.PUBLIC_PORT,
-  });
+  await app.register(parcelTrackingRoutes, { parcelTracking: deps.parcelTracking, ...publicUrl });
   await app.register(parcelTrackingWebhookRoutes, { webhookIngest: deps.webhookIngest });
   await app.register(parcelTrackingActivityRoutes, {
     parcelTracking: deps.parcelTracking,
     activity: deps.activity,
-    publicScheme: deps.config.PUBLIC_SCHEME,
-    publicPort: deps.config.PUBLIC_PORT,
+    ...publicUrl,
   });
-  await app.register(alertRoutes, {
-    activity: deps.activity,
-    publicScheme: deps.config.PUBLIC_SCHEME,
-    publicPort: deps.config.PUBLIC_PORT,
-  });
+  await app.register(alertRoutes, { activity: deps.activity, ...publicUrl });
   await app.register(webhookSubscriptionRoutes, {
     outboundDelivery: deps.outboundDelivery,
-    publicScheme: deps.config.PUBLIC_SCHEME,
-    publicPort: deps.config.PUBLIC_PORT,
+    ...publicUrl,
   });
   await app.register(catalogRoutes, { catalog: deps.catalog });
   await app.register(parcelTrackingTrackingsRoutes, {
     parcelTracking: deps.parcelTracking,
-    publicScheme: deps.config.PUBLIC_SCHEME,
-    publicPort: deps.config.PUBLIC_PORT,
+    ...publicUrl,
   });
   await app.register(parcelTrackingWebhookLogRoutes, {
     parcelTracking: deps.parcelTracking,
     webhookIngest: deps.webhookIngest,
-    publicScheme: deps.config.PUBLIC_SCHEME,
-    publicPort: deps.config.PUBLIC_PORT,
+    ...publicUrl,
   });
-  if (deps.auth.extraRoutes) await app.register(deps.auth.extraRoutes.plugin);
   // The web app (issue #17): static files under /app on every tenant host.
   await app.register(webAppRoutes, { webAppDir: deps.config.WEB_APP_DIR });
-  return app;
 }

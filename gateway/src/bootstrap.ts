@@ -22,7 +22,7 @@ import { createAuthWiring, type AuthWiring, type ExtraRoutes } from './auth/inde
 import { readConfig, type GatewayConfig } from './config.js';
 
 /** The route table, for suites that must cover every route (test-e2e/test/resilience). */
-export { ROUTE_TABLE, type RouteRule } from './auth/route-access.js';
+export { ROUTE_TABLE } from './routes/route-table.js';
 
 export interface GatewayHandle {
   app: FastifyInstance;
@@ -65,7 +65,9 @@ export async function bootstrap(
     activity: config.ACTIVITY_GRPC_ADDRESS,
     catalog: config.CATALOG_GRPC_ADDRESS,
   });
-  const identity = createIdentityAdapter(config.IDENTITY_GRPC_ADDRESS, config.GRPC_DEADLINE_MS);
+  const identity = createIdentityAdapter(config.IDENTITY_GRPC_ADDRESS, {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+  });
   const parcelTracking = createParcelTrackingAdapter(config.PARCEL_TRACKING_GRPC_ADDRESS, {
     deadlineMs: config.GRPC_DEADLINE_MS,
   });

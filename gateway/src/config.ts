@@ -55,7 +55,7 @@ const fields = z.object({
     .optional(),
 });
 
-export const configSchema = fields.superRefine((config, context) => {
+const configSchema = fields.superRefine((config, context) => {
   if (config.NODE_ENV === 'production' && config.DEV_LOOPBACK_TENANT)
     context.addIssue({
       code: z.ZodIssueCode.custom,

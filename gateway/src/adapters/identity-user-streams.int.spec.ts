@@ -28,7 +28,9 @@ describe('IdentityUserStreams against a hung identity', () => {
 
   beforeAll(async () => {
     hole = await startBlackHole();
-    const identity = createIdentityAdapter(`127.0.0.1:${hole.port}`, DEADLINE_MS);
+    const identity = createIdentityAdapter(`127.0.0.1:${hole.port}`, {
+      deadlineMs: DEADLINE_MS,
+    });
     streams = new IdentityUserStreams(identity, {
       deadlineMs: DEADLINE_MS,
       breaker: { volumeThreshold: 3, resetTimeoutMs: 60_000 },

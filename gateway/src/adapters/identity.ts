@@ -52,9 +52,17 @@ export interface IdentityAdapter {
  * flight to a frozen identity within seconds, and the connection gate fails the next ones at once
  * until it is back (issue #18 item 6, ADR 0710).
  */
-export function createIdentityAdapter(address: string, deadlineMs: number): IdentityAdapter {
+export interface IdentityAdapterOptions {
+  /** Per-call deadline (the gateway's GRPC_DEADLINE_MS). */
+  deadlineMs?: number;
+}
+
+export function createIdentityAdapter(
+  address: string,
+  options: IdentityAdapterOptions = {},
+): IdentityAdapter {
   const handle = createGrpcClient(IdentityServiceClient, address, {
-    deadlineMs,
+    deadlineMs: options.deadlineMs ?? 5_000,
     breaker: { resetTimeoutMs: 2_000 },
     keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
   });

@@ -36,8 +36,8 @@ export interface ParcelTrackingAdapter {
  * so it needs the provider timeout plus a margin; every other call is local to parcel-tracking
  * and gets the gateway's default.
  */
-export const PROVIDER_CALL_DEADLINE_MS = 15_000;
-export const DASHBOARD_DEADLINE_MS = 8_000;
+const PROVIDER_CALL_DEADLINE_MS = 15_000;
+const DASHBOARD_DEADLINE_MS = 8_000;
 
 export interface ParcelTrackingAdapterOptions {
   /** The gateway's GRPC_DEADLINE_MS: the deadline of calls that stay inside parcel-tracking. */

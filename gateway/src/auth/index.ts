@@ -10,7 +10,8 @@ import { registerAuthHook } from './auth-hook.js';
 import { LoginThrottle } from './login-throttle.js';
 import { RateLimiter } from './rate-limiter.js';
 import { registerRequestLog, RequestLogPublisher } from './request-log.js';
-import { ROUTE_TABLE, type RouteRule } from './route-access.js';
+import { ROUTE_TABLE } from '../routes/route-table.js';
+import type { RouteRule } from './route-access.js';
 import { TenantResolver } from './tenancy.js';
 import { TokenCache } from './token-cache.js';
 

@@ -15,7 +15,7 @@ export interface TenancySettings {
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** `{base_url}`: the tenant's own address, with the port only when it is not the scheme's default. */
-export function baseUrlFor(host: string, scheme: 'http' | 'https', port: number): string {
+function baseUrlFor(host: string, scheme: 'http' | 'https', port: number): string {
   const defaultPort = scheme === 'https' ? 443 : 80;
   return `${scheme}://${host}${port && port !== defaultPort ? `:${port}` : ''}`;
 }

@@ -7,19 +7,27 @@ const label = (field: string) => field.replace(/_/g, ' ');
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+/** Fastify parses no other JSON type (`application/x+json` with a body is its own 415). */
+const isJsonMediaType = (contentType: string) =>
+  contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
 
 /**
  * The JSON object a request carries, checked once for every route that reads a
- * body (ADR 0005): a body of another content type is 415, a JSON body that is
- * not an object (`[1,2,3]`, `null`, `"x"`, `7`) is 422, and no body at all reads
- * as `{}` (each field then answers for itself: "required", or nothing to change).
+ * body (ADR 0005, ADR 0703): a body of another content type is 415, a JSON body
+ * that is not an object (`[1,2,3]`, `null`, `"x"`, `7`) is 422. No body at all
+ * reads as `{}` (each field then answers for itself: "required", or nothing to
+ * change), unless `required`: then it is 422 too (the instance writes, never an
+ * empty update that answers 200), and a Content-Type other than JSON is 415.
  */
-export function jsonObjectBody(request: FastifyRequest): Record<string, unknown> {
+export function jsonObjectBody(
+  request: FastifyRequest,
+  options: { required?: boolean } = {},
+): Record<string, unknown> {
   const body = request.body;
-  if (body === undefined) return {};
+  if (body === undefined && !options.required) return {};
   const type = request.headers['content-type'] ?? '';
-  if (!JSON_TYPE.test(type))
+  const typed = body !== undefined || type.trim() !== '';
+  if (typed && !isJsonMediaType(type))
     throw new HttpError(
       415,
       codeBody(

@@ -63,7 +63,7 @@ function rawJsonResponse(status: number, reason: string, body: unknown): string 
  * with Transfer-Encoding, ...). Fastify's default writes its own `{error, statusCode}` body;
  * this answers in the specification's `{message, code}` family instead.
  */
-export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
     if (error.code === 'HPE_HEADER_OVERFLOW')
@@ -86,11 +86,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
  * length limit (a very long webhook token) cannot name anything: the 404 envelope, without
  * echoing the path (Fastify's default is a 414 that does).
  */
-export function frameworkErrors(
-  error: FastifyError,
-  _request: FastifyRequest,
-  reply: FastifyReply,
-): void {
+function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     void reply.code(404).send(notFoundBody());
     return;

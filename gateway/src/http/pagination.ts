@@ -34,7 +34,7 @@ export function pageMeta(
 }
 
 /** `path` is the absolute URL without query; `query` is the request's raw query string (without `?`). */
-export function pageUrl(path: string, query: string, page: number): string {
+function pageUrl(path: string, query: string, page: number): string {
   const params = new URLSearchParams(query);
   params.set('page', String(page));
   return `${path}?${params.toString()}`;

@@ -3,6 +3,9 @@
  * log): `filter[x]` however the query string was parsed, comma lists, and page numbers.
  */
 
+/** Past int32 a gRPC page field would overflow; such a page is empty anyway. */
+export const INT32_MAX = 2_147_483_647;
+
 export type QueryValue = string | string[] | Record<string, unknown> | undefined;
 
 /**
@@ -39,8 +42,9 @@ export function commaList(value: QueryValue): string[] | undefined {
 }
 
 /**
- * A page or per-page number: digits only (at most 10), at least 1, at most `max`; otherwise a
- * Laravel-worded field error is recorded and `fallback` returned.
+ * A page or per-page number: digits only (at most `maxDigits`, 10 unless a list says otherwise),
+ * at least 1, at most `max`; otherwise a Laravel-worded field error is recorded and `fallback`
+ * returned. `1e9`, `1.5`, `-1`, `0x10` and repeated parameters are refused, not coerced.
  */
 export function pageNumber(
   value: unknown,
@@ -48,9 +52,11 @@ export function pageNumber(
   fallback: number,
   max: number,
   errors: Record<string, string[]>,
+  maxDigits = 10,
 ): number {
   if (value === undefined || value === '') return fallback;
-  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value.trim())) {
+  const digits = Number.isFinite(maxDigits) ? new RegExp(`^\\d{1,${maxDigits}}$`) : /^\d+$/;
+  if (typeof value !== 'string' || !digits.test(value.trim())) {
     (errors[field] ??= []).push(`The ${field} field must be an integer.`);
     return fallback;
   }

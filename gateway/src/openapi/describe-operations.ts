@@ -35,7 +35,7 @@ const words = (path: string) =>
 const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** `PATCH /api/personal-access-tokens/{id}` → `patchPersonalAccessTokensById`: stable and unique. */
-export function operationIdFor(method: string, path: string): string {
+function operationIdFor(method: string, path: string): string {
   return method + words(path).map(capital).join('');
 }
 

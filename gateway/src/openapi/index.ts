@@ -4,6 +4,27 @@ import swaggerUi from '@fastify/swagger-ui';
 import { requiredScope, ruleFor, type RouteRule } from '../auth/route-access.js';
 import { ERROR_SCHEMAS, HEADERS, RESPONSES, SECURITY_SCHEMES } from './components.js';
 import { describeOperations } from './describe-operations.js';
+import { declareRoutes, handle } from '../http/routes.js';
+
+const DOCS = '/api/docs';
+const docsPage = (url: string) =>
+  ({ method: 'GET', url, access: 'public', tenantless: true }) as const;
+
+/**
+ * The document and its Swagger UI answer on any Host (no tenant, no credential). `document` is
+ * ours; the others are what @fastify/swagger-ui registers under DOCS, declared here so the route
+ * table names them (without index.html and swagger-initializer.js the page renders blank).
+ */
+export const OPENAPI_ROUTES = declareRoutes({
+  document: docsPage('/api/openapi.json'),
+  ui: docsPage(DOCS),
+  uiSlash: docsPage(`${DOCS}/`),
+  uiJson: docsPage(`${DOCS}/json`),
+  uiYaml: docsPage(`${DOCS}/yaml`),
+  uiStatic: docsPage(`${DOCS}/static/*`),
+  uiIndex: docsPage(`${DOCS}/static/index.html`),
+  uiInitializer: docsPage(`${DOCS}/static/swagger-initializer.js`),
+});
 
 /**
  * The OpenAPI 3.1 document of every route registered after this plugin, at
@@ -63,6 +84,6 @@ export async function registerOpenApi(
         ? (describeOperations(documentObject.openapiObject as never, table) as never)
         : documentObject.swaggerObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: DOCS });
+  handle(app, OPENAPI_ROUTES.document, { schema: { hide: true } }, async () => app.swagger());
 }

@@ -2,7 +2,8 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchDocument, withDocumentGateway } from '../../scripts/document-gateway.js';
-import { requiredScope, ROUTE_TABLE } from '../auth/route-access.js';
+import { requiredScope } from '../auth/route-access.js';
+import { ROUTE_TABLE } from '../routes/route-table.js';
 import {
   codeBody,
   forbiddenBody,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { NatsConnection } from 'nats';
 import type { Redis } from '@inventory/platform';
 import type { ServiceHealthCheck } from '../adapters/service-health.js';
+import { declareRoutes, handle } from '../http/routes.js';
 
 export interface HealthRouteDeps {
   services: ServiceHealthCheck[];
@@ -16,6 +17,12 @@ export interface HealthRouteDeps {
  */
 const REQUIRED = new Set(['identity', 'redis', 'nats']);
 
+/** Probes: public and host-independent (answer on any Host, before tenancy). */
+export const HEALTH_ROUTES = declareRoutes({
+  liveness: { method: 'GET', url: '/healthz', access: 'public', tenantless: true },
+  readiness: { method: 'GET', url: '/readyz', access: 'public', tenantless: true },
+});
+
 /**
  * Liveness and readiness; public and host-independent. Metrics are not here: they are served on
  * METRICS_PORT (see bootstrap), never on the public port.
@@ -26,9 +33,9 @@ const REQUIRED = new Set(['identity', 'redis', 'nats']);
  * balancer at once.
  */
 export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps): Promise<void> {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  handle(app, HEALTH_ROUTES.liveness, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', async (_request, reply) => {
+  handle(app, HEALTH_ROUTES.readiness, async (_request, reply) => {
     const checks: Record<string, boolean> = {};
     await Promise.all([
       ...deps.services.map(async (service) => void (checks[service.name] = await service.check())),

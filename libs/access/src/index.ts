@@ -1,5 +1,6 @@
 export {
   addedElevatedScopes,
+  ALERTS_PERMISSION,
   isElevatedScope,
   isKnownScope,
   PERMISSIONS,

@@ -39,11 +39,11 @@ export function addedElevatedScopes(current: string[], next: string[]): string[]
   return next.filter((scope) => !held.has(scope) && isElevatedScope(scope));
 }
 
-/**
- * Permissions the web app needs that no token scope grants (session-only routes).
- * `alerts:view`: the in-app admin alerts (ADR 0302).
- */
-export const SESSION_PERMISSIONS = ['alerts:view'] as const;
+/** The in-app admin alerts (ADR 0302): a session user needs it to see and mark alerts. */
+export const ALERTS_PERMISSION = 'alerts:view';
+
+/** Permissions the web app needs that no token scope grants (session-only routes). */
+export const SESSION_PERMISSIONS = [ALERTS_PERMISSION] as const;
 
 /**
  * Permissions share the scopes' names (see docs/decisions/0101-permission-model.md), plus the

@@ -15,31 +15,32 @@ import { RecordAlert } from './use-cases/record-alert.js';
 
 export const SERVICE_NAME = 'activity';
 
-/** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
+/**
+ * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
+ * failed wiring step stops what was started (ServiceRuntime.run).
+ */
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
   const config = readConfig(env);
   // The stream is declared here too, so the consumers can bind before any producer has started.
-  const runtime = await ServiceRuntime.start({
-    name: SERVICE_NAME,
-    config,
-    dbName: config.MONGO_DB,
-    streams: [ACTIVITY_STREAM],
-  });
-  const activities = new ActivityRepository(runtime.mongo);
-  const alerts = new AlertRepository(runtime.mongo);
-  const recordActivity = new RecordActivity(activities);
-  const recordAlert = new RecordAlert(alerts);
-  // Serving first builds the indexes (unique source_id, unique alert key) before any event is stored.
-  await runtime.serve([
-    activityService({
-      listActivities: new ListActivities(activities),
-      recordActivity,
-      listAlerts: new ListAlerts(alerts),
-      markAlertRead: new MarkAlertRead(alerts),
-      markAllAlertsRead: new MarkAllAlertsRead(alerts),
-    }),
-  ]);
-  await consumeActivityRecorded(runtime, recordActivity);
-  await consumeAlertRaised(runtime, recordAlert);
-  return runtime;
+  return ServiceRuntime.run(
+    { name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [ACTIVITY_STREAM] },
+    async (runtime) => {
+      const activities = new ActivityRepository(runtime.mongo);
+      const alerts = new AlertRepository(runtime.mongo);
+      const recordActivity = new RecordActivity(activities);
+      const recordAlert = new RecordAlert(alerts);
+      // Serving first builds the indexes (unique source_id, unique alert key) before any event is stored.
+      await runtime.serve([
+        activityService({
+          listActivities: new ListActivities(activities),
+          recordActivity,
+          listAlerts: new ListAlerts(alerts),
+          markAlertRead: new MarkAlertRead(alerts),
+          markAllAlertsRead: new MarkAllAlertsRead(alerts),
+        }),
+      ]);
+      await consumeActivityRecorded(runtime, recordActivity);
+      await consumeAlertRaised(runtime, recordAlert);
+    },
+  );
 }

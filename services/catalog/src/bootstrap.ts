@@ -14,28 +14,29 @@ export const SERVICE_NAME = 'catalog';
 
 export { seedCatalog, DEV_PRODUCTS, DEV_PURCHASE_INVOICES } from './events/seed-catalog.js';
 
-/** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
+/**
+ * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
+ * failed wiring step stops what was started (ServiceRuntime.run).
+ */
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
   const config = readConfig(env);
   // The stream is declared here too, so the consumers can bind before any producer has started.
-  const runtime = await ServiceRuntime.start({
-    name: SERVICE_NAME,
-    config,
-    dbName: config.MONGO_DB,
-    streams: [CATALOG_STREAM],
-  });
-  const products = new ProductStore(runtime.mongo);
-  const invoices = new PurchaseInvoiceStore(runtime.mongo);
-  // Serving first builds the indexes (the unique (tenant_id, id) ones) before any event is stored.
-  await runtime.serve([
-    catalogService({
-      listProducts: new ListProducts(products),
-      listPurchaseInvoices: new ListPurchaseInvoices(invoices),
-    }),
-  ]);
-  await consumeCatalogRecords(runtime, {
-    products: new ApplyProductChange(products, runtime.logger),
-    invoices: new ApplyPurchaseInvoiceChange(invoices, runtime.logger),
-  });
-  return runtime;
+  return ServiceRuntime.run(
+    { name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [CATALOG_STREAM] },
+    async (runtime) => {
+      const products = new ProductStore(runtime.mongo);
+      const invoices = new PurchaseInvoiceStore(runtime.mongo);
+      // Serving first builds the indexes (the unique (tenant_id, id) ones) before any event is stored.
+      await runtime.serve([
+        catalogService({
+          listProducts: new ListProducts(products),
+          listPurchaseInvoices: new ListPurchaseInvoices(invoices),
+        }),
+      ]);
+      await consumeCatalogRecords(runtime, {
+        products: new ApplyProductChange(products, runtime.logger),
+        invoices: new ApplyPurchaseInvoiceChange(invoices, runtime.logger),
+      });
+    },
+  );
 }

@@ -7,7 +7,7 @@ import {
   shipmentTrackingChanged,
   shipmentTrackingRemoved,
 } from '@inventory/events';
-import { connectRedis, ServiceRuntime, SecretBox, type Redis } from '@inventory/platform';
+import { connectRedis, ServiceRuntime, SecretBox } from '@inventory/platform';
 import { createWebhookRegistry } from './clients/webhook-registry.js';
 import { readConfig } from './config.js';
 import {
@@ -56,8 +56,8 @@ import { VerifyWebhookSignature } from './use-cases/verify-webhook-signature.js'
 export const SERVICE_NAME = 'parcel-tracking';
 
 export { seedSalesChannels, DEV_SALES_CHANNELS } from './events/seed-sales-channels.js';
-export { TrackingStore, type NewTracking, type TrackingDocument } from './store/tracking-store.js';
-export { InstanceStore } from './store/instance-store.js';
+/** Types only, for test-e2e's casts into the running service (no store is exported to run). */
+export type { TrackingStore } from './store/tracking-store.js';
 export type { ProviderClient } from './provider/client.js';
 
 /** The background workers; tests call `runOnce()` with TRACKING_WORKER_INTERVAL_MS=0. */
@@ -67,155 +67,159 @@ export interface TrackingWorkers {
   stop: StopTrackings;
 }
 
-/** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
+/**
+ * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
+ * failed wiring step (Redis unreachable, a consumer that cannot bind) stops what was started.
+ */
 export async function bootstrap(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ServiceRuntime & { deps: Deps; workers: TrackingWorkers }> {
   const config = readConfig(env);
-  const runtime = await ServiceRuntime.start({
-    name: SERVICE_NAME,
-    config,
-    dbName: config.MONGO_DB,
-    streams: [PARCEL_STREAM, ACTIVITY_STREAM, CATALOG_STREAM, SHIPMENTS_STREAM],
-  });
-  // Registered first, so it closes last: after gRPC has drained and the consumers stopped.
-  let redis: Redis;
-  try {
-    redis = await connectRedis(config.REDIS_URL, runtime.logger);
-  } catch (error) {
-    await runtime.stop();
-    throw error;
-  }
-  runtime.onStop(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
-  const registry = createWebhookRegistry(
-    config.WEBHOOK_INGEST_GRPC_ADDRESS,
-    config.GRPC_CLIENT_DEADLINE_MS,
-  );
-  runtime.onStop(async () => registry.close());
-  const provider = new ProviderClient({
-    baseUrl: config.PROVIDER_BASE_URL,
-    timeoutMs: config.PROVIDER_TIMEOUT_MS,
-    pacer: new RedisPacer(redis, {
-      perSecond: config.PROVIDER_RATE_PER_SECOND,
-      leaseMs: config.PROVIDER_PACE_LEASE_MS ?? config.PROVIDER_TIMEOUT_MS + 1_000,
-      logger: runtime.logger,
-    }),
-    breakerResetMs: config.PROVIDER_BREAKER_RESET_MS,
-    logger: runtime.logger,
-    metrics: providerMetrics(runtime.metrics.registry),
-  });
-  const deps: Deps = {
-    instances: new InstanceStore(runtime.mongo),
-    trackings: new TrackingStore(runtime.mongo),
-    rows: new TrackingRows(runtime.mongo),
-    queue: new TrackingQueue(runtime.mongo),
-    shipments: new ShipmentStore(runtime.mongo),
-    appliedUpdates: new AppliedUpdateStore(runtime.mongo),
-    channels: new SalesChannelStore(runtime.mongo),
-    stopJobs: new StopJobStore(runtime.mongo),
-    provider,
-    quotas: new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS }),
-    secrets: new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY),
-    registry,
-    outbox: runtime.outbox,
-    logger: runtime.logger,
-  };
-  runtime.onStop(async () => deps.provider.breaker.shutdown());
-
-  await runtime.serve([
-    parcelTrackingService({
-      testApiKey: new TestApiKey(deps),
-      createInstance: new CreateInstance(deps),
-      getInstance: new GetInstance(deps),
-      updateInstance: new UpdateInstance(deps),
-      deleteInstance: new DeleteInstance(deps),
-      listTrackableChannels: new ListTrackableChannels(deps),
-      checkInstance: new CheckInstance(deps),
-      verifyWebhookSignature: new VerifyWebhookSignature(deps),
-      applyTrackingUpdate: new ApplyTrackingUpdate(deps),
-      listTrackings: new ListTrackings(deps),
-    }),
-  ]);
-
-  const stopper = new StopDisconnectedTrackings(deps);
-  await runtime.consume({
-    stream: PARCEL_STREAM.name,
-    durable: 'parcel-tracking-stop-disconnected',
-    event: instanceDisconnected,
-    handle: (event) => stopper.execute(event),
-    retryDelayMs: config.STOP_RETRY_DELAY_MS,
-  });
-  const channels = salesChannelHandlers(deps.channels);
-  await runtime.consume({
-    stream: CATALOG_STREAM.name,
-    durable: 'parcel-tracking-sales-channel-connected',
-    event: salesChannelConnected,
-    handle: channels.connected,
-  });
-  await runtime.consume({
-    stream: CATALOG_STREAM.name,
-    durable: 'parcel-tracking-sales-channel-updated',
-    event: salesChannelUpdated,
-    handle: channels.updated,
-  });
-  await runtime.consume({
-    stream: CATALOG_STREAM.name,
-    durable: 'parcel-tracking-sales-channel-disconnected',
-    event: salesChannelDisconnected,
-    handle: channels.disconnected,
-  });
-  const intake = new IntakeShipment(deps);
-  await runtime.consume({
-    stream: SHIPMENTS_STREAM.name,
-    durable: 'parcel-tracking-shipment-assigned',
-    event: shipmentTrackingAssigned,
-    handle: async (event) => void (await intake.execute({ kind: 'assigned', event })),
-  });
-  await runtime.consume({
-    stream: SHIPMENTS_STREAM.name,
-    durable: 'parcel-tracking-shipment-changed',
-    event: shipmentTrackingChanged,
-    handle: async (event) => void (await intake.execute({ kind: 'changed', event })),
-  });
-  await runtime.consume({
-    stream: SHIPMENTS_STREAM.name,
-    durable: 'parcel-tracking-shipment-removed',
-    event: shipmentTrackingRemoved,
-    handle: async (event) => void (await intake.execute({ kind: 'removed', event })),
-  });
-  const backfill = new BackfillInstance(deps);
-  await runtime.consume({
-    stream: PARCEL_STREAM.name,
-    durable: 'parcel-tracking-backfill',
-    event: backfillRequested,
-    handle: (event) => backfill.execute(event),
-  });
-
-  const workerOptions = {
-    owner: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-    leaseMs: config.TRACKING_LEASE_MS,
-    backoffMs: config.REGISTRATION_BACKOFF_MS,
-    maxBackoffMs: config.REGISTRATION_MAX_BACKOFF_MS,
-  };
-  const workers = {
-    register: new RegisterPending(deps, workerOptions),
-    poll: new PollTrackings(deps, { ...workerOptions, staleAfterMs: config.POLL_STALE_AFTER_MS }),
-    stop: new StopTrackings(deps, {
-      ...workerOptions,
-      stopDeliveredAfterMs: config.STOP_DELIVERED_AFTER_MS,
-    }),
-  };
-  if (config.TRACKING_WORKER_INTERVAL_MS > 0) {
-    for (const [name, worker] of Object.entries(workers)) {
-      const loop = startWorkerLoop(
-        name,
-        () => worker.runOnce(),
-        config.TRACKING_WORKER_INTERVAL_MS,
-        runtime.logger,
+  return ServiceRuntime.run(
+    {
+      name: SERVICE_NAME,
+      config,
+      dbName: config.MONGO_DB,
+      streams: [PARCEL_STREAM, ACTIVITY_STREAM, CATALOG_STREAM, SHIPMENTS_STREAM],
+    },
+    async (runtime) => {
+      // Registered first, so it closes last: after gRPC has drained and the consumers stopped.
+      const redis = await connectRedis(config.REDIS_URL, runtime.logger);
+      runtime.onStop(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
+      const registry = createWebhookRegistry(
+        config.WEBHOOK_INGEST_GRPC_ADDRESS,
+        config.GRPC_CLIENT_DEADLINE_MS,
       );
-      runtime.onStop(() => loop.stop());
-    }
-  }
-  runtime.startOutboxRelay();
-  return Object.assign(runtime, { deps, workers });
+      runtime.onStop(async () => registry.close());
+      const provider = new ProviderClient({
+        baseUrl: config.PROVIDER_BASE_URL,
+        timeoutMs: config.PROVIDER_TIMEOUT_MS,
+        pacer: new RedisPacer(redis, {
+          perSecond: config.PROVIDER_RATE_PER_SECOND,
+          leaseMs: config.PROVIDER_PACE_LEASE_MS ?? config.PROVIDER_TIMEOUT_MS + 1_000,
+          logger: runtime.logger,
+        }),
+        breakerResetMs: config.PROVIDER_BREAKER_RESET_MS,
+        logger: runtime.logger,
+        metrics: providerMetrics(runtime.metrics.registry),
+      });
+      const deps: Deps = {
+        instances: new InstanceStore(runtime.mongo),
+        trackings: new TrackingStore(runtime.mongo),
+        rows: new TrackingRows(runtime.mongo),
+        queue: new TrackingQueue(runtime.mongo),
+        shipments: new ShipmentStore(runtime.mongo),
+        appliedUpdates: new AppliedUpdateStore(runtime.mongo),
+        channels: new SalesChannelStore(runtime.mongo),
+        stopJobs: new StopJobStore(runtime.mongo),
+        provider,
+        quotas: new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS }),
+        secrets: new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY),
+        registry,
+        outbox: runtime.outbox,
+        logger: runtime.logger,
+      };
+      runtime.onStop(async () => deps.provider.breaker.shutdown());
+
+      await runtime.serve([
+        parcelTrackingService({
+          testApiKey: new TestApiKey(deps),
+          createInstance: new CreateInstance(deps),
+          getInstance: new GetInstance(deps),
+          updateInstance: new UpdateInstance(deps),
+          deleteInstance: new DeleteInstance(deps),
+          listTrackableChannels: new ListTrackableChannels(deps),
+          checkInstance: new CheckInstance(deps),
+          verifyWebhookSignature: new VerifyWebhookSignature(deps),
+          applyTrackingUpdate: new ApplyTrackingUpdate(deps),
+          listTrackings: new ListTrackings(deps),
+        }),
+      ]);
+
+      const stopper = new StopDisconnectedTrackings(deps);
+      await runtime.consume({
+        stream: PARCEL_STREAM.name,
+        durable: 'parcel-tracking-stop-disconnected',
+        event: instanceDisconnected,
+        handle: (event) => stopper.execute(event),
+        retryDelayMs: config.STOP_RETRY_DELAY_MS,
+      });
+      const channels = salesChannelHandlers(deps.channels);
+      await runtime.consume({
+        stream: CATALOG_STREAM.name,
+        durable: 'parcel-tracking-sales-channel-connected',
+        event: salesChannelConnected,
+        handle: channels.connected,
+      });
+      await runtime.consume({
+        stream: CATALOG_STREAM.name,
+        durable: 'parcel-tracking-sales-channel-updated',
+        event: salesChannelUpdated,
+        handle: channels.updated,
+      });
+      await runtime.consume({
+        stream: CATALOG_STREAM.name,
+        durable: 'parcel-tracking-sales-channel-disconnected',
+        event: salesChannelDisconnected,
+        handle: channels.disconnected,
+      });
+      const intake = new IntakeShipment(deps);
+      await runtime.consume({
+        stream: SHIPMENTS_STREAM.name,
+        durable: 'parcel-tracking-shipment-assigned',
+        event: shipmentTrackingAssigned,
+        handle: async (event) => void (await intake.execute({ kind: 'assigned', event })),
+      });
+      await runtime.consume({
+        stream: SHIPMENTS_STREAM.name,
+        durable: 'parcel-tracking-shipment-changed',
+        event: shipmentTrackingChanged,
+        handle: async (event) => void (await intake.execute({ kind: 'changed', event })),
+      });
+      await runtime.consume({
+        stream: SHIPMENTS_STREAM.name,
+        durable: 'parcel-tracking-shipment-removed',
+        event: shipmentTrackingRemoved,
+        handle: async (event) => void (await intake.execute({ kind: 'removed', event })),
+      });
+      const backfill = new BackfillInstance(deps);
+      await runtime.consume({
+        stream: PARCEL_STREAM.name,
+        durable: 'parcel-tracking-backfill',
+        event: backfillRequested,
+        handle: (event) => backfill.execute(event),
+      });
+
+      const workerOptions = {
+        owner: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+        leaseMs: config.TRACKING_LEASE_MS,
+        backoffMs: config.REGISTRATION_BACKOFF_MS,
+        maxBackoffMs: config.REGISTRATION_MAX_BACKOFF_MS,
+      };
+      const workers = {
+        register: new RegisterPending(deps, workerOptions),
+        poll: new PollTrackings(deps, {
+          ...workerOptions,
+          staleAfterMs: config.POLL_STALE_AFTER_MS,
+        }),
+        stop: new StopTrackings(deps, {
+          ...workerOptions,
+          stopDeliveredAfterMs: config.STOP_DELIVERED_AFTER_MS,
+        }),
+      };
+      if (config.TRACKING_WORKER_INTERVAL_MS > 0) {
+        for (const [name, worker] of Object.entries(workers)) {
+          const loop = startWorkerLoop(
+            name,
+            () => worker.runOnce(),
+            config.TRACKING_WORKER_INTERVAL_MS,
+            runtime.logger,
+          );
+          runtime.onStop(() => loop.stop());
+        }
+      }
+      runtime.startOutboxRelay();
+      return { deps, workers };
+    },
+  );
 }

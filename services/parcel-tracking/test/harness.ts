@@ -9,9 +9,9 @@ import {
   type GrpcClientHandle,
 } from '@inventory/platform';
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
-import { bootstrap as startWebhookIngest } from '@inventory/webhook-ingest';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { bootstrap } from '../src/bootstrap.js';
+import { FakeWebhookIngest } from './fake-webhook-ingest.js';
 
 export const GOOD_KEY = 'good_provider_key_1';
 export const OTHER_KEY = 'other_provider_key_2';
@@ -19,13 +19,17 @@ export const OTHER_KEY = 'other_provider_key_2';
 export interface Harness {
   infra: TestInfra;
   sim: ProviderSimHandle;
-  ingest: Awaited<ReturnType<typeof startWebhookIngest>>;
+  /** webhook-ingest's gRPC contract, faked: it is not the subject here. */
+  ingest: FakeWebhookIngest;
   service: Awaited<ReturnType<typeof bootstrap>>;
   client: GrpcClientHandle<ParcelTrackingServiceClient>;
   stop(): Promise<void>;
 }
 
-/** Real MongoDB/NATS/Redis, real webhook-ingest, parcel-tracking over a real gRPC channel; only the provider is simulated. */
+/**
+ * Real MongoDB/NATS/Redis, parcel-tracking over a real gRPC channel; webhook-ingest is a fake of
+ * its gRPC contract (not the subject here), and the provider is simulated.
+ */
 export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
   const infra = await startTestInfra();
   const sim = await startProviderSim({
@@ -33,7 +37,7 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     rateLimitPerSecond: 1000,
   });
   const common = { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' };
-  const ingest = await startWebhookIngest({ ...common, MONGO_DB: infra.dbName('webhook_ingest') });
+  const ingest = await new FakeWebhookIngest().start();
   const service = await bootstrap({
     ...common,
     MONGO_DB: infra.dbName('parcel_tracking'),

@@ -1,21 +1,10 @@
+import { DELIVERY_STATUSES } from '@inventory/rules';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { TenantFixture } from '../../src/fixtures/tenants.js';
 import { PREFIX, startParcelSystem, validCreate, type ParcelSystem } from './harness.js';
 
-/** The ten delivery statuses, in the order status_counts lists them. */
-export const STATUSES = [
-  'pending',
-  'info_received',
-  'in_transit',
-  'available_for_pickup',
-  'out_for_delivery',
-  'delivered',
-  'delivery_failure',
-  'exception',
-  'expired',
-  'not_found',
-];
-
+/** The ten delivery statuses, in the order status_counts lists them (one definition: @inventory/rules). */
+export const STATUSES: string[] = [...DELIVERY_STATUSES];
 /**
  * One whole system with a provider simulator per file; the simulator and the
  * provider breaker are reset between tests.

@@ -1,55 +1,23 @@
 import type { ListActivitiesRequest } from '@inventory/contracts/activity/v1/activity.js';
-import { commaList, filterValue, type QueryValue } from '../../http/query.js';
+import { ACTIVITY_DEFAULT_PER_PAGE, ACTIVITY_MAX_PER_PAGE, ACTIVITY_SORTS } from '@inventory/rules';
+import { parseMdY } from '../../http/dates.js';
+import {
+  commaList,
+  filterValue,
+  INT32_MAX,
+  pageNumber,
+  type QueryValue,
+} from '../../http/query.js';
 
-/** Sorts the activity endpoint allows (spec: created_at, event, id; default -created_at then -id). */
-export const ACTIVITY_SORTS = ['created_at', 'event', 'id'] as const;
-export const ACTIVITY_DEFAULT_PER_PAGE = 10;
-/**
- * The spec sets no hard maximum ("at or below 100 is advised"); 1000 keeps one
- * request from pulling the whole log. Above it is a 422, not a silent clamp.
- */
-export const ACTIVITY_MAX_PER_PAGE = 1000;
-export const ACTIVITY_MAX_SEARCH_LENGTH = 255;
+/** The sorts and page limits are the activity service's too (one definition, @inventory/rules). */
+export { ACTIVITY_MAX_PER_PAGE };
+const ACTIVITY_MAX_SEARCH_LENGTH = 255;
 
 export type ParsedActivityQuery =
   { ok: true; request: ListActivitiesRequest } | { ok: false; errors: Record<string, string[]> };
 
-/** m/d/Y exactly as Laravel's date_format checks it: two-digit month and day, a real calendar day. */
-export function parseMdY(text: string): string | undefined {
-  const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text);
-  if (!match) return undefined;
-  const [month, day, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (
-    date.getUTCFullYear() !== year ||
-    date.getUTCMonth() !== month - 1 ||
-    date.getUTCDate() !== day
-  )
-    return undefined;
-  return `${match[3]}-${match[1]}-${match[2]}`;
-}
-
-function positiveInt(
-  value: unknown,
-  field: string,
-  fallback: number,
-  max: number | undefined,
-  errors: Record<string, string[]>,
-): number {
-  if (value === undefined || value === '') return fallback;
-  if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) {
-    (errors[field] ??= []).push(`The ${field} field must be an integer.`);
-    return fallback;
-  }
-  const number = Number(value.trim());
-  if (number < 1) (errors[field] ??= []).push(`The ${field} field must be at least 1.`);
-  else if (max !== undefined && number > max)
-    (errors[field] ??= []).push(`The ${field} field must not be greater than ${max}.`);
-  // Past int32 the gRPC page field would overflow; such a page is empty anyway.
-  else if (number > 2_147_483_647)
-    (errors[field] ??= []).push(`The ${field} field must not be greater than 2147483647.`);
-  return number;
-}
+/** Where parse-webhook-log-query.ts (and this module's spec) still look for it; it lives in http/dates.ts. */
+export { parseMdY };
 
 /**
  * Parses the HTTP query of `GET .../instances/{instance}/activity` into the
@@ -114,13 +82,14 @@ export function parseActivityQuery(query: unknown, instanceId: number): ParsedAc
     }
   }
 
-  const page = positiveInt(params.page, 'page', 1, undefined, errors);
-  const perPage = positiveInt(
+  const page = pageNumber(params.page, 'page', 1, INT32_MAX, errors, Infinity);
+  const perPage = pageNumber(
     params.per_page,
     'per_page',
     ACTIVITY_DEFAULT_PER_PAGE,
     ACTIVITY_MAX_PER_PAGE,
     errors,
+    Infinity,
   );
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };

@@ -1,8 +1,10 @@
+import { ALERTS_PERMISSION } from '@inventory/access';
 import type { FastifyInstance } from 'fastify';
 import type { ActivityAdapter } from '../../adapters/activity.js';
 import { notFoundBody, validationBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
 import { flatEnvelope, pageMeta } from '../../http/pagination.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 import { baseUrlOf } from '../parcel-tracking/base-url.js';
 import { parseAlertsQuery } from './parse-alerts-query.js';
 import { presentAlert } from './present-alert.js';
@@ -13,15 +15,22 @@ export interface AlertRouteDeps {
   publicPort: number;
 }
 
-/** The permission a session user needs to see and mark alerts (ADR 0302); owners hold it. */
-export const ALERTS_PERMISSION = 'alerts:view';
-
-/** Every route this module registers, for the route table (`session` + ALERTS_PERMISSION). */
-export const ALERT_ROUTES = [
-  'GET /api/alerts',
-  'POST /api/alerts/:id/read',
-  'POST /api/alerts/read-all',
-] as const;
+/** The web app only (a session), for users holding ALERTS_PERMISSION. */
+export const ALERT_ROUTES = declareRoutes({
+  list: { method: 'GET', url: '/api/alerts', access: 'session', permission: ALERTS_PERMISSION },
+  markRead: {
+    method: 'POST',
+    url: '/api/alerts/:id/read',
+    access: 'session',
+    permission: ALERTS_PERMISSION,
+  },
+  markAllRead: {
+    method: 'POST',
+    url: '/api/alerts/read-all',
+    access: 'session',
+    permission: ALERTS_PERMISSION,
+  },
+});
 
 function alertId(params: unknown): number {
   const raw = (params as { id?: string }).id ?? '';
@@ -34,7 +43,7 @@ function alertId(params: unknown): number {
  * with `unread_count`, mark one read, mark all read.
  */
 export async function alertRoutes(app: FastifyInstance, deps: AlertRouteDeps): Promise<void> {
-  app.get('/api/alerts', async (request) => {
+  handle(app, ALERT_ROUTES.list, async (request) => {
     const parsed = parseAlertsQuery(request.query);
     if (!parsed.ok) throw new HttpError(422, validationBody(parsed.errors));
     const response = await deps.activity.listAlerts(parsed.request);
@@ -49,12 +58,12 @@ export async function alertRoutes(app: FastifyInstance, deps: AlertRouteDeps): P
     );
   });
 
-  app.post('/api/alerts/:id/read', async (request) => {
+  handle(app, ALERT_ROUTES.markRead, async (request) => {
     const { alert } = await deps.activity.markAlertRead(alertId(request.params));
     return { data: presentAlert(alert!) };
   });
 
-  app.post('/api/alerts/read-all', async () => {
+  handle(app, ALERT_ROUTES.markAllRead, async () => {
     const { marked } = await deps.activity.markAllAlertsRead();
     return { data: { marked } };
   });

@@ -1,32 +1,9 @@
 import type { ListAlertsRequest } from '@inventory/contracts/activity/v1/activity.js';
-
-export const ALERTS_DEFAULT_PER_PAGE = 10;
-export const ALERTS_MAX_PER_PAGE = 100;
+import { ALERTS_DEFAULT_PER_PAGE, ALERTS_MAX_PER_PAGE } from '@inventory/rules';
+import { INT32_MAX, pageNumber } from '../../http/query.js';
 
 export type ParsedAlertsQuery =
   { ok: true; request: ListAlertsRequest } | { ok: false; errors: Record<string, string[]> };
-
-const INT32_MAX = 2_147_483_647;
-
-function positiveInt(
-  value: unknown,
-  field: string,
-  fallback: number,
-  max: number,
-  errors: Record<string, string[]>,
-): number {
-  if (value === undefined || value === '') return fallback;
-  // Digits only: `1e9`, `1.5`, `-1`, `0x10` and repeated parameters are refused, not coerced.
-  if (typeof value !== 'string' || !/^\d{1,16}$/.test(value.trim())) {
-    (errors[field] ??= []).push(`The ${field} field must be an integer.`);
-    return fallback;
-  }
-  const number = Number(value.trim());
-  if (number < 1) (errors[field] ??= []).push(`The ${field} field must be at least 1.`);
-  else if (number > max)
-    (errors[field] ??= []).push(`The ${field} field must not be greater than ${max}.`);
-  return number;
-}
 
 function unreadFilter(params: Record<string, unknown>, errors: Record<string, string[]>): boolean {
   const filter = params.filter;
@@ -48,13 +25,14 @@ export function parseAlertsQuery(query: unknown): ParsedAlertsQuery {
   const params = (query && typeof query === 'object' ? query : {}) as Record<string, unknown>;
   const errors: Record<string, string[]> = {};
   const unreadOnly = unreadFilter(params, errors);
-  const page = positiveInt(params.page, 'page', 1, INT32_MAX, errors);
-  const perPage = positiveInt(
+  const page = pageNumber(params.page, 'page', 1, INT32_MAX, errors, 16);
+  const perPage = pageNumber(
     params.per_page,
     'per_page',
     ALERTS_DEFAULT_PER_PAGE,
     ALERTS_MAX_PER_PAGE,
     errors,
+    16,
   );
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, request: { unread_only: unreadOnly, page: { page, per_page: perPage } } };

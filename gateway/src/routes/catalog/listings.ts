@@ -1,15 +1,24 @@
+import { PRODUCT_SORTS, PURCHASE_INVOICE_SORTS } from '@inventory/rules';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CatalogAdapter } from '../../adapters/catalog.js';
 import { flatPage } from '../../http/pagination.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 import { ListParams } from './list-params.js';
 import { presentProduct, presentPurchaseInvoice } from './present.js';
 import { catalogSchemas } from './schemas.js';
 
-export const PRODUCTS_PATH = '/api/v2/products';
-export const PURCHASE_INVOICES_PATH = '/api/purchase-invoices';
-
-export const PRODUCT_SORTS = ['id', 'sku', 'name', 'created_at', 'updated_at'] as const;
-export const PURCHASE_INVOICE_SORTS = ['created_at', 'due_date', 'total'] as const;
+/**
+ * Listings seen by path (issue #15), from the catalog read models. Products follow rule 1
+ * (`products:read` for GET); purchase invoices take the purchase area's read scope (ADR 0503).
+ */
+export const CATALOG_ROUTES = declareRoutes({
+  products: { method: 'GET', url: '/api/v2/products', access: { resource: 'products' } },
+  purchaseInvoices: {
+    method: 'GET',
+    url: '/api/purchase-invoices',
+    access: { scope: 'purchase-orders:read' },
+  },
+});
 
 export interface CatalogRouteDeps {
   catalog: CatalogAdapter;
@@ -23,7 +32,7 @@ export async function catalogRoutes(app: FastifyInstance, deps: CatalogRouteDeps
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  app.get(PRODUCTS_PATH, { schema: catalogSchemas.products }, async (request) => {
+  handle(app, CATALOG_ROUTES.products, { schema: catalogSchemas.products }, async (request) => {
     const params = new ListParams(queryOf(request));
     const search = params.search('search');
     const skus = params.commaList('sku', { maxItems: 500, itemMax: 255 });
@@ -46,25 +55,30 @@ export async function catalogRoutes(app: FastifyInstance, deps: CatalogRouteDeps
     });
   });
 
-  app.get(PURCHASE_INVOICES_PATH, { schema: catalogSchemas.purchaseInvoices }, async (request) => {
-    const params = new ListParams(queryOf(request));
-    const statuses = params.commaList('status', { maxItems: 50, itemMax: 64 });
-    const search = params.search('search');
-    const sort = params.sort(PURCHASE_INVOICE_SORTS);
-    const page = params.page();
-    params.done();
-    const answer = await deps.catalog.listPurchaseInvoices({
-      statuses,
-      search,
-      sort,
-      page: { page: page.page, per_page: page.perPage },
-    });
-    return flatPage({
-      rows: answer.invoices.map(presentPurchaseInvoice),
-      total: answer.page_info?.total ?? 0,
-      page,
-      baseUrl: request.tenant.base_url,
-      url: request.url,
-    });
-  });
+  handle(
+    app,
+    CATALOG_ROUTES.purchaseInvoices,
+    { schema: catalogSchemas.purchaseInvoices },
+    async (request) => {
+      const params = new ListParams(queryOf(request));
+      const statuses = params.commaList('status', { maxItems: 50, itemMax: 64 });
+      const search = params.search('search');
+      const sort = params.sort(PURCHASE_INVOICE_SORTS);
+      const page = params.page();
+      params.done();
+      const answer = await deps.catalog.listPurchaseInvoices({
+        statuses,
+        search,
+        sort,
+        page: { page: page.page, per_page: page.perPage },
+      });
+      return flatPage({
+        rows: answer.invoices.map(presentPurchaseInvoice),
+        total: answer.page_info?.total ?? 0,
+        page,
+        baseUrl: request.tenant.base_url,
+        url: request.url,
+      });
+    },
+  );
 }

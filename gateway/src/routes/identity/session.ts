@@ -4,6 +4,7 @@ import { HttpError } from '../../http/http-error.js';
 import type { IdentityRouteDeps } from './deps.js';
 import { presentUser } from './present.js';
 import { BodyReader } from '../../http/body.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 
 const loginSchema = {
   tags: ['Authentication'],
@@ -19,9 +20,14 @@ const loginSchema = {
   },
 };
 
+export const SESSION_ROUTES = declareRoutes({
+  login: { method: 'POST', url: '/auth/login', access: 'public' },
+  logout: { method: 'POST', url: '/auth/logout', access: 'session' },
+});
+
 /** Web sessions: sign-in with failed-attempt throttling, sign-out. */
 export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
-  app.post('/auth/login', { schema: loginSchema }, async (request, reply) => {
+  handle(app, SESSION_ROUTES.login, { schema: loginSchema }, async (request, reply) => {
     const body = BodyReader.of(request);
     const email = body.string('email', { required: true, max: 255 });
     const password = body.string('password', { required: true, max: 1024 });
@@ -66,8 +72,9 @@ export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDep
     };
   });
 
-  app.post(
-    '/auth/logout',
+  handle(
+    app,
+    SESSION_ROUTES.logout,
     { schema: { tags: ['Authentication'], summary: 'Sign out (needs X-CSRF-Token)' } },
     async (request, reply) => {
       const auth = request.auth;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { flatEnvelope, pageMeta, parsePageRequest } from '../../http/pagination.js';
 import { BodyReader } from '../../http/body.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 import { endOfDay, parseDay, startOfDay } from '../../http/dates.js';
 import { notFoundBody, validationBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
@@ -10,6 +11,16 @@ import { presentRequest, presentToken } from './present.js';
 import { tokenSchemas } from './token-schemas.js';
 
 const BASE = '/api/personal-access-tokens';
+
+/** Web session only: tokens never manage tokens. */
+export const TOKEN_ROUTES = declareRoutes({
+  list: { method: 'GET', url: BASE, access: 'session' },
+  create: { method: 'POST', url: BASE, access: 'session' },
+  update: { method: 'PATCH', url: `${BASE}/:id`, access: 'session' },
+  revoke: { method: 'DELETE', url: `${BASE}/:id`, access: 'session' },
+  requests: { method: 'GET', url: `${BASE}/:id/requests`, access: 'session' },
+  usage: { method: 'GET', url: `${BASE}/:id/usage`, access: 'session' },
+});
 
 function tokenIdParam(request: FastifyRequest): number {
   const id = pathId((request.params as { id: string }).id);
@@ -56,7 +67,7 @@ function parseStatuses(value: unknown): { statuses: number[]; classes: number[] 
 
 /** Personal access tokens: web session only (the route table closes them to tokens). */
 export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
-  app.get(BASE, { schema: tokenSchemas.list }, async (request) => {
+  handle(app, TOKEN_ROUTES.list, { schema: tokenSchemas.list }, async (request) => {
     const { page, perPage } = parsePageRequest(request.query as Record<string, unknown>);
     const answer = await deps.identity.listTokens(page, perPage);
     const data = answer.tokens.map(presentToken);
@@ -68,7 +79,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
     );
   });
 
-  app.post(BASE, { schema: tokenSchemas.create }, async (request, reply) => {
+  handle(app, TOKEN_ROUTES.create, { schema: tokenSchemas.create }, async (request, reply) => {
     const body = BodyReader.of(request);
     const name = body.string('name', { required: true, max: 255 });
     const scopes = body.stringArray('scopes', { maxItems: 100 });
@@ -88,7 +99,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
       .send({ data: { ...presentToken(answer.token!), token: answer.plain_text_token } });
   });
 
-  app.patch(`${BASE}/:id`, { schema: tokenSchemas.update }, async (request) => {
+  handle(app, TOKEN_ROUTES.update, { schema: tokenSchemas.update }, async (request) => {
     const id = tokenIdParam(request);
     const body = BodyReader.of(request);
     const name = body.has('name')
@@ -119,12 +130,12 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
     return { data: presentToken(token) };
   });
 
-  app.delete(`${BASE}/:id`, { schema: tokenSchemas.revoke }, async (request, reply) => {
+  handle(app, TOKEN_ROUTES.revoke, { schema: tokenSchemas.revoke }, async (request, reply) => {
     await deps.identity.revokeToken(tokenIdParam(request));
     return reply.code(204).send();
   });
 
-  app.get(`${BASE}/:id/requests`, { schema: tokenSchemas.requests }, async (request) => {
+  handle(app, TOKEN_ROUTES.requests, { schema: tokenSchemas.requests }, async (request) => {
     const id = tokenIdParam(request);
     const query = request.query as Record<string, unknown>;
     const { page, perPage } = parsePageRequest(query);
@@ -149,7 +160,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
     );
   });
 
-  app.get(`${BASE}/:id/usage`, { schema: tokenSchemas.usage }, async (request) => {
+  handle(app, TOKEN_ROUTES.usage, { schema: tokenSchemas.usage }, async (request) => {
     const id = tokenIdParam(request);
     const rawDays = (request.query as Record<string, unknown>).days;
     const days = rawDays === undefined ? 30 : Number(rawDays);

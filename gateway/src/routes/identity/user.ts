@@ -2,11 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import type { IdentityRouteDeps } from './deps.js';
 import { presentUser } from './present.js';
 import { BodyReader } from '../../http/body.js';
+import { declareRoutes, handle } from '../../http/routes.js';
+
+export const USER_ROUTES = declareRoutes({
+  current: { method: 'GET', url: '/api/user', access: 'any-token' },
+  enrollTwoFactor: { method: 'POST', url: '/api/user/two-factor', access: 'session' },
+  confirmTwoFactor: { method: 'POST', url: '/api/user/two-factor/confirm', access: 'session' },
+  disableTwoFactor: { method: 'DELETE', url: '/api/user/two-factor', access: 'session' },
+});
 
 /** The current user (session or any valid token) and its two-factor settings (session only). */
 export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
-  app.get(
-    '/api/user',
+  handle(
+    app,
+    USER_ROUTES.current,
     { schema: { tags: ['Users'], summary: 'The authenticated user' } },
     async (request) => {
       const user = await deps.currentUsers.load(request.tenant.id, request.auth!.user.id);
@@ -14,8 +23,9 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
     },
   );
 
-  app.post(
-    '/api/user/two-factor',
+  handle(
+    app,
+    USER_ROUTES.enrollTwoFactor,
     {
       schema: { tags: ['Users'], summary: 'Start two-factor enrollment: a TOTP secret to confirm' },
     },
@@ -25,8 +35,9 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
     },
   );
 
-  app.post(
-    '/api/user/two-factor/confirm',
+  handle(
+    app,
+    USER_ROUTES.confirmTwoFactor,
     {
       schema: {
         tags: ['Users'],
@@ -43,8 +54,9 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
     },
   );
 
-  app.delete(
-    '/api/user/two-factor',
+  handle(
+    app,
+    USER_ROUTES.disableTwoFactor,
     {
       schema: {
         tags: ['Users'],

@@ -4,6 +4,7 @@ import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import { instanceActivityPage } from '../activity/instance-activity.js';
 import { baseUrlOf } from './base-url.js';
 import { instanceId, PREFIX } from './instances.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 
 export interface ParcelTrackingActivityRouteDeps {
   parcelTracking: ParcelTrackingAdapter;
@@ -12,7 +13,9 @@ export interface ParcelTrackingActivityRouteDeps {
   publicPort: number;
 }
 
-export const PARCEL_TRACKING_ACTIVITY_ROUTE = `GET ${PREFIX}/instances/:instance/activity`;
+export const INSTANCE_ACTIVITY_ROUTES = declareRoutes({
+  activity: { method: 'GET', url: `${PREFIX}/instances/:instance/activity`, access: 'any-token' },
+});
 
 /**
  * `GET .../instances/{instance}/activity`: parcel-tracking says whether the
@@ -23,7 +26,7 @@ export async function parcelTrackingActivityRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingActivityRouteDeps,
 ): Promise<void> {
-  app.get(`${PREFIX}/instances/:instance/activity`, async (request) => {
+  handle(app, INSTANCE_ACTIVITY_ROUTES.activity, async (request) => {
     const id = instanceId(request.params);
     await deps.parcelTracking.checkInstance(id);
     const [pathname, rawQuery = ''] = request.url.split('?');

@@ -1,11 +1,10 @@
+import { AUTO_TRACK_KEYS, SIDE_EFFECT_KEYS } from '@inventory/rules';
 import type {
   AutoTrackChannelsPatch,
   CreateInstanceRequest,
   UpdateInstanceRequest,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import type { FieldViolation } from '@inventory/contracts/common/v1/errors.js';
-import { codeBody, validationBody } from '../../http/envelopes.js';
-import { HttpError } from '../../http/http-error.js';
 
 /**
  * JSON type checks the proto cannot express (a number where a string belongs,
@@ -112,38 +111,6 @@ class BodyReader {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const AUTO_TRACK = [
-  'sales_order_fulfillments',
-  'inbound_shipments',
-  'warehouse_transfer_shipments',
-  'rmas',
-  'vendor_credit_shipments',
-] as const;
-const SIDE_EFFECTS = [
-  'vendor_credit_shipment_auto_delivered',
-  'inbound_shipment_arrival_alert',
-  'rma_arrival_alert',
-] as const;
-
-/**
- * The instance writes take a JSON object, as the specification's requests are: another
- * content type is 415, and a JSON body that is not an object (`[1,2,3]`, `null`, `"x"`, `3`)
- * or no body at all is 422 — never an empty update that answers 200 and changes nothing.
- */
-export function requireJsonObject(contentType: string | undefined, body: unknown): void {
-  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== undefined && mediaType !== '' && mediaType !== 'application/json')
-    throw new HttpError(
-      415,
-      codeBody(
-        'unsupported_media_type',
-        'The request body must be JSON (Content-Type: application/json).',
-      ),
-    );
-  if (!isObject(body))
-    throw new HttpError(422, validationBody({ body: ['The request body must be a JSON object.'] }));
-}
-
 /** A body that is not a JSON object is read as an empty one (every field then reports as missing). */
 function reader(body: unknown): BodyReader {
   return new BodyReader(isObject(body) ? body : {});
@@ -163,7 +130,7 @@ export function readCreateBody(body: unknown): CreateInstanceRequest {
   const request: CreateInstanceRequest = {
     name: r.string(r.body, 'name'),
     api_key: r.string(r.body, 'api_key'),
-    auto_track: r.booleans(r.body, 'auto_track', AUTO_TRACK),
+    auto_track: r.booleans(r.body, 'auto_track', AUTO_TRACK_KEYS),
     auto_track_channels: r.channelScope(r.body),
     input_violations: [],
   };
@@ -178,9 +145,9 @@ export function readUpdateBody(id: number, body: unknown): UpdateInstanceRequest
     name: r.string(r.body, 'name'),
     api_key: r.string(r.body, 'api_key'),
     is_automatic_sync_enabled: r.boolean(r.body, 'is_automatic_sync_enabled'),
-    auto_track: r.booleans(r.body, 'auto_track', AUTO_TRACK),
+    auto_track: r.booleans(r.body, 'auto_track', AUTO_TRACK_KEYS),
     auto_track_channels: r.channelScope(r.body),
-    side_effects: r.booleans(r.body, 'side_effects', SIDE_EFFECTS),
+    side_effects: r.booleans(r.body, 'side_effects', SIDE_EFFECT_KEYS),
     quota_alert_threshold: r.integer(r.body, 'quota_alert_threshold'),
     input_violations: [],
   };

@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import { notFoundBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 import { baseUrlOf } from './base-url.js';
-import { readCreateBody, readTestBody, readUpdateBody, requireJsonObject } from './body.js';
+import { readCreateBody, readTestBody, readUpdateBody } from './body.js';
+import { jsonObjectBody } from '../../http/body.js';
 import { presentChannel, presentCreated, presentDashboard, presentUpdated } from './present.js';
 
 export interface ParcelTrackingRouteDeps {
@@ -14,15 +16,19 @@ export interface ParcelTrackingRouteDeps {
 
 export const PREFIX = '/api/integrations/parcel-tracking';
 
-/** Every route path this module registers, for the route table (all `any-token`). */
-export const PARCEL_TRACKING_ROUTES = [
-  `POST ${PREFIX}/test`,
-  `POST ${PREFIX}/instances`,
-  `GET ${PREFIX}/instances/:instance`,
-  `PATCH ${PREFIX}/instances/:instance`,
-  `DELETE ${PREFIX}/instances/:instance`,
-  `GET ${PREFIX}/instances/:instance/trackable-channels`,
-] as const;
+/** Parcel tracking: any valid token, no scope (spec Authentication rule 9). */
+export const INSTANCE_ROUTES = declareRoutes({
+  testApiKey: { method: 'POST', url: `${PREFIX}/test`, access: 'any-token' },
+  create: { method: 'POST', url: `${PREFIX}/instances`, access: 'any-token' },
+  show: { method: 'GET', url: `${PREFIX}/instances/:instance`, access: 'any-token' },
+  update: { method: 'PATCH', url: `${PREFIX}/instances/:instance`, access: 'any-token' },
+  remove: { method: 'DELETE', url: `${PREFIX}/instances/:instance`, access: 'any-token' },
+  trackableChannels: {
+    method: 'GET',
+    url: `${PREFIX}/instances/:instance/trackable-channels`,
+    access: 'any-token',
+  },
+});
 
 /** `{instance}` is an integer id; anything else cannot name a record. */
 export function instanceId(params: unknown): number {
@@ -41,7 +47,7 @@ export async function parcelTrackingRoutes(
   const baseUrl = (request: Parameters<typeof baseUrlOf>[0]) =>
     baseUrlOf(request, deps.publicScheme, deps.publicPort);
 
-  app.post(`${PREFIX}/test`, async (request) => {
+  handle(app, INSTANCE_ROUTES.testApiKey, async (request) => {
     const { apiKey, inputViolations } = readTestBody(request.body);
     const { quota } = await parcelTracking.testApiKey({
       api_key: apiKey,
@@ -50,31 +56,31 @@ export async function parcelTrackingRoutes(
     return { data: { quota }, message: 'The API key is valid.' };
   });
 
-  app.post(`${PREFIX}/instances`, async (request, reply) => {
-    requireJsonObject(request.headers['content-type'], request.body);
+  handle(app, INSTANCE_ROUTES.create, async (request, reply) => {
+    jsonObjectBody(request, { required: true });
     const { instance } = await parcelTracking.createInstance(readCreateBody(request.body));
     return reply.code(201).send({ data: presentCreated(instance!, baseUrl(request)) });
   });
 
-  app.get(`${PREFIX}/instances/:instance`, async (request) => {
+  handle(app, INSTANCE_ROUTES.show, async (request) => {
     const { instance, dashboard } = await parcelTracking.getInstance(instanceId(request.params));
     return { data: presentDashboard(instance!, dashboard!, baseUrl(request)) };
   });
 
-  app.patch(`${PREFIX}/instances/:instance`, async (request) => {
-    requireJsonObject(request.headers['content-type'], request.body);
+  handle(app, INSTANCE_ROUTES.update, async (request) => {
+    jsonObjectBody(request, { required: true });
     const { instance } = await parcelTracking.updateInstance(
       readUpdateBody(instanceId(request.params), request.body),
     );
     return { data: presentUpdated(instance!) };
   });
 
-  app.delete(`${PREFIX}/instances/:instance`, async (request, reply) => {
+  handle(app, INSTANCE_ROUTES.remove, async (request, reply) => {
     await parcelTracking.deleteInstance(instanceId(request.params));
     return reply.code(204).send();
   });
 
-  app.get(`${PREFIX}/instances/:instance/trackable-channels`, async (request) => {
+  handle(app, INSTANCE_ROUTES.trackableChannels, async (request) => {
     const { channels } = await parcelTracking.listTrackableChannels(instanceId(request.params));
     return { data: channels.map(presentChannel) };
   });

@@ -1,29 +1,17 @@
 import type { ListTrackingsRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { commaList, filterValue, pageNumber } from '../../http/query.js';
-import { parseMdY } from '../activity/parse-activity-query.js';
+import { DELIVERY_STATUSES, TRACKING_SORTS } from '@inventory/rules';
+import { parseMdY } from '../../http/dates.js';
 
-export const TRACKING_SORTS = ['created_at', 'last_event_at', 'delivered_at'] as const;
-export const TRACKINGS_DEFAULT_PER_PAGE = 10;
+const TRACKINGS_DEFAULT_PER_PAGE = 10;
 /** The spec advises at most 100; above it is a 422, not a silent clamp (README). */
 export const TRACKINGS_MAX_PER_PAGE = 100;
-export const TRACKINGS_MAX_SEARCH_LENGTH = 255;
-export const TRACKING_STATUSES = [
-  'pending',
-  'info_received',
-  'in_transit',
-  'available_for_pickup',
-  'out_for_delivery',
-  'delivered',
-  'delivery_failure',
-  'exception',
-  'expired',
-  'not_found',
-] as const;
+const TRACKINGS_MAX_SEARCH_LENGTH = 255;
 /**
  * `filter[trackable_type]` takes a slug or the record type's fully qualified
  * name (the web app's model class), mapped here to the slug the rows store.
  */
-export const TRACKABLE_TYPE_NAMES: Record<string, string> = {
+const TRACKABLE_TYPE_NAMES: Record<string, string> = {
   sales_order_fulfillment: 'App\\Models\\SalesOrderFulfillment',
   inbound_shipment: 'App\\Models\\InboundShipment',
   warehouse_transfer_shipment: 'App\\Models\\WarehouseTransferShipment',
@@ -89,8 +77,8 @@ export function parseTrackingsQuery(query: unknown, instanceId: number): ParsedT
     params,
     'delivery_status',
     errors,
-    (item) => ((TRACKING_STATUSES as readonly string[]).includes(item) ? item : undefined),
-    `The selected filter.delivery_status is invalid; allowed: ${TRACKING_STATUSES.join(', ')}. Got:`,
+    (item) => ((DELIVERY_STATUSES as readonly string[]).includes(item) ? item : undefined),
+    `The selected filter.delivery_status is invalid; allowed: ${DELIVERY_STATUSES.join(', ')}. Got:`,
   );
   const carriers = listOf(
     params,

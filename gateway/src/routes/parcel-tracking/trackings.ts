@@ -6,6 +6,7 @@ import { HttpError } from '../../http/http-error.js';
 import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
 import { baseUrlOf } from './base-url.js';
 import { instanceId, PREFIX } from './instances.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 import { parseTrackingsQuery } from './parse-trackings-query.js';
 
 export interface ParcelTrackingTrackingsRouteDeps {
@@ -14,12 +15,14 @@ export interface ParcelTrackingTrackingsRouteDeps {
   publicPort: number;
 }
 
-export const PARCEL_TRACKING_TRACKINGS_ROUTE = `GET ${PREFIX}/instances/:instance/trackings`;
+export const TRACKINGS_ROUTES = declareRoutes({
+  trackings: { method: 'GET', url: `${PREFIX}/instances/:instance/trackings`, access: 'any-token' },
+});
 
 const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
 
 /** Exactly the specification's tracking row fields, in its order. */
-export function presentTracking(row: TrackingRow) {
+function presentTracking(row: TrackingRow) {
   return {
     id: row.id,
     trackable_type: row.trackable_type,
@@ -55,7 +58,7 @@ export async function parcelTrackingTrackingsRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingTrackingsRouteDeps,
 ): Promise<void> {
-  app.get(`${PREFIX}/instances/:instance/trackings`, async (request) => {
+  handle(app, TRACKINGS_ROUTES.trackings, async (request) => {
     const id = instanceId(request.params);
     const parsed = parseTrackingsQuery(request.query, id);
     if (!parsed.ok) {

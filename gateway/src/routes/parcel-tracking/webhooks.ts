@@ -4,6 +4,7 @@ import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
 import { webhookLogPage } from '../webhooks/webhook-log-page.js';
 import { baseUrlOf } from './base-url.js';
 import { instanceId, PREFIX } from './instances.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 
 export interface ParcelTrackingWebhookLogRouteDeps {
   parcelTracking: ParcelTrackingAdapter;
@@ -12,7 +13,9 @@ export interface ParcelTrackingWebhookLogRouteDeps {
   publicPort: number;
 }
 
-export const PARCEL_TRACKING_WEBHOOK_LOG_ROUTE = `GET ${PREFIX}/instances/:instance/webhooks`;
+export const WEBHOOK_LOG_ROUTES = declareRoutes({
+  webhookLog: { method: 'GET', url: `${PREFIX}/instances/:instance/webhooks`, access: 'any-token' },
+});
 
 /**
  * `GET .../instances/{instance}/webhooks`: parcel-tracking says whether the
@@ -23,7 +26,7 @@ export async function parcelTrackingWebhookLogRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingWebhookLogRouteDeps,
 ): Promise<void> {
-  app.get(`${PREFIX}/instances/:instance/webhooks`, async (request) => {
+  handle(app, WEBHOOK_LOG_ROUTES.webhookLog, async (request) => {
     const id = instanceId(request.params);
     await deps.parcelTracking.checkInstance(id);
     const [pathname, rawQuery = ''] = request.url.split('?');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '../../http/error-handler.js';
-import { ROUTE_TABLE } from '../../auth/route-access.js';
+import { ROUTE_TABLE } from '../route-table.js';
 import { webAppRoutes } from './routes.js';
 import { CONTENT_SECURITY_POLICY } from './security-headers.js';
 

@@ -4,6 +4,7 @@ import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { notFoundBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 import {
   CONTENT_TYPES,
   IMMUTABLE,
@@ -11,12 +12,19 @@ import {
   WEB_APP_SECURITY_HEADERS,
 } from './security-headers.js';
 
-export const WEB_APP_PREFIX = '/app';
+const WEB_APP_PREFIX = '/app';
+
+/**
+ * The web app's static files (issue #17): the page is public on each tenant host; the API calls
+ * it makes carry the session cookie and the CSRF token.
+ */
+export const WEB_APP_ROUTES = declareRoutes({
+  index: { method: 'GET', url: WEB_APP_PREFIX, access: 'public' },
+  files: { method: 'GET', url: `${WEB_APP_PREFIX}/*`, access: 'public' },
+});
 
 /** apps/web/dist of this checkout: the same depth from gateway/src and gateway/dist. */
-export const DEFAULT_WEB_APP_DIR = fileURLToPath(
-  new URL('../../../../apps/web/dist', import.meta.url),
-);
+const DEFAULT_WEB_APP_DIR = fileURLToPath(new URL('../../../../apps/web/dist', import.meta.url));
 
 export interface WebAppRouteOptions {
   /** The built web app (`npm run build`); missing is fine: /app then says it is not built. */
@@ -61,10 +69,10 @@ export async function webAppRoutes(
     return send(reply, index, REVALIDATE);
   };
 
-  app.get(WEB_APP_PREFIX, { schema: { hide: true } }, async (_request, reply) =>
+  handle(app, WEB_APP_ROUTES.index, { schema: { hide: true } }, async (_request, reply) =>
     serve('index.html', reply),
   );
-  app.get(`${WEB_APP_PREFIX}/*`, { schema: { hide: true } }, async (request, reply) => {
+  handle(app, WEB_APP_ROUTES.files, { schema: { hide: true } }, async (request, reply) => {
     const rest = (request.params as { '*': string })['*'];
     return serve(rest === '' ? 'index.html' : rest, reply);
   });

@@ -3,6 +3,7 @@ import type { OutboundDeliveryAdapter } from '../../adapters/outbound-delivery.j
 import { notFoundBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
 import { flatEnvelope, pageMeta } from '../../http/pagination.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 import { baseUrlOf } from '../parcel-tracking/base-url.js';
 import { jsonObjectBody } from '../../http/body.js';
 import { readSubscriptionBody } from './body.js';
@@ -12,18 +13,26 @@ import { readDeliveryFilters, readPaging } from './query.js';
 
 export const PREFIX = '/api/webhook-subscriptions';
 
-/** Every route this module registers; all need `webhooks:manage` (see route-access.ts). */
-export const WEBHOOK_SUBSCRIPTION_ROUTES = [
-  `POST ${PREFIX}`,
-  `GET ${PREFIX}`,
-  `GET ${PREFIX}/:id`,
-  `PATCH ${PREFIX}/:id`,
-  `DELETE ${PREFIX}/:id`,
-  `POST ${PREFIX}/:id/rotate-secret`,
-  `GET ${PREFIX}/:id/deliveries`,
-  `POST ${PREFIX}/:id/deliveries/:delivery_id/redeliver`,
-  `POST ${PREFIX}/:id/test`,
-] as const;
+/**
+ * Scope webhooks:manage, and the user's permission of the same name (ADR 0101); each event also
+ * needs its catalog read scope (ADR 0403, checked in the handlers).
+ */
+const MANAGE = { scope: 'webhooks:manage' } as const;
+export const WEBHOOK_SUBSCRIPTION_ROUTES = declareRoutes({
+  create: { method: 'POST', url: PREFIX, access: MANAGE },
+  list: { method: 'GET', url: PREFIX, access: MANAGE },
+  show: { method: 'GET', url: `${PREFIX}/:id`, access: MANAGE },
+  update: { method: 'PATCH', url: `${PREFIX}/:id`, access: MANAGE },
+  remove: { method: 'DELETE', url: `${PREFIX}/:id`, access: MANAGE },
+  rotateSecret: { method: 'POST', url: `${PREFIX}/:id/rotate-secret`, access: MANAGE },
+  deliveries: { method: 'GET', url: `${PREFIX}/:id/deliveries`, access: MANAGE },
+  redeliver: {
+    method: 'POST',
+    url: `${PREFIX}/:id/deliveries/:delivery_id/redeliver`,
+    access: MANAGE,
+  },
+  sendTest: { method: 'POST', url: `${PREFIX}/:id/test`, access: MANAGE },
+});
 
 export interface WebhookSubscriptionRouteDeps {
   outboundDelivery: OutboundDeliveryAdapter;
@@ -61,7 +70,7 @@ export async function webhookSubscriptionRoutes(
   const pathOf = (request: FastifyRequest, suffix = '') =>
     `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${PREFIX}${suffix}`;
 
-  app.post(PREFIX, async (request, reply) => {
+  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.create, async (request, reply) => {
     const body = readSubscriptionBody(jsonObjectBody(request));
     if (body.events) assertMayReceive(request, body.events);
     const { subscription, secret } = await outboundDelivery.createSubscription({
@@ -73,7 +82,7 @@ export async function webhookSubscriptionRoutes(
     return reply.code(201).send({ data: { ...presentSubscription(subscription!), secret } });
   });
 
-  app.get(PREFIX, async (request) => {
+  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.list, async (request) => {
     const { page, perPage } = readPaging(request.query);
     const { subscriptions, total } = await outboundDelivery.listSubscriptions(page, perPage);
     return flatEnvelope(
@@ -84,12 +93,12 @@ export async function webhookSubscriptionRoutes(
     );
   });
 
-  app.get(`${PREFIX}/:id`, async (request) => {
+  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.show, async (request) => {
     const { subscription } = await outboundDelivery.getSubscription(subscriptionId(request.params));
     return { data: presentSubscription(subscription!) };
   });
 
-  app.patch(`${PREFIX}/:id`, async (request) => {
+  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.update, async (request) => {
     const id = subscriptionId(request.params);
     const body = readSubscriptionBody(jsonObjectBody(request));
     if (body.events) assertMayReceive(request, body.events);
@@ -106,12 +115,12 @@ export async function webhookSubscriptionRoutes(
     return { data: presentSubscription(subscription!) };
   });
 
-  app.delete(`${PREFIX}/:id`, async (request, reply) => {
+  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.remove, async (request, reply) => {
     await outboundDelivery.deleteSubscription(subscriptionId(request.params));
     return reply.code(204).send();
   });
 
-  app.post(`${PREFIX}/:id/rotate-secret`, async (request) => {
+  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.rotateSecret, async (request) => {
     const rotated = await outboundDelivery.rotateSecret(subscriptionId(request.params));
     return {
       data: {
@@ -121,7 +130,7 @@ export async function webhookSubscriptionRoutes(
     };
   });
 
-  app.get(`${PREFIX}/:id/deliveries`, async (request) => {
+  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.deliveries, async (request) => {
     const id = subscriptionId(request.params);
     const { page, perPage } = readPaging(request.query);
     const filters = readDeliveryFilters(request.query);
@@ -139,13 +148,13 @@ export async function webhookSubscriptionRoutes(
     );
   });
 
-  app.post(`${PREFIX}/:id/deliveries/:delivery_id/redeliver`, async (request, reply) => {
+  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.redeliver, async (request, reply) => {
     const id = subscriptionId(request.params);
     const { delivery } = await outboundDelivery.redeliver(id, deliveryId(request.params));
     return reply.code(202).send({ data: presentDelivery(delivery!) });
   });
 
-  app.post(`${PREFIX}/:id/test`, async (request, reply) => {
+  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.sendTest, async (request, reply) => {
     const { delivery } = await outboundDelivery.sendTestPing(subscriptionId(request.params));
     return reply.code(202).send({ data: presentDelivery(delivery!) });
   });

@@ -1,15 +1,25 @@
 import type { FieldViolation } from '@inventory/platform';
 
-export const SORTABLE_FIELDS = ['created_at', 'event', 'id'] as const;
-export type SortableField = (typeof SORTABLE_FIELDS)[number];
+import {
+  ACTIVITY_DEFAULT_PER_PAGE,
+  ACTIVITY_MAX_PER_PAGE,
+  ACTIVITY_SORTS,
+  pageInfo,
+  parseIsoDay,
+  startOfDay,
+  withIdTiebreak,
+  type ActivitySort,
+  type PageInfo,
+} from '@inventory/rules';
+
+/** The sorts, page limits and page arithmetic are shared: one definition in @inventory/rules. */
+export { ACTIVITY_MAX_PER_PAGE as MAX_PER_PAGE, pageInfo, withIdTiebreak, type PageInfo };
+type SortableField = ActivitySort;
 export interface SortKey {
   field: SortableField;
   descending: boolean;
 }
 
-export const DEFAULT_PER_PAGE = 10;
-/** The spec sets no hard maximum; a cap keeps one call from reading the whole log into memory. */
-export const MAX_PER_PAGE = 1000;
 export const DEFAULT_SORT: SortKey[] = [
   { field: 'created_at', descending: true },
   { field: 'id', descending: true },
@@ -38,7 +48,6 @@ export interface ActivityQueryInput {
   page?: { page: number; per_page: number } | undefined;
 }
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // Full timestamps must carry a zone, so the same text never means two instants.
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -47,17 +56,11 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{
  * `to` at its last, so both ends are inclusive) or a zoned ISO timestamp taken as is.
  */
 export function parseDateBound(text: string, end: 'from' | 'to'): Date | undefined {
-  const day = DAY.exec(text);
-  if (day) {
-    const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
-    const start = new Date(Date.UTC(year, month - 1, date));
-    // Date.UTC rolls 02/30 over to March; a rolled date is not the day that was asked for.
-    if (
-      start.getUTCFullYear() !== year ||
-      start.getUTCMonth() !== month - 1 ||
-      start.getUTCDate() !== date
-    )
-      return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    // A day that does not exist (02/30) is refused, never rolled over to March.
+    const day = parseIsoDay(text);
+    if (!day) return undefined;
+    const start = startOfDay(day);
     return end === 'from' ? start : new Date(start.getTime() + 86_400_000 - 1);
   }
   if (!TIMESTAMP.test(text)) return undefined;
@@ -97,10 +100,10 @@ export function toActivityQuery(
 
   const sort: SortKey[] = [];
   for (const key of input.sort) {
-    if (!(SORTABLE_FIELDS as readonly string[]).includes(key.field)) {
+    if (!(ACTIVITY_SORTS as readonly string[]).includes(key.field)) {
       violations.push({
         field: 'sort',
-        description: `Sorting by ${key.field || '(empty)'} is not allowed. Allowed sorts are ${SORTABLE_FIELDS.join(', ')}.`,
+        description: `Sorting by ${key.field || '(empty)'} is not allowed. Allowed sorts are ${ACTIVITY_SORTS.join(', ')}.`,
       });
     } else if (!sort.some((existing) => existing.field === key.field)) {
       sort.push({ field: key.field as SortableField, descending: key.descending });
@@ -108,13 +111,13 @@ export function toActivityQuery(
   }
 
   const page = input.page?.page || 1;
-  const perPage = input.page?.per_page || DEFAULT_PER_PAGE;
+  const perPage = input.page?.per_page || ACTIVITY_DEFAULT_PER_PAGE;
   if (!Number.isSafeInteger(page) || page < 1)
     violations.push({ field: 'page', description: 'The page must be at least 1.' });
-  if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) {
+  if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > ACTIVITY_MAX_PER_PAGE) {
     violations.push({
       field: 'per_page',
-      description: `The per_page must be between 1 and ${MAX_PER_PAGE}.`,
+      description: `The per_page must be between 1 and ${ACTIVITY_MAX_PER_PAGE}.`,
     });
   }
   if (violations.length > 0) return { violations };
@@ -131,38 +134,5 @@ export function toActivityQuery(
       page,
       perPage,
     },
-  };
-}
-
-/** Equal keys would otherwise page unstably; the id breaks ties in the last key's direction. */
-export function withIdTiebreak(sort: SortKey[]): SortKey[] {
-  if (sort.some((key) => key.field === 'id')) return sort;
-  return [...sort, { field: 'id', descending: sort[sort.length - 1]?.descending ?? true }];
-}
-
-export interface PageInfo {
-  current_page: number;
-  last_page: number;
-  per_page: number;
-  total: number;
-  from: number;
-  to: number;
-}
-
-/** `from`/`to` are 1-based row positions, 0 on an empty page (the gateway renders null). */
-export function pageInfo(
-  page: number,
-  perPage: number,
-  total: number,
-  rowsOnPage: number,
-): PageInfo {
-  const from = rowsOnPage > 0 ? (page - 1) * perPage + 1 : 0;
-  return {
-    current_page: page,
-    last_page: Math.max(1, Math.ceil(total / perPage)),
-    per_page: perPage,
-    total,
-    from,
-    to: from === 0 ? 0 : from + rowsOnPage - 1,
   };
 }

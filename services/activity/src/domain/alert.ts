@@ -1,3 +1,4 @@
+import { ALERTS_DEFAULT_PER_PAGE, ALERTS_MAX_PER_PAGE } from '@inventory/rules';
 import { ALERT_KINDS, ALERT_PRIORITIES } from '@inventory/events';
 import type { FieldViolation } from '@inventory/platform';
 import { parseProperties, type Properties } from './properties.js';
@@ -86,9 +87,6 @@ export function validateAlert(
     },
   };
 }
-
-export const ALERTS_DEFAULT_PER_PAGE = 10;
-export const ALERTS_MAX_PER_PAGE = 100;
 
 /** Page and per_page of a ListAlerts call (0 means the default). */
 export function toAlertPage(

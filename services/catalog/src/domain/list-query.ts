@@ -1,9 +1,8 @@
 import type { FieldViolation } from '@inventory/platform';
+import { withIdTiebreak, type SortKey } from '@inventory/rules';
 
-export interface SortKey<Field extends string> {
-  field: Field;
-  descending: boolean;
-}
+/** Page arithmetic and sort keys are shared with the other lists (@inventory/rules). */
+export { pageInfo, type PageInfo, type SortKey } from '@inventory/rules';
 
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PAGE = 1_000_000;
@@ -53,41 +52,14 @@ export function toPageAndSort<Field extends string>(
       description: `The per_page must be between 1 and ${MAX_PER_PAGE}.`,
     });
   }
-  const keys = sort.length > 0 ? sort : defaultSort;
-  const withTiebreak = keys.some((key) => key.field === 'id')
-    ? keys
-    : [...keys, { field: 'id' as const, descending: keys[keys.length - 1]?.descending ?? true }];
-  return { sort: withTiebreak, page, perPage };
+  return {
+    sort: withIdTiebreak<Field | 'id'>(sort.length > 0 ? sort : defaultSort),
+    page,
+    perPage,
+  };
 }
 
 /** Trimmed, non-empty, distinct values of a comma-list filter. */
 export const distinct = (values: string[]) => [
   ...new Set(values.map((value) => value.trim()).filter((value) => value !== '')),
 ];
-
-export interface PageInfo {
-  current_page: number;
-  last_page: number;
-  per_page: number;
-  total: number;
-  from: number;
-  to: number;
-}
-
-/** `from`/`to` are 1-based row positions, 0 on an empty page (the gateway renders null). */
-export function pageInfo(
-  page: number,
-  perPage: number,
-  total: number,
-  rowsOnPage: number,
-): PageInfo {
-  const from = rowsOnPage > 0 ? (page - 1) * perPage + 1 : 0;
-  return {
-    current_page: page,
-    last_page: Math.max(1, Math.ceil(total / perPage)),
-    per_page: perPage,
-    total,
-    from,
-    to: from === 0 ? 0 : from + rowsOnPage - 1,
-  };
-}

@@ -9,7 +9,10 @@ import {
 } from './list-query.js';
 import { checkText, isRecordId } from './record-version.js';
 
-export const PRODUCT_SORTS = ['id', 'sku', 'name', 'created_at', 'updated_at'] as const;
+import { PRODUCT_SORTS } from '@inventory/rules';
+
+/** The gateway documents and checks the same sorts (@inventory/rules). */
+export { PRODUCT_SORTS };
 export type ProductSortField = (typeof PRODUCT_SORTS)[number];
 export const DEFAULT_PRODUCT_SORT: Array<SortKey<ProductSortField>> = [
   { field: 'created_at', descending: true },

@@ -1,3 +1,4 @@
+import { parseIsoDay, PURCHASE_INVOICE_SORTS } from '@inventory/rules';
 import type { FieldViolation } from '@inventory/platform';
 import { parseDecimal } from './decimal.js';
 import {
@@ -9,7 +10,8 @@ import {
 } from './list-query.js';
 import { checkText, isRecordId } from './record-version.js';
 
-export const INVOICE_SORTS = ['created_at', 'due_date', 'total'] as const;
+/** The gateway documents and checks the same sorts (@inventory/rules). */
+const INVOICE_SORTS = PURCHASE_INVOICE_SORTS;
 export type InvoiceSortField = (typeof INVOICE_SORTS)[number];
 export const DEFAULT_INVOICE_SORT: Array<SortKey<InvoiceSortField>> = [
   { field: 'created_at', descending: true },
@@ -43,13 +45,7 @@ export interface InvoiceRecordInput {
 
 /** A real calendar day written YYYY-MM-DD (02-30 is not one). */
 export function isCalendarDate(text: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-  );
+  return parseIsoDay(text) !== undefined;
 }
 
 /** Checks a purchase-invoice event's record; a record that can never be shown is reported, not stored. */

@@ -1,18 +1,7 @@
-/** The specification's ten delivery statuses, in display order (status_counts buckets). */
-export const DELIVERY_STATUSES = [
-  'pending',
-  'info_received',
-  'in_transit',
-  'available_for_pickup',
-  'out_for_delivery',
-  'delivered',
-  'delivery_failure',
-  'exception',
-  'expired',
-  'not_found',
-] as const;
+import { DELIVERY_STATUSES, type DeliveryStatus } from '@inventory/rules';
 
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** The ten statuses are the gateway's filter values too: one definition in @inventory/rules. */
+export { DELIVERY_STATUSES, type DeliveryStatus };
 
 const PROVIDER_STATUS: Record<string, DeliveryStatus> = {
   NotFound: 'not_found',

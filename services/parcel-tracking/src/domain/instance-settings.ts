@@ -1,20 +1,12 @@
 import type { FieldViolation } from '@inventory/platform';
 import type { ChannelScopeSettings } from './channel-scope.js';
 
-export const AUTO_TRACK_KEYS = [
-  'sales_order_fulfillments',
-  'inbound_shipments',
-  'warehouse_transfer_shipments',
-  'rmas',
-  'vendor_credit_shipments',
-] as const;
+import { AUTO_TRACK_KEYS, SIDE_EFFECT_KEYS } from '@inventory/rules';
+
+/** The setting keys are the gateway's body fields too: one definition in @inventory/rules. */
+export { AUTO_TRACK_KEYS, SIDE_EFFECT_KEYS };
 export type AutoTrackSettings = Record<(typeof AUTO_TRACK_KEYS)[number], boolean>;
 
-export const SIDE_EFFECT_KEYS = [
-  'vendor_credit_shipment_auto_delivered',
-  'inbound_shipment_arrival_alert',
-  'rma_arrival_alert',
-] as const;
 export type SideEffectSettings = Record<(typeof SIDE_EFFECT_KEYS)[number], boolean>;
 
 export const NAME_MAX = 255;

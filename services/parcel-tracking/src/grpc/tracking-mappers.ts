@@ -1,3 +1,4 @@
+import { TRACKING_SORTS } from '@inventory/rules';
 import {
   TrackingUpdateOutcome,
   type ListTrackingsRequest,
@@ -37,10 +38,8 @@ export function fromProviderUpdate(
   };
 }
 
-const SORTS = ['created_at', 'last_event_at', 'delivered_at'] as const;
-
 export function fromListRequest(request: ListTrackingsRequest): TrackingListQuery {
-  const sortField = (SORTS as readonly string[]).includes(request.sort_field)
+  const sortField = (TRACKING_SORTS as readonly string[]).includes(request.sort_field)
     ? (request.sort_field as TrackingListQuery['sortField'])
     : 'created_at';
   return {

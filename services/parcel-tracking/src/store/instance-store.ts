@@ -78,6 +78,11 @@ export class InstanceStore {
       .lean<InstanceDocument>();
   }
 
+  /** Whether the tenant has connected its one instance (the singleton rule, before a create). */
+  async existsForTenant(tenantId: string): Promise<boolean> {
+    return (await this.model.exists(tenantFilter<InstanceDocument>(tenantId))) !== null;
+  }
+
   async findForTenant(tenantId: string): Promise<InstanceDocument | null> {
     return this.model.findOne(tenantFilter<InstanceDocument>(tenantId)).lean<InstanceDocument>();
   }

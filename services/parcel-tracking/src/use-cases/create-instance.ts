@@ -3,7 +3,6 @@ import { backfillRequest } from './backfill-instance.js';
 import {
   alreadyExists,
   isDuplicateKeyError,
-  tenantFilter,
   unavailable,
   validationFailed,
   type FieldViolation,
@@ -57,8 +56,7 @@ export class CreateInstance {
     if (violations.length > 0) throw validationFailed(violations);
 
     const { instances, provider, secrets, registry, outbox, logger } = this.deps;
-    if (await instances.model.exists(tenantFilter(input.tenantId)))
-      throw alreadyExists(ALREADY_CONNECTED);
+    if (await instances.existsForTenant(input.tenantId)) throw alreadyExists(ALREADY_CONNECTED);
     try {
       await provider.getQuota(input.apiKey!);
     } catch (error) {

@@ -1,0 +1,45 @@
+import { declareRoutes, routeTableOf } from '../http/routes.js';
+import { OPENAPI_ROUTES } from '../openapi/index.js';
+import { ALERT_ROUTES } from './alerts/alerts.js';
+import { CATALOG_ROUTES } from './catalog/listings.js';
+import { HEALTH_ROUTES } from './health.js';
+import { SESSION_ROUTES } from './identity/session.js';
+import { TOKEN_ROUTES } from './identity/tokens.js';
+import { USER_ROUTES } from './identity/user.js';
+import { INSTANCE_ACTIVITY_ROUTES } from './parcel-tracking/activity.js';
+import { INSTANCE_ROUTES } from './parcel-tracking/instances.js';
+import { TRACKINGS_ROUTES } from './parcel-tracking/trackings.js';
+import { WEBHOOK_LOG_ROUTES } from './parcel-tracking/webhooks.js';
+import { WEB_APP_ROUTES } from './web-app/routes.js';
+import { WEBHOOK_SUBSCRIPTION_ROUTES } from './webhook-subscriptions/routes.js';
+
+/**
+ * Inbound provider webhooks: the token in the path is the credential. Declared here until
+ * routes/webhooks/parcel-tracking.ts (owned by the webhook-ingest work) declares it itself and
+ * registers it with `handle()`; until then the path is written there too (ADR 0014).
+ */
+const INBOUND_WEBHOOK_ROUTES = declareRoutes({
+  parcelTracking: { method: 'POST', url: '/webhooks/parcel-tracking/:token', access: 'public' },
+});
+
+/**
+ * THE route table, built from what each route module declares (method, path, access); keyed
+ * `METHOD /route/pattern` as registered with Fastify. A route missing here cannot be registered
+ * (`refuseUndeclaredRoutes`, app.ts). The access kinds are described in auth/route-access.ts.
+ */
+export const ROUTE_TABLE = routeTableOf(
+  HEALTH_ROUTES,
+  OPENAPI_ROUTES,
+  SESSION_ROUTES,
+  USER_ROUTES,
+  TOKEN_ROUTES,
+  INSTANCE_ROUTES,
+  INSTANCE_ACTIVITY_ROUTES,
+  TRACKINGS_ROUTES,
+  WEBHOOK_LOG_ROUTES,
+  ALERT_ROUTES,
+  INBOUND_WEBHOOK_ROUTES,
+  WEBHOOK_SUBSCRIPTION_ROUTES,
+  CATALOG_ROUTES,
+  WEB_APP_ROUTES,
+);

@@ -1,0 +1,32 @@
+export {
+  ACTIVITY_DEFAULT_PER_PAGE,
+  ACTIVITY_MAX_PER_PAGE,
+  ACTIVITY_SORTS,
+  ALERTS_DEFAULT_PER_PAGE,
+  ALERTS_MAX_PER_PAGE,
+} from './activity.js';
+export type { ActivitySort } from './activity.js';
+export {
+  endOfDay,
+  isoDay,
+  parseDay,
+  parseIsoDay,
+  parseMdY,
+  startOfDay,
+  type CalendarDay,
+  type DayFormats,
+} from './dates.js';
+export {
+  AUTO_TRACK_KEYS,
+  DELIVERY_STATUSES,
+  SIDE_EFFECT_KEYS,
+  TRACKING_SORTS,
+} from './parcel-tracking.js';
+export type {
+  AutoTrackKey,
+  DeliveryStatus,
+  SideEffectKey,
+  TrackingSort,
+} from './parcel-tracking.js';
+export { PRODUCT_SORTS, PURCHASE_INVOICE_SORTS } from './catalog.js';
+export { pageInfo, withIdTiebreak, type PageInfo, type SortKey } from './pages.js';

@@ -1,0 +1,36 @@
+/** The specification's ten delivery statuses, in display order (status_counts buckets). */
+export const DELIVERY_STATUSES = [
+  'pending',
+  'info_received',
+  'in_transit',
+  'available_for_pickup',
+  'out_for_delivery',
+  'delivered',
+  'delivery_failure',
+  'exception',
+  'expired',
+  'not_found',
+] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** An instance's `auto_track` flags: one per trackable record type. */
+export const AUTO_TRACK_KEYS = [
+  'sales_order_fulfillments',
+  'inbound_shipments',
+  'warehouse_transfer_shipments',
+  'rmas',
+  'vendor_credit_shipments',
+] as const;
+export type AutoTrackKey = (typeof AUTO_TRACK_KEYS)[number];
+
+/** An instance's `side_effects` flags: what a delivery may do beyond updating its row. */
+export const SIDE_EFFECT_KEYS = [
+  'vendor_credit_shipment_auto_delivered',
+  'inbound_shipment_arrival_alert',
+  'rma_arrival_alert',
+] as const;
+export type SideEffectKey = (typeof SIDE_EFFECT_KEYS)[number];
+
+/** What the trackings list sorts by (default: newest `created_at` first). */
+export const TRACKING_SORTS = ['created_at', 'last_event_at', 'delivered_at'] as const;
+export type TrackingSort = (typeof TRACKING_SORTS)[number];
