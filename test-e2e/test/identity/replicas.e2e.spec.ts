@@ -109,6 +109,7 @@ describe('two gateway replicas on shared Redis and NATS', () => {
     });
     const statuses: number[] = [];
     const remaining: string[] = [];
+    const startedAt = Date.now();
     for (let i = 0; i < 6; i++) {
       const response =
         i % 2 === 0 ? await onFirst('GET', '/api/user') : await onSecond('GET', '/api/user');
@@ -118,9 +119,14 @@ describe('two gateway replicas on shared Redis and NATS', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
     expect(remaining).toEqual(['5', '4', '3', '2', '1', '0']);
     const refused = await onFirst('GET', '/api/user');
+    const refusedAt = Date.now();
     expect(refused.status).toBe(429);
     expect(refused.headers['x-ratelimit-limit']).toBe('6');
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // GCRA at 6 a minute: the next request may pass one interval (10 s) after the burst's
+    // first, so Retry-After is 10 s less the time the burst took, in whole seconds up.
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeLessThanOrEqual(10);
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((10_000 - (refusedAt - startedAt)) / 1000));
     expect(refused.body).toEqual({
       message: 'Too Many Attempts.',
       retry_after_seconds: Number(refused.headers['retry-after']),
@@ -309,8 +315,9 @@ describe('two gateway replicas on shared Redis and NATS', () => {
     expect(response.body.paths['/api/probe-orders'].post.security[0]).toEqual({
       bearerToken: ['orders:write'],
     });
-    expect(response.body.paths['/api/user'].get).toBeDefined();
+    expect(response.body.paths['/api/user'].get.operationId).toEqual(expect.any(String));
     const docs = await httpCall(second.url, 'GET', '/api/docs', { host: 'anything.example' });
-    expect(docs.status).toBeLessThan(400);
+    expect(docs.status).toBe(200);
+    expect(String(docs.headers['content-type'])).toMatch(/^text\/html/);
   });
 });

@@ -49,14 +49,22 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
         host: owner.host,
         body: { email: user.user.email, password: 'wrong-password' },
       });
+    const startedAt = Date.now();
     const first = await attempt();
     expect(first.status).toBe(422);
     expect(first.body.errors.email).toEqual(['These credentials do not match our records.']);
     for (let i = 0; i < 4; i++) await attempt();
     const blocked = await attempt();
+    const blockedAt = Date.now();
     expect(blocked.status).toBe(429);
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    expect(blocked.body.retry_after_seconds).toBeGreaterThan(0);
+    // The lock is the throttle's window (LOGIN_THROTTLE_WINDOW_SECONDS, 900) from the first
+    // failure, less what has passed since: whole seconds, rounded up.
+    const retryAfter = Number(blocked.headers['retry-after']);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    expect(retryAfter).toBeGreaterThanOrEqual(
+      Math.ceil((900_000 - (blockedAt - startedAt)) / 1000),
+    );
+    expect(blocked.body.retry_after_seconds).toBe(retryAfter);
     // Even the right password waits out the lock.
     const right = await httpCall(system.gatewayUrl, 'POST', '/auth/login', {
       host: owner.host,
