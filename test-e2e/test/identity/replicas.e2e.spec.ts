@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayHandle } from '@inventory/gateway';
+import { eventually } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTenantWithToken,
@@ -232,13 +233,12 @@ describe('two gateway replicas on shared Redis and NATS', () => {
     await user.request('POST', '/api/probe-orders');
     const session = await loginSession(user, second.url);
     const path = `/api/personal-access-tokens/${user.tokenId}`;
-    let history = await session.request('GET', `${path}/requests`);
-    for (let i = 0; i < 50 && history.body.total < 3; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      history = await session.request('GET', `${path}/requests`);
-    }
-    expect(history.status).toBe(200);
-    expect(history.body.total).toBe(3);
+    const history = await eventually(async () => {
+      const listed = await session.request('GET', `${path}/requests`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.total).toBe(3);
+      return listed;
+    }, 'the three requests in the history');
     expect(history.body.data[0]).toMatchObject({
       method: 'POST',
       route: '/api/probe-orders',
