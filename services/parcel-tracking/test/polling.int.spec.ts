@@ -123,7 +123,7 @@ describe('polling and stopping', () => {
     expect(old.provider_stopped_at).not.toBeNull();
     // The new number is registered by the next registration pass, the old one never again.
     await suite.h.service.workers.register.runOnce();
-    expect(simState('XX987654321GB')).toBeDefined();
+    expect(simState('XX987654321GB')).toMatchObject({ tracking_state: 'Tracking' });
     expect(await stop.runOnce()).toBe(0);
   });
 });
