@@ -57,7 +57,7 @@ describe('polling and stopping', () => {
     expect(delivered!.delivered_at).toEqual(delivered!.last_event_at);
     expect(delivered!.picked_up_at).not.toBeNull();
     expect(delivered!.estimated_delivery_at).not.toBeNull();
-    expect(delivered!.latest_event_description).toBeTruthy();
+    expect(delivered!.latest_event_description).toBe('Delivered');
     // Delivered rows are no longer polled.
     clock.now = new Date(clock.now.getTime() + 2 * MINUTE);
     expect(await poll.runOnce()).toBe(0);
