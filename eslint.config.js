@@ -192,6 +192,45 @@ export default tseslint.config(
     },
   },
   {
+    // A test waits for a condition (eventually / waitFor from @inventory/local-infra,
+    // expect.poll) or moves an injected clock; a sleep races a loaded machine (docs/CONVENTIONS.md).
+    // The few timers that are the subject (a slow peer, a task's own duration) say so in an
+    // eslint-disable comment.
+    files: ['**/test/**/*.ts', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='setTimeout']",
+          message:
+            'No sleeps in tests: poll with eventually()/waitFor() from @inventory/local-infra or expect.poll, or inject the clock.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='setTimeout']",
+          message:
+            'No sleeps in tests: poll with eventually()/waitFor() from @inventory/local-infra or expect.poll, or inject the clock.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'node:timers/promises',
+              message:
+                'No sleeps in tests: poll with eventually()/waitFor() from @inventory/local-infra or expect.poll, or inject the clock.',
+            },
+            {
+              name: 'timers/promises',
+              message:
+                'No sleeps in tests: poll with eventually()/waitFor() from @inventory/local-infra or expect.poll, or inject the clock.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['tools/**', 'bench/**', '**/cli/**', '**/*.mjs'],
     rules: { 'no-console': 'off' },
   },

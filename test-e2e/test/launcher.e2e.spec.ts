@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@inventory/local-infra';
+import { eventually, waitFor } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
 import { httpCall } from '../src/index.js';
 
@@ -74,24 +75,21 @@ describe('npm start', () => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`launcher not ready in time:\n${output.slice(-3000)}`)),
-          150_000,
-        );
-        const poll = setInterval(() => {
-          if (output.includes('[dev] ready:')) {
-            clearInterval(poll);
-            clearTimeout(timer);
-            resolve();
-          }
-        }, 200);
-        void exited.then((code) => {
-          clearInterval(poll);
-          clearTimeout(timer);
-          reject(new Error(`launcher exited with ${code}:\n${output.slice(-3000)}`));
-        });
-      });
+      let stillStarting = true;
+      await Promise.race([
+        waitFor(() => output.includes('[dev] ready:'), {
+          what: 'the launcher ready',
+          timeoutMs: 150_000,
+          everyMs: 200,
+        }).catch((error: Error) => {
+          throw new Error(`${error.message}\n${output.slice(-3000)}`);
+        }),
+        exited.then((code) => {
+          if (stillStarting)
+            throw new Error(`launcher exited with ${code}:\n${output.slice(-3000)}`);
+        }),
+      ]);
+      stillStarting = false;
 
       const readyz = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`);
       expect(readyz.status).toBe(200);
@@ -113,7 +111,7 @@ describe('npm start', () => {
         'email',
         'password',
       ])
-        expect(devFile[key]).toBeTruthy();
+        expect(devFile[key], key).toMatch(/^\S+$/);
       expect(devFile.token).toMatch(/^\d+\|[A-Za-z0-9]{40,}$/);
       // Issue #18 item 11: the output says where the credentials are, never the secrets.
       const [tokenId, tokenSecret] = devFile.token!.split('|');
@@ -153,8 +151,7 @@ describe('npm start', () => {
         instance.webhook_url.startsWith(`${devFile.base_url}/webhooks/parcel-tracking/wh_`),
       ).toBe(true);
       // The seeded channels arrive as events; the read model catches up within moments.
-      let channelCount = 0;
-      for (let attempt = 0; attempt < 50 && channelCount < 3; attempt++) {
+      await eventually(async () => {
         const channels = await httpCall(
           devFile.gateway_url!,
           'GET',
@@ -165,26 +162,21 @@ describe('npm start', () => {
           },
         );
         expect(channels.status).toBe(200);
-        channelCount = (channels.body as { data: unknown[] }).data.length;
-        if (channelCount < 3) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(channelCount).toBeGreaterThanOrEqual(3);
+        expect((channels.body as { data: unknown[] }).data.length).toBeGreaterThanOrEqual(3);
+      }, 'the seeded channels');
       // The seeded products and purchase invoices arrive as events too (services/catalog).
       for (const [path, seeded] of [
         ['/api/v2/products', 5],
         ['/api/purchase-invoices', 4],
       ] as const) {
-        let total = 0;
-        for (let attempt = 0; attempt < 50 && total < seeded; attempt++) {
+        await eventually(async () => {
           const listing = await httpCall(devFile.gateway_url!, 'GET', path, {
             host: devFile.host,
             headers: auth,
           });
           expect(listing.status).toBe(200);
-          total = (listing.body as { total: number }).total;
-          if (total < seeded) await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-        expect(total).toBe(seeded);
+          expect((listing.body as { total: number }).total).toBe(seeded);
+        }, `the seeded ${path}`);
       }
 
       // Issue #18 item 7: a part that dies is restarted; the launcher and the others keep serving.
@@ -193,23 +185,22 @@ describe('npm start', () => {
       );
       expect(activity).toBeDefined();
       process.kill(activity!.pid, 'SIGKILL');
-      const restartDeadline = Date.now() + 60_000;
-      while (!output.includes('[dev] activity restarted') && Date.now() < restartDeadline)
-        await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitFor(() => output.includes('[dev] activity restarted'), {
+        what: 'activity restarted',
+        timeoutMs: 60_000,
+      });
       expect(output).toMatch(
         /\[dev\] activity exited unexpectedly \(signal SIGKILL\); restarting in/,
       );
       expect(output).toContain('[dev] activity restarted (restart 1)');
       expect(child.exitCode).toBeNull();
-      let ready = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`);
-      while (
-        ((await ready.clone().json()) as { status: string }).status !== 'ready' &&
-        Date.now() < restartDeadline
-      ) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        ready = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`);
-      }
-      expect(((await ready.json()) as { status: string }).status).toBe('ready');
+      await eventually(
+        async () => {
+          const ready = await fetch(`http://127.0.0.1:${gatewayPort}/readyz`);
+          expect(((await ready.json()) as { status: string }).status).toBe('ready');
+        },
+        { what: 'the system ready again', timeoutMs: 60_000 },
+      );
       const meAgain = await httpCall(devFile.gateway_url!, 'GET', '/api/user', {
         host: devFile.host,
         headers: auth,
@@ -218,9 +209,7 @@ describe('npm start', () => {
 
       // The simulator pushes to the instance's real webhook_url: the launcher points the
       // development key at it on connect, and the push lands in the webhook log (issue 13).
-      for (let attempt = 0; attempt < 100 && !output.includes('now pushes webhooks to'); attempt++)
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(output).toContain('now pushes webhooks to');
+      await waitFor(() => output.includes('now pushes webhooks to'), 'the webhook target set');
       const number = '1Z999AA10123456784';
       const json = { 'content-type': 'application/json' };
       const registered = await fetch(`${devFile.provider_url}/track/v2.2/register`, {
@@ -235,18 +224,21 @@ describe('npm start', () => {
         body: '{}',
       });
       expect(advanced.status).toBe(200);
-      let rows: Array<Record<string, unknown>> = [];
-      for (let attempt = 0; attempt < 300 && rows.length === 0; attempt++) {
-        const log = await httpCall(
-          devFile.gateway_url!,
-          'GET',
-          `/api/integrations/parcel-tracking/instances/${instance.id}/webhooks?filter[tracking_number]=${number}`,
-          { host: devFile.host, headers: auth },
-        );
-        expect(log.status).toBe(200);
-        rows = (log.body as { data: Array<Record<string, unknown>> }).data;
-        if (rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      const rows = await eventually(
+        async () => {
+          const log = await httpCall(
+            devFile.gateway_url!,
+            'GET',
+            `/api/integrations/parcel-tracking/instances/${instance.id}/webhooks?filter[tracking_number]=${number}`,
+            { host: devFile.host, headers: auth },
+          );
+          expect(log.status).toBe(200);
+          const data = (log.body as { data: Array<Record<string, unknown>> }).data;
+          expect(data.length).toBeGreaterThan(0);
+          return data;
+        },
+        { what: 'the pushed webhook in the log', timeoutMs: 60_000 },
+      );
       expect(rows[0]).toMatchObject({ event_type: 'TRACKING_UPDATED', tracking_number: number });
 
       child.kill('SIGINT');

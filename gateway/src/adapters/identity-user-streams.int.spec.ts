@@ -51,10 +51,9 @@ describe('IdentityUserStreams against a hung identity', () => {
     }
     expect(streams.breaker.opened).toBe(true);
 
-    const startedAt = Date.now();
+    // circuit_open is the open breaker's own refusal: a look-up sent to the hung identity can
+    // only end DEADLINE_EXCEEDED, after the deadline, as the three above did.
     const error = await failureOf(streams.lookUp('tenant-1', [1]));
     expect(error).toMatchObject({ code: GrpcStatus.UNAVAILABLE, reason: 'circuit_open' });
-    // Well under the deadline, with room for a busy machine's loop hiccups.
-    expect(Date.now() - startedAt).toBeLessThan(DEADLINE_MS / 2);
   });
 });

@@ -1,4 +1,4 @@
-import { freePort, startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { freePort, startTestInfra, type TestInfra, waitFor } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap, type GatewayHandle } from '../bootstrap.js';
 import { connect } from 'node:net';
@@ -26,8 +26,7 @@ describe('gateway error envelopes for hostile and malformed requests', () => {
   const expectEnvelope = (response: RawResponse, status: number, code?: string) => {
     expect(response.status).toBe(status);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.json).toBeDefined();
-    expect(typeof response.json!.message).toBe('string');
+    expect(response.json).toMatchObject({ message: expect.stringMatching(/\S/) });
     if (code) expect(response.json!.code).toBe(code);
     // None of Fastify's own shape.
     expect(response.json).not.toHaveProperty('statusCode');
@@ -173,13 +172,13 @@ describe('gateway 503 while shutting down', () => {
     socket.write('GET /test/slow HTTP/1.1\r\nHost: x\r\n\r\n');
     await slowEntered;
     const stopped = gateway.stop();
-    const deadline = Date.now() + 20_000;
-    while (gateway.app.server.listening && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => !gateway.app.server.listening, 'the listener closed');
     socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     // The first request ends only once the second has been refused (its log line says so).
-    while (!logLines.some((line) => line.includes('shutting down')) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(
+      () => logLines.some((line) => line.includes('shutting down')),
+      'the refusal logged',
+    );
     release();
     await closed;
     await stopped;

@@ -14,3 +14,5 @@ export {
 } from './servers.js';
 export { startTestInfra, type TestInfra, type TestInfraOptions } from './test-infra.js';
 export { describeServiceBoot, type ServiceBootstrap } from './service-boot.js';
+export { eventually, waitFor, type EventuallyOptions } from './eventually.js';
+export { consumerDrained } from './drained.js';

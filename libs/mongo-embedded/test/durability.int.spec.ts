@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually, waitFor } from '@inventory/local-infra';
 import mongoose from 'mongoose';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { decodeRecords } from '../src/storage/journal.js';
@@ -138,10 +139,8 @@ describe('group commit', () => {
     const h = await startHarness({ dataDir, fsync: 'never' });
     await h.conn.db!.collection('w0').insertOne({ _id: 'ack' } as never);
     await h.conn.db!.collection('w0').insertOne({ _id: 'w0' } as never, { writeConcern: { w: 0 } });
-    const deadline = Date.now() + 2_000;
-    while (!journaledIds(dataDir).has('w0') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 10));
-    expect(journaledIds(dataDir).has('w0')).toBe(true);
+    // No other command follows: the record reaches the journal on its own.
+    await waitFor(() => journaledIds(dataDir).has('w0'), 'the w:0 record in the journal');
     await h.close();
   });
 });
@@ -158,8 +157,12 @@ describe('TTL indexes', () => {
       { token: 'fresh', createdAt: new Date(Date.now() + 60_000) },
       { token: 'no-date' },
     ]);
-    await new Promise((r) => setTimeout(r, 300));
-    expect((await Session.find().lean()).map((d) => d.token).sort()).toEqual(['fresh', 'no-date']);
+    await eventually(async () =>
+      expect((await Session.find().lean()).map((d) => d.token).sort()).toEqual([
+        'fresh',
+        'no-date',
+      ]),
+    );
     await h.close();
   });
 });

@@ -28,20 +28,30 @@ function header(length: number, opCode: number): Buffer {
   return b;
 }
 
-/** Sends raw bytes and reports what the server did: replied (with bytes), closed, or stayed silent. */
-function send(bytes: Buffer, waitMs = 300): Promise<{ reply: Buffer; closed: boolean }> {
+/**
+ * Sends raw bytes and waits for what the server does: a whole reply (its declared length has
+ * arrived) or closing the connection; no timer decides. `thenEnd` closes our side after the
+ * bytes, so a server that stays silent shows it by closing without a reply.
+ */
+function send(
+  bytes: Buffer,
+  { thenEnd = false } = {},
+): Promise<{ reply: Buffer; closed: boolean }> {
   return new Promise((resolve) => {
     const sock = net.connect(server.port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    let closed = false;
-    sock.on('data', (d) => chunks.push(d));
-    sock.on('error', () => undefined);
-    sock.on('close', () => (closed = true));
-    sock.on('connect', () => sock.write(bytes));
-    setTimeout(() => {
+    const done = (closed: boolean) => {
       sock.destroy();
       resolve({ reply: Buffer.concat(chunks), closed });
-    }, waitMs);
+    };
+    sock.on('data', (d) => {
+      chunks.push(d);
+      const reply = Buffer.concat(chunks);
+      if (reply.length >= 4 && reply.length >= reply.readInt32LE(0)) done(false);
+    });
+    sock.on('error', () => undefined);
+    sock.on('close', () => done(true));
+    sock.on('connect', () => (thenEnd ? sock.end(bytes) : sock.write(bytes)));
   });
 }
 
@@ -52,8 +62,8 @@ async function assertHealthy() {
 
 describe('hostile input', () => {
   it('tolerates a truncated header', async () => {
-    const r = await send(Buffer.from([1, 2, 3]));
-    expect(r.reply.length).toBe(0);
+    const r = await send(Buffer.from([1, 2, 3]), { thenEnd: true });
+    expect(r).toEqual({ reply: Buffer.alloc(0), closed: true });
     await assertHealthy();
   });
 

@@ -1,7 +1,7 @@
 import { EchoRequest } from '@inventory/contracts/testing/v1/echo.js';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { consumerDrained, startTestInfra, waitFor, type TestInfra } from '@inventory/local-infra';
 import type { Connection } from 'mongoose';
-import type { JetStreamManager, NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectMongo,
@@ -21,27 +21,6 @@ import {
 
 const logger = createLogger({ service: 'test', level: 'silent' });
 const pinged = defineEvent('testing.echo.pinged', EchoRequest);
-
-/** The consumer says it is done: nothing left to deliver and nothing awaiting an ack. */
-async function drained(manager: JetStreamManager, stream: string, durable: string) {
-  await expect
-    .poll(
-      async () => {
-        const info = await manager.consumers.info(stream, durable);
-        return info.num_pending + info.num_ack_pending;
-      },
-      { timeout: 15_000, interval: 50 },
-    )
-    .toBe(0);
-}
-
-async function waitFor(predicate: () => boolean, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('JetStream events with an idempotent durable consumer', () => {
   let infra: TestInfra;
@@ -102,7 +81,7 @@ describe('JetStream events with an idempotent durable consumer', () => {
 
     consumer = await startConsumer(consumerOptions);
     await waitFor(() => handled.length === 3);
-    await drained(manager, 'TESTING', 'echo-recorder');
+    await consumerDrained(manager, 'TESTING', 'echo-recorder');
     await consumer.stop();
 
     expect(handled.map((event) => event.payload.text)).toEqual([
@@ -168,7 +147,7 @@ describe('JetStream events with an idempotent durable consumer', () => {
       payload: EchoRequest.fromPartial({ text: 'retry me' }),
     });
     await waitFor(() => attempts === 3);
-    await drained(manager, 'TESTING', 'flaky-handler');
+    await consumerDrained(manager, 'TESTING', 'flaky-handler');
     await consumer.stop();
     expect(attempts).toBe(3);
   });

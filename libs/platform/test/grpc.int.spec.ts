@@ -6,6 +6,7 @@ import {
   HealthCheckResponse_ServingStatus,
 } from '@inventory/contracts/grpc/health/v1/health.js';
 import { EchoServiceClient } from '@inventory/contracts/testing/v1/echo.js';
+import { waitFor } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createGrpcClient,
@@ -97,8 +98,8 @@ describe('graceful shutdown', () => {
       logger,
     });
     const echo = createGrpcClient(EchoServiceClient, server.address);
-    const inFlight = echo.call.echo({ text: 'finishing', delay_ms: 300, fail_with_code: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const inFlight = echo.call.echo({ text: 'finishing', delay_ms: 2_000, fail_with_code: 0 });
+    await waitFor(() => server.inFlight() === 1, 'the call in flight');
     const stopped = server.stop(5_000);
     await expect(inFlight).resolves.toMatchObject({ text: 'finishing' });
     await stopped;
@@ -116,9 +117,11 @@ describe('graceful shutdown', () => {
       ['--conditions=development', '--import', 'tsx', fixture],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    let output = '';
     const port = await new Promise<number>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
-        const match = /LISTENING (\d+)/.exec(chunk.toString());
+        output += chunk.toString();
+        const match = /LISTENING (\d+)/.exec(output);
         if (match) resolve(Number(match[1]));
       });
       child.on('exit', (code) => reject(new Error(`fixture exited early with ${code}`)));
@@ -127,8 +130,8 @@ describe('graceful shutdown', () => {
       child.on('exit', (code) => resolve(code)),
     );
     const echo = createGrpcClient(EchoServiceClient, `127.0.0.1:${port}`);
-    const inFlight = echo.call.echo({ text: 'drained', delay_ms: 500, fail_with_code: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const inFlight = echo.call.echo({ text: 'drained', delay_ms: 2_000, fail_with_code: 0 });
+    await waitFor(() => output.includes('RECEIVED drained'), 'the call in flight');
     child.kill('SIGTERM');
     await expect(inFlight).resolves.toMatchObject({ text: 'drained' });
     expect(await exited).toBe(0);

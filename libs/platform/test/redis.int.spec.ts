@@ -2,17 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { startRedisServer } from '@inventory/local-infra';
+import { startRedisServer, waitFor } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
 import { connectRedis, createLogger } from '../src/index.js';
-
-const until = async (check: () => boolean, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 describe('connectRedis during an outage', () => {
   it('warns once however often it retries, and says when Redis is back', async () => {
@@ -34,13 +26,13 @@ describe('connectRedis during an outage', () => {
     try {
       await server.stop();
       // Retries come every 200, 400, 600 ... ms: several errors within three seconds.
-      await until(() => errors >= 4, 5_000);
+      await waitFor(() => errors >= 4);
       const warnings = lines.filter((line) => line.level === 40);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatchObject({ msg: 'redis error', failing_for_ms: 0 });
 
       server = await startRedisServer({ dataDir, port: server.port });
-      await until(() => redis.status === 'ready', 5_000);
+      await waitFor(() => redis.status === 'ready');
       expect(await redis.ping()).toBe('PONG');
       const back = lines.filter((line) => line.level === 30);
       expect(back).toHaveLength(1);
@@ -51,7 +43,7 @@ describe('connectRedis during an outage', () => {
       await server.stop().catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 20_000);
+  }, 60_000);
 });
 
 describe('connectRedis against a frozen Redis (SIGSTOP)', () => {
@@ -72,10 +64,7 @@ describe('connectRedis against a frozen Redis (SIGSTOP)', () => {
       expect(redis.status).toBe('ready');
 
       process.kill(pid, 'SIGCONT');
-      let pong: string | undefined;
-      const deadline = Date.now() + 10_000;
-      while (pong !== 'PONG' && Date.now() < deadline)
-        pong = await redis.ping().catch(() => undefined);
+      const pong = await waitFor(() => redis.ping().catch(() => undefined), 'a PONG after SIGCONT');
       expect(pong).toBe('PONG');
     } finally {
       process.kill(pid, 'SIGCONT');

@@ -7,14 +7,21 @@ import {
   type ListAlertsResponse,
 } from '@inventory/contracts/activity/v1/activity.js';
 import { ACTIVITY_STREAM } from '@inventory/events';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import {
+  consumerDrained,
+  eventually,
+  startTestInfra,
+  type TestInfra,
+} from '@inventory/local-infra';
 import {
   createGrpcClient,
   runWithContext,
   ServiceRuntime,
   type GrpcClientHandle,
 } from '@inventory/platform';
+import { expect } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
+import { ACTIVITY_RECORDER_DURABLE } from '../src/events/activity-recorded-consumer.js';
 
 /**
  * The activity service on real NATS and MongoDB, a gRPC client to it, and a
@@ -40,6 +47,8 @@ export interface ActivityHarness {
   ): Promise<ListAlertsResponse>;
   /** Polls until the tenant has `count` rows in total (events are stored asynchronously). */
   waitForTotal(tenantId: string, count: number): Promise<Activity[]>;
+  /** Resolves once the activity consumer has handled (and acked) everything published so far. */
+  drained(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -90,24 +99,20 @@ export async function startActivityHarness(): Promise<ActivityHarness> {
     asTenant,
     list,
     listAlerts,
-    async waitForAlerts(tenantId, done) {
-      const deadline = Date.now() + 20_000;
-      for (;;) {
+    waitForAlerts: (tenantId, done) =>
+      eventually(async () => {
         const response = await listAlerts(tenantId);
-        if (done(response)) return response;
-        if (Date.now() > deadline)
-          throw new Error(`alerts of ${tenantId} never matched: ${JSON.stringify(response)}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-    async waitForTotal(tenantId, count) {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
+        if (!done(response)) throw new Error(`the alerts are ${JSON.stringify(response)}`);
+        return response;
+      }, `the alerts of ${tenantId}`),
+    waitForTotal: (tenantId, count) =>
+      eventually(async () => {
         const response = await list(tenantId, { page: { page: 1, per_page: 1000 } });
-        if (response.page_info!.total >= count || Date.now() > deadline) return response.activities;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+        expect(response.page_info!.total).toBeGreaterThanOrEqual(count);
+        return response.activities;
+      }, `${count} rows of ${tenantId}`),
+    drained: () =>
+      consumerDrained(service.jetstreamManager, ACTIVITY_STREAM.name, ACTIVITY_RECORDER_DURABLE),
     async stop() {
       client.close();
       await producer.stop();

@@ -9,7 +9,7 @@ import {
   type ProductCreated,
   type PurchaseInvoiceCreated,
 } from '@inventory/events';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { eventually, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import {
   createGrpcClient,
   describeCallError,
@@ -66,18 +66,8 @@ export async function failureOf(promise: Promise<unknown>) {
   throw new Error('expected the call to fail');
 }
 
-/** Polls until `check` passes or the (generous) cap is reached: events cross NATS asynchronously. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
+/** The shared poll (a generous cap; events cross NATS and background jobs asynchronously). */
+export { eventually };
 
 export const product = (id: number, overrides: Partial<ProductRecord> = {}): ProductRecord => ({
   product_id: id,

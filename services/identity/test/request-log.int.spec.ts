@@ -1,5 +1,6 @@
 import type { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
-import { tokenRequestsLogged } from '@inventory/events';
+import { IDENTITY_STREAM, tokenRequestsLogged } from '@inventory/events';
+import { consumerDrained } from '@inventory/local-infra';
 import {
   encodeEvent,
   EventPublisher,
@@ -10,19 +11,6 @@ import {
 } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, startIdentity, type IdentityUnderTest } from './harness.js';
-
-async function waitFor<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('request log batches from the gateways', () => {
   let identity: IdentityUnderTest;
@@ -85,14 +73,10 @@ describe('request log batches from the gateways', () => {
       payload: { requests: [entry('r-3', older)] },
     });
 
+    // All three deliveries handled (the consumer acks after storing), then count.
+    await consumerDrained(service.jetstreamManager, IDENTITY_STREAM.name, 'identity-request-log');
     const requests = service.mongo.collection('token_requests');
-    const count = await waitFor(
-      () => requests.countDocuments({ tenant_id: tenant!.id }),
-      (n) => n >= 3,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await requests.countDocuments({ tenant_id: tenant!.id })).toBe(3);
-    expect(count).toBe(3);
     const stored = await service.mongo
       .collection('personal_access_tokens')
       .findOne({ tenant_id: tenant!.id, id: token!.id });

@@ -12,6 +12,9 @@ import { newTotpSecret, totp } from '../src/domain/totp.js';
 import { openOffline } from '../src/offline.js';
 import { as, startIdentity, type IdentityUnderTest } from './harness.js';
 
+/** A session id as login issues it: 32 random bytes, base64url (a login that failed has none). */
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
 const KEY = randomBytes(32).toString('base64');
 const PASSWORD = 'correct horse battery staple';
 
@@ -80,7 +83,7 @@ describe('TOTP secrets at rest', () => {
 
     const wrong = await login(email, '000000').catch((error: unknown) => describeCallError(error));
     expect(wrong).toMatchObject({ reason: 'invalid_credentials' });
-    expect((await login(email, totp(secret))).session_token).toBeTruthy();
+    expect((await login(email, totp(secret))).session_token).toMatch(SESSION_TOKEN);
 
     await as(tenantId, id, () =>
       client.call.disableTwoFactor({ password: PASSWORD, code: totp(secret, Date.now() + 30_000) }),
@@ -96,12 +99,14 @@ describe('TOTP secrets at rest', () => {
       { tenant_id: tenantId, id },
       { $set: { two_factor_enabled: true, two_factor_secret: secret, two_factor_last_step: 0 } },
     );
-    expect((await login(email, totp(secret))).session_token).toBeTruthy();
+    expect((await login(email, totp(secret))).session_token).toMatch(SESSION_TOKEN);
     const sealed = await users().findOne({ tenant_id: tenantId, id });
     expect(sealed!.two_factor_secret).toMatch(/^v1:/);
     expect(JSON.stringify(sealed)).not.toContain(secret);
     // The sealed secret keeps working (next step: the previous one cannot be replayed).
-    expect((await login(email, totp(secret, Date.now() + 30_000))).session_token).toBeTruthy();
+    expect((await login(email, totp(secret, Date.now() + 30_000))).session_token).toMatch(
+      SESSION_TOKEN,
+    );
   });
 
   it('fails closed when the key is not the one the secret was sealed with; recovery codes still work', async () => {
@@ -125,7 +130,7 @@ describe('TOTP secrets at rest', () => {
         ...input,
         twoFactorCode: recovery_codes[0]!,
       });
-      expect(viaRecovery.sessionToken).toBeTruthy();
+      expect(viaRecovery.sessionToken).toMatch(SESSION_TOKEN);
     } finally {
       await other.close();
     }

@@ -138,10 +138,8 @@ describe('StreamUsers: look-ups on one long-lived stream per tenant', () => {
     const answered = exchange(call, [{ correlation_id: 1, user_ids: [userId] }]);
     const ended = new Promise<void>((resolve) => call.on('end', () => resolve()));
     expect((await answered)[0]).toMatchObject({ correlation_id: 1, users: [{ id: userId }] });
-    const startedAt = Date.now();
-    await identity.service.grpc!.stop();
+    // A drain timeout no test outlives: the stream must end itself for the stop to return.
+    await identity.service.grpc!.stop(60 * 60_000);
     await ended;
-    // The drain did not wait for its 10-second timeout on the open stream.
-    expect(Date.now() - startedAt).toBeLessThan(5_000);
   });
 });

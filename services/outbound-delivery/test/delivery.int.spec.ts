@@ -131,7 +131,9 @@ describe('signed deliveries', () => {
 
   it('gives up after 3 attempts, and times out an attempt at the configured timeout', async () => {
     receiver.respond((request, response) => {
-      if (request.path === '/slow') setTimeout(() => response.writeHead(200).end(), 2_000);
+      if (request.path === '/slow')
+        // eslint-disable-next-line no-restricted-syntax -- a receiver slower than the attempt timeout is the subject
+        setTimeout(() => response.writeHead(200).end(), 2_000);
       else response.writeHead(400).end('bad request');
     });
     const bad = await subscribe(h, TENANT, `${receiver.url}/bad`);

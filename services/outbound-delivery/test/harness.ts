@@ -1,6 +1,6 @@
 import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import { domainEventEntry, type WebhookEventName } from '@inventory/events';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { waitFor, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import {
   createGrpcClient,
   describeCallError,
@@ -97,20 +97,8 @@ export async function failureOf(promise: Promise<unknown>) {
   throw new Error('expected the call to fail');
 }
 
-/** Polls until `check` returns a value other than undefined/false (generous cap, no timing claims). */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  capMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + capMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The shared poll for a value that appears (generous cap, no timing claims). */
+export { waitFor };
 
 /** Creates a subscription as `tenant`; returns its id and the one-time secret. */
 export async function subscribe(

@@ -35,7 +35,10 @@ describe('per-tenant cap shared by replicas', () => {
       const { id } = await subscribe(h, TENANT, `${receiver.url}/capped`);
       const other = await subscribe(h, 'tenant-uncapped', `${receiver.url}/other`);
       // The window is the calendar minute: start well inside one so the whole burst shares it.
-      await waitFor(() => Date.now() % 60_000 < 40_000, 'the start of a fresh minute', 65_000);
+      await waitFor(() => Date.now() % 60_000 < 40_000, {
+        what: 'the start of a fresh minute',
+        timeoutMs: 65_000,
+      });
       for (let n = 0; n < 12; n++) await h.publish(TENANT, 'product.created', { n });
       for (let n = 0; n < 3; n++) await h.publish('tenant-uncapped', 'product.created', { n });
 

@@ -1,6 +1,6 @@
 import { ActivityRecorded } from '@inventory/contracts/events/v1/activity.js';
 import { ParcelTrackingServiceClient } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { eventually, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import {
   createGrpcClient,
   decodeEnvelope,
@@ -107,15 +107,5 @@ export async function activityEvents(harness: Harness, tenantId: string) {
   return out;
 }
 
-/** Polls until `check` passes or the time is up (events cross NATS asynchronously). */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 5_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
+/** The shared poll (a generous cap; events cross NATS and background jobs asynchronously). */
+export { eventually };

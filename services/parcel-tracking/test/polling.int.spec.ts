@@ -57,7 +57,7 @@ describe('polling and stopping', () => {
     expect(delivered!.delivered_at).toEqual(delivered!.last_event_at);
     expect(delivered!.picked_up_at).not.toBeNull();
     expect(delivered!.estimated_delivery_at).not.toBeNull();
-    expect(delivered!.latest_event_description).toBeTruthy();
+    expect(delivered!.latest_event_description).toBe('Delivered');
     // Delivered rows are no longer polled.
     clock.now = new Date(clock.now.getTime() + 2 * MINUTE);
     expect(await poll.runOnce()).toBe(0);
@@ -123,7 +123,7 @@ describe('polling and stopping', () => {
     expect(old.provider_stopped_at).not.toBeNull();
     // The new number is registered by the next registration pass, the old one never again.
     await suite.h.service.workers.register.runOnce();
-    expect(simState('XX987654321GB')).toBeDefined();
+    expect(simState('XX987654321GB')).toMatchObject({ tracking_state: 'Tracking' });
     expect(await stop.runOnce()).toBe(0);
   });
 });

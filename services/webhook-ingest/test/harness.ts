@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { ActivityRecorded } from '@inventory/contracts/events/v1/activity.js';
 import { WebhookIngestServiceClient } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
-import { startTestInfra } from '@inventory/local-infra';
+import { eventually, startTestInfra } from '@inventory/local-infra';
 import {
   createGrpcClient,
   decodeEnvelope,
@@ -19,18 +19,8 @@ export const newToken = () => `wh_${randomBytes(32).toString('base64url')}`;
 export const as = <T>(tenantId: string | undefined, fn: () => Promise<T>) =>
   runWithContext({ requestId: `test-${Math.random()}`, tenantId }, fn);
 
-/** Polls until `check` passes or a generous cap is reached (the job runs in the background). */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
+/** The shared poll (a generous cap; events cross NATS and background jobs asynchronously). */
+export { eventually };
 
 /** The infrastructure and the fake parcel-tracking; each suite starts the service its way. */
 export async function startHarness(extraEnv: NodeJS.ProcessEnv = {}) {

@@ -68,10 +68,18 @@ describe('webhook-ingest: central token registry and inbox', () => {
   });
 
   it('refuses a duplicate token (unique index), a malformed token, and a call without tenant', async () => {
+    // Each test registers what it needs: run alone, it still has a token to duplicate.
+    await asTenant('tenant-a', () =>
+      client.call.registerToken({
+        token: token('dup1'),
+        provider: 'parcel-tracking',
+        integration_instance_id: 7,
+      }),
+    );
     const duplicate = await codeOf(
       asTenant('tenant-b', () =>
         client.call.registerToken({
-          token: token('a1'),
+          token: token('dup1'),
           provider: 'parcel-tracking',
           integration_instance_id: 8,
         }),
@@ -177,6 +185,13 @@ describe('webhook-ingest: central token registry and inbox', () => {
   });
 
   it('refuses an inbound webhook for an unknown token or another provider segment', async () => {
+    await asTenant('tenant-f', () =>
+      client.call.registerToken({
+        token: token('f1'),
+        provider: 'parcel-tracking',
+        integration_instance_id: 12,
+      }),
+    );
     const raw = Buffer.from('{}');
     expect(
       (
@@ -194,7 +209,7 @@ describe('webhook-ingest: central token registry and inbox', () => {
       (
         await codeOf(
           client.call.ingestWebhook({
-            token: token('c1'),
+            token: token('f1'),
             provider: 'other',
             raw_body: raw,
             content_type: 'application/json',
@@ -202,6 +217,16 @@ describe('webhook-ingest: central token registry and inbox', () => {
         )
       ).code,
     ).toBe(status.NOT_FOUND);
+    expect(await service.stores.inbox.model.countDocuments({ tenant_id: 'tenant-f' })).toBe(0);
+    // Not vacuous: under its own provider segment the same token is known and stored.
+    const accepted = await client.call.ingestWebhook({
+      token: token('f1'),
+      provider: 'parcel-tracking',
+      raw_body: raw,
+      content_type: 'application/json',
+    });
+    expect(await service.stores.inbox.model.countDocuments({ tenant_id: 'tenant-f' })).toBe(1);
+    expect(accepted.webhook_event_id).toBeGreaterThan(0);
   });
 
   it('unregisters only for the owning tenant, idempotently; the token then resolves as NOT_FOUND', async () => {

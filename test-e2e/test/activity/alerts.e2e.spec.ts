@@ -1,4 +1,5 @@
 import { alertEntry, alertRaised, type AlertInput } from '@inventory/events';
+import { eventually } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTenantWithToken,
@@ -22,15 +23,15 @@ describe('GET /api/alerts and marking alerts read, through the gateway', () => {
   // Published as a producer's outbox relay would (the activity runtime itself runs no relay).
   const raise = (input: AlertInput) =>
     system.services.activity!.publisher.publish(alertRaised, alertEntry(input).event);
-  const waitForTotal = async (request: SessionFixture['request'], total: number) => {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
+  const waitForTotal = (request: SessionFixture['request'], total: number) =>
+    eventually(async () => {
       const response = await request('GET', '/api/alerts?per_page=100');
-      if (response.status === 200 && response.body.total === total) return response;
-      if (Date.now() > deadline) throw new Error(`alerts never reached ${total}: ${response.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+      expect({ status: response.status, total: response.body.total }).toEqual({
+        status: 200,
+        total,
+      });
+      return response;
+    }, `${total} alerts`);
 
   beforeAll(async () => {
     system = await startSystem();

@@ -9,6 +9,7 @@ import {
   purchaseInvoiceCreated,
 } from '@inventory/events';
 import { connectNats, ensureStream, EventPublisher } from '@inventory/platform';
+import { waitFor } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTenantWithToken,
@@ -34,13 +35,7 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
   let acme: TenantFixture;
   let globex: TenantFixture;
 
-  async function until(check: () => Promise<boolean>) {
-    const started = Date.now();
-    while (!(await check())) {
-      if (Date.now() - started > 30_000) throw new Error('condition not reached');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const until = (check: () => Promise<boolean>) => waitFor(check, 30_000);
 
   beforeAll(async () => {
     system = await startSystem();

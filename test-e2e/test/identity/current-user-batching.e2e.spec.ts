@@ -24,7 +24,9 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
   let b: TenantFixture;
 
   beforeAll(async () => {
-    system = await startSystem();
+    // A call deadline no test outlives: a look-up that waited for it instead of failing fast
+    // (the last case) would time the test out rather than pass on a quick machine.
+    system = await startSystem({ gatewayEnv: { GRPC_DEADLINE_MS: String(60 * 60_000) } });
     a = await createTenantWithToken(system, { slug: 'batch-a' });
     aSecond = await createUserWithToken(system, a.tenant, { email: 'second@batch-a.test' });
     b = await createTenantWithToken(system, { slug: 'batch-b' });
@@ -88,11 +90,9 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
   it('fails fast with 503 when identity ends its streams and goes away', async () => {
     expect((await a.request('GET', '/api/user')).status).toBe(200);
     await system.services.identity!.grpc!.stop();
-    const startedAt = Date.now();
+    // Neither the ended stream nor a new one to a closed port waits for the (one-hour) deadline.
     const response = await a.request('GET', '/api/user');
     expect(response.status).toBe(503);
     expect(response.body).toMatchObject({ message: expect.any(String), code: expect.any(String) });
-    // Neither the ended stream nor a new one to a closed port waits for the call deadline.
-    expect(Date.now() - startedAt).toBeLessThan(2_000);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTenantWithToken,
+  createUserWithToken,
   loginSession,
   startSystem,
   type HttpResponse,
@@ -67,5 +68,14 @@ describe('the platform rate limit at its boundary', () => {
     const refused = await session.request('GET', '/api/user');
     expect(refused.status).toBe(429);
     expectRetryAfter(refused, startedAt, Date.now());
+    // Per user, not per tenant: another user of the same tenant still has a whole budget.
+    const colleague = await loginSession(
+      await createUserWithToken(system, tenant.tenant),
+      system.gatewayUrl,
+    );
+    const theirs: number[] = [];
+    for (let i = 0; i <= LIMIT; i++)
+      theirs.push((await colleague.request('GET', '/api/user')).status);
+    expect(theirs).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayHandle } from '@inventory/gateway';
+import { eventually } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTenantWithToken,
@@ -109,6 +110,7 @@ describe('two gateway replicas on shared Redis and NATS', () => {
     });
     const statuses: number[] = [];
     const remaining: string[] = [];
+    const startedAt = Date.now();
     for (let i = 0; i < 6; i++) {
       const response =
         i % 2 === 0 ? await onFirst('GET', '/api/user') : await onSecond('GET', '/api/user');
@@ -118,9 +120,14 @@ describe('two gateway replicas on shared Redis and NATS', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
     expect(remaining).toEqual(['5', '4', '3', '2', '1', '0']);
     const refused = await onFirst('GET', '/api/user');
+    const refusedAt = Date.now();
     expect(refused.status).toBe(429);
     expect(refused.headers['x-ratelimit-limit']).toBe('6');
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // GCRA at 6 a minute: the next request may pass one interval (10 s) after the burst's
+    // first, so Retry-After is 10 s less the time the burst took, in whole seconds up.
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeLessThanOrEqual(10);
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((10_000 - (refusedAt - startedAt)) / 1000));
     expect(refused.body).toEqual({
       message: 'Too Many Attempts.',
       retry_after_seconds: Number(refused.headers['retry-after']),
@@ -226,13 +233,12 @@ describe('two gateway replicas on shared Redis and NATS', () => {
     await user.request('POST', '/api/probe-orders');
     const session = await loginSession(user, second.url);
     const path = `/api/personal-access-tokens/${user.tokenId}`;
-    let history = await session.request('GET', `${path}/requests`);
-    for (let i = 0; i < 50 && history.body.total < 3; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      history = await session.request('GET', `${path}/requests`);
-    }
-    expect(history.status).toBe(200);
-    expect(history.body.total).toBe(3);
+    const history = await eventually(async () => {
+      const listed = await session.request('GET', `${path}/requests`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.total).toBe(3);
+      return listed;
+    }, 'the three requests in the history');
     expect(history.body.data[0]).toMatchObject({
       method: 'POST',
       route: '/api/probe-orders',
@@ -309,8 +315,9 @@ describe('two gateway replicas on shared Redis and NATS', () => {
     expect(response.body.paths['/api/probe-orders'].post.security[0]).toEqual({
       bearerToken: ['orders:write'],
     });
-    expect(response.body.paths['/api/user'].get).toBeDefined();
+    expect(response.body.paths['/api/user'].get.operationId).toEqual(expect.any(String));
     const docs = await httpCall(second.url, 'GET', '/api/docs', { host: 'anything.example' });
-    expect(docs.status).toBeLessThan(400);
+    expect(docs.status).toBe(200);
+    expect(String(docs.headers['content-type'])).toMatch(/^text\/html/);
   });
 });

@@ -4,6 +4,7 @@ import { verify } from '@octokit/webhooks-methods';
 import { domainEventEntry } from '@inventory/events';
 import { EventPublisher, connectNats } from '@inventory/platform';
 import type { NatsConnection } from 'nats';
+import { waitFor } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALL_SCOPES,
@@ -315,12 +316,5 @@ describe('outbound webhooks through the gateway', () => {
   });
 });
 
-async function poll<T>(check: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const poll = <T>(check: () => T | undefined | Promise<T | undefined>): Promise<T> =>
+  waitFor(check, 60_000);

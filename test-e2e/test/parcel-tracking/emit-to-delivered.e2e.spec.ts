@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
+import { waitFor } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenantWithToken } from '../../src/fixtures/tenants.js';
 import { startSystem, type RunningSystem } from '../../src/system.js';
@@ -32,19 +33,8 @@ afterAll(async () => {
 });
 
 /** Polls until `check` returns a value (or the generous cap passes). */
-async function until<T>(
-  check: () => Promise<T | undefined>,
-  what: string,
-  capMs = 60_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - started > capMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
+const until = <T>(check: () => Promise<T | undefined>, what: string, capMs = 60_000): Promise<T> =>
+  waitFor(check, { what, timeoutMs: capMs });
 
 describe('a shipment emitted with npm run emit reaches delivered by polling', () => {
   it('emit → row → registered → polled through the progression → delivered, seen through the gateway', async () => {

@@ -1,4 +1,5 @@
 import { signBody } from '@inventory/provider-sim';
+import { eventually as poll } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
 import { httpCall } from '../../src/fixtures/http.js';
 import { GOOD_KEY, PREFIX } from './harness.js';
@@ -6,17 +7,8 @@ import { useParcelSystem } from './instance-suite.js';
 
 const suite = useParcelSystem();
 
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
+const eventually = <T>(check: () => Promise<T>, timeoutMs = 60_000): Promise<T> =>
+  poll(check, timeoutMs);
 
 const push = (number: string) =>
   JSON.stringify({

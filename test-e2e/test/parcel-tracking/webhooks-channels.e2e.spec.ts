@@ -1,5 +1,6 @@
 import { seedSalesChannels } from '@inventory/parcel-tracking';
 import { signBody } from '@inventory/provider-sim';
+import { eventually } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpCall } from '../../src/fixtures/http.js';
 import { GOOD_KEY, PREFIX, startParcelSystem, validCreate, type ParcelSystem } from './harness.js';
@@ -9,18 +10,6 @@ beforeAll(async () => {
   p = await startParcelSystem();
 }, 120_000);
 afterAll(() => p?.stop());
-
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 8_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-  }
-}
 
 describe('POST /webhooks/parcel-tracking/{token}', () => {
   it('stores a signed provider webhook for a known token (200, no credential) and GET shows last_webhook_at', async () => {

@@ -13,6 +13,7 @@ import {
   type TenantFixture,
 } from '../../src/fixtures/tenants.js';
 import { startSystem, type RunningSystem, type SystemOptions } from '../../src/system.js';
+import { waitFor } from '@inventory/local-infra';
 
 export const PROVIDER_KEY = 'resilience_provider_key_1';
 export const OTHER_PROVIDER_KEY = 'resilience_provider_key_2';
@@ -201,18 +202,13 @@ export function envelopeProblem(
   return undefined;
 }
 
-/** Polls `check` until it returns a value (not undefined) or `capMs` passes. */
-export async function pollUntil<T>(
+/** Polls `check` (a failed check counts as not yet) until it returns a value; fails at `capMs`. */
+export function pollUntil<T>(
   check: () => Promise<T | undefined>,
   capMs: number,
   everyMs = 100,
-): Promise<T | undefined> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined || Date.now() - started > capMs) return value;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+): Promise<T> {
+  return waitFor(() => check().catch(() => undefined), { timeoutMs: capMs, everyMs });
 }
 
 /** Prints a suite's figures (the issue's closing note reports them from the test output). */

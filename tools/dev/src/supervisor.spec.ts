@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { waitFor } from '@inventory/local-infra';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Supervisor, type ProcessSpec, type RestartPolicy } from './supervisor.js';
 
@@ -16,13 +17,8 @@ const diesAfterReady = (name: string): ProcessSpec => ({
   readyPattern: /^ready \d+/,
 });
 
-const until = async (check: () => boolean, what: string, capMs = 20_000) => {
-  const deadline = Date.now() + capMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+const until = (check: () => boolean, what: string, capMs = 20_000) =>
+  waitFor(check, { what, timeoutMs: capMs, everyMs: 20 });
 
 const fastPolicy: Partial<RestartPolicy> = {
   initialBackoffMs: 10,

@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { ACTIVITY_STREAM, activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
 import {
+  eventually,
   freePort,
+  type ManagedProcess,
   spawnUntilReady,
   startTestInfra,
-  type ManagedProcess,
   type TestInfra,
 } from '@inventory/local-infra';
 import { runWithContext, ServiceRuntime } from '@inventory/platform';
@@ -78,9 +79,7 @@ describe('instance activity page through the real activity service', () => {
       }),
     );
     await producer.outbox.withEvents(entries, async () => undefined);
-    const deadline = Date.now() + 10_000;
-    while ((await page({})).meta.total < 12 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(async () => expect((await page({})).meta.total).toBe(12), 'the 12 rows');
   });
   afterAll(async () => {
     adapter?.close();

@@ -8,10 +8,11 @@ import {
 } from '@inventory/events';
 import {
   freePort,
+  type ManagedProcess,
   spawnUntilReady,
   startTestInfra,
-  type ManagedProcess,
   type TestInfra,
+  waitFor,
 } from '@inventory/local-infra';
 import { enterContext, ServiceRuntime } from '@inventory/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -44,14 +45,6 @@ type Body = Record<string, any>;
 async function get(url: string, tenant = 'acme') {
   const response = await app.inject({ method: 'GET', url, headers: { 'x-test-tenant': tenant } });
   return { status: response.statusCode, body: response.json() as Body };
-}
-
-async function waitFor(check: () => Promise<boolean>) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > 30_000) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 beforeAll(async () => {
@@ -141,9 +134,9 @@ beforeAll(async () => {
       version: 1,
     },
   });
-  await waitFor(async () => (await get('/api/v2/products')).body.total === 23);
-  await waitFor(async () => (await get('/api/purchase-invoices')).body.total === 4);
-  await waitFor(async () => (await get('/api/v2/products', 'globex')).body.total === 1);
+  await waitFor(async () => (await get('/api/v2/products')).body.total === 23, 30_000);
+  await waitFor(async () => (await get('/api/purchase-invoices')).body.total === 4, 30_000);
+  await waitFor(async () => (await get('/api/v2/products', 'globex')).body.total === 1, 30_000);
 }, 90_000);
 
 afterAll(async () => {

@@ -6,10 +6,11 @@ import {
   type ParcelTrackingServiceServer,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import {
+  eventually,
   freePort,
+  type ManagedProcess,
   spawnUntilReady,
   startTestInfra,
-  type ManagedProcess,
   type TestInfra,
 } from '@inventory/local-infra';
 import {
@@ -244,7 +245,7 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
       expect((await post(body, { sign: sign(body) })).statusCode).toBe(200);
     }
     // 1 processed + 1 forged + 6 refused + 3 more = 11 rows, each with a result.
-    const all = await expectEventually(async () => {
+    const all = await eventually(async () => {
       const answer = (await log('?per_page=100')).json();
       expect(answer.meta.total).toBe(11);
       return answer;
@@ -356,15 +357,3 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
     }
   });
 });
-
-async function expectEventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}

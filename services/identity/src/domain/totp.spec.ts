@@ -25,8 +25,10 @@ describe('TOTP (RFC 6238, HMAC-SHA1, 30 s)', () => {
   it('accepts one step of drift either way, and nothing further', () => {
     const now = 1_700_000_000_000;
     expect(verifyTotp(RFC_SECRET, totp(RFC_SECRET, now), now)).toBe(Math.floor(now / 30_000));
-    expect(verifyTotp(RFC_SECRET, totp(RFC_SECRET, now - 30_000), now)).toBeDefined();
-    expect(verifyTotp(RFC_SECRET, totp(RFC_SECRET, now + 30_000), now)).toBeDefined();
+    // The step a code belongs to is what the replay guard records: exact, not merely present.
+    const step = Math.floor(now / 30_000);
+    expect(verifyTotp(RFC_SECRET, totp(RFC_SECRET, now - 30_000), now)).toBe(step - 1);
+    expect(verifyTotp(RFC_SECRET, totp(RFC_SECRET, now + 30_000), now)).toBe(step + 1);
     expect(verifyTotp(RFC_SECRET, totp(RFC_SECRET, now - 60_000), now)).toBeUndefined();
     expect(verifyTotp(RFC_SECRET, 'abcdef', now)).toBeUndefined();
   });
