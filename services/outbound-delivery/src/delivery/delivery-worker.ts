@@ -19,6 +19,8 @@ export class DeliveryWorker {
   private inFlight = new Set<Promise<void>>();
   private wakeUp?: () => void;
   private wakePending = false;
+  /** Slots promised to deliveries a fan-out is storing already leased to this replica. */
+  private reserved = 0;
 
   constructor(
     private readonly deliveries: DeliveryStore,
@@ -38,6 +40,36 @@ export class DeliveryWorker {
   wake(): void {
     this.wakePending = true;
     this.wakeUp?.();
+  }
+
+  /**
+   * Promises up to `wanted` slots to deliveries about to be stored already leased to this
+   * replica (ADR 0406): they need no due query and no claim. Returns how many it promised.
+   */
+  reserve(wanted: number): number {
+    if (!this.running) return 0;
+    const free = this.options.concurrency - this.inFlight.size - this.reserved;
+    const promised = Math.max(0, Math.min(free, wanted));
+    this.reserved += promised;
+    return promised;
+  }
+
+  /** Attempts deliveries stored leased to this replica, and frees the `promised` slots. */
+  runLeased(leased: DeliveryDocument[], promised: number): void {
+    const started = leased.length > 0 ? this.track(leased) : Promise.resolve(0);
+    void started
+      .catch((error: unknown) =>
+        // Their leases stay: whoever claims them once the leases expire attempts them.
+        this.logger.error({ err: error }, 'starting leased deliveries failed'),
+      )
+      .finally(() => {
+        this.reserved -= promised;
+      });
+  }
+
+  /** How long a lease holds other replicas off a delivery. */
+  get leaseMs(): number {
+    return this.options.leaseMs;
   }
 
   async stop(): Promise<void> {
@@ -63,12 +95,17 @@ export class DeliveryWorker {
 
   private async startDue(): Promise<number> {
     this.wakePending = false;
-    const room = this.options.concurrency - this.inFlight.size;
+    const room = this.options.concurrency - this.inFlight.size - this.reserved;
     if (room <= 0) return 0;
     const ids = await this.deliveries.dueIds(new Date(), room);
     if (!this.running) return 0;
     const claimed = await this.deliveries.claim(ids, new Date(), this.options.leaseMs);
     if (claimed.length === 0) return 0;
+    return this.track(claimed);
+  }
+
+  /** Starts the attempts of leased deliveries and keeps them in flight until they settle. */
+  private async track(claimed: DeliveryDocument[]): Promise<number> {
     const attempts = await this.attempt(claimed);
     attempts.forEach((attempt, index) => {
       const delivery = claimed[index]!;
