@@ -37,7 +37,6 @@ const count = Number(values.count);
 const concurrency = Number(values.concurrency);
 const publishWindow = Number(values['publish-window']);
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = `${repoRoot}node_modules/.bin/tsx`;
 const TENANT = 'bench-tenant';
 
 /**

@@ -95,6 +95,7 @@ export async function bootstrap(
       pollMs: config.DELIVERY_POLL_MS,
       concurrency: config.DELIVERY_CONCURRENCY,
       leaseMs: config.DELIVERY_LEASE_MS,
+      attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
     },
     runtime.logger,
   );
