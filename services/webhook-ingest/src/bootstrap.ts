@@ -73,7 +73,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
         inbox,
         parcelTracking,
         outbox: runtime.outbox,
-        onStored: () => processor.wake(),
+        processor,
       }),
       getWebhookSummary: new GetWebhookSummary(log),
       listWebhookEvents: new ListWebhookEvents(log),

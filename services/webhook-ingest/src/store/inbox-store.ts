@@ -175,12 +175,28 @@ export class InboxStore {
     event: NewWebhookEvent,
     update: TrackingUpdate,
     identity: string,
-  ): Promise<{ id: number; duplicateOf: number | null }> {
+    /** Stores the row already claimed by this worker (ADR 0224): it needs no claim round trip. */
+    lease?: { owner: string; ms: number },
+  ): Promise<{ id: number; duplicateOf: number | null; leased?: WebhookEventDocument }> {
     const row = this.base(event, await this.newId());
     const key = `${event.tenant_id}:${event.integration_instance_id}:${identity}`;
+    const stored: WebhookEventDocument = {
+      ...row,
+      update,
+      dedupe_key: key,
+      state: 'received',
+      // As a claim would set them: the lease, and the claim counted as an attempt.
+      ...(lease
+        ? {
+            lease_owner: lease.owner,
+            lease_until: new Date(Date.now() + lease.ms),
+            attempts: 1,
+          }
+        : {}),
+    };
     try {
-      await this.insert({ ...row, update, dedupe_key: key, state: 'received' });
-      return { id: row.id, duplicateOf: null };
+      await this.insert(stored);
+      return { id: row.id, duplicateOf: null, ...(lease ? { leased: stored } : {}) };
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }

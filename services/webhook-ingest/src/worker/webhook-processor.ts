@@ -28,6 +28,10 @@ export class WebhookProcessor {
   private inFlight = new Set<Promise<void>>();
   private wakeUp?: () => void;
   private wakePending = false;
+  /** Slots promised to rows being stored already leased to this worker. */
+  private reserved = 0;
+  /** The last claim filled every free slot, so more rows may be due. */
+  private backlog = false;
 
   constructor(private readonly options: ProcessorOptions) {}
 
@@ -35,10 +39,33 @@ export class WebhookProcessor {
     this.loop ??= this.run();
   }
 
-  /** A row was stored: look now instead of at the next poll. */
+  /** Rows are due (one stored without a lease, or a backlog): look now, not at the next poll. */
   wake(): void {
+    this.backlog = true;
     this.wakePending = true;
     this.wakeUp?.();
+  }
+
+  /**
+   * A slot for a row about to be stored already leased to this worker, when one is free
+   * (ADR 0224); `runStored` or `release` must follow.
+   */
+  reserve(): { owner: string; ms: number } | undefined {
+    if (this.stopped || !this.loop) return undefined;
+    if (this.inFlight.size + this.reserved >= this.options.concurrency) return undefined;
+    this.reserved++;
+    return { owner: this.owner, ms: this.options.leaseMs };
+  }
+
+  /** Processes a row stored leased to this worker, in the slot `reserve` gave. */
+  runStored(row: WebhookEventDocument): void {
+    this.reserved--;
+    this.track(row);
+  }
+
+  /** Gives back a slot `reserve` gave (the row was not stored leased). */
+  release(): void {
+    this.reserved--;
   }
 
   async stop(): Promise<void> {
@@ -52,7 +79,7 @@ export class WebhookProcessor {
     const { inbox, logger, leaseMs, pollMs, concurrency } = this.options;
     while (!this.stopped) {
       this.wakePending = false;
-      const room = concurrency - this.inFlight.size;
+      const room = concurrency - this.inFlight.size - this.reserved;
       let claimed: WebhookEventDocument[] = [];
       if (room > 0) {
         try {
@@ -62,6 +89,8 @@ export class WebhookProcessor {
           logger.error({ err: error }, 'webhook processing claim failed');
         }
       }
+      // Full, or no room to look: more rows may be due (a wake also says so).
+      if (room > 0) this.backlog = claimed.length === room;
       for (const row of claimed) this.track(row);
       if (this.stopped) break;
       // Nothing due, or full: wait for a wake (a stored row, half the slots free) or the poll.
@@ -82,8 +111,9 @@ export class WebhookProcessor {
       )
       .finally(() => {
         this.inFlight.delete(task);
-        // Refill in batches (half the slots at a time), not one claim per finished row.
-        if (this.inFlight.size <= this.options.concurrency / 2) this.wake();
+        // Refill a backlog in batches (half the slots at a time), not one claim per finished
+        // row; without one, a finished row needs no claim (new rows come leased, or by poll).
+        if (this.backlog && this.inFlight.size <= this.options.concurrency / 2) this.wake();
       });
     this.inFlight.add(task);
   }
