@@ -26,8 +26,9 @@ const { values } = parseArgs({
     count: { type: 'string', default: '50000' },
     connections: { type: 'string', default: '20' },
     'drain-timeout': { type: 'string', default: '900' },
-    // Ports from here (as DEV_PORT_BASE), away from npm start's and other benches'.
-    'port-base': { type: 'string', default: '36000' },
+    // Ports from here (as DEV_PORT_BASE), away from npm start's and other benches', and below
+    // Linux's ephemeral range (32768+), where outgoing connections took them at random.
+    'port-base': { type: 'string', default: '23000' },
   },
 });
 const count = Number(values.count);
