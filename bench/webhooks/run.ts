@@ -72,7 +72,7 @@ function cpuByProcess(root: number): Map<string, number> {
   const byName = new Map<string, number>();
   for (const info of [{ pid: root, cmdline: 'dev launcher' }, ...descendants(root)]) {
     const name =
-      /(services|gateway|tools)\/([^/ ]+)/.exec(info.cmdline)?.slice(1, 3).join('/') ??
+      /(services|gateway|tools|libs)\/([^/ ]+)/.exec(info.cmdline)?.slice(1, 3).join('/') ??
       /(?:^|\/)([\w.-]+-server|mongod|redis-server|nats-server)\b/.exec(info.cmdline)?.[1] ??
       info.cmdline.split(' ')[0]!.split('/').pop()!;
     byName.set(name, (byName.get(name) ?? 0) + processCpuMs(info.pid));
