@@ -82,6 +82,15 @@ export class DeliveryWorker {
     this.wakeUp?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    // Queued deliveries were never attempted: give their leases back, so another replica (or
+    // this one restarted) takes them now instead of when the leases expire.
+    const queued = this.leased.splice(0);
+    if (queued.length > 0)
+      await this.deliveries
+        .releaseLeases(queued)
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'queued leases not released; they expire instead'),
+        );
   }
 
   private async run(): Promise<void> {

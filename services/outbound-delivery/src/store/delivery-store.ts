@@ -226,6 +226,23 @@ export class DeliveryStore {
     );
   }
 
+  /** Gives back the leases of claimed deliveries never attempted (each only if still held). */
+  async releaseLeases(held: Array<Pick<DeliveryDocument, 'delivery_id' | 'lease_token'>>) {
+    await this.collection().bulkWrite(
+      held.map((delivery) => ({
+        updateOne: {
+          filter: {
+            delivery_id: delivery.delivery_id,
+            status: 'pending',
+            lease_token: delivery.lease_token,
+          },
+          update: { $set: { lease_until: EPOCH } },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
   /** Settles a claimed delivery: appends the attempt (if one was made) and sets the new state. */
   async settle(
     deliveryId: string,
