@@ -16,24 +16,37 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import { domainEventEntry } from '@inventory/events';
 import { freePort, spawnUntilReady, startTestInfra } from '@inventory/local-infra';
 import { connectNats, createGrpcClient, EventPublisher, runWithContext } from '@inventory/platform';
+import { treeCpuMs } from '../lib/proc.js';
 
 const { values } = parseArgs({
   options: {
     count: { type: 'string', default: '3000' },
     concurrency: { type: 'string', default: '32' },
+    // Publishes awaiting their acks at once: one at a time, the publisher was the bottleneck.
+    'publish-window': { type: 'string', default: '64' },
   },
 });
 const count = Number(values.count);
 const concurrency = Number(values.concurrency);
+const publishWindow = Number(values['publish-window']);
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = `${repoRoot}node_modules/.bin/tsx`;
 const TENANT = 'bench-tenant';
+
+/**
+ * CPU of every process of the run: this one (the receiver, the embedded MongoDB, the publisher),
+ * and its children (the service, nats-server, redis-server, the bare client).
+ */
+const allCpuMs = () => {
+  const own = process.cpuUsage();
+  return (own.user + own.system) / 1000 + treeCpuMs(process.pid) - cpuMsOf(process.pid);
+};
 
 /** utime + stime of a process, in ms (Linux). */
 function cpuMsOf(pid: number): number {
@@ -124,14 +137,25 @@ try {
   await untilReceived(100);
 
   const bodyBytes = 150 + JSON.stringify(data).length;
+  const loadBefore = loadavg()[0]!;
   const cpuBefore = cpuMsOf(service.child.pid!);
+  const allCpuBefore = allCpuMs();
   const started = performance.now();
   const target = received + count;
   const publishing = (async () => {
-    for (let i = 0; i < count; i++) {
-      const { type, event } = domainEventEntry({ tenantId: TENANT, name: 'product.created', data });
-      await publisher.publish(type, event);
-    }
+    let next = 0;
+    const publishSome = async () => {
+      while (next < count) {
+        next++;
+        const { type, event } = domainEventEntry({
+          tenantId: TENANT,
+          name: 'product.created',
+          data,
+        });
+        await publisher.publish(type, event);
+      }
+    };
+    await Promise.all(Array.from({ length: publishWindow }, publishSome));
   })();
   await publishing;
   const publishedMs = performance.now() - started;
@@ -139,13 +163,17 @@ try {
   await untilReceived(target);
   const signedMs = performance.now() - started;
   const signedCpuMs = cpuMsOf(service.child.pid!) - cpuBefore;
+  const signedAllCpuMs = allCpuMs() - allCpuBefore;
   await nats.drain();
 
+  const bareAllCpuBefore = allCpuMs();
   const bare = await new Promise<{ requests: number; elapsedMs: number; cpuMs: number }>(
     (resolve, reject) => {
       const child = spawn(
-        tsx,
+        process.execPath,
         [
+          '--import',
+          'tsx',
           `${repoRoot}bench/outbound-delivery/bare-client.ts`,
           `${receiverUrl}/bare`,
           String(count),
@@ -161,6 +189,10 @@ try {
       );
     },
   );
+  // The bare client's own CPU (it reads it itself before exiting) and the receiver's share here;
+  // the child has exited, so the tree no longer counts it.
+  const bareAllCpuMs = allCpuMs() - bareAllCpuBefore + bare.cpuMs;
+  const loadAfter = loadavg()[0]!;
 
   const signedRate = (count / signedMs) * 1000;
   const bareRate = (bare.requests / bare.elapsedMs) * 1000;
@@ -170,6 +202,16 @@ try {
     ['signed / bare', `${((signedRate / bareRate) * 100).toFixed(1)} % (target >= 50 %)`],
     ['service CPU per delivery', `${((signedCpuMs / count) * 1000).toFixed(0)} µs`],
     ['bare client CPU per request', `${((bare.cpuMs / bare.requests) * 1000).toFixed(0)} µs`],
+    ['CPU per delivery, all processes', `${((signedAllCpuMs / count) * 1000).toFixed(0)} µs`],
+    [
+      'CPU per bare request, all processes',
+      `${((bareAllCpuMs / bare.requests) * 1000).toFixed(0)} µs (client + receiver)`,
+    ],
+    [
+      'all-process CPU, signed / bare',
+      (signedAllCpuMs / count / (bareAllCpuMs / bare.requests)).toFixed(1),
+    ],
+    ['load average (1 min) before, after', `${loadBefore.toFixed(1)}, ${loadAfter.toFixed(1)}`],
     [
       'all published after',
       `${publishedMs.toFixed(0)} ms (${receivedWhenPublished} delivered by then)`,

@@ -12,13 +12,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import mongoose from 'mongoose';
-import { treeCpuMs } from '../lib/proc.js';
+import { cpuMs as processCpuMs, descendants, treeCpuMs } from '../lib/proc.js';
 import { signedWebhook } from '../lib/provider-webhook.js';
 
 const { values } = parseArgs({
@@ -26,8 +26,9 @@ const { values } = parseArgs({
     count: { type: 'string', default: '50000' },
     connections: { type: 'string', default: '20' },
     'drain-timeout': { type: 'string', default: '900' },
-    // Ports from here (as DEV_PORT_BASE), away from npm start's and other benches'.
-    'port-base': { type: 'string', default: '36000' },
+    // Ports from here (as DEV_PORT_BASE), away from npm start's and other benches', and below
+    // Linux's ephemeral range (32768+), where outgoing connections took them at random.
+    'port-base': { type: 'string', default: '23000' },
   },
 });
 const count = Number(values.count);
@@ -65,6 +66,19 @@ const run = (options: autocannon.Options) =>
   new Promise<autocannon.Result>((resolve, reject) =>
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
   );
+
+/** CPU ms of the system's processes by name (service, gateway, MongoDB, NATS...). */
+function cpuByProcess(root: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const info of [{ pid: root, cmdline: 'dev launcher' }, ...descendants(root)]) {
+    const name =
+      /(services|gateway|tools|libs)\/([^/ ]+)/.exec(info.cmdline)?.slice(1, 3).join('/') ??
+      /(?:^|\/)([\w.-]+-server|mongod|redis-server|nats-server)\b/.exec(info.cmdline)?.[1] ??
+      info.cmdline.split(' ')[0]!.split('/').pop()!;
+    byName.set(name, (byName.get(name) ?? 0) + processCpuMs(info.pid));
+  }
+  return byName;
+}
 
 /** `amount` POSTs whose body gets a fresh number (and sign) per request. */
 function pushes(url: string, host: string, amount: number, apiKey: string, prefix: string) {
@@ -154,6 +168,8 @@ try {
   const rows = mongo.collection('webhook_events');
   await run(pushes(hookUrl, dev.host, warm, dev.provider_api_key, 'WARM'));
   const cpuBefore = treeCpuMs(system.child.pid!);
+  const byProcessBefore = cpuByProcess(system.child.pid!);
+  const loadBefore = loadavg()[0]!;
   const started = performance.now();
   const result = await run(pushes(hookUrl, dev.host, count, dev.provider_api_key, 'BENCH'));
   const ingestSeconds = (performance.now() - started) / 1000;
@@ -168,6 +184,11 @@ try {
   }
   const endToEndSeconds = (performance.now() - started) / 1000;
   const cpuMs = treeCpuMs(system.child.pid!) - cpuBefore;
+  const byProcess = [...cpuByProcess(system.child.pid!)]
+    .map(([name, ms]) => [name, ms - (byProcessBefore.get(name) ?? 0)] as const)
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const loadAfter = loadavg()[0]!;
   const stored = await rows.countDocuments({ tracking_number: /^BENCH/ });
   const distinct = (await rows.distinct('tracking_number', { tracking_number: /^BENCH/ })).length;
   const byResult = await rows
@@ -182,7 +203,11 @@ try {
   console.log(
     JSON.stringify(
       {
-        machine: { cpus: cpus().length, node: process.version },
+        machine: {
+          cpus: cpus().length,
+          node: process.version,
+          load_average_1m_before_after: [loadBefore, loadAfter].map((load) => +load.toFixed(1)),
+        },
         pushed: count,
         bare_json_post: {
           req_per_s: Math.round(bareRate),
@@ -204,6 +229,12 @@ try {
           processed_per_s_end_to_end: Math.round(stored / endToEndSeconds),
           cpu_ms_per_webhook_all_processes:
             Math.round((cpuMs / Math.max(1, acknowledged)) * 1000) / 1000,
+          cpu_ms_per_webhook_by_process: Object.fromEntries(
+            byProcess.map(([name, ms]) => [
+              name,
+              Math.round((ms / Math.max(1, acknowledged)) * 1000) / 1000,
+            ]),
+          ),
           rows: stored,
           distinct_numbers: distinct,
           still_pending_after_drain: pending,

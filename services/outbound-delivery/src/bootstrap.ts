@@ -6,6 +6,8 @@ import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { systemResolve } from './delivery/guarded-lookup.js';
 import { HttpSender } from './delivery/http-sender.js';
 import { RateCap } from './delivery/rate-cap.js';
+import { SettleQueue } from './delivery/settle-queue.js';
+import { startBatchConsumer } from './events/batch-consumer.js';
 import type { Resolve } from './domain/receiver-url.js';
 import { outboundDeliveryService } from './grpc/outbound-delivery-service.js';
 import { DeliveryStore } from './store/delivery-store.js';
@@ -72,7 +74,7 @@ export async function bootstrap(
   });
   runtime.onStop(async () => sender.close());
   const attempt = new AttemptDelivery(
-    { subscriptions, deliveries },
+    { subscriptions, settles: new SettleQueue(deliveries) },
     sender,
     new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE),
     secretBox,
@@ -93,6 +95,7 @@ export async function bootstrap(
       pollMs: config.DELIVERY_POLL_MS,
       concurrency: config.DELIVERY_CONCURRENCY,
       leaseMs: config.DELIVERY_LEASE_MS,
+      attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
     },
     runtime.logger,
   );
@@ -112,18 +115,23 @@ export async function bootstrap(
     }),
   ]);
 
-  const fanOut = new FanOutEvent(subscriptions, deliveries, runtime.logger, wake);
-  await runtime.consume({
+  // Started before the consumer, so the first events' deliveries can go to it leased; stopped
+  // after it, so no batch hands it deliveries once it is gone.
+  worker.start();
+  runtime.onStop(() => worker.stop());
+  const fanOut = new FanOutEvent(subscriptions, deliveries, runtime.logger, worker);
+  const fanOutConsumer = await startBatchConsumer({
+    jetstream: runtime.jetstream,
+    manager: runtime.jetstreamManager,
     stream: DOMAIN_STREAM.name,
     durable: 'outbound-delivery-fan-out',
     event: anyDomainEvent,
-    handle: async (event) => void (await fanOut.execute(event)),
     // Fan-out is idempotent by itself (one delivery per event id and subscription, a unique
-    // key), so the per-event processed record would only add two writes per event (ADR 0401).
-    idempotent: false,
+    // key), so no per-event processed record: it would add two writes per event (ADR 0401).
+    handle: async (events) => void (await fanOut.executeAll(events)),
+    logger: runtime.logger,
   });
-  worker.start();
-  runtime.onStop(() => worker.stop());
+  runtime.onStop(() => fanOutConsumer.stop());
   runtime.startOutboxRelay();
   return Object.assign(runtime, { config });
 }

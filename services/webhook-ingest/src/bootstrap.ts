@@ -13,6 +13,7 @@ import { ProcessWebhookEvent } from './use-cases/process-webhook-event.js';
 import { RegisterToken } from './use-cases/register-token.js';
 import { ResolveToken } from './use-cases/resolve-token.js';
 import { UnregisterToken } from './use-cases/unregister-token.js';
+import { FinishQueue } from './worker/finish-queue.js';
 import { WebhookProcessor } from './worker/webhook-processor.js';
 
 export const SERVICE_NAME = 'webhook-ingest';
@@ -50,7 +51,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
     process: new ProcessWebhookEvent({
       inbox,
       parcelTracking,
-      outbox: runtime.outbox,
+      finishes: new FinishQueue(inbox, runtime.outbox),
       logger: runtime.logger,
       policy: {
         maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
@@ -72,7 +73,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
         inbox,
         parcelTracking,
         outbox: runtime.outbox,
-        onStored: () => processor.wake(),
+        processor,
       }),
       getWebhookSummary: new GetWebhookSummary(log),
       listWebhookEvents: new ListWebhookEvents(log),

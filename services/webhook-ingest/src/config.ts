@@ -17,7 +17,7 @@ export const configSchema = z.object({
   WEBHOOK_MAX_ATTEMPTS: positive(5),
   /** First retry back-off; doubles per attempt. */
   WEBHOOK_RETRY_BASE_MS: positive(1_000),
-  WEBHOOK_PROCESSING_CONCURRENCY: positive(4),
+  WEBHOOK_PROCESSING_CONCURRENCY: positive(32),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -5,7 +5,12 @@ export interface DeliveryWorkerOptions {
   pollMs: number;
   concurrency: number;
   leaseMs: number;
+  /** The longest one attempt takes (the HTTP timeout): a lease must outlast it. */
+  attemptTimeoutMs: number;
 }
+
+/** Lease left beyond the attempt timeout for a queued leased delivery to be attempted. */
+const LEASE_MARGIN_MS = 1_000;
 
 /**
  * Runs due deliveries from the durable schedule in MongoDB. Each one is leased before its
@@ -19,6 +24,11 @@ export class DeliveryWorker {
   private inFlight = new Set<Promise<void>>();
   private wakeUp?: () => void;
   private wakePending = false;
+  /** Places promised to deliveries a fan-out is storing already leased to this replica. */
+  private reserved = 0;
+  /** Deliveries stored leased to this replica, waiting for a slot. */
+  private leased: DeliveryDocument[] = [];
+  private lastScheduleLook = 0;
 
   constructor(
     private readonly deliveries: DeliveryStore,
@@ -40,11 +50,47 @@ export class DeliveryWorker {
     this.wakeUp?.();
   }
 
+  /**
+   * Promises up to `wanted` places to deliveries about to be stored already leased to this
+   * replica (ADR 0406): they need no due query and no claim. Room is what is free in flight plus
+   * a queue as long again, so a fan-out batch larger than the free slots still skips the claim.
+   * Returns how many it promised.
+   */
+  reserve(wanted: number): number {
+    if (!this.running) return 0;
+    const free =
+      2 * this.options.concurrency - this.inFlight.size - this.leased.length - this.reserved;
+    const promised = Math.max(0, Math.min(free, wanted));
+    this.reserved += promised;
+    return promised;
+  }
+
+  /** Queues deliveries stored leased to this replica, and frees the `promised` places. */
+  runLeased(leased: DeliveryDocument[], promised: number): void {
+    this.reserved -= promised;
+    this.leased.push(...leased);
+    if (leased.length > 0) this.wake();
+  }
+
+  /** How long a lease holds other replicas off a delivery. */
+  get leaseMs(): number {
+    return this.options.leaseMs;
+  }
+
   async stop(): Promise<void> {
     this.running = false;
     this.wakeUp?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    // Queued deliveries were never attempted: give their leases back, so another replica (or
+    // this one restarted) takes them now instead of when the leases expire.
+    const queued = this.leased.splice(0);
+    if (queued.length > 0)
+      await this.deliveries
+        .releaseLeases(queued)
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'queued leases not released; they expire instead'),
+        );
   }
 
   private async run(): Promise<void> {
@@ -63,12 +109,36 @@ export class DeliveryWorker {
 
   private async startDue(): Promise<number> {
     this.wakePending = false;
-    const room = this.options.concurrency - this.inFlight.size;
+    let room = this.options.concurrency - this.inFlight.size;
     if (room <= 0) return 0;
-    const ids = await this.deliveries.dueIds(new Date(), room);
-    if (!this.running) return 0;
+    let started = 0;
+    if (this.leased.length > 0) {
+      // Only with enough lease left for a whole attempt; the others are dropped from memory and
+      // come back through the schedule once their lease expires (at-least-once either way).
+      const usableUntil = Date.now() + this.options.attemptTimeoutMs + LEASE_MARGIN_MS;
+      const taken = this.leased
+        .splice(0, room)
+        .filter((delivery) => delivery.lease_until.getTime() > usableUntil);
+      if (taken.length > 0) started += await this.track(taken);
+      room -= taken.length;
+      // The schedule (retries, other replicas' leftovers) still gets a look every poll interval.
+      if (room <= 0 || Date.now() - this.lastScheduleLook < this.options.pollMs) return started;
+    }
+    this.lastScheduleLook = Date.now();
+    // Claims for the free slots and for the queue too: a backlog then costs a third of the
+    // claims (each is three round trips), and the queue's leases are checked before use.
+    const queueRoom = Math.max(0, this.options.concurrency - this.leased.length - this.reserved);
+    const ids = await this.deliveries.dueIds(new Date(), room + queueRoom);
+    if (!this.running) return started;
     const claimed = await this.deliveries.claim(ids, new Date(), this.options.leaseMs);
-    if (claimed.length === 0) return 0;
+    if (claimed.length === 0) return started;
+    const startNow = claimed.slice(0, room);
+    this.leased.push(...claimed.slice(room));
+    return started + (await this.track(startNow));
+  }
+
+  /** Starts the attempts of leased deliveries and keeps them in flight until they settle. */
+  private async track(claimed: DeliveryDocument[]): Promise<number> {
     const attempts = await this.attempt(claimed);
     attempts.forEach((attempt, index) => {
       const delivery = claimed[index]!;

@@ -2,7 +2,9 @@ import type { Redis } from '@inventory/platform';
 
 /**
  * The per-tenant delivery cap (spec: 600 per minute per tenant), one fixed one-minute window
- * per tenant in Redis so every replica counts against the same number.
+ * per tenant in Redis so every replica counts against the same number. A replica takes the
+ * slots a whole batch needs in one INCRBY (ADR 0406): the counter is atomic, so replicas taking
+ * blocks together still never admit more than the cap between them.
  */
 export class RateCap {
   constructor(
@@ -12,10 +14,18 @@ export class RateCap {
 
   /** Takes one slot of the tenant's current minute; false when the minute is full. */
   async take(tenantId: string, now = Date.now()): Promise<boolean> {
+    return (await this.takeMany(tenantId, 1, now)) === 1;
+  }
+
+  /** Asks for `wanted` slots of the tenant's current minute; returns how many it got (0..wanted). */
+  async takeMany(tenantId: string, wanted: number, now = Date.now()): Promise<number> {
+    if (wanted <= 0) return 0;
     const minute = Math.floor(now / 60_000);
     const key = `outbound:rate:${tenantId}:${minute}`;
-    const results = await this.redis.multi().incr(key).pexpire(key, 120_000).exec();
-    const count = Number(results?.[0]?.[1] ?? Number.POSITIVE_INFINITY);
-    return count <= this.perMinute;
+    const results = await this.redis.multi().incrby(key, wanted).pexpire(key, 120_000).exec();
+    const after = Number(results?.[0]?.[1] ?? Number.POSITIVE_INFINITY);
+    if (!Number.isFinite(after)) return 0;
+    // The slots before ours were `after - wanted`; ours are those still under the cap.
+    return Math.max(0, Math.min(wanted, this.perMinute - (after - wanted)));
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection, type Model, type mongo } from 'mongoose';
 import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'dropped', 'skipped'] as const;
@@ -77,6 +77,26 @@ export interface DeliveryFilter {
 
 const EPOCH = new Date(0);
 
+export interface Settle {
+  deliveryId: string;
+  changes: Partial<
+    Pick<DeliveryDocument, 'status' | 'cycle_attempts' | 'admitted' | 'next_attempt_at'>
+  >;
+  attempt?: AttemptRecord;
+}
+
+/** The indexes that failed in an unordered insert when every failure is a duplicate key. */
+function duplicateOnlyFailures(error: unknown): Set<number> | undefined {
+  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
+  const list = (
+    Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []
+  ) as Array<{ index?: unknown; code?: unknown; err?: { index?: unknown } }>;
+  if (list.length === 0 || !list.every((entry) => isDuplicateKeyError(entry))) return undefined;
+  const indexes = list.map((entry) => entry.index ?? entry.err?.index);
+  if (!indexes.every((index) => typeof index === 'number')) return undefined;
+  return new Set(indexes as number[]);
+}
+
 export class DeliveryStore {
   private readonly model: Model<DeliveryDocument>;
 
@@ -85,6 +105,11 @@ export class DeliveryStore {
   }
 
   /** Schedules a first attempt now; false when the same dedupe key was already scheduled. */
+  /** The driver's collection, typed: for writes whose documents are built whole here. */
+  private collection(): mongo.Collection<DeliveryDocument> {
+    return this.model.collection as unknown as mongo.Collection<DeliveryDocument>;
+  }
+
   async insertIfNew(input: NewDelivery, now = new Date()): Promise<boolean> {
     try {
       await this.model.create({
@@ -102,6 +127,48 @@ export class DeliveryStore {
     } catch (error) {
       if (isDuplicateKeyError(error)) return false;
       throw error;
+    }
+  }
+
+  /**
+   * Schedules many deliveries in one unordered write; the ones whose dedupe key is already stored
+   * (a redelivered event) are skipped. The first `leased` of them are stored already leased to
+   * the caller (with `leaseMs`), so it can attempt them without claiming them back. Returns the
+   * documents actually stored. Driver-level: they are built here, whole, so mongoose's casting
+   * and validation would only cost CPU.
+   */
+  async insertNew(
+    inputs: NewDelivery[],
+    lease: { count: number; ms: number } = { count: 0, ms: 0 },
+    now = new Date(),
+  ): Promise<DeliveryDocument[]> {
+    if (inputs.length === 0) return [];
+    const token = randomUUID();
+    const leasedUntil = new Date(now.getTime() + lease.ms);
+    const documents = inputs.map((input, index): DeliveryDocument => ({
+      ...input,
+      status: 'pending',
+      cycle_attempts: 0,
+      admitted: false,
+      next_attempt_at: now,
+      ...(index < lease.count
+        ? { lease_until: leasedUntil, lease_token: token }
+        : { lease_until: EPOCH }),
+      attempts: [],
+      created_at: now,
+      updated_at: now,
+    }));
+    try {
+      // The driver adds an _id to each document; the worker's copies need none.
+      await this.collection().insertMany(
+        documents.map((document) => ({ ...document })),
+        { ordered: false },
+      );
+      return documents;
+    } catch (error) {
+      const failed = duplicateOnlyFailures(error);
+      if (failed === undefined) throw error;
+      return documents.filter((_, index) => !failed.has(index));
     }
   }
 
@@ -137,6 +204,43 @@ export class DeliveryStore {
     return this.model
       .find({ delivery_id: { $in: deliveryIds }, lease_token: token })
       .lean<DeliveryDocument[]>();
+  }
+
+  /**
+   * Settles claimed deliveries in one unordered bulk write (each as `settle` would).
+   */
+  async settleMany(settles: Settle[]): Promise<void> {
+    if (settles.length === 0) return;
+    const updatedAt = new Date();
+    await this.collection().bulkWrite(
+      settles.map(({ deliveryId, changes, attempt }) => ({
+        updateOne: {
+          filter: { delivery_id: deliveryId },
+          update: {
+            $set: { ...changes, lease_until: EPOCH, updated_at: updatedAt },
+            ...(attempt ? { $push: { attempts: attempt } } : {}),
+          },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /** Gives back the leases of claimed deliveries never attempted (each only if still held). */
+  async releaseLeases(held: Array<Pick<DeliveryDocument, 'delivery_id' | 'lease_token'>>) {
+    await this.collection().bulkWrite(
+      held.map((delivery) => ({
+        updateOne: {
+          filter: {
+            delivery_id: delivery.delivery_id,
+            status: 'pending',
+            lease_token: delivery.lease_token,
+          },
+          update: { $set: { lease_until: EPOCH } },
+        },
+      })),
+      { ordered: false },
+    );
   }
 
   /** Settles a claimed delivery: appends the attempt (if one was made) and sets the new state. */

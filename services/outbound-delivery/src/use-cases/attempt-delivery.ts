@@ -5,7 +5,8 @@ import { signatureHeader } from '../domain/signing-secret.js';
 import type { DeliveryMetrics } from '../delivery/delivery-metrics.js';
 import type { HttpSender } from '../delivery/http-sender.js';
 import type { RateCap } from '../delivery/rate-cap.js';
-import type { DeliveryDocument, DeliveryStore } from '../store/delivery-store.js';
+import type { SettleQueue } from '../delivery/settle-queue.js';
+import type { DeliveryDocument } from '../store/delivery-store.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 import type { DeactivateSubscription } from './deactivate-subscription.js';
 
@@ -23,7 +24,7 @@ export interface DeliveryRules {
  */
 export class AttemptDelivery {
   constructor(
-    private readonly stores: { subscriptions: SubscriptionStore; deliveries: DeliveryStore },
+    private readonly stores: { subscriptions: SubscriptionStore; settles: SettleQueue },
     private readonly sender: HttpSender,
     private readonly rateCap: RateCap,
     private readonly secretBox: SecretBox,
@@ -34,42 +35,65 @@ export class AttemptDelivery {
   ) {}
 
   /**
-   * Starts one attempt per claimed delivery, their subscriptions read in one query; resolves to
-   * the attempts in flight.
+   * Starts one attempt per claimed delivery, their subscriptions read in one query and the cap
+   * slots of each tenant taken in one block; resolves to the attempts in flight.
    */
   async executeAll(batch: DeliveryDocument[]): Promise<Array<Promise<void>>> {
     const found = await this.stores.subscriptions.byIds(batch.map((d) => d.subscription_id));
     const byId = new Map(found.map((subscription) => [subscription.id, subscription]));
-    return batch.map((delivery) => {
+    // The tenant check: a delivery only ever goes to its own tenant's subscription.
+    const targets = batch.map((delivery) => {
       const subscription = byId.get(delivery.subscription_id);
-      // The tenant check: a delivery only ever goes to its own tenant's subscription.
-      return this.execute(
-        delivery,
-        subscription?.tenant_id === delivery.tenant_id ? subscription : undefined,
-      );
+      return subscription?.tenant_id === delivery.tenant_id ? subscription : undefined;
     });
+    const admitted = await this.admit(batch, targets);
+    return batch.map((delivery, index) => this.execute(delivery, targets[index], admitted[index]!));
+  }
+
+  /**
+   * Whether each delivery may be attempted under the cap: ones already admitted in this cycle
+   * pass, the others of a tenant share the block of slots taken for them, oldest first.
+   */
+  private async admit(
+    batch: DeliveryDocument[],
+    targets: Array<SubscriptionDocument | undefined>,
+  ): Promise<boolean[]> {
+    const admitted = batch.map((delivery) => delivery.admitted);
+    const waiting = new Map<string, number[]>();
+    batch.forEach((delivery, index) => {
+      if (delivery.admitted || !targets[index]?.is_active) return;
+      const list = waiting.get(delivery.tenant_id) ?? [];
+      list.push(index);
+      waiting.set(delivery.tenant_id, list);
+    });
+    await Promise.all(
+      [...waiting].map(async ([tenantId, indexes]) => {
+        const granted = await this.rateCap.takeMany(tenantId, indexes.length);
+        for (const index of indexes.slice(0, granted)) admitted[index] = true;
+      }),
+    );
+    return admitted;
   }
 
   async execute(
     delivery: DeliveryDocument,
     subscription: SubscriptionDocument | undefined,
+    admitted: boolean,
   ): Promise<void> {
-    const { subscriptions, deliveries } = this.stores;
+    const { subscriptions, settles } = this.stores;
     if (!subscription?.is_active) {
-      await deliveries.settle(delivery.delivery_id, { status: 'skipped' });
+      await settles.settle(delivery.delivery_id, { status: 'skipped' });
       this.metrics.settled('skipped');
       return;
     }
-    if (!delivery.admitted) {
-      if (!(await this.rateCap.take(delivery.tenant_id))) {
-        await deliveries.settle(delivery.delivery_id, { status: 'dropped' });
-        this.metrics.settled('dropped');
-        this.logger.warn(
-          { delivery_id: delivery.delivery_id, subscription_id: subscription.id },
-          'outbound webhook dropped: the tenant is over its per-minute cap',
-        );
-        return;
-      }
+    if (!admitted) {
+      await settles.settle(delivery.delivery_id, { status: 'dropped' });
+      this.metrics.settled('dropped');
+      this.logger.warn(
+        { delivery_id: delivery.delivery_id, subscription_id: subscription.id },
+        'outbound webhook dropped: the tenant is over its per-minute cap',
+      );
+      return;
     }
 
     const signature = signatureHeader(this.liveSecrets(subscription), delivery.body);
@@ -105,11 +129,11 @@ export class AttemptDelivery {
         // before settling, as failures are counted, so the log never runs ahead of the count.
         if (subscription.consecutive_failures !== 0)
           await subscriptions.recordSuccess(subscription.tenant_id, subscription.id);
-        await deliveries.settle(delivery.delivery_id, { ...base, status: 'succeeded' }, attempt);
+        await settles.settle(delivery.delivery_id, { ...base, status: 'succeeded' }, attempt);
         this.metrics.settled('succeeded');
         return;
       case 'retry':
-        await deliveries.settle(
+        await settles.settle(
           delivery.delivery_id,
           { ...base, status: 'pending', next_attempt_at: new Date(Date.now() + step.afterMs) },
           attempt,
@@ -118,7 +142,7 @@ export class AttemptDelivery {
       case 'gone':
         // Switched off first: a crash before settling leaves a delivery that is then skipped.
         await this.deactivate.execute(subscription, 'gone', subscription.consecutive_failures);
-        await deliveries.settle(delivery.delivery_id, { ...base, status: 'failed' }, attempt);
+        await settles.settle(delivery.delivery_id, { ...base, status: 'failed' }, attempt);
         this.metrics.settled('failed');
         return;
       case 'failed': {
@@ -127,7 +151,7 @@ export class AttemptDelivery {
         const failures = await subscriptions.recordFailure(subscription.tenant_id, subscription.id);
         if (failures >= this.rules.deactivateAfterFailures)
           await this.deactivate.execute(subscription, 'consecutive_failures', failures);
-        await deliveries.settle(delivery.delivery_id, { ...base, status: 'failed' }, attempt);
+        await settles.settle(delivery.delivery_id, { ...base, status: 'failed' }, attempt);
         this.metrics.settled('failed');
         return;
       }
@@ -139,6 +163,23 @@ export class AttemptDelivery {
     const now = Date.now();
     return subscription.secrets
       .filter((secret) => !secret.expires_at || new Date(secret.expires_at).getTime() > now)
-      .map((secret) => this.secretBox.decrypt(secret.encrypted));
+      .map((secret) => this.decrypt(secret.encrypted));
+  }
+
+  /**
+   * Decrypted secrets by their ciphertext: the same few secrets sign every delivery, and AES-GCM
+   * per delivery showed in the profile. A rotated secret has a new ciphertext, so nothing stale
+   * is ever used; the map is cleared when it grows past what one replica's subscribers need.
+   */
+  private readonly decrypted = new Map<string, string>();
+
+  private decrypt(encrypted: string): string {
+    let secret = this.decrypted.get(encrypted);
+    if (secret === undefined) {
+      if (this.decrypted.size >= 10_000) this.decrypted.clear();
+      secret = this.secretBox.decrypt(encrypted);
+      this.decrypted.set(encrypted, secret);
+    }
+    return secret;
   }
 }

@@ -36,13 +36,16 @@ const asDate = (iso: string | null) => (iso === null ? undefined : new Date(iso)
 const present = <T>(value: T | null) => (value === null ? undefined : value);
 
 export function createParcelTrackingClient(address: string, deadlineMs: number): ParcelTracking {
-  const handle = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
+  // Two clients, so two breakers (ADR 0224): background applies timing out under load must not
+  // open the breaker that signature checks go through, or pushes get 503s for the job's sake.
+  const checks = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
+  const applies = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
   const asTenant = <T>(tenantId: string, call: () => Promise<T>) =>
     runWithContext({ requestId: currentContext()?.requestId ?? newRequestId(), tenantId }, call);
   return {
     async verifySignature(tenantId, instanceId, rawBody, signature) {
       const answer = await asTenant(tenantId, () =>
-        handle.call.verifyWebhookSignature({
+        checks.call.verifyWebhookSignature({
           integration_instance_id: instanceId,
           raw_body: Buffer.from(rawBody),
           signature,
@@ -52,7 +55,7 @@ export function createParcelTrackingClient(address: string, deadlineMs: number):
     },
     applyUpdate(tenantId, instanceId, webhookEventId, update) {
       return asTenant(tenantId, () =>
-        handle.call.applyTrackingUpdate({
+        applies.call.applyTrackingUpdate({
           integration_instance_id: instanceId,
           webhook_event_id: webhookEventId,
           update: {
@@ -70,6 +73,9 @@ export function createParcelTrackingClient(address: string, deadlineMs: number):
         }),
       );
     },
-    close: () => handle.close(),
+    close: () => {
+      checks.close();
+      applies.close();
+    },
   };
 }

@@ -1,5 +1,7 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import { isDuplicateKeyError, nextSequence, tenantFilter } from '@inventory/platform';
+import { randomUUID } from 'node:crypto';
+import { Schema, type Connection, type Model, type mongo } from 'mongoose';
+import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
+import { IdBlock } from './id-block.js';
 import type { StoredPayload, TrackingUpdate } from '../domain/payload.js';
 
 export type WebhookResult = 'processed' | 'failed' | 'ignored';
@@ -40,6 +42,10 @@ export interface WebhookEventDocument {
   attempts: number;
   lease_owner: string | null;
   lease_until: Date;
+  /** Which claim holds the lease (a batch claim reads back exactly the rows it won). */
+  lease_token?: string;
+  /** Which batch wrote the result (a partly failed batch finds the rows it did finish). */
+  finish_token?: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -72,6 +78,8 @@ const schema = new Schema<WebhookEventDocument>(
     attempts: { type: Number, default: 0 },
     lease_owner: { type: String, default: null },
     lease_until: { type: Date, required: true },
+    lease_token: { type: String },
+    finish_token: { type: String },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -110,14 +118,31 @@ export const summaryOf = (from: string | null, to: string | null) =>
 
 export class InboxStore {
   readonly model: Model<WebhookEventDocument>;
+  private readonly ids: IdBlock;
 
-  constructor(private readonly connection: Connection) {
+  constructor(connection: Connection) {
     this.model = connection.model<WebhookEventDocument>('WebhookEvent', schema);
+    this.ids = new IdBlock(connection, 'webhook_events');
   }
 
   /** Ids come first, so activity entries written with a row can name it. */
   newId(): Promise<number> {
-    return nextSequence(this.connection, 'webhook_events');
+    return this.ids.take();
+  }
+
+  /**
+   * Inserts a whole row through the driver: every field is set here, so mongoose's casting,
+   * validation and save hooks would only cost CPU (they showed in the profile).
+   */
+  private async insert(row: WebhookEventDocument): Promise<void> {
+    await (this.model.collection as unknown as mongo.Collection<WebhookEventDocument>).insertOne({
+      ...row,
+      // The schema's defaults, which mongoose applied.
+      event_type: row.event_type ?? '',
+      tracking_number: row.tracking_number ?? '',
+      raw_body: row.raw_body ?? '',
+      content_type: row.content_type ?? '',
+    });
   }
 
   private base(event: NewWebhookEvent, id: number) {
@@ -150,12 +175,28 @@ export class InboxStore {
     event: NewWebhookEvent,
     update: TrackingUpdate,
     identity: string,
-  ): Promise<{ id: number; duplicateOf: number | null }> {
+    /** Stores the row already claimed by this worker (ADR 0224): it needs no claim round trip. */
+    lease?: { owner: string; ms: number },
+  ): Promise<{ id: number; duplicateOf: number | null; leased?: WebhookEventDocument }> {
     const row = this.base(event, await this.newId());
     const key = `${event.tenant_id}:${event.integration_instance_id}:${identity}`;
+    const stored: WebhookEventDocument = {
+      ...row,
+      update,
+      dedupe_key: key,
+      state: 'received',
+      // As a claim would set them: the lease, and the claim counted as an attempt.
+      ...(lease
+        ? {
+            lease_owner: lease.owner,
+            lease_until: new Date(Date.now() + lease.ms),
+            attempts: 1,
+          }
+        : {}),
+    };
     try {
-      await this.model.create({ ...row, update, dedupe_key: key, state: 'received' });
-      return { id: row.id, duplicateOf: null };
+      await this.insert(stored);
+      return { id: row.id, duplicateOf: null, ...(lease ? { leased: stored } : {}) };
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
@@ -163,7 +204,7 @@ export class InboxStore {
       .findOne(tenantFilter<WebhookEventDocument>(event.tenant_id, { dedupe_key: key }), { id: 1 })
       .lean<{ id: number }>();
     const duplicateOf = original?.id ?? null;
-    await this.model.create({
+    await this.insert({
       ...row,
       dedupe_key: `row:${row.id}`,
       duplicate_of: duplicateOf,
@@ -199,7 +240,7 @@ export class InboxStore {
   /** Stores a webhook that ends at ingest (refused): one row, already with its result. */
   async storeFinished(id: number, event: NewWebhookEvent, outcome: Outcome): Promise<number> {
     const row = this.base(event, id);
-    await this.model.create({
+    await this.insert({
       ...row,
       ...outcome,
       summary: summaryOf(outcome.status_from, outcome.status_to),
@@ -230,6 +271,89 @@ export class InboxStore {
         { sort: { lease_until: 1, id: 1 }, new: true },
       )
       .lean<WebhookEventDocument>();
+  }
+
+  /**
+   * Claims up to `limit` of the oldest rows due for processing in three round trips whatever
+   * the limit (ADR 0224): their ids, the lease on those still due, and the rows this claim won
+   * (another replica may have taken some first), each marked with a fresh token.
+   */
+  async claimBatch(
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    now = new Date(),
+  ): Promise<WebhookEventDocument[]> {
+    const due = { state: 'received', lease_until: { $lte: now } };
+    const ids = (
+      await this.model
+        .find(due, { id: 1 })
+        .sort({ lease_until: 1, id: 1 })
+        .limit(limit)
+        .lean<Array<{ id: number }>>()
+    ).map((row) => row.id);
+    if (ids.length === 0) return [];
+    const token = randomUUID();
+    await this.model.updateMany(
+      { ...due, id: { $in: ids } },
+      {
+        $set: {
+          lease_owner: owner,
+          lease_until: new Date(now.getTime() + leaseMs),
+          lease_token: token,
+        },
+        $inc: { attempts: 1 },
+      },
+    );
+    return this.model
+      .find({ id: { $in: ids }, lease_token: token })
+      .sort({ id: 1 })
+      .lean<WebhookEventDocument[]>();
+  }
+
+  /**
+   * Writes the results of many leased rows in one bulk write, each as `finish` would, marked
+   * with `token`; returns how many were written (fewer when some lease was lost).
+   */
+  async finishMany(
+    results: Array<{
+      owner: string;
+      row: Pick<WebhookEventDocument, 'id' | 'tenant_id'>;
+      outcome: Outcome;
+      durationMs: number;
+    }>,
+    token: string,
+  ): Promise<number> {
+    if (results.length === 0) return 0;
+    const updatedAt = new Date();
+    const written = await this.model.collection.bulkWrite(
+      results.map(({ owner, row, outcome, durationMs }) => ({
+        updateOne: {
+          filter: { tenant_id: row.tenant_id, id: row.id, state: 'received', lease_owner: owner },
+          update: {
+            $set: {
+              ...outcome,
+              summary: summaryOf(outcome.status_from, outcome.status_to),
+              state: 'done',
+              processing_duration_ms: durationMs,
+              lease_owner: null,
+              finish_token: token,
+              updated_at: updatedAt,
+            },
+          },
+        },
+      })),
+      { ordered: false },
+    );
+    return written.modifiedCount;
+  }
+
+  /** The ids among `ids` whose result the batch marked `token` wrote. */
+  async finishedWith(ids: number[], token: string): Promise<Set<number>> {
+    const rows = await this.model
+      .find({ id: { $in: ids }, finish_token: token }, { id: 1 })
+      .lean<Array<{ id: number }>>();
+    return new Set(rows.map((row) => row.id));
   }
 
   /** Writes the one result; false when the lease was lost (another worker owns the row now). */

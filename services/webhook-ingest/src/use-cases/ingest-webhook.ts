@@ -4,6 +4,7 @@ import { readWebhookBody, type BodyViolation } from '../domain/payload.js';
 import { webhookActivity } from '../domain/webhook-activity.js';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
 import type { InboxStore, NewWebhookEvent } from '../store/inbox-store.js';
+import type { WebhookProcessor } from '../worker/webhook-processor.js';
 import type { ResolveToken } from './resolve-token.js';
 
 export interface IngestInput {
@@ -37,8 +38,8 @@ export class IngestWebhook {
       inbox: InboxStore;
       parcelTracking: Pick<ParcelTracking, 'verifySignature'>;
       outbox: Outbox;
-      /** Tells the local processing job there is work (other replicas find it by polling). */
-      onStored: () => void;
+      /** The local processing job (other replicas find stored rows by polling). */
+      processor: Pick<WebhookProcessor, 'reserve' | 'runStored' | 'release' | 'wake'>;
     },
   ) {}
 
@@ -79,8 +80,21 @@ export class IngestWebhook {
       const id = await this.storeFailed(row, message);
       return { id, rejection: 'invalid_body', message, violations: body.violations };
     }
-    const stored = await inbox.storeForProcessing(row, body.update, body.identity);
-    if (stored.duplicateOf === null) this.deps.onStored();
+    // Stored already leased to this replica's job when it has a free slot, and handed to it:
+    // no claim round trip; if this replica dies, the lease expires and any replica claims it.
+    const lease = this.deps.processor.reserve();
+    let stored: Awaited<ReturnType<InboxStore['storeForProcessing']>>;
+    try {
+      stored = await inbox.storeForProcessing(row, body.update, body.identity, lease);
+    } catch (error) {
+      if (lease) this.deps.processor.release();
+      throw error;
+    }
+    if (stored.leased) this.deps.processor.runStored(stored.leased);
+    else {
+      if (lease) this.deps.processor.release();
+      if (stored.duplicateOf === null) this.deps.processor.wake();
+    }
     return { id: stored.id, rejection: '' };
   }
 

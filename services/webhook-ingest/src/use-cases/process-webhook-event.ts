@@ -3,10 +3,11 @@ import {
   TrackingUpdateOutcome,
   type ApplyTrackingUpdateResponse,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
-import { describeCallError, type Logger, type Outbox } from '@inventory/platform';
+import { describeCallError, type Logger } from '@inventory/platform';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
 import { webhookActivity } from '../domain/webhook-activity.js';
 import type { InboxStore, Outcome, WebhookEventDocument } from '../store/inbox-store.js';
+import type { FinishQueue } from '../worker/finish-queue.js';
 
 /** Why an ignored row changed nothing (kept in its error_message). ADR 0221. */
 export const IGNORED_REASONS: Partial<Record<TrackingUpdateOutcome, string>> = {
@@ -48,8 +49,6 @@ export interface ProcessingPolicy {
   retryBaseMs: number;
 }
 
-class LeaseLost extends Error {}
-
 /**
  * Processes one claimed row: parcel-tracking applies the update (idempotent by
  * the row id, so a retry after a crash gets the first answer), then the row gets
@@ -61,7 +60,8 @@ export class ProcessWebhookEvent {
     private readonly deps: {
       inbox: InboxStore;
       parcelTracking: Pick<ParcelTracking, 'applyUpdate'>;
-      outbox: Outbox;
+      /** Writes a result with its activity entries (batched with others in flight). */
+      finishes: Pick<FinishQueue, 'finish'>;
       logger: Logger;
       policy: ProcessingPolicy;
     },
@@ -115,12 +115,14 @@ export class ProcessWebhookEvent {
       }
     }
     const entries = webhookActivity({ ...row, ...outcome }, row.attempts, new Date());
-    try {
-      await this.deps.outbox.withEvents(entries, async () => {
-        if (!(await inbox.finish(row, owner, outcome, Date.now() - started))) throw new LeaseLost();
-      });
-    } catch (error) {
-      if (!(error instanceof LeaseLost)) throw error;
+    const written = await this.deps.finishes.finish(
+      owner,
+      row,
+      outcome,
+      Date.now() - started,
+      entries,
+    );
+    if (!written) {
       logger.warn(
         { webhook_event_id: row.id },
         'lease lost before the result was written; the owner finishes it',

@@ -1,0 +1,131 @@
+import type { Connection } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { connectMongo, ensureIndexes, Outbox } from '@inventory/platform';
+import type { TrackingUpdate } from '../src/domain/payload.js';
+import { webhookActivity } from '../src/domain/webhook-activity.js';
+import { InboxStore, type Outcome, type WebhookEventDocument } from '../src/store/inbox-store.js';
+import { FinishQueue } from '../src/worker/finish-queue.js';
+
+const TENANT = 'tenant-batched';
+
+const update = (number: string): TrackingUpdate => ({
+  event_type: 'TRACKING_UPDATED',
+  tracking_number: number,
+  carrier_code: null,
+  provider_status: 'InTransit',
+  provider_sub_status: null,
+  latest_event_at: null,
+  latest_event_description: null,
+  latest_event_location: null,
+  estimated_delivery_at: null,
+  picked_up_at: null,
+});
+
+async function storeRows(inbox: InboxStore, prefix: string, count: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let n = 0; n < count; n++) {
+    const number = `${prefix}${n}`;
+    const stored = await inbox.storeForProcessing(
+      {
+        tenant_id: TENANT,
+        integration_instance_id: 1,
+        provider: 'parcel-tracking',
+        received_at: new Date(),
+        event_type: 'TRACKING_UPDATED',
+        tracking_number: number,
+        payload: null,
+        raw_body: '{}',
+        content_type: 'application/json',
+        signature: null,
+        signature_state: 'absent',
+      },
+      update(number),
+      `${number}:1`,
+    );
+    ids.push(stored.id);
+  }
+  return ids;
+}
+
+describe('batched claims and results (ADR 0224)', () => {
+  let infra: TestInfra;
+  let connection: Connection;
+  let inbox: InboxStore;
+  let outbox: Outbox;
+  beforeAll(async () => {
+    infra = await startTestInfra({ redis: false });
+    connection = await connectMongo(infra.mongoUrl, infra.dbName('webhook_ingest_batched'));
+    inbox = new InboxStore(connection);
+    outbox = new Outbox(connection);
+    await ensureIndexes(connection);
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await infra?.stop();
+  });
+
+  it('gives every due row to exactly one of two claimers racing for them', async () => {
+    const ids = await storeRows(inbox, 'RACE', 30);
+    const [first, second] = await Promise.all([
+      inbox.claimBatch('owner-a', 60_000, 20),
+      inbox.claimBatch('owner-b', 60_000, 20),
+    ]);
+    const claimed = [...first, ...second].map((row) => row.id);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed.filter((id) => ids.includes(id)).sort()).toEqual(
+      ids.slice(0, claimed.length).sort(),
+    );
+    const again = await inbox.claimBatch('owner-c', 60_000, 100);
+    expect(new Set([...claimed, ...again.map((row) => row.id)])).toEqual(new Set(ids));
+    expect(first.every((row) => row.lease_owner === 'owner-a' && row.attempts === 1)).toBe(true);
+  });
+
+  it('writes the results of a batch together, and none for a row whose lease was lost, nor its activity', async () => {
+    await storeRows(inbox, 'LOST', 3);
+    const rows = (await inbox.claimBatch('owner-d', 60_000, 100)).filter((row) =>
+      row.tracking_number.startsWith('LOST'),
+    );
+    expect(rows).toHaveLength(3);
+    // Another worker took the middle row over (its lease ran out while this one was slow).
+    await inbox.model.updateOne({ id: rows[1]!.id }, { $set: { lease_owner: 'owner-e' } });
+
+    const finishes = new FinishQueue(inbox, outbox);
+    const outcome: Outcome = {
+      result: 'failed',
+      status_from: null,
+      status_to: null,
+      error_message: 'Could not be applied: test',
+    };
+    const written = await Promise.all(
+      rows.map((row: WebhookEventDocument) =>
+        finishes.finish(
+          'owner-d',
+          row,
+          outcome,
+          5,
+          webhookActivity({ ...row, ...outcome }, row.attempts, new Date()),
+        ),
+      ),
+    );
+    expect(written).toEqual([true, false, true]);
+
+    const after = await inbox.model
+      .find({ id: { $in: rows.map((row) => row.id) } })
+      .sort({ id: 1 })
+      .lean<WebhookEventDocument[]>();
+    expect(after.map((row) => row.state)).toEqual(['done', 'received', 'done']);
+    expect(after[0]).toMatchObject({ result: 'failed', processing_duration_ms: 5 });
+    expect(after[1]).toMatchObject({ result: null, lease_owner: 'owner-e' });
+
+    const entries = await outbox.model
+      .find({ event_id: { $regex: '^webhook-ingest\\.webhook-event\\.' } })
+      .lean<Array<{ event_id: string; state: string }>>();
+    const named = (row: WebhookEventDocument) =>
+      `webhook-ingest.webhook-event.${row.id}.${row.attempts}`;
+    expect(entries.map((entry) => entry.event_id).sort()).toEqual(
+      [named(rows[0]!), named(rows[2]!)].sort(),
+    );
+    expect(entries.every((entry) => entry.state === 'ready')).toBe(true);
+  });
+});
