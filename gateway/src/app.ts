@@ -6,6 +6,7 @@ import { registerAuth, type AuthWiring } from './auth/index.js';
 import type { GatewayConfig } from './config.js';
 import { errorEnvelopeServerOptions, registerErrorHandling } from './http/error-handler.js';
 import { registerHttpMetrics } from './http/metrics.js';
+import { registerHttpTracing } from './http/tracing.js';
 import { lazyChildLoggerFactory } from './http/request-logger.js';
 import { registerOpenApi } from './openapi/index.js';
 import { healthRoutes, type HealthRouteDeps } from './routes/health.js';
@@ -69,6 +70,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     void reply.header('x-request-id', request.id);
   });
 
+  registerHttpTracing(app);
   registerErrorHandling(app);
   registerHttpMetrics(app, deps.registry);
   // Before any route: every route after this is documented in OpenAPI and guarded by the route table.

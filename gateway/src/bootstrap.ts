@@ -7,6 +7,7 @@ import {
   createLogger,
   createMetrics,
   startMetricsServer,
+  startTracing,
   stopAll,
   type Logger,
 } from '@inventory/platform';
@@ -55,6 +56,7 @@ export async function bootstrap(
     destination: options.logDestination,
   });
   const metrics = createMetrics('gateway');
+  const tracing = startTracing('gateway', config);
   const redis = await connectRedis(config.REDIS_URL, logger);
   const nats = await connectNats(config.NATS_URL, 'gateway', logger);
   const services = createServiceHealthChecks({
@@ -136,6 +138,7 @@ export async function bootstrap(
         async () => auth.close(),
         async () => identity.close(),
         () => metricsServer.stop(),
+        () => tracing.shutdown(),
       ]);
     },
   };

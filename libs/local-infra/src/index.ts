@@ -14,3 +14,4 @@ export {
 } from './servers.js';
 export { startTestInfra, type TestInfra, type TestInfraOptions } from './test-infra.js';
 export { describeServiceBoot, type ServiceBootstrap } from './service-boot.js';
+export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
