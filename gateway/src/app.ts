@@ -72,7 +72,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   registerHttpTracing(app);
   registerErrorHandling(app);
-  registerHttpMetrics(app, deps.registry);
+  registerHttpMetrics(app, deps.registry, deps.auth.limiter);
   // Before any route: every route after this is documented in OpenAPI and guarded by the route table.
   await registerOpenApi(app, deps.auth.routeTable);
   await registerAuth(app, deps.auth, deps.identity);
