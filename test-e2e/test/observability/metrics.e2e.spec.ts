@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { signBody, startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpCall } from '../../src/fixtures/http.js';
@@ -19,6 +20,29 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
       total += Number(match[3]);
   }
   return total;
+}
+
+const DASHBOARD = new URL('../../../deploy/grafana/inventory-golden-signals.json', import.meta.url);
+
+/** Every PromQL expression of a Grafana dashboard, panels in rows included. */
+function dashboardQueries(): string[] {
+  interface Panel {
+    targets?: Array<{ expr?: string }>;
+    panels?: Panel[];
+  }
+  const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {
+    panels: Panel[];
+    templating?: { list: Array<{ query?: unknown }> };
+  };
+  const walk = (panels: Panel[]): string[] =>
+    panels.flatMap((panel) => [
+      ...(panel.targets ?? []).flatMap((target) => (target.expr ? [target.expr] : [])),
+      ...walk(panel.panels ?? []),
+    ]);
+  const variables = (dashboard.templating?.list ?? []).flatMap((variable) =>
+    typeof variable.query === 'string' && variable.query.includes('(') ? [variable.query] : [],
+  );
+  return [...walk(dashboard.panels), ...variables];
 }
 
 /**
@@ -134,5 +158,30 @@ describe('metrics per part, scraped from each metrics port after traffic', () =>
         timeout: 30_000,
       })
       .toBeGreaterThan(0);
+  });
+
+  it('every metric the Grafana dashboard queries is served, and every part it names exists', async () => {
+    const parts = ['gateway', ...Object.keys(system.services)];
+    const served = new Set<string>();
+    for (const part of parts)
+      for (const match of (await scrape(part)).matchAll(/^# TYPE (\w+) (\w+)$/gm)) {
+        served.add(match[1]!);
+        if (match[2] === 'histogram')
+          for (const suffix of ['_bucket', '_count', '_sum']) served.add(match[1]! + suffix);
+      }
+    const queries = dashboardQueries();
+    expect(queries.length).toBeGreaterThan(20);
+    for (const query of queries) {
+      // Every series in the dashboard is written with a label selector, `name{...}`, or is a
+      // variable's `label_values(name, label)`.
+      const names = [...query.matchAll(/([a-zA-Z_:][\w:]*)\{|label_values\((\w+)/g)].map(
+        (match) => (match[1] ?? match[2])!,
+      );
+      expect(names.length, query).toBeGreaterThan(0);
+      for (const name of names) expect(served, `${name} in ${query}`).toContain(name);
+      for (const match of query.matchAll(/service=~?"([^"]+)"/g))
+        for (const part of match[1]!.split('|').filter((value) => !value.startsWith('$')))
+          expect(parts, query).toContain(part);
+    }
   });
 });
