@@ -104,6 +104,8 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
   value: {{ . | quote }}
 - name: OTEL_SERVICE_NAME
   value: {{ $.name | quote }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ $root.Values.tracing.sampleRatio | quote }}
 {{- end }}
 {{- if eq .kind "grpc" }}
 - name: GRPC_HOST

@@ -190,6 +190,31 @@ describe('traces across gRPC and NATS (W3C traceparent, OTLP/HTTP export)', () =
     expect(isTracing()).toBe(false);
   });
 
+  it('OTEL_TRACES_SAMPLER_ARG=0: new traces are not recorded, and the callee follows the decision', async () => {
+    const tracing = startTracing('trace-spec', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_TRACES_SAMPLER_ARG: '0',
+    });
+    try {
+      const entry = startSpan('GET /unsampled', { kind: SpanKind.SERVER })!;
+      expect(entry.isRecording()).toBe(false);
+      const metadata = contextToMetadata({ requestId: 'r', span: entry });
+      // Propagated with the sampled flag off, so every part downstream skips it too.
+      expect(String(metadata.get('traceparent')[0])).toMatch(/-00$/);
+      const echo = createGrpcClient(EchoServiceClient, server.address);
+      await runWithContext({ requestId: 'r-unsampled', span: entry }, () =>
+        echo.call.echo({ text: 'hi', delay_ms: 0, fail_with_code: 0 }),
+      );
+      echo.close();
+      endSpan(entry);
+      await tracing.flush();
+      const traceId = entry.spanContext().traceId;
+      expect(receiver.spans.filter((span) => span.traceId === traceId)).toEqual([]);
+    } finally {
+      await tracing.shutdown();
+    }
+  });
+
   it('a direct publish carries the trace too', async () => {
     const tracing = startTracing('trace-spec', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
     try {

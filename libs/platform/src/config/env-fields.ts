@@ -31,6 +31,7 @@ export const tracingEnv = {
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url(['http', 'https']).optional(),
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
   OTEL_SDK_DISABLED: z.enum(['true', 'false']).optional(),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
 };
 
 /** Variables every service reads: where its infrastructure lives and its ports. */

@@ -12,7 +12,12 @@ import {
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-base';
 
 export { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 
@@ -26,6 +31,11 @@ export interface TracingEnv {
   OTEL_SERVICE_NAME?: string;
   /** `true` turns tracing off even with an endpoint set. */
   OTEL_SDK_DISABLED?: string;
+  /**
+   * The share of new traces recorded, 0 to 1 (default 1: all). A request that arrives with a
+   * `traceparent` follows its caller's decision, so a trace is recorded whole or not at all.
+   */
+  OTEL_TRACES_SAMPLER_ARG?: string | number;
 }
 
 export interface TracingHandle {
@@ -72,8 +82,10 @@ export function startTracing(service: string, env: TracingEnv): TracingHandle {
     await provider?.forceFlush();
   };
   if (provider) return { enabled: true, flush, shutdown: flush };
+  const ratio = env.OTEL_TRACES_SAMPLER_ARG === undefined ? 1 : Number(env.OTEL_TRACES_SAMPLER_ARG);
   const started = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || service }),
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))],
   });
   provider = started;
