@@ -10,6 +10,7 @@ import {
   startTracing,
   stopAll,
   type Logger,
+  type TracingHandle,
 } from '@inventory/platform';
 import { createIdentityAdapter } from './adapters/identity.js';
 import { createServiceHealthChecks } from './adapters/service-health.js';
@@ -35,6 +36,8 @@ export interface GatewayHandle {
   metricsUrl: string;
   /** Tenancy, token cache, limiter and current-user loader: for tests that drive them directly. */
   auth: AuthWiring;
+  /** Span export (ADR 0711); `flush()` sends what is buffered, `enabled` false without an endpoint. */
+  tracing: TracingHandle;
   stop(): Promise<void>;
 }
 
@@ -111,6 +114,7 @@ export async function bootstrap(
     await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
   } catch (error) {
     await metricsServer.stop();
+    await tracing.shutdown();
     throw error;
   }
   const address = app.server.address() as AddressInfo;
@@ -120,6 +124,7 @@ export async function bootstrap(
     config,
     logger,
     auth,
+    tracing,
     url: `http://${config.HTTP_HOST}:${address.port}`,
     metricsUrl: `http://${config.HTTP_HOST}:${metricsServer.port}`,
     async stop() {
