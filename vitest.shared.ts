@@ -4,8 +4,10 @@ import { defineConfig } from 'vitest/config';
 // so tests run the real code without a build step.
 export function projectTestConfig(options: { testTimeout?: number; hookTimeout?: number } = {}) {
   return defineConfig({
-    resolve: { conditions: ['development', 'module', 'node', 'default'] },
-    ssr: { resolve: { conditions: ['development', 'module', 'node', 'default'] } },
+    // No `module` condition: Vitest hands these to Node's own loader too (--conditions), and some
+    // packages' `module` builds (OpenTelemetry's) import files without extensions, for bundlers.
+    resolve: { conditions: ['development', 'node', 'default'] },
+    ssr: { resolve: { conditions: ['development', 'node', 'default'] } },
     test: {
       environment: 'node',
       include: ['src/**/*.spec.ts', 'test/**/*.spec.ts'],

@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 node deploy/k8s/check-chart.mjs
 
-ALL_FEATURES=networkPolicy.enabled=true,ingress.enabled=true,metrics.serviceMonitor.enabled=true
+ALL_FEATURES=networkPolicy.enabled=true,ingress.enabled=true,metrics.serviceMonitor.enabled=true,tracing.otlpEndpoint=http://otel-collector.monitoring:4318
 
 bash tools/setup/chart-deps.sh
 GOCACHE="${GOCACHE:-$tmp/gocache}" bash tools/helm-render/build.sh "$tmp/helm-render"
@@ -39,6 +39,14 @@ render all-features --set "$ALL_FEATURES"
 node deploy/k8s/validate-manifests.mjs "$tmp/all-features.yaml" --expect-kind NetworkPolicy \
   --expect-kind Ingress --expect-kind ServiceMonitor >/dev/null
 "$tmp/helm-render" --notes --name inventory --namespace inventory deploy/k8s >/dev/null
+# Tracing: every part gets the collector's address and the egress to it only when it is set.
+parts=7
+if grep -q OTEL_EXPORTER_OTLP_ENDPOINT "$tmp/defaults.yaml" ||
+  [ "$(grep -c 'name: OTEL_EXPORTER_OTLP_ENDPOINT' "$tmp/all-features.yaml")" -ne "$parts" ] ||
+  [ "$(grep -c '# otlp: spans to the collector' "$tmp/all-features.yaml")" -ne "$parts" ]; then
+  echo "tracing.otlpEndpoint must set OTEL_EXPORTER_OTLP_ENDPOINT and the otlp egress in each of the $parts parts, and nothing when empty" >&2
+  exit 1
+fi
 
 refused() {
   "$tmp/helm-render" -values-out "$tmp/refused.json" --set "$1" deploy/k8s >/dev/null
@@ -50,6 +58,7 @@ refused() {
 refused gateway.replcas=3
 refused global.image.tag=latest
 refused services.identity.image.digest=sha256:short
+refused tracing.otlpEndpoint=collector:4318
 echo "chart renders and validates (defaults and all features); the values schema refuses typos"
 
 if command -v helm >/dev/null 2>&1; then

@@ -8,6 +8,7 @@ import { errorEnvelopeServerOptions, registerErrorHandling } from './http/error-
 import { registerHttpMetrics } from './http/metrics.js';
 import { refuseUndeclaredRoutes } from './http/routes.js';
 import { ROUTE_TABLE } from './routes/route-table.js';
+import { registerHttpTracing } from './http/tracing.js';
 import { lazyChildLoggerFactory } from './http/request-logger.js';
 import { registerOpenApi } from './openapi/index.js';
 import { healthRoutes, type HealthRouteDeps } from './routes/health.js';
@@ -71,8 +72,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     void reply.header('x-request-id', request.id);
   });
 
+  registerHttpTracing(app);
   registerErrorHandling(app);
-  registerHttpMetrics(app, deps.registry);
+  registerHttpMetrics(app, deps.registry, deps.auth.limiter);
   // Before any route: every route after this is documented in OpenAPI and guarded by the route table.
   await registerOpenApi(app, deps.auth.routeTable);
   await registerAuth(app, deps.auth, deps.identity);

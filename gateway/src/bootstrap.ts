@@ -7,8 +7,10 @@ import {
   createLogger,
   createMetrics,
   startMetricsServer,
+  startTracing,
   stopAll,
   type Logger,
+  type TracingHandle,
 } from '@inventory/platform';
 import { createIdentityAdapter } from './adapters/identity.js';
 import { createServiceHealthChecks } from './adapters/service-health.js';
@@ -34,6 +36,8 @@ export interface GatewayHandle {
   metricsUrl: string;
   /** Tenancy, token cache, limiter and current-user loader: for tests that drive them directly. */
   auth: AuthWiring;
+  /** Span export (ADR 0711); `flush()` sends what is buffered, `enabled` false without an endpoint. */
+  tracing: TracingHandle;
   stop(): Promise<void>;
 }
 
@@ -55,6 +59,7 @@ export async function bootstrap(
     destination: options.logDestination,
   });
   const metrics = createMetrics('gateway');
+  const tracing = startTracing('gateway', config);
   const redis = await connectRedis(config.REDIS_URL, logger);
   const nats = await connectNats(config.NATS_URL, 'gateway', logger);
   const services = createServiceHealthChecks({
@@ -111,6 +116,7 @@ export async function bootstrap(
     await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
   } catch (error) {
     await metricsServer.stop();
+    await tracing.shutdown();
     throw error;
   }
   const address = app.server.address() as AddressInfo;
@@ -120,6 +126,7 @@ export async function bootstrap(
     config,
     logger,
     auth,
+    tracing,
     url: `http://${config.HTTP_HOST}:${address.port}`,
     metricsUrl: `http://${config.HTTP_HOST}:${metricsServer.port}`,
     async stop() {
@@ -138,6 +145,7 @@ export async function bootstrap(
         async () => auth.close(),
         async () => identity.close(),
         () => metricsServer.stop(),
+        () => tracing.shutdown(),
       ]);
     },
   };

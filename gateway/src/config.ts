@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { booleanFlag, loadConfig, logLevel, port, url } from '@inventory/platform';
+import { booleanFlag, loadConfig, logLevel, port, tracingEnv, url } from '@inventory/platform';
 
 const grpcAddress = z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port');
 
 const fields = z.object({
   LOG_LEVEL: logLevel,
+  /** OTEL_EXPORTER_OTLP_ENDPOINT and friends: traces over OTLP/HTTP, off without an endpoint. */
+  ...tracingEnv,
   HTTP_HOST: z.string().default('127.0.0.1'),
   HTTP_PORT: port(8080),
   /** Prometheus `/metrics`, on its own port (bound to HTTP_HOST) so it never shares the public API's; 0 = random. */

@@ -99,6 +99,14 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
   value: {{ $g.logLevel | quote }}
 - name: SHUTDOWN_TIMEOUT_MS
   value: {{ $g.shutdownTimeoutMs | quote }}
+{{- with $root.Values.tracing.otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ . | quote }}
+- name: OTEL_SERVICE_NAME
+  value: {{ $.name | quote }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ $root.Values.tracing.sampleRatio | quote }}
+{{- end }}
 {{- if eq .kind "grpc" }}
 - name: GRPC_HOST
   value: "0.0.0.0"
@@ -425,6 +433,16 @@ spec:
     {{- range $egressName := .part.networkPolicy.egress }}
     {{- $rule := required (printf "networkPolicy.egress.%s is not defined (used by %s)" $egressName $name) (index $np.egress $egressName) }}
     # {{ $egressName }}
+    - ports:
+        {{- toYaml $rule.ports | nindent 8 }}
+      {{- with $rule.to }}
+      to:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- end }}
+    {{- if $root.Values.tracing.otlpEndpoint }}
+    {{- $rule := required "networkPolicy.egress.otlp is required when tracing.otlpEndpoint is set" $np.egress.otlp }}
+    # otlp: spans to the collector (tracing.otlpEndpoint), from every part.
     - ports:
         {{- toYaml $rule.ports | nindent 8 }}
       {{- with $rule.to }}

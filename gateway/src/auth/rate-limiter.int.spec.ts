@@ -25,12 +25,23 @@ describe('RateLimiter against a frozen Redis (SIGSTOP)', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('tells every decision (the gateway_rate_limit_decisions_total series): allowed, then limited', async () => {
+    const limiter = new RateLimiter(redis, createLogger({ service: 'test', level: 'silent' }), 0);
+    const decisions: string[] = [];
+    limiter.onDecision = (decision) => decisions.push(decision);
+    await limiter.take('rl:decisions', 1);
+    await limiter.take('rl:decisions', 1);
+    expect(decisions).toEqual(['allowed', 'limited']);
+  });
+
   it('fails open, asks Redis with one request at a time while it is frozen, and limits again after SIGCONT', async () => {
     const limiter = new RateLimiter(
       redis,
       createLogger({ service: 'test', level: 'silent' }),
       600_000,
     );
+    const decisions = new Set<string>();
+    limiter.onDecision = (decision) => decisions.add(decision);
     expect(await limiter.take('rl:test', 10)).toMatchObject({ allowed: true, limit: 10 });
 
     process.kill(server.child.pid!, 'SIGSTOP');
@@ -54,5 +65,6 @@ describe('RateLimiter against a frozen Redis (SIGSTOP)', () => {
     while (result === undefined && Date.now() < deadline)
       result = await limiter.take('rl:test', 10);
     expect(result).toMatchObject({ allowed: true, limit: 10 });
+    expect([...decisions].sort()).toEqual(['allowed', 'fail_open']);
   });
 });

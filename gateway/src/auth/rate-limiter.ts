@@ -34,6 +34,9 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
+/** What the limiter decided for one request (the `gateway_rate_limit_decisions_total` label). */
+export type RateLimitDecision = 'allowed' | 'limited' | 'fail_open' | 'unavailable';
+
 type GcraRedis = Redis & {
   gcra(
     key: string,
@@ -49,6 +52,8 @@ export class RateLimiter {
   /** During an outage, whether a call to Redis (the probe) is already waiting for its answer. */
   private probing = false;
   private lastError: unknown;
+  /** Told every decision (the gateway's metrics, http/metrics.ts). */
+  onDecision?: (decision: RateLimitDecision) => void;
 
   constructor(
     private readonly redis: Redis,
@@ -85,6 +90,7 @@ export class RateLimiter {
       this.lastWarning = 0;
     }
     const [allowed, remaining, resetMs, waitMs] = reply;
+    this.onDecision?.(allowed === 1 ? 'allowed' : 'limited');
     return {
       allowed: allowed === 1,
       limit,
@@ -111,6 +117,7 @@ export class RateLimiter {
           'rate limiter cannot reach Redis; failing open for a bounded time',
         );
       }
+      this.onDecision?.('fail_open');
       return undefined;
     }
     if (!this.failedClosed) {
@@ -120,6 +127,7 @@ export class RateLimiter {
         'rate limiter still cannot reach Redis after the fail-open window; answering 503',
       );
     }
+    this.onDecision?.('unavailable');
     throw new RateLimiterUnavailable();
   }
 }

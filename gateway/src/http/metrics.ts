@@ -1,8 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { RateLimiter } from '../auth/rate-limiter.js';
 
-/** Request duration by method, route pattern (never the raw URL: ids and tokens stay out) and status. */
-export function registerHttpMetrics(app: FastifyInstance, registry: Registry): void {
+/**
+ * The gateway's own series (README: Metrics), besides the platform's (gRPC client calls and
+ * breakers, in every process's registry): request duration by method, route pattern (never the
+ * raw URL: ids and tokens stay out) and status; the rate limiter's decisions.
+ */
+export function registerHttpMetrics(
+  app: FastifyInstance,
+  registry: Registry,
+  limiter?: Pick<RateLimiter, 'onDecision'>,
+): void {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration',
@@ -20,4 +29,11 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry): v
       reply.elapsedTime / 1000,
     );
   });
+  const decisions = new Counter({
+    name: 'gateway_rate_limit_decisions_total',
+    help: 'Rate-limit decisions: allowed, limited (429), fail_open (Redis unreachable, inside the fail-open window: passed unlimited), unavailable (past the window: 503)',
+    labelNames: ['decision'],
+    registers: [registry],
+  });
+  if (limiter) limiter.onDecision = (decision) => decisions.inc({ decision });
 }

@@ -5,6 +5,7 @@ export * from './nats/index.js';
 export * from './mongo/index.js';
 export * from './redis/index.js';
 export * from './metrics/index.js';
+export * from './tracing/index.js';
 export * from './lifecycle/index.js';
 export * from './service/index.js';
 export * from './crypto/index.js';

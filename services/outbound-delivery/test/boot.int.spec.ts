@@ -4,7 +4,15 @@ import { describeServiceBoot, startTestInfra, type TestInfra } from '@inventory/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
 
-describeServiceBoot('outbound-delivery', (env) => bootstrap(env), {}, { redis: true });
+describeServiceBoot(
+  'outbound-delivery',
+  (env) => bootstrap(env),
+  {},
+  {
+    redis: true,
+    metrics: ['outbound_webhook_deliveries_total', 'outbound_webhook_attempt_seconds'],
+  },
+);
 
 describe('outbound-delivery start-up', () => {
   let infra: TestInfra;

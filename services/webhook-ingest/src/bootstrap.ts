@@ -3,6 +3,7 @@ import { ServiceRuntime } from '@inventory/platform';
 import { createParcelTrackingClient } from './clients/parcel-tracking.js';
 import { readConfig } from './config.js';
 import { webhookIngestService } from './grpc/webhook-ingest-service.js';
+import { WebhookMetrics } from './metrics/webhook-metrics.js';
 import { InboxStore } from './store/inbox-store.js';
 import { TokenStore } from './store/token-store.js';
 import { WebhookLogReader } from './store/webhook-log-reader.js';
@@ -46,18 +47,21 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
   const inbox = new InboxStore(runtime.mongo);
   const log = new WebhookLogReader(inbox.model);
   const resolveToken = new ResolveToken(tokens);
+  const metrics = new WebhookMetrics(runtime.metrics.registry);
   const processor = new WebhookProcessor({
     inbox,
-    process: new ProcessWebhookEvent({
-      inbox,
-      parcelTracking,
-      finishes: new FinishQueue(inbox, runtime.outbox),
-      logger: runtime.logger,
-      policy: {
-        maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
-        retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
-      },
-    }),
+    process: metrics.countProcessing(
+      new ProcessWebhookEvent({
+        inbox,
+        parcelTracking,
+        finishes: new FinishQueue(inbox, runtime.outbox),
+        logger: runtime.logger,
+        policy: {
+          maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+          retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+        },
+      }),
+    ),
     logger: runtime.logger,
     leaseMs: config.WEBHOOK_LEASE_MS,
     pollMs: config.WEBHOOK_POLL_INTERVAL_MS,
@@ -68,13 +72,15 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
       registerToken: new RegisterToken(tokens),
       unregisterToken: new UnregisterToken(tokens),
       resolveToken,
-      ingestWebhook: new IngestWebhook({
-        resolveToken,
-        inbox,
-        parcelTracking,
-        outbox: runtime.outbox,
-        processor,
-      }),
+      ingestWebhook: metrics.countIngest(
+        new IngestWebhook({
+          resolveToken,
+          inbox,
+          parcelTracking,
+          outbox: runtime.outbox,
+          processor,
+        }),
+      ),
       getWebhookSummary: new GetWebhookSummary(log),
       listWebhookEvents: new ListWebhookEvents(log),
     }),

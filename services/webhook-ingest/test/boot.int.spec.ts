@@ -1,4 +1,9 @@
 import { describeServiceBoot } from '@inventory/local-infra';
 import { bootstrap } from '../src/bootstrap.js';
 
-describeServiceBoot('webhook-ingest', bootstrap);
+describeServiceBoot(
+  'webhook-ingest',
+  bootstrap,
+  {},
+  { metrics: ['webhook_ingest_received_total', 'webhook_ingest_processed_total'] },
+);

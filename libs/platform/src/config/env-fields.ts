@@ -22,6 +22,18 @@ export const logLevel = z
   .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   .default('info');
 
+/**
+ * OpenTelemetry's standard variables for trace export (libs/platform/src/tracing): without an
+ * endpoint tracing is off. Every service and the gateway read them.
+ */
+export const tracingEnv = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(['http', 'https']).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url(['http', 'https']).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  OTEL_SDK_DISABLED: z.enum(['true', 'false']).optional(),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+};
+
 /** Variables every service reads: where its infrastructure lives and its ports. */
 export const serviceEnv = {
   LOG_LEVEL: logLevel,
@@ -31,4 +43,5 @@ export const serviceEnv = {
   GRPC_HOST: z.string().default('127.0.0.1'),
   METRICS_PORT: port(0),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  ...tracingEnv,
 };

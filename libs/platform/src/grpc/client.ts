@@ -8,7 +8,8 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import CircuitBreaker from 'opossum';
-import { currentContext } from '../logging/request-context.js';
+import { currentContext, runWithContext } from '../logging/request-context.js';
+import { endSpan, isTracing, SpanKind, startSpan, type Span } from '../tracing/tracing.js';
 import {
   circuitBreakerState,
   grpcClientCalls,
@@ -193,14 +194,25 @@ export function createGrpcClient<C extends Client>(
           grpc_method: method,
         });
         let code = 'OK';
-        try {
-          return await fireOrFailFast(
+        const fire = () =>
+          fireOrFailFast(
             breakerFor(),
             address,
             method,
             request,
             callOptions?.deadlineMs ?? defaultDeadline,
           );
+        let span: Span | undefined;
+        try {
+          if (!isTracing()) return await fire();
+          const context = currentContext();
+          span = startSpan(`${service}/${method}`, {
+            kind: SpanKind.CLIENT,
+            parent: context?.span,
+            attributes: { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method },
+          });
+          // The metadata built for this call carries the client span as the callee's parent.
+          return await runWithContext({ requestId: '', ...context, span }, fire);
         } catch (error) {
           const failure = error as { code?: unknown; reason?: unknown };
           code =
@@ -211,6 +223,7 @@ export function createGrpcClient<C extends Client>(
                 : 'UNKNOWN';
           throw error;
         } finally {
+          endSpan(span, code === 'OK' ? undefined : code, { 'rpc.grpc.code': code });
           stopTimer();
           grpcClientCalls.inc({ grpc_service: service, grpc_method: method, grpc_code: code });
         }

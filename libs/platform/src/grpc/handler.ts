@@ -9,7 +9,18 @@ import {
 import type { Logger } from 'pino';
 import { currentContext, runWithContext, type RequestContext } from '../logging/request-context.js';
 import { AppError, toServiceError } from './errors.js';
-import { metadataToContext } from './metadata.js';
+import { metadataToContext, metadataTraceCarrier } from './metadata.js';
+import { endSpan, isTracing, SpanKind, startSpan } from '../tracing/tracing.js';
+
+/** Codes that mark a server span failed (OpenTelemetry's gRPC conventions); the rest are answers. */
+const SERVER_FAULTS = new Set([
+  GrpcStatus.UNKNOWN,
+  GrpcStatus.DEADLINE_EXCEEDED,
+  GrpcStatus.UNIMPLEMENTED,
+  GrpcStatus.INTERNAL,
+  GrpcStatus.UNAVAILABLE,
+  GrpcStatus.DATA_LOSS,
+]);
 
 /** What a unary handler sees: the decoded request and who is calling. */
 export interface CallContext extends RequestContext {
@@ -117,11 +128,22 @@ export function wrapService<Server>(
       const controller = new AbortController();
       call.on('cancelled', () => controller.abort());
       const requestContext = metadataToContext(call.metadata);
+      if (isTracing())
+        requestContext.span = startSpan(`${serviceName}/${method}`, {
+          kind: SpanKind.SERVER,
+          remote: metadataTraceCarrier(call.metadata),
+          attributes: { 'rpc.system': 'grpc', 'rpc.service': serviceName, 'rpc.method': method },
+        });
       hooks.inFlight.add();
       runWithContext(requestContext, () => {
         const finish = (code: GrpcStatus) => {
           hooks.inFlight.done();
           hooks.onCall?.(serviceName, method, code, performance.now() - started);
+          endSpan(
+            requestContext.span,
+            SERVER_FAULTS.has(code) ? (GrpcStatus[code] ?? code) : undefined,
+            { 'rpc.grpc.status_code': code },
+          );
         };
         handler(call.request, buildCallContext(requestContext, controller.signal)).then(
           (response) => {

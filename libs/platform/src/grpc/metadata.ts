@@ -1,5 +1,6 @@
 import { Metadata } from '@grpc/grpc-js';
 import { newRequestId, type RequestContext } from '../logging/request-context.js';
+import { traceHeaders, type CarrierGetter } from '../tracing/tracing.js';
 
 /** The metadata keys the gateway sets after authentication; services trust only these. */
 export const METADATA_KEYS = {
@@ -11,10 +12,12 @@ export const METADATA_KEYS = {
 
 export function contextToMetadata(context: RequestContext | undefined): Metadata {
   const metadata = new Metadata();
-  metadata.set(METADATA_KEYS.requestId, context?.requestId ?? newRequestId());
+  metadata.set(METADATA_KEYS.requestId, context?.requestId || newRequestId());
   if (context?.tenantId) metadata.set(METADATA_KEYS.tenantId, context.tenantId);
   if (context?.userId) metadata.set(METADATA_KEYS.userId, context.userId);
   if (context?.tokenId) metadata.set(METADATA_KEYS.tokenId, context.tokenId);
+  // W3C trace context (`traceparent`): the callee's span continues the caller's trace.
+  for (const [key, value] of Object.entries(traceHeaders(context?.span))) metadata.set(key, value);
   return metadata;
 }
 
@@ -30,4 +33,9 @@ export function metadataToContext(metadata: Metadata): RequestContext {
     userId: first(metadata, METADATA_KEYS.userId),
     tokenId: first(metadata, METADATA_KEYS.tokenId),
   };
+}
+
+/** Reads the caller's W3C trace headers from call metadata. */
+export function metadataTraceCarrier(metadata: Metadata): CarrierGetter {
+  return (key) => first(metadata, key);
 }

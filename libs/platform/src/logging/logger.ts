@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { currentContext } from './request-context.js';
 
@@ -62,10 +63,18 @@ export function createLogger(settings: LoggerSettings): Logger {
         tenant_id: context.tenantId,
         user_id: context.userId,
         token_id: context.tokenId,
+        ...traceIds(context.span),
       };
     },
   };
   return settings.destination ? pino(options, settings.destination) : pino(options);
+}
+
+/** The ids that find a log line's trace in the tracing backend (W3C hex form). */
+function traceIds(span: Span | undefined) {
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
 }
 
 interface LoggableRequest {

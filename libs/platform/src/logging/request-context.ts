@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { Span } from '@opentelemetry/api';
 
 /**
  * Who and what a unit of work belongs to. Set by the gateway after
@@ -11,6 +12,8 @@ export interface RequestContext {
   tenantId?: string;
   userId?: string;
   tokenId?: string;
+  /** The span of this unit of work when tracing is on: the parent of the calls it makes. */
+  span?: Span;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -8,6 +8,7 @@ import {
 } from 'nats';
 import type { Logger } from 'pino';
 import { runWithContext, newRequestId } from '../logging/request-context.js';
+import { endSpan, isTracing, SpanKind, startSpan, type Span } from '../tracing/tracing.js';
 import {
   eventHandlingDuration,
   eventsHandled,
@@ -70,20 +71,39 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
     const info = await manager.consumers.info(stream, durable);
     return info.num_pending + info.num_ack_pending;
   });
-  const count = (subject: string, outcome: string) =>
+  type Outcome = 'handled' | 'duplicate' | 'failed' | 'undecodable' | 'in-progress';
+  const count = (subject: string, outcome: Outcome): Outcome => {
     eventsHandled.inc({ durable, subject, outcome });
+    return outcome;
+  };
 
   const handleMessage = async (message: JsMsg) => {
     if (message.redelivered) eventsRedelivered.inc({ durable });
     const stopTimer = eventHandlingDuration.startTimer({ durable });
+    // The publisher's span (W3C headers on the message) is this one's parent.
+    const span = isTracing()
+      ? startSpan(`${message.subject} process`, {
+          kind: SpanKind.CONSUMER,
+          remote: (key) => message.headers?.get(key) || undefined,
+          attributes: {
+            'messaging.system': 'nats',
+            'messaging.destination.name': message.subject,
+            'messaging.consumer.group.name': durable,
+          },
+        })
+      : undefined;
+    let outcome: Outcome | undefined;
     try {
-      await handleDecoded(message);
+      outcome = await handleDecoded(message, span);
     } finally {
       stopTimer();
+      endSpan(span, outcome === 'failed' || outcome === 'undecodable' ? outcome : undefined, {
+        'messaging.outcome': outcome ?? 'crashed',
+      });
     }
   };
 
-  const handleDecoded = async (message: JsMsg) => {
+  const handleDecoded = async (message: JsMsg, span: Span | undefined): Promise<Outcome> => {
     let event: DomainEvent<T>;
     try {
       event = decodeEvent(options.event, decodeEnvelope(message.data));
@@ -92,33 +112,35 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
         { err: error, subject: message.subject, durable },
         'undecodable event terminated',
       );
-      count(message.subject, 'undecodable');
       message.term();
-      return;
+      return count(message.subject, 'undecodable');
     }
-    const context = { requestId: event.requestId || newRequestId(), tenantId: event.tenantId };
-    await runWithContext(context, async () => {
+    const context = {
+      requestId: event.requestId || newRequestId(),
+      tenantId: event.tenantId,
+      span,
+    };
+    return runWithContext(context, async (): Promise<Outcome> => {
       const processed = options.processed;
       if (processed) {
         const claim = await processed.claim(durable, event.id);
         if (claim === 'already-done') {
-          count(event.subject, 'duplicate');
           message.ack();
-          return;
+          return count(event.subject, 'duplicate');
         }
         if (claim === 'in-progress') {
           message.nak(options.retryDelayMs ?? 1_000);
-          return;
+          return 'in-progress';
         }
       }
       try {
         await options.handle(event);
         await processed?.complete(durable, event.id);
-        count(event.subject, 'handled');
         message.ack();
+        return count(event.subject, 'handled');
       } catch (error) {
         await processed?.release(durable, event.id).catch(() => undefined);
-        count(event.subject, 'failed');
+        const failed = count(event.subject, 'failed');
         logger.warn(
           {
             err: error,
@@ -130,6 +152,7 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
           'event handler failed; will retry',
         );
         message.nak(options.retryDelayMs ?? 1_000);
+        return failed;
       }
     });
   };

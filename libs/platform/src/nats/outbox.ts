@@ -2,7 +2,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { currentContext } from '../logging/request-context.js';
 import { encodeEvent, type EventType, type NewEvent } from './event-types.js';
-import type { EventPublisher } from './publisher.js';
+import { endSpan, traceHeaders } from '../tracing/tracing.js';
+import { producerSpan, type EventPublisher } from './publisher.js';
 import {
   outboxBacklog,
   outboxPublished,
@@ -15,6 +16,8 @@ interface OutboxDocument {
   subject: string;
   data: Buffer;
   request_id: string;
+  /** W3C `traceparent` of the span that produced the event; empty when tracing is off. */
+  traceparent: string;
   state: 'pending' | 'ready';
   created_at: Date;
   attempts: number;
@@ -26,6 +29,7 @@ const schema = new Schema<OutboxDocument>(
     subject: { type: String, required: true },
     data: { type: Buffer, required: true },
     request_id: { type: String, default: '' },
+    traceparent: { type: String, default: '' },
     state: { type: String, required: true },
     created_at: { type: Date, required: true },
     attempts: { type: Number, default: 0 },
@@ -63,17 +67,22 @@ export class Outbox {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async withEvents<R>(entries: Array<OutboxEntry<any>>, change: () => Promise<R>): Promise<R> {
-    const requestId = currentContext()?.requestId ?? '';
+    const context = currentContext();
+    const requestId = context?.requestId ?? '';
     const records = entries.map(({ type, event }) => {
       const { id, bytes } = encodeEvent(type, {
         ...event,
         requestId: event.requestId ?? requestId,
       });
+      // The event is produced now; the relay only carries it, so its span ends here.
+      const span = producerSpan(type.subject, id, context?.span);
+      endSpan(span);
       return {
         event_id: id,
         subject: type.subject,
         data: Buffer.from(bytes),
         request_id: requestId,
+        traceparent: traceHeaders(span).traceparent ?? '',
         state: 'pending' as const,
         created_at: new Date(),
         attempts: 0,
@@ -150,6 +159,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelayHandle
           record.event_id,
           toBytes(record.data),
           record.request_id,
+          record.traceparent ? { traceparent: record.traceparent } : {},
         );
         await outbox.model.deleteOne({ event_id: record.event_id });
         outboxPublished.inc();

@@ -16,9 +16,10 @@ import { Outbox, startOutboxRelay, type OutboxRelayHandle } from '../nats/outbox
 import { ProcessedEventStore } from '../nats/processed-events.js';
 import { EventPublisher } from '../nats/publisher.js';
 import { ensureStream, type StreamSpec } from '../nats/streams.js';
+import { startTracing, type TracingEnv, type TracingHandle } from '../tracing/tracing.js';
 
 /** The variables every service's config carries (see `serviceEnv`). */
-export interface ServiceRuntimeConfig {
+export interface ServiceRuntimeConfig extends TracingEnv {
   LOG_LEVEL: string;
   MONGO_URL: string;
   NATS_URL: string;
@@ -52,6 +53,8 @@ type ConsumerSpec<T> = Omit<
 export class ServiceRuntime {
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** Span export (OTEL_EXPORTER_OTLP_ENDPOINT); `enabled` false when no endpoint is set. */
+  tracing: TracingHandle = startTracing('', {});
   grpc?: GrpcServerHandle;
   private readonly stoppers: Array<() => Promise<unknown>> = [];
   private closers: Array<() => Promise<unknown>> = [];
@@ -94,6 +97,7 @@ export class ServiceRuntime {
       config.GRPC_HOST,
       config.METRICS_PORT,
     );
+    const tracing = startTracing(name, config);
     const runtime = new ServiceRuntime(
       options,
       mongo,
@@ -107,7 +111,13 @@ export class ServiceRuntime {
       metricsServer,
       metrics,
     );
-    runtime.closers = [() => nats.drain(), () => mongo.close(), () => metricsServer.stop()];
+    runtime.tracing = tracing;
+    runtime.closers = [
+      () => nats.drain(),
+      () => mongo.close(),
+      () => metricsServer.stop(),
+      () => tracing.shutdown(),
+    ];
     return runtime;
   }
 

@@ -1,0 +1,67 @@
+import { AppError } from '@inventory/platform';
+import { Counter, type Registry } from 'prom-client';
+import type { Outcome } from '../store/inbox-store.js';
+import type { IngestAnswer, IngestWebhook } from '../use-cases/ingest-webhook.js';
+import type { ProcessWebhookEvent } from '../use-cases/process-webhook-event.js';
+
+/**
+ * What operators watch (README: Metrics): provider webhooks received by how they were answered,
+ * and processed by result. Counted around the two use cases, which stay free of metrics.
+ */
+export class WebhookMetrics {
+  private readonly received: Counter<'result'>;
+  private readonly processed: Counter<'result'>;
+
+  constructor(registry: Registry) {
+    this.received = new Counter({
+      name: 'webhook_ingest_received_total',
+      help: 'Provider webhooks received, by answer: accepted (stored for processing), invalid_signature, invalid_body (both stored as failed), unknown_address, unavailable (signature not checkable: the provider retries), error',
+      labelNames: ['result'],
+      registers: [registry],
+    });
+    this.processed = new Counter({
+      name: 'webhook_ingest_processed_total',
+      help: 'Stored webhooks processed, by result: processed, ignored, failed (final), retry (will be tried again), lost (lease taken over by another replica)',
+      labelNames: ['result'],
+      registers: [registry],
+    });
+  }
+
+  /** The ingest use case, counting each webhook by its answer. */
+  countIngest(useCase: IngestWebhook): IngestWebhook {
+    const execute = useCase.execute.bind(useCase);
+    return Object.assign(Object.create(useCase) as IngestWebhook, {
+      execute: async (...args: Parameters<IngestWebhook['execute']>): Promise<IngestAnswer> => {
+        try {
+          const answer = await execute(...args);
+          this.received.inc({ result: answer.rejection || 'accepted' });
+          return answer;
+        } catch (error) {
+          this.received.inc({ result: ingestFailure(error) });
+          throw error;
+        }
+      },
+    });
+  }
+
+  /** The processing use case, counting each attempt by its result. */
+  countProcessing(useCase: ProcessWebhookEvent): ProcessWebhookEvent {
+    const execute = useCase.execute.bind(useCase);
+    return Object.assign(Object.create(useCase) as ProcessWebhookEvent, {
+      execute: async (
+        ...args: Parameters<ProcessWebhookEvent['execute']>
+      ): Promise<Outcome | 'retry' | 'lost'> => {
+        const result = await execute(...args);
+        this.processed.inc({ result: typeof result === 'string' ? result : result.result });
+        return result;
+      },
+    });
+  }
+}
+
+function ingestFailure(error: unknown): string {
+  if (!(error instanceof AppError)) return 'error';
+  if (error.reason === 'not_found') return 'unknown_address';
+  if (error.reason === 'service_unavailable') return 'unavailable';
+  return 'error';
+}

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { createApiClient, type ApiClient } from '@inventory/api-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpCall } from '../../src/fixtures/http.js';
+import { createTenantWithToken, type TenantFixture } from '../../src/fixtures/tenants.js';
+import { startSystem, type RunningSystem } from '../../src/system.js';
+
+const DOCUMENT = JSON.parse(
+  readFileSync(new URL('../../../libs/api-client/openapi.json', import.meta.url), 'utf8'),
+) as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+
+/**
+ * The generated client against the running system: each answer's status must be one the
+ * document lists for that operation (a drift between document and behaviour fails here).
+ */
+describe('the typed API client (libs/api-client) against the whole system', () => {
+  let system: RunningSystem;
+  let tenant: TenantFixture;
+  const answered: string[] = [];
+
+  /** A client on the tenant's host: fetch cannot set Host, so requests go over node:http. */
+  const clientFor = (token?: string): ApiClient => {
+    const api = createApiClient({
+      baseUrl: system.gatewayUrl,
+      token,
+      fetch: async (request: Request) => {
+        const url = new URL(request.url);
+        const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+        const answer = await httpCall(
+          system.gatewayUrl,
+          request.method,
+          url.pathname + url.search,
+          {
+            host: tenant.host,
+            headers: Object.fromEntries(request.headers),
+            ...(body ? { rawBody: body } : {}),
+          },
+        );
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(answer.headers))
+          if (typeof value === 'string') headers.set(name, value);
+        const empty = answer.status === 204 || answer.text === '';
+        return new Response(empty ? null : answer.text, { status: answer.status, headers });
+      },
+    });
+    api.use({
+      onResponse({ schemaPath, request, response }) {
+        const documented = Object.keys(
+          DOCUMENT.paths[schemaPath]?.[request.method.toLowerCase()]?.responses ?? {},
+        );
+        expect(documented, `${request.method} ${schemaPath}`).toContain(String(response.status));
+        answered.push(`${request.method} ${schemaPath} ${response.status}`);
+        return undefined;
+      },
+    });
+    return api;
+  };
+
+  beforeAll(async () => {
+    system = await startSystem();
+    tenant = await createTenantWithToken(system);
+  });
+  afterAll(() => system?.stop());
+
+  it('reads the user and the products (200)', async () => {
+    const api = clientFor(tenant.token);
+    const user = await api.GET('/api/user');
+    expect(user.response.status).toBe(200);
+    expect(user.data).toMatchObject({ data: { email: expect.any(String) } });
+    const products = await api.GET('/api/v2/products');
+    expect(products.response.status).toBe(200);
+    expect(products.data).toMatchObject({ data: [] });
+  });
+
+  it('answers the documented errors: 401 without a token, 404 for an unknown id, 422 for a bad query', async () => {
+    expect((await clientFor().GET('/api/user')).response.status).toBe(401);
+    const api = clientFor(tenant.token);
+    const unknown = await api.GET('/api/webhook-subscriptions/{id}', {
+      params: { path: { id: '999999' } },
+    });
+    expect(unknown.response.status).toBe(404);
+    const badQuery = await api.GET('/api/v2/products', {
+      params: { query: { per_page: 0 } as never },
+    });
+    expect(badQuery.response.status).toBe(422);
+    expect(answered).toEqual(
+      expect.arrayContaining([
+        'GET /api/user 401',
+        'GET /api/webhook-subscriptions/{id} 404',
+        'GET /api/v2/products 422',
+      ]),
+    );
+  });
+});
