@@ -10,7 +10,9 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry): v
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback style, not async: an async hook allocates a promise per request (and, with the request
+  // context's AsyncLocalStorage active, runs Node's promise hooks for it) to do synchronous work.
+  app.addHook('onResponse', (request, reply, done) => {
     duration.observe(
       {
         method: request.method,
@@ -19,5 +21,6 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry): v
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }
