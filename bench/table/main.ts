@@ -111,7 +111,7 @@ try {
   await stopChild(bare.child);
 }
 
-const rows = inputs.map(buildRow);
+const rows = inputs.map((input) => buildRow({ ...input, idleCpuMsPerSecond }));
 const table = markdownTable(rows);
 const report = {
   started: started.toISOString(),
