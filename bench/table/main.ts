@@ -92,9 +92,12 @@ try {
         repeat: Math.max(1, Number(values.repeat)),
         log,
       };
-      const idle = await withCpu(system.processes(), () => new Promise((r) => setTimeout(r, 3000)));
+      // After a settle: just after start the parts still compile and connect, which is not the
+      // background a row pays for. Five seconds, since /proc counts CPU in 10 ms ticks.
+      await new Promise((r) => setTimeout(r, 5000));
+      const idle = await withCpu(system.processes(), () => new Promise((r) => setTimeout(r, 5000)));
       idleCpuMsPerSecond = Object.fromEntries(
-        Object.entries(idle.cpuMs).map(([name, ms]) => [name, Math.round(ms / 3)]),
+        Object.entries(idle.cpuMs).map(([name, ms]) => [name, Math.round(ms / 5)]),
       );
       inputs.push(...(await gatewayRows(context)));
       if (systemRows.some((id) => id !== 'healthz' && !id.startsWith('api-user'))) {
