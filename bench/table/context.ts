@@ -14,9 +14,17 @@ export interface BenchContext {
   bare(
     options: Pick<OpenLoopOptions, 'ratePerSecond' | 'total' | 'build'>,
     post?: boolean,
+    /** Measure again rather than reuse the run's earlier measurement of this shape. */
+    fresh?: boolean,
   ): Promise<Measured>;
   bareSaturation(): Promise<number>;
   saturationSeconds: number;
+  /**
+   * How many times the gateway rows alternate their baseline and their measurement (`--repeat`):
+   * on a loaded machine the two drift apart between minutes, so alternating pairs and pooling
+   * them keeps the ratio about the code rather than about when each side ran.
+   */
+  repeat: number;
   /** Progress on stderr; the table goes to stdout. */
   log(message: string): void;
 }

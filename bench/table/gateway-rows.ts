@@ -1,8 +1,8 @@
 import { callJson } from '../lib/http.js';
 import { seedTrackings } from '../parcel-trackings/seed.js';
 import { count, type BenchContext } from './context.js';
-import { pacedMeasure, saturation } from './measure.js';
-import type { RowInput } from './report.js';
+import { pacedMeasure, pooled, saturation } from './measure.js';
+import type { Measured, RowInput } from './report.js';
 
 const BARE_GET = 'bare Fastify GET';
 
@@ -14,13 +14,23 @@ async function pacedGet(
 ): Promise<RowInput> {
   const url = `${context.system.gatewayUrl}${row.path}`;
   context.log(`${row.id}: ${row.total} requests at ${row.rate}/s`);
-  const baseline = await context.bare({ ratePerSecond: row.rate, total: row.total });
-  const measured = await pacedMeasure(context.system.processes(), {
-    url,
-    headers: context.auth,
-    ratePerSecond: row.rate,
-    total: row.total,
-  });
+  const baselines: Measured[] = [];
+  const measurements: Measured[] = [];
+  for (let pair = 0; pair < context.repeat; pair++) {
+    baselines.push(
+      await context.bare({ ratePerSecond: row.rate, total: row.total }, false, context.repeat > 1),
+    );
+    measurements.push(
+      await pacedMeasure(context.system.processes(), {
+        url,
+        headers: context.auth,
+        ratePerSecond: row.rate,
+        total: row.total,
+      }),
+    );
+  }
+  const baseline = pooled(baselines);
+  const measured = pooled(measurements);
   const saturated = withSaturation
     ? {
         perSecond: await saturation(url, context.auth, context.saturationSeconds),

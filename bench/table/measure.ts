@@ -40,6 +40,33 @@ export async function pacedMeasure(
   };
 }
 
+/**
+ * Several measurements of one shape as one: CPU and operations summed (so the ratio is of the
+ * pooled totals), each latency percentile the median of the measurements'.
+ */
+export function pooled(measurements: Measured[]): Measured {
+  const cpuMs: Record<string, number> = {};
+  for (const measured of measurements)
+    for (const [name, ms] of Object.entries(measured.cpuMs)) cpuMs[name] = (cpuMs[name] ?? 0) + ms;
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+  const latencies = measurements.flatMap((measured) =>
+    measured.latency ? [measured.latency] : [],
+  );
+  return {
+    operations: measurements.reduce((total, measured) => total + measured.operations, 0),
+    cpuMs,
+    latency:
+      latencies.length > 0
+        ? {
+            p50_ms: median(latencies.map((latency) => latency.p50_ms)),
+            p95_ms: median(latencies.map((latency) => latency.p95_ms)),
+            p99_ms: median(latencies.map((latency) => latency.p99_ms)),
+          }
+        : undefined,
+    failures: measurements.reduce((total, measured) => total + (measured.failures ?? 0), 0),
+  };
+}
+
 /** Requests per second at saturation (autocannon, 20 connections): context, never a target. */
 export async function saturation(
   url: string,

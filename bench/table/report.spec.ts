@@ -52,6 +52,20 @@ describe('bench table rows', () => {
     expect(buildRow(input({ target: { cpuRatio: 1.9, cpuOf: 'gateway' } })).target_met).toBe(false);
   });
 
+  it('takes the idle CPU of the row window off for the net ratio, and judges on the gross one', () => {
+    // 1000/s: 100 ms/s idle is 100 µs per request, of the 450 measured.
+    const row = buildRow(
+      input({ idleCpuMsPerSecond: { catalog: 60, mongo: 40 }, target: { cpuRatio: 2.5 } }),
+    );
+    expect(row.net_of_idle_cpu_ratio).toBeCloseTo(350 / 150, 2);
+    expect(row.cpu_ratio).toBe(3);
+    expect(row.target_met).toBe(false);
+    expect(markdownTable([row])).toContain('(net of idle 2.33)');
+    expect(
+      buildRow(input({ rate: 0, idleCpuMsPerSecond: { catalog: 60 } })).net_of_idle_cpu_ratio,
+    ).toBeUndefined();
+  });
+
   it('prints one Markdown line per row with the ratio and the verdict', () => {
     const table = markdownTable([buildRow(input({ target: { cpuRatio: 2 } }))]);
     const lines = table.split('\n');

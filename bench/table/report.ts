@@ -41,6 +41,11 @@ export interface RowInput {
   saturation?: { perSecond: number; baselinePerSecond: number };
   target?: Target;
   note?: string;
+  /**
+   * CPU milliseconds per second the system spent idle, measured in the same run before any row:
+   * background timers (polls, sweeps) that a paced row pays for per second, not per request.
+   */
+  idleCpuMsPerSecond?: Record<string, number>;
 }
 
 export interface Row {
@@ -56,6 +61,11 @@ export interface Row {
   cpu_ratio: number;
   /** The ratio of `target.cpuOf` alone, when the target names one process. */
   own_cpu_ratio?: number;
+  /**
+   * The ratio once the system's idle CPU over the row's window is taken off: context beside
+   * `cpu_ratio`, which targets are judged on. Only for paced rows with an idle reading.
+   */
+  net_of_idle_cpu_ratio?: number;
   latency?: Latency;
   baseline_latency?: Latency;
   saturation_per_s?: number;
@@ -109,6 +119,11 @@ export function buildRow(input: RowInput): Row {
   const byProcess = perProcess(input.measured);
   const ratio = (us: number) => (baselineCpu > 0 ? round(us / baselineCpu, 2) : 0);
   const own = input.target?.cpuOf;
+  // A paced row lasts operations / rate seconds, so idle ms/s ÷ rate is idle ms per operation.
+  const idleUsPerOperation =
+    input.idleCpuMsPerSecond && input.rate > 0
+      ? (sum(input.idleCpuMsPerSecond) * 1000) / input.rate
+      : undefined;
   const row: Omit<Row, 'target_met'> = {
     id: input.id,
     title: input.title,
@@ -121,6 +136,9 @@ export function buildRow(input: RowInput): Row {
     baseline_cpu_us_per_op: baselineCpu,
     cpu_ratio: ratio(cpu),
     ...(own ? { own_cpu_ratio: ratio(byProcess[own] ?? 0) } : {}),
+    ...(idleUsPerOperation !== undefined
+      ? { net_of_idle_cpu_ratio: ratio(Math.max(0, cpu - idleUsPerOperation)) }
+      : {}),
     latency: input.measured.latency,
     baseline_latency: input.baseline.latency,
     saturation_per_s: input.saturation?.perSecond,
@@ -174,9 +192,11 @@ export function markdownTable(rows: Row[]): string {
     row.failures ? `${row.operations} (${row.failures} failed)` : String(row.operations),
     String(row.cpu_us_per_op),
     `${row.baseline_cpu_us_per_op} (${row.baseline})`,
-    row.own_cpu_ratio !== undefined
-      ? `**${row.cpu_ratio}** (${row.target?.cpuOf} ${row.own_cpu_ratio})`
-      : `**${row.cpu_ratio}**`,
+    [
+      `**${row.cpu_ratio}**`,
+      row.own_cpu_ratio !== undefined ? ` (${row.target?.cpuOf} ${row.own_cpu_ratio})` : '',
+      row.net_of_idle_cpu_ratio !== undefined ? ` (net of idle ${row.net_of_idle_cpu_ratio})` : '',
+    ].join(''),
     latencyCell(row.latency),
     latencyCell(row.baseline_latency),
     row.saturation_per_s !== undefined

@@ -87,7 +87,9 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
   ) => {
     const parsed = parseBearer(header);
     if (!parsed) throw new HttpError(401, unauthenticatedBody());
-    const cached = await deps.tokens.get(request.tenant.id, parsed.tokenId);
+    const cached =
+      deps.tokens.cached(request.tenant.id, parsed.tokenId) ??
+      (await deps.tokens.get(request.tenant.id, parsed.tokenId));
     const record = cached?.record;
     // Unknown, revoked, expired, another tenant's, or a wrong secret: one indistinguishable answer.
     if (
@@ -182,15 +184,9 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
       );
   };
 
-  app.addHook('onRequest', async (request, reply) => {
-    const url = request.routeOptions.url;
-    // No route matched: the 404 envelope, whatever the credentials.
-    if (!url || request.is404) return;
-    // Deny by default: a route missing from the table is for web sessions only.
-    const rule = ruleFor(request.method, url, deps.routeTable) ?? { access: 'session' };
-    if (rule.tenantless) return;
-
-    const tenant = await deps.tenants.resolve(request.hostname);
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply, rule: RouteRule) => {
+    const tenant =
+      deps.tenants.cached(request.hostname) ?? (await deps.tenants.resolve(request.hostname));
     if (!tenant)
       throw new HttpError(
         404,
@@ -207,5 +203,18 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     const sessionToken = request.cookies?.[SESSION_COOKIE];
     if (sessionToken) return authenticateSession(request, reply, rule, sessionToken);
     throw new HttpError(401, unauthenticatedBody());
+  };
+
+  // Callback style, so the routes that need nothing (no match, tenantless probes) pass without a
+  // promise; an async hook made one per request, and with the request context's AsyncLocalStorage
+  // every promise also runs Node's promise hooks.
+  app.addHook('onRequest', (request, reply, done) => {
+    const url = request.routeOptions.url;
+    // No route matched: the 404 envelope, whatever the credentials.
+    if (!url || request.is404) return done();
+    // Deny by default: a route missing from the table is for web sessions only.
+    const rule = ruleFor(request.method, url, deps.routeTable) ?? { access: 'session' };
+    if (rule.tenantless) return done();
+    authenticate(request, reply, rule).then(() => done(), done);
   });
 }

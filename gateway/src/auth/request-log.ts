@@ -87,9 +87,10 @@ export class RequestLogPublisher {
 }
 
 export function registerRequestLog(app: FastifyInstance, publisher: RequestLogPublisher): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback style: synchronous work, so no promise per request (see http/metrics.ts).
+  app.addHook('onResponse', (request, reply, done) => {
     const auth = request.auth;
-    if (auth?.kind !== 'token') return;
+    if (auth?.kind !== 'token') return done();
     publisher.record(request.tenant.id, {
       id: randomUUID(),
       token_id: auth.tokenId,
@@ -103,6 +104,7 @@ export function registerRequestLog(app: FastifyInstance, publisher: RequestLogPu
       user_agent: String(request.headers['user-agent'] ?? '').slice(0, 512),
       at: new Date(),
     });
+    done();
   });
   app.addHook('onClose', async () => publisher.flush());
 }

@@ -20,6 +20,9 @@ function baseUrlFor(host: string, scheme: 'http' | 'https', port: number): strin
   return `${scheme}://${host}${port && port !== defaultPort ? `:${port}` : ''}`;
 }
 
+const normaliseHost = (rawHost: string | undefined) =>
+  (rawHost ?? '').trim().toLowerCase().replace(/\.$/, '');
+
 /** Host → tenant, through identity, cached briefly per gateway replica. */
 export class TenantResolver {
   /** One look-up per host at a time: requests that miss together share it. */
@@ -34,8 +37,16 @@ export class TenantResolver {
     });
   }
 
+  /**
+   * The tenant of a host already cached under exactly that spelling, without a promise; undefined
+   * when `resolve` must decide (not cached, expired, unknown host, or a spelling to normalise).
+   */
+  cached(rawHost: string | undefined): ResolvedTenant | undefined {
+    return rawHost ? (this.cache.peek(rawHost)?.value ?? undefined) : undefined;
+  }
+
   async resolve(rawHost: string | undefined): Promise<ResolvedTenant | null> {
-    const host = (rawHost ?? '').trim().toLowerCase().replace(/\.$/, '');
+    const host = normaliseHost(rawHost);
     if (this.settings.loopbackTenantHost && LOOPBACK_HOSTS.has(host))
       return this.cache.getOrLoad(host, () => this.load(host, this.settings.loopbackTenantHost));
     if (!host || host.length > 253 || !/^[a-z0-9.-]+$/.test(host)) return null;

@@ -19,7 +19,9 @@ export function registerHttpMetrics(
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback style, not async: an async hook allocates a promise per request (and, with the request
+  // context's AsyncLocalStorage active, runs Node's promise hooks for it) to do synchronous work.
+  app.addHook('onResponse', (request, reply, done) => {
     duration.observe(
       {
         method: request.method,
@@ -28,6 +30,7 @@ export function registerHttpMetrics(
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
   const decisions = new Counter({
     name: 'gateway_rate_limit_decisions_total',

@@ -82,4 +82,25 @@ describe("the gateway's token and tenant caches", () => {
     expect(answers.every((tenant) => tenant?.id === a.tenant.id)).toBe(true);
     expect((await identityCalls(system, 'resolveTenant')) - before).toBe(1);
   });
+
+  it("reads a cached token without a promise for its own tenant only, never for another's", async () => {
+    const tokens = system.gateway.auth.tokens;
+    tokens.clear();
+    expect(tokens.cached(a.tenant.id, a.tokenId)).toBeUndefined();
+    await asUser(a.tenant.id, undefined, () => tokens.get(a.tenant.id, a.tokenId));
+    expect(tokens.cached(a.tenant.id, a.tokenId)?.record.id).toBe(a.tokenId);
+    expect(tokens.cached(b.tenant.id, a.tokenId)).toBeUndefined();
+    tokens.invalidate(a.tokenId);
+    expect(tokens.cached(a.tenant.id, a.tokenId)).toBeUndefined();
+  });
+
+  it('reads a cached tenant without a promise only under the spelling resolve caches', async () => {
+    const resolver = system.gateway.auth.tenants;
+    const host = 'cache-b.inventory.localhost';
+    expect((await resolver.resolve(`${host.toUpperCase()}.`))?.id).toBe(b.tenant.id);
+    expect(resolver.cached(host)?.id).toBe(b.tenant.id);
+    // Another spelling is left to resolve, which normalises it.
+    expect(resolver.cached(host.toUpperCase())).toBeUndefined();
+    expect(resolver.cached('no-such-tenant.inventory.localhost')).toBeUndefined();
+  });
 });

@@ -1,0 +1,27 @@
+// Preloaded (NODE_OPTIONS=--import) by profile.ts: `--cpu-prof` is refused in NODE_OPTIONS, so the
+// gateway's process profiles itself through the inspector, from SIGUSR2 (sent after the warm-up,
+// so start-up is left out) until it exits, when the profile is written.
+// Every other Node process of the system loads this file and does nothing.
+import { Session } from 'node:inspector';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import process from 'node:process';
+
+const dir = process.env.BENCH_CPU_PROFILE_DIR;
+if (dir && process.argv.some((arg) => arg.endsWith('gateway/src/main.ts'))) {
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 500 });
+  process.once('SIGUSR2', () => session.post('Profiler.start'));
+  process.on('exit', () => {
+    // A session on the process's own thread answers synchronously, so this runs before exit.
+    session.post('Profiler.stop', (error, result) => {
+      if (!error)
+        writeFileSync(
+          join(dir, `gateway.${process.pid}.cpuprofile`),
+          JSON.stringify(result.profile),
+        );
+    });
+  });
+}

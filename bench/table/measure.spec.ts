@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { pooled } from './measure.js';
+
+describe('pooled measurements', () => {
+  it('sums CPU and operations, takes the median of each percentile and sums failures', () => {
+    const measurement = (gatewayMs: number, p99: number, failures = 0) => ({
+      operations: 1000,
+      cpuMs: { gateway: gatewayMs, redis: 10 },
+      latency: { p50_ms: p99 / 10, p95_ms: p99 / 2, p99_ms: p99 },
+      failures,
+    });
+    expect(pooled([measurement(100, 30), measurement(300, 10, 1), measurement(200, 20)])).toEqual({
+      operations: 3000,
+      cpuMs: { gateway: 600, redis: 30 },
+      latency: { p50_ms: 2, p95_ms: 10, p99_ms: 20 },
+      failures: 1,
+    });
+  });
+});
