@@ -31,6 +31,11 @@ export interface RouteRule {
   tenantless?: boolean;
   /** The user permission a session (or the token's user) needs, when not implied by the scope. */
   permission?: string;
+  /**
+   * The status of a successful answer when it is not 200: set on the reply before the handler
+   * runs (http/routes.ts `handle`) and documented from here (openapi/describe-operations.ts).
+   */
+  successStatus?: 201 | 202 | 204;
 }
 
 function routeKey(method: string, url: string): string {

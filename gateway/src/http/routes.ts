@@ -30,7 +30,15 @@ export function handle(
   ...args: [RouteHandlerMethod] | [RouteShorthandOptions, RouteHandlerMethod]
 ): void {
   const [options, handler] = args.length === 1 ? [{}, args[0]] : args;
-  app.route({ ...options, method: route.method, url: route.url, handler });
+  const status = route.successStatus;
+  const answer: RouteHandlerMethod = status
+    ? function (request, reply) {
+        // An error thrown by the handler still gets its own status from the error handler.
+        void reply.code(status);
+        return handler.call(this, request, reply);
+      }
+    : handler;
+  app.route({ ...options, method: route.method, url: route.url, handler: answer });
 }
 
 /**

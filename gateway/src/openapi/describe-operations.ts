@@ -90,6 +90,15 @@ export function describeOperations(document: Document, table: Record<string, Rou
       if (scope) operation['x-required-scope'] = scope;
 
       const responses = operation.responses;
+      // Routes without a response schema are given Fastify's default 200: answer with the status
+      // the route declares instead (the same declaration sets it on the reply).
+      const success = rule.successStatus;
+      if (success && !responses[success]) {
+        const ok = responses['200'];
+        delete responses['200'];
+        responses[success] =
+          success === 204 ? { description: 'No content' } : (ok ?? { description: 'Success' });
+      }
       for (const [status, response] of Object.entries(responses)) {
         if (response.description === 'Default Response') response.description = 'Success';
         if (!status.startsWith('2')) continue;

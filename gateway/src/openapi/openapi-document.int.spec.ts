@@ -59,6 +59,36 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
     }
   });
 
+  it('documents the success status each route declares (201, 202, 204), never a default 200', () => {
+    const declared = Object.entries(ROUTE_TABLE)
+      .filter(([, rule]) => rule.successStatus)
+      .map(([key, rule]) => [key, rule.successStatus] as const);
+    // The spec's creates, deletes and queued actions: the declarations cover each of them.
+    expect(declared.map(([key, status]) => `${status} ${key}`).sort()).toEqual([
+      '201 POST /api/integrations/parcel-tracking/instances',
+      '201 POST /api/personal-access-tokens',
+      '201 POST /api/webhook-subscriptions',
+      '202 POST /api/webhook-subscriptions/:id/deliveries/:delivery_id/redeliver',
+      '202 POST /api/webhook-subscriptions/:id/test',
+      '204 DELETE /api/integrations/parcel-tracking/instances/:instance',
+      '204 DELETE /api/personal-access-tokens/:id',
+      '204 DELETE /api/user/two-factor',
+      '204 DELETE /api/webhook-subscriptions/:id',
+      '204 POST /auth/logout',
+    ]);
+    for (const [key, status] of declared) {
+      const { operation } = operations.find((entry) => entry.key === key)!;
+      const successes = Object.keys(operation.responses).filter((code) => code.startsWith('2'));
+      expect(successes, key).toEqual([String(status)]);
+      if (status === 204) expect(operation.responses['204'].content, key).toBeUndefined();
+      else
+        expect(
+          operation.responses[String(status)].content?.['application/json'],
+          key,
+        ).toBeDefined();
+    }
+  });
+
   it('gives each operation a unique operationId, a summary, tags, and the access of the route table', () => {
     const ids = operations.map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(operations.length);

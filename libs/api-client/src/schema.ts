@@ -713,16 +713,10 @@ export interface components {
       /** @description TOTP or recovery code, when 2FA is on */
       two_factor_code?: string;
     };
-    PostAuthLogoutResponse: {
-      [key: string]: unknown;
-    };
     GetUserResponse: {
       [key: string]: unknown;
     };
     PostUserTwoFactorResponse: {
-      [key: string]: unknown;
-    };
-    DeleteUserTwoFactorResponse: {
       [key: string]: unknown;
     };
     DeleteUserTwoFactorRequest: {
@@ -796,9 +790,6 @@ export interface components {
       expires_at?: string;
       ip_allowlist?: string[];
       rate_limit_per_minute?: number;
-    };
-    DeletePersonalAccessTokensByIdResponse: {
-      [key: string]: unknown;
     };
     PatchPersonalAccessTokensByIdResponse: {
       data?: {
@@ -878,9 +869,6 @@ export interface components {
     GetIntegrationsParcelTrackingInstancesByInstanceResponse: {
       [key: string]: unknown;
     };
-    DeleteIntegrationsParcelTrackingInstancesByInstanceResponse: {
-      [key: string]: unknown;
-    };
     PatchIntegrationsParcelTrackingInstancesByInstanceResponse: {
       [key: string]: unknown;
     };
@@ -909,9 +897,6 @@ export interface components {
       [key: string]: unknown;
     };
     GetWebhookSubscriptionsByIdResponse: {
-      [key: string]: unknown;
-    };
-    DeleteWebhookSubscriptionsByIdResponse: {
       [key: string]: unknown;
     };
     PatchWebhookSubscriptionsByIdResponse: {
@@ -1119,17 +1104,15 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
-      200: {
+      /** @description No content */
+      204: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           [name: string]: unknown;
         };
-        content: {
-          'application/json': components['schemas']['PostAuthLogoutResponse'];
-        };
+        content?: never;
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
@@ -1210,17 +1193,15 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Success */
-      200: {
+      /** @description No content */
+      204: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           [name: string]: unknown;
         };
-        content: {
-          'application/json': components['schemas']['DeleteUserTwoFactorResponse'];
-        };
+        content?: never;
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
@@ -1339,17 +1320,15 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
-      200: {
+      /** @description No content */
+      204: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           [name: string]: unknown;
         };
-        content: {
-          'application/json': components['schemas']['DeletePersonalAccessTokensByIdResponse'];
-        };
+        content?: never;
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
@@ -1546,7 +1525,7 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description Success */
-      200: {
+      201: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -1607,17 +1586,15 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
-      200: {
+      /** @description No content */
+      204: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           [name: string]: unknown;
         };
-        content: {
-          'application/json': components['schemas']['DeleteIntegrationsParcelTrackingInstancesByInstanceResponse'];
-        };
+        content?: never;
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
@@ -1873,7 +1850,7 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description Success */
-      200: {
+      201: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -1934,17 +1911,15 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
-      200: {
+      /** @description No content */
+      204: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           [name: string]: unknown;
         };
-        content: {
-          'application/json': components['schemas']['DeleteWebhookSubscriptionsByIdResponse'];
-        };
+        content?: never;
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
@@ -2060,7 +2035,7 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description Success */
-      200: {
+      202: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -2091,7 +2066,7 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description Success */
-      200: {
+      202: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];

@@ -57,7 +57,12 @@ describe('the typed API client (libs/api-client) against the whole system', () =
   };
 
   beforeAll(async () => {
-    system = await startSystem();
+    // A loopback receiver, as `npm start` allows for local trials.
+    system = await startSystem({
+      serviceEnv: {
+        'outbound-delivery': { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_LOOPBACK: 'true' },
+      },
+    });
     tenant = await createTenantWithToken(system);
   });
   afterAll(() => system?.stop());
@@ -70,6 +75,30 @@ describe('the typed API client (libs/api-client) against the whole system', () =
     const products = await api.GET('/api/v2/products');
     expect(products.response.status).toBe(200);
     expect(products.data).toMatchObject({ data: [] });
+  });
+
+  it('writes with the documented success statuses: 201 on create, 202 on a test ping, 204 on delete', async () => {
+    const api = clientFor(tenant.token);
+    const created = await api.POST('/api/webhook-subscriptions', {
+      body: { url: 'http://127.0.0.1:9/typed-client', events: ['product.created'] } as never,
+    });
+    expect(created.response.status).toBe(201);
+    const id = String((created.data as { data: { id: number } }).data.id);
+    const ping = await api.POST('/api/webhook-subscriptions/{id}/test', {
+      params: { path: { id } },
+    });
+    expect(ping.response.status).toBe(202);
+    const removed = await api.DELETE('/api/webhook-subscriptions/{id}', {
+      params: { path: { id } },
+    });
+    expect(removed.response.status).toBe(204);
+    expect(answered).toEqual(
+      expect.arrayContaining([
+        'POST /api/webhook-subscriptions 201',
+        'POST /api/webhook-subscriptions/{id}/test 202',
+        'DELETE /api/webhook-subscriptions/{id} 204',
+      ]),
+    );
   });
 
   it('answers the documented errors: 401 without a token, 404 for an unknown id, 422 for a bad query', async () => {

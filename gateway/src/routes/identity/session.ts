@@ -22,7 +22,7 @@ const loginSchema = {
 
 export const SESSION_ROUTES = declareRoutes({
   login: { method: 'POST', url: '/auth/login', access: 'public' },
-  logout: { method: 'POST', url: '/auth/logout', access: 'session' },
+  logout: { method: 'POST', url: '/auth/logout', access: 'session', successStatus: 204 },
 });
 
 /** Web sessions: sign-in with failed-attempt throttling, sign-out. */
@@ -85,7 +85,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDep
         sameSite: 'lax',
         secure: deps.sessionCookieSecure,
       });
-      return reply.code(204).send();
+      return reply.send();
     },
   );
 }

@@ -15,9 +15,9 @@ const BASE = '/api/personal-access-tokens';
 /** Web session only: tokens never manage tokens. */
 export const TOKEN_ROUTES = declareRoutes({
   list: { method: 'GET', url: BASE, access: 'session' },
-  create: { method: 'POST', url: BASE, access: 'session' },
+  create: { method: 'POST', url: BASE, access: 'session', successStatus: 201 },
   update: { method: 'PATCH', url: `${BASE}/:id`, access: 'session' },
-  revoke: { method: 'DELETE', url: `${BASE}/:id`, access: 'session' },
+  revoke: { method: 'DELETE', url: `${BASE}/:id`, access: 'session', successStatus: 204 },
   requests: { method: 'GET', url: `${BASE}/:id/requests`, access: 'session' },
   usage: { method: 'GET', url: `${BASE}/:id/usage`, access: 'session' },
 });
@@ -94,9 +94,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
       ip_allowlist: allowlist ?? [],
       rate_limit_per_minute: rateLimit,
     });
-    return reply
-      .code(201)
-      .send({ data: { ...presentToken(answer.token!), token: answer.plain_text_token } });
+    return reply.send({ data: { ...presentToken(answer.token!), token: answer.plain_text_token } });
   });
 
   handle(app, TOKEN_ROUTES.update, { schema: tokenSchemas.update }, async (request) => {
@@ -132,7 +130,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
 
   handle(app, TOKEN_ROUTES.revoke, { schema: tokenSchemas.revoke }, async (request, reply) => {
     await deps.identity.revokeToken(tokenIdParam(request));
-    return reply.code(204).send();
+    return reply.send();
   });
 
   handle(app, TOKEN_ROUTES.requests, { schema: tokenSchemas.requests }, async (request) => {

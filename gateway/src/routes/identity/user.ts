@@ -8,7 +8,12 @@ export const USER_ROUTES = declareRoutes({
   current: { method: 'GET', url: '/api/user', access: 'any-token' },
   enrollTwoFactor: { method: 'POST', url: '/api/user/two-factor', access: 'session' },
   confirmTwoFactor: { method: 'POST', url: '/api/user/two-factor/confirm', access: 'session' },
-  disableTwoFactor: { method: 'DELETE', url: '/api/user/two-factor', access: 'session' },
+  disableTwoFactor: {
+    method: 'DELETE',
+    url: '/api/user/two-factor',
+    access: 'session',
+    successStatus: 204,
+  },
 });
 
 /** The current user (session or any valid token) and its two-factor settings (session only). */
@@ -74,7 +79,7 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
       const code = body.string('code', { required: true, max: 64 });
       body.done();
       await deps.identity.disableTwoFactor(password!, code!);
-      return reply.code(204).send();
+      return reply.send();
     },
   );
 }

@@ -19,10 +19,20 @@ export const PREFIX = '/api/integrations/parcel-tracking';
 /** Parcel tracking: any valid token, no scope (spec Authentication rule 9). */
 export const INSTANCE_ROUTES = declareRoutes({
   testApiKey: { method: 'POST', url: `${PREFIX}/test`, access: 'any-token' },
-  create: { method: 'POST', url: `${PREFIX}/instances`, access: 'any-token' },
+  create: {
+    method: 'POST',
+    url: `${PREFIX}/instances`,
+    access: 'any-token',
+    successStatus: 201,
+  },
   show: { method: 'GET', url: `${PREFIX}/instances/:instance`, access: 'any-token' },
   update: { method: 'PATCH', url: `${PREFIX}/instances/:instance`, access: 'any-token' },
-  remove: { method: 'DELETE', url: `${PREFIX}/instances/:instance`, access: 'any-token' },
+  remove: {
+    method: 'DELETE',
+    url: `${PREFIX}/instances/:instance`,
+    access: 'any-token',
+    successStatus: 204,
+  },
   trackableChannels: {
     method: 'GET',
     url: `${PREFIX}/instances/:instance/trackable-channels`,
@@ -59,7 +69,7 @@ export async function parcelTrackingRoutes(
   handle(app, INSTANCE_ROUTES.create, async (request, reply) => {
     jsonObjectBody(request, { required: true });
     const { instance } = await parcelTracking.createInstance(readCreateBody(request.body));
-    return reply.code(201).send({ data: presentCreated(instance!, baseUrl(request)) });
+    return reply.send({ data: presentCreated(instance!, baseUrl(request)) });
   });
 
   handle(app, INSTANCE_ROUTES.show, async (request) => {
@@ -77,7 +87,7 @@ export async function parcelTrackingRoutes(
 
   handle(app, INSTANCE_ROUTES.remove, async (request, reply) => {
     await parcelTracking.deleteInstance(instanceId(request.params));
-    return reply.code(204).send();
+    return reply.send();
   });
 
   handle(app, INSTANCE_ROUTES.trackableChannels, async (request) => {

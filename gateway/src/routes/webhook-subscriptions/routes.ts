@@ -19,19 +19,20 @@ export const PREFIX = '/api/webhook-subscriptions';
  */
 const MANAGE = { scope: 'webhooks:manage' } as const;
 export const WEBHOOK_SUBSCRIPTION_ROUTES = declareRoutes({
-  create: { method: 'POST', url: PREFIX, access: MANAGE },
+  create: { method: 'POST', url: PREFIX, access: MANAGE, successStatus: 201 },
   list: { method: 'GET', url: PREFIX, access: MANAGE },
   show: { method: 'GET', url: `${PREFIX}/:id`, access: MANAGE },
   update: { method: 'PATCH', url: `${PREFIX}/:id`, access: MANAGE },
-  remove: { method: 'DELETE', url: `${PREFIX}/:id`, access: MANAGE },
+  remove: { method: 'DELETE', url: `${PREFIX}/:id`, access: MANAGE, successStatus: 204 },
   rotateSecret: { method: 'POST', url: `${PREFIX}/:id/rotate-secret`, access: MANAGE },
   deliveries: { method: 'GET', url: `${PREFIX}/:id/deliveries`, access: MANAGE },
   redeliver: {
     method: 'POST',
     url: `${PREFIX}/:id/deliveries/:delivery_id/redeliver`,
     access: MANAGE,
+    successStatus: 202,
   },
-  sendTest: { method: 'POST', url: `${PREFIX}/:id/test`, access: MANAGE },
+  sendTest: { method: 'POST', url: `${PREFIX}/:id/test`, access: MANAGE, successStatus: 202 },
 });
 
 export interface WebhookSubscriptionRouteDeps {
@@ -79,7 +80,7 @@ export async function webhookSubscriptionRoutes(
       description: body.description ?? undefined,
       input_violations: body.inputViolations,
     });
-    return reply.code(201).send({ data: { ...presentSubscription(subscription!), secret } });
+    return reply.send({ data: { ...presentSubscription(subscription!), secret } });
   });
 
   handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.list, async (request) => {
@@ -117,7 +118,7 @@ export async function webhookSubscriptionRoutes(
 
   handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.remove, async (request, reply) => {
     await outboundDelivery.deleteSubscription(subscriptionId(request.params));
-    return reply.code(204).send();
+    return reply.send();
   });
 
   handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.rotateSecret, async (request) => {
@@ -151,11 +152,11 @@ export async function webhookSubscriptionRoutes(
   handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.redeliver, async (request, reply) => {
     const id = subscriptionId(request.params);
     const { delivery } = await outboundDelivery.redeliver(id, deliveryId(request.params));
-    return reply.code(202).send({ data: presentDelivery(delivery!) });
+    return reply.send({ data: presentDelivery(delivery!) });
   });
 
   handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.sendTest, async (request, reply) => {
     const { delivery } = await outboundDelivery.sendTestPing(subscriptionId(request.params));
-    return reply.code(202).send({ data: presentDelivery(delivery!) });
+    return reply.send({ data: presentDelivery(delivery!) });
   });
 }
