@@ -13,7 +13,12 @@ export {
   type LocalServerOptions,
 } from './servers.js';
 export { startTestInfra, type TestInfra, type TestInfraOptions } from './test-infra.js';
-export { describeServiceBoot, PLATFORM_SERIES, type ServiceBootstrap } from './service-boot.js';
+export {
+  describeFailedStart,
+  describeServiceBoot,
+  PLATFORM_SERIES,
+  type ServiceBootstrap,
+} from './service-boot.js';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 export { eventually, waitFor, type EventuallyOptions } from './eventually.js';
 export { consumerDrained } from './drained.js';

@@ -1,5 +1,7 @@
 import { createHealthProbe, type ServiceRuntime } from '@inventory/platform';
+import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './ports.js';
 import { startTestInfra, type TestInfra } from './test-infra.js';
 
 export type ServiceBootstrap = (env: NodeJS.ProcessEnv) => Promise<ServiceRuntime>;
@@ -66,6 +68,63 @@ export function describeServiceBoot(
       for (const series of [...PLATFORM_SERIES, ...(options.metrics ?? [])])
         expect(served, series).toContain(series);
       expect(text).toContain(`service="${name}"`);
+    });
+  });
+}
+
+function listenOn(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * A start that fails part-way (here: its gRPC port is taken, so `serve` fails after the
+ * runtime's connections and metrics server are up) rejects and stops what it had started: the
+ * metrics port it had bound is free again afterwards.
+ */
+export function describeFailedStart(
+  name: string,
+  bootstrap: ServiceBootstrap,
+  extraEnv: NodeJS.ProcessEnv = {},
+  options: { redis?: boolean } = {},
+): void {
+  describe(`${name} failed start`, () => {
+    let infra: TestInfra;
+    beforeAll(async () => {
+      infra = await startTestInfra({ redis: options.redis ?? false });
+    });
+    afterAll(() => infra?.stop());
+
+    it('rejects when its gRPC port is taken, and releases what it had started', async () => {
+      const taken = await listenOn(0);
+      const address = taken.address();
+      const grpcPort = typeof address === 'object' && address ? address.port : 0;
+      const metricsPort = await freePort();
+      try {
+        await expect(
+          bootstrap({
+            MONGO_URL: infra.mongoUrl,
+            MONGO_DB: infra.dbName(`${name.replace(/-/g, '_')}_failed_start`),
+            NATS_URL: infra.natsUrl,
+            ...(options.redis ? { REDIS_URL: infra.redisUrl } : {}),
+            LOG_LEVEL: 'silent',
+            GRPC_HOST: '127.0.0.1',
+            GRPC_PORT: String(grpcPort),
+            METRICS_PORT: String(metricsPort),
+            ...extraEnv,
+          }),
+        ).rejects.toThrow();
+      } finally {
+        await closeServer(taken);
+      }
+      await closeServer(await listenOn(metricsPort));
     });
   });
 }

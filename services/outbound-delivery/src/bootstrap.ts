@@ -1,5 +1,5 @@
 import { ACTIVITY_STREAM, anyDomainEvent, DOMAIN_STREAM, OUTBOUND_STREAM } from '@inventory/events';
-import { connectRedis, SecretBox, ServiceRuntime, type Redis } from '@inventory/platform';
+import { connectRedis, SecretBox, ServiceRuntime } from '@inventory/platform';
 import { readConfig, type Config } from './config.js';
 import { DeliveryMetrics } from './delivery/delivery-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
@@ -38,100 +38,109 @@ export interface OutboundDeliveryRuntime extends ServiceRuntime {
   config: Config;
 }
 
-/** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
+/**
+ * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
+ * failed wiring step (Redis unreachable, a consumer that cannot bind) stops what was started
+ * (ServiceRuntime.run).
+ */
 export async function bootstrap(
   env: NodeJS.ProcessEnv = process.env,
   options: BootstrapOptions = {},
 ): Promise<OutboundDeliveryRuntime> {
   const config = readConfig(env);
-  const runtime = await ServiceRuntime.start({
-    name: SERVICE_NAME,
-    config,
-    dbName: config.MONGO_DB,
-    streams: [DOMAIN_STREAM, OUTBOUND_STREAM, ACTIVITY_STREAM],
-  });
-  // Registered first, so it closes last: after gRPC has drained and the worker stopped.
-  let redis: Redis;
-  try {
-    redis = await connectRedis(config.REDIS_URL, runtime.logger);
-  } catch (error) {
-    await runtime.stop();
-    throw error;
-  }
-  runtime.onStop(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
-
-  const subscriptions = new SubscriptionStore(runtime.mongo);
-  const deliveries = new DeliveryStore(runtime.mongo);
-  const secretBox = new SecretBox(config.WEBHOOK_SECRET_ENCRYPTION_KEY);
-  const receivers: ReceiverRules = {
-    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK },
-    resolve: options.resolve ?? systemResolve,
-  };
-  const sender = new HttpSender({
-    ...receivers,
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    responseBodyLimitBytes: config.WEBHOOK_RESPONSE_BODY_LIMIT_BYTES,
-  });
-  runtime.onStop(async () => sender.close());
-  const attempt = new AttemptDelivery(
-    { subscriptions, settles: new SettleQueue(deliveries) },
-    sender,
-    new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE),
-    secretBox,
-    new DeactivateSubscription(subscriptions, runtime.outbox),
+  return ServiceRuntime.run(
     {
-      shortName: config.WEBHOOK_SHORT_NAME,
-      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
-      retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
-      deactivateAfterFailures: config.WEBHOOK_DEACTIVATE_AFTER_FAILURES,
+      name: SERVICE_NAME,
+      config,
+      dbName: config.MONGO_DB,
+      streams: [DOMAIN_STREAM, OUTBOUND_STREAM, ACTIVITY_STREAM],
     },
-    new DeliveryMetrics(runtime.metrics.registry),
-    runtime.logger,
-  );
-  const worker = new DeliveryWorker(
-    deliveries,
-    (batch) => attempt.executeAll(batch),
-    {
-      pollMs: config.DELIVERY_POLL_MS,
-      concurrency: config.DELIVERY_CONCURRENCY,
-      leaseMs: config.DELIVERY_LEASE_MS,
-      attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    async (runtime) => {
+      // Registered first, so it closes last: after gRPC has drained and the worker stopped.
+      const redis = await connectRedis(config.REDIS_URL, runtime.logger);
+      runtime.onStop(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
+
+      const subscriptions = new SubscriptionStore(runtime.mongo);
+      const deliveries = new DeliveryStore(runtime.mongo);
+      const secretBox = new SecretBox(config.WEBHOOK_SECRET_ENCRYPTION_KEY);
+      const receivers: ReceiverRules = {
+        policy: {
+          allowHttp: config.WEBHOOK_ALLOW_HTTP,
+          allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+        },
+        resolve: options.resolve ?? systemResolve,
+      };
+      const sender = new HttpSender({
+        ...receivers,
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        responseBodyLimitBytes: config.WEBHOOK_RESPONSE_BODY_LIMIT_BYTES,
+      });
+      runtime.onStop(async () => sender.close());
+      const attempt = new AttemptDelivery(
+        { subscriptions, settles: new SettleQueue(deliveries) },
+        sender,
+        new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE),
+        secretBox,
+        new DeactivateSubscription(subscriptions, runtime.outbox),
+        {
+          shortName: config.WEBHOOK_SHORT_NAME,
+          maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+          retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
+          deactivateAfterFailures: config.WEBHOOK_DEACTIVATE_AFTER_FAILURES,
+        },
+        new DeliveryMetrics(runtime.metrics.registry),
+        runtime.logger,
+      );
+      const worker = new DeliveryWorker(
+        deliveries,
+        (batch) => attempt.executeAll(batch),
+        {
+          pollMs: config.DELIVERY_POLL_MS,
+          concurrency: config.DELIVERY_CONCURRENCY,
+          leaseMs: config.DELIVERY_LEASE_MS,
+          attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        },
+        runtime.logger,
+      );
+      const wake = () => worker.wake();
+
+      await runtime.serve([
+        outboundDeliveryService({
+          createSubscription: new CreateSubscription(subscriptions, secretBox, receivers),
+          listSubscriptions: new ListSubscriptions(subscriptions),
+          getSubscription: new GetSubscription(subscriptions),
+          updateSubscription: new UpdateSubscription(subscriptions, receivers),
+          deleteSubscription: new DeleteSubscription(subscriptions, deliveries),
+          rotateSecret: new RotateSecret(
+            subscriptions,
+            secretBox,
+            config.WEBHOOK_SECRET_OVERLAP_MS,
+          ),
+          listDeliveries: new ListDeliveries(subscriptions, deliveries),
+          redeliver: new Redeliver(subscriptions, deliveries, wake),
+          sendTestPing: new SendTestPing(subscriptions, deliveries, wake),
+        }),
+      ]);
+
+      // Started before the consumer, so the first events' deliveries can go to it leased; stopped
+      // after it, so no batch hands it deliveries once it is gone.
+      worker.start();
+      runtime.onStop(() => worker.stop());
+      const fanOut = new FanOutEvent(subscriptions, deliveries, runtime.logger, worker);
+      const fanOutConsumer = await startBatchConsumer({
+        jetstream: runtime.jetstream,
+        manager: runtime.jetstreamManager,
+        stream: DOMAIN_STREAM.name,
+        durable: 'outbound-delivery-fan-out',
+        event: anyDomainEvent,
+        // Fan-out is idempotent by itself (one delivery per event id and subscription, a unique
+        // key), so no per-event processed record: it would add two writes per event (ADR 0401).
+        handle: async (events) => void (await fanOut.executeAll(events)),
+        logger: runtime.logger,
+      });
+      runtime.onStop(() => fanOutConsumer.stop());
+      runtime.startOutboxRelay();
+      return { config };
     },
-    runtime.logger,
   );
-  const wake = () => worker.wake();
-
-  await runtime.serve([
-    outboundDeliveryService({
-      createSubscription: new CreateSubscription(subscriptions, secretBox, receivers),
-      listSubscriptions: new ListSubscriptions(subscriptions),
-      getSubscription: new GetSubscription(subscriptions),
-      updateSubscription: new UpdateSubscription(subscriptions, receivers),
-      deleteSubscription: new DeleteSubscription(subscriptions, deliveries),
-      rotateSecret: new RotateSecret(subscriptions, secretBox, config.WEBHOOK_SECRET_OVERLAP_MS),
-      listDeliveries: new ListDeliveries(subscriptions, deliveries),
-      redeliver: new Redeliver(subscriptions, deliveries, wake),
-      sendTestPing: new SendTestPing(subscriptions, deliveries, wake),
-    }),
-  ]);
-
-  // Started before the consumer, so the first events' deliveries can go to it leased; stopped
-  // after it, so no batch hands it deliveries once it is gone.
-  worker.start();
-  runtime.onStop(() => worker.stop());
-  const fanOut = new FanOutEvent(subscriptions, deliveries, runtime.logger, worker);
-  const fanOutConsumer = await startBatchConsumer({
-    jetstream: runtime.jetstream,
-    manager: runtime.jetstreamManager,
-    stream: DOMAIN_STREAM.name,
-    durable: 'outbound-delivery-fan-out',
-    event: anyDomainEvent,
-    // Fan-out is idempotent by itself (one delivery per event id and subscription, a unique
-    // key), so no per-event processed record: it would add two writes per event (ADR 0401).
-    handle: async (events) => void (await fanOut.executeAll(events)),
-    logger: runtime.logger,
-  });
-  runtime.onStop(() => fanOutConsumer.stop());
-  runtime.startOutboxRelay();
-  return Object.assign(runtime, { config });
 }

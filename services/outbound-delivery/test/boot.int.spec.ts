@@ -1,6 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describeServiceBoot, startTestInfra, type TestInfra } from '@inventory/local-infra';
+import {
+  describeFailedStart,
+  describeServiceBoot,
+  startTestInfra,
+  type TestInfra,
+} from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
 
@@ -13,6 +18,8 @@ describeServiceBoot(
     metrics: ['outbound_webhook_deliveries_total', 'outbound_webhook_attempt_seconds'],
   },
 );
+
+describeFailedStart('outbound-delivery', (env) => bootstrap(env), {}, { redis: true });
 
 describe('outbound-delivery start-up', () => {
   let infra: TestInfra;

@@ -23,7 +23,10 @@ export { InboxStore, type WebhookEventDocument } from './store/inbox-store.js';
 export { TokenStore } from './store/token-store.js';
 export { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './domain/payload.js';
 
-/** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
+/**
+ * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
+ * failed wiring step stops what was started (ServiceRuntime.run).
+ */
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
   ServiceRuntime & {
     stores: { tokens: TokenStore; inbox: InboxStore };
@@ -31,62 +34,61 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
   }
 > {
   const config = readConfig(env);
-  const runtime = await ServiceRuntime.start({
-    name: SERVICE_NAME,
-    config,
-    dbName: config.MONGO_DB,
-    streams: [ACTIVITY_STREAM],
-  });
-  const parcelTracking = createParcelTrackingClient(
-    config.PARCEL_TRACKING_GRPC_ADDRESS,
-    config.GRPC_CLIENT_DEADLINE_MS,
-  );
-  // Registered first, so it closes last: after the processor and the gRPC server stopped.
-  runtime.onStop(async () => parcelTracking.close());
-  const tokens = new TokenStore(runtime.mongo);
-  const inbox = new InboxStore(runtime.mongo);
-  const log = new WebhookLogReader(inbox.model);
-  const resolveToken = new ResolveToken(tokens);
-  const metrics = new WebhookMetrics(runtime.metrics.registry);
-  const processor = new WebhookProcessor({
-    inbox,
-    process: metrics.countProcessing(
-      new ProcessWebhookEvent({
+  return ServiceRuntime.run(
+    { name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [ACTIVITY_STREAM] },
+    async (runtime) => {
+      const parcelTracking = createParcelTrackingClient(
+        config.PARCEL_TRACKING_GRPC_ADDRESS,
+        config.GRPC_CLIENT_DEADLINE_MS,
+      );
+      // Registered first, so it closes last: after the processor and the gRPC server stopped.
+      runtime.onStop(async () => parcelTracking.close());
+      const tokens = new TokenStore(runtime.mongo);
+      const inbox = new InboxStore(runtime.mongo);
+      const log = new WebhookLogReader(inbox.model);
+      const resolveToken = new ResolveToken(tokens);
+      const metrics = new WebhookMetrics(runtime.metrics.registry);
+      const processor = new WebhookProcessor({
         inbox,
-        parcelTracking,
-        finishes: new FinishQueue(inbox, runtime.outbox),
+        process: metrics.countProcessing(
+          new ProcessWebhookEvent({
+            inbox,
+            parcelTracking,
+            finishes: new FinishQueue(inbox, runtime.outbox),
+            logger: runtime.logger,
+            policy: {
+              maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+              retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+            },
+          }),
+        ),
         logger: runtime.logger,
-        policy: {
-          maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
-          retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
-        },
-      }),
-    ),
-    logger: runtime.logger,
-    leaseMs: config.WEBHOOK_LEASE_MS,
-    pollMs: config.WEBHOOK_POLL_INTERVAL_MS,
-    concurrency: config.WEBHOOK_PROCESSING_CONCURRENCY,
-  });
-  await runtime.serve([
-    webhookIngestService({
-      registerToken: new RegisterToken(tokens),
-      unregisterToken: new UnregisterToken(tokens),
-      resolveToken,
-      ingestWebhook: metrics.countIngest(
-        new IngestWebhook({
+        leaseMs: config.WEBHOOK_LEASE_MS,
+        pollMs: config.WEBHOOK_POLL_INTERVAL_MS,
+        concurrency: config.WEBHOOK_PROCESSING_CONCURRENCY,
+      });
+      await runtime.serve([
+        webhookIngestService({
+          registerToken: new RegisterToken(tokens),
+          unregisterToken: new UnregisterToken(tokens),
           resolveToken,
-          inbox,
-          parcelTracking,
-          outbox: runtime.outbox,
-          processor,
+          ingestWebhook: metrics.countIngest(
+            new IngestWebhook({
+              resolveToken,
+              inbox,
+              parcelTracking,
+              outbox: runtime.outbox,
+              processor,
+            }),
+          ),
+          getWebhookSummary: new GetWebhookSummary(log),
+          listWebhookEvents: new ListWebhookEvents(log),
         }),
-      ),
-      getWebhookSummary: new GetWebhookSummary(log),
-      listWebhookEvents: new ListWebhookEvents(log),
-    }),
-  ]);
-  runtime.startOutboxRelay();
-  processor.start();
-  runtime.onStop(() => processor.stop());
-  return Object.assign(runtime, { stores: { tokens, inbox }, processor });
+      ]);
+      runtime.startOutboxRelay();
+      processor.start();
+      runtime.onStop(() => processor.stop());
+      return { stores: { tokens, inbox }, processor };
+    },
+  );
 }

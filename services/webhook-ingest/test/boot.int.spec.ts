@@ -1,4 +1,4 @@
-import { describeServiceBoot } from '@inventory/local-infra';
+import { describeFailedStart, describeServiceBoot } from '@inventory/local-infra';
 import { bootstrap } from '../src/bootstrap.js';
 
 describeServiceBoot(
@@ -7,3 +7,5 @@ describeServiceBoot(
   {},
   { metrics: ['webhook_ingest_received_total', 'webhook_ingest_processed_total'] },
 );
+
+describeFailedStart('webhook-ingest', bootstrap);
