@@ -19,8 +19,6 @@ import { WebhookProcessor } from './worker/webhook-processor.js';
 
 export const SERVICE_NAME = 'webhook-ingest';
 
-export { InboxStore, type WebhookEventDocument } from './store/inbox-store.js';
-export { TokenStore } from './store/token-store.js';
 export { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './domain/payload.js';
 
 /**

@@ -11,7 +11,7 @@ import {
   type ServiceRuntime,
 } from '@inventory/platform';
 import type { bootstrap } from '../src/bootstrap.js';
-import { type WebhookEventDocument } from '../src/bootstrap.js';
+import { type WebhookEventDocument } from '../src/store/inbox-store.js';
 import { FakeParcelTracking } from './fake-parcel-tracking.js';
 
 export const PROVIDER = 'parcel-tracking';
