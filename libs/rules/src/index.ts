@@ -30,3 +30,13 @@ export type {
 } from './parcel-tracking.js';
 export { PRODUCT_SORTS, PURCHASE_INVOICE_SORTS } from './catalog.js';
 export { pageInfo, withIdTiebreak, type PageInfo, type SortKey } from './pages.js';
+export {
+  OUTBOUND_DELIVERY_STATUSES,
+  WEBHOOK_LOG_DEFAULT_PER_PAGE,
+  WEBHOOK_LOG_MAX_PER_PAGE,
+  WEBHOOK_LOG_SORTS,
+  WEBHOOK_RESULTS,
+  WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE,
+  WEBHOOK_SUBSCRIPTIONS_MAX_PER_PAGE,
+} from './webhooks.js';
+export type { OutboundDeliveryStatus, WebhookResult } from './webhooks.js';

@@ -4,10 +4,16 @@ import {
   ACTIVITY_SORTS,
   AUTO_TRACK_KEYS,
   DELIVERY_STATUSES,
+  OUTBOUND_DELIVERY_STATUSES,
   parseDay,
   parseIsoDay,
   parseMdY,
   SIDE_EFFECT_KEYS,
+  WEBHOOK_LOG_MAX_PER_PAGE,
+  WEBHOOK_LOG_SORTS,
+  WEBHOOK_RESULTS,
+  WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE,
+  WEBHOOK_SUBSCRIPTIONS_MAX_PER_PAGE,
 } from './index.js';
 
 describe('the one date parser', () => {
@@ -39,5 +45,17 @@ describe('the rules both sides import', () => {
     expect(SIDE_EFFECT_KEYS).toContain('rma_arrival_alert');
     expect(ACTIVITY_SORTS).toEqual(['created_at', 'event', 'id']);
     expect(ACTIVITY_MAX_PER_PAGE).toBe(1000);
+    expect(WEBHOOK_RESULTS).toEqual(['processed', 'failed', 'ignored']);
+    expect(WEBHOOK_LOG_SORTS).toEqual(['received_at', 'created_at', 'event_type', 'result']);
+    expect(WEBHOOK_LOG_MAX_PER_PAGE).toBe(1000);
+    expect(OUTBOUND_DELIVERY_STATUSES).toEqual([
+      'pending',
+      'succeeded',
+      'failed',
+      'dropped',
+      'skipped',
+    ]);
+    expect(WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE).toBe(10);
+    expect(WEBHOOK_SUBSCRIPTIONS_MAX_PER_PAGE).toBe(1000);
   });
 });

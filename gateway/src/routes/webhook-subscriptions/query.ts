@@ -1,9 +1,9 @@
+import {
+  WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE,
+  WEBHOOK_SUBSCRIPTIONS_MAX_PER_PAGE,
+} from '@inventory/rules';
 import { validationBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
-
-export const DEFAULT_PER_PAGE = 10;
-/** No hard maximum in the specification; 1000 keeps one request from reading everything. */
-export const MAX_PER_PAGE = 1000;
 
 type Query = Record<string, unknown>;
 
@@ -42,7 +42,13 @@ export function readPaging(rawQuery: unknown): { page: number; perPage: number }
   const query = (rawQuery ?? {}) as Query;
   const errors: Record<string, string[]> = {};
   const page = positiveInt(query, 'page', 1, 1_000_000_000, errors);
-  const perPage = positiveInt(query, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE, errors);
+  const perPage = positiveInt(
+    query,
+    'per_page',
+    WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE,
+    WEBHOOK_SUBSCRIPTIONS_MAX_PER_PAGE,
+    errors,
+  );
   if (Object.keys(errors).length > 0) throw new HttpError(422, validationBody(errors));
   return { page, perPage };
 }

@@ -1,13 +1,12 @@
 import type { ListWebhookEventsRequest } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
+import {
+  WEBHOOK_LOG_DEFAULT_PER_PAGE,
+  WEBHOOK_LOG_MAX_PER_PAGE,
+  WEBHOOK_LOG_SORTS,
+  WEBHOOK_RESULTS,
+} from '@inventory/rules';
+import { parseMdY } from '../../http/dates.js';
 import { commaList, filterValue, pageNumber, type QueryValue } from '../../http/query.js';
-import { parseMdY } from '../activity/parse-activity-query.js';
-
-/** The specification's webhook log rules: results, sorts (default -received_at). */
-export const WEBHOOK_RESULTS = ['processed', 'failed', 'ignored'] as const;
-export const WEBHOOK_LOG_SORTS = ['received_at', 'created_at', 'event_type', 'result'] as const;
-export const WEBHOOK_LOG_DEFAULT_PER_PAGE = 10;
-/** As the activity list: no hard maximum in the spec; 1000 keeps one call bounded (ADR 0223). */
-export const WEBHOOK_LOG_MAX_PER_PAGE = 1000;
 const MAX_SEARCH_LENGTH = 255;
 const MAX_PAGE = 2_147_483_647;
 

@@ -3,6 +3,7 @@ import {
   type OutboundDeliveryServiceServer,
 } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import type { AsyncService, ServiceRegistration } from '@inventory/platform';
+import { WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE } from '@inventory/rules';
 import type { CreateSubscription } from '../use-cases/create-subscription.js';
 import type { DeleteSubscription } from '../use-cases/delete-subscription.js';
 import type { GetSubscription } from '../use-cases/get-subscription.js';
@@ -45,7 +46,7 @@ export function outboundDeliveryService(
       const { rows, total } = await useCases.listSubscriptions.execute(
         context.tenant(),
         request.page || 1,
-        request.per_page || 10,
+        request.per_page || WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE,
       );
       return { subscriptions: rows.map(toSubscription), total };
     },
@@ -82,7 +83,7 @@ export function outboundDeliveryService(
         request.subscription_id,
         { status: request.status, event: request.event },
         request.page || 1,
-        request.per_page || 10,
+        request.per_page || WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE,
       );
       return { deliveries: rows.map(toDelivery), total };
     },

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model, type mongo } from 'mongoose';
 import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'dropped', 'skipped'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+import type { OutboundDeliveryStatus } from '@inventory/rules';
 
 export interface AttemptRecord {
   attempted_at: Date;
@@ -24,7 +22,7 @@ export interface DeliveryDocument {
   /** The serialised envelope, sent byte for byte on every attempt. */
   body: string;
   occurred_at: Date;
-  status: DeliveryStatus;
+  status: OutboundDeliveryStatus;
   /** Attempts made in the current cycle (a redeliver starts a new cycle). */
   cycle_attempts: number;
   /** Whether the current cycle has passed the per-tenant cap. */

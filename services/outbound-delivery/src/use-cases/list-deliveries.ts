@@ -1,6 +1,6 @@
 import { notFound, validationFailed } from '@inventory/platform';
+import { OUTBOUND_DELIVERY_STATUSES } from '@inventory/rules';
 import {
-  DELIVERY_STATUSES,
   type DeliveryDocument,
   type DeliveryFilter,
   type DeliveryStore,
@@ -22,11 +22,11 @@ export class ListDeliveries {
     page: number,
     perPage: number,
   ): Promise<{ rows: DeliveryDocument[]; total: number }> {
-    if (filter.status && !(DELIVERY_STATUSES as readonly string[]).includes(filter.status))
+    if (filter.status && !(OUTBOUND_DELIVERY_STATUSES as readonly string[]).includes(filter.status))
       throw validationFailed([
         {
           field: 'status',
-          description: `The status must be one of: ${DELIVERY_STATUSES.join(', ')}.`,
+          description: `The status must be one of: ${OUTBOUND_DELIVERY_STATUSES.join(', ')}.`,
         },
       ]);
     if (!(await this.subscriptions.find(tenantId, subscriptionId)))

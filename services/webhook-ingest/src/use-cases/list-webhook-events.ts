@@ -1,10 +1,12 @@
 import type { ListWebhookEventsRequest } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import { validationFailed, type FieldViolation } from '@inventory/platform';
+import {
+  WEBHOOK_LOG_DEFAULT_PER_PAGE,
+  WEBHOOK_LOG_MAX_PER_PAGE,
+  WEBHOOK_LOG_SORTS,
+  WEBHOOK_RESULTS,
+} from '@inventory/rules';
 import type { ListQuery, WebhookLogReader } from '../store/webhook-log-reader.js';
-
-export const WEBHOOK_RESULTS = ['processed', 'failed', 'ignored'] as const;
-export const WEBHOOK_SORTS = ['received_at', 'created_at', 'event_type', 'result'] as const;
-export const MAX_PER_PAGE = 1000;
 
 /** A day `YYYY-MM-DD` as the first or last millisecond of that UTC day. */
 function dayBound(day: string | undefined, end: 'from' | 'to'): Date | undefined | null {
@@ -29,12 +31,12 @@ export class ListWebhookEvents {
         description: `The filter.result field must be one of: ${WEBHOOK_RESULTS.join(', ')}.`,
       });
     const unknownSorts = request.sort.filter(
-      (key) => !(WEBHOOK_SORTS as readonly string[]).includes(key.field),
+      (key) => !(WEBHOOK_LOG_SORTS as readonly string[]).includes(key.field),
     );
     if (unknownSorts.length > 0)
       violations.push({
         field: 'sort',
-        description: `Allowed sort(s) are ${WEBHOOK_SORTS.join(', ')}.`,
+        description: `Allowed sort(s) are ${WEBHOOK_LOG_SORTS.join(', ')}.`,
       });
     const from = dayBound(request.received?.from, 'from');
     const to = dayBound(request.received?.to, 'to');
@@ -49,13 +51,13 @@ export class ListWebhookEvents {
         description: 'The filter.date_to field must be a date.',
       });
     const page = request.page?.page || 1;
-    const perPage = request.page?.per_page || 10;
+    const perPage = request.page?.per_page || WEBHOOK_LOG_DEFAULT_PER_PAGE;
     if (page < 1)
       violations.push({ field: 'page', description: 'The page field must be at least 1.' });
-    if (perPage < 1 || perPage > MAX_PER_PAGE)
+    if (perPage < 1 || perPage > WEBHOOK_LOG_MAX_PER_PAGE)
       violations.push({
         field: 'per_page',
-        description: `The per_page field must be between 1 and ${MAX_PER_PAGE}.`,
+        description: `The per_page field must be between 1 and ${WEBHOOK_LOG_MAX_PER_PAGE}.`,
       });
     if (violations.length > 0) throw validationFailed(violations);
     const query: ListQuery = {
