@@ -1,4 +1,4 @@
-import { declareRoutes, routeTableOf } from '../http/routes.js';
+import { routeTableOf } from '../http/routes.js';
 import { OPENAPI_ROUTES } from '../openapi/index.js';
 import { ALERT_ROUTES } from './alerts/alerts.js';
 import { CATALOG_ROUTES } from './catalog/listings.js';
@@ -12,15 +12,7 @@ import { TRACKINGS_ROUTES } from './parcel-tracking/trackings.js';
 import { WEBHOOK_LOG_ROUTES } from './parcel-tracking/webhooks.js';
 import { WEB_APP_ROUTES } from './web-app/routes.js';
 import { WEBHOOK_SUBSCRIPTION_ROUTES } from './webhook-subscriptions/routes.js';
-
-/**
- * Inbound provider webhooks: the token in the path is the credential. Declared here until
- * routes/webhooks/parcel-tracking.ts (owned by the webhook-ingest work) declares it itself and
- * registers it with `handle()`; until then the path is written there too (ADR 0014).
- */
-const INBOUND_WEBHOOK_ROUTES = declareRoutes({
-  parcelTracking: { method: 'POST', url: '/webhooks/parcel-tracking/:token', access: 'public' },
-});
+import { INBOUND_WEBHOOK_ROUTES } from './webhooks/parcel-tracking.js';
 
 /**
  * THE route table, built from what each route module declares (method, path, access); keyed

@@ -3,13 +3,18 @@ import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
 import { notFoundBody, validationBody } from '../../http/envelopes.js';
 import { violationsToErrors } from '../../http/grpc-to-http.js';
 import { HttpError } from '../../http/http-error.js';
+import { declareRoutes, handle } from '../../http/routes.js';
 
 export interface WebhookRouteDeps {
   webhookIngest: WebhookIngestAdapter;
 }
 
-export const PROVIDER_SEGMENT = 'parcel-tracking';
-export const PARCEL_WEBHOOK_ROUTE = `POST /webhooks/${PROVIDER_SEGMENT}/:token`;
+const PROVIDER_SEGMENT = 'parcel-tracking';
+
+/** Inbound provider webhooks: the token in the path is the credential. */
+export const INBOUND_WEBHOOK_ROUTES = declareRoutes({
+  parcelTracking: { method: 'POST', url: `/webhooks/${PROVIDER_SEGMENT}/:token`, access: 'public' },
+});
 
 const UNKNOWN = 'The webhook address is not known.';
 
@@ -28,7 +33,7 @@ export async function parcelTrackingWebhookRoutes(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  app.post(`/webhooks/${PROVIDER_SEGMENT}/:token`, async (request) => {
+  handle(app, INBOUND_WEBHOOK_ROUTES.parcelTracking, async (request) => {
     const token = (request.params as { token: string }).token;
     if (!/^wh_[A-Za-z0-9_-]{32,128}$/.test(token)) throw new HttpError(404, notFoundBody(UNKNOWN));
     // A token only works on its own tenant's address: webhook-ingest checks it in the same call.
