@@ -15,7 +15,7 @@ import {
   PurchaseInvoiceStore,
   type InvoiceDocument,
   type ProductDocument,
-} from '@inventory/catalog/store';
+} from '@inventory/catalog/bench';
 import { startEmbeddedMongo } from '@inventory/mongo-embedded';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
