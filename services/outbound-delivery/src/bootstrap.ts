@@ -32,6 +32,8 @@ export { WEBHOOK_SUBSCRIPTION_SUBJECT } from './use-cases/deactivate-subscriptio
 export interface BootstrapOptions {
   /** Tests only: how receiver host names resolve (default: the system resolver). */
   resolve?: Resolve;
+  /** Tests only: the clock the per-tenant cap reads its minute from (default: `Date.now`). */
+  clock?: () => number;
 }
 
 export interface OutboundDeliveryRuntime extends ServiceRuntime {
@@ -79,7 +81,7 @@ export async function bootstrap(
       const attempt = new AttemptDelivery(
         { subscriptions, settles: new SettleQueue(deliveries) },
         sender,
-        new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE),
+        new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE, options.clock),
         secretBox,
         new DeactivateSubscription(subscriptions, runtime.outbox),
         {

@@ -10,15 +10,17 @@ export class RateCap {
   constructor(
     private readonly redis: Redis,
     private readonly perMinute: number,
+    /** Which minute it is; tests pin it so a burst cannot straddle two windows. */
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** Takes one slot of the tenant's current minute; false when the minute is full. */
-  async take(tenantId: string, now = Date.now()): Promise<boolean> {
+  async take(tenantId: string, now = this.clock()): Promise<boolean> {
     return (await this.takeMany(tenantId, 1, now)) === 1;
   }
 
   /** Asks for `wanted` slots of the tenant's current minute; returns how many it got (0..wanted). */
-  async takeMany(tenantId: string, wanted: number, now = Date.now()): Promise<number> {
+  async takeMany(tenantId: string, wanted: number, now = this.clock()): Promise<number> {
     if (wanted <= 0) return 0;
     const minute = Math.floor(now / 60_000);
     const key = `outbound:rate:${tenantId}:${minute}`;
