@@ -106,3 +106,40 @@ describe('numeric update operators against MongoDB type rules (property-based ov
     }
   });
 });
+
+describe('numeric update operators on the document an upsert inserts', () => {
+  const raw = { promoteValues: false, promoteLongs: false } as const;
+  const ARGS: Num[] = [
+    { kind: 'int', v: 7n },
+    { kind: 'long', v: 2n ** 53n + 3n },
+    { kind: 'double', v: 1.5 },
+    { kind: 'double', v: 2 },
+  ];
+  const CASES = (['$inc', '$mul', '$min', '$max'] as const).flatMap((op) =>
+    ARGS.map((arg) => ({ op, arg })),
+  );
+
+  it.each(CASES)(
+    '$op by $arg.kind $arg.v: update and findAndModify type the field alike',
+    async ({ op, arg }) => {
+      const coll = client.db('arith').collection<Document>('upserts');
+      const want = expected(op, undefined, arg);
+      const key = `${op}-${arg.kind}-${String(arg.v)}`;
+      await coll.updateOne(
+        { _id: `u-${key}` as never },
+        { [op]: { f: bson(arg) } },
+        { upsert: true },
+      );
+      await coll.findOneAndUpdate(
+        { _id: `m-${key}` as never },
+        { [op]: { f: bson(arg) } },
+        { upsert: true },
+      );
+      for (const id of [`u-${key}`, `m-${key}`]) {
+        const got = fromBson((await coll.findOne({ _id: id as never }, raw))!.f);
+        expect(got?.kind, id).toBe(want.kind);
+        expect(String(got?.v), id).toBe(String(want.v));
+      }
+    },
+  );
+});

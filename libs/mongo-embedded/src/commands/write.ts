@@ -140,6 +140,8 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
         addNumericTypes(doc, numericArgsFor(cmd, `updates.${index}.u`, `updates.${index}.q`));
         const source = { command: cmd, path: `updates.${index}.u` };
         addNumericTypes(doc, pushedNumericTypes(source, u, {}, doc));
+        // `$mul: {f: 1.5}` on the inserted document writes a double 0, as on an existing one.
+        settleOperatorTypes({}, doc, u, source);
         catalog.insert(coll, doc);
         upserted.push({ index, _id: doc._id });
         n++;
@@ -223,7 +225,9 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
       return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     const doc = buildUpsert(query, spec, arrayFilters);
     addNumericTypes(doc, numericArgsFor(cmd, 'update', 'query'));
-    addNumericTypes(doc, pushedNumericTypes({ command: cmd, path: 'update' }, spec, {}, doc));
+    const source = { command: cmd, path: 'update' };
+    addNumericTypes(doc, pushedNumericTypes(source, spec, {}, doc));
+    settleOperatorTypes({}, doc, spec, source);
     catalog.insert(coll, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
