@@ -42,7 +42,11 @@ describe('in-app alerts (activity.alert.raised → ListAlerts / MarkAlertRead)',
     await publish(
       quotaWarning('t-fields', { priority: 'high', kind: 'quota_exhausted', occurredAt: at }),
     );
-    const response = await harness.waitForAlerts('t-fields', (r) => r.alerts.length === 1);
+    // The page and the unread count are two reads: wait until both see the alert.
+    const response = await harness.waitForAlerts(
+      't-fields',
+      (r) => r.alerts.length === 1 && r.unread_count === 1,
+    );
     expect(response.alerts[0]).toEqual({
       id: expect.any(Number),
       kind: 'quota_exhausted',
@@ -144,7 +148,10 @@ describe('in-app alerts (activity.alert.raised → ListAlerts / MarkAlertRead)',
 
   it('marks read once, filters unread, counts unread, and 404s unknown ids', async () => {
     for (const n of [1, 2, 3]) await publish(quotaWarning('t-read', { key: `r${n}` }));
-    const all = await harness.waitForAlerts('t-read', (r) => r.alerts.length === 3);
+    const all = await harness.waitForAlerts(
+      't-read',
+      (r) => r.alerts.length === 3 && r.unread_count === 3,
+    );
     expect(all.unread_count).toBe(3);
     const target = all.alerts[1]!;
 
