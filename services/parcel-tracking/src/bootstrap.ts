@@ -17,6 +17,7 @@ import {
   salesChannelHandlers,
   salesChannelUpdated,
 } from './events/sales-channel-events.js';
+import { backfillRequested, instanceDisconnected, PARCEL_STREAM } from './events/parcel-events.js';
 import { parcelTrackingService } from './grpc/parcel-tracking-service.js';
 import { ProviderClient } from './provider/client.js';
 import { providerMetrics } from './provider/provider-metrics.js';
@@ -31,7 +32,7 @@ import { ShipmentStore } from './store/shipment-store.js';
 import { TrackingQueue } from './store/tracking-queue.js';
 import { TrackingRows } from './store/tracking-rows.js';
 import { ApplyTrackingUpdate } from './use-cases/apply-tracking-update.js';
-import { BackfillInstance, backfillRequested } from './use-cases/backfill-instance.js';
+import { BackfillInstance } from './use-cases/backfill-instance.js';
 import { IntakeShipment } from './use-cases/intake-shipment.js';
 import { ListTrackings } from './use-cases/list-trackings.js';
 import { PollTrackings } from './use-cases/poll-trackings.js';
@@ -40,11 +41,7 @@ import { StopTrackings } from './use-cases/stop-trackings.js';
 import { startWorkerLoop } from './workers/worker-loop.js';
 import { CheckInstance } from './use-cases/check-instance.js';
 import { CreateInstance } from './use-cases/create-instance.js';
-import {
-  DeleteInstance,
-  instanceDisconnected,
-  PARCEL_STREAM,
-} from './use-cases/delete-instance.js';
+import { DeleteInstance } from './use-cases/delete-instance.js';
 import { GetInstance } from './use-cases/get-instance.js';
 import { ListTrackableChannels } from './use-cases/list-trackable-channels.js';
 import { StopDisconnectedTrackings } from './use-cases/stop-disconnected-trackings.js';

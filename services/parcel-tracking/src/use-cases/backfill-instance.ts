@@ -1,21 +1,10 @@
 import { activityEntry } from '@inventory/events';
-import { defineEvent, type DomainEvent, type Outbox } from '@inventory/platform';
-import { ParcelBackfillRequested } from '@inventory/contracts/events/v1/parcel_tracking.js';
+import type { DomainEvent, Outbox } from '@inventory/platform';
+import type { ParcelBackfillRequested } from '@inventory/contracts/events/v1/parcel_tracking.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { ShipmentStore } from '../store/shipment-store.js';
 import type { TrackingRows } from '../store/tracking-rows.js';
 import { trackShipment } from './track-shipment.js';
-
-export const backfillRequested = defineEvent(
-  'parcel.instance.backfill_requested',
-  ParcelBackfillRequested,
-);
-
-/** The outbox entry that asks for a backfill (on connect, or when the settings widen). */
-export const backfillRequest = (tenantId: string, instanceId: number, reason: string) => ({
-  type: backfillRequested,
-  event: { tenantId, payload: { integration_instance_id: instanceId, reason } },
-});
 
 /**
  * Tracks the remembered shipments the instance's settings now cover, between

@@ -1,5 +1,5 @@
 import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
-import { backfillRequest } from './backfill-instance.js';
+import { backfillRequest } from '../events/parcel-events.js';
 import {
   alreadyExists,
   isDuplicateKeyError,

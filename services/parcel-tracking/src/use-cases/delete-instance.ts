@@ -1,23 +1,16 @@
 import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
 import {
-  defineEvent,
   notFound,
   unavailable,
   type Logger,
   type Outbox,
   type OutboxEntry,
 } from '@inventory/platform';
-import { ParcelInstanceDisconnected } from '@inventory/contracts/events/v1/parcel_tracking.js';
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
+import { instanceDisconnected } from '../events/parcel-events.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import { StopJobStore } from '../store/stop-job-store.js';
 import type { TrackingStore } from '../store/tracking-store.js';
-
-export const PARCEL_STREAM = { name: 'PARCEL', subjects: ['parcel.>'] };
-export const instanceDisconnected = defineEvent(
-  'parcel.instance.disconnected',
-  ParcelInstanceDisconnected,
-);
 
 /**
  * Disconnects: the webhook token leaves the central registry first (so the old

@@ -7,7 +7,7 @@ import {
   type OutboxEntry,
   type SecretBox,
 } from '@inventory/platform';
-import { backfillRequest } from './backfill-instance.js';
+import { backfillRequest } from '../events/parcel-events.js';
 import type { UpdateInstanceRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { mergeChannelScope } from '../domain/channel-scope.js';
 import {
