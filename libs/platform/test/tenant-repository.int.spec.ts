@@ -1,5 +1,5 @@
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type PipelineStage, type UpdateQuery } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, TenantScopedRepository, type ScopedFilter } from '../src/index.js';
 
@@ -33,6 +33,27 @@ class NoteRepository extends TenantScopedRepository<Note> {
   }
   total(tenantId: string, filter: ScopedFilter<Note>) {
     return this.count(tenantId, filter);
+  }
+  has(tenantId: string, filter: ScopedFilter<Note>) {
+    return this.exists(tenantId, filter);
+  }
+  renameAll(tenantId: string, filter: ScopedFilter<Note>, text: string) {
+    return this.updateMany(tenantId, filter, { $set: { text } });
+  }
+  /** Writes `text` on the first match by id, or (upsert) a new note of the tenant. */
+  put(tenantId: string, filter: ScopedFilter<Note>, update: UpdateQuery<Note>, upsert = false) {
+    return this.findOneAndUpdate(tenantId, filter, update, { upsert, sort: { id: 1 } });
+  }
+  upsert(tenantId: string, filter: ScopedFilter<Note>, update: UpdateQuery<Note>) {
+    return this.upsertOne(tenantId, filter, update);
+  }
+  /** Texts grouped by tenant, after the caller's stages. */
+  byTenant(tenantId: string, filter: ScopedFilter<Note>, pipeline: PipelineStage[] = []) {
+    return this.aggregate<{ _id: string; texts: string[] }>(tenantId, filter, [
+      ...pipeline,
+      { $sort: { id: 1 } },
+      { $group: { _id: '$tenant_id', texts: { $push: '$text' } } },
+    ]);
   }
 }
 
@@ -75,6 +96,63 @@ describe('TenantScopedRepository', () => {
     });
     expect(await notes.remove('a', hostile({ tenant_id: 'b' }))).toBe(2);
     expect((await notes.list('b', {})).map((note) => note.text)).toEqual(['b3']);
+  });
+
+  it('keeps the tenant in every helper: exists, updateMany, findOneAndUpdate, aggregate and upserts', async () => {
+    await notes.add({ tenant_id: 'c', id: 10, text: 'c10' });
+    await notes.add({ tenant_id: 'c', id: 11, text: 'c11' });
+    await notes.add({ tenant_id: 'd', id: 12, text: 'd12' });
+    expect(await notes.has('c', hostile({ tenant_id: 'd', id: 12 }))).toBe(false);
+    expect(await notes.has('c', { id: 10 })).toBe(true);
+
+    expect(
+      await notes.renameAll('c', hostile({ $or: [{ tenant_id: 'd' }, { id: 12 }] }), 'x'),
+    ).toEqual({
+      matched: 0,
+      modified: 0,
+    });
+    expect(
+      await notes.put('c', hostile({ tenant_id: 'd' }), { $set: { text: 'first' } }),
+    ).toMatchObject({
+      tenant_id: 'c',
+      id: 10,
+      text: 'first',
+    });
+
+    // An upsert for no match inserts for the given tenant, never the one the filter names.
+    expect(
+      await notes.upsert('c', hostile({ tenant_id: 'd', id: 13 }), { $set: { text: 'c13' } }),
+    ).toEqual({
+      matched: 0,
+      modified: 0,
+      upserted: 1,
+    });
+    expect(
+      await notes.put('c', hostile({ tenant_id: 'd', id: 14 }), { $set: { text: 'c14' } }, true),
+    ).toMatchObject({
+      tenant_id: 'c',
+      id: 14,
+    });
+    expect((await notes.list('d', {})).map((note) => note.text)).toEqual(['d12']);
+
+    // The tenant's $match runs before the caller's stages, so a later $match cannot widen it.
+    expect(
+      await notes.byTenant('c', hostile({ tenant_id: 'd' }), [{ $match: { tenant_id: 'd' } }]),
+    ).toEqual([]);
+    expect(await notes.byTenant('c', {})).toEqual([
+      { _id: 'c', texts: ['first', 'c11', 'c13', 'c14'] },
+    ]);
+  });
+
+  it('refuses an update that writes the tenant, so a row never moves to another tenant', async () => {
+    await notes.add({ tenant_id: 'e', id: 20, text: 'e20' });
+    const move = { $set: { tenant_id: 'f' } } as UpdateQuery<Note>;
+    await expect(notes.put('e', { id: 20 }, move)).rejects.toThrow('may not set tenant_id');
+    await expect(notes.renameAll('e', {}, 'x')).resolves.toEqual({ matched: 1, modified: 1 });
+    await expect(
+      notes.upsert('e', { id: 21 }, { $setOnInsert: { tenant_id: 'f' } } as UpdateQuery<Note>),
+    ).rejects.toThrow('may not set tenant_id');
+    expect(await notes.list('f', {})).toEqual([]);
   });
 
   it('refuses a query without a tenant at run time too', async () => {

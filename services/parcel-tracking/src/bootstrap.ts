@@ -17,6 +17,7 @@ import {
   salesChannelHandlers,
   salesChannelUpdated,
 } from './events/sales-channel-events.js';
+import { backfillRequested, instanceDisconnected, PARCEL_STREAM } from './events/parcel-events.js';
 import { parcelTrackingService } from './grpc/parcel-tracking-service.js';
 import { ProviderClient } from './provider/client.js';
 import { providerMetrics } from './provider/provider-metrics.js';
@@ -31,7 +32,7 @@ import { ShipmentStore } from './store/shipment-store.js';
 import { TrackingQueue } from './store/tracking-queue.js';
 import { TrackingRows } from './store/tracking-rows.js';
 import { ApplyTrackingUpdate } from './use-cases/apply-tracking-update.js';
-import { BackfillInstance, backfillRequested } from './use-cases/backfill-instance.js';
+import { BackfillInstance } from './use-cases/backfill-instance.js';
 import { IntakeShipment } from './use-cases/intake-shipment.js';
 import { ListTrackings } from './use-cases/list-trackings.js';
 import { PollTrackings } from './use-cases/poll-trackings.js';
@@ -40,12 +41,7 @@ import { StopTrackings } from './use-cases/stop-trackings.js';
 import { startWorkerLoop } from './workers/worker-loop.js';
 import { CheckInstance } from './use-cases/check-instance.js';
 import { CreateInstance } from './use-cases/create-instance.js';
-import {
-  DeleteInstance,
-  instanceDisconnected,
-  PARCEL_STREAM,
-} from './use-cases/delete-instance.js';
-import type { Deps } from './use-cases/deps.js';
+import { DeleteInstance } from './use-cases/delete-instance.js';
 import { GetInstance } from './use-cases/get-instance.js';
 import { ListTrackableChannels } from './use-cases/list-trackable-channels.js';
 import { StopDisconnectedTrackings } from './use-cases/stop-disconnected-trackings.js';
@@ -56,24 +52,19 @@ import { VerifyWebhookSignature } from './use-cases/verify-webhook-signature.js'
 export const SERVICE_NAME = 'parcel-tracking';
 
 export { seedSalesChannels, DEV_SALES_CHANNELS } from './events/seed-sales-channels.js';
-/** Types only, for test-e2e's casts into the running service (no store is exported to run). */
+/**
+ * Types only, for test-e2e's parcel suites, which still cast into the two collaborators below
+ * (`test-e2e/test/parcel-tracking/harness.ts`, `trackings.e2e.spec.ts`); the service's own tests
+ * use none of them.
+ */
 export type { TrackingStore } from './store/tracking-store.js';
 export type { ProviderClient } from './provider/client.js';
-
-/** The background workers; tests call `runOnce()` with TRACKING_WORKER_INTERVAL_MS=0. */
-export interface TrackingWorkers {
-  register: RegisterPending;
-  poll: PollTrackings;
-  stop: StopTrackings;
-}
 
 /**
  * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
  * failed wiring step (Redis unreachable, a consumer that cannot bind) stops what was started.
  */
-export async function bootstrap(
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<ServiceRuntime & { deps: Deps; workers: TrackingWorkers }> {
+export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
   const config = readConfig(env);
   return ServiceRuntime.run(
     {
@@ -103,40 +94,61 @@ export async function bootstrap(
         logger: runtime.logger,
         metrics: providerMetrics(runtime.metrics.registry),
       });
-      const deps: Deps = {
-        instances: new InstanceStore(runtime.mongo),
-        trackings: new TrackingStore(runtime.mongo),
-        rows: new TrackingRows(runtime.mongo),
-        queue: new TrackingQueue(runtime.mongo),
-        shipments: new ShipmentStore(runtime.mongo),
-        appliedUpdates: new AppliedUpdateStore(runtime.mongo),
-        channels: new SalesChannelStore(runtime.mongo),
-        stopJobs: new StopJobStore(runtime.mongo),
-        provider,
-        quotas: new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS }),
-        secrets: new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY),
-        registry,
-        outbox: runtime.outbox,
-        logger: runtime.logger,
-      };
-      runtime.onStop(async () => deps.provider.breaker.shutdown());
+      runtime.onStop(async () => provider.breaker.shutdown());
+      const { outbox, logger } = runtime;
+      const secrets = new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY);
+      const instances = new InstanceStore(runtime.mongo);
+      const trackings = new TrackingStore(runtime.mongo);
+      const rows = new TrackingRows(runtime.mongo);
+      const queue = new TrackingQueue(runtime.mongo);
+      const shipments = new ShipmentStore(runtime.mongo);
+      const stopJobs = new StopJobStore(runtime.mongo);
+      const channels = new SalesChannelStore(runtime.mongo);
+      const quotas = new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS });
 
       await runtime.serve([
         parcelTrackingService({
-          testApiKey: new TestApiKey(deps),
-          createInstance: new CreateInstance(deps),
-          getInstance: new GetInstance(deps),
-          updateInstance: new UpdateInstance(deps),
-          deleteInstance: new DeleteInstance(deps),
-          listTrackableChannels: new ListTrackableChannels(deps),
-          checkInstance: new CheckInstance(deps),
-          verifyWebhookSignature: new VerifyWebhookSignature(deps),
-          applyTrackingUpdate: new ApplyTrackingUpdate(deps),
-          listTrackings: new ListTrackings(deps),
+          testApiKey: new TestApiKey(provider),
+          createInstance: new CreateInstance(
+            instances,
+            provider,
+            secrets,
+            registry,
+            outbox,
+            logger,
+          ),
+          getInstance: new GetInstance(
+            instances,
+            trackings,
+            quotas,
+            secrets,
+            registry,
+            outbox,
+            logger,
+          ),
+          updateInstance: new UpdateInstance(instances, provider, secrets, outbox),
+          deleteInstance: new DeleteInstance(
+            instances,
+            trackings,
+            stopJobs,
+            registry,
+            outbox,
+            logger,
+          ),
+          listTrackableChannels: new ListTrackableChannels(instances, channels),
+          checkInstance: new CheckInstance(instances),
+          verifyWebhookSignature: new VerifyWebhookSignature(instances, secrets),
+          applyTrackingUpdate: new ApplyTrackingUpdate(
+            instances,
+            rows,
+            new AppliedUpdateStore(runtime.mongo),
+            outbox,
+          ),
+          listTrackings: new ListTrackings(instances, rows),
         }),
       ]);
 
-      const stopper = new StopDisconnectedTrackings(deps);
+      const stopper = new StopDisconnectedTrackings(stopJobs, trackings, provider, secrets, logger);
       await runtime.consume({
         stream: PARCEL_STREAM.name,
         durable: 'parcel-tracking-stop-disconnected',
@@ -144,26 +156,26 @@ export async function bootstrap(
         handle: (event) => stopper.execute(event),
         retryDelayMs: config.STOP_RETRY_DELAY_MS,
       });
-      const channels = salesChannelHandlers(deps.channels);
+      const channelEvents = salesChannelHandlers(channels);
       await runtime.consume({
         stream: CATALOG_STREAM.name,
         durable: 'parcel-tracking-sales-channel-connected',
         event: salesChannelConnected,
-        handle: channels.connected,
+        handle: channelEvents.connected,
       });
       await runtime.consume({
         stream: CATALOG_STREAM.name,
         durable: 'parcel-tracking-sales-channel-updated',
         event: salesChannelUpdated,
-        handle: channels.updated,
+        handle: channelEvents.updated,
       });
       await runtime.consume({
         stream: CATALOG_STREAM.name,
         durable: 'parcel-tracking-sales-channel-disconnected',
         event: salesChannelDisconnected,
-        handle: channels.disconnected,
+        handle: channelEvents.disconnected,
       });
-      const intake = new IntakeShipment(deps);
+      const intake = new IntakeShipment(instances, shipments, rows);
       await runtime.consume({
         stream: SHIPMENTS_STREAM.name,
         durable: 'parcel-tracking-shipment-assigned',
@@ -182,7 +194,7 @@ export async function bootstrap(
         event: shipmentTrackingRemoved,
         handle: async (event) => void (await intake.execute({ kind: 'removed', event })),
       });
-      const backfill = new BackfillInstance(deps);
+      const backfill = new BackfillInstance(instances, shipments, rows, outbox);
       await runtime.consume({
         stream: PARCEL_STREAM.name,
         durable: 'parcel-tracking-backfill',
@@ -197,12 +209,20 @@ export async function bootstrap(
         maxBackoffMs: config.REGISTRATION_MAX_BACKOFF_MS,
       };
       const workers = {
-        register: new RegisterPending(deps, workerOptions),
-        poll: new PollTrackings(deps, {
+        register: new RegisterPending(
+          instances,
+          queue,
+          provider,
+          secrets,
+          outbox,
+          logger,
+          workerOptions,
+        ),
+        poll: new PollTrackings(instances, queue, rows, provider, secrets, outbox, logger, {
           ...workerOptions,
           staleAfterMs: config.POLL_STALE_AFTER_MS,
         }),
-        stop: new StopTrackings(deps, {
+        stop: new StopTrackings(instances, queue, provider, secrets, logger, {
           ...workerOptions,
           stopDeliveredAfterMs: config.STOP_DELIVERED_AFTER_MS,
         }),
@@ -219,7 +239,8 @@ export async function bootstrap(
         }
       }
       runtime.startOutboxRelay();
-      return { deps, workers };
+      // Read by test-e2e's parcel suites only (see the type exports above); nothing else here is.
+      return { deps: { trackings, provider } };
     },
   );
 }

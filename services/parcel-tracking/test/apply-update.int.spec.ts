@@ -197,7 +197,7 @@ describe('delivery side effects', () => {
     );
     // The outbox is drained (the update's own activity row is published) before looking for alerts.
     await eventually(async () => {
-      expect(await suite.h.service.outbox.model.countDocuments({})).toBe(0);
+      expect(await suite.h.stored('outbox').countDocuments({})).toBe(0);
       expect(
         (await streamMessages(suite.h, 'ACTIVITY', 'activity.recorded', tenant)).length,
       ).toBeGreaterThan(0);

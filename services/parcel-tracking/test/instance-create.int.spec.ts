@@ -1,6 +1,13 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { activityEvents, as, eventually, failureOf, GOOD_KEY } from './harness.js';
+import {
+  activityEvents,
+  as,
+  eventually,
+  failureOf,
+  GOOD_KEY,
+  startReplicaWithOpenBreaker,
+} from './harness.js';
 
 import { useInstanceSuite } from './instance-suite.js';
 
@@ -39,9 +46,9 @@ describe('CreateInstance', () => {
       quota_alert_threshold: 80,
     });
     expect(instance!.webhook_path).toMatch(/^\/webhooks\/parcel-tracking\/wh_[A-Za-z0-9_-]{32,}$/);
-    const stored = await suite.h.service.deps.instances.model.findOne({ tenant_id: tenant }).lean();
+    const stored = await suite.h.stored('instances').findOne({ tenant_id: tenant });
     expect(JSON.stringify(stored)).not.toContain(GOOD_KEY);
-    expect(suite.h.service.deps.secrets.decrypt(stored!.api_key_encrypted)).toBe(GOOD_KEY);
+    expect(suite.h.secrets.decrypt(stored!.api_key_encrypted)).toBe(GOOD_KEY);
     const token = instance!.webhook_path.split('/').pop()!;
     expect(await suite.h.ingest.stores.tokens.resolve(token)).toMatchObject({
       tenant_id: tenant,
@@ -71,9 +78,7 @@ describe('CreateInstance', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect((await failureOf(Promise.reject(rejected.reason))).code).toBe(status.ALREADY_EXISTS);
-    expect(await suite.h.service.deps.instances.model.countDocuments({ tenant_id: tenant })).toBe(
-      1,
-    );
+    expect(await suite.h.stored('instances').countDocuments({ tenant_id: tenant })).toBe(1);
     expect((await failureOf(create(tenant))).code).toBe(status.ALREADY_EXISTS);
   });
 
@@ -88,11 +93,21 @@ describe('CreateInstance', () => {
       code: status.FAILED_PRECONDITION,
       reason: 'api_error',
     });
-    suite.h.service.deps.provider.breaker.open();
-    expect(await failureOf(create(tenant))).toMatchObject({ reason: 'api_error' });
-    expect(await suite.h.service.deps.instances.model.countDocuments({ tenant_id: tenant })).toBe(
-      0,
-    );
+    // A replica whose provider breaker is open (as after an outage).
+    const replica = await startReplicaWithOpenBreaker(suite.h);
+    try {
+      const viaOpenBreaker = as(tenant, () =>
+        replica.client.call.createInstance({
+          input_violations: [],
+          name: 'Parcel tracking',
+          api_key: GOOD_KEY,
+        }),
+      );
+      expect(await failureOf(viaOpenBreaker)).toMatchObject({ reason: 'api_error' });
+    } finally {
+      await replica.stop();
+    }
+    expect(await suite.h.stored('instances').countDocuments({ tenant_id: tenant })).toBe(0);
   });
 
   it('validates every field and reports them all at once', async () => {
@@ -132,8 +147,6 @@ describe('CreateInstance without the webhook registry', () => {
     const tenant = newTenant();
     await suite.h.ingest.grpc!.stop(1_000);
     expect((await failureOf(create(tenant))).code).toBe(status.UNAVAILABLE);
-    expect(await suite.h.service.deps.instances.model.countDocuments({ tenant_id: tenant })).toBe(
-      0,
-    );
+    expect(await suite.h.stored('instances').countDocuments({ tenant_id: tenant })).toBe(0);
   });
 });

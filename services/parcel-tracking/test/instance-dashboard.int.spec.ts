@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { as, failureOf } from './harness.js';
+import { as, failureOf, startReplicaWithOpenBreaker } from './harness.js';
 
 import { useInstanceSuite } from './instance-suite.js';
 
@@ -50,7 +50,7 @@ describe('GetInstance', () => {
     };
     const day = 24 * 3600 * 1000;
     const now = Date.now();
-    const { trackings } = suite.h.service.deps;
+    const { trackings } = suite.h.stores;
     await trackings.insert({ ...base, tracking_number: 'P1', delivery_status: 'pending' });
     await trackings.insert({
       ...base,
@@ -170,9 +170,13 @@ describe('GetInstance', () => {
     expect(failed.dashboard!.quota).toBeUndefined();
     expect(failed.dashboard!.quota_error).toMatchObject({ code: 'api_error' });
     expect(failed.dashboard!.status_counts!.pending).toBe(0);
-    suite.h.service.deps.provider.breaker.open();
-    const open = await as(tenant, () => suite.h.client.call.getInstance({ id: instance!.id }));
-    expect(open.dashboard!.quota_error).toMatchObject({ code: 'api_error' });
+    const replica = await startReplicaWithOpenBreaker(suite.h);
+    try {
+      const open = await as(tenant, () => replica.client.call.getInstance({ id: instance!.id }));
+      expect(open.dashboard!.quota_error).toMatchObject({ code: 'api_error' });
+    } finally {
+      await replica.stop();
+    }
   });
 
   it('is NOT_FOUND for an unknown id and for another tenant’s instance', async () => {

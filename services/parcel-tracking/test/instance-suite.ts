@@ -4,19 +4,19 @@ import { as, GOOD_KEY, startHarness, type Harness } from './harness.js';
 
 /**
  * The shared set-up of the instance suites: one service with a simulator per
- * file, a fresh tenant per test, and the simulator and breaker reset between tests.
+ * file, a fresh tenant per test, and the simulator reset between tests. The dashboard's quota
+ * cache is off (the simulator's quota moves between tests), except where a suite turns it on
+ * (`quota-cache.int.spec.ts`, with a fresh key per test).
  */
-export function useInstanceSuite() {
+export function useInstanceSuite(env: NodeJS.ProcessEnv = {}) {
   let harness: Harness | undefined;
   let tenantSeq = 0;
   beforeAll(async () => {
-    harness = await startHarness();
+    harness = await startHarness({ QUOTA_CACHE_TTL_MS: '0', ...env });
   });
   afterAll(() => harness?.stop());
   beforeEach(() => {
     harness!.sim.reset();
-    harness!.service.deps.provider.breaker.close();
-    harness!.service.deps.quotas.clear();
   });
   const suite = {
     get h(): Harness {

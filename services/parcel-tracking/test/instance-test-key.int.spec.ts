@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { as, failureOf, GOOD_KEY } from './harness.js';
+import { as, failureOf, GOOD_KEY, startReplicaWithOpenBreaker } from './harness.js';
 
 import { useInstanceSuite } from './instance-suite.js';
 
@@ -17,9 +17,7 @@ describe('TestApiKey', () => {
     ).toEqual({
       quota: { used: 0, total: 1000, remaining: 1000 },
     });
-    expect(await suite.h.service.deps.instances.model.countDocuments({ tenant_id: tenant })).toBe(
-      0,
-    );
+    expect(await suite.h.stored('instances').countDocuments({ tenant_id: tenant })).toBe(0);
   });
 
   it('classifies a rejected key as invalid_key, with HTTP 200 or 401 from the provider', async () => {
@@ -47,16 +45,20 @@ describe('TestApiKey', () => {
   });
 
   it('answers api_error at once while the breaker is open', async () => {
-    suite.h.service.deps.provider.breaker.open();
-    const failure = await failureOf(
-      as(newTenant(), () =>
-        suite.h.client.call.testApiKey({ input_violations: [], api_key: GOOD_KEY }),
-      ),
-    );
-    expect(failure).toMatchObject({
-      reason: 'api_error',
-      message: expect.stringMatching(/unavailable/),
-    });
+    const replica = await startReplicaWithOpenBreaker(suite.h);
+    try {
+      const failure = await failureOf(
+        as(newTenant(), () =>
+          replica.client.call.testApiKey({ input_violations: [], api_key: GOOD_KEY }),
+        ),
+      );
+      expect(failure).toMatchObject({
+        reason: 'api_error',
+        message: expect.stringMatching(/unavailable/),
+      });
+    } finally {
+      await replica.stop();
+    }
   });
 
   it('validates the key length: missing, empty, 7 and 256 characters', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { activityEvents, as, eventually, failureOf, GOOD_KEY, OTHER_KEY } from './harness.js';
 
 import { useInstanceSuite } from './instance-suite.js';
+import { testProvider } from './workers.js';
 
 const suite = useInstanceSuite();
 const { newTenant, create } = suite;
@@ -17,10 +18,8 @@ describe('UpdateInstance', () => {
       },
     });
     const id = instance!.id;
-    await suite.h.service.deps.instances.model.updateOne(
-      { id },
-      { $set: { quota_alert_state: 'warned' } },
-    );
+    // The alert state machine moved on (a warning was raised), as a quota read would move it.
+    await suite.h.stores.instances.moveQuotaAlert(tenant, id, 'armed', 80, 'warned', false);
     const { instance: updated } = await as(tenant, () =>
       suite.h.client.call.updateInstance({
         input_violations: [],
@@ -48,9 +47,7 @@ describe('UpdateInstance', () => {
         },
       },
     });
-    expect(
-      (await suite.h.service.deps.instances.model.findOne({ id }).lean())!.quota_alert_state,
-    ).toBe('armed');
+    expect((await suite.h.stored('instances').findOne({ id }))!.quota_alert_state).toBe('armed');
     const events = await eventually(async () => {
       const found = (await activityEvents(suite.h, tenant)).filter((e) => e.event === 'updated');
       expect(found).toHaveLength(1);
@@ -85,8 +82,8 @@ describe('UpdateInstance', () => {
     await as(tenant, () =>
       suite.h.client.call.updateInstance({ input_violations: [], id, api_key: OTHER_KEY }),
     );
-    const stored = await suite.h.service.deps.instances.model.findOne({ id }).lean();
-    expect(suite.h.service.deps.secrets.decrypt(stored!.api_key_encrypted)).toBe(OTHER_KEY);
+    const stored = await suite.h.stored('instances').findOne({ id });
+    expect(suite.h.secrets.decrypt(stored!.api_key_encrypted)).toBe(OTHER_KEY);
     const { dashboard } = await as(tenant, () => suite.h.client.call.getInstance({ id }));
     expect(dashboard!.quota!.total).toBe(50);
     const events = await eventually(async () => {
@@ -151,9 +148,9 @@ describe('DeleteInstance', () => {
       trackable_type: 'sales_order_fulfillment',
       trackable_id: 1,
     };
-    const { trackings } = suite.h.service.deps;
+    const { trackings } = suite.h.stores;
     // Register two numbers at the provider the way the registration job will.
-    await suite.h.service.deps.provider.register(GOOD_KEY, [
+    await testProvider(suite.h).register(GOOD_KEY, [
       { number: '1Z999AA10123456784' },
       { number: 'JJD0123456789' },
     ]);
@@ -182,9 +179,7 @@ describe('DeleteInstance', () => {
 
     await as(tenant, () => suite.h.client.call.deleteInstance({ id }));
 
-    expect(await suite.h.service.deps.instances.model.countDocuments({ tenant_id: tenant })).toBe(
-      0,
-    );
+    expect(await suite.h.stored('instances').countDocuments({ tenant_id: tenant })).toBe(0);
     expect(await suite.h.ingest.stores.tokens.resolve(token)).toBeNull();
     const rows = await trackings.find(tenant, id);
     expect(rows).toHaveLength(3);

@@ -122,7 +122,7 @@ describe('shipment intake', () => {
     await remove(tenant, 'vendor_credit_shipment', 3);
     // Intake with no instance leaves nothing to wait on but the shipments themselves.
     await eventually(async () => {
-      const remembered = await suite.h.service.deps.shipments.withNumber(tenant);
+      const remembered = await suite.h.stores.shipments.withNumber(tenant);
       expect(remembered.map((s) => s.tracking_number).sort()).toEqual(['EARLY0001', 'EARLY0002']);
     }, 15_000);
     const id = await create(tenant, { auto_track: { rmas: false } });

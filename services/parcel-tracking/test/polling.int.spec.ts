@@ -1,22 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { PollTrackings } from '../src/use-cases/poll-trackings.js';
-import { StopTrackings } from '../src/use-cases/stop-trackings.js';
 import { as } from './harness.js';
 import { useTrackingSuite } from './tracking-suite.js';
+import { pollWorker, stopWorker } from './workers.js';
 
 const suite = useTrackingSuite();
-const { newTenant, create, assign, change, rows, waitForRows } = suite;
+const { newTenant, create, assign, change, rows, waitForRows, register } = suite;
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
 /** Workers on an injected clock: staleness one minute, delivered rows stopped after a day. */
 function workers(clock: { now: Date }) {
-  const { deps } = suite.h.service;
   const options = { owner: 'test', leaseMs: MINUTE, now: () => clock.now };
   return {
-    poll: new PollTrackings(deps, { ...options, staleAfterMs: MINUTE }),
-    stop: new StopTrackings(deps, { ...options, stopDeliveredAfterMs: DAY }),
+    poll: pollWorker(suite.h, { ...options, staleAfterMs: MINUTE }),
+    stop: stopWorker(suite.h, { ...options, stopDeliveredAfterMs: DAY }),
   };
 }
 
@@ -30,7 +28,7 @@ describe('polling and stopping', () => {
     const number = '1Z999AA10123456784';
     await assign(tenant, { trackable_id: 1, tracking_number: number });
     await waitForRows(tenant, id, () => true);
-    await suite.h.service.workers.register.runOnce();
+    await register();
     const clock = { now: new Date() };
     const { poll, stop } = workers(clock);
 
@@ -80,7 +78,7 @@ describe('polling and stopping', () => {
     const id = await create(tenant);
     await assign(tenant, { trackable_id: 1, tracking_number: 'JJD0123456789' });
     await waitForRows(tenant, id, () => true);
-    await suite.h.service.workers.register.runOnce();
+    await register();
     const clock = { now: new Date() };
     const { poll } = workers(clock);
     expect(await poll.runOnce()).toBe(1);
@@ -113,7 +111,7 @@ describe('polling and stopping', () => {
       tracking_number: 'XX123456789GB',
     });
     await waitForRows(tenant, id, () => true);
-    await suite.h.service.workers.register.runOnce();
+    await register();
     await change(tenant, 'rma', 5, 'XX987654321GB');
     await waitForRows(tenant, id, (row) => row.tracking_number === 'XX987654321GB');
     const { stop } = workers({ now: new Date() });
@@ -122,7 +120,7 @@ describe('polling and stopping', () => {
     const old = (await rows(tenant, id)).find((row) => row.tracking_number === 'XX123456789GB')!;
     expect(old.provider_stopped_at).not.toBeNull();
     // The new number is registered by the next registration pass, the old one never again.
-    await suite.h.service.workers.register.runOnce();
+    await register();
     expect(simState('XX987654321GB')).toMatchObject({ tracking_state: 'Tracking' });
     expect(await stop.runOnce()).toBe(0);
   });

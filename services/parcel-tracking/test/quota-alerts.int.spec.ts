@@ -5,11 +5,11 @@ import { as, eventually } from './harness.js';
 import { streamMessages, useTrackingSuite } from './tracking-suite.js';
 
 const suite = useTrackingSuite();
-const { newTenant, create, rows } = suite;
+const { newTenant, create, rows, register } = suite;
 
 async function pending(tenant: string, instanceId: number, prefix: string, count: number) {
   for (let i = 0; i < count; i++)
-    await suite.h.service.deps.rows.insertActive(
+    await suite.h.stores.rows.insertActive(
       {
         tenant_id: tenant,
         integration_instance_id: instanceId,
@@ -25,7 +25,7 @@ async function pending(tenant: string, instanceId: number, prefix: string, count
 /** Alerts and quota_exceeded rows, once the outbox has published everything. */
 async function published(tenant: string) {
   await eventually(async () => {
-    expect(await suite.h.service.outbox.model.countDocuments({})).toBe(0);
+    expect(await suite.h.stored('outbox').countDocuments({})).toBe(0);
   }, 10_000);
   const alerts = (await streamMessages(suite.h, 'ACTIVITY', 'activity.alert.raised', tenant)).map(
     (envelope) => AlertRaised.decode(envelope.payload),
@@ -42,7 +42,6 @@ describe('quota alerts', () => {
     suite.h.sim.addKey({ key, quotaTotal: 10 });
     const tenant = newTenant();
     const id = await create(tenant, { api_key: key });
-    const register = () => suite.h.service.workers.register.runOnce();
 
     await pending(tenant, id, 'QA', 7);
     await register();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderClient, type TrackItem } from '../src/provider/client.js';
 import { KeyPacer } from '../src/provider/pacer.js';
-import { RegisterPending } from '../src/use-cases/register-pending.js';
 import { startProviderSim } from '@inventory/provider-sim';
 import { as, GOOD_KEY } from './harness.js';
 import { useTrackingSuite } from './tracking-suite.js';
+import { registerWorker, testProvider } from './workers.js';
 
 const suite = useTrackingSuite();
 const { newTenant, create, rows } = suite;
@@ -13,7 +13,7 @@ const { newTenant, create, rows } = suite;
 async function pendingRows(tenant: string, instanceId: number, numbers: string[]) {
   const now = new Date();
   for (const [index, number] of numbers.entries())
-    await suite.h.service.deps.rows.insertActive(
+    await suite.h.stores.rows.insertActive(
       {
         tenant_id: tenant,
         integration_instance_id: instanceId,
@@ -44,24 +44,21 @@ function recordingWorker(
   owner: string,
   options: { perSecond?: number; baseUrl?: string; backoffMs?: number; now?: () => Date } = {},
 ) {
-  const { deps } = suite.h.service;
   const provider = new RecordingClient({
     baseUrl: options.baseUrl ?? suite.h.sim.url,
     timeoutMs: 5_000,
     pacer: new KeyPacer(options.perSecond ?? 1000),
     breakerResetMs: 1_000,
-    logger: deps.logger,
+    logger: suite.h.service.logger,
   });
-  const worker = new RegisterPending(
-    { ...deps, provider },
-    {
-      owner,
-      leaseMs: 60_000,
-      backoffMs: options.backoffMs ?? 1,
-      maxBackoffMs: options.backoffMs ?? 10,
-      now: options.now,
-    },
-  );
+  const worker = registerWorker(suite.h, {
+    provider,
+    owner,
+    leaseMs: 60_000,
+    backoffMs: options.backoffMs ?? 1,
+    maxBackoffMs: options.backoffMs ?? 10,
+    now: options.now,
+  });
   return { worker, provider };
 }
 
@@ -109,7 +106,7 @@ describe('registration worker', () => {
     const id = await create(tenant);
     await pendingRows(tenant, id, ['UNDETECTABLE001', 'UNDETECTABLE002', 'OK000000001']);
     // Registered once already at the provider (by anyone with this key): still success here.
-    await suite.h.service.deps.provider.register(GOOD_KEY, [{ number: 'OK000000001' }]);
+    await testProvider(suite.h).register(GOOD_KEY, [{ number: 'OK000000001' }]);
     const { worker } = recordingWorker('w2');
     await worker.runOnce();
     const all = await rows(tenant, id);

@@ -91,9 +91,10 @@ describe('trackable-channels read model', () => {
     await eventually(async () =>
       expect((await listed(tenant, id)).map((c) => c.name)).toEqual(['Shop v3', 'Marker']),
     );
-    const stored = await h.service.deps.channels.model
-      .findOne({ tenant_id: tenant, sales_channel_id: 2 })
-      .lean();
+    const stored = await h.stored('sales_channels').findOne({
+      tenant_id: tenant,
+      sales_channel_id: 2,
+    });
     expect(stored).toMatchObject({ connected: false, name: 'Newer update', version: 6 });
 
     // Reconnecting with a newer version brings it back.

@@ -9,23 +9,27 @@ import type { EventEnvelope } from '@inventory/contracts/events/v1/envelope.js';
 import { decodeEnvelope } from '@inventory/platform';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { RegisterPending } from '../src/use-cases/register-pending.js';
+import type { TrackingDocument } from '../src/store/tracking-store.js';
 import { as, eventually, GOOD_KEY, startHarness, type Harness } from './harness.js';
+import { registerWorker } from './workers.js';
 
 /**
- * The tracking suites' set-up: one service (workers off: tests run them with
- * `runOnce`) and a simulator per file, a fresh tenant per test, helpers to
+ * The tracking suites' set-up: one service (its workers off: tests run their own with
+ * `runOnce`, see workers.ts) and a simulator per file, a fresh tenant per test, helpers to
  * publish shipment events on the real bus and read any stream back.
  */
 export function useTrackingSuite(env: NodeJS.ProcessEnv = {}) {
   let harness: Harness | undefined;
+  let registration: RegisterPending | undefined;
   let seq = 0;
   beforeAll(async () => {
     harness = await startHarness({ TRACKING_WORKER_INTERVAL_MS: '0', ...env });
+    registration = registerWorker(harness);
   });
   afterAll(() => harness?.stop());
   beforeEach(() => {
     harness!.sim.reset();
-    harness!.service.deps.provider.breaker.close();
   });
   const h = () => harness!;
   let clock = Date.now();
@@ -34,6 +38,8 @@ export function useTrackingSuite(env: NodeJS.ProcessEnv = {}) {
       return h();
     },
     newTenant: () => `tenant-${++seq}-${Date.now()}`,
+    /** One pass of the registration worker, as the service's loop would run it. */
+    register: () => registration!.runOnce(),
     create: async (tenant: string, request: Partial<CreateInstanceRequest> = {}) => {
       const { instance } = await as(tenant, () =>
         h().client.call.createInstance({
@@ -71,19 +77,16 @@ export function useTrackingSuite(env: NodeJS.ProcessEnv = {}) {
         occurredAt: at ?? new Date(++clock),
         payload: { trackable_type: type, trackable_id: id },
       }),
-    rows: (tenant: string, instanceId: number) =>
-      h().service.deps.trackings.find(tenant, instanceId),
+    rows: (tenant: string, instanceId: number) => h().stores.trackings.find(tenant, instanceId),
     /** Waits until the instance has `count` rows matching `where`. */
     waitForRows: (
       tenant: string,
       instanceId: number,
-      where: (
-        row: Awaited<ReturnType<Harness['service']['deps']['trackings']['find']>>[number],
-      ) => boolean,
+      where: (row: TrackingDocument) => boolean,
       count = 1,
     ) =>
       eventually(async () => {
-        const rows = (await h().service.deps.trackings.find(tenant, instanceId)).filter(where);
+        const rows = (await h().stores.trackings.find(tenant, instanceId)).filter(where);
         if (rows.length !== count) throw new Error(`expected ${count} rows, have ${rows.length}`);
         return rows;
       }, 15_000),

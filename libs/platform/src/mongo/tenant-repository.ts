@@ -1,4 +1,11 @@
-import type { FilterQuery, Model, ProjectionType, SortOrder, UpdateQuery } from 'mongoose';
+import type {
+  FilterQuery,
+  Model,
+  PipelineStage,
+  ProjectionType,
+  SortOrder,
+  UpdateQuery,
+} from 'mongoose';
 
 /** Every tenant-owned document carries its tenant. */
 export interface TenantOwned {
@@ -79,24 +86,73 @@ export abstract class TenantScopedRepository<T extends TenantOwned> {
     return { rows, total };
   }
 
+  protected async exists(tenantId: string, filter: ScopedFilter<T>): Promise<boolean> {
+    return (await this.model.exists(this.scope(tenantId, filter))) !== null;
+  }
+
   protected async updateOne(
     tenantId: string,
     filter: ScopedFilter<T>,
     update: UpdateQuery<T>,
   ): Promise<{ matched: number; modified: number }> {
-    const result = await this.model.updateOne(this.scope(tenantId, filter), update);
+    const result = await this.model.updateOne(this.scope(tenantId, filter), keepTenant(update));
     return { matched: result.matchedCount, modified: result.modifiedCount };
   }
 
-  /** The document after the update, or null when none of the tenant's matched. */
+  /**
+   * `updateOne` that inserts when none of the tenant's documents matched; the inserted row takes
+   * its tenant from the scoped filter, whatever the caller's filter named.
+   */
+  protected async upsertOne(
+    tenantId: string,
+    filter: ScopedFilter<T>,
+    update: UpdateQuery<T>,
+  ): Promise<{ matched: number; modified: number; upserted: number }> {
+    const result = await this.model.updateOne(this.scope(tenantId, filter), keepTenant(update), {
+      upsert: true,
+    });
+    return {
+      matched: result.matchedCount,
+      modified: result.modifiedCount,
+      upserted: result.upsertedCount,
+    };
+  }
+
+  protected async updateMany(
+    tenantId: string,
+    filter: ScopedFilter<T>,
+    update: UpdateQuery<T>,
+  ): Promise<{ matched: number; modified: number }> {
+    const result = await this.model.updateMany(this.scope(tenantId, filter), keepTenant(update));
+    return { matched: result.matchedCount, modified: result.modifiedCount };
+  }
+
+  /**
+   * The document after the update, or null when none of the tenant's matched. `sort` picks which
+   * of several matches (a queue's oldest); `upsert` inserts for the tenant when none matched.
+   */
   protected async findOneAndUpdate(
     tenantId: string,
     filter: ScopedFilter<T>,
     update: UpdateQuery<T>,
+    options: { upsert?: boolean; sort?: Record<string, SortOrder> } = {},
   ): Promise<T | null> {
     return this.model
-      .findOneAndUpdate(this.scope(tenantId, filter), update, { new: true })
+      .findOneAndUpdate(this.scope(tenantId, filter), keepTenant(update), {
+        new: true,
+        ...(options.upsert ? { upsert: true } : {}),
+        ...(options.sort ? { sort: options.sort } : {}),
+      })
       .lean<T>();
+  }
+
+  /** An aggregation over the tenant's documents: the scoped `$match` always runs first. */
+  protected async aggregate<R>(
+    tenantId: string,
+    filter: ScopedFilter<T>,
+    pipeline: PipelineStage[] = [],
+  ): Promise<R[]> {
+    return this.model.aggregate<R>([{ $match: this.scope(tenantId, filter) }, ...pipeline]);
   }
 
   protected async deleteOne(tenantId: string, filter: ScopedFilter<T>): Promise<number> {
@@ -120,10 +176,26 @@ export abstract class TenantScopedRepository<T extends TenantOwned> {
     if (updates.length === 0) return;
     await this.model.bulkWrite(
       updates.map(({ filter, update }) => ({
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any
-        updateOne: { filter: this.scope(tenantId, filter) as any, update: update as any },
+        updateOne: {
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any
+          filter: this.scope(tenantId, filter) as any,
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any
+          update: keepTenant(update) as any,
+        },
       })),
       { ordered: false },
     );
   }
+}
+
+/**
+ * An update may not write the tenant: a row never moves to another tenant, and an upserted row
+ * takes its tenant from the scoped filter alone.
+ */
+function keepTenant<T>(update: UpdateQuery<T>): UpdateQuery<T> {
+  const parts = [update, ...Object.values(update as Record<string, unknown>)];
+  for (const part of parts)
+    if (part && typeof part === 'object' && !Array.isArray(part) && 'tenant_id' in part)
+      throw new Error('an update may not set tenant_id; the tenant comes from the scoped filter');
+  return update;
 }

@@ -19,11 +19,6 @@ export class QuotaReader {
     this.cache = new TtlCache({ ttlMs: options.ttlMs, now: options.now, maxEntries: 10_000 });
   }
 
-  /** Forgets every cached quota (tests that reset the provider between cases). */
-  clear(): void {
-    this.cache.clear();
-  }
-
   read(apiKey: string): Promise<ProviderQuota> {
     const key = createHash('sha256').update(apiKey).digest('hex');
     const cached = this.cache.peek(key);

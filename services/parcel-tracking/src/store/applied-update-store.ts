@@ -1,5 +1,5 @@
-import { Schema, type Connection, type Model, type mongo } from 'mongoose';
-import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
+import { Schema, type Connection, type mongo } from 'mongoose';
+import { isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
 
 /** The answer ApplyTrackingUpdate gave for one webhook event, so a retry gets the same one. */
 export interface AppliedUpdateDocument {
@@ -30,17 +30,13 @@ schema.index({ tenant_id: 1, webhook_event_id: 1 }, { unique: true });
 
 export type AppliedUpdate = Omit<AppliedUpdateDocument, 'tenant_id' | 'created_at'>;
 
-export class AppliedUpdateStore {
-  readonly model: Model<AppliedUpdateDocument>;
-
+export class AppliedUpdateStore extends TenantScopedRepository<AppliedUpdateDocument> {
   constructor(connection: Connection) {
-    this.model = connection.model<AppliedUpdateDocument>('AppliedUpdate', schema);
+    super(connection.model<AppliedUpdateDocument>('AppliedUpdate', schema));
   }
 
   find(tenantId: string, webhookEventId: number): Promise<AppliedUpdateDocument | null> {
-    return this.model
-      .findOne(tenantFilter<AppliedUpdateDocument>(tenantId, { webhook_event_id: webhookEventId }))
-      .lean<AppliedUpdateDocument>();
+    return this.findOne(tenantId, { webhook_event_id: webhookEventId });
   }
 
   /** Records the first answer; a concurrent duplicate keeps the one already stored. */

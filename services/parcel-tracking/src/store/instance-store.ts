@@ -1,5 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import { nextSequence, tenantFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import { nextSequence, TenantScopedRepository } from '@inventory/platform';
 import type { ChannelScopeSettings } from '../domain/channel-scope.js';
 import type { AutoTrackSettings, SideEffectSettings } from '../domain/instance-settings.js';
 
@@ -52,11 +52,9 @@ schema.index({ webhook_token: 1 }, { unique: true });
 
 export type NewInstance = Omit<InstanceDocument, 'id' | 'created_at' | 'updated_at'>;
 
-export class InstanceStore {
-  readonly model: Model<InstanceDocument>;
-
+export class InstanceStore extends TenantScopedRepository<InstanceDocument> {
   constructor(private readonly connection: Connection) {
-    this.model = connection.model<InstanceDocument>('Instance', schema);
+    super(connection.model<InstanceDocument>('Instance', schema));
   }
 
   /** Throws a duplicate-key error when the tenant already has an instance. */
@@ -68,30 +66,36 @@ export class InstanceStore {
       created_at: now,
       updated_at: now,
     };
-    await this.model.create(doc);
+    await this.insertOne(doc);
     return doc;
   }
 
-  async find(tenantId: string, id: number): Promise<InstanceDocument | null> {
-    return this.model
-      .findOne(tenantFilter<InstanceDocument>(tenantId, { id }))
-      .lean<InstanceDocument>();
+  find(tenantId: string, id: number): Promise<InstanceDocument | null> {
+    return this.findOne(tenantId, { id });
   }
 
   /** Whether the tenant has connected its one instance (the singleton rule, before a create). */
-  async existsForTenant(tenantId: string): Promise<boolean> {
-    return (await this.model.exists(tenantFilter<InstanceDocument>(tenantId))) !== null;
+  existsForTenant(tenantId: string): Promise<boolean> {
+    return this.exists(tenantId, {});
   }
 
-  async findForTenant(tenantId: string): Promise<InstanceDocument | null> {
-    return this.model.findOne(tenantFilter<InstanceDocument>(tenantId)).lean<InstanceDocument>();
+  findForTenant(tenantId: string): Promise<InstanceDocument | null> {
+    return this.findOne(tenantId, {});
+  }
+
+  /**
+   * Every tenant's instance (one per tenant), for the background workers that sweep all of them;
+   * nothing tenant-facing calls it.
+   */
+  listAcrossTenants(): Promise<InstanceDocument[]> {
+    return this.model.find({}).sort({ id: 1 }).lean<InstanceDocument[]>();
   }
 
   /**
    * Moves the quota alert state machine only from the state it was read in, so
    * two replicas reading one quota raise one alert; counts the alerts raised.
    */
-  async moveQuotaAlert(
+  moveQuotaAlert(
     tenantId: string,
     id: number,
     from: QuotaAlertState,
@@ -99,20 +103,14 @@ export class InstanceStore {
     to: QuotaAlertState,
     raised: boolean,
   ): Promise<InstanceDocument | null> {
-    return this.model
-      .findOneAndUpdate(
-        tenantFilter<InstanceDocument>(tenantId, {
-          id,
-          quota_alert_state: from,
-          quota_alert_threshold: threshold,
-        }),
-        {
-          $set: { quota_alert_state: to },
-          ...(raised ? { $inc: { quota_alerts_raised: 1 } } : {}),
-        },
-        { new: true },
-      )
-      .lean<InstanceDocument>();
+    return this.findOneAndUpdate(
+      tenantId,
+      { id, quota_alert_state: from, quota_alert_threshold: threshold },
+      {
+        $set: { quota_alert_state: to },
+        ...(raised ? { $inc: { quota_alerts_raised: 1 } } : {}),
+      },
+    );
   }
 
   async update(
@@ -122,25 +120,14 @@ export class InstanceStore {
   ): Promise<InstanceDocument | null> {
     // Nothing to change (an empty PATCH, or only unknown keys): no write, updated_at stays.
     if (Object.keys(changes).length === 0) return this.find(tenantId, id);
-    return this.model
-      .findOneAndUpdate(
-        tenantFilter<InstanceDocument>(tenantId, { id }),
-        { $set: { ...changes, updated_at: new Date() } },
-        { new: true },
-      )
-      .lean<InstanceDocument>();
+    return this.findOneAndUpdate(
+      tenantId,
+      { id },
+      { $set: { ...changes, updated_at: new Date() } },
+    );
   }
 
   async delete(tenantId: string, id: number): Promise<boolean> {
-    const result = await this.model.deleteOne(tenantFilter<InstanceDocument>(tenantId, { id }));
-    return result.deletedCount === 1;
+    return (await this.deleteOne(tenantId, { id })) === 1;
   }
-}
-
-/**
- * The workers' view: every tenant's instance (one per tenant), for the
- * background jobs that sweep all of them. Nothing tenant-facing calls it.
- */
-export async function allInstances(store: InstanceStore): Promise<InstanceDocument[]> {
-  return store.model.find({}).sort({ id: 1 }).lean<InstanceDocument[]>();
 }

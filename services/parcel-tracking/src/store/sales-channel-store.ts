@@ -1,5 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import { isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
 
 export interface SubChannelView {
   id: number;
@@ -46,11 +46,9 @@ export type ChannelSnapshot = Pick<
   'name' | 'platform' | 'icon_url' | 'sub_channels'
 >;
 
-export class SalesChannelStore {
-  readonly model: Model<SalesChannelDocument>;
-
+export class SalesChannelStore extends TenantScopedRepository<SalesChannelDocument> {
   constructor(connection: Connection) {
-    this.model = connection.model<SalesChannelDocument>('SalesChannel', schema);
+    super(connection.model<SalesChannelDocument>('SalesChannel', schema));
   }
 
   /**
@@ -64,10 +62,6 @@ export class SalesChannelStore {
     version: number,
     change: Partial<ChannelSnapshot> & { connected?: boolean },
   ): Promise<boolean> {
-    const filter = tenantFilter<SalesChannelDocument>(tenantId, {
-      sales_channel_id: channelId,
-      version: { $lt: version },
-    });
     const set: Record<string, unknown> = { version, updated_at: new Date() };
     for (const [key, value] of Object.entries(change)) if (value !== undefined) set[key] = value;
     // A first event for a channel creates it connected unless it says otherwise.
@@ -76,8 +70,12 @@ export class SalesChannelStore {
         ? { $set: set, $setOnInsert: { connected: true } }
         : { $set: set };
     try {
-      const result = await this.model.updateOne(filter, update, { upsert: true });
-      return result.modifiedCount + result.upsertedCount > 0;
+      const result = await this.upsertOne(
+        tenantId,
+        { sales_channel_id: channelId, version: { $lt: version } },
+        update,
+      );
+      return result.modified + result.upserted > 0;
     } catch (error) {
       // The channel exists with a newer version: the upsert collided with it.
       if (isDuplicateKeyError(error)) return false;
@@ -86,9 +84,6 @@ export class SalesChannelStore {
   }
 
   listConnected(tenantId: string): Promise<SalesChannelDocument[]> {
-    return this.model
-      .find(tenantFilter<SalesChannelDocument>(tenantId, { connected: true }))
-      .sort({ sales_channel_id: 1 })
-      .lean<SalesChannelDocument[]>();
+    return this.findMany(tenantId, { connected: true }, { sort: { sales_channel_id: 1 } });
   }
 }

@@ -1,5 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import { isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
 
 /**
  * What intake knows about one trackable record (tenant, type, id), tracked or
@@ -52,11 +52,9 @@ export type ShipmentChange = Partial<
   >
 >;
 
-export class ShipmentStore {
-  readonly model: Model<ShipmentDocument>;
-
+export class ShipmentStore extends TenantScopedRepository<ShipmentDocument> {
   constructor(connection: Connection) {
-    this.model = connection.model<ShipmentDocument>('Shipment', schema);
+    super(connection.model<ShipmentDocument>('Shipment', schema));
   }
 
   /**
@@ -70,29 +68,26 @@ export class ShipmentStore {
     change: ShipmentChange,
     eventAt: Date,
   ): Promise<ShipmentDocument | null> {
-    const filter = tenantFilter<ShipmentDocument>(tenantId, key);
     try {
-      const doc = await this.model
-        .findOneAndUpdate(
-          { ...filter, event_at: { $lt: eventAt } },
-          {
-            $set: { ...change, event_at: eventAt, updated_at: new Date() },
-            $setOnInsert: { ...key, tenant_id: tenantId },
-          },
-          { upsert: true, new: true },
-        )
-        .lean<ShipmentDocument>();
+      // An inserted shipment takes its tenant from the scoped filter.
+      const doc = await this.findOneAndUpdate(
+        tenantId,
+        { ...key, event_at: { $lt: eventAt } },
+        {
+          $set: { ...change, event_at: eventAt, updated_at: new Date() },
+          $setOnInsert: { ...key },
+        },
+        { upsert: true },
+      );
       if (doc) return doc;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
-    return this.model.findOne(filter).lean<ShipmentDocument>();
+    return this.findOne(tenantId, key);
   }
 
   /** Every remembered shipment of the tenant that still has a tracking number. */
   withNumber(tenantId: string): Promise<ShipmentDocument[]> {
-    return this.model
-      .find(tenantFilter<ShipmentDocument>(tenantId, { tracking_number: { $ne: null } }))
-      .lean<ShipmentDocument[]>();
+    return this.findMany(tenantId, { tracking_number: { $ne: null } });
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Schema, type Connection, type Model } from 'mongoose';
-import { tenantFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import { TenantScopedRepository } from '@inventory/platform';
 
 /**
  * What the disconnect worker needs after the instance is gone: the key
@@ -35,11 +35,9 @@ const schema = new Schema<StopJobDocument>(
 );
 schema.index({ job_id: 1 }, { unique: true });
 
-export class StopJobStore {
-  readonly model: Model<StopJobDocument>;
-
+export class StopJobStore extends TenantScopedRepository<StopJobDocument> {
   constructor(connection: Connection) {
-    this.model = connection.model<StopJobDocument>('StopJob', schema);
+    super(connection.model<StopJobDocument>('StopJob', schema));
   }
 
   static newId(): string {
@@ -49,13 +47,11 @@ export class StopJobStore {
   async create(
     job: Omit<StopJobDocument, 'attempts' | 'last_error' | 'created_at'>,
   ): Promise<void> {
-    await this.model.create({ ...job, attempts: 0, last_error: null, created_at: new Date() });
+    await this.insertOne({ ...job, attempts: 0, last_error: null, created_at: new Date() });
   }
 
   find(tenantId: string, jobId: string): Promise<StopJobDocument | null> {
-    return this.model
-      .findOne(tenantFilter<StopJobDocument>(tenantId, { job_id: jobId }))
-      .lean<StopJobDocument>();
+    return this.findOne(tenantId, { job_id: jobId });
   }
 
   async progress(
@@ -64,13 +60,14 @@ export class StopJobStore {
     remaining: StopJobDocument['numbers'],
     lastError: string | null,
   ): Promise<void> {
-    await this.model.updateOne(tenantFilter<StopJobDocument>(tenantId, { job_id: jobId }), {
-      $set: { numbers: remaining, last_error: lastError },
-      $inc: { attempts: 1 },
-    });
+    await this.updateOne(
+      tenantId,
+      { job_id: jobId },
+      { $set: { numbers: remaining, last_error: lastError }, $inc: { attempts: 1 } },
+    );
   }
 
   async delete(tenantId: string, jobId: string): Promise<void> {
-    await this.model.deleteOne(tenantFilter<StopJobDocument>(tenantId, { job_id: jobId }));
+    await this.deleteOne(tenantId, { job_id: jobId });
   }
 }

@@ -1,5 +1,5 @@
-import type { Connection, Model } from 'mongoose';
-import { tenantFilter } from '@inventory/platform';
+import type { Connection } from 'mongoose';
+import { TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
 import { TERMINAL_STATUSES } from '../domain/delivery-status.js';
 import { trackingModel, type TrackingDocument } from './tracking-store.js';
 
@@ -24,14 +24,12 @@ export interface ClaimOptions {
  * atomic write, so two replicas never send the same row to the provider; a
  * crashed worker's lease runs out and the row becomes due again.
  */
-export class TrackingQueue {
-  readonly model: Model<TrackingDocument>;
-
+export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
   constructor(connection: Connection) {
-    this.model = trackingModel(connection);
+    super(trackingModel(connection));
   }
 
-  private due(kind: WorkKind, options: ClaimOptions): Record<string, unknown> {
+  private due(kind: WorkKind, options: ClaimOptions): ScopedFilter<TrackingDocument> {
     const base = { integration_instance_id: options.instanceId };
     if (kind === 'register')
       return {
@@ -63,21 +61,20 @@ export class TrackingQueue {
 
   async claim(kind: WorkKind, options: ClaimOptions): Promise<TrackingDocument[]> {
     const { tenantId, owner, now, leaseMs, limit } = options;
-    const filter = tenantFilter<TrackingDocument>(tenantId, {
+    const filter: ScopedFilter<TrackingDocument> = {
       $and: [
         this.due(kind, options),
         { $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
       ],
-    });
+    };
     const claimed: TrackingDocument[] = [];
     while (claimed.length < limit) {
-      const row = await this.model
-        .findOneAndUpdate(
-          filter,
-          { $set: { lease_owner: owner, lease_until: new Date(now.getTime() + leaseMs) } },
-          { new: true, sort: { id: 1 } },
-        )
-        .lean<TrackingDocument>();
+      const row = await this.findOneAndUpdate(
+        tenantId,
+        filter,
+        { $set: { lease_owner: owner, lease_until: new Date(now.getTime() + leaseMs) } },
+        { sort: { id: 1 } },
+      );
       if (!row) break;
       claimed.push(row);
     }
@@ -93,10 +90,11 @@ export class TrackingQueue {
     now: Date,
   ): Promise<number> {
     if (ids.length === 0) return 0;
-    const result = await this.model.updateMany(
-      tenantFilter<TrackingDocument>(tenantId, { id: { $in: ids }, lease_owner: owner }),
+    const { modified } = await this.updateMany(
+      tenantId,
+      { id: { $in: ids }, lease_owner: owner },
       { $set: { ...changes, lease_owner: null, lease_until: null, updated_at: now } },
     );
-    return result.modifiedCount;
+    return modified;
   }
 }

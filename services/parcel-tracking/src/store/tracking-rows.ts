@@ -1,5 +1,11 @@
-import type { Connection, Model } from 'mongoose';
-import { escapeRegex, isDuplicateKeyError, nextSequence, tenantFilter } from '@inventory/platform';
+import type { Connection } from 'mongoose';
+import {
+  escapeRegex,
+  isDuplicateKeyError,
+  nextSequence,
+  TenantScopedRepository,
+  type ScopedFilter,
+} from '@inventory/platform';
 import { trackingModel, type NewTracking, type TrackingDocument } from './tracking-store.js';
 
 export interface TrackingListQuery {
@@ -19,15 +25,9 @@ export interface TrackingListQuery {
 export const normalizeNumber = (number: string) => number.trim().toUpperCase();
 
 /** Row-level reads and writes of intake, status updates and the trackings list. */
-export class TrackingRows {
-  readonly model: Model<TrackingDocument>;
-
+export class TrackingRows extends TenantScopedRepository<TrackingDocument> {
   constructor(private readonly connection: Connection) {
-    this.model = trackingModel(connection);
-  }
-
-  private scope(tenantId: string, filter: Record<string, unknown> = {}) {
-    return tenantFilter<TrackingDocument>(tenantId, filter);
+    super(trackingModel(connection));
   }
 
   /** The trackable's active rows of one instance (normally zero or one). */
@@ -37,16 +37,12 @@ export class TrackingRows {
     trackableType: string,
     trackableId: number,
   ): Promise<TrackingDocument[]> {
-    return this.model
-      .find(
-        this.scope(tenantId, {
-          integration_instance_id: instanceId,
-          trackable_type: trackableType,
-          trackable_id: trackableId,
-          active: true,
-        }),
-      )
-      .lean<TrackingDocument[]>();
+    return this.findMany(tenantId, {
+      integration_instance_id: instanceId,
+      trackable_type: trackableType,
+      trackable_id: trackableId,
+      active: true,
+    });
   }
 
   /** Inserts an active row; null when the number already has one (another replica, another record). */
@@ -70,9 +66,11 @@ export class TrackingRows {
   /** Stops rows locally (number changed or removed); the stop worker tells the provider. */
   async stop(tenantId: string, ids: number[], at: Date): Promise<void> {
     if (ids.length === 0) return;
-    await this.model.updateMany(this.scope(tenantId, { id: { $in: ids }, active: true }), {
-      $set: { active: false, stopped_at: at, updated_at: at },
-    });
+    await this.updateMany(
+      tenantId,
+      { id: { $in: ids }, active: true },
+      { $set: { active: false, stopped_at: at, updated_at: at } },
+    );
   }
 
   /** The row a provider update for `number` applies to: the active one, else the latest. */
@@ -81,21 +79,16 @@ export class TrackingRows {
     instanceId: number,
     number: string,
   ): Promise<TrackingDocument | null> {
-    const rows = await this.model
-      .find(
-        this.scope(tenantId, {
-          integration_instance_id: instanceId,
-          tracking_number: normalizeNumber(number),
-        }),
-      )
-      .sort({ active: -1, id: -1 })
-      .limit(1)
-      .lean<TrackingDocument[]>();
-    return rows[0] ?? null;
+    const [row] = await this.findMany(
+      tenantId,
+      { integration_instance_id: instanceId, tracking_number: normalizeNumber(number) },
+      { sort: { active: -1, id: -1 }, limit: 1 },
+    );
+    return row ?? null;
   }
 
   byId(tenantId: string, id: number): Promise<TrackingDocument | null> {
-    return this.model.findOne(this.scope(tenantId, { id })).lean<TrackingDocument>();
+    return this.findOne(tenantId, { id });
   }
 
   /**
@@ -109,11 +102,12 @@ export class TrackingRows {
     changes: Record<string, unknown>,
     now: Date,
   ): Promise<boolean> {
-    const result = await this.model.updateOne(this.scope(tenantId, { id, revision }), {
-      $set: { ...changes, updated_at: now },
-      $inc: { revision: 1 },
-    });
-    return result.modifiedCount === 1;
+    const { modified } = await this.updateOne(
+      tenantId,
+      { id, revision },
+      { $set: { ...changes, updated_at: now }, $inc: { revision: 1 } },
+    );
+    return modified === 1;
   }
 
   async list(
@@ -121,7 +115,7 @@ export class TrackingRows {
     instanceId: number,
     query: TrackingListQuery,
   ): Promise<{ rows: TrackingDocument[]; total: number }> {
-    const filter: Record<string, unknown> = { integration_instance_id: instanceId };
+    const filter: ScopedFilter<TrackingDocument> = { integration_instance_id: instanceId };
     if (query.search) filter.tracking_number = new RegExp(escapeRegex(query.search), 'i');
     if (query.deliveryStatuses.length > 0) filter.delivery_status = { $in: query.deliveryStatuses };
     if (query.carrierCodes.length > 0) filter.carrier_code = { $in: query.carrierCodes };
@@ -131,17 +125,11 @@ export class TrackingRows {
         ...(query.createdFrom ? { $gte: query.createdFrom } : {}),
         ...(query.createdBefore ? { $lt: query.createdBefore } : {}),
       };
-    const scoped = this.scope(tenantId, filter);
     const direction = query.descending ? -1 : 1;
-    const [total, rows] = await Promise.all([
-      this.model.countDocuments(scoped),
-      this.model
-        .find(scoped)
-        .sort({ [query.sortField]: direction, id: direction })
-        .skip((query.page - 1) * query.perPage)
-        .limit(query.perPage)
-        .lean<TrackingDocument[]>(),
-    ]);
-    return { rows, total };
+    return this.page(tenantId, filter, {
+      sort: { [query.sortField]: direction, id: direction },
+      page: query.page,
+      perPage: query.perPage,
+    });
   }
 }

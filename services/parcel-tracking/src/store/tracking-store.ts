@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { nextSequence, tenantFilter } from '@inventory/platform';
+import { nextSequence, TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
 import {
   DELIVERY_STATUSES,
   TERMINAL_STATUSES,
@@ -178,7 +178,7 @@ type NullableDefaults = Pick<
   | 'trackable_url'
 >;
 
-/** The tracking rows' model, shared by the stores that read and work the rows. */
+/** The tracking rows' model, shared by the repositories that read and work the rows. */
 export function trackingModel(connection: Connection): Model<TrackingDocument> {
   return (
     (connection.models.Tracking as Model<TrackingDocument> | undefined) ??
@@ -186,15 +186,17 @@ export function trackingModel(connection: Connection): Model<TrackingDocument> {
   );
 }
 
-export class TrackingStore {
-  readonly model: Model<TrackingDocument>;
+type TrackingFilter = ScopedFilter<TrackingDocument>;
 
+/** An instance's rows as the dashboard and a disconnect see them. */
+export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
   constructor(private readonly connection: Connection) {
-    this.model = trackingModel(connection);
+    super(trackingModel(connection));
   }
 
   async insert(row: NewTracking): Promise<TrackingDocument> {
     const now = new Date();
+    // Through the model, so the schema's defaults fill what a new row leaves out.
     const doc = await this.model.create({
       ...row,
       id: await nextSequence(this.connection, 'tracking_rows'),
@@ -204,11 +206,9 @@ export class TrackingStore {
     return doc.toObject();
   }
 
-  private scope(tenantId: string, instanceId: number, filter: Record<string, unknown> = {}) {
-    return tenantFilter<TrackingDocument>(tenantId, {
-      integration_instance_id: instanceId,
-      ...filter,
-    });
+  /** The instance's rows matching `filter`. */
+  private ofInstance(instanceId: number, filter: TrackingFilter = {}): TrackingFilter {
+    return { integration_instance_id: instanceId, ...filter };
   }
 
   async statusCounts(
@@ -216,18 +216,20 @@ export class TrackingStore {
     instanceId: number,
   ): Promise<Record<DeliveryStatus, number>> {
     const counts = zeroStatusCounts();
-    const groups = await this.model.aggregate<{ _id: DeliveryStatus; count: number }>([
-      { $match: this.scope(tenantId, instanceId) },
-      { $group: { _id: '$delivery_status', count: { $sum: 1 } } },
-    ]);
+    const groups = await this.aggregate<{ _id: DeliveryStatus; count: number }>(
+      tenantId,
+      this.ofInstance(instanceId),
+      [{ $group: { _id: '$delivery_status', count: { $sum: 1 } } }],
+    );
     for (const group of groups) if (group._id in counts) counts[group._id] = group.count;
     return counts;
   }
 
   /** Rows still waiting to be registered: never registered, not failed, not stopped. */
   pendingRegistrationCount(tenantId: string, instanceId: number): Promise<number> {
-    return this.model.countDocuments(
-      this.scope(tenantId, instanceId, {
+    return this.count(
+      tenantId,
+      this.ofInstance(instanceId, {
         registered_at: null,
         registration_error: null,
         stopped_at: null,
@@ -239,27 +241,25 @@ export class TrackingStore {
     tenantId: string,
     instanceId: number,
   ): Promise<Array<{ message: string; count: number; last_failed_at: Date }>> {
-    const groups = await this.model.aggregate<{
+    const groups = await this.aggregate<{
       _id: string;
       count: number;
       last: Date | null;
       updated: Date;
-    }>([
-      {
-        $match: this.scope(tenantId, instanceId, {
-          registration_error: { $ne: null },
-          registered_at: null,
-        }),
-      },
-      {
-        $group: {
-          _id: '$registration_error',
-          count: { $sum: 1 },
-          last: { $max: '$registration_failed_at' },
-          updated: { $max: '$updated_at' },
+    }>(
+      tenantId,
+      this.ofInstance(instanceId, { registration_error: { $ne: null }, registered_at: null }),
+      [
+        {
+          $group: {
+            _id: '$registration_error',
+            count: { $sum: 1 },
+            last: { $max: '$registration_failed_at' },
+            updated: { $max: '$updated_at' },
+          },
         },
-      },
-    ]);
+      ],
+    );
     return groups
       .map((group) => ({
         message: group._id,
@@ -270,27 +270,31 @@ export class TrackingStore {
   }
 
   async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {
-    const row = await this.model
-      .findOne(this.scope(tenantId, instanceId, { last_event_at: { $ne: null } }), {
-        last_event_at: 1,
-      })
-      .sort({ last_event_at: -1 })
-      .lean<{ last_event_at: Date }>();
+    const [row] = await this.findMany(
+      tenantId,
+      this.ofInstance(instanceId, { last_event_at: { $ne: null } }),
+      { projection: { last_event_at: 1 }, sort: { last_event_at: -1 }, limit: 1 },
+    );
     return row?.last_event_at ?? null;
   }
 
-  deliveredSince(tenantId: string, instanceId: number, since: Date): Promise<DeliveredRow[]> {
-    return this.model
-      .find(this.scope(tenantId, instanceId, { delivered_at: { $gte: since } }), {
-        _id: 0,
-        carrier_code: 1,
-        carrier_name: 1,
-        created_at: 1,
-        picked_up_at: 1,
-        delivered_at: 1,
-        estimated_delivery_at: 1,
-      })
-      .lean<DeliveredRow[]>();
+  async deliveredSince(tenantId: string, instanceId: number, since: Date): Promise<DeliveredRow[]> {
+    const rows = await this.findMany(
+      tenantId,
+      this.ofInstance(instanceId, { delivered_at: { $gte: since } }),
+      {
+        projection: {
+          _id: 0,
+          carrier_code: 1,
+          carrier_name: 1,
+          created_at: 1,
+          picked_up_at: 1,
+          delivered_at: 1,
+          estimated_delivery_at: 1,
+        },
+      },
+    );
+    return rows as DeliveredRow[];
   }
 
   /**
@@ -302,14 +306,16 @@ export class TrackingStore {
     instanceId: number,
     at: Date,
   ): Promise<Array<{ number: string; carrier: number | null }>> {
-    const active = this.scope(tenantId, instanceId, {
+    const active = this.ofInstance(instanceId, {
       stopped_at: null,
       delivery_status: { $nin: TERMINAL_STATUSES },
     });
-    const registered = await this.model
-      .find({ ...active, registered_at: { $ne: null } }, { tracking_number: 1, carrier_code: 1 })
-      .lean<Array<{ tracking_number: string; carrier_code: number | null }>>();
-    await this.model.updateMany(active, {
+    const registered = await this.findMany(
+      tenantId,
+      { ...active, registered_at: { $ne: null } },
+      { projection: { tracking_number: 1, carrier_code: 1 } },
+    );
+    await this.updateMany(tenantId, active, {
       $set: { stopped_at: at, active: false, updated_at: at },
     });
     return registered.map((row) => ({ number: row.tracking_number, carrier: row.carrier_code }));
@@ -321,19 +327,14 @@ export class TrackingStore {
     numbers: string[],
     at: Date,
   ): Promise<void> {
-    await this.model.updateMany(
-      this.scope(tenantId, instanceId, {
-        tracking_number: { $in: numbers },
-        provider_stopped_at: null,
-      }),
+    await this.updateMany(
+      tenantId,
+      this.ofInstance(instanceId, { tracking_number: { $in: numbers }, provider_stopped_at: null }),
       { $set: { provider_stopped_at: at } },
     );
   }
 
   find(tenantId: string, instanceId: number): Promise<TrackingDocument[]> {
-    return this.model
-      .find(this.scope(tenantId, instanceId))
-      .sort({ id: 1 })
-      .lean<TrackingDocument[]>();
+    return this.findMany(tenantId, this.ofInstance(instanceId), { sort: { id: 1 } });
   }
 }

@@ -3,10 +3,11 @@ import {
   type ProviderUpdate,
   type UpdateDecision,
 } from '../domain/tracking-update.js';
+import type { Outbox } from '@inventory/platform';
 import type { InstanceDocument } from '../store/instance-store.js';
+import type { TrackingRows } from '../store/tracking-rows.js';
 import type { TrackingDocument } from '../store/tracking-store.js';
 import { deliveryEffects } from './delivery-effects.js';
-import type { Deps } from './deps.js';
 
 export interface AppliedResult extends Omit<UpdateDecision, 'changes'> {
   row: TrackingDocument;
@@ -20,7 +21,8 @@ export interface AppliedResult extends Omit<UpdateDecision, 'changes'> {
  * the row's `delivery_effects_at`.
  */
 export async function applyProviderUpdate(
-  deps: Pick<Deps, 'rows' | 'outbox'>,
+  rows: TrackingRows,
+  outbox: Outbox,
   instance: Pick<InstanceDocument, 'side_effects'>,
   first: TrackingDocument,
   update: ProviderUpdate,
@@ -50,9 +52,9 @@ export async function applyProviderUpdate(
           (changes.delivered_at as Date) ?? options.now,
         )
       : [];
-    const written = await deps.outbox
+    const written = await outbox
       .withEvents(entries, async () => {
-        const ok = await deps.rows.applyIfUnchanged(
+        const ok = await rows.applyIfUnchanged(
           row.tenant_id,
           row.id,
           row.revision ?? 0,
@@ -68,7 +70,7 @@ export async function applyProviderUpdate(
         throw error;
       });
     if (written) return { ...answer, row: { ...row, ...changes } as TrackingDocument };
-    const fresh = await deps.rows.byId(row.tenant_id, row.id);
+    const fresh = await rows.byId(row.tenant_id, row.id);
     if (!fresh) return { ...answer, outcome: 'unknown_number', row };
     row = fresh;
   }

@@ -1,8 +1,9 @@
-import { notFound, validationFailed } from '@inventory/platform';
+import { notFound, validationFailed, type Outbox } from '@inventory/platform';
 import type { ProviderUpdate } from '../domain/tracking-update.js';
-import type { AppliedUpdate } from '../store/applied-update-store.js';
+import type { AppliedUpdate, AppliedUpdateStore } from '../store/applied-update-store.js';
+import type { InstanceStore } from '../store/instance-store.js';
+import type { TrackingRows } from '../store/tracking-rows.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
-import type { Deps } from './deps.js';
 
 export interface ApplyTrackingUpdateInput {
   tenantId: string;
@@ -20,11 +21,14 @@ export interface ApplyTrackingUpdateInput {
  */
 export class ApplyTrackingUpdate {
   constructor(
-    private readonly deps: Pick<Deps, 'instances' | 'rows' | 'outbox' | 'appliedUpdates'>,
+    private readonly instances: InstanceStore,
+    private readonly rows: TrackingRows,
+    private readonly appliedUpdates: AppliedUpdateStore,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute(input: ApplyTrackingUpdateInput): Promise<AppliedUpdate> {
-    const { instances, rows, appliedUpdates } = this.deps;
+    const { instances, rows, appliedUpdates } = this;
     const { tenantId, instanceId, webhookEventId, update } = input;
     if (!update.tracking_number.trim())
       throw validationFailed([{ field: 'update.tracking_number', description: 'is required' }]);
@@ -51,7 +55,7 @@ export class ApplyTrackingUpdate {
         status_to: row.delivery_status,
         tracking_id: row.id,
       });
-    const result = await applyProviderUpdate(this.deps, instance, row, update, {
+    const result = await applyProviderUpdate(rows, this.outbox, instance, row, update, {
       now: input.now ?? new Date(),
       webhookEventId,
     });

@@ -1,19 +1,10 @@
 import { activityEntry } from '@inventory/events';
-import { defineEvent, type DomainEvent } from '@inventory/platform';
-import { ParcelBackfillRequested } from '@inventory/contracts/events/v1/parcel_tracking.js';
-import type { Deps } from './deps.js';
+import type { DomainEvent, Outbox } from '@inventory/platform';
+import type { ParcelBackfillRequested } from '@inventory/contracts/events/v1/parcel_tracking.js';
+import type { InstanceStore } from '../store/instance-store.js';
+import type { ShipmentStore } from '../store/shipment-store.js';
+import type { TrackingRows } from '../store/tracking-rows.js';
 import { trackShipment } from './track-shipment.js';
-
-export const backfillRequested = defineEvent(
-  'parcel.instance.backfill_requested',
-  ParcelBackfillRequested,
-);
-
-/** The outbox entry that asks for a backfill (on connect, or when the settings widen). */
-export const backfillRequest = (tenantId: string, instanceId: number, reason: string) => ({
-  type: backfillRequested,
-  event: { tenantId, payload: { integration_instance_id: instanceId, reason } },
-});
 
 /**
  * Tracks the remembered shipments the instance's settings now cover, between
@@ -22,10 +13,15 @@ export const backfillRequest = (tenantId: string, instanceId: number, reason: st
  * records them once; rows already made are kept, so the rerun is harmless.
  */
 export class BackfillInstance {
-  constructor(private readonly deps: Pick<Deps, 'instances' | 'shipments' | 'rows' | 'outbox'>) {}
+  constructor(
+    private readonly instances: InstanceStore,
+    private readonly shipments: ShipmentStore,
+    private readonly rows: TrackingRows,
+    private readonly outbox: Outbox,
+  ) {}
 
   async execute(event: DomainEvent<ParcelBackfillRequested>, now = new Date()): Promise<void> {
-    const { instances, shipments, outbox } = this.deps;
+    const { instances, shipments, outbox } = this;
     const tenantId = event.tenantId;
     const instanceId = event.payload.integration_instance_id;
     const instance = await instances.find(tenantId, instanceId);
@@ -44,7 +40,7 @@ export class BackfillInstance {
     ]);
     const counts = { created: 0, already_tracked: 0, not_tracked: 0 };
     for (const shipment of remembered) {
-      const outcome = await trackShipment(this.deps, instance, shipment, now);
+      const outcome = await trackShipment(this.rows, instance, shipment, now);
       if (outcome === 'created') counts.created++;
       else if (outcome === 'kept') counts.already_tracked++;
       else counts.not_tracked++;

@@ -1,9 +1,8 @@
 import { activityEntry, alertEntry } from '@inventory/events';
-import type { OutboxEntry } from '@inventory/platform';
+import type { Outbox, OutboxEntry } from '@inventory/platform';
 import { nextQuotaAlert } from '../domain/quota-alert.js';
 import type { ProviderQuota } from '../provider/client.js';
-import type { InstanceDocument } from '../store/instance-store.js';
-import type { Deps } from './deps.js';
+import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 
 /**
  * Runs the quota alert state machine after a registration batch or a quota
@@ -12,7 +11,8 @@ import type { Deps } from './deps.js';
  * count of alerts raised, so a re-armed crossing raises a new one.
  */
 export async function checkQuotaAlert(
-  deps: Pick<Deps, 'instances' | 'outbox' | 'logger'>,
+  instances: InstanceStore,
+  outbox: Outbox,
   instance: InstanceDocument,
   quota: ProviderQuota,
 ): Promise<'warning' | 'exhausted' | null> {
@@ -66,9 +66,9 @@ export async function checkQuotaAlert(
         properties,
       }),
     );
-  const moved = await deps.outbox
+  const moved = await outbox
     .withEvents(entries, async () => {
-      const after = await deps.instances.moveQuotaAlert(
+      const after = await instances.moveQuotaAlert(
         tenantId,
         instance.id,
         instance.quota_alert_state,

@@ -1,11 +1,14 @@
 import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
-import { backfillRequest } from './backfill-instance.js';
+import { backfillRequest } from '../events/parcel-events.js';
 import {
   alreadyExists,
   isDuplicateKeyError,
   unavailable,
   validationFailed,
   type FieldViolation,
+  type Logger,
+  type Outbox,
+  type SecretBox,
 } from '@inventory/platform';
 import type {
   AutoTrackChannelsPatch,
@@ -23,8 +26,10 @@ import {
   SIDE_EFFECT_KEYS,
 } from '../domain/instance-settings.js';
 import { mintWebhookToken, PROVIDER_SEGMENT } from '../domain/webhook-token.js';
-import type { InstanceDocument } from '../store/instance-store.js';
-import { providerFailure, type Deps } from './deps.js';
+import type { WebhookRegistry } from '../clients/webhook-registry.js';
+import type { ProviderClient } from '../provider/client.js';
+import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import { providerFailure } from './provider-failure.js';
 
 export interface CreateInstanceInput {
   tenantId: string;
@@ -45,7 +50,14 @@ const ALREADY_CONNECTED = 'A parcel-tracking instance already exists for this ac
  * creates), registers its webhook token centrally and records `connected`.
  */
 export class CreateInstance {
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly instances: InstanceStore,
+    private readonly provider: ProviderClient,
+    private readonly secrets: SecretBox,
+    private readonly registry: WebhookRegistry,
+    private readonly outbox: Outbox,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(input: CreateInstanceInput): Promise<InstanceDocument> {
     const own: FieldViolation[] = [];
@@ -55,7 +67,7 @@ export class CreateInstance {
     const violations = withInputViolations(input.inputViolations ?? [], own);
     if (violations.length > 0) throw validationFailed(violations);
 
-    const { instances, provider, secrets, registry, outbox, logger } = this.deps;
+    const { instances, provider, secrets, registry, outbox, logger } = this;
     if (await instances.existsForTenant(input.tenantId)) throw alreadyExists(ALREADY_CONNECTED);
     try {
       await provider.getQuota(input.apiKey!);

@@ -1,14 +1,16 @@
 import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
-import { defineEvent, notFound, unavailable, type OutboxEntry } from '@inventory/platform';
-import { ParcelInstanceDisconnected } from '@inventory/contracts/events/v1/parcel_tracking.js';
+import {
+  notFound,
+  unavailable,
+  type Logger,
+  type Outbox,
+  type OutboxEntry,
+} from '@inventory/platform';
+import type { WebhookRegistry } from '../clients/webhook-registry.js';
+import { instanceDisconnected } from '../events/parcel-events.js';
+import type { InstanceStore } from '../store/instance-store.js';
 import { StopJobStore } from '../store/stop-job-store.js';
-import type { Deps } from './deps.js';
-
-export const PARCEL_STREAM = { name: 'PARCEL', subjects: ['parcel.>'] };
-export const instanceDisconnected = defineEvent(
-  'parcel.instance.disconnected',
-  ParcelInstanceDisconnected,
-);
+import type { TrackingStore } from '../store/tracking-store.js';
 
 /**
  * Disconnects: the webhook token leaves the central registry first (so the old
@@ -18,10 +20,17 @@ export const instanceDisconnected = defineEvent(
  * encrypted key), so the answer never waits on the provider. History rows stay.
  */
 export class DeleteInstance {
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly instances: InstanceStore,
+    private readonly trackings: TrackingStore,
+    private readonly stopJobs: StopJobStore,
+    private readonly registry: WebhookRegistry,
+    private readonly outbox: Outbox,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(tenantId: string, id: number, userId?: string): Promise<void> {
-    const { instances, trackings, stopJobs, registry, outbox, logger } = this.deps;
+    const { instances, trackings, stopJobs, registry, outbox, logger } = this;
     const instance = await instances.find(tenantId, id);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
     try {

@@ -1,11 +1,13 @@
-import { notFound } from '@inventory/platform';
+import { notFound, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import type { DeliveryStatus } from '../domain/delivery-status.js';
 import { summarizeTransit, TRANSIT_WINDOW_DAYS, type TransitSummary } from '../domain/transit.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderQuota } from '../provider/client.js';
-import type { InstanceDocument } from '../store/instance-store.js';
+import type { WebhookRegistry } from '../clients/webhook-registry.js';
+import type { QuotaReader } from '../provider/quota-reader.js';
+import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { TrackingStore } from '../store/tracking-store.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
-import type { Deps } from './deps.js';
 
 export interface InstanceDashboard {
   quota: ProviderQuota | null;
@@ -24,13 +26,22 @@ export interface InstanceDashboard {
  * answers, and a quota failure is reported in `quota_error`.
  */
 export class GetInstance {
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly instances: InstanceStore,
+    private readonly trackings: TrackingStore,
+    /** The live quota, cached briefly per key and shared by concurrent readers. */
+    private readonly quotas: QuotaReader,
+    private readonly secrets: SecretBox,
+    private readonly registry: WebhookRegistry,
+    private readonly outbox: Outbox,
+    private readonly logger: Logger,
+  ) {}
 
   async execute(
     tenantId: string,
     id: number,
   ): Promise<{ instance: InstanceDocument; dashboard: InstanceDashboard }> {
-    const { instances, trackings, quotas, secrets, registry, logger } = this.deps;
+    const { instances, trackings, quotas, secrets, registry, outbox, logger } = this;
     const instance = await instances.find(tenantId, id);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
     const now = new Date();
@@ -39,7 +50,7 @@ export class GetInstance {
     const quota = quotas.read(secrets.decrypt(instance.api_key_encrypted)).then(
       async (value) => {
         // Each quota read feeds the alert state machine; a failure there never fails the read.
-        await checkQuotaAlert(this.deps, instance, value).catch((error: unknown) =>
+        await checkQuotaAlert(instances, outbox, instance, value).catch((error: unknown) =>
           logger.warn({ err: error, instance_id: id }, 'quota alert check failed'),
         );
         return { quota: value, quota_error: null };

@@ -5,8 +5,9 @@ import type {
 } from '@inventory/events';
 import type { DomainEvent } from '@inventory/platform';
 import { boundedLabel, isPlausibleNumber, relativeUrl } from '../domain/shipment-input.js';
-import type { ShipmentChange } from '../store/shipment-store.js';
-import type { Deps } from './deps.js';
+import type { InstanceStore } from '../store/instance-store.js';
+import type { ShipmentChange, ShipmentStore } from '../store/shipment-store.js';
+import type { TrackingRows } from '../store/tracking-rows.js';
 import { trackShipment, type TrackOutcome } from './track-shipment.js';
 
 type IntakeEvent =
@@ -41,20 +42,19 @@ function changeOf(input: IntakeEvent): ShipmentChange {
  * brought in line with it; replaying any event is harmless.
  */
 export class IntakeShipment {
-  constructor(private readonly deps: Pick<Deps, 'instances' | 'shipments' | 'rows'>) {}
+  constructor(
+    private readonly instances: InstanceStore,
+    private readonly shipments: ShipmentStore,
+    private readonly rows: TrackingRows,
+  ) {}
 
   async execute(input: IntakeEvent, now = new Date()): Promise<TrackOutcome> {
     const { tenantId, occurredAt, payload } = input.event;
     const key = { trackable_type: payload.trackable_type, trackable_id: payload.trackable_id };
     if (!key.trackable_type || !Number.isSafeInteger(key.trackable_id)) return 'untracked';
-    const shipment = await this.deps.shipments.applyIfNewer(
-      tenantId,
-      key,
-      changeOf(input),
-      occurredAt,
-    );
-    const instance = await this.deps.instances.findForTenant(tenantId);
+    const shipment = await this.shipments.applyIfNewer(tenantId, key, changeOf(input), occurredAt);
+    const instance = await this.instances.findForTenant(tenantId);
     if (!shipment || !instance) return 'untracked';
-    return trackShipment(this.deps, instance, shipment, now);
+    return trackShipment(this.rows, instance, shipment, now);
   }
 }

@@ -1,8 +1,10 @@
+import type { Logger, Outbox, SecretBox } from '@inventory/platform';
 import { updateFromTrackInfo } from '../domain/track-info.js';
-import { MAX_BATCH } from '../provider/client.js';
-import { allInstances, type InstanceDocument } from '../store/instance-store.js';
+import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
+import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { TrackingQueue } from '../store/tracking-queue.js';
+import type { TrackingRows } from '../store/tracking-rows.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
-import type { Deps } from './deps.js';
 import type { WorkerOptions } from './register-pending.js';
 
 /**
@@ -13,10 +15,13 @@ import type { WorkerOptions } from './register-pending.js';
  */
 export class PollTrackings {
   constructor(
-    private readonly deps: Pick<
-      Deps,
-      'instances' | 'queue' | 'rows' | 'provider' | 'secrets' | 'outbox' | 'logger'
-    >,
+    private readonly instances: InstanceStore,
+    private readonly queue: TrackingQueue,
+    private readonly rows: TrackingRows,
+    private readonly provider: ProviderClient,
+    private readonly secrets: SecretBox,
+    private readonly outbox: Outbox,
+    private readonly logger: Logger,
     private readonly options: Pick<WorkerOptions, 'owner' | 'leaseMs' | 'now'> & {
       staleAfterMs: number;
     },
@@ -24,7 +29,7 @@ export class PollTrackings {
 
   async runOnce(): Promise<number> {
     let polled = 0;
-    for (const instance of await allInstances(this.deps.instances)) {
+    for (const instance of await this.instances.listAcrossTenants()) {
       if (!instance.is_automatic_sync_enabled) continue;
       polled += await this.pollInstance(instance);
     }
@@ -32,13 +37,13 @@ export class PollTrackings {
   }
 
   private async pollInstance(instance: InstanceDocument): Promise<number> {
-    const { queue, provider, secrets, logger } = this.deps;
+    const { queue, provider, secrets, logger } = this;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
     const tenantId = instance.tenant_id;
     let polled = 0;
     for (;;) {
       const now = this.options.now?.() ?? new Date();
-      const current = await this.deps.instances.find(tenantId, instance.id);
+      const current = await this.instances.find(tenantId, instance.id);
       if (!current?.is_automatic_sync_enabled) return polled;
       const batch = await queue.claim('poll', {
         tenantId,
@@ -79,7 +84,10 @@ export class PollTrackings {
           continue;
         }
         const update = updateFromTrackInfo('TRACKING_UPDATED', answer.carrier, answer.track_info);
-        await applyProviderUpdate(this.deps, current, row, update, { now, extra: polledAt });
+        await applyProviderUpdate(this.rows, this.outbox, current, row, update, {
+          now,
+          extra: polledAt,
+        });
         polled++;
       }
     }

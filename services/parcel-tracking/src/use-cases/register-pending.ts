@@ -1,9 +1,10 @@
-import { MAX_BATCH } from '../provider/client.js';
+import type { Logger, Outbox, SecretBox } from '@inventory/platform';
+import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
 import { ProviderError } from '../provider/errors.js';
 import { carrierName } from '../domain/carriers.js';
-import { allInstances, type InstanceDocument } from '../store/instance-store.js';
+import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { TrackingQueue } from '../store/tracking-queue.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
-import type { Deps } from './deps.js';
 
 export interface WorkerOptions {
   /** This replica's worker id (lease owner). */
@@ -25,17 +26,19 @@ export interface WorkerOptions {
  */
 export class RegisterPending {
   constructor(
-    private readonly deps: Pick<
-      Deps,
-      'instances' | 'queue' | 'provider' | 'secrets' | 'outbox' | 'logger'
-    >,
+    private readonly instances: InstanceStore,
+    private readonly queue: TrackingQueue,
+    private readonly provider: ProviderClient,
+    private readonly secrets: SecretBox,
+    private readonly outbox: Outbox,
+    private readonly logger: Logger,
     private readonly options: WorkerOptions,
   ) {}
 
   /** One pass over every instance; resolves with the number of rows sent. */
   async runOnce(): Promise<number> {
     let sent = 0;
-    for (const instance of await allInstances(this.deps.instances)) {
+    for (const instance of await this.instances.listAcrossTenants()) {
       if (!instance.is_automatic_sync_enabled) continue;
       sent += await this.registerInstance(instance);
     }
@@ -43,14 +46,14 @@ export class RegisterPending {
   }
 
   private async registerInstance(instance: InstanceDocument): Promise<number> {
-    const { queue, provider, secrets, logger } = this.deps;
+    const { queue, provider, secrets, logger } = this;
     const { owner, leaseMs } = this.options;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
     let sent = 0;
     for (;;) {
       const now = this.options.now?.() ?? new Date();
       // Re-read between batches: the kill switch stops the work at once.
-      const current = await this.deps.instances.find(instance.tenant_id, instance.id);
+      const current = await this.instances.find(instance.tenant_id, instance.id);
       if (!current?.is_automatic_sync_enabled) return sent;
       const batch = await queue.claim('register', {
         tenantId: instance.tenant_id,
@@ -138,10 +141,10 @@ export class RegisterPending {
 
   private async readQuota(instance: InstanceDocument, apiKey: string): Promise<void> {
     try {
-      const quota = await this.deps.provider.getQuota(apiKey);
-      await checkQuotaAlert(this.deps, instance, quota);
+      const quota = await this.provider.getQuota(apiKey);
+      await checkQuotaAlert(this.instances, this.outbox, instance, quota);
     } catch (error) {
-      this.deps.logger.warn(
+      this.logger.warn(
         { err: error, instance_id: instance.id },
         'quota read after registration failed',
       );

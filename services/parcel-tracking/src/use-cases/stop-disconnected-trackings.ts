@@ -1,7 +1,9 @@
-import type { DomainEvent } from '@inventory/platform';
+import type { DomainEvent, Logger, SecretBox } from '@inventory/platform';
 import type { ParcelInstanceDisconnected } from '@inventory/contracts/events/v1/parcel_tracking.js';
 import { ProviderError } from '../provider/errors.js';
-import type { Deps } from './deps.js';
+import type { ProviderClient } from '../provider/client.js';
+import type { StopJobStore } from '../store/stop-job-store.js';
+import type { TrackingStore } from '../store/tracking-store.js';
 
 /** Not registered / already stopped: the provider is not tracking it, which is what we want. */
 const ALREADY_STOPPED = new Set([-18019902, -18019906]);
@@ -13,11 +15,15 @@ const ALREADY_STOPPED = new Set([-18019902, -18019906]);
  */
 export class StopDisconnectedTrackings {
   constructor(
-    private readonly deps: Pick<Deps, 'stopJobs' | 'trackings' | 'provider' | 'secrets' | 'logger'>,
+    private readonly stopJobs: StopJobStore,
+    private readonly trackings: TrackingStore,
+    private readonly provider: ProviderClient,
+    private readonly secrets: SecretBox,
+    private readonly logger: Logger,
   ) {}
 
   async execute(event: DomainEvent<ParcelInstanceDisconnected>): Promise<void> {
-    const { stopJobs, trackings, provider, secrets, logger } = this.deps;
+    const { stopJobs, trackings, provider, secrets, logger } = this;
     const { integration_instance_id: instanceId, stop_job_id: jobId } = event.payload;
     const job = await stopJobs.find(event.tenantId, jobId);
     if (!job) return;

@@ -1,6 +1,7 @@
-import { MAX_BATCH } from '../provider/client.js';
-import { allInstances, type InstanceDocument } from '../store/instance-store.js';
-import type { Deps } from './deps.js';
+import type { Logger, SecretBox } from '@inventory/platform';
+import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
+import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { TrackingQueue } from '../store/tracking-queue.js';
 import type { WorkerOptions } from './register-pending.js';
 
 /** Not registered / already stopped: the provider no longer tracks it, which is the goal. */
@@ -14,7 +15,11 @@ const ALREADY_STOPPED = new Set([-18019902, -18019906]);
  */
 export class StopTrackings {
   constructor(
-    private readonly deps: Pick<Deps, 'instances' | 'queue' | 'provider' | 'secrets' | 'logger'>,
+    private readonly instances: InstanceStore,
+    private readonly queue: TrackingQueue,
+    private readonly provider: ProviderClient,
+    private readonly secrets: SecretBox,
+    private readonly logger: Logger,
     private readonly options: Pick<WorkerOptions, 'owner' | 'leaseMs' | 'now'> & {
       stopDeliveredAfterMs: number;
     },
@@ -22,7 +27,7 @@ export class StopTrackings {
 
   async runOnce(): Promise<number> {
     let stopped = 0;
-    for (const instance of await allInstances(this.deps.instances)) {
+    for (const instance of await this.instances.listAcrossTenants()) {
       if (!instance.is_automatic_sync_enabled) continue;
       stopped += await this.stopInstance(instance);
     }
@@ -30,7 +35,7 @@ export class StopTrackings {
   }
 
   private async stopInstance(instance: InstanceDocument): Promise<number> {
-    const { queue, provider, secrets, logger } = this.deps;
+    const { queue, provider, secrets, logger } = this;
     const { owner, leaseMs } = this.options;
     const tenantId = instance.tenant_id;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);

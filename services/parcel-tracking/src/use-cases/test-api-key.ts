@@ -1,11 +1,11 @@
 import { validationFailed, type FieldViolation } from '@inventory/platform';
 import { checkApiKey, withInputViolations } from '../domain/instance-settings.js';
-import type { ProviderQuota } from '../provider/client.js';
-import { providerFailure, type Deps } from './deps.js';
+import type { ProviderClient, ProviderQuota } from '../provider/client.js';
+import { providerFailure } from './provider-failure.js';
 
 /** Checks a key with the provider and reports its quota; nothing is saved. */
 export class TestApiKey {
-  constructor(private readonly deps: Pick<Deps, 'provider'>) {}
+  constructor(private readonly provider: ProviderClient) {}
 
   async execute(
     apiKey: string | undefined,
@@ -16,7 +16,7 @@ export class TestApiKey {
     const violations = withInputViolations(inputViolations, own);
     if (violations.length > 0) throw validationFailed(violations);
     try {
-      return await this.deps.provider.getQuota(apiKey!);
+      return await this.provider.getQuota(apiKey!);
     } catch (error) {
       throw providerFailure(error);
     }

@@ -1,8 +1,7 @@
 import { isAutoTracked } from '../domain/channel-scope.js';
 import type { InstanceDocument } from '../store/instance-store.js';
 import type { ShipmentDocument } from '../store/shipment-store.js';
-import { normalizeNumber } from '../store/tracking-rows.js';
-import type { Deps } from './deps.js';
+import { normalizeNumber, type TrackingRows } from '../store/tracking-rows.js';
 
 export type TrackOutcome = 'created' | 'kept' | 'untracked' | 'stopped';
 
@@ -14,12 +13,11 @@ export type TrackOutcome = 'created' | 'kept' | 'untracked' | 'stopped';
  * the settings do not track stays remembered in `shipments` only.
  */
 export async function trackShipment(
-  deps: Pick<Deps, 'rows'>,
+  rows: TrackingRows,
   instance: InstanceDocument,
   shipment: ShipmentDocument,
   now: Date,
 ): Promise<TrackOutcome> {
-  const { rows } = deps;
   const tenantId = shipment.tenant_id;
   const active = await rows.activeForTrackable(
     tenantId,

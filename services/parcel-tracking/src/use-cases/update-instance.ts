@@ -3,9 +3,11 @@ import {
   notFound,
   validationFailed,
   type FieldViolation,
+  type Outbox,
   type OutboxEntry,
+  type SecretBox,
 } from '@inventory/platform';
-import { backfillRequest } from './backfill-instance.js';
+import { backfillRequest } from '../events/parcel-events.js';
 import type { UpdateInstanceRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { mergeChannelScope } from '../domain/channel-scope.js';
 import {
@@ -17,8 +19,9 @@ import {
   withInputViolations,
   mergeBooleans,
 } from '../domain/instance-settings.js';
-import type { InstanceDocument } from '../store/instance-store.js';
-import { providerFailure, type Deps } from './deps.js';
+import type { ProviderClient } from '../provider/client.js';
+import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import { providerFailure } from './provider-failure.js';
 
 export interface UpdateInstanceInput {
   tenantId: string;
@@ -61,10 +64,15 @@ function changedKeys(
  * the quota alert. Records `updated` with the changed keys.
  */
 export class UpdateInstance {
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly instances: InstanceStore,
+    private readonly provider: ProviderClient,
+    private readonly secrets: SecretBox,
+    private readonly outbox: Outbox,
+  ) {}
 
   async execute({ tenantId, userId, request }: UpdateInstanceInput): Promise<InstanceDocument> {
-    const { instances, provider, secrets, outbox } = this.deps;
+    const { instances, provider, secrets, outbox } = this;
     const current = await instances.find(tenantId, request.id);
     if (!current) throw notFound('Parcel-tracking instance not found.');
 

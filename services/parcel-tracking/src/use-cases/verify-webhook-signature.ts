@@ -1,10 +1,13 @@
-import { notFound } from '@inventory/platform';
+import { notFound, type SecretBox } from '@inventory/platform';
 import { isValidWebhookSignature } from '../domain/webhook-signature.js';
-import type { Deps } from './deps.js';
+import type { InstanceStore } from '../store/instance-store.js';
 
 /** Checks an inbound push's `sign` header with the instance's key; the key never leaves here. */
 export class VerifyWebhookSignature {
-  constructor(private readonly deps: Pick<Deps, 'instances' | 'secrets'>) {}
+  constructor(
+    private readonly instances: InstanceStore,
+    private readonly secrets: SecretBox,
+  ) {}
 
   async execute(
     tenantId: string,
@@ -12,11 +15,11 @@ export class VerifyWebhookSignature {
     rawBody: Uint8Array,
     signature: string,
   ): Promise<boolean> {
-    const instance = await this.deps.instances.find(tenantId, instanceId);
+    const instance = await this.instances.find(tenantId, instanceId);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
     return isValidWebhookSignature(
       rawBody,
-      this.deps.secrets.decrypt(instance.api_key_encrypted),
+      this.secrets.decrypt(instance.api_key_encrypted),
       signature,
     );
   }

@@ -1,0 +1,22 @@
+import type { Connection } from 'mongoose';
+import { InstanceStore } from '../src/store/instance-store.js';
+import { ShipmentStore } from '../src/store/shipment-store.js';
+import { TrackingQueue } from '../src/store/tracking-queue.js';
+import { TrackingRows } from '../src/store/tracking-rows.js';
+import { TrackingStore } from '../src/store/tracking-store.js';
+
+/**
+ * The service's repositories on the test's own connection: tests seed and read rows through
+ * their public methods, as the service's use cases do, and build workers on them.
+ */
+export function testStores(connection: Connection) {
+  return {
+    instances: new InstanceStore(connection),
+    trackings: new TrackingStore(connection),
+    rows: new TrackingRows(connection),
+    queue: new TrackingQueue(connection),
+    shipments: new ShipmentStore(connection),
+  };
+}
+
+export type TestStores = ReturnType<typeof testStores>;
