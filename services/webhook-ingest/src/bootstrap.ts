@@ -14,7 +14,7 @@ import { ProcessWebhookEvent } from './use-cases/process-webhook-event.js';
 import { RegisterToken } from './use-cases/register-token.js';
 import { ResolveToken } from './use-cases/resolve-token.js';
 import { UnregisterToken } from './use-cases/unregister-token.js';
-import { FinishQueue } from './worker/finish-queue.js';
+import { finishQueue } from './worker/finish-queue.js';
 import { WebhookProcessor } from './worker/webhook-processor.js';
 
 export const SERVICE_NAME = 'webhook-ingest';
@@ -46,13 +46,16 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<
       const log = new WebhookLogReader(inbox.model);
       const resolveToken = new ResolveToken(tokens);
       const metrics = new WebhookMetrics(runtime.metrics.registry);
+      const finishes = finishQueue(inbox, runtime.outbox);
+      // Registered before the processor's stop, so it runs after it: the last results are written.
+      runtime.onStop(() => finishes.stop());
       const processor = new WebhookProcessor({
         inbox,
         process: metrics.countProcessing(
           new ProcessWebhookEvent({
             inbox,
             parcelTracking,
-            finishes: new FinishQueue(inbox, runtime.outbox),
+            finishes,
             logger: runtime.logger,
             policy: {
               maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,

@@ -5,7 +5,7 @@ import { connectMongo, ensureIndexes, Outbox } from '@inventory/platform';
 import type { TrackingUpdate } from '../src/domain/payload.js';
 import { webhookActivity } from '../src/domain/webhook-activity.js';
 import { InboxStore, type Outcome, type WebhookEventDocument } from '../src/store/inbox-store.js';
-import { FinishQueue } from '../src/worker/finish-queue.js';
+import { finishQueue } from '../src/worker/finish-queue.js';
 
 const TENANT = 'tenant-batched';
 
@@ -90,7 +90,7 @@ describe('batched claims and results (ADR 0224)', () => {
     // Another worker took the middle row over (its lease ran out while this one was slow).
     await inbox.model.updateOne({ id: rows[1]!.id }, { $set: { lease_owner: 'owner-e' } });
 
-    const finishes = new FinishQueue(inbox, outbox);
+    const finishes = finishQueue(inbox, outbox);
     const outcome: Outcome = {
       result: 'failed',
       status_from: null,
@@ -99,13 +99,13 @@ describe('batched claims and results (ADR 0224)', () => {
     };
     const written = await Promise.all(
       rows.map((row: WebhookEventDocument) =>
-        finishes.finish(
-          'owner-d',
+        finishes.add({
+          owner: 'owner-d',
           row,
           outcome,
-          5,
-          webhookActivity({ ...row, ...outcome }, row.attempts, new Date()),
-        ),
+          durationMs: 5,
+          entries: webhookActivity({ ...row, ...outcome }, row.attempts, new Date()),
+        }),
       ),
     );
     expect(written).toEqual([true, false, true]);

@@ -61,7 +61,7 @@ export class ProcessWebhookEvent {
       inbox: InboxStore;
       parcelTracking: Pick<ParcelTracking, 'applyUpdate'>;
       /** Writes a result with its activity entries (batched with others in flight). */
-      finishes: Pick<FinishQueue, 'finish'>;
+      finishes: Pick<FinishQueue, 'add'>;
       logger: Logger;
       policy: ProcessingPolicy;
     },
@@ -115,13 +115,13 @@ export class ProcessWebhookEvent {
       }
     }
     const entries = webhookActivity({ ...row, ...outcome }, row.attempts, new Date());
-    const written = await this.deps.finishes.finish(
+    const written = await this.deps.finishes.add({
       owner,
       row,
       outcome,
-      Date.now() - started,
+      durationMs: Date.now() - started,
       entries,
-    );
+    });
     if (!written) {
       logger.warn(
         { webhook_event_id: row.id },
