@@ -42,7 +42,9 @@ export class AttemptDelivery {
    * slots of each tenant taken in one block; resolves to the attempts in flight.
    */
   async executeAll(batch: DeliveryDocument[]): Promise<Array<Promise<void>>> {
-    const found = await this.stores.subscriptions.byIds(batch.map((d) => d.subscription_id));
+    const found = await this.stores.subscriptions.byIdsAcrossTenants(
+      batch.map((d) => d.subscription_id),
+    );
     const byId = new Map(found.map((subscription) => [subscription.id, subscription]));
     // The tenant check: a delivery only ever goes to its own tenant's subscription.
     const targets = batch.map((delivery) => {
@@ -85,12 +87,12 @@ export class AttemptDelivery {
   ): Promise<void> {
     const { subscriptions, settles } = this.stores;
     if (!subscription?.is_active) {
-      await settles.add({ deliveryId: delivery.delivery_id, changes: { status: 'skipped' } });
+      await settles.add({ delivery, changes: { status: 'skipped' } });
       this.metrics.settled('skipped');
       return;
     }
     if (!admitted) {
-      await settles.add({ deliveryId: delivery.delivery_id, changes: { status: 'dropped' } });
+      await settles.add({ delivery, changes: { status: 'dropped' } });
       this.metrics.settled('dropped');
       this.logger.warn(
         { delivery_id: delivery.delivery_id, subscription_id: subscription.id },
@@ -133,7 +135,7 @@ export class AttemptDelivery {
         if (subscription.consecutive_failures !== 0)
           await subscriptions.recordSuccess(subscription.tenant_id, subscription.id);
         await settles.add({
-          deliveryId: delivery.delivery_id,
+          delivery,
           changes: { ...base, status: 'succeeded' },
           attempt,
         });
@@ -141,7 +143,7 @@ export class AttemptDelivery {
         return;
       case 'retry':
         await settles.add({
-          deliveryId: delivery.delivery_id,
+          delivery,
           changes: {
             ...base,
             status: 'pending',
@@ -154,7 +156,7 @@ export class AttemptDelivery {
         // Switched off first: a crash before settling leaves a delivery that is then skipped.
         await this.deactivate.execute(subscription, 'gone', subscription.consecutive_failures);
         await settles.add({
-          deliveryId: delivery.delivery_id,
+          delivery,
           changes: { ...base, status: 'failed' },
           attempt,
         });
@@ -167,7 +169,7 @@ export class AttemptDelivery {
         if (failures >= this.rules.deactivateAfterFailures)
           await this.deactivate.execute(subscription, 'consecutive_failures', failures);
         await settles.add({
-          deliveryId: delivery.delivery_id,
+          delivery,
           changes: { ...base, status: 'failed' },
           attempt,
         });

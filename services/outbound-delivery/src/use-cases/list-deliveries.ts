@@ -31,7 +31,7 @@ export class ListDeliveries {
       ]);
     if (!(await this.subscriptions.find(tenantId, subscriptionId)))
       throw notFound(SUBSCRIPTION_NOT_FOUND);
-    return this.deliveries.page(
+    return this.deliveries.listPage(
       tenantId,
       subscriptionId,
       filter,

@@ -6,7 +6,8 @@ import {
 import { describeCallError, type Logger } from '@inventory/platform';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
 import { webhookActivity } from '../domain/webhook-activity.js';
-import type { InboxStore, Outcome, WebhookEventDocument } from '../store/inbox-store.js';
+import type { InboxStore } from '../store/inbox-store.js';
+import type { Outcome, WebhookEventDocument } from '../store/webhook-event.js';
 import type { FinishQueue } from '../worker/finish-queue.js';
 
 /** Why an ignored row changed nothing (kept in its error_message). ADR 0221. */

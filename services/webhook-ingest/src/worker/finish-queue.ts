@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GroupCommitQueue, type Outbox, type OutboxEntry } from '@inventory/platform';
-import type { InboxStore, Outcome, WebhookEventDocument } from '../store/inbox-store.js';
+import type { InboxStore } from '../store/inbox-store.js';
+import type { Outcome, WebhookEventDocument } from '../store/webhook-event.js';
 
 /** One processed row's result, with the activity entries written with it. */
 export interface Finish {
@@ -46,7 +47,7 @@ async function writeBatch(inbox: InboxStore, outbox: Outbox, batch: Finish[]) {
   } catch (error) {
     if (!(error instanceof PartlyWritten)) throw error;
   }
-  const finished = await inbox.finishedWith(ids, token);
+  const finished = await inbox.finishedAcrossTenants(ids, token);
   await outbox.add(
     batch.filter((entry) => finished.has(entry.row.id)).flatMap((entry) => entry.entries),
   );
