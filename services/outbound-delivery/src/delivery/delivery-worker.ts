@@ -1,5 +1,6 @@
 import type { Logger } from '@inventory/platform';
-import type { DeliveryDocument, DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryDocument } from '../store/delivery.js';
 
 export interface DeliveryWorkerOptions {
   pollMs: number;

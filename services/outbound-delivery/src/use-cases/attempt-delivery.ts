@@ -5,7 +5,7 @@ import { signatureHeader } from '../domain/signing-secret.js';
 import type { DeliveryMetrics } from '../delivery/delivery-metrics.js';
 import type { HttpSender } from '../delivery/http-sender.js';
 import type { RateCap } from '../delivery/rate-cap.js';
-import type { DeliveryDocument, Settle } from '../store/delivery-store.js';
+import type { DeliveryDocument, Settle } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 import type { DeactivateSubscription } from './deactivate-subscription.js';
 
