@@ -10,3 +10,4 @@ export * from './lifecycle/index.js';
 export * from './service/index.js';
 export * from './crypto/index.js';
 export * from './cache/index.js';
+export * from './batching/index.js';

@@ -1,16 +1,16 @@
 import { ACTIVITY_STREAM, anyDomainEvent, DOMAIN_STREAM, OUTBOUND_STREAM } from '@inventory/events';
-import { connectRedis, SecretBox, ServiceRuntime } from '@inventory/platform';
+import { connectRedis, GroupCommitQueue, SecretBox, ServiceRuntime } from '@inventory/platform';
 import { readConfig, type Config } from './config.js';
 import { DeliveryMetrics } from './delivery/delivery-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { systemResolve } from './delivery/guarded-lookup.js';
 import { HttpSender } from './delivery/http-sender.js';
 import { RateCap } from './delivery/rate-cap.js';
-import { SettleQueue } from './delivery/settle-queue.js';
 import { startBatchConsumer } from './events/batch-consumer.js';
 import type { Resolve } from './domain/receiver-url.js';
 import { outboundDeliveryService } from './grpc/outbound-delivery-service.js';
 import { DeliveryStore } from './store/delivery-store.js';
+import { type Settle } from './store/delivery.js';
 import { SubscriptionStore } from './store/subscription-store.js';
 import { AttemptDelivery } from './use-cases/attempt-delivery.js';
 import { CreateSubscription } from './use-cases/create-subscription.js';
@@ -78,8 +78,12 @@ export async function bootstrap(
         responseBodyLimitBytes: config.WEBHOOK_RESPONSE_BODY_LIMIT_BYTES,
       });
       runtime.onStop(async () => sender.close());
+      // Settles by group commit (ADR 0406): one bulk write for the attempts that end together.
+      // Stopped after the worker (registered before it), so the last attempts' settles are written.
+      const settles = new GroupCommitQueue((batch: Settle[]) => deliveries.settleMany(batch));
+      runtime.onStop(() => settles.stop());
       const attempt = new AttemptDelivery(
-        { subscriptions, settles: new SettleQueue(deliveries) },
+        { subscriptions, settles },
         sender,
         new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE, options.clock),
         secretBox,

@@ -4,8 +4,10 @@ import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, ensureIndexes, Outbox } from '@inventory/platform';
 import type { TrackingUpdate } from '../src/domain/payload.js';
 import { webhookActivity } from '../src/domain/webhook-activity.js';
-import { InboxStore, type Outcome, type WebhookEventDocument } from '../src/store/inbox-store.js';
-import { FinishQueue } from '../src/worker/finish-queue.js';
+import { InboxStore } from '../src/store/inbox-store.js';
+import { type Outcome, type WebhookEventDocument } from '../src/store/webhook-event.js';
+import { finishQueue } from '../src/worker/finish-queue.js';
+import { webhookEvents } from './harness.js';
 
 const TENANT = 'tenant-batched';
 
@@ -68,29 +70,32 @@ describe('batched claims and results (ADR 0224)', () => {
   it('gives every due row to exactly one of two claimers racing for them', async () => {
     const ids = await storeRows(inbox, 'RACE', 30);
     const [first, second] = await Promise.all([
-      inbox.claimBatch('owner-a', 60_000, 20),
-      inbox.claimBatch('owner-b', 60_000, 20),
+      inbox.claimDueAcrossTenants('owner-a', 60_000, 20),
+      inbox.claimDueAcrossTenants('owner-b', 60_000, 20),
     ]);
     const claimed = [...first, ...second].map((row) => row.id);
     expect(new Set(claimed).size).toBe(claimed.length);
     expect(claimed.filter((id) => ids.includes(id)).sort()).toEqual(
       ids.slice(0, claimed.length).sort(),
     );
-    const again = await inbox.claimBatch('owner-c', 60_000, 100);
+    const again = await inbox.claimDueAcrossTenants('owner-c', 60_000, 100);
     expect(new Set([...claimed, ...again.map((row) => row.id)])).toEqual(new Set(ids));
     expect(first.every((row) => row.lease_owner === 'owner-a' && row.attempts === 1)).toBe(true);
   });
 
   it('writes the results of a batch together, and none for a row whose lease was lost, nor its activity', async () => {
     await storeRows(inbox, 'LOST', 3);
-    const rows = (await inbox.claimBatch('owner-d', 60_000, 100)).filter((row) =>
+    const rows = (await inbox.claimDueAcrossTenants('owner-d', 60_000, 100)).filter((row) =>
       row.tracking_number.startsWith('LOST'),
     );
     expect(rows).toHaveLength(3);
     // Another worker took the middle row over (its lease ran out while this one was slow).
-    await inbox.model.updateOne({ id: rows[1]!.id }, { $set: { lease_owner: 'owner-e' } });
+    await webhookEvents(connection).updateOne(
+      { id: rows[1]!.id },
+      { $set: { lease_owner: 'owner-e' } },
+    );
 
-    const finishes = new FinishQueue(inbox, outbox);
+    const finishes = finishQueue(inbox, outbox);
     const outcome: Outcome = {
       result: 'failed',
       status_from: null,
@@ -99,21 +104,21 @@ describe('batched claims and results (ADR 0224)', () => {
     };
     const written = await Promise.all(
       rows.map((row: WebhookEventDocument) =>
-        finishes.finish(
-          'owner-d',
+        finishes.add({
+          owner: 'owner-d',
           row,
           outcome,
-          5,
-          webhookActivity({ ...row, ...outcome }, row.attempts, new Date()),
-        ),
+          durationMs: 5,
+          entries: webhookActivity({ ...row, ...outcome }, row.attempts, new Date()),
+        }),
       ),
     );
     expect(written).toEqual([true, false, true]);
 
-    const after = await inbox.model
+    const after = await webhookEvents(connection)
       .find({ id: { $in: rows.map((row) => row.id) } })
       .sort({ id: 1 })
-      .lean<WebhookEventDocument[]>();
+      .toArray();
     expect(after.map((row) => row.state)).toEqual(['done', 'received', 'done']);
     expect(after[0]).toMatchObject({ result: 'failed', processing_duration_ms: 5 });
     expect(after[1]).toMatchObject({ result: null, lease_owner: 'owner-e' });

@@ -2,9 +2,16 @@ import { fileURLToPath } from 'node:url';
 import { connect as connectNats, type NatsConnection } from 'nats';
 import { freePort, spawnUntilReady, type ManagedProcess } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InboxStore } from '../src/store/inbox-store.js';
 import { answer, FakeParcelTracking, TrackingUpdateOutcome } from './fake-parcel-tracking.js';
-import { activityEvents, clientOf, connect, eventually, ingest, startHarness } from './harness.js';
+import {
+  activityEvents,
+  clientOf,
+  connect,
+  eventually,
+  ingest,
+  startHarness,
+  webhookEvents,
+} from './harness.js';
 import { ProviderPushes, SIM_KEY } from './provider-pushes.js';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '@inventory/platform';
@@ -22,7 +29,6 @@ describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => 
   let pushes: ProviderPushes;
   let nats: NatsConnection;
   let mongo: Connection;
-  let inbox: InboxStore;
   let port: number;
   let child: ManagedProcess | undefined;
 
@@ -55,7 +61,6 @@ describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => 
     port = await freePort();
     nats = await connectNats({ servers: h.infra.natsUrl });
     mongo = await connectMongo(h.infra.mongoUrl, h.env.MONGO_DB!);
-    inbox = new InboxStore(mongo);
     await start();
   });
   afterAll(async () => {
@@ -86,7 +91,11 @@ describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => 
     client.close();
     await eventually(async () => expect(h.fake.callsFor(ids[0]!)).toHaveLength(1));
     expect(
-      await inbox.model.countDocuments({ id: ids[1], state: 'received', lease_owner: null }),
+      await webhookEvents(mongo).countDocuments({
+        id: ids[1],
+        state: 'received',
+        lease_owner: null,
+      }),
     ).toBe(1);
 
     const exited = new Promise((resolve) => child!.child.once('exit', resolve));
@@ -96,7 +105,10 @@ describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => 
     await start();
 
     const rows = await eventually(async () => {
-      const found = await inbox.model.find({ tenant_id: TENANT }).sort({ id: 1 }).lean();
+      const found = await webhookEvents(mongo)
+        .find({ tenant_id: TENANT })
+        .sort({ id: 1 })
+        .toArray();
       expect(found.map((row) => row.state)).toEqual(['done', 'done']);
       return found;
     }, 60_000);
@@ -140,7 +152,7 @@ describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => 
     for (const [key, value] of keys) revived.apiKeys.set(key, value);
     h.fake = revived;
     const row = await eventually(async () => {
-      const found = await inbox.model.findOne({ id }).lean();
+      const found = await webhookEvents(mongo).findOne({ id });
       expect(found?.state).toBe('done');
       return found!;
     }, 60_000);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Connection } from 'mongoose';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { ActivityRecorded } from '@inventory/contracts/events/v1/activity.js';
 import { WebhookIngestServiceClient } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
@@ -11,7 +12,7 @@ import {
   type ServiceRuntime,
 } from '@inventory/platform';
 import type { bootstrap } from '../src/bootstrap.js';
-import { type WebhookEventDocument } from '../src/store/inbox-store.js';
+import { type WebhookEventDocument } from '../src/store/webhook-event.js';
 import { FakeParcelTracking } from './fake-parcel-tracking.js';
 
 export const PROVIDER = 'parcel-tracking';
@@ -77,10 +78,26 @@ export function ingest(
   });
 }
 
+/**
+ * The service's webhook log, read by its collection's name: what a test checks is stored, without
+ * reaching into the service's stores.
+ */
+export function webhookEvents(mongo: Connection) {
+  return mongo.collection<WebhookEventDocument>('webhook_events');
+}
+
+/** The registered tokens, read by their collection's name. */
+export function webhookTokens(mongo: Connection) {
+  return mongo.collection('webhook_tokens');
+}
+
 /** The row once it has its result. */
-export function finished(service: { stores: Service['stores'] }, id: number) {
+export function finished(
+  service: Pick<ServiceRuntime, 'mongo'>,
+  id: number,
+): Promise<WebhookEventDocument> {
   return eventually(async () => {
-    const row = await service.stores.inbox.model.findOne({ id }).lean<WebhookEventDocument>();
+    const row = await webhookEvents(service.mongo).findOne({ id });
     if (row?.state !== 'done') throw new Error(`webhook event ${id} is not finished`);
     return row;
   });

@@ -14,6 +14,7 @@ import {
   ingest,
   startHarness,
   type Service,
+  webhookEvents,
 } from './harness.js';
 import { ProviderPushes, SIM_KEY } from './provider-pushes.js';
 
@@ -307,7 +308,7 @@ describe('webhook-ingest: ingest rules and the processing job (fake parcel-track
   it('stores nothing for an unknown or removed token', async () => {
     const removed = await connect(client, h.fake, TENANT, 77, SIM_KEY);
     await as(TENANT, () => client.call.unregisterToken({ token: removed }));
-    const before = await service.stores.inbox.model.countDocuments({});
+    const before = await webhookEvents(service.mongo).countDocuments({});
     for (const unknown of [removed, `wh_${'z'.repeat(43)}`]) {
       const failure = await ingest(client, unknown, '{}').then(
         () => undefined,
@@ -329,7 +330,7 @@ describe('webhook-ingest: ingest rules and the processing job (fake parcel-track
         (error: unknown) => describeCallError(error),
       );
     expect(elsewhere?.code).toBe(status.NOT_FOUND);
-    expect(await service.stores.inbox.model.countDocuments({})).toBe(before);
+    expect(await webhookEvents(service.mongo).countDocuments({})).toBe(before);
   });
 
   it('lists finished rows with filters, sorts and pages, for the caller tenant only', async () => {
@@ -344,9 +345,11 @@ describe('webhook-ingest: ingest rules and the processing job (fake parcel-track
           ...request,
         }),
       );
-    await eventually(async () => expect(await service.stores.inbox.countPending()).toBe(0));
+    await eventually(async () =>
+      expect(await webhookEvents(service.mongo).countDocuments({ state: 'received' })).toBe(0),
+    );
     const all = await list({ page: { page: 1, per_page: 1000 } });
-    const total = await service.stores.inbox.model.countDocuments({
+    const total = await webhookEvents(service.mongo).countDocuments({
       tenant_id: TENANT,
       integration_instance_id: INSTANCE,
     });

@@ -9,6 +9,7 @@ import {
 } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
+import { webhookEvents, webhookTokens } from './harness.js';
 
 const asTenant = <T>(tenantId: string | undefined, fn: () => Promise<T>) =>
   runWithContext({ requestId: 'test', tenantId }, fn);
@@ -63,7 +64,7 @@ describe('webhook-ingest: central token registry and inbox', () => {
       provider: 'parcel-tracking',
       integration_instance_id: 7,
     });
-    const stored = await service.stores.tokens.model.find({}).lean();
+    const stored = await webhookTokens(service.mongo).find({}).toArray();
     expect(JSON.stringify(stored)).not.toContain(token('a1'));
   });
 
@@ -140,7 +141,7 @@ describe('webhook-ingest: central token registry and inbox', () => {
       content_type: 'application/json',
     });
     expect(webhook_event_id).toBeGreaterThan(0);
-    const row = await service.stores.inbox.model.findOne({ id: webhook_event_id }).lean();
+    const row = await webhookEvents(service.mongo).findOne({ id: webhook_event_id });
     expect(row).toMatchObject({
       tenant_id: 'tenant-c',
       integration_instance_id: 9,
@@ -181,7 +182,7 @@ describe('webhook-ingest: central token registry and inbox', () => {
       }),
     );
     expect(failure.code).toBe(status.UNAVAILABLE);
-    expect(await service.stores.inbox.model.countDocuments({ tenant_id: 'tenant-e' })).toBe(0);
+    expect(await webhookEvents(service.mongo).countDocuments({ tenant_id: 'tenant-e' })).toBe(0);
   });
 
   it('refuses an inbound webhook for an unknown token or another provider segment', async () => {
@@ -217,7 +218,7 @@ describe('webhook-ingest: central token registry and inbox', () => {
         )
       ).code,
     ).toBe(status.NOT_FOUND);
-    expect(await service.stores.inbox.model.countDocuments({ tenant_id: 'tenant-f' })).toBe(0);
+    expect(await webhookEvents(service.mongo).countDocuments({ tenant_id: 'tenant-f' })).toBe(0);
     // Not vacuous: under its own provider segment the same token is known and stored.
     const accepted = await client.call.ingestWebhook({
       token: token('f1'),
@@ -225,7 +226,7 @@ describe('webhook-ingest: central token registry and inbox', () => {
       raw_body: raw,
       content_type: 'application/json',
     });
-    expect(await service.stores.inbox.model.countDocuments({ tenant_id: 'tenant-f' })).toBe(1);
+    expect(await webhookEvents(service.mongo).countDocuments({ tenant_id: 'tenant-f' })).toBe(1);
     expect(accepted.webhook_event_id).toBeGreaterThan(0);
   });
 

@@ -1,11 +1,4 @@
-import {
-  AckPolicy,
-  DeliverPolicy,
-  type ConsumerMessages,
-  type JetStreamClient,
-  type JetStreamManager,
-  type JsMsg,
-} from 'nats';
+import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
 import type { Logger } from 'pino';
 import { runWithContext, newRequestId } from '../logging/request-context.js';
 import { endSpan, isTracing, SpanKind, startSpan, type Span } from '../tracing/tracing.js';
@@ -16,6 +9,7 @@ import {
   trackConsumerPending,
 } from '../metrics/shared-metrics.js';
 import { decodeEnvelope, decodeEvent, type DomainEvent, type EventType } from './event-types.js';
+import { ensureDurableConsumer } from './durable-consumer.js';
 import type { ProcessedEventStore } from './processed-events.js';
 
 export interface ConsumerOptions<T> {
@@ -46,24 +40,13 @@ export interface ConsumerHandle {
  */
 export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<ConsumerHandle> {
   const { manager, jetstream, stream, durable, logger } = options;
-  const config = {
-    durable_name: durable,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    filter_subject: options.event.subject,
-    max_deliver: options.maxDeliver ?? 10,
-    ack_wait: (options.ackWaitMs ?? 30_000) * 1_000_000,
-  };
-  try {
-    await manager.consumers.info(stream, durable);
-    await manager.consumers.update(stream, durable, {
-      max_deliver: config.max_deliver,
-      ack_wait: config.ack_wait,
-    });
-  } catch {
-    await manager.consumers.add(stream, config);
-  }
-  const consumer = await jetstream.consumers.get(stream, durable);
+  const consumer = await ensureDurableConsumer(jetstream, manager, {
+    stream,
+    durable,
+    filterSubject: options.event.subject,
+    maxDeliver: options.maxDeliver,
+    ackWaitMs: options.ackWaitMs,
+  });
   const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
   let inFlight = Promise.resolve();
 

@@ -1,5 +1,6 @@
 import type { Logger } from '@inventory/platform';
-import type { DeliveryDocument, DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryDocument } from '../store/delivery.js';
 
 export interface DeliveryWorkerOptions {
   pollMs: number;
@@ -87,7 +88,7 @@ export class DeliveryWorker {
     const queued = this.leased.splice(0);
     if (queued.length > 0)
       await this.deliveries
-        .releaseLeases(queued)
+        .releaseLeasesAcrossTenants(queued)
         .catch((error: unknown) =>
           this.logger.warn({ err: error }, 'queued leases not released; they expire instead'),
         );
@@ -128,9 +129,9 @@ export class DeliveryWorker {
     // Claims for the free slots and for the queue too: a backlog then costs a third of the
     // claims (each is three round trips), and the queue's leases are checked before use.
     const queueRoom = Math.max(0, this.options.concurrency - this.leased.length - this.reserved);
-    const ids = await this.deliveries.dueIds(new Date(), room + queueRoom);
+    const ids = await this.deliveries.dueIdsAcrossTenants(new Date(), room + queueRoom);
     if (!this.running) return started;
-    const claimed = await this.deliveries.claim(ids, new Date(), this.options.leaseMs);
+    const claimed = await this.deliveries.claimAcrossTenants(ids, new Date(), this.options.leaseMs);
     if (claimed.length === 0) return started;
     const startNow = claimed.slice(0, room);
     this.leased.push(...claimed.slice(room));

@@ -1,13 +1,8 @@
-import {
-  AckPolicy,
-  DeliverPolicy,
-  type JetStreamClient,
-  type JetStreamManager,
-  type JsMsg,
-} from 'nats';
+import type { JetStreamClient, JetStreamManager, JsMsg } from 'nats';
 import {
   decodeEnvelope,
   decodeEvent,
+  ensureDurableConsumer,
   type DomainEvent,
   type EventType,
   type Logger,
@@ -42,24 +37,13 @@ export async function startBatchConsumer<T>(
 ): Promise<{ stop(): Promise<void> }> {
   const { manager, jetstream, stream, durable, logger } = options;
   const maxBatch = options.maxBatch ?? 256;
-  const config = {
-    durable_name: durable,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    filter_subject: options.event.subject,
-    max_deliver: options.maxDeliver ?? 10,
-    ack_wait: (options.ackWaitMs ?? 30_000) * 1_000_000,
-  };
-  try {
-    await manager.consumers.info(stream, durable);
-    await manager.consumers.update(stream, durable, {
-      max_deliver: config.max_deliver,
-      ack_wait: config.ack_wait,
-    });
-  } catch {
-    await manager.consumers.add(stream, config);
-  }
-  const consumer = await jetstream.consumers.get(stream, durable);
+  const consumer = await ensureDurableConsumer(jetstream, manager, {
+    stream,
+    durable,
+    filterSubject: options.event.subject,
+    maxDeliver: options.maxDeliver,
+    ackWaitMs: options.ackWaitMs,
+  });
   const messages = await consumer.consume({ max_messages: maxBatch });
 
   const waiting: JsMsg[] = [];

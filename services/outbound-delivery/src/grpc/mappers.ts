@@ -2,7 +2,7 @@ import type {
   Delivery,
   Subscription,
 } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
-import type { DeliveryDocument } from '../store/delivery-store.js';
+import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument } from '../store/subscription-store.js';
 
 /** The stored subscription as the API sees it: never a secret. */

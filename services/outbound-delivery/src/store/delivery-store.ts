@@ -1,87 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Schema, type Connection, type Model, type mongo } from 'mongoose';
-import { isDuplicateKeyError, tenantFilter } from '@inventory/platform';
-import type { OutboundDeliveryStatus } from '@inventory/rules';
-
-export interface AttemptRecord {
-  attempted_at: Date;
-  response_status: number | null;
-  duration_ms: number;
-  error: string | null;
-  response_body: string | null;
-}
-
-export interface DeliveryDocument {
-  /** The delivery UUID sent as X-SVC-Delivery-Id on every attempt. */
-  delivery_id: string;
-  tenant_id: string;
-  subscription_id: number;
-  event: string;
-  /** `<event id>:<subscription id>` for catalog events (one delivery per pair), else the id. */
-  dedupe_key: string;
-  /** The serialised envelope, sent byte for byte on every attempt. */
-  body: string;
-  occurred_at: Date;
-  status: OutboundDeliveryStatus;
-  /** Attempts made in the current cycle (a redeliver starts a new cycle). */
-  cycle_attempts: number;
-  /** Whether the current cycle has passed the per-tenant cap. */
-  admitted: boolean;
-  next_attempt_at: Date;
-  /** A replica holds the delivery until then; past it, another may take it (crash recovery). */
-  lease_until: Date;
-  /** Which claim holds the lease (a claim reads back exactly the deliveries it won). */
-  lease_token?: string;
-  attempts: AttemptRecord[];
-  created_at: Date;
-  updated_at: Date;
-}
-
-const schema = new Schema<DeliveryDocument>(
-  {
-    delivery_id: { type: String, required: true },
-    tenant_id: { type: String, required: true },
-    subscription_id: { type: Number, required: true },
-    event: { type: String, required: true },
-    dedupe_key: { type: String, required: true },
-    body: { type: String, required: true },
-    occurred_at: { type: Date, required: true },
-    status: { type: String, required: true },
-    cycle_attempts: { type: Number, required: true },
-    admitted: { type: Boolean, required: true },
-    next_attempt_at: { type: Date, required: true },
-    lease_until: { type: Date, required: true },
-    lease_token: { type: String },
-    attempts: { type: Schema.Types.Mixed, required: true },
-    created_at: { type: Date, required: true },
-    updated_at: { type: Date, required: true },
-  },
-  { versionKey: false, collection: 'deliveries', minimize: false },
-);
-schema.index({ delivery_id: 1 }, { unique: true });
-schema.index({ dedupe_key: 1 }, { unique: true });
-schema.index({ status: 1, next_attempt_at: 1 });
-schema.index({ tenant_id: 1, subscription_id: 1, created_at: -1 });
-
-export type NewDelivery = Pick<
-  DeliveryDocument,
-  'delivery_id' | 'tenant_id' | 'subscription_id' | 'event' | 'dedupe_key' | 'body' | 'occurred_at'
->;
-
-export interface DeliveryFilter {
-  status?: string;
-  event?: string;
-}
+import type { Connection, mongo } from 'mongoose';
+import { isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
+import {
+  deliveryModel,
+  type DeliveryDocument,
+  type DeliveryFilter,
+  type NewDelivery,
+  type Settle,
+} from './delivery.js';
 
 const EPOCH = new Date(0);
-
-export interface Settle {
-  deliveryId: string;
-  changes: Partial<
-    Pick<DeliveryDocument, 'status' | 'cycle_attempts' | 'admitted' | 'next_attempt_at'>
-  >;
-  attempt?: AttemptRecord;
-}
 
 /** The indexes that failed in an unordered insert when every failure is a duplicate key. */
 function duplicateOnlyFailures(error: unknown): Set<number> | undefined {
@@ -95,22 +23,26 @@ function duplicateOnlyFailures(error: unknown): Set<number> | undefined {
   return new Set(indexes as number[]);
 }
 
-export class DeliveryStore {
-  private readonly model: Model<DeliveryDocument>;
-
+/**
+ * The delivery log and schedule. A tenant's reads and writes name the tenant; the worker's work
+ * over due deliveries of every tenant (find, claim, release) says so in its names. Fan-out and
+ * settles write many tenants' deliveries in one round trip, each document or filter carrying its
+ * own tenant (ADR 0406).
+ */
+export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
   constructor(connection: Connection) {
-    this.model = connection.model<DeliveryDocument>('Delivery', schema);
+    super(deliveryModel(connection));
   }
 
-  /** Schedules a first attempt now; false when the same dedupe key was already scheduled. */
   /** The driver's collection, typed: for writes whose documents are built whole here. */
   private collection(): mongo.Collection<DeliveryDocument> {
     return this.model.collection as unknown as mongo.Collection<DeliveryDocument>;
   }
 
+  /** Schedules a first attempt now; false when the same dedupe key was already scheduled. */
   async insertIfNew(input: NewDelivery, now = new Date()): Promise<boolean> {
     try {
-      await this.model.create({
+      await this.insertOne({
         ...input,
         status: 'pending',
         cycle_attempts: 0,
@@ -170,8 +102,8 @@ export class DeliveryStore {
     }
   }
 
-  /** Ids of pending deliveries due by `now` and not held by a live lease, oldest first. */
-  async dueIds(now: Date, limit: number): Promise<string[]> {
+  /** Ids of pending deliveries of every tenant due by `now` and not held by a live lease, oldest first. */
+  async dueIdsAcrossTenants(now: Date, limit: number): Promise<string[]> {
     const rows = await this.model
       .find(
         { status: 'pending', next_attempt_at: { $lte: now }, lease_until: { $lte: now } },
@@ -184,10 +116,15 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes the leases of the given due deliveries in one write, marked with a fresh token, and
-   * returns the ones this call won (another replica may have taken some first).
+   * Takes the leases of the given due deliveries (of any tenant, from `dueIdsAcrossTenants`) in
+   * one write, marked with a fresh token, and returns the ones this call won (another replica may
+   * have taken some first).
    */
-  async claim(deliveryIds: string[], now: Date, leaseMs: number): Promise<DeliveryDocument[]> {
+  async claimAcrossTenants(
+    deliveryIds: string[],
+    now: Date,
+    leaseMs: number,
+  ): Promise<DeliveryDocument[]> {
     if (deliveryIds.length === 0) return [];
     const token = randomUUID();
     await this.model.updateMany(
@@ -205,15 +142,18 @@ export class DeliveryStore {
   }
 
   /**
-   * Settles claimed deliveries in one unordered bulk write (each as `settle` would).
+   * Settles claimed deliveries in one unordered bulk write, each scoped to its delivery's tenant:
+   * appends the attempt (if one was made) and sets the new state.
    */
   async settleMany(settles: Settle[]): Promise<void> {
     if (settles.length === 0) return;
     const updatedAt = new Date();
     await this.collection().bulkWrite(
-      settles.map(({ deliveryId, changes, attempt }) => ({
+      settles.map(({ delivery, changes, attempt }) => ({
         updateOne: {
-          filter: { delivery_id: deliveryId },
+          filter: this.scope(delivery.tenant_id, {
+            delivery_id: delivery.delivery_id,
+          }) as mongo.Filter<DeliveryDocument>,
           update: {
             $set: { ...changes, lease_until: EPOCH, updated_at: updatedAt },
             ...(attempt ? { $push: { attempts: attempt } } : {}),
@@ -224,8 +164,13 @@ export class DeliveryStore {
     );
   }
 
-  /** Gives back the leases of claimed deliveries never attempted (each only if still held). */
-  async releaseLeases(held: Array<Pick<DeliveryDocument, 'delivery_id' | 'lease_token'>>) {
+  /**
+   * Gives back the leases of claimed deliveries (of any tenant) never attempted, each only if
+   * still held by the claim that took it.
+   */
+  async releaseLeasesAcrossTenants(
+    held: Array<Pick<DeliveryDocument, 'delivery_id' | 'lease_token'>>,
+  ): Promise<void> {
     await this.collection().bulkWrite(
       held.map((delivery) => ({
         updateOne: {
@@ -241,90 +186,63 @@ export class DeliveryStore {
     );
   }
 
-  /** Settles a claimed delivery: appends the attempt (if one was made) and sets the new state. */
-  async settle(
-    deliveryId: string,
-    changes: Partial<
-      Pick<DeliveryDocument, 'status' | 'cycle_attempts' | 'admitted' | 'next_attempt_at'>
-    >,
-    attempt?: AttemptRecord,
-  ): Promise<void> {
-    await this.model.updateOne(
-      { delivery_id: deliveryId },
-      {
-        $set: { ...changes, lease_until: EPOCH, updated_at: new Date() },
-        ...(attempt ? { $push: { attempts: attempt } } : {}),
-      },
-    );
-  }
-
-  async find(
+  find(
     tenantId: string,
     subscriptionId: number,
     deliveryId: string,
   ): Promise<DeliveryDocument | null> {
-    return this.model
-      .findOne(
-        tenantFilter<DeliveryDocument>(tenantId, {
-          subscription_id: subscriptionId,
-          delivery_id: deliveryId,
-        }),
-      )
-      .lean<DeliveryDocument>();
+    return this.findOne(tenantId, { subscription_id: subscriptionId, delivery_id: deliveryId });
   }
 
   /** A new cycle of attempts (redeliver), due now; it passes the cap again. */
-  async restartCycle(tenantId: string, deliveryId: string): Promise<DeliveryDocument | null> {
+  restartCycle(tenantId: string, deliveryId: string): Promise<DeliveryDocument | null> {
     const now = new Date();
-    return this.model
-      .findOneAndUpdate(
-        tenantFilter<DeliveryDocument>(tenantId, { delivery_id: deliveryId }),
-        {
-          $set: {
-            status: 'pending',
-            cycle_attempts: 0,
-            admitted: false,
-            next_attempt_at: now,
-            lease_until: EPOCH,
-            updated_at: now,
-          },
+    return this.findOneAndUpdate(
+      tenantId,
+      { delivery_id: deliveryId },
+      {
+        $set: {
+          status: 'pending',
+          cycle_attempts: 0,
+          admitted: false,
+          next_attempt_at: now,
+          lease_until: EPOCH,
+          updated_at: now,
         },
-        { new: true },
-      )
-      .lean<DeliveryDocument>();
+      },
+    );
   }
 
-  async page(
+  /** One page of a subscription's deliveries, newest first, without their bodies. */
+  async listPage(
     tenantId: string,
     subscriptionId: number,
     filter: DeliveryFilter,
     page: number,
     perPage: number,
   ): Promise<{ rows: DeliveryDocument[]; total: number }> {
-    const query = tenantFilter<DeliveryDocument>(tenantId, {
+    const scoped = {
       subscription_id: subscriptionId,
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.event ? { event: filter.event } : {}),
-    });
+    };
     const [rows, total] = await Promise.all([
-      this.model
-        .find(query, { body: 0 })
-        .sort({ created_at: -1, delivery_id: 1 })
-        .skip((page - 1) * perPage)
-        .limit(perPage)
-        .lean<DeliveryDocument[]>(),
-      this.model.countDocuments(query),
+      this.findMany(tenantId, scoped, {
+        projection: { body: 0 },
+        sort: { created_at: -1, delivery_id: 1 },
+        skip: (page - 1) * perPage,
+        limit: perPage,
+      }),
+      this.count(tenantId, scoped),
     ]);
     return { rows, total };
   }
 
   /** Deliveries of a deleted subscription are kept as history but never attempted again. */
   async skipPending(tenantId: string, subscriptionId: number): Promise<void> {
+    // An update of many: written here until the base has one (it has `updateOne`).
     await this.model.updateMany(
-      tenantFilter<DeliveryDocument>(tenantId, {
-        subscription_id: subscriptionId,
-        status: 'pending',
-      }),
+      this.scope(tenantId, { subscription_id: subscriptionId, status: 'pending' }),
       { $set: { status: 'skipped', updated_at: new Date() } },
     );
   }

@@ -1,5 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import { nextSequence, tenantFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import { nextSequence, TenantScopedRepository } from '@inventory/platform';
 
 /** One signing secret, encrypted at rest; a rotated-out one keeps signing until `expires_at`. */
 export interface StoredSecret {
@@ -48,11 +48,13 @@ export type NewSubscription = Pick<
   'tenant_id' | 'url' | 'events' | 'description' | 'secrets'
 >;
 
-export class SubscriptionStore {
-  private readonly model: Model<SubscriptionDocument>;
-
+/**
+ * A tenant's webhook subscriptions. Every read and write names the tenant, except the delivery
+ * worker's batch look-up, whose deliveries are of every tenant (it says so in its name).
+ */
+export class SubscriptionStore extends TenantScopedRepository<SubscriptionDocument> {
   constructor(private readonly connection: Connection) {
-    this.model = connection.model<SubscriptionDocument>('Subscription', schema);
+    super(connection.model<SubscriptionDocument>('Subscription', schema));
   }
 
   async create(input: NewSubscription): Promise<SubscriptionDocument> {
@@ -66,45 +68,34 @@ export class SubscriptionStore {
       created_at: now,
       updated_at: now,
     };
-    await this.model.create(doc);
+    await this.insertOne(doc);
     return doc;
   }
 
-  async find(tenantId: string, id: number): Promise<SubscriptionDocument | null> {
-    return this.model
-      .findOne(tenantFilter<SubscriptionDocument>(tenantId, { id }))
-      .lean<SubscriptionDocument>();
+  find(tenantId: string, id: number): Promise<SubscriptionDocument | null> {
+    return this.findOne(tenantId, { id });
   }
 
-  async page(
+  listPage(
     tenantId: string,
     page: number,
     perPage: number,
   ): Promise<{ rows: SubscriptionDocument[]; total: number }> {
-    const filter = tenantFilter<SubscriptionDocument>(tenantId);
-    const [rows, total] = await Promise.all([
-      this.model
-        .find(filter)
-        .sort({ id: 1 })
-        .skip((page - 1) * perPage)
-        .limit(perPage)
-        .lean<SubscriptionDocument[]>(),
-      this.model.countDocuments(filter),
-    ]);
-    return { rows, total };
+    return this.page(tenantId, {}, { sort: { id: 1 }, page, perPage });
   }
 
-  /** Subscriptions by id across tenants: the delivery worker's batch look-up (ids come from deliveries). */
-  async byIds(ids: number[]): Promise<SubscriptionDocument[]> {
+  /**
+   * Subscriptions by id, whatever their tenant: the delivery worker's batch look-up (the ids come
+   * from deliveries of many tenants; the caller checks each delivery's tenant against its match).
+   */
+  async byIdsAcrossTenants(ids: number[]): Promise<SubscriptionDocument[]> {
     if (ids.length === 0) return [];
     return this.model.find({ id: { $in: [...new Set(ids)] } }).lean<SubscriptionDocument[]>();
   }
 
   /** The tenant's active subscriptions that list `event`. */
-  async activeFor(tenantId: string, event: string): Promise<SubscriptionDocument[]> {
-    return this.model
-      .find(tenantFilter<SubscriptionDocument>(tenantId, { events: event, is_active: true }))
-      .lean<SubscriptionDocument[]>();
+  activeFor(tenantId: string, event: string): Promise<SubscriptionDocument[]> {
+    return this.findMany(tenantId, { events: event, is_active: true });
   }
 
   async update(
@@ -114,37 +105,33 @@ export class SubscriptionStore {
   ): Promise<SubscriptionDocument | null> {
     // Nothing to change (an empty PATCH, or only unknown keys): no write, updated_at stays.
     if (Object.keys(changes).length === 0) return this.find(tenantId, id);
-    return this.model
-      .findOneAndUpdate(
-        tenantFilter<SubscriptionDocument>(tenantId, { id }),
-        { $set: { ...changes, updated_at: new Date() } },
-        { new: true },
-      )
-      .lean<SubscriptionDocument>();
+    return this.findOneAndUpdate(
+      tenantId,
+      { id },
+      { $set: { ...changes, updated_at: new Date() } },
+    );
   }
 
   async delete(tenantId: string, id: number): Promise<boolean> {
-    const result = await this.model.deleteOne(tenantFilter<SubscriptionDocument>(tenantId, { id }));
-    return result.deletedCount === 1;
+    return (await this.deleteOne(tenantId, { id })) === 1;
   }
 
   /** A delivered event: the consecutive failure count starts over. */
   async recordSuccess(tenantId: string, id: number): Promise<void> {
-    await this.model.updateOne(
-      tenantFilter<SubscriptionDocument>(tenantId, { id, consecutive_failures: { $ne: 0 } }),
+    await this.updateOne(
+      tenantId,
+      { id, consecutive_failures: { $ne: 0 } },
       { $set: { consecutive_failures: 0 } },
     );
   }
 
   /** A delivery whose attempts all failed; returns the count after it. */
   async recordFailure(tenantId: string, id: number): Promise<number> {
-    const updated = await this.model
-      .findOneAndUpdate(
-        tenantFilter<SubscriptionDocument>(tenantId, { id }),
-        { $inc: { consecutive_failures: 1 } },
-        { new: true },
-      )
-      .lean<SubscriptionDocument>();
+    const updated = await this.findOneAndUpdate(
+      tenantId,
+      { id },
+      { $inc: { consecutive_failures: 1 } },
+    );
     return updated?.consecutive_failures ?? 0;
   }
 
@@ -153,10 +140,11 @@ export class SubscriptionStore {
    * deactivation notifies once however many deliveries fail together.
    */
   async deactivate(tenantId: string, id: number, reason: string): Promise<boolean> {
-    const result = await this.model.updateOne(
-      tenantFilter<SubscriptionDocument>(tenantId, { id, is_active: true }),
+    const { modified } = await this.updateOne(
+      tenantId,
+      { id, is_active: true },
       { $set: { is_active: false, deactivated_reason: reason, updated_at: new Date() } },
     );
-    return result.modifiedCount === 1;
+    return modified === 1;
   }
 }

@@ -1,12 +1,11 @@
-import type { Logger, SecretBox } from '@inventory/platform';
+import type { GroupCommitQueue, Logger, SecretBox } from '@inventory/platform';
 import { nextStep } from '../domain/attempt-outcome.js';
 import { deliveryHeaders } from '../domain/delivery-envelope.js';
 import { signatureHeader } from '../domain/signing-secret.js';
 import type { DeliveryMetrics } from '../delivery/delivery-metrics.js';
 import type { HttpSender } from '../delivery/http-sender.js';
 import type { RateCap } from '../delivery/rate-cap.js';
-import type { SettleQueue } from '../delivery/settle-queue.js';
-import type { DeliveryDocument } from '../store/delivery-store.js';
+import type { DeliveryDocument, Settle } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 import type { DeactivateSubscription } from './deactivate-subscription.js';
 
@@ -24,7 +23,11 @@ export interface DeliveryRules {
  */
 export class AttemptDelivery {
   constructor(
-    private readonly stores: { subscriptions: SubscriptionStore; settles: SettleQueue },
+    private readonly stores: {
+      subscriptions: SubscriptionStore;
+      /** Settles by group commit (ADR 0406): each waits for its own write, in order. */
+      settles: Pick<GroupCommitQueue<Settle>, 'add'>;
+    },
     private readonly sender: HttpSender,
     private readonly rateCap: RateCap,
     private readonly secretBox: SecretBox,
@@ -39,7 +42,9 @@ export class AttemptDelivery {
    * slots of each tenant taken in one block; resolves to the attempts in flight.
    */
   async executeAll(batch: DeliveryDocument[]): Promise<Array<Promise<void>>> {
-    const found = await this.stores.subscriptions.byIds(batch.map((d) => d.subscription_id));
+    const found = await this.stores.subscriptions.byIdsAcrossTenants(
+      batch.map((d) => d.subscription_id),
+    );
     const byId = new Map(found.map((subscription) => [subscription.id, subscription]));
     // The tenant check: a delivery only ever goes to its own tenant's subscription.
     const targets = batch.map((delivery) => {
@@ -82,12 +87,12 @@ export class AttemptDelivery {
   ): Promise<void> {
     const { subscriptions, settles } = this.stores;
     if (!subscription?.is_active) {
-      await settles.settle(delivery.delivery_id, { status: 'skipped' });
+      await settles.add({ delivery, changes: { status: 'skipped' } });
       this.metrics.settled('skipped');
       return;
     }
     if (!admitted) {
-      await settles.settle(delivery.delivery_id, { status: 'dropped' });
+      await settles.add({ delivery, changes: { status: 'dropped' } });
       this.metrics.settled('dropped');
       this.logger.warn(
         { delivery_id: delivery.delivery_id, subscription_id: subscription.id },
@@ -129,20 +134,32 @@ export class AttemptDelivery {
         // before settling, as failures are counted, so the log never runs ahead of the count.
         if (subscription.consecutive_failures !== 0)
           await subscriptions.recordSuccess(subscription.tenant_id, subscription.id);
-        await settles.settle(delivery.delivery_id, { ...base, status: 'succeeded' }, attempt);
+        await settles.add({
+          delivery,
+          changes: { ...base, status: 'succeeded' },
+          attempt,
+        });
         this.metrics.settled('succeeded');
         return;
       case 'retry':
-        await settles.settle(
-          delivery.delivery_id,
-          { ...base, status: 'pending', next_attempt_at: new Date(Date.now() + step.afterMs) },
+        await settles.add({
+          delivery,
+          changes: {
+            ...base,
+            status: 'pending',
+            next_attempt_at: new Date(Date.now() + step.afterMs),
+          },
           attempt,
-        );
+        });
         return;
       case 'gone':
         // Switched off first: a crash before settling leaves a delivery that is then skipped.
         await this.deactivate.execute(subscription, 'gone', subscription.consecutive_failures);
-        await settles.settle(delivery.delivery_id, { ...base, status: 'failed' }, attempt);
+        await settles.add({
+          delivery,
+          changes: { ...base, status: 'failed' },
+          attempt,
+        });
         this.metrics.settled('failed');
         return;
       case 'failed': {
@@ -151,7 +168,11 @@ export class AttemptDelivery {
         const failures = await subscriptions.recordFailure(subscription.tenant_id, subscription.id);
         if (failures >= this.rules.deactivateAfterFailures)
           await this.deactivate.execute(subscription, 'consecutive_failures', failures);
-        await settles.settle(delivery.delivery_id, { ...base, status: 'failed' }, attempt);
+        await settles.add({
+          delivery,
+          changes: { ...base, status: 'failed' },
+          attempt,
+        });
         this.metrics.settled('failed');
         return;
       }

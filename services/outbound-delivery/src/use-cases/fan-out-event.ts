@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { webhookEventOfSubject, type DomainEventPayload } from '@inventory/events';
 import type { DomainEvent, Logger } from '@inventory/platform';
 import { parseEventData, serialiseEnvelope } from '../domain/delivery-envelope.js';
-import type { DeliveryDocument, DeliveryStore, NewDelivery } from '../store/delivery-store.js';
+import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryDocument, NewDelivery } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 
 /** The delivery worker as fan-out sees it. */

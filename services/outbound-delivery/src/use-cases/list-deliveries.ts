@@ -1,10 +1,7 @@
 import { notFound, validationFailed } from '@inventory/platform';
 import { OUTBOUND_DELIVERY_STATUSES } from '@inventory/rules';
-import {
-  type DeliveryDocument,
-  type DeliveryFilter,
-  type DeliveryStore,
-} from '../store/delivery-store.js';
+import { type DeliveryStore } from '../store/delivery-store.js';
+import { type DeliveryDocument, type DeliveryFilter } from '../store/delivery.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 
@@ -31,7 +28,7 @@ export class ListDeliveries {
       ]);
     if (!(await this.subscriptions.find(tenantId, subscriptionId)))
       throw notFound(SUBSCRIPTION_NOT_FOUND);
-    return this.deliveries.page(
+    return this.deliveries.listPage(
       tenantId,
       subscriptionId,
       filter,

@@ -9,6 +9,6 @@ export class ListSubscriptions {
     page: number,
     perPage: number,
   ): Promise<{ rows: SubscriptionDocument[]; total: number }> {
-    return this.subscriptions.page(tenantId, Math.max(1, page), Math.max(1, perPage));
+    return this.subscriptions.listPage(tenantId, Math.max(1, page), Math.max(1, perPage));
   }
 }

@@ -1,5 +1,6 @@
 import { notFound } from '@inventory/platform';
-import type { DeliveryDocument, DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 import { INACTIVE } from './send-test-ping.js';

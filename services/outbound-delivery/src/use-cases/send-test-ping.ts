@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { failedPrecondition, notFound } from '@inventory/platform';
 import { serialiseEnvelope } from '../domain/delivery-envelope.js';
-import type { DeliveryDocument, DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 

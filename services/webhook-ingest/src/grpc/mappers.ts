@@ -1,5 +1,5 @@
 import type { WebhookEvent } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
-import type { WebhookEventDocument } from '../store/inbox-store.js';
+import type { WebhookEventDocument } from '../store/webhook-event.js';
 
 const optional = (value: string | null) => (value === null ? undefined : value);
 

@@ -1,6 +1,6 @@
 import { AppError } from '@inventory/platform';
 import { Counter, type Registry } from 'prom-client';
-import type { Outcome } from '../store/inbox-store.js';
+import type { Outcome } from '../store/webhook-event.js';
 import type { IngestAnswer, IngestWebhook } from '../use-cases/ingest-webhook.js';
 import type { ProcessWebhookEvent } from '../use-cases/process-webhook-event.js';
 

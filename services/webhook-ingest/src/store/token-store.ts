@@ -1,5 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import { tenantFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import { TenantScopedRepository } from '@inventory/platform';
 import { hashToken } from '../domain/token-hash.js';
 
 /** One registered inbound webhook token; the token itself is kept only as a hash. */
@@ -24,11 +24,9 @@ const schema = new Schema<TokenDocument>(
 schema.index({ token_hash: 1 }, { unique: true });
 schema.index({ tenant_id: 1, integration_instance_id: 1 });
 
-export class TokenStore {
-  readonly model: Model<TokenDocument>;
-
+export class TokenStore extends TenantScopedRepository<TokenDocument> {
   constructor(connection: Connection) {
-    this.model = connection.model<TokenDocument>('WebhookToken', schema);
+    super(connection.model<TokenDocument>('WebhookToken', schema));
   }
 
   /** Throws a duplicate-key error when the token is already registered. */
@@ -38,7 +36,7 @@ export class TokenStore {
     provider: string,
     instanceId: number,
   ): Promise<void> {
-    await this.model.create({
+    await this.insertOne({
       token_hash: hashToken(token),
       tenant_id: tenantId,
       provider,
@@ -48,14 +46,14 @@ export class TokenStore {
   }
 
   async unregister(tenantId: string, token: string): Promise<boolean> {
-    const result = await this.model.deleteOne(
-      tenantFilter<TokenDocument>(tenantId, { token_hash: hashToken(token) }),
-    );
-    return result.deletedCount === 1;
+    return (await this.deleteOne(tenantId, { token_hash: hashToken(token) })) === 1;
   }
 
-  /** The one tenant-independent query: an inbound call is identified by its token alone. */
-  resolve(token: string): Promise<TokenDocument | null> {
+  /**
+   * The token's registration, whatever its tenant: an inbound call is identified by its token
+   * alone (the tenant is what this answers).
+   */
+  resolveAcrossTenants(token: string): Promise<TokenDocument | null> {
     return this.model.findOne({ token_hash: hashToken(token) }).lean<TokenDocument>();
   }
 }

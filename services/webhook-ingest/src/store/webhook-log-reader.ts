@@ -1,6 +1,6 @@
-import type { Model } from 'mongoose';
-import { escapeRegex, tenantFilter } from '@inventory/platform';
-import type { WebhookEventDocument } from './inbox-store.js';
+import type { Connection } from 'mongoose';
+import { escapeRegex, TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
+import { webhookEventModel, type WebhookEventDocument } from './webhook-event.js';
 
 export interface ListQuery {
   eventTypes: string[];
@@ -14,15 +14,20 @@ export interface ListQuery {
 }
 
 /** The read side of the webhook log: the log endpoint's page and the dashboard's summary. */
-export class WebhookLogReader {
-  constructor(private readonly model: Model<WebhookEventDocument>) {}
+export class WebhookLogReader extends TenantScopedRepository<WebhookEventDocument> {
+  constructor(connection: Connection) {
+    super(webhookEventModel(connection));
+  }
 
   async list(
     tenantId: string,
     instanceId: number,
     query: ListQuery,
   ): Promise<{ rows: WebhookEventDocument[]; total: number }> {
-    const filter: Record<string, unknown> = { integration_instance_id: instanceId, state: 'done' };
+    const filter: ScopedFilter<WebhookEventDocument> = {
+      integration_instance_id: instanceId,
+      state: 'done',
+    };
     if (query.eventTypes.length > 0) filter.event_type = { $in: query.eventTypes };
     if (query.results.length > 0) filter.result = { $in: query.results };
     if (query.trackingNumber)
@@ -32,21 +37,11 @@ export class WebhookLogReader {
         ...(query.receivedFrom ? { $gte: query.receivedFrom } : {}),
         ...(query.receivedTo ? { $lte: query.receivedTo } : {}),
       };
-    const scoped = tenantFilter<WebhookEventDocument>(tenantId, filter);
     const sort: Record<string, 1 | -1> = {};
     for (const key of query.sort) sort[key.field] = key.descending ? -1 : 1;
     const last = query.sort[query.sort.length - 1];
     sort.id ??= last?.descending === false ? 1 : -1;
-    const [rows, total] = await Promise.all([
-      this.model
-        .find(scoped)
-        .sort(sort)
-        .skip((query.page - 1) * query.perPage)
-        .limit(query.perPage)
-        .lean<WebhookEventDocument[]>(),
-      this.model.countDocuments(scoped),
-    ]);
-    return { rows, total };
+    return this.page(tenantId, filter, { sort, page: query.page, perPage: query.perPage });
   }
 
   /** A forged push (bad signature) is no sign of life from the provider: not counted. */
@@ -54,17 +49,18 @@ export class WebhookLogReader {
     tenantId: string,
     instanceId: number,
   ): Promise<{ last_webhook_at: Date | null; received_count: number }> {
-    const scope = tenantFilter<WebhookEventDocument>(tenantId, {
+    const filter: ScopedFilter<WebhookEventDocument> = {
       integration_instance_id: instanceId,
       signature_state: { $ne: 'invalid' },
-    });
+    };
     const [last, count] = await Promise.all([
-      this.model
-        .findOne(scope, { received_at: 1 })
-        .sort({ received_at: -1 })
-        .lean<{ received_at: Date }>(),
-      this.model.countDocuments(scope),
+      this.findMany(tenantId, filter, {
+        sort: { received_at: -1 },
+        limit: 1,
+        projection: { received_at: 1 },
+      }),
+      this.count(tenantId, filter),
     ]);
-    return { last_webhook_at: last?.received_at ?? null, received_count: count };
+    return { last_webhook_at: last[0]?.received_at ?? null, received_count: count };
   }
 }

@@ -3,7 +3,8 @@ import { describeCallError, notFound, unavailable, type Outbox } from '@inventor
 import { readWebhookBody, type BodyViolation } from '../domain/payload.js';
 import { webhookActivity } from '../domain/webhook-activity.js';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
-import type { InboxStore, NewWebhookEvent } from '../store/inbox-store.js';
+import type { InboxStore } from '../store/inbox-store.js';
+import type { NewWebhookEvent } from '../store/webhook-event.js';
 import type { WebhookProcessor } from '../worker/webhook-processor.js';
 import type { ResolveToken } from './resolve-token.js';
 

@@ -6,7 +6,8 @@ import {
 import { describeCallError, type Logger } from '@inventory/platform';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
 import { webhookActivity } from '../domain/webhook-activity.js';
-import type { InboxStore, Outcome, WebhookEventDocument } from '../store/inbox-store.js';
+import type { InboxStore } from '../store/inbox-store.js';
+import type { Outcome, WebhookEventDocument } from '../store/webhook-event.js';
 import type { FinishQueue } from '../worker/finish-queue.js';
 
 /** Why an ignored row changed nothing (kept in its error_message). ADR 0221. */
@@ -61,7 +62,7 @@ export class ProcessWebhookEvent {
       inbox: InboxStore;
       parcelTracking: Pick<ParcelTracking, 'applyUpdate'>;
       /** Writes a result with its activity entries (batched with others in flight). */
-      finishes: Pick<FinishQueue, 'finish'>;
+      finishes: Pick<FinishQueue, 'add'>;
       logger: Logger;
       policy: ProcessingPolicy;
     },
@@ -115,13 +116,13 @@ export class ProcessWebhookEvent {
       }
     }
     const entries = webhookActivity({ ...row, ...outcome }, row.attempts, new Date());
-    const written = await this.deps.finishes.finish(
+    const written = await this.deps.finishes.add({
       owner,
       row,
       outcome,
-      Date.now() - started,
+      durationMs: Date.now() - started,
       entries,
-    );
+    });
     if (!written) {
       logger.warn(
         { webhook_event_id: row.id },

@@ -6,7 +6,7 @@ export class ResolveToken {
   constructor(private readonly tokens: TokenStore) {}
 
   async execute(token: string): Promise<TokenDocument> {
-    const found = token ? await this.tokens.resolve(token) : null;
+    const found = token ? await this.tokens.resolveAcrossTenants(token) : null;
     if (!found) throw notFound('The webhook address is not known.');
     return found;
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@inventory/platform';
-import type { InboxStore, WebhookEventDocument } from '../store/inbox-store.js';
+import type { InboxStore } from '../store/inbox-store.js';
+import type { WebhookEventDocument } from '../store/webhook-event.js';
 import type { ProcessWebhookEvent } from '../use-cases/process-webhook-event.js';
 
 export interface ProcessorOptions {
@@ -83,7 +84,7 @@ export class WebhookProcessor {
       let claimed: WebhookEventDocument[] = [];
       if (room > 0) {
         try {
-          claimed = await inbox.claimBatch(this.owner, leaseMs, room);
+          claimed = await inbox.claimDueAcrossTenants(this.owner, leaseMs, room);
         } catch (error) {
           // The database failed: the rows stay due (or leased, and come back when it expires).
           logger.error({ err: error }, 'webhook processing claim failed');

@@ -1,0 +1,1 @@
+export { GroupCommitQueue } from './group-commit-queue.js';

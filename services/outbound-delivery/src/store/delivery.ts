@@ -1,0 +1,85 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { OutboundDeliveryStatus } from '@inventory/rules';
+
+export interface AttemptRecord {
+  attempted_at: Date;
+  response_status: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
+export interface DeliveryDocument {
+  /** The delivery UUID sent as X-SVC-Delivery-Id on every attempt. */
+  delivery_id: string;
+  tenant_id: string;
+  subscription_id: number;
+  event: string;
+  /** `<event id>:<subscription id>` for catalog events (one delivery per pair), else the id. */
+  dedupe_key: string;
+  /** The serialised envelope, sent byte for byte on every attempt. */
+  body: string;
+  occurred_at: Date;
+  status: OutboundDeliveryStatus;
+  /** Attempts made in the current cycle (a redeliver starts a new cycle). */
+  cycle_attempts: number;
+  /** Whether the current cycle has passed the per-tenant cap. */
+  admitted: boolean;
+  next_attempt_at: Date;
+  /** A replica holds the delivery until then; past it, another may take it (crash recovery). */
+  lease_until: Date;
+  /** Which claim holds the lease (a claim reads back exactly the deliveries it won). */
+  lease_token?: string;
+  attempts: AttemptRecord[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+const schema = new Schema<DeliveryDocument>(
+  {
+    delivery_id: { type: String, required: true },
+    tenant_id: { type: String, required: true },
+    subscription_id: { type: Number, required: true },
+    event: { type: String, required: true },
+    dedupe_key: { type: String, required: true },
+    body: { type: String, required: true },
+    occurred_at: { type: Date, required: true },
+    status: { type: String, required: true },
+    cycle_attempts: { type: Number, required: true },
+    admitted: { type: Boolean, required: true },
+    next_attempt_at: { type: Date, required: true },
+    lease_until: { type: Date, required: true },
+    lease_token: { type: String },
+    attempts: { type: Schema.Types.Mixed, required: true },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'deliveries', minimize: false },
+);
+schema.index({ delivery_id: 1 }, { unique: true });
+schema.index({ dedupe_key: 1 }, { unique: true });
+schema.index({ status: 1, next_attempt_at: 1 });
+schema.index({ tenant_id: 1, subscription_id: 1, created_at: -1 });
+
+export type NewDelivery = Pick<
+  DeliveryDocument,
+  'delivery_id' | 'tenant_id' | 'subscription_id' | 'event' | 'dedupe_key' | 'body' | 'occurred_at'
+>;
+
+export interface DeliveryFilter {
+  status?: string;
+  event?: string;
+}
+
+export interface Settle {
+  delivery: Pick<DeliveryDocument, 'delivery_id' | 'tenant_id'>;
+  changes: Partial<
+    Pick<DeliveryDocument, 'status' | 'cycle_attempts' | 'admitted' | 'next_attempt_at'>
+  >;
+  attempt?: AttemptRecord;
+}
+
+/** The `deliveries` collection's one model on a connection (kept private by `DeliveryStore`). */
+export function deliveryModel(connection: Connection): Model<DeliveryDocument> {
+  return connection.model<DeliveryDocument>('Delivery', schema);
+}

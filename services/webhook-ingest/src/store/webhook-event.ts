@@ -1,0 +1,125 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { StoredPayload, TrackingUpdate } from '../domain/payload.js';
+
+export type WebhookResult = 'processed' | 'failed' | 'ignored';
+export type SignatureState = 'valid' | 'absent' | 'invalid';
+
+/**
+ * The inbound webhook log (the specification's "Webhook event row"). A row is
+ * stored durably as soon as a webhook arrives. Rows that can be processed are
+ * `state: received` until the processing job claims them (lease) and finishes
+ * them with one result (`state: done`); rows refused at ingest (malformed,
+ * bad signature) and provider retries are stored `done` at once. ADR 0220/0221.
+ */
+export interface WebhookEventDocument {
+  id: number;
+  tenant_id: string;
+  integration_instance_id: number;
+  provider: string;
+  received_at: Date;
+  event_type: string;
+  tracking_number: string;
+  status_from: string | null;
+  status_to: string | null;
+  summary: string | null;
+  payload: StoredPayload | null;
+  /** What processing applies; null for rows refused at ingest. */
+  update: TrackingUpdate | null;
+  raw_body: string;
+  content_type: string;
+  signature: string | null;
+  signature_state: SignatureState;
+  /** Unique: the payload identity for rows to process, `row:<id>` for every other row. */
+  dedupe_key: string;
+  duplicate_of: number | null;
+  state: 'received' | 'done';
+  result: WebhookResult | null;
+  error_message: string | null;
+  processing_duration_ms: number | null;
+  attempts: number;
+  lease_owner: string | null;
+  lease_until: Date;
+  /** Which claim holds the lease (a batch claim reads back exactly the rows it won). */
+  lease_token?: string;
+  /** Which batch wrote the result (a partly failed batch finds the rows it did finish). */
+  finish_token?: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const schema = new Schema<WebhookEventDocument>(
+  {
+    id: { type: Number, required: true },
+    tenant_id: { type: String, required: true },
+    integration_instance_id: { type: Number, required: true },
+    provider: { type: String, required: true },
+    received_at: { type: Date, required: true },
+    event_type: { type: String, default: '' },
+    tracking_number: { type: String, default: '' },
+    status_from: { type: String, default: null },
+    status_to: { type: String, default: null },
+    summary: { type: String, default: null },
+    payload: { type: Schema.Types.Mixed, default: null },
+    update: { type: Schema.Types.Mixed, default: null },
+    // Not `required`: an empty body is a body (issue 18 #1), stored as failed.
+    raw_body: { type: String, default: '' },
+    content_type: { type: String, default: '' },
+    signature: { type: String, default: null },
+    signature_state: { type: String, required: true },
+    dedupe_key: { type: String, required: true },
+    duplicate_of: { type: Number, default: null },
+    state: { type: String, required: true },
+    result: { type: String, default: null },
+    error_message: { type: String, default: null },
+    processing_duration_ms: { type: Number, default: null },
+    attempts: { type: Number, default: 0 },
+    lease_owner: { type: String, default: null },
+    lease_until: { type: Date, required: true },
+    lease_token: { type: String },
+    finish_token: { type: String },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'webhook_events', minimize: false },
+);
+schema.index({ id: 1 }, { unique: true });
+schema.index({ dedupe_key: 1 }, { unique: true });
+schema.index({ tenant_id: 1, integration_instance_id: 1, received_at: -1 });
+schema.index({ state: 1, lease_until: 1 });
+
+export type NewWebhookEvent = Pick<
+  WebhookEventDocument,
+  | 'tenant_id'
+  | 'integration_instance_id'
+  | 'provider'
+  | 'received_at'
+  | 'event_type'
+  | 'tracking_number'
+  | 'payload'
+  | 'raw_body'
+  | 'content_type'
+  | 'signature'
+  | 'signature_state'
+>;
+
+/** How a row ends: the fields processing (or ingest, for refused rows) writes. */
+export interface Outcome {
+  result: WebhookResult;
+  status_from: string | null;
+  status_to: string | null;
+  error_message: string | null;
+}
+
+export const summaryOf = (from: string | null, to: string | null) =>
+  from !== null && to !== null ? `${from} → ${to}` : null;
+
+/**
+ * The one model of the `webhook_events` collection on a connection, shared by the inbox (writes,
+ * claims and leases) and the log reader (reads), each of which keeps it private.
+ */
+export function webhookEventModel(connection: Connection): Model<WebhookEventDocument> {
+  return (
+    (connection.models.WebhookEvent as Model<WebhookEventDocument> | undefined) ??
+    connection.model<WebhookEventDocument>('WebhookEvent', schema)
+  );
+}

@@ -1,0 +1,110 @@
+import type { Connection } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { connectMongo, ensureIndexes } from '@inventory/platform';
+import type { TrackingUpdate } from '../src/domain/payload.js';
+import { InboxStore } from '../src/store/inbox-store.js';
+import { TokenStore } from '../src/store/token-store.js';
+import type { NewWebhookEvent, Outcome } from '../src/store/webhook-event.js';
+import { WebhookLogReader } from '../src/store/webhook-log-reader.js';
+import { webhookEvents } from './harness.js';
+
+const [A, B] = ['tenant-iso-a', 'tenant-iso-b'];
+const INSTANCE = 5;
+
+const event = (tenantId: string, number: string): NewWebhookEvent => ({
+  tenant_id: tenantId,
+  integration_instance_id: INSTANCE,
+  provider: 'parcel-tracking',
+  received_at: new Date(),
+  event_type: 'TRACKING_UPDATED',
+  tracking_number: number,
+  payload: null,
+  raw_body: '{}',
+  content_type: 'application/json',
+  signature: null,
+  signature_state: 'absent',
+});
+
+const update: TrackingUpdate = {
+  event_type: 'TRACKING_UPDATED',
+  tracking_number: 'A2',
+  carrier_code: null,
+  provider_status: 'InTransit',
+  provider_sub_status: null,
+  latest_event_at: null,
+  latest_event_description: null,
+  latest_event_location: null,
+  estimated_delivery_at: null,
+  picked_up_at: null,
+};
+
+const failed: Outcome = {
+  result: 'failed',
+  status_from: null,
+  status_to: null,
+  error_message: 'Could not be applied: test',
+};
+
+/** Each repository, asked with tenant B's id, neither reads nor changes tenant A's rows. */
+describe('webhook-ingest repositories keep tenants apart', () => {
+  let infra: TestInfra;
+  let connection: Connection;
+  let inbox: InboxStore;
+  let tokens: TokenStore;
+  let log: WebhookLogReader;
+
+  beforeAll(async () => {
+    infra = await startTestInfra({ nats: false, redis: false });
+    connection = await connectMongo(infra.mongoUrl, infra.dbName('webhook_ingest_isolation'));
+    inbox = new InboxStore(connection);
+    tokens = new TokenStore(connection);
+    log = new WebhookLogReader(connection);
+    await ensureIndexes(connection);
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await infra?.stop();
+  });
+
+  it("lists and summarises only the caller's rows", async () => {
+    await inbox.storeFinished(await inbox.newId(), event(A, 'A1'), failed);
+    const query = {
+      eventTypes: [],
+      results: [],
+      trackingNumber: '',
+      sort: [{ field: 'received_at', descending: true }],
+      page: 1,
+      perPage: 10,
+    };
+    expect((await log.list(A, INSTANCE, query)).total).toBe(1);
+    expect(await log.list(B, INSTANCE, query)).toEqual({ rows: [], total: 0 });
+    expect(await log.summary(B, INSTANCE)).toEqual({ last_webhook_at: null, received_count: 0 });
+    expect((await log.summary(A, INSTANCE)).received_count).toBe(1);
+  });
+
+  it("does not release or finish another tenant's leased row", async () => {
+    const stored = await inbox.storeForProcessing(event(A, 'A2'), update, 'A2:1', {
+      owner: 'worker',
+      ms: 60_000,
+    });
+    const asB = { id: stored.id, tenant_id: B };
+    await inbox.release(asB, 'worker', new Date(0), 'should not be written');
+    expect(
+      await inbox.finishMany([{ owner: 'worker', row: asB, outcome: failed, durationMs: 1 }], 't'),
+    ).toBe(0);
+    expect(await webhookEvents(connection).findOne({ id: stored.id })).toMatchObject({
+      tenant_id: A,
+      state: 'received',
+      lease_owner: 'worker',
+      error_message: null,
+    });
+  });
+
+  it("does not unregister another tenant's token, which still resolves to its owner", async () => {
+    const token = `wh_${'i'.repeat(43)}`;
+    await tokens.register(A, token, 'parcel-tracking', INSTANCE);
+    expect(await tokens.unregister(B, token)).toBe(false);
+    expect(await tokens.resolveAcrossTenants(token)).toMatchObject({ tenant_id: A });
+  });
+});
