@@ -1,6 +1,6 @@
 import type { Product, PurchaseInvoice } from '@inventory/contracts/catalog/v1/catalog.js';
-import type { ProductDocument } from '../store/product-store.js';
-import type { InvoiceDocument } from '../store/purchase-invoice-store.js';
+import type { ProductDocument } from '../store/product-repository.js';
+import type { InvoiceDocument } from '../store/purchase-invoice-repository.js';
 
 export function toProductMessage(row: ProductDocument): Product {
   return {

@@ -1,11 +1,11 @@
 import { validationFailed } from '@inventory/platform';
 import { pageInfo, type PageInfo } from '../domain/list-query.js';
 import { toProductQuery, type ProductQueryInput } from '../domain/product.js';
-import type { ProductDocument, ProductStore } from '../store/product-store.js';
+import type { ProductDocument, ProductRepository } from '../store/product-repository.js';
 
 /** One page of a tenant's products, with the count before filters. */
 export class ListProducts {
-  constructor(private readonly products: ProductStore) {}
+  constructor(private readonly products: ProductRepository) {}
 
   async execute(
     tenantId: string,

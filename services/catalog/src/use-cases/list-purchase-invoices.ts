@@ -1,11 +1,14 @@
 import { validationFailed } from '@inventory/platform';
 import { pageInfo, type PageInfo } from '../domain/list-query.js';
 import { toInvoiceQuery, type InvoiceQueryInput } from '../domain/purchase-invoice.js';
-import type { InvoiceDocument, PurchaseInvoiceStore } from '../store/purchase-invoice-store.js';
+import type {
+  InvoiceDocument,
+  PurchaseInvoiceRepository,
+} from '../store/purchase-invoice-repository.js';
 
 /** One page of a tenant's purchase invoices. */
 export class ListPurchaseInvoices {
-  constructor(private readonly invoices: PurchaseInvoiceStore) {}
+  constructor(private readonly invoices: PurchaseInvoiceRepository) {}
 
   async execute(
     tenantId: string,
