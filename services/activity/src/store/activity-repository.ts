@@ -1,12 +1,8 @@
-import {
-  isDuplicateKeyError,
-  nextSequence,
-  TenantScopedRepository,
-  type ScopedFilter,
-} from '@inventory/platform';
+import { nextSequence, TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
 import { Schema, type Connection } from 'mongoose';
 import type { ActivityQuery } from '../domain/activity-query.js';
 import { activityConditions, activitySort } from './activity-filter.js';
+import { insertOnce } from './insert-once.js';
 
 export interface ActivityDocument {
   id: number;
@@ -60,30 +56,22 @@ export class ActivityRepository extends TenantScopedRepository<ActivityDocument>
   }
 
   /**
-   * Stores a row once per (tenant, source_id): a row already there is returned
-   * unchanged, also when a concurrent insert wins the race (unique index). The tenant
-   * is the event's, passed apart so that the row cannot be stored under another.
+   * Stores a row once per (tenant, source_id). The tenant is the event's, passed apart so
+   * that the row cannot be stored under another.
    */
-  async insertOnce(
+  insertOnce(
     tenantId: string,
     activity: NewActivity,
   ): Promise<{ row: ActivityDocument; created: boolean }> {
-    const existing = await this.findBySource(tenantId, activity.source_id);
-    if (existing) return { row: existing, created: false };
-    const row: ActivityDocument = {
-      ...activity,
-      tenant_id: tenantId,
-      id: await nextSequence(this.connection, 'activities'),
-    };
-    try {
-      await this.insertOne(row);
-      return { row, created: true };
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      const winner = await this.findBySource(tenantId, activity.source_id);
-      if (!winner) throw error;
-      return { row: winner, created: false };
-    }
+    return insertOnce({
+      find: () => this.findBySource(tenantId, activity.source_id),
+      build: async () => ({
+        ...activity,
+        tenant_id: tenantId,
+        id: await nextSequence(this.connection, 'activities'),
+      }),
+      insert: (row) => this.insertOne(row),
+    });
   }
 
   async list(

@@ -1,5 +1,6 @@
-import { isDuplicateKeyError, nextSequence, TenantScopedRepository } from '@inventory/platform';
+import { nextSequence, TenantScopedRepository } from '@inventory/platform';
 import { Schema, type Connection } from 'mongoose';
+import { insertOnce } from './insert-once.js';
 
 export interface AlertDocument {
   id: number;
@@ -60,31 +61,20 @@ export class AlertRepository extends TenantScopedRepository<AlertDocument> {
   }
 
   /**
-   * Stores an alert once per (tenant, key): an alert already there is returned
-   * unchanged (its read state too), also when a concurrent insert wins the race. The
+   * Stores an alert once per (tenant, key); one already there keeps its read state. The
    * tenant is the event's, passed apart so that the alert cannot be stored under another.
    */
-  async insertOnce(
-    tenantId: string,
-    alert: NewAlert,
-  ): Promise<{ row: AlertDocument; created: boolean }> {
-    const existing = await this.findByKey(tenantId, alert.key);
-    if (existing) return { row: existing, created: false };
-    const row: AlertDocument = {
-      ...alert,
-      tenant_id: tenantId,
-      id: await nextSequence(this.connection, 'alerts'),
-      read_at: null,
-    };
-    try {
-      await this.insertOne(row);
-      return { row, created: true };
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      const winner = await this.findByKey(tenantId, alert.key);
-      if (!winner) throw error;
-      return { row: winner, created: false };
-    }
+  insertOnce(tenantId: string, alert: NewAlert): Promise<{ row: AlertDocument; created: boolean }> {
+    return insertOnce({
+      find: () => this.findByKey(tenantId, alert.key),
+      build: async () => ({
+        ...alert,
+        tenant_id: tenantId,
+        id: await nextSequence(this.connection, 'alerts'),
+        read_at: null,
+      }),
+      insert: (row) => this.insertOne(row),
+    });
   }
 
   async listPage(
