@@ -59,10 +59,3 @@ export const webhookSubscriptionDeactivated = defineEvent(
 );
 
 export type { DomainEventPayload, WebhookSubscriptionDeactivated };
-export {
-  isWebhookEventName,
-  WEBHOOK_EVENT_CATALOG,
-  WEBHOOK_EVENT_NAMES,
-  webhookEventScope,
-  type WebhookEventName,
-} from './webhook-catalog.js';
