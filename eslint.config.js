@@ -20,7 +20,7 @@ export default tseslint.config(
   ...nx.configs['flat/base'],
   {
     // A service never imports another service's internals; libraries never import services or the gateway.
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     // Each project's vitest config shares the root test settings by relative import.
     ignores: ['**/vitest.config.ts'],
     rules: {
@@ -32,6 +32,8 @@ export default tseslint.config(
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            // The web app imports the rules it shows (browser-safe entries only) and nothing else.
+            { sourceTag: 'type:webapp', onlyDependOnLibsWithTags: ['type:lib'] },
             {
               sourceTag: 'type:tool',
               onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'],
@@ -80,6 +82,7 @@ export default tseslint.config(
               sourceTag: 'scope:catalog',
               onlyDependOnLibsWithTags: ['scope:catalog', 'scope:shared'],
             },
+            { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:web', 'scope:shared'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
@@ -89,7 +92,7 @@ export default tseslint.config(
   {
     // Tests may start the provider simulator (a tool); a test of one service talks to another
     // over its gRPC API or a fake of its contract, never by importing it (scopes as above).
-    files: ['**/test/**/*.ts', '**/*.spec.ts'],
+    files: ['**/test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
     ignores: ['**/vitest.config.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
@@ -100,6 +103,7 @@ export default tseslint.config(
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
+            { sourceTag: 'type:webapp', onlyDependOnLibsWithTags: ['type:lib'] },
             {
               sourceTag: 'type:tool',
               onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service'],
@@ -138,6 +142,7 @@ export default tseslint.config(
               sourceTag: 'scope:catalog',
               onlyDependOnLibsWithTags: ['scope:catalog', 'scope:shared'],
             },
+            { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:web', 'scope:shared'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
@@ -163,6 +168,24 @@ export default tseslint.config(
               name: 'mongoose',
               message: 'Only store/ talks to MongoDB: add a repository method instead.',
               allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The web app runs in a browser: of the workspace it imports only entries with no Node code.
+    files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@inventory/(?!(rules|access|events/browser)$)',
+              message:
+                'The browser bundles only @inventory/rules, @inventory/access and @inventory/events/browser; add a browser-safe entry to the owner instead of copying.',
             },
           ],
         },

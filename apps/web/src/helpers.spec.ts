@@ -3,7 +3,8 @@ import { withQuery } from './api.js';
 import { errorFor } from './components/field.js';
 import { apiDateToInput, inputDateToApi } from './dates.js';
 import { match } from './router.js';
-import { isPrivileged, SCOPES, scopesByResource } from './pages/tokens/scopes.js';
+import { isElevatedScope, SCOPES } from '@inventory/access';
+import { scopesByResource } from './pages/tokens/scopes.js';
 
 describe('match (client routes under /app)', () => {
   it('captures params, ignores a trailing slash, refuses other shapes', () => {
@@ -60,8 +61,8 @@ describe('scopes', () => {
   });
 
   it('treats :write and :manage as needing the password again', () => {
-    expect(isPrivileged('orders:write')).toBe(true);
-    expect(isPrivileged('webhooks:manage')).toBe(true);
-    expect(isPrivileged('orders:read')).toBe(false);
+    expect(isElevatedScope('orders:write')).toBe(true);
+    expect(isElevatedScope('webhooks:manage')).toBe(true);
+    expect(isElevatedScope('orders:read')).toBe(false);
   });
 });

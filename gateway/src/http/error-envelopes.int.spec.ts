@@ -1,8 +1,9 @@
-import { freePort, startTestInfra, type TestInfra, waitFor } from '@inventory/local-infra';
+import { startTestInfra, type TestInfra, waitFor } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, type GatewayHandle } from '../bootstrap.js';
+import type { GatewayHandle } from '../bootstrap.js';
 import { connect } from 'node:net';
 import { parseRawResponse, rawExchange, type RawResponse } from './raw-http.test-util.js';
+import { startLoneGateway } from './test-gateway.test-util.js';
 
 /**
  * Requests that Node's parser, Fastify's router or the shutdown path refuse before any route
@@ -34,19 +35,7 @@ describe('gateway error envelopes for hostile and malformed requests', () => {
 
   beforeAll(async () => {
     infra = await startTestInfra({ mongo: false });
-    const nowhere = async () => `127.0.0.1:${await freePort()}`;
-    gateway = await bootstrap({
-      LOG_LEVEL: 'silent',
-      HTTP_PORT: '0',
-      REDIS_URL: infra.redisUrl,
-      NATS_URL: infra.natsUrl,
-      IDENTITY_GRPC_ADDRESS: await nowhere(),
-      PARCEL_TRACKING_GRPC_ADDRESS: await nowhere(),
-      WEBHOOK_INGEST_GRPC_ADDRESS: await nowhere(),
-      OUTBOUND_DELIVERY_GRPC_ADDRESS: await nowhere(),
-      ACTIVITY_GRPC_ADDRESS: await nowhere(),
-      CATALOG_GRPC_ADDRESS: await nowhere(),
-    });
+    gateway = await startLoneGateway(infra);
     port = Number(new URL(gateway.url).port);
   });
   afterAll(async () => {
@@ -133,21 +122,10 @@ describe('gateway 503 while shutting down', () => {
     const slowEntered = new Promise<void>((resolve) => (entered = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const nowhere = async () => `127.0.0.1:${await freePort()}`;
     const logLines: string[] = [];
-    const gateway = await bootstrap(
-      {
-        LOG_LEVEL: 'info',
-        HTTP_PORT: '0',
-        REDIS_URL: infra.redisUrl,
-        NATS_URL: infra.natsUrl,
-        IDENTITY_GRPC_ADDRESS: await nowhere(),
-        PARCEL_TRACKING_GRPC_ADDRESS: await nowhere(),
-        WEBHOOK_INGEST_GRPC_ADDRESS: await nowhere(),
-        OUTBOUND_DELIVERY_GRPC_ADDRESS: await nowhere(),
-        ACTIVITY_GRPC_ADDRESS: await nowhere(),
-        CATALOG_GRPC_ADDRESS: await nowhere(),
-      },
+    const gateway = await startLoneGateway(
+      infra,
+      { LOG_LEVEL: 'info' },
       {
         logDestination: { write: (line: string) => void logLines.push(line) },
         extraRoutes: {

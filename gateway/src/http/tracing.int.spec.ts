@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import {
-  freePort,
   startOtlpReceiver,
   startTestInfra,
   type OtlpReceiver,
   type TestInfra,
 } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, type GatewayHandle } from '../bootstrap.js';
+import type { GatewayHandle } from '../bootstrap.js';
+import { startLoneGateway } from './test-gateway.test-util.js';
 
 /** The gateway's request span and its log lines, with OTEL_EXPORTER_OTLP_ENDPOINT set (ADR 0711). */
 describe('gateway request spans', () => {
@@ -20,21 +20,9 @@ describe('gateway request spans', () => {
   beforeAll(async () => {
     infra = await startTestInfra({ mongo: false });
     receiver = await startOtlpReceiver();
-    const nowhere = async () => `127.0.0.1:${await freePort()}`;
-    gateway = await bootstrap(
-      {
-        LOG_LEVEL: 'info',
-        HTTP_PORT: '0',
-        REDIS_URL: infra.redisUrl,
-        NATS_URL: infra.natsUrl,
-        IDENTITY_GRPC_ADDRESS: await nowhere(),
-        PARCEL_TRACKING_GRPC_ADDRESS: await nowhere(),
-        WEBHOOK_INGEST_GRPC_ADDRESS: await nowhere(),
-        OUTBOUND_DELIVERY_GRPC_ADDRESS: await nowhere(),
-        ACTIVITY_GRPC_ADDRESS: await nowhere(),
-        CATALOG_GRPC_ADDRESS: await nowhere(),
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-      },
+    gateway = await startLoneGateway(
+      infra,
+      { LOG_LEVEL: 'info', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
       {
         logDestination: new Writable({
           write(chunk: Buffer, _encoding, callback) {

@@ -3,8 +3,8 @@ import { ServiceRuntime } from '@inventory/platform';
 import { readConfig } from './config.js';
 import { consumeCatalogRecords } from './events/record-consumers.js';
 import { catalogService } from './grpc/catalog-service.js';
-import { ProductStore } from './store/product-store.js';
-import { PurchaseInvoiceStore } from './store/purchase-invoice-store.js';
+import { ProductRepository } from './store/product-repository.js';
+import { PurchaseInvoiceRepository } from './store/purchase-invoice-repository.js';
 import { ApplyProductChange } from './use-cases/apply-product-change.js';
 import { ApplyPurchaseInvoiceChange } from './use-cases/apply-purchase-invoice-change.js';
 import { ListProducts } from './use-cases/list-products.js';
@@ -24,8 +24,8 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
   return ServiceRuntime.run(
     { name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [CATALOG_STREAM] },
     async (runtime) => {
-      const products = new ProductStore(runtime.mongo);
-      const invoices = new PurchaseInvoiceStore(runtime.mongo);
+      const products = new ProductRepository(runtime.mongo);
+      const invoices = new PurchaseInvoiceRepository(runtime.mongo);
       // Serving first builds the indexes (the unique (tenant_id, id) ones) before any event is stored.
       await runtime.serve([
         catalogService({

@@ -1,10 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
 import { npmRunEmit } from '../../src/fixtures/emit.js';
 import { httpCall } from '../../src/fixtures/http.js';
-import { createTenantWithToken, type TenantFixture } from '../../src/fixtures/tenants.js';
-import { PROVIDER_KEY, signIn, startWebSystem, type WebSystem } from './web-harness.js';
+import type { TenantFixture } from '../../src/fixtures/tenants.js';
+import { PROVIDER_KEY, signIn, useWebApp, type WebSystem } from './web-harness.js';
 
 const BROWSER_TEST_MS = 240_000;
 const NUMBER = '1Z999AA10123456790';
@@ -47,23 +47,25 @@ describe('parcel tracking in the web app: a shipment emitted over NATS reaches d
   let page: Page;
   const browserErrors: string[] = [];
 
-  beforeAll(async () => {
-    web = await startWebSystem({
+  useWebApp(
+    {
+      slug: 'webapp-parcels',
       parcelTrackingEnv: {
         // Registration (and a fresh row's first poll) runs soon after the emit.
         TRACKING_WORKER_INTERVAL_MS: '500',
         // The dashboard reads the provider's quota on every visit (the unavailable state below).
         QUOTA_CACHE_TTL_MS: '0',
       },
-    });
-    owner = await createTenantWithToken(web.system, { slug: 'webapp-parcels' });
-    ({ page } = await web.newPage());
+    },
+    (app) => ({ web, owner, page } = app),
+  );
+
+  beforeAll(() => {
     page.on('console', (message) => {
       if (message.type() === 'error') browserErrors.push(message.text());
     });
     page.on('pageerror', (error) => browserErrors.push(error.message));
-  }, BROWSER_TEST_MS);
-  afterAll(() => web?.stop());
+  });
 
   const origin = () => web.origin(owner.host);
 

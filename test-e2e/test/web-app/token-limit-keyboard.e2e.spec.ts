@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
 import {
   ALL_SCOPES,
   asUser,
-  createTenantWithToken,
   identityClient,
   type TenantFixture,
 } from '../../src/fixtures/tenants.js';
-import { startWebSystem, type WebSystem } from './web-harness.js';
+import { BROWSER_TEST_MS, useWebApp, type WebSystem } from './web-harness.js';
 
-const BROWSER_TEST_MS = 180_000;
 const TOKEN_LIMIT = 50;
 
 describe('the web app by keyboard alone, at the 50-token limit', () => {
   let web: WebSystem;
   let owner: TenantFixture;
+  useWebApp({ slug: 'webapp-limit' }, (app) => ({ web, owner } = app));
 
   beforeAll(async () => {
-    web = await startWebSystem();
-    owner = await createTenantWithToken(web.system, { slug: 'webapp-limit' });
     // The fixture holds one token; 49 more reach the specification's limit.
     const identity = identityClient(web.system);
     for (let i = 2; i <= TOKEN_LIMIT; i++)
@@ -30,7 +27,6 @@ describe('the web app by keyboard alone, at the 50-token limit', () => {
         }),
       );
   }, BROWSER_TEST_MS);
-  afterAll(() => web?.stop());
 
   it(
     'signs in, pages through 50 tokens, is stopped at the limit and revokes one, all with the keyboard',

@@ -3,10 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
+import { afterAll, beforeAll } from 'vitest';
 import { buildWebApp, launchChromium } from '../../src/fixtures/browser.js';
+import { createTenantWithToken, type TenantFixture } from '../../src/fixtures/tenants.js';
 import { startSystem, type RunningSystem } from '../../src/system.js';
 
 export const PROVIDER_KEY = 'web_app_provider_key_1';
+/** A browser step drives the whole system on a busy machine: minutes, never the assertion. */
+export const BROWSER_TEST_MS = 180_000;
 
 export interface WebSystem {
   system: RunningSystem;
@@ -26,9 +30,11 @@ export interface WebSystem {
  * The whole system as startSystem() starts it, plus the provider simulator, a webhook
  * receiver, the web app built from source, and headless Chromium.
  */
-export async function startWebSystem(
-  options: { parcelTrackingEnv?: NodeJS.ProcessEnv } = {},
-): Promise<WebSystem> {
+export interface WebSystemOptions {
+  parcelTrackingEnv?: NodeJS.ProcessEnv;
+}
+
+export async function startWebSystem(options: WebSystemOptions = {}): Promise<WebSystem> {
   const webAppDir = await buildWebApp();
   const sim = await startProviderSim({ keys: [{ key: PROVIDER_KEY }], rateLimitPerSecond: 1000 });
   const received: string[] = [];
@@ -97,4 +103,35 @@ export async function signIn(
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** What a file's tests share: the system, one tenant's owner and one browser tab. */
+export interface WebApp {
+  web: WebSystem;
+  owner: TenantFixture;
+  page: Page;
+}
+
+/**
+ * One file's set-up and tear-down: the web system, a tenant (`slug`) and a tab, handed to
+ * `opened` before the first test, stopped after the last. `signedIn` signs the owner in on the
+ * tab first, for files whose tests start on a signed-in page.
+ */
+export function useWebApp(
+  options: WebSystemOptions & { slug: string; signedIn?: boolean },
+  opened: (app: WebApp) => void,
+): void {
+  let web: WebSystem | undefined;
+  beforeAll(async () => {
+    web = await startWebSystem(options);
+    const owner = await createTenantWithToken(web.system, { slug: options.slug });
+    const { page } = await web.newPage();
+    if (options.signedIn)
+      await signIn(page, web.origin(owner.host), {
+        email: owner.user.email,
+        password: owner.password,
+      });
+    opened({ web, owner, page });
+  }, BROWSER_TEST_MS);
+  afterAll(() => web?.stop());
 }

@@ -1,6 +1,6 @@
 import type { Activity, Alert } from '@inventory/contracts/activity/v1/activity.js';
-import type { ActivityDocument } from '../store/activity-model.js';
-import type { AlertDocument } from '../store/alert-model.js';
+import type { ActivityDocument } from '../store/activity-repository.js';
+import type { AlertDocument } from '../store/alert-repository.js';
 
 export function toActivityMessage(row: ActivityDocument): Activity {
   return {

@@ -1,6 +1,18 @@
+import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SORT, withIdTiebreak, type ActivityQuery } from '../domain/activity-query.js';
-import { activityFilter, activitySort } from './activity-filter.js';
+import { activityConditions, activitySort } from './activity-filter.js';
+import { ActivityRepository } from './activity-repository.js';
+
+/** The filter `ActivityRepository.list` sends: the query's conditions through the tenant scope. */
+class SentFilter extends ActivityRepository {
+  of(tenantId: string, query: ActivityQuery) {
+    return this.scope(tenantId, activityConditions(query));
+  }
+}
+// A connection that never connects: building a filter needs the model, not a server.
+const sent = new SentFilter(mongoose.createConnection());
+const activityFilter = (tenantId: string, query: ActivityQuery) => sent.of(tenantId, query);
 
 const query: ActivityQuery = {
   eventTypes: [],

@@ -1,20 +1,18 @@
-import { escapeRegex, tenantFilter } from '@inventory/platform';
-import type { FilterQuery, SortOrder } from 'mongoose';
+import { INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
+import { escapeRegex, type ScopedFilter } from '@inventory/platform';
+import type { SortOrder } from 'mongoose';
 import type { ActivityQuery, SortKey } from '../domain/activity-query.js';
-import type { ActivityDocument } from './activity-model.js';
+import type { ActivityDocument } from './activity-repository.js';
 
-/** subject_type of rows whose subject is an integration instance (same constant as @inventory/events). */
-export const INSTANCE_SUBJECT_TYPE = 'integration_instance';
-
-/** Mongo filter for a validated query; the tenant is always added last by `tenantFilter`. */
-export function activityFilter(
-  tenantId: string,
-  query: ActivityQuery,
-): FilterQuery<ActivityDocument> {
-  const filter: FilterQuery<ActivityDocument> = {};
+/**
+ * The conditions of a validated query. No tenant here: `ActivityRepository` sends them
+ * through `TenantScopedRepository`, which adds the tenant last.
+ */
+export function activityConditions(query: ActivityQuery): ScopedFilter<ActivityDocument> {
+  const filter: ScopedFilter<ActivityDocument> = {};
   if (query.integrationInstanceId !== undefined) {
     filter.$or = [
-      { subject_type: INSTANCE_SUBJECT_TYPE, subject_id: query.integrationInstanceId },
+      { subject_type: INTEGRATION_INSTANCE_SUBJECT, subject_id: query.integrationInstanceId },
       { 'properties.integration_instance_id': query.integrationInstanceId },
     ];
   }
@@ -29,7 +27,7 @@ export function activityFilter(
       ...(query.createdTo ? { $lte: query.createdTo } : {}),
     };
   }
-  return tenantFilter<ActivityDocument>(tenantId, filter);
+  return filter;
 }
 
 export function activitySort(sort: SortKey[]): Record<string, SortOrder> {

@@ -1,62 +1,97 @@
-import { isDuplicateKeyError, nextSequence, tenantFilter } from '@inventory/platform';
-import type { Connection } from 'mongoose';
+import { nextSequence, TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
 import type { ActivityQuery } from '../domain/activity-query.js';
-import { activityFilter, activitySort } from './activity-filter.js';
-import { activityModel, type ActivityDocument, type ActivityModel } from './activity-model.js';
+import { activityConditions, activitySort } from './activity-filter.js';
+import { insertOnce } from './insert-once.js';
 
-export type NewActivity = Omit<ActivityDocument, 'id'>;
+export interface ActivityDocument {
+  id: number;
+  tenant_id: string;
+  /** The event id (or `rpc:<idempotency key>`) the row came from; unique per tenant, so a redelivery never doubles a row. */
+  source_id: string;
+  event: string;
+  description: string;
+  subject_type: string | null;
+  subject_id: number | null;
+  causer_id: string | null;
+  properties: Record<string, unknown>;
+  created_at: Date;
+}
 
-export class ActivityRepository {
-  private readonly model: ActivityModel;
+const schema = new Schema<ActivityDocument>(
+  {
+    id: { type: Number, required: true },
+    tenant_id: { type: String, required: true },
+    source_id: { type: String, required: true },
+    event: { type: String, required: true },
+    description: { type: String, default: '' },
+    subject_type: { type: String, default: null },
+    subject_id: { type: Number, default: null },
+    causer_id: { type: String, default: null },
+    properties: { type: Schema.Types.Mixed, default: () => ({}) },
+    created_at: { type: Date, required: true },
+  },
+  // `minimize: false` keeps an empty properties object instead of dropping the field.
+  { versionKey: false, collection: 'activities', minimize: false },
+);
 
+schema.index({ tenant_id: 1, id: 1 }, { unique: true });
+schema.index({ tenant_id: 1, source_id: 1 }, { unique: true });
+// The instance log is an $or of these two; each branch has its own index.
+schema.index({ tenant_id: 1, subject_type: 1, subject_id: 1, created_at: -1 });
+schema.index({ tenant_id: 1, 'properties.integration_instance_id': 1, created_at: -1 });
+// The default sort and date bounds.
+schema.index({ tenant_id: 1, created_at: -1, id: -1 });
+schema.index({ tenant_id: 1, event: 1, created_at: -1 });
+
+export type NewActivity = Omit<ActivityDocument, 'id' | 'tenant_id'>;
+
+const WITHOUT_MONGO_ID = { _id: 0 } as const;
+
+/** The tenant's activity log; every query goes through `TenantScopedRepository`. */
+export class ActivityRepository extends TenantScopedRepository<ActivityDocument> {
   constructor(private readonly connection: Connection) {
-    this.model = activityModel(connection);
+    // A second repository on the same connection reuses the model (mongoose refuses a redefinition).
+    super(connection.models.Activity ?? connection.model<ActivityDocument>('Activity', schema));
   }
 
   /**
-   * Stores a row once per (tenant, source_id): a row already there is returned
-   * unchanged, also when a concurrent insert wins the race (unique index).
+   * Stores a row once per (tenant, source_id). The tenant is the event's, passed apart so
+   * that the row cannot be stored under another.
    */
-  async insertOnce(activity: NewActivity): Promise<{ row: ActivityDocument; created: boolean }> {
-    const existing = await this.findBySource(activity.tenant_id, activity.source_id);
-    if (existing) return { row: existing, created: false };
-    const row: ActivityDocument = {
-      ...activity,
-      id: await nextSequence(this.connection, 'activities'),
-    };
-    try {
-      await this.model.create(row);
-      return { row, created: true };
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      const winner = await this.findBySource(activity.tenant_id, activity.source_id);
-      if (!winner) throw error;
-      return { row: winner, created: false };
-    }
+  insertOnce(
+    tenantId: string,
+    activity: NewActivity,
+  ): Promise<{ row: ActivityDocument; created: boolean }> {
+    return insertOnce({
+      find: () => this.findBySource(tenantId, activity.source_id),
+      build: async () => ({
+        ...activity,
+        tenant_id: tenantId,
+        id: await nextSequence(this.connection, 'activities'),
+      }),
+      insert: (row) => this.insertOne(row),
+    });
   }
 
   async list(
     tenantId: string,
     query: ActivityQuery,
   ): Promise<{ rows: ActivityDocument[]; total: number }> {
-    const filter = activityFilter(tenantId, query);
+    const filter: ScopedFilter<ActivityDocument> = activityConditions(query);
     const [rows, total] = await Promise.all([
-      this.model
-        .find(filter, { _id: 0 })
-        .sort(activitySort(query.sort))
-        .skip((query.page - 1) * query.perPage)
-        .limit(query.perPage)
-        .lean<ActivityDocument[]>()
-        .exec(),
-      this.model.countDocuments(filter).exec(),
+      this.findMany(tenantId, filter, {
+        projection: WITHOUT_MONGO_ID,
+        sort: activitySort(query.sort),
+        skip: (query.page - 1) * query.perPage,
+        limit: query.perPage,
+      }),
+      this.count(tenantId, filter),
     ]);
     return { rows, total };
   }
 
   private findBySource(tenantId: string, sourceId: string): Promise<ActivityDocument | null> {
-    return this.model
-      .findOne(tenantFilter<ActivityDocument>(tenantId, { source_id: sourceId }), { _id: 0 })
-      .lean<ActivityDocument>()
-      .exec();
+    return this.findOne(tenantId, { source_id: sourceId }, WITHOUT_MONGO_ID);
   }
 }

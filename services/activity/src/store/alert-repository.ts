@@ -1,8 +1,47 @@
-import { isDuplicateKeyError, nextSequence, tenantFilter } from '@inventory/platform';
-import type { Connection, FilterQuery } from 'mongoose';
-import { alertModel, type AlertDocument, type AlertModel } from './alert-model.js';
+import { nextSequence, TenantScopedRepository } from '@inventory/platform';
+import { Schema, type Connection } from 'mongoose';
+import { insertOnce } from './insert-once.js';
 
-export type NewAlert = Omit<AlertDocument, 'id' | 'read_at'>;
+export interface AlertDocument {
+  id: number;
+  tenant_id: string;
+  /** The producer's dedupe key: unique per tenant, so a key raised twice is one alert. */
+  key: string;
+  kind: string;
+  priority: string;
+  title: string;
+  message: string;
+  link: string | null;
+  properties: Record<string, unknown>;
+  read_at: Date | null;
+  created_at: Date;
+}
+
+const schema = new Schema<AlertDocument>(
+  {
+    id: { type: Number, required: true },
+    tenant_id: { type: String, required: true },
+    key: { type: String, required: true },
+    kind: { type: String, required: true },
+    priority: { type: String, required: true },
+    title: { type: String, required: true },
+    message: { type: String, default: '' },
+    link: { type: String, default: null },
+    properties: { type: Schema.Types.Mixed, default: () => ({}) },
+    read_at: { type: Date, default: null },
+    created_at: { type: Date, required: true },
+  },
+  // `minimize: false` keeps an empty properties object instead of dropping the field.
+  { versionKey: false, collection: 'alerts', minimize: false },
+);
+
+schema.index({ tenant_id: 1, id: 1 }, { unique: true });
+schema.index({ tenant_id: 1, key: 1 }, { unique: true });
+// The bell: newest first, all or unread only, and the unread count.
+schema.index({ tenant_id: 1, created_at: -1, id: -1 });
+schema.index({ tenant_id: 1, read_at: 1, created_at: -1, id: -1 });
+
+export type NewAlert = Omit<AlertDocument, 'id' | 'tenant_id' | 'read_at'>;
 
 export interface AlertPageQuery {
   unreadOnly: boolean;
@@ -11,84 +50,69 @@ export interface AlertPageQuery {
 }
 
 const NEWEST_FIRST = { created_at: -1, id: -1 } as const;
+const WITHOUT_MONGO_ID = { _id: 0 } as const;
+const UNREAD = { read_at: null };
 
-/** The tenant's alerts; every query is scoped by `tenantFilter`. */
-export class AlertRepository {
-  private readonly model: AlertModel;
-
+/** The tenant's alerts; every query goes through `TenantScopedRepository`. */
+export class AlertRepository extends TenantScopedRepository<AlertDocument> {
   constructor(private readonly connection: Connection) {
-    this.model = alertModel(connection);
+    // A second repository on the same connection reuses the model (mongoose refuses a redefinition).
+    super(connection.models.Alert ?? connection.model<AlertDocument>('Alert', schema));
   }
 
   /**
-   * Stores an alert once per (tenant, key): an alert already there is returned
-   * unchanged (its read state too), also when a concurrent insert wins the race.
+   * Stores an alert once per (tenant, key); one already there keeps its read state. The
+   * tenant is the event's, passed apart so that the alert cannot be stored under another.
    */
-  async insertOnce(alert: NewAlert): Promise<{ row: AlertDocument; created: boolean }> {
-    const existing = await this.findByKey(alert.tenant_id, alert.key);
-    if (existing) return { row: existing, created: false };
-    const row: AlertDocument = {
-      ...alert,
-      id: await nextSequence(this.connection, 'alerts'),
-      read_at: null,
-    };
-    try {
-      await this.model.create(row);
-      return { row, created: true };
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      const winner = await this.findByKey(alert.tenant_id, alert.key);
-      if (!winner) throw error;
-      return { row: winner, created: false };
-    }
+  insertOnce(tenantId: string, alert: NewAlert): Promise<{ row: AlertDocument; created: boolean }> {
+    return insertOnce({
+      find: () => this.findByKey(tenantId, alert.key),
+      build: async () => ({
+        ...alert,
+        tenant_id: tenantId,
+        id: await nextSequence(this.connection, 'alerts'),
+        read_at: null,
+      }),
+      insert: (row) => this.insertOne(row),
+    });
   }
 
-  async page(
+  async listPage(
     tenantId: string,
     query: AlertPageQuery,
   ): Promise<{ rows: AlertDocument[]; total: number; unread: number }> {
-    const unreadFilter = tenantFilter<AlertDocument>(tenantId, { read_at: null });
-    const filter = query.unreadOnly ? unreadFilter : tenantFilter<AlertDocument>(tenantId, {});
+    const filter = query.unreadOnly ? UNREAD : {};
     const [rows, total, unread] = await Promise.all([
-      this.model
-        .find(filter, { _id: 0 })
-        .sort(NEWEST_FIRST)
-        .skip((query.page - 1) * query.perPage)
-        .limit(query.perPage)
-        .lean<AlertDocument[]>()
-        .exec(),
-      this.model.countDocuments(filter).exec(),
-      query.unreadOnly ? undefined : this.model.countDocuments(unreadFilter).exec(),
+      this.findMany(tenantId, filter, {
+        projection: WITHOUT_MONGO_ID,
+        sort: NEWEST_FIRST,
+        skip: (query.page - 1) * query.perPage,
+        limit: query.perPage,
+      }),
+      this.count(tenantId, filter),
+      query.unreadOnly ? undefined : this.count(tenantId, UNREAD),
     ]);
     return { rows, total, unread: unread ?? total };
   }
 
   /** Sets read_at once; null when the tenant has no such alert. */
   async markRead(tenantId: string, id: number, at: Date): Promise<AlertDocument | null> {
-    await this.model
-      .updateOne(tenantFilter<AlertDocument>(tenantId, { id, read_at: null }), {
-        $set: { read_at: at },
-      })
-      .exec();
-    return this.model
-      .findOne(tenantFilter<AlertDocument>(tenantId, { id }), { _id: 0 })
-      .lean<AlertDocument>()
-      .exec();
+    await this.updateOne(tenantId, { id, ...UNREAD }, { $set: { read_at: at } });
+    return this.findOne(tenantId, { id }, WITHOUT_MONGO_ID);
   }
 
-  /** Marks every unread alert read; returns how many changed. */
+  /**
+   * Marks every unread alert read; returns how many changed. The base has no
+   * `updateMany` yet, so the scoped filter is built here through `scope()`.
+   */
   async markAllRead(tenantId: string, at: Date): Promise<number> {
-    const unread: FilterQuery<AlertDocument> = tenantFilter<AlertDocument>(tenantId, {
-      read_at: null,
+    const result = await this.model.updateMany(this.scope(tenantId, UNREAD), {
+      $set: { read_at: at },
     });
-    const result = await this.model.updateMany(unread, { $set: { read_at: at } }).exec();
     return result.modifiedCount;
   }
 
   private findByKey(tenantId: string, key: string): Promise<AlertDocument | null> {
-    return this.model
-      .findOne(tenantFilter<AlertDocument>(tenantId, { key }), { _id: 0 })
-      .lean<AlertDocument>()
-      .exec();
+    return this.findOne(tenantId, { key }, WITHOUT_MONGO_ID);
   }
 }

@@ -1,8 +1,7 @@
 import { validationFailed } from '@inventory/platform';
 import { toAlertPage } from '../domain/alert.js';
 import { pageInfo, type PageInfo } from '../domain/activity-query.js';
-import type { AlertDocument } from '../store/alert-model.js';
-import type { AlertRepository } from '../store/alert-repository.js';
+import type { AlertDocument, AlertRepository } from '../store/alert-repository.js';
 
 export interface ListAlertsInput {
   unreadOnly: boolean;
@@ -19,7 +18,7 @@ export class ListAlerts {
   ): Promise<{ rows: AlertDocument[]; page: PageInfo; unreadCount: number }> {
     const paging = toAlertPage(input.page);
     if ('violations' in paging) throw validationFailed(paging.violations);
-    const { rows, total, unread } = await this.alerts.page(tenantId, {
+    const { rows, total, unread } = await this.alerts.listPage(tenantId, {
       unreadOnly: input.unreadOnly,
       page: paging.page,
       perPage: paging.perPage,

@@ -1,6 +1,5 @@
 import { notFound } from '@inventory/platform';
-import type { AlertDocument } from '../store/alert-model.js';
-import type { AlertRepository } from '../store/alert-repository.js';
+import type { AlertDocument, AlertRepository } from '../store/alert-repository.js';
 
 /** Marks one of the tenant's alerts read; an alert already read keeps its first read_at. */
 export class MarkAlertRead {

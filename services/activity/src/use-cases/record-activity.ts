@@ -1,7 +1,6 @@
 import { validationFailed, type FieldViolation } from '@inventory/platform';
 import { withInstanceId, type Properties } from '../domain/properties.js';
-import type { ActivityDocument } from '../store/activity-model.js';
-import type { ActivityRepository } from '../store/activity-repository.js';
+import type { ActivityDocument, ActivityRepository } from '../store/activity-repository.js';
 
 export interface RecordActivityInput {
   tenantId: string;
@@ -49,8 +48,7 @@ export class RecordActivity {
 
     // No subject is stored as nulls, so "has no subject" is one shape in the database.
     const hasSubject = input.subjectType.trim() !== '';
-    return this.activities.insertOnce({
-      tenant_id: input.tenantId,
+    return this.activities.insertOnce(input.tenantId, {
       source_id: input.sourceId,
       event: input.event.trim(),
       description: input.description,

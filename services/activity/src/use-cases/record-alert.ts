@@ -1,7 +1,6 @@
 import { validationFailed } from '@inventory/platform';
 import { validateAlert, type AlertFields } from '../domain/alert.js';
-import type { AlertDocument } from '../store/alert-model.js';
-import type { AlertRepository } from '../store/alert-repository.js';
+import type { AlertDocument, AlertRepository } from '../store/alert-repository.js';
 
 export interface RecordAlertInput extends AlertFields {
   tenantId: string;
@@ -17,8 +16,7 @@ export class RecordAlert {
       throw validationFailed([{ field: 'tenant_id', description: 'The tenant is required.' }]);
     const result = validateAlert(input);
     if ('violations' in result) throw validationFailed(result.violations);
-    return this.alerts.insertOnce({
-      tenant_id: input.tenantId,
+    return this.alerts.insertOnce(input.tenantId, {
       ...result.alert,
       created_at: input.createdAt,
     });

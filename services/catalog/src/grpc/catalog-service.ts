@@ -2,10 +2,10 @@ import {
   CatalogServiceService,
   type CatalogServiceServer,
 } from '@inventory/contracts/catalog/v1/catalog.js';
-import type { AsyncService, ServiceRegistration } from '@inventory/platform';
+import type { AsyncService, ServiceRegistration, UnaryHandler } from '@inventory/platform';
 import type { ListProducts } from '../use-cases/list-products.js';
 import type { ListPurchaseInvoices } from '../use-cases/list-purchase-invoices.js';
-import { toInvoiceMessage, toProductMessage } from './mappers.js';
+import { presentInvoicePage, presentProductPage } from './mappers.js';
 
 /** Thin handlers: the tenant from metadata, one use case each, encode. */
 export function catalogService(useCases: {
@@ -13,25 +13,20 @@ export function catalogService(useCases: {
   listPurchaseInvoices: ListPurchaseInvoices;
 }): ServiceRegistration<CatalogServiceServer> {
   const implementation: AsyncService<CatalogServiceServer> = {
-    async listProducts(request, context) {
-      const { rows, page, unfilteredTotal } = await useCases.listProducts.execute(
-        context.tenant(),
-        request,
-      );
-      return {
-        products: rows.map(toProductMessage),
-        page_info: page,
-        unfiltered_total: unfilteredTotal,
-      };
-    },
-    async listPurchaseInvoices(request, context) {
-      const { rows, page } = await useCases.listPurchaseInvoices.execute(context.tenant(), request);
-      return { invoices: rows.map(toInvoiceMessage), page_info: page };
-    },
+    listProducts: listing(useCases.listProducts, presentProductPage),
+    listPurchaseInvoices: listing(useCases.listPurchaseInvoices, presentInvoicePage),
   };
   return {
     name: 'inventory.catalog.v1.CatalogService',
     definition: CatalogServiceService,
     implementation,
   };
+}
+
+/** Every listing handler: the tenant's page from its use case, presented as its proto answer. */
+function listing<Request, Page, Response>(
+  useCase: { execute(tenantId: string, request: Request): Promise<Page> },
+  present: (page: Page) => Response,
+): UnaryHandler<Request, Response> {
+  return async (request, context) => present(await useCase.execute(context.tenant(), request));
 }

@@ -1,6 +1,36 @@
-import type { Product, PurchaseInvoice } from '@inventory/contracts/catalog/v1/catalog.js';
-import type { ProductDocument } from '../store/product-store.js';
-import type { InvoiceDocument } from '../store/purchase-invoice-store.js';
+import type {
+  ListProductsResponse,
+  ListPurchaseInvoicesResponse,
+  Product,
+  PurchaseInvoice,
+} from '@inventory/contracts/catalog/v1/catalog.js';
+import type { ProductDocument } from '../store/product-repository.js';
+import type { InvoiceDocument } from '../store/purchase-invoice-repository.js';
+import type { ListProducts } from '../use-cases/list-products.js';
+import type { ListPurchaseInvoices } from '../use-cases/list-purchase-invoices.js';
+
+type PageOf<UseCase extends { execute(...args: never[]): Promise<unknown> }> = Awaited<
+  ReturnType<UseCase['execute']>
+>;
+
+export function presentProductPage({
+  rows,
+  page,
+  unfilteredTotal,
+}: PageOf<ListProducts>): ListProductsResponse {
+  return {
+    products: rows.map(toProductMessage),
+    page_info: page,
+    unfiltered_total: unfilteredTotal,
+  };
+}
+
+export function presentInvoicePage({
+  rows,
+  page,
+}: PageOf<ListPurchaseInvoices>): ListPurchaseInvoicesResponse {
+  return { invoices: rows.map(toInvoiceMessage), page_info: page };
+}
 
 export function toProductMessage(row: ProductDocument): Product {
   return {

@@ -1,8 +1,20 @@
+import type { Model } from 'mongoose';
+import { ProductRepository, type ProductDocument } from './product-repository.js';
+import { PurchaseInvoiceRepository, type InvoiceDocument } from './purchase-invoice-repository.js';
+
 /**
- * For bench/catalog only (the `./bench` export): the read-model stores, with the same schemas and
- * indexes as the service, and the list use cases.
+ * For bench/catalog only (the `./bench` export): the read-model repositories, with the same
+ * schemas and indexes as the service, and the list use cases. The bench fills the collections
+ * in bulk and times raw queries against them, so here, and only here, the model is public.
  */
-export { ProductStore, type ProductDocument } from './product-store.js';
-export { PurchaseInvoiceStore, type InvoiceDocument } from './purchase-invoice-store.js';
+export class ProductStore extends ProductRepository {
+  declare readonly model: Model<ProductDocument>;
+}
+
+export class PurchaseInvoiceStore extends PurchaseInvoiceRepository {
+  declare readonly model: Model<InvoiceDocument>;
+}
+
+export type { InvoiceDocument, ProductDocument };
 export { ListProducts } from '../use-cases/list-products.js';
 export { ListPurchaseInvoices } from '../use-cases/list-purchase-invoices.js';

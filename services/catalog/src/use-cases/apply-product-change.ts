@@ -1,7 +1,7 @@
 import type { Logger } from '@inventory/platform';
 import { toProductSnapshot, type ProductRecordInput } from '../domain/product.js';
 import { isRecordId, versionOf } from '../domain/record-version.js';
-import type { ProductStore } from '../store/product-store.js';
+import type { ProductRepository } from '../store/product-repository.js';
 
 export type ProductChange =
   | { kind: 'snapshot'; record: ProductRecordInput | undefined; version: number }
@@ -14,7 +14,7 @@ export type ProductChange =
  */
 export class ApplyProductChange {
   constructor(
-    private readonly products: ProductStore,
+    private readonly products: ProductRepository,
     private readonly logger: Logger,
   ) {}
 

@@ -1,7 +1,7 @@
 import type { Logger } from '@inventory/platform';
 import { toInvoiceSnapshot, type InvoiceRecordInput } from '../domain/purchase-invoice.js';
 import { isRecordId, versionOf } from '../domain/record-version.js';
-import type { PurchaseInvoiceStore } from '../store/purchase-invoice-store.js';
+import type { PurchaseInvoiceRepository } from '../store/purchase-invoice-repository.js';
 
 export type PurchaseInvoiceChange =
   | { kind: 'snapshot'; record: InvoiceRecordInput | undefined; version: number }
@@ -13,7 +13,7 @@ export type PurchaseInvoiceChange =
  */
 export class ApplyPurchaseInvoiceChange {
   constructor(
-    private readonly invoices: PurchaseInvoiceStore,
+    private readonly invoices: PurchaseInvoiceRepository,
     private readonly logger: Logger,
   ) {}
 

@@ -1,6 +1,7 @@
 import { formatDate } from '../../components/confirm.js';
 import { Empty } from '../../components/states.js';
-import { label, STATUSES, type Instance, type TransitStats } from './instance.js';
+import { DELIVERY_STATUSES } from '@inventory/rules';
+import { label, type Instance, type TransitStats } from './instance.js';
 
 function QuotaGauge(props: {
   quota: Instance['quota'];
@@ -61,7 +62,7 @@ function TransitRow(props: { name: string; stats: TransitStats }) {
 export function Dashboard(props: { instance: Instance }) {
   const { instance } = props;
   const counts = instance.status_counts ?? {};
-  const peak = Math.max(1, ...STATUSES.map((status) => counts[status] ?? 0));
+  const peak = Math.max(1, ...DELIVERY_STATUSES.map((status) => counts[status] ?? 0));
   const errors = instance.registration_errors ?? [];
   return (
     <div class="dashboard">
@@ -91,7 +92,7 @@ export function Dashboard(props: { instance: Instance }) {
       <section class="card" aria-labelledby="status-h">
         <h2 id="status-h">Shipments by status</h2>
         <ul class="hbars" data-testid="status-counts">
-          {STATUSES.map((status) => (
+          {DELIVERY_STATUSES.map((status) => (
             <li key={status}>
               <span class="hbar-label">{label(status)}</span>
               <span class="hbar" style={{ width: `${((counts[status] ?? 0) / peak) * 100}%` }} />

@@ -1,6 +1,14 @@
 import { formatDate } from '../../components/confirm.js';
 import { ApiList } from './api-list.js';
-import { label, PREFIX, STATUSES } from './instance.js';
+import { ACTIVITY_EVENTS } from '@inventory/events/browser';
+import {
+  ACTIVITY_SORTS,
+  DELIVERY_STATUSES,
+  TRACKING_SORTS,
+  WEBHOOK_LOG_SORTS,
+  WEBHOOK_RESULTS,
+} from '@inventory/rules';
+import { label, PREFIX } from './instance.js';
 
 interface TrackingRow {
   id: number;
@@ -34,7 +42,12 @@ export function Trackings(props: { instanceId: number }) {
       path={`${PREFIX}/instances/${props.instanceId}/trackings`}
       filters={[
         { param: 'filter[search]', label: 'Tracking number', type: 'text' },
-        { param: 'filter[delivery_status]', label: 'Status', type: 'choices', choices: STATUSES },
+        {
+          param: 'filter[delivery_status]',
+          label: 'Status',
+          type: 'choices',
+          choices: DELIVERY_STATUSES,
+        },
         { param: 'filter[carrier_code]', label: 'Carrier codes', type: 'text' },
         {
           param: 'filter[trackable_type]',
@@ -45,7 +58,7 @@ export function Trackings(props: { instanceId: number }) {
         { param: 'filter[date_from]', label: 'Created from', type: 'date' },
         { param: 'filter[date_to]', label: 'Created to', type: 'date' },
       ]}
-      sorts={['created_at', 'last_event_at', 'delivered_at']}
+      sorts={TRACKING_SORTS}
       defaultSort="-created_at"
       empty="No shipments are tracked yet."
       columns={[
@@ -104,12 +117,12 @@ export function WebhookLog(props: { instanceId: number }) {
           param: 'filter[result]',
           label: 'Result',
           type: 'choices',
-          choices: ['processed', 'failed', 'ignored'],
+          choices: WEBHOOK_RESULTS,
         },
         { param: 'filter[date_from]', label: 'Received from', type: 'date' },
         { param: 'filter[date_to]', label: 'Received to', type: 'date' },
       ]}
-      sorts={['received_at', 'created_at', 'event_type', 'result']}
+      sorts={WEBHOOK_LOG_SORTS}
       defaultSort="-received_at"
       empty="No webhooks received yet."
       columns={[
@@ -135,17 +148,6 @@ interface ActivityRow {
   created_at?: string;
 }
 
-const ACTIVITY_EVENTS = [
-  'connected',
-  'updated',
-  'disconnected',
-  'webhook_processed',
-  'webhook_failed',
-  'backfill_started',
-  'backfill_completed',
-  'quota_exceeded',
-];
-
 export function ActivityLog(props: { instanceId: number }) {
   return (
     <ApiList<ActivityRow>
@@ -158,7 +160,7 @@ export function ActivityLog(props: { instanceId: number }) {
         { param: 'filter[date_from]', label: 'From', type: 'date' },
         { param: 'filter[date_to]', label: 'To', type: 'date' },
       ]}
-      sorts={['created_at', 'event', 'id']}
+      sorts={ACTIVITY_SORTS}
       defaultSort="-created_at"
       empty="No activity yet."
       columns={[

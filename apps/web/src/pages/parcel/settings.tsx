@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { Checkbox, FormError, TextField } from '../../components/field.js';
-import { AUTO_TRACK_KEYS, PREFIX, SIDE_EFFECT_KEYS, type Instance } from './instance.js';
+import { AUTO_TRACK_KEYS, SIDE_EFFECT_KEYS } from '@inventory/rules';
+import { AUTO_TRACK_LABELS, PREFIX, SIDE_EFFECT_LABELS, type Instance } from './instance.js';
 import { ChannelScopeEditor } from './channel-scope.js';
 
 /** PATCH with only what changed; disconnect with a confirmation. */
@@ -84,10 +85,10 @@ export function Settings(props: {
         </fieldset>
         <fieldset>
           <legend>Track automatically</legend>
-          {AUTO_TRACK_KEYS.map(([key, text]) => (
+          {AUTO_TRACK_KEYS.map((key) => (
             <Checkbox
               key={key}
-              label={text}
+              label={AUTO_TRACK_LABELS[key]}
               checked={autoTrack[key] ?? true}
               onChange={(on) => setAutoTrack({ ...autoTrack, [key]: on })}
             />
@@ -95,10 +96,10 @@ export function Settings(props: {
         </fieldset>
         <fieldset>
           <legend>Side effects</legend>
-          {SIDE_EFFECT_KEYS.map(([key, text]) => (
+          {SIDE_EFFECT_KEYS.map((key) => (
             <Checkbox
               key={key}
-              label={text}
+              label={SIDE_EFFECT_LABELS[key]}
               checked={sideEffects[key] ?? true}
               onChange={(on) => setSideEffects({ ...sideEffects, [key]: on })}
             />

@@ -1,22 +1,6 @@
-/** The specification's scope table, grouped by resource for the checkboxes. */
-export const SCOPES = [
-  'orders:read',
-  'orders:write',
-  'products:read',
-  'products:write',
-  'inventory:read',
-  'inventory:write',
-  'customers:read',
-  'customers:write',
-  'suppliers:read',
-  'suppliers:write',
-  'purchase-orders:read',
-  'purchase-orders:write',
-  'warehouses:read',
-  'reports:read',
-  'webhooks:manage',
-] as const;
+import { SCOPES } from '@inventory/access';
 
+/** The specification's scope table, grouped by resource for the checkboxes. */
 export function scopesByResource(): [string, string[]][] {
   const groups = new Map<string, string[]>();
   for (const scope of SCOPES) {
@@ -25,8 +9,6 @@ export function scopesByResource(): [string, string[]][] {
   }
   return [...groups.entries()];
 }
-
-export const isPrivileged = (scope: string) => /:(write|manage)$/.test(scope);
 
 export interface Token {
   id: number;

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
 import { errorFor, FieldError, FormError, TextField } from '../../components/field.js';
 import { useSession } from '../../session.js';
-import { isPrivileged, scopesByResource, type Token } from './scopes.js';
+import { isElevatedScope } from '@inventory/access';
+import { scopesByResource, type Token } from './scopes.js';
 
 const FIELDS = [
   'name',
@@ -39,7 +40,7 @@ export function TokenForm(props: {
   const errors = error?.fieldErrors;
 
   const addsPrivileged = editing
-    ? scopes.some((scope) => isPrivileged(scope) && !editing.scopes.includes(scope))
+    ? scopes.some((scope) => isElevatedScope(scope) && !editing.scopes.includes(scope))
     : false;
 
   const toggle = (scope: string, on: boolean) =>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
 import { errorFor, FieldError, FormError, TextField } from '../../components/field.js';
-import { WEBHOOK_EVENTS, type Subscription } from './subscription.js';
+import { WEBHOOK_EVENT_NAMES } from '@inventory/events/browser';
+import type { Subscription } from './subscription.js';
 
 /** Create (the answer carries the secret, shown once) or edit url, events and description. */
 export function SubscriptionForm(props: {
@@ -66,7 +67,7 @@ export function SubscriptionForm(props: {
       <fieldset>
         <legend>Events</legend>
         <div class="scope-groups">
-          {WEBHOOK_EVENTS.map((name) => (
+          {WEBHOOK_EVENT_NAMES.map((name) => (
             <label class="check" key={name}>
               <input
                 type="checkbox"

@@ -1,17 +1,3 @@
-/** The outbound event catalog (libs/events WEBHOOK_EVENT_CATALOG), for the checkboxes. */
-export const WEBHOOK_EVENTS = [
-  'sales_order.created',
-  'sales_order.shipped',
-  'sales_order.cancelled',
-  'purchase_order.created',
-  'purchase_order.approved',
-  'purchase_order.submitted',
-  'purchase_order.received',
-  'inventory.adjusted',
-  'product.created',
-  'customer.created',
-] as const;
-
 export interface Subscription {
   id: number;
   url: string;

@@ -1,0 +1,16 @@
+/**
+ * What a browser may import: names and tables only. The package's index also defines the bus
+ * events, which pull in `@inventory/platform` (NATS, MongoDB) and cannot be bundled for a page.
+ */
+export {
+  ACTIVITY_EVENTS,
+  INTEGRATION_INSTANCE_SUBJECT,
+  type ActivityEventName,
+} from './activity-events.js';
+export {
+  isWebhookEventName,
+  WEBHOOK_EVENT_CATALOG,
+  WEBHOOK_EVENT_NAMES,
+  webhookEventScope,
+  type WebhookEventName,
+} from './webhook-catalog.js';

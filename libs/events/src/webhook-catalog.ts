@@ -1,0 +1,43 @@
+// No imports: the web app bundles this file for the browser (`@inventory/events/browser`).
+
+/**
+ * The outbound-webhook event catalog (spec: Events → Outbound webhooks): each event's name and
+ * the token scope (and user permission) a subscriber needs to receive it. The one definition
+ * the gateway's subscription check and the outbound-delivery service both read.
+ */
+export const WEBHOOK_EVENT_CATALOG = {
+  'sales_order.created': { scope: 'orders:read', firesWhen: 'a sales order is created' },
+  'sales_order.shipped': { scope: 'orders:read', firesWhen: 'a sales order is fully shipped' },
+  'sales_order.cancelled': { scope: 'orders:read', firesWhen: 'a sales order is cancelled' },
+  'purchase_order.created': {
+    scope: 'purchase-orders:read',
+    firesWhen: 'a purchase order is created',
+  },
+  'purchase_order.approved': {
+    scope: 'purchase-orders:read',
+    firesWhen: 'a purchase order is approved',
+  },
+  'purchase_order.submitted': {
+    scope: 'purchase-orders:read',
+    firesWhen: 'a purchase order is submitted to the supplier',
+  },
+  'purchase_order.received': {
+    scope: 'purchase-orders:read',
+    firesWhen: 'goods are received against a purchase order',
+  },
+  'inventory.adjusted': { scope: 'inventory:read', firesWhen: 'inventory levels are adjusted' },
+  'product.created': { scope: 'products:read', firesWhen: 'a product is created' },
+  'customer.created': { scope: 'customers:read', firesWhen: 'a customer is created' },
+} as const;
+
+export type WebhookEventName = keyof typeof WEBHOOK_EVENT_CATALOG;
+export const WEBHOOK_EVENT_NAMES = Object.keys(WEBHOOK_EVENT_CATALOG) as WebhookEventName[];
+
+export function isWebhookEventName(name: string): name is WebhookEventName {
+  return Object.prototype.hasOwnProperty.call(WEBHOOK_EVENT_CATALOG, name);
+}
+
+/** The read scope a subscriber needs for `name`; undefined for a name outside the catalog. */
+export function webhookEventScope(name: string): string | undefined {
+  return isWebhookEventName(name) ? WEBHOOK_EVENT_CATALOG[name].scope : undefined;
+}

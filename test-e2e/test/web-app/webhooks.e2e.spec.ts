@@ -1,0 +1,92 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from '../../src/fixtures/browser.js';
+import { BROWSER_TEST_MS, useWebApp, type WebSystem } from './web-harness.js';
+
+/** Webhooks: a subscription, its test ping delivered, redelivery, edit, rotate, delete. */
+describe('the web app in Chromium: webhook subscriptions', () => {
+  let web: WebSystem;
+  let page: Page;
+  useWebApp({ slug: 'webapp-webhooks', signedIn: true }, (app) => ({ web, page } = app));
+
+  it(
+    'creates a webhook subscription (secret once), sends a test ping and sees it delivered',
+    async () => {
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Webhooks' })
+        .click();
+      await page.getByRole('button', { name: 'New subscription' }).click();
+      const form = page.getByRole('form', { name: 'New subscription' });
+      await form.getByLabel('Endpoint URL').fill(`${web.receiverUrl}/hooks/orders`);
+      await form.getByRole('checkbox', { name: 'sales_order.created' }).check();
+      await form.getByRole('button', { name: 'Create subscription' }).click();
+      const createdSecret = await page.getByTestId('signing-secret').inputValue();
+      expect(createdSecret).toMatch(/^whsec_/);
+      await screenshot(page, 'webhooks-created');
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+
+      await page.getByRole('link', { name: `${web.receiverUrl}/hooks/orders` }).click();
+      await page.getByRole('button', { name: 'Send test ping' }).click();
+      await page.getByText('Test ping queued.').waitFor();
+      const delivered = page.locator('[data-delivery-status="succeeded"]');
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            await page.locator('.deliveries, .state.empty').first().waitFor();
+            return delivered.count();
+          },
+          { timeout: 90_000 },
+        )
+        .toBeGreaterThan(0);
+      expect(web.received).toContain('/hooks/orders');
+      await delivered
+        .first()
+        .getByText(/attempt/)
+        .click();
+      await delivered
+        .first()
+        .getByText(/200 in \d+ ms/)
+        .waitFor();
+      await screenshot(page, 'webhook-deliveries');
+
+      // Redeliver: the same delivery is sent again, a second attempt in its log.
+      await delivered.first().getByRole('button', { name: 'Redeliver' }).click();
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            await page.locator('.deliveries').waitFor();
+            return page.locator('[data-delivery-status="succeeded"] summary').first().textContent();
+          },
+          { timeout: 90_000 },
+        )
+        .toBe('2 attempt(s)');
+      expect(web.received.filter((path) => path === '/hooks/orders')).toHaveLength(2);
+
+      // Disable and re-enable, edit, rotate the secret (shown once), delete.
+      const summary = page.getByTestId('subscription-summary');
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await summary.getByText(/^Disabled/).waitFor();
+      await page.getByRole('button', { name: 'Re-enable' }).click();
+      await summary.getByText(/^Active/).waitFor();
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByLabel('Description (optional)').fill('Orders feed');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await summary.getByText(/Orders feed/).waitFor();
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByRole('button', { name: 'Yes, rotate' }).click();
+      // The creation secret was dismissed; this is the rotated one, shown once.
+      const rotatedSecret = await page.getByTestId('signing-secret').inputValue();
+      expect(rotatedSecret).toMatch(/^whsec_/);
+      expect(rotatedSecret).not.toBe(createdSecret);
+      await page.getByText(/previous secret keeps working until/).waitFor();
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      await page.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('button', { name: 'Yes, delete' }).click();
+      await page.getByText('No subscriptions yet.').waitFor();
+    },
+    BROWSER_TEST_MS,
+  );
+});
