@@ -59,6 +59,28 @@ function accessText(rule: RouteRule, scope: string | undefined): string {
   return `Any valid token, or a web session.${permission}`;
 }
 
+/** The readiness probe's refusal: its own body, not an error envelope (routes/health.ts). */
+const NOT_READY = {
+  type: 'object',
+  description:
+    'A part every request needs (identity, Redis, NATS) is down, or the gateway is stopping.',
+  required: ['status', 'checks'],
+  properties: {
+    status: { const: 'not_ready' },
+    checks: { type: 'object', additionalProperties: { type: 'boolean' } },
+  },
+};
+
+/** Answers one route gives beside those its kind implies (`METHOD /route/pattern`). */
+const PARTICULAR_ANSWERS: Record<string, Operation['responses']> = {
+  'GET /readyz': {
+    '503': {
+      description: 'Not ready: take this replica out of the load balancer.',
+      content: { 'application/json': { schema: ref('schemas', 'NotReady') } },
+    },
+  },
+};
+
 /** Moves an inline schema into components under `name`, leaving a `$ref`. */
 function hoist(document: Document, holder: { schema?: unknown } | undefined, name: string): void {
   if (!holder?.schema || (holder.schema as Json).$ref) return;
@@ -73,6 +95,12 @@ function hoist(document: Document, holder: { schema?: unknown } | undefined, nam
  * schemas moved into `components`.
  */
 export function describeOperations(document: Document, table: Record<string, RouteRule>): Document {
+  document.components.schemas.NotReady = NOT_READY;
+  // A 403 carries `required_scope` only when a scope is missing; without saying so, a MissingScope
+  // body is also a Forbidden one and the `oneOf` of the 403 refuses every missing-scope answer.
+  const forbidden = document.components.schemas.Forbidden as Json | undefined;
+  if (forbidden)
+    document.components.schemas.Forbidden = { ...forbidden, not: { required: ['required_scope'] } };
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
@@ -116,6 +144,9 @@ export function describeOperations(document: Document, table: Record<string, Rou
         operation.requestBody?.content?.['application/json'],
         `${capital(id)}Request`,
       );
+
+      for (const [status, response] of Object.entries(PARTICULAR_ANSWERS[key] ?? {}))
+        responses[status] ??= response;
 
       const errors: Record<string, string> = {};
       if (rule.access !== 'public') {

@@ -703,6 +703,14 @@ export interface components {
       message: string;
       retry_after_seconds: number;
     };
+    /** @description A part every request needs (identity, Redis, NATS) is down, or the gateway is stopping. */
+    NotReady: {
+      /** @constant */
+      status: 'not_ready';
+      checks: {
+        [key: string]: boolean;
+      };
+    };
     PostAuthLoginResponse: {
       [key: string]: unknown;
     };
@@ -1482,6 +1490,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['GetReadyzResponse'];
+        };
+      };
+      /** @description Not ready: take this replica out of the load balancer. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotReady'];
         };
       };
     };
