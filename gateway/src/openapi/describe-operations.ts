@@ -71,6 +71,17 @@ const NOT_READY = {
   },
 };
 
+/**
+ * Sign-in's throttle (per account and address) is not the credential rate limit: its 429 carries
+ * `Retry-After` but none of the `X-RateLimit-*` headers (routes/identity/session.ts).
+ */
+const LOGIN_THROTTLED = {
+  description:
+    'Too many sign-in attempts for this account or address: retry after `Retry-After` seconds.',
+  headers: { 'Retry-After': ref('headers', 'Retry-After') },
+  content: { 'application/json': { schema: ref('schemas', 'TooManyRequests') } },
+};
+
 /** Answers one route gives beside those its kind implies (`METHOD /route/pattern`). */
 const PARTICULAR_ANSWERS: Record<string, Operation['responses']> = {
   'GET /readyz': {
@@ -96,6 +107,10 @@ function hoist(document: Document, holder: { schema?: unknown } | undefined, nam
  */
 export function describeOperations(document: Document, table: Record<string, RouteRule>): Document {
   document.components.schemas.NotReady = NOT_READY;
+  (document.components as Json).responses = {
+    ...((document.components as Json).responses as Json),
+    LoginThrottled: LOGIN_THROTTLED,
+  };
   // A 403 carries `required_scope` only when a scope is missing; without saying so, a MissingScope
   // body is also a Forbidden one and the `oneOf` of the 403 refuses every missing-scope answer.
   const forbidden = document.components.schemas.Forbidden as Json | undefined;
@@ -159,7 +174,8 @@ export function describeOperations(document: Document, table: Record<string, Rou
         errors['503'] = 'ServiceUnavailable';
       }
       // Tokens and sessions are rate limited; sign-in is throttled per account and address.
-      if (rule.access !== 'public' || key === 'POST /auth/login') errors['429'] = 'TooManyRequests';
+      if (rule.access !== 'public') errors['429'] = 'TooManyRequests';
+      if (key === 'POST /auth/login') errors['429'] = 'LoginThrottled';
       for (const [status, name] of Object.entries(errors))
         responses[status] ??= ref('responses', name) as never;
     }

@@ -1058,6 +1058,16 @@ export interface components {
         'application/json': components['schemas']['CodedError'];
       };
     };
+    /** @description Too many sign-in attempts for this account or address: retry after `Retry-After` seconds. */
+    LoginThrottled: {
+      headers: {
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['TooManyRequests'];
+      };
+    };
   };
   parameters: never;
   requestBodies: never;
@@ -1099,7 +1109,7 @@ export interface operations {
       };
       404: components['responses']['NotFound'];
       422: components['responses']['Unprocessable'];
-      429: components['responses']['TooManyRequests'];
+      429: components['responses']['LoginThrottled'];
       503: components['responses']['ServiceUnavailable'];
     };
   };

@@ -56,6 +56,8 @@ export interface ContractSystem {
    * port (as after a crash): routes they own answer 503. Stopped with the system.
    */
   gatewayWithout(down: ServiceName[]): Promise<GatewayHandle>;
+  /** A second gateway with other settings (e.g. a lower login throttle). Stopped with the system. */
+  gatewayWith(env: Record<string, string>): Promise<GatewayHandle>;
   stop(): Promise<void>;
 }
 
@@ -88,6 +90,9 @@ export async function startContractSystem(): Promise<ContractSystem> {
       async gatewayWithout(down) {
         const env: Record<string, string> = {};
         for (const name of down) env[ADDRESS_SETTING[name]] = `127.0.0.1:${await freePort()}`;
+        return this.gatewayWith(env);
+      },
+      async gatewayWith(env) {
         const gateway = await startSecondGateway(r.system, env);
         gateways.push(gateway);
         return gateway;
