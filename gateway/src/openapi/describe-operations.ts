@@ -82,8 +82,22 @@ const LOGIN_THROTTLED = {
   content: { 'application/json': { schema: ref('schemas', 'TooManyRequests') } },
 };
 
+const INVALID_SIGNATURE = {
+  type: 'object',
+  required: ['message'],
+  properties: { message: { type: 'string' } },
+  additionalProperties: false,
+};
+
 /** Answers one route gives beside those its kind implies (`METHOD /route/pattern`). */
 const PARTICULAR_ANSWERS: Record<string, Operation['responses']> = {
+  // A provider push whose `sign` header does not match the instance's key (webhook-ingest).
+  'POST /webhooks/parcel-tracking/:token': {
+    '401': {
+      description: 'The `sign` header is missing or does not match the body and the instance key.',
+      content: { 'application/json': { schema: ref('schemas', 'InvalidSignature') } },
+    },
+  },
   'GET /readyz': {
     '503': {
       description: 'Not ready: take this replica out of the load balancer.',
@@ -107,6 +121,7 @@ function hoist(document: Document, holder: { schema?: unknown } | undefined, nam
  */
 export function describeOperations(document: Document, table: Record<string, RouteRule>): Document {
   document.components.schemas.NotReady = NOT_READY;
+  document.components.schemas.InvalidSignature = INVALID_SIGNATURE;
   (document.components as Json).responses = {
     ...((document.components as Json).responses as Json),
     LoginThrottled: LOGIN_THROTTLED,

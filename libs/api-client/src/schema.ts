@@ -711,6 +711,9 @@ export interface components {
         [key: string]: boolean;
       };
     };
+    InvalidSignature: {
+      message: string;
+    };
     PostAuthLoginResponse: {
       [key: string]: unknown;
     };
@@ -1711,6 +1714,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PostWebhooksParcelTrackingByTokenResponse'];
+        };
+      };
+      /** @description The `sign` header is missing or does not match the body and the instance key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidSignature'];
         };
       };
       404: components['responses']['NotFound'];

@@ -26,14 +26,14 @@ export const IDENTITY_CLAIMS: Record<string, number[]> = {
 export const PARCEL_TRACKING_CLAIMS: Record<string, number[]> = {
   postIntegrationsParcelTrackingTest: [200, ...GATED],
   postIntegrationsParcelTrackingInstances: [201, ...GATED],
-  getIntegrationsParcelTrackingInstancesByInstance: [200, ...GATED],
+  getIntegrationsParcelTrackingInstancesByInstance: [200, ...GATED_NO_422],
   patchIntegrationsParcelTrackingInstancesByInstance: [200, ...GATED],
-  deleteIntegrationsParcelTrackingInstancesByInstance: [204, ...GATED],
-  getIntegrationsParcelTrackingInstancesByInstanceTrackableChannels: [200, ...GATED],
+  deleteIntegrationsParcelTrackingInstancesByInstance: [204, ...GATED_NO_422],
+  getIntegrationsParcelTrackingInstancesByInstanceTrackableChannels: [200, ...GATED_NO_422],
   getIntegrationsParcelTrackingInstancesByInstanceActivity: [200, ...GATED],
   getIntegrationsParcelTrackingInstancesByInstanceTrackings: [200, ...GATED],
   getIntegrationsParcelTrackingInstancesByInstanceWebhooks: [200, ...GATED],
-  postWebhooksParcelTrackingByToken: [200, 404, 422, 503],
+  postWebhooksParcelTrackingByToken: [200, 401, 404, 422, 503],
 };
 
 export const PLATFORM_CLAIMS: Record<string, number[]> = {
@@ -65,6 +65,9 @@ export const NO_422 = [
   'postAuthLogout',
   'getUser',
   'deletePersonalAccessTokensById',
+  'getIntegrationsParcelTrackingInstancesByInstance',
+  'deleteIntegrationsParcelTrackingInstancesByInstance',
+  'getIntegrationsParcelTrackingInstancesByInstanceTrackableChannels',
   'getWebhookSubscriptionsById',
   'deleteWebhookSubscriptionsById',
   'postWebhookSubscriptionsByIdRotateSecret',

@@ -118,7 +118,7 @@ describe('contract: sign-in, user, two-factor, personal access tokens', () => {
       (created.data as { data?: { id: number }; token?: { id: number } }).data?.id ??
         (created.data as { token: { id: number } }).token.id,
     );
-    const path = { params: { path: { id } } };
+    const path = { params: { path: { id: Number(id) } } };
     const renamed = await api.PATCH(`${TOKENS}/{id}`, { ...path, body: { name: 'CI 2' } as never });
     expect(renamed.response.status).toBe(200);
     expect((await api.GET(`${TOKENS}/{id}/requests`, path)).response.status).toBe(200);
@@ -131,13 +131,15 @@ describe('contract: sign-in, user, two-factor, personal access tokens', () => {
     expect(mistyped.response.status).toBe(422);
     const badPage = { params: { query: { page: '0' } } } as never;
     expect((await api.GET(TOKENS, badPage)).response.status).toBe(422);
-    const badStatus = { params: { path: { id }, query: { 'filter[status]': 'x' } } } as never;
+    const badStatus = {
+      params: { path: { id: Number(id) }, query: { 'filter[status]': 'x' } },
+    } as never;
     expect((await api.GET(`${TOKENS}/{id}/requests`, badStatus)).response.status).toBe(422);
-    const badDays = { params: { path: { id }, query: { days: 'abc' } } } as never;
+    const badDays = { params: { path: { id: Number(id) }, query: { days: 'abc' } } } as never;
     expect((await api.GET(`${TOKENS}/{id}/usage`, badDays)).response.status).toBe(422);
 
     expect((await api.DELETE(`${TOKENS}/{id}`, path)).response.status).toBe(204);
-    const unknown = { params: { path: { id: '999999' } } };
+    const unknown = { params: { path: { id: 999999 } } };
     expect(
       (await api.PATCH(`${TOKENS}/{id}`, { ...unknown, body: { name: 'x' } as never })).response
         .status,
