@@ -145,6 +145,8 @@ describe('contract: sign-in, user, two-factor, personal access tokens', () => {
         .status,
     ).toBe(404);
     expect((await api.DELETE(`${TOKENS}/{id}`, unknown)).response.status).toBe(404);
+    const theirs = { params: { path: { id: (await c.otherTenant()).tokenId } } };
+    expect((await api.DELETE(`${TOKENS}/{id}`, theirs)).response.status).toBe(404);
     expect((await api.GET(`${TOKENS}/{id}/requests`, unknown)).response.status).toBe(404);
     expect((await api.GET(`${TOKENS}/{id}/usage`, unknown)).response.status).toBe(404);
   });

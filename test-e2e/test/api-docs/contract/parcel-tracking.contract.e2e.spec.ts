@@ -74,6 +74,8 @@ describe('contract: parcel tracking', () => {
     expect((await api.GET(INSTANCE, path)).data).toMatchObject({ data: { name: 'Parcels' } });
     const renamed = await api.PATCH(INSTANCE, { ...path, body: { name: 'Renamed' } as never });
     expect(renamed.data).toMatchObject({ data: { name: 'Renamed' } });
+    // The same id asked for on the first tenant's host, with its token: not found there.
+    expect((await c.api().GET(INSTANCE, path)).response.status).toBe(404);
     expect((await api.DELETE(INSTANCE, path)).response.status).toBe(204);
   });
 

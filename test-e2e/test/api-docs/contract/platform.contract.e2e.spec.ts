@@ -135,6 +135,14 @@ describe('contract: health, alerts, webhook subscriptions, catalog', () => {
     const api = c.api();
     const unknown = { params: { path: { id: '999999' } } };
     expect((await api.GET(`${SUBSCRIPTIONS}/{id}`, unknown)).response.status).toBe(404);
+    const other = await c.otherTenant();
+    const theirs = await other.request('POST', SUBSCRIPTIONS, {
+      url: c.r.receiverUrl,
+      events: ['product.created'],
+    });
+    const theirId = { params: { path: { id: String(theirs.body.data.id) } } };
+    expect((await api.GET(`${SUBSCRIPTIONS}/{id}`, theirId)).response.status).toBe(404);
+    expect((await api.DELETE(`${SUBSCRIPTIONS}/{id}`, theirId)).response.status).toBe(404);
     expect((await c.session().POST('/api/alerts/{id}/read', unknown)).response.status).toBe(404);
   });
 
