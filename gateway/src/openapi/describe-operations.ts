@@ -20,6 +20,13 @@ interface Document extends Json {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const WRITES = new Set(['put', 'post', 'delete', 'patch']);
+
+/** A write whose JSON body does not parse, refused before the route runs (http/error-handler.ts). */
+const MALFORMED_JSON = {
+  description: 'The body is labelled JSON but does not parse (`code`: `malformed_json`).',
+  content: { 'application/json': { schema: ref('schemas', 'CodedError') } },
+};
 
 /** `/api/tokens/{id}` → `/api/tokens/:id`, the route table's spelling. */
 const routePath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
@@ -125,6 +132,7 @@ export function describeOperations(document: Document, table: Record<string, Rou
   (document.components as Json).responses = {
     ...((document.components as Json).responses as Json),
     LoginThrottled: LOGIN_THROTTLED,
+    MalformedJson: MALFORMED_JSON,
   };
   // A 403 carries `required_scope` only when a scope is missing; without saying so, a MissingScope
   // body is also a Forbidden one and the `oneOf` of the 403 refuses every missing-scope answer.
@@ -191,6 +199,8 @@ export function describeOperations(document: Document, table: Record<string, Rou
       // Tokens and sessions are rate limited; sign-in is throttled per account and address.
       if (rule.access !== 'public') errors['429'] = 'TooManyRequests';
       if (key === 'POST /auth/login') errors['429'] = 'LoginThrottled';
+      // Inbound webhooks read their body raw (the signature covers the bytes): they answer 422.
+      if (WRITES.has(method) && !path.startsWith('/webhooks/')) errors['400'] = 'MalformedJson';
       for (const [status, name] of Object.entries(errors))
         responses[status] ??= ref('responses', name) as never;
     }

@@ -1071,6 +1071,15 @@ export interface components {
         'application/json': components['schemas']['TooManyRequests'];
       };
     };
+    /** @description The body is labelled JSON but does not parse (`code`: `malformed_json`). */
+    MalformedJson: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['CodedError'];
+      };
+    };
   };
   parameters: never;
   requestBodies: never;
@@ -1110,6 +1119,7 @@ export interface operations {
           'application/json': components['schemas']['PostAuthLoginResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       404: components['responses']['NotFound'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['LoginThrottled'];
@@ -1135,6 +1145,7 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1193,6 +1204,7 @@ export interface operations {
           'application/json': components['schemas']['PostUserTwoFactorResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1224,6 +1236,7 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1257,6 +1270,7 @@ export interface operations {
           'application/json': components['schemas']['PostUserTwoFactorConfirmResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1322,6 +1336,7 @@ export interface operations {
           'application/json': components['schemas']['PostPersonalAccessTokensResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1351,6 +1366,7 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1386,6 +1402,7 @@ export interface operations {
           'application/json': components['schemas']['PatchPersonalAccessTokensByIdResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1537,6 +1554,7 @@ export interface operations {
           'application/json': components['schemas']['PostIntegrationsParcelTrackingTestResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1566,6 +1584,7 @@ export interface operations {
           'application/json': components['schemas']['PostIntegrationsParcelTrackingInstancesResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1626,6 +1645,7 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1657,6 +1677,7 @@ export interface operations {
           'application/json': components['schemas']['PatchIntegrationsParcelTrackingInstancesByInstanceResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1813,6 +1834,7 @@ export interface operations {
           'application/json': components['schemas']['PostAlertsByIdReadResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1842,6 +1864,7 @@ export interface operations {
           'application/json': components['schemas']['PostAlertsReadAllResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1900,6 +1923,7 @@ export interface operations {
           'application/json': components['schemas']['PostWebhookSubscriptionsResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1960,6 +1984,7 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -1991,6 +2016,7 @@ export interface operations {
           'application/json': components['schemas']['PatchWebhookSubscriptionsByIdResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -2022,6 +2048,7 @@ export interface operations {
           'application/json': components['schemas']['PostWebhookSubscriptionsByIdRotateSecretResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -2085,6 +2112,7 @@ export interface operations {
           'application/json': components['schemas']['PostWebhookSubscriptionsByIdDeliveriesByDeliveryIdRedeliverResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
@@ -2116,6 +2144,7 @@ export interface operations {
           'application/json': components['schemas']['PostWebhookSubscriptionsByIdTestResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];

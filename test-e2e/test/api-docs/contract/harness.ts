@@ -125,6 +125,8 @@ export interface CallInit {
   body?: unknown;
   query?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** Bytes sent as they are (labelled JSON) instead of a serialised `body`. */
+  raw?: string;
 }
 
 /** Calls an operation through the typed client with its path parameters filled from `ids`. */
@@ -149,7 +151,15 @@ export function callOperation(
   return request(operation.method.toLowerCase(), operation.path, {
     params: { path, ...(init.query ? { query: init.query } : {}) },
     ...(init.body !== undefined ? { body: init.body } : {}),
-    ...(init.headers ? { headers: init.headers } : {}),
+    ...(init.raw !== undefined ? { body: init.raw, bodySerializer: (raw: string) => raw } : {}),
+    ...(init.headers || init.raw !== undefined
+      ? {
+          headers: {
+            ...init.headers,
+            ...(init.raw !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+        }
+      : {}),
   });
 }
 
@@ -219,6 +229,22 @@ export function gateSweeps(
           expect(answer.error, operation.operationId).toMatchObject({
             required_scope: operation.operation['x-required-scope'],
           });
+      }
+    },
+    /** 400 for a body labelled JSON that does not parse, with the credential the route accepts. */
+    async malformedJson() {
+      const c = contract();
+      for (const operation of claiming(claims, 400)) {
+        const access = accessOf(operation);
+        const api =
+          access === 'session'
+            ? c.session()
+            : access === 'public'
+              ? c.api({ token: undefined })
+              : c.api();
+        const answer = await callOperation(api, operation, ids(), { raw: '{"name":' });
+        expect(answer.response.status, operation.operationId).toBe(400);
+        expect(answer.error, operation.operationId).toMatchObject({ code: 'malformed_json' });
       }
     },
     async rateLimited() {
