@@ -22,6 +22,12 @@ interface Document extends Json {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const WRITES = new Set(['put', 'post', 'delete', 'patch']);
 
+/** A declared JSON body sent as another media type (http/body.ts). */
+const UNSUPPORTED_MEDIA_TYPE = {
+  description: 'The body is not labelled `application/json` (`code`: `unsupported_media_type`).',
+  content: { 'application/json': { schema: ref('schemas', 'CodedError') } },
+};
+
 /** A write whose JSON body does not parse, refused before the route runs (http/error-handler.ts). */
 const MALFORMED_JSON = {
   description: 'The body is labelled JSON but does not parse (`code`: `malformed_json`).',
@@ -133,6 +139,7 @@ export function describeOperations(document: Document, table: Record<string, Rou
     ...((document.components as Json).responses as Json),
     LoginThrottled: LOGIN_THROTTLED,
     MalformedJson: MALFORMED_JSON,
+    UnsupportedMediaType: UNSUPPORTED_MEDIA_TYPE,
   };
   // A 403 carries `required_scope` only when a scope is missing; without saying so, a MissingScope
   // body is also a Forbidden one and the `oneOf` of the 403 refuses every missing-scope answer.
@@ -201,6 +208,8 @@ export function describeOperations(document: Document, table: Record<string, Rou
       if (key === 'POST /auth/login') errors['429'] = 'LoginThrottled';
       // Inbound webhooks read their body raw (the signature covers the bytes): they answer 422.
       if (WRITES.has(method) && !path.startsWith('/webhooks/')) errors['400'] = 'MalformedJson';
+      if (operation.requestBody?.content?.['application/json'])
+        errors['415'] = 'UnsupportedMediaType';
       for (const [status, name] of Object.entries(errors))
         responses[status] ??= ref('responses', name) as never;
     }

@@ -9,15 +9,15 @@ const GATED = [401, 403, 404, 422, 429, 503];
 const GATED_NO_422 = [401, 403, 404, 429, 503];
 
 export const IDENTITY_CLAIMS: Record<string, number[]> = {
-  postAuthLogin: [200, 400, 404, 422, 429, 503],
+  postAuthLogin: [200, 400, 415, 404, 422, 429, 503],
   postAuthLogout: [204, 400, ...GATED_NO_422],
   getUser: [200, ...GATED_NO_422],
   postUserTwoFactor: [200, 400, ...GATED],
-  deleteUserTwoFactor: [204, 400, ...GATED],
-  postUserTwoFactorConfirm: [200, 400, ...GATED],
+  deleteUserTwoFactor: [204, 400, 415, ...GATED],
+  postUserTwoFactorConfirm: [200, 400, 415, ...GATED],
   getPersonalAccessTokens: [200, ...GATED],
-  postPersonalAccessTokens: [201, 400, ...GATED],
-  patchPersonalAccessTokensById: [200, 400, ...GATED],
+  postPersonalAccessTokens: [201, 400, 415, ...GATED],
+  patchPersonalAccessTokensById: [200, 400, 415, ...GATED],
   deletePersonalAccessTokensById: [204, 400, ...GATED_NO_422],
   getPersonalAccessTokensByIdRequests: [200, ...GATED],
   getPersonalAccessTokensByIdUsage: [200, ...GATED],

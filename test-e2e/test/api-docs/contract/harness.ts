@@ -125,8 +125,9 @@ export interface CallInit {
   body?: unknown;
   query?: Record<string, unknown>;
   headers?: Record<string, string>;
-  /** Bytes sent as they are (labelled JSON) instead of a serialised `body`. */
+  /** Bytes sent as they are, labelled `contentType` (default JSON), instead of a serialised `body`. */
   raw?: string;
+  contentType?: string;
 }
 
 /** Calls an operation through the typed client with its path parameters filled from `ids`. */
@@ -156,7 +157,9 @@ export function callOperation(
       ? {
           headers: {
             ...init.headers,
-            ...(init.raw !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...(init.raw !== undefined
+              ? { 'content-type': init.contentType ?? 'application/json' }
+              : {}),
           },
         }
       : {}),
@@ -182,6 +185,23 @@ export function gateSweeps(
   claims: Record<string, number[]>,
   ids: () => Record<string, string>,
 ) {
+  /** `status` with `code` for a refused body, sent with the credential the route accepts. */
+  async function bodySweep(status: number, init: CallInit, code: string) {
+    const c = contract();
+    for (const operation of claiming(claims, status)) {
+      const access = accessOf(operation);
+      const api =
+        access === 'session'
+          ? c.session()
+          : access === 'public'
+            ? c.api({ token: undefined })
+            : c.api();
+      const answer = await callOperation(api, operation, ids(), init);
+      expect(answer.response.status, operation.operationId).toBe(status);
+      expect(answer.error, operation.operationId).toMatchObject({ code });
+    }
+  }
+
   return {
     async unauthenticated() {
       const c = contract();
@@ -232,21 +252,10 @@ export function gateSweeps(
       }
     },
     /** 400 for a body labelled JSON that does not parse, with the credential the route accepts. */
-    async malformedJson() {
-      const c = contract();
-      for (const operation of claiming(claims, 400)) {
-        const access = accessOf(operation);
-        const api =
-          access === 'session'
-            ? c.session()
-            : access === 'public'
-              ? c.api({ token: undefined })
-              : c.api();
-        const answer = await callOperation(api, operation, ids(), { raw: '{"name":' });
-        expect(answer.response.status, operation.operationId).toBe(400);
-        expect(answer.error, operation.operationId).toMatchObject({ code: 'malformed_json' });
-      }
-    },
+    malformedJson: () => bodySweep(400, { raw: '{"name":' }, 'malformed_json'),
+    /** 415 for a body of another media type where the operation declares a JSON body. */
+    unsupportedMedia: () =>
+      bodySweep(415, { raw: 'name=x', contentType: 'text/plain' }, 'unsupported_media_type'),
     async rateLimited() {
       const c = contract();
       const limited = await c.tokenFor({ token: { rateLimitPerMinute: 1 } });
