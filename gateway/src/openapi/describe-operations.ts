@@ -28,6 +28,12 @@ const UNSUPPORTED_MEDIA_TYPE = {
   content: { 'application/json': { schema: ref('schemas', 'CodedError') } },
 };
 
+/** A body over the gateway's limit (`BODY_LIMIT_BYTES`), refused before it is read to the end. */
+const PAYLOAD_TOO_LARGE = {
+  description: 'The body is over the size limit (`code`: `payload_too_large`).',
+  content: { 'application/json': { schema: ref('schemas', 'CodedError') } },
+};
+
 /** A write whose JSON body does not parse, refused before the route runs (http/error-handler.ts). */
 const MALFORMED_JSON = {
   description: 'The body is labelled JSON but does not parse (`code`: `malformed_json`).',
@@ -140,6 +146,7 @@ export function describeOperations(document: Document, table: Record<string, Rou
     LoginThrottled: LOGIN_THROTTLED,
     MalformedJson: MALFORMED_JSON,
     UnsupportedMediaType: UNSUPPORTED_MEDIA_TYPE,
+    PayloadTooLarge: PAYLOAD_TOO_LARGE,
   };
   // A 403 carries `required_scope` only when a scope is missing; without saying so, a MissingScope
   // body is also a Forbidden one and the `oneOf` of the 403 refuses every missing-scope answer.
@@ -208,6 +215,7 @@ export function describeOperations(document: Document, table: Record<string, Rou
       if (key === 'POST /auth/login') errors['429'] = 'LoginThrottled';
       // Inbound webhooks read their body raw (the signature covers the bytes): they answer 422.
       if (WRITES.has(method) && !path.startsWith('/webhooks/')) errors['400'] = 'MalformedJson';
+      if (WRITES.has(method)) errors['413'] = 'PayloadTooLarge';
       if (operation.requestBody?.content?.['application/json'])
         errors['415'] = 'UnsupportedMediaType';
       for (const [status, name] of Object.entries(errors))

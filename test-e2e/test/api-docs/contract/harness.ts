@@ -186,16 +186,18 @@ export function gateSweeps(
   ids: () => Record<string, string>,
 ) {
   /** `status` with `code` for a refused body, sent with the credential the route accepts. */
-  async function bodySweep(status: number, init: CallInit, code: string) {
+  async function bodySweep(status: number, init: CallInit, code: string, gatewayUrl?: string) {
     const c = contract();
     for (const operation of claiming(claims, status)) {
       const access = accessOf(operation);
-      const api =
-        access === 'session'
-          ? c.session()
+      const api = c.api({
+        ...(gatewayUrl ? { gatewayUrl } : {}),
+        ...(access === 'session'
+          ? { session: c.tenant.session }
           : access === 'public'
-            ? c.api({ token: undefined })
-            : c.api();
+            ? { token: undefined }
+            : {}),
+      });
       const answer = await callOperation(api, operation, ids(), init);
       expect(answer.response.status, operation.operationId).toBe(status);
       expect(answer.error, operation.operationId).toMatchObject({ code });
@@ -256,6 +258,12 @@ export function gateSweeps(
     /** 415 for a body of another media type where the operation declares a JSON body. */
     unsupportedMedia: () =>
       bodySweep(415, { raw: 'name=x', contentType: 'text/plain' }, 'unsupported_media_type'),
+    /** 413 from a gateway whose body limit is 64 bytes (the same check at any limit). */
+    async tooLarge() {
+      const gateway = await contract().gatewayWith({ BODY_LIMIT_BYTES: '64' });
+      const raw = JSON.stringify({ name: 'x'.repeat(200) });
+      await bodySweep(413, { raw }, 'payload_too_large', gateway.url);
+    },
     async rateLimited() {
       const c = contract();
       const limited = await c.tokenFor({ token: { rateLimitPerMinute: 1 } });

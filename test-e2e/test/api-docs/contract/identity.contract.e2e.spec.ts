@@ -156,6 +156,7 @@ describe('contract: sign-in, user, two-factor, personal access tokens', () => {
   it('403 for a credential the operation refuses', () => sweeps.forbidden());
   it('400 for a body labelled JSON that does not parse', () => sweeps.malformedJson());
   it('415 for a body of another media type', () => sweeps.unsupportedMedia());
+  it('413 for a body over the size limit', () => sweeps.tooLarge());
   it('429 with Retry-After once the token’s minute is spent', () => sweeps.rateLimited());
 
   it('503 when identity is down', async () => {
