@@ -58,8 +58,8 @@ export const PLATFORM_CLAIMS: Record<string, number[]> = {
 /**
  * Documented, and impossible: the gateway documents 422 for every tenant route
  * (describe-operations.ts), but these read no body, query or parameter that can be refused (a
- * bad path id is a 404). Listed so the gap is visible; leaving the document is the fix
- * (its own test, gateway/src/openapi/openapi-document.int.spec.ts, still requires 422 everywhere).
+ * bad path id is a 404). Listed so the gap stays visible: the fix is to drop their 422 from the
+ * document, which its own test (gateway/src/openapi/openapi-document.int.spec.ts) forbids today.
  */
 export const NO_422 = [
   'postAuthLogout',

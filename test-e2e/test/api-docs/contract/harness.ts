@@ -177,7 +177,8 @@ export function accessOf(
 /**
  * Answers every claimed operation would give for reasons that come before the route itself: no
  * credential or a bad token (401, both shapes), an unknown host (404), the credential refused
- * (403), a spent rate limit (429). Each sweep asserts the status and the shape it was meant to
+ * (403), a spent rate limit (429), a body that does not parse, is too large or is not JSON (400,
+ * 413, 415). Each sweep asserts the status and the shape it was meant to
  * produce; the ledger checks the answer against the document.
  */
 export function gateSweeps(
