@@ -14,6 +14,14 @@ export {
   type TenantFixtureOptions,
 } from './fixtures/tenants.js';
 export { httpCall, type HttpResponse } from './fixtures/http.js';
+export {
+  API_DOCUMENT,
+  ContractLedger,
+  contractClient,
+  documentedOperations,
+  type ContractClientOptions,
+  type DocumentedOperation,
+} from './fixtures/contract.js';
 export { totpCode } from './fixtures/totp.js';
 export { npmRunEmit, type EmitResult } from './fixtures/emit.js';
 export { launchSystem, descendants, type LaunchedSystem } from './resilience/launcher.js';

@@ -20,6 +20,25 @@ interface Document extends Json {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const WRITES = new Set(['put', 'post', 'delete', 'patch']);
+
+/** A declared JSON body sent as another media type (http/body.ts). */
+const UNSUPPORTED_MEDIA_TYPE = {
+  description: 'The body is not labelled `application/json` (`code`: `unsupported_media_type`).',
+  content: { 'application/json': { schema: ref('schemas', 'CodedError') } },
+};
+
+/** A body over the gateway's limit (`BODY_LIMIT_BYTES`), refused before it is read to the end. */
+const PAYLOAD_TOO_LARGE = {
+  description: 'The body is over the size limit (`code`: `payload_too_large`).',
+  content: { 'application/json': { schema: ref('schemas', 'CodedError') } },
+};
+
+/** A write whose JSON body does not parse, refused before the route runs (http/error-handler.ts). */
+const MALFORMED_JSON = {
+  description: 'The body is labelled JSON but does not parse (`code`: `malformed_json`).',
+  content: { 'application/json': { schema: ref('schemas', 'CodedError') } },
+};
 
 /** `/api/tokens/{id}` → `/api/tokens/:id`, the route table's spelling. */
 const routePath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
@@ -59,6 +78,53 @@ function accessText(rule: RouteRule, scope: string | undefined): string {
   return `Any valid token, or a web session.${permission}`;
 }
 
+/** The readiness probe's refusal: its own body, not an error envelope (routes/health.ts). */
+const NOT_READY = {
+  type: 'object',
+  description:
+    'A part every request needs (identity, Redis, NATS) is down, or the gateway is stopping.',
+  required: ['status', 'checks'],
+  properties: {
+    status: { const: 'not_ready' },
+    checks: { type: 'object', additionalProperties: { type: 'boolean' } },
+  },
+};
+
+/**
+ * Sign-in's throttle (per account and address) is not the credential rate limit: its 429 carries
+ * `Retry-After` but none of the `X-RateLimit-*` headers (routes/identity/session.ts).
+ */
+const LOGIN_THROTTLED = {
+  description:
+    'Too many sign-in attempts for this account or address: retry after `Retry-After` seconds.',
+  headers: { 'Retry-After': ref('headers', 'Retry-After') },
+  content: { 'application/json': { schema: ref('schemas', 'TooManyRequests') } },
+};
+
+const INVALID_SIGNATURE = {
+  type: 'object',
+  required: ['message'],
+  properties: { message: { type: 'string' } },
+  additionalProperties: false,
+};
+
+/** Answers one route gives beside those its kind implies (`METHOD /route/pattern`). */
+const PARTICULAR_ANSWERS: Record<string, Operation['responses']> = {
+  // A provider push whose `sign` header does not match the instance's key (webhook-ingest).
+  'POST /webhooks/parcel-tracking/:token': {
+    '401': {
+      description: 'The `sign` header is missing or does not match the body and the instance key.',
+      content: { 'application/json': { schema: ref('schemas', 'InvalidSignature') } },
+    },
+  },
+  'GET /readyz': {
+    '503': {
+      description: 'Not ready: take this replica out of the load balancer.',
+      content: { 'application/json': { schema: ref('schemas', 'NotReady') } },
+    },
+  },
+};
+
 /** Moves an inline schema into components under `name`, leaving a `$ref`. */
 function hoist(document: Document, holder: { schema?: unknown } | undefined, name: string): void {
   if (!holder?.schema || (holder.schema as Json).$ref) return;
@@ -73,6 +139,20 @@ function hoist(document: Document, holder: { schema?: unknown } | undefined, nam
  * schemas moved into `components`.
  */
 export function describeOperations(document: Document, table: Record<string, RouteRule>): Document {
+  document.components.schemas.NotReady = NOT_READY;
+  document.components.schemas.InvalidSignature = INVALID_SIGNATURE;
+  (document.components as Json).responses = {
+    ...((document.components as Json).responses as Json),
+    LoginThrottled: LOGIN_THROTTLED,
+    MalformedJson: MALFORMED_JSON,
+    UnsupportedMediaType: UNSUPPORTED_MEDIA_TYPE,
+    PayloadTooLarge: PAYLOAD_TOO_LARGE,
+  };
+  // A 403 carries `required_scope` only when a scope is missing; without saying so, a MissingScope
+  // body is also a Forbidden one and the `oneOf` of the 403 refuses every missing-scope answer.
+  const forbidden = document.components.schemas.Forbidden as Json | undefined;
+  if (forbidden)
+    document.components.schemas.Forbidden = { ...forbidden, not: { required: ['required_scope'] } };
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
@@ -117,6 +197,9 @@ export function describeOperations(document: Document, table: Record<string, Rou
         `${capital(id)}Request`,
       );
 
+      for (const [status, response] of Object.entries(PARTICULAR_ANSWERS[key] ?? {}))
+        responses[status] ??= response;
+
       const errors: Record<string, string> = {};
       if (rule.access !== 'public') {
         errors['401'] = 'Unauthenticated';
@@ -128,7 +211,13 @@ export function describeOperations(document: Document, table: Record<string, Rou
         errors['503'] = 'ServiceUnavailable';
       }
       // Tokens and sessions are rate limited; sign-in is throttled per account and address.
-      if (rule.access !== 'public' || key === 'POST /auth/login') errors['429'] = 'TooManyRequests';
+      if (rule.access !== 'public') errors['429'] = 'TooManyRequests';
+      if (key === 'POST /auth/login') errors['429'] = 'LoginThrottled';
+      // Inbound webhooks read their body raw (the signature covers the bytes): they answer 422.
+      if (WRITES.has(method) && !path.startsWith('/webhooks/')) errors['400'] = 'MalformedJson';
+      if (WRITES.has(method)) errors['413'] = 'PayloadTooLarge';
+      if (operation.requestBody?.content?.['application/json'])
+        errors['415'] = 'UnsupportedMediaType';
       for (const [status, name] of Object.entries(errors))
         responses[status] ??= ref('responses', name) as never;
     }

@@ -703,6 +703,17 @@ export interface components {
       message: string;
       retry_after_seconds: number;
     };
+    /** @description A part every request needs (identity, Redis, NATS) is down, or the gateway is stopping. */
+    NotReady: {
+      /** @constant */
+      status: 'not_ready';
+      checks: {
+        [key: string]: boolean;
+      };
+    };
+    InvalidSignature: {
+      message: string;
+    };
     PostAuthLoginResponse: {
       [key: string]: unknown;
     };
@@ -1050,6 +1061,43 @@ export interface components {
         'application/json': components['schemas']['CodedError'];
       };
     };
+    /** @description Too many sign-in attempts for this account or address: retry after `Retry-After` seconds. */
+    LoginThrottled: {
+      headers: {
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['TooManyRequests'];
+      };
+    };
+    /** @description The body is labelled JSON but does not parse (`code`: `malformed_json`). */
+    MalformedJson: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['CodedError'];
+      };
+    };
+    /** @description The body is not labelled `application/json` (`code`: `unsupported_media_type`). */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['CodedError'];
+      };
+    };
+    /** @description The body is over the size limit (`code`: `payload_too_large`). */
+    PayloadTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['CodedError'];
+      };
+    };
   };
   parameters: never;
   requestBodies: never;
@@ -1089,9 +1137,12 @@ export interface operations {
           'application/json': components['schemas']['PostAuthLoginResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
-      429: components['responses']['TooManyRequests'];
+      429: components['responses']['LoginThrottled'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1114,9 +1165,11 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1172,9 +1225,11 @@ export interface operations {
           'application/json': components['schemas']['PostUserTwoFactorResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1203,9 +1258,12 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1236,9 +1294,12 @@ export interface operations {
           'application/json': components['schemas']['PostUserTwoFactorConfirmResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1301,9 +1362,12 @@ export interface operations {
           'application/json': components['schemas']['PostPersonalAccessTokensResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1330,9 +1394,11 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1365,9 +1431,12 @@ export interface operations {
           'application/json': components['schemas']['PatchPersonalAccessTokensByIdResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1484,6 +1553,15 @@ export interface operations {
           'application/json': components['schemas']['GetReadyzResponse'];
         };
       };
+      /** @description Not ready: take this replica out of the load balancer. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotReady'];
+        };
+      };
     };
   };
   postIntegrationsParcelTrackingTest: {
@@ -1507,9 +1585,11 @@ export interface operations {
           'application/json': components['schemas']['PostIntegrationsParcelTrackingTestResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1536,9 +1616,11 @@ export interface operations {
           'application/json': components['schemas']['PostIntegrationsParcelTrackingInstancesResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1596,9 +1678,11 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1627,9 +1711,11 @@ export interface operations {
           'application/json': components['schemas']['PatchIntegrationsParcelTrackingInstancesByInstanceResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1686,7 +1772,17 @@ export interface operations {
           'application/json': components['schemas']['PostWebhooksParcelTrackingByTokenResponse'];
         };
       };
+      /** @description The `sign` header is missing or does not match the body and the instance key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidSignature'];
+        };
+      };
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -1774,9 +1870,11 @@ export interface operations {
           'application/json': components['schemas']['PostAlertsByIdReadResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1803,9 +1901,11 @@ export interface operations {
           'application/json': components['schemas']['PostAlertsReadAllResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1861,9 +1961,11 @@ export interface operations {
           'application/json': components['schemas']['PostWebhookSubscriptionsResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1921,9 +2023,11 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1952,9 +2056,11 @@ export interface operations {
           'application/json': components['schemas']['PatchWebhookSubscriptionsByIdResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -1983,9 +2089,11 @@ export interface operations {
           'application/json': components['schemas']['PostWebhookSubscriptionsByIdRotateSecretResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -2046,9 +2154,11 @@ export interface operations {
           'application/json': components['schemas']['PostWebhookSubscriptionsByIdDeliveriesByDeliveryIdRedeliverResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -2077,9 +2187,11 @@ export interface operations {
           'application/json': components['schemas']['PostWebhookSubscriptionsByIdTestResponse'];
         };
       };
+      400: components['responses']['MalformedJson'];
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractClient } from '../../../src/fixtures/contract.js';
+import { loginSession } from '../../../src/fixtures/tenants.js';
+import { totpCode } from '../../../src/fixtures/totp.js';
+import { IDENTITY_CLAIMS as CLAIMS } from './claims.js';
+import {
+  accessOf,
+  expectAllSeen,
+  gateSweeps,
+  startContractSystem,
+  unavailableSweep,
+  type ContractSystem,
+} from './harness.js';
+
+const TOKENS = '/api/personal-access-tokens';
+
+/**
+ * Sign-in, the current user, two-factor and personal access tokens through the generated client:
+ * every status the document lists for these operations, each answer checked against the document.
+ */
+describe('contract: sign-in, user, two-factor, personal access tokens', () => {
+  let c: ContractSystem;
+  const ids = () => ({ id: String(c.tenant.tokenId) });
+
+  beforeAll(async () => {
+    c = await startContractSystem();
+  });
+  afterAll(() => c?.stop());
+
+  const sweeps = gateSweeps(() => c, CLAIMS, ids);
+
+  /** A user of its own with a fresh web session (two-factor and sign-out change the user). */
+  async function ownSession() {
+    const user = await c.tokenFor({});
+    const session = await loginSession(user, c.r.system.gatewayUrl);
+    return {
+      user,
+      api: contractClient(c.ledger, {
+        gatewayUrl: c.r.system.gatewayUrl,
+        host: user.host,
+        session,
+      }),
+    };
+  }
+
+  it('sign-in: 200 with the CSRF token, 422 in the field form, sign-out 204', async () => {
+    const { user, api } = await ownSession();
+    const anonymous = c.api({ token: undefined });
+    const signedIn = await anonymous.POST('/auth/login', {
+      body: { email: user.user.email, password: user.password } as never,
+    });
+    expect(signedIn.data).toMatchObject({ csrf_token: expect.any(String) });
+    const wrong = await anonymous.POST('/auth/login', {
+      body: { email: user.user.email, password: 'not-the-password' } as never,
+    });
+    expect(wrong.error).toEqual({
+      message: 'These credentials do not match our records.',
+      errors: { email: ['These credentials do not match our records.'] },
+    });
+    expect((await api.POST('/auth/logout')).response.status).toBe(204);
+  });
+
+  it('sign-in: 429 with Retry-After once the account’s attempts are spent', async () => {
+    const gateway = await c.gatewayWith({ LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: '1' });
+    const user = await c.tokenFor({});
+    const api = contractClient(c.ledger, { gatewayUrl: gateway.url, host: user.host });
+    const attempt = { body: { email: user.user.email, password: 'wrong-password' } as never };
+    expect((await api.POST('/auth/login', attempt)).response.status).toBe(422);
+    const throttled = await api.POST('/auth/login', attempt);
+    expect(throttled.response.status).toBe(429);
+    expect(Number(throttled.response.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('the current user: 200', async () => {
+    const user = await c.api().GET('/api/user');
+    expect(user.data).toMatchObject({ data: { email: c.tenant.fixture.user.email } });
+  });
+
+  it('two-factor: enrol 200, confirm 200, turn off 204; 422 in both forms', async () => {
+    const { user, api } = await ownSession();
+    const notEnrolled = await api.POST('/api/user/two-factor/confirm', {
+      body: { code: '123456' } as never,
+    });
+    expect(notEnrolled.error).toMatchObject({ code: 'two_factor_not_enrolled' });
+    const notEnabled = await api.DELETE('/api/user/two-factor', {
+      body: { password: user.password, code: '123456' } as never,
+    });
+    expect(notEnabled.error).toMatchObject({ code: 'two_factor_not_enabled' });
+
+    const enrolled = await api.POST('/api/user/two-factor');
+    const { secret } = (enrolled.data as { data: { secret: string } }).data;
+    expect(secret).toEqual(expect.any(String));
+    const missingCode = await api.POST('/api/user/two-factor/confirm', { body: {} as never });
+    expect(missingCode.error).toMatchObject({ errors: { code: [expect.any(String)] } });
+    // Codes of the previous and next window, so no code is presented twice.
+    const confirmed = await api.POST('/api/user/two-factor/confirm', {
+      body: { code: totpCode(secret, Date.now() - 30_000) } as never,
+    });
+    expect(confirmed.data).toMatchObject({ data: { recovery_codes: expect.any(Array) } });
+    const again = await api.POST('/api/user/two-factor');
+    expect(again.error).toMatchObject({ code: 'two_factor_already_enabled' });
+    const noPassword = await api.DELETE('/api/user/two-factor', { body: { code: '1' } as never });
+    expect(noPassword.error).toMatchObject({ errors: { password: [expect.any(String)] } });
+    const off = await api.DELETE('/api/user/two-factor', {
+      body: { password: user.password, code: totpCode(secret, Date.now() + 30_000) } as never,
+    });
+    expect(off.response.status).toBe(204);
+  });
+
+  it('tokens: 200, 201, 200, 204 and the request log and usage; 422 for bad input; 404 by id', async () => {
+    const api = c.session();
+    expect((await api.GET(TOKENS)).data).toMatchObject({ data: expect.any(Array) });
+    const created = await api.POST(TOKENS, {
+      body: { name: 'CI', scopes: ['products:read'] } as never,
+    });
+    expect(created.response.status).toBe(201);
+    const id = String(
+      (created.data as { data?: { id: number }; token?: { id: number } }).data?.id ??
+        (created.data as { token: { id: number } }).token.id,
+    );
+    const path = { params: { path: { id: Number(id) } } };
+    const renamed = await api.PATCH(`${TOKENS}/{id}`, { ...path, body: { name: 'CI 2' } as never });
+    expect(renamed.response.status).toBe(200);
+    expect((await api.GET(`${TOKENS}/{id}/requests`, path)).response.status).toBe(200);
+    expect((await api.GET(`${TOKENS}/{id}/usage`, path)).response.status).toBe(200);
+
+    expect((await api.POST(TOKENS, { body: {} as never })).error).toMatchObject({
+      errors: { name: [expect.any(String)] },
+    });
+    const mistyped = await api.PATCH(`${TOKENS}/{id}`, { ...path, body: { name: 5 } as never });
+    expect(mistyped.response.status).toBe(422);
+    const badPage = { params: { query: { page: '0' } } } as never;
+    expect((await api.GET(TOKENS, badPage)).response.status).toBe(422);
+    const badStatus = {
+      params: { path: { id: Number(id) }, query: { 'filter[status]': 'x' } },
+    } as never;
+    expect((await api.GET(`${TOKENS}/{id}/requests`, badStatus)).response.status).toBe(422);
+    const badDays = { params: { path: { id: Number(id) }, query: { days: 'abc' } } } as never;
+    expect((await api.GET(`${TOKENS}/{id}/usage`, badDays)).response.status).toBe(422);
+
+    expect((await api.DELETE(`${TOKENS}/{id}`, path)).response.status).toBe(204);
+    const unknown = { params: { path: { id: 999999 } } };
+    expect(
+      (await api.PATCH(`${TOKENS}/{id}`, { ...unknown, body: { name: 'x' } as never })).response
+        .status,
+    ).toBe(404);
+    expect((await api.DELETE(`${TOKENS}/{id}`, unknown)).response.status).toBe(404);
+    const theirs = { params: { path: { id: (await c.otherTenant()).tokenId } } };
+    expect((await api.DELETE(`${TOKENS}/{id}`, theirs)).response.status).toBe(404);
+    expect((await api.GET(`${TOKENS}/{id}/requests`, unknown)).response.status).toBe(404);
+    expect((await api.GET(`${TOKENS}/{id}/usage`, unknown)).response.status).toBe(404);
+  });
+
+  it('401 without a credential and with an invalid token', () => sweeps.unauthenticated());
+  it('404 on a host no tenant answers on', () => sweeps.unknownHost());
+  it('403 for a credential the operation refuses', () => sweeps.forbidden());
+  it('400 for a body labelled JSON that does not parse', () => sweeps.malformedJson());
+  it('415 for a body of another media type', () => sweeps.unsupportedMedia());
+  it('413 for a body over the size limit', () => sweeps.tooLarge());
+  it('429 with Retry-After once the token’s minute is spent', () => sweeps.rateLimited());
+
+  it('503 when identity is down', async () => {
+    await unavailableSweep(c, CLAIMS, ids(), ['identity'], (operation) =>
+      accessOf(operation) === 'session'
+        ? { session: c.tenant.session }
+        : accessOf(operation) === 'public'
+          ? {}
+          : { token: c.tenant.fixture.token },
+    );
+  });
+
+  it('saw every (operation, status) pair it claims', () => expectAllSeen(c.ledger, CLAIMS));
+});

@@ -1,0 +1,181 @@
+import { signBody } from '@inventory/provider-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractClient } from '../../../src/fixtures/contract.js';
+import { PARCEL_TRACKING_CLAIMS as CLAIMS } from './claims.js';
+import {
+  PROVIDER_KEY,
+  UNKNOWN_HOST,
+  expectAllSeen,
+  gateSweeps,
+  startContractSystem,
+  unavailableSweep,
+  type ContractSystem,
+} from './harness.js';
+
+const PARCEL = '/api/integrations/parcel-tracking';
+const INSTANCE = `${PARCEL}/instances/{instance}`;
+const INBOUND = '/webhooks/parcel-tracking/{token}';
+
+/** A provider push as the provider signs it (the signature covers these exact bytes). */
+const push = (number: string) =>
+  JSON.stringify({
+    event: 'TRACKING_UPDATED',
+    data: {
+      number,
+      carrier: 100002,
+      track_info: { latest_status: { status: 'InTransit', sub_status: 'InTransit_PickedUp' } },
+    },
+  });
+
+/**
+ * Parcel-tracking instances, their trackings, activity and webhook log, and the provider's inbound
+ * webhook through the generated client: every status the document lists for these operations,
+ * each answer checked against the document.
+ */
+describe('contract: parcel tracking', () => {
+  let c: ContractSystem;
+  const ids = () => ({
+    instance: String(c.tenant.instanceId),
+    token: c.tenant.webhookPath.split('/').pop()!,
+  });
+  const instancePath = () => ({ params: { path: { instance: String(c.tenant.instanceId) } } });
+
+  beforeAll(async () => {
+    c = await startContractSystem();
+  });
+  afterAll(() => c?.stop());
+
+  const sweeps = gateSweeps(() => c, CLAIMS, ids);
+
+  it('checks a key: 200, and 422 in the field and code forms', async () => {
+    const api = c.api();
+    const test = (body: unknown) => api.POST(`${PARCEL}/test`, { body: body as never });
+    expect((await test({ api_key: PROVIDER_KEY })).response.status).toBe(200);
+    expect((await test({})).error).toMatchObject({ errors: { api_key: [expect.any(String)] } });
+    expect((await test({ api_key: 'wrong_key_123' })).error).toEqual({
+      message: expect.any(String),
+      code: 'invalid_key',
+    });
+  });
+
+  it('an instance: connect 201, read 200, change 200, disconnect 204', async () => {
+    const other = await c.otherTenant();
+    const api = contractClient(c.ledger, {
+      gatewayUrl: c.r.system.gatewayUrl,
+      host: other.host,
+      token: other.token,
+    });
+    const created = await api.POST(`${PARCEL}/instances`, {
+      body: { name: 'Parcels', api_key: PROVIDER_KEY } as never,
+    });
+    expect(created.response.status).toBe(201);
+    const instance = (created.data as { data: { id: number } }).data.id;
+    const path = { params: { path: { instance: String(instance) } } };
+    expect((await api.GET(INSTANCE, path)).data).toMatchObject({ data: { name: 'Parcels' } });
+    const renamed = await api.PATCH(INSTANCE, { ...path, body: { name: 'Renamed' } as never });
+    expect(renamed.data).toMatchObject({ data: { name: 'Renamed' } });
+    // The same id asked for on the first tenant's host, with its token: not found there.
+    expect((await c.api().GET(INSTANCE, path)).response.status).toBe(404);
+    expect((await api.DELETE(INSTANCE, path)).response.status).toBe(204);
+  });
+
+  it('an instance’s channels, activity, trackings and webhook log: 200', async () => {
+    const api = c.api();
+    for (const list of ['trackable-channels', 'activity', 'trackings', 'webhooks'] as const) {
+      const answer = await api.GET(`${INSTANCE}/${list}` as typeof INSTANCE, instancePath());
+      expect(answer.response.status, list).toBe(200);
+    }
+  });
+
+  it('422: a second instance (code form), mistyped fields and pages (field form)', async () => {
+    const api = c.api();
+    const twice = await api.POST(`${PARCEL}/instances`, {
+      body: { name: 'Again', api_key: PROVIDER_KEY } as never,
+    });
+    expect(twice.response.status).toBe(422);
+    const mistyped = await api.PATCH(INSTANCE, { ...instancePath(), body: { name: 5 } as never });
+    expect(mistyped.error).toEqual({
+      message: 'The name field must be a string.',
+      errors: { name: ['The name field must be a string.'] },
+    });
+    for (const list of ['activity', 'trackings', 'webhooks'] as const) {
+      const answer = await api.GET(
+        `${INSTANCE}/${list}` as typeof INSTANCE,
+        {
+          params: { path: { instance: String(c.tenant.instanceId) }, query: { page: 0 } },
+        } as never,
+      );
+      expect(answer.error, list).toMatchObject({ errors: { page: [expect.any(String)] } });
+    }
+  });
+
+  it('404 for an instance that is not the tenant’s', async () => {
+    const api = c.api();
+    const unknown = { params: { path: { instance: '999999' } } };
+    expect((await api.GET(INSTANCE, unknown)).response.status).toBe(404);
+    expect(
+      (await api.PATCH(INSTANCE, { ...unknown, body: { name: 'x' } as never })).response.status,
+    ).toBe(404);
+    expect((await api.DELETE(INSTANCE, unknown)).response.status).toBe(404);
+    for (const list of ['trackable-channels', 'activity', 'trackings', 'webhooks'] as const) {
+      const answer = await api.GET(`${INSTANCE}/${list}` as typeof INSTANCE, unknown);
+      expect(answer.response.status, list).toBe(404);
+    }
+  });
+
+  it('the inbound webhook: 200 signed, 401 forged, 422 unreadable, 404 unknown token or host', async () => {
+    const api = c.api({ token: undefined });
+    const body = push('1Z999AA10123456784');
+    const send = (token: string, sign: string, client = api) =>
+      client.POST(INBOUND, {
+        params: { path: { token } },
+        headers: { sign },
+        body: body as never,
+        bodySerializer: (raw: string) => raw,
+      } as never);
+    const accepted = await send(ids().token, signBody(body, PROVIDER_KEY));
+    expect(accepted.response.status).toBe(200);
+    const forged = await send(ids().token, 'f'.repeat(64));
+    expect(forged.error).toEqual({ message: expect.stringContaining('signature') });
+    const unreadable = await api.POST(INBOUND, {
+      params: { path: { token: ids().token } },
+      body: {} as never,
+    });
+    expect(unreadable.response.status).toBe(422);
+    expect((await send('wh_unknown', signBody(body, PROVIDER_KEY))).response.status).toBe(404);
+    const elsewhere = contractClient(c.ledger, {
+      gatewayUrl: c.r.system.gatewayUrl,
+      host: UNKNOWN_HOST,
+    });
+    expect((await send(ids().token, 'x', elsewhere)).response.status).toBe(404);
+  });
+
+  it('401 without a credential and with an invalid token', () => sweeps.unauthenticated());
+  it('404 on a host no tenant answers on', () => sweeps.unknownHost());
+  it('403 for a credential the operation refuses', () => sweeps.forbidden());
+  it('400 for a body labelled JSON that does not parse', () => sweeps.malformedJson());
+  it('413 for a body over the size limit', () => sweeps.tooLarge());
+  it('429 with Retry-After once the token’s minute is spent', () => sweeps.rateLimited());
+
+  it('503 when parcel-tracking, webhook-ingest and activity are down', async () => {
+    await unavailableSweep(
+      c,
+      CLAIMS,
+      ids(),
+      ['parcel-tracking', 'webhook-ingest', 'activity'],
+      () => ({ token: c.tenant.fixture.token }),
+      [],
+      {
+        postIntegrationsParcelTrackingTest: { body: { api_key: PROVIDER_KEY } },
+        postIntegrationsParcelTrackingInstances: { body: { name: 'P', api_key: PROVIDER_KEY } },
+        patchIntegrationsParcelTrackingInstancesByInstance: { body: { name: 'P' } },
+        postWebhooksParcelTrackingByToken: {
+          body: JSON.parse(push('1Z999AA10123456786')),
+          headers: { sign: signBody(push('1Z999AA10123456786'), PROVIDER_KEY) },
+        },
+      },
+    );
+  });
+
+  it('saw every (operation, status) pair it claims', () => expectAllSeen(c.ledger, CLAIMS));
+});
