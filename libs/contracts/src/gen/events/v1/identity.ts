@@ -51,7 +51,7 @@ export interface TokenRequestLogged {
 
 /**
  * identity.token.requests_logged: the token-authenticated requests one gateway
- * replica served for one tenant in a short window (at most ~100 ms or 200
+ * replica served for one tenant in a short window (at most ~250 ms or 500
  * requests). Batching keeps the request log off the hot path: one message and
  * one bulk write per window instead of per request.
  */
