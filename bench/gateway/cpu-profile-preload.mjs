@@ -1,5 +1,5 @@
 // Preloaded (NODE_OPTIONS=--import) by profile.ts: `--cpu-prof` is refused in NODE_OPTIONS, so the
-// gateway's process profiles itself through the inspector, from SIGUSR2 (sent after the warm-up,
+// profiled process (the gateway, or the part whose main is BENCH_CPU_PROFILE_MAIN) profiles itself through the inspector, from SIGUSR2 (sent after the warm-up,
 // so start-up is left out) until it exits, when the profile is written.
 // Every other Node process of the system loads this file and does nothing.
 import { Session } from 'node:inspector';
@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import process from 'node:process';
 
 const dir = process.env.BENCH_CPU_PROFILE_DIR;
-if (dir && process.argv.some((arg) => arg.endsWith('gateway/src/main.ts'))) {
+const main = process.env.BENCH_CPU_PROFILE_MAIN ?? 'gateway/src/main.ts';
+const name = process.env.BENCH_CPU_PROFILE_NAME ?? 'gateway';
+if (dir && process.argv.some((arg) => arg.endsWith(main))) {
   const session = new Session();
   session.connect();
   session.post('Profiler.enable');
@@ -19,7 +21,7 @@ if (dir && process.argv.some((arg) => arg.endsWith('gateway/src/main.ts'))) {
     session.post('Profiler.stop', (error, result) => {
       if (!error)
         writeFileSync(
-          join(dir, `gateway.${process.pid}.cpuprofile`),
+          join(dir, `${name}.${process.pid}.cpuprofile`),
           JSON.stringify(result.profile),
         );
     });

@@ -2,7 +2,7 @@
  * A CPU profile of the gateway under a paced load, to find where its hooks spend:
  *
  *   npx tsx --conditions=development bench/gateway/profile.ts [--path /healthz] [--rate 1000]
- *     [--total 5000] [--port-base 37600]
+ *     [--total 5000] [--port-base 37600] [--part gateway|identity]
  *
  * The system runs as `npm start` runs it, the gateway profiling itself (`cpu-profile-preload.mjs`,
  * loaded through NODE_OPTIONS, which refuses `--cpu-prof`; the profile is written when the gateway
@@ -26,8 +26,16 @@ const { values } = parseArgs({
     total: { type: 'string', default: '5000' },
     top: { type: 'string', default: '40' },
     'port-base': { type: 'string', default: '37600' },
+    // Which process profiles itself: the gateway, or identity (the request log's consumer).
+    part: { type: 'string', default: 'gateway' },
   },
 });
+const MAINS: Record<string, string> = {
+  gateway: 'gateway/src/main.ts',
+  identity: 'services/identity/src/main.ts',
+};
+const part = values.part!;
+if (!MAINS[part]) throw new Error(`--part is one of ${Object.keys(MAINS).join(', ')}`);
 const preload = fileURLToPath(new URL('./cpu-profile-preload.mjs', import.meta.url));
 const profileDir = mkdtempSync(join(tmpdir(), 'gateway-profile-'));
 const system = await launchSystem(Number(values['port-base']), {
@@ -35,8 +43,10 @@ const system = await launchSystem(Number(values['port-base']), {
   TRACKING_WORKER_INTERVAL_MS: '0',
   NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${preload}`,
   BENCH_CPU_PROFILE_DIR: profileDir,
+  BENCH_CPU_PROFILE_MAIN: MAINS[part],
+  BENCH_CPU_PROFILE_NAME: part,
 });
-let gatewayPid: number | undefined;
+let profiledPid: number | undefined;
 try {
   const options = {
     url: `${system.gatewayUrl}${values.path}`,
@@ -47,16 +57,18 @@ try {
     },
     ratePerSecond: Number(values.rate),
   };
-  gatewayPid = system.processes().gateway;
+  profiledPid = system.processes()[part];
   await openLoop({ ...options, total: 500 });
-  process.kill(gatewayPid!, 'SIGUSR2');
+  process.kill(profiledPid!, 'SIGUSR2');
   const result = await openLoop({ ...options, total: Number(values.total) });
   process.stderr.write(`${JSON.stringify(result)}\n`);
 } finally {
   await system.stop();
 }
-const files = readdirSync(profileDir).filter((name) => name === `gateway.${gatewayPid}.cpuprofile`);
-if (files.length === 0) throw new Error(`no gateway profile (pid ${gatewayPid}) in ${profileDir}`);
+const files = readdirSync(profileDir).filter(
+  (name) => name === `${part}.${profiledPid}.cpuprofile`,
+);
+if (files.length === 0) throw new Error(`no ${part} profile (pid ${profiledPid}) in ${profileDir}`);
 for (const file of files) {
   const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
   process.stdout.write(

@@ -2,6 +2,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { User } from '@inventory/contracts/identity/v1/identity.js';
 import { AppError } from '@inventory/platform';
 import DataLoader from 'dataloader';
+import type { UserCache } from '../auth/user-cache.js';
 import type { IdentityUserStreams } from './identity-user-streams.js';
 
 /** Identity refuses more in one call (MAX_BATCH_USERS); a bigger turn is split by DataLoader. */
@@ -14,13 +15,27 @@ const MAX_BATCH = 500;
  * message on the tenant's `StreamUsers` stream: every answer still comes from an
  * identity read issued after its request arrived, but the gRPC cost is paid once
  * per turn, and as a stream message rather than a unary call (docs/decisions/0107).
+ *
+ * With a `UserCache`, a user loaded once is answered from it until identity's
+ * `identity.user.changed` event (or the TTL, or a NATS outage) drops it: the stream is then
+ * used only for misses (docs/decisions/0109).
  */
 export class CurrentUserLoader {
   private readonly loaders = new Map<string, DataLoader<number, User>>();
 
-  constructor(private readonly users: IdentityUserStreams) {}
+  constructor(
+    private readonly users: IdentityUserStreams,
+    private readonly cache?: UserCache,
+  ) {}
 
   load(tenantId: string, userId: number): Promise<User> {
+    if (!this.cache) return this.fromIdentity(tenantId, userId);
+    const hit = this.cache.cached(tenantId, userId);
+    if (hit) return Promise.resolve(hit);
+    return this.cache.get(tenantId, userId, () => this.fromIdentity(tenantId, userId));
+  }
+
+  private fromIdentity(tenantId: string, userId: number): Promise<User> {
     let loader = this.loaders.get(tenantId);
     if (!loader) {
       if (this.loaders.size >= 10_000) this.loaders.clear();

@@ -8,14 +8,24 @@ import {
   AppError,
   contextToMetadata,
   createCallBreaker,
+  currentContext,
+  endSpan,
   fireOrFailFast,
+  isTracing,
   newRequestId,
+  SpanKind,
+  startSpan,
+  traceHeaders,
   type BreakerOptions,
+  type Span,
 } from '@inventory/platform';
 import type CircuitBreaker from 'opossum';
 import type { IdentityAdapter } from './identity.js';
 
 type UsersCall = ClientDuplexStream<StreamUsersRequest, StreamUsersResponse>;
+
+/** The span name a unary call to the method would get. */
+const STREAM_USERS_SPAN = 'inventory.identity.v1.IdentityService/StreamUsers';
 
 interface Waiting {
   resolve(users: User[]): void;
@@ -85,9 +95,9 @@ class TenantUserStream {
     call.on('close', () => fail());
   }
 
-  lookUp(correlationId: number, userIds: number[]): Promise<User[]> {
+  lookUp(correlationId: number, userIds: number[], span?: Span): Promise<User[]> {
     this.lastUsed = Date.now();
-    return new Promise<User[]>((resolve, reject) => {
+    const answered = new Promise<User[]>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(correlationId);
         reject(
@@ -99,8 +109,24 @@ class TenantUserStream {
         );
       }, this.deadlineMs);
       this.waiting.set(correlationId, { resolve, reject, timer });
-      this.call.write({ correlation_id: correlationId, user_ids: userIds });
+      this.call.write({
+        correlation_id: correlationId,
+        user_ids: userIds,
+        ...(span && { traceparent: traceHeaders(span).traceparent }),
+      });
     });
+    if (!span) return answered;
+    return answered.then(
+      (users) => {
+        endSpan(span, undefined, { 'rpc.grpc.status_code': GrpcStatus.OK });
+        return users;
+      },
+      (error: unknown) => {
+        const code = error instanceof AppError ? error.code : GrpcStatus.UNKNOWN;
+        endSpan(span, GrpcStatus[code] ?? code, { 'rpc.grpc.status_code': code });
+        throw error;
+      },
+    );
   }
 
   close(): void {
@@ -153,7 +179,21 @@ export class IdentityUserStreams {
     // A stream opened while the connection is lost would wait out the look-up's deadline.
     this.identity.handle.gate?.check();
     if (this.nextCorrelationId >= Number.MAX_SAFE_INTEGER) this.nextCorrelationId = 1;
-    return this.streamFor(tenantId).lookUp(this.nextCorrelationId++, userIds);
+    // A look-up is a message, not a call, so the unary client's span is made here (ADR 0711): a
+    // child of the request that sent it (the first of its loop turn, when several share it).
+    const span = isTracing()
+      ? startSpan(STREAM_USERS_SPAN, {
+          kind: SpanKind.CLIENT,
+          parent: currentContext()?.span,
+          attributes: {
+            'rpc.system': 'grpc',
+            'rpc.service': 'inventory.identity.v1.IdentityService',
+            'rpc.method': 'StreamUsers',
+            'app.user_ids': userIds.length,
+          },
+        })
+      : undefined;
+    return this.streamFor(tenantId).lookUp(this.nextCorrelationId++, userIds, span);
   }
 
   close(): void {

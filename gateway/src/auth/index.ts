@@ -14,6 +14,7 @@ import { ROUTE_TABLE } from '../routes/route-table.js';
 import type { RouteRule } from './route-access.js';
 import { TenantResolver } from './tenancy.js';
 import { TokenCache } from './token-cache.js';
+import { UserCache } from './user-cache.js';
 
 export type { ResolvedTenant, RequestAuth } from './types.js';
 
@@ -27,6 +28,7 @@ export interface AuthWiring {
   currentUsers: CurrentUserLoader;
   tenants: TenantResolver;
   tokens: TokenCache;
+  users: UserCache;
   limiter: RateLimiter;
   throttle: LoginThrottle;
   requestLog: RequestLogPublisher;
@@ -54,8 +56,11 @@ export function createAuthWiring(
     breaker: { resetTimeoutMs: 2_000 },
   });
   tokens.listen(nats);
+  // The principal (token record and user) is trusted for the same short time (ADR 0109).
+  const users = new UserCache(config.TOKEN_CACHE_TTL_MS, logger);
+  users.listen(nats);
   return {
-    currentUsers: new CurrentUserLoader(userStreams),
+    currentUsers: new CurrentUserLoader(userStreams, users),
     tenants: new TenantResolver(identity, {
       publicScheme: config.PUBLIC_SCHEME,
       publicPort: config.PUBLIC_PORT,
@@ -66,6 +71,7 @@ export function createAuthWiring(
         : undefined,
     }),
     tokens,
+    users,
     limiter: new RateLimiter(redis, logger, config.RATE_LIMIT_FAIL_OPEN_MS),
     requestLog: new RequestLogPublisher(nats, logger),
     throttle: new LoginThrottle(
@@ -85,6 +91,7 @@ export function createAuthWiring(
     extraRoutes,
     close() {
       tokens.stop();
+      users.stop();
       userStreams.close();
     },
   };

@@ -2,7 +2,7 @@ import type { AuthToken } from '@inventory/contracts/identity/v1/identity.js';
 import { decodeEnvelope, TtlCache, type Logger } from '@inventory/platform';
 import type { BlockList } from 'node:net';
 import type { NatsConnection, Subscription } from 'nats';
-import { tokenChanged, tokenRevoked } from '@inventory/events';
+import { tokenChanged, tokenRevoked, userChanged } from '@inventory/events';
 import type { IdentityAdapter } from '../adapters/identity.js';
 import { buildAllowlist } from './ip-allowlist.js';
 
@@ -31,6 +31,12 @@ export class TokenCache {
    */
   private readonly entries: TtlCache<number, CachedToken | undefined>;
   private subscriptions: Subscription[] = [];
+  /**
+   * Token ids loaded per `<tenant id>:<user id>`: a record carries its user's owner flag and
+   * permissions, so `identity.user.changed` drops the user's tokens. Ids of tokens since dropped
+   * stay until the user changes or the map is cleared; dropping them then costs nothing.
+   */
+  private readonly tokensByUser = new Map<string, Set<number>>();
 
   constructor(
     private readonly identity: IdentityAdapter,
@@ -60,11 +66,13 @@ export class TokenCache {
 
   private async load(tenantId: string, tokenId: number): Promise<CachedToken | undefined> {
     const token = await this.identity.getTokenForAuth(tokenId);
-    if (token)
+    if (token) {
+      this.indexByUser(token.tenant_id, token.user_id, token.id);
       return {
         record: token,
         allowlist: token.ip_allowlist.length > 0 ? buildAllowlist(token.ip_allowlist) : null,
       };
+    }
     // Only the token's own tenant learns it is gone; another tenant's miss leaves the entry.
     if (this.entries.peek(tokenId)?.value?.record.tenant_id === tenantId)
       this.entries.deleteEntry(tokenId);
@@ -79,8 +87,35 @@ export class TokenCache {
     this.entries.forgetLoadsWhere((key) => String(key).startsWith(prefix));
   }
 
+  /** The user's owner flag or permissions may have changed: every token of the user reloads. */
+  invalidateUser(tenantId: string, userId: number): void {
+    const key = `${tenantId}:${userId}`;
+    for (const tokenId of this.tokensByUser.get(key) ?? []) this.entries.deleteEntry(tokenId);
+    this.tokensByUser.delete(key);
+    // Which user a load under way is for is known only once it answers: none of the tenant's
+    // loads may be cached, nor joined.
+    const suffix = `:${tenantId}`;
+    this.entries.forgetLoadsWhere((flightKey) => String(flightKey).endsWith(suffix));
+  }
+
   clear(): void {
     this.entries.clear();
+    this.tokensByUser.clear();
+  }
+
+  private indexByUser(tenantId: string, userId: number, tokenId: number): void {
+    const key = `${tenantId}:${userId}`;
+    let ids = this.tokensByUser.get(key);
+    if (!ids) {
+      // Starting over must not leave a cached record its user's change could not find.
+      if (this.tokensByUser.size >= 50_000) {
+        this.entries.clear();
+        this.tokensByUser.clear();
+      }
+      ids = new Set();
+      this.tokensByUser.set(key, ids);
+    }
+    ids.add(tokenId);
   }
 
   listen(nats: NatsConnection): void {
@@ -103,6 +138,26 @@ export class TokenCache {
     };
     handle(tokenRevoked.subject, (bytes) => tokenRevoked.codec.decode(bytes));
     handle(tokenChanged.subject, (bytes) => tokenChanged.codec.decode(bytes));
+    this.subscriptions.push(
+      nats.subscribe(userChanged.subject, {
+        callback: (error, message) => {
+          if (error) return;
+          try {
+            const envelope = decodeEnvelope(message.data);
+            this.invalidateUser(
+              envelope.tenant_id,
+              userChanged.codec.decode(envelope.payload).user_id,
+            );
+          } catch (decodeError) {
+            this.logger.warn(
+              { err: decodeError, subject: userChanged.subject },
+              'undecodable user event; clearing the token cache',
+            );
+            this.clear();
+          }
+        },
+      }),
+    );
     void (async () => {
       for await (const status of nats.status()) {
         if (status.type === 'reconnect' || status.type === 'disconnect') this.clear();

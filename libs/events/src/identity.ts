@@ -2,6 +2,7 @@ import {
   TokenChanged,
   TokenRequestsLogged,
   TokenRevoked,
+  UserChanged,
 } from '@inventory/contracts/events/v1/identity.js';
 import { defineEvent, type StreamSpec } from '@inventory/platform';
 
@@ -17,6 +18,12 @@ export const tokenRevoked = defineEvent('identity.token.revoked', TokenRevoked);
 
 /** Scopes, allowlist, rate limit or name changed; gateway replicas reload it. */
 export const tokenChanged = defineEvent('identity.token.changed', TokenChanged);
+
+/**
+ * A user's profile, permissions or two-factor state changed; gateway replicas drop the cached
+ * user and the user's token records (which carry its permissions), so the next request reloads.
+ */
+export const userChanged = defineEvent('identity.user.changed', UserChanged);
 
 /** Published by each gateway replica per tenant and short window; consumed by identity. */
 export const tokenRequestsLogged = defineEvent(

@@ -3,6 +3,7 @@ import { SecretBox, ServiceRuntime } from '@inventory/platform';
 import { readConfig, settingsFrom } from './config.js';
 import { consumeRequestLog } from './events/request-log-consumer.js';
 import { TokenEvents } from './events/token-events.js';
+import { UserEvents } from './events/user-events.js';
 import { identityService } from './grpc/identity-service.js';
 import { createStore } from './store/index.js';
 import { wireUseCases } from './wiring.js';
@@ -25,6 +26,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
           requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS,
         }),
         tokenEvents: new TokenEvents(runtime.outbox, runtime.publisher, runtime.logger),
+        userEvents: new UserEvents(runtime.outbox, runtime.publisher, runtime.logger),
         secrets: new SecretBox(config.IDENTITY_SECRET_ENCRYPTION_KEY),
         settings: settingsFrom(config),
         logger: runtime.logger,

@@ -10,6 +10,7 @@ import {
 import type { NatsConnection } from 'nats';
 import { DEV_IDENTITY_SECRET_ENCRYPTION_KEY } from './config.js';
 import { TokenEvents } from './events/token-events.js';
+import { UserEvents } from './events/user-events.js';
 import { createStore, type IdentityStore } from './store/index.js';
 import { wireUseCases, type IdentityUseCases } from './wiring.js';
 
@@ -60,6 +61,7 @@ export async function openOffline(options: {
   const useCases = wireUseCases({
     store,
     tokenEvents: new TokenEvents(outbox, publisher, logger, options.natsUrl !== undefined),
+    userEvents: new UserEvents(outbox, publisher, logger, options.natsUrl !== undefined),
     secrets: new SecretBox(options.secretEncryptionKey ?? DEV_IDENTITY_SECRET_ENCRYPTION_KEY),
     settings: {
       baseDomain: (options.baseDomain ?? 'inventory.localhost').toLowerCase(),

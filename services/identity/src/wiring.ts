@@ -1,6 +1,7 @@
 import type { Logger, SecretBox } from '@inventory/platform';
 import type { IdentitySettings } from './config.js';
 import type { TokenEvents } from './events/token-events.js';
+import type { UserEvents } from './events/user-events.js';
 import type { IdentityStore } from './store/index.js';
 import { ConfirmTwoFactor } from './use-cases/confirm-two-factor.js';
 import { CreateTenant } from './use-cases/create-tenant.js';
@@ -31,11 +32,12 @@ import { UpdateToken } from './use-cases/update-token.js';
 export function wireUseCases(parts: {
   store: IdentityStore;
   tokenEvents: TokenEvents;
+  userEvents: UserEvents;
   secrets: SecretBox;
   settings: IdentitySettings;
   logger: Logger;
 }) {
-  const { store, tokenEvents, secrets, settings, logger } = parts;
+  const { store, tokenEvents, userEvents, secrets, settings, logger } = parts;
   const { tenants, users, sessions, tokens, requests } = store;
   const secondFactor = new SecondFactor(users, secrets, logger);
   const getUser = new GetUser(users);
@@ -49,8 +51,8 @@ export function wireUseCases(parts: {
     getSession: new GetSession(sessions, users),
     logout: new Logout(sessions),
     enrollTwoFactor: new EnrollTwoFactor(users, secrets, settings.totpIssuer),
-    confirmTwoFactor: new ConfirmTwoFactor(users, secrets),
-    disableTwoFactor: new DisableTwoFactor(users, secondFactor),
+    confirmTwoFactor: new ConfirmTwoFactor(users, secrets, userEvents),
+    disableTwoFactor: new DisableTwoFactor(users, secondFactor, userEvents),
     getTokenForAuth: new GetTokenForAuth(tokens, users),
     createToken: new CreateToken(tokens, users),
     listTokens: new ListTokens(tokens),

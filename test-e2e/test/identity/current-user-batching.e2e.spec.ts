@@ -39,6 +39,8 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
       { tenantId: a.tenant.id, user: aSecond.user },
       { tenantId: b.tenant.id, user: b.user },
     ];
+    // Users the fixtures' set-up already loaded would be answered from the gateway's user cache.
+    system.gateway.auth.users.clear();
     const before = await batchCalls(system);
     // Issued synchronously, so all of them are in the same turn whatever the machine's speed.
     const users = await Promise.all(
@@ -58,6 +60,8 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
     // Warm the gateway's tenant and token caches so only the user look-ups remain.
     for (const caller of callers)
       expect((await caller.request('GET', '/api/user')).status).toBe(200);
+    // ...and empty its user cache (ADR 0109), so the user look-ups are what these requests share.
+    system.gateway.auth.users.clear();
 
     const before = await batchCalls(system);
     const rounds = 20;
@@ -90,6 +94,8 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
   it('fails fast with 503 when identity ends its streams and goes away', async () => {
     expect((await a.request('GET', '/api/user')).status).toBe(200);
     await system.services.identity!.grpc!.stop();
+    // A user still in the gateway's cache is answered without identity (ADR 0109); a look-up is the subject here.
+    system.gateway.auth.users.clear();
     // Neither the ended stream nor a new one to a closed port waits for the (one-hour) deadline.
     const response = await a.request('GET', '/api/user');
     expect(response.status).toBe(503);

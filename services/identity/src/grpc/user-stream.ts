@@ -3,15 +3,37 @@ import type {
   StreamUsersRequest,
   StreamUsersResponse,
 } from '@inventory/contracts/identity/v1/identity.js';
-import { AppError, type Logger, type StreamContext } from '@inventory/platform';
+import {
+  AppError,
+  endSpan,
+  isTracing,
+  SpanKind,
+  startSpan,
+  type Logger,
+  type Span,
+  type StreamContext,
+} from '@inventory/platform';
 import type { GetUsers } from '../use-cases/get-users.js';
 import { presentUser } from './mappers.js';
+
+const SPAN_NAME = 'inventory.identity.v1.IdentityService/StreamUsers';
+/** Codes that mark a server span failed, as for unary calls (OpenTelemetry's gRPC conventions). */
+const SERVER_FAULTS = new Set<number>([
+  GrpcStatus.UNKNOWN,
+  GrpcStatus.DEADLINE_EXCEEDED,
+  GrpcStatus.UNIMPLEMENTED,
+  GrpcStatus.INTERNAL,
+  GrpcStatus.UNAVAILABLE,
+  GrpcStatus.DATA_LOSS,
+]);
 
 /**
  * `StreamUsers`: batched user look-ups on one long-lived stream per tenant. Each
  * request gets exactly one answer carrying its correlation id; a failed look-up
  * is answered with its error and the stream stays open. On drain the stream
- * ends once every request already received is answered.
+ * ends once every request already received is answered. A message that carries
+ * the gateway's `traceparent` gets a server span of its own (ADR 0711): the
+ * stream's metadata, fixed for its life, cannot say which request it serves.
  */
 export function streamUsers(getUsers: GetUsers, logger: Logger) {
   return (
@@ -29,9 +51,18 @@ export function streamUsers(getUsers: GetUsers, logger: Logger) {
       endIfIdle();
     };
 
-    const answer = (startedAt: number, response: Partial<StreamUsersResponse>) => {
+    const answer = (
+      startedAt: number,
+      span: Span | undefined,
+      response: Partial<StreamUsersResponse>,
+    ) => {
       pending--;
-      context.observe(response.error_code ?? GrpcStatus.OK, performance.now() - startedAt);
+      const code = response.error_code ?? GrpcStatus.OK;
+      context.observe(code, performance.now() - startedAt);
+      if (span)
+        endSpan(span, SERVER_FAULTS.has(code) ? (GrpcStatus[code] ?? code) : undefined, {
+          'rpc.grpc.status_code': code,
+        });
       if (!call.writableEnded && !call.destroyed)
         call.write({
           users: [],
@@ -48,16 +79,28 @@ export function streamUsers(getUsers: GetUsers, logger: Logger) {
       if (closing) return;
       pending++;
       const startedAt = performance.now();
+      const span =
+        request.traceparent && isTracing()
+          ? startSpan(SPAN_NAME, {
+              kind: SpanKind.SERVER,
+              remote: (key) => (key === 'traceparent' ? request.traceparent : undefined),
+              attributes: {
+                'rpc.system': 'grpc',
+                'rpc.service': 'inventory.identity.v1.IdentityService',
+                'rpc.method': 'StreamUsers',
+              },
+            })
+          : undefined;
       getUsers.execute(tenantId, request.user_ids).then(
         (users) =>
-          answer(startedAt, {
+          answer(startedAt, span, {
             correlation_id: request.correlation_id,
             users: users.map(presentUser),
           }),
         (error: unknown) => {
           if (!(error instanceof AppError))
             logger.error({ err: error, tenant_id: tenantId }, 'user look-up on a stream failed');
-          answer(startedAt, {
+          answer(startedAt, span, {
             correlation_id: request.correlation_id,
             users: [],
             error_code: error instanceof AppError ? error.code : GrpcStatus.INTERNAL,

@@ -49,19 +49,8 @@ const schema = new Schema<UserDocument>(
 schema.index({ tenant_id: 1, email: 1 }, { unique: true });
 
 export class UserRepository extends TenantScopedRepository<UserDocument> {
-  private readonly changeListeners: Array<(tenantId: string, id: number) => void> = [];
-
   constructor(private readonly connection: Connection) {
     super(connection.model<UserDocument>('User', schema));
-  }
-
-  /** Caches of user reads drop their entry when this replica changes the user. */
-  onChange(listener: (tenantId: string, id: number) => void): void {
-    this.changeListeners.push(listener);
-  }
-
-  private changed(tenantId: string, id: number): void {
-    for (const listener of this.changeListeners) listener(tenantId, id);
   }
 
   nextId(): Promise<number> {
@@ -92,7 +81,6 @@ export class UserRepository extends TenantScopedRepository<UserDocument> {
       { id },
       { $set: { ...set, updated_at: new Date() } },
     );
-    this.changed(tenantId, id);
     return matched > 0;
   }
 
@@ -112,7 +100,6 @@ export class UserRepository extends TenantScopedRepository<UserDocument> {
       { id, two_factor_last_step: previousStep },
       { $set: { ...set, two_factor_last_step: step, updated_at: new Date() } },
     );
-    this.changed(tenantId, id);
     return matched > 0;
   }
 

@@ -3,6 +3,7 @@ import { newRecoveryCode, sha256Hex } from '../domain/secrets.js';
 import { openTotpSecret, sealTotpSecret } from '../domain/totp-secrets.js';
 import { verifyTotp } from '../domain/totp.js';
 import { messages } from '../domain/validation.js';
+import type { UserEvents } from '../events/user-events.js';
 import type { UserRepository } from '../store/users.js';
 import { loadUser } from './load-user.js';
 
@@ -13,6 +14,7 @@ export class ConfirmTwoFactor {
   constructor(
     private readonly users: UserRepository,
     private readonly secrets: SecretBox,
+    private readonly events: UserEvents,
   ) {}
 
   async execute(tenantId: string, userId: number, code: string): Promise<string[]> {
@@ -32,13 +34,16 @@ export class ConfirmTwoFactor {
         { field: 'code', description: 'The provided two factor authentication code was invalid.' },
       ]);
     const recovery = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-    await this.users.update(tenantId, userId, {
-      two_factor_enabled: true,
-      two_factor_secret: sealTotpSecret(this.secrets, secret),
-      two_factor_pending_secret: null,
-      two_factor_recovery_hashes: recovery.map((value) => sha256Hex(value)),
-      two_factor_last_step: step,
-    });
+    // `two_factor_enabled` shows in every gateway's cached `GET /api/user`.
+    await this.events.changed({ tenantId, userId }, () =>
+      this.users.update(tenantId, userId, {
+        two_factor_enabled: true,
+        two_factor_secret: sealTotpSecret(this.secrets, secret),
+        two_factor_pending_secret: null,
+        two_factor_recovery_hashes: recovery.map((value) => sha256Hex(value)),
+        two_factor_last_step: step,
+      }),
+    );
     return recovery;
   }
 }

@@ -1,6 +1,7 @@
 import { failedPrecondition, permissionDenied, validationFailed } from '@inventory/platform';
 import { verifyPassword } from '../domain/password.js';
 import { messages } from '../domain/validation.js';
+import type { UserEvents } from '../events/user-events.js';
 import type { UserRepository } from '../store/users.js';
 import { loadUser } from './load-user.js';
 import type { SecondFactor } from './second-factor.js';
@@ -10,6 +11,7 @@ export class DisableTwoFactor {
   constructor(
     private readonly users: UserRepository,
     private readonly secondFactor: SecondFactor,
+    private readonly events: UserEvents,
   ) {}
 
   async execute(tenantId: string, userId: number, password: string, code: string): Promise<void> {
@@ -30,11 +32,14 @@ export class DisableTwoFactor {
         'The provided two factor authentication code was invalid.',
         'invalid_two_factor_code',
       );
-    await this.users.update(tenantId, userId, {
-      two_factor_enabled: false,
-      two_factor_secret: null,
-      two_factor_pending_secret: null,
-      two_factor_recovery_hashes: [],
-    });
+    // `two_factor_enabled` shows in every gateway's cached `GET /api/user`.
+    await this.events.changed({ tenantId, userId }, () =>
+      this.users.update(tenantId, userId, {
+        two_factor_enabled: false,
+        two_factor_secret: null,
+        two_factor_pending_secret: null,
+        two_factor_recovery_hashes: [],
+      }),
+    );
   }
 }

@@ -25,6 +25,14 @@ export interface TokenChanged {
   user_id: number;
 }
 
+/**
+ * identity.user.changed: a user's profile, owner flag, permissions or two-factor state changed
+ * (or the user is gone); every gateway drops its cached user and that user's token records.
+ */
+export interface UserChanged {
+  user_id: number;
+}
+
 /** One token-authenticated request, as the gateway saw it after the response. */
 export interface TokenRequestLogged {
   token_id: number;
@@ -43,7 +51,7 @@ export interface TokenRequestLogged {
 
 /**
  * identity.token.requests_logged: the token-authenticated requests one gateway
- * replica served for one tenant in a short window (at most ~100 ms or 200
+ * replica served for one tenant in a short window (at most ~250 ms or 500
  * requests). Batching keeps the request log off the hot path: one message and
  * one bulk write per window instead of per request.
  */
@@ -232,6 +240,79 @@ export const TokenChanged: MessageFns<TokenChanged> = {
   fromPartial<I extends Exact<DeepPartial<TokenChanged>, I>>(object: I): TokenChanged {
     const message = createBaseTokenChanged();
     message.token_id = object.token_id ?? 0;
+    message.user_id = object.user_id ?? 0;
+    return message;
+  },
+};
+
+function createBaseUserChanged(): UserChanged {
+  return { user_id: 0 };
+}
+
+export const UserChanged: MessageFns<UserChanged> = {
+  encode(message: UserChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user_id !== 0) {
+      writer.uint32(8).int64(message.user_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.user_id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserChanged {
+    return {
+      user_id: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.Number(object.user_id)
+          : 0,
+    };
+  },
+
+  toJSON(message: UserChanged): unknown {
+    const obj: any = {};
+    if (message.user_id !== 0) {
+      obj.userId = Math.round(message.user_id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserChanged>, I>>(base?: I): UserChanged {
+    return UserChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserChanged>, I>>(object: I): UserChanged {
+    const message = createBaseUserChanged();
     message.user_id = object.user_id ?? 0;
     return message;
   },

@@ -69,6 +69,11 @@ export interface GetUserRequest {}
 export interface StreamUsersRequest {
   correlation_id: number;
   user_ids: number[];
+  /**
+   * W3C traceparent of the gateway's client span for this look-up; absent when tracing is off
+   * (a stream's metadata is fixed for its life, so each message carries its own).
+   */
+  traceparent?: string | undefined;
 }
 
 export interface StreamUsersResponse {
@@ -988,7 +993,7 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
 };
 
 function createBaseStreamUsersRequest(): StreamUsersRequest {
-  return { correlation_id: 0, user_ids: [] };
+  return { correlation_id: 0, user_ids: [], traceparent: undefined };
 }
 
 export const StreamUsersRequest: MessageFns<StreamUsersRequest> = {
@@ -1002,6 +1007,9 @@ export const StreamUsersRequest: MessageFns<StreamUsersRequest> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    if (message.traceparent !== undefined) {
+      writer.uint32(26).string(message.traceparent);
     }
     return writer;
   },
@@ -1045,6 +1053,14 @@ export const StreamUsersRequest: MessageFns<StreamUsersRequest> = {
 
             break;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.traceparent = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1069,6 +1085,7 @@ export const StreamUsersRequest: MessageFns<StreamUsersRequest> = {
         : globalThis.Array.isArray(object?.user_ids)
           ? object.user_ids.map((e: any) => globalThis.Number(e))
           : [],
+      traceparent: isSet(object.traceparent) ? globalThis.String(object.traceparent) : undefined,
     };
   },
 
@@ -1080,6 +1097,9 @@ export const StreamUsersRequest: MessageFns<StreamUsersRequest> = {
     if (message.user_ids?.length) {
       obj.userIds = message.user_ids.map((e) => Math.round(e));
     }
+    if (message.traceparent !== undefined) {
+      obj.traceparent = message.traceparent;
+    }
     return obj;
   },
 
@@ -1090,6 +1110,7 @@ export const StreamUsersRequest: MessageFns<StreamUsersRequest> = {
     const message = createBaseStreamUsersRequest();
     message.correlation_id = object.correlation_id ?? 0;
     message.user_ids = object.user_ids?.map((e) => e) || [];
+    message.traceparent = object.traceparent ?? undefined;
     return message;
   },
 };

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData } from '@grpc/grpc-js';
+import {
+  IdentityServiceService,
+  type AuthToken,
+  type GetTokenForAuthRequest,
+  type GetTokenForAuthResponse,
+} from '@inventory/contracts/identity/v1/identity.js';
+import { userChanged } from '@inventory/events';
+import { startNatsServer, waitFor, type LocalServer } from '@inventory/local-infra';
+import { connectNats, createLogger, encodeEvent, runWithContext } from '@inventory/platform';
+import type { NatsConnection } from 'nats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIdentityAdapter, type IdentityAdapter } from '../adapters/identity.js';
+import { TokenCache } from './token-cache.js';
+
+const HOUR = 3_600_000;
+
+/** A fake identity (a real gRPC server of the proto) whose tokens' permissions the test sets. */
+async function startFakeIdentity() {
+  const permissions = new Map<number, string[]>();
+  let loads = 0;
+  const server = new Server();
+  server.addService(IdentityServiceService, {
+    getTokenForAuth: (
+      call: ServerUnaryCall<GetTokenForAuthRequest, GetTokenForAuthResponse>,
+      callback: sendUnaryData<GetTokenForAuthResponse>,
+    ) => {
+      loads++;
+      const id = call.request.token_id;
+      const token: AuthToken = {
+        id,
+        tenant_id: 't1',
+        user_id: id < 100 ? 1 : 2,
+        secret_hash: '',
+        scopes: [],
+        ip_allowlist: [],
+        rate_limit_per_minute: 0,
+        user_is_owner: false,
+        user_permissions: permissions.get(id < 100 ? 1 : 2) ?? [],
+      };
+      callback(null, { token });
+    },
+  } as never);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  return {
+    permissions,
+    loads: () => loads,
+    address: `127.0.0.1:${port}`,
+    stop: () => server.forceShutdown(),
+  };
+}
+
+/** ADR 0109: a token record carries its user's permissions, so the user's change drops it. */
+describe('TokenCache on identity.user.changed', () => {
+  let server: LocalServer;
+  let dataDir: string;
+  let nats: NatsConnection;
+  let identity: Awaited<ReturnType<typeof startFakeIdentity>>;
+  let adapter: IdentityAdapter;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'token-cache-user-'));
+    server = await startNatsServer({ dataDir });
+    nats = await connectNats(server.url, 'gateway-test');
+    identity = await startFakeIdentity();
+    adapter = createIdentityAdapter(identity.address, { deadlineMs: 60_000 });
+  });
+  afterAll(async () => {
+    adapter?.close();
+    identity?.stop();
+    await nats?.close();
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("drops every token of the changed user, and only those, so the next check reads the user's new permissions", async () => {
+    const tokens = new TokenCache(adapter, HOUR, createLogger({ service: 't', level: 'silent' }));
+    tokens.listen(nats);
+    await nats.flush();
+    const get = (id: number) =>
+      runWithContext({ requestId: 'r', tenantId: 't1' }, () => tokens.get('t1', id));
+    try {
+      identity.permissions.set(1, ['orders.view']);
+      await get(1);
+      await get(2);
+      await get(100); // another user's
+      const loadsBefore = identity.loads();
+      expect(tokens.cached('t1', 1)?.record.user_permissions).toEqual(['orders.view']);
+
+      identity.permissions.set(1, []);
+      const { bytes } = encodeEvent(userChanged, { tenantId: 't1', payload: { user_id: 1 } });
+      nats.publish(userChanged.subject, bytes);
+      await waitFor(
+        () => tokens.cached('t1', 1) === undefined && tokens.cached('t1', 2) === undefined,
+        { what: "the user's tokens dropped" },
+      );
+      expect(tokens.cached('t1', 100)).toBeDefined();
+      expect((await get(1))?.record.user_permissions).toEqual([]);
+      expect(identity.loads()).toBe(loadsBefore + 1);
+    } finally {
+      tokens.stop();
+    }
+  });
+});
