@@ -896,11 +896,23 @@ export interface components {
     PostWebhookSubscriptionsResponse: {
       [key: string]: unknown;
     };
+    PostWebhookSubscriptionsRequest: {
+      url?: string;
+      events?: string[];
+      description?: string | null;
+      is_active?: boolean;
+    };
     GetWebhookSubscriptionsByIdResponse: {
       [key: string]: unknown;
     };
     PatchWebhookSubscriptionsByIdResponse: {
       [key: string]: unknown;
+    };
+    PatchWebhookSubscriptionsByIdRequest: {
+      url?: string;
+      events?: string[];
+      description?: string | null;
+      is_active?: boolean;
     };
     PostWebhookSubscriptionsByIdRotateSecretResponse: {
       [key: string]: unknown;
@@ -1813,7 +1825,10 @@ export interface operations {
   };
   getWebhookSubscriptions: {
     parameters: {
-      query?: never;
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -1847,7 +1862,11 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostWebhookSubscriptionsRequest'];
+      };
+    };
     responses: {
       /** @description Success */
       201: {
@@ -1874,7 +1893,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1905,7 +1924,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1934,11 +1953,15 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PatchWebhookSubscriptionsByIdRequest'];
+      };
+    };
     responses: {
       /** @description Success */
       200: {
@@ -1965,7 +1988,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -1993,10 +2016,15 @@ export interface operations {
   };
   getWebhookSubscriptionsByIdDeliveries: {
     parameters: {
-      query?: never;
+      query?: {
+        page?: number;
+        per_page?: number;
+        status?: string;
+        event?: string;
+      };
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
@@ -2027,7 +2055,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
         delivery_id: string;
       };
       cookie?: never;
@@ -2059,7 +2087,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };
