@@ -88,15 +88,30 @@ export function readInput<I extends RouteInput | undefined>(
         : {}
       : jsonObjectBody(request, { required: bodyInput.required });
   values.body = read(bodyInput?.fields, (key) => raw[key]);
-  const query = (request.query ?? {}) as Record<string, unknown>;
-  values.query = read(
-    input?.query,
-    (key, field) => (field.inFilter ? filterValue(query, key) : query[key]),
-    queryName,
-  );
+  if (input?.query) values.query = readQueryInto(input.query, request.query, errors);
+  else values.query = {};
   if (!input?.deferErrors && Object.keys(errors).length > 0)
     throw new HttpError(422, validationBody(errors));
   return { ...values, errors } as unknown as InputOf<I>;
+}
+
+function readQueryInto<F extends FieldsOf>(fields: F, raw: unknown, errors: FieldErrors) {
+  const query = (isObject(raw) ? raw : {}) as Record<string, unknown>;
+  return readFields(
+    fields,
+    (key, field) => (field.inFilter ? filterValue(query, key) : query[key]),
+    errors,
+    queryName,
+  );
+}
+
+/** Query parameters read by their declaration (what `handle()` does), for a list's own tests. */
+export function readQuery<F extends FieldsOf>(
+  fields: F,
+  query: unknown,
+): { values: ValuesOf<F>; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  return { values: readQueryInto(fields, query, errors), errors };
 }
 
 /** The schema `handle()` registers for a declared input: what the OpenAPI document shows. */

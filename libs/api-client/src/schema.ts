@@ -863,14 +863,68 @@ export interface components {
     PostIntegrationsParcelTrackingTestResponse: {
       [key: string]: unknown;
     };
+    PostIntegrationsParcelTrackingTestRequest: {
+      api_key?: string;
+    };
     PostIntegrationsParcelTrackingInstancesResponse: {
       [key: string]: unknown;
+    };
+    PostIntegrationsParcelTrackingInstancesRequest: {
+      name?: string;
+      api_key?: string;
+      auto_track?: {
+        sales_order_fulfillments?: boolean;
+        inbound_shipments?: boolean;
+        warehouse_transfer_shipments?: boolean;
+        rmas?: boolean;
+        vendor_credit_shipments?: boolean;
+      };
+      auto_track_channels?: {
+        default?: string;
+        channels?: {
+          [key: string]: {
+            enabled?: boolean;
+            sub_channels?: {
+              [key: string]: boolean;
+            };
+          };
+        };
+      };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceResponse: {
       [key: string]: unknown;
     };
     PatchIntegrationsParcelTrackingInstancesByInstanceResponse: {
       [key: string]: unknown;
+    };
+    PatchIntegrationsParcelTrackingInstancesByInstanceRequest: {
+      name?: string;
+      api_key?: string;
+      is_automatic_sync_enabled?: boolean;
+      auto_track?: {
+        sales_order_fulfillments?: boolean;
+        inbound_shipments?: boolean;
+        warehouse_transfer_shipments?: boolean;
+        rmas?: boolean;
+        vendor_credit_shipments?: boolean;
+      };
+      auto_track_channels?: {
+        default?: string;
+        channels?: {
+          [key: string]: {
+            enabled?: boolean;
+            sub_channels?: {
+              [key: string]: boolean;
+            };
+          };
+        };
+      };
+      side_effects?: {
+        vendor_credit_shipment_auto_delivered?: boolean;
+        inbound_shipment_arrival_alert?: boolean;
+        rma_arrival_alert?: boolean;
+      };
+      quota_alert_threshold?: number;
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackableChannelsResponse: {
       [key: string]: unknown;
@@ -1505,7 +1559,11 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostIntegrationsParcelTrackingTestRequest'];
+      };
+    };
     responses: {
       /** @description Success */
       200: {
@@ -1534,7 +1592,11 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostIntegrationsParcelTrackingInstancesRequest'];
+      };
+    };
     responses: {
       /** @description Success */
       201: {
@@ -1561,7 +1623,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        instance: string;
+        instance: number;
       };
       cookie?: never;
     };
@@ -1592,7 +1654,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        instance: string;
+        instance: number;
       };
       cookie?: never;
     };
@@ -1621,11 +1683,15 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        instance: string;
+        instance: number;
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PatchIntegrationsParcelTrackingInstancesByInstanceRequest'];
+      };
+    };
     responses: {
       /** @description Success */
       200: {
@@ -1652,7 +1718,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        instance: string;
+        instance: number;
       };
       cookie?: never;
     };
@@ -1708,7 +1774,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        instance: string;
+        instance: number;
       };
       cookie?: never;
     };
@@ -2189,10 +2255,26 @@ export interface operations {
   };
   getIntegrationsParcelTrackingInstancesByInstanceTrackings: {
     parameters: {
-      query?: never;
+      query?: {
+        'filter[search]'?: string;
+        /** @description comma-separated: pending, info_received, in_transit, available_for_pickup, out_for_delivery, delivered, delivery_failure, exception, expired, not_found */
+        'filter[delivery_status]'?: string;
+        /** @description comma-separated carrier codes (integers) */
+        'filter[carrier_code]'?: string;
+        /** @description comma-separated: sales_order_fulfillment, inbound_shipment, warehouse_transfer_shipment, rma, vendor_credit_shipment or their type names */
+        'filter[trackable_type]'?: string;
+        /** @description m/d/Y */
+        'filter[date_from]'?: string;
+        /** @description m/d/Y */
+        'filter[date_to]'?: string;
+        /** @description One of created_at, last_event_at, delivered_at; a leading minus for descending. */
+        sort?: string;
+        page?: number;
+        per_page?: number;
+      };
       header?: never;
       path: {
-        instance: string;
+        instance: number;
       };
       cookie?: never;
     };
@@ -2223,7 +2305,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        instance: string;
+        instance: number;
       };
       cookie?: never;
     };

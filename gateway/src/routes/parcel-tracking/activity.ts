@@ -3,7 +3,8 @@ import type { ActivityAdapter } from '../../adapters/activity.js';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import { instanceActivityPage } from '../activity/instance-activity.js';
 import { baseUrlOf } from './base-url.js';
-import { instanceId, PREFIX } from './instances.js';
+import { PREFIX } from './instances.js';
+import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 
 export interface ParcelTrackingActivityRouteDeps {
@@ -14,7 +15,12 @@ export interface ParcelTrackingActivityRouteDeps {
 }
 
 export const INSTANCE_ACTIVITY_ROUTES = declareRoutes({
-  activity: { method: 'GET', url: `${PREFIX}/instances/:instance/activity`, access: 'any-token' },
+  activity: {
+    method: 'GET',
+    url: `${PREFIX}/instances/:instance/activity`,
+    access: 'any-token',
+    input: { params: INSTANCE },
+  },
 });
 
 /**
@@ -26,8 +32,8 @@ export async function parcelTrackingActivityRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingActivityRouteDeps,
 ): Promise<void> {
-  handle(app, INSTANCE_ACTIVITY_ROUTES.activity, async (request) => {
-    const id = instanceId(request.params);
+  handle(app, INSTANCE_ACTIVITY_ROUTES.activity, async (request, _reply, { params }) => {
+    const id = params.instance;
     await deps.parcelTracking.checkInstance(id);
     const [pathname, rawQuery = ''] = request.url.split('?');
     return instanceActivityPage({

@@ -1,13 +1,13 @@
 import type { TrackingRow } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
-import { validationBody } from '../../http/envelopes.js';
-import { HttpError } from '../../http/http-error.js';
 import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
+import { refuseInvalid } from '../../http/route-input.js';
 import { baseUrlOf } from './base-url.js';
-import { instanceId, PREFIX } from './instances.js';
+import { PREFIX } from './instances.js';
+import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
-import { parseTrackingsQuery } from './parse-trackings-query.js';
+import { TRACKINGS_QUERY, trackingsRequest } from './trackings-query.js';
 
 export interface ParcelTrackingTrackingsRouteDeps {
   parcelTracking: ParcelTrackingAdapter;
@@ -16,7 +16,13 @@ export interface ParcelTrackingTrackingsRouteDeps {
 }
 
 export const TRACKINGS_ROUTES = declareRoutes({
-  trackings: { method: 'GET', url: `${PREFIX}/instances/:instance/trackings`, access: 'any-token' },
+  trackings: {
+    method: 'GET',
+    url: `${PREFIX}/instances/:instance/trackings`,
+    access: 'any-token',
+    // Deferred: an unknown instance is a 404 even when the query is also bad.
+    input: { params: INSTANCE, query: TRACKINGS_QUERY, deferErrors: true },
+  },
 });
 
 const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
@@ -58,19 +64,18 @@ export async function parcelTrackingTrackingsRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingTrackingsRouteDeps,
 ): Promise<void> {
-  handle(app, TRACKINGS_ROUTES.trackings, async (request) => {
-    const id = instanceId(request.params);
-    const parsed = parseTrackingsQuery(request.query, id);
-    if (!parsed.ok) {
-      // An unknown instance is a 404 even when the query is also bad.
+  handle(app, TRACKINGS_ROUTES.trackings, async (request, _reply, input) => {
+    const id = input.params.instance;
+    if (Object.keys(input.errors).length > 0) {
       await deps.parcelTracking.checkInstance(id);
-      throw new HttpError(422, validationBody(parsed.errors));
+      refuseInvalid(input.errors);
     }
-    const response = await deps.parcelTracking.listTrackings(parsed.request);
+    const listing = trackingsRequest(input.query, id);
+    const response = await deps.parcelTracking.listTrackings(listing);
     const [pathname, rawQuery = ''] = request.url.split('?');
     const meta = pageMeta(
-      parsed.request.page,
-      parsed.request.per_page,
+      listing.page,
+      listing.per_page,
       response.total,
       response.trackings.length,
     );

@@ -3,7 +3,8 @@ import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
 import { webhookLogPage } from '../webhooks/webhook-log-page.js';
 import { baseUrlOf } from './base-url.js';
-import { instanceId, PREFIX } from './instances.js';
+import { PREFIX } from './instances.js';
+import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 
 export interface ParcelTrackingWebhookLogRouteDeps {
@@ -14,7 +15,12 @@ export interface ParcelTrackingWebhookLogRouteDeps {
 }
 
 export const WEBHOOK_LOG_ROUTES = declareRoutes({
-  webhookLog: { method: 'GET', url: `${PREFIX}/instances/:instance/webhooks`, access: 'any-token' },
+  webhookLog: {
+    method: 'GET',
+    url: `${PREFIX}/instances/:instance/webhooks`,
+    access: 'any-token',
+    input: { params: INSTANCE },
+  },
 });
 
 /**
@@ -26,8 +32,8 @@ export async function parcelTrackingWebhookLogRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingWebhookLogRouteDeps,
 ): Promise<void> {
-  handle(app, WEBHOOK_LOG_ROUTES.webhookLog, async (request) => {
-    const id = instanceId(request.params);
+  handle(app, WEBHOOK_LOG_ROUTES.webhookLog, async (request, _reply, { params }) => {
+    const id = params.instance;
     await deps.parcelTracking.checkInstance(id);
     const [pathname, rawQuery = ''] = request.url.split('?');
     return webhookLogPage({
