@@ -1771,7 +1771,21 @@ export interface operations {
   };
   getIntegrationsParcelTrackingInstancesByInstanceActivity: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description comma-separated event types */
+        'filter[event_type]'?: string;
+        /** @description comma-separated user ids */
+        'filter[causer_id]'?: string;
+        'filter[search]'?: string;
+        /** @description m/d/Y */
+        'filter[date_from]'?: string;
+        /** @description m/d/Y */
+        'filter[date_to]'?: string;
+        /** @description One of created_at, event, id; a leading minus for descending. */
+        sort?: string;
+        page?: number;
+        per_page?: number;
+      };
       header?: never;
       path: {
         instance: number;
@@ -1802,7 +1816,11 @@ export interface operations {
   };
   getAlerts: {
     parameters: {
-      query?: never;
+      query?: {
+        'filter[unread]'?: 'true' | 'false' | '1' | '0';
+        page?: number;
+        per_page?: number;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -1834,7 +1852,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        id: number;
       };
       cookie?: never;
     };

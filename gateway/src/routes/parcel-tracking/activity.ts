@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ActivityAdapter } from '../../adapters/activity.js';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
+import { refuseInvalid } from '../../http/route-input.js';
+import { ACTIVITY_QUERY } from '../activity/activity-query.js';
 import { instanceActivityPage } from '../activity/instance-activity.js';
 import { baseUrlOf } from './base-url.js';
 import { PREFIX } from './instances.js';
@@ -19,7 +21,8 @@ export const INSTANCE_ACTIVITY_ROUTES = declareRoutes({
     method: 'GET',
     url: `${PREFIX}/instances/:instance/activity`,
     access: 'any-token',
-    input: { params: INSTANCE },
+    // Deferred: an unknown instance is a 404 even when the query is also bad.
+    input: { params: INSTANCE, query: ACTIVITY_QUERY, deferErrors: true },
   },
 });
 
@@ -32,16 +35,21 @@ export async function parcelTrackingActivityRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingActivityRouteDeps,
 ): Promise<void> {
-  handle(app, INSTANCE_ACTIVITY_ROUTES.activity, async (request, _reply, { params }) => {
-    const id = params.instance;
-    await deps.parcelTracking.checkInstance(id);
-    const [pathname, rawQuery = ''] = request.url.split('?');
-    return instanceActivityPage({
-      activity: deps.activity,
-      instanceId: id,
-      query: request.query,
-      path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-      rawQuery,
-    });
-  });
+  handle(
+    app,
+    INSTANCE_ACTIVITY_ROUTES.activity,
+    async (request, _reply, { params, query, errors }) => {
+      const id = params.instance;
+      await deps.parcelTracking.checkInstance(id);
+      refuseInvalid(errors);
+      const [pathname, rawQuery = ''] = request.url.split('?');
+      return instanceActivityPage({
+        activity: deps.activity,
+        instanceId: id,
+        query,
+        path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+        rawQuery,
+      });
+    },
+  );
 }
