@@ -2320,7 +2320,21 @@ export interface operations {
   };
   getIntegrationsParcelTrackingInstancesByInstanceWebhooks: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description comma-separated event types */
+        'filter[event_type]'?: string;
+        /** @description comma-separated: processed, failed, ignored */
+        'filter[result]'?: string;
+        'filter[tracking_number]'?: string;
+        /** @description m/d/Y */
+        'filter[date_from]'?: string;
+        /** @description m/d/Y */
+        'filter[date_to]'?: string;
+        /** @description One of received_at, created_at, event_type, result; a leading minus for descending. */
+        sort?: string;
+        page?: number;
+        per_page?: number;
+      };
       header?: never;
       path: {
         instance: number;

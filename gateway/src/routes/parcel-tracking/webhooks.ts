@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
+import { refuseInvalid } from '../../http/route-input.js';
+import { WEBHOOK_LOG_QUERY } from '../webhooks/webhook-log-query.js';
 import { webhookLogPage } from '../webhooks/webhook-log-page.js';
 import { baseUrlOf } from './base-url.js';
 import { PREFIX } from './instances.js';
@@ -19,7 +21,8 @@ export const WEBHOOK_LOG_ROUTES = declareRoutes({
     method: 'GET',
     url: `${PREFIX}/instances/:instance/webhooks`,
     access: 'any-token',
-    input: { params: INSTANCE },
+    // Deferred: an unknown instance is a 404 even when the query is also bad.
+    input: { params: INSTANCE, query: WEBHOOK_LOG_QUERY, deferErrors: true },
   },
 });
 
@@ -32,14 +35,15 @@ export async function parcelTrackingWebhookLogRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingWebhookLogRouteDeps,
 ): Promise<void> {
-  handle(app, WEBHOOK_LOG_ROUTES.webhookLog, async (request, _reply, { params }) => {
+  handle(app, WEBHOOK_LOG_ROUTES.webhookLog, async (request, _reply, { params, query, errors }) => {
     const id = params.instance;
     await deps.parcelTracking.checkInstance(id);
+    refuseInvalid(errors);
     const [pathname, rawQuery = ''] = request.url.split('?');
     return webhookLogPage({
       webhookIngest: deps.webhookIngest,
       instanceId: id,
-      query: request.query,
+      query,
       path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
       rawQuery,
     });

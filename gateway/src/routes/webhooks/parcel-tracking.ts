@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
-import { notFoundBody, validationBody } from '../../http/envelopes.js';
+import { validationBody } from '../../http/envelopes.js';
+import { param } from '../../http/param-fields.js';
 import { violationsToErrors } from '../../http/grpc-to-http.js';
 import { HttpError } from '../../http/http-error.js';
 import { declareRoutes, handle } from '../../http/routes.js';
@@ -13,10 +14,18 @@ const PROVIDER_SEGMENT = 'parcel-tracking';
 
 /** Inbound provider webhooks: the token in the path is the credential. */
 export const INBOUND_WEBHOOK_ROUTES = declareRoutes({
-  parcelTracking: { method: 'POST', url: `/webhooks/${PROVIDER_SEGMENT}/:token`, access: 'public' },
+  parcelTracking: {
+    method: 'POST',
+    url: `/webhooks/${PROVIDER_SEGMENT}/:token`,
+    access: 'public',
+    // The body is the provider's, kept byte for byte: webhook-ingest reads it.
+    input: {
+      params: {
+        token: param.matching(/^wh_[A-Za-z0-9_-]{32,128}$/, 'The webhook address is not known.'),
+      },
+    },
+  },
 });
-
-const UNKNOWN = 'The webhook address is not known.';
 
 /**
  * Inbound provider webhooks: public (the token in the path is the credential).
@@ -33,9 +42,8 @@ export async function parcelTrackingWebhookRoutes(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  handle(app, INBOUND_WEBHOOK_ROUTES.parcelTracking, async (request) => {
-    const token = (request.params as { token: string }).token;
-    if (!/^wh_[A-Za-z0-9_-]{32,128}$/.test(token)) throw new HttpError(404, notFoundBody(UNKNOWN));
+  handle(app, INBOUND_WEBHOOK_ROUTES.parcelTracking, async (request, _reply, { params }) => {
+    const { token } = params;
     // A token only works on its own tenant's address: webhook-ingest checks it in the same call.
     const tenant = (request as unknown as { tenant?: { id?: string } }).tenant;
     const sign = request.headers.sign;
