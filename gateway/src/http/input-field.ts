@@ -66,3 +66,11 @@ export function objectSchema(
   }
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
+
+/**
+ * The same field, documented with more than its check says (`enum` of the scopes, `format:
+ * email`): meaning the service checks, shown where the client reads the shape.
+ */
+export function documented<T>(field: InputField<T>, schema: JsonSchema): InputField<T> {
+  return { ...field, schema: { ...field.schema, ...schema } };
+}

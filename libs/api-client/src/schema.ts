@@ -730,7 +730,54 @@ export interface components {
       code: string;
     };
     GetPersonalAccessTokensResponse: {
-      [key: string]: unknown;
+      data?: {
+        id?: number;
+        name?: string;
+        scopes?: (
+          | 'orders:read'
+          | 'orders:write'
+          | 'products:read'
+          | 'products:write'
+          | 'inventory:read'
+          | 'inventory:write'
+          | 'customers:read'
+          | 'customers:write'
+          | 'suppliers:read'
+          | 'suppliers:write'
+          | 'purchase-orders:read'
+          | 'purchase-orders:write'
+          | 'warehouses:read'
+          | 'reports:read'
+          | 'webhooks:manage'
+        )[];
+        ip_allowlist?: string[];
+        rate_limit_per_minute?: number | null;
+        /** Format: date-time */
+        expires_at?: string | null;
+        /** Format: date-time */
+        last_used_at?: string | null;
+        /** Format: date-time */
+        created_at?: string;
+        /** Format: date-time */
+        updated_at?: string;
+      }[];
+      current_page?: number;
+      last_page?: number;
+      per_page?: number;
+      total?: number;
+      from?: number | null;
+      to?: number | null;
+      first_page_url?: string;
+      last_page_url?: string;
+      next_page_url?: string | null;
+      prev_page_url?: string | null;
+      path?: string;
+      links?: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
     };
     PostPersonalAccessTokensResponse: {
       data?: {
@@ -769,27 +816,30 @@ export interface components {
     };
     PostPersonalAccessTokensRequest: {
       name: string;
-      scopes?: (
-        | 'orders:read'
-        | 'orders:write'
-        | 'products:read'
-        | 'products:write'
-        | 'inventory:read'
-        | 'inventory:write'
-        | 'customers:read'
-        | 'customers:write'
-        | 'suppliers:read'
-        | 'suppliers:write'
-        | 'purchase-orders:read'
-        | 'purchase-orders:write'
-        | 'warehouses:read'
-        | 'reports:read'
-        | 'webhooks:manage'
-      )[];
+      scopes?:
+        | (
+            | 'orders:read'
+            | 'orders:write'
+            | 'products:read'
+            | 'products:write'
+            | 'inventory:read'
+            | 'inventory:write'
+            | 'customers:read'
+            | 'customers:write'
+            | 'suppliers:read'
+            | 'suppliers:write'
+            | 'purchase-orders:read'
+            | 'purchase-orders:write'
+            | 'warehouses:read'
+            | 'reports:read'
+            | 'webhooks:manage'
+          )[]
+        | null;
       /** Format: date-time */
       expires_at?: string;
-      ip_allowlist?: string[];
-      rate_limit_per_minute?: number;
+      ip_allowlist?: string[] | null;
+      /** @description Requests per minute, 1 to 1000; null uses the platform limit */
+      rate_limit_per_minute?: number | null;
     };
     PatchPersonalAccessTokensByIdResponse: {
       data?: {
@@ -826,24 +876,27 @@ export interface components {
     };
     PatchPersonalAccessTokensByIdRequest: {
       name?: string;
-      scopes?: (
-        | 'orders:read'
-        | 'orders:write'
-        | 'products:read'
-        | 'products:write'
-        | 'inventory:read'
-        | 'inventory:write'
-        | 'customers:read'
-        | 'customers:write'
-        | 'suppliers:read'
-        | 'suppliers:write'
-        | 'purchase-orders:read'
-        | 'purchase-orders:write'
-        | 'warehouses:read'
-        | 'reports:read'
-        | 'webhooks:manage'
-      )[];
-      ip_allowlist?: string[];
+      scopes?:
+        | (
+            | 'orders:read'
+            | 'orders:write'
+            | 'products:read'
+            | 'products:write'
+            | 'inventory:read'
+            | 'inventory:write'
+            | 'customers:read'
+            | 'customers:write'
+            | 'suppliers:read'
+            | 'suppliers:write'
+            | 'purchase-orders:read'
+            | 'purchase-orders:write'
+            | 'warehouses:read'
+            | 'reports:read'
+            | 'webhooks:manage'
+          )[]
+        | null;
+      ip_allowlist?: string[] | null;
+      /** @description Requests per minute, 1 to 1000; null uses the platform limit */
       rate_limit_per_minute?: number | null;
       password?: string;
       two_factor_code?: string;
@@ -1006,10 +1059,10 @@ export interface components {
       prev_page_url?: string | null;
       path?: string;
       links?: {
-        url?: string | null;
+        url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
-        label?: string;
-        active?: boolean;
+        label: string;
+        active: boolean;
       }[];
       /** @description rows of the tenant before filters */
       unfiltered_total?: number;
@@ -1040,10 +1093,10 @@ export interface components {
       prev_page_url?: string | null;
       path?: string;
       links?: {
-        url?: string | null;
+        url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
-        label?: string;
-        active?: boolean;
+        label: string;
+        active: boolean;
       }[];
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackingsResponse: {
@@ -1442,14 +1495,14 @@ export interface operations {
   getPersonalAccessTokensByIdRequests: {
     parameters: {
       query?: {
+        page?: number;
+        per_page?: number;
         /** @description comma-separated codes or classes, e.g. 200,404,5xx */
         'filter[status]'?: string;
         /** @description m/d/Y or YYYY-MM-DD */
         'filter[date_from]'?: string;
         /** @description m/d/Y or YYYY-MM-DD (inclusive) */
         'filter[date_to]'?: string;
-        page?: number;
-        per_page?: number;
       };
       header?: never;
       path: {
@@ -2200,13 +2253,14 @@ export interface operations {
   getV2Products: {
     parameters: {
       query?: {
-        page?: number;
-        per_page?: number;
         /** @description sku or name substring */
         'filter[search]'?: string;
         /** @description comma-separated exact skus */
         'filter[sku]'?: string;
+        /** @description One of id, sku, name, created_at, updated_at; a leading minus for descending. */
         sort?: string;
+        page?: number;
+        per_page?: number;
       };
       header?: never;
       path?: never;
@@ -2237,13 +2291,14 @@ export interface operations {
   getPurchaseInvoices: {
     parameters: {
       query?: {
-        page?: number;
-        per_page?: number;
         /** @description comma-separated statuses */
         'filter[status]'?: string;
         /** @description supplier invoice number substring */
         'filter[search]'?: string;
+        /** @description One of created_at, due_date, total; a leading minus for descending. */
         sort?: string;
+        page?: number;
+        per_page?: number;
       };
       header?: never;
       path?: never;
