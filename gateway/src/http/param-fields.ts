@@ -48,4 +48,13 @@ function matching(pattern: RegExp, notFound: string): InputField<string> {
   };
 }
 
-export const param = { id, uuid, matching };
+/** The rest of the path after a wildcard (`/app/*`): any string, the route resolves it. */
+function rest(): InputField<string> {
+  return {
+    schema: { type: 'string' },
+    required: true,
+    read: (value) => (typeof value === 'string' ? value : ''),
+  };
+}
+
+export const param = { id, uuid, matching, rest };

@@ -53,6 +53,7 @@ export function handle<R extends RouteDeclaration>(
   ...args: [RouteHandler<R>] | [RouteShorthandOptions, RouteHandler<R>]
 ): void {
   const [options, handler] = args.length === 1 ? [{}, args[0]] : args;
+  refuseUndeclaredParams(route);
   const status = route.successStatus;
   const schema = { ...inputSchema(route.input), ...options.schema };
   app.route({
@@ -68,6 +69,24 @@ export function handle<R extends RouteDeclaration>(
       return handler(request, reply, input);
     },
   });
+}
+
+/** `/things/:id/parts/*` → `['id', '*']`. */
+export function pathParamsOf(url: string): string[] {
+  return [...url.matchAll(/:([A-Za-z0-9_]+)|\*/g)].map((match) => match[1] ?? '*');
+}
+
+/**
+ * A path parameter the declaration does not name would reach the handler unchecked and
+ * undocumented: such a route fails the start, as an undeclared route does.
+ */
+function refuseUndeclaredParams(route: RouteDeclaration): void {
+  const declared = Object.keys(route.input?.params ?? {});
+  const missing = pathParamsOf(route.url).filter((name) => !declared.includes(name));
+  if (missing.length > 0)
+    throw new Error(
+      `Route ${route.method} ${route.url} does not declare its path parameters: ${missing.join(', ')}.`,
+    );
 }
 
 /**
