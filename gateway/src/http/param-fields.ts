@@ -9,7 +9,8 @@ import type { InputField } from './input-field.js';
 function id(notFound: string, options: { maxDigits?: number } = {}): InputField<number> {
   const digits = new RegExp(`^[1-9]\\d{0,${(options.maxDigits ?? 15) - 1}}$`);
   return {
-    schema: { type: 'integer', minimum: 1 },
+    // Documented as what is checked: the path's digits (the handler receives the number).
+    schema: { type: 'string', pattern: digits.source },
     required: true,
     read(value) {
       const raw = typeof value === 'string' ? value : '';

@@ -134,7 +134,7 @@ describe('a declared input, read by handle() (ADR 0015)', () => {
     expect(inputSchema(ROUTES.update.input)).toEqual({
       params: {
         type: 'object',
-        properties: { id: { type: 'integer', minimum: 1 } },
+        properties: { id: { type: 'string', pattern: '^[1-9]\\d{0,14}$' } },
         required: ['id'],
       },
       body: {

@@ -1433,7 +1433,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -1462,7 +1462,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -1506,7 +1506,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -1539,7 +1539,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -1676,7 +1676,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        instance: number;
+        instance: string;
       };
       cookie?: never;
     };
@@ -1707,7 +1707,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        instance: number;
+        instance: string;
       };
       cookie?: never;
     };
@@ -1736,7 +1736,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        instance: number;
+        instance: string;
       };
       cookie?: never;
     };
@@ -1771,7 +1771,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        instance: number;
+        instance: string;
       };
       cookie?: never;
     };
@@ -1841,7 +1841,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        instance: number;
+        instance: string;
       };
       cookie?: never;
     };
@@ -1905,7 +1905,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -2030,7 +2030,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -2061,7 +2061,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -2090,7 +2090,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -2125,7 +2125,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -2161,7 +2161,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -2192,7 +2192,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
         delivery_id: string;
       };
       cookie?: never;
@@ -2224,7 +2224,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -2347,7 +2347,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        instance: number;
+        instance: string;
       };
       cookie?: never;
     };
@@ -2392,7 +2392,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        instance: number;
+        instance: string;
       };
       cookie?: never;
     };
