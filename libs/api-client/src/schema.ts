@@ -902,7 +902,35 @@ export interface components {
       two_factor_code?: string;
     };
     GetPersonalAccessTokensByIdRequestsResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: string;
+        method: string;
+        route: string;
+        path: string;
+        status: number;
+        duration_ms: number;
+        ip: string;
+        user_agent: string;
+        /** Format: date-time */
+        requested_at: string | null;
+      }[];
+      current_page?: number;
+      last_page?: number;
+      per_page?: number;
+      total?: number;
+      from?: number | null;
+      to?: number | null;
+      first_page_url?: string;
+      last_page_url?: string;
+      next_page_url?: string | null;
+      prev_page_url?: string | null;
+      path?: string;
+      links?: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
     };
     GetPersonalAccessTokensByIdUsageResponse: {
       [key: string]: unknown;
@@ -986,22 +1014,145 @@ export interface components {
       [key: string]: unknown;
     };
     GetIntegrationsParcelTrackingInstancesByInstanceActivityResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: number;
+        event: string;
+        description: string;
+        subject_type: string | null;
+        subject_id: number | null;
+        /** @description A user id; a non-numeric causer id is passed through as text */
+        causer_id: number | string | null;
+        properties: {
+          [key: string]: unknown;
+        };
+        /** Format: date-time */
+        created_at: string;
+      }[];
+      links?: {
+        first?: string;
+        last?: string;
+        prev?: string | null;
+        next?: string | null;
+      };
+      meta?: {
+        current_page?: number;
+        last_page?: number;
+        per_page?: number;
+        total?: number;
+        from?: number | null;
+        to?: number | null;
+        path?: string;
+      };
     };
     GetAlertsResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: number;
+        kind: string;
+        priority: string;
+        title: string;
+        message: string;
+        /** @description Relative web-app path */
+        link: string | null;
+        properties: {
+          [key: string]: unknown;
+        };
+        /**
+         * Format: date-time
+         * @description null while unread
+         */
+        read_at: string | null;
+        /** Format: date-time */
+        created_at: string;
+      }[];
+      current_page?: number;
+      last_page?: number;
+      per_page?: number;
+      total?: number;
+      from?: number | null;
+      to?: number | null;
+      first_page_url?: string;
+      last_page_url?: string;
+      next_page_url?: string | null;
+      prev_page_url?: string | null;
+      path?: string;
+      links?: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
+      unread_count?: number;
     };
     PostAlertsByIdReadResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        kind: string;
+        priority: string;
+        title: string;
+        message: string;
+        /** @description Relative web-app path */
+        link: string | null;
+        properties: {
+          [key: string]: unknown;
+        };
+        /**
+         * Format: date-time
+         * @description null while unread
+         */
+        read_at: string | null;
+        /** Format: date-time */
+        created_at: string;
+      };
     };
     PostAlertsReadAllResponse: {
-      [key: string]: unknown;
+      data: {
+        marked: number;
+      };
     };
     GetWebhookSubscriptionsResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      }[];
+      current_page?: number;
+      last_page?: number;
+      per_page?: number;
+      total?: number;
+      from?: number | null;
+      to?: number | null;
+      first_page_url?: string;
+      last_page_url?: string;
+      next_page_url?: string | null;
+      prev_page_url?: string | null;
+      path?: string;
+      links?: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
     };
     PostWebhookSubscriptionsResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+        /** @description Shown only in this answer */
+        secret: string;
+      };
     };
     PostWebhookSubscriptionsRequest: {
       url?: string;
@@ -1010,10 +1161,30 @@ export interface components {
       is_active?: boolean;
     };
     GetWebhookSubscriptionsByIdResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
     };
     PatchWebhookSubscriptionsByIdResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
     };
     PatchWebhookSubscriptionsByIdRequest: {
       url?: string;
@@ -1022,16 +1193,94 @@ export interface components {
       is_active?: boolean;
     };
     PostWebhookSubscriptionsByIdRotateSecretResponse: {
-      [key: string]: unknown;
+      data: {
+        secret: string;
+        /** Format: date-time */
+        previous_secret_expires_at: string | null;
+      };
     };
     GetWebhookSubscriptionsByIdDeliveriesResponse: {
-      [key: string]: unknown;
+      data?: {
+        delivery_id: string;
+        subscription_id: number;
+        event: string;
+        status: string;
+        /** Format: date-time */
+        occurred_at: string | null;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        next_attempt_at: string | null;
+        attempts: {
+          /** Format: date-time */
+          attempted_at: string | null;
+          response_status: number | null;
+          duration_ms: number;
+          error: string | null;
+          response_body: string | null;
+        }[];
+      }[];
+      current_page?: number;
+      last_page?: number;
+      per_page?: number;
+      total?: number;
+      from?: number | null;
+      to?: number | null;
+      first_page_url?: string;
+      last_page_url?: string;
+      next_page_url?: string | null;
+      prev_page_url?: string | null;
+      path?: string;
+      links?: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
     };
     PostWebhookSubscriptionsByIdDeliveriesByDeliveryIdRedeliverResponse: {
-      [key: string]: unknown;
+      data: {
+        delivery_id: string;
+        subscription_id: number;
+        event: string;
+        status: string;
+        /** Format: date-time */
+        occurred_at: string | null;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        next_attempt_at: string | null;
+        attempts: {
+          /** Format: date-time */
+          attempted_at: string | null;
+          response_status: number | null;
+          duration_ms: number;
+          error: string | null;
+          response_body: string | null;
+        }[];
+      };
     };
     PostWebhookSubscriptionsByIdTestResponse: {
-      [key: string]: unknown;
+      data: {
+        delivery_id: string;
+        subscription_id: number;
+        event: string;
+        status: string;
+        /** Format: date-time */
+        occurred_at: string | null;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        next_attempt_at: string | null;
+        attempts: {
+          /** Format: date-time */
+          attempted_at: string | null;
+          response_status: number | null;
+          duration_ms: number;
+          error: string | null;
+          response_body: string | null;
+        }[];
+      };
     };
     GetV2ProductsResponse: {
       data?: {
@@ -1100,10 +1349,89 @@ export interface components {
       }[];
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackingsResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: number;
+        trackable_type: string;
+        trackable_id: number;
+        trackable_label: string;
+        trackable_url: string;
+        tracking_number: string;
+        carrier_code: number | null;
+        carrier_name: string | null;
+        delivery_status: string;
+        delivery_status_label: string;
+        delivery_status_color: string;
+        sub_status: string | null;
+        latest_event_description: string | null;
+        latest_event_location: string | null;
+        /** Format: date-time */
+        last_event_at: string | null;
+        /** Format: date-time */
+        estimated_delivery_at: string | null;
+        /** Format: date-time */
+        delivered_at: string | null;
+        /** Format: date-time */
+        picked_up_at: string | null;
+        /** Format: date-time */
+        registered_at: string | null;
+        registration_error: string | null;
+        /** Format: date-time */
+        stopped_at: string | null;
+        /** Format: date-time */
+        created_at: string | null;
+      }[];
+      links?: {
+        first?: string;
+        last?: string;
+        prev?: string | null;
+        next?: string | null;
+      };
+      meta?: {
+        current_page?: number;
+        last_page?: number;
+        per_page?: number;
+        total?: number;
+        from?: number | null;
+        to?: number | null;
+        path?: string;
+      };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceWebhooksResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: number;
+        integration_instance_id: number;
+        /** Format: date-time */
+        received_at: string | null;
+        event_type: string;
+        tracking_number: string;
+        status_from: string | null;
+        status_to: string | null;
+        summary: string | null;
+        /** @description The provider payload as received (JSON), or null */
+        payload: unknown;
+        result: string;
+        error_message: string | null;
+        processing_duration_ms: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      }[];
+      links?: {
+        first?: string;
+        last?: string;
+        prev?: string | null;
+        next?: string | null;
+      };
+      meta?: {
+        current_page?: number;
+        last_page?: number;
+        per_page?: number;
+        total?: number;
+        from?: number | null;
+        to?: number | null;
+        path?: string;
+      };
     };
   };
   responses: {

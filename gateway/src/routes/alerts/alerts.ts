@@ -1,3 +1,4 @@
+import { alertSchemas } from './schemas.js';
 import { ALERTS_PERMISSION } from '@inventory/access';
 import type { FastifyInstance } from 'fastify';
 import type { ActivityAdapter } from '../../adapters/activity.js';
@@ -43,25 +44,35 @@ export const ALERT_ROUTES = declareRoutes({
  * with `unread_count`, mark one read, mark all read.
  */
 export async function alertRoutes(app: FastifyInstance, deps: AlertRouteDeps): Promise<void> {
-  handle(app, ALERT_ROUTES.list, async (request, _reply, { query }) => {
-    const response = await deps.activity.listAlerts(alertsRequest(query));
-    const info = response.page_info!;
-    const [pathname, rawQuery = ''] = request.url.split('?');
-    return flatEnvelope(
-      response.alerts.map(presentAlert),
-      pageMeta(info.current_page, info.per_page, info.total, response.alerts.length),
-      `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-      rawQuery,
-      { unread_count: response.unread_count },
-    );
-  });
+  handle(
+    app,
+    ALERT_ROUTES.list,
+    { schema: alertSchemas.list },
+    async (request, _reply, { query }) => {
+      const response = await deps.activity.listAlerts(alertsRequest(query));
+      const info = response.page_info!;
+      const [pathname, rawQuery = ''] = request.url.split('?');
+      return flatEnvelope(
+        response.alerts.map(presentAlert),
+        pageMeta(info.current_page, info.per_page, info.total, response.alerts.length),
+        `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+        rawQuery,
+        { unread_count: response.unread_count },
+      );
+    },
+  );
 
-  handle(app, ALERT_ROUTES.markRead, async (_request, _reply, { params }) => {
-    const { alert } = await deps.activity.markAlertRead(params.id);
-    return { data: presentAlert(alert!) };
-  });
+  handle(
+    app,
+    ALERT_ROUTES.markRead,
+    { schema: alertSchemas.markRead },
+    async (_request, _reply, { params }) => {
+      const { alert } = await deps.activity.markAlertRead(params.id);
+      return { data: presentAlert(alert!) };
+    },
+  );
 
-  handle(app, ALERT_ROUTES.markAllRead, async () => {
+  handle(app, ALERT_ROUTES.markAllRead, { schema: alertSchemas.markAllRead }, async () => {
     const { marked } = await deps.activity.markAllAlertsRead();
     return { data: { marked } };
   });

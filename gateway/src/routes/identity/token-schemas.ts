@@ -1,5 +1,6 @@
 import { SCOPES } from '@inventory/access';
 import { flatEnvelopeSchema } from '../../http/page-schemas.js';
+import { row } from '../../http/row-schema.js';
 
 /** What the token routes answer, and their tags and summaries (their input is in token-inputs.ts). */
 const token = {
@@ -17,6 +18,19 @@ const token = {
   },
 };
 const tags = ['Personal access tokens'];
+
+/** One entry of a token's request history (present.ts `presentRequest`). */
+const tokenRequest = row({
+  id: 'string',
+  method: 'string',
+  route: 'string',
+  path: 'string',
+  status: 'integer',
+  duration_ms: 'integer',
+  ip: 'string',
+  user_agent: 'string',
+  requested_at: 'date-time?',
+});
 
 export const tokenSchemas = {
   list: {
@@ -49,6 +63,10 @@ export const tokenSchemas = {
     response: { 200: { type: 'object', properties: { data: token } } },
   },
   revoke: { tags, summary: 'Revoke a token (immediate)' },
-  requests: { tags, summary: "A token's request history (flat pagination envelope)" },
+  requests: {
+    tags,
+    summary: "A token's request history (flat pagination envelope)",
+    response: { 200: flatEnvelopeSchema(tokenRequest) },
+  },
   usage: { tags, summary: 'Requests per day, error rate, p50/p95 latency and last use' },
 };

@@ -1,3 +1,4 @@
+import { activitySchemas } from '../activity/schemas.js';
 import type { FastifyInstance } from 'fastify';
 import type { ActivityAdapter } from '../../adapters/activity.js';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
@@ -38,6 +39,7 @@ export async function parcelTrackingActivityRoutes(
   handle(
     app,
     INSTANCE_ACTIVITY_ROUTES.activity,
+    { schema: activitySchemas.list },
     async (request, _reply, { params, query, errors }) => {
       const id = params.instance;
       await deps.parcelTracking.checkInstance(id);

@@ -1,3 +1,4 @@
+import { trackingsSchema } from './tracking-schema.js';
 import type { TrackingRow } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
@@ -64,26 +65,31 @@ export async function parcelTrackingTrackingsRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingTrackingsRouteDeps,
 ): Promise<void> {
-  handle(app, TRACKINGS_ROUTES.trackings, async (request, _reply, input) => {
-    const id = input.params.instance;
-    if (Object.keys(input.errors).length > 0) {
-      await deps.parcelTracking.checkInstance(id);
-      refuseInvalid(input.errors);
-    }
-    const listing = trackingsRequest(input.query, id);
-    const response = await deps.parcelTracking.listTrackings(listing);
-    const [pathname, rawQuery = ''] = request.url.split('?');
-    const meta = pageMeta(
-      listing.page,
-      listing.per_page,
-      response.total,
-      response.trackings.length,
-    );
-    return linksMetaEnvelope(
-      response.trackings.map(presentTracking),
-      meta,
-      `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-      rawQuery,
-    );
-  });
+  handle(
+    app,
+    TRACKINGS_ROUTES.trackings,
+    { schema: trackingsSchema },
+    async (request, _reply, input) => {
+      const id = input.params.instance;
+      if (Object.keys(input.errors).length > 0) {
+        await deps.parcelTracking.checkInstance(id);
+        refuseInvalid(input.errors);
+      }
+      const listing = trackingsRequest(input.query, id);
+      const response = await deps.parcelTracking.listTrackings(listing);
+      const [pathname, rawQuery = ''] = request.url.split('?');
+      const meta = pageMeta(
+        listing.page,
+        listing.per_page,
+        response.total,
+        response.trackings.length,
+      );
+      return linksMetaEnvelope(
+        response.trackings.map(presentTracking),
+        meta,
+        `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+        rawQuery,
+      );
+    },
+  );
 }

@@ -1,3 +1,4 @@
+import { webhookLogSchema } from '../webhooks/webhook-event-schema.js';
 import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
@@ -35,17 +36,22 @@ export async function parcelTrackingWebhookLogRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingWebhookLogRouteDeps,
 ): Promise<void> {
-  handle(app, WEBHOOK_LOG_ROUTES.webhookLog, async (request, _reply, { params, query, errors }) => {
-    const id = params.instance;
-    await deps.parcelTracking.checkInstance(id);
-    refuseInvalid(errors);
-    const [pathname, rawQuery = ''] = request.url.split('?');
-    return webhookLogPage({
-      webhookIngest: deps.webhookIngest,
-      instanceId: id,
-      query,
-      path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-      rawQuery,
-    });
-  });
+  handle(
+    app,
+    WEBHOOK_LOG_ROUTES.webhookLog,
+    { schema: webhookLogSchema },
+    async (request, _reply, { params, query, errors }) => {
+      const id = params.instance;
+      await deps.parcelTracking.checkInstance(id);
+      refuseInvalid(errors);
+      const [pathname, rawQuery = ''] = request.url.split('?');
+      return webhookLogPage({
+        webhookIngest: deps.webhookIngest,
+        instanceId: id,
+        query,
+        path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+        rawQuery,
+      });
+    },
+  );
 }

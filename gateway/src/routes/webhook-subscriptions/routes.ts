@@ -7,6 +7,7 @@ import { baseUrlOf } from '../parcel-tracking/base-url.js';
 import { assertMayReceive } from './event-scopes.js';
 import { DELIVERY, DELIVERY_FILTERS, PAGING, SUBSCRIPTION, SUBSCRIPTION_BODY } from './inputs.js';
 import { presentDelivery, presentSubscription } from './present.js';
+import { subscriptionSchemas } from './schemas.js';
 
 export const PREFIX = '/api/webhook-subscriptions';
 
@@ -82,89 +83,134 @@ export async function webhookSubscriptionRoutes(
   const pathOf = (request: FastifyRequest, suffix = '') =>
     `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${PREFIX}${suffix}`;
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.create, async (request, reply, { body, errors }) => {
-    if (body.events) assertMayReceive(request, body.events);
-    const { subscription, secret } = await outboundDelivery.createSubscription({
-      url: body.url ?? '',
-      events: body.events ?? [],
-      description: body.description ?? undefined,
-      input_violations: violationsOf(errors),
-    });
-    return reply.send({ data: { ...presentSubscription(subscription!), secret } });
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.create,
+    { schema: subscriptionSchemas.create },
+    async (request, reply, { body, errors }) => {
+      if (body.events) assertMayReceive(request, body.events);
+      const { subscription, secret } = await outboundDelivery.createSubscription({
+        url: body.url ?? '',
+        events: body.events ?? [],
+        description: body.description ?? undefined,
+        input_violations: violationsOf(errors),
+      });
+      return reply.send({ data: { ...presentSubscription(subscription!), secret } });
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.list, async (request, _reply, { query }) => {
-    const { page, per_page: perPage } = query;
-    const { subscriptions, total } = await outboundDelivery.listSubscriptions(page, perPage);
-    return flatEnvelope(
-      subscriptions.map(presentSubscription),
-      pageMeta(page, perPage, total, subscriptions.length),
-      pathOf(request),
-      rawQueryOf(request),
-    );
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.list,
+    { schema: subscriptionSchemas.list },
+    async (request, _reply, { query }) => {
+      const { page, per_page: perPage } = query;
+      const { subscriptions, total } = await outboundDelivery.listSubscriptions(page, perPage);
+      return flatEnvelope(
+        subscriptions.map(presentSubscription),
+        pageMeta(page, perPage, total, subscriptions.length),
+        pathOf(request),
+        rawQueryOf(request),
+      );
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.show, async (_request, _reply, { params }) => {
-    const { subscription } = await outboundDelivery.getSubscription(params.id);
-    return { data: presentSubscription(subscription!) };
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.show,
+    { schema: subscriptionSchemas.show },
+    async (_request, _reply, { params }) => {
+      const { subscription } = await outboundDelivery.getSubscription(params.id);
+      return { data: presentSubscription(subscription!) };
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.update, async (request, _reply, input) => {
-    const { body } = input;
-    if (body.events) assertMayReceive(request, body.events);
-    const { subscription } = await outboundDelivery.updateSubscription({
-      id: input.params.id,
-      url: body.url,
-      events: body.events ?? [],
-      has_events: body.events !== undefined,
-      description: body.description ?? undefined,
-      clear_description: body.description === null,
-      is_active: body.is_active,
-      input_violations: violationsOf(input.errors),
-    });
-    return { data: presentSubscription(subscription!) };
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.update,
+    { schema: subscriptionSchemas.update },
+    async (request, _reply, input) => {
+      const { body } = input;
+      if (body.events) assertMayReceive(request, body.events);
+      const { subscription } = await outboundDelivery.updateSubscription({
+        id: input.params.id,
+        url: body.url,
+        events: body.events ?? [],
+        has_events: body.events !== undefined,
+        description: body.description ?? undefined,
+        clear_description: body.description === null,
+        is_active: body.is_active,
+        input_violations: violationsOf(input.errors),
+      });
+      return { data: presentSubscription(subscription!) };
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.remove, async (_request, reply, { params }) => {
-    await outboundDelivery.deleteSubscription(params.id);
-    return reply.send();
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.remove,
+    { schema: subscriptionSchemas.remove },
+    async (_request, reply, { params }) => {
+      await outboundDelivery.deleteSubscription(params.id);
+      return reply.send();
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.rotateSecret, async (_request, _reply, { params }) => {
-    const rotated = await outboundDelivery.rotateSecret(params.id);
-    return {
-      data: {
-        secret: rotated.secret,
-        previous_secret_expires_at: rotated.previous_secret_expires_at?.toISOString() ?? null,
-      },
-    };
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.rotateSecret,
+    { schema: subscriptionSchemas.rotateSecret },
+    async (_request, _reply, { params }) => {
+      const rotated = await outboundDelivery.rotateSecret(params.id);
+      return {
+        data: {
+          secret: rotated.secret,
+          previous_secret_expires_at: rotated.previous_secret_expires_at?.toISOString() ?? null,
+        },
+      };
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.deliveries, async (request, _reply, input) => {
-    const id = input.params.id;
-    const { page, per_page: perPage, status, event } = input.query;
-    const { deliveries, total } = await outboundDelivery.listDeliveries({
-      subscription_id: id,
-      page,
-      per_page: perPage,
-      status,
-      event,
-    });
-    return flatEnvelope(
-      deliveries.map(presentDelivery),
-      pageMeta(page, perPage, total, deliveries.length),
-      pathOf(request, `/${id}/deliveries`),
-      rawQueryOf(request),
-    );
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.deliveries,
+    { schema: subscriptionSchemas.deliveries },
+    async (request, _reply, input) => {
+      const id = input.params.id;
+      const { page, per_page: perPage, status, event } = input.query;
+      const { deliveries, total } = await outboundDelivery.listDeliveries({
+        subscription_id: id,
+        page,
+        per_page: perPage,
+        status,
+        event,
+      });
+      return flatEnvelope(
+        deliveries.map(presentDelivery),
+        pageMeta(page, perPage, total, deliveries.length),
+        pathOf(request, `/${id}/deliveries`),
+        rawQueryOf(request),
+      );
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.redeliver, async (_request, reply, { params }) => {
-    const { delivery } = await outboundDelivery.redeliver(params.id, params.delivery_id);
-    return reply.send({ data: presentDelivery(delivery!) });
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.redeliver,
+    { schema: subscriptionSchemas.redeliver },
+    async (_request, reply, { params }) => {
+      const { delivery } = await outboundDelivery.redeliver(params.id, params.delivery_id);
+      return reply.send({ data: presentDelivery(delivery!) });
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.sendTest, async (_request, reply, { params }) => {
-    const { delivery } = await outboundDelivery.sendTestPing(params.id);
-    return reply.send({ data: presentDelivery(delivery!) });
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.sendTest,
+    { schema: subscriptionSchemas.sendTest },
+    async (_request, reply, { params }) => {
+      const { delivery } = await outboundDelivery.sendTestPing(params.id);
+      return reply.send({ data: presentDelivery(delivery!) });
+    },
+  );
 }
