@@ -2,7 +2,7 @@ import { linksMetaEnvelopeSchema } from '../../http/page-schemas.js';
 import { row } from '../../http/row-schema.js';
 
 /** One activity row (present-activity.ts builds it). */
-const activity = row({
+export const ACTIVITY_ROW = row({
   id: 'integer',
   event: 'string',
   description: 'string',
@@ -16,4 +16,6 @@ const activity = row({
   created_at: 'date-time',
 });
 
-export const activitySchemas = { list: { response: { 200: linksMetaEnvelopeSchema(activity) } } };
+export const activitySchemas = {
+  list: { response: { 200: linksMetaEnvelopeSchema(ACTIVITY_ROW) } },
+};

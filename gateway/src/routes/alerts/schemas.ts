@@ -2,7 +2,7 @@ import { flatEnvelopeSchema } from '../../http/page-schemas.js';
 import { dataOf, row } from '../../http/row-schema.js';
 
 /** What the alert routes answer (present-alert.ts builds the row). */
-const alert = row({
+export const ALERT_ROW = row({
   id: 'integer',
   kind: 'string',
   priority: 'string',
@@ -17,9 +17,9 @@ const alert = row({
 export const alertSchemas = {
   list: {
     response: {
-      200: flatEnvelopeSchema(alert, { unread_count: { type: 'integer' } }),
+      200: flatEnvelopeSchema(ALERT_ROW, { unread_count: { type: 'integer' } }),
     },
   },
-  markRead: { response: { 200: dataOf(alert) } },
+  markRead: { response: { 200: dataOf(ALERT_ROW) } },
   markAllRead: { response: { 200: dataOf(row({ marked: 'integer' })) } },
 };

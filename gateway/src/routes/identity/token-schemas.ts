@@ -20,7 +20,7 @@ const token = {
 const tags = ['Personal access tokens'];
 
 /** One entry of a token's request history (present.ts `presentRequest`). */
-const tokenRequest = row({
+export const TOKEN_REQUEST_ROW = row({
   id: 'string',
   method: 'string',
   route: 'string',
@@ -66,7 +66,7 @@ export const tokenSchemas = {
   requests: {
     tags,
     summary: "A token's request history (flat pagination envelope)",
-    response: { 200: flatEnvelopeSchema(tokenRequest) },
+    response: { 200: flatEnvelopeSchema(TOKEN_REQUEST_ROW) },
   },
   usage: { tags, summary: 'Requests per day, error rate, p50/p95 latency and last use' },
 };

@@ -2,7 +2,7 @@ import { linksMetaEnvelopeSchema } from '../../http/page-schemas.js';
 import { row } from '../../http/row-schema.js';
 
 /** The specification's tracking row (trackings.ts `presentTracking` builds it, in this order). */
-const tracking = row({
+export const TRACKING_ROW = row({
   id: 'integer',
   trackable_type: 'string',
   trackable_id: 'integer',
@@ -27,4 +27,4 @@ const tracking = row({
   created_at: 'date-time?',
 });
 
-export const trackingsSchema = { response: { 200: linksMetaEnvelopeSchema(tracking) } };
+export const trackingsSchema = { response: { 200: linksMetaEnvelopeSchema(TRACKING_ROW) } };

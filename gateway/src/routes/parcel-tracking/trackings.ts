@@ -29,7 +29,7 @@ export const TRACKINGS_ROUTES = declareRoutes({
 const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
 
 /** Exactly the specification's tracking row fields, in its order. */
-function presentTracking(row: TrackingRow) {
+export function presentTracking(row: TrackingRow) {
   return {
     id: row.id,
     trackable_type: row.trackable_type,

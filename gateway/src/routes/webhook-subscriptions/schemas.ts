@@ -2,7 +2,7 @@ import { flatEnvelopeSchema } from '../../http/page-schemas.js';
 import { dataOf, row } from '../../http/row-schema.js';
 
 /** What the webhook subscription routes answer (present.ts builds these rows). */
-const subscription = row({
+export const SUBSCRIPTION_ROW = row({
   id: 'integer',
   url: 'string',
   events: 'string[]',
@@ -12,7 +12,7 @@ const subscription = row({
   updated_at: 'date-time?',
 });
 
-const delivery = row({
+export const DELIVERY_ROW = row({
   delivery_id: 'string',
   subscription_id: 'integer',
   event: 'string',
@@ -33,16 +33,16 @@ const delivery = row({
 });
 
 const withSecret = row({
-  ...(subscription.properties as Record<string, never>),
+  ...(SUBSCRIPTION_ROW.properties as Record<string, never>),
   secret: { type: 'string', description: 'Shown only in this answer' },
 });
 
 const tags = ['Webhook subscriptions'];
 export const subscriptionSchemas = {
   create: { tags, response: { 201: dataOf(withSecret) } },
-  list: { tags, response: { 200: flatEnvelopeSchema(subscription) } },
-  show: { tags, response: { 200: dataOf(subscription) } },
-  update: { tags, response: { 200: dataOf(subscription) } },
+  list: { tags, response: { 200: flatEnvelopeSchema(SUBSCRIPTION_ROW) } },
+  show: { tags, response: { 200: dataOf(SUBSCRIPTION_ROW) } },
+  update: { tags, response: { 200: dataOf(SUBSCRIPTION_ROW) } },
   remove: { tags },
   rotateSecret: {
     tags,
@@ -50,7 +50,7 @@ export const subscriptionSchemas = {
       200: dataOf(row({ secret: 'string', previous_secret_expires_at: 'date-time?' })),
     },
   },
-  deliveries: { tags, response: { 200: flatEnvelopeSchema(delivery) } },
-  redeliver: { tags, response: { 202: dataOf(delivery) } },
-  sendTest: { tags, response: { 202: dataOf(delivery) } },
+  deliveries: { tags, response: { 200: flatEnvelopeSchema(DELIVERY_ROW) } },
+  redeliver: { tags, response: { 202: dataOf(DELIVERY_ROW) } },
+  sendTest: { tags, response: { 202: dataOf(DELIVERY_ROW) } },
 };

@@ -2,7 +2,7 @@ import { linksMetaEnvelopeSchema } from '../../http/page-schemas.js';
 import { row } from '../../http/row-schema.js';
 
 /** The specification's "Webhook event row" (webhook-log-page.ts `presentWebhookEvent`). */
-const webhookEvent = row({
+export const WEBHOOK_EVENT_ROW = row({
   id: 'integer',
   integration_instance_id: 'integer',
   received_at: 'date-time?',
@@ -19,4 +19,4 @@ const webhookEvent = row({
   updated_at: 'date-time?',
 });
 
-export const webhookLogSchema = { response: { 200: linksMetaEnvelopeSchema(webhookEvent) } };
+export const webhookLogSchema = { response: { 200: linksMetaEnvelopeSchema(WEBHOOK_EVENT_ROW) } };

@@ -1,0 +1,155 @@
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { presentActivity } from './activity/present-activity.js';
+import { ACTIVITY_ROW } from './activity/schemas.js';
+import { presentAlert } from './alerts/present-alert.js';
+import { ALERT_ROW } from './alerts/schemas.js';
+import { presentRequest } from './identity/present.js';
+import { TOKEN_REQUEST_ROW } from './identity/token-schemas.js';
+import { TRACKING_ROW } from './parcel-tracking/tracking-schema.js';
+import { presentTracking } from './parcel-tracking/trackings.js';
+import { presentDelivery, presentSubscription } from './webhook-subscriptions/present.js';
+import { DELIVERY_ROW, SUBSCRIPTION_ROW } from './webhook-subscriptions/schemas.js';
+import { WEBHOOK_EVENT_ROW } from './webhooks/webhook-event-schema.js';
+import { presentWebhookEvent } from './webhooks/webhook-log-page.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- proto messages built loosely for presenters */
+const at = new Date('2026-01-02T03:04:05.000Z');
+const ajv = new Ajv({ strict: false });
+ajv.addFormat('date-time', (text: string) => /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(text));
+
+/** Each documented row against what its presenter writes, with every optional field set and unset. */
+const cases: Array<[string, Record<string, unknown>, (full: boolean) => unknown]> = [
+  [
+    'subscription',
+    SUBSCRIPTION_ROW,
+    (full) =>
+      presentSubscription({
+        id: 1,
+        url: 'https://example.com/hook',
+        events: ['product.created'],
+        description: full ? 'd' : undefined,
+        is_active: true,
+        created_at: full ? at : undefined,
+        updated_at: full ? at : undefined,
+      } as any),
+  ],
+  [
+    'delivery',
+    DELIVERY_ROW,
+    (full) =>
+      presentDelivery({
+        id: 'b1f0c6a2-0000-4000-8000-000000000000',
+        subscription_id: 1,
+        event: 'product.created',
+        status: 'delivered',
+        occurred_at: full ? at : undefined,
+        created_at: at,
+        next_attempt_at: undefined,
+        attempts: [
+          {
+            attempted_at: at,
+            response_status: full ? 200 : undefined,
+            duration_ms: 12,
+            error: full ? undefined : 'timeout',
+            response_body: full ? 'ok' : undefined,
+          },
+        ],
+      } as any),
+  ],
+  [
+    'alert',
+    ALERT_ROW,
+    (full) =>
+      presentAlert({
+        id: 1,
+        kind: 'quota',
+        priority: 'high',
+        title: 't',
+        message: 'm',
+        link: full ? '/app/x' : '',
+        properties_json: full ? '{"a":1}' : '',
+        read_at: full ? at : undefined,
+        created_at: at,
+      } as any),
+  ],
+  [
+    'activity',
+    ACTIVITY_ROW,
+    (full) =>
+      presentActivity({
+        id: 1,
+        event: 'updated',
+        description: 'd',
+        subject_type: full ? 'instance' : '',
+        subject_id: full ? 5 : 0,
+        causer_id: full ? '7' : '',
+        properties_json: '{}',
+        created_at: at,
+      } as any),
+  ],
+  [
+    'tracking',
+    TRACKING_ROW,
+    (full) =>
+      presentTracking({
+        id: 1,
+        trackable_type: 'rma',
+        trackable_id: 2,
+        trackable_label: 'RMA-2',
+        trackable_url: 'https://x/rma/2',
+        tracking_number: '1Z',
+        carrier_code: full ? 100002 : undefined,
+        carrier_name: full ? 'UPS' : undefined,
+        delivery_status: 'delivered',
+        delivery_status_label: 'Delivered',
+        delivery_status_color: 'green',
+        last_event_at: full ? at : undefined,
+        created_at: at,
+      } as any),
+  ],
+  [
+    'webhook event',
+    WEBHOOK_EVENT_ROW,
+    (full) =>
+      presentWebhookEvent({
+        id: 1,
+        integration_instance_id: 5,
+        received_at: at,
+        event_type: 'TRACKING_UPDATED',
+        tracking_number: '1Z',
+        payload_json: full ? '{"event":"x"}' : '',
+        result: 'processed',
+        processing_duration_ms: 3,
+        created_at: at,
+        updated_at: at,
+      } as any),
+  ],
+  [
+    'token request',
+    TOKEN_REQUEST_ROW,
+    (full) =>
+      presentRequest({
+        id: 'r1',
+        method: 'GET',
+        route: '/api/user',
+        path: '/api/user',
+        status: 200,
+        duration_ms: 4,
+        ip: '127.0.0.1',
+        user_agent: 'test',
+        at: full ? at : undefined,
+      } as any),
+  ],
+];
+
+describe('documented answer rows are what the presenters write', () => {
+  it.each(cases)('%s', (_name, schema, present) => {
+    for (const full of [true, false]) {
+      const row = present(full);
+      expect(ajv.validate(schema, row) ? [] : ajv.errors, JSON.stringify(row)).toEqual([]);
+      // Nothing presented goes undocumented.
+      expect(Object.keys(row as object)).toEqual(Object.keys(schema.properties as object));
+    }
+  });
+});
