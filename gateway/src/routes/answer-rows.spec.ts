@@ -6,6 +6,18 @@ import { presentAlert } from './alerts/present-alert.js';
 import { ALERT_ROW } from './alerts/schemas.js';
 import { presentRequest } from './identity/present.js';
 import { TOKEN_REQUEST_ROW } from './identity/token-schemas.js';
+import {
+  CHANNEL_ROW,
+  CREATED_ROW,
+  DASHBOARD_ROW,
+  UPDATED_ROW,
+} from './parcel-tracking/instance-schemas.js';
+import {
+  presentChannel,
+  presentCreated,
+  presentDashboard,
+  presentUpdated,
+} from './parcel-tracking/present.js';
 import { TRACKING_ROW } from './parcel-tracking/tracking-schema.js';
 import { presentTracking } from './parcel-tracking/trackings.js';
 import { presentDelivery, presentSubscription } from './webhook-subscriptions/present.js';
@@ -17,6 +29,44 @@ import { presentWebhookEvent } from './webhooks/webhook-log-page.js';
 const at = new Date('2026-01-02T03:04:05.000Z');
 const ajv = new Ajv({ strict: false });
 ajv.addFormat('date-time', (text: string) => /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(text));
+
+const instance = (full: boolean) =>
+  ({
+    id: 3,
+    name: 'Main',
+    is_automatic_sync_enabled: true,
+    auto_track: { sales_orders: true },
+    auto_track_channels: {
+      default_scope: 'all',
+      channels: full ? { '4': { enabled: true, sub_channels: { '9': false } } } : {},
+    },
+    webhook_path: '/webhooks/parcel-tracking/wh_x',
+    side_effects: {},
+    quota_alert_threshold: 80,
+    created_at: full ? at : undefined,
+    updated_at: at,
+  }) as any;
+
+const dashboard = (full: boolean) =>
+  ({
+    quota: full ? { used: 1, total: 100, remaining: 99 } : undefined,
+    quota_error: full ? undefined : { code: 'api_error', message: 'down' },
+    status_counts: Object.fromEntries(
+      ['pending', 'info_received', 'in_transit', 'available_for_pickup', 'out_for_delivery']
+        .concat(['delivered', 'delivery_failure', 'exception', 'expired', 'not_found'])
+        .map((status) => [status, 1]),
+    ),
+    pending_registration_count: 0,
+    registration_errors: full ? [{ message: 'bad', count: 2, last_failed_at: at }] : [],
+    last_webhook_at: full ? at : undefined,
+    transit: full
+      ? {
+          window_days: 90,
+          overall: { delivered_count: 1, average_days_in_transit: 2.5, on_time_rate: 1 },
+          carriers: [{ carrier_code: 100002, stats: { delivered_count: 1 } }],
+        }
+      : undefined,
+  }) as any;
 
 /** Each documented row against what its presenter writes, with every optional field set and unset. */
 const cases: Array<[string, Record<string, unknown>, (full: boolean) => unknown]> = [
@@ -139,6 +189,25 @@ const cases: Array<[string, Record<string, unknown>, (full: boolean) => unknown]
         ip: '127.0.0.1',
         user_agent: 'test',
         at: full ? at : undefined,
+      } as any),
+  ],
+  ['created instance', CREATED_ROW, (full) => presentCreated(instance(full), 'https://a.test')],
+  ['updated instance', UPDATED_ROW, (full) => presentUpdated(instance(full))],
+  [
+    'instance dashboard',
+    DASHBOARD_ROW,
+    (full) => presentDashboard(instance(full), dashboard(full), 'https://a.test'),
+  ],
+  [
+    'trackable channel',
+    CHANNEL_ROW,
+    (full) =>
+      presentChannel({
+        id: 4,
+        name: 'Shop',
+        platform: 'shopify',
+        icon_url: '',
+        sub_channels: full ? [{ id: 9, name: 'EU', external_identifier: 'eu' }] : [],
       } as any),
   ],
 ];

@@ -942,13 +942,51 @@ export interface components {
       [key: string]: unknown;
     };
     PostIntegrationsParcelTrackingTestResponse: {
-      [key: string]: unknown;
+      data: {
+        quota: {
+          used: number;
+          total: number;
+          remaining: number;
+        };
+      };
+      message: string;
     };
     PostIntegrationsParcelTrackingTestRequest: {
       api_key?: string;
     };
     PostIntegrationsParcelTrackingInstancesResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        is_automatic_sync_enabled: boolean;
+        auto_track: {
+          sales_order_fulfillments?: boolean;
+          inbound_shipments?: boolean;
+          warehouse_transfer_shipments?: boolean;
+          rmas?: boolean;
+          vendor_credit_shipments?: boolean;
+        };
+        auto_track_channels: {
+          default?: string;
+          channels?: {
+            [key: string]: {
+              enabled?: boolean;
+              sub_channels?: {
+                [key: string]: boolean;
+              };
+            };
+          };
+        };
+        webhook_url: string;
+        quota: null;
+        status_counts: null;
+        last_webhook_at: null;
+        last_event_at: null;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
     };
     PostIntegrationsParcelTrackingInstancesRequest: {
       name?: string;
@@ -973,10 +1011,130 @@ export interface components {
       };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        is_automatic_sync_enabled: boolean;
+        auto_track: {
+          sales_order_fulfillments?: boolean;
+          inbound_shipments?: boolean;
+          warehouse_transfer_shipments?: boolean;
+          rmas?: boolean;
+          vendor_credit_shipments?: boolean;
+        };
+        auto_track_channels: {
+          default?: string;
+          channels?: {
+            [key: string]: {
+              enabled?: boolean;
+              sub_channels?: {
+                [key: string]: boolean;
+              };
+            };
+          };
+        };
+        webhook_url: string;
+        quota: {
+          used: number;
+          total: number;
+          remaining: number;
+        } | null;
+        /** @description Why the provider could not be asked (quota is then null) */
+        quota_error: {
+          code: string;
+          message: string;
+        } | null;
+        status_counts: {
+          pending?: number;
+          info_received?: number;
+          in_transit?: number;
+          available_for_pickup?: number;
+          out_for_delivery?: number;
+          delivered?: number;
+          delivery_failure?: number;
+          exception?: number;
+          expired?: number;
+          not_found?: number;
+        };
+        pending_registration_count: number;
+        registration_errors: {
+          message: string;
+          count: number;
+          /** Format: date-time */
+          last_failed_at: string | null;
+        }[];
+        /** Format: date-time */
+        last_webhook_at: string | null;
+        /** Format: date-time */
+        last_event_at: string | null;
+        side_effects: {
+          vendor_credit_shipment_auto_delivered?: boolean;
+          inbound_shipment_arrival_alert?: boolean;
+          rma_arrival_alert?: boolean;
+        };
+        quota_alert_threshold: number;
+        transit: {
+          window_days: number;
+          delivered_count: number;
+          average_days_in_transit: number | null;
+          with_estimate_count: number;
+          on_time_count: number;
+          on_time_rate: number | null;
+          carriers: {
+            carrier_code: number | null;
+            carrier_name: string | null;
+            delivered_count: number;
+            average_days_in_transit: number | null;
+            with_estimate_count: number;
+            on_time_count: number;
+            on_time_rate: number | null;
+          }[];
+        };
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
     };
     PatchIntegrationsParcelTrackingInstancesByInstanceResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        is_automatic_sync_enabled: boolean;
+        auto_track: {
+          sales_order_fulfillments?: boolean;
+          inbound_shipments?: boolean;
+          warehouse_transfer_shipments?: boolean;
+          rmas?: boolean;
+          vendor_credit_shipments?: boolean;
+        };
+        auto_track_channels: {
+          default?: string;
+          channels?: {
+            [key: string]: {
+              enabled?: boolean;
+              sub_channels?: {
+                [key: string]: boolean;
+              };
+            };
+          };
+        };
+        webhook_url: null;
+        quota: null;
+        status_counts: null;
+        last_webhook_at: null;
+        last_event_at: null;
+        side_effects: {
+          vendor_credit_shipment_auto_delivered?: boolean;
+          inbound_shipment_arrival_alert?: boolean;
+          rma_arrival_alert?: boolean;
+        };
+        quota_alert_threshold: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
     };
     PatchIntegrationsParcelTrackingInstancesByInstanceRequest: {
       name?: string;
@@ -1008,7 +1166,17 @@ export interface components {
       quota_alert_threshold?: number;
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackableChannelsResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        platform: string;
+        icon_url: string;
+        sub_channels: {
+          id: number;
+          name: string;
+          external_identifier: string;
+        }[];
+      }[];
     };
     PostWebhooksParcelTrackingByTokenResponse: {
       [key: string]: unknown;

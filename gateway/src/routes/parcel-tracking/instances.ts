@@ -4,6 +4,7 @@ import { violationsOf } from '../../http/route-input.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { baseUrlOf } from './base-url.js';
 import { CREATE_BODY, INSTANCE, TEST_BODY, UPDATE_BODY } from './inputs.js';
+import { instanceSchemas } from './instance-schemas.js';
 import { presentChannel, presentCreated, presentDashboard, presentUpdated } from './present.js';
 
 export interface ParcelTrackingRouteDeps {
@@ -61,44 +62,74 @@ export async function parcelTrackingRoutes(
   const baseUrl = (request: Parameters<typeof baseUrlOf>[0]) =>
     baseUrlOf(request, deps.publicScheme, deps.publicPort);
 
-  handle(app, INSTANCE_ROUTES.testApiKey, async (_request, _reply, { body, errors }) => {
-    const { quota } = await parcelTracking.testApiKey({
-      api_key: body.api_key,
-      input_violations: violationsOf(errors),
-    });
-    return { data: { quota }, message: 'The API key is valid.' };
-  });
+  handle(
+    app,
+    INSTANCE_ROUTES.testApiKey,
+    { schema: instanceSchemas.testApiKey },
+    async (_request, _reply, { body, errors }) => {
+      const { quota } = await parcelTracking.testApiKey({
+        api_key: body.api_key,
+        input_violations: violationsOf(errors),
+      });
+      return { data: { quota }, message: 'The API key is valid.' };
+    },
+  );
 
-  handle(app, INSTANCE_ROUTES.create, async (request, reply, { body, errors }) => {
-    const { instance } = await parcelTracking.createInstance({
-      ...body,
-      input_violations: violationsOf(errors),
-    });
-    return reply.send({ data: presentCreated(instance!, baseUrl(request)) });
-  });
+  handle(
+    app,
+    INSTANCE_ROUTES.create,
+    { schema: instanceSchemas.create },
+    async (request, reply, { body, errors }) => {
+      const { instance } = await parcelTracking.createInstance({
+        ...body,
+        input_violations: violationsOf(errors),
+      });
+      return reply.send({ data: presentCreated(instance!, baseUrl(request)) });
+    },
+  );
 
-  handle(app, INSTANCE_ROUTES.show, async (request, _reply, { params }) => {
-    const { instance, dashboard } = await parcelTracking.getInstance(params.instance);
-    return { data: presentDashboard(instance!, dashboard!, baseUrl(request)) };
-  });
+  handle(
+    app,
+    INSTANCE_ROUTES.show,
+    { schema: instanceSchemas.show },
+    async (request, _reply, { params }) => {
+      const { instance, dashboard } = await parcelTracking.getInstance(params.instance);
+      return { data: presentDashboard(instance!, dashboard!, baseUrl(request)) };
+    },
+  );
 
-  handle(app, INSTANCE_ROUTES.update, async (_request, _reply, { params, body, errors }) => {
-    const { instance } = await parcelTracking.updateInstance({
-      id: params.instance,
-      ...body,
-      quota_alert_threshold: body.quota_alert_threshold ?? undefined,
-      input_violations: violationsOf(errors),
-    });
-    return { data: presentUpdated(instance!) };
-  });
+  handle(
+    app,
+    INSTANCE_ROUTES.update,
+    { schema: instanceSchemas.update },
+    async (_request, _reply, { params, body, errors }) => {
+      const { instance } = await parcelTracking.updateInstance({
+        id: params.instance,
+        ...body,
+        quota_alert_threshold: body.quota_alert_threshold ?? undefined,
+        input_violations: violationsOf(errors),
+      });
+      return { data: presentUpdated(instance!) };
+    },
+  );
 
-  handle(app, INSTANCE_ROUTES.remove, async (_request, reply, { params }) => {
-    await parcelTracking.deleteInstance(params.instance);
-    return reply.send();
-  });
+  handle(
+    app,
+    INSTANCE_ROUTES.remove,
+    { schema: instanceSchemas.remove },
+    async (_request, reply, { params }) => {
+      await parcelTracking.deleteInstance(params.instance);
+      return reply.send();
+    },
+  );
 
-  handle(app, INSTANCE_ROUTES.trackableChannels, async (_request, _reply, { params }) => {
-    const { channels } = await parcelTracking.listTrackableChannels(params.instance);
-    return { data: channels.map(presentChannel) };
-  });
+  handle(
+    app,
+    INSTANCE_ROUTES.trackableChannels,
+    { schema: instanceSchemas.trackableChannels },
+    async (_request, _reply, { params }) => {
+      const { channels } = await parcelTracking.listTrackableChannels(params.instance);
+      return { data: channels.map(presentChannel) };
+    },
+  );
 }
