@@ -4,7 +4,8 @@ import { presentActivity } from './activity/present-activity.js';
 import { ACTIVITY_ROW } from './activity/schemas.js';
 import { presentAlert } from './alerts/present-alert.js';
 import { ALERT_ROW } from './alerts/schemas.js';
-import { presentRequest } from './identity/present.js';
+import { presentRequest, presentUser } from './identity/present.js';
+import { USER_ROW } from './identity/user-schema.js';
 import { TOKEN_REQUEST_ROW } from './identity/token-schemas.js';
 import {
   CHANNEL_ROW,
@@ -189,6 +190,20 @@ const cases: Array<[string, Record<string, unknown>, (full: boolean) => unknown]
         ip: '127.0.0.1',
         user_agent: 'test',
         at: full ? at : undefined,
+      } as any),
+  ],
+  [
+    'user',
+    USER_ROW,
+    (full) =>
+      presentUser({
+        id: 1,
+        email: 'a@b.test',
+        name: 'A',
+        is_owner: full,
+        permissions: full ? ['products:read'] : [],
+        two_factor_enabled: false,
+        created_at: full ? at : undefined,
       } as any),
   ],
   ['created instance', CREATED_ROW, (full) => presentCreated(instance(full), 'https://a.test')],

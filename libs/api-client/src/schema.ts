@@ -704,7 +704,19 @@ export interface components {
       retry_after_seconds: number;
     };
     PostAuthLoginResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        email: string;
+        is_owner: boolean;
+        permissions: string[];
+        two_factor_enabled: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+      };
+      csrf_token: string;
+      /** Format: date-time */
+      expires_at: string | null;
     };
     PostAuthLoginRequest: {
       /** Format: email */
@@ -714,17 +726,31 @@ export interface components {
       two_factor_code?: string;
     };
     GetUserResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        email: string;
+        is_owner: boolean;
+        permissions: string[];
+        two_factor_enabled: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+      };
     };
     PostUserTwoFactorResponse: {
-      [key: string]: unknown;
+      data: {
+        secret: string;
+        otpauth_url: string;
+      };
     };
     DeleteUserTwoFactorRequest: {
       password: string;
       code: string;
     };
     PostUserTwoFactorConfirmResponse: {
-      [key: string]: unknown;
+      data: {
+        recovery_codes: string[];
+      };
     };
     PostUserTwoFactorConfirmRequest: {
       code: string;
@@ -933,7 +959,23 @@ export interface components {
       }[];
     };
     GetPersonalAccessTokensByIdUsageResponse: {
-      [key: string]: unknown;
+      data: {
+        token_id: number;
+        days: number;
+        total_requests: number;
+        error_rate: number;
+        latency_ms: {
+          p50: number;
+          p95: number;
+        };
+        /** Format: date-time */
+        last_used_at: string | null;
+        requests_per_day: {
+          date: string;
+          requests: number;
+          errors: number;
+        }[];
+      };
     };
     GetHealthzResponse: {
       [key: string]: unknown;

@@ -6,11 +6,16 @@ import { presentUser } from './present.js';
 import { field } from '../../http/body-fields.js';
 import { documented } from '../../http/input-field.js';
 import { body } from '../../http/route-input.js';
+import { row } from '../../http/row-schema.js';
+import { USER_ROW } from './user-schema.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 
 const loginSchema = {
   tags: ['Authentication'],
   summary: 'Sign in to the web app (sets the session cookie, returns the CSRF token)',
+  response: {
+    200: row({ data: USER_ROW, csrf_token: 'string', expires_at: 'date-time?' }),
+  },
 };
 
 const LOGIN_BODY = body({

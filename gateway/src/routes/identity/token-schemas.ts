@@ -1,6 +1,6 @@
 import { SCOPES } from '@inventory/access';
 import { flatEnvelopeSchema } from '../../http/page-schemas.js';
-import { row } from '../../http/row-schema.js';
+import { dataOf, row } from '../../http/row-schema.js';
 
 /** What the token routes answer, and their tags and summaries (their input is in token-inputs.ts). */
 const token = {
@@ -68,5 +68,24 @@ export const tokenSchemas = {
     summary: "A token's request history (flat pagination envelope)",
     response: { 200: flatEnvelopeSchema(TOKEN_REQUEST_ROW) },
   },
-  usage: { tags, summary: 'Requests per day, error rate, p50/p95 latency and last use' },
+  usage: {
+    tags,
+    summary: 'Requests per day, error rate, p50/p95 latency and last use',
+    response: {
+      200: dataOf(
+        row({
+          token_id: 'integer',
+          days: 'integer',
+          total_requests: 'integer',
+          error_rate: { type: 'number' },
+          latency_ms: row({ p50: { type: 'number' }, p95: { type: 'number' } }),
+          last_used_at: 'date-time?',
+          requests_per_day: {
+            type: 'array',
+            items: row({ date: 'string', requests: 'integer', errors: 'integer' }),
+          },
+        }),
+      ),
+    },
+  },
 };

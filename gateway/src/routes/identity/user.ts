@@ -3,6 +3,8 @@ import type { IdentityRouteDeps } from './deps.js';
 import { presentUser } from './present.js';
 import { field } from '../../http/body-fields.js';
 import { body } from '../../http/route-input.js';
+import { dataOf, row } from '../../http/row-schema.js';
+import { USER_ROW } from './user-schema.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 
 const code = () => field.string({ required: true, max: 64 });
@@ -30,7 +32,13 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
   handle(
     app,
     USER_ROUTES.current,
-    { schema: { tags: ['Users'], summary: 'The authenticated user' } },
+    {
+      schema: {
+        tags: ['Users'],
+        summary: 'The authenticated user',
+        response: { 200: dataOf(USER_ROW) },
+      },
+    },
     async (request) => {
       const user = await deps.currentUsers.load(request.tenant.id, request.auth!.user.id);
       return { data: presentUser(user) };
@@ -41,7 +49,11 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
     app,
     USER_ROUTES.enrollTwoFactor,
     {
-      schema: { tags: ['Users'], summary: 'Start two-factor enrollment: a TOTP secret to confirm' },
+      schema: {
+        tags: ['Users'],
+        summary: 'Start two-factor enrollment: a TOTP secret to confirm',
+        response: { 200: dataOf(row({ secret: 'string', otpauth_url: 'string' })) },
+      },
     },
     async () => {
       const answer = await deps.identity.enrollTwoFactor();
@@ -56,6 +68,7 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
       schema: {
         tags: ['Users'],
         summary: 'Confirm enrollment with a code; returns recovery codes once',
+        response: { 200: dataOf(row({ recovery_codes: 'string[]' })) },
       },
     },
     async (_request, _reply, input) => {
