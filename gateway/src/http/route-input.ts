@@ -72,24 +72,19 @@ export function readInput<I extends RouteInput | undefined>(
   input: I,
 ): InputOf<I> {
   const errors: FieldErrors = {};
-  const read = <F extends FieldsOf>(
-    fields: F | undefined,
-    source: (key: string, field: InputField<unknown>) => unknown,
-    nameOf?: typeof queryName,
-  ) => (fields ? readFields(fields, source, errors, nameOf) : {});
   const params = (request.params ?? {}) as Record<string, unknown>;
-  const values = { params: read(input?.params, (key) => params[key]) } as Record<string, unknown>;
-  const bodyInput = input?.body;
-  let raw: Record<string, unknown> = {};
-  if (bodyInput)
-    raw = bodyInput.lenient
+  const values: Record<string, unknown> = { params: {}, body: {}, query: {} };
+  if (input?.params) values.params = readFields(input.params, (key) => params[key], errors);
+  if (input?.body) {
+    const { fields, lenient, required } = input.body;
+    const body = lenient
       ? isObject(request.body)
         ? request.body
         : {}
-      : jsonObjectBody(request, { required: bodyInput.required });
-  values.body = read(bodyInput?.fields, (key) => raw[key]);
+      : jsonObjectBody(request, { required });
+    values.body = readFields(fields, (key) => body[key], errors);
+  }
   if (input?.query) values.query = readQueryInto(input.query, request.query, errors);
-  else values.query = {};
   if (!input?.deferErrors && Object.keys(errors).length > 0)
     throw new HttpError(422, validationBody(errors));
   return { ...values, errors } as unknown as InputOf<I>;
