@@ -1221,7 +1221,8 @@ export interface components {
       }[];
     };
     PostWebhooksParcelTrackingByTokenResponse: {
-      [key: string]: unknown;
+      /** @enum {unknown} */
+      message: 'Webhook received.';
     };
     GetIntegrationsParcelTrackingInstancesByInstanceActivityResponse: {
       data?: {

@@ -5,6 +5,10 @@ import { param } from '../../http/param-fields.js';
 import { violationsToErrors } from '../../http/grpc-to-http.js';
 import { HttpError } from '../../http/http-error.js';
 import { declareRoutes, handle } from '../../http/routes.js';
+import { row } from '../../http/row-schema.js';
+
+/** The provider's answer once the bytes are stored. */
+const RECEIVED = { response: { 200: row({ message: { const: 'Webhook received.' } }) } };
 
 export interface WebhookRouteDeps {
   webhookIngest: WebhookIngestAdapter;
@@ -42,26 +46,31 @@ export async function parcelTrackingWebhookRoutes(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  handle(app, INBOUND_WEBHOOK_ROUTES.parcelTracking, async (request, _reply, { params }) => {
-    const { token } = params;
-    // A token only works on its own tenant's address: webhook-ingest checks it in the same call.
-    const tenant = (request as unknown as { tenant?: { id?: string } }).tenant;
-    const sign = request.headers.sign;
-    const answer = await deps.webhookIngest.ingest({
-      token,
-      provider: PROVIDER_SEGMENT,
-      raw_body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-      content_type: request.headers['content-type'] ?? '',
-      signature: typeof sign === 'string' ? sign : undefined,
-      tenant_id: tenant?.id || undefined,
-    });
-    if (answer.rejection === 'invalid_signature')
-      throw new HttpError(401, { message: answer.message });
-    if (answer.rejection !== '')
-      throw new HttpError(
-        422,
-        validationBody(violationsToErrors(answer.violations), answer.message),
-      );
-    return { message: 'Webhook received.' };
-  });
+  handle(
+    app,
+    INBOUND_WEBHOOK_ROUTES.parcelTracking,
+    { schema: RECEIVED },
+    async (request, _reply, { params }) => {
+      const { token } = params;
+      // A token only works on its own tenant's address: webhook-ingest checks it in the same call.
+      const tenant = (request as unknown as { tenant?: { id?: string } }).tenant;
+      const sign = request.headers.sign;
+      const answer = await deps.webhookIngest.ingest({
+        token,
+        provider: PROVIDER_SEGMENT,
+        raw_body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        content_type: request.headers['content-type'] ?? '',
+        signature: typeof sign === 'string' ? sign : undefined,
+        tenant_id: tenant?.id || undefined,
+      });
+      if (answer.rejection === 'invalid_signature')
+        throw new HttpError(401, { message: answer.message });
+      if (answer.rejection !== '')
+        throw new HttpError(
+          422,
+          validationBody(violationsToErrors(answer.violations), answer.message),
+        );
+      return { message: 'Webhook received.' };
+    },
+  );
 }
