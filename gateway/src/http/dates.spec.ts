@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endOfDay, isoDay, parseDay, startOfDay } from './dates.js';
+import { endOfDay, isoDay, parseDay, parseMdY, startOfDay } from './dates.js';
 
 describe('parseDay', () => {
   it('reads m/d/Y with one or two digits, or exactly two when strict', () => {
@@ -26,5 +26,28 @@ describe('parseDay', () => {
     expect(isoDay(day)).toBe('2025-12-31');
     expect(startOfDay(day).toISOString()).toBe('2025-12-31T00:00:00.000Z');
     expect(endOfDay(day).toISOString()).toBe('2025-12-31T23:59:59.999Z');
+  });
+});
+
+describe('parseMdY', () => {
+  it('turns m/d/Y into an ISO day', () => {
+    expect(parseMdY('03/01/2024')).toBe('2024-03-01');
+    expect(parseMdY('02/29/2024')).toBe('2024-02-29');
+    expect(parseMdY('12/31/1999')).toBe('1999-12-31');
+  });
+
+  it.each([
+    '3/1/2024',
+    '2024-03-01',
+    '02/30/2024',
+    '02/29/2023',
+    '13/01/2024',
+    '00/10/2024',
+    '01/00/2024',
+    '01/01/24',
+    '01/01/2024 ',
+    'x',
+  ])('refuses %j', (text) => {
+    expect(parseMdY(text)).toBeUndefined();
   });
 });

@@ -2,8 +2,6 @@
  * The specification's two pagination envelopes, with page URLs that keep every
  * filter, sort and search parameter of the request.
  */
-import { validationBody } from './envelopes.js';
-import { HttpError } from './http-error.js';
 
 export interface PageMeta {
   current_page: number;
@@ -146,28 +144,6 @@ export const DEFAULT_PER_PAGE = 10;
 export interface PageRequest {
   page: number;
   perPage: number;
-}
-
-/**
- * `page` (default 1) and `per_page` (default 10) of a general list endpoint: plain decimal
- * integers from 1 to MAX_PAGE / MAX_PER_PAGE. Anything else (`0`, `-1`, `1.5`, `1e9`, `abc`,
- * a repeated parameter, a page beyond MAX_PAGE) is the 422 validation envelope.
- */
-export function parsePageRequest(query: Record<string, unknown>): PageRequest {
-  const errors: Record<string, string[]> = {};
-  const read = (name: string, fallback: number, max: number): number => {
-    const raw = query[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-    if (!(value >= 1 && value <= max)) {
-      errors[name] = [`The ${name} field must be an integer between 1 and ${max}.`];
-    }
-    return value;
-  };
-  const page = read('page', 1, MAX_PAGE);
-  const perPage = read('per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE);
-  if (Object.keys(errors).length > 0) throw new HttpError(422, validationBody(errors));
-  return { page, perPage };
 }
 
 /**

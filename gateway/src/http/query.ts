@@ -1,6 +1,6 @@
 /**
- * Readers of list-query parameters shared by every list route (activity, trackings, the webhook
- * log): `filter[x]` however the query string was parsed, comma lists, and page numbers.
+ * The raw readings behind the declared query fields (`query-fields.ts`, `page-fields.ts`):
+ * `filter[x]` however the query string was parsed, comma lists, and page numbers.
  */
 
 /** Past int32 a gRPC page field would overflow; such a page is empty anyway. */

@@ -1,11 +1,17 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { withDocumentGateway } from '../../scripts/document-gateway.js';
+import { param } from '../http/param-fields.js';
 import { declareRoutes, handle, refuseUndeclaredRoutes, routeTableOf } from '../http/routes.js';
 import { ROUTE_TABLE } from './route-table.js';
 
 const THINGS = declareRoutes({
-  show: { method: 'GET', url: '/things/:id', access: { resource: 'things' } },
+  show: {
+    method: 'GET',
+    url: '/things/:id',
+    access: { resource: 'things' },
+    input: { params: { id: param.id('Thing not found.') } },
+  },
 });
 
 describe('the route table (ADR 0014)', () => {

@@ -19,7 +19,7 @@ import { INBOUND_WEBHOOK_ROUTES } from './webhooks/parcel-tracking.js';
  * `METHOD /route/pattern` as registered with Fastify. A route missing here cannot be registered
  * (`refuseUndeclaredRoutes`, app.ts). The access kinds are described in auth/route-access.ts.
  */
-export const ROUTE_TABLE = routeTableOf(
+export const ROUTE_DECLARATIONS = [
   HEALTH_ROUTES,
   OPENAPI_ROUTES,
   SESSION_ROUTES,
@@ -34,4 +34,6 @@ export const ROUTE_TABLE = routeTableOf(
   WEBHOOK_SUBSCRIPTION_ROUTES,
   CATALOG_ROUTES,
   WEB_APP_ROUTES,
-);
+];
+
+export const ROUTE_TABLE = routeTableOf(...ROUTE_DECLARATIONS);

@@ -715,7 +715,19 @@ export interface components {
       message: string;
     };
     PostAuthLoginResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        email: string;
+        is_owner: boolean;
+        permissions: string[];
+        two_factor_enabled: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+      };
+      csrf_token: string;
+      /** Format: date-time */
+      expires_at: string | null;
     };
     PostAuthLoginRequest: {
       /** Format: email */
@@ -725,23 +737,84 @@ export interface components {
       two_factor_code?: string;
     };
     GetUserResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        email: string;
+        is_owner: boolean;
+        permissions: string[];
+        two_factor_enabled: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+      };
     };
     PostUserTwoFactorResponse: {
-      [key: string]: unknown;
+      data: {
+        secret: string;
+        otpauth_url: string;
+      };
     };
     DeleteUserTwoFactorRequest: {
       password: string;
       code: string;
     };
     PostUserTwoFactorConfirmResponse: {
-      [key: string]: unknown;
+      data: {
+        recovery_codes: string[];
+      };
     };
     PostUserTwoFactorConfirmRequest: {
       code: string;
     };
     GetPersonalAccessTokensResponse: {
-      [key: string]: unknown;
+      data?: {
+        id?: number;
+        name?: string;
+        scopes?: (
+          | 'orders:read'
+          | 'orders:write'
+          | 'products:read'
+          | 'products:write'
+          | 'inventory:read'
+          | 'inventory:write'
+          | 'customers:read'
+          | 'customers:write'
+          | 'suppliers:read'
+          | 'suppliers:write'
+          | 'purchase-orders:read'
+          | 'purchase-orders:write'
+          | 'warehouses:read'
+          | 'reports:read'
+          | 'webhooks:manage'
+        )[];
+        ip_allowlist?: string[];
+        rate_limit_per_minute?: number | null;
+        /** Format: date-time */
+        expires_at?: string | null;
+        /** Format: date-time */
+        last_used_at?: string | null;
+        /** Format: date-time */
+        created_at?: string;
+        /** Format: date-time */
+        updated_at?: string;
+      }[];
+      current_page?: number;
+      last_page?: number;
+      per_page?: number;
+      total?: number;
+      from?: number | null;
+      to?: number | null;
+      first_page_url?: string;
+      last_page_url?: string;
+      next_page_url?: string | null;
+      prev_page_url?: string | null;
+      path?: string;
+      links?: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
     };
     PostPersonalAccessTokensResponse: {
       data?: {
@@ -780,27 +853,30 @@ export interface components {
     };
     PostPersonalAccessTokensRequest: {
       name: string;
-      scopes?: (
-        | 'orders:read'
-        | 'orders:write'
-        | 'products:read'
-        | 'products:write'
-        | 'inventory:read'
-        | 'inventory:write'
-        | 'customers:read'
-        | 'customers:write'
-        | 'suppliers:read'
-        | 'suppliers:write'
-        | 'purchase-orders:read'
-        | 'purchase-orders:write'
-        | 'warehouses:read'
-        | 'reports:read'
-        | 'webhooks:manage'
-      )[];
+      scopes?:
+        | (
+            | 'orders:read'
+            | 'orders:write'
+            | 'products:read'
+            | 'products:write'
+            | 'inventory:read'
+            | 'inventory:write'
+            | 'customers:read'
+            | 'customers:write'
+            | 'suppliers:read'
+            | 'suppliers:write'
+            | 'purchase-orders:read'
+            | 'purchase-orders:write'
+            | 'warehouses:read'
+            | 'reports:read'
+            | 'webhooks:manage'
+          )[]
+        | null;
       /** Format: date-time */
       expires_at?: string;
-      ip_allowlist?: string[];
-      rate_limit_per_minute?: number;
+      ip_allowlist?: string[] | null;
+      /** @description Requests per minute, 1 to 1000; null uses the platform limit */
+      rate_limit_per_minute?: number | null;
     };
     PatchPersonalAccessTokensByIdResponse: {
       data?: {
@@ -837,33 +913,80 @@ export interface components {
     };
     PatchPersonalAccessTokensByIdRequest: {
       name?: string;
-      scopes?: (
-        | 'orders:read'
-        | 'orders:write'
-        | 'products:read'
-        | 'products:write'
-        | 'inventory:read'
-        | 'inventory:write'
-        | 'customers:read'
-        | 'customers:write'
-        | 'suppliers:read'
-        | 'suppliers:write'
-        | 'purchase-orders:read'
-        | 'purchase-orders:write'
-        | 'warehouses:read'
-        | 'reports:read'
-        | 'webhooks:manage'
-      )[];
-      ip_allowlist?: string[];
+      scopes?:
+        | (
+            | 'orders:read'
+            | 'orders:write'
+            | 'products:read'
+            | 'products:write'
+            | 'inventory:read'
+            | 'inventory:write'
+            | 'customers:read'
+            | 'customers:write'
+            | 'suppliers:read'
+            | 'suppliers:write'
+            | 'purchase-orders:read'
+            | 'purchase-orders:write'
+            | 'warehouses:read'
+            | 'reports:read'
+            | 'webhooks:manage'
+          )[]
+        | null;
+      ip_allowlist?: string[] | null;
+      /** @description Requests per minute, 1 to 1000; null uses the platform limit */
       rate_limit_per_minute?: number | null;
       password?: string;
       two_factor_code?: string;
     };
     GetPersonalAccessTokensByIdRequestsResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: string;
+        method: string;
+        route: string;
+        path: string;
+        status: number;
+        duration_ms: number;
+        ip: string;
+        user_agent: string;
+        /** Format: date-time */
+        requested_at: string | null;
+      }[];
+      current_page?: number;
+      last_page?: number;
+      per_page?: number;
+      total?: number;
+      from?: number | null;
+      to?: number | null;
+      first_page_url?: string;
+      last_page_url?: string;
+      next_page_url?: string | null;
+      prev_page_url?: string | null;
+      path?: string;
+      links?: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
     };
     GetPersonalAccessTokensByIdUsageResponse: {
-      [key: string]: unknown;
+      data: {
+        token_id: number;
+        days: number;
+        total_requests: number;
+        error_rate: number;
+        latency_ms: {
+          p50: number;
+          p95: number;
+        };
+        /** Format: date-time */
+        last_used_at: string | null;
+        requests_per_day: {
+          date: string;
+          requests: number;
+          errors: number;
+        }[];
+      };
     };
     GetHealthzResponse: {
       [key: string]: unknown;
@@ -872,58 +995,514 @@ export interface components {
       [key: string]: unknown;
     };
     PostIntegrationsParcelTrackingTestResponse: {
-      [key: string]: unknown;
+      data: {
+        quota: {
+          used: number;
+          total: number;
+          remaining: number;
+        };
+      };
+      message: string;
+    };
+    PostIntegrationsParcelTrackingTestRequest: {
+      api_key?: string;
     };
     PostIntegrationsParcelTrackingInstancesResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        is_automatic_sync_enabled: boolean;
+        auto_track: {
+          sales_order_fulfillments?: boolean;
+          inbound_shipments?: boolean;
+          warehouse_transfer_shipments?: boolean;
+          rmas?: boolean;
+          vendor_credit_shipments?: boolean;
+        };
+        auto_track_channels: {
+          default?: string;
+          channels?: {
+            [key: string]: {
+              enabled?: boolean;
+              sub_channels?: {
+                [key: string]: boolean;
+              };
+            };
+          };
+        };
+        webhook_url: string;
+        quota: null;
+        status_counts: null;
+        last_webhook_at: null;
+        last_event_at: null;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
+    };
+    PostIntegrationsParcelTrackingInstancesRequest: {
+      name?: string;
+      api_key?: string;
+      auto_track?: {
+        sales_order_fulfillments?: boolean;
+        inbound_shipments?: boolean;
+        warehouse_transfer_shipments?: boolean;
+        rmas?: boolean;
+        vendor_credit_shipments?: boolean;
+      };
+      auto_track_channels?: {
+        default?: string;
+        channels?: {
+          [key: string]: {
+            enabled?: boolean;
+            sub_channels?: {
+              [key: string]: boolean;
+            };
+          };
+        };
+      };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        is_automatic_sync_enabled: boolean;
+        auto_track: {
+          sales_order_fulfillments?: boolean;
+          inbound_shipments?: boolean;
+          warehouse_transfer_shipments?: boolean;
+          rmas?: boolean;
+          vendor_credit_shipments?: boolean;
+        };
+        auto_track_channels: {
+          default?: string;
+          channels?: {
+            [key: string]: {
+              enabled?: boolean;
+              sub_channels?: {
+                [key: string]: boolean;
+              };
+            };
+          };
+        };
+        webhook_url: string;
+        quota: {
+          used: number;
+          total: number;
+          remaining: number;
+        } | null;
+        /** @description Why the provider could not be asked (quota is then null) */
+        quota_error: {
+          code: string;
+          message: string;
+        } | null;
+        status_counts: {
+          pending?: number;
+          info_received?: number;
+          in_transit?: number;
+          available_for_pickup?: number;
+          out_for_delivery?: number;
+          delivered?: number;
+          delivery_failure?: number;
+          exception?: number;
+          expired?: number;
+          not_found?: number;
+        };
+        pending_registration_count: number;
+        registration_errors: {
+          message: string;
+          count: number;
+          /** Format: date-time */
+          last_failed_at: string | null;
+        }[];
+        /** Format: date-time */
+        last_webhook_at: string | null;
+        /** Format: date-time */
+        last_event_at: string | null;
+        side_effects: {
+          vendor_credit_shipment_auto_delivered?: boolean;
+          inbound_shipment_arrival_alert?: boolean;
+          rma_arrival_alert?: boolean;
+        };
+        quota_alert_threshold: number;
+        transit: {
+          window_days: number;
+          delivered_count: number;
+          average_days_in_transit: number | null;
+          with_estimate_count: number;
+          on_time_count: number;
+          on_time_rate: number | null;
+          carriers: {
+            carrier_code: number | null;
+            carrier_name: string | null;
+            delivered_count: number;
+            average_days_in_transit: number | null;
+            with_estimate_count: number;
+            on_time_count: number;
+            on_time_rate: number | null;
+          }[];
+        };
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
     };
     PatchIntegrationsParcelTrackingInstancesByInstanceResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        is_automatic_sync_enabled: boolean;
+        auto_track: {
+          sales_order_fulfillments?: boolean;
+          inbound_shipments?: boolean;
+          warehouse_transfer_shipments?: boolean;
+          rmas?: boolean;
+          vendor_credit_shipments?: boolean;
+        };
+        auto_track_channels: {
+          default?: string;
+          channels?: {
+            [key: string]: {
+              enabled?: boolean;
+              sub_channels?: {
+                [key: string]: boolean;
+              };
+            };
+          };
+        };
+        webhook_url: null;
+        quota: null;
+        status_counts: null;
+        last_webhook_at: null;
+        last_event_at: null;
+        side_effects: {
+          vendor_credit_shipment_auto_delivered?: boolean;
+          inbound_shipment_arrival_alert?: boolean;
+          rma_arrival_alert?: boolean;
+        };
+        quota_alert_threshold: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
+    };
+    PatchIntegrationsParcelTrackingInstancesByInstanceRequest: {
+      name?: string;
+      api_key?: string;
+      is_automatic_sync_enabled?: boolean;
+      auto_track?: {
+        sales_order_fulfillments?: boolean;
+        inbound_shipments?: boolean;
+        warehouse_transfer_shipments?: boolean;
+        rmas?: boolean;
+        vendor_credit_shipments?: boolean;
+      };
+      auto_track_channels?: {
+        default?: string;
+        channels?: {
+          [key: string]: {
+            enabled?: boolean;
+            sub_channels?: {
+              [key: string]: boolean;
+            };
+          };
+        };
+      };
+      side_effects?: {
+        vendor_credit_shipment_auto_delivered?: boolean;
+        inbound_shipment_arrival_alert?: boolean;
+        rma_arrival_alert?: boolean;
+      };
+      quota_alert_threshold?: number;
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackableChannelsResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        name: string;
+        platform: string;
+        icon_url: string;
+        sub_channels: {
+          id: number;
+          name: string;
+          external_identifier: string;
+        }[];
+      }[];
     };
     PostWebhooksParcelTrackingByTokenResponse: {
-      [key: string]: unknown;
+      /** @enum {unknown} */
+      message: 'Webhook received.';
     };
     GetIntegrationsParcelTrackingInstancesByInstanceActivityResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: number;
+        event: string;
+        description: string;
+        subject_type: string | null;
+        subject_id: number | null;
+        /** @description A user id; a non-numeric causer id is passed through as text */
+        causer_id: number | string | null;
+        properties: {
+          [key: string]: unknown;
+        };
+        /** Format: date-time */
+        created_at: string;
+      }[];
+      links?: {
+        first?: string;
+        last?: string;
+        prev?: string | null;
+        next?: string | null;
+      };
+      meta?: {
+        current_page?: number;
+        last_page?: number;
+        per_page?: number;
+        total?: number;
+        from?: number | null;
+        to?: number | null;
+        path?: string;
+      };
     };
     GetAlertsResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: number;
+        kind: string;
+        priority: string;
+        title: string;
+        message: string;
+        /** @description Relative web-app path */
+        link: string | null;
+        properties: {
+          [key: string]: unknown;
+        };
+        /**
+         * Format: date-time
+         * @description null while unread
+         */
+        read_at: string | null;
+        /** Format: date-time */
+        created_at: string;
+      }[];
+      current_page?: number;
+      last_page?: number;
+      per_page?: number;
+      total?: number;
+      from?: number | null;
+      to?: number | null;
+      first_page_url?: string;
+      last_page_url?: string;
+      next_page_url?: string | null;
+      prev_page_url?: string | null;
+      path?: string;
+      links?: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
+      unread_count?: number;
     };
     PostAlertsByIdReadResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        kind: string;
+        priority: string;
+        title: string;
+        message: string;
+        /** @description Relative web-app path */
+        link: string | null;
+        properties: {
+          [key: string]: unknown;
+        };
+        /**
+         * Format: date-time
+         * @description null while unread
+         */
+        read_at: string | null;
+        /** Format: date-time */
+        created_at: string;
+      };
     };
     PostAlertsReadAllResponse: {
-      [key: string]: unknown;
+      data: {
+        marked: number;
+      };
     };
     GetWebhookSubscriptionsResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      }[];
+      current_page?: number;
+      last_page?: number;
+      per_page?: number;
+      total?: number;
+      from?: number | null;
+      to?: number | null;
+      first_page_url?: string;
+      last_page_url?: string;
+      next_page_url?: string | null;
+      prev_page_url?: string | null;
+      path?: string;
+      links?: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
     };
     PostWebhookSubscriptionsResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+        /** @description Shown only in this answer */
+        secret: string;
+      };
+    };
+    PostWebhookSubscriptionsRequest: {
+      url?: string;
+      events?: string[];
+      description?: string | null;
+      is_active?: boolean;
     };
     GetWebhookSubscriptionsByIdResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
     };
     PatchWebhookSubscriptionsByIdResponse: {
-      [key: string]: unknown;
+      data: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
+    };
+    PatchWebhookSubscriptionsByIdRequest: {
+      url?: string;
+      events?: string[];
+      description?: string | null;
+      is_active?: boolean;
     };
     PostWebhookSubscriptionsByIdRotateSecretResponse: {
-      [key: string]: unknown;
+      data: {
+        secret: string;
+        /** Format: date-time */
+        previous_secret_expires_at: string | null;
+      };
     };
     GetWebhookSubscriptionsByIdDeliveriesResponse: {
-      [key: string]: unknown;
+      data?: {
+        delivery_id: string;
+        subscription_id: number;
+        event: string;
+        status: string;
+        /** Format: date-time */
+        occurred_at: string | null;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        next_attempt_at: string | null;
+        attempts: {
+          /** Format: date-time */
+          attempted_at: string | null;
+          response_status: number | null;
+          duration_ms: number;
+          error: string | null;
+          response_body: string | null;
+        }[];
+      }[];
+      current_page?: number;
+      last_page?: number;
+      per_page?: number;
+      total?: number;
+      from?: number | null;
+      to?: number | null;
+      first_page_url?: string;
+      last_page_url?: string;
+      next_page_url?: string | null;
+      prev_page_url?: string | null;
+      path?: string;
+      links?: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
     };
     PostWebhookSubscriptionsByIdDeliveriesByDeliveryIdRedeliverResponse: {
-      [key: string]: unknown;
+      data: {
+        delivery_id: string;
+        subscription_id: number;
+        event: string;
+        status: string;
+        /** Format: date-time */
+        occurred_at: string | null;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        next_attempt_at: string | null;
+        attempts: {
+          /** Format: date-time */
+          attempted_at: string | null;
+          response_status: number | null;
+          duration_ms: number;
+          error: string | null;
+          response_body: string | null;
+        }[];
+      };
     };
     PostWebhookSubscriptionsByIdTestResponse: {
-      [key: string]: unknown;
+      data: {
+        delivery_id: string;
+        subscription_id: number;
+        event: string;
+        status: string;
+        /** Format: date-time */
+        occurred_at: string | null;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        next_attempt_at: string | null;
+        attempts: {
+          /** Format: date-time */
+          attempted_at: string | null;
+          response_status: number | null;
+          duration_ms: number;
+          error: string | null;
+          response_body: string | null;
+        }[];
+      };
     };
     GetV2ProductsResponse: {
       data?: {
@@ -951,10 +1530,10 @@ export interface components {
       prev_page_url?: string | null;
       path?: string;
       links?: {
-        url?: string | null;
+        url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
-        label?: string;
-        active?: boolean;
+        label: string;
+        active: boolean;
       }[];
       /** @description rows of the tenant before filters */
       unfiltered_total?: number;
@@ -985,17 +1564,96 @@ export interface components {
       prev_page_url?: string | null;
       path?: string;
       links?: {
-        url?: string | null;
+        url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
-        label?: string;
-        active?: boolean;
+        label: string;
+        active: boolean;
       }[];
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackingsResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: number;
+        trackable_type: string;
+        trackable_id: number;
+        trackable_label: string;
+        trackable_url: string;
+        tracking_number: string;
+        carrier_code: number | null;
+        carrier_name: string | null;
+        delivery_status: string;
+        delivery_status_label: string;
+        delivery_status_color: string;
+        sub_status: string | null;
+        latest_event_description: string | null;
+        latest_event_location: string | null;
+        /** Format: date-time */
+        last_event_at: string | null;
+        /** Format: date-time */
+        estimated_delivery_at: string | null;
+        /** Format: date-time */
+        delivered_at: string | null;
+        /** Format: date-time */
+        picked_up_at: string | null;
+        /** Format: date-time */
+        registered_at: string | null;
+        registration_error: string | null;
+        /** Format: date-time */
+        stopped_at: string | null;
+        /** Format: date-time */
+        created_at: string | null;
+      }[];
+      links?: {
+        first?: string;
+        last?: string;
+        prev?: string | null;
+        next?: string | null;
+      };
+      meta?: {
+        current_page?: number;
+        last_page?: number;
+        per_page?: number;
+        total?: number;
+        from?: number | null;
+        to?: number | null;
+        path?: string;
+      };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceWebhooksResponse: {
-      [key: string]: unknown;
+      data?: {
+        id: number;
+        integration_instance_id: number;
+        /** Format: date-time */
+        received_at: string | null;
+        event_type: string;
+        tracking_number: string;
+        status_from: string | null;
+        status_to: string | null;
+        summary: string | null;
+        /** @description The provider payload as received (JSON), or null */
+        payload: unknown;
+        result: string;
+        error_message: string | null;
+        processing_duration_ms: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      }[];
+      links?: {
+        first?: string;
+        last?: string;
+        prev?: string | null;
+        next?: string | null;
+      };
+      meta?: {
+        current_page?: number;
+        last_page?: number;
+        per_page?: number;
+        total?: number;
+        from?: number | null;
+        to?: number | null;
+        path?: string;
+      };
     };
   };
   responses: {
@@ -1378,7 +2036,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -1409,7 +2067,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -1445,18 +2103,18 @@ export interface operations {
   getPersonalAccessTokensByIdRequests: {
     parameters: {
       query?: {
+        page?: number;
+        per_page?: number;
         /** @description comma-separated codes or classes, e.g. 200,404,5xx */
         'filter[status]'?: string;
         /** @description m/d/Y or YYYY-MM-DD */
         'filter[date_from]'?: string;
         /** @description m/d/Y or YYYY-MM-DD (inclusive) */
         'filter[date_to]'?: string;
-        page?: number;
-        per_page?: number;
       };
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -1489,7 +2147,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        id: number;
+        id: string;
       };
       cookie?: never;
     };
@@ -1571,7 +2229,11 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostIntegrationsParcelTrackingTestRequest'];
+      };
+    };
     responses: {
       /** @description Success */
       200: {
@@ -1602,7 +2264,11 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostIntegrationsParcelTrackingInstancesRequest'];
+      };
+    };
     responses: {
       /** @description Success */
       201: {
@@ -1697,7 +2363,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PatchIntegrationsParcelTrackingInstancesByInstanceRequest'];
+      };
+    };
     responses: {
       /** @description Success */
       200: {
@@ -1789,7 +2459,21 @@ export interface operations {
   };
   getIntegrationsParcelTrackingInstancesByInstanceActivity: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description comma-separated event types */
+        'filter[event_type]'?: string;
+        /** @description comma-separated user ids */
+        'filter[causer_id]'?: string;
+        'filter[search]'?: string;
+        /** @description m/d/Y */
+        'filter[date_from]'?: string;
+        /** @description m/d/Y */
+        'filter[date_to]'?: string;
+        /** @description One of created_at, event, id; a leading minus for descending. */
+        sort?: string;
+        page?: number;
+        per_page?: number;
+      };
       header?: never;
       path: {
         instance: string;
@@ -1820,7 +2504,11 @@ export interface operations {
   };
   getAlerts: {
     parameters: {
-      query?: never;
+      query?: {
+        'filter[unread]'?: 'true' | 'false' | '1' | '0';
+        page?: number;
+        per_page?: number;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -1913,7 +2601,10 @@ export interface operations {
   };
   getWebhookSubscriptions: {
     parameters: {
-      query?: never;
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -1947,7 +2638,11 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostWebhookSubscriptionsRequest'];
+      };
+    };
     responses: {
       /** @description Success */
       201: {
@@ -2042,7 +2737,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PatchWebhookSubscriptionsByIdRequest'];
+      };
+    };
     responses: {
       /** @description Success */
       200: {
@@ -2101,7 +2800,12 @@ export interface operations {
   };
   getWebhookSubscriptionsByIdDeliveries: {
     parameters: {
-      query?: never;
+      query?: {
+        page?: number;
+        per_page?: number;
+        status?: string;
+        event?: string;
+      };
       header?: never;
       path: {
         id: string;
@@ -2200,13 +2904,14 @@ export interface operations {
   getV2Products: {
     parameters: {
       query?: {
-        page?: number;
-        per_page?: number;
         /** @description sku or name substring */
         'filter[search]'?: string;
         /** @description comma-separated exact skus */
         'filter[sku]'?: string;
+        /** @description One of id, sku, name, created_at, updated_at; a leading minus for descending. */
         sort?: string;
+        page?: number;
+        per_page?: number;
       };
       header?: never;
       path?: never;
@@ -2237,13 +2942,14 @@ export interface operations {
   getPurchaseInvoices: {
     parameters: {
       query?: {
-        page?: number;
-        per_page?: number;
         /** @description comma-separated statuses */
         'filter[status]'?: string;
         /** @description supplier invoice number substring */
         'filter[search]'?: string;
+        /** @description One of created_at, due_date, total; a leading minus for descending. */
         sort?: string;
+        page?: number;
+        per_page?: number;
       };
       header?: never;
       path?: never;
@@ -2273,7 +2979,23 @@ export interface operations {
   };
   getIntegrationsParcelTrackingInstancesByInstanceTrackings: {
     parameters: {
-      query?: never;
+      query?: {
+        'filter[search]'?: string;
+        /** @description comma-separated: pending, info_received, in_transit, available_for_pickup, out_for_delivery, delivered, delivery_failure, exception, expired, not_found */
+        'filter[delivery_status]'?: string;
+        /** @description comma-separated carrier codes (integers) */
+        'filter[carrier_code]'?: string;
+        /** @description comma-separated: sales_order_fulfillment, inbound_shipment, warehouse_transfer_shipment, rma, vendor_credit_shipment or their type names */
+        'filter[trackable_type]'?: string;
+        /** @description m/d/Y */
+        'filter[date_from]'?: string;
+        /** @description m/d/Y */
+        'filter[date_to]'?: string;
+        /** @description One of created_at, last_event_at, delivered_at; a leading minus for descending. */
+        sort?: string;
+        page?: number;
+        per_page?: number;
+      };
       header?: never;
       path: {
         instance: string;
@@ -2304,7 +3026,21 @@ export interface operations {
   };
   getIntegrationsParcelTrackingInstancesByInstanceWebhooks: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description comma-separated event types */
+        'filter[event_type]'?: string;
+        /** @description comma-separated: processed, failed, ignored */
+        'filter[result]'?: string;
+        'filter[tracking_number]'?: string;
+        /** @description m/d/Y */
+        'filter[date_from]'?: string;
+        /** @description m/d/Y */
+        'filter[date_to]'?: string;
+        /** @description One of received_at, created_at, event_type, result; a leading minus for descending. */
+        sort?: string;
+        page?: number;
+        per_page?: number;
+      };
       header?: never;
       path: {
         instance: string;

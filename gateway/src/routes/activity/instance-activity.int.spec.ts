@@ -12,6 +12,8 @@ import { runWithContext, ServiceRuntime } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivityAdapter, type ActivityAdapter } from '../../adapters/activity.js';
 import { HttpError } from '../../http/http-error.js';
+import { readQuery, refuseInvalid } from '../../http/route-input.js';
+import { ACTIVITY_QUERY } from './activity-query.js';
 import { instanceActivityPage } from './instance-activity.js';
 
 const PATH =
@@ -23,16 +25,19 @@ describe('instance activity page through the real activity service', () => {
   let producer: ServiceRuntime;
   let adapter: ActivityAdapter;
 
+  // The query is read as the route's declaration reads it (handle() does so before the handler).
   const page = (query: Record<string, string>, tenantId = 'acme') =>
-    runWithContext({ requestId: 'r1', tenantId }, () =>
-      instanceActivityPage({
+    runWithContext({ requestId: 'r1', tenantId }, async () => {
+      const { values, errors } = readQuery(ACTIVITY_QUERY, query);
+      refuseInvalid(errors);
+      return instanceActivityPage({
         activity: adapter,
         instanceId: 5,
-        query,
+        query: values,
         path: PATH,
         rawQuery: new URLSearchParams(query).toString(),
-      }),
-    );
+      });
+    });
 
   beforeAll(async () => {
     infra = await startTestInfra({ redis: false });

@@ -1,16 +1,15 @@
 import type { ActivityAdapter } from '../../adapters/activity.js';
-import { validationBody } from '../../http/envelopes.js';
-import { HttpError } from '../../http/http-error.js';
+import type { ValuesOf } from '../../http/input-field.js';
 import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
-import { parseActivityQuery } from './parse-activity-query.js';
+import { activityRequest, type ACTIVITY_QUERY } from './activity-query.js';
 import { presentActivity } from './present-activity.js';
 
 export interface InstanceActivityInput {
   activity: ActivityAdapter;
   /** The instance id, already checked to exist for the caller's tenant. */
   instanceId: number;
-  /** Fastify's `request.query`. */
-  query: unknown;
+  /** The route's declared query, read and checked. */
+  query: ValuesOf<typeof ACTIVITY_QUERY>;
   /** Absolute URL of the endpoint without query (the envelope's `path`). */
   path: string;
   /** The raw query string without `?`, so page URLs keep every filter and sort. */
@@ -18,13 +17,13 @@ export interface InstanceActivityInput {
 }
 
 /**
- * The whole `GET .../instances/{instance}/activity` answer after the instance
- * check: parse (422 on bad input), list, present, links/meta envelope (#2).
+ * The whole `GET .../instances/{instance}/activity` answer after the instance check and the
+ * query's: list, present, links/meta envelope (#2).
  */
 export async function instanceActivityPage(input: InstanceActivityInput) {
-  const parsed = parseActivityQuery(input.query, input.instanceId);
-  if (!parsed.ok) throw new HttpError(422, validationBody(parsed.errors));
-  const response = await input.activity.listActivities(parsed.request);
+  const response = await input.activity.listActivities(
+    activityRequest(input.query, input.instanceId),
+  );
   const info = response.page_info!;
   const meta = pageMeta(info.current_page, info.per_page, info.total, response.activities.length);
   return linksMetaEnvelope(

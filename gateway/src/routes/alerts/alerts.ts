@@ -1,12 +1,12 @@
+import { alertSchemas } from './schemas.js';
 import { ALERTS_PERMISSION } from '@inventory/access';
 import type { FastifyInstance } from 'fastify';
 import type { ActivityAdapter } from '../../adapters/activity.js';
-import { notFoundBody, validationBody } from '../../http/envelopes.js';
-import { HttpError } from '../../http/http-error.js';
 import { flatEnvelope, pageMeta } from '../../http/pagination.js';
+import { param } from '../../http/param-fields.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { baseUrlOf } from '../parcel-tracking/base-url.js';
-import { parseAlertsQuery } from './parse-alerts-query.js';
+import { ALERTS_QUERY, alertsRequest } from './alerts-query.js';
 import { presentAlert } from './present-alert.js';
 
 export interface AlertRouteDeps {
@@ -17,12 +17,19 @@ export interface AlertRouteDeps {
 
 /** The web app only (a session), for users holding ALERTS_PERMISSION. */
 export const ALERT_ROUTES = declareRoutes({
-  list: { method: 'GET', url: '/api/alerts', access: 'session', permission: ALERTS_PERMISSION },
+  list: {
+    method: 'GET',
+    url: '/api/alerts',
+    access: 'session',
+    permission: ALERTS_PERMISSION,
+    input: { query: ALERTS_QUERY },
+  },
   markRead: {
     method: 'POST',
     url: '/api/alerts/:id/read',
     access: 'session',
     permission: ALERTS_PERMISSION,
+    input: { params: { id: param.id('Alert not found.') } },
   },
   markAllRead: {
     method: 'POST',
@@ -32,38 +39,40 @@ export const ALERT_ROUTES = declareRoutes({
   },
 });
 
-function alertId(params: unknown): number {
-  const raw = (params as { id?: string }).id ?? '';
-  if (!/^[1-9]\d{0,14}$/.test(raw)) throw new HttpError(404, notFoundBody('Alert not found.'));
-  return Number(raw);
-}
-
 /**
  * The web app's in-app admin alerts (the bell): list newest first in the flat envelope
  * with `unread_count`, mark one read, mark all read.
  */
 export async function alertRoutes(app: FastifyInstance, deps: AlertRouteDeps): Promise<void> {
-  handle(app, ALERT_ROUTES.list, async (request) => {
-    const parsed = parseAlertsQuery(request.query);
-    if (!parsed.ok) throw new HttpError(422, validationBody(parsed.errors));
-    const response = await deps.activity.listAlerts(parsed.request);
-    const info = response.page_info!;
-    const [pathname, rawQuery = ''] = request.url.split('?');
-    return flatEnvelope(
-      response.alerts.map(presentAlert),
-      pageMeta(info.current_page, info.per_page, info.total, response.alerts.length),
-      `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-      rawQuery,
-      { unread_count: response.unread_count },
-    );
-  });
+  handle(
+    app,
+    ALERT_ROUTES.list,
+    { schema: alertSchemas.list },
+    async (request, _reply, { query }) => {
+      const response = await deps.activity.listAlerts(alertsRequest(query));
+      const info = response.page_info!;
+      const [pathname, rawQuery = ''] = request.url.split('?');
+      return flatEnvelope(
+        response.alerts.map(presentAlert),
+        pageMeta(info.current_page, info.per_page, info.total, response.alerts.length),
+        `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+        rawQuery,
+        { unread_count: response.unread_count },
+      );
+    },
+  );
 
-  handle(app, ALERT_ROUTES.markRead, async (request) => {
-    const { alert } = await deps.activity.markAlertRead(alertId(request.params));
-    return { data: presentAlert(alert!) };
-  });
+  handle(
+    app,
+    ALERT_ROUTES.markRead,
+    { schema: alertSchemas.markRead },
+    async (_request, _reply, { params }) => {
+      const { alert } = await deps.activity.markAlertRead(params.id);
+      return { data: presentAlert(alert!) };
+    },
+  );
 
-  handle(app, ALERT_ROUTES.markAllRead, async () => {
+  handle(app, ALERT_ROUTES.markAllRead, { schema: alertSchemas.markAllRead }, async () => {
     const { marked } = await deps.activity.markAllAlertsRead();
     return { data: { marked } };
   });

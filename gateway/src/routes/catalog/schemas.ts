@@ -1,49 +1,10 @@
+import { flatEnvelopeSchema } from '../../http/page-schemas.js';
+
 /**
- * OpenAPI documentation of the catalog listings (the routes validate with Laravel-style messages
- * themselves). Products live under `/api/v2`, purchase invoices under `/api`: the paths the
- * specification shows (ADR 0500).
+ * What the catalog listings answer, and their tags and summaries (their queries are documented
+ * from their declared input, listings.ts). Products live under `/api/v2`, purchase invoices under
+ * `/api`: the paths the specification shows (ADR 0500).
  */
-const page = {
-  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
-  per_page: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
-};
-
-const link = {
-  type: 'object',
-  properties: {
-    url: { type: ['string', 'null'] },
-    label: { type: 'string', description: '"« Previous", a page number, "..." or "Next »"' },
-    active: { type: 'boolean' },
-  },
-};
-
-/** The flat pagination envelope (spec "Pagination envelopes" rule 1) around `item`. */
-function flatEnvelope(item: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  const integer = { type: 'integer' };
-  const nullableInteger = { type: ['integer', 'null'] };
-  const url = { type: 'string' };
-  const nullableUrl = { type: ['string', 'null'] };
-  return {
-    type: 'object',
-    properties: {
-      data: { type: 'array', items: item },
-      current_page: integer,
-      last_page: integer,
-      per_page: integer,
-      total: integer,
-      from: nullableInteger,
-      to: nullableInteger,
-      first_page_url: url,
-      last_page_url: url,
-      next_page_url: nullableUrl,
-      prev_page_url: nullableUrl,
-      path: url,
-      links: { type: 'array', items: link },
-      ...extra,
-    },
-  };
-}
-
 const product = {
   type: 'object',
   properties: {
@@ -77,17 +38,8 @@ export const catalogSchemas = {
     summary: 'List products (flat pagination envelope plus unfiltered_total)',
     description:
       'Served under the `/api/v2` prefix. Requires `products:read`. Sort: `id`, `sku`, `name`, `created_at`, `updated_at`, a leading minus for descending; default `-created_at`, ties by id.',
-    querystring: {
-      type: 'object',
-      properties: {
-        ...page,
-        'filter[search]': { type: 'string', description: 'sku or name substring' },
-        'filter[sku]': { type: 'string', description: 'comma-separated exact skus' },
-        sort: { type: 'string', default: '-created_at' },
-      },
-    },
     response: {
-      200: flatEnvelope(product, {
+      200: flatEnvelopeSchema(product, {
         unfiltered_total: { type: 'integer', description: 'rows of the tenant before filters' },
       }),
     },
@@ -97,15 +49,6 @@ export const catalogSchemas = {
     summary: 'List purchase invoices (flat pagination envelope)',
     description:
       'Served under the `/api` prefix. Requires `purchase-orders:read`. Sort: `created_at`, `due_date`, `total` (numeric), a leading minus for descending; default `-created_at`.',
-    querystring: {
-      type: 'object',
-      properties: {
-        ...page,
-        'filter[status]': { type: 'string', description: 'comma-separated statuses' },
-        'filter[search]': { type: 'string', description: 'supplier invoice number substring' },
-        sort: { type: 'string', default: '-created_at' },
-      },
-    },
-    response: { 200: flatEnvelope(purchaseInvoice) },
+    response: { 200: flatEnvelopeSchema(purchaseInvoice) },
   },
 };

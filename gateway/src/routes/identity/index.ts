@@ -8,9 +8,6 @@ export type { IdentityRouteDeps } from './deps.js';
 
 /** Sign-in, the current user and 2FA, personal access tokens: every route here calls adapters/identity.ts. */
 export async function identityRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
-  // Schemas here are documentation: these routes validate with Laravel-style messages and serialise plainly.
-  app.setValidatorCompiler(() => () => true);
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   await sessionRoutes(app, deps);
   await userRoutes(app, deps);
   await tokenRoutes(app, deps);

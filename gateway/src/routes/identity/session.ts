@@ -3,36 +3,38 @@ import { SESSION_COOKIE } from '../../auth/auth-hook.js';
 import { HttpError } from '../../http/http-error.js';
 import type { IdentityRouteDeps } from './deps.js';
 import { presentUser } from './present.js';
-import { BodyReader } from '../../http/body.js';
+import { field } from '../../http/body-fields.js';
+import { documented } from '../../http/input-field.js';
+import { body } from '../../http/route-input.js';
+import { row } from '../../http/row-schema.js';
+import { USER_ROW } from './user-schema.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 
 const loginSchema = {
   tags: ['Authentication'],
   summary: 'Sign in to the web app (sets the session cookie, returns the CSRF token)',
-  body: {
-    type: 'object',
-    required: ['email', 'password'],
-    properties: {
-      email: { type: 'string', format: 'email' },
-      password: { type: 'string' },
-      two_factor_code: { type: 'string', description: 'TOTP or recovery code, when 2FA is on' },
-    },
+  response: {
+    200: row({ data: USER_ROW, csrf_token: 'string', expires_at: 'date-time?' }),
   },
 };
 
+const LOGIN_BODY = body({
+  email: documented(field.string({ required: true, max: 255 }), { format: 'email' }),
+  password: field.string({ required: true, max: 1024 }),
+  two_factor_code: documented(field.string({ max: 64 }), {
+    description: 'TOTP or recovery code, when 2FA is on',
+  }),
+});
+
 export const SESSION_ROUTES = declareRoutes({
-  login: { method: 'POST', url: '/auth/login', access: 'public' },
+  login: { method: 'POST', url: '/auth/login', access: 'public', input: { body: LOGIN_BODY } },
   logout: { method: 'POST', url: '/auth/logout', access: 'session', successStatus: 204 },
 });
 
 /** Web sessions: sign-in with failed-attempt throttling, sign-out. */
 export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
-  handle(app, SESSION_ROUTES.login, { schema: loginSchema }, async (request, reply) => {
-    const body = BodyReader.of(request);
-    const email = body.string('email', { required: true, max: 255 });
-    const password = body.string('password', { required: true, max: 1024 });
-    const code = body.string('two_factor_code', { max: 64 });
-    body.done();
+  handle(app, SESSION_ROUTES.login, { schema: loginSchema }, async (request, reply, input) => {
+    const { email, password, two_factor_code: code } = input.body;
     const tenantId = request.tenant.id;
     const wait = await deps.throttle.blockedFor(tenantId, email!, request.ip);
     if (wait > 0) {

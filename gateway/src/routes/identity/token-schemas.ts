@@ -1,6 +1,8 @@
 import { SCOPES } from '@inventory/access';
+import { flatEnvelopeSchema } from '../../http/page-schemas.js';
+import { dataOf, row } from '../../http/row-schema.js';
 
-/** Documentation-only schemas (the identity routes validate with Laravel-style messages themselves). */
+/** What the token routes answer, and their tags and summaries (their input is in token-inputs.ts). */
 const token = {
   type: 'object',
   properties: {
@@ -15,32 +17,30 @@ const token = {
     updated_at: { type: 'string', format: 'date-time' },
   },
 };
-const idParam = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] };
 const tags = ['Personal access tokens'];
+
+/** One entry of a token's request history (present.ts `presentRequest`). */
+export const TOKEN_REQUEST_ROW = row({
+  id: 'string',
+  method: 'string',
+  route: 'string',
+  path: 'string',
+  status: 'integer',
+  duration_ms: 'integer',
+  ip: 'string',
+  user_agent: 'string',
+  requested_at: 'date-time?',
+});
 
 export const tokenSchemas = {
   list: {
     tags,
     summary: 'List your active tokens (flat pagination envelope)',
-    querystring: {
-      type: 'object',
-      properties: { page: { type: 'integer' }, per_page: { type: 'integer' } },
-    },
+    response: { 200: flatEnvelopeSchema(token) },
   },
   create: {
     tags,
     summary: 'Create a token; the plaintext `token` is shown only in this answer',
-    body: {
-      type: 'object',
-      required: ['name'],
-      properties: {
-        name: { type: 'string', maxLength: 255 },
-        scopes: token.properties.scopes,
-        expires_at: { type: 'string', format: 'date-time' },
-        ip_allowlist: token.properties.ip_allowlist,
-        rate_limit_per_minute: { type: 'integer', minimum: 1, maximum: 1000 },
-      },
-    },
     response: {
       201: {
         type: 'object',
@@ -60,46 +60,32 @@ export const tokenSchemas = {
     tags,
     summary:
       'Edit name, scopes, allowlist or rate limit; adding a :write/:manage scope needs password (and two_factor_code)',
-    params: idParam,
-    body: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', maxLength: 255 },
-        scopes: token.properties.scopes,
-        ip_allowlist: token.properties.ip_allowlist,
-        rate_limit_per_minute: { type: ['integer', 'null'] },
-        password: { type: 'string' },
-        two_factor_code: { type: 'string' },
-      },
-    },
     response: { 200: { type: 'object', properties: { data: token } } },
   },
-  revoke: { tags, summary: 'Revoke a token (immediate)', params: idParam },
+  revoke: { tags, summary: 'Revoke a token (immediate)' },
   requests: {
     tags,
     summary: "A token's request history (flat pagination envelope)",
-    params: idParam,
-    querystring: {
-      type: 'object',
-      properties: {
-        'filter[status]': {
-          type: 'string',
-          description: 'comma-separated codes or classes, e.g. 200,404,5xx',
-        },
-        'filter[date_from]': { type: 'string', description: 'm/d/Y or YYYY-MM-DD' },
-        'filter[date_to]': { type: 'string', description: 'm/d/Y or YYYY-MM-DD (inclusive)' },
-        page: { type: 'integer' },
-        per_page: { type: 'integer' },
-      },
-    },
+    response: { 200: flatEnvelopeSchema(TOKEN_REQUEST_ROW) },
   },
   usage: {
     tags,
     summary: 'Requests per day, error rate, p50/p95 latency and last use',
-    params: idParam,
-    querystring: {
-      type: 'object',
-      properties: { days: { type: 'integer', minimum: 1, maximum: 90 } },
+    response: {
+      200: dataOf(
+        row({
+          token_id: 'integer',
+          days: 'integer',
+          total_requests: 'integer',
+          error_rate: { type: 'number' },
+          latency_ms: row({ p50: { type: 'number' }, p95: { type: 'number' } }),
+          last_used_at: 'date-time?',
+          requests_per_day: {
+            type: 'array',
+            items: row({ date: 'string', requests: 'integer', errors: 'integer' }),
+          },
+        }),
+      ),
     },
   },
 };

@@ -1,18 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdentityRouteDeps } from './deps.js';
 import { presentUser } from './present.js';
-import { BodyReader } from '../../http/body.js';
+import { field } from '../../http/body-fields.js';
+import { body } from '../../http/route-input.js';
+import { dataOf, row } from '../../http/row-schema.js';
+import { USER_ROW } from './user-schema.js';
 import { declareRoutes, handle } from '../../http/routes.js';
+
+const code = () => field.string({ required: true, max: 64 });
 
 export const USER_ROUTES = declareRoutes({
   current: { method: 'GET', url: '/api/user', access: 'any-token' },
   enrollTwoFactor: { method: 'POST', url: '/api/user/two-factor', access: 'session' },
-  confirmTwoFactor: { method: 'POST', url: '/api/user/two-factor/confirm', access: 'session' },
+  confirmTwoFactor: {
+    method: 'POST',
+    url: '/api/user/two-factor/confirm',
+    access: 'session',
+    input: { body: body({ code: code() }) },
+  },
   disableTwoFactor: {
     method: 'DELETE',
     url: '/api/user/two-factor',
     access: 'session',
     successStatus: 204,
+    input: { body: body({ password: field.string({ required: true, max: 1024 }), code: code() }) },
   },
 });
 
@@ -21,7 +32,13 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
   handle(
     app,
     USER_ROUTES.current,
-    { schema: { tags: ['Users'], summary: 'The authenticated user' } },
+    {
+      schema: {
+        tags: ['Users'],
+        summary: 'The authenticated user',
+        response: { 200: dataOf(USER_ROW) },
+      },
+    },
     async (request) => {
       const user = await deps.currentUsers.load(request.tenant.id, request.auth!.user.id);
       return { data: presentUser(user) };
@@ -32,7 +49,11 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
     app,
     USER_ROUTES.enrollTwoFactor,
     {
-      schema: { tags: ['Users'], summary: 'Start two-factor enrollment: a TOTP secret to confirm' },
+      schema: {
+        tags: ['Users'],
+        summary: 'Start two-factor enrollment: a TOTP secret to confirm',
+        response: { 200: dataOf(row({ secret: 'string', otpauth_url: 'string' })) },
+      },
     },
     async () => {
       const answer = await deps.identity.enrollTwoFactor();
@@ -47,14 +68,11 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
       schema: {
         tags: ['Users'],
         summary: 'Confirm enrollment with a code; returns recovery codes once',
-        body: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } },
+        response: { 200: dataOf(row({ recovery_codes: 'string[]' })) },
       },
     },
-    async (request) => {
-      const body = BodyReader.of(request);
-      const code = body.string('code', { required: true, max: 64 });
-      body.done();
-      const recoveryCodes = await deps.identity.confirmTwoFactor(code!);
+    async (_request, _reply, input) => {
+      const recoveryCodes = await deps.identity.confirmTwoFactor(input.body.code!);
       return { data: { recovery_codes: recoveryCodes } };
     },
   );
@@ -66,19 +84,10 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
       schema: {
         tags: ['Users'],
         summary: 'Turn two-factor authentication off (password and a current code)',
-        body: {
-          type: 'object',
-          required: ['password', 'code'],
-          properties: { password: { type: 'string' }, code: { type: 'string' } },
-        },
       },
     },
-    async (request, reply) => {
-      const body = BodyReader.of(request);
-      const password = body.string('password', { required: true, max: 1024 });
-      const code = body.string('code', { required: true, max: 64 });
-      body.done();
-      await deps.identity.disableTwoFactor(password!, code!);
+    async (_request, reply, { body }) => {
+      await deps.identity.disableTwoFactor(body.password!, body.code!);
       return reply.send();
     },
   );

@@ -1,9 +1,13 @@
+import { activitySchemas } from '../activity/schemas.js';
 import type { FastifyInstance } from 'fastify';
 import type { ActivityAdapter } from '../../adapters/activity.js';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
+import { refuseInvalid } from '../../http/route-input.js';
+import { ACTIVITY_QUERY } from '../activity/activity-query.js';
 import { instanceActivityPage } from '../activity/instance-activity.js';
 import { baseUrlOf } from './base-url.js';
-import { instanceId, PREFIX } from './instances.js';
+import { PREFIX } from './instances.js';
+import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 
 export interface ParcelTrackingActivityRouteDeps {
@@ -14,7 +18,13 @@ export interface ParcelTrackingActivityRouteDeps {
 }
 
 export const INSTANCE_ACTIVITY_ROUTES = declareRoutes({
-  activity: { method: 'GET', url: `${PREFIX}/instances/:instance/activity`, access: 'any-token' },
+  activity: {
+    method: 'GET',
+    url: `${PREFIX}/instances/:instance/activity`,
+    access: 'any-token',
+    // Deferred: an unknown instance is a 404 even when the query is also bad.
+    input: { params: INSTANCE, query: ACTIVITY_QUERY, deferErrors: true },
+  },
 });
 
 /**
@@ -26,16 +36,22 @@ export async function parcelTrackingActivityRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingActivityRouteDeps,
 ): Promise<void> {
-  handle(app, INSTANCE_ACTIVITY_ROUTES.activity, async (request) => {
-    const id = instanceId(request.params);
-    await deps.parcelTracking.checkInstance(id);
-    const [pathname, rawQuery = ''] = request.url.split('?');
-    return instanceActivityPage({
-      activity: deps.activity,
-      instanceId: id,
-      query: request.query,
-      path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-      rawQuery,
-    });
-  });
+  handle(
+    app,
+    INSTANCE_ACTIVITY_ROUTES.activity,
+    { schema: activitySchemas.list },
+    async (request, _reply, { params, query, errors }) => {
+      const id = params.instance;
+      await deps.parcelTracking.checkInstance(id);
+      refuseInvalid(errors);
+      const [pathname, rawQuery = ''] = request.url.split('?');
+      return instanceActivityPage({
+        activity: deps.activity,
+        instanceId: id,
+        query,
+        path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+        rawQuery,
+      });
+    },
+  );
 }

@@ -1,13 +1,14 @@
+import { trackingsSchema } from './tracking-schema.js';
 import type { TrackingRow } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
-import { validationBody } from '../../http/envelopes.js';
-import { HttpError } from '../../http/http-error.js';
 import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
+import { refuseInvalid } from '../../http/route-input.js';
 import { baseUrlOf } from './base-url.js';
-import { instanceId, PREFIX } from './instances.js';
+import { PREFIX } from './instances.js';
+import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
-import { parseTrackingsQuery } from './parse-trackings-query.js';
+import { TRACKINGS_QUERY, trackingsRequest } from './trackings-query.js';
 
 export interface ParcelTrackingTrackingsRouteDeps {
   parcelTracking: ParcelTrackingAdapter;
@@ -16,13 +17,19 @@ export interface ParcelTrackingTrackingsRouteDeps {
 }
 
 export const TRACKINGS_ROUTES = declareRoutes({
-  trackings: { method: 'GET', url: `${PREFIX}/instances/:instance/trackings`, access: 'any-token' },
+  trackings: {
+    method: 'GET',
+    url: `${PREFIX}/instances/:instance/trackings`,
+    access: 'any-token',
+    // Deferred: an unknown instance is a 404 even when the query is also bad.
+    input: { params: INSTANCE, query: TRACKINGS_QUERY, deferErrors: true },
+  },
 });
 
 const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
 
 /** Exactly the specification's tracking row fields, in its order. */
-function presentTracking(row: TrackingRow) {
+export function presentTracking(row: TrackingRow) {
   return {
     id: row.id,
     trackable_type: row.trackable_type,
@@ -58,27 +65,31 @@ export async function parcelTrackingTrackingsRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingTrackingsRouteDeps,
 ): Promise<void> {
-  handle(app, TRACKINGS_ROUTES.trackings, async (request) => {
-    const id = instanceId(request.params);
-    const parsed = parseTrackingsQuery(request.query, id);
-    if (!parsed.ok) {
-      // An unknown instance is a 404 even when the query is also bad.
-      await deps.parcelTracking.checkInstance(id);
-      throw new HttpError(422, validationBody(parsed.errors));
-    }
-    const response = await deps.parcelTracking.listTrackings(parsed.request);
-    const [pathname, rawQuery = ''] = request.url.split('?');
-    const meta = pageMeta(
-      parsed.request.page,
-      parsed.request.per_page,
-      response.total,
-      response.trackings.length,
-    );
-    return linksMetaEnvelope(
-      response.trackings.map(presentTracking),
-      meta,
-      `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-      rawQuery,
-    );
-  });
+  handle(
+    app,
+    TRACKINGS_ROUTES.trackings,
+    { schema: trackingsSchema },
+    async (request, _reply, input) => {
+      const id = input.params.instance;
+      if (Object.keys(input.errors).length > 0) {
+        await deps.parcelTracking.checkInstance(id);
+        refuseInvalid(input.errors);
+      }
+      const listing = trackingsRequest(input.query, id);
+      const response = await deps.parcelTracking.listTrackings(listing);
+      const [pathname, rawQuery = ''] = request.url.split('?');
+      const meta = pageMeta(
+        listing.page,
+        listing.per_page,
+        response.total,
+        response.trackings.length,
+      );
+      return linksMetaEnvelope(
+        response.trackings.map(presentTracking),
+        meta,
+        `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+        rawQuery,
+      );
+    },
+  );
 }

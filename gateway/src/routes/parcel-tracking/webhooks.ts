@@ -1,9 +1,13 @@
+import { webhookLogSchema } from '../webhooks/webhook-event-schema.js';
 import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
+import { refuseInvalid } from '../../http/route-input.js';
+import { WEBHOOK_LOG_QUERY } from '../webhooks/webhook-log-query.js';
 import { webhookLogPage } from '../webhooks/webhook-log-page.js';
 import { baseUrlOf } from './base-url.js';
-import { instanceId, PREFIX } from './instances.js';
+import { PREFIX } from './instances.js';
+import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 
 export interface ParcelTrackingWebhookLogRouteDeps {
@@ -14,7 +18,13 @@ export interface ParcelTrackingWebhookLogRouteDeps {
 }
 
 export const WEBHOOK_LOG_ROUTES = declareRoutes({
-  webhookLog: { method: 'GET', url: `${PREFIX}/instances/:instance/webhooks`, access: 'any-token' },
+  webhookLog: {
+    method: 'GET',
+    url: `${PREFIX}/instances/:instance/webhooks`,
+    access: 'any-token',
+    // Deferred: an unknown instance is a 404 even when the query is also bad.
+    input: { params: INSTANCE, query: WEBHOOK_LOG_QUERY, deferErrors: true },
+  },
 });
 
 /**
@@ -26,16 +36,22 @@ export async function parcelTrackingWebhookLogRoutes(
   app: FastifyInstance,
   deps: ParcelTrackingWebhookLogRouteDeps,
 ): Promise<void> {
-  handle(app, WEBHOOK_LOG_ROUTES.webhookLog, async (request) => {
-    const id = instanceId(request.params);
-    await deps.parcelTracking.checkInstance(id);
-    const [pathname, rawQuery = ''] = request.url.split('?');
-    return webhookLogPage({
-      webhookIngest: deps.webhookIngest,
-      instanceId: id,
-      query: request.query,
-      path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-      rawQuery,
-    });
-  });
+  handle(
+    app,
+    WEBHOOK_LOG_ROUTES.webhookLog,
+    { schema: webhookLogSchema },
+    async (request, _reply, { params, query, errors }) => {
+      const id = params.instance;
+      await deps.parcelTracking.checkInstance(id);
+      refuseInvalid(errors);
+      const [pathname, rawQuery = ''] = request.url.split('?');
+      return webhookLogPage({
+        webhookIngest: deps.webhookIngest,
+        instanceId: id,
+        query,
+        path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
+        rawQuery,
+      });
+    },
+  );
 }

@@ -4,6 +4,7 @@ import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { notFoundBody } from '../../http/envelopes.js';
 import { HttpError } from '../../http/http-error.js';
+import { param } from '../../http/param-fields.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import {
   CONTENT_TYPES,
@@ -20,7 +21,12 @@ const WEB_APP_PREFIX = '/app';
  */
 export const WEB_APP_ROUTES = declareRoutes({
   index: { method: 'GET', url: WEB_APP_PREFIX, access: 'public' },
-  files: { method: 'GET', url: `${WEB_APP_PREFIX}/*`, access: 'public' },
+  files: {
+    method: 'GET',
+    url: `${WEB_APP_PREFIX}/*`,
+    access: 'public',
+    input: { params: { '*': param.rest() } },
+  },
 });
 
 /** apps/web/dist of this checkout: the same depth from gateway/src and gateway/dist. */
@@ -72,8 +78,13 @@ export async function webAppRoutes(
   handle(app, WEB_APP_ROUTES.index, { schema: { hide: true } }, async (_request, reply) =>
     serve('index.html', reply),
   );
-  handle(app, WEB_APP_ROUTES.files, { schema: { hide: true } }, async (request, reply) => {
-    const rest = (request.params as { '*': string })['*'];
-    return serve(rest === '' ? 'index.html' : rest, reply);
-  });
+  handle(
+    app,
+    WEB_APP_ROUTES.files,
+    { schema: { hide: true } },
+    async (_request, reply, { params }) => {
+      const rest = params['*'];
+      return serve(rest === '' ? 'index.html' : rest, reply);
+    },
+  );
 }

@@ -1,15 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutboundDeliveryAdapter } from '../../adapters/outbound-delivery.js';
-import { notFoundBody } from '../../http/envelopes.js';
-import { HttpError } from '../../http/http-error.js';
 import { flatEnvelope, pageMeta } from '../../http/pagination.js';
+import { violationsOf } from '../../http/route-input.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { baseUrlOf } from '../parcel-tracking/base-url.js';
-import { jsonObjectBody } from '../../http/body.js';
-import { readSubscriptionBody } from './body.js';
 import { assertMayReceive } from './event-scopes.js';
+import { DELIVERY, DELIVERY_FILTERS, PAGING, SUBSCRIPTION, SUBSCRIPTION_BODY } from './inputs.js';
 import { presentDelivery, presentSubscription } from './present.js';
-import { readDeliveryFilters, readPaging } from './query.js';
+import { subscriptionSchemas } from './schemas.js';
 
 export const PREFIX = '/api/webhook-subscriptions';
 
@@ -18,43 +16,57 @@ export const PREFIX = '/api/webhook-subscriptions';
  * needs its catalog read scope (ADR 0403, checked in the handlers).
  */
 const MANAGE = { scope: 'webhooks:manage' } as const;
+const ONE = { params: SUBSCRIPTION };
 export const WEBHOOK_SUBSCRIPTION_ROUTES = declareRoutes({
-  create: { method: 'POST', url: PREFIX, access: MANAGE, successStatus: 201 },
-  list: { method: 'GET', url: PREFIX, access: MANAGE },
-  show: { method: 'GET', url: `${PREFIX}/:id`, access: MANAGE },
-  update: { method: 'PATCH', url: `${PREFIX}/:id`, access: MANAGE },
-  remove: { method: 'DELETE', url: `${PREFIX}/:id`, access: MANAGE, successStatus: 204 },
-  rotateSecret: { method: 'POST', url: `${PREFIX}/:id/rotate-secret`, access: MANAGE },
-  deliveries: { method: 'GET', url: `${PREFIX}/:id/deliveries`, access: MANAGE },
+  create: {
+    method: 'POST',
+    url: PREFIX,
+    access: MANAGE,
+    successStatus: 201,
+    input: { body: SUBSCRIPTION_BODY, deferErrors: true },
+  },
+  list: { method: 'GET', url: PREFIX, access: MANAGE, input: { query: PAGING } },
+  show: { method: 'GET', url: `${PREFIX}/:id`, access: MANAGE, input: ONE },
+  update: {
+    method: 'PATCH',
+    url: `${PREFIX}/:id`,
+    access: MANAGE,
+    input: { params: SUBSCRIPTION, body: SUBSCRIPTION_BODY, deferErrors: true },
+  },
+  remove: {
+    method: 'DELETE',
+    url: `${PREFIX}/:id`,
+    access: MANAGE,
+    successStatus: 204,
+    input: ONE,
+  },
+  rotateSecret: { method: 'POST', url: `${PREFIX}/:id/rotate-secret`, access: MANAGE, input: ONE },
+  deliveries: {
+    method: 'GET',
+    url: `${PREFIX}/:id/deliveries`,
+    access: MANAGE,
+    input: { params: SUBSCRIPTION, query: { ...PAGING, ...DELIVERY_FILTERS } },
+  },
   redeliver: {
     method: 'POST',
     url: `${PREFIX}/:id/deliveries/:delivery_id/redeliver`,
     access: MANAGE,
     successStatus: 202,
+    input: { params: DELIVERY },
   },
-  sendTest: { method: 'POST', url: `${PREFIX}/:id/test`, access: MANAGE, successStatus: 202 },
+  sendTest: {
+    method: 'POST',
+    url: `${PREFIX}/:id/test`,
+    access: MANAGE,
+    successStatus: 202,
+    input: ONE,
+  },
 });
 
 export interface WebhookSubscriptionRouteDeps {
   outboundDelivery: OutboundDeliveryAdapter;
   publicScheme: 'http' | 'https';
   publicPort: number;
-}
-
-const NOT_FOUND = 'Webhook subscription not found.';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** `{id}` is an integer id; anything else cannot name a subscription. */
-function subscriptionId(params: unknown): number {
-  const raw = (params as { id?: string }).id ?? '';
-  if (!/^[1-9]\d{0,14}$/.test(raw)) throw new HttpError(404, notFoundBody(NOT_FOUND));
-  return Number(raw);
-}
-
-function deliveryId(params: unknown): string {
-  const raw = (params as { delivery_id?: string }).delivery_id ?? '';
-  if (!UUID.test(raw)) throw new HttpError(404, notFoundBody('Webhook delivery not found.'));
-  return raw.toLowerCase();
 }
 
 const rawQueryOf = (request: FastifyRequest) => {
@@ -71,92 +83,134 @@ export async function webhookSubscriptionRoutes(
   const pathOf = (request: FastifyRequest, suffix = '') =>
     `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${PREFIX}${suffix}`;
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.create, async (request, reply) => {
-    const body = readSubscriptionBody(jsonObjectBody(request));
-    if (body.events) assertMayReceive(request, body.events);
-    const { subscription, secret } = await outboundDelivery.createSubscription({
-      url: body.url ?? '',
-      events: body.events ?? [],
-      description: body.description ?? undefined,
-      input_violations: body.inputViolations,
-    });
-    return reply.send({ data: { ...presentSubscription(subscription!), secret } });
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.create,
+    { schema: subscriptionSchemas.create },
+    async (request, reply, { body, errors }) => {
+      if (body.events) assertMayReceive(request, body.events);
+      const { subscription, secret } = await outboundDelivery.createSubscription({
+        url: body.url ?? '',
+        events: body.events ?? [],
+        description: body.description ?? undefined,
+        input_violations: violationsOf(errors),
+      });
+      return reply.send({ data: { ...presentSubscription(subscription!), secret } });
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.list, async (request) => {
-    const { page, perPage } = readPaging(request.query);
-    const { subscriptions, total } = await outboundDelivery.listSubscriptions(page, perPage);
-    return flatEnvelope(
-      subscriptions.map(presentSubscription),
-      pageMeta(page, perPage, total, subscriptions.length),
-      pathOf(request),
-      rawQueryOf(request),
-    );
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.list,
+    { schema: subscriptionSchemas.list },
+    async (request, _reply, { query }) => {
+      const { page, per_page: perPage } = query;
+      const { subscriptions, total } = await outboundDelivery.listSubscriptions(page, perPage);
+      return flatEnvelope(
+        subscriptions.map(presentSubscription),
+        pageMeta(page, perPage, total, subscriptions.length),
+        pathOf(request),
+        rawQueryOf(request),
+      );
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.show, async (request) => {
-    const { subscription } = await outboundDelivery.getSubscription(subscriptionId(request.params));
-    return { data: presentSubscription(subscription!) };
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.show,
+    { schema: subscriptionSchemas.show },
+    async (_request, _reply, { params }) => {
+      const { subscription } = await outboundDelivery.getSubscription(params.id);
+      return { data: presentSubscription(subscription!) };
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.update, async (request) => {
-    const id = subscriptionId(request.params);
-    const body = readSubscriptionBody(jsonObjectBody(request));
-    if (body.events) assertMayReceive(request, body.events);
-    const { subscription } = await outboundDelivery.updateSubscription({
-      id,
-      url: body.url,
-      events: body.events ?? [],
-      has_events: body.events !== undefined,
-      description: body.description ?? undefined,
-      clear_description: body.description === null,
-      is_active: body.isActive,
-      input_violations: body.inputViolations,
-    });
-    return { data: presentSubscription(subscription!) };
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.update,
+    { schema: subscriptionSchemas.update },
+    async (request, _reply, input) => {
+      const { body } = input;
+      if (body.events) assertMayReceive(request, body.events);
+      const { subscription } = await outboundDelivery.updateSubscription({
+        id: input.params.id,
+        url: body.url,
+        events: body.events ?? [],
+        has_events: body.events !== undefined,
+        description: body.description ?? undefined,
+        clear_description: body.description === null,
+        is_active: body.is_active,
+        input_violations: violationsOf(input.errors),
+      });
+      return { data: presentSubscription(subscription!) };
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.remove, async (request, reply) => {
-    await outboundDelivery.deleteSubscription(subscriptionId(request.params));
-    return reply.send();
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.remove,
+    { schema: subscriptionSchemas.remove },
+    async (_request, reply, { params }) => {
+      await outboundDelivery.deleteSubscription(params.id);
+      return reply.send();
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.rotateSecret, async (request) => {
-    const rotated = await outboundDelivery.rotateSecret(subscriptionId(request.params));
-    return {
-      data: {
-        secret: rotated.secret,
-        previous_secret_expires_at: rotated.previous_secret_expires_at?.toISOString() ?? null,
-      },
-    };
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.rotateSecret,
+    { schema: subscriptionSchemas.rotateSecret },
+    async (_request, _reply, { params }) => {
+      const rotated = await outboundDelivery.rotateSecret(params.id);
+      return {
+        data: {
+          secret: rotated.secret,
+          previous_secret_expires_at: rotated.previous_secret_expires_at?.toISOString() ?? null,
+        },
+      };
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.deliveries, async (request) => {
-    const id = subscriptionId(request.params);
-    const { page, perPage } = readPaging(request.query);
-    const filters = readDeliveryFilters(request.query);
-    const { deliveries, total } = await outboundDelivery.listDeliveries({
-      subscription_id: id,
-      page,
-      per_page: perPage,
-      ...filters,
-    });
-    return flatEnvelope(
-      deliveries.map(presentDelivery),
-      pageMeta(page, perPage, total, deliveries.length),
-      pathOf(request, `/${id}/deliveries`),
-      rawQueryOf(request),
-    );
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.deliveries,
+    { schema: subscriptionSchemas.deliveries },
+    async (request, _reply, input) => {
+      const id = input.params.id;
+      const { page, per_page: perPage, status, event } = input.query;
+      const { deliveries, total } = await outboundDelivery.listDeliveries({
+        subscription_id: id,
+        page,
+        per_page: perPage,
+        status,
+        event,
+      });
+      return flatEnvelope(
+        deliveries.map(presentDelivery),
+        pageMeta(page, perPage, total, deliveries.length),
+        pathOf(request, `/${id}/deliveries`),
+        rawQueryOf(request),
+      );
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.redeliver, async (request, reply) => {
-    const id = subscriptionId(request.params);
-    const { delivery } = await outboundDelivery.redeliver(id, deliveryId(request.params));
-    return reply.send({ data: presentDelivery(delivery!) });
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.redeliver,
+    { schema: subscriptionSchemas.redeliver },
+    async (_request, reply, { params }) => {
+      const { delivery } = await outboundDelivery.redeliver(params.id, params.delivery_id);
+      return reply.send({ data: presentDelivery(delivery!) });
+    },
+  );
 
-  handle(app, WEBHOOK_SUBSCRIPTION_ROUTES.sendTest, async (request, reply) => {
-    const { delivery } = await outboundDelivery.sendTestPing(subscriptionId(request.params));
-    return reply.send({ data: presentDelivery(delivery!) });
-  });
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.sendTest,
+    { schema: subscriptionSchemas.sendTest },
+    async (_request, reply, { params }) => {
+      const { delivery } = await outboundDelivery.sendTestPing(params.id);
+      return reply.send({ data: presentDelivery(delivery!) });
+    },
+  );
 }

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
-import { notFoundBody, validationBody } from '../../http/envelopes.js';
+import { validationBody } from '../../http/envelopes.js';
+import { param } from '../../http/param-fields.js';
 import { violationsToErrors } from '../../http/grpc-to-http.js';
 import { HttpError } from '../../http/http-error.js';
 import { declareRoutes, handle } from '../../http/routes.js';
+import { row } from '../../http/row-schema.js';
+
+/** The provider's answer once the bytes are stored. */
+const RECEIVED = { response: { 200: row({ message: { const: 'Webhook received.' } }) } };
 
 export interface WebhookRouteDeps {
   webhookIngest: WebhookIngestAdapter;
@@ -13,10 +18,18 @@ const PROVIDER_SEGMENT = 'parcel-tracking';
 
 /** Inbound provider webhooks: the token in the path is the credential. */
 export const INBOUND_WEBHOOK_ROUTES = declareRoutes({
-  parcelTracking: { method: 'POST', url: `/webhooks/${PROVIDER_SEGMENT}/:token`, access: 'public' },
+  parcelTracking: {
+    method: 'POST',
+    url: `/webhooks/${PROVIDER_SEGMENT}/:token`,
+    access: 'public',
+    // The body is the provider's, kept byte for byte: webhook-ingest reads it.
+    input: {
+      params: {
+        token: param.matching(/^wh_[A-Za-z0-9_-]{32,128}$/, 'The webhook address is not known.'),
+      },
+    },
+  },
 });
-
-const UNKNOWN = 'The webhook address is not known.';
 
 /**
  * Inbound provider webhooks: public (the token in the path is the credential).
@@ -33,27 +46,31 @@ export async function parcelTrackingWebhookRoutes(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  handle(app, INBOUND_WEBHOOK_ROUTES.parcelTracking, async (request) => {
-    const token = (request.params as { token: string }).token;
-    if (!/^wh_[A-Za-z0-9_-]{32,128}$/.test(token)) throw new HttpError(404, notFoundBody(UNKNOWN));
-    // A token only works on its own tenant's address: webhook-ingest checks it in the same call.
-    const tenant = (request as unknown as { tenant?: { id?: string } }).tenant;
-    const sign = request.headers.sign;
-    const answer = await deps.webhookIngest.ingest({
-      token,
-      provider: PROVIDER_SEGMENT,
-      raw_body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-      content_type: request.headers['content-type'] ?? '',
-      signature: typeof sign === 'string' ? sign : undefined,
-      tenant_id: tenant?.id || undefined,
-    });
-    if (answer.rejection === 'invalid_signature')
-      throw new HttpError(401, { message: answer.message });
-    if (answer.rejection !== '')
-      throw new HttpError(
-        422,
-        validationBody(violationsToErrors(answer.violations), answer.message),
-      );
-    return { message: 'Webhook received.' };
-  });
+  handle(
+    app,
+    INBOUND_WEBHOOK_ROUTES.parcelTracking,
+    { schema: RECEIVED },
+    async (request, _reply, { params }) => {
+      const { token } = params;
+      // A token only works on its own tenant's address: webhook-ingest checks it in the same call.
+      const tenant = (request as unknown as { tenant?: { id?: string } }).tenant;
+      const sign = request.headers.sign;
+      const answer = await deps.webhookIngest.ingest({
+        token,
+        provider: PROVIDER_SEGMENT,
+        raw_body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        content_type: request.headers['content-type'] ?? '',
+        signature: typeof sign === 'string' ? sign : undefined,
+        tenant_id: tenant?.id || undefined,
+      });
+      if (answer.rejection === 'invalid_signature')
+        throw new HttpError(401, { message: answer.message });
+      if (answer.rejection !== '')
+        throw new HttpError(
+          422,
+          validationBody(violationsToErrors(answer.violations), answer.message),
+        );
+      return { message: 'Webhook received.' };
+    },
+  );
 }

@@ -1,9 +1,8 @@
 import type { WebhookEvent } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
-import { validationBody } from '../../http/envelopes.js';
-import { HttpError } from '../../http/http-error.js';
+import type { ValuesOf } from '../../http/input-field.js';
 import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
-import { parseWebhookLogQuery } from './parse-webhook-log-query.js';
+import { webhookLogRequest, type WEBHOOK_LOG_QUERY } from './webhook-log-query.js';
 
 /** One row as the specification's "Webhook event row". */
 export function presentWebhookEvent(event: WebhookEvent) {
@@ -29,18 +28,19 @@ export interface WebhookLogInput {
   webhookIngest: WebhookIngestAdapter;
   /** Already checked to exist for the caller's tenant. */
   instanceId: number;
-  query: unknown;
+  /** The route's declared query, read and checked. */
+  query: ValuesOf<typeof WEBHOOK_LOG_QUERY>;
   /** Absolute URL of the endpoint without query (the envelope's `path`). */
   path: string;
   /** The raw query string without `?`, so page URLs keep every filter and sort. */
   rawQuery: string;
 }
 
-/** The `GET .../instances/{instance}/webhooks` answer after the instance check. */
+/** The `GET .../instances/{instance}/webhooks` answer after the instance and query checks. */
 export async function webhookLogPage(input: WebhookLogInput) {
-  const parsed = parseWebhookLogQuery(input.query, input.instanceId);
-  if (!parsed.ok) throw new HttpError(422, validationBody(parsed.errors));
-  const response = await input.webhookIngest.listWebhookEvents(parsed.request);
+  const response = await input.webhookIngest.listWebhookEvents(
+    webhookLogRequest(input.query, input.instanceId),
+  );
   const info = response.page_info!;
   const meta = pageMeta(info.current_page, info.per_page, info.total, response.events.length);
   return linksMetaEnvelope(

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseAlertsQuery } from './parse-alerts-query.js';
+import { readQuery } from '../../http/route-input.js';
+import { ALERTS_QUERY, alertsRequest } from './alerts-query.js';
+
+/** What the alerts route reads from a query: the request, or the field errors of its 422. */
+function parseAlertsQuery(query: unknown) {
+  const { values, errors } = readQuery(ALERTS_QUERY, query);
+  return Object.keys(errors).length > 0
+    ? { ok: false as const, errors }
+    : { ok: true as const, request: alertsRequest(values) };
+}
 
 describe('parseAlertsQuery', () => {
   it('defaults to every alert, page 1 of 10', () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrackingsQuery, TRACKINGS_MAX_PER_PAGE } from './parse-trackings-query.js';
+import { readQuery } from '../../http/route-input.js';
+import { TRACKINGS_MAX_PER_PAGE, TRACKINGS_QUERY, trackingsRequest } from './trackings-query.js';
+
+/** What the trackings route reads from a query: the request, or the field errors of its 422. */
+function parseTrackingsQuery(query: unknown, instanceId: number) {
+  const { values, errors } = readQuery(TRACKINGS_QUERY, query);
+  return Object.keys(errors).length > 0
+    ? { ok: false as const, errors }
+    : { ok: true as const, request: trackingsRequest(values, instanceId) };
+}
 
 describe('parseTrackingsQuery', () => {
   it('defaults: -created_at, page 1, 10 per page, no filters', () => {

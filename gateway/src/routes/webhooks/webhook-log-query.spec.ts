@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseWebhookLogQuery } from './parse-webhook-log-query.js';
+import { readQuery } from '../../http/route-input.js';
+import { WEBHOOK_LOG_QUERY, webhookLogRequest } from './webhook-log-query.js';
+
+/** What the webhook log route reads from a query: the request, or the field errors of its 422. */
+function parseWebhookLogQuery(query: unknown, instanceId: number) {
+  const { values, errors } = readQuery(WEBHOOK_LOG_QUERY, query);
+  return Object.keys(errors).length > 0
+    ? { ok: false as const, errors }
+    : { ok: true as const, request: webhookLogRequest(values, instanceId) };
+}
 
 describe('webhook log query', () => {
   it('defaults to page 1 of 10, newest received first (the service default)', () => {

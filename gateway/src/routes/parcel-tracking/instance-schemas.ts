@@ -1,0 +1,107 @@
+import { DELIVERY_STATUSES } from '@inventory/rules';
+import { dataOf, row } from '../../http/row-schema.js';
+import { CREATE_BODY, UPDATE_BODY } from './inputs.js';
+
+/**
+ * What the instance routes answer (present.ts builds these). The switches and the channel scope
+ * are the same shapes the bodies take, so they are documented from the bodies' fields.
+ */
+const settings = {
+  id: 'integer',
+  name: 'string',
+  is_automatic_sync_enabled: 'boolean',
+  auto_track: CREATE_BODY.fields.auto_track.schema,
+  auto_track_channels: CREATE_BODY.fields.auto_track_channels.schema,
+} as const;
+const nothing = { type: 'null' };
+const sideEffects = UPDATE_BODY.fields.side_effects.schema;
+
+const quota = row({ used: 'integer', total: 'integer', remaining: 'integer' });
+
+const stats = {
+  delivered_count: 'integer',
+  average_days_in_transit: { type: ['number', 'null'] },
+  with_estimate_count: 'integer',
+  on_time_count: 'integer',
+  on_time_rate: { type: ['number', 'null'] },
+} as const;
+
+export const CREATED_ROW = row({
+  ...settings,
+  webhook_url: 'string',
+  quota: nothing,
+  status_counts: nothing,
+  last_webhook_at: nothing,
+  last_event_at: nothing,
+  created_at: 'date-time?',
+  updated_at: 'date-time?',
+});
+
+export const UPDATED_ROW = row({
+  ...settings,
+  webhook_url: nothing,
+  quota: nothing,
+  status_counts: nothing,
+  last_webhook_at: nothing,
+  last_event_at: nothing,
+  side_effects: sideEffects,
+  quota_alert_threshold: 'integer',
+  created_at: 'date-time?',
+  updated_at: 'date-time?',
+});
+
+export const DASHBOARD_ROW = row({
+  ...settings,
+  webhook_url: 'string',
+  quota: { ...quota, type: ['object', 'null'] },
+  quota_error: {
+    ...row({ code: 'string', message: 'string' }),
+    type: ['object', 'null'],
+    description: 'Why the provider could not be asked (quota is then null)',
+  },
+  status_counts: {
+    type: 'object',
+    properties: Object.fromEntries(
+      DELIVERY_STATUSES.map((status) => [status, { type: 'integer' }]),
+    ),
+  },
+  pending_registration_count: 'integer',
+  registration_errors: {
+    type: 'array',
+    items: row({ message: 'string', count: 'integer', last_failed_at: 'date-time?' }),
+  },
+  last_webhook_at: 'date-time?',
+  last_event_at: 'date-time?',
+  side_effects: sideEffects,
+  quota_alert_threshold: 'integer',
+  transit: row({
+    window_days: 'integer',
+    ...stats,
+    carriers: {
+      type: 'array',
+      items: row({ carrier_code: 'integer?', carrier_name: 'string?', ...stats }),
+    },
+  }),
+  created_at: 'date-time?',
+  updated_at: 'date-time?',
+});
+
+export const CHANNEL_ROW = row({
+  id: 'integer',
+  name: 'string',
+  platform: 'string',
+  icon_url: 'string',
+  sub_channels: {
+    type: 'array',
+    items: row({ id: 'integer', name: 'string', external_identifier: 'string' }),
+  },
+});
+
+export const instanceSchemas = {
+  testApiKey: { response: { 200: row({ data: row({ quota }), message: 'string' }) } },
+  create: { response: { 201: dataOf(CREATED_ROW) } },
+  show: { response: { 200: dataOf(DASHBOARD_ROW) } },
+  update: { response: { 200: dataOf(UPDATED_ROW) } },
+  remove: {},
+  trackableChannels: { response: { 200: dataOf({ type: 'array', items: CHANNEL_ROW }) } },
+};

@@ -1,0 +1,54 @@
+import {
+  WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE,
+  WEBHOOK_SUBSCRIPTIONS_MAX_PER_PAGE,
+} from '@inventory/rules';
+import { field } from '../../http/body-fields.js';
+import { page } from '../../http/page-fields.js';
+import { param } from '../../http/param-fields.js';
+import { body } from '../../http/route-input.js';
+import type { InputField } from '../../http/input-field.js';
+
+/** More than this many entries in `events` is refused before anything else looks at them. */
+export const MAX_EVENTS_ITEMS = 100;
+
+/** `{id}` is an integer id; anything else cannot name a subscription. */
+export const SUBSCRIPTION = { id: param.id('Webhook subscription not found.') };
+export const DELIVERY = {
+  ...SUBSCRIPTION,
+  delivery_id: param.uuid('Webhook delivery not found.'),
+};
+
+/**
+ * JSON types the proto cannot express. Their errors travel as `input_violations` so the service
+ * reports them with its own rules (known events, URL safety) in one 422 (`deferErrors`).
+ */
+export const SUBSCRIPTION_BODY = body({
+  url: field.string({ nulls: 'invalid' }),
+  events: field.stringArray({ maxItems: MAX_EVENTS_ITEMS, nulls: 'invalid', itemErrors: 'first' }),
+  description: field.nullableString(),
+  is_active: field.boolean(),
+});
+
+/** `page` and `per_page` (spec: 1-based, default 10). */
+export const PAGING = {
+  page: page.positive({ fallback: 1, max: 1_000_000_000 }),
+  per_page: page.positive({
+    fallback: WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE,
+    max: WEBHOOK_SUBSCRIPTIONS_MAX_PER_PAGE,
+  }),
+};
+
+function shortString(): InputField<string | undefined> {
+  return {
+    schema: { type: 'string', maxLength: 100 },
+    read(value, name, errors) {
+      if (value === undefined || value === '') return undefined;
+      if (typeof value === 'string' && value.length <= 100) return value;
+      (errors[name] ??= []).push(`The ${name} must be a string of at most 100 characters.`);
+      return undefined;
+    },
+  };
+}
+
+/** The delivery log's filters: `status` and `event`. */
+export const DELIVERY_FILTERS = { status: shortString(), event: shortString() };

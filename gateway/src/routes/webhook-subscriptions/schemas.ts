@@ -1,0 +1,56 @@
+import { flatEnvelopeSchema } from '../../http/page-schemas.js';
+import { dataOf, row } from '../../http/row-schema.js';
+
+/** What the webhook subscription routes answer (present.ts builds these rows). */
+export const SUBSCRIPTION_ROW = row({
+  id: 'integer',
+  url: 'string',
+  events: 'string[]',
+  description: 'string?',
+  is_active: 'boolean',
+  created_at: 'date-time?',
+  updated_at: 'date-time?',
+});
+
+export const DELIVERY_ROW = row({
+  delivery_id: 'string',
+  subscription_id: 'integer',
+  event: 'string',
+  status: 'string',
+  occurred_at: 'date-time?',
+  created_at: 'date-time?',
+  next_attempt_at: 'date-time?',
+  attempts: {
+    type: 'array',
+    items: row({
+      attempted_at: 'date-time?',
+      response_status: 'integer?',
+      duration_ms: 'integer',
+      error: 'string?',
+      response_body: 'string?',
+    }),
+  },
+});
+
+const withSecret = row({
+  ...(SUBSCRIPTION_ROW.properties as Record<string, never>),
+  secret: { type: 'string', description: 'Shown only in this answer' },
+});
+
+const tags = ['Webhook subscriptions'];
+export const subscriptionSchemas = {
+  create: { tags, response: { 201: dataOf(withSecret) } },
+  list: { tags, response: { 200: flatEnvelopeSchema(SUBSCRIPTION_ROW) } },
+  show: { tags, response: { 200: dataOf(SUBSCRIPTION_ROW) } },
+  update: { tags, response: { 200: dataOf(SUBSCRIPTION_ROW) } },
+  remove: { tags },
+  rotateSecret: {
+    tags,
+    response: {
+      200: dataOf(row({ secret: 'string', previous_secret_expires_at: 'date-time?' })),
+    },
+  },
+  deliveries: { tags, response: { 200: flatEnvelopeSchema(DELIVERY_ROW) } },
+  redeliver: { tags, response: { 202: dataOf(DELIVERY_ROW) } },
+  sendTest: { tags, response: { 202: dataOf(DELIVERY_ROW) } },
+};
