@@ -36,6 +36,12 @@ export interface RouteRule {
    * runs (http/routes.ts `handle`) and documented from here (openapi/describe-operations.ts).
    */
   successStatus?: 201 | 202 | 204;
+  /**
+   * The route answers 422 (code form) for a state the service refuses, beyond any input it
+   * declares (enrolling twice, redelivering to an inactive subscription): documented from here.
+   * A route with a declared body or query documents 422 without it.
+   */
+  refusesState?: true;
 }
 
 function routeKey(method: string, url: string): string {

@@ -17,7 +17,7 @@ const isJsonMediaType = (contentType: string) =>
  */
 export function jsonObjectBody(
   request: FastifyRequest,
-  options: { required?: boolean } = {},
+  options: { required?: boolean; lenient?: boolean } = {},
 ): Record<string, unknown> {
   const body = request.body;
   if (body === undefined && !options.required) return {};
@@ -31,7 +31,10 @@ export function jsonObjectBody(
         'The request body must be JSON (Content-Type: application/json).',
       ),
     );
-  if (!isObject(body))
+  if (!isObject(body)) {
+    // A lenient route reads JSON that is not an object as `{}`: its fields answer for themselves.
+    if (options.lenient) return {};
     throw new HttpError(422, validationBody({ body: ['The request body must be a JSON object.'] }));
+  }
   return body;
 }

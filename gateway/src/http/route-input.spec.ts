@@ -130,6 +130,18 @@ describe('a declared input, read by handle() (ADR 0015)', () => {
     expect(answer.json()).toEqual({});
   });
 
+  it('refuses another media type on a lenient body too (415, as every JSON body)', async () => {
+    await build();
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/loose',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'key=x',
+    });
+    expect(answer.statusCode).toBe(415);
+    expect(answer.json()).toMatchObject({ code: 'unsupported_media_type' });
+  });
+
   it('derives the documented schema from the same declaration', () => {
     expect(inputSchema(ROUTES.update.input)).toEqual({
       params: {

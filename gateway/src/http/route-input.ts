@@ -35,7 +35,10 @@ export interface BodyInput<F extends FieldsOf> {
   fields: F;
   /** No body is a 422 too (an empty update never answers 200). */
   required?: boolean;
-  /** A body that is not a JSON object reads as `{}`: every field then answers for itself. */
+  /**
+   * JSON that is not an object reads as `{}`: every field then answers for itself (another media
+   * type is still 415).
+   */
   lenient?: boolean;
 }
 
@@ -77,11 +80,7 @@ export function readInput<I extends RouteInput | undefined>(
   if (input?.params) values.params = readFields(input.params, (key) => params[key], errors);
   if (input?.body) {
     const { fields, lenient, required } = input.body;
-    const body = lenient
-      ? isObject(request.body)
-        ? request.body
-        : {}
-      : jsonObjectBody(request, { required });
+    const body = jsonObjectBody(request, { required, lenient });
     values.body = readFields(fields, (key) => body[key], errors);
   }
   if (input?.query) values.query = readQueryInto(input.query, request.query, errors);

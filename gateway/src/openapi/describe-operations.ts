@@ -40,6 +40,14 @@ const MALFORMED_JSON = {
   content: { 'application/json': { schema: ref('schemas', 'CodedError') } },
 };
 
+/** Whether a route can answer 422: its declared input (a body or a query) or a refused state. */
+export function canBeRefused(operation: Operation, rule: RouteRule): boolean {
+  const query = (operation.parameters as Array<{ in?: string }> | undefined)?.some(
+    (parameter) => parameter.in === 'query',
+  );
+  return Boolean(operation.requestBody || query || rule.refusesState);
+}
+
 /** `/api/tokens/{id}` → `/api/tokens/:id`, the route table's spelling. */
 const routePath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
@@ -207,7 +215,9 @@ export function describeOperations(document: Document, table: Record<string, Rou
       }
       if (!rule.tenantless) {
         errors['404'] = 'NotFound';
-        errors['422'] = 'Unprocessable';
+        // 422 only where something can be refused: a declared body or query, or a refused state
+        // (a bad path parameter is the record's 404).
+        if (canBeRefused(operation, rule)) errors['422'] = 'Unprocessable';
         errors['503'] = 'ServiceUnavailable';
       }
       // Tokens and sessions are rate limited; sign-in is throttled per account and address.

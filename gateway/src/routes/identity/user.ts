@@ -11,7 +11,12 @@ const code = () => field.string({ required: true, max: 64 });
 
 export const USER_ROUTES = declareRoutes({
   current: { method: 'GET', url: '/api/user', access: 'any-token' },
-  enrollTwoFactor: { method: 'POST', url: '/api/user/two-factor', access: 'session' },
+  enrollTwoFactor: {
+    method: 'POST',
+    url: '/api/user/two-factor',
+    access: 'session',
+    refusesState: true,
+  },
   confirmTwoFactor: {
     method: 'POST',
     url: '/api/user/two-factor/confirm',

@@ -52,6 +52,7 @@ export const WEBHOOK_SUBSCRIPTION_ROUTES = declareRoutes({
     url: `${PREFIX}/:id/deliveries/:delivery_id/redeliver`,
     access: MANAGE,
     successStatus: 202,
+    refusesState: true,
     input: { params: DELIVERY },
   },
   sendTest: {
@@ -59,6 +60,7 @@ export const WEBHOOK_SUBSCRIPTION_ROUTES = declareRoutes({
     url: `${PREFIX}/:id/test`,
     access: MANAGE,
     successStatus: 202,
+    refusesState: true,
     input: ONE,
   },
 });

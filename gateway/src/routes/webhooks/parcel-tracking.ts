@@ -22,6 +22,8 @@ export const INBOUND_WEBHOOK_ROUTES = declareRoutes({
     method: 'POST',
     url: `/webhooks/${PROVIDER_SEGMENT}/:token`,
     access: 'public',
+    // The provider's body is read raw (the signature covers the bytes): refused by webhook-ingest.
+    refusesState: true,
     // The body is the provider's, kept byte for byte: webhook-ingest reads it.
     input: {
       params: {

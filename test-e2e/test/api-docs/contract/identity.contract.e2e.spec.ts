@@ -118,7 +118,7 @@ describe('contract: sign-in, user, two-factor, personal access tokens', () => {
       (created.data as { data?: { id: number }; token?: { id: number } }).data?.id ??
         (created.data as { token: { id: number } }).token.id,
     );
-    const path = { params: { path: { id: Number(id) } } };
+    const path = { params: { path: { id } } };
     const renamed = await api.PATCH(`${TOKENS}/{id}`, { ...path, body: { name: 'CI 2' } as never });
     expect(renamed.response.status).toBe(200);
     expect((await api.GET(`${TOKENS}/{id}/requests`, path)).response.status).toBe(200);
@@ -139,13 +139,13 @@ describe('contract: sign-in, user, two-factor, personal access tokens', () => {
     expect((await api.GET(`${TOKENS}/{id}/usage`, badDays)).response.status).toBe(422);
 
     expect((await api.DELETE(`${TOKENS}/{id}`, path)).response.status).toBe(204);
-    const unknown = { params: { path: { id: 999999 } } };
+    const unknown = { params: { path: { id: '999999' } } };
     expect(
       (await api.PATCH(`${TOKENS}/{id}`, { ...unknown, body: { name: 'x' } as never })).response
         .status,
     ).toBe(404);
     expect((await api.DELETE(`${TOKENS}/{id}`, unknown)).response.status).toBe(404);
-    const theirs = { params: { path: { id: (await c.otherTenant()).tokenId } } };
+    const theirs = { params: { path: { id: String((await c.otherTenant()).tokenId) } } };
     expect((await api.DELETE(`${TOKENS}/{id}`, theirs)).response.status).toBe(404);
     expect((await api.GET(`${TOKENS}/{id}/requests`, unknown)).response.status).toBe(404);
     expect((await api.GET(`${TOKENS}/{id}/usage`, unknown)).response.status).toBe(404);

@@ -164,6 +164,7 @@ describe('contract: health, alerts, webhook subscriptions, catalog', () => {
   it('404 on a host no tenant answers on', () => sweeps.unknownHost());
   it('403 for a credential the operation refuses', () => sweeps.forbidden());
   it('400 for a body labelled JSON that does not parse', () => sweeps.malformedJson());
+  it('415 for a body of another media type', () => sweeps.unsupportedMedia());
   it('413 for a body over the size limit', () => sweeps.tooLarge());
   it('429 with Retry-After once the token’s minute is spent', () => sweeps.rateLimited());
 
