@@ -1,6 +1,11 @@
 import type { ListTrackingsRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { commaList, filterValue, pageNumber } from '../../http/query.js';
-import { DELIVERY_STATUSES, TRACKING_SORTS } from '@inventory/rules';
+import {
+  DELIVERY_STATUSES,
+  TRACKABLE_TYPE_SLUGS,
+  TRACKABLE_TYPES,
+  TRACKING_SORTS,
+} from '@inventory/rules';
 import { parseMdY } from '../../http/dates.js';
 
 const TRACKINGS_DEFAULT_PER_PAGE = 10;
@@ -11,18 +16,11 @@ const TRACKINGS_MAX_SEARCH_LENGTH = 255;
  * `filter[trackable_type]` takes a slug or the record type's fully qualified
  * name (the web app's model class), mapped here to the slug the rows store.
  */
-const TRACKABLE_TYPE_NAMES: Record<string, string> = {
-  sales_order_fulfillment: 'App\\Models\\SalesOrderFulfillment',
-  inbound_shipment: 'App\\Models\\InboundShipment',
-  warehouse_transfer_shipment: 'App\\Models\\WarehouseTransferShipment',
-  rma: 'App\\Models\\Rma',
-  vendor_credit_shipment: 'App\\Models\\VendorCreditShipment',
-};
 const SLUG_OF = new Map<string, string>(
-  Object.entries(TRACKABLE_TYPE_NAMES).flatMap(([slug, name]) => [
+  Object.entries(TRACKABLE_TYPES).flatMap(([slug, { modelClass }]) => [
     [slug, slug],
-    [name.toLowerCase(), slug],
-    [`\\${name.toLowerCase()}`, slug],
+    [modelClass.toLowerCase(), slug],
+    [`\\${modelClass.toLowerCase()}`, slug],
   ]),
 );
 
@@ -92,7 +90,7 @@ export function parseTrackingsQuery(query: unknown, instanceId: number): ParsedT
     'trackable_type',
     errors,
     (item) => SLUG_OF.get(item.toLowerCase()),
-    `The selected filter.trackable_type is invalid; allowed: ${Object.keys(TRACKABLE_TYPE_NAMES).join(', ')} or their type names. Got:`,
+    `The selected filter.trackable_type is invalid; allowed: ${TRACKABLE_TYPE_SLUGS.join(', ')} or their type names. Got:`,
   );
 
   const created: { from?: Date; before?: Date } = {};
