@@ -175,6 +175,24 @@ export default tseslint.config(
     },
   },
   {
+    // A repository reaches its model unscoped only through `acrossTenants()` (in methods named
+    // `…AcrossTenants`) or `driverCollection()` (bulk writes scoped row by row), so every
+    // cross-tenant query can be found by name (ADR 0011). Identity's stores still call
+    // `insertMany` on the model.
+    files: ['services/*/src/store/**/*.ts'],
+    ignores: ['services/identity/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.type='ThisExpression'][property.name='model']",
+          message:
+            'Use the scoped helpers of TenantScopedRepository; cross-tenant work goes through this.acrossTenants() in a method named …AcrossTenants.',
+        },
+      ],
+    },
+  },
+  {
     // The web app runs in a browser: of the workspace it imports only entries with no Node code.
     files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
     rules: {

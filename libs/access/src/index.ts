@@ -8,3 +8,4 @@ export {
   userHasPermission,
   type Scope,
 } from './scopes.js';
+export { MAX_ACTIVE_TOKENS } from './tokens.js';

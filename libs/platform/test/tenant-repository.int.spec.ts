@@ -7,10 +7,17 @@ interface Note {
   tenant_id: string;
   id: number;
   text: string;
+  /** Left to the schema's default by `insertWithDefaults`. */
+  tag?: string;
 }
 
 const schema = new Schema<Note>(
-  { tenant_id: { type: String, required: true }, id: Number, text: String },
+  {
+    tenant_id: { type: String, required: true },
+    id: Number,
+    text: String,
+    tag: { type: String, default: 'untagged' },
+  },
   { versionKey: false, collection: 'notes' },
 );
 
@@ -46,6 +53,23 @@ class NoteRepository extends TenantScopedRepository<Note> {
   }
   upsert(tenantId: string, filter: ScopedFilter<Note>, update: UpdateQuery<Note>) {
     return this.upsertOne(tenantId, filter, update);
+  }
+  onePage(tenantId: string, filter: ScopedFilter<Note>, page: number) {
+    return this.page(tenantId, filter, {
+      sort: { id: 1 },
+      page,
+      perPage: 1,
+      projection: { _id: 0, id: 1 },
+    });
+  }
+  addWithDefaults(note: Omit<Note, 'tag'>) {
+    return this.insertWithDefaults(note);
+  }
+  idsAcrossTenants() {
+    return this.acrossTenants().find({}, { _id: 0, id: 1 }).sort({ id: 1 }).lean<Note[]>();
+  }
+  countAcrossTenantsByDriver() {
+    return this.driverCollection().countDocuments({});
   }
   /** Texts grouped by tenant, after the caller's stages. */
   byTenant(tenantId: string, filter: ScopedFilter<Note>, pipeline: PipelineStage[] = []) {
@@ -153,6 +177,41 @@ describe('TenantScopedRepository', () => {
       notes.upsert('e', { id: 21 }, { $setOnInsert: { tenant_id: 'f' } } as UpdateQuery<Note>),
     ).rejects.toThrow('may not set tenant_id');
     expect(await notes.list('f', {})).toEqual([]);
+  });
+
+  it('pages only the tenant with the projection, whatever tenant the filter names', async () => {
+    await notes.add({ tenant_id: 'g', id: 30, text: 'g30' });
+    await notes.add({ tenant_id: 'g', id: 31, text: 'g31' });
+    await notes.add({ tenant_id: 'h', id: 32, text: 'h32' });
+    expect(await notes.onePage('g', hostile({ tenant_id: 'h' }), 2)).toEqual({
+      rows: [{ id: 31 }],
+      total: 2,
+    });
+    expect(await notes.onePage('g', hostile({ $or: [{ tenant_id: 'h' }] }), 1)).toEqual({
+      rows: [],
+      total: 0,
+    });
+  });
+
+  it('inserts with the schema defaults and answers the stored row, with its own tenant', async () => {
+    expect(await notes.addWithDefaults({ tenant_id: 'i', id: 40, text: 'i40' })).toMatchObject({
+      tenant_id: 'i',
+      id: 40,
+      tag: 'untagged',
+    });
+    expect(await notes.list('i', {})).toEqual([
+      expect.objectContaining({ id: 40, tag: 'untagged' }),
+    ]);
+    // @ts-expect-error: a stored row must carry its tenant
+    await expect(notes.addWithDefaults({ id: 41, text: 'no tenant' })).rejects.toThrow(/tenant_id/);
+  });
+
+  it('reaches every tenant only through the named cross-tenant accessors', async () => {
+    await notes.add({ tenant_id: 'j', id: 50, text: 'j50' });
+    await notes.add({ tenant_id: 'k', id: 51, text: 'k51' });
+    const ids = (await notes.idsAcrossTenants()).map((note) => note.id);
+    expect(ids).toEqual(expect.arrayContaining([50, 51]));
+    expect(await notes.countAcrossTenantsByDriver()).toBe(ids.length);
   });
 
   it('refuses a query without a tenant at run time too', async () => {

@@ -20,12 +20,15 @@ export {
   AUTO_TRACK_KEYS,
   DELIVERY_STATUSES,
   SIDE_EFFECT_KEYS,
+  TRACKABLE_TYPE_SLUGS,
+  TRACKABLE_TYPES,
   TRACKING_SORTS,
 } from './parcel-tracking.js';
 export type {
   AutoTrackKey,
   DeliveryStatus,
   SideEffectKey,
+  TrackableType,
   TrackingSort,
 } from './parcel-tracking.js';
 export { PRODUCT_SORTS, PURCHASE_INVOICE_SORTS } from './catalog.js';

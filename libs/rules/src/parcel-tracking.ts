@@ -34,3 +34,31 @@ export type SideEffectKey = (typeof SIDE_EFFECT_KEYS)[number];
 /** What the trackings list sorts by (default: newest `created_at` first). */
 export const TRACKING_SORTS = ['created_at', 'last_event_at', 'delivered_at'] as const;
 export type TrackingSort = (typeof TRACKING_SORTS)[number];
+
+/**
+ * The record types a tracking row belongs to, by the slug rows store, in display order: the web
+ * app's model class (`filter[trackable_type]` accepts it too) and the `auto_track` flag that
+ * turns auto-tracking of the type on.
+ */
+export const TRACKABLE_TYPES = {
+  sales_order_fulfillment: {
+    modelClass: 'App\\Models\\SalesOrderFulfillment',
+    autoTrackKey: 'sales_order_fulfillments',
+  },
+  inbound_shipment: {
+    modelClass: 'App\\Models\\InboundShipment',
+    autoTrackKey: 'inbound_shipments',
+  },
+  warehouse_transfer_shipment: {
+    modelClass: 'App\\Models\\WarehouseTransferShipment',
+    autoTrackKey: 'warehouse_transfer_shipments',
+  },
+  rma: { modelClass: 'App\\Models\\Rma', autoTrackKey: 'rmas' },
+  vendor_credit_shipment: {
+    modelClass: 'App\\Models\\VendorCreditShipment',
+    autoTrackKey: 'vendor_credit_shipments',
+  },
+} as const satisfies Record<string, { modelClass: string; autoTrackKey: AutoTrackKey }>;
+export type TrackableType = keyof typeof TRACKABLE_TYPES;
+/** The slugs alone, in display order. */
+export const TRACKABLE_TYPE_SLUGS = Object.keys(TRACKABLE_TYPES) as TrackableType[];

@@ -9,6 +9,8 @@ import {
   parseIsoDay,
   parseMdY,
   SIDE_EFFECT_KEYS,
+  TRACKABLE_TYPE_SLUGS,
+  TRACKABLE_TYPES,
   WEBHOOK_LOG_MAX_PER_PAGE,
   WEBHOOK_LOG_SORTS,
   WEBHOOK_RESULTS,
@@ -57,5 +59,13 @@ describe('the rules both sides import', () => {
     ]);
     expect(WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE).toBe(10);
     expect(WEBHOOK_SUBSCRIPTIONS_MAX_PER_PAGE).toBe(1000);
+  });
+});
+
+describe('the trackable types', () => {
+  it('give each auto_track flag to exactly one type, in the same order', () => {
+    expect(TRACKABLE_TYPE_SLUGS.map((slug) => TRACKABLE_TYPES[slug].autoTrackKey)).toEqual([
+      ...AUTO_TRACK_KEYS,
+    ]);
   });
 });

@@ -53,14 +53,6 @@ export const SERVICE_NAME = 'parcel-tracking';
 
 export { seedSalesChannels, DEV_SALES_CHANNELS } from './events/seed-sales-channels.js';
 /**
- * Types only, for test-e2e's parcel suites, which still cast into the two collaborators below
- * (`test-e2e/test/parcel-tracking/harness.ts`, `trackings.e2e.spec.ts`); the service's own tests
- * use none of them.
- */
-export type { TrackingStore } from './store/tracking-store.js';
-export type { ProviderClient } from './provider/client.js';
-
-/**
  * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
  * failed wiring step (Redis unreachable, a consumer that cannot bind) stops what was started.
  */
@@ -239,8 +231,6 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         }
       }
       runtime.startOutboxRelay();
-      // Read by test-e2e's parcel suites only (see the type exports above); nothing else here is.
-      return { deps: { trackings, provider } };
     },
   );
 }

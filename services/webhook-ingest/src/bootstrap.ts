@@ -6,7 +6,6 @@ import { webhookIngestService } from './grpc/webhook-ingest-service.js';
 import { WebhookMetrics } from './metrics/webhook-metrics.js';
 import { InboxStore } from './store/inbox-store.js';
 import { TokenStore } from './store/token-store.js';
-import { webhookEventModel } from './store/webhook-event.js';
 import { WebhookLogReader } from './store/webhook-log-reader.js';
 import { GetWebhookSummary } from './use-cases/get-webhook-summary.js';
 import { IngestWebhook } from './use-cases/ingest-webhook.js';
@@ -23,22 +22,10 @@ export const SERVICE_NAME = 'webhook-ingest';
 export { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './domain/payload.js';
 
 /**
- * Only for test-e2e's three specs that still read the webhook log through the service object (by
- * a cast: parcel-tracking/webhook-ingest, parcel-tracking/webhooks-channels,
- * resilience/tenant-isolation). This service's own tests read the collection by name; once those
- * do too (`services['webhook-ingest'].mongo.collection('webhook_events')`), this goes.
- */
-export interface WebhookLogForSystemTests {
-  stores: { inbox: { model: ReturnType<typeof webhookEventModel> } };
-}
-
-/**
  * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
  * failed wiring step stops what was started (ServiceRuntime.run).
  */
-export async function bootstrap(
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<ServiceRuntime & WebhookLogForSystemTests> {
+export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
   const config = readConfig(env);
   return ServiceRuntime.run(
     { name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [ACTIVITY_STREAM] },
@@ -97,7 +84,6 @@ export async function bootstrap(
       runtime.startOutboxRelay();
       processor.start();
       runtime.onStop(() => processor.stop());
-      return { stores: { inbox: { model: webhookEventModel(runtime.mongo) } } };
     },
   );
 }

@@ -34,7 +34,7 @@ describe('POST /test', () => {
       expect(response.status).toBe(422);
       expect(response.body).toEqual({ message: expect.any(String), code: 'api_error' });
     }
-    suite.p.provider.breaker.open();
+    await suite.p.openBreaker();
     const open = await t.request('POST', `${PREFIX}/test`, { api_key: GOOD_KEY });
     expect(open.body).toEqual({ message: expect.any(String), code: 'api_error' });
   });
@@ -166,11 +166,11 @@ describe('POST /instances', () => {
     expect((await t.request('POST', `${PREFIX}/instances`, validCreate())).body.code).toBe(
       'api_error',
     );
-    suite.p.provider.breaker.open();
+    await suite.p.openBreaker();
     expect((await t.request('POST', `${PREFIX}/instances`, validCreate())).body.code).toBe(
       'api_error',
     );
-    suite.p.provider.breaker.close();
+    await suite.p.providerRecovered();
     expect((await t.request('POST', `${PREFIX}/instances`, validCreate())).status).toBe(201);
   });
 

@@ -50,7 +50,7 @@ describe('GET /instances/{id}', () => {
       message: expect.any(String),
     });
     expect(Object.keys(failed.body.data.status_counts)).toHaveLength(10);
-    suite.p.provider.breaker.open();
+    await suite.p.openBreaker();
     const open = await t.request('GET', `${PREFIX}/instances/${instance.id}`);
     expect(open.status).toBe(200);
     expect(open.body.data.quota_error.code).toBe('api_error');

@@ -1,4 +1,4 @@
-import type { ProviderClient } from '@inventory/parcel-tracking';
+import { eventually } from '@inventory/local-infra';
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
 import { createTenantWithToken, type TenantFixture } from '../../src/fixtures/tenants.js';
 import { startSystem, type RunningSystem } from '../../src/system.js';
@@ -10,8 +10,14 @@ export const PREFIX = '/api/integrations/parcel-tracking';
 export interface ParcelSystem {
   system: RunningSystem;
   sim: ProviderSimHandle;
-  /** parcel-tracking's provider client (to open its breaker, as an outage would). */
-  provider: ProviderClient;
+  /**
+   * Opens parcel-tracking's provider breaker the way an outage does: every provider call fails
+   * until calls stop reaching the simulator. The provider stays down (each half-open trial fails
+   * too) until `providerRecovered()`.
+   */
+  openBreaker(): Promise<void>;
+  /** Brings the provider back and waits for the breaker's half-open trial to close it. */
+  providerRecovered(): Promise<void>;
   tenant(): Promise<TenantFixture>;
   stop(): Promise<void>;
 }
@@ -31,16 +37,42 @@ export async function startParcelSystem(): Promise<ParcelSystem> {
         // These tests move the simulator's quota and fail its calls between requests; the
         // per-key quota cache is covered by services/parcel-tracking/test/quota-cache.int.spec.ts.
         QUOTA_CACHE_TTL_MS: '0',
+        // Short, so the breaker a test opened closes soon after the simulator recovers.
+        PROVIDER_BREAKER_RESET_MS: '500',
       },
     },
   });
-  const provider = (
-    system.services['parcel-tracking'] as unknown as { deps: { provider: ProviderClient } }
-  ).deps.provider;
+  let prober: TenantFixture | undefined;
+  const probe = async () => {
+    prober ??= await createTenantWithToken(system);
+    return prober.request('POST', `${PREFIX}/test`, { api_key: GOOD_KEY });
+  };
+  const outageLeft = () => sim.state.faults.pending().find((f) => f.endpoint === '*')?.remaining;
+  let down = false;
   return {
     system,
     sim,
-    provider,
+    async openBreaker() {
+      down = true;
+      sim.failNext('*', { httpStatus: 503, times: 1_000_000 });
+      // Successes earlier in the breaker's rolling window dilute the error rate: fail calls until
+      // one no longer reaches the simulator.
+      for (let call = 0; call < 100; call++) {
+        const before = outageLeft();
+        const response = await probe();
+        if (response.body?.code !== 'api_error') throw new Error('a provider call did not fail');
+        if (outageLeft() === before) return;
+      }
+      throw new Error('the provider breaker did not open');
+    },
+    async providerRecovered() {
+      if (!down) return;
+      sim.state.faults.clear();
+      await eventually(async () => {
+        if ((await probe()).status !== 200) throw new Error('the provider breaker is still open');
+      }, 'the provider breaker to close');
+      down = false;
+    },
     tenant: () => createTenantWithToken(system),
     async stop() {
       await system.stop();

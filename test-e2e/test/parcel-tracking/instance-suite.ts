@@ -15,9 +15,9 @@ export function useParcelSystem() {
     system = await startParcelSystem();
   }, 120_000);
   afterAll(() => system?.stop());
-  beforeEach(() => {
+  beforeEach(async () => {
     system!.sim.reset();
-    system!.provider.breaker.close();
+    await system!.providerRecovered();
   });
   return {
     get p(): ParcelSystem {

@@ -1,4 +1,4 @@
-import type { TrackingStore } from '@inventory/parcel-tracking';
+import { nextSequence } from '@inventory/platform';
 import { describe, expect, it } from 'vitest';
 import type { TenantFixture } from '../../src/fixtures/tenants.js';
 import { PREFIX } from './harness.js';
@@ -33,13 +33,38 @@ const FIELDS = [
 
 const day = (iso: string) => new Date(`${iso}T12:00:00Z`);
 
-/** Six rows with known statuses, carriers, types and dates, inserted through the service's store. */
+/** The fields parcel-tracking stores on a tracking row that the seeded rows below leave at rest. */
+const AT_REST = {
+  sub_status: null,
+  latest_event_description: null,
+  latest_event_location: null,
+  estimated_delivery_at: null,
+  picked_up_at: null,
+  registration_error: null,
+  registration_failed_at: null,
+  stopped_at: null,
+  active: true,
+  sales_channel_id: null,
+  sub_channel_id: null,
+  lease_owner: null,
+  lease_until: null,
+  registration_attempts: 0,
+  next_attempt_at: null,
+  delivery_effects_at: null,
+  last_webhook_event_id: null,
+  last_status_from: null,
+  revision: 0,
+};
+
+/**
+ * Six rows with known statuses, carriers, types and dates, written into parcel-tracking's
+ * `tracking_rows` collection as the service stores them (ids from its counter).
+ */
 async function seeded(): Promise<{ t: TenantFixture; id: number; url: string }> {
   const { t, instance } = await suite.connected();
-  const store = (
-    suite.p.system.services['parcel-tracking'] as unknown as { deps: { trackings: TrackingStore } }
-  ).deps.trackings;
+  const mongo = suite.p.system.services['parcel-tracking']!.mongo;
   const base = {
+    ...AT_REST,
     tenant_id: t.tenant.id,
     integration_instance_id: instance.id,
     trackable_label: 'Label',
@@ -68,8 +93,10 @@ async function seeded(): Promise<{ t: TenantFixture; id: number; url: string }> 
     ['A.B*C+1', 'warehouse_transfer_shipment', 'not_found', 3011, '2026-01-05', '2026-01-01'],
   ] as const;
   for (const [index, [number, type, status, carrier, created, event]] of rows.entries())
-    await store.insert({
+    await mongo.collection('tracking_rows').insertOne({
       ...base,
+      id: await nextSequence(mongo, 'tracking_rows'),
+      updated_at: new Date(),
       trackable_type: type,
       trackable_id: index + 1,
       tracking_number: number,

@@ -30,20 +30,9 @@ describe('POST /webhooks/parcel-tracking/{token}', () => {
       headers: { sign: signBody(raw, GOOD_KEY) },
     });
     expect(response.status).toBe(200);
-    const inbox = (
-      p.system.services['webhook-ingest'] as unknown as {
-        stores: {
-          inbox: {
-            model: {
-              findOne(q: object): {
-                lean(): Promise<{ raw_body: string; tenant_id: string } | null>;
-              };
-            };
-          };
-        };
-      }
-    ).stores.inbox;
-    const stored = await inbox.model.findOne({ tenant_id: t.tenant.id }).lean();
+    const stored = await p.system.services['webhook-ingest']!.mongo.collection(
+      'webhook_events',
+    ).findOne({ tenant_id: t.tenant.id });
     expect(stored!.raw_body).toBe(raw);
     const dashboard = await t.request('GET', `${PREFIX}/instances/${created.body.data.id}`);
     expect(new Date(dashboard.body.data.last_webhook_at).getTime()).toBeGreaterThan(

@@ -1,3 +1,4 @@
+import { MAX_ACTIVE_TOKENS } from '@inventory/access';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
 import {
@@ -8,8 +9,6 @@ import {
 } from '../../src/fixtures/tenants.js';
 import { BROWSER_TEST_MS, useWebApp, type WebSystem } from './web-harness.js';
 
-const TOKEN_LIMIT = 50;
-
 describe('the web app by keyboard alone, at the 50-token limit', () => {
   let web: WebSystem;
   let owner: TenantFixture;
@@ -18,7 +17,7 @@ describe('the web app by keyboard alone, at the 50-token limit', () => {
   beforeAll(async () => {
     // The fixture holds one token; 49 more reach the specification's limit.
     const identity = identityClient(web.system);
-    for (let i = 2; i <= TOKEN_LIMIT; i++)
+    for (let i = 2; i <= MAX_ACTIVE_TOKENS; i++)
       await asUser(owner.tenant.id, owner.user.id, () =>
         identity.call.createToken({
           name: `token ${String(i).padStart(2, '0')}`,
@@ -48,7 +47,9 @@ describe('the web app by keyboard alone, at the 50-token limit', () => {
       await page.getByText('Page 1 of 3 (50 total)').waitFor();
       const newToken = page.getByRole('button', { name: 'New token' });
       expect(await newToken.isDisabled()).toBe(true);
-      await page.getByText(`You have ${TOKEN_LIMIT} active tokens, the most allowed.`).waitFor();
+      await page
+        .getByText(`You have ${MAX_ACTIVE_TOKENS} active tokens, the most allowed.`)
+        .waitFor();
       await screenshot(page, 'token-limit');
 
       await page.getByRole('button', { name: 'Next' }).focus();

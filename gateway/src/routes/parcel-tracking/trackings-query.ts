@@ -1,5 +1,10 @@
 import type { ListTrackingsRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
-import { DELIVERY_STATUSES, TRACKING_SORTS } from '@inventory/rules';
+import {
+  DELIVERY_STATUSES,
+  TRACKABLE_TYPE_SLUGS,
+  TRACKABLE_TYPES,
+  TRACKING_SORTS,
+} from '@inventory/rules';
 import type { ValuesOf } from '../../http/input-field.js';
 import { page } from '../../http/page-fields.js';
 import { query } from '../../http/query-fields.js';
@@ -13,18 +18,11 @@ const TRACKINGS_MAX_SEARCH_LENGTH = 255;
  * `filter[trackable_type]` takes a slug or the record type's fully qualified
  * name (the web app's model class), mapped here to the slug the rows store.
  */
-const TRACKABLE_TYPE_NAMES: Record<string, string> = {
-  sales_order_fulfillment: 'App\\Models\\SalesOrderFulfillment',
-  inbound_shipment: 'App\\Models\\InboundShipment',
-  warehouse_transfer_shipment: 'App\\Models\\WarehouseTransferShipment',
-  rma: 'App\\Models\\Rma',
-  vendor_credit_shipment: 'App\\Models\\VendorCreditShipment',
-};
 const SLUG_OF = new Map<string, string>(
-  Object.entries(TRACKABLE_TYPE_NAMES).flatMap(([slug, name]) => [
+  Object.entries(TRACKABLE_TYPES).flatMap(([slug, { modelClass }]) => [
     [slug, slug],
-    [name.toLowerCase(), slug],
-    [`\\${name.toLowerCase()}`, slug],
+    [modelClass.toLowerCase(), slug],
+    [`\\${modelClass.toLowerCase()}`, slug],
   ]),
 );
 
@@ -43,10 +41,10 @@ export const TRACKINGS_QUERY = {
     rejected: (bad) => `The filter.carrier_code field must hold integers. Got: ${listed(bad)}`,
   }),
   trackable_type: query.list({
-    description: `comma-separated: ${Object.keys(TRACKABLE_TYPE_NAMES).join(', ')} or their type names`,
+    description: `comma-separated: ${TRACKABLE_TYPE_SLUGS.join(', ')} or their type names`,
     each: (item) => SLUG_OF.get(item.toLowerCase()),
     rejected: (bad) =>
-      `The selected filter.trackable_type is invalid; allowed: ${Object.keys(TRACKABLE_TYPE_NAMES).join(', ')} or their type names. Got: ${listed(bad)}`,
+      `The selected filter.trackable_type is invalid; allowed: ${TRACKABLE_TYPE_SLUGS.join(', ')} or their type names. Got: ${listed(bad)}`,
   }),
   date_from: query.day(),
   date_to: query.day(),

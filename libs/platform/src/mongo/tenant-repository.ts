@@ -1,6 +1,7 @@
 import type {
   FilterQuery,
   Model,
+  mongo,
   PipelineStage,
   ProjectionType,
   SortOrder,
@@ -26,6 +27,13 @@ export interface FindOptions<T> {
   projection?: ProjectionType<T>;
 }
 
+export interface PageOptions<T> {
+  sort: Record<string, SortOrder>;
+  page: number;
+  perPage: number;
+  projection?: ProjectionType<T>;
+}
+
 /**
  * The base of every repository over tenant-owned documents (the idea of novu's
  * `BaseRepository` and its enforced organisation id, at the size this code base
@@ -34,6 +42,10 @@ export interface FindOptions<T> {
  * (even one cast past the types, or built from input) can point a query at
  * another tenant. The methods are protected: a subclass exposes named operations
  * (`findOwned`, `revoke`), and use cases never write a filter at all.
+ *
+ * Work that spans tenants (a worker's claim, resolving an inbound token) lives in methods named
+ * `…AcrossTenants` and reaches the model only through `acrossTenants()`, so a search for that
+ * name finds every cross-tenant query (a lint rule keeps `this.model` out of services' stores).
  */
 export abstract class TenantScopedRepository<T extends TenantOwned> {
   protected constructor(protected readonly model: Model<T>) {}
@@ -69,17 +81,31 @@ export abstract class TenantScopedRepository<T extends TenantOwned> {
     return this.model.countDocuments(this.scope(tenantId, filter));
   }
 
+  /** The model unscoped: only for methods named `…AcrossTenants` (see the class comment). */
+  protected acrossTenants(): Model<T> {
+    return this.model;
+  }
+
+  /**
+   * The driver's collection, for the bulk writes that skip mongoose's per-document work (ADRs
+   * 0224, 0406); each such write names its row's tenant itself (`scope(row.tenant_id, …)`).
+   */
+  protected driverCollection(): mongo.Collection<T> {
+    return this.model.collection as unknown as mongo.Collection<T>;
+  }
+
   /** Rows of one page and the total matching, in parallel. */
   protected async page(
     tenantId: string,
     filter: ScopedFilter<T>,
-    options: { sort: Record<string, SortOrder>; page: number; perPage: number },
+    options: PageOptions<T>,
   ): Promise<{ rows: T[]; total: number }> {
     const [rows, total] = await Promise.all([
       this.findMany(tenantId, filter, {
         sort: options.sort,
         skip: (options.page - 1) * options.perPage,
         limit: options.perPage,
+        projection: options.projection,
       }),
       this.count(tenantId, filter),
     ]);
@@ -166,6 +192,11 @@ export abstract class TenantScopedRepository<T extends TenantOwned> {
   /** One document; its type requires `tenant_id`, so a row is never stored without one. */
   protected async insertOne(document: T): Promise<void> {
     await this.model.create(document);
+  }
+
+  /** One document the schema's defaults complete; answers the stored document. */
+  protected async insertWithDefaults(document: Partial<T> & TenantOwned): Promise<T> {
+    return (await this.model.create(document)).toObject() as T;
   }
 
   /** One bulk write of updates, each scoped to the tenant; unordered. */

@@ -79,16 +79,12 @@ export class ActivityRepository extends TenantScopedRepository<ActivityDocument>
     query: ActivityQuery,
   ): Promise<{ rows: ActivityDocument[]; total: number }> {
     const filter: ScopedFilter<ActivityDocument> = activityConditions(query);
-    const [rows, total] = await Promise.all([
-      this.findMany(tenantId, filter, {
-        projection: WITHOUT_MONGO_ID,
-        sort: activitySort(query.sort),
-        skip: (query.page - 1) * query.perPage,
-        limit: query.perPage,
-      }),
-      this.count(tenantId, filter),
-    ]);
-    return { rows, total };
+    return this.page(tenantId, filter, {
+      projection: WITHOUT_MONGO_ID,
+      sort: activitySort(query.sort),
+      page: query.page,
+      perPage: query.perPage,
+    });
   }
 
   private findBySource(tenantId: string, sourceId: string): Promise<ActivityDocument | null> {

@@ -82,14 +82,13 @@ export class AlertRepository extends TenantScopedRepository<AlertDocument> {
     query: AlertPageQuery,
   ): Promise<{ rows: AlertDocument[]; total: number; unread: number }> {
     const filter = query.unreadOnly ? UNREAD : {};
-    const [rows, total, unread] = await Promise.all([
-      this.findMany(tenantId, filter, {
+    const [{ rows, total }, unread] = await Promise.all([
+      this.page(tenantId, filter, {
         projection: WITHOUT_MONGO_ID,
         sort: NEWEST_FIRST,
-        skip: (query.page - 1) * query.perPage,
-        limit: query.perPage,
+        page: query.page,
+        perPage: query.perPage,
       }),
-      this.count(tenantId, filter),
       query.unreadOnly ? undefined : this.count(tenantId, UNREAD),
     ]);
     return { rows, total, unread: unread ?? total };
@@ -101,15 +100,9 @@ export class AlertRepository extends TenantScopedRepository<AlertDocument> {
     return this.findOne(tenantId, { id }, WITHOUT_MONGO_ID);
   }
 
-  /**
-   * Marks every unread alert read; returns how many changed. The base has no
-   * `updateMany` yet, so the scoped filter is built here through `scope()`.
-   */
+  /** Marks every unread alert read; returns how many changed. */
   async markAllRead(tenantId: string, at: Date): Promise<number> {
-    const result = await this.model.updateMany(this.scope(tenantId, UNREAD), {
-      $set: { read_at: at },
-    });
-    return result.modifiedCount;
+    return (await this.updateMany(tenantId, UNREAD, { $set: { read_at: at } })).modified;
   }
 
   private findByKey(tenantId: string, key: string): Promise<AlertDocument | null> {

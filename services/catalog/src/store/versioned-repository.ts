@@ -51,16 +51,12 @@ export abstract class VersionedRepository<
     const sort: Record<string, SortOrder> = Object.fromEntries(
       query.sort.map((key) => [column(key.field), key.descending ? -1 : 1]),
     );
-    const [rows, total] = await Promise.all([
-      this.findMany(tenantId, filter, {
-        projection: WITHOUT_MONGO_ID,
-        sort,
-        skip: (query.page - 1) * query.perPage,
-        limit: query.perPage,
-      }),
-      this.count(tenantId, filter),
-    ]);
-    return { rows, total };
+    return this.page(tenantId, filter, {
+      projection: WITHOUT_MONGO_ID,
+      sort,
+      page: query.page,
+      perPage: query.perPage,
+    });
   }
 
   /** How many rows the tenant lists before any filter. */
@@ -73,8 +69,7 @@ export abstract class VersionedRepository<
    * the first event for an id creates the row (a delete creates a tombstone). One conditional
    * upsert, so concurrent or redelivered events cannot interleave: an older event either matches
    * nothing and collides with the unique (tenant_id, id) index, or is outrun by the newer write.
-   * Returns whether the row changed. The base has no upsert yet, so the scoped filter is built
-   * here through `scope()`.
+   * Returns whether the row changed.
    */
   private async applyVersioned(
     tenantId: string,
@@ -83,14 +78,12 @@ export abstract class VersionedRepository<
     fields: Record<string, unknown>,
   ): Promise<boolean> {
     // The id and the tenant come from the filter on insert; they are never rewritten.
-    const filter = this.scope(tenantId, { id, version: { $lt: version } } as ScopedFilter<Row>);
+    const filter = { id, version: { $lt: version } } as ScopedFilter<Row>;
     try {
-      const result = await this.model.updateOne(
-        filter,
-        { $set: { ...fields, version } } as UpdateQuery<Row>,
-        { upsert: true },
-      );
-      return result.modifiedCount + result.upsertedCount > 0;
+      const result = await this.upsertOne(tenantId, filter, {
+        $set: { ...fields, version },
+      } as UpdateQuery<Row>);
+      return result.modified + result.upserted > 0;
     } catch (error) {
       // The row exists with this or a newer version: the upsert collided with it.
       if (isDuplicateKeyError(error)) return false;

@@ -3,7 +3,6 @@ import { isKnownScope } from '@inventory/access';
 import type { Violations } from './validation.js';
 import { messages } from './validation.js';
 
-export const MAX_ACTIVE_TOKENS = 50;
 export const PLATFORM_RATE_LIMIT_PER_MINUTE = 1_000;
 export const MAX_NAME_LENGTH = 255;
 export const MAX_ALLOWLIST_ENTRIES = 100;

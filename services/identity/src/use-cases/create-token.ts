@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
+import { MAX_ACTIVE_TOKENS } from '@inventory/access';
 import {
   AppError,
   failedPrecondition,
@@ -14,7 +15,6 @@ import {
   checkName,
   checkRateLimit,
   checkScopes,
-  MAX_ACTIVE_TOKENS,
 } from '../domain/token-rules.js';
 import { Violations } from '../domain/validation.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';

@@ -34,11 +34,6 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     super(deliveryModel(connection));
   }
 
-  /** The driver's collection, typed: for writes whose documents are built whole here. */
-  private collection(): mongo.Collection<DeliveryDocument> {
-    return this.model.collection as unknown as mongo.Collection<DeliveryDocument>;
-  }
-
   /** Schedules a first attempt now; false when the same dedupe key was already scheduled. */
   async insertIfNew(input: NewDelivery, now = new Date()): Promise<boolean> {
     try {
@@ -90,7 +85,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     }));
     try {
       // The driver adds an _id to each document; the worker's copies need none.
-      await this.collection().insertMany(
+      await this.driverCollection().insertMany(
         documents.map((document) => ({ ...document })),
         { ordered: false },
       );
@@ -104,7 +99,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
 
   /** Ids of pending deliveries of every tenant due by `now` and not held by a live lease, oldest first. */
   async dueIdsAcrossTenants(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.model
+    const rows = await this.acrossTenants()
       .find(
         { status: 'pending', next_attempt_at: { $lte: now }, lease_until: { $lte: now } },
         { delivery_id: 1 },
@@ -127,7 +122,8 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
   ): Promise<DeliveryDocument[]> {
     if (deliveryIds.length === 0) return [];
     const token = randomUUID();
-    await this.model.updateMany(
+    const deliveries = this.acrossTenants();
+    await deliveries.updateMany(
       {
         delivery_id: { $in: deliveryIds },
         status: 'pending',
@@ -136,7 +132,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
       },
       { $set: { lease_until: new Date(now.getTime() + leaseMs), lease_token: token } },
     );
-    return this.model
+    return deliveries
       .find({ delivery_id: { $in: deliveryIds }, lease_token: token })
       .lean<DeliveryDocument[]>();
   }
@@ -148,7 +144,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
   async settleMany(settles: Settle[]): Promise<void> {
     if (settles.length === 0) return;
     const updatedAt = new Date();
-    await this.collection().bulkWrite(
+    await this.driverCollection().bulkWrite(
       settles.map(({ delivery, changes, attempt }) => ({
         updateOne: {
           filter: this.scope(delivery.tenant_id, {
@@ -171,7 +167,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
   async releaseLeasesAcrossTenants(
     held: Array<Pick<DeliveryDocument, 'delivery_id' | 'lease_token'>>,
   ): Promise<void> {
-    await this.collection().bulkWrite(
+    await this.driverCollection().bulkWrite(
       held.map((delivery) => ({
         updateOne: {
           filter: {
@@ -226,23 +222,19 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.event ? { event: filter.event } : {}),
     };
-    const [rows, total] = await Promise.all([
-      this.findMany(tenantId, scoped, {
-        projection: { body: 0 },
-        sort: { created_at: -1, delivery_id: 1 },
-        skip: (page - 1) * perPage,
-        limit: perPage,
-      }),
-      this.count(tenantId, scoped),
-    ]);
-    return { rows, total };
+    return this.page(tenantId, scoped, {
+      projection: { body: 0 },
+      sort: { created_at: -1, delivery_id: 1 },
+      page,
+      perPage,
+    });
   }
 
   /** Deliveries of a deleted subscription are kept as history but never attempted again. */
   async skipPending(tenantId: string, subscriptionId: number): Promise<void> {
-    // An update of many: written here until the base has one (it has `updateOne`).
-    await this.model.updateMany(
-      this.scope(tenantId, { subscription_id: subscriptionId, status: 'pending' }),
+    await this.updateMany(
+      tenantId,
+      { subscription_id: subscriptionId, status: 'pending' },
       { $set: { status: 'skipped', updated_at: new Date() } },
     );
   }

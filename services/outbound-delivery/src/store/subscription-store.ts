@@ -90,7 +90,9 @@ export class SubscriptionStore extends TenantScopedRepository<SubscriptionDocume
    */
   async byIdsAcrossTenants(ids: number[]): Promise<SubscriptionDocument[]> {
     if (ids.length === 0) return [];
-    return this.model.find({ id: { $in: [...new Set(ids)] } }).lean<SubscriptionDocument[]>();
+    return this.acrossTenants()
+      .find({ id: { $in: [...new Set(ids)] } })
+      .lean<SubscriptionDocument[]>();
   }
 
   /** The tenant's active subscriptions that list `event`. */

@@ -1,3 +1,4 @@
+import { TRACKABLE_TYPES, type TrackableType } from '@inventory/rules';
 import type { AutoTrackSettings } from './instance-settings.js';
 
 /** auto_track_channels as stored: `default` all/none and per-channel overrides. */
@@ -44,14 +45,6 @@ export function mergeChannelScope(
   return { default: patch.default ?? current.default, channels };
 }
 
-const FLAG_OF_TYPE: Record<string, keyof AutoTrackSettings> = {
-  sales_order_fulfillment: 'sales_order_fulfillments',
-  inbound_shipment: 'inbound_shipments',
-  warehouse_transfer_shipment: 'warehouse_transfer_shipments',
-  rma: 'rmas',
-  vendor_credit_shipment: 'vendor_credit_shipments',
-};
-
 /** What auto-tracking needs to know about a shipment. */
 export interface ShipmentScope {
   trackable_type: string;
@@ -69,7 +62,9 @@ export function isAutoTracked(
   settings: { auto_track: AutoTrackSettings; auto_track_channels: ChannelScopeSettings },
   shipment: ShipmentScope,
 ): boolean {
-  const flag = FLAG_OF_TYPE[shipment.trackable_type];
+  const flag = Object.hasOwn(TRACKABLE_TYPES, shipment.trackable_type)
+    ? TRACKABLE_TYPES[shipment.trackable_type as TrackableType].autoTrackKey
+    : undefined;
   if (!flag || !settings.auto_track[flag]) return false;
   if (shipment.trackable_type !== 'sales_order_fulfillment') return true;
   if (shipment.sales_channel_id === null || shipment.sales_channel_id === undefined)

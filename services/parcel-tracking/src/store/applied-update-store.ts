@@ -1,4 +1,4 @@
-import { Schema, type Connection, type mongo } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import { isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
 
 /** The answer ApplyTrackingUpdate gave for one webhook event, so a retry gets the same one. */
@@ -54,9 +54,7 @@ export class AppliedUpdateStore extends TenantScopedRepository<AppliedUpdateDocu
         tenant_id: tenantId,
         created_at: new Date(),
       };
-      await (this.model.collection as unknown as mongo.Collection<AppliedUpdateDocument>).insertOne(
-        document,
-      );
+      await this.driverCollection().insertOne(document);
       return answer;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;

@@ -88,7 +88,7 @@ export class InstanceStore extends TenantScopedRepository<InstanceDocument> {
    * nothing tenant-facing calls it.
    */
   listAcrossTenants(): Promise<InstanceDocument[]> {
-    return this.model.find({}).sort({ id: 1 }).lean<InstanceDocument[]>();
+    return this.acrossTenants().find({}).sort({ id: 1 }).lean<InstanceDocument[]>();
   }
 
   /**

@@ -49,14 +49,13 @@ export class TrackingRows extends TenantScopedRepository<TrackingDocument> {
   async insertActive(row: NewTracking, now: Date): Promise<TrackingDocument | null> {
     const id = await nextSequence(this.connection, 'tracking_rows');
     try {
-      const doc = await this.model.create({
+      return await this.insertWithDefaults({
         ...row,
         id,
         active: true,
         created_at: row.created_at ?? now,
         updated_at: now,
       });
-      return doc.toObject();
     } catch (error) {
       if (isDuplicateKeyError(error)) return null;
       throw error;

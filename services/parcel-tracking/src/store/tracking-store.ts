@@ -196,14 +196,12 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
 
   async insert(row: NewTracking): Promise<TrackingDocument> {
     const now = new Date();
-    // Through the model, so the schema's defaults fill what a new row leaves out.
-    const doc = await this.model.create({
+    return this.insertWithDefaults({
       ...row,
       id: await nextSequence(this.connection, 'tracking_rows'),
       created_at: row.created_at ?? now,
       updated_at: now,
     });
-    return doc.toObject();
   }
 
   /** The instance's rows matching `filter`. */

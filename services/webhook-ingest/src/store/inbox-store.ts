@@ -33,11 +33,6 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
     this.ids = new IdBlock(connection, 'webhook_events');
   }
 
-  /** The driver's collection, typed: for writes whose documents and filters are built whole here. */
-  private collection(): mongo.Collection<WebhookEventDocument> {
-    return this.model.collection as unknown as mongo.Collection<WebhookEventDocument>;
-  }
-
   /** Ids come first, so activity entries written with a row can name it. */
   newId(): Promise<number> {
     return this.ids.take();
@@ -48,7 +43,7 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
    * validation and save hooks would only cost CPU (they showed in the profile).
    */
   private async insert(row: WebhookEventDocument): Promise<void> {
-    await this.collection().insertOne({
+    await this.driverCollection().insertOne({
       ...row,
       // The schema's defaults, which mongoose applied.
       event_type: row.event_type ?? '',
@@ -154,9 +149,10 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
     limit: number,
     now = new Date(),
   ): Promise<WebhookEventDocument[]> {
+    const events = this.acrossTenants();
     const due = { state: 'received', lease_until: { $lte: now } };
     const ids = (
-      await this.model
+      await events
         .find(due, { id: 1 })
         .sort({ lease_until: 1, id: 1 })
         .limit(limit)
@@ -164,7 +160,7 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
     ).map((row) => row.id);
     if (ids.length === 0) return [];
     const token = randomUUID();
-    await this.model.updateMany(
+    await events.updateMany(
       { ...due, id: { $in: ids } },
       {
         $set: {
@@ -175,7 +171,7 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
         $inc: { attempts: 1 },
       },
     );
-    return this.model
+    return events
       .find({ id: { $in: ids }, lease_token: token })
       .sort({ id: 1 })
       .lean<WebhookEventDocument[]>();
@@ -189,7 +185,7 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
   async finishMany(results: RowResult[], token: string): Promise<number> {
     if (results.length === 0) return 0;
     const updatedAt = new Date();
-    const written = await this.collection().bulkWrite(
+    const written = await this.driverCollection().bulkWrite(
       results.map(({ owner, row, outcome, durationMs }) => ({
         updateOne: {
           filter: this.scope(row.tenant_id, {
@@ -220,7 +216,7 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
    * wrote: the token is the batch's own, so it selects no other batch's rows.
    */
   async finishedAcrossTenants(ids: number[], token: string): Promise<Set<number>> {
-    const rows = await this.model
+    const rows = await this.acrossTenants()
       .find({ id: { $in: ids }, finish_token: token }, { id: 1 })
       .lean<Array<{ id: number }>>();
     return new Set(rows.map((row) => row.id));

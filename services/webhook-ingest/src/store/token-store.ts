@@ -54,6 +54,8 @@ export class TokenStore extends TenantScopedRepository<TokenDocument> {
    * alone (the tenant is what this answers).
    */
   resolveAcrossTenants(token: string): Promise<TokenDocument | null> {
-    return this.model.findOne({ token_hash: hashToken(token) }).lean<TokenDocument>();
+    return this.acrossTenants()
+      .findOne({ token_hash: hashToken(token) })
+      .lean<TokenDocument>();
   }
 }

@@ -4,6 +4,7 @@ import { ACTIVITY_EVENTS } from '@inventory/events/browser';
 import {
   ACTIVITY_SORTS,
   DELIVERY_STATUSES,
+  TRACKABLE_TYPE_SLUGS,
   TRACKING_SORTS,
   WEBHOOK_LOG_SORTS,
   WEBHOOK_RESULTS,
@@ -27,14 +28,6 @@ interface TrackingRow {
   created_at: string;
 }
 
-const TRACKABLE_TYPES = [
-  'sales_order_fulfillment',
-  'inbound_shipment',
-  'warehouse_transfer_shipment',
-  'rma',
-  'vendor_credit_shipment',
-];
-
 export function Trackings(props: { instanceId: number }) {
   return (
     <ApiList<TrackingRow>
@@ -53,7 +46,7 @@ export function Trackings(props: { instanceId: number }) {
           param: 'filter[trackable_type]',
           label: 'Type',
           type: 'choices',
-          choices: TRACKABLE_TYPES,
+          choices: TRACKABLE_TYPE_SLUGS,
         },
         { param: 'filter[date_from]', label: 'Created from', type: 'date' },
         { param: 'filter[date_to]', label: 'Created to', type: 'date' },

@@ -20,6 +20,3 @@ export interface Token {
   last_used_at: string | null;
   created_at: string;
 }
-
-/** The 50-active-token limit of the specification (Authentication rule 4). */
-export const TOKEN_LIMIT = 50;

@@ -5,7 +5,8 @@ import { Link } from '../../components/link.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
 import { setQuery, useRoute } from '../../router.js';
-import { TOKEN_LIMIT, type Token } from './scopes.js';
+import { MAX_ACTIVE_TOKENS } from '@inventory/access';
+import { type Token } from './scopes.js';
 import { TokenForm } from './token-form.js';
 import { NewTokenSecret } from './new-token-secret.js';
 
@@ -23,7 +24,7 @@ export function TokensPage() {
   >({ kind: 'list' });
   const [created, setCreated] = useState<(Token & { token?: string }) | null>(null);
   const [notice, setNotice] = useState('');
-  const atLimit = (tokens.data?.total ?? 0) >= TOKEN_LIMIT;
+  const atLimit = (tokens.data?.total ?? 0) >= MAX_ACTIVE_TOKENS;
 
   return (
     <section>
@@ -54,7 +55,8 @@ export function TokensPage() {
           </button>
           {atLimit && (
             <p class="field-error">
-              You have {TOKEN_LIMIT} active tokens, the most allowed. Revoke one to create another.
+              You have {MAX_ACTIVE_TOKENS} active tokens, the most allowed. Revoke one to create
+              another.
             </p>
           )}
         </div>
