@@ -21,7 +21,7 @@ describe('createApiClient', () => {
     const api = createApiClient({ baseUrl, token: '12|secret' });
     const { data } = await api.GET('/api/user');
     expect(data?.data).toEqual({ id: 7, email: 'ann@acme.test' });
-    await api.DELETE('/api/personal-access-tokens/{id}', { params: { path: { id: 12 } } });
+    await api.DELETE('/api/personal-access-tokens/{id}', { params: { path: { id: '12' } } });
     expect(seen.map(({ method, url }) => `${method} ${url}`)).toEqual([
       'GET /api/user',
       'DELETE /api/personal-access-tokens/12',
