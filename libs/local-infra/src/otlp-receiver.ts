@@ -13,6 +13,8 @@ export interface ReceivedSpan {
   /** OTLP's numbers: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
   kind: number;
   attributes: Record<string, string | number | boolean>;
+  /** The spans this one links to (a batch's entries), in the order given. */
+  links: Array<{ traceId: string; spanId: string }>;
 }
 
 export interface OtlpReceiver {
@@ -41,6 +43,7 @@ interface OtlpExport {
         name: string;
         kind: number;
         attributes?: Array<{ key: string; value: OtlpValue }>;
+        links?: Array<{ traceId: string; spanId: string }>;
       }>;
     }>;
   }>;
@@ -85,6 +88,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               name: span.name,
               kind: span.kind,
               attributes: attributeMap(span.attributes),
+              links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
             });
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');

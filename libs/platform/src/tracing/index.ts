@@ -1,6 +1,9 @@
 export {
   endSpan,
   isTracing,
+  linksTo,
+  linkTo,
+  sampledTraceparent,
   SpanKind,
   SpanStatusCode,
   startSpan,
@@ -8,6 +11,7 @@ export {
   traceHeaders,
   tracesEndpoint,
   type CarrierGetter,
+  type Link,
   type Span,
   type TracingEnv,
   type TracingHandle,

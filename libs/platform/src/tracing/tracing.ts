@@ -1,9 +1,13 @@
 import {
+  isSpanContextValid,
   ROOT_CONTEXT,
   type SpanKind,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Attributes,
+  type Context,
+  type Link,
   type Span,
   type TextMapGetter,
   type TextMapSetter,
@@ -16,10 +20,13 @@ import {
   BasicTracerProvider,
   BatchSpanProcessor,
   ParentBasedSampler,
+  SamplingDecision,
   TraceIdRatioBasedSampler,
+  type Sampler,
+  type SamplingResult,
 } from '@opentelemetry/sdk-trace-base';
 
-export { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+export { SpanKind, SpanStatusCode, type Link, type Span } from '@opentelemetry/api';
 
 /** The variables tracing reads (the OpenTelemetry SDK's standard names). */
 export interface TracingEnv {
@@ -85,7 +92,9 @@ export function startTracing(service: string, env: TracingEnv): TracingHandle {
   const ratio = env.OTEL_TRACES_SAMPLER_ARG === undefined ? 1 : Number(env.OTEL_TRACES_SAMPLER_ARG);
   const started = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || service }),
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
+    sampler: new ParentBasedSampler({
+      root: new LinkedOrRatioSampler(new TraceIdRatioBasedSampler(ratio)),
+    }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))],
   });
   provider = started;
@@ -123,7 +132,14 @@ const setter: TextMapSetter<Record<string, string>> = {
  */
 export function startSpan(
   name: string,
-  options: { kind: SpanKind; parent?: Span; remote?: CarrierGetter; attributes?: Attributes },
+  options: {
+    kind: SpanKind;
+    parent?: Span;
+    remote?: CarrierGetter;
+    attributes?: Attributes;
+    /** Spans this one belongs with without being their child (a batch's entries; see `linkTo`). */
+    links?: Link[];
+  },
 ): Span | undefined {
   if (!tracer) return undefined;
   const parentContext = options.parent
@@ -133,7 +149,7 @@ export function startSpan(
       : ROOT_CONTEXT;
   return tracer.startSpan(
     name,
-    { kind: options.kind, attributes: options.attributes },
+    { kind: options.kind, attributes: options.attributes, links: options.links },
     parentContext,
   );
 }
@@ -156,4 +172,58 @@ export function endSpan(span: Span | undefined, error?: unknown, attributes?: At
     });
   }
   span.end();
+}
+
+/**
+ * The `traceparent` of a span that is sampled, else undefined: what a record carried inside a
+ * batch keeps of its request (55 characters) so the batch's spans can link back to it, and
+ * nothing at all for a request that is not traced.
+ */
+export function sampledTraceparent(span: Span | undefined): string | undefined {
+  if (!span || !(span.spanContext().traceFlags & TraceFlags.SAMPLED)) return undefined;
+  return traceHeaders(span).traceparent;
+}
+
+/** A link to the span a `traceparent` names; undefined when there is none or it is malformed. */
+export function linkTo(traceparent: string | undefined): Link | undefined {
+  if (!traceparent) return undefined;
+  const read: CarrierGetter = (key) => (key === 'traceparent' ? traceparent : undefined);
+  const context = trace.getSpanContext(propagator.extract(ROOT_CONTEXT, read, getter));
+  return context && isSpanContextValid(context) ? { context } : undefined;
+}
+
+/** The links to every valid `traceparent` given, in order (absent and malformed ones skipped). */
+export function linksTo(traceparents: Iterable<string | undefined>): Link[] {
+  const links: Link[] = [];
+  for (const traceparent of traceparents) {
+    const link = linkTo(traceparent);
+    if (link) links.push(link);
+  }
+  return links;
+}
+
+/**
+ * A new trace (no parent) is recorded when any span it links to was, otherwise at the configured
+ * ratio: a batch's span is kept whenever one of the requests in it is, so its links are not lost
+ * to a coin toss of its own.
+ */
+class LinkedOrRatioSampler implements Sampler {
+  constructor(private readonly ratio: Sampler) {}
+
+  shouldSample(
+    context: Context,
+    traceId: string,
+    name: string,
+    kind: SpanKind,
+    attributes: Attributes,
+    links: Link[],
+  ): SamplingResult {
+    if (links.some((link) => link.context.traceFlags & TraceFlags.SAMPLED))
+      return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+    return this.ratio.shouldSample(context, traceId, name, kind, attributes, links);
+  }
+
+  toString(): string {
+    return `LinkedOrRatioSampler{${this.ratio.toString()}}`;
+  }
 }

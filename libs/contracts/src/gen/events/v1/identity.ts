@@ -47,6 +47,12 @@ export interface TokenRequestLogged {
   at?: Date | undefined;
   /** Unique per request; identity's storage is idempotent on it. */
   id: string;
+  /**
+   * W3C traceparent of the request's span, only when that request was traced and sampled
+   * (absent otherwise, so an untraced entry costs nothing); identity's span for the batch
+   * links to it (ADR 0711).
+   */
+  traceparent?: string | undefined;
 }
 
 /**
@@ -331,6 +337,7 @@ function createBaseTokenRequestLogged(): TokenRequestLogged {
     user_agent: '',
     at: undefined,
     id: '',
+    traceparent: undefined,
   };
 }
 
@@ -368,6 +375,9 @@ export const TokenRequestLogged: MessageFns<TokenRequestLogged> = {
     }
     if (message.id !== '') {
       writer.uint32(90).string(message.id);
+    }
+    if (message.traceparent !== undefined) {
+      writer.uint32(98).string(message.traceparent);
     }
     return writer;
   },
@@ -473,6 +483,14 @@ export const TokenRequestLogged: MessageFns<TokenRequestLogged> = {
             message.id = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.traceparent = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -514,6 +532,7 @@ export const TokenRequestLogged: MessageFns<TokenRequestLogged> = {
           : '',
       at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
       id: isSet(object.id) ? globalThis.String(object.id) : '',
+      traceparent: isSet(object.traceparent) ? globalThis.String(object.traceparent) : undefined,
     };
   },
 
@@ -552,6 +571,9 @@ export const TokenRequestLogged: MessageFns<TokenRequestLogged> = {
     if (message.id !== '') {
       obj.id = message.id;
     }
+    if (message.traceparent !== undefined) {
+      obj.traceparent = message.traceparent;
+    }
     return obj;
   },
 
@@ -571,6 +593,7 @@ export const TokenRequestLogged: MessageFns<TokenRequestLogged> = {
     message.user_agent = object.user_agent ?? '';
     message.at = object.at ?? undefined;
     message.id = object.id ?? '';
+    message.traceparent = object.traceparent ?? undefined;
     return message;
   },
 };
