@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TokenRequestLogged } from '@inventory/contracts/events/v1/identity.js';
 import { tokenRequestsLogged } from '@inventory/events';
-import { encodeEvent, maskSecrets, type Logger } from '@inventory/platform';
+import {
+  currentContext,
+  encodeEvent,
+  endSpan,
+  isTracing,
+  linksTo,
+  maskSecrets,
+  sampledTraceparent,
+  SpanKind,
+  startSpan,
+  traceHeaders,
+  type Logger,
+} from '@inventory/platform';
 import { headers as natsHeaders, type NatsConnection } from 'nats';
 
 export interface RequestLogOptions {
@@ -69,9 +81,15 @@ export class RequestLogPublisher {
     if (!requests?.length) return;
     try {
       const { id, bytes } = encodeEvent(tokenRequestsLogged, { tenantId, payload: { requests } });
+      const span = batchSpan(id, requests);
       const headers = natsHeaders();
       headers.set('Nats-Msg-Id', id);
-      this.nats.publish(tokenRequestsLogged.subject, bytes, { headers });
+      for (const [key, value] of Object.entries(traceHeaders(span))) headers.set(key, value);
+      try {
+        this.nats.publish(tokenRequestsLogged.subject, bytes, { headers });
+      } finally {
+        endSpan(span);
+      }
       this.buffers.delete(tenantId);
       this.buffered -= requests.length;
     } catch (error) {
@@ -87,6 +105,25 @@ export class RequestLogPublisher {
     this.lastWarning = now;
     this.logger.warn({ err: error }, 'request log entries not published yet');
   }
+}
+
+/**
+ * One message holds many requests, so no single `traceparent` describes it: the batch's publish
+ * is a span of its own (the parent of identity's span for it) linked to every traced request in
+ * it, as OpenTelemetry's messaging conventions do for batches (ADR 0711).
+ */
+function batchSpan(id: string, requests: TokenRequestLogged[]) {
+  if (!isTracing()) return undefined;
+  return startSpan(`${tokenRequestsLogged.subject} publish`, {
+    kind: SpanKind.PRODUCER,
+    links: linksTo(requests.map((request) => request.traceparent)),
+    attributes: {
+      'messaging.system': 'nats',
+      'messaging.destination.name': tokenRequestsLogged.subject,
+      'messaging.message.id': id,
+      'messaging.batch.message_count': requests.length,
+    },
+  });
 }
 
 export function registerRequestLog(app: FastifyInstance, publisher: RequestLogPublisher): void {
@@ -106,6 +143,8 @@ export function registerRequestLog(app: FastifyInstance, publisher: RequestLogPu
       ip: request.ip,
       user_agent: String(request.headers['user-agent'] ?? '').slice(0, 512),
       at: new Date(),
+      // Only a sampled request's: the untraced default adds no byte to the entry.
+      traceparent: sampledTraceparent(currentContext()?.span),
     });
     done();
   });
