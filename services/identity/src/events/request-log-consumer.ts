@@ -1,5 +1,5 @@
 import { IDENTITY_STREAM, tokenRequestsLogged } from '@inventory/events';
-import type { ServiceRuntime } from '@inventory/platform';
+import { currentContext, linksTo, type ServiceRuntime } from '@inventory/platform';
 import type { RecordTokenRequests } from '../use-cases/record-token-requests.js';
 
 /**
@@ -16,6 +16,13 @@ export async function consumeRequestLog(
     event: tokenRequestsLogged,
     idempotent: false,
     retryDelayMs: 2_000,
-    handle: (event) => recordTokenRequests.execute(event),
+    handle: (event) => {
+      // One batch, many requests: the batch's span (a child of the gateway's publish) links to
+      // each traced request in it, so a request's trace leads to where it was stored (ADR 0711).
+      const span = currentContext()?.span;
+      if (span?.isRecording())
+        span.addLinks(linksTo(event.payload.requests.map((entry) => entry.traceparent)));
+      return recordTokenRequests.execute(event);
+    },
   });
 }

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { IDENTITY_STREAM, tokenRequestsLogged } from '@inventory/events';
+import {
+  consumerDrained,
+  startOtlpReceiver,
+  waitFor,
+  type OtlpReceiver,
+} from '@inventory/local-infra';
+import { encodeEvent, EventPublisher } from '@inventory/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, startIdentity, type IdentityUnderTest } from './harness.js';
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** A request-log batch names many requests: its consumer span links to each traced one (ADR 0711). */
+describe('request-log batch trace context', () => {
+  let receiver: OtlpReceiver;
+  let identity: IdentityUnderTest;
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    identity = await startIdentity({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
+  });
+  afterAll(async () => {
+    await identity?.stop();
+    await receiver?.stop();
+  });
+
+  it("processes a batch in a CONSUMER span under the gateway's publish, linked to every traced entry", async () => {
+    const { client, service } = identity;
+    const { tenant } = await client.call.createTenant({
+      slug: 'log-trace',
+      name: '',
+      custom_domains: [],
+    });
+    const tenantId = tenant!.id;
+    const { user } = await as(tenantId, undefined, () =>
+      client.call.createUser({
+        email: 'traced@log-trace.test',
+        name: 'T',
+        password: 'password-1',
+        is_owner: true,
+        permissions: [],
+      }),
+    );
+    const { token } = await as(tenantId, user!.id, () =>
+      client.call.createToken({ name: 't', scopes: [], ip_allowlist: [] }),
+    );
+    const requests = [
+      { traceId: hex(16), spanId: hex(8) },
+      { traceId: hex(16), spanId: hex(8) },
+    ];
+    const entry = (id: string, traceparent?: string) => ({
+      id,
+      token_id: token!.id,
+      user_id: user!.id,
+      method: 'GET',
+      route: '/api/user',
+      path: '/api/user',
+      status: 200,
+      duration_ms: 1,
+      ip: '127.0.0.1',
+      user_agent: 'test',
+      at: new Date(),
+      traceparent,
+    });
+    const batch = encodeEvent(tokenRequestsLogged, {
+      tenantId,
+      payload: {
+        requests: [
+          entry('traced-1', `00-${requests[0]!.traceId}-${requests[0]!.spanId}-01`),
+          entry('untraced'),
+          entry('traced-2', `00-${requests[1]!.traceId}-${requests[1]!.spanId}-01`),
+        ],
+      },
+    });
+    const publish = { traceId: hex(16), spanId: hex(8) };
+    await new EventPublisher(service.jetstream).publishEncoded(
+      tokenRequestsLogged.subject,
+      batch.id,
+      batch.bytes,
+      '',
+      { traceparent: `00-${publish.traceId}-${publish.spanId}-01` },
+    );
+    await consumerDrained(service.jetstreamManager, IDENTITY_STREAM.name, 'identity-request-log');
+    expect(
+      await service.mongo.collection('token_requests').countDocuments({ tenant_id: tenantId }),
+    ).toBe(3);
+
+    const span = await waitFor(async () => {
+      await service.tracing.flush();
+      return receiver.spans.find((candidate) => candidate.traceId === publish.traceId);
+    }, "the batch's consumer span");
+    expect(span).toMatchObject({
+      name: `${tokenRequestsLogged.subject} process`,
+      kind: 5, // CONSUMER
+      parentSpanId: publish.spanId,
+      attributes: { 'messaging.outcome': 'handled' },
+      links: requests,
+    });
+  });
+});
