@@ -87,9 +87,11 @@ export class RequestLogPublisher {
       for (const [key, value] of Object.entries(traceHeaders(span))) headers.set(key, value);
       try {
         this.nats.publish(tokenRequestsLogged.subject, bytes, { headers });
-      } finally {
-        endSpan(span);
+      } catch (error) {
+        endSpan(span, error);
+        throw error;
       }
+      endSpan(span);
       this.buffers.delete(tenantId);
       this.buffered -= requests.length;
     } catch (error) {
