@@ -146,7 +146,7 @@ export function registerRequestLog(app: FastifyInstance, publisher: RequestLogPu
       user_agent: String(request.headers['user-agent'] ?? '').slice(0, 512),
       at: new Date(),
       // Only a sampled request's: the untraced default adds no byte to the entry.
-      traceparent: sampledTraceparent(currentContext()?.span),
+      traceparent: isTracing() ? sampledTraceparent(currentContext()?.span) : undefined,
     });
     done();
   });
