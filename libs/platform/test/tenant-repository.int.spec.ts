@@ -277,6 +277,14 @@ describe('TenantScopedRepository', () => {
         },
       ),
     ).rejects.toThrow(/text/);
+    // A duplicate beside another failed row (an array is no `_id`) is not skipped.
+    await expect(
+      notes.addAll(
+        'o',
+        [batch[0]!, { _id: ['not', 'an', 'id'], tenant_id: 'o', id: 75, text: 'o75' } as never],
+        idempotent,
+      ),
+    ).rejects.toThrow(/_id/);
     // Not lean: mongoose completes the row with the schema's defaults.
     await notes.addAll('o', [{ tenant_id: 'o', id: 74, text: 'o74' }]);
     expect((await notes.list('o', { id: 74 }))[0]).toMatchObject({ tag: 'untagged' });

@@ -277,14 +277,14 @@ function requireTenant(tenantId: string): void {
     throw new Error('a tenant id is required for every tenant-scoped query');
 }
 
-/** A duplicate key, or an unordered bulk insert whose every failed row was one. */
+/**
+ * A duplicate key, or a bulk insert whose every failed row was one. A bulk error's own `code` is
+ * only its first row's, so its rows decide: a duplicate beside any other failure is not skipped.
+ */
 function onlyDuplicateKeys(error: unknown): boolean {
-  if (isDuplicateKeyError(error)) return true;
-  const writeErrors = (error as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> })
-    .writeErrors;
-  return (
-    Array.isArray(writeErrors) &&
-    writeErrors.length > 0 &&
-    writeErrors.every((writeError) => (writeError.code ?? writeError.err?.code) === 11000)
+  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
+  if (!Array.isArray(writeErrors) || writeErrors.length === 0) return isDuplicateKeyError(error);
+  return (writeErrors as Array<{ code?: number; err?: { code?: number } }>).every(
+    (writeError) => (writeError.code ?? writeError.err?.code) === 11000,
   );
 }
