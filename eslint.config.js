@@ -177,10 +177,9 @@ export default tseslint.config(
   {
     // A repository reaches its model unscoped only through `acrossTenants()` (in methods named
     // `…AcrossTenants`) or `driverCollection()` (bulk writes scoped row by row), so every
-    // cross-tenant query can be found by name (ADR 0011). Identity's stores still call
-    // `insertMany` on the model.
+    // cross-tenant query can be found by name (ADR 0011).
     files: ['services/*/src/store/**/*.ts'],
-    ignores: ['services/identity/**', '**/*.spec.ts'],
+    ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -9,8 +9,8 @@ import {
 import { defineEvent, type StreamSpec } from '@inventory/platform';
 
 /**
- * The catalog area's stream (products, purchase invoices, sales channels, sales orders). The
- * same spec parcel-tracking declares for its sales-channel consumers: `ensureStream` is
+ * The catalog area's stream (products, purchase invoices, sales channels, sales orders). Catalog
+ * and parcel-tracking (its sales-channel consumers) both declare it from here: `ensureStream` is
  * idempotent, so whichever process starts first creates it.
  */
 export const CATALOG_STREAM: StreamSpec = { name: 'CATALOG', subjects: ['catalog.>'] };

@@ -21,16 +21,17 @@ describe('ServiceRuntime.run', () => {
   });
   afterAll(() => infra?.stop());
 
-  it('wires the service and adds what the wiring returns to the runtime', async () => {
+  it('wires the service and answers the runtime it wired', async () => {
+    let wired: ServiceRuntime | undefined;
     const runtime = await ServiceRuntime.run(
       { name: 'run-ok', config, dbName: infra.dbName('run_ok') },
       async (started) => {
         await started.serve([echoRegistration]);
-        return { wired: 'yes' as const };
+        wired = started;
       },
     );
     try {
-      expect(runtime.wired).toBe('yes');
+      expect(wired).toBe(runtime);
       expect(runtime.grpc?.port).toBeGreaterThan(0);
     } finally {
       await runtime.stop();

@@ -1,7 +1,12 @@
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { Schema, type Connection, type PipelineStage, type UpdateQuery } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMongo, TenantScopedRepository, type ScopedFilter } from '../src/index.js';
+import {
+  connectMongo,
+  TenantScopedRepository,
+  type InsertManyOptions,
+  type ScopedFilter,
+} from '../src/index.js';
 
 interface Note {
   tenant_id: string;
@@ -61,6 +66,9 @@ class NoteRepository extends TenantScopedRepository<Note> {
       perPage: 1,
       projection: { _id: 0, id: 1 },
     });
+  }
+  addAll(tenantId: string, rows: Array<Note & { _id?: string }>, options?: InsertManyOptions) {
+    return this.insertMany(tenantId, rows, options);
   }
   addWithDefaults(note: Omit<Note, 'tag'>) {
     return this.insertWithDefaults(note);
@@ -204,6 +212,82 @@ describe('TenantScopedRepository', () => {
     ]);
     // @ts-expect-error: a stored row must carry its tenant
     await expect(notes.addWithDefaults({ id: 41, text: 'no tenant' })).rejects.toThrow(/tenant_id/);
+  });
+
+  it('inserts a batch only when every row names the given tenant', async () => {
+    await notes.addAll('m', [
+      { tenant_id: 'm', id: 60, text: 'm60' },
+      { tenant_id: 'm', id: 61, text: 'm61' },
+    ]);
+    expect((await notes.list('m', {})).map((note) => note.text)).toEqual(['m60', 'm61']);
+
+    // A row of another tenant refuses the whole batch, the rows before it included.
+    await expect(
+      notes.addAll('m', [
+        { tenant_id: 'm', id: 62, text: 'm62' },
+        { tenant_id: 'n', id: 63, text: 'n63' },
+      ]),
+    ).rejects.toThrow('belongs to the given tenant');
+    await expect(notes.addAll('', [{ tenant_id: '', id: 64, text: 'no tenant' }])).rejects.toThrow(
+      'tenant id is required',
+    );
+    await expect(
+      // @ts-expect-error: a stored row must carry its tenant
+      notes.addAll('m', [{ id: 65, text: 'no tenant' }]),
+    ).rejects.toThrow('belongs to the given tenant');
+    expect((await notes.list('m', {})).map((note) => note.id)).toEqual([60, 61]);
+    expect(await notes.list('n', {})).toEqual([]);
+    await expect(notes.addAll('m', [])).resolves.toBeUndefined();
+  });
+
+  it('inserts lean rows as given and skips stored keys when asked, so a redelivered batch adds nothing', async () => {
+    const batch = [
+      { _id: 'o-70', tenant_id: 'o', id: 70, text: 'o70' },
+      { _id: 'o-71', tenant_id: 'o', id: 71, text: 'o71' },
+    ];
+    const idempotent = { ordered: false, lean: true, skipDuplicates: true };
+    await notes.addAll('o', batch, idempotent);
+    // The redelivery, with one new row after a duplicate: unordered, the new row is still written.
+    await notes.addAll(
+      'o',
+      [...batch, { _id: 'o-72', tenant_id: 'o', id: 72, text: 'o72' }],
+      idempotent,
+    );
+    const stored = await connection
+      .collection('notes')
+      .find({ tenant_id: 'o' }, { sort: { id: 1 } })
+      .toArray();
+    // `lean`: the row's own string `_id` is kept, and the schema's default is not applied.
+    expect(stored).toEqual([
+      { _id: 'o-70', tenant_id: 'o', id: 70, text: 'o70' },
+      { _id: 'o-71', tenant_id: 'o', id: 71, text: 'o71' },
+      { _id: 'o-72', tenant_id: 'o', id: 72, text: 'o72' },
+    ]);
+
+    // Without `skipDuplicates` a stored key is the caller's error, as is any other failure with it.
+    await expect(notes.addAll('o', [batch[0]!], { lean: true })).rejects.toMatchObject({
+      code: 11000,
+    });
+    await expect(
+      notes.addAll(
+        'o',
+        [{ _id: 'o-73', tenant_id: 'o', id: 73, text: { not: 'a string' } } as never],
+        {
+          skipDuplicates: true,
+        },
+      ),
+    ).rejects.toThrow(/text/);
+    // A duplicate beside another failed row (an array is no `_id`) is not skipped.
+    await expect(
+      notes.addAll(
+        'o',
+        [batch[0]!, { _id: ['not', 'an', 'id'], tenant_id: 'o', id: 75, text: 'o75' } as never],
+        idempotent,
+      ),
+    ).rejects.toThrow(/_id/);
+    // Not lean: mongoose completes the row with the schema's defaults.
+    await notes.addAll('o', [{ tenant_id: 'o', id: 74, text: 'o74' }]);
+    expect((await notes.list('o', { id: 74 }))[0]).toMatchObject({ tag: 'untagged' });
   });
 
   it('reaches every tenant only through the named cross-tenant accessors', async () => {

@@ -5,8 +5,8 @@ import { consumeCatalogRecords } from './events/record-consumers.js';
 import { catalogService } from './grpc/catalog-service.js';
 import { ProductRepository } from './store/product-repository.js';
 import { PurchaseInvoiceRepository } from './store/purchase-invoice-repository.js';
-import { ApplyProductChange } from './use-cases/apply-product-change.js';
-import { ApplyPurchaseInvoiceChange } from './use-cases/apply-purchase-invoice-change.js';
+import { ApplyRecordChange } from './use-cases/apply-record-change.js';
+import { PRODUCT_RECORDS, PURCHASE_INVOICE_RECORDS } from './use-cases/record-kinds.js';
 import { ListProducts } from './use-cases/list-products.js';
 import { ListPurchaseInvoices } from './use-cases/list-purchase-invoices.js';
 
@@ -34,8 +34,8 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         }),
       ]);
       await consumeCatalogRecords(runtime, {
-        products: new ApplyProductChange(products, runtime.logger),
-        invoices: new ApplyPurchaseInvoiceChange(invoices, runtime.logger),
+        products: new ApplyRecordChange(PRODUCT_RECORDS, products, runtime.logger),
+        invoices: new ApplyRecordChange(PURCHASE_INVOICE_RECORDS, invoices, runtime.logger),
       });
     },
   );

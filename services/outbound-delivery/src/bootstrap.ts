@@ -1,6 +1,6 @@
 import { ACTIVITY_STREAM, anyDomainEvent, DOMAIN_STREAM, OUTBOUND_STREAM } from '@inventory/events';
 import { connectRedis, GroupCommitQueue, SecretBox, ServiceRuntime } from '@inventory/platform';
-import { readConfig, type Config } from './config.js';
+import { readConfig } from './config.js';
 import { DeliveryMetrics } from './delivery/delivery-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { systemResolve } from './delivery/guarded-lookup.js';
@@ -36,10 +36,6 @@ export interface BootstrapOptions {
   clock?: () => number;
 }
 
-export interface OutboundDeliveryRuntime extends ServiceRuntime {
-  config: Config;
-}
-
 /**
  * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
  * failed wiring step (Redis unreachable, a consumer that cannot bind) stops what was started
@@ -48,7 +44,7 @@ export interface OutboundDeliveryRuntime extends ServiceRuntime {
 export async function bootstrap(
   env: NodeJS.ProcessEnv = process.env,
   options: BootstrapOptions = {},
-): Promise<OutboundDeliveryRuntime> {
+): Promise<ServiceRuntime> {
   const config = readConfig(env);
   return ServiceRuntime.run(
     {
@@ -146,7 +142,6 @@ export async function bootstrap(
       });
       runtime.onStop(() => fanOutConsumer.stop());
       runtime.startOutboxRelay();
-      return { config };
     },
   );
 }

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import {
   ACTIVITY_STREAM,
+  CATALOG_STREAM,
   SHIPMENTS_STREAM,
   shipmentTrackingAssigned,
   shipmentTrackingChanged,
@@ -11,7 +12,6 @@ import { connectRedis, ServiceRuntime, SecretBox } from '@inventory/platform';
 import { createWebhookRegistry } from './clients/webhook-registry.js';
 import { readConfig } from './config.js';
 import {
-  CATALOG_STREAM,
   salesChannelConnected,
   salesChannelDisconnected,
   salesChannelHandlers,

@@ -11,16 +11,7 @@ import { currentContext, runWithContext, type RequestContext } from '../logging/
 import { AppError, toServiceError } from './errors.js';
 import { metadataToContext, metadataTraceCarrier } from './metadata.js';
 import { endSpan, isTracing, SpanKind, startSpan } from '../tracing/tracing.js';
-
-/** Codes that mark a server span failed (OpenTelemetry's gRPC conventions); the rest are answers. */
-const SERVER_FAULTS = new Set([
-  GrpcStatus.UNKNOWN,
-  GrpcStatus.DEADLINE_EXCEEDED,
-  GrpcStatus.UNIMPLEMENTED,
-  GrpcStatus.INTERNAL,
-  GrpcStatus.UNAVAILABLE,
-  GrpcStatus.DATA_LOSS,
-]);
+import { serverSpanFault } from './span-fault.js';
 
 /** What a unary handler sees: the decoded request and who is calling. */
 export interface CallContext extends RequestContext {
@@ -139,11 +130,7 @@ export function wrapService<Server>(
         const finish = (code: GrpcStatus) => {
           hooks.inFlight.done();
           hooks.onCall?.(serviceName, method, code, performance.now() - started);
-          endSpan(
-            requestContext.span,
-            SERVER_FAULTS.has(code) ? (GrpcStatus[code] ?? code) : undefined,
-            { 'rpc.grpc.status_code': code },
-          );
+          endSpan(requestContext.span, serverSpanFault(code), { 'rpc.grpc.status_code': code });
         };
         handler(call.request, buildCallContext(requestContext, controller.signal)).then(
           (response) => {

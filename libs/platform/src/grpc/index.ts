@@ -27,4 +27,5 @@ export {
   type PromiseClient,
 } from './client.js';
 export type { ConnectionGate } from './connection-gate.js';
+export { serverSpanFault } from './span-fault.js';
 export { createHealthProbe, type HealthProbe } from './health-probe.js';

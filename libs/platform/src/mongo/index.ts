@@ -4,6 +4,7 @@ export { escapeRegex, isDuplicateKeyError, tenantFilter } from './tenant-scope.j
 export {
   TenantScopedRepository,
   type FindOptions,
+  type InsertManyOptions,
   type PageOptions,
   type ScopedFilter,
   type TenantOwned,

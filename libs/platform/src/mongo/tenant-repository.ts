@@ -1,5 +1,6 @@
 import type {
   FilterQuery,
+  InsertManyOptions as MongooseInsertManyOptions,
   Model,
   mongo,
   PipelineStage,
@@ -7,6 +8,7 @@ import type {
   SortOrder,
   UpdateQuery,
 } from 'mongoose';
+import { isDuplicateKeyError } from './tenant-scope.js';
 
 /** Every tenant-owned document carries its tenant. */
 export interface TenantOwned {
@@ -34,6 +36,22 @@ export interface PageOptions<T> {
   projection?: ProjectionType<T>;
 }
 
+export interface InsertManyOptions {
+  /** `false`: the server tries every row whatever fails before it (still one round trip). */
+  ordered?: boolean;
+  /**
+   * The rows go to the server as given (mongoose neither casts, defaults nor validates them, and
+   * an `_id` the row names stays as it is): a hot path's batch, built complete by its repository.
+   */
+  lean?: boolean;
+  /**
+   * A row whose key is stored already is skipped rather than failing the write, so a redelivered
+   * batch adds nothing (an idempotent insert by `_id` or a unique index); use with `ordered:
+   * false`, so the rows after a duplicate are still written. Any other failure still throws.
+   */
+  skipDuplicates?: boolean;
+}
+
 /**
  * The base of every repository over tenant-owned documents (the idea of novu's
  * `BaseRepository` and its enforced organisation id, at the size this code base
@@ -52,8 +70,7 @@ export abstract class TenantScopedRepository<T extends TenantOwned> {
 
   /** The filter sent to MongoDB: the caller's conditions, then the tenant, which always wins. */
   protected scope(tenantId: string, filter = {} as ScopedFilter<T>): FilterQuery<T> {
-    if (typeof tenantId !== 'string' || tenantId.length === 0)
-      throw new Error('a tenant id is required for every tenant-scoped query');
+    requireTenant(tenantId);
     return { ...filter, tenant_id: tenantId } as FilterQuery<T>;
   }
 
@@ -194,6 +211,30 @@ export abstract class TenantScopedRepository<T extends TenantOwned> {
     await this.model.create(document);
   }
 
+  /**
+   * One tenant's rows in one `insertMany`. Every row must name that tenant: a row of another
+   * tenant (or none) refuses the whole batch before anything is written, so a batch can never
+   * write across tenants. The check reads each row's `tenant_id` once and copies nothing.
+   */
+  protected async insertMany(
+    tenantId: string,
+    rows: ReadonlyArray<T & { _id?: unknown }>,
+    options: InsertManyOptions = {},
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    requireTenant(tenantId);
+    if (rows.some((row) => row.tenant_id !== tenantId))
+      throw new Error('every row of one insertMany belongs to the given tenant');
+    const driverOptions: MongooseInsertManyOptions = {};
+    if (options.ordered !== undefined) driverOptions.ordered = options.ordered;
+    if (options.lean) driverOptions.lean = true;
+    try {
+      await this.model.insertMany(rows as T[], driverOptions);
+    } catch (error) {
+      if (!(options.skipDuplicates && onlyDuplicateKeys(error))) throw error;
+    }
+  }
+
   /** One document the schema's defaults complete; answers the stored document. */
   protected async insertWithDefaults(document: Partial<T> & TenantOwned): Promise<T> {
     return (await this.model.create(document)).toObject() as T;
@@ -229,4 +270,21 @@ function keepTenant<T>(update: UpdateQuery<T>): UpdateQuery<T> {
     if (part && typeof part === 'object' && !Array.isArray(part) && 'tenant_id' in part)
       throw new Error('an update may not set tenant_id; the tenant comes from the scoped filter');
   return update;
+}
+
+function requireTenant(tenantId: string): void {
+  if (typeof tenantId !== 'string' || tenantId.length === 0)
+    throw new Error('a tenant id is required for every tenant-scoped query');
+}
+
+/**
+ * A duplicate key, or a bulk insert whose every failed row was one. A bulk error's own `code` is
+ * only its first row's, so its rows decide: a duplicate beside any other failure is not skipped.
+ */
+function onlyDuplicateKeys(error: unknown): boolean {
+  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
+  if (!Array.isArray(writeErrors) || writeErrors.length === 0) return isDuplicateKeyError(error);
+  return (writeErrors as Array<{ code?: number; err?: { code?: number } }>).every(
+    (writeError) => (writeError.code ?? writeError.err?.code) === 11000,
+  );
 }

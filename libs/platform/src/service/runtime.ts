@@ -125,16 +125,18 @@ export class ServiceRuntime {
    * The one way a service starts: the runtime, then `wire` (stores, use cases,
    * `serve`, consumers, relay). When wiring fails part-way (a second connection, a
    * port in use) everything already started is stopped before the error goes on,
-   * so a failed start leaves no connection or port behind. What `wire` returns is
-   * added to the runtime (for the few things a test must reach).
+   * so a failed start leaves no connection or port behind. The wiring returns
+   * nothing: tests reach a service from outside (its gRPC API, the bus, the
+   * runtime), never through what its bootstrap built (docs/CONVENTIONS.md).
    */
-  static async run<T extends object = object>(
+  static async run(
     options: ServiceRuntimeOptions,
-    wire: (runtime: ServiceRuntime) => Promise<T | void>,
-  ): Promise<ServiceRuntime & T> {
+    wire: (runtime: ServiceRuntime) => Promise<void>,
+  ): Promise<ServiceRuntime> {
     const runtime = await ServiceRuntime.start(options);
     try {
-      return Object.assign(runtime, (await wire(runtime)) ?? ({} as T));
+      await wire(runtime);
+      return runtime;
     } catch (error) {
       await runtime
         .stop()

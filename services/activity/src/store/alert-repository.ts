@@ -1,18 +1,15 @@
 import { nextSequence, TenantScopedRepository } from '@inventory/platform';
 import { Schema, type Connection } from 'mongoose';
+import type { ValidAlert } from '../domain/alert.js';
 import { insertOnce } from './insert-once.js';
 
-export interface AlertDocument {
+/**
+ * A stored alert: the checked alert as `validateAlert` answers it (its `key`, the producer's dedupe
+ * key, is unique per tenant, so a key raised twice is one alert), with its id and times.
+ */
+export interface AlertDocument extends ValidAlert {
   id: number;
   tenant_id: string;
-  /** The producer's dedupe key: unique per tenant, so a key raised twice is one alert. */
-  key: string;
-  kind: string;
-  priority: string;
-  title: string;
-  message: string;
-  link: string | null;
-  properties: Record<string, unknown>;
   read_at: Date | null;
   created_at: Date;
 }

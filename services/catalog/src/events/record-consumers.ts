@@ -6,12 +6,20 @@ import {
   purchaseInvoiceCreated,
   purchaseInvoiceDeleted,
   purchaseInvoiceUpdated,
-  type ProductCreated,
-  type PurchaseInvoiceCreated,
 } from '@inventory/events';
 import type { DomainEvent, EventType, ServiceRuntime } from '@inventory/platform';
-import type { ApplyProductChange } from '../use-cases/apply-product-change.js';
-import type { ApplyPurchaseInvoiceChange } from '../use-cases/apply-purchase-invoice-change.js';
+import type { ProductRecordInput } from '../domain/product.js';
+import type { InvoiceRecordInput } from '../domain/purchase-invoice.js';
+import type { ProductDocument } from '../store/product-repository.js';
+import type { InvoiceDocument } from '../store/purchase-invoice-repository.js';
+import type { ApplyRecordChange, RecordChange } from '../use-cases/apply-record-change.js';
+
+/** A record's three subjects, each with its durable. */
+interface RecordSubjects<Saved, Deleted> {
+  created: { durable: string; event: EventType<Saved> };
+  updated: { durable: string; event: EventType<Saved> };
+  deleted: { durable: string; event: EventType<Deleted> };
+}
 
 /**
  * The read models' durable consumers on the CATALOG stream, one per subject. Durable names are
@@ -21,12 +29,13 @@ import type { ApplyPurchaseInvoiceChange } from '../use-cases/apply-purchase-inv
  */
 export async function consumeCatalogRecords(
   runtime: ServiceRuntime,
-  useCases: { products: ApplyProductChange; invoices: ApplyPurchaseInvoiceChange },
+  useCases: {
+    products: ApplyRecordChange<ProductRecordInput, ProductDocument>;
+    invoices: ApplyRecordChange<InvoiceRecordInput, InvoiceDocument>;
+  },
 ): Promise<void> {
-  const { products, invoices } = useCases;
   const consume = <Payload>(
-    durable: string,
-    event: EventType<Payload>,
+    { durable, event }: { durable: string; event: EventType<Payload> },
     apply: (event: DomainEvent<Payload>) => Promise<boolean>,
   ) =>
     runtime.consume<Payload>({
@@ -38,42 +47,50 @@ export async function consumeCatalogRecords(
       },
     });
 
-  const productSnapshot = ({ tenantId, occurredAt, payload }: DomainEvent<ProductCreated>) =>
-    products.execute(tenantId, occurredAt, {
-      kind: 'snapshot',
-      record: payload.product,
-      version: payload.version,
-    });
-  await consume('catalog-product-created', productCreated, productSnapshot);
-  await consume('catalog-product-updated', productUpdated, productSnapshot);
-  await consume('catalog-product-deleted', productDeleted, ({ tenantId, occurredAt, payload }) =>
-    products.execute(tenantId, occurredAt, {
-      kind: 'deleted',
-      productId: payload.product_id,
-      version: payload.version,
-    }),
-  );
-
-  const invoiceSnapshot = ({
-    tenantId,
-    occurredAt,
-    payload,
-  }: DomainEvent<PurchaseInvoiceCreated>) =>
-    invoices.execute(tenantId, occurredAt, {
-      kind: 'snapshot',
-      record: payload.invoice,
-      version: payload.version,
-    });
-  await consume('catalog-purchase-invoice-created', purchaseInvoiceCreated, invoiceSnapshot);
-  await consume('catalog-purchase-invoice-updated', purchaseInvoiceUpdated, invoiceSnapshot);
-  await consume(
-    'catalog-purchase-invoice-deleted',
-    purchaseInvoiceDeleted,
-    ({ tenantId, occurredAt, payload }) =>
-      invoices.execute(tenantId, occurredAt, {
+  const consumeRecord = async <
+    Input,
+    Saved extends { version: number },
+    Deleted extends { version: number },
+  >(
+    useCase: {
+      execute: (tenantId: string, at: Date, change: RecordChange<Input>) => Promise<boolean>;
+    },
+    subjects: RecordSubjects<Saved, Deleted>,
+    read: { record: (payload: Saved) => Input | undefined; id: (payload: Deleted) => number },
+  ) => {
+    const snapshot = ({ tenantId, occurredAt, payload }: DomainEvent<Saved>) =>
+      useCase.execute(tenantId, occurredAt, {
+        kind: 'snapshot',
+        record: read.record(payload),
+        version: payload.version,
+      });
+    await consume(subjects.created, snapshot);
+    await consume(subjects.updated, snapshot);
+    await consume(subjects.deleted, ({ tenantId, occurredAt, payload }) =>
+      useCase.execute(tenantId, occurredAt, {
         kind: 'deleted',
-        invoiceId: payload.purchase_invoice_id,
+        id: read.id(payload),
         version: payload.version,
       }),
+    );
+  };
+
+  await consumeRecord(
+    useCases.products,
+    {
+      created: { durable: 'catalog-product-created', event: productCreated },
+      updated: { durable: 'catalog-product-updated', event: productUpdated },
+      deleted: { durable: 'catalog-product-deleted', event: productDeleted },
+    },
+    { record: (payload) => payload.product, id: (payload) => payload.product_id },
+  );
+  await consumeRecord(
+    useCases.invoices,
+    {
+      created: { durable: 'catalog-purchase-invoice-created', event: purchaseInvoiceCreated },
+      updated: { durable: 'catalog-purchase-invoice-updated', event: purchaseInvoiceUpdated },
+      deleted: { durable: 'catalog-purchase-invoice-deleted', event: purchaseInvoiceDeleted },
+    },
+    { record: (payload) => payload.invoice, id: (payload) => payload.purchase_invoice_id },
   );
 }

@@ -7,6 +7,7 @@ import {
   AppError,
   endSpan,
   isTracing,
+  serverSpanFault,
   SpanKind,
   startSpan,
   type Logger,
@@ -17,16 +18,6 @@ import type { GetUsers } from '../use-cases/get-users.js';
 import { presentUser } from './mappers.js';
 
 const SPAN_NAME = 'inventory.identity.v1.IdentityService/StreamUsers';
-/** Codes that mark a server span failed, as for unary calls (OpenTelemetry's gRPC conventions). */
-const SERVER_FAULTS = new Set<number>([
-  GrpcStatus.UNKNOWN,
-  GrpcStatus.DEADLINE_EXCEEDED,
-  GrpcStatus.UNIMPLEMENTED,
-  GrpcStatus.INTERNAL,
-  GrpcStatus.UNAVAILABLE,
-  GrpcStatus.DATA_LOSS,
-]);
-
 /**
  * `StreamUsers`: batched user look-ups on one long-lived stream per tenant. Each
  * request gets exactly one answer carrying its correlation id; a failed look-up
@@ -60,7 +51,7 @@ export function streamUsers(getUsers: GetUsers, logger: Logger) {
       const code = response.error_code ?? GrpcStatus.OK;
       context.observe(code, performance.now() - startedAt);
       if (span)
-        endSpan(span, SERVER_FAULTS.has(code) ? (GrpcStatus[code] ?? code) : undefined, {
+        endSpan(span, serverSpanFault(code), {
           'rpc.grpc.status_code': code,
         });
       if (!call.writableEnded && !call.destroyed)

@@ -1,9 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import {
-  isDuplicateKeyError,
-  TenantScopedRepository,
-  type ScopedFilter,
-} from '@inventory/platform';
+import { TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
 
 export interface TokenRequestDocument {
   event_id: string;
@@ -58,25 +54,13 @@ export class TokenRequestRepository extends TenantScopedRepository<TokenRequestD
   }
 
   /** One tenant's batch in one bulk write; idempotent by event id (a redelivered batch adds nothing). */
-  async insertMany(tenantId: string, rows: TokenRequestDocument[]): Promise<void> {
-    if (rows.length === 0) return;
-    if (rows.some((row) => row.tenant_id !== tenantId))
-      throw new Error('every row of one batch belongs to the given tenant');
-    try {
-      // `lean` inserts as given, so `_id` stays the entry's id (a string) rather than an ObjectId.
-      await this.model.insertMany(
-        rows.map((row) => ({ _id: row.event_id, ...row })),
-        { ordered: false, lean: true },
-      );
-    } catch (error) {
-      const writeErrors = (
-        error as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> }
-      ).writeErrors;
-      const onlyDuplicates = writeErrors?.every(
-        (writeError) => (writeError.code ?? writeError.err?.code) === 11000,
-      );
-      if (!(isDuplicateKeyError(error) || onlyDuplicates)) throw error;
-    }
+  override async insertMany(tenantId: string, rows: TokenRequestDocument[]): Promise<void> {
+    // `lean` inserts as given, so `_id` stays the entry's id (a string) rather than an ObjectId.
+    await super.insertMany(
+      tenantId,
+      rows.map((row) => ({ _id: row.event_id, ...row })),
+      { ordered: false, lean: true, skipDuplicates: true },
+    );
   }
 
   private filter(tokenId: number, query: RequestQuery): ScopedFilter<TokenRequestDocument> {

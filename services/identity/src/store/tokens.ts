@@ -55,10 +55,8 @@ export class TokenRepository extends TenantScopedRepository<TokenDocument> {
 
   /** One user's new tokens, all or none: should the write fail part-way, the ones it made are removed. */
   async insertAll(tenantId: string, tokens: TokenDocument[]): Promise<void> {
-    if (tokens.some((token) => token.tenant_id !== tenantId))
-      throw new Error('every token of one insert belongs to the given tenant');
     try {
-      await this.model.insertMany(tokens);
+      await this.insertMany(tenantId, tokens);
     } catch (error) {
       await this.deleteMany(tenantId, { id: { $in: tokens.map((token) => token.id) } }).catch(
         () => undefined,

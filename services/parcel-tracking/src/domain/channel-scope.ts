@@ -1,5 +1,6 @@
-import { TRACKABLE_TYPES, type TrackableType } from '@inventory/rules';
+import { TRACKABLE_TYPES } from '@inventory/rules';
 import type { AutoTrackSettings } from './instance-settings.js';
+import { trackableTypeOf } from './trackable-type.js';
 
 /** auto_track_channels as stored: `default` all/none and per-channel overrides. */
 export interface ChannelScopeSettings {
@@ -62,11 +63,9 @@ export function isAutoTracked(
   settings: { auto_track: AutoTrackSettings; auto_track_channels: ChannelScopeSettings },
   shipment: ShipmentScope,
 ): boolean {
-  const flag = Object.hasOwn(TRACKABLE_TYPES, shipment.trackable_type)
-    ? TRACKABLE_TYPES[shipment.trackable_type as TrackableType].autoTrackKey
-    : undefined;
-  if (!flag || !settings.auto_track[flag]) return false;
-  if (shipment.trackable_type !== 'sales_order_fulfillment') return true;
+  const type = trackableTypeOf(shipment.trackable_type);
+  if (!type || !settings.auto_track[TRACKABLE_TYPES[type].autoTrackKey]) return false;
+  if (type !== 'sales_order_fulfillment') return true;
   if (shipment.sales_channel_id === null || shipment.sales_channel_id === undefined)
     return settings.auto_track_channels.default === 'all';
   return isChannelTracked(

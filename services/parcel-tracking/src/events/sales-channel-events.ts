@@ -4,11 +4,8 @@ import {
   SalesChannelUpdated,
   type SalesChannelSnapshot,
 } from '@inventory/contracts/events/v1/sales_channel.js';
-import { defineEvent, type DomainEvent, type StreamSpec } from '@inventory/platform';
+import { defineEvent, type DomainEvent } from '@inventory/platform';
 import type { ChannelSnapshot, SalesChannelStore } from '../store/sales-channel-store.js';
-
-/** The catalog area's stream; sales-channel events are part of it. */
-export const CATALOG_STREAM: StreamSpec = { name: 'CATALOG', subjects: ['catalog.>'] };
 
 export const salesChannelConnected = defineEvent(
   'catalog.sales_channel.connected',

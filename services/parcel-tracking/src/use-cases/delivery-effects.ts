@@ -1,6 +1,7 @@
 import { alertEntry, vendorCreditShipmentDelivered } from '@inventory/events';
 import type { OutboxEntry } from '@inventory/platform';
 import type { SideEffectSettings } from '../domain/instance-settings.js';
+import { trackableTypeOf } from '../domain/trackable-type.js';
 import type { TrackingDocument } from '../store/tracking-store.js';
 
 /**
@@ -24,6 +25,7 @@ export function deliveryEffects(
   >,
   deliveredAt: Date,
 ): Array<OutboxEntry<unknown>> {
+  const type = trackableTypeOf(row.trackable_type);
   const label = row.trackable_label || `#${row.trackable_id}`;
   const properties = {
     integration_instance_id: row.integration_instance_id,
@@ -32,10 +34,7 @@ export function deliveryEffects(
     trackable_type: row.trackable_type,
     trackable_id: row.trackable_id,
   };
-  if (
-    row.trackable_type === 'vendor_credit_shipment' &&
-    settings.vendor_credit_shipment_auto_delivered
-  )
+  if (type === 'vendor_credit_shipment' && settings.vendor_credit_shipment_auto_delivered)
     return [
       {
         type: vendorCreditShipmentDelivered,
@@ -51,7 +50,7 @@ export function deliveryEffects(
         },
       },
     ];
-  if (row.trackable_type === 'inbound_shipment' && settings.inbound_shipment_arrival_alert)
+  if (type === 'inbound_shipment' && settings.inbound_shipment_arrival_alert)
     return [
       alertEntry({
         tenantId,
@@ -64,7 +63,7 @@ export function deliveryEffects(
         occurredAt: deliveredAt,
       }),
     ];
-  if (row.trackable_type === 'rma' && settings.rma_arrival_alert)
+  if (type === 'rma' && settings.rma_arrival_alert)
     return [
       alertEntry({
         tenantId,
