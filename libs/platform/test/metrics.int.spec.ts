@@ -95,6 +95,35 @@ describe('platform metrics of clients, breakers, consumers and the outbox', () =
     await server.stop(1_000);
   });
 
+  it('labels each breaker by its client name, so two clients of one service keep two series', async () => {
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [echoRegistration],
+      logger,
+    });
+    const breaker = { volumeThreshold: 1, errorThresholdPercentage: 50, resetTimeoutMs: 60_000 };
+    const failing = createGrpcClient(EchoServiceClient, server.address, {
+      breaker,
+      breakerName: `${SERVICE}/failing`,
+    });
+    const healthy = createGrpcClient(EchoServiceClient, server.address, {
+      breaker,
+      breakerName: `${SERVICE}/healthy`,
+    });
+    await failing.call
+      .echo({ text: 'x', delay_ms: 0, fail_with_code: GrpcStatus.UNAVAILABLE })
+      .catch(() => undefined);
+    await healthy.call.echo({ text: 'ok', delay_ms: 0, fail_with_code: 0 });
+    expect(await sample('circuit_breaker_state', { breaker: `${SERVICE}/failing` })).toBe(2);
+    expect(await sample('circuit_breaker_state', { breaker: `${SERVICE}/healthy` })).toBe(0);
+    for (const client of [failing, healthy]) {
+      client.breaker.shutdown();
+      client.close();
+    }
+    await server.stop(1_000);
+  });
+
   it('counts consumed events by outcome and reports the consumer drained', async () => {
     const pinged = defineEvent('metricstest.echo.pinged', EchoRequest);
     const processed = new ProcessedEventStore(mongo);

@@ -40,6 +40,11 @@ export interface GrpcClientOptions {
   deadlineMs?: number;
   breaker?: BreakerOptions;
   /**
+   * The breaker's `circuit_breaker_state` label (default: the service's name). Two clients of one
+   * service with breakers of their own name them apart, or their states overwrite one series.
+   */
+  breakerName?: string;
+  /**
    * HTTP/2 keepalive while calls are in flight: a ping every `timeMs`, and a peer that does not
    * acknowledge within `timeoutMs` (a frozen process: the socket stays open, nothing answers)
    * has its calls failed with UNAVAILABLE at once instead of at their deadlines. A live server
@@ -183,7 +188,10 @@ export function createGrpcClient<C extends Client>(
       );
     });
 
-  const breaker = createCallBreaker(invoke, { ...options.breaker, name: service });
+  const breaker = createCallBreaker(invoke, {
+    ...options.breaker,
+    name: options.breakerName ?? service,
+  });
   const breakerFor = partitionedBreakers(breaker, invoke, options.breaker);
 
   const call = new Proxy({} as PromiseClient<C>, {

@@ -38,8 +38,15 @@ const present = <T>(value: T | null) => (value === null ? undefined : value);
 export function createParcelTrackingClient(address: string, deadlineMs: number): ParcelTracking {
   // Two clients, so two breakers (ADR 0224): background applies timing out under load must not
   // open the breaker that signature checks go through, or pushes get 503s for the job's sake.
-  const checks = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
-  const applies = createGrpcClient(ParcelTrackingServiceClient, address, { deadlineMs });
+  const service = ParcelTrackingServiceClient.serviceName;
+  const checks = createGrpcClient(ParcelTrackingServiceClient, address, {
+    deadlineMs,
+    breakerName: `${service}/signature-checks`,
+  });
+  const applies = createGrpcClient(ParcelTrackingServiceClient, address, {
+    deadlineMs,
+    breakerName: `${service}/applies`,
+  });
   const asTenant = <T>(tenantId: string, call: () => Promise<T>) =>
     runWithContext({ requestId: currentContext()?.requestId ?? newRequestId(), tenantId }, call);
   return {
