@@ -3,6 +3,27 @@ import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Scopes: a project depends on its own scope and the shared libraries only (never on another
+ * service's scope); the projects that assemble the whole system are scope:system (unconstrained).
+ */
+const SCOPE_CONSTRAINTS = [
+  ...[
+    'gateway',
+    'identity',
+    'parcel-tracking',
+    'webhook-ingest',
+    'outbound-delivery',
+    'activity',
+    'catalog',
+    'web',
+  ].map((scope) => ({
+    sourceTag: `scope:${scope}`,
+    onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'],
+  })),
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'libs/contracts/src/gen/**', '.data/**'] },
   js.configs.recommended,
@@ -52,38 +73,7 @@ export default tseslint.config(
                 'type:e2e',
               ],
             },
-            // Scopes: a project depends on its own scope and the shared libraries only (never on
-            // another service's scope); the projects that assemble the whole system are scope:system.
-            {
-              sourceTag: 'scope:gateway',
-              onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:identity',
-              onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:parcel-tracking',
-              onlyDependOnLibsWithTags: ['scope:parcel-tracking', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:webhook-ingest',
-              onlyDependOnLibsWithTags: ['scope:webhook-ingest', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:outbound-delivery',
-              onlyDependOnLibsWithTags: ['scope:outbound-delivery', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:activity',
-              onlyDependOnLibsWithTags: ['scope:activity', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:catalog',
-              onlyDependOnLibsWithTags: ['scope:catalog', 'scope:shared'],
-            },
-            { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:web', 'scope:shared'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            ...SCOPE_CONSTRAINTS,
           ],
         },
       ],
@@ -112,38 +102,7 @@ export default tseslint.config(
               sourceTag: 'type:e2e',
               onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service', 'type:app'],
             },
-            // Scopes: a project depends on its own scope and the shared libraries only (never on
-            // another service's scope); the projects that assemble the whole system are scope:system.
-            {
-              sourceTag: 'scope:gateway',
-              onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:identity',
-              onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:parcel-tracking',
-              onlyDependOnLibsWithTags: ['scope:parcel-tracking', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:webhook-ingest',
-              onlyDependOnLibsWithTags: ['scope:webhook-ingest', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:outbound-delivery',
-              onlyDependOnLibsWithTags: ['scope:outbound-delivery', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:activity',
-              onlyDependOnLibsWithTags: ['scope:activity', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:catalog',
-              onlyDependOnLibsWithTags: ['scope:catalog', 'scope:shared'],
-            },
-            { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:web', 'scope:shared'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            ...SCOPE_CONSTRAINTS,
           ],
         },
       ],
