@@ -5,7 +5,7 @@ import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import { refuseInvalid } from '../../http/route-input.js';
 import { ACTIVITY_QUERY } from '../activity/activity-query.js';
 import { instanceActivityPage } from '../activity/instance-activity.js';
-import { baseUrlOf } from './base-url.js';
+import { pageAddressOf } from './base-url.js';
 import { PREFIX } from './instances.js';
 import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
@@ -44,13 +44,11 @@ export async function parcelTrackingActivityRoutes(
       const id = params.instance;
       await deps.parcelTracking.checkInstance(id);
       refuseInvalid(errors);
-      const [pathname, rawQuery = ''] = request.url.split('?');
       return instanceActivityPage({
         activity: deps.activity,
         instanceId: id,
         query,
-        path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-        rawQuery,
+        ...pageAddressOf(request, deps.publicScheme, deps.publicPort),
       });
     },
   );

@@ -11,3 +11,13 @@ export function baseUrlOf(request: FastifyRequest, scheme: 'http' | 'https', por
   const defaultPort = scheme === 'https' ? 443 : 80;
   return `${scheme}://${request.hostname}${port && port !== defaultPort ? `:${port}` : ''}`;
 }
+
+/** Where an instance listing's page links point: the page's absolute path and its raw query. */
+export function pageAddressOf(
+  request: FastifyRequest,
+  scheme: 'http' | 'https',
+  port: number,
+): { path: string; rawQuery: string } {
+  const [pathname, rawQuery = ''] = request.url.split('?');
+  return { path: `${baseUrlOf(request, scheme, port)}${pathname}`, rawQuery };
+}

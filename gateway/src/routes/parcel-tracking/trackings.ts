@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
 import { refuseInvalid } from '../../http/route-input.js';
-import { baseUrlOf } from './base-url.js';
+import { pageAddressOf } from './base-url.js';
 import { PREFIX } from './instances.js';
 import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
@@ -77,19 +77,14 @@ export async function parcelTrackingTrackingsRoutes(
       }
       const listing = trackingsRequest(input.query, id);
       const response = await deps.parcelTracking.listTrackings(listing);
-      const [pathname, rawQuery = ''] = request.url.split('?');
+      const { path, rawQuery } = pageAddressOf(request, deps.publicScheme, deps.publicPort);
       const meta = pageMeta(
         listing.page,
         listing.per_page,
         response.total,
         response.trackings.length,
       );
-      return linksMetaEnvelope(
-        response.trackings.map(presentTracking),
-        meta,
-        `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-        rawQuery,
-      );
+      return linksMetaEnvelope(response.trackings.map(presentTracking), meta, path, rawQuery);
     },
   );
 }

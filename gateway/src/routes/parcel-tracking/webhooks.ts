@@ -5,7 +5,7 @@ import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
 import { refuseInvalid } from '../../http/route-input.js';
 import { WEBHOOK_LOG_QUERY } from '../webhooks/webhook-log-query.js';
 import { webhookLogPage } from '../webhooks/webhook-log-page.js';
-import { baseUrlOf } from './base-url.js';
+import { pageAddressOf } from './base-url.js';
 import { PREFIX } from './instances.js';
 import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
@@ -44,13 +44,11 @@ export async function parcelTrackingWebhookLogRoutes(
       const id = params.instance;
       await deps.parcelTracking.checkInstance(id);
       refuseInvalid(errors);
-      const [pathname, rawQuery = ''] = request.url.split('?');
       return webhookLogPage({
         webhookIngest: deps.webhookIngest,
         instanceId: id,
         query,
-        path: `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${pathname}`,
-        rawQuery,
+        ...pageAddressOf(request, deps.publicScheme, deps.publicPort),
       });
     },
   );
