@@ -2,10 +2,9 @@ import { activitySchemas } from '../activity/schemas.js';
 import type { FastifyInstance } from 'fastify';
 import type { ActivityAdapter } from '../../adapters/activity.js';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
-import { refuseInvalid } from '../../http/route-input.js';
 import { ACTIVITY_QUERY } from '../activity/activity-query.js';
 import { instanceActivityPage } from '../activity/instance-activity.js';
-import { pageAddressOf } from './base-url.js';
+import { openInstanceListing } from './instance-listing.js';
 import { PREFIX } from './instances.js';
 import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
@@ -41,15 +40,8 @@ export async function parcelTrackingActivityRoutes(
     INSTANCE_ACTIVITY_ROUTES.activity,
     { schema: activitySchemas.list },
     async (request, _reply, { params, query, errors }) => {
-      const id = params.instance;
-      await deps.parcelTracking.checkInstance(id);
-      refuseInvalid(errors);
-      return instanceActivityPage({
-        activity: deps.activity,
-        instanceId: id,
-        query,
-        ...pageAddressOf(request, deps.publicScheme, deps.publicPort),
-      });
+      const listing = await openInstanceListing(request, params.instance, errors, deps);
+      return instanceActivityPage({ activity: deps.activity, query, ...listing });
     },
   );
 }

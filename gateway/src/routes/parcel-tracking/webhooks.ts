@@ -2,10 +2,9 @@ import { webhookLogSchema } from '../webhooks/webhook-event-schema.js';
 import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
-import { refuseInvalid } from '../../http/route-input.js';
 import { WEBHOOK_LOG_QUERY } from '../webhooks/webhook-log-query.js';
 import { webhookLogPage } from '../webhooks/webhook-log-page.js';
-import { pageAddressOf } from './base-url.js';
+import { openInstanceListing } from './instance-listing.js';
 import { PREFIX } from './instances.js';
 import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
@@ -41,15 +40,8 @@ export async function parcelTrackingWebhookLogRoutes(
     WEBHOOK_LOG_ROUTES.webhookLog,
     { schema: webhookLogSchema },
     async (request, _reply, { params, query, errors }) => {
-      const id = params.instance;
-      await deps.parcelTracking.checkInstance(id);
-      refuseInvalid(errors);
-      return webhookLogPage({
-        webhookIngest: deps.webhookIngest,
-        instanceId: id,
-        query,
-        ...pageAddressOf(request, deps.publicScheme, deps.publicPort),
-      });
+      const listing = await openInstanceListing(request, params.instance, errors, deps);
+      return webhookLogPage({ webhookIngest: deps.webhookIngest, query, ...listing });
     },
   );
 }
