@@ -1,7 +1,7 @@
 import type { ApiClient } from '@inventory/api-client';
 import type { GatewayHandle } from '@inventory/gateway';
 import { freePort } from '@inventory/local-infra';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   ContractLedger,
   contractClient,
@@ -172,6 +172,20 @@ export function accessOf(
 ): 'public' | 'session' | 'any-token' | 'scope' {
   const access = operation.operation['x-access'];
   return typeof access === 'object' ? 'scope' : access;
+}
+
+/**
+ * Registers the gate sweeps of `gateSweeps` as one test each, in the order every contract file
+ * runs them: what comes before any route is checked the same way for every area.
+ */
+export function describeGateSweeps(sweeps: ReturnType<typeof gateSweeps>): void {
+  it('401 without a credential and with an invalid token', () => sweeps.unauthenticated());
+  it('404 on a host no tenant answers on', () => sweeps.unknownHost());
+  it('403 for a credential the operation refuses', () => sweeps.forbidden());
+  it('400 for a body labelled JSON that does not parse', () => sweeps.malformedJson());
+  it('415 for a body of another media type', () => sweeps.unsupportedMedia());
+  it('413 for a body over the size limit', () => sweeps.tooLarge());
+  it('429 with Retry-After once the token’s minute is spent', () => sweeps.rateLimited());
 }
 
 /**

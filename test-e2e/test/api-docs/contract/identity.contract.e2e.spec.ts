@@ -5,6 +5,7 @@ import { totpCode } from '../../../src/fixtures/totp.js';
 import { IDENTITY_CLAIMS as CLAIMS } from './claims.js';
 import {
   accessOf,
+  describeGateSweeps,
   expectAllSeen,
   gateSweeps,
   startContractSystem,
@@ -151,13 +152,7 @@ describe('contract: sign-in, user, two-factor, personal access tokens', () => {
     expect((await api.GET(`${TOKENS}/{id}/usage`, unknown)).response.status).toBe(404);
   });
 
-  it('401 without a credential and with an invalid token', () => sweeps.unauthenticated());
-  it('404 on a host no tenant answers on', () => sweeps.unknownHost());
-  it('403 for a credential the operation refuses', () => sweeps.forbidden());
-  it('400 for a body labelled JSON that does not parse', () => sweeps.malformedJson());
-  it('415 for a body of another media type', () => sweeps.unsupportedMedia());
-  it('413 for a body over the size limit', () => sweeps.tooLarge());
-  it('429 with Retry-After once the token’s minute is spent', () => sweeps.rateLimited());
+  describeGateSweeps(sweeps);
 
   it('503 when identity is down', async () => {
     await unavailableSweep(c, CLAIMS, ids(), ['identity'], (operation) =>

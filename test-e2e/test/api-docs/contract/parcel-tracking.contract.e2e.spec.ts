@@ -5,6 +5,7 @@ import { PARCEL_TRACKING_CLAIMS as CLAIMS } from './claims.js';
 import {
   PROVIDER_KEY,
   UNKNOWN_HOST,
+  describeGateSweeps,
   expectAllSeen,
   gateSweeps,
   startContractSystem,
@@ -150,13 +151,7 @@ describe('contract: parcel tracking', () => {
     expect((await send(ids().token, 'x', elsewhere)).response.status).toBe(404);
   });
 
-  it('401 without a credential and with an invalid token', () => sweeps.unauthenticated());
-  it('404 on a host no tenant answers on', () => sweeps.unknownHost());
-  it('403 for a credential the operation refuses', () => sweeps.forbidden());
-  it('400 for a body labelled JSON that does not parse', () => sweeps.malformedJson());
-  it('415 for a body of another media type', () => sweeps.unsupportedMedia());
-  it('413 for a body over the size limit', () => sweeps.tooLarge());
-  it('429 with Retry-After once the token’s minute is spent', () => sweeps.rateLimited());
+  describeGateSweeps(sweeps);
 
   it('503 when parcel-tracking, webhook-ingest and activity are down', async () => {
     await unavailableSweep(
