@@ -151,17 +151,25 @@ export default tseslint.config(
     },
   },
   {
-    // The web app runs in a browser: of the workspace it imports only entries with no Node code.
+    // The web app runs in a browser: of the workspace it imports only entries with no Node code,
+    // and the API's answer types from the generated client (types only: its own api() sends the
+    // session cookie and CSRF header, and the bundle stays as small).
     files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^@inventory/(?!(rules|access|events/browser)$)',
+              regex: '^@inventory/(?!(rules|access|events/browser|api-client)$)',
               message:
                 'The browser bundles only @inventory/rules, @inventory/access and @inventory/events/browser; add a browser-safe entry to the owner instead of copying.',
+            },
+            {
+              regex: '^@inventory/api-client$',
+              allowTypeImports: true,
+              message:
+                'The web app takes only the API types from @inventory/api-client (import type, named in src/api-types.ts).',
             },
           ],
         },

@@ -71,16 +71,3 @@ export function withQuery(
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }
-
-export interface FlatPage<T> {
-  data: T[];
-  current_page: number;
-  last_page: number;
-  per_page: number;
-  total: number;
-}
-
-export interface LinksMetaPage<T> {
-  data: T[];
-  meta: { current_page: number; last_page: number; per_page: number; total: number };
-}

@@ -4,7 +4,8 @@ import { api, ApiError, onSignedOut, setCsrfToken } from './api.js';
 import { Layout } from './layout.js';
 import { SignIn } from './pages/sign-in.js';
 import { ErrorState, Loading } from './components/states.js';
-import { SessionContext, type CurrentUser } from './session.js';
+import type { CurrentUser, UserAnswer } from './api-types.js';
+import { SessionContext } from './session.js';
 import './styles.css';
 import './tables.css';
 import './charts.css';
@@ -16,7 +17,7 @@ function App() {
   const refreshUser = async () => {
     try {
       setError(null);
-      setUser((await api<{ data: CurrentUser }>('GET', '/api/user')).data);
+      setUser((await api<UserAnswer>('GET', '/api/user')).data);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 401) setUser(null);
       else setError(caught);

@@ -1,14 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-
-export interface CurrentUser {
-  id: number;
-  name: string;
-  email: string;
-  is_owner: boolean;
-  permissions: string[];
-  two_factor_enabled: boolean;
-}
+import type { CurrentUser } from './api-types.js';
 
 export interface SessionValue {
   user: CurrentUser;

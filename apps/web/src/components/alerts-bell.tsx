@@ -1,22 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import type { Alert, AlertPage } from '../api-types.js';
 import { navigate } from '../router.js';
 import { formatDate } from './confirm.js';
 import { ErrorState, Loading } from './states.js';
-
-interface Alert {
-  id: number;
-  priority: string;
-  title: string;
-  message: string;
-  link: string | null;
-  read_at: string | null;
-  created_at: string;
-}
-interface AlertPage {
-  data: Alert[];
-  unread_count: number;
-}
 
 /** Unread in-app alerts (quota, arrivals, deactivated subscriptions); mark one or all as read. */
 export function AlertsBell() {

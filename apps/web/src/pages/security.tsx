@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
+import type { RecoveryCodesAnswer, TwoFactorSetupAnswer } from '../api-types.js';
 import { FormError, TextField } from '../components/field.js';
 import { QrCode } from '../components/qr-code.js';
 import { useSession } from '../session.js';
@@ -7,7 +8,7 @@ import { useSession } from '../session.js';
 /** Two-factor authentication: enrol (secret + otpauth URL, recovery codes once) and disable. */
 export function SecurityPage() {
   const { user, refreshUser } = useSession();
-  const [enrolment, setEnrolment] = useState<{ secret: string; otpauth_url: string } | null>(null);
+  const [enrolment, setEnrolment] = useState<TwoFactorSetupAnswer['data'] | null>(null);
   const [recovery, setRecovery] = useState<string[] | null>(null);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -89,7 +90,7 @@ export function SecurityPage() {
           onSubmit={(event) => {
             event.preventDefault();
             void run(async () => {
-              const answer = await api<{ data: { recovery_codes: string[] } }>(
+              const answer = await api<RecoveryCodesAnswer>(
                 'POST',
                 '/api/user/two-factor/confirm',
                 { code },
@@ -132,12 +133,7 @@ export function SecurityPage() {
             onClick={() =>
               void run(async () => {
                 setEnrolment(
-                  (
-                    await api<{ data: { secret: string; otpauth_url: string } }>(
-                      'POST',
-                      '/api/user/two-factor',
-                    )
-                  ).data,
+                  (await api<TwoFactorSetupAnswer>('POST', '/api/user/two-factor')).data,
                 );
               })
             }

@@ -1,12 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, setCsrfToken, type FieldErrors } from '../api.js';
 import { FormError, TextField } from '../components/field.js';
-import type { CurrentUser } from '../session.js';
-
-interface LoginAnswer {
-  data: CurrentUser;
-  csrf_token: string;
-}
+import type { CurrentUser, LoginAnswer } from '../api-types.js';
 
 /**
  * Email and password; when the account has two-factor on, the API answers 422 on

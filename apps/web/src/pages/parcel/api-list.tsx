@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, ApiError, withQuery, type LinksMetaPage } from '../../api.js';
+import { api, ApiError, withQuery } from '../../api.js';
+import type { LinksMetaPage } from '../../api-types.js';
 import { errorFor, FieldError } from '../../components/field.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
@@ -24,13 +25,13 @@ export interface Column<T> {
  * A links/meta list of the API with its filters, sort and page kept in the page's URL:
  * the URL's query is the API's query, so a shared link shows the same rows.
  */
-export function ApiList<T extends { id: number }>(props: {
+export function ApiList<Row extends { id: number }>(props: {
   title: string;
   path: string;
   filters: Filter[];
   sorts: readonly string[];
   defaultSort: string;
-  columns: Column<T>[];
+  columns: Column<Row>[];
   empty: string;
 }) {
   const { query } = useRoute();
@@ -41,7 +42,7 @@ export function ApiList<T extends { id: number }>(props: {
   const key = `${props.path}?${query.toString()}`;
   const rows = useLoad(
     () =>
-      api<LinksMetaPage<T>>(
+      api<LinksMetaPage<Row>>(
         'GET',
         withQuery(props.path, { ...params, sort, page, per_page: query.get('per_page') ?? '' }),
       ),

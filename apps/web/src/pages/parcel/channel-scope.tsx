@@ -1,15 +1,9 @@
 import type { FieldErrors } from '../../api.js';
 import { api } from '../../api.js';
+import type { ChannelScope, ChannelsAnswer } from '../../api-types.js';
 import { errorFor, FieldError } from '../../components/field.js';
 import { ErrorState, Loading, useLoad } from '../../components/states.js';
-import { PREFIX, type ChannelScope } from './instance.js';
-
-interface Channel {
-  id: number;
-  name: string;
-  platform: string;
-  sub_channels: { id: number; name: string }[];
-}
+import { PREFIX } from './instance.js';
 
 type Choice = 'inherit' | 'on' | 'off';
 const choiceOf = (value: boolean | undefined): Choice =>
@@ -40,8 +34,7 @@ export function ChannelScopeEditor(props: {
   errors?: FieldErrors;
 }) {
   const channels = useLoad(
-    () =>
-      api<{ data: Channel[] }>('GET', `${PREFIX}/instances/${props.instanceId}/trackable-channels`),
+    () => api<ChannelsAnswer>('GET', `${PREFIX}/instances/${props.instanceId}/trackable-channels`),
     `channels:${props.instanceId}`,
   );
   const { scope } = props;
@@ -71,7 +64,7 @@ export function ChannelScopeEditor(props: {
           onChange={(event) =>
             props.onChange({
               ...scope,
-              default: (event.target as HTMLSelectElement).value as 'all' | 'none',
+              default: (event.target as HTMLSelectElement).value,
             })
           }
         >
@@ -89,7 +82,7 @@ export function ChannelScopeEditor(props: {
       ) : (
         <ul class="tree">
           {channels.data.data.map((channel) => {
-            const entry = scope.channels[channel.id] ?? {};
+            const entry = scope.channels?.[channel.id] ?? {};
             return (
               <li key={channel.id}>
                 <ChoiceSelect

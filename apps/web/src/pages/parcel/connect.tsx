@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
+import type { ConnectAnswer, KeyTestAnswer } from '../../api-types.js';
 import { FormError, TextField } from '../../components/field.js';
-import { PREFIX, rememberInstance, type Instance } from './instance.js';
+import { PREFIX, rememberInstance } from './instance.js';
 
 /** Test a provider key (nothing saved), connect, or open an existing instance by id. */
 export function Connect(props: { onConnected: (id: number) => void }) {
@@ -26,18 +27,14 @@ export function Connect(props: { onConnected: (id: number) => void }) {
   };
   const testKey = () =>
     attempt(async () => {
-      const answer = await api<{ data: { quota: Instance['quota'] }; message: string }>(
-        'POST',
-        `${PREFIX}/test`,
-        { api_key: apiKey },
-      );
+      const answer = await api<KeyTestAnswer>('POST', `${PREFIX}/test`, { api_key: apiKey });
       const quota = answer.data.quota;
       setTested(`${answer.message} Quota: ${quota?.used ?? 0} of ${quota?.total ?? 0} used.`);
     });
   const connect = (event: Event) => {
     event.preventDefault();
     void attempt(async () => {
-      const answer = await api<{ data: Instance }>('POST', `${PREFIX}/instances`, {
+      const answer = await api<ConnectAnswer>('POST', `${PREFIX}/instances`, {
         name,
         api_key: apiKey,
       });

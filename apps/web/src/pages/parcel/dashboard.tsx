@@ -1,7 +1,8 @@
 import { formatDate } from '../../components/confirm.js';
 import { Empty } from '../../components/states.js';
 import { DELIVERY_STATUSES } from '@inventory/rules';
-import { label, type Instance, type TransitStats } from './instance.js';
+import type { Instance, TransitStats } from '../../api-types.js';
+import { label } from './instance.js';
 
 function QuotaGauge(props: {
   quota: Instance['quota'];
@@ -41,6 +42,7 @@ function QuotaGauge(props: {
   );
 }
 
+// `on_time_rate` is already a percentage 0–100 (ADR 0200), null when no row had an estimate.
 const onTime = (stats: TransitStats) =>
   stats.on_time_rate === null
     ? '—'
@@ -61,9 +63,9 @@ function TransitRow(props: { name: string; stats: TransitStats }) {
 /** The live summary from GET instance. */
 export function Dashboard(props: { instance: Instance }) {
   const { instance } = props;
-  const counts = instance.status_counts ?? {};
+  const counts = instance.status_counts;
   const peak = Math.max(1, ...DELIVERY_STATUSES.map((status) => counts[status] ?? 0));
-  const errors = instance.registration_errors ?? [];
+  const errors = instance.registration_errors;
   return (
     <div class="dashboard">
       <section class="card" aria-labelledby="quota-h">
@@ -102,7 +104,7 @@ export function Dashboard(props: { instance: Instance }) {
             </li>
           ))}
         </ul>
-        <p>Pending registrations: {instance.pending_registration_count ?? 0}</p>
+        <p>Pending registrations: {instance.pending_registration_count}</p>
       </section>
       <section class="card" aria-labelledby="regerr-h">
         <h2 id="regerr-h">Registration errors</h2>
@@ -118,33 +120,31 @@ export function Dashboard(props: { instance: Instance }) {
           </ul>
         )}
       </section>
-      {instance.transit && (
-        <section class="card" aria-labelledby="transit-h">
-          <h2 id="transit-h">Transit (last {instance.transit.window_days} days)</h2>
-          <div class="table-wrap">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Carrier</th>
-                  <th scope="col">Delivered</th>
-                  <th scope="col">Average in transit</th>
-                  <th scope="col">On time</th>
-                </tr>
-              </thead>
-              <tbody>
-                <TransitRow name="All carriers" stats={instance.transit} />
-                {instance.transit.carriers.map((carrier) => (
-                  <TransitRow
-                    key={carrier.carrier_code}
-                    name={carrier.carrier_name ?? String(carrier.carrier_code ?? '?')}
-                    stats={carrier}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      )}
+      <section class="card" aria-labelledby="transit-h">
+        <h2 id="transit-h">Transit (last {instance.transit.window_days} days)</h2>
+        <div class="table-wrap">
+          <table class="stack">
+            <thead>
+              <tr>
+                <th scope="col">Carrier</th>
+                <th scope="col">Delivered</th>
+                <th scope="col">Average in transit</th>
+                <th scope="col">On time</th>
+              </tr>
+            </thead>
+            <tbody>
+              <TransitRow name="All carriers" stats={instance.transit} />
+              {instance.transit.carriers.map((carrier) => (
+                <TransitRow
+                  key={carrier.carrier_code}
+                  name={carrier.carrier_name ?? String(carrier.carrier_code ?? '?')}
+                  stats={carrier}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
     </div>
   );
 }

@@ -9,24 +9,8 @@ import {
   WEBHOOK_LOG_SORTS,
   WEBHOOK_RESULTS,
 } from '@inventory/rules';
+import type { ActivityRow, TrackingRow, WebhookRow } from '../../api-types.js';
 import { label, PREFIX } from './instance.js';
-
-interface TrackingRow {
-  id: number;
-  trackable_type: string;
-  trackable_label: string;
-  tracking_number: string;
-  carrier_name: string | null;
-  delivery_status: string;
-  delivery_status_label: string;
-  latest_event_description: string | null;
-  last_event_at: string | null;
-  estimated_delivery_at: string | null;
-  delivered_at: string | null;
-  registered_at: string | null;
-  registration_error: string | null;
-  created_at: string;
-}
 
 export function Trackings(props: { instanceId: number }) {
   return (
@@ -87,17 +71,6 @@ export function Trackings(props: { instanceId: number }) {
   );
 }
 
-interface WebhookRow {
-  id: number;
-  received_at: string;
-  event_type: string;
-  tracking_number: string;
-  summary: string;
-  result: string;
-  error_message: string | null;
-  processing_duration_ms: number;
-}
-
 export function WebhookLog(props: { instanceId: number }) {
   return (
     <ApiList<WebhookRow>
@@ -131,14 +104,6 @@ export function WebhookLog(props: { instanceId: number }) {
       ]}
     />
   );
-}
-
-interface ActivityRow {
-  id: number;
-  event: string;
-  description?: string;
-  causer_id?: number | null;
-  created_at?: string;
 }
 
 export function ActivityLog(props: { instanceId: number }) {

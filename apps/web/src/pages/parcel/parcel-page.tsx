@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
+import type { InstanceAnswer } from '../../api-types.js';
 import { Link } from '../../components/link.js';
 import { ErrorState, Loading, useLoad } from '../../components/states.js';
 import { navigate, useRoute } from '../../router.js';
 import { Connect } from './connect.js';
 import { Dashboard } from './dashboard.js';
-import { PREFIX, rememberedInstance, rememberInstance, type Instance } from './instance.js';
+import { PREFIX, rememberedInstance, rememberInstance } from './instance.js';
 import { ActivityLog, Trackings, WebhookLog } from './lists.js';
 import { Settings } from './settings.js';
 
@@ -22,7 +23,7 @@ function Connected(props: { id: string; onGone: () => void }) {
   const { path } = useRoute();
   const tab = path.slice(BASE.length).replace(/\/$/, '');
   const instance = useLoad(
-    () => api<{ data: Instance }>('GET', `${PREFIX}/instances/${props.id}`),
+    () => api<InstanceAnswer>('GET', `${PREFIX}/instances/${props.id}`),
     `instance:${props.id}`,
   );
   // Disconnected elsewhere (or never ours): forget it and offer to connect.

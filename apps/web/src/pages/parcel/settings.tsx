@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
+import type { Instance } from '../../api-types.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { Checkbox, FormError, TextField } from '../../components/field.js';
 import { AUTO_TRACK_KEYS, SIDE_EFFECT_KEYS } from '@inventory/rules';
-import { AUTO_TRACK_LABELS, PREFIX, SIDE_EFFECT_LABELS, type Instance } from './instance.js';
+import { AUTO_TRACK_LABELS, PREFIX, SIDE_EFFECT_LABELS } from './instance.js';
 import { ChannelScopeEditor } from './channel-scope.js';
 
 /** PATCH with only what changed; disconnect with a confirmation. */

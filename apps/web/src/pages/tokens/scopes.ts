@@ -9,14 +9,3 @@ export function scopesByResource(): [string, string[]][] {
   }
   return [...groups.entries()];
 }
-
-export interface Token {
-  id: number;
-  name: string;
-  scopes: string[];
-  ip_allowlist: string[];
-  rate_limit_per_minute: number | null;
-  expires_at: string | null;
-  last_used_at: string | null;
-  created_at: string;
-}

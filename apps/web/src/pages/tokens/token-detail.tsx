@@ -1,23 +1,13 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, withQuery, type FlatPage } from '../../api.js';
+import { api, ApiError, withQuery } from '../../api.js';
+import type { RequestPage, UsageAnswer } from '../../api-types.js';
 import { formatDate } from '../../components/confirm.js';
 import { errorFor, FieldError } from '../../components/field.js';
 import { Link } from '../../components/link.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, ErrorState, Loading, useLoad } from '../../components/states.js';
 import { setQuery, useRoute } from '../../router.js';
-import { UsagePanel, type Usage } from './usage-panel.js';
-
-interface RequestRow {
-  id: number;
-  method: string;
-  route: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  ip: string;
-  requested_at: string;
-}
+import { UsagePanel } from './usage-panel.js';
 
 /** One token: usage over 30 days and its request history (filters and page in the URL). */
 export function TokenDetail(props: { id: string }) {
@@ -27,12 +17,12 @@ export function TokenDetail(props: { id: string }) {
   const to = query.get('to') ?? '';
   const page = query.get('page') ?? '1';
   const usage = useLoad(
-    () => api<{ data: Usage }>('GET', `/api/personal-access-tokens/${props.id}/usage?days=30`),
+    () => api<UsageAnswer>('GET', `/api/personal-access-tokens/${props.id}/usage?days=30`),
     `usage:${props.id}`,
   );
   const requests = useLoad(
     () =>
-      api<FlatPage<RequestRow>>(
+      api<RequestPage>(
         'GET',
         withQuery(`/api/personal-access-tokens/${props.id}/requests`, {
           'filter[status]': status,

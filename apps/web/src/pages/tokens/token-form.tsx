@@ -2,8 +2,9 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
 import { errorFor, FieldError, FormError, TextField } from '../../components/field.js';
 import { useSession } from '../../session.js';
-import { isElevatedScope } from '@inventory/access';
-import { scopesByResource, type Token } from './scopes.js';
+import { addedElevatedScopes } from '@inventory/access';
+import type { NewToken, NewTokenAnswer, Token, TokenAnswer } from '../../api-types.js';
+import { scopesByResource } from './scopes.js';
 
 const FIELDS = [
   'name',
@@ -21,7 +22,7 @@ const FIELDS = [
  */
 export function TokenForm(props: {
   token?: Token;
-  onDone: (saved: Token & { token?: string }) => void;
+  onDone: (saved: Token & Partial<NewToken>) => void;
   onCancel: () => void;
 }) {
   const { user } = useSession();
@@ -39,9 +40,7 @@ export function TokenForm(props: {
   const [busy, setBusy] = useState(false);
   const errors = error?.fieldErrors;
 
-  const addsPrivileged = editing
-    ? scopes.some((scope) => isElevatedScope(scope) && !editing.scopes.includes(scope))
-    : false;
+  const addsPrivileged = editing ? addedElevatedScopes(editing.scopes, scopes).length > 0 : false;
 
   const toggle = (scope: string, on: boolean) =>
     setScopes(on ? [...scopes, scope] : scopes.filter((item) => item !== scope));
@@ -59,7 +58,7 @@ export function TokenForm(props: {
     const limit = typed === '' ? null : /^\d+$/.test(typed) ? Number(typed) : typed;
     try {
       if (editing) {
-        const answer = await api<{ data: Token }>(
+        const answer = await api<TokenAnswer>(
           'PATCH',
           `/api/personal-access-tokens/${editing.id}`,
           {
@@ -74,17 +73,13 @@ export function TokenForm(props: {
         );
         props.onDone(answer.data);
       } else {
-        const answer = await api<{ data: Token & { token: string } }>(
-          'POST',
-          '/api/personal-access-tokens',
-          {
-            name,
-            scopes,
-            ...(expiry ? { expires_at: new Date(`${expiry}T23:59:59`).toISOString() } : {}),
-            ...(ips.length ? { ip_allowlist: ips } : {}),
-            ...(limit !== null ? { rate_limit_per_minute: limit } : {}),
-          },
-        );
+        const answer = await api<NewTokenAnswer>('POST', '/api/personal-access-tokens', {
+          name,
+          scopes,
+          ...(expiry ? { expires_at: new Date(`${expiry}T23:59:59`).toISOString() } : {}),
+          ...(ips.length ? { ip_allowlist: ips } : {}),
+          ...(limit !== null ? { rate_limit_per_minute: limit } : {}),
+        });
         props.onDone(answer.data);
       }
     } catch (caught) {

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api, withQuery, type FlatPage } from '../../api.js';
+import { api, withQuery } from '../../api.js';
+import type { NewToken, Token, TokenPage } from '../../api-types.js';
 import { ConfirmButton, formatDate } from '../../components/confirm.js';
 import { Link } from '../../components/link.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
 import { setQuery, useRoute } from '../../router.js';
 import { MAX_ACTIVE_TOKENS } from '@inventory/access';
-import { type Token } from './scopes.js';
 import { TokenForm } from './token-form.js';
 import { NewTokenSecret } from './new-token-secret.js';
 
@@ -15,14 +15,13 @@ export function TokensPage() {
   const { query } = useRoute();
   const page = Number(query.get('page') ?? '1') || 1;
   const tokens = useLoad(
-    () =>
-      api<FlatPage<Token>>('GET', withQuery('/api/personal-access-tokens', { page, per_page: 20 })),
+    () => api<TokenPage>('GET', withQuery('/api/personal-access-tokens', { page, per_page: 20 })),
     `tokens:${page}`,
   );
   const [mode, setMode] = useState<
     { kind: 'list' } | { kind: 'create' } | { kind: 'edit'; token: Token }
   >({ kind: 'list' });
-  const [created, setCreated] = useState<(Token & { token?: string }) | null>(null);
+  const [created, setCreated] = useState<(Token & Partial<NewToken>) | null>(null);
   const [notice, setNotice] = useState('');
   const atLimit = (tokens.data?.total ?? 0) >= MAX_ACTIVE_TOKENS;
 

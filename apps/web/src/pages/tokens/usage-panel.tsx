@@ -1,13 +1,5 @@
+import type { Usage } from '../../api-types.js';
 import { formatDate } from '../../components/confirm.js';
-
-export interface Usage {
-  days: number;
-  total_requests: number;
-  error_rate: number;
-  latency_ms: { p50: number; p95: number };
-  last_used_at: string | null;
-  requests_per_day: { date: string; requests: number; errors: number }[];
-}
 
 /** Requests per day as CSS bars (errors stacked in red), with the headline numbers. */
 export function UsagePanel(props: { usage: Usage }) {

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, withQuery, type FlatPage } from '../../api.js';
+import { api, ApiError, withQuery } from '../../api.js';
+import type { DeliveryPage, RotatedSecretAnswer, SubscriptionAnswer } from '../../api-types.js';
 import { ConfirmButton, formatDate } from '../../components/confirm.js';
 import { FormError } from '../../components/field.js';
 import { Link } from '../../components/link.js';
@@ -7,7 +8,6 @@ import { Pager } from '../../components/pager.js';
 import { Async, Empty, ErrorState, Loading, useLoad } from '../../components/states.js';
 import { navigate, setQuery, useRoute } from '../../router.js';
 import { SecretOnce, SubscriptionForm } from './subscription-form.js';
-import type { Delivery, Subscription } from './subscription.js';
 
 function Deliveries(props: { id: string; refreshKey: number }) {
   const { query } = useRoute();
@@ -15,7 +15,7 @@ function Deliveries(props: { id: string; refreshKey: number }) {
   const status = query.get('status') ?? '';
   const list = useLoad(
     () =>
-      api<FlatPage<Delivery>>(
+      api<DeliveryPage>(
         'GET',
         withQuery(`/api/webhook-subscriptions/${props.id}/deliveries`, {
           page,
@@ -122,7 +122,7 @@ function Deliveries(props: { id: string; refreshKey: number }) {
 /** One subscription: edit, re-enable, rotate, delete, test ping, and its delivery log. */
 export function SubscriptionDetail(props: { id: string }) {
   const sub = useLoad(
-    () => api<{ data: Subscription }>('GET', `/api/webhook-subscriptions/${props.id}`),
+    () => api<SubscriptionAnswer>('GET', `/api/webhook-subscriptions/${props.id}`),
     `sub:${props.id}`,
   );
   const [editing, setEditing] = useState(false);
@@ -205,9 +205,10 @@ export function SubscriptionDetail(props: { id: string }) {
             confirmLabel="Yes, rotate"
             onConfirm={() =>
               act(async () => {
-                const answer = await api<{
-                  data: { secret: string; previous_secret_expires_at: string | null };
-                }>('POST', `/api/webhook-subscriptions/${subscription.id}/rotate-secret`);
+                const answer = await api<RotatedSecretAnswer>(
+                  'POST',
+                  `/api/webhook-subscriptions/${subscription.id}/rotate-secret`,
+                );
                 setNote(
                   `The previous secret keeps working until ${formatDate(answer.data.previous_secret_expires_at)}.`,
                 );

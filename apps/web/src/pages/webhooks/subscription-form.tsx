@@ -2,12 +2,12 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
 import { errorFor, FieldError, FormError, TextField } from '../../components/field.js';
 import { WEBHOOK_EVENT_NAMES } from '@inventory/events/browser';
-import type { Subscription } from './subscription.js';
+import type { NewSubscriptionAnswer, Subscription, SubscriptionAnswer } from '../../api-types.js';
 
 /** Create (the answer carries the secret, shown once) or edit url, events and description. */
 export function SubscriptionForm(props: {
   subscription?: Subscription;
-  onDone: (saved: Subscription & { secret?: string }) => void;
+  onDone: (saved: Subscription & Partial<NewSubscriptionAnswer['data']>) => void;
   onCancel: () => void;
 }) {
   const editing = props.subscription;
@@ -25,19 +25,11 @@ export function SubscriptionForm(props: {
     const body = { url, events, description: description === '' ? null : description };
     try {
       const answer = editing
-        ? await api<{ data: Subscription }>(
-            'PATCH',
-            `/api/webhook-subscriptions/${editing.id}`,
-            body,
-          )
-        : await api<{ data: Subscription & { secret: string } }>(
-            'POST',
-            '/api/webhook-subscriptions',
-            {
-              ...body,
-              ...(description === '' ? { description: undefined } : {}),
-            },
-          );
+        ? await api<SubscriptionAnswer>('PATCH', `/api/webhook-subscriptions/${editing.id}`, body)
+        : await api<NewSubscriptionAnswer>('POST', '/api/webhook-subscriptions', {
+            ...body,
+            ...(description === '' ? { description: undefined } : {}),
+          });
       props.onDone(answer.data);
     } catch (caught) {
       setError(caught instanceof ApiError ? caught : new ApiError(0, null));

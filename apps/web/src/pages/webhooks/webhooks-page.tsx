@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, withQuery, type FlatPage } from '../../api.js';
+import { api, withQuery } from '../../api.js';
+import type { SubscriptionPage } from '../../api-types.js';
 import { Link } from '../../components/link.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
 import { setQuery, useRoute } from '../../router.js';
 import { SecretOnce, SubscriptionForm } from './subscription-form.js';
-import type { Subscription } from './subscription.js';
 
 /** Outbound webhook subscriptions. */
 export function WebhooksPage() {
@@ -13,10 +13,7 @@ export function WebhooksPage() {
   const page = query.get('page') ?? '1';
   const list = useLoad(
     () =>
-      api<FlatPage<Subscription>>(
-        'GET',
-        withQuery('/api/webhook-subscriptions', { page, per_page: 20 }),
-      ),
+      api<SubscriptionPage>('GET', withQuery('/api/webhook-subscriptions', { page, per_page: 20 })),
     `subs:${page}`,
   );
   const [creating, setCreating] = useState(false);

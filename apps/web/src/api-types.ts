@@ -1,0 +1,79 @@
+import type { components } from '@inventory/api-client';
+
+/**
+ * The API's answers as the gateway documents them (`npm run openapi` writes them into
+ * @inventory/api-client): a route whose answer changes fails this app's typecheck instead of
+ * drifting from a copy. Types only: nothing of the client is bundled (lint keeps it so).
+ */
+type Schemas = components['schemas'];
+type RowOf<List extends { data?: readonly unknown[] }> = NonNullable<List['data']>[number];
+
+/**
+ * Both pagination envelopes document their fields without marking them required, though
+ * `gateway/src/http/pagination.ts` writes every one of them; the pages read them as present.
+ */
+type PageField = 'current_page' | 'last_page' | 'per_page' | 'total';
+type PageFields = Partial<Record<PageField, number>>;
+type FlatPage<List extends { data?: readonly unknown[] } & PageFields, Row = RowOf<List>> = {
+  data: Row[];
+} & Required<Pick<List, PageField>>;
+
+export type LoginAnswer = Schemas['PostAuthLoginResponse'];
+export type UserAnswer = Schemas['GetUserResponse'];
+export type CurrentUser = UserAnswer['data'];
+export type TwoFactorSetupAnswer = Schemas['PostUserTwoFactorResponse'];
+export type RecoveryCodesAnswer = Schemas['PostUserTwoFactorConfirmResponse'];
+
+/**
+ * The token schema lists its fields without marking them required, though the gateway's
+ * presenter (`routes/identity/present.ts`) writes every one; the pages read them as present.
+ */
+export type Token = Required<RowOf<Schemas['GetPersonalAccessTokensResponse']>>;
+export type TokenPage = FlatPage<Schemas['GetPersonalAccessTokensResponse'], Token>;
+export type TokenAnswer = {
+  data: Required<NonNullable<Schemas['PatchPersonalAccessTokensByIdResponse']['data']>>;
+};
+/** The create answer: a token with its plaintext `token`, shown only then. */
+export type NewToken = Required<NonNullable<Schemas['PostPersonalAccessTokensResponse']['data']>>;
+export type NewTokenAnswer = { data: NewToken };
+export type RequestPage = FlatPage<Schemas['GetPersonalAccessTokensByIdRequestsResponse']>;
+export type RequestRow = RequestPage['data'][number];
+export type UsageAnswer = Schemas['GetPersonalAccessTokensByIdUsageResponse'];
+export type Usage = UsageAnswer['data'];
+
+export type KeyTestAnswer = Schemas['PostIntegrationsParcelTrackingTestResponse'];
+export type ConnectAnswer = Schemas['PostIntegrationsParcelTrackingInstancesResponse'];
+export type InstanceAnswer = Schemas['GetIntegrationsParcelTrackingInstancesByInstanceResponse'];
+/** The instance with its dashboard, as GET answers it. */
+export type Instance = InstanceAnswer['data'];
+export type ChannelScope = Instance['auto_track_channels'];
+export type TransitStats = Omit<Instance['transit'], 'window_days' | 'carriers'>;
+export type ChannelsAnswer =
+  Schemas['GetIntegrationsParcelTrackingInstancesByInstanceTrackableChannelsResponse'];
+export type Channel = ChannelsAnswer['data'][number];
+type TrackingList = Schemas['GetIntegrationsParcelTrackingInstancesByInstanceTrackingsResponse'];
+export type TrackingRow = RowOf<TrackingList>;
+export type WebhookRow = RowOf<
+  Schemas['GetIntegrationsParcelTrackingInstancesByInstanceWebhooksResponse']
+>;
+export type ActivityRow = RowOf<
+  Schemas['GetIntegrationsParcelTrackingInstancesByInstanceActivityResponse']
+>;
+/** A page of one of parcel-tracking's lists: they share one envelope (`links`/`meta`). */
+export type LinksMetaPage<Row> = {
+  data: Row[];
+  meta: Required<Pick<NonNullable<TrackingList['meta']>, PageField>>;
+};
+
+export type AlertPage = FlatPage<Schemas['GetAlertsResponse']> &
+  Required<Pick<Schemas['GetAlertsResponse'], 'unread_count'>>;
+export type Alert = AlertPage['data'][number];
+
+export type SubscriptionPage = FlatPage<Schemas['GetWebhookSubscriptionsResponse']>;
+export type SubscriptionAnswer = Schemas['GetWebhookSubscriptionsByIdResponse'];
+export type Subscription = SubscriptionAnswer['data'];
+/** The create answer: a subscription with its signing secret, shown only then. */
+export type NewSubscriptionAnswer = Schemas['PostWebhookSubscriptionsResponse'];
+export type RotatedSecretAnswer = Schemas['PostWebhookSubscriptionsByIdRotateSecretResponse'];
+export type DeliveryPage = FlatPage<Schemas['GetWebhookSubscriptionsByIdDeliveriesResponse']>;
+export type Delivery = DeliveryPage['data'][number];
