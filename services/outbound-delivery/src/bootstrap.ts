@@ -27,6 +27,13 @@ import { SendTestPing } from './use-cases/send-test-ping.js';
 import { UpdateSubscription } from './use-cases/update-subscription.js';
 
 export const SERVICE_NAME = 'outbound-delivery';
+
+/**
+ * Longest a fan-out batch waits for the worker's room. Events held in the consumer meanwhile
+ * keep their ack wait (30 s) ticking; 256 of them in batches of at least one wait each stay well
+ * inside it.
+ */
+const FAN_OUT_ROOM_WAIT_MS = 1_000;
 export { WEBHOOK_SUBSCRIPTION_SUBJECT } from './use-cases/deactivate-subscription.js';
 
 export interface BootstrapOptions {
@@ -138,6 +145,9 @@ export async function bootstrap(
         // Fan-out is idempotent by itself (one delivery per event id and subscription, a unique
         // key), so no per-event processed record: it would add two writes per event (ADR 0401).
         handle: async (events) => void (await fanOut.executeAll(events)),
+        // Waits (briefly) for the worker's room: a burst then stays in JetStream and reaches the
+        // worker as leased inserts instead of overflowing into the schedule (ADR 0407).
+        room: () => worker.room(FAN_OUT_ROOM_WAIT_MS),
         logger: runtime.logger,
       });
       runtime.onStop(() => fanOutConsumer.stop());

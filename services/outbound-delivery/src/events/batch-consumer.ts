@@ -20,6 +20,11 @@ export interface BatchConsumerOptions<T> {
   logger: Logger;
   /** Most events handled together. */
   maxBatch?: number;
+  /**
+   * Awaited before each batch: how many events the handler has room for now (0: no room came,
+   * take a whole batch anyway). Events beyond it stay in the consumer for the next batch.
+   */
+  room?: () => Promise<number>;
   maxDeliver?: number;
   ackWaitMs?: number;
   retryDelayMs?: number;
@@ -76,7 +81,10 @@ export async function startBatchConsumer<T>(
   };
 
   const drain = async () => {
-    while (waiting.length > 0) await handleBatch(waiting.splice(0, maxBatch));
+    while (waiting.length > 0) {
+      const room = options.room ? await options.room() : maxBatch;
+      await handleBatch(waiting.splice(0, room > 0 ? Math.min(room, maxBatch) : maxBatch));
+    }
     draining = undefined;
   };
 
