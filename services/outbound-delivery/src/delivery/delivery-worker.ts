@@ -25,13 +25,9 @@ export class DeliveryWorker {
   private inFlight = new Set<Promise<void>>();
   private wakeUp?: () => void;
   private wakePending = false;
-  /** Places promised to deliveries a fan-out is storing already leased to this replica. */
-  private reserved = 0;
-  /** Deliveries stored leased to this replica, waiting for a slot. */
+  /** Deliveries claimed beyond the free slots, waiting for one (their leases held). */
   private leased: DeliveryDocument[] = [];
   private lastScheduleLook = 0;
-  /** Fan-outs waiting for room (`room()`), woken as attempts finish. */
-  private roomWaiters: Array<() => void> = [];
 
   constructor(
     private readonly deliveries: DeliveryStore,
@@ -53,68 +49,9 @@ export class DeliveryWorker {
     this.wakeUp?.();
   }
 
-  /**
-   * Promises up to `wanted` places to deliveries about to be stored already leased to this
-   * replica (ADR 0406): they need no due query and no claim. Room is what is free in flight plus
-   * a queue as long again, so a fan-out batch larger than the free slots still skips the claim.
-   * Returns how many it promised.
-   */
-  reserve(wanted: number): number {
-    if (!this.running) return 0;
-    const promised = Math.max(0, Math.min(this.free(), wanted));
-    this.reserved += promised;
-    return promised;
-  }
-
-  /**
-   * Resolves, with the places free, once at least half the room `reserve` gives from is free, or
-   * after `maxWaitMs` with whatever is free. Fan-out waits here before taking the next batch of
-   * events, so a burst stays in JetStream (durable) instead of overflowing into the schedule,
-   * whose due query and claim cost three round trips per batch (ADR 0407). Bounded, so events
-   * held in the consumer never outlive their ack wait; past it they overflow as before.
-   */
-  async room(maxWaitMs: number): Promise<number> {
-    if (this.running && this.free() < this.options.concurrency)
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, maxWaitMs);
-        const waiters = this.roomWaiters;
-        function done() {
-          clearTimeout(timer);
-          const index = waiters.indexOf(done);
-          if (index >= 0) waiters.splice(index, 1);
-          resolve();
-        }
-        waiters.push(done);
-      });
-    return Math.max(0, this.free());
-  }
-
-  private free(): number {
-    return 2 * this.options.concurrency - this.inFlight.size - this.leased.length - this.reserved;
-  }
-
-  private notifyRoom(): void {
-    if (this.roomWaiters.length === 0 || this.free() < this.options.concurrency) return;
-    for (const done of this.roomWaiters.splice(0)) done();
-  }
-
-  /** Queues deliveries stored leased to this replica, and frees the `promised` places. */
-  runLeased(leased: DeliveryDocument[], promised: number): void {
-    this.reserved -= promised;
-    this.leased.push(...leased);
-    if (leased.length > 0) this.wake();
-    this.notifyRoom();
-  }
-
-  /** How long a lease holds other replicas off a delivery. */
-  get leaseMs(): number {
-    return this.options.leaseMs;
-  }
-
   async stop(): Promise<void> {
     this.running = false;
     this.wakeUp?.();
-    for (const done of this.roomWaiters.splice(0)) done();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
     // Queued deliveries were never attempted: give their leases back, so another replica (or
@@ -162,7 +99,7 @@ export class DeliveryWorker {
     this.lastScheduleLook = Date.now();
     // Claims for the free slots and for the queue too: a backlog then costs a third of the
     // claims (each is three round trips), and the queue's leases are checked before use.
-    const queueRoom = Math.max(0, this.options.concurrency - this.leased.length - this.reserved);
+    const queueRoom = Math.max(0, this.options.concurrency - this.leased.length);
     const ids = await this.deliveries.dueIdsAcrossTenants(new Date(), room + queueRoom);
     if (!this.running) return started;
     const claimed = await this.deliveries.claimAcrossTenants(ids, new Date(), this.options.leaseMs);
@@ -187,7 +124,6 @@ export class DeliveryWorker {
         )
         .finally(() => {
           this.inFlight.delete(task);
-          this.notifyRoom();
           // Refill in batches (half the room at a time), not one query per finished attempt.
           if (this.inFlight.size <= this.options.concurrency / 2) this.wake();
         });
