@@ -14,10 +14,12 @@ export interface DeliveryWorkerOptions {
 const LEASE_MARGIN_MS = 1_000;
 
 /**
- * Runs due deliveries from the durable schedule in MongoDB. Each one is leased before its
- * attempt, so replicas never attempt the same delivery together, and a replica killed
- * mid-attempt leaves a lease that expires: another (or the restarted) replica then repeats the
- * attempt with the same delivery id (at-least-once).
+ * Runs due deliveries from the durable schedule in MongoDB: retries, pings, redeliveries, and
+ * the rows a crashed replica left leased (a catalog event's first attempt is fan-out's, made
+ * from JetStream, ADR 0408). Each one is leased before its attempt, so replicas never attempt
+ * the same delivery together, and a replica killed mid-attempt leaves a lease that expires:
+ * another (or the restarted) replica then repeats the attempt with the same delivery id
+ * (at-least-once).
  */
 export class DeliveryWorker {
   private running = false;
