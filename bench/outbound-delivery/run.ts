@@ -2,7 +2,7 @@
  * Signed outbound deliveries per second to a local receiver, against a bare HTTP client
  * sending the same requests (no signing, no bookkeeping) measured in the same run.
  *
- *   npx tsx --conditions=development bench/outbound-delivery/run.ts [--count 3000] [--concurrency 32]
+ *   npx tsx --conditions=development bench/outbound-delivery/run.ts [--count 3000] [--concurrency 32] [--port-base 47000]
  *
  * outbound-delivery runs as its own process (as `npm start` runs it), with the per-tenant cap
  * raised for the run; NATS and Redis are real servers, MongoDB the embedded one (in this process,
@@ -13,17 +13,26 @@
  * client process's.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import { domainEventEntry } from '@inventory/events';
-import { freePort, spawnUntilReady, startTestInfra } from '@inventory/local-infra';
+import { startEmbeddedMongo } from '@inventory/mongo-embedded';
+import {
+  freePort,
+  spawnUntilReady,
+  startNatsServer,
+  startRedisServer,
+  startTestInfra,
+  type TestInfra,
+} from '@inventory/local-infra';
 import { connectNats, createGrpcClient, EventPublisher, runWithContext } from '@inventory/platform';
-import { treeCpuMs } from '../lib/proc.js';
+import { cpuMs, descendants, treeCpuMs } from '../lib/proc.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,11 +40,16 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '32' },
     // Publishes awaiting their acks at once: one at a time, the publisher was the bottleneck.
     'publish-window': { type: 'string', default: '64' },
+    // Fixed ports from here up (receiver, gRPC, NATS, Redis, MongoDB), so runs beside others on
+    // a shared machine stay in their own range; 0 lets the kernel pick.
+    'port-base': { type: 'string', default: '0' },
   },
 });
 const count = Number(values.count);
 const concurrency = Number(values.concurrency);
 const publishWindow = Number(values['publish-window']);
+const portBase = Number(values['port-base']);
+const portAt = (offset: number) => (portBase > 0 ? portBase + offset : 0);
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const TENANT = 'bench-tenant';
 
@@ -48,10 +62,56 @@ const allCpuMs = () => {
   return (own.user + own.system) / 1000 + treeCpuMs(process.pid) - cpuMsOf(process.pid);
 };
 
+/**
+ * The same CPU split by process, to see whose cost a change moved: this process holds the
+ * receiver, the publisher and the embedded MongoDB.
+ */
+const cpuByProcess = (servicePid: number): Record<string, number> => {
+  const own = process.cpuUsage();
+  const split: Record<string, number> = {
+    'bench (receiver, MongoDB, publisher)': (own.user + own.system) / 1000,
+    service: 0,
+    'nats-server': 0,
+    'redis-server': 0,
+  };
+  for (const child of descendants(process.pid)) {
+    const name =
+      child.pid === servicePid
+        ? 'service'
+        : /nats-server/.test(child.cmdline)
+          ? 'nats-server'
+          : /redis-server/.test(child.cmdline)
+            ? 'redis-server'
+            : undefined;
+    if (name) split[name]! += cpuMs(child.pid);
+  }
+  return split;
+};
+
 /** utime + stime of a process, in ms (Linux). */
 function cpuMsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** startTestInfra's servers on fixed ports (`--port-base`). */
+async function infraAt(base: number): Promise<TestInfra> {
+  const root = mkdtempSync(join(tmpdir(), 'outbound-bench-'));
+  const nats = await startNatsServer({ port: base + 2, dataDir: join(root, 'nats') });
+  const redis = await startRedisServer({ port: base + 3, dataDir: join(root, 'redis') });
+  const mongo = process.env.MONGO_URL ? undefined : await startEmbeddedMongo({ port: base + 4 });
+  return {
+    natsUrl: nats.url,
+    redisUrl: redis.url,
+    mongoUrl: process.env.MONGO_URL ?? mongo!.url,
+    dbName: (prefix) => `${prefix}_bench`,
+    async stop() {
+      await mongo?.stop();
+      await redis.stop();
+      await nats.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
 }
 
 let received = 0;
@@ -64,7 +124,7 @@ const receiver = createServer((request, response) => {
     response.writeHead(204).end();
   });
 });
-await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+await new Promise<void>((resolve) => receiver.listen(portAt(0), '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 const untilReceived = (target: number) =>
   new Promise<void>((resolve) => {
@@ -77,8 +137,8 @@ const untilReceived = (target: number) =>
     };
   });
 
-const infra = await startTestInfra();
-const grpcPort = await freePort();
+const infra = portBase > 0 ? await infraAt(portBase) : await startTestInfra();
+const grpcPort = portBase > 0 ? portAt(1) : await freePort();
 const service = await spawnUntilReady({
   // node itself (not the tsx wrapper), so /proc/<pid> is the service's own CPU.
   command: process.execPath,
@@ -140,6 +200,7 @@ try {
   const loadBefore = loadavg()[0]!;
   const cpuBefore = cpuMsOf(service.child.pid!);
   const allCpuBefore = allCpuMs();
+  const splitBefore = cpuByProcess(service.child.pid!);
   const started = performance.now();
   const target = received + count;
   const publishing = (async () => {
@@ -164,6 +225,7 @@ try {
   const signedMs = performance.now() - started;
   const signedCpuMs = cpuMsOf(service.child.pid!) - cpuBefore;
   const signedAllCpuMs = allCpuMs() - allCpuBefore;
+  const splitAfter = cpuByProcess(service.child.pid!);
   await nats.drain();
 
   const bareAllCpuBefore = allCpuMs();
@@ -211,6 +273,10 @@ try {
       'all-process CPU, signed / bare',
       (signedAllCpuMs / count / (bareAllCpuMs / bare.requests)).toFixed(1),
     ],
+    ...Object.keys(splitAfter).map((name) => [
+      `  of which ${name}`,
+      `${(((splitAfter[name]! - splitBefore[name]!) / count) * 1000).toFixed(0)} µs`,
+    ]),
     ['load average (1 min) before, after', `${loadBefore.toFixed(1)}, ${loadAfter.toFixed(1)}`],
     [
       'all published after',
@@ -220,7 +286,7 @@ try {
   ];
   process.stdout.write(
     `outbound-delivery bench: ${count} deliveries, concurrency ${concurrency}\n` +
-      rows.map(([name, value]) => `  ${name!.padEnd(34)} ${value}`).join('\n') +
+      rows.map(([name, value]) => `  ${name!.padEnd(46)} ${value}`).join('\n') +
       '\n',
   );
 } finally {

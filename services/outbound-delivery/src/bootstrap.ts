@@ -5,6 +5,7 @@ import { DeliveryMetrics } from './delivery/delivery-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { systemResolve } from './delivery/guarded-lookup.js';
 import { HttpSender } from './delivery/http-sender.js';
+import { AttemptSlots } from './delivery/attempt-slots.js';
 import { RateCap } from './delivery/rate-cap.js';
 import { startBatchConsumer } from './events/batch-consumer.js';
 import type { Resolve } from './domain/receiver-url.js';
@@ -28,6 +29,13 @@ import { UpdateSubscription } from './use-cases/update-subscription.js';
 
 export const SERVICE_NAME = 'outbound-delivery';
 export { WEBHOOK_SUBSCRIPTION_SUBJECT } from './use-cases/deactivate-subscription.js';
+
+/**
+ * Fan-out batches handled at once, each of at most 4 × DELIVERY_CONCURRENCY events: bigger
+ * batches cost fewer round trips per delivery (32 → 128 events: service CPU per delivery
+ * 0.54 → 0.41 ms in the bench), and a batch stuck on a slow receiver leaves the others going.
+ */
+const FAN_OUT_BATCHES = 8;
 
 export interface BootstrapOptions {
   /** Tests only: how receiver host names resolve (default: the system resolver). */
@@ -124,11 +132,18 @@ export async function bootstrap(
         }),
       ]);
 
-      // Started before the consumer, so the first events' deliveries can go to it leased; stopped
-      // after it, so no batch hands it deliveries once it is gone.
+      // Stopped after the consumer, which finishes its batches first: a first attempt whose
+      // subscription change must come first is settled through the same settles.
       worker.start();
       runtime.onStop(() => worker.stop());
-      const fanOut = new FanOutEvent(subscriptions, deliveries, runtime.logger, worker);
+      const fanOut = new FanOutEvent(
+        subscriptions,
+        deliveries,
+        attempt,
+        new AttemptSlots(config.DELIVERY_CONCURRENCY),
+        config.DELIVERY_LEASE_MS,
+        runtime.logger,
+      );
       const fanOutConsumer = await startBatchConsumer({
         jetstream: runtime.jetstream,
         manager: runtime.jetstreamManager,
@@ -138,6 +153,12 @@ export async function bootstrap(
         // Fan-out is idempotent by itself (one delivery per event id and subscription, a unique
         // key), so no per-event processed record: it would add two writes per event (ADR 0401).
         handle: async (events) => void (await fanOut.executeAll(events)),
+        // First attempts are made inside the batch (ADR 0408): several batches at once, so one
+        // stuck on a slow receiver does not hold the others; the ack wait is the first attempt's
+        // lease (a dead replica's events come back after it, to be repeated with the same ids).
+        concurrency: FAN_OUT_BATCHES,
+        maxBatch: 4 * config.DELIVERY_CONCURRENCY,
+        ackWaitMs: config.DELIVERY_LEASE_MS,
         logger: runtime.logger,
       });
       runtime.onStop(() => fanOutConsumer.stop());

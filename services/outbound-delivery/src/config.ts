@@ -48,9 +48,12 @@ export const configSchema = z
     WEBHOOK_RESPONSE_BODY_LIMIT_BYTES: positiveInt(4096),
     /** How often an idle worker looks for due deliveries. */
     DELIVERY_POLL_MS: positiveInt(500),
-    /** Attempts in flight at once per replica. */
+    /** Attempts in flight at once per replica: fan-out's first attempts, and the worker's. */
     DELIVERY_CONCURRENCY: positiveInt(32),
-    /** How long a claimed attempt is held before another replica may take it (a crashed one's). */
+    /**
+     * How long an attempt is held before another replica may take it (a crashed one's): a
+     * claim's lease, and the ack wait of the events whose first attempts fan-out makes.
+     */
     DELIVERY_LEASE_MS: z.coerce.number().int().positive().optional(),
   })
   .superRefine((config, context) => {

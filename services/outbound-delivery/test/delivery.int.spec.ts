@@ -116,6 +116,24 @@ describe('signed deliveries', () => {
     expect(requestsTo('/paused')).toHaveLength(0);
   });
 
+  it('sends nothing again for an event that comes back after its deliveries are stored', async () => {
+    const { id } = await subscribe(h, TENANT, `${receiver.url}/late-copy`);
+    const { type, event } = domainEventEntry({
+      tenantId: TENANT,
+      name: 'product.created',
+      data: { n: 'late' },
+    });
+    const { bytes } = encodeEvent(type, { ...event, id: 'evt-late-copy-1' });
+    await h.service.jetstream.publish(type.subject, bytes);
+    await settledDeliveries(h, TENANT, id, 1);
+    // The same event again, once its delivery is stored: as a redelivery after a lost ack.
+    await h.service.jetstream.publish(type.subject, bytes);
+    await h.publish(TENANT, 'product.created', { n: 'late-marker' });
+    await settledDeliveries(h, TENANT, id, 2);
+    const late = requestsTo('/late-copy').filter((r) => JSON.parse(r.body).data.n === 'late');
+    expect(late).toHaveLength(1);
+  });
+
   it('retries 4xx and 5xx answers with the same delivery id and succeeds on any 2xx', async () => {
     const answers = [500, 429];
     receiver.respond((_r, response) => response.writeHead(answers.shift() ?? 204).end());

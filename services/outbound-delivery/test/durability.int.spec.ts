@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import { domainEventEntry } from '@inventory/events';
 import { freePort, spawnUntilReady } from '@inventory/local-infra';
-import { createGrpcClient } from '@inventory/platform';
+import { connectNats, createGrpcClient, EventPublisher } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -14,6 +15,37 @@ import {
 import { startReceiver, type Receiver } from './receiver.js';
 
 const TENANT = 'tenant-durable';
+/** A tenant of its own: TENANT's earlier subscriptions list product.created too. */
+const EVENT_TENANT = 'tenant-durable-event';
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * A replica in its own process, to be killed with SIGKILL. node itself with tsx as a loader:
+ * through the tsx wrapper, SIGKILL would hit the wrapper and leave the service running.
+ */
+async function spawnDoomed(h: Harness) {
+  const grpcPort = await freePort();
+  const doomed = await spawnUntilReady({
+    command: process.execPath,
+    args: [
+      '--conditions=development',
+      '--import',
+      'tsx',
+      `${ROOT}services/outbound-delivery/src/main.ts`,
+    ],
+    readyPattern: /gRPC server listening/,
+    timeoutMs: 60_000,
+    env: {
+      ...process.env,
+      ...h.env,
+      LOG_LEVEL: 'info',
+      WEBHOOK_TIMEOUT_MS: '60000',
+      DELIVERY_LEASE_MS: '2000',
+      GRPC_PORT: String(grpcPort),
+    },
+  });
+  return { doomed, grpcPort };
+}
 
 describe('durable schedule', () => {
   let h: Harness;
@@ -70,29 +102,7 @@ describe('durable schedule', () => {
       receiver.respond((_r, response) => {
         if (receiver.requests.length > 1) response.writeHead(200).end();
       });
-      const grpcPort = await freePort();
-      const root = fileURLToPath(new URL('../../../', import.meta.url));
-      const doomed = await spawnUntilReady({
-        // node itself with tsx as a loader: through the tsx wrapper, SIGKILL would hit the
-        // wrapper and leave the service running, so nothing would have been killed.
-        command: process.execPath,
-        args: [
-          '--conditions=development',
-          '--import',
-          'tsx',
-          `${root}services/outbound-delivery/src/main.ts`,
-        ],
-        readyPattern: /gRPC server listening/,
-        timeoutMs: 60_000,
-        env: {
-          ...process.env,
-          ...h.env,
-          LOG_LEVEL: 'info',
-          WEBHOOK_TIMEOUT_MS: '60000',
-          DELIVERY_LEASE_MS: '2000',
-          GRPC_PORT: String(grpcPort),
-        },
-      });
+      const { doomed, grpcPort } = await spawnDoomed(h);
       const client = createGrpcClient(OutboundDeliveryServiceClient, `127.0.0.1:${grpcPort}`, {
         deadlineMs: 10_000,
       });
@@ -129,6 +139,60 @@ describe('durable schedule', () => {
         expect(delivery!.status).toBe('succeeded');
       } finally {
         survivorClient.close();
+      }
+    },
+  );
+
+  it(
+    "a kill -9 in the middle of a catalog event's first attempt loses nothing: the event comes back and the attempt is repeated with the same delivery id, in one row",
+    { timeout: 120_000 },
+    async () => {
+      receiver.requests.length = 0;
+      // The first attempt hangs until the process that made it is dead.
+      receiver.respond((_r, response) => {
+        if (receiver.requests.length > 1) response.writeHead(200).end();
+      });
+      // Subscribed through a replica of its own: earlier tests stopped the first one.
+      const live = await h.startReplica();
+      const liveClient = createGrpcClient(OutboundDeliveryServiceClient, live.grpc!.address, {
+        deadlineMs: 10_000,
+      });
+      const { id } = await subscribe(
+        { ...h, client: liveClient },
+        EVENT_TENANT,
+        `${receiver.url}/kill-event`,
+      );
+      liveClient.close();
+      // Only the doomed process consumes the event until the kill.
+      await h.stopReplicas();
+      const { doomed } = await spawnDoomed(h);
+      const nats = await connectNats(h.env.NATS_URL!, 'durability-test-publisher');
+      try {
+        const { type, event } = domainEventEntry({
+          tenantId: EVENT_TENANT,
+          name: 'product.created',
+          data: { n: 'kill-event' },
+        });
+        await new EventPublisher(nats.jetstream()).publish(type, event);
+        await waitFor(() => receiver.requests.length === 1, 'the attempt in flight');
+      } finally {
+        doomed.child.kill('SIGKILL');
+        await nats.drain();
+      }
+      const survivor = await h.startReplica();
+      await waitFor(() => receiver.requests.length === 2, 'the repeated attempt');
+      const [first, second] = receiver.requests;
+      expect(second!.headers['x-svc-delivery-id']).toBe(first!.headers['x-svc-delivery-id']);
+      expect(second!.body).toBe(first!.body);
+      const client = createGrpcClient(OutboundDeliveryServiceClient, survivor.grpc!.address, {
+        deadlineMs: 10_000,
+      });
+      try {
+        const [delivery] = await settledDeliveries({ ...h, client }, EVENT_TENANT, id, 1);
+        expect(delivery!.status).toBe('succeeded');
+        expect(delivery!.id).toBe(first!.headers['x-svc-delivery-id']);
+      } finally {
+        client.close();
       }
     },
   );

@@ -3,10 +3,11 @@ import { settledDeliveries, startHarness, subscribe, type Harness } from './harn
 import { startReceiver, type Receiver } from './receiver.js';
 
 /**
- * Fan-out stores deliveries already leased to its replica's worker and queues them in memory
- * (ADR 0406). A burst larger than the queue goes through the schedule; a queued delivery whose
- * lease no longer covers a whole attempt is left to the schedule too. Either way each is sent
- * once (this receiver always answers 200, so no repeat is expected).
+ * Bursts through fan-out, whose first attempts are made from the consumed batches (ADR 0408;
+ * before it, deliveries stored leased to the local worker and queued in memory, ADR 0406): a
+ * burst larger than the attempt slots, and leases (the events' ack wait) shorter than an attempt
+ * plus its margin. Either way each is sent once (this receiver always answers 200, so no repeat
+ * is expected).
  */
 async function burst(h: Harness, receiver: Receiver, tenant: string, path: string, count: number) {
   const { id } = await subscribe(h, tenant, `${receiver.url}${path}`);

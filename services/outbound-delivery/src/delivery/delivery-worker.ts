@@ -14,10 +14,12 @@ export interface DeliveryWorkerOptions {
 const LEASE_MARGIN_MS = 1_000;
 
 /**
- * Runs due deliveries from the durable schedule in MongoDB. Each one is leased before its
- * attempt, so replicas never attempt the same delivery together, and a replica killed
- * mid-attempt leaves a lease that expires: another (or the restarted) replica then repeats the
- * attempt with the same delivery id (at-least-once).
+ * Runs due deliveries from the durable schedule in MongoDB: retries, pings, redeliveries, and
+ * the rows a crashed replica left leased (a catalog event's first attempt is fan-out's, made
+ * from JetStream, ADR 0408). Each one is leased before its attempt, so replicas never attempt
+ * the same delivery together, and a replica killed mid-attempt leaves a lease that expires:
+ * another (or the restarted) replica then repeats the attempt with the same delivery id
+ * (at-least-once).
  */
 export class DeliveryWorker {
   private running = false;
@@ -25,9 +27,7 @@ export class DeliveryWorker {
   private inFlight = new Set<Promise<void>>();
   private wakeUp?: () => void;
   private wakePending = false;
-  /** Places promised to deliveries a fan-out is storing already leased to this replica. */
-  private reserved = 0;
-  /** Deliveries stored leased to this replica, waiting for a slot. */
+  /** Deliveries claimed beyond the free slots, waiting for one (their leases held). */
   private leased: DeliveryDocument[] = [];
   private lastScheduleLook = 0;
 
@@ -49,33 +49,6 @@ export class DeliveryWorker {
   wake(): void {
     this.wakePending = true;
     this.wakeUp?.();
-  }
-
-  /**
-   * Promises up to `wanted` places to deliveries about to be stored already leased to this
-   * replica (ADR 0406): they need no due query and no claim. Room is what is free in flight plus
-   * a queue as long again, so a fan-out batch larger than the free slots still skips the claim.
-   * Returns how many it promised.
-   */
-  reserve(wanted: number): number {
-    if (!this.running) return 0;
-    const free =
-      2 * this.options.concurrency - this.inFlight.size - this.leased.length - this.reserved;
-    const promised = Math.max(0, Math.min(free, wanted));
-    this.reserved += promised;
-    return promised;
-  }
-
-  /** Queues deliveries stored leased to this replica, and frees the `promised` places. */
-  runLeased(leased: DeliveryDocument[], promised: number): void {
-    this.reserved -= promised;
-    this.leased.push(...leased);
-    if (leased.length > 0) this.wake();
-  }
-
-  /** How long a lease holds other replicas off a delivery. */
-  get leaseMs(): number {
-    return this.options.leaseMs;
   }
 
   async stop(): Promise<void> {
@@ -128,7 +101,7 @@ export class DeliveryWorker {
     this.lastScheduleLook = Date.now();
     // Claims for the free slots and for the queue too: a backlog then costs a third of the
     // claims (each is three round trips), and the queue's leases are checked before use.
-    const queueRoom = Math.max(0, this.options.concurrency - this.leased.length - this.reserved);
+    const queueRoom = Math.max(0, this.options.concurrency - this.leased.length);
     const ids = await this.deliveries.dueIdsAcrossTenants(new Date(), room + queueRoom);
     if (!this.running) return started;
     const claimed = await this.deliveries.claimAcrossTenants(ids, new Date(), this.options.leaseMs);

@@ -20,17 +20,26 @@ export interface BatchConsumerOptions<T> {
   logger: Logger;
   /** Most events handled together. */
   maxBatch?: number;
+  /**
+   * Batches handled at once (default 1). More lets a batch stuck on a slow receiver leave the
+   * others to go on (fan-out makes its first attempts inside the batch, ADR 0408).
+   */
+  concurrency?: number;
   maxDeliver?: number;
+  /**
+   * How long JetStream waits for an ack before redelivering (default 30 s). Events held here
+   * are kept alive (`working()`) every third of it, so only a dead replica's events come back.
+   */
   ackWaitMs?: number;
   retryDelayMs?: number;
 }
 
 /**
  * A durable JetStream consumer that hands the handler every event that arrived while the
- * previous batch was being handled (group commit): one event at a time cost the fan-out a
+ * previous batches were being handled (group commit): one event at a time cost the fan-out a
  * MongoDB round trip per event, a batch costs one per batch. Acknowledged only after the
  * handler resolved, so a crash redelivers the batch (at-least-once; fan-out is idempotent by its
- * unique key). ADR 0406.
+ * unique key). ADR 0406; several batches at once and the heartbeat, ADR 0408.
  */
 export async function startBatchConsumer<T>(
   options: BatchConsumerOptions<T>,
@@ -44,10 +53,20 @@ export async function startBatchConsumer<T>(
     maxDeliver: options.maxDeliver,
     ackWaitMs: options.ackWaitMs,
   });
-  const messages = await consumer.consume({ max_messages: maxBatch });
+  const concurrency = options.concurrency ?? 1;
+  // Enough pulled for every batch place to start a full batch.
+  const messages = await consumer.consume({ max_messages: maxBatch * concurrency });
 
   const waiting: JsMsg[] = [];
-  let draining: Promise<void> | undefined;
+  /** Every event taken and not yet acked or nakked: what the heartbeat keeps alive. */
+  const held = new Set<JsMsg>();
+  let active = 0;
+  let idle: (() => void) | undefined;
+  const ackWaitMs = options.ackWaitMs ?? 30_000;
+  const heartbeat = setInterval(() => {
+    for (const message of held) message.working();
+  }, ackWaitMs / 3);
+  heartbeat.unref();
 
   const handleBatch = async (batch: JsMsg[]) => {
     const decoded: Array<{ message: JsMsg; event: DomainEvent<T> }> = [];
@@ -60,40 +79,78 @@ export async function startBatchConsumer<T>(
           'undecodable event terminated',
         );
         message.term();
+        held.delete(message);
       }
     }
     if (decoded.length === 0) return;
     try {
       await options.handle(decoded.map((entry) => entry.event));
-      for (const { message } of decoded) message.ack();
+      for (const { message } of decoded) {
+        message.ack();
+        held.delete(message);
+      }
     } catch (error) {
       logger.warn(
         { err: error, events: decoded.length, durable },
         'event batch handler failed; will retry',
       );
-      for (const { message } of decoded) message.nak(options.retryDelayMs ?? 1_000);
+      for (const { message } of decoded) {
+        message.nak(options.retryDelayMs ?? 1_000);
+        held.delete(message);
+      }
     }
   };
 
-  const drain = async () => {
-    while (waiting.length > 0) await handleBatch(waiting.splice(0, maxBatch));
-    draining = undefined;
+  /**
+   * Starts batches while there are events and a free place; each batch ends by starting the
+   * next. Deferred to the next turn of the event loop, so the events of one pull make one batch
+   * rather than a batch each.
+   */
+  let pumpQueued = false;
+  const pump = () => {
+    pumpQueued = false;
+    while (waiting.length > 0 && active < concurrency) {
+      active++;
+      void handleBatch(waiting.splice(0, maxBatch))
+        .catch((error: unknown) =>
+          logger.error({ err: error, durable }, 'event batch handling crashed'),
+        )
+        .finally(() => {
+          active--;
+          pump();
+          if (active === 0 && waiting.length === 0) idle?.();
+        });
+    }
+  };
+  const schedulePump = () => {
+    if (pumpQueued) return;
+    pumpQueued = true;
+    setImmediate(pump);
   };
 
   const loop = (async () => {
     for await (const message of messages) {
       waiting.push(message);
-      draining ??= drain().catch((error: unknown) =>
-        logger.error({ err: error, durable }, 'event batch handling crashed'),
-      );
+      held.add(message);
+      schedulePump();
     }
   })();
 
   return {
     async stop() {
-      await messages.close();
+      // Whatever closing the pull says, the batches in hand finish before the caller goes on to
+      // close what they use (the HTTP agents, the settles).
+      await Promise.resolve(messages.close()).catch((error: unknown) =>
+        logger.warn({ err: error, durable }, 'closing the pull failed'),
+      );
       await loop.catch(() => undefined);
-      await draining;
+      // Events already taken are still handled (and acked), as one at a time would be.
+      if (active > 0 || waiting.length > 0)
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+          pump();
+        });
+      clearInterval(heartbeat);
     },
   };
 }

@@ -11,6 +11,13 @@ import {
 
 const EPOCH = new Date(0);
 
+/**
+ * Most keys in one `$in` on the dedupe index. The embedded MongoDB (tests, bench) bounds an
+ * index by at most 64 points and scans the whole collection past that: with batches of 128
+ * events the bench spent ~45 % of the MongoDB process in that scan, growing with the log.
+ */
+const IN_LIST_CHUNK = 64;
+
 /** The indexes that failed in an unordered insert when every failure is a duplicate key. */
 function duplicateOnlyFailures(error: unknown): Set<number> | undefined {
   const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
@@ -56,35 +63,33 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
   }
 
   /**
-   * Schedules many deliveries in one unordered write; the ones whose dedupe key is already stored
-   * (a redelivered event) are skipped. The first `leased` of them are stored already leased to
-   * the caller (with `leaseMs`), so it can attempt them without claiming them back. Returns the
-   * documents actually stored. Driver-level: they are built here, whole, so mongoose's casting
-   * and validation would only cost CPU.
+   * Schedules many deliveries, due now, in one unordered write; the ones whose dedupe key is
+   * already stored are skipped. Returns the documents actually stored.
    */
-  async insertNew(
-    inputs: NewDelivery[],
-    lease: { count: number; ms: number } = { count: 0, ms: 0 },
-    now = new Date(),
-  ): Promise<DeliveryDocument[]> {
-    if (inputs.length === 0) return [];
-    const token = randomUUID();
-    const leasedUntil = new Date(now.getTime() + lease.ms);
-    const documents = inputs.map((input, index): DeliveryDocument => ({
+  async insertNew(inputs: NewDelivery[], now = new Date()): Promise<DeliveryDocument[]> {
+    const documents = inputs.map((input): DeliveryDocument => ({
       ...input,
       status: 'pending',
       cycle_attempts: 0,
       admitted: false,
       next_attempt_at: now,
-      ...(index < lease.count
-        ? { lease_until: leasedUntil, lease_token: token }
-        : { lease_until: EPOCH }),
+      lease_until: EPOCH,
       attempts: [],
       created_at: now,
       updated_at: now,
     }));
+    return this.insertRecorded(documents);
+  }
+
+  /**
+   * Stores whole delivery documents (first attempts with their outcome, ADR 0408) in one
+   * unordered write; the ones whose dedupe key is already stored (the same event handled by
+   * another replica) are skipped. Returns the documents actually stored.
+   */
+  async insertRecorded(documents: DeliveryDocument[]): Promise<DeliveryDocument[]> {
+    if (documents.length === 0) return [];
     try {
-      // The driver adds an _id to each document; the worker's copies need none.
+      // The driver adds an _id to each document; the caller's copies need none.
       await this.driverCollection().insertMany(
         documents.map((document) => ({ ...document })),
         { ordered: false },
@@ -95,6 +100,24 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
       if (failed === undefined) throw error;
       return documents.filter((_, index) => !failed.has(index));
     }
+  }
+
+  /**
+   * Which of these dedupe keys (`<event id>:<subscription id>`, of any tenant: event ids are
+   * unique) already have a row: a redelivered event's recorded deliveries are not sent again.
+   */
+  async recordedKeysAcrossTenants(dedupeKeys: string[]): Promise<Set<string>> {
+    const chunks: string[][] = [];
+    for (let at = 0; at < dedupeKeys.length; at += IN_LIST_CHUNK)
+      chunks.push(dedupeKeys.slice(at, at + IN_LIST_CHUNK));
+    const found = await Promise.all(
+      chunks.map((keys) =>
+        this.acrossTenants()
+          .find({ dedupe_key: { $in: keys } }, { dedupe_key: 1, _id: 0 })
+          .lean<Array<{ dedupe_key: string }>>(),
+      ),
+    );
+    return new Set(found.flat().map((row) => row.dedupe_key));
   }
 
   /** Ids of pending deliveries of every tenant due by `now` and not held by a live lease, oldest first. */

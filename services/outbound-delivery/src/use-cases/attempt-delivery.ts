@@ -1,13 +1,24 @@
 import type { GroupCommitQueue, Logger, SecretBox } from '@inventory/platform';
-import { nextStep } from '../domain/attempt-outcome.js';
+import { nextStep, type NextStep } from '../domain/attempt-outcome.js';
 import { deliveryHeaders } from '../domain/delivery-envelope.js';
 import { signatureHeader } from '../domain/signing-secret.js';
 import type { DeliveryMetrics } from '../delivery/delivery-metrics.js';
 import type { HttpSender } from '../delivery/http-sender.js';
 import type { RateCap } from '../delivery/rate-cap.js';
-import type { DeliveryDocument, Settle } from '../store/delivery.js';
+import type { AttemptRecord, DeliveryDocument, Settle } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 import type { DeactivateSubscription } from './deactivate-subscription.js';
+
+export type SettledOutcome = 'succeeded' | 'failed' | 'dropped' | 'skipped';
+
+/** A first attempt's row, and what still has to happen once it is stored. */
+export interface FirstAttempt {
+  row: DeliveryDocument;
+  /** Counted once the row is stored (a retry counts nothing yet). */
+  outcome?: SettledOutcome;
+  /** Subscription change and settle, for the outcomes whose change must come first. */
+  settle?: () => Promise<void>;
+}
 
 export interface DeliveryRules {
   shortName: string;
@@ -59,7 +70,7 @@ export class AttemptDelivery {
    * Whether each delivery may be attempted under the cap: ones already admitted in this cycle
    * pass, the others of a tenant share the block of slots taken for them, oldest first.
    */
-  private async admit(
+  async admit(
     batch: DeliveryDocument[],
     targets: Array<SubscriptionDocument | undefined>,
   ): Promise<boolean[]> {
@@ -85,7 +96,7 @@ export class AttemptDelivery {
     subscription: SubscriptionDocument | undefined,
     admitted: boolean,
   ): Promise<void> {
-    const { subscriptions, settles } = this.stores;
+    const { settles } = this.stores;
     if (!subscription?.is_active) {
       await settles.add({ delivery, changes: { status: 'skipped' } });
       this.metrics.settled('skipped');
@@ -101,6 +112,60 @@ export class AttemptDelivery {
       return;
     }
 
+    const { attempt, step } = await this.send(delivery, subscription);
+    await this.settle(delivery, subscription, attempt, step);
+  }
+
+  /**
+   * The first attempt of a catalog event's delivery, made before any row of it exists (ADR 0408):
+   * returns the row to insert, already holding its outcome. An outcome whose subscription change
+   * must come before the log shows it (410, attempts spent) returns the row still pending (the
+   * caller stores it leased to this replica) and `settle`, to run once the row is stored, which
+   * makes the change and then settles the row, in the order `execute` keeps (a crash in between
+   * leaves a lease that expires, and the attempt is repeated with the same delivery id).
+   */
+  async firstAttempt(
+    delivery: DeliveryDocument,
+    subscription: SubscriptionDocument,
+    admitted: boolean,
+  ): Promise<FirstAttempt> {
+    if (!admitted) {
+      this.logger.warn(
+        { delivery_id: delivery.delivery_id, subscription_id: subscription.id },
+        'outbound webhook dropped: the tenant is over its per-minute cap',
+      );
+      return { row: { ...delivery, status: 'dropped' }, outcome: 'dropped' };
+    }
+    const { attempt, step } = await this.send(delivery, subscription);
+    const done = { ...delivery, cycle_attempts: 1, admitted: true, attempts: [attempt] };
+    switch (step.kind) {
+      case 'succeeded':
+        if (subscription.consecutive_failures !== 0)
+          await this.stores.subscriptions.recordSuccess(subscription.tenant_id, subscription.id);
+        return { row: { ...done, status: 'succeeded' }, outcome: 'succeeded' };
+      case 'retry':
+        return {
+          row: { ...done, status: 'pending', next_attempt_at: new Date(Date.now() + step.afterMs) },
+        };
+      case 'gone':
+      case 'failed':
+        return {
+          row: { ...delivery },
+          settle: () => this.settle(delivery, subscription, attempt, step),
+        };
+    }
+  }
+
+  /** Counts a first attempt's row once it is stored (the worker's settles count their own). */
+  recorded(outcome: SettledOutcome): void {
+    this.metrics.settled(outcome);
+  }
+
+  /** Signs and posts one attempt; what it got and what the rules make of it. */
+  private async send(
+    delivery: DeliveryDocument,
+    subscription: SubscriptionDocument,
+  ): Promise<{ attempt: AttemptRecord; step: NextStep }> {
     const signature = signatureHeader(this.liveSecrets(subscription), delivery.body);
     const headers = deliveryHeaders(
       this.rules.shortName,
@@ -126,8 +191,21 @@ export class AttemptDelivery {
       response_body: outcome.responseBody ?? null,
     };
     const made = delivery.cycle_attempts + 1;
-    const step = nextStep(outcome, made, this.rules.maxAttempts, this.rules.retryDelaysMs);
-    const base = { cycle_attempts: made, admitted: true };
+    return {
+      attempt,
+      step: nextStep(outcome, made, this.rules.maxAttempts, this.rules.retryDelaysMs),
+    };
+  }
+
+  /** Settles an attempt by the delivery rules, subscription changes first. */
+  private async settle(
+    delivery: DeliveryDocument,
+    subscription: SubscriptionDocument,
+    attempt: AttemptRecord,
+    step: NextStep,
+  ): Promise<void> {
+    const { subscriptions, settles } = this.stores;
+    const base = { cycle_attempts: delivery.cycle_attempts + 1, admitted: true };
     switch (step.kind) {
       case 'succeeded':
         // Most subscriptions never failed: no write to reset a count that is already 0. Reset

@@ -1,44 +1,71 @@
 import { randomUUID } from 'node:crypto';
 import { webhookEventOfSubject, type DomainEventPayload } from '@inventory/events';
 import type { DomainEvent, Logger } from '@inventory/platform';
+import { deliveryIdOf } from '../domain/delivery-id.js';
 import { parseEventData, serialiseEnvelope } from '../domain/delivery-envelope.js';
+import type { AttemptSlots } from '../delivery/attempt-slots.js';
 import type { DeliveryStore } from '../store/delivery-store.js';
-import type { DeliveryDocument, NewDelivery } from '../store/delivery.js';
+import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { AttemptDelivery } from './attempt-delivery.js';
 
-/** The delivery worker as fan-out sees it. */
-export interface LeasedRunner {
-  readonly leaseMs: number;
-  reserve(wanted: number): number;
-  runLeased(leased: DeliveryDocument[], promised: number): void;
-  wake(): void;
-}
+const EPOCH = new Date(0);
 
 /**
- * Catalog events → one scheduled delivery per active subscription of the event's tenant that
- * lists it. The (event id, subscription) pair is unique in the store, so a redelivered or
- * replayed event schedules nothing new; the attempt itself is the worker's. A batch of events
- * reads the subscriptions once per (tenant, event name) and inserts every delivery in one write
- * (ADR 0406).
+ * Catalog events → one delivery per active subscription of the event's tenant that lists it,
+ * its first attempt made straight from the consumed batch (ADR 0408). JetStream is the durable
+ * schedule of a first attempt: the events are acked only once their deliveries are stored, and
+ * a delivery's id comes from (event id, subscription id), so an event redelivered after a crash
+ * mid-attempt repeats it with the same id and body (at-least-once), while a redelivered event
+ * whose deliveries are stored sends nothing (the unique `<event id>:<subscription id>` key).
+ * The rows are written once, with their outcome, in one insert per batch; retries, pings and
+ * redeliveries go through the schedule in MongoDB (the worker).
  */
 export class FanOutEvent {
+  /** Events being handled by a batch of this replica: a copy in another batch waits for it. */
+  private readonly inProgress = new Map<string, Promise<void>>();
+
   constructor(
     private readonly subscriptions: SubscriptionStore,
     private readonly deliveries: DeliveryStore,
+    private readonly attempts: AttemptDelivery,
+    private readonly slots: AttemptSlots,
+    private readonly leaseMs: number,
     private readonly logger: Logger,
-    private readonly worker: LeasedRunner,
   ) {}
 
   async execute(event: DomainEvent<DomainEventPayload>): Promise<number> {
     return this.executeAll([event]);
   }
 
-  /** Returns how many deliveries were newly scheduled. */
+  /** Returns how many deliveries were stored. */
   async executeAll(events: Array<DomainEvent<DomainEventPayload>>): Promise<number> {
-    const catalog = events.flatMap((event) => {
+    const copies: Array<Promise<void>> = [];
+    const mine = new Map<string, { event: DomainEvent<DomainEventPayload>; name: string }>();
+    for (const event of events) {
       const name = webhookEventOfSubject(event.subject);
-      return name ? [{ event, name }] : [];
-    });
+      if (!name || mine.has(event.id)) continue;
+      const elsewhere = this.inProgress.get(event.id);
+      if (elsewhere) copies.push(elsewhere);
+      else mine.set(event.id, { event, name });
+    }
+    let release!: () => void;
+    const handled = new Promise<void>((resolve) => (release = resolve));
+    for (const id of mine.keys()) this.inProgress.set(id, handled);
+    try {
+      return await this.deliver([...mine.values()]);
+    } finally {
+      for (const id of mine.keys()) this.inProgress.delete(id);
+      release();
+      // A copy is acked only once the batch holding the original has finished with it (had
+      // that batch failed, the original is redelivered and handled again).
+      await Promise.all(copies);
+    }
+  }
+
+  private async deliver(
+    catalog: Array<{ event: DomainEvent<DomainEventPayload>; name: string }>,
+  ): Promise<number> {
     if (catalog.length === 0) return 0;
     const groups = new Map<string, { tenantId: string; name: string }>();
     for (const { event, name } of catalog)
@@ -50,7 +77,9 @@ export class FanOutEvent {
       ),
     );
 
-    const scheduled: NewDelivery[] = [];
+    const candidates: Array<{ delivery: DeliveryDocument; subscription: SubscriptionDocument }> =
+      [];
+    const now = new Date();
     for (const { event, name } of catalog) {
       const targets = subscribers.get(`${event.tenantId}\u0000${name}`) ?? [];
       if (targets.length === 0) continue;
@@ -62,39 +91,68 @@ export class FanOutEvent {
         );
       }
       for (const subscription of targets) {
-        const deliveryId = randomUUID();
-        scheduled.push({
-          delivery_id: deliveryId,
-          tenant_id: event.tenantId,
-          subscription_id: subscription.id,
-          event: name,
-          dedupe_key: `${event.id}:${subscription.id}`,
-          body: serialiseEnvelope({
+        const deliveryId = deliveryIdOf(event.id, subscription.id);
+        candidates.push({
+          subscription,
+          delivery: {
+            delivery_id: deliveryId,
+            tenant_id: event.tenantId,
+            subscription_id: subscription.id,
             event: name,
-            deliveryId,
-            occurredAt: event.occurredAt,
-            data: data ?? {},
-          }),
-          occurred_at: event.occurredAt,
+            dedupe_key: `${event.id}:${subscription.id}`,
+            body: serialiseEnvelope({
+              event: name,
+              deliveryId,
+              occurredAt: event.occurredAt,
+              data: data ?? {},
+            }),
+            occurred_at: event.occurredAt,
+            status: 'pending',
+            cycle_attempts: 0,
+            admitted: false,
+            next_attempt_at: now,
+            lease_until: EPOCH,
+            attempts: [],
+            created_at: now,
+            updated_at: now,
+          },
         });
       }
     }
-    // As many as this replica's worker has room for are stored leased to it and attempted
-    // straight away; the rest wait in the schedule for any replica's worker.
-    const promised = this.worker.reserve(scheduled.length);
-    let inserted: DeliveryDocument[];
-    try {
-      inserted = await this.deliveries.insertNew(scheduled, {
-        count: promised,
-        ms: this.worker.leaseMs,
-      });
-    } catch (error) {
-      this.worker.runLeased([], promised);
-      throw error;
+    if (candidates.length === 0) return 0;
+
+    // A redelivered event whose deliveries are stored (acked too late, or not at all, before a
+    // crash) sends nothing again.
+    const recorded = await this.deliveries.recordedKeysAcrossTenants(
+      candidates.map(({ delivery }) => delivery.dedupe_key),
+    );
+    const fresh = candidates.filter(({ delivery }) => !recorded.has(delivery.dedupe_key));
+    const admitted = await this.attempts.admit(
+      fresh.map(({ delivery }) => delivery),
+      fresh.map(({ subscription }) => subscription),
+    );
+    const attempted = await Promise.all(
+      fresh.map(({ delivery, subscription }, index) =>
+        this.slots.run(() => this.attempts.firstAttempt(delivery, subscription, admitted[index]!)),
+      ),
+    );
+    // Rows whose subscription change must come first are stored pending and leased to this
+    // replica, then settled; a crash in between leaves the lease to expire (the worker repeats).
+    const lease = { lease_until: new Date(Date.now() + this.leaseMs), lease_token: randomUUID() };
+    for (const entry of attempted) if (entry.settle) entry.row = { ...entry.row, ...lease };
+    const stored = new Set(
+      (await this.deliveries.insertRecorded(attempted.map(({ row }) => row))).map(
+        (row) => row.dedupe_key,
+      ),
+    );
+    const settles: Array<Promise<void>> = [];
+    for (const { row, outcome, settle } of attempted) {
+      // Not stored: another replica handled the same event at the same time and stored it.
+      if (!stored.has(row.dedupe_key)) continue;
+      if (outcome) this.attempts.recorded(outcome);
+      if (settle) settles.push(settle());
     }
-    const leased = inserted.filter((delivery) => delivery.lease_token !== undefined);
-    this.worker.runLeased(leased, promised);
-    if (leased.length < inserted.length) this.worker.wake();
-    return inserted.length;
+    await Promise.all(settles);
+    return stored.size;
   }
 }
