@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import {
   ParcelTrackingServiceService,
   TrackingUpdateOutcome,
+  type ApplyTrackingUpdateRequest,
   type ParcelTrackingServiceServer,
+  type VerifyWebhookSignatureRequest,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import {
   eventually,
@@ -48,31 +50,38 @@ const token = (suffix: string) => `wh_${suffix.padEnd(43, 'x')}`;
  * numbers starting STALE are ignored as out of order, others applied.
  */
 async function startFakeParcelTracking(): Promise<GrpcServerHandle> {
+  const verify = (request: VerifyWebhookSignatureRequest) => ({
+    valid:
+      createHash('sha256').update(request.raw_body).update(`/${API_KEY}`).digest('hex') ===
+      request.signature,
+  });
+  const apply = (request: ApplyTrackingUpdateRequest) =>
+    request.update!.tracking_number.startsWith('STALE')
+      ? {
+          outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_STALE,
+          status_from: 'delivered',
+          status_to: 'delivered',
+          tracking_id: 1,
+        }
+      : {
+          outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+          status_from: 'in_transit',
+          status_to: 'delivered',
+          tracking_id: 1,
+        };
   const implementation = {
     checkInstance: async ({ id }, context) => {
       if (context.tenant() !== 'acme' || id !== INSTANCE)
         throw new AppError(5, 'not_found', 'Parcel-tracking instance not found.');
       return { id };
     },
-    verifyWebhookSignature: async (request) => ({
-      valid:
-        createHash('sha256').update(request.raw_body).update(`/${API_KEY}`).digest('hex') ===
-        request.signature,
+    verifyWebhookSignature: async (request) => verify(request),
+    applyTrackingUpdate: async (request) => apply(request),
+    // webhook-ingest gathers concurrent calls into these (ADR 0226); each item as the single call.
+    verifyWebhookSignatures: async ({ checks }) => ({ results: checks.map(verify) }),
+    applyTrackingUpdates: async ({ updates }) => ({
+      results: updates.map((update) => ({ answer: apply(update) })),
     }),
-    applyTrackingUpdate: async (request) =>
-      request.update!.tracking_number.startsWith('STALE')
-        ? {
-            outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_STALE,
-            status_from: 'delivered',
-            status_to: 'delivered',
-            tracking_id: 1,
-          }
-        : {
-            outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED,
-            status_from: 'in_transit',
-            status_to: 'delivered',
-            tracking_id: 1,
-          },
   } as Partial<
     AsyncService<ParcelTrackingServiceServer>
   > as AsyncService<ParcelTrackingServiceServer>;
