@@ -6,7 +6,14 @@ import {
   type ListWebhookEventsResponse,
   type ResolveTokenResponse,
 } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
-import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
+import {
+  AppError,
+  createGrpcClient,
+  GroupCommitQueue,
+  newRequestId,
+  runWithContext,
+  type GrpcClientHandle,
+} from '@inventory/platform';
 import { asHttp } from '../http/grpc-to-http.js';
 
 /**
@@ -24,17 +31,39 @@ export interface WebhookIngestAdapter {
 
 export function createWebhookIngestAdapter(
   address: string,
-  options: { deadlineMs?: number } = {},
+  options: { deadlineMs?: number; maxBatch?: number } = {},
 ): WebhookIngestAdapter {
   const handle = createGrpcClient(WebhookIngestServiceClient, address, {
     deadlineMs: options.deadlineMs ?? 5_000,
     // A frozen webhook-ingest fails in-flight calls within seconds, not at the deadline (ADR 0710).
     keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
   });
+  // Pushes that arrive while one batch is in flight go together in the next (ADR 0227): one
+  // round trip for many under load, none added when idle. Each push gets its own answer, or its
+  // own refusal (the queue rejects an item whose answer is an Error), mapped as a single call's.
+  const pushes = new GroupCommitQueue<IngestWebhookRequest, IngestWebhookResponse | AppError>(
+    async (batch) => {
+      // A batch carries many requests: its own id, not the first push's.
+      const { results } = await runWithContext({ requestId: newRequestId() }, () =>
+        handle.call.ingestWebhooks({ webhooks: batch }),
+      );
+      return results.map((result) =>
+        result.error
+          ? new AppError(
+              result.error.code,
+              result.error.reason,
+              result.error.message,
+              result.error.violations,
+            )
+          : (result.answer ?? new AppError(13, '', 'Internal error')),
+      );
+    },
+    options.maxBatch ?? 64,
+  );
   return {
     handle,
     resolveToken: (token) => asHttp(() => handle.call.resolveToken({ token })),
-    ingest: (request) => asHttp(() => handle.call.ingestWebhook(request)),
+    ingest: (request) => asHttp(async () => (await pushes.add(request)) as IngestWebhookResponse),
     listWebhookEvents: (request) => asHttp(() => handle.call.listWebhookEvents(request)),
     close: () => handle.close(),
   };
