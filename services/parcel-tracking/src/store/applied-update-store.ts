@@ -45,7 +45,10 @@ export class AppliedUpdateStore extends TenantScopedRepository<AppliedUpdateDocu
     webhookEventIds: number[],
   ): Promise<Map<number, AppliedUpdateDocument>> {
     if (webhookEventIds.length === 0) return new Map();
-    const found = await this.findMany(tenantId, { webhook_event_id: { $in: webhookEventIds } });
+    // Through the driver, scoped to the tenant: mongoose's query building showed in the profile.
+    const found = (await this.driverCollection()
+      .find(this.scope(tenantId, { webhook_event_id: { $in: webhookEventIds } }) as object)
+      .toArray()) as AppliedUpdateDocument[];
     return new Map(found.map((answer) => [answer.webhook_event_id, answer]));
   }
 

@@ -95,14 +95,16 @@ export class TrackingRows extends TenantScopedRepository<TrackingDocument> {
     instanceId: number,
     numbers: string[],
   ): Promise<Map<string, TrackingDocument>> {
-    const found = await this.findMany(
-      tenantId,
-      {
-        integration_instance_id: instanceId,
-        tracking_number: { $in: [...new Set(numbers.map(normalizeNumber))] },
-      },
-      { sort: { active: -1, id: -1 } },
-    );
+    // Through the driver, scoped to the tenant: mongoose's query building showed in the profile.
+    const found = (await this.driverCollection()
+      .find(
+        this.scope(tenantId, {
+          integration_instance_id: instanceId,
+          tracking_number: { $in: [...new Set(numbers.map(normalizeNumber))] },
+        }) as object,
+      )
+      .sort({ active: -1, id: -1 })
+      .toArray()) as TrackingDocument[];
     const byNumber = new Map<string, TrackingDocument>();
     for (const row of found)
       if (!byNumber.has(row.tracking_number)) byNumber.set(row.tracking_number, row);

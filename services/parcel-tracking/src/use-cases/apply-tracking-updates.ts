@@ -41,7 +41,10 @@ export class ApplyTrackingUpdates {
       await Promise.all(
         instanceIds.map(
           async (id) =>
-            [id, await this.instances.find(tenantId, id)] as [number, InstanceDocument | null],
+            [id, await this.instances.findDirect(tenantId, id)] as [
+              number,
+              InstanceDocument | null,
+            ],
         ),
       ),
     );

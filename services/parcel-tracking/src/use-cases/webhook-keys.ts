@@ -46,7 +46,7 @@ export class WebhookKeys {
   }
 
   private async load(tenantId: string, instanceId: number): Promise<string | null> {
-    const instance = await this.instances.find(tenantId, instanceId);
+    const instance = await this.instances.findDirect(tenantId, instanceId);
     return instance ? this.secrets.decrypt(instance.api_key_encrypted) : null;
   }
 }

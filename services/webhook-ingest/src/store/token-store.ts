@@ -68,9 +68,10 @@ export class TokenStore extends TenantScopedRepository<TokenDocument> {
   }
 
   private async readByHashes(hashes: string[]): Promise<Array<TokenDocument | null>> {
-    const found = await this.acrossTenants()
-      .find({ token_hash: { $in: [...new Set(hashes)] } })
-      .lean<TokenDocument[]>();
+    // Through the driver: mongoose's query building showed in the profile (ADR 0229).
+    const found = (await this.acrossTenants()
+      .collection.find({ token_hash: { $in: [...new Set(hashes)] } })
+      .toArray()) as unknown as TokenDocument[];
     const byHash = new Map(found.map((row) => [row.token_hash, row]));
     return hashes.map((hash) => byHash.get(hash) ?? null);
   }
