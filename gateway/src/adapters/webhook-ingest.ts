@@ -29,9 +29,12 @@ export interface WebhookIngestAdapter {
   readonly handle: GrpcClientHandle<WebhookIngestServiceClient>;
 }
 
+/** Bodies larger than this are handed over one by one, never in a batch. */
+export const BATCHED_BODY_MAX_BYTES = 64 * 1024;
+
 export function createWebhookIngestAdapter(
   address: string,
-  options: { deadlineMs?: number; maxBatch?: number } = {},
+  options: { deadlineMs?: number } = {},
 ): WebhookIngestAdapter {
   const handle = createGrpcClient(WebhookIngestServiceClient, address, {
     deadlineMs: options.deadlineMs ?? 5_000,
@@ -58,12 +61,20 @@ export function createWebhookIngestAdapter(
           : (result.answer ?? new AppError(13, '', 'Internal error')),
       );
     },
-    options.maxBatch ?? 64,
+    // With bodies of at most BATCHED_BODY_MAX_BYTES, a batch stays below 4 MiB.
+    64,
   );
   return {
     handle,
     resolveToken: (token) => asHttp(() => handle.call.resolveToken({ token })),
-    ingest: (request) => asHttp(async () => (await pushes.add(request)) as IngestWebhookResponse),
+    // A large body goes alone, so a batch stays far below the 8 MiB a gRPC message may carry
+    // (64 pushes of at most 64 KiB each; bodies reach 1 MiB).
+    ingest: (request) =>
+      asHttp(async () =>
+        request.raw_body.length > BATCHED_BODY_MAX_BYTES
+          ? handle.call.ingestWebhook(request)
+          : ((await pushes.add(request)) as IngestWebhookResponse),
+      ),
     listWebhookEvents: (request) => asHttp(() => handle.call.listWebhookEvents(request)),
     close: () => handle.close(),
   };

@@ -203,6 +203,35 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
     await infra?.stop();
   });
 
+  it('answers concurrent large pushes each on its own (batches never grow past a gRPC message)', async () => {
+    // 24 signed pushes of ~600 KiB at once: together far more than the 8 MiB a gRPC message may
+    // carry, each over the 256 KiB webhook-ingest stores whole, so each is its own 422.
+    const bodies = Array.from(
+      { length: 24 },
+      (_, n) =>
+        `{"event":"TRACKING_UPDATED","data":{"number":"BIG${n}","pad":"${'x'.repeat(600 * 1024)}"}}`,
+    );
+    // An address of its own (instance 6), so the log tests below do not count these rows.
+    await runWithContext({ requestId: 'setup', tenantId: 'acme' }, () =>
+      webhookIngest.handle.call.registerToken({
+        token: token('acmebig'),
+        provider: 'parcel-tracking',
+        integration_instance_id: INSTANCE + 1,
+      }),
+    );
+    const answers = await Promise.all(
+      bodies.map((body) =>
+        post(
+          body,
+          { 'content-type': 'application/json', sign: sign(body) },
+          'acme.test',
+          token('acmebig'),
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(bodies.map(() => 422));
+  });
+
   it('answers 200 once stored, 401 for a bad sign, 422 for unreadable bodies (never 500), 404 for unknown tokens', async () => {
     const body = push('1Z999AA10000000001');
     expect(
