@@ -11,7 +11,7 @@
  * must end as exactly one row with a final result in webhook-ingest's database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ import autocannon from 'autocannon';
 import mongoose from 'mongoose';
 import { cpuMs as processCpuMs, descendants, treeCpuMs } from '../lib/proc.js';
 import { signedWebhook } from '../lib/provider-webhook.js';
+import { summariseProfile, type CpuProfile } from '../gateway/profile-summary.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,8 +30,21 @@ const { values } = parseArgs({
     // Ports from here (as DEV_PORT_BASE), away from npm start's and other benches', and below
     // Linux's ephemeral range (32768+), where outgoing connections took them at random.
     'port-base': { type: 'string', default: '23000' },
+    // Parts that profile themselves over the measured pushes (comma list of PROFILED's keys);
+    // profiling slows every process, so read its shares, never this run's rates.
+    profile: { type: 'string', default: '' },
   },
 });
+const PROFILED: Record<string, string> = {
+  gateway: 'gateway/src/main.ts',
+  'webhook-ingest': 'services/webhook-ingest/src/main.ts',
+  'parcel-tracking': 'services/parcel-tracking/src/main.ts',
+  mongo: 'libs/mongo-embedded/src/cli/main.ts',
+};
+const profiled = values.profile ? values.profile.split(',').map((part) => PROFILED[part]!) : [];
+if (profiled.includes(undefined!))
+  throw new Error(`--profile takes parts among ${Object.keys(PROFILED).join(', ')}`);
+const profileDir = profiled.length > 0 ? mkdtempSync(join(tmpdir(), 'bench-webhooks-prof-')) : '';
 const count = Number(values.count);
 const connections = Number(values.connections);
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -111,6 +125,13 @@ const system = await startUntil(
     DEV_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     NO_COLOR: '1',
+    ...(profiled.length > 0
+      ? {
+          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${fileURLToPath(new URL('../gateway/cpu-profile-preload.mjs', import.meta.url))}`,
+          BENCH_CPU_PROFILE_DIR: profileDir,
+          BENCH_CPU_PROFILE_MAIN: profiled.join(','),
+        }
+      : {}),
   },
   /\[dev\] ready:/,
 ).catch(async (error: unknown) => {
@@ -167,6 +188,8 @@ try {
     .asPromise();
   const rows = mongo.collection('webhook_events');
   await run(pushes(hookUrl, dev.host, warm, dev.provider_api_key, 'WARM'));
+  for (const info of descendants(system.child.pid!))
+    if (profiled.some((main) => info.cmdline.includes(main))) process.kill(info.pid, 'SIGUSR2');
   const cpuBefore = treeCpuMs(system.child.pid!);
   const byProcessBefore = cpuByProcess(system.child.pid!);
   const loadBefore = loadavg()[0]!;
@@ -254,4 +277,8 @@ try {
   await stop(system.child);
   await stop(bare.child);
   rmSync(dataDir, { recursive: true, force: true });
+}
+for (const file of profiled.length > 0 ? readdirSync(profileDir) : []) {
+  const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
+  process.stderr.write(`\n== ${join(profileDir, file)}\n${summariseProfile(profile, 30)}\n`);
 }

@@ -48,6 +48,9 @@ import { StopDisconnectedTrackings } from './use-cases/stop-disconnected-trackin
 import { TestApiKey } from './use-cases/test-api-key.js';
 import { UpdateInstance } from './use-cases/update-instance.js';
 import { VerifyWebhookSignature } from './use-cases/verify-webhook-signature.js';
+import { VerifyWebhookSignatures } from './use-cases/verify-webhook-signatures.js';
+import { ApplyTrackingUpdates } from './use-cases/apply-tracking-updates.js';
+import { WebhookKeys } from './use-cases/webhook-keys.js';
 
 export const SERVICE_NAME = 'parcel-tracking';
 
@@ -97,6 +100,11 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const stopJobs = new StopJobStore(runtime.mongo);
       const channels = new SalesChannelStore(runtime.mongo);
       const quotas = new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS });
+      const webhookKeys = new WebhookKeys(instances, secrets, {
+        ttlMs: config.WEBHOOK_KEY_CACHE_TTL_MS,
+      });
+      const verifyWebhookSignature = new VerifyWebhookSignature(webhookKeys);
+      const appliedUpdates = new AppliedUpdateStore(runtime.mongo);
 
       await runtime.serve([
         parcelTrackingService({
@@ -118,7 +126,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             outbox,
             logger,
           ),
-          updateInstance: new UpdateInstance(instances, provider, secrets, outbox),
+          updateInstance: new UpdateInstance(instances, provider, secrets, outbox, webhookKeys),
           deleteInstance: new DeleteInstance(
             instances,
             trackings,
@@ -126,16 +134,14 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             registry,
             outbox,
             logger,
+            webhookKeys,
           ),
           listTrackableChannels: new ListTrackableChannels(instances, channels),
           checkInstance: new CheckInstance(instances),
-          verifyWebhookSignature: new VerifyWebhookSignature(instances, secrets),
-          applyTrackingUpdate: new ApplyTrackingUpdate(
-            instances,
-            rows,
-            new AppliedUpdateStore(runtime.mongo),
-            outbox,
-          ),
+          verifyWebhookSignature,
+          applyTrackingUpdate: new ApplyTrackingUpdate(instances, rows, appliedUpdates, outbox),
+          verifyWebhookSignatures: new VerifyWebhookSignatures(verifyWebhookSignature),
+          applyTrackingUpdates: new ApplyTrackingUpdates(instances, rows, appliedUpdates, outbox),
           listTrackings: new ListTrackings(instances, rows),
         }),
       ]);

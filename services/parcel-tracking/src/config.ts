@@ -37,6 +37,9 @@ export const configSchema = z
     QUOTA_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(10_000),
     /** AES-256-GCM key for provider API keys at rest (base64 of 32 bytes). */
     PROVIDER_KEY_ENCRYPTION_KEY: encryptionKey.optional(),
+    // How long this replica reuses an instance's decrypted key to check webhook signatures; its
+    // own updates and deletes drop it at once, another replica's are seen within this (ADR 0225).
+    WEBHOOK_KEY_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(2_000),
     /** webhook-ingest's gRPC address (the central webhook token registry). */
     WEBHOOK_INGEST_GRPC_ADDRESS: grpcAddress.default('127.0.0.1:50053'),
     GRPC_CLIENT_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),

@@ -118,6 +118,81 @@ describe('ApplyTrackingUpdate', () => {
   });
 });
 
+describe('ApplyTrackingUpdates (a batch, ADR 0226)', () => {
+  const applyAll = (
+    tenant: string,
+    updates: Array<{ id: number; body: ProviderTrackingUpdate; eventId?: number }>,
+  ) =>
+    as(tenant, () =>
+      suite.h.client.call.applyTrackingUpdates({
+        updates: updates.map(({ id, body, eventId }) => ({
+          integration_instance_id: id,
+          webhook_event_id: eventId ?? ++webhookEventId,
+          update: body,
+        })),
+      }),
+    );
+
+  it('answers each update as the single call would, in order, the updates of one number one after the other', async () => {
+    const tenant = newTenant();
+    const id = await tracked(tenant);
+    const recorded = await apply(tenant, id, update({ tracking_number: 'NOPE0001' }), 4242);
+    const delivered = update({
+      provider_status: 'Delivered',
+      provider_sub_status: 'Delivered_Other',
+      latest_event_at: t(30),
+    });
+    const { results } = await applyAll(tenant, [
+      { id, body: update() },
+      { id, body: update() },
+      { id, body: delivered },
+      { id, body: update({ latest_event_at: t(10) }) },
+      { id, body: update({ tracking_number: 'NOPE0000' }) },
+      { id, body: update({ tracking_number: ' ' }) },
+      { id, body: update(), eventId: 4242 },
+    ]);
+    expect(results.map((result) => result.answer?.outcome)).toEqual([
+      Outcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+      Outcome.TRACKING_UPDATE_OUTCOME_DUPLICATE,
+      Outcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+      Outcome.TRACKING_UPDATE_OUTCOME_STALE,
+      Outcome.TRACKING_UPDATE_OUTCOME_UNKNOWN_NUMBER,
+      undefined,
+      recorded.outcome,
+    ]);
+    expect(results[0]!.answer).toMatchObject({ status_from: 'pending', status_to: 'in_transit' });
+    expect(results[2]!.answer).toMatchObject({ status_from: 'in_transit', status_to: 'delivered' });
+    expect(results[5]!.error).toMatchObject({ code: status.INVALID_ARGUMENT });
+    const [row] = await rows(tenant, id);
+    expect(row).toMatchObject({ delivery_status: 'delivered', sub_status: 'Delivered_Other' });
+    expect(row!.delivered_at).toEqual(t(30));
+  });
+
+  it('is idempotent by webhook_event_id: the batch sent again gets the first answers and changes nothing', async () => {
+    const tenant = newTenant();
+    const id = await tracked(tenant);
+    const batch = [
+      { id, body: update(), eventId: ++webhookEventId },
+      { id, body: update({ tracking_number: 'NOPE0002' }), eventId: ++webhookEventId },
+    ];
+    const first = await applyAll(tenant, batch);
+    const retry = await applyAll(tenant, [
+      { ...batch[0]!, body: update({ provider_status: 'Exception', latest_event_at: t(50) }) },
+      batch[1]!,
+    ]);
+    expect(retry).toEqual(first);
+    expect((await rows(tenant, id))[0]!.delivery_status).toBe('in_transit');
+  });
+
+  it("refuses another tenant's instance item by item (NOT_FOUND), changing nothing", async () => {
+    const tenant = newTenant();
+    const id = await tracked(tenant);
+    const { results } = await applyAll(newTenant(), [{ id, body: update() }]);
+    expect(results[0]!.error).toMatchObject({ code: status.NOT_FOUND });
+    expect((await rows(tenant, id))[0]!.delivery_status).toBe('pending');
+  });
+});
+
 describe('delivery side effects', () => {
   const delivered = (minute: number) =>
     update({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { activityEvents, as, eventually, failureOf, GOOD_KEY, OTHER_KEY } from './harness.js';
@@ -215,6 +216,59 @@ describe('DeleteInstance', () => {
     const again = await create(tenant);
     expect(again.instance!.id).not.toBe(id);
     expect(again.instance!.webhook_path).not.toBe(instance!.webhook_path);
+  });
+});
+
+describe('webhook signatures (ADR 0225)', () => {
+  const signed = (body: string, key: string) => ({
+    raw_body: Buffer.from(body),
+    signature: createHash('sha256').update(`${body}/${key}`).digest('hex'),
+  });
+  const verifyAll = (tenant: string, id: number, checks: Array<ReturnType<typeof signed>>) =>
+    as(tenant, () =>
+      suite.h.client.call.verifyWebhookSignatures({
+        checks: checks.map((check) => ({ integration_instance_id: id, ...check })),
+      }),
+    );
+
+  it('checks with the key the instance holds now: a rotation or a delete here counts at once, a key written elsewhere on a mismatch', async () => {
+    const tenant = newTenant();
+    const { instance } = await create(tenant);
+    const id = instance!.id;
+    const body = '{"event":"TRACKING_UPDATED","data":{"number":"SIG0001"}}';
+    expect(
+      await as(tenant, () =>
+        suite.h.client.call.verifyWebhookSignature({
+          integration_instance_id: id,
+          ...signed(body, GOOD_KEY),
+        }),
+      ),
+    ).toEqual({ valid: true });
+
+    await as(tenant, () =>
+      suite.h.client.call.updateInstance({ input_violations: [], id, api_key: OTHER_KEY }),
+    );
+    const afterRotation = await verifyAll(tenant, id, [
+      signed(body, GOOD_KEY),
+      signed(body, OTHER_KEY),
+    ]);
+    expect(afterRotation.results.map((result) => result.valid)).toEqual([false, true]);
+
+    // Another replica's rotation (written straight to the store): a push signed with the new key
+    // is not refused for the old key this replica still holds.
+    await suite.h
+      .stored('instances')
+      .updateOne({ id }, { $set: { api_key_encrypted: suite.h.secrets.encrypt(GOOD_KEY) } });
+    const [rotatedElsewhere] = (await verifyAll(tenant, id, [signed(body, GOOD_KEY)])).results;
+    expect(rotatedElsewhere).toMatchObject({ valid: true });
+
+    // Another tenant's instance is unknown, item by item.
+    const [foreign] = (await verifyAll(newTenant(), id, [signed(body, GOOD_KEY)])).results;
+    expect(foreign!.error).toMatchObject({ code: status.NOT_FOUND });
+
+    await as(tenant, () => suite.h.client.call.deleteInstance({ id }));
+    const [gone] = (await verifyAll(tenant, id, [signed(body, GOOD_KEY)])).results;
+    expect(gone).toMatchObject({ valid: false, error: { code: status.NOT_FOUND } });
   });
 });
 

@@ -64,22 +64,25 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         concurrency: config.WEBHOOK_PROCESSING_CONCURRENCY,
       });
       await runtime.serve([
-        webhookIngestService({
-          registerToken: new RegisterToken(tokens),
-          unregisterToken: new UnregisterToken(tokens),
-          resolveToken,
-          ingestWebhook: metrics.countIngest(
-            new IngestWebhook({
-              resolveToken,
-              inbox,
-              parcelTracking,
-              outbox: runtime.outbox,
-              processor,
-            }),
-          ),
-          getWebhookSummary: new GetWebhookSummary(log),
-          listWebhookEvents: new ListWebhookEvents(log),
-        }),
+        webhookIngestService(
+          {
+            registerToken: new RegisterToken(tokens),
+            unregisterToken: new UnregisterToken(tokens),
+            resolveToken,
+            ingestWebhook: metrics.countIngest(
+              new IngestWebhook({
+                resolveToken,
+                inbox,
+                parcelTracking,
+                outbox: runtime.outbox,
+                processor,
+              }),
+            ),
+            getWebhookSummary: new GetWebhookSummary(log),
+            listWebhookEvents: new ListWebhookEvents(log),
+          },
+          runtime.logger,
+        ),
       ]);
       runtime.startOutboxRelay();
       processor.start();

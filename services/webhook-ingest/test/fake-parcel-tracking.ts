@@ -5,6 +5,7 @@ import {
   type ApplyTrackingUpdateRequest,
   type ApplyTrackingUpdateResponse,
   type ParcelTrackingServiceServer,
+  type VerifyWebhookSignatureRequest,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import {
   AppError,
@@ -43,34 +44,62 @@ export class FakeParcelTracking {
   }
 
   async start(port = 0): Promise<this> {
-    const implementation = {
-      verifyWebhookSignature: async (request, context) => {
-        const key = this.apiKeys.get(`${context.tenant()}:${request.integration_instance_id}`);
-        if (!key) throw new AppError(5 /* NOT_FOUND */, 'not_found', 'Instance not found.');
-        const expected = createHash('sha256').update(request.raw_body).update(`/${key}`).digest();
-        const given = /^[0-9a-f]{64}$/i.test(request.signature)
-          ? Buffer.from(request.signature, 'hex')
-          : null;
-        return { valid: given !== null && timingSafeEqual(expected, given) };
-      },
-      applyTrackingUpdate: async (request, context) => {
-        this.applyCalls.push({ tenantId: context.tenant(), request });
-        const queue = this.applyAnswers.get(request.update?.tracking_number ?? '') ?? [];
-        const next = queue.length > 1 ? queue.shift()! : queue[0];
-        if (next === 'hang')
-          return new Promise<never>((_, reject) =>
-            this.hung.push(() => reject(new Error('released'))),
-          );
-        if (next instanceof AppError) throw next;
-        return (
-          next ?? {
-            outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED,
-            status_from: 'in_transit',
-            status_to: 'delivered',
-            tracking_id: 1,
-          }
+    const verify = async (tenantId: string, request: VerifyWebhookSignatureRequest) => {
+      const key = this.apiKeys.get(`${tenantId}:${request.integration_instance_id}`);
+      if (!key) throw new AppError(5 /* NOT_FOUND */, 'not_found', 'Instance not found.');
+      const expected = createHash('sha256').update(request.raw_body).update(`/${key}`).digest();
+      const given = /^[0-9a-f]{64}$/i.test(request.signature)
+        ? Buffer.from(request.signature, 'hex')
+        : null;
+      return { valid: given !== null && timingSafeEqual(expected, given) };
+    };
+    const apply = async (
+      tenantId: string,
+      request: ApplyTrackingUpdateRequest,
+    ): Promise<ApplyTrackingUpdateResponse> => {
+      this.applyCalls.push({ tenantId, request });
+      const queue = this.applyAnswers.get(request.update?.tracking_number ?? '') ?? [];
+      const next = queue.length > 1 ? queue.shift()! : queue[0];
+      if (next === 'hang')
+        return new Promise<never>((_, reject) =>
+          this.hung.push(() => reject(new Error('released'))),
         );
-      },
+      if (next instanceof AppError) throw next;
+      return (
+        next ?? {
+          outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+          status_from: 'in_transit',
+          status_to: 'delivered',
+          tracking_id: 1,
+        }
+      );
+    };
+    // The batch calls answer each item as the single call would: an AppError is its refusal;
+    // a hung item hangs the whole call, as a hung parcel-tracking would.
+    const each = async <T>(work: Promise<T>) => {
+      try {
+        return { answer: await work };
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return { error: { code: error.code, reason: error.reason, message: error.message } };
+      }
+    };
+    const implementation = {
+      verifyWebhookSignature: (request, context) => verify(context.tenant(), request),
+      applyTrackingUpdate: (request, context) => apply(context.tenant(), request),
+      verifyWebhookSignatures: async (request, context) => ({
+        results: await Promise.all(
+          request.checks.map(async (check) => {
+            const item = await each(verify(context.tenant(), check));
+            return 'error' in item ? { valid: false, error: item.error } : item.answer!;
+          }),
+        ),
+      }),
+      applyTrackingUpdates: async (request, context) => ({
+        results: await Promise.all(
+          request.updates.map((update) => each(apply(context.tenant(), update))),
+        ),
+      }),
     } as Partial<
       AsyncService<ParcelTrackingServiceServer>
     > as AsyncService<ParcelTrackingServiceServer>;

@@ -305,6 +305,42 @@ describe('webhook-ingest: ingest rules and the processing job (fake parcel-track
     expect(h.fake.callsFor(row.id)).toHaveLength(0);
   });
 
+  it('answers a batch (IngestWebhooks) webhook by webhook, as IngestWebhook would: stored, refused, unknown', async () => {
+    // An instance of its own: these rows are stored concurrently, so their ids need not follow
+    // their arrival, which the log test below reads for INSTANCE's rows.
+    const own = await connect(client, h.fake, TENANT, INSTANCE + 2, SIM_KEY);
+    const good = await signedPush('1Z999AA10000000777');
+    const forged = await signedPush('1Z999AA10000000778');
+    const webhook = (body: string, sign?: string, tokenOf = own) => ({
+      token: tokenOf,
+      provider: 'parcel-tracking',
+      raw_body: Buffer.from(body),
+      content_type: 'application/json',
+      signature: sign,
+    });
+    const { results } = await client.call.ingestWebhooks({
+      webhooks: [
+        webhook(good.body, good.sign),
+        webhook(forged.body, '0'.repeat(64)),
+        webhook(good.body, good.sign, `wh_${'q'.repeat(43)}`),
+        webhook('not json'),
+      ],
+    });
+    expect(results[0]!.answer).toMatchObject({ rejection: '' });
+    expect(results[1]!.answer).toMatchObject({ rejection: 'invalid_signature' });
+    expect(results[2]!.error).toMatchObject({ code: status.NOT_FOUND });
+    expect(results[3]!.answer).toMatchObject({ rejection: 'invalid_body' });
+    expect(results[3]!.answer!.violations.length).toBeGreaterThan(0);
+    expect(await finished(service, results[0]!.answer!.webhook_event_id)).toMatchObject({
+      result: 'processed',
+      tracking_number: '1Z999AA10000000777',
+    });
+    for (const refused of [results[1]!, results[3]!])
+      expect(await finished(service, refused.answer!.webhook_event_id)).toMatchObject({
+        result: 'failed',
+      });
+  });
+
   it('stores nothing for an unknown or removed token', async () => {
     const removed = await connect(client, h.fake, TENANT, 77, SIM_KEY);
     await as(TENANT, () => client.call.unregisterToken({ token: removed }));

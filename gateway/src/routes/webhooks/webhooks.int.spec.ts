@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import {
   ParcelTrackingServiceService,
   TrackingUpdateOutcome,
+  type ApplyTrackingUpdateRequest,
   type ParcelTrackingServiceServer,
+  type VerifyWebhookSignatureRequest,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import {
   eventually,
@@ -48,31 +50,38 @@ const token = (suffix: string) => `wh_${suffix.padEnd(43, 'x')}`;
  * numbers starting STALE are ignored as out of order, others applied.
  */
 async function startFakeParcelTracking(): Promise<GrpcServerHandle> {
+  const verify = (request: VerifyWebhookSignatureRequest) => ({
+    valid:
+      createHash('sha256').update(request.raw_body).update(`/${API_KEY}`).digest('hex') ===
+      request.signature,
+  });
+  const apply = (request: ApplyTrackingUpdateRequest) =>
+    request.update!.tracking_number.startsWith('STALE')
+      ? {
+          outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_STALE,
+          status_from: 'delivered',
+          status_to: 'delivered',
+          tracking_id: 1,
+        }
+      : {
+          outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+          status_from: 'in_transit',
+          status_to: 'delivered',
+          tracking_id: 1,
+        };
   const implementation = {
     checkInstance: async ({ id }, context) => {
       if (context.tenant() !== 'acme' || id !== INSTANCE)
         throw new AppError(5, 'not_found', 'Parcel-tracking instance not found.');
       return { id };
     },
-    verifyWebhookSignature: async (request) => ({
-      valid:
-        createHash('sha256').update(request.raw_body).update(`/${API_KEY}`).digest('hex') ===
-        request.signature,
+    verifyWebhookSignature: async (request) => verify(request),
+    applyTrackingUpdate: async (request) => apply(request),
+    // webhook-ingest gathers concurrent calls into these (ADR 0226); each item as the single call.
+    verifyWebhookSignatures: async ({ checks }) => ({ results: checks.map(verify) }),
+    applyTrackingUpdates: async ({ updates }) => ({
+      results: updates.map((update) => ({ answer: apply(update) })),
     }),
-    applyTrackingUpdate: async (request) =>
-      request.update!.tracking_number.startsWith('STALE')
-        ? {
-            outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_STALE,
-            status_from: 'delivered',
-            status_to: 'delivered',
-            tracking_id: 1,
-          }
-        : {
-            outcome: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED,
-            status_from: 'in_transit',
-            status_to: 'delivered',
-            tracking_id: 1,
-          },
   } as Partial<
     AsyncService<ParcelTrackingServiceServer>
   > as AsyncService<ParcelTrackingServiceServer>;
@@ -192,6 +201,35 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
     await service?.stop();
     await fake?.stop(1_000);
     await infra?.stop();
+  });
+
+  it('answers concurrent large pushes each on its own (batches never grow past a gRPC message)', async () => {
+    // 24 signed pushes of ~600 KiB at once: together far more than the 8 MiB a gRPC message may
+    // carry, each over the 256 KiB webhook-ingest stores whole, so each is its own 422.
+    const bodies = Array.from(
+      { length: 24 },
+      (_, n) =>
+        `{"event":"TRACKING_UPDATED","data":{"number":"BIG${n}","pad":"${'x'.repeat(600 * 1024)}"}}`,
+    );
+    // An address of its own (instance 6), so the log tests below do not count these rows.
+    await runWithContext({ requestId: 'setup', tenantId: 'acme' }, () =>
+      webhookIngest.handle.call.registerToken({
+        token: token('acmebig'),
+        provider: 'parcel-tracking',
+        integration_instance_id: INSTANCE + 1,
+      }),
+    );
+    const answers = await Promise.all(
+      bodies.map((body) =>
+        post(
+          body,
+          { 'content-type': 'application/json', sign: sign(body) },
+          'acme.test',
+          token('acmebig'),
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(bodies.map(() => 422));
   });
 
   it('answers 200 once stored, 401 for a bad sign, 422 for unreadable bodies (never 500), 404 for unknown tokens', async () => {

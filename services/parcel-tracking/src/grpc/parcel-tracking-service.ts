@@ -4,6 +4,8 @@ import {
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { type AsyncService, type ServiceRegistration } from '@inventory/platform';
 import type { ApplyTrackingUpdate } from '../use-cases/apply-tracking-update.js';
+import type { ApplyTrackingUpdates } from '../use-cases/apply-tracking-updates.js';
+import type { VerifyWebhookSignatures } from '../use-cases/verify-webhook-signatures.js';
 import type { ListTrackings } from '../use-cases/list-trackings.js';
 import type { CheckInstance } from '../use-cases/check-instance.js';
 import type { CreateInstance } from '../use-cases/create-instance.js';
@@ -13,7 +15,7 @@ import type { ListTrackableChannels } from '../use-cases/list-trackable-channels
 import type { TestApiKey } from '../use-cases/test-api-key.js';
 import type { UpdateInstance } from '../use-cases/update-instance.js';
 import type { VerifyWebhookSignature } from '../use-cases/verify-webhook-signature.js';
-import { toDashboard, toInstance, toTrackableChannel } from './mappers.js';
+import { toBatchError, toDashboard, toInstance, toTrackableChannel } from './mappers.js';
 import {
   fromListRequest,
   fromProviderUpdate,
@@ -31,6 +33,8 @@ export interface ParcelTrackingUseCases {
   checkInstance: CheckInstance;
   verifyWebhookSignature: VerifyWebhookSignature;
   applyTrackingUpdate: ApplyTrackingUpdate;
+  verifyWebhookSignatures: VerifyWebhookSignatures;
+  applyTrackingUpdates: ApplyTrackingUpdates;
   listTrackings: ListTrackings;
 }
 
@@ -104,6 +108,47 @@ export function parcelTrackingService(
         status_from: answer.status_from,
         status_to: answer.status_to,
         tracking_id: answer.tracking_id,
+      };
+    },
+    async verifyWebhookSignatures(request, context) {
+      const results = await useCases.verifyWebhookSignatures.execute(
+        context.tenant(),
+        request.checks.map((check) => ({
+          instanceId: check.integration_instance_id,
+          rawBody: check.raw_body,
+          signature: check.signature,
+        })),
+      );
+      return {
+        results: results.map((item) =>
+          'answer' in item
+            ? { valid: item.answer }
+            : { valid: false, error: toBatchError(item.error) },
+        ),
+      };
+    },
+    async applyTrackingUpdates(request, context) {
+      const results = await useCases.applyTrackingUpdates.execute(
+        context.tenant(),
+        request.updates.map((update) => ({
+          instanceId: update.integration_instance_id,
+          webhookEventId: update.webhook_event_id,
+          update: fromProviderUpdate(update.update),
+        })),
+      );
+      return {
+        results: results.map((item) =>
+          'answer' in item
+            ? {
+                answer: {
+                  outcome: toOutcome(item.answer.outcome),
+                  status_from: item.answer.status_from,
+                  status_to: item.answer.status_to,
+                  tracking_id: item.answer.tracking_id,
+                },
+              }
+            : { error: toBatchError(item.error) },
+        ),
       };
     },
     async listTrackings(request, context) {

@@ -39,26 +39,76 @@ export class AppliedUpdateStore extends TenantScopedRepository<AppliedUpdateDocu
     return this.findOne(tenantId, { webhook_event_id: webhookEventId });
   }
 
+  /** The recorded answers among `webhookEventIds`, by id (one read for a batch). */
+  async findByIds(
+    tenantId: string,
+    webhookEventIds: number[],
+  ): Promise<Map<number, AppliedUpdateDocument>> {
+    if (webhookEventIds.length === 0) return new Map();
+    // Through the driver, scoped to the tenant: mongoose's query building showed in the profile.
+    const found = (await this.driverCollection()
+      .find(this.scope(tenantId, { webhook_event_id: { $in: webhookEventIds } }) as object)
+      .toArray()) as AppliedUpdateDocument[];
+    return new Map(found.map((answer) => [answer.webhook_event_id, answer]));
+  }
+
+  /**
+   * Records a batch's first answers in one unordered insert; where a concurrent call recorded
+   * one first, that stored answer is the one returned (as `record` does for one).
+   */
+  async recordMany(tenantId: string, answers: AppliedUpdate[]): Promise<AppliedUpdate[]> {
+    if (answers.length === 0) return [];
+    const createdAt = new Date();
+    try {
+      await this.driverCollection().insertMany(
+        answers.map((answer) => documentOf(tenantId, answer, createdAt)),
+        { ordered: false },
+      );
+      return answers;
+    } catch (error) {
+      if (!onlyDuplicateKeys(error)) throw error;
+    }
+    const stored = await this.findByIds(
+      tenantId,
+      answers.map((answer) => answer.webhook_event_id),
+    );
+    return answers.map((answer) => stored.get(answer.webhook_event_id) ?? answer);
+  }
+
   /** Records the first answer; a concurrent duplicate keeps the one already stored. */
   async record(tenantId: string, answer: AppliedUpdate): Promise<AppliedUpdate> {
     try {
       // Through the driver: every field is set here, so mongoose's casting, validation and save
       // hooks only cost CPU on every webhook (they showed in the profile, ADR 0224).
-      const document: AppliedUpdateDocument = {
-        webhook_event_id: answer.webhook_event_id,
-        integration_instance_id: answer.integration_instance_id,
-        outcome: answer.outcome,
-        status_from: answer.status_from ?? '',
-        status_to: answer.status_to ?? '',
-        tracking_id: answer.tracking_id ?? 0,
-        tenant_id: tenantId,
-        created_at: new Date(),
-      };
-      await this.driverCollection().insertOne(document);
+      await this.driverCollection().insertOne(documentOf(tenantId, answer, new Date()));
       return answer;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
       return (await this.find(tenantId, answer.webhook_event_id)) ?? answer;
     }
   }
+}
+
+const documentOf = (
+  tenantId: string,
+  answer: AppliedUpdate,
+  createdAt: Date,
+): AppliedUpdateDocument => ({
+  webhook_event_id: answer.webhook_event_id,
+  integration_instance_id: answer.integration_instance_id,
+  outcome: answer.outcome,
+  status_from: answer.status_from ?? '',
+  status_to: answer.status_to ?? '',
+  tracking_id: answer.tracking_id ?? 0,
+  tenant_id: tenantId,
+  created_at: createdAt,
+});
+
+/** Every failed row of a bulk insert was a duplicate key (a bulk error's own code is its first row's). */
+function onlyDuplicateKeys(error: unknown): boolean {
+  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
+  if (!Array.isArray(writeErrors) || writeErrors.length === 0) return isDuplicateKeyError(error);
+  return (writeErrors as Array<{ code?: number; err?: { code?: number } }>).every(
+    (writeError) => (writeError.code ?? writeError.err?.code) === 11000,
+  );
 }

@@ -74,6 +74,13 @@ export class InstanceStore extends TenantScopedRepository<InstanceDocument> {
     return this.findOne(tenantId, { id });
   }
 
+  /** `find` through the driver, scoped to the tenant: a read on every webhook batch (ADR 0229). */
+  findDirect(tenantId: string, id: number): Promise<InstanceDocument | null> {
+    return this.driverCollection().findOne(
+      this.scope(tenantId, { id }) as object,
+    ) as Promise<InstanceDocument | null>;
+  }
+
   /** Whether the tenant has connected its one instance (the singleton rule, before a create). */
   existsForTenant(tenantId: string): Promise<boolean> {
     return this.exists(tenantId, {});

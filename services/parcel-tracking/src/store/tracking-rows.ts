@@ -86,6 +86,31 @@ export class TrackingRows extends TenantScopedRepository<TrackingDocument> {
     return row ?? null;
   }
 
+  /**
+   * `forNumber` for many numbers of one instance in one read: by normalised number, the row an
+   * update applies to (the active one, else the latest); numbers with no row are absent.
+   */
+  async forNumbers(
+    tenantId: string,
+    instanceId: number,
+    numbers: string[],
+  ): Promise<Map<string, TrackingDocument>> {
+    // Through the driver, scoped to the tenant: mongoose's query building showed in the profile.
+    const found = (await this.driverCollection()
+      .find(
+        this.scope(tenantId, {
+          integration_instance_id: instanceId,
+          tracking_number: { $in: [...new Set(numbers.map(normalizeNumber))] },
+        }) as object,
+      )
+      .sort({ active: -1, id: -1 })
+      .toArray()) as TrackingDocument[];
+    const byNumber = new Map<string, TrackingDocument>();
+    for (const row of found)
+      if (!byNumber.has(row.tracking_number)) byNumber.set(row.tracking_number, row);
+    return byNumber;
+  }
+
   byId(tenantId: string, id: number): Promise<TrackingDocument | null> {
     return this.findOne(tenantId, { id });
   }

@@ -11,6 +11,7 @@ import { instanceDisconnected } from '../events/parcel-events.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import { StopJobStore } from '../store/stop-job-store.js';
 import type { TrackingStore } from '../store/tracking-store.js';
+import type { WebhookKeys } from './webhook-keys.js';
 
 /**
  * Disconnects: the webhook token leaves the central registry first (so the old
@@ -27,6 +28,8 @@ export class DeleteInstance {
     private readonly registry: WebhookRegistry,
     private readonly outbox: Outbox,
     private readonly logger: Logger,
+    /** Drops the cached key once the instance is gone (ADR 0225). */
+    private readonly webhookKeys: Pick<WebhookKeys, 'forget'>,
   ) {}
 
   async execute(tenantId: string, id: number, userId?: string): Promise<void> {
@@ -74,5 +77,6 @@ export class DeleteInstance {
       }
       await instances.delete(tenantId, id);
     });
+    this.webhookKeys.forget(tenantId, id);
   }
 }

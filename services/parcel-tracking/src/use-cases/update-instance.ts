@@ -22,6 +22,7 @@ import {
 import type { ProviderClient } from '../provider/client.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import { providerFailure } from './provider-failure.js';
+import type { WebhookKeys } from './webhook-keys.js';
 
 export interface UpdateInstanceInput {
   tenantId: string;
@@ -69,6 +70,8 @@ export class UpdateInstance {
     private readonly provider: ProviderClient,
     private readonly secrets: SecretBox,
     private readonly outbox: Outbox,
+    /** Drops the cached key once a new one is written (ADR 0225). */
+    private readonly webhookKeys: Pick<WebhookKeys, 'forget'>,
   ) {}
 
   async execute({ tenantId, userId, request }: UpdateInstanceInput): Promise<InstanceDocument> {
@@ -144,6 +147,7 @@ export class UpdateInstance {
     const updated = await outbox.withEvents(events, () =>
       instances.update(tenantId, current.id, changes),
     );
+    if (changes.api_key_encrypted) this.webhookKeys.forget(tenantId, current.id);
     if (!updated) throw notFound('Parcel-tracking instance not found.');
     return updated;
   }

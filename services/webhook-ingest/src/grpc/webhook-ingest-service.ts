@@ -1,8 +1,16 @@
+import { status } from '@grpc/grpc-js';
 import {
   WebhookIngestServiceService,
+  type IngestWebhookRequest,
+  type IngestWebhookResponse,
   type WebhookIngestServiceServer,
 } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
-import type { AsyncService, ServiceRegistration } from '@inventory/platform';
+import {
+  AppError,
+  type AsyncService,
+  type Logger,
+  type ServiceRegistration,
+} from '@inventory/platform';
 import type { GetWebhookSummary } from '../use-cases/get-webhook-summary.js';
 import type { IngestWebhook } from '../use-cases/ingest-webhook.js';
 import type { ListWebhookEvents } from '../use-cases/list-webhook-events.js';
@@ -22,7 +30,24 @@ export interface WebhookIngestUseCases {
 
 export function webhookIngestService(
   useCases: WebhookIngestUseCases,
+  logger: Logger,
 ): ServiceRegistration<WebhookIngestServiceServer> {
+  const ingest = async (request: IngestWebhookRequest): Promise<IngestWebhookResponse> => {
+    const answer = await useCases.ingestWebhook.execute({
+      token: request.token,
+      provider: request.provider,
+      rawBody: request.raw_body,
+      contentType: request.content_type,
+      signature: request.signature,
+      tenantId: request.tenant_id,
+    });
+    return {
+      webhook_event_id: answer.id,
+      rejection: answer.rejection,
+      message: answer.rejection === '' ? '' : answer.message,
+      violations: answer.rejection === 'invalid_body' ? answer.violations : [],
+    };
+  };
   const implementation: AsyncService<WebhookIngestServiceServer> = {
     async registerToken(request, context) {
       await useCases.registerToken.execute(
@@ -45,20 +70,30 @@ export function webhookIngestService(
         integration_instance_id: owner.integration_instance_id,
       };
     },
-    async ingestWebhook(request) {
-      const answer = await useCases.ingestWebhook.execute({
-        token: request.token,
-        provider: request.provider,
-        rawBody: request.raw_body,
-        contentType: request.content_type,
-        signature: request.signature,
-        tenantId: request.tenant_id,
-      });
+    ingestWebhook: ingest,
+    // Each webhook as IngestWebhook answers it, its refusal its own (ADR 0227): one webhook's
+    // failure never fails the others, which may already be stored and must be acknowledged.
+    async ingestWebhooks(request) {
+      const settled = await Promise.allSettled(request.webhooks.map(ingest));
       return {
-        webhook_event_id: answer.id,
-        rejection: answer.rejection,
-        message: answer.rejection === '' ? '' : answer.message,
-        violations: answer.rejection === 'invalid_body' ? answer.violations : [],
+        results: settled.map((result) => {
+          if (result.status === 'fulfilled') return { answer: result.value };
+          const error = result.reason;
+          if (error instanceof AppError)
+            return {
+              error: {
+                code: error.code,
+                reason: error.reason,
+                message: error.message,
+                violations: error.fieldViolations,
+              },
+            };
+          // As the gRPC boundary does for a single call: logged here, never sent.
+          logger.error({ err: error }, 'unhandled error ingesting a webhook of a batch');
+          return {
+            error: { code: status.INTERNAL, reason: '', message: 'Internal error', violations: [] },
+          };
+        }),
       };
     },
     async listWebhookEvents(request, context) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
-import { isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
+import { GroupCommitQueue, isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
 import type { TrackingUpdate } from '../domain/payload.js';
 import { IdBlock } from './id-block.js';
 import {
@@ -27,6 +27,15 @@ export interface RowResult {
  */
 export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
   private readonly ids: IdBlock;
+  /**
+   * Rows stored while one insert is in flight go together in the next (ADR 0228): one unordered
+   * `insertMany`, each row answered on its own (its write error, such as a duplicate
+   * `dedupe_key`, is its own); each caller still waits for its own row to be written.
+   */
+  private readonly inserts = new GroupCommitQueue<WebhookEventDocument, Error | undefined>(
+    (rows) => this.insertBatch(rows),
+    128,
+  );
 
   constructor(connection: Connection) {
     super(webhookEventModel(connection));
@@ -43,7 +52,8 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
    * validation and save hooks would only cost CPU (they showed in the profile).
    */
   private async insert(row: WebhookEventDocument): Promise<void> {
-    await this.driverCollection().insertOne({
+    // The queue rejects a row whose answer is an Error: its own write error.
+    await this.inserts.add({
       ...row,
       // The schema's defaults, which mongoose applied.
       event_type: row.event_type ?? '',
@@ -51,6 +61,25 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
       raw_body: row.raw_body ?? '',
       content_type: row.content_type ?? '',
     });
+  }
+
+  /** One unordered insert; each row's answer is undefined (written) or its own write error. */
+  private async insertBatch(rows: WebhookEventDocument[]): Promise<Array<Error | undefined>> {
+    try {
+      await this.driverCollection().insertMany(rows, { ordered: false });
+      return rows.map(() => undefined);
+    } catch (error) {
+      const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+      // Not a per-row failure (the connection, the server): the whole batch failed.
+      if (!Array.isArray(writeErrors) || writeErrors.length === 0) throw error;
+      const byIndex = new Map<number, Error>();
+      for (const failed of writeErrors as Array<{ index: number; code?: number; errmsg?: string }>)
+        byIndex.set(
+          failed.index,
+          Object.assign(new Error(failed.errmsg ?? 'write error'), { code: failed.code }),
+        );
+      return rows.map((_, index) => byIndex.get(index));
+    }
   }
 
   private base(event: NewWebhookEvent, id: number) {

@@ -372,6 +372,45 @@ export interface ApplyTrackingUpdateResponse {
   tracking_id: number;
 }
 
+/** One update's refusal inside a batch: what the single call would have failed with. */
+export interface BatchItemError {
+  /** The gRPC status code (NOT_FOUND, INVALID_ARGUMENT...). */
+  code: number;
+  reason: string;
+  message: string;
+}
+
+export interface VerifyWebhookSignaturesRequest {
+  checks: VerifyWebhookSignatureRequest[];
+}
+
+export interface VerifyWebhookSignatureResult {
+  valid: boolean;
+  /** Set when the check was refused (then `valid` is false and means nothing). */
+  error?: BatchItemError | undefined;
+}
+
+export interface VerifyWebhookSignaturesResponse {
+  /** One per check, in the request's order. */
+  results: VerifyWebhookSignatureResult[];
+}
+
+export interface ApplyTrackingUpdatesRequest {
+  updates: ApplyTrackingUpdateRequest[];
+}
+
+export interface ApplyTrackingUpdateResult {
+  /** Set when the update was applied or ignored. */
+  answer?: ApplyTrackingUpdateResponse | undefined;
+  /** Set when it was refused. */
+  error?: BatchItemError | undefined;
+}
+
+export interface ApplyTrackingUpdatesResponse {
+  /** One per update, in the request's order. */
+  results: ApplyTrackingUpdateResult[];
+}
+
 export interface ListTrackingsRequest {
   integration_instance_id: number;
   /** Substring of tracking_number (matched literally, case-insensitive). */
@@ -5300,6 +5339,614 @@ export const ApplyTrackingUpdateResponse: MessageFns<ApplyTrackingUpdateResponse
   },
 };
 
+function createBaseBatchItemError(): BatchItemError {
+  return { code: 0, reason: '', message: '' };
+}
+
+export const BatchItemError: MessageFns<BatchItemError> = {
+  encode(message: BatchItemError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== 0) {
+      writer.uint32(8).int32(message.code);
+    }
+    if (message.reason !== '') {
+      writer.uint32(18).string(message.reason);
+    }
+    if (message.message !== '') {
+      writer.uint32(26).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchItemError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchItemError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.code = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchItemError {
+    return {
+      code: isSet(object.code) ? globalThis.Number(object.code) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : '',
+      message: isSet(object.message) ? globalThis.String(object.message) : '',
+    };
+  },
+
+  toJSON(message: BatchItemError): unknown {
+    const obj: any = {};
+    if (message.code !== 0) {
+      obj.code = Math.round(message.code);
+    }
+    if (message.reason !== '') {
+      obj.reason = message.reason;
+    }
+    if (message.message !== '') {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchItemError>, I>>(base?: I): BatchItemError {
+    return BatchItemError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchItemError>, I>>(object: I): BatchItemError {
+    const message = createBaseBatchItemError();
+    message.code = object.code ?? 0;
+    message.reason = object.reason ?? '';
+    message.message = object.message ?? '';
+    return message;
+  },
+};
+
+function createBaseVerifyWebhookSignaturesRequest(): VerifyWebhookSignaturesRequest {
+  return { checks: [] };
+}
+
+export const VerifyWebhookSignaturesRequest: MessageFns<VerifyWebhookSignaturesRequest> = {
+  encode(
+    message: VerifyWebhookSignaturesRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.checks) {
+      VerifyWebhookSignatureRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyWebhookSignaturesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyWebhookSignaturesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.checks.push(VerifyWebhookSignatureRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyWebhookSignaturesRequest {
+    return {
+      checks: globalThis.Array.isArray(object?.checks)
+        ? object.checks.map((e: any) => VerifyWebhookSignatureRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: VerifyWebhookSignaturesRequest): unknown {
+    const obj: any = {};
+    if (message.checks?.length) {
+      obj.checks = message.checks.map((e) => VerifyWebhookSignatureRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyWebhookSignaturesRequest>, I>>(
+    base?: I,
+  ): VerifyWebhookSignaturesRequest {
+    return VerifyWebhookSignaturesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyWebhookSignaturesRequest>, I>>(
+    object: I,
+  ): VerifyWebhookSignaturesRequest {
+    const message = createBaseVerifyWebhookSignaturesRequest();
+    message.checks = object.checks?.map((e) => VerifyWebhookSignatureRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseVerifyWebhookSignatureResult(): VerifyWebhookSignatureResult {
+  return { valid: false, error: undefined };
+}
+
+export const VerifyWebhookSignatureResult: MessageFns<VerifyWebhookSignatureResult> = {
+  encode(
+    message: VerifyWebhookSignatureResult,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.valid !== false) {
+      writer.uint32(8).bool(message.valid);
+    }
+    if (message.error !== undefined) {
+      BatchItemError.encode(message.error, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyWebhookSignatureResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyWebhookSignatureResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.valid = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = BatchItemError.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyWebhookSignatureResult {
+    return {
+      valid: isSet(object.valid) ? globalThis.Boolean(object.valid) : false,
+      error: isSet(object.error) ? BatchItemError.fromJSON(object.error) : undefined,
+    };
+  },
+
+  toJSON(message: VerifyWebhookSignatureResult): unknown {
+    const obj: any = {};
+    if (message.valid !== false) {
+      obj.valid = message.valid;
+    }
+    if (message.error !== undefined) {
+      obj.error = BatchItemError.toJSON(message.error);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyWebhookSignatureResult>, I>>(
+    base?: I,
+  ): VerifyWebhookSignatureResult {
+    return VerifyWebhookSignatureResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyWebhookSignatureResult>, I>>(
+    object: I,
+  ): VerifyWebhookSignatureResult {
+    const message = createBaseVerifyWebhookSignatureResult();
+    message.valid = object.valid ?? false;
+    message.error =
+      object.error !== undefined && object.error !== null
+        ? BatchItemError.fromPartial(object.error)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseVerifyWebhookSignaturesResponse(): VerifyWebhookSignaturesResponse {
+  return { results: [] };
+}
+
+export const VerifyWebhookSignaturesResponse: MessageFns<VerifyWebhookSignaturesResponse> = {
+  encode(
+    message: VerifyWebhookSignaturesResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.results) {
+      VerifyWebhookSignatureResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyWebhookSignaturesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyWebhookSignaturesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(VerifyWebhookSignatureResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyWebhookSignaturesResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => VerifyWebhookSignatureResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: VerifyWebhookSignaturesResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => VerifyWebhookSignatureResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyWebhookSignaturesResponse>, I>>(
+    base?: I,
+  ): VerifyWebhookSignaturesResponse {
+    return VerifyWebhookSignaturesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyWebhookSignaturesResponse>, I>>(
+    object: I,
+  ): VerifyWebhookSignaturesResponse {
+    const message = createBaseVerifyWebhookSignaturesResponse();
+    message.results = object.results?.map((e) => VerifyWebhookSignatureResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseApplyTrackingUpdatesRequest(): ApplyTrackingUpdatesRequest {
+  return { updates: [] };
+}
+
+export const ApplyTrackingUpdatesRequest: MessageFns<ApplyTrackingUpdatesRequest> = {
+  encode(
+    message: ApplyTrackingUpdatesRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.updates) {
+      ApplyTrackingUpdateRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyTrackingUpdatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyTrackingUpdatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.updates.push(ApplyTrackingUpdateRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyTrackingUpdatesRequest {
+    return {
+      updates: globalThis.Array.isArray(object?.updates)
+        ? object.updates.map((e: any) => ApplyTrackingUpdateRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ApplyTrackingUpdatesRequest): unknown {
+    const obj: any = {};
+    if (message.updates?.length) {
+      obj.updates = message.updates.map((e) => ApplyTrackingUpdateRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyTrackingUpdatesRequest>, I>>(
+    base?: I,
+  ): ApplyTrackingUpdatesRequest {
+    return ApplyTrackingUpdatesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyTrackingUpdatesRequest>, I>>(
+    object: I,
+  ): ApplyTrackingUpdatesRequest {
+    const message = createBaseApplyTrackingUpdatesRequest();
+    message.updates = object.updates?.map((e) => ApplyTrackingUpdateRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseApplyTrackingUpdateResult(): ApplyTrackingUpdateResult {
+  return { answer: undefined, error: undefined };
+}
+
+export const ApplyTrackingUpdateResult: MessageFns<ApplyTrackingUpdateResult> = {
+  encode(
+    message: ApplyTrackingUpdateResult,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.answer !== undefined) {
+      ApplyTrackingUpdateResponse.encode(message.answer, writer.uint32(10).fork()).join();
+    }
+    if (message.error !== undefined) {
+      BatchItemError.encode(message.error, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyTrackingUpdateResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyTrackingUpdateResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.answer = ApplyTrackingUpdateResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = BatchItemError.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyTrackingUpdateResult {
+    return {
+      answer: isSet(object.answer)
+        ? ApplyTrackingUpdateResponse.fromJSON(object.answer)
+        : undefined,
+      error: isSet(object.error) ? BatchItemError.fromJSON(object.error) : undefined,
+    };
+  },
+
+  toJSON(message: ApplyTrackingUpdateResult): unknown {
+    const obj: any = {};
+    if (message.answer !== undefined) {
+      obj.answer = ApplyTrackingUpdateResponse.toJSON(message.answer);
+    }
+    if (message.error !== undefined) {
+      obj.error = BatchItemError.toJSON(message.error);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyTrackingUpdateResult>, I>>(
+    base?: I,
+  ): ApplyTrackingUpdateResult {
+    return ApplyTrackingUpdateResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyTrackingUpdateResult>, I>>(
+    object: I,
+  ): ApplyTrackingUpdateResult {
+    const message = createBaseApplyTrackingUpdateResult();
+    message.answer =
+      object.answer !== undefined && object.answer !== null
+        ? ApplyTrackingUpdateResponse.fromPartial(object.answer)
+        : undefined;
+    message.error =
+      object.error !== undefined && object.error !== null
+        ? BatchItemError.fromPartial(object.error)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseApplyTrackingUpdatesResponse(): ApplyTrackingUpdatesResponse {
+  return { results: [] };
+}
+
+export const ApplyTrackingUpdatesResponse: MessageFns<ApplyTrackingUpdatesResponse> = {
+  encode(
+    message: ApplyTrackingUpdatesResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.results) {
+      ApplyTrackingUpdateResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyTrackingUpdatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyTrackingUpdatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(ApplyTrackingUpdateResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyTrackingUpdatesResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => ApplyTrackingUpdateResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ApplyTrackingUpdatesResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => ApplyTrackingUpdateResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyTrackingUpdatesResponse>, I>>(
+    base?: I,
+  ): ApplyTrackingUpdatesResponse {
+    return ApplyTrackingUpdatesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyTrackingUpdatesResponse>, I>>(
+    object: I,
+  ): ApplyTrackingUpdatesResponse {
+    const message = createBaseApplyTrackingUpdatesResponse();
+    message.results = object.results?.map((e) => ApplyTrackingUpdateResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseListTrackingsRequest(): ListTrackingsRequest {
   return {
     integration_instance_id: 0,
@@ -6347,6 +6994,43 @@ export const ParcelTrackingServiceService = {
       ApplyTrackingUpdateResponse.decode(value),
   },
   /**
+   * Many VerifyWebhookSignature checks of the caller's tenant in one call (webhook-ingest
+   * gathers the pushes that arrive together): one result per check, in order, each with its
+   * own refusal (NOT_FOUND for an unknown instance) instead of failing the call.
+   */
+  verifyWebhookSignatures: {
+    path: '/inventory.parcel_tracking.v1.ParcelTrackingService/VerifyWebhookSignatures' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifyWebhookSignaturesRequest): Buffer =>
+      Buffer.from(VerifyWebhookSignaturesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifyWebhookSignaturesRequest =>
+      VerifyWebhookSignaturesRequest.decode(value),
+    responseSerialize: (value: VerifyWebhookSignaturesResponse): Buffer =>
+      Buffer.from(VerifyWebhookSignaturesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifyWebhookSignaturesResponse =>
+      VerifyWebhookSignaturesResponse.decode(value),
+  },
+  /**
+   * Many ApplyTrackingUpdate calls of the caller's tenant in one (the processing job's
+   * batches): each update is applied exactly as ApplyTrackingUpdate applies it (same
+   * idempotency by webhook_event_id, same status logic), with its own answer or its own
+   * refusal, in order. A failure that is not one update's (the database) fails the call.
+   */
+  applyTrackingUpdates: {
+    path: '/inventory.parcel_tracking.v1.ParcelTrackingService/ApplyTrackingUpdates' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApplyTrackingUpdatesRequest): Buffer =>
+      Buffer.from(ApplyTrackingUpdatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApplyTrackingUpdatesRequest =>
+      ApplyTrackingUpdatesRequest.decode(value),
+    responseSerialize: (value: ApplyTrackingUpdatesResponse): Buffer =>
+      Buffer.from(ApplyTrackingUpdatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApplyTrackingUpdatesResponse =>
+      ApplyTrackingUpdatesResponse.decode(value),
+  },
+  /**
    * One page of the instance's tracking rows, filtered and sorted (the gateway
    * has validated the query). NOT_FOUND for an unknown or another tenant's instance.
    */
@@ -6408,6 +7092,22 @@ export interface ParcelTrackingServiceServer extends UntypedServiceImplementatio
    * answer. Ignored outcomes are answers, not errors.
    */
   applyTrackingUpdate: handleUnaryCall<ApplyTrackingUpdateRequest, ApplyTrackingUpdateResponse>;
+  /**
+   * Many VerifyWebhookSignature checks of the caller's tenant in one call (webhook-ingest
+   * gathers the pushes that arrive together): one result per check, in order, each with its
+   * own refusal (NOT_FOUND for an unknown instance) instead of failing the call.
+   */
+  verifyWebhookSignatures: handleUnaryCall<
+    VerifyWebhookSignaturesRequest,
+    VerifyWebhookSignaturesResponse
+  >;
+  /**
+   * Many ApplyTrackingUpdate calls of the caller's tenant in one (the processing job's
+   * batches): each update is applied exactly as ApplyTrackingUpdate applies it (same
+   * idempotency by webhook_event_id, same status logic), with its own answer or its own
+   * refusal, in order. A failure that is not one update's (the database) fails the call.
+   */
+  applyTrackingUpdates: handleUnaryCall<ApplyTrackingUpdatesRequest, ApplyTrackingUpdatesResponse>;
   /**
    * One page of the instance's tracking rows, filtered and sorted (the gateway
    * has validated the query). NOT_FOUND for an unknown or another tenant's instance.
@@ -6578,6 +7278,47 @@ export interface ParcelTrackingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ApplyTrackingUpdateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Many VerifyWebhookSignature checks of the caller's tenant in one call (webhook-ingest
+   * gathers the pushes that arrive together): one result per check, in order, each with its
+   * own refusal (NOT_FOUND for an unknown instance) instead of failing the call.
+   */
+  verifyWebhookSignatures(
+    request: VerifyWebhookSignaturesRequest,
+    callback: (error: ServiceError | null, response: VerifyWebhookSignaturesResponse) => void,
+  ): ClientUnaryCall;
+  verifyWebhookSignatures(
+    request: VerifyWebhookSignaturesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifyWebhookSignaturesResponse) => void,
+  ): ClientUnaryCall;
+  verifyWebhookSignatures(
+    request: VerifyWebhookSignaturesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifyWebhookSignaturesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Many ApplyTrackingUpdate calls of the caller's tenant in one (the processing job's
+   * batches): each update is applied exactly as ApplyTrackingUpdate applies it (same
+   * idempotency by webhook_event_id, same status logic), with its own answer or its own
+   * refusal, in order. A failure that is not one update's (the database) fails the call.
+   */
+  applyTrackingUpdates(
+    request: ApplyTrackingUpdatesRequest,
+    callback: (error: ServiceError | null, response: ApplyTrackingUpdatesResponse) => void,
+  ): ClientUnaryCall;
+  applyTrackingUpdates(
+    request: ApplyTrackingUpdatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApplyTrackingUpdatesResponse) => void,
+  ): ClientUnaryCall;
+  applyTrackingUpdates(
+    request: ApplyTrackingUpdatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApplyTrackingUpdatesResponse) => void,
   ): ClientUnaryCall;
   /**
    * One page of the instance's tracking rows, filtered and sorted (the gateway

@@ -82,6 +82,31 @@ export interface IngestWebhookResponse {
   violations: FieldViolation[];
 }
 
+export interface IngestWebhooksRequest {
+  webhooks: IngestWebhookRequest[];
+}
+
+/** What the single call would have failed with. */
+export interface IngestWebhookError {
+  /** The gRPC status code. */
+  code: number;
+  reason: string;
+  message: string;
+  violations: FieldViolation[];
+}
+
+export interface IngestWebhookResult {
+  /** Set when the webhook was stored (accepted, or stored as failed and refused). */
+  answer?: IngestWebhookResponse | undefined;
+  /** Set when it was not stored. */
+  error?: IngestWebhookError | undefined;
+}
+
+export interface IngestWebhooksResponse {
+  /** One per webhook, in the request's order. */
+  results: IngestWebhookResult[];
+}
+
 export interface GetWebhookSummaryRequest {
   integration_instance_id: number;
 }
@@ -914,6 +939,366 @@ export const IngestWebhookResponse: MessageFns<IngestWebhookResponse> = {
     message.rejection = object.rejection ?? '';
     message.message = object.message ?? '';
     message.violations = object.violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseIngestWebhooksRequest(): IngestWebhooksRequest {
+  return { webhooks: [] };
+}
+
+export const IngestWebhooksRequest: MessageFns<IngestWebhooksRequest> = {
+  encode(message: IngestWebhooksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.webhooks) {
+      IngestWebhookRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IngestWebhooksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIngestWebhooksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhooks.push(IngestWebhookRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IngestWebhooksRequest {
+    return {
+      webhooks: globalThis.Array.isArray(object?.webhooks)
+        ? object.webhooks.map((e: any) => IngestWebhookRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: IngestWebhooksRequest): unknown {
+    const obj: any = {};
+    if (message.webhooks?.length) {
+      obj.webhooks = message.webhooks.map((e) => IngestWebhookRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IngestWebhooksRequest>, I>>(base?: I): IngestWebhooksRequest {
+    return IngestWebhooksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IngestWebhooksRequest>, I>>(
+    object: I,
+  ): IngestWebhooksRequest {
+    const message = createBaseIngestWebhooksRequest();
+    message.webhooks = object.webhooks?.map((e) => IngestWebhookRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseIngestWebhookError(): IngestWebhookError {
+  return { code: 0, reason: '', message: '', violations: [] };
+}
+
+export const IngestWebhookError: MessageFns<IngestWebhookError> = {
+  encode(message: IngestWebhookError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== 0) {
+      writer.uint32(8).int32(message.code);
+    }
+    if (message.reason !== '') {
+      writer.uint32(18).string(message.reason);
+    }
+    if (message.message !== '') {
+      writer.uint32(26).string(message.message);
+    }
+    for (const v of message.violations) {
+      FieldViolation.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IngestWebhookError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIngestWebhookError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.code = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IngestWebhookError {
+    return {
+      code: isSet(object.code) ? globalThis.Number(object.code) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : '',
+      message: isSet(object.message) ? globalThis.String(object.message) : '',
+      violations: globalThis.Array.isArray(object?.violations)
+        ? object.violations.map((e: any) => FieldViolation.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: IngestWebhookError): unknown {
+    const obj: any = {};
+    if (message.code !== 0) {
+      obj.code = Math.round(message.code);
+    }
+    if (message.reason !== '') {
+      obj.reason = message.reason;
+    }
+    if (message.message !== '') {
+      obj.message = message.message;
+    }
+    if (message.violations?.length) {
+      obj.violations = message.violations.map((e) => FieldViolation.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IngestWebhookError>, I>>(base?: I): IngestWebhookError {
+    return IngestWebhookError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IngestWebhookError>, I>>(object: I): IngestWebhookError {
+    const message = createBaseIngestWebhookError();
+    message.code = object.code ?? 0;
+    message.reason = object.reason ?? '';
+    message.message = object.message ?? '';
+    message.violations = object.violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseIngestWebhookResult(): IngestWebhookResult {
+  return { answer: undefined, error: undefined };
+}
+
+export const IngestWebhookResult: MessageFns<IngestWebhookResult> = {
+  encode(message: IngestWebhookResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.answer !== undefined) {
+      IngestWebhookResponse.encode(message.answer, writer.uint32(10).fork()).join();
+    }
+    if (message.error !== undefined) {
+      IngestWebhookError.encode(message.error, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IngestWebhookResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIngestWebhookResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.answer = IngestWebhookResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = IngestWebhookError.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IngestWebhookResult {
+    return {
+      answer: isSet(object.answer) ? IngestWebhookResponse.fromJSON(object.answer) : undefined,
+      error: isSet(object.error) ? IngestWebhookError.fromJSON(object.error) : undefined,
+    };
+  },
+
+  toJSON(message: IngestWebhookResult): unknown {
+    const obj: any = {};
+    if (message.answer !== undefined) {
+      obj.answer = IngestWebhookResponse.toJSON(message.answer);
+    }
+    if (message.error !== undefined) {
+      obj.error = IngestWebhookError.toJSON(message.error);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IngestWebhookResult>, I>>(base?: I): IngestWebhookResult {
+    return IngestWebhookResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IngestWebhookResult>, I>>(
+    object: I,
+  ): IngestWebhookResult {
+    const message = createBaseIngestWebhookResult();
+    message.answer =
+      object.answer !== undefined && object.answer !== null
+        ? IngestWebhookResponse.fromPartial(object.answer)
+        : undefined;
+    message.error =
+      object.error !== undefined && object.error !== null
+        ? IngestWebhookError.fromPartial(object.error)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseIngestWebhooksResponse(): IngestWebhooksResponse {
+  return { results: [] };
+}
+
+export const IngestWebhooksResponse: MessageFns<IngestWebhooksResponse> = {
+  encode(message: IngestWebhooksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      IngestWebhookResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IngestWebhooksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIngestWebhooksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(IngestWebhookResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IngestWebhooksResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => IngestWebhookResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: IngestWebhooksResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => IngestWebhookResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IngestWebhooksResponse>, I>>(
+    base?: I,
+  ): IngestWebhooksResponse {
+    return IngestWebhooksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IngestWebhooksResponse>, I>>(
+    object: I,
+  ): IngestWebhooksResponse {
+    const message = createBaseIngestWebhooksResponse();
+    message.results = object.results?.map((e) => IngestWebhookResult.fromPartial(e)) || [];
     return message;
   },
 };
@@ -1801,6 +2186,25 @@ export const WebhookIngestServiceService = {
     responseDeserialize: (value: Buffer): IngestWebhookResponse =>
       IngestWebhookResponse.decode(value),
   },
+  /**
+   * Many IngestWebhook calls in one (the gateway gathers the pushes that arrive
+   * together): each webhook stored and answered exactly as IngestWebhook would,
+   * one result per webhook in order, each with its own refusal (NOT_FOUND,
+   * UNAVAILABLE...) instead of failing the others.
+   */
+  ingestWebhooks: {
+    path: '/inventory.webhook_ingest.v1.WebhookIngestService/IngestWebhooks' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: IngestWebhooksRequest): Buffer =>
+      Buffer.from(IngestWebhooksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IngestWebhooksRequest =>
+      IngestWebhooksRequest.decode(value),
+    responseSerialize: (value: IngestWebhooksResponse): Buffer =>
+      Buffer.from(IngestWebhooksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): IngestWebhooksResponse =>
+      IngestWebhooksResponse.decode(value),
+  },
   getWebhookSummary: {
     path: '/inventory.webhook_ingest.v1.WebhookIngestService/GetWebhookSummary' as const,
     requestStream: false as const,
@@ -1845,6 +2249,13 @@ export interface WebhookIngestServiceServer extends UntypedServiceImplementation
    * unknown token or a token of another provider.
    */
   ingestWebhook: handleUnaryCall<IngestWebhookRequest, IngestWebhookResponse>;
+  /**
+   * Many IngestWebhook calls in one (the gateway gathers the pushes that arrive
+   * together): each webhook stored and answered exactly as IngestWebhook would,
+   * one result per webhook in order, each with its own refusal (NOT_FOUND,
+   * UNAVAILABLE...) instead of failing the others.
+   */
+  ingestWebhooks: handleUnaryCall<IngestWebhooksRequest, IngestWebhooksResponse>;
   getWebhookSummary: handleUnaryCall<GetWebhookSummaryRequest, GetWebhookSummaryResponse>;
   /**
    * One page of an instance's webhook event rows (the log endpoint). Only rows
@@ -1920,6 +2331,27 @@ export interface WebhookIngestServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: IngestWebhookResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Many IngestWebhook calls in one (the gateway gathers the pushes that arrive
+   * together): each webhook stored and answered exactly as IngestWebhook would,
+   * one result per webhook in order, each with its own refusal (NOT_FOUND,
+   * UNAVAILABLE...) instead of failing the others.
+   */
+  ingestWebhooks(
+    request: IngestWebhooksRequest,
+    callback: (error: ServiceError | null, response: IngestWebhooksResponse) => void,
+  ): ClientUnaryCall;
+  ingestWebhooks(
+    request: IngestWebhooksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: IngestWebhooksResponse) => void,
+  ): ClientUnaryCall;
+  ingestWebhooks(
+    request: IngestWebhooksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: IngestWebhooksResponse) => void,
   ): ClientUnaryCall;
   getWebhookSummary(
     request: GetWebhookSummaryRequest,
