@@ -39,7 +39,8 @@ const INDEXES: { key: Document; name: string; unique?: boolean }[] = [
 /** Every stage of an explain plan tree. */
 function stages(plan: Document | undefined): Document[] {
   if (!plan) return [];
-  return [plan, ...stages(plan.inputStage as Document | undefined)];
+  const inputs = (plan.inputStages as Document[] | undefined) ?? [plan.inputStage as Document];
+  return [plan, ...inputs.flatMap((input) => stages(input))];
 }
 
 function shapes(seed: number): Shape[] {

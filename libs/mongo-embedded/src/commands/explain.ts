@@ -73,13 +73,36 @@ function indexScan(stats: ExecStats): Document {
   };
 }
 
-/** The winning plan as MongoDB prints it: COLLSCAN or (COUNT_SCAN | FETCH ← IXSCAN), then SORT/SKIP/LIMIT. */
+/**
+ * The index scan under a FETCH: one IXSCAN, or, when the intervals were merged by the sort, a
+ * SORT_MERGE over one IXSCAN per interval (MongoDB's exploded plan), each with its own keys.
+ */
+function fetchInput(stats: ExecStats, query: LeadingStages['query']): Document {
+  const scan = indexScan(stats);
+  const perInterval = stats.mergedKeys;
+  if (!perInterval) return scan;
+  const plan = stats.plan!;
+  return {
+    stage: 'SORT_MERGE',
+    sortPattern: query.sort,
+    inputStages: plan.intervals.map((iv, i) => ({
+      ...scan,
+      indexBounds: describeBounds(plan, iv),
+      keysExamined: perInterval[i] ?? 0,
+    })),
+  };
+}
+
+/**
+ * The winning plan as MongoDB prints it: COLLSCAN or (COUNT_SCAN | FETCH ← (IXSCAN | SORT_MERGE ←
+ * IXSCAN…)), then SORT/SKIP/LIMIT.
+ */
 function winningPlan(stats: ExecStats, query: LeadingStages['query'], count: boolean): Document {
   let stage: Document = !stats.plan
     ? { stage: 'COLLSCAN', direction: 'forward', docsExamined: stats.docsExamined }
     : stats.countScan
       ? indexScan(stats)
-      : { stage: 'FETCH', docsExamined: stats.docsExamined, inputStage: indexScan(stats) };
+      : { stage: 'FETCH', docsExamined: stats.docsExamined, inputStage: fetchInput(stats, query) };
   if (stats.inMemorySort) stage = { stage: 'SORT', sortPattern: query.sort, inputStage: stage };
   if (query.skip) stage = { stage: 'SKIP', skipAmount: query.skip, inputStage: stage };
   if (query.limit)
@@ -102,6 +125,8 @@ function explainDocument(
       namespace: ns,
       indexFilterSet: false,
       parsedQuery: query.filter ?? {},
+      // A sort the index would serve by merging more than 200 intervals is done in memory.
+      maxScansToExplodeReached: !!stats.plan?.maxScansToExplodeReached,
       winningPlan: plan,
       rejectedPlans: [],
     },

@@ -3,8 +3,14 @@ import type { Query } from 'mingo';
 import { compareBson, isBoundValue } from './bson-order.js';
 import type { Collection } from './collection.js';
 import { compileQuery } from './mingo.js';
-import { idOf, positionOf, type KeyEntry } from './ordered-keys.js';
-import { chooseIndex, sortFields, type IndexPlan, type SortField } from './query-planner.js';
+import { idOf, positionOf, type KeyEntry, type Pos } from './ordered-keys.js';
+import {
+  chooseIndex,
+  sortFields,
+  type IndexPlan,
+  type Interval,
+  type SortField,
+} from './query-planner.js';
 import { pathValues } from './values.js';
 
 export interface QueryOptions {
@@ -27,6 +33,8 @@ export interface ExecStats {
   inMemorySort: boolean;
   /** A count answered from index entries alone. */
   countScan: boolean;
+  /** The intervals were merged by the sort (SORT_MERGE): keys examined per interval, in plan order. */
+  mergedKeys?: number[];
 }
 
 const forcesScan = (hint: unknown) =>
@@ -42,57 +50,125 @@ export function planFor(coll: Collection, opts: QueryOptions): IndexPlan | undef
 }
 
 /**
- * The entries of every interval of `plan`, in the plan's output order. With one interval, the first
- * `jump.n` entries are passed over by position (chunk lengths), not visited; `jump.n` is set to how
- * many were.
+ * The entries of every interval of `plan`, in the plan's output order: the intervals merged by the
+ * sort (`plan.merge`), else walked one after the other in the plan's direction. Without a merge the
+ * first `jump.n` entries are passed over by position (chunk lengths, whole intervals at a time), not
+ * visited; `jump.n` is set to how many were.
  */
 function entries(
   plan: IndexPlan,
   sort: SortField[] | undefined,
   jump = { n: 0 },
+  stats?: ExecStats,
 ): Iterable<KeyEntry> {
   const keys = plan.index.ordered;
-  const ranges = plan.intervals.map((iv) => ({
+  const dir = plan.direction;
+  const intervals = dir === 1 ? plan.intervals : [...plan.intervals].reverse();
+  const range = (iv: Interval): Range => ({
     from: keys.lowerBound(iv.start, iv.startInc),
     to: keys.upperBound(iv.end, iv.endInc),
-  }));
-  if (ranges.length === 1 && jump.n > 0) {
-    const r = ranges[0]!;
-    jump.n = Math.min(jump.n, keys.countBetween(r.from, r.to));
-    if (plan.direction === 1) r.from = keys.advance(r.from, jump.n);
-    else r.to = keys.retreat(r.to, jump.n);
-  } else jump.n = 0;
-  const runs = ranges.map((r) => keys.walk(r.from, r.to, plan.direction));
-  return merged(plan, sort, runs);
+  });
+  if (plan.merge && sort?.length) {
+    jump.n = 0;
+    const runs = intervals.map((iv) => {
+      const r = range(iv);
+      return keys.walk(r.from, r.to, dir);
+    });
+    // Keys examined per interval, in the plan's (index) order whatever the walk's direction.
+    const counts = new Array<number>(runs.length).fill(0);
+    if (stats) stats.mergedKeys = counts;
+    const last = runs.length - 1;
+    return merged(plan, sort, runs, (run) => counts[dir === 1 ? run : last - run]!++);
+  }
+  let want = jump.n;
+  let at = 0;
+  let first: Range | undefined;
+  while (want > 0 && at < intervals.length) {
+    const r = range(intervals[at++]!);
+    const n = keys.countBetween(r.from, r.to);
+    if (n <= want) {
+      want -= n;
+      continue;
+    }
+    if (dir === 1) r.from = keys.advance(r.from, want);
+    else r.to = keys.retreat(r.to, want);
+    want = 0;
+    first = r;
+  }
+  jump.n -= want;
+  return (function* () {
+    if (first) yield* keys.walk(first.from, first.to, dir);
+    for (; at < intervals.length; at++) {
+      const r = range(intervals[at]!);
+      yield* keys.walk(r.from, r.to, dir);
+    }
+  })();
 }
 
+interface Range {
+  from: Pos;
+  to: Pos;
+}
+
+/**
+ * The runs (one per interval, each in sort order) merged by the sort: a binary heap of the runs'
+ * heads, O(log k) per row. Equal sort keys come in index order (natural position in the walk's
+ * direction), as the walk of a single interval returns them.
+ */
 function* merged(
   plan: IndexPlan,
-  sort: SortField[] | undefined,
+  sort: SortField[],
   runs: Generator<KeyEntry>[],
+  examined: (run: number) => void,
 ): Generator<KeyEntry> {
-  if (runs.length === 1 || !plan.sortServed || !sort?.length) {
-    for (const run of plan.direction === 1 ? runs : runs.reverse()) yield* run;
-    return;
-  }
-  // Merge the branches ($in values) by the sort; equal sort keys keep index order.
-  const positions = sort.map((s) => ({ at: plan.index.fields.indexOf(s.field), dir: s.dir }));
-  const before = (a: KeyEntry, b: KeyEntry) => {
-    for (const { at, dir } of positions) {
-      if (at < 0) continue;
+  const positions = sort
+    .map((s) => ({ at: plan.index.fields.indexOf(s.field), dir: s.dir }))
+    .filter((p) => p.at >= 0);
+  const dir = plan.direction;
+  const heads: KeyEntry[] = [];
+  // heap[i] is a run number; a run sorts before another by its head, then by run number.
+  const heap: number[] = [];
+  runs.forEach((run, i) => {
+    const first = run.next();
+    if (first.done) return;
+    heads[i] = first.value;
+    heap.push(i);
+  });
+  const less = (x: number, y: number): boolean => {
+    const a = heads[x]!;
+    const b = heads[y]!;
+    for (const { at, dir: d } of positions) {
       const c = compareBson(a[at], b[at]);
-      if (c !== 0) return c * dir < 0;
+      if (c !== 0) return c * d < 0;
     }
-    return (positionOf(a) - positionOf(b)) * plan.direction < 0;
+    const n = (positionOf(a) - positionOf(b)) * dir;
+    return n !== 0 ? n < 0 : x < y;
   };
-  const heads = runs.map((r) => r.next());
-  for (;;) {
-    let best = -1;
-    for (let i = 0; i < heads.length; i++)
-      if (!heads[i]!.done && (best < 0 || before(heads[i]!.value, heads[best]!.value))) best = i;
-    if (best < 0) return;
-    yield heads[best]!.value as KeyEntry;
-    heads[best] = runs[best]!.next();
+  const down = (i: number) => {
+    const size = heap.length;
+    const top = heap[i]!;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= size) break;
+      if (child + 1 < size && less(heap[child + 1]!, heap[child]!)) child++;
+      if (!less(heap[child]!, top)) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = top;
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  while (heap.length > 0) {
+    const run = heap[0]!;
+    examined(run);
+    yield heads[run]!;
+    const next = runs[run]!.next();
+    if (next.done) {
+      const last = heap.pop()!;
+      if (heap.length === 0) return;
+      heap[0] = last;
+    } else heads[run] = next.value;
+    down(0);
   }
 }
 
@@ -141,7 +217,7 @@ export function executeFind(
     const out: Document[] = [];
     const seen = plan.index.multikey ? new Set<string>() : undefined;
     const jump = { n: plan.exact && !seen ? skip : 0 };
-    const walk = entries(plan, sort, jump);
+    const walk = entries(plan, sort, jump, stats);
     let skipped = jump.n;
     for (const e of walk) {
       stats.keysExamined++;

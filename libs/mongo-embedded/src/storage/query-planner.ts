@@ -29,6 +29,17 @@ export interface IndexPlan {
   direction: 1 | -1;
   /** The walk yields documents in the requested sort order (a served sort), after merging intervals. */
   sortServed: boolean;
+  /**
+   * The served sort needs the intervals merged by the sort keys (MongoDB's SORT_MERGE): a field
+   * with several points is not in the sort. Otherwise the intervals, walked one after the other in
+   * `direction`, are already in sort order. Never more than `MAX_MERGE_RUNS` intervals.
+   */
+  merge: boolean;
+  /**
+   * Some index (this plan's or another candidate's) would have served the sort by merging more than
+   * `MAX_MERGE_RUNS` intervals and did not (MongoDB's explain flag of the same name).
+   */
+  maxScansToExplodeReached: boolean;
   /** The bounds alone decide the filter: no document needs reading to know it matches. */
   exact: boolean;
   /** How many leading key fields have point bounds, and the range on the next one if any. */
@@ -37,8 +48,19 @@ export interface IndexPlan {
   fieldBounds: Map<string, { bounds?: FieldBounds; complete: boolean }>;
 }
 
-// Past this many intervals a merge per returned row costs more than it saves.
-const MAX_INTERVALS = 64;
+/**
+ * Most point intervals (the product of the `$in` sizes over the equality prefix) an index scan is
+ * given: past it the prefix stops at the field that would exceed it, and the remaining fields are
+ * checked on the documents. MongoDB bounds each field separately and never builds the product; here
+ * every interval is an object, so `$in` × `$in` is capped (200,000 intervals ≈ tens of MiB).
+ */
+export const MAX_POINT_INTERVALS = 200_000;
+
+/**
+ * Most intervals merged to serve a sort (MongoDB's `internalQueryMaxScansToExplode`). Past it the
+ * index still bounds the scan and the matches are sorted in memory, as MongoDB does.
+ */
+export const MAX_MERGE_RUNS = 200;
 
 function pointsOf(values: unknown[]): unknown[] {
   const sorted = [...values].sort(compareBson);
@@ -131,7 +153,7 @@ function planIndex(
   let product = 1;
   while (eqLen < fields.length) {
     const b = fieldBounds.get(fields[eqLen]!)?.bounds;
-    if (b?.kind !== 'points' || product * b.values.length > MAX_INTERVALS) break;
+    if (b?.kind !== 'points' || product * b.values.length > MAX_POINT_INTERVALS) break;
     product *= b.values.length;
     eqLen++;
   }
@@ -169,6 +191,21 @@ function planIndex(
     }
     direction = (ratio ?? 1) as 1 | -1;
   }
+  // Several intervals whose order the sort does not follow (a multi-point field left out of it)
+  // are merged by the sort, up to MAX_MERGE_RUNS of them; past that the sort is done in memory.
+  let merge = false;
+  let maxScansToExplodeReached = false;
+  if (sortServed && sort!.length > 0 && product > 1) {
+    const sorted = new Set(sort!.map((s) => s.field));
+    for (let i = 0; i < eqLen && !merge; i++) {
+      const b = fieldBounds.get(fields[i]!)!.bounds as { values: unknown[] };
+      merge = b.values.length > 1 && !sorted.has(fields[i]!);
+    }
+    if (merge && product > MAX_MERGE_RUNS) {
+      [sortServed, merge, direction] = [false, false, 1];
+      maxScansToExplodeReached = true;
+    }
+  }
   const useful = eqLen > 0 || range || (sortServed && sort!.length > 0);
   if (!useful) return undefined;
 
@@ -181,20 +218,36 @@ function planIndex(
     (exact ? 1 : 0) -
     fields.length / 100;
   return {
-    plan: { index, intervals: [], direction, sortServed, exact, eqLen, range, fieldBounds },
+    plan: {
+      index,
+      intervals: [],
+      direction,
+      sortServed,
+      merge,
+      maxScansToExplodeReached,
+      exact,
+      eqLen,
+      range,
+      fieldBounds,
+    },
     score,
   };
 }
 
-/** Per index field, the plan's bounds as MongoDB's explain prints them. */
-export function describeBounds(plan: IndexPlan): Record<string, string[]> {
+/**
+ * Per index field, the plan's bounds as MongoDB's explain prints them; with `interval`, the bounds
+ * of that one interval (its points on the equality prefix), as a SORT_MERGE's index scans print them.
+ */
+export function describeBounds(plan: IndexPlan, interval?: Interval): Record<string, string[]> {
   const { fields, dirs } = plan.index;
   const bounds: Record<string, string[]> = {};
   fields.forEach((f, i) => {
-    const b =
-      i < plan.eqLen || (i === plan.eqLen && plan.range)
-        ? plan.fieldBounds.get(f)!.bounds!
-        : undefined;
+    const b: FieldBounds | undefined =
+      interval && i < plan.eqLen
+        ? { kind: 'points', values: [interval.start[i]] }
+        : i < plan.eqLen || (i === plan.eqLen && plan.range)
+          ? plan.fieldBounds.get(f)!.bounds!
+          : undefined;
     bounds[f] = !b
       ? ['[MinKey, MaxKey]']
       : b.kind === 'points'
@@ -247,13 +300,16 @@ export function chooseIndex(
     fieldBounds.set(field, preds.length > 1 ? { ...first, complete: false } : first);
   }
   let best: Candidate | undefined;
+  let reached = false;
   for (const index of indexes) {
     if (!index.complete) continue; // sparse/partial indexes lack some documents
     const c = planIndex(index, fieldBounds, sort, open);
+    reached ||= !!c?.plan.maxScansToExplodeReached;
     if (c && (!best || c.score > best.score)) best = c;
   }
   if (!best) return undefined;
   const plan = best.plan;
+  plan.maxScansToExplodeReached = reached;
   plan.intervals = buildIntervals(plan.index, plan.eqLen, plan.range, fieldBounds);
   return plan;
 }
