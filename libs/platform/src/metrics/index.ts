@@ -1,5 +1,6 @@
 export {
   createMetrics,
+  EVENT_LOOP_SAMPLE_MS,
   startMetricsServer,
   type Metrics,
   type MetricsServerHandle,
