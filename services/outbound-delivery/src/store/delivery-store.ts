@@ -3,13 +3,13 @@ import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
 import {
   deliveryModel,
+  EPOCH,
+  pendingDelivery,
   type DeliveryDocument,
   type DeliveryFilter,
   type NewDelivery,
   type Settle,
 } from './delivery.js';
-
-const EPOCH = new Date(0);
 
 /**
  * Most keys in one `$in` on the dedupe index: simply a batch size. A `$in` of any length is
@@ -44,17 +44,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
   /** Schedules a first attempt now; false when the same dedupe key was already scheduled. */
   async insertIfNew(input: NewDelivery, now = new Date()): Promise<boolean> {
     try {
-      await this.insertOne({
-        ...input,
-        status: 'pending',
-        cycle_attempts: 0,
-        admitted: false,
-        next_attempt_at: now,
-        lease_until: EPOCH,
-        attempts: [],
-        created_at: now,
-        updated_at: now,
-      } satisfies DeliveryDocument);
+      await this.insertOne(pendingDelivery(input, now));
       return true;
     } catch (error) {
       if (isDuplicateKeyError(error)) return false;
@@ -67,18 +57,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
    * already stored are skipped. Returns the documents actually stored.
    */
   async insertNew(inputs: NewDelivery[], now = new Date()): Promise<DeliveryDocument[]> {
-    const documents = inputs.map((input): DeliveryDocument => ({
-      ...input,
-      status: 'pending',
-      cycle_attempts: 0,
-      admitted: false,
-      next_attempt_at: now,
-      lease_until: EPOCH,
-      attempts: [],
-      created_at: now,
-      updated_at: now,
-    }));
-    return this.insertRecorded(documents);
+    return this.insertRecorded(inputs.map((input) => pendingDelivery(input, now)));
   }
 
   /**

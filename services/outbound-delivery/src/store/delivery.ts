@@ -66,6 +66,24 @@ export type NewDelivery = Pick<
   'delivery_id' | 'tenant_id' | 'subscription_id' | 'event' | 'dedupe_key' | 'body' | 'occurred_at'
 >;
 
+/** A lease that ran out long ago: the row is free to claim. */
+export const EPOCH = new Date(0);
+
+/** A delivery as first scheduled: pending, due `now`, never attempted, not leased. */
+export function pendingDelivery(input: NewDelivery, now: Date): DeliveryDocument {
+  return {
+    ...input,
+    status: 'pending',
+    cycle_attempts: 0,
+    admitted: false,
+    next_attempt_at: now,
+    lease_until: EPOCH,
+    attempts: [],
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 export interface DeliveryFilter {
   status?: string;
   event?: string;

@@ -5,11 +5,9 @@ import { deliveryIdOf } from '../domain/delivery-id.js';
 import { parseEventData, serialiseEnvelope } from '../domain/delivery-envelope.js';
 import type { AttemptSlots } from '../delivery/attempt-slots.js';
 import type { DeliveryStore } from '../store/delivery-store.js';
-import type { DeliveryDocument } from '../store/delivery.js';
+import { pendingDelivery, type DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 import type { AttemptDelivery } from './attempt-delivery.js';
-
-const EPOCH = new Date(0);
 
 /**
  * Catalog events → one delivery per active subscription of the event's tenant that lists it,
@@ -94,28 +92,23 @@ export class FanOutEvent {
         const deliveryId = deliveryIdOf(event.id, subscription.id);
         candidates.push({
           subscription,
-          delivery: {
-            delivery_id: deliveryId,
-            tenant_id: event.tenantId,
-            subscription_id: subscription.id,
-            event: name,
-            dedupe_key: `${event.id}:${subscription.id}`,
-            body: serialiseEnvelope({
+          delivery: pendingDelivery(
+            {
+              delivery_id: deliveryId,
+              tenant_id: event.tenantId,
+              subscription_id: subscription.id,
               event: name,
-              deliveryId,
-              occurredAt: event.occurredAt,
-              data: data ?? {},
-            }),
-            occurred_at: event.occurredAt,
-            status: 'pending',
-            cycle_attempts: 0,
-            admitted: false,
-            next_attempt_at: now,
-            lease_until: EPOCH,
-            attempts: [],
-            created_at: now,
-            updated_at: now,
-          },
+              dedupe_key: `${event.id}:${subscription.id}`,
+              body: serialiseEnvelope({
+                event: name,
+                deliveryId,
+                occurredAt: event.occurredAt,
+                data: data ?? {},
+              }),
+              occurred_at: event.occurredAt,
+            },
+            now,
+          ),
         });
       }
     }
