@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import type { Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './helpers.js';
+import { stages } from './plan-oracle.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,11 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-function stages(plan: Document | undefined): Document[] {
-  if (!plan) return [];
-  const inputs = (plan.inputStages as Document[] | undefined) ?? [plan.inputStage as Document];
-  return [plan, ...inputs.flatMap((input) => stages(input))];
-}
 const names = (explain: Document) =>
   stages(explain.queryPlanner.winningPlan as Document).map((s) => s.stage as string);
 

@@ -1,7 +1,7 @@
 import { MongoClient, type Collection, type Db, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../src/index.js';
-import { STATUSES, mixedValue, referenceSort, rng, trackingRow } from './plan-oracle.js';
+import { STATUSES, mixedValue, referenceSort, rng, stages, trackingRow } from './plan-oracle.js';
 
 let server: EmbeddedMongo;
 let client: MongoClient;
@@ -35,13 +35,6 @@ const INDEXES: { key: Document; name: string; unique?: boolean }[] = [
   { key: { n: 1 }, name: 'n' },
   { key: { id: 1 }, name: 'id', unique: true },
 ];
-
-/** Every stage of an explain plan tree. */
-function stages(plan: Document | undefined): Document[] {
-  if (!plan) return [];
-  const inputs = (plan.inputStages as Document[] | undefined) ?? [plan.inputStage as Document];
-  return [plan, ...inputs.flatMap((input) => stages(input))];
-}
 
 function shapes(seed: number): Shape[] {
   const r = rng(seed * 7 + 1);

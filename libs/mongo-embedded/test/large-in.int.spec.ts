@@ -1,7 +1,7 @@
 import { MongoClient, ObjectId, type Collection, type Db, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../src/index.js';
-import { rng } from './plan-oracle.js';
+import { rng, stages } from './plan-oracle.js';
 
 // Large `$in` lists are served from the index as MongoDB serves them (ADR 0611): any number of
 // points (up to 200,000 intervals) as one index scan when no sort has to be merged; a sort the
@@ -25,11 +25,6 @@ afterAll(async () => {
 
 type Sort = Record<string, 1 | -1>;
 
-function stages(plan: Document | undefined): Document[] {
-  if (!plan) return [];
-  const inputs = (plan.inputStages as Document[] | undefined) ?? [plan.inputStage as Document];
-  return [plan, ...inputs.flatMap((input) => stages(input))];
-}
 const names = (explain: Document) =>
   stages(explain.queryPlanner.winningPlan as Document).map((s) => s.stage as string);
 const ixscans = (explain: Document) =>

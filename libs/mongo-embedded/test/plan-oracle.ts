@@ -102,3 +102,10 @@ export function trackingRow(r: ReturnType<typeof rng>, id: number): Document {
   if (m !== undefined) doc.m = m;
   return doc;
 }
+
+/** Every stage of an explain plan tree, the root first (SORT_MERGE has `inputStages`). */
+export function stages(plan: Document | undefined): Document[] {
+  if (!plan) return [];
+  const inputs = (plan.inputStages as Document[] | undefined) ?? [plan.inputStage as Document];
+  return [plan, ...inputs.flatMap((input) => stages(input))];
+}
