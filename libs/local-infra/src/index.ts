@@ -22,3 +22,4 @@ export {
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 export { eventually, waitFor, type EventuallyOptions } from './eventually.js';
 export { consumerDrained } from './drained.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

@@ -8,6 +8,7 @@ import {
 } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { currentContext, runWithContext, type RequestContext } from '../logging/request-context.js';
+import { boundaryError } from './boundary-error.js';
 import { AppError, toServiceError } from './errors.js';
 import { metadataToContext, metadataTraceCarrier } from './metadata.js';
 import { endSpan, isTracing, SpanKind, startSpan } from '../tracing/tracing.js';
@@ -98,9 +99,10 @@ function buildCallContext(requestContext: RequestContext, signal: AbortSignal): 
 }
 
 /**
- * Turns async handlers into grpc-js callbacks: request context from metadata,
- * AppErrors to status with details, anything unexpected to a generic INTERNAL
- * (the real error is logged, never sent), and in-flight tracking for draining.
+ * Turns async handlers into grpc-js callbacks: request context from metadata, failures to
+ * status as `boundaryError` answers them (details for AppErrors, UNAVAILABLE for an unreachable
+ * MongoDB, a generic INTERNAL for anything else: logged, never sent), and in-flight tracking for
+ * draining.
  */
 export function wrapService<Server>(
   serviceName: string,
@@ -138,15 +140,15 @@ export function wrapService<Server>(
             callback(null, response);
           },
           (error: unknown) => {
-            if (error instanceof AppError) {
-              finish(error.code);
-              callback(toServiceError(error));
+            const answer = boundaryError(error, hooks.logger, {
+              grpc_method: `${serviceName}/${method}`,
+              ...currentContext(),
+            });
+            if (answer) {
+              finish(answer.code);
+              callback(toServiceError(answer));
               return;
             }
-            hooks.logger.error(
-              { err: error, grpc_method: `${serviceName}/${method}`, ...currentContext() },
-              'unhandled error in gRPC handler',
-            );
             finish(GrpcStatus.INTERNAL);
             callback({ code: GrpcStatus.INTERNAL, details: 'Internal error' });
           },
@@ -186,16 +188,15 @@ export function wrapStreams<Server>(
             observe: (code, durationMs) => hooks.onCall?.(serviceName, method, code, durationMs),
           });
         } catch (error) {
-          const serviceError =
-            error instanceof AppError
-              ? toServiceError(error)
-              : { code: GrpcStatus.INTERNAL, details: 'Internal error' };
-          if (!(error instanceof AppError))
-            hooks.logger.error(
-              { err: error, grpc_method: `${serviceName}/${method}` },
-              'unhandled error opening a gRPC stream',
-            );
-          call.emit('error', serviceError);
+          const answer = boundaryError(error, hooks.logger, {
+            grpc_method: `${serviceName}/${method}`,
+          });
+          call.emit(
+            'error',
+            answer
+              ? toServiceError(answer)
+              : { code: GrpcStatus.INTERNAL, details: 'Internal error' },
+          );
         }
       });
     };

@@ -4,7 +4,7 @@ import type {
   StreamUsersResponse,
 } from '@inventory/contracts/identity/v1/identity.js';
 import {
-  AppError,
+  boundaryError,
   endSpan,
   isTracing,
   serverSpanFault,
@@ -89,14 +89,16 @@ export function streamUsers(getUsers: GetUsers, logger: Logger) {
             users: users.map(presentUser),
           }),
         (error: unknown) => {
-          if (!(error instanceof AppError))
-            logger.error({ err: error, tenant_id: tenantId }, 'user look-up on a stream failed');
+          const failure = boundaryError(error, logger, {
+            grpc_method: 'StreamUsers',
+            tenant_id: tenantId,
+          });
           answer(startedAt, span, {
             correlation_id: request.correlation_id,
             users: [],
-            error_code: error instanceof AppError ? error.code : GrpcStatus.INTERNAL,
-            error_reason: error instanceof AppError ? error.reason : 'internal',
-            error_message: error instanceof AppError ? error.message : 'Internal error',
+            error_code: failure?.code ?? GrpcStatus.INTERNAL,
+            error_reason: failure?.reason ?? 'internal',
+            error_message: failure?.message ?? 'Internal error',
           });
         },
       );

@@ -6,7 +6,7 @@ import {
   type WebhookIngestServiceServer,
 } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import {
-  AppError,
+  boundaryError,
   type AsyncService,
   type Logger,
   type ServiceRegistration,
@@ -78,8 +78,12 @@ export function webhookIngestService(
       return {
         results: settled.map((result) => {
           if (result.status === 'fulfilled') return { answer: result.value };
-          const error = result.reason;
-          if (error instanceof AppError)
+          // As the gRPC boundary answers a single call (an unreachable store is UNAVAILABLE, so
+          // the provider retries), each webhook on its own.
+          const error = boundaryError(result.reason, logger, {
+            grpc_method: 'IngestWebhooks',
+          });
+          if (error)
             return {
               error: {
                 code: error.code,
@@ -88,8 +92,6 @@ export function webhookIngestService(
                 violations: error.fieldViolations,
               },
             };
-          // As the gRPC boundary does for a single call: logged here, never sent.
-          logger.error({ err: error }, 'unhandled error ingesting a webhook of a batch');
           return {
             error: { code: status.INTERNAL, reason: '', message: 'Internal error', violations: [] },
           };

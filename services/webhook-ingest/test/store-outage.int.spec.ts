@@ -1,0 +1,87 @@
+import { status } from '@grpc/grpc-js';
+import { startTcpProxy, waitFor, type TcpProxy } from '@inventory/local-infra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrap } from '../src/bootstrap.js';
+import { clientOf, connect, finished, startHarness, type Service } from './harness.js';
+import { SIM_KEY } from './provider-pushes.js';
+
+const TENANT = 'tenant-store-outage';
+const INSTANCE = 51;
+
+/**
+ * MongoDB lost mid-batch (killed or restarting: its connections reset) refuses each webhook of
+ * an IngestWebhooks batch UNAVAILABLE, which the gateway answers as a JSON 503 and the provider
+ * retries, never INTERNAL (a 500); the retried pushes are then stored once each.
+ */
+describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
+  let h: Awaited<ReturnType<typeof startHarness>>;
+  let proxy: TcpProxy;
+  let service: Service;
+  let client: ReturnType<typeof clientOf>;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    const mongoUrl = new URL(h.env.MONGO_URL!);
+    proxy = await startTcpProxy({ host: mongoUrl.hostname, port: Number(mongoUrl.port) });
+    mongoUrl.host = proxy.address;
+    service = await bootstrap({ ...h.env, MONGO_URL: mongoUrl.toString() });
+    client = clientOf(service.grpc!.address);
+  });
+  afterAll(async () => {
+    client?.close();
+    await service?.stop();
+    await proxy?.close();
+    await h?.fake.stop();
+    await h?.infra.stop();
+  });
+
+  it('refuses UNAVAILABLE (never INTERNAL) each webhook whose insert the drop failed; each retry is stored once', async () => {
+    const token = await connect(client, h.fake, TENANT, INSTANCE, SIM_KEY);
+    const numbers = ['1ZOUTAGE0001', '1ZOUTAGE0002', '1ZOUTAGE0003'];
+    const batch = {
+      webhooks: numbers.map((number) => ({
+        token,
+        provider: 'parcel-tracking',
+        raw_body: Buffer.from(JSON.stringify({ event: 'TRACKING_UPDATED', data: { number } })),
+        content_type: 'application/json',
+      })),
+    };
+
+    // The first insert of the batch has left for MongoDB when its connection drops.
+    proxy.stall('1ZOUTAGE');
+    const batchAnswer = client.call.ingestWebhooks(batch);
+    await waitFor(() => proxy.held().includes('1ZOUTAGE'), 'a webhook insert sent');
+    proxy.cut();
+    proxy.resume();
+    const { results } = await batchAnswer;
+    expect(results).toHaveLength(3);
+    // Pushes of the batch stored after the cut (on a new connection) are acknowledged.
+    const refused = results.flatMap((result, index) => (result.error ? [index] : []));
+    expect(refused.length).toBeGreaterThan(0);
+    for (const index of refused)
+      expect(results[index]!.error).toEqual({
+        code: status.UNAVAILABLE,
+        reason: 'service_unavailable',
+        message: 'A data store is unreachable; try again shortly.',
+        violations: [],
+      });
+
+    // The provider retries what was refused; every push ends stored once, with its result.
+    const retried = await client.call.ingestWebhooks({
+      webhooks: refused.map((index) => batch.webhooks[index]!),
+    });
+    const answers = [...results, ...retried.results].flatMap((result) =>
+      result.answer ? [result.answer] : [],
+    );
+    expect(answers).toHaveLength(3);
+    for (const answer of answers) {
+      expect(answer.rejection).toBe('');
+      expect((await finished(service, answer.webhook_event_id)).result).not.toBe('failed');
+    }
+    const stored = await service
+      .mongo!.collection('webhook_events')
+      .find({ tenant_id: TENANT, tracking_number: { $in: numbers } })
+      .toArray();
+    expect(stored.map((row) => row.tracking_number).sort()).toEqual(numbers);
+  }, 60_000);
+});
