@@ -2,7 +2,9 @@ import type { JsonSchema } from './input-field.js';
 
 /**
  * The documented shapes of the specification's two pagination envelopes (`pagination.ts` builds
- * them), once: every list route's response schema wraps its row in one of these.
+ * them), once: every list route's response schema wraps its row in one of these. Every field is
+ * always present (null when empty), so each is `required`: clients typed from the document need
+ * not test for a missing one.
  */
 const integer = { type: 'integer' };
 const nullableInteger = { type: ['integer', 'null'] };
@@ -30,33 +32,31 @@ const meta = {
 
 /** Envelope 1 (general lists): flat, Laravel's paginator; `extra` adds top-level fields. */
 export function flatEnvelopeSchema(item: JsonSchema, extra: Record<string, JsonSchema> = {}) {
-  return {
-    type: 'object',
-    properties: {
-      data: { type: 'array', items: item },
-      ...meta,
-      first_page_url: url,
-      last_page_url: url,
-      next_page_url: nullableUrl,
-      prev_page_url: nullableUrl,
-      path: url,
-      links: { type: 'array', items: pageLink },
-      ...extra,
-    },
+  const properties = {
+    data: { type: 'array', items: item },
+    ...meta,
+    first_page_url: url,
+    last_page_url: url,
+    next_page_url: nullableUrl,
+    prev_page_url: nullableUrl,
+    path: url,
+    links: { type: 'array', items: pageLink },
+    ...extra,
   };
+  return { type: 'object', required: Object.keys(properties), properties };
 }
 
 /** Envelope 2 (parcel-tracking lists): `data`, `links`, `meta`. */
 export function linksMetaEnvelopeSchema(item: JsonSchema) {
+  const links = { first: url, last: url, prev: nullableUrl, next: nullableUrl };
+  const pageMeta = { ...meta, path: url };
   return {
     type: 'object',
+    required: ['data', 'links', 'meta'],
     properties: {
       data: { type: 'array', items: item },
-      links: {
-        type: 'object',
-        properties: { first: url, last: url, prev: nullableUrl, next: nullableUrl },
-      },
-      meta: { type: 'object', properties: { ...meta, path: url } },
+      links: { type: 'object', required: Object.keys(links), properties: links },
+      meta: { type: 'object', required: Object.keys(pageMeta), properties: pageMeta },
     },
   };
 }

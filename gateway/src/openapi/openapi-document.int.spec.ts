@@ -186,6 +186,29 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
     }
   });
 
+  it('marks every field of an answer required (presenters write null, never leave a key out)', () => {
+    const optional: string[] = [];
+    const walk = (schema: Doc, at: string) => {
+      if (!schema || typeof schema !== 'object') return;
+      if (schema.properties && typeof schema.properties === 'object') {
+        const required = new Set<string>(schema.required ?? []);
+        for (const [name, property] of Object.entries(schema.properties as Record<string, Doc>)) {
+          if (!required.has(name)) optional.push(`${at}.${name}`);
+          walk(property, `${at}.${name}`);
+        }
+      }
+      walk(schema.items, `${at}[]`);
+      if (typeof schema.additionalProperties === 'object')
+        walk(schema.additionalProperties, `${at}.*`);
+    };
+    for (const [name, schema] of Object.entries(document.components.schemas as Record<string, Doc>))
+      if (/Response$/.test(name)) walk(schema, name);
+    // A channel's entry in auto_track_channels keeps only the switches that were set.
+    expect(optional.filter((path) => !/\.auto_track_channels\.channels\.\*\./.test(path))).toEqual(
+      [],
+    );
+  });
+
   it('describes the envelopes exactly as http/envelopes.ts builds them', () => {
     const ajv = new Ajv({ strict: false });
     const schemas = document.components.schemas;

@@ -1,12 +1,15 @@
 import { Ajv } from 'ajv';
+import { AutoTrack, SideEffects } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { describe, expect, it } from 'vitest';
 import { presentActivity } from './activity/present-activity.js';
 import { ACTIVITY_ROW } from './activity/schemas.js';
 import { presentAlert } from './alerts/present-alert.js';
 import { ALERT_ROW } from './alerts/schemas.js';
-import { presentRequest, presentUser } from './identity/present.js';
+import { presentProduct, presentPurchaseInvoice } from './catalog/present.js';
+import { PRODUCT_ROW, PURCHASE_INVOICE_ROW } from './catalog/schemas.js';
+import { presentRequest, presentToken, presentUser } from './identity/present.js';
 import { USER_ROW } from './identity/user-schema.js';
-import { TOKEN_REQUEST_ROW } from './identity/token-schemas.js';
+import { TOKEN_REQUEST_ROW, TOKEN_ROW } from './identity/token-schemas.js';
 import {
   CHANNEL_ROW,
   CREATED_ROW,
@@ -36,13 +39,13 @@ const instance = (full: boolean) =>
     id: 3,
     name: 'Main',
     is_automatic_sync_enabled: true,
-    auto_track: { sales_orders: true },
+    auto_track: AutoTrack.fromPartial({ rmas: true }),
     auto_track_channels: {
       default_scope: 'all',
       channels: full ? { '4': { enabled: true, sub_channels: { '9': false } } } : {},
     },
     webhook_path: '/webhooks/parcel-tracking/wh_x',
-    side_effects: {},
+    side_effects: SideEffects.fromPartial({ rma_arrival_alert: true }),
     quota_alert_threshold: 80,
     created_at: full ? at : undefined,
     updated_at: at,
@@ -207,6 +210,51 @@ const cases: Array<[string, Record<string, unknown>, (full: boolean) => unknown]
       } as any),
   ],
   ['created instance', CREATED_ROW, (full) => presentCreated(instance(full), 'https://a.test')],
+  [
+    'personal access token',
+    TOKEN_ROW,
+    (full) =>
+      presentToken({
+        id: 7,
+        name: 'CI',
+        scopes: ['products:read'],
+        ip_allowlist: full ? ['10.0.0.0/8'] : [],
+        rate_limit_per_minute: full ? 120 : undefined,
+        expires_at: full ? at : undefined,
+        last_used_at: full ? at : undefined,
+        created_at: at,
+        updated_at: at,
+      } as any),
+  ],
+  [
+    'product',
+    PRODUCT_ROW,
+    (full) =>
+      presentProduct({
+        id: 1,
+        sku: 'SKU-1',
+        name: 'Mug',
+        type: 'standard',
+        barcode: full ? '4006381333931' : undefined,
+        price: '19.99',
+        created_at: at,
+        updated_at: at,
+      } as any),
+  ],
+  [
+    'purchase invoice',
+    PURCHASE_INVOICE_ROW,
+    (full) =>
+      presentPurchaseInvoice({
+        id: 2,
+        supplier_invoice_number: 'INV-9',
+        status: 'open',
+        currency: 'EUR',
+        total: '1250.50',
+        due_date: full ? '2026-02-01' : undefined,
+        created_at: at,
+      } as any),
+  ],
   ['updated instance', UPDATED_ROW, (full) => presentUpdated(instance(full))],
   [
     'instance dashboard',

@@ -767,10 +767,10 @@ export interface components {
       code: string;
     };
     GetPersonalAccessTokensResponse: {
-      data?: {
-        id?: number;
-        name?: string;
-        scopes?: (
+      data: {
+        id: number;
+        name: string;
+        scopes: (
           | 'orders:read'
           | 'orders:write'
           | 'products:read'
@@ -787,29 +787,29 @@ export interface components {
           | 'reports:read'
           | 'webhooks:manage'
         )[];
-        ip_allowlist?: string[];
-        rate_limit_per_minute?: number | null;
+        ip_allowlist: string[];
+        rate_limit_per_minute: number | null;
         /** Format: date-time */
-        expires_at?: string | null;
+        expires_at: string | null;
         /** Format: date-time */
-        last_used_at?: string | null;
+        last_used_at: string | null;
         /** Format: date-time */
-        created_at?: string;
+        created_at: string;
         /** Format: date-time */
-        updated_at?: string;
+        updated_at: string;
       }[];
-      current_page?: number;
-      last_page?: number;
-      per_page?: number;
-      total?: number;
-      from?: number | null;
-      to?: number | null;
-      first_page_url?: string;
-      last_page_url?: string;
-      next_page_url?: string | null;
-      prev_page_url?: string | null;
-      path?: string;
-      links?: {
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      first_page_url: string;
+      last_page_url: string;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      path: string;
+      links: {
         url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
         label: string;
@@ -817,10 +817,10 @@ export interface components {
       }[];
     };
     PostPersonalAccessTokensResponse: {
-      data?: {
-        id?: number;
-        name?: string;
-        scopes?: (
+      data: {
+        id: number;
+        name: string;
+        scopes: (
           | 'orders:read'
           | 'orders:write'
           | 'products:read'
@@ -837,18 +837,18 @@ export interface components {
           | 'reports:read'
           | 'webhooks:manage'
         )[];
-        ip_allowlist?: string[];
-        rate_limit_per_minute?: number | null;
+        ip_allowlist: string[];
+        rate_limit_per_minute: number | null;
         /** Format: date-time */
-        expires_at?: string | null;
+        expires_at: string | null;
         /** Format: date-time */
-        last_used_at?: string | null;
+        last_used_at: string | null;
         /** Format: date-time */
-        created_at?: string;
+        created_at: string;
         /** Format: date-time */
-        updated_at?: string;
+        updated_at: string;
         /** @description <id>|<secret> */
-        token?: string;
+        token: string;
       };
     };
     PostPersonalAccessTokensRequest: {
@@ -879,10 +879,10 @@ export interface components {
       rate_limit_per_minute?: number | null;
     };
     PatchPersonalAccessTokensByIdResponse: {
-      data?: {
-        id?: number;
-        name?: string;
-        scopes?: (
+      data: {
+        id: number;
+        name: string;
+        scopes: (
           | 'orders:read'
           | 'orders:write'
           | 'products:read'
@@ -899,16 +899,16 @@ export interface components {
           | 'reports:read'
           | 'webhooks:manage'
         )[];
-        ip_allowlist?: string[];
-        rate_limit_per_minute?: number | null;
+        ip_allowlist: string[];
+        rate_limit_per_minute: number | null;
         /** Format: date-time */
-        expires_at?: string | null;
+        expires_at: string | null;
         /** Format: date-time */
-        last_used_at?: string | null;
+        last_used_at: string | null;
         /** Format: date-time */
-        created_at?: string;
+        created_at: string;
         /** Format: date-time */
-        updated_at?: string;
+        updated_at: string;
       };
     };
     PatchPersonalAccessTokensByIdRequest: {
@@ -939,7 +939,7 @@ export interface components {
       two_factor_code?: string;
     };
     GetPersonalAccessTokensByIdRequestsResponse: {
-      data?: {
+      data: {
         id: string;
         method: string;
         route: string;
@@ -951,18 +951,18 @@ export interface components {
         /** Format: date-time */
         requested_at: string | null;
       }[];
-      current_page?: number;
-      last_page?: number;
-      per_page?: number;
-      total?: number;
-      from?: number | null;
-      to?: number | null;
-      first_page_url?: string;
-      last_page_url?: string;
-      next_page_url?: string | null;
-      prev_page_url?: string | null;
-      path?: string;
-      links?: {
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      first_page_url: string;
+      last_page_url: string;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      path: string;
+      links: {
         url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
         label: string;
@@ -1013,15 +1013,15 @@ export interface components {
         name: string;
         is_automatic_sync_enabled: boolean;
         auto_track: {
-          sales_order_fulfillments?: boolean;
-          inbound_shipments?: boolean;
-          warehouse_transfer_shipments?: boolean;
-          rmas?: boolean;
-          vendor_credit_shipments?: boolean;
+          sales_order_fulfillments: boolean;
+          inbound_shipments: boolean;
+          warehouse_transfer_shipments: boolean;
+          rmas: boolean;
+          vendor_credit_shipments: boolean;
         };
         auto_track_channels: {
-          default?: string;
-          channels?: {
+          default: string;
+          channels: {
             [key: string]: {
               enabled?: boolean;
               sub_channels?: {
@@ -1069,15 +1069,15 @@ export interface components {
         name: string;
         is_automatic_sync_enabled: boolean;
         auto_track: {
-          sales_order_fulfillments?: boolean;
-          inbound_shipments?: boolean;
-          warehouse_transfer_shipments?: boolean;
-          rmas?: boolean;
-          vendor_credit_shipments?: boolean;
+          sales_order_fulfillments: boolean;
+          inbound_shipments: boolean;
+          warehouse_transfer_shipments: boolean;
+          rmas: boolean;
+          vendor_credit_shipments: boolean;
         };
         auto_track_channels: {
-          default?: string;
-          channels?: {
+          default: string;
+          channels: {
             [key: string]: {
               enabled?: boolean;
               sub_channels?: {
@@ -1098,16 +1098,16 @@ export interface components {
           message: string;
         } | null;
         status_counts: {
-          pending?: number;
-          info_received?: number;
-          in_transit?: number;
-          available_for_pickup?: number;
-          out_for_delivery?: number;
-          delivered?: number;
-          delivery_failure?: number;
-          exception?: number;
-          expired?: number;
-          not_found?: number;
+          pending: number;
+          info_received: number;
+          in_transit: number;
+          available_for_pickup: number;
+          out_for_delivery: number;
+          delivered: number;
+          delivery_failure: number;
+          exception: number;
+          expired: number;
+          not_found: number;
         };
         pending_registration_count: number;
         registration_errors: {
@@ -1121,9 +1121,9 @@ export interface components {
         /** Format: date-time */
         last_event_at: string | null;
         side_effects: {
-          vendor_credit_shipment_auto_delivered?: boolean;
-          inbound_shipment_arrival_alert?: boolean;
-          rma_arrival_alert?: boolean;
+          vendor_credit_shipment_auto_delivered: boolean;
+          inbound_shipment_arrival_alert: boolean;
+          rma_arrival_alert: boolean;
         };
         quota_alert_threshold: number;
         transit: {
@@ -1155,15 +1155,15 @@ export interface components {
         name: string;
         is_automatic_sync_enabled: boolean;
         auto_track: {
-          sales_order_fulfillments?: boolean;
-          inbound_shipments?: boolean;
-          warehouse_transfer_shipments?: boolean;
-          rmas?: boolean;
-          vendor_credit_shipments?: boolean;
+          sales_order_fulfillments: boolean;
+          inbound_shipments: boolean;
+          warehouse_transfer_shipments: boolean;
+          rmas: boolean;
+          vendor_credit_shipments: boolean;
         };
         auto_track_channels: {
-          default?: string;
-          channels?: {
+          default: string;
+          channels: {
             [key: string]: {
               enabled?: boolean;
               sub_channels?: {
@@ -1178,9 +1178,9 @@ export interface components {
         last_webhook_at: null;
         last_event_at: null;
         side_effects: {
-          vendor_credit_shipment_auto_delivered?: boolean;
-          inbound_shipment_arrival_alert?: boolean;
-          rma_arrival_alert?: boolean;
+          vendor_credit_shipment_auto_delivered: boolean;
+          inbound_shipment_arrival_alert: boolean;
+          rma_arrival_alert: boolean;
         };
         quota_alert_threshold: number;
         /** Format: date-time */
@@ -1236,7 +1236,7 @@ export interface components {
       message: 'Webhook received.';
     };
     GetIntegrationsParcelTrackingInstancesByInstanceActivityResponse: {
-      data?: {
+      data: {
         id: number;
         event: string;
         description: string;
@@ -1250,24 +1250,24 @@ export interface components {
         /** Format: date-time */
         created_at: string;
       }[];
-      links?: {
-        first?: string;
-        last?: string;
-        prev?: string | null;
-        next?: string | null;
+      links: {
+        first: string;
+        last: string;
+        prev: string | null;
+        next: string | null;
       };
-      meta?: {
-        current_page?: number;
-        last_page?: number;
-        per_page?: number;
-        total?: number;
-        from?: number | null;
-        to?: number | null;
-        path?: string;
+      meta: {
+        current_page: number;
+        last_page: number;
+        per_page: number;
+        total: number;
+        from: number | null;
+        to: number | null;
+        path: string;
       };
     };
     GetAlertsResponse: {
-      data?: {
+      data: {
         id: number;
         kind: string;
         priority: string;
@@ -1286,24 +1286,24 @@ export interface components {
         /** Format: date-time */
         created_at: string;
       }[];
-      current_page?: number;
-      last_page?: number;
-      per_page?: number;
-      total?: number;
-      from?: number | null;
-      to?: number | null;
-      first_page_url?: string;
-      last_page_url?: string;
-      next_page_url?: string | null;
-      prev_page_url?: string | null;
-      path?: string;
-      links?: {
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      first_page_url: string;
+      last_page_url: string;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      path: string;
+      links: {
         url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
         label: string;
         active: boolean;
       }[];
-      unread_count?: number;
+      unread_count: number;
     };
     PostAlertsByIdReadResponse: {
       data: {
@@ -1332,7 +1332,7 @@ export interface components {
       };
     };
     GetWebhookSubscriptionsResponse: {
-      data?: {
+      data: {
         id: number;
         url: string;
         events: string[];
@@ -1343,18 +1343,18 @@ export interface components {
         /** Format: date-time */
         updated_at: string | null;
       }[];
-      current_page?: number;
-      last_page?: number;
-      per_page?: number;
-      total?: number;
-      from?: number | null;
-      to?: number | null;
-      first_page_url?: string;
-      last_page_url?: string;
-      next_page_url?: string | null;
-      prev_page_url?: string | null;
-      path?: string;
-      links?: {
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      first_page_url: string;
+      last_page_url: string;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      path: string;
+      links: {
         url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
         label: string;
@@ -1422,7 +1422,7 @@ export interface components {
       };
     };
     GetWebhookSubscriptionsByIdDeliveriesResponse: {
-      data?: {
+      data: {
         delivery_id: string;
         subscription_id: number;
         event: string;
@@ -1442,18 +1442,18 @@ export interface components {
           response_body: string | null;
         }[];
       }[];
-      current_page?: number;
-      last_page?: number;
-      per_page?: number;
-      total?: number;
-      from?: number | null;
-      to?: number | null;
-      first_page_url?: string;
-      last_page_url?: string;
-      next_page_url?: string | null;
-      prev_page_url?: string | null;
-      path?: string;
-      links?: {
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      first_page_url: string;
+      last_page_url: string;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      path: string;
+      links: {
         url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
         label: string;
@@ -1505,65 +1505,65 @@ export interface components {
       };
     };
     GetV2ProductsResponse: {
-      data?: {
-        id?: number;
-        sku?: string;
-        name?: string;
-        type?: string;
-        barcode?: string | null;
+      data: {
+        id: number;
+        sku: string;
+        name: string;
+        type: string;
+        barcode: string | null;
         /** @description Decimal string, e.g. "19.99" */
-        price?: string;
+        price: string;
         /** Format: date-time */
-        created_at?: string;
+        created_at: string;
         /** Format: date-time */
-        updated_at?: string;
+        updated_at: string;
       }[];
-      current_page?: number;
-      last_page?: number;
-      per_page?: number;
-      total?: number;
-      from?: number | null;
-      to?: number | null;
-      first_page_url?: string;
-      last_page_url?: string;
-      next_page_url?: string | null;
-      prev_page_url?: string | null;
-      path?: string;
-      links?: {
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      first_page_url: string;
+      last_page_url: string;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      path: string;
+      links: {
         url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
         label: string;
         active: boolean;
       }[];
       /** @description rows of the tenant before filters */
-      unfiltered_total?: number;
+      unfiltered_total: number;
     };
     GetPurchaseInvoicesResponse: {
-      data?: {
-        id?: number;
-        supplier_invoice_number?: string;
-        status?: string;
+      data: {
+        id: number;
+        supplier_invoice_number: string;
+        status: string;
         /** @description ISO 4217 */
-        currency?: string;
+        currency: string;
         /** @description Decimal string, e.g. "1250.50"; never a float */
-        total?: string;
+        total: string;
         /** Format: date */
-        due_date?: string | null;
+        due_date: string | null;
         /** Format: date-time */
-        created_at?: string;
+        created_at: string;
       }[];
-      current_page?: number;
-      last_page?: number;
-      per_page?: number;
-      total?: number;
-      from?: number | null;
-      to?: number | null;
-      first_page_url?: string;
-      last_page_url?: string;
-      next_page_url?: string | null;
-      prev_page_url?: string | null;
-      path?: string;
-      links?: {
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      first_page_url: string;
+      last_page_url: string;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      path: string;
+      links: {
         url: string | null;
         /** @description "« Previous", a page number, "..." or "Next »" */
         label: string;
@@ -1571,7 +1571,7 @@ export interface components {
       }[];
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackingsResponse: {
-      data?: {
+      data: {
         id: number;
         trackable_type: string;
         trackable_id: number;
@@ -1602,24 +1602,24 @@ export interface components {
         /** Format: date-time */
         created_at: string | null;
       }[];
-      links?: {
-        first?: string;
-        last?: string;
-        prev?: string | null;
-        next?: string | null;
+      links: {
+        first: string;
+        last: string;
+        prev: string | null;
+        next: string | null;
       };
-      meta?: {
-        current_page?: number;
-        last_page?: number;
-        per_page?: number;
-        total?: number;
-        from?: number | null;
-        to?: number | null;
-        path?: string;
+      meta: {
+        current_page: number;
+        last_page: number;
+        per_page: number;
+        total: number;
+        from: number | null;
+        to: number | null;
+        path: string;
       };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceWebhooksResponse: {
-      data?: {
+      data: {
         id: number;
         integration_instance_id: number;
         /** Format: date-time */
@@ -1639,20 +1639,20 @@ export interface components {
         /** Format: date-time */
         updated_at: string | null;
       }[];
-      links?: {
-        first?: string;
-        last?: string;
-        prev?: string | null;
-        next?: string | null;
+      links: {
+        first: string;
+        last: string;
+        prev: string | null;
+        next: string | null;
       };
-      meta?: {
-        current_page?: number;
-        last_page?: number;
-        per_page?: number;
-        total?: number;
-        from?: number | null;
-        to?: number | null;
-        path?: string;
+      meta: {
+        current_page: number;
+        last_page: number;
+        per_page: number;
+        total: number;
+        from: number | null;
+        to: number | null;
+        path: string;
       };
     };
   };

@@ -1,36 +1,31 @@
 import { flatEnvelopeSchema } from '../../http/page-schemas.js';
+import { row } from '../../http/row-schema.js';
 
 /**
  * What the catalog listings answer, and their tags and summaries (their queries are documented
  * from their declared input, listings.ts). Products live under `/api/v2`, purchase invoices under
  * `/api`: the paths the specification shows (ADR 0500).
  */
-const product = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    sku: { type: 'string' },
-    name: { type: 'string' },
-    type: { type: 'string' },
-    barcode: { type: ['string', 'null'] },
-    price: { type: 'string', description: 'Decimal string, e.g. "19.99"' },
-    created_at: { type: 'string', format: 'date-time' },
-    updated_at: { type: 'string', format: 'date-time' },
-  },
-};
+export const PRODUCT_ROW = row({
+  id: 'integer',
+  sku: 'string',
+  name: 'string',
+  type: 'string',
+  barcode: 'string?',
+  price: { type: 'string', description: 'Decimal string, e.g. "19.99"' },
+  created_at: 'date-time',
+  updated_at: 'date-time',
+});
 
-const purchaseInvoice = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    supplier_invoice_number: { type: 'string' },
-    status: { type: 'string' },
-    currency: { type: 'string', description: 'ISO 4217' },
-    total: { type: 'string', description: 'Decimal string, e.g. "1250.50"; never a float' },
-    due_date: { type: ['string', 'null'], format: 'date' },
-    created_at: { type: 'string', format: 'date-time' },
-  },
-};
+export const PURCHASE_INVOICE_ROW = row({
+  id: 'integer',
+  supplier_invoice_number: 'string',
+  status: 'string',
+  currency: { type: 'string', description: 'ISO 4217' },
+  total: { type: 'string', description: 'Decimal string, e.g. "1250.50"; never a float' },
+  due_date: { type: ['string', 'null'], format: 'date' },
+  created_at: 'date-time',
+});
 
 export const catalogSchemas = {
   products: {
@@ -39,7 +34,7 @@ export const catalogSchemas = {
     description:
       'Served under the `/api/v2` prefix. Requires `products:read`. Sort: `id`, `sku`, `name`, `created_at`, `updated_at`, a leading minus for descending; default `-created_at`, ties by id.',
     response: {
-      200: flatEnvelopeSchema(product, {
+      200: flatEnvelopeSchema(PRODUCT_ROW, {
         unfiltered_total: { type: 'integer', description: 'rows of the tenant before filters' },
       }),
     },
@@ -49,6 +44,6 @@ export const catalogSchemas = {
     summary: 'List purchase invoices (flat pagination envelope)',
     description:
       'Served under the `/api` prefix. Requires `purchase-orders:read`. Sort: `created_at`, `due_date`, `total` (numeric), a leading minus for descending; default `-created_at`.',
-    response: { 200: flatEnvelopeSchema(purchaseInvoice) },
+    response: { 200: flatEnvelopeSchema(PURCHASE_INVOICE_ROW) },
   },
 };

@@ -3,20 +3,18 @@ import { flatEnvelopeSchema } from '../../http/page-schemas.js';
 import { dataOf, row } from '../../http/row-schema.js';
 
 /** What the token routes answer, and their tags and summaries (their input is in token-inputs.ts). */
-const token = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    scopes: { type: 'array', items: { type: 'string', enum: SCOPES } },
-    ip_allowlist: { type: 'array', items: { type: 'string', description: 'IPv4 or IPv6 CIDR' } },
-    rate_limit_per_minute: { type: ['integer', 'null'], minimum: 1, maximum: 1000 },
-    expires_at: { type: ['string', 'null'], format: 'date-time' },
-    last_used_at: { type: ['string', 'null'], format: 'date-time' },
-    created_at: { type: 'string', format: 'date-time' },
-    updated_at: { type: 'string', format: 'date-time' },
-  },
-};
+const tokenFields = {
+  id: 'integer',
+  name: 'string',
+  scopes: { type: 'array', items: { type: 'string', enum: SCOPES } },
+  ip_allowlist: { type: 'array', items: { type: 'string', description: 'IPv4 or IPv6 CIDR' } },
+  rate_limit_per_minute: { type: ['integer', 'null'], minimum: 1, maximum: 1000 },
+  expires_at: 'date-time?',
+  last_used_at: 'date-time?',
+  created_at: 'date-time',
+  updated_at: 'date-time',
+} as const;
+export const TOKEN_ROW = row(tokenFields);
 const tags = ['Personal access tokens'];
 
 /** One entry of a token's request history (present.ts `presentRequest`). */
@@ -36,31 +34,20 @@ export const tokenSchemas = {
   list: {
     tags,
     summary: 'List your active tokens (flat pagination envelope)',
-    response: { 200: flatEnvelopeSchema(token) },
+    response: { 200: flatEnvelopeSchema(TOKEN_ROW) },
   },
   create: {
     tags,
     summary: 'Create a token; the plaintext `token` is shown only in this answer',
     response: {
-      201: {
-        type: 'object',
-        properties: {
-          data: {
-            ...token,
-            properties: {
-              ...token.properties,
-              token: { type: 'string', description: '<id>|<secret>' },
-            },
-          },
-        },
-      },
+      201: dataOf(row({ ...tokenFields, token: { type: 'string', description: '<id>|<secret>' } })),
     },
   },
   update: {
     tags,
     summary:
       'Edit name, scopes, allowlist or rate limit; adding a :write/:manage scope needs password (and two_factor_code)',
-    response: { 200: { type: 'object', properties: { data: token } } },
+    response: { 200: dataOf(TOKEN_ROW) },
   },
   revoke: { tags, summary: 'Revoke a token (immediate)' },
   requests: {

@@ -1,20 +1,26 @@
 import { DELIVERY_STATUSES } from '@inventory/rules';
+import type { JsonSchema } from '../../http/input-field.js';
 import { dataOf, row } from '../../http/row-schema.js';
 import { CREATE_BODY, UPDATE_BODY } from './inputs.js';
 
 /**
  * What the instance routes answer (present.ts builds these). The switches and the channel scope
- * are the same shapes the bodies take, so they are documented from the bodies' fields.
+ * are the same shapes the bodies take, so they are documented from the bodies' fields; a body may
+ * leave a key out, an answer always has each one.
  */
+const answered = (schema: JsonSchema): JsonSchema => ({
+  ...schema,
+  required: Object.keys(schema.properties as object),
+});
 const settings = {
   id: 'integer',
   name: 'string',
   is_automatic_sync_enabled: 'boolean',
-  auto_track: CREATE_BODY.fields.auto_track.schema,
-  auto_track_channels: CREATE_BODY.fields.auto_track_channels.schema,
+  auto_track: answered(CREATE_BODY.fields.auto_track.schema),
+  auto_track_channels: answered(CREATE_BODY.fields.auto_track_channels.schema),
 } as const;
 const nothing = { type: 'null' };
-const sideEffects = UPDATE_BODY.fields.side_effects.schema;
+const sideEffects = answered(UPDATE_BODY.fields.side_effects.schema);
 
 const quota = row({ used: 'integer', total: 'integer', remaining: 'integer' });
 
@@ -59,12 +65,9 @@ export const DASHBOARD_ROW = row({
     type: ['object', 'null'],
     description: 'Why the provider could not be asked (quota is then null)',
   },
-  status_counts: {
-    type: 'object',
-    properties: Object.fromEntries(
-      DELIVERY_STATUSES.map((status) => [status, { type: 'integer' }]),
-    ),
-  },
+  status_counts: row(
+    Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 'integer' as const])),
+  ),
   pending_registration_count: 'integer',
   registration_errors: {
     type: 'array',
