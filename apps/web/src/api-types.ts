@@ -6,17 +6,7 @@ import type { components } from '@inventory/api-client';
  * drifting from a copy. Types only: nothing of the client is bundled (lint keeps it so).
  */
 type Schemas = components['schemas'];
-type RowOf<List extends { data?: readonly unknown[] }> = NonNullable<List['data']>[number];
-
-/**
- * Both pagination envelopes document their fields without marking them required, though
- * `gateway/src/http/pagination.ts` writes every one of them; the pages read them as present.
- */
-type PageField = 'current_page' | 'last_page' | 'per_page' | 'total';
-type PageFields = Partial<Record<PageField, number>>;
-type FlatPage<List extends { data?: readonly unknown[] } & PageFields, Row = RowOf<List>> = {
-  data: Row[];
-} & Required<Pick<List, PageField>>;
+type RowOf<List extends { data: readonly unknown[] }> = List['data'][number];
 
 export type LoginAnswer = Schemas['PostAuthLoginResponse'];
 export type UserAnswer = Schemas['GetUserResponse'];
@@ -24,19 +14,13 @@ export type CurrentUser = UserAnswer['data'];
 export type TwoFactorSetupAnswer = Schemas['PostUserTwoFactorResponse'];
 export type RecoveryCodesAnswer = Schemas['PostUserTwoFactorConfirmResponse'];
 
-/**
- * The token schema lists its fields without marking them required, though the gateway's
- * presenter (`routes/identity/present.ts`) writes every one; the pages read them as present.
- */
-export type Token = Required<RowOf<Schemas['GetPersonalAccessTokensResponse']>>;
-export type TokenPage = FlatPage<Schemas['GetPersonalAccessTokensResponse'], Token>;
-export type TokenAnswer = {
-  data: Required<NonNullable<Schemas['PatchPersonalAccessTokensByIdResponse']['data']>>;
-};
+export type TokenPage = Schemas['GetPersonalAccessTokensResponse'];
+export type Token = RowOf<TokenPage>;
+export type TokenAnswer = Schemas['PatchPersonalAccessTokensByIdResponse'];
+export type NewTokenAnswer = Schemas['PostPersonalAccessTokensResponse'];
 /** The create answer: a token with its plaintext `token`, shown only then. */
-export type NewToken = Required<NonNullable<Schemas['PostPersonalAccessTokensResponse']['data']>>;
-export type NewTokenAnswer = { data: NewToken };
-export type RequestPage = FlatPage<Schemas['GetPersonalAccessTokensByIdRequestsResponse']>;
+export type NewToken = NewTokenAnswer['data'];
+export type RequestPage = Schemas['GetPersonalAccessTokensByIdRequestsResponse'];
 export type RequestRow = RequestPage['data'][number];
 export type UsageAnswer = Schemas['GetPersonalAccessTokensByIdUsageResponse'];
 export type Usage = UsageAnswer['data'];
@@ -60,20 +44,16 @@ export type ActivityRow = RowOf<
   Schemas['GetIntegrationsParcelTrackingInstancesByInstanceActivityResponse']
 >;
 /** A page of one of parcel-tracking's lists: they share one envelope (`links`/`meta`). */
-export type LinksMetaPage<Row> = {
-  data: Row[];
-  meta: Required<Pick<NonNullable<TrackingList['meta']>, PageField>>;
-};
+export type LinksMetaPage<Row> = { data: Row[]; meta: TrackingList['meta'] };
 
-export type AlertPage = FlatPage<Schemas['GetAlertsResponse']> &
-  Required<Pick<Schemas['GetAlertsResponse'], 'unread_count'>>;
+export type AlertPage = Schemas['GetAlertsResponse'];
 export type Alert = AlertPage['data'][number];
 
-export type SubscriptionPage = FlatPage<Schemas['GetWebhookSubscriptionsResponse']>;
+export type SubscriptionPage = Schemas['GetWebhookSubscriptionsResponse'];
 export type SubscriptionAnswer = Schemas['GetWebhookSubscriptionsByIdResponse'];
 export type Subscription = SubscriptionAnswer['data'];
 /** The create answer: a subscription with its signing secret, shown only then. */
 export type NewSubscriptionAnswer = Schemas['PostWebhookSubscriptionsResponse'];
 export type RotatedSecretAnswer = Schemas['PostWebhookSubscriptionsByIdRotateSecretResponse'];
-export type DeliveryPage = FlatPage<Schemas['GetWebhookSubscriptionsByIdDeliveriesResponse']>;
+export type DeliveryPage = Schemas['GetWebhookSubscriptionsByIdDeliveriesResponse'];
 export type Delivery = DeliveryPage['data'][number];

@@ -3,23 +3,40 @@
  * /auth/login) and the CSRF token the login answer returns. The token lives in
  * sessionStorage so a reload in the same tab keeps working; a new tab signs in again.
  */
+import type { components } from '@inventory/api-client';
+
 const CSRF_KEY = 'inventory.csrf';
 
-export interface FieldErrors {
-  [field: string]: string[];
-}
+type Schemas = components['schemas'];
+
+/** What the gateway refuses a request with: one of its documented error envelopes. */
+export type ErrorBody =
+  | Schemas['Unauthenticated']
+  | Schemas['InvalidToken']
+  | Schemas['Forbidden']
+  | Schemas['MissingScope']
+  | Schemas['NotFound']
+  | Schemas['ValidationFailed']
+  | Schemas['CodedError']
+  | Schemas['TooManyRequests'];
+
+/** A 422's messages by field; nested keys (`auto_track.rmas`) stay dotted. */
+export type FieldErrors = Schemas['ValidationFailed']['errors'];
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly body: { message?: string; errors?: FieldErrors; code?: string } | null,
+    /** Null when the answer was not JSON (a proxy's error page, say). */
+    readonly body: ErrorBody | null,
   ) {
     super(body?.message ?? `Request failed (${status}).`);
   }
 
-  /** Validation messages by field; nested keys (`auto_track.rmas`) stay dotted. */
+  /** Only a 422 names fields: a 401 or 404 has `errors` of another shape. */
   get fieldErrors(): FieldErrors {
-    return this.body?.errors ?? {};
+    return this.status === 422 && this.body && 'errors' in this.body
+      ? (this.body.errors as FieldErrors)
+      : {};
   }
 }
 
@@ -55,7 +72,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   if (!response.ok) {
     if (response.status === 401 && !path.startsWith('/auth/login'))
       signedOutListeners.forEach((listener) => listener());
-    throw new ApiError(response.status, parsed as ApiError['body']);
+    throw new ApiError(response.status, parsed as ErrorBody | null);
   }
   return parsed as T;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withQuery } from './api.js';
+import { ApiError, withQuery } from './api.js';
 import { errorFor } from './components/field.js';
 import { apiDateToInput, inputDateToApi } from './dates.js';
 import { match } from './router.js';
@@ -25,6 +25,24 @@ describe('withQuery (the API query, also the page URL)', () => {
       withQuery('/api/x', { 'filter[status]': '200,5xx', page: 2, sort: '', per_page: undefined }),
     ).toBe('/api/x?filter%5Bstatus%5D=200%2C5xx&page=2');
     expect(withQuery('/api/x', {})).toBe('/api/x');
+  });
+});
+
+describe('ApiError (a refused request)', () => {
+  it("reads field messages from a 422 only: a 404's errors have another shape", () => {
+    const invalid = new ApiError(422, {
+      message: 'The name field is required.',
+      errors: { name: ['The name field is required.'] },
+    });
+    expect(invalid.message).toBe('The name field is required.');
+    expect(invalid.fieldErrors).toEqual({ name: ['The name field is required.'] });
+    const notFound = new ApiError(404, {
+      message: 'Record not found.',
+      status: 'failure',
+      errors: { url: [{ message: 'Record not found.', code: 'NotFound', data: [] }] },
+    });
+    expect(notFound.fieldErrors).toEqual({});
+    expect(new ApiError(502, null).message).toBe('Request failed (502).');
   });
 });
 
