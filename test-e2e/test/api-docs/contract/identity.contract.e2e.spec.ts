@@ -115,10 +115,7 @@ describe('contract: sign-in, user, two-factor, personal access tokens', () => {
       body: { name: 'CI', scopes: ['products:read'] } as never,
     });
     expect(created.response.status).toBe(201);
-    const id = String(
-      (created.data as { data?: { id: number }; token?: { id: number } }).data?.id ??
-        (created.data as { token: { id: number } }).token.id,
-    );
+    const id = String(created.data!.data.id);
     const path = { params: { path: { id } } };
     const renamed = await api.PATCH(`${TOKENS}/{id}`, { ...path, body: { name: 'CI 2' } as never });
     expect(renamed.response.status).toBe(200);
