@@ -25,7 +25,7 @@ import { domainEventEntry } from '@inventory/events';
 import { startEmbeddedMongo } from '@inventory/mongo-embedded';
 import {
   freePort,
-  spawnUntilReady,
+  spawnServiceMain,
   startNatsServer,
   startRedisServer,
   startTestInfra,
@@ -139,26 +139,16 @@ const untilReceived = (target: number) =>
 
 const infra = portBase > 0 ? await infraAt(portBase) : await startTestInfra();
 const grpcPort = portBase > 0 ? portAt(1) : await freePort();
-const service = await spawnUntilReady({
-  // node itself (not the tsx wrapper), so /proc/<pid> is the service's own CPU.
-  command: process.execPath,
-  args: [
-    // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the service there.
-    ...(process.env.BENCH_PROFILE_DIR
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-      : []),
-    '--conditions=development',
-    '--import',
-    'tsx',
-    `${repoRoot}services/outbound-delivery/src/main.ts`,
-  ],
-  readyPattern: /gRPC server listening/,
-  timeoutMs: 60_000,
+// node itself (not the tsx wrapper), so /proc/<pid> is the service's own CPU.
+const service = await spawnServiceMain('services/outbound-delivery/src/main.ts', {
+  // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the service there.
+  nodeArgs: process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [],
   onLine: (line) => {
     if (process.env.BENCH_SHOW_LOGS) process.stderr.write(`${line}\n`);
   },
   env: {
-    ...process.env,
     LOG_LEVEL: 'info',
     MONGO_URL: infra.mongoUrl,
     MONGO_DB: infra.dbName('outbound_delivery'),

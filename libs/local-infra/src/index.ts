@@ -5,6 +5,7 @@ export {
   type ManagedProcess,
   type SpawnUntilReadyOptions,
 } from './child-process.js';
+export { spawnServiceMain, type SpawnServiceMainOptions } from './service-main.js';
 export { freePort } from './ports.js';
 export {
   startNatsServer,

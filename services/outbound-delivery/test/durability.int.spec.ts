@@ -1,7 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import { domainEventEntry } from '@inventory/events';
-import { freePort, spawnUntilReady } from '@inventory/local-infra';
+import { freePort, spawnServiceMain } from '@inventory/local-infra';
 import { connectNats, createGrpcClient, EventPublisher } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,26 +16,12 @@ import { startReceiver, type Receiver } from './receiver.js';
 const TENANT = 'tenant-durable';
 /** A tenant of its own: TENANT's earlier subscriptions list product.created too. */
 const EVENT_TENANT = 'tenant-durable-event';
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/**
- * A replica in its own process, to be killed with SIGKILL. node itself with tsx as a loader:
- * through the tsx wrapper, SIGKILL would hit the wrapper and leave the service running.
- */
+/** A replica in its own process, to be killed with SIGKILL. */
 async function spawnDoomed(h: Harness) {
   const grpcPort = await freePort();
-  const doomed = await spawnUntilReady({
-    command: process.execPath,
-    args: [
-      '--conditions=development',
-      '--import',
-      'tsx',
-      `${ROOT}services/outbound-delivery/src/main.ts`,
-    ],
-    readyPattern: /gRPC server listening/,
-    timeoutMs: 60_000,
+  const doomed = await spawnServiceMain('services/outbound-delivery/src/main.ts', {
     env: {
-      ...process.env,
       ...h.env,
       LOG_LEVEL: 'info',
       WEBHOOK_TIMEOUT_MS: '60000',

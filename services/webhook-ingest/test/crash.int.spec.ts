@@ -1,6 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { connect as connectNats, type NatsConnection } from 'nats';
-import { freePort, spawnUntilReady, type ManagedProcess } from '@inventory/local-infra';
+import { freePort, spawnServiceMain, type ManagedProcess } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer, FakeParcelTracking, TrackingUpdateOutcome } from './fake-parcel-tracking.js';
 import {
@@ -16,14 +15,10 @@ import { ProviderPushes, SIM_KEY } from './provider-pushes.js';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '@inventory/platform';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TENANT = 'tenant-crash';
 const INSTANCE = 12;
 
-/**
- * kill -9 of webhook-ingest between store and process: the service runs as its
- * own process (one Node process, no tsx wrapper, so SIGKILL hits the service).
- */
+/** kill -9 of webhook-ingest between store and process: the service runs as its own process. */
 describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => {
   let h: Awaited<ReturnType<typeof startHarness>>;
   let pushes: ProviderPushes;
@@ -33,18 +28,8 @@ describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => 
   let child: ManagedProcess | undefined;
 
   const start = async () => {
-    child = await spawnUntilReady({
-      command: process.execPath,
-      args: [
-        '--conditions=development',
-        '--import',
-        'tsx',
-        `${ROOT}services/webhook-ingest/src/main.ts`,
-      ],
-      readyPattern: /gRPC server listening/,
-      timeoutMs: 60_000,
+    child = await spawnServiceMain('services/webhook-ingest/src/main.ts', {
       env: {
-        ...process.env,
         ...h.env,
         LOG_LEVEL: 'info',
         GRPC_PORT: String(port),

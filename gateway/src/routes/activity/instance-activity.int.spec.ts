@@ -1,10 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { ACTIVITY_STREAM, activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
 import {
   eventually,
   freePort,
   type ManagedProcess,
-  spawnUntilReady,
+  spawnServiceMain,
   startTestInfra,
   type TestInfra,
 } from '@inventory/local-infra';
@@ -44,14 +43,9 @@ describe('instance activity page through the real activity service', () => {
     const env = { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' };
     // The real service as its own process: the gateway never imports a service's code.
     const grpcPort = await freePort();
-    const root = fileURLToPath(new URL('../../../../', import.meta.url));
-    service = await spawnUntilReady({
-      command: `${root}node_modules/.bin/tsx`,
-      args: ['--conditions=development', `${root}services/activity/src/main.ts`],
-      readyPattern: /gRPC server listening/,
+    service = await spawnServiceMain('services/activity/src/main.ts', {
       timeoutMs: 30_000,
       env: {
-        ...process.env,
         ...env,
         LOG_LEVEL: 'info',
         MONGO_DB: infra.dbName('activity'),

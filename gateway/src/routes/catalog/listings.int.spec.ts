@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import {
   CATALOG_STREAM,
   productCreated,
@@ -9,7 +8,7 @@ import {
 import {
   freePort,
   type ManagedProcess,
-  spawnUntilReady,
+  spawnServiceMain,
   startTestInfra,
   type TestInfra,
   waitFor,
@@ -52,14 +51,9 @@ beforeAll(async () => {
   const env = { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, LOG_LEVEL: 'silent' };
   // The real service as its own process: the gateway never imports a service's code.
   const grpcPort = await freePort();
-  const root = fileURLToPath(new URL('../../../../', import.meta.url));
-  service = await spawnUntilReady({
-    command: `${root}node_modules/.bin/tsx`,
-    args: ['--conditions=development', `${root}services/catalog/src/main.ts`],
-    readyPattern: /gRPC server listening/,
+  service = await spawnServiceMain('services/catalog/src/main.ts', {
     timeoutMs: 30_000,
     env: {
-      ...process.env,
       ...env,
       LOG_LEVEL: 'info',
       MONGO_DB: infra.dbName('catalog'),

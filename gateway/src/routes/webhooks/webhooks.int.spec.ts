@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import {
   ParcelTrackingServiceService,
   TrackingUpdateOutcome,
@@ -11,7 +10,7 @@ import {
   eventually,
   freePort,
   type ManagedProcess,
-  spawnUntilReady,
+  spawnServiceMain,
   startTestInfra,
   type TestInfra,
 } from '@inventory/local-infra';
@@ -145,19 +144,8 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
     infra = await startTestInfra({ redis: false });
     fake = await startFakeParcelTracking();
     const grpcPort = await freePort();
-    const root = fileURLToPath(new URL('../../../../', import.meta.url));
-    service = await spawnUntilReady({
-      command: process.execPath,
-      args: [
-        '--conditions=development',
-        '--import',
-        'tsx',
-        `${root}services/webhook-ingest/src/main.ts`,
-      ],
-      readyPattern: /gRPC server listening/,
-      timeoutMs: 60_000,
+    service = await spawnServiceMain('services/webhook-ingest/src/main.ts', {
       env: {
-        ...process.env,
         MONGO_URL: infra.mongoUrl,
         MONGO_DB: infra.dbName('webhook_ingest'),
         NATS_URL: infra.natsUrl,
