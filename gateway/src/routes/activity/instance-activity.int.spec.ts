@@ -44,7 +44,6 @@ describe('instance activity page through the real activity service', () => {
     // The real service as its own process: the gateway never imports a service's code.
     const grpcPort = await freePort();
     service = await spawnServiceMain('services/activity/src/main.ts', {
-      timeoutMs: 30_000,
       env: {
         ...env,
         LOG_LEVEL: 'info',

@@ -52,7 +52,6 @@ beforeAll(async () => {
   // The real service as its own process: the gateway never imports a service's code.
   const grpcPort = await freePort();
   service = await spawnServiceMain('services/catalog/src/main.ts', {
-    timeoutMs: 30_000,
     env: {
       ...env,
       LOG_LEVEL: 'info',
