@@ -66,6 +66,15 @@ describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
         violations: [],
       });
 
+    // Counted as the provider was answered: unavailable (it retries), not an error.
+    const received = await service.metrics.registry.getSingleMetricAsString(
+      'webhook_ingest_received_total',
+    );
+    expect(received).toContain(
+      `webhook_ingest_received_total{result="unavailable",service="webhook-ingest"} ${refused.length}`,
+    );
+    expect(received).not.toContain('result="error"');
+
     // The provider retries what was refused; every push ends stored once, with its result.
     const retried = await client.call.ingestWebhooks({
       webhooks: refused.map((index) => batch.webhooks[index]!),

@@ -1,5 +1,6 @@
 export { connectMongo, ensureIndexes } from './connection.js';
 export { nextSequence } from './counter.js';
+export { isMongoUnreachable } from './unreachable.js';
 export { escapeRegex, isDuplicateKeyError, tenantFilter } from './tenant-scope.js';
 export {
   TenantScopedRepository,

@@ -1,4 +1,4 @@
-import { AppError } from '@inventory/platform';
+import { AppError, isMongoUnreachable } from '@inventory/platform';
 import { Counter, type Registry } from 'prom-client';
 import type { Outcome } from '../store/webhook-event.js';
 import type { IngestAnswer, IngestWebhook } from '../use-cases/ingest-webhook.js';
@@ -15,7 +15,7 @@ export class WebhookMetrics {
   constructor(registry: Registry) {
     this.received = new Counter({
       name: 'webhook_ingest_received_total',
-      help: 'Provider webhooks received, by answer: accepted (stored for processing), invalid_signature, invalid_body (both stored as failed), unknown_address, unavailable (signature not checkable: the provider retries), error',
+      help: 'Provider webhooks received, by answer: accepted (stored for processing), invalid_signature, invalid_body (both stored as failed), unknown_address, unavailable (signature not checkable or MongoDB unreachable: the provider retries), error',
       labelNames: ['result'],
       registers: [registry],
     });
@@ -60,6 +60,8 @@ export class WebhookMetrics {
 }
 
 function ingestFailure(error: unknown): string {
+  // The gRPC boundary answers it UNAVAILABLE (ADR 0714): the provider retries, as for a signature.
+  if (isMongoUnreachable(error)) return 'unavailable';
   if (!(error instanceof AppError)) return 'error';
   if (error.reason === 'not_found') return 'unknown_address';
   if (error.reason === 'service_unavailable') return 'unavailable';
