@@ -1,3 +1,4 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
   WebhookIngestServiceClient,
   type IngestWebhookRequest,
@@ -58,7 +59,7 @@ export function createWebhookIngestAdapter(
               result.error.message,
               result.error.violations,
             )
-          : (result.answer ?? new AppError(13, '', 'Internal error')),
+          : (result.answer ?? new AppError(GrpcStatus.INTERNAL, '', 'Internal error')),
       );
     },
     // With bodies of at most BATCHED_BODY_MAX_BYTES, a batch stays below 4 MiB.
