@@ -96,12 +96,15 @@ export async function runFaults(
 
   let requests = 0;
   const badAnswers: string[] = [];
+  // Which fault a bad answer came during, and when, to find it in the system's log.
+  let phase = 'before the first fault';
   const record = (label: string, answer: HttpResponse | 'timeout' | 'error') => {
     requests += 1;
-    if (answer === 'timeout' || answer === 'error') badAnswers.push(`${label}: ${answer}`);
+    const at = `${label} (${phase}, ${new Date().toISOString()})`;
+    if (answer === 'timeout' || answer === 'error') badAnswers.push(`${at}: ${answer}`);
     // Readiness answers 503 in its own shape ({ status, checks }) by design.
     else if (answer.status >= 500 && !isJson503(answer) && !label.endsWith('readyz'))
-      badAnswers.push(`${label}: ${answer.status} ${answer.text.slice(0, 120)}`);
+      badAnswers.push(`${at}: ${answer.status} ${answer.text.slice(0, 120)}`);
   };
   const loadRoutes: ProbeName[] = ['user', 'channels', 'activity', 'webhook'];
   let running = true;
@@ -135,6 +138,7 @@ export async function runFaults(
   const figures: FaultFigures[] = [];
   try {
     for (const fault of faults) {
+      phase = fault.name;
       const pid = system.pidOf(fault.process);
       if (!pid) throw new Error(`no process matching ${fault.process}`);
       const start = Date.now();
@@ -153,6 +157,7 @@ export async function runFaults(
       } finally {
         if (fault.action === 'freeze') process.kill(pid, 'SIGCONT');
       }
+      phase = `after ${fault.name}`;
       const recoveryStart = fault.action === 'freeze' ? Date.now() : start;
       const recoveredAt = await pollFor(
         fault.probe,

@@ -17,6 +17,15 @@ import { reportFigures } from './harness.js';
  * webhook is stored and every scheduled delivery has arrived or is in the delivery log.
  * `bench/resilience/faults.ts` runs the same faults under a heavier load with longer caps.
  */
+/** The error-level log lines of every part (pino's level 50 and above), the last 40. */
+const errorLines = (output: string) =>
+  output
+    .split('\n')
+    .filter((line) => /"level":(5|6)0/.test(line))
+    .slice(-40)
+    .map((line) => line.slice(0, 1_500))
+    .join('\n');
+
 describe('faults under steady load (npm start)', () => {
   let system: LaunchedSystem;
   beforeAll(async () => {
@@ -31,7 +40,8 @@ describe('faults under steady load (npm start)', () => {
       deliveryCapMs: 60_000,
     });
     reportFigures(formatFigures(run));
-    expect(run.badAnswers).toEqual([]);
+    // On failure, the system's own errors say why (its parts log at warn and above here).
+    expect(run.badAnswers, errorLines(system.output())).toEqual([]);
     expect(run.acknowledgedWebhooks).toBeGreaterThan(0);
     expect(run.lostWebhooks).toBe(0);
     expect(run.outbound.scheduled).toBeGreaterThan(0);

@@ -18,6 +18,7 @@ import {
 import { createConnectionGate, type ConnectionGate } from './connection-gate.js';
 import { AppError, decodeGrpcError } from './errors.js';
 import { contextToMetadata } from './metadata.js';
+import { asTransportFailure } from './transport-failure.js';
 
 type UnaryMethod<Req, Res> = (
   request: Req,
@@ -182,8 +183,9 @@ export function createGrpcClient<C extends Client>(
         { deadline: Date.now() + deadlineMs },
         (error, response) => {
           if (!error) return resolve(response);
-          gate?.observe(error);
-          reject(error);
+          const failure = asTransportFailure(error);
+          gate?.observe(failure);
+          reject(failure);
         },
       );
     });
