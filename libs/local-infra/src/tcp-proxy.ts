@@ -10,6 +10,8 @@ export interface TcpProxy {
   /** `host:port` to give the client in place of the server's. */
   address: string;
   port: number;
+  /** `url` (the server's, a `mongodb://` one say) with this proxy in the server's place. */
+  through(url: string): string;
   /**
    * Holds what clients send from now on; with `match`, only on a connection once it has sent a
    * chunk holding that text (what else they send still goes through, in order).
@@ -22,7 +24,14 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+/** Starts a proxy in front of `target`: `host` and `port`, or a URL naming them. */
+export async function startTcpProxy(
+  target: string | { host: string; port: number },
+): Promise<TcpProxy> {
+  if (typeof target === 'string') {
+    const url = new URL(target);
+    return startTcpProxy({ host: url.hostname, port: Number(url.port) });
+  }
   const sockets = new Set<net.Socket>();
   // undefined: forwarding; '': every connection holds; text: a connection holds from that text on.
   let stallMatch: string | undefined;
@@ -50,6 +59,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   return {
     address: `127.0.0.1:${port}`,
     port,
+    through(url) {
+      const proxied = new URL(url);
+      proxied.host = `127.0.0.1:${port}`;
+      return proxied.toString();
+    },
     held: () => Buffer.concat(held.map(({ chunk }) => chunk)),
     stall(match = '') {
       stallMatch = match;

@@ -38,10 +38,8 @@ describe('a handler whose MongoDB is unreachable', () => {
 
   beforeAll(async () => {
     infra = await startTestInfra({ redis: false, nats: false });
-    const mongoUrl = new URL(infra.mongoUrl);
-    proxy = await startTcpProxy({ host: mongoUrl.hostname, port: Number(mongoUrl.port) });
-    mongoUrl.host = proxy.address;
-    connection = await connectMongo(mongoUrl.toString(), infra.dbName('unreachable'));
+    proxy = await startTcpProxy(infra.mongoUrl);
+    connection = await connectMongo(proxy.through(infra.mongoUrl), infra.dbName('unreachable'));
     const Probe = connection.model('Probe', new Schema({ text: String }, { collection: 'probes' }));
     const storeEachText: AsyncService<EchoServiceServer> = {
       async echo(request) {

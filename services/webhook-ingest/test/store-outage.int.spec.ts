@@ -21,10 +21,8 @@ describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    const mongoUrl = new URL(h.env.MONGO_URL!);
-    proxy = await startTcpProxy({ host: mongoUrl.hostname, port: Number(mongoUrl.port) });
-    mongoUrl.host = proxy.address;
-    service = await bootstrap({ ...h.env, MONGO_URL: mongoUrl.toString() });
+    proxy = await startTcpProxy(h.env.MONGO_URL!);
+    service = await bootstrap({ ...h.env, MONGO_URL: proxy.through(h.env.MONGO_URL!) });
     client = clientOf(service.grpc!.address);
   });
   afterAll(async () => {
