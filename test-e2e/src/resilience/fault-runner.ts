@@ -100,11 +100,12 @@ export async function runFaults(
   let phase = 'before the first fault';
   const record = (label: string, answer: HttpResponse | 'timeout' | 'error') => {
     requests += 1;
-    const at = `${label} (${phase}, ${new Date().toISOString()})`;
-    if (answer === 'timeout' || answer === 'error') badAnswers.push(`${at}: ${answer}`);
+    const bad = (what: string) =>
+      badAnswers.push(`${label} (${phase}, ${new Date().toISOString()}): ${what}`);
+    if (answer === 'timeout' || answer === 'error') bad(answer);
     // Readiness answers 503 in its own shape ({ status, checks }) by design.
     else if (answer.status >= 500 && !isJson503(answer) && !label.endsWith('readyz'))
-      badAnswers.push(`${at}: ${answer.status} ${answer.text.slice(0, 120)}`);
+      bad(`${answer.status} ${answer.text.slice(0, 120)}`);
   };
   const loadRoutes: ProbeName[] = ['user', 'channels', 'activity', 'webhook'];
   let running = true;
