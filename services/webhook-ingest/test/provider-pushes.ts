@@ -50,6 +50,13 @@ export class ProviderPushes {
     return { body, sign: signBody(body, SIM_KEY) };
   }
 
+  /** A number registered and moved `steps` along its script, and its push. */
+  async signed(number: string, steps = 1, event?: 'TRACKING_STOPPED'): Promise<Push> {
+    await this.register(number);
+    for (let step = 0; step < steps; step++) this.advance(number);
+    return this.push(number, event);
+  }
+
   stop(): Promise<void> {
     return this.sim.stop();
   }
