@@ -120,7 +120,8 @@ describe('crashes mid-job (webhook-ingest killed, parcel-tracking gone)', () => 
 
   it('finishes a row whose parcel-tracking call died with its server, once a new one answers', async () => {
     const client = clientOf(`127.0.0.1:${port}`);
-    const token = await connect(client, h.fake, TENANT, INSTANCE + 1, SIM_KEY);
+    // A tenant of its own: the other test reads every row and activity of TENANT.
+    const token = await connect(client, h.fake, `${TENANT}-revived`, INSTANCE, SIM_KEY);
     const number = '1Z999AA10000000903';
     h.fake.applyAnswers.set(number, ['hang']);
     await pushes.register(number);

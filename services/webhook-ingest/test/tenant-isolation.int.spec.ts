@@ -12,9 +12,10 @@ import { webhookEvents } from './harness.js';
 const [A, B] = ['tenant-iso-a', 'tenant-iso-b'];
 const INSTANCE = 5;
 
-const event = (tenantId: string, number: string): NewWebhookEvent => ({
+// Each test stores rows on an instance of its own, so none sees another's rows.
+const event = (tenantId: string, number: string, instanceId = INSTANCE): NewWebhookEvent => ({
   tenant_id: tenantId,
-  integration_instance_id: INSTANCE,
+  integration_instance_id: instanceId,
   provider: 'parcel-tracking',
   received_at: new Date(),
   event_type: 'TRACKING_UPDATED',
@@ -84,7 +85,7 @@ describe('webhook-ingest repositories keep tenants apart', () => {
   });
 
   it("does not release or finish another tenant's leased row", async () => {
-    const stored = await inbox.storeForProcessing(event(A, 'A2'), update, 'A2:1', {
+    const stored = await inbox.storeForProcessing(event(A, 'A2', INSTANCE + 1), update, 'A2:1', {
       owner: 'worker',
       ms: 60_000,
     });
