@@ -254,10 +254,14 @@ describe('npm run admin (the operator CLI, as a child process)', { timeout: 120_
   });
 
   it('refuses a missing tenant or user and invalid input with exit 1 and a clear message', async () => {
+    expect((await admin(['create-tenant', '--slug', 'haunted'], env)).code).toBe(0);
     const [noTenant, badSlug, noUser] = await Promise.all([
       admin(['revoke-token', '--tenant', 'nope', '--id', '1'], env),
       admin(['create-tenant', '--slug', 'not a slug!'], env),
-      admin(['create-token', '--tenant', 'acme', '--email', 'ghost@acme.test', '--name', 'x'], env),
+      admin(
+        ['create-token', '--tenant', 'haunted', '--email', 'ghost@haunted.test', '--name', 'x'],
+        env,
+      ),
     ]);
     expect(noTenant.code).toBe(1);
     expect(noTenant.error).toEqual({ error: 'no tenant with slug nope', reason: 'not_found' });
@@ -267,6 +271,9 @@ describe('npm run admin (the operator CLI, as a child process)', { timeout: 120_
       fields: [{ field: 'slug' }],
     });
     expect(noUser.code).toBe(1);
-    expect(noUser.error.error).toBe('no user ghost@acme.test in this tenant');
+    expect(noUser.error).toEqual({
+      error: 'no user ghost@haunted.test in this tenant',
+      reason: 'not_found',
+    });
   });
 });

@@ -26,36 +26,38 @@ function exchange(call: UsersCall, requests: StreamUsersRequest[]): Promise<Stre
   });
 }
 
+/** An identity with one tenant and one user in it. */
+async function identityWithUser() {
+  const identity = await startIdentity();
+  const { tenant } = await identity.client.call.createTenant({
+    slug: 'stream',
+    name: '',
+    custom_domains: [],
+  });
+  const { user } = await as(tenant!.id, undefined, () =>
+    identity.client.call.createUser({
+      email: 'streamed@stream.test',
+      name: 'Streamed',
+      password: 'password-1',
+      is_owner: true,
+      permissions: [],
+    }),
+  );
+  const open = (tenantId?: string) =>
+    identity.client.client.streamUsers(contextToMetadata({ requestId: newRequestId(), tenantId }));
+  return { identity, tenantId: tenant!.id, userId: user!.id, open };
+}
+
 describe('StreamUsers: look-ups on one long-lived stream per tenant', () => {
   let identity: IdentityUnderTest;
   let tenantId: string;
   let userId: number;
+  let open: Awaited<ReturnType<typeof identityWithUser>>['open'];
 
   beforeAll(async () => {
-    identity = await startIdentity();
-    const { tenant } = await identity.client.call.createTenant({
-      slug: 'stream',
-      name: '',
-      custom_domains: [],
-    });
-    tenantId = tenant!.id;
-    const { user } = await as(tenantId, undefined, () =>
-      identity.client.call.createUser({
-        email: 'streamed@stream.test',
-        name: 'Streamed',
-        password: 'password-1',
-        is_owner: true,
-        permissions: [],
-      }),
-    );
-    userId = user!.id;
+    ({ identity, tenantId, userId, open } = await identityWithUser());
   });
   afterAll(() => identity?.stop());
-
-  const open = (tenant?: string) =>
-    identity.client.client.streamUsers(
-      contextToMetadata({ requestId: newRequestId(), tenantId: tenant }),
-    );
 
   it('answers every request once, by correlation id, errors included, and keeps the stream open', async () => {
     const call = open(tenantId);
@@ -132,8 +134,16 @@ describe('StreamUsers: look-ups on one long-lived stream per tenant', () => {
     });
     expect(error).toMatchObject({ code: 3, details: 'x-tenant-id metadata is required' });
   });
+});
+
+// Its own identity: draining stops the server the other tests talk to.
+describe('StreamUsers when the server drains', () => {
+  let drained: Awaited<ReturnType<typeof identityWithUser>> | undefined;
+  afterAll(() => drained?.identity.stop());
 
   it('ends open streams when the server drains, after answering what it was asked', async () => {
+    drained = await identityWithUser();
+    const { identity, tenantId, userId, open } = drained;
     const call = open(tenantId);
     const answered = exchange(call, [{ correlation_id: 1, user_ids: [userId] }]);
     const ended = new Promise<void>((resolve) => call.on('end', () => resolve()));
