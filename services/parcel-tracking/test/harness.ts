@@ -135,16 +135,11 @@ export async function activityEvents(harness: Harness, tenantId: string) {
 }
 
 /**
- * A second replica of the service on the same databases and simulator whose provider breaker is
- * open, tripped the way an outage trips it (five failed calls in a row), with its reset an hour
- * away so it stays open for the test. The first replica's breaker is untouched.
+ * A second replica of the service on the same databases and simulator, with a provider breaker of
+ * its own: what a test does to that breaker does not reach the first replica's.
  */
-export async function startReplicaWithOpenBreaker(harness: Harness) {
-  const replica = await bootstrap({
-    ...harness.env,
-    PROVIDER_BREAKER_RESET_MS: '3600000',
-    TRACKING_WORKER_INTERVAL_MS: '0',
-  });
+export async function startReplica(harness: Harness, env: NodeJS.ProcessEnv = {}) {
+  const replica = await bootstrap({ ...harness.env, TRACKING_WORKER_INTERVAL_MS: '0', ...env });
   const client = createGrpcClient(ParcelTrackingServiceClient, replica.grpc!.address, {
     deadlineMs: 20_000,
   });
@@ -152,6 +147,15 @@ export async function startReplicaWithOpenBreaker(harness: Harness) {
     client.close();
     await replica.stop();
   };
+  return { client, stop };
+}
+
+/**
+ * A second replica whose provider breaker is open, tripped the way an outage trips it (five
+ * failed calls in a row), with its reset an hour away so it stays open for the test.
+ */
+export async function startReplicaWithOpenBreaker(harness: Harness) {
+  const { client, stop } = await startReplica(harness, { PROVIDER_BREAKER_RESET_MS: '3600000' });
   try {
     for (let call = 0; call < 5; call++) {
       harness.sim.failNext('getquota', { httpStatus: 503 });

@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { as, failureOf, GOOD_KEY, startReplicaWithOpenBreaker } from './harness.js';
+import { as, failureOf, GOOD_KEY, startReplica, startReplicaWithOpenBreaker } from './harness.js';
 
 import { useInstanceSuite } from './instance-suite.js';
 
@@ -33,14 +33,21 @@ describe('TestApiKey', () => {
   });
 
   it('classifies 429, 5xx and other negative codes as api_error', async () => {
-    for (const spec of [{ httpStatus: 429 }, { httpStatus: 503 }, { code: -18010013 }]) {
-      suite.h.sim.failNext('getquota', spec);
-      const failure = await failureOf(
-        as(newTenant(), () =>
-          suite.h.client.call.testApiKey({ input_violations: [], api_key: GOOD_KEY }),
-        ),
-      );
-      expect(failure).toMatchObject({ code: status.FAILED_PRECONDITION, reason: 'api_error' });
+    // A replica of its own: three failures would bring the suite's breaker near opening for the
+    // tests that follow.
+    const replica = await startReplica(suite.h);
+    try {
+      for (const spec of [{ httpStatus: 429 }, { httpStatus: 503 }, { code: -18010013 }]) {
+        suite.h.sim.failNext('getquota', spec);
+        const failure = await failureOf(
+          as(newTenant(), () =>
+            replica.client.call.testApiKey({ input_violations: [], api_key: GOOD_KEY }),
+          ),
+        );
+        expect(failure).toMatchObject({ code: status.FAILED_PRECONDITION, reason: 'api_error' });
+      }
+    } finally {
+      await replica.stop();
     }
   });
 
