@@ -2,7 +2,7 @@ import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_del
 import { domainEventEntry } from '@inventory/events';
 import { freePort, spawnServiceMain } from '@inventory/local-infra';
 import { connectNats, createGrpcClient, EventPublisher } from '@inventory/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   as,
   settledDeliveries,
@@ -14,8 +14,6 @@ import {
 import { startReceiver, type Receiver } from './receiver.js';
 
 const TENANT = 'tenant-durable';
-/** A tenant of its own: TENANT's earlier subscriptions list product.created too. */
-const EVENT_TENANT = 'tenant-durable-event';
 
 /** A replica in its own process, to be killed with SIGKILL. */
 async function spawnDoomed(h: Harness) {
@@ -32,15 +30,16 @@ async function spawnDoomed(h: Harness) {
   return { doomed, grpcPort };
 }
 
+// Each test stops or kills the service, so each has a system and a receiver of its own.
 describe('durable schedule', () => {
   let h: Harness;
   let receiver: Receiver;
-  beforeAll(async () => {
+  beforeEach(async () => {
     // Long enough waits that the retry is still scheduled when the replica goes away.
     h = await startHarness({ WEBHOOK_RETRY_DELAYS_MS: '1500,1500', DELIVERY_LEASE_MS: '2000' });
     receiver = await startReceiver();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await receiver?.stop();
     await h?.stop();
   });
@@ -82,7 +81,6 @@ describe('durable schedule', () => {
     'a kill -9 in the middle of an attempt loses nothing: another replica repeats it with the same delivery id',
     { timeout: 120_000 },
     async () => {
-      receiver.requests.length = 0;
       // The first attempt hangs until the process that made it is dead.
       receiver.respond((_r, response) => {
         if (receiver.requests.length > 1) response.writeHead(200).end();
@@ -132,29 +130,18 @@ describe('durable schedule', () => {
     "a kill -9 in the middle of a catalog event's first attempt loses nothing: the event comes back and the attempt is repeated with the same delivery id, in one row",
     { timeout: 120_000 },
     async () => {
-      receiver.requests.length = 0;
       // The first attempt hangs until the process that made it is dead.
       receiver.respond((_r, response) => {
         if (receiver.requests.length > 1) response.writeHead(200).end();
       });
-      // Subscribed through a replica of its own: earlier tests stopped the first one.
-      const live = await h.startReplica();
-      const liveClient = createGrpcClient(OutboundDeliveryServiceClient, live.grpc!.address, {
-        deadlineMs: 10_000,
-      });
-      const { id } = await subscribe(
-        { ...h, client: liveClient },
-        EVENT_TENANT,
-        `${receiver.url}/kill-event`,
-      );
-      liveClient.close();
+      const { id } = await subscribe(h, TENANT, `${receiver.url}/kill-event`);
       // Only the doomed process consumes the event until the kill.
       await h.stopReplicas();
       const { doomed } = await spawnDoomed(h);
       const nats = await connectNats(h.env.NATS_URL!, 'durability-test-publisher');
       try {
         const { type, event } = domainEventEntry({
-          tenantId: EVENT_TENANT,
+          tenantId: TENANT,
           name: 'product.created',
           data: { n: 'kill-event' },
         });
@@ -173,7 +160,7 @@ describe('durable schedule', () => {
         deadlineMs: 10_000,
       });
       try {
-        const [delivery] = await settledDeliveries({ ...h, client }, EVENT_TENANT, id, 1);
+        const [delivery] = await settledDeliveries({ ...h, client }, TENANT, id, 1);
         expect(delivery!.status).toBe('succeeded');
         expect(delivery!.id).toBe(first!.headers['x-svc-delivery-id']);
       } finally {
