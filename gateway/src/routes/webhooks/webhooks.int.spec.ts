@@ -116,6 +116,19 @@ const push = (number: string, event = 'TRACKING_UPDATED') =>
     },
   });
 const sign = (body: string) => createHash('sha256').update(`${body}/${API_KEY}`).digest('hex');
+/** Bodies webhook-ingest stores as failed and refuses 422, and the field each one names. */
+const UNREADABLE: Array<[string, Record<string, string>, string]> = [
+  ['', {}, 'body'],
+  ['', { 'content-type': 'application/json' }, 'body'],
+  ['not json', { 'content-type': 'text/plain' }, 'body'],
+  [
+    `{"event":"X","data":${'['.repeat(2000)}${']'.repeat(2000)}}`,
+    { 'content-type': 'application/json' },
+    'body',
+  ],
+  ['{"data":{"number":"1Z1"}}', { 'content-type': 'application/json' }, 'event'],
+  ['{"event":"TRACKING_UPDATED","data":{}}', { 'content-type': 'application/json' }, 'data.number'],
+];
 
 describe('inbound webhook route and the webhook log, through the real webhook-ingest', () => {
   let infra: TestInfra;
@@ -139,6 +152,14 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
     });
   const log = (query = '', host = 'acme.test', path = LOG) =>
     app.inject({ method: 'GET', url: `${path}${query}`, headers: { host } });
+  const registerToken = (suffix: string, instanceId: number) =>
+    runWithContext({ requestId: 'setup', tenantId: 'acme' }, () =>
+      webhookIngest.handle.call.registerToken({
+        token: token(suffix),
+        provider: 'parcel-tracking',
+        integration_instance_id: instanceId,
+      }),
+    );
 
   beforeAll(async () => {
     infra = await startTestInfra({ redis: false });
@@ -157,13 +178,7 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
     });
     webhookIngest = createWebhookIngestAdapter(`127.0.0.1:${grpcPort}`, { deadlineMs: 10_000 });
     parcelTracking = createParcelTrackingAdapter(fake.address);
-    await runWithContext({ requestId: 'setup', tenantId: 'acme' }, () =>
-      webhookIngest.handle.call.registerToken({
-        token: token('acme'),
-        provider: 'parcel-tracking',
-        integration_instance_id: INSTANCE,
-      }),
-    );
+    await registerToken('acme', INSTANCE);
     app = Fastify();
     registerErrorHandling(app);
     // What the gateway's tenancy and auth hooks leave on a request: the tenant by Host.
@@ -199,14 +214,8 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
       (_, n) =>
         `{"event":"TRACKING_UPDATED","data":{"number":"BIG${n}","pad":"${'x'.repeat(600 * 1024)}"}}`,
     );
-    // An address of its own (instance 6), so the log tests below do not count these rows.
-    await runWithContext({ requestId: 'setup', tenantId: 'acme' }, () =>
-      webhookIngest.handle.call.registerToken({
-        token: token('acmebig'),
-        provider: 'parcel-tracking',
-        integration_instance_id: INSTANCE + 1,
-      }),
-    );
+    // An address of its own (instance 6), so the log test does not count these rows.
+    await registerToken('acmebig', INSTANCE + 1);
     const answers = await Promise.all(
       bodies.map((body) =>
         post(
@@ -221,35 +230,21 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
   });
 
   it('answers 200 once stored, 401 for a bad sign, 422 for unreadable bodies (never 500), 404 for unknown tokens', async () => {
+    // An address of its own (instance 7), so the log test does not count these rows.
+    await registerToken('acmeanswers', INSTANCE + 2);
+    const own = (body: string, headers: Record<string, string>) =>
+      post(body, headers, 'acme.test', token('acmeanswers'));
     const body = push('1Z999AA10000000001');
     expect(
-      (await post(body, { 'content-type': 'application/json', sign: sign(body) })).json(),
-    ).toEqual({
-      message: 'Webhook received.',
-    });
-    const forged = await post(body, { 'content-type': 'application/json', sign: sign(`${body} `) });
+      (await own(body, { 'content-type': 'application/json', sign: sign(body) })).json(),
+    ).toEqual({ message: 'Webhook received.' });
+    const forged = await own(body, { 'content-type': 'application/json', sign: sign(`${body} `) });
     expect(forged.statusCode).toBe(401);
     expect(forged.json()).toEqual({
       message: 'The webhook signature (sign header) does not match the body.',
     });
-    const cases: Array<[string, Record<string, string>, string]> = [
-      ['', {}, 'body'],
-      ['', { 'content-type': 'application/json' }, 'body'],
-      ['not json', { 'content-type': 'text/plain' }, 'body'],
-      [
-        `{"event":"X","data":${'['.repeat(2000)}${']'.repeat(2000)}}`,
-        { 'content-type': 'application/json' },
-        'body',
-      ],
-      ['{"data":{"number":"1Z1"}}', { 'content-type': 'application/json' }, 'event'],
-      [
-        '{"event":"TRACKING_UPDATED","data":{}}',
-        { 'content-type': 'application/json' },
-        'data.number',
-      ],
-    ];
-    for (const [payload, headers, field] of cases) {
-      const answer = await post(payload, headers);
+    for (const [payload, headers, field] of UNREADABLE) {
+      const answer = await own(payload, headers);
       expect(answer.statusCode, payload.slice(0, 20)).toBe(422);
       expect(Object.keys(answer.json().errors)).toEqual([field]);
       expect(answer.json().message).toEqual(expect.any(String));
@@ -266,6 +261,12 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
   });
 
   it('lists the rows with the links/meta envelope, filters, sorts and page URLs that keep them', async () => {
+    const json = { 'content-type': 'application/json' };
+    const first = push('1Z999AA10000000001');
+    expect((await post(first, { ...json, sign: sign(first) })).statusCode).toBe(200);
+    expect((await post(first, { ...json, sign: sign(`${first} `) })).statusCode).toBe(401);
+    for (const [payload, headers] of UNREADABLE)
+      expect((await post(payload, headers)).statusCode).toBe(422);
     for (const number of ['1Z999AA10000000002', 'STALE0000000003', 'TBA.*000004']) {
       const body = push(number);
       expect((await post(body, { sign: sign(body) })).statusCode).toBe(200);
