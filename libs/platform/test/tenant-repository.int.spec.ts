@@ -122,12 +122,16 @@ describe('TenantScopedRepository', () => {
   });
 
   it('never writes or deletes another tenant’s rows through a filter that names it', async () => {
-    expect(await notes.rename('a', hostile({ tenant_id: 'b', id: 3 }), 'taken')).toEqual({
+    // Tenants of its own: this test deletes rows.
+    await notes.add({ tenant_id: 'p', id: 30, text: 'p30' });
+    await notes.add({ tenant_id: 'p', id: 31, text: 'p31' });
+    await notes.add({ tenant_id: 'q', id: 32, text: 'q32' });
+    expect(await notes.rename('p', hostile({ tenant_id: 'q', id: 32 }), 'taken')).toEqual({
       matched: 0,
       modified: 0,
     });
-    expect(await notes.remove('a', hostile({ tenant_id: 'b' }))).toBe(2);
-    expect((await notes.list('b', {})).map((note) => note.text)).toEqual(['b3']);
+    expect(await notes.remove('p', hostile({ tenant_id: 'q' }))).toBe(2);
+    expect((await notes.list('q', {})).map((note) => note.text)).toEqual(['q32']);
   });
 
   it('keeps the tenant in every helper: exists, updateMany, findOneAndUpdate, aggregate and upserts', async () => {
