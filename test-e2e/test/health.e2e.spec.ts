@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSystem, type RunningSystem } from '../src/index.js';
 
 describe('gateway health, readiness, metrics and unknown routes', () => {
@@ -29,16 +29,6 @@ describe('gateway health, readiness, metrics and unknown routes', () => {
       redis: true,
       nats: true,
     });
-  });
-
-  it('stays ready but degraded, naming the part, when a service other than identity stops', async () => {
-    await system.services.activity!.grpc!.stop(1_000);
-    const response = await fetch(`${system.gatewayUrl}/readyz`);
-    const body = (await response.json()) as { status: string; checks: Record<string, boolean> };
-    expect(response.status).toBe(200);
-    expect(body.status).toBe('degraded');
-    expect(body.checks.activity).toBe(false);
-    expect(body.checks.identity).toBe(true);
   });
 
   it('does not serve metrics on the public port: /metrics is the 404 envelope', async () => {
@@ -83,8 +73,26 @@ describe('gateway health, readiness, metrics and unknown routes', () => {
       message: 'The route /api/does-not-exist could not be found.',
     });
   });
+});
 
-  // Last: it takes identity away for good.
+// Each of these stops a part for good, so each has a system of its own.
+describe('gateway readiness when a part stops', () => {
+  let system: RunningSystem;
+  beforeEach(async () => {
+    system = await startSystem();
+  });
+  afterEach(() => system?.stop());
+
+  it('stays ready but degraded, naming the part, when a service other than identity stops', async () => {
+    await system.services.activity!.grpc!.stop(1_000);
+    const response = await fetch(`${system.gatewayUrl}/readyz`);
+    const body = (await response.json()) as { status: string; checks: Record<string, boolean> };
+    expect(response.status).toBe(200);
+    expect(body.status).toBe('degraded');
+    expect(body.checks.activity).toBe(false);
+    expect(body.checks.identity).toBe(true);
+  });
+
   it('reports not ready when identity, which every request needs, stops', async () => {
     await system.services.identity!.grpc!.stop(1_000);
     const response = await fetch(`${system.gatewayUrl}/readyz`);

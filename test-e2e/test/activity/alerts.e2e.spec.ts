@@ -33,15 +33,13 @@ describe('GET /api/alerts and marking alerts read, through the gateway', () => {
       return response;
     }, `${total} alerts`);
 
-  beforeAll(async () => {
-    system = await startSystem();
-    owner = await createTenantWithToken(system, { slug: 'alerts-owner' });
-    session = await loginSession(owner, system.gatewayUrl);
-    other = await createTenantWithToken(system, { slug: 'alerts-other' });
-    otherSession = await loginSession(other, system.gatewayUrl);
+  /** A tenant with three unread alerts (days 1 to 3, the last one high), and its session. */
+  const tenantWithAlerts = async (slug: string) => {
+    const tenant = await createTenantWithToken(system, { slug });
+    const tenantSession = await loginSession(tenant, system.gatewayUrl);
     for (const day of [1, 2, 3])
       await raise({
-        tenantId: owner.tenant.id,
+        tenantId: tenant.tenant.id,
         key: `quota_warning:1:${day}`,
         kind: day === 3 ? 'quota_exhausted' : 'quota_warning',
         priority: day === 3 ? 'high' : 'normal',
@@ -51,6 +49,15 @@ describe('GET /api/alerts and marking alerts read, through the gateway', () => {
         properties: { integration_instance_id: 1, day },
         occurredAt: new Date(Date.UTC(2024, 4, day)),
       });
+    await waitForTotal(tenantSession.request, 3);
+    return { tenant, session: tenantSession };
+  };
+
+  beforeAll(async () => {
+    system = await startSystem();
+    ({ tenant: owner, session } = await tenantWithAlerts('alerts-owner'));
+    other = await createTenantWithToken(system, { slug: 'alerts-other' });
+    otherSession = await loginSession(other, system.gatewayUrl);
     await raise({
       tenantId: other.tenant.id,
       key: 'other-1',
@@ -58,7 +65,6 @@ describe('GET /api/alerts and marking alerts read, through the gateway', () => {
       title: 'Other tenant',
       message: 'Not yours',
     });
-    await waitForTotal(session.request, 3);
     await waitForTotal(otherSession.request, 1);
   });
   afterAll(() => system?.stop());
@@ -167,7 +173,9 @@ describe('GET /api/alerts and marking alerts read, through the gateway', () => {
     expect((await clerkSession.request('POST', '/api/alerts/read-all')).status).toBe(403);
   });
 
+  // The two tests that mark alerts read do it on tenants of their own.
   it('marks one alert read (idempotent), 404 for unknown, malformed and other tenants’ ids', async () => {
+    const { session } = await tenantWithAlerts('alerts-mark-one');
     const list = await session.request('GET', '/api/alerts');
     const target = list.body.data[1];
     const read = await session.request('POST', `/api/alerts/${target.id}/read`);
@@ -192,10 +200,13 @@ describe('GET /api/alerts and marking alerts read, through the gateway', () => {
   });
 
   it('marks all read for the tenant only', async () => {
+    const { session } = await tenantWithAlerts('alerts-mark-all');
     const response = await session.request('POST', '/api/alerts/read-all');
     expect(response.status).toBe(200);
-    expect(response.body.data.marked).toBe(2);
+    expect(response.body.data.marked).toBe(3);
     expect((await session.request('GET', '/api/alerts')).body.unread_count).toBe(0);
+    const again = await session.request('POST', '/api/alerts/read-all');
+    expect(again.body.data.marked).toBe(0);
     expect((await otherSession.request('GET', '/api/alerts')).body.unread_count).toBe(1);
   });
 });

@@ -261,6 +261,8 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
   });
 
   it('shows a product a person emitted with npm run emit', async () => {
+    // A tenant of its own: globex stays empty for the isolation test.
+    const emitter = await createTenantWithToken(system);
     const { stdout } = await promisify(execFile)(
       'npm',
       [
@@ -270,7 +272,7 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
         '--',
         'catalog.product.created',
         '--tenant',
-        globex.tenant.slug,
+        emitter.tenant.slug,
         '--data',
         JSON.stringify({ product_id: 77, sku: 'EMIT-77', name: 'Emitted', price: '7.70' }),
       ],
@@ -285,8 +287,8 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
       },
     );
     expect(JSON.parse(stdout.trim())).toMatchObject({ subject: 'catalog.product.created' });
-    await until(async () => (await globex.request('GET', '/api/v2/products')).body.total === 1);
-    const listed = await globex.request('GET', '/api/v2/products');
+    await until(async () => (await emitter.request('GET', '/api/v2/products')).body.total === 1);
+    const listed = await emitter.request('GET', '/api/v2/products');
     expect(listed.body.data).toEqual([
       expect.objectContaining({ id: 77, sku: 'EMIT-77', name: 'Emitted', price: '7.70' }),
     ]);

@@ -36,7 +36,8 @@ interface LogLine {
  * bounded time and logs it, then answers 503; authentication never fails open.
  * A gateway on its own real redis-server, which the test stops and restarts.
  */
-describe('gateway while its Redis is down', () => {
+// The steps of one outage, in order (Redis up, down inside the window, past it, back).
+describe('gateway while its Redis is down', { shuffle: false }, () => {
   let system: RunningSystem;
   let gateway: GatewayHandle;
   let redis: LocalServer | undefined;

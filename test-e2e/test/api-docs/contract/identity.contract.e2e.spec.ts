@@ -19,7 +19,8 @@ const TOKENS = '/api/personal-access-tokens';
  * Sign-in, the current user, two-factor and personal access tokens through the generated client:
  * every status the document lists for these operations, each answer checked against the document.
  */
-describe('contract: sign-in, user, two-factor, personal access tokens', () => {
+// In order: the last test checks what the others saw.
+describe('contract: sign-in, user, two-factor, personal access tokens', { shuffle: false }, () => {
   let c: ContractSystem;
   const ids = () => ({ id: String(c.tenant.tokenId) });
 

@@ -33,7 +33,8 @@ const push = (number: string) =>
  * webhook through the generated client: every status the document lists for these operations,
  * each answer checked against the document.
  */
-describe('contract: parcel tracking', () => {
+// In order: the last test checks what the others saw.
+describe('contract: parcel tracking', { shuffle: false }, () => {
   let c: ContractSystem;
   const ids = () => ({
     instance: String(c.tenant.instanceId),
