@@ -72,6 +72,8 @@ describe('outbound webhooks through the gateway', () => {
   const create = (t: TenantFixture, body: unknown) => t.request('POST', PATH, body);
 
   it('POST 201 returns the secret once; GET, the flat list, PATCH and DELETE never show it', async () => {
+    // A tenant of its own: this test counts the tenant's subscriptions.
+    const owner = await createTenantWithToken(system);
     const created = await create(owner, {
       url: `${receiverUrl}/crud`,
       events: ['product.created', 'customer.created'],
