@@ -1,71 +1,48 @@
 import { status } from '@grpc/grpc-js';
 import { describeCallError } from '@inventory/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../src/bootstrap.js';
-import {
-  as,
-  clientOf,
-  connect,
-  finished,
-  ingest,
-  startHarness,
-  type Service,
-  webhookEvents,
-} from './harness.js';
-import { ProviderPushes, SIM_KEY } from './provider-pushes.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { as, connect, finished, ingest, webhookEvents } from './harness.js';
+import { useIngestSuite } from './ingest-suite.js';
+import { SIM_KEY } from './provider-pushes.js';
 
 const TENANT = 'tenant-rules';
 const INSTANCE = 42;
 
 /** What is stored, and answered, for a push that is forged, malformed or for an unknown token. */
 describe('webhook-ingest: ingest rules (fake parcel-tracking)', () => {
-  let h: Awaited<ReturnType<typeof startHarness>>;
-  let service: Service;
-  let client: ReturnType<typeof clientOf>;
-  let pushes: ProviderPushes;
+  const suite = useIngestSuite();
   let token: string;
 
   beforeAll(async () => {
-    h = await startHarness();
-    service = await bootstrap(h.env);
-    client = clientOf(service.grpc!.address);
-    pushes = await ProviderPushes.start();
-    token = await connect(client, h.fake, TENANT, INSTANCE, SIM_KEY);
-  });
-  afterAll(async () => {
-    client?.close();
-    await pushes?.stop();
-    await service?.stop();
-    await h?.fake.stop();
-    await h?.infra.stop();
+    token = await connect(suite.client, suite.h.fake, TENANT, INSTANCE, SIM_KEY);
   });
 
   it('stores a bad signature as failed and refuses it; an unsigned push is processed', async () => {
     const number = '1Z999AA10000000040';
-    const { body } = await pushes.signed(number, 1);
+    const { body } = await suite.pushes.signed(number, 1);
     for (const sign of ['0'.repeat(64), 'not-hex', '']) {
-      const refused = await ingest(client, token, body, sign);
+      const refused = await ingest(suite.client, token, body, sign);
       expect(refused.rejection).toBe('invalid_signature');
       expect(refused.message).toMatch(/signature/);
-      const row = await finished(service, refused.webhook_event_id);
+      const row = await finished(suite.service, refused.webhook_event_id);
       expect(row).toMatchObject({
         result: 'failed',
         signature_state: 'invalid',
         error_message: 'The webhook signature (sign header) does not match the body.',
         tracking_number: number,
       });
-      expect(h.fake.callsFor(row.id)).toHaveLength(0);
+      expect(suite.h.fake.callsFor(row.id)).toHaveLength(0);
     }
     // A forged push does not count as the provider's last sign of life.
     const before = await as(TENANT, () =>
-      client.call.getWebhookSummary({ integration_instance_id: INSTANCE }),
+      suite.client.call.getWebhookSummary({ integration_instance_id: INSTANCE }),
     );
-    const unsigned = await ingest(client, token, body);
+    const unsigned = await ingest(suite.client, token, body);
     expect(unsigned.rejection).toBe('');
-    const row = await finished(service, unsigned.webhook_event_id);
+    const row = await finished(suite.service, unsigned.webhook_event_id);
     expect(row).toMatchObject({ result: 'processed', signature_state: 'absent' });
     const after = await as(TENANT, () =>
-      client.call.getWebhookSummary({ integration_instance_id: INSTANCE }),
+      suite.client.call.getWebhookSummary({ integration_instance_id: INSTANCE }),
     );
     expect(after.received_count).toBe(before.received_count + 1);
     expect(after.last_webhook_at).toEqual(row.received_at);
@@ -95,21 +72,21 @@ describe('webhook-ingest: ingest rules (fake parcel-tracking)', () => {
       'body',
     ],
   ])('stores %s as failed with the reason and refuses it', async (_name, body, field) => {
-    const refused = await ingest(client, token, body);
+    const refused = await ingest(suite.client, token, body);
     expect(refused.rejection).toBe('invalid_body');
     expect(refused.violations.map((violation) => violation.field)).toEqual([field]);
-    const row = await finished(service, refused.webhook_event_id);
+    const row = await finished(suite.service, refused.webhook_event_id);
     expect(row.result).toBe('failed');
     expect(row.error_message).toBe(refused.message);
     expect(row.error_message).not.toBe('');
     expect(row.raw_body.length).toBeLessThanOrEqual(64 * 1024);
-    expect(h.fake.callsFor(row.id)).toHaveLength(0);
+    expect(suite.h.fake.callsFor(row.id)).toHaveLength(0);
   });
 
   it('answers a batch (IngestWebhooks) webhook by webhook, as IngestWebhook would: stored, refused, unknown', async () => {
-    const own = await connect(client, h.fake, TENANT, INSTANCE + 2, SIM_KEY);
-    const good = await pushes.signed('1Z999AA10000000777');
-    const forged = await pushes.signed('1Z999AA10000000778');
+    const own = await connect(suite.client, suite.h.fake, TENANT, INSTANCE + 2, SIM_KEY);
+    const good = await suite.pushes.signed('1Z999AA10000000777');
+    const forged = await suite.pushes.signed('1Z999AA10000000778');
     const webhook = (body: string, sign?: string, tokenOf = own) => ({
       token: tokenOf,
       provider: 'parcel-tracking',
@@ -117,7 +94,7 @@ describe('webhook-ingest: ingest rules (fake parcel-tracking)', () => {
       content_type: 'application/json',
       signature: sign,
     });
-    const { results } = await client.call.ingestWebhooks({
+    const { results } = await suite.client.call.ingestWebhooks({
       webhooks: [
         webhook(good.body, good.sign),
         webhook(forged.body, '0'.repeat(64)),
@@ -130,29 +107,29 @@ describe('webhook-ingest: ingest rules (fake parcel-tracking)', () => {
     expect(results[2]!.error).toMatchObject({ code: status.NOT_FOUND });
     expect(results[3]!.answer).toMatchObject({ rejection: 'invalid_body' });
     expect(results[3]!.answer!.violations.length).toBeGreaterThan(0);
-    expect(await finished(service, results[0]!.answer!.webhook_event_id)).toMatchObject({
+    expect(await finished(suite.service, results[0]!.answer!.webhook_event_id)).toMatchObject({
       result: 'processed',
       tracking_number: '1Z999AA10000000777',
     });
     for (const refused of [results[1]!, results[3]!])
-      expect(await finished(service, refused.answer!.webhook_event_id)).toMatchObject({
+      expect(await finished(suite.service, refused.answer!.webhook_event_id)).toMatchObject({
         result: 'failed',
       });
   });
 
   it('stores nothing for an unknown or removed token', async () => {
-    const removed = await connect(client, h.fake, TENANT, 77, SIM_KEY);
-    await as(TENANT, () => client.call.unregisterToken({ token: removed }));
-    const before = await webhookEvents(service.mongo).countDocuments({});
+    const removed = await connect(suite.client, suite.h.fake, TENANT, 77, SIM_KEY);
+    await as(TENANT, () => suite.client.call.unregisterToken({ token: removed }));
+    const before = await webhookEvents(suite.service.mongo).countDocuments({});
     for (const unknown of [removed, `wh_${'z'.repeat(43)}`]) {
-      const failure = await ingest(client, unknown, '{}').then(
+      const failure = await ingest(suite.client, unknown, '{}').then(
         () => undefined,
         (error: unknown) => describeCallError(error),
       );
       expect(failure?.code).toBe(status.NOT_FOUND);
     }
     // A live token on another tenant's address is unknown there.
-    const elsewhere = await client.call
+    const elsewhere = await suite.client.call
       .ingestWebhook({
         token,
         provider: 'parcel-tracking',
@@ -165,6 +142,6 @@ describe('webhook-ingest: ingest rules (fake parcel-tracking)', () => {
         (error: unknown) => describeCallError(error),
       );
     expect(elsewhere?.code).toBe(status.NOT_FOUND);
-    expect(await webhookEvents(service.mongo).countDocuments({})).toBe(before);
+    expect(await webhookEvents(suite.service.mongo).countDocuments({})).toBe(before);
   });
 });

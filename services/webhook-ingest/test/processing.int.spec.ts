@@ -1,52 +1,29 @@
 import { status } from '@grpc/grpc-js';
 import { AppError } from '@inventory/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../src/bootstrap.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { INSTANCE_GONE, IGNORED_REASONS } from '../src/use-cases/process-webhook-event.js';
 import { answer, TrackingUpdateOutcome } from './fake-parcel-tracking.js';
-import {
-  activityEvents,
-  clientOf,
-  connect,
-  eventually,
-  finished,
-  ingest,
-  startHarness,
-  type Service,
-} from './harness.js';
-import { ProviderPushes, SIM_KEY } from './provider-pushes.js';
+import { activityEvents, connect, eventually, finished, ingest } from './harness.js';
+import { useIngestSuite } from './ingest-suite.js';
+import { SIM_KEY } from './provider-pushes.js';
 
 const TENANT = 'tenant-proc';
 const INSTANCE = 41;
 
 describe('webhook-ingest: the processing job (fake parcel-tracking)', () => {
-  let h: Awaited<ReturnType<typeof startHarness>>;
-  let service: Service;
-  let client: ReturnType<typeof clientOf>;
-  let pushes: ProviderPushes;
+  const suite = useIngestSuite();
   let token: string;
 
   beforeAll(async () => {
-    h = await startHarness();
-    service = await bootstrap(h.env);
-    client = clientOf(service.grpc!.address);
-    pushes = await ProviderPushes.start();
-    token = await connect(client, h.fake, TENANT, INSTANCE, SIM_KEY);
-  });
-  afterAll(async () => {
-    client?.close();
-    await pushes?.stop();
-    await service?.stop();
-    await h?.fake.stop();
-    await h?.infra.stop();
+    token = await connect(suite.client, suite.h.fake, TENANT, INSTANCE, SIM_KEY);
   });
 
   it('processes a signed provider push into one row with every field, and one webhook_processed activity', async () => {
     const number = '1Z999AA10000000001';
-    const { body, sign } = await pushes.signed(number, 2);
-    const stored = await ingest(client, token, body, sign);
+    const { body, sign } = await suite.pushes.signed(number, 2);
+    const stored = await ingest(suite.client, token, body, sign);
     expect(stored).toMatchObject({ rejection: '', message: '', violations: [] });
-    const row = await finished(service, stored.webhook_event_id);
+    const row = await finished(suite.service, stored.webhook_event_id);
     expect(row).toMatchObject({
       tenant_id: TENANT,
       integration_instance_id: INSTANCE,
@@ -73,7 +50,7 @@ describe('webhook-ingest: the processing job (fake parcel-tracking)', () => {
     expect(row.received_at).toBeInstanceOf(Date);
     expect(row.updated_at.getTime()).toBeGreaterThanOrEqual(row.created_at.getTime());
     // What parcel-tracking was asked to apply, keyed by the row id (its idempotency key).
-    const [call] = h.fake.callsFor(row.id);
+    const [call] = suite.h.fake.callsFor(row.id);
     expect(call).toMatchObject({
       tenantId: TENANT,
       request: {
@@ -93,7 +70,7 @@ describe('webhook-ingest: the processing job (fake parcel-tracking)', () => {
     expect(call!.request.update!.picked_up_at).toBeInstanceOf(Date);
     expect(call!.request.update!.estimated_delivery_at).toBeInstanceOf(Date);
     const activity = await eventually(async () => {
-      const found = (await activityEvents(service, TENANT)).filter(
+      const found = (await activityEvents(suite.service, TENANT)).filter(
         (entry) => entry.properties.webhook_event_id === row.id,
       );
       expect(found).toHaveLength(1);
@@ -114,13 +91,13 @@ describe('webhook-ingest: the processing job (fake parcel-tracking)', () => {
 
   it('stores a provider retry as one more row, ignored as a duplicate, and applies it once (issue 18 #12)', async () => {
     const number = '1Z999AA10000000002';
-    const { body, sign } = await pushes.signed(number, 1);
-    const first = await ingest(client, token, body, sign);
-    const retry = await ingest(client, token, body, sign);
+    const { body, sign } = await suite.pushes.signed(number, 1);
+    const first = await ingest(suite.client, token, body, sign);
+    const retry = await ingest(suite.client, token, body, sign);
     expect(retry.rejection).toBe('');
     expect(retry.webhook_event_id).not.toBe(first.webhook_event_id);
-    const original = await finished(service, first.webhook_event_id);
-    const duplicate = await finished(service, retry.webhook_event_id);
+    const original = await finished(suite.service, first.webhook_event_id);
+    const duplicate = await finished(suite.service, retry.webhook_event_id);
     expect(original.result).toBe('processed');
     expect(duplicate).toMatchObject({
       result: 'ignored',
@@ -129,12 +106,12 @@ describe('webhook-ingest: the processing job (fake parcel-tracking)', () => {
       error_message: expect.stringContaining('Duplicate of webhook event'),
     });
     // The next real change of the same shipment is not a duplicate.
-    pushes.advance(number);
-    const next = await pushes.push(number);
-    const moved = await ingest(client, token, next.body, next.sign);
-    expect((await finished(service, moved.webhook_event_id)).result).toBe('processed');
-    expect(h.fake.callsFor(retry.webhook_event_id)).toHaveLength(0);
-    expect(h.fake.callsFor(first.webhook_event_id)).toHaveLength(1);
+    suite.pushes.advance(number);
+    const next = await suite.pushes.push(number);
+    const moved = await ingest(suite.client, token, next.body, next.sign);
+    expect((await finished(suite.service, moved.webhook_event_id)).result).toBe('processed');
+    expect(suite.h.fake.callsFor(retry.webhook_event_id)).toHaveLength(0);
+    expect(suite.h.fake.callsFor(first.webhook_event_id)).toHaveLength(1);
   });
 
   it.each([
@@ -146,11 +123,11 @@ describe('webhook-ingest: the processing job (fake parcel-tracking)', () => {
     'ignores what parcel-tracking reports as outcome %s (%s), with the reason',
     async (outcome) => {
       const number = `1Z999AA1000000010${outcome}`;
-      h.fake.applyAnswers.set(number, [answer(outcome, 'delivered')]);
-      const { body, sign } = await pushes.signed(number, 1);
+      suite.h.fake.applyAnswers.set(number, [answer(outcome, 'delivered')]);
+      const { body, sign } = await suite.pushes.signed(number, 1);
       const row = await finished(
-        service,
-        (await ingest(client, token, body, sign)).webhook_event_id,
+        suite.service,
+        (await ingest(suite.client, token, body, sign)).webhook_event_id,
       );
       expect(row).toMatchObject({
         result: 'ignored',
@@ -164,30 +141,36 @@ describe('webhook-ingest: the processing job (fake parcel-tracking)', () => {
 
   it('processes TRACKING_STOPPED as parcel-tracking applies it', async () => {
     const number = '1Z999AA10000000020';
-    h.fake.applyAnswers.set(number, [
+    suite.h.fake.applyAnswers.set(number, [
       answer(TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED, 'in_transit', 'in_transit'),
     ]);
-    const { body, sign } = await pushes.signed(number, 2, 'TRACKING_STOPPED');
-    const row = await finished(service, (await ingest(client, token, body, sign)).webhook_event_id);
+    const { body, sign } = await suite.pushes.signed(number, 2, 'TRACKING_STOPPED');
+    const row = await finished(
+      suite.service,
+      (await ingest(suite.client, token, body, sign)).webhook_event_id,
+    );
     expect(row).toMatchObject({ event_type: 'TRACKING_STOPPED', result: 'processed' });
-    expect(h.fake.callsFor(row.id)[0]!.request.update!.event_type).toBe('TRACKING_STOPPED');
+    expect(suite.h.fake.callsFor(row.id)[0]!.request.update!.event_type).toBe('TRACKING_STOPPED');
   });
 
   it('retries a failing apply a bounded number of times, then fails it with the reason and a webhook_failed activity', async () => {
     const number = '1Z999AA10000000030';
-    h.fake.applyAnswers.set(number, [
+    suite.h.fake.applyAnswers.set(number, [
       new AppError(status.UNAVAILABLE, 'unavailable', 'tracking store is down'),
     ]);
-    const { body, sign } = await pushes.signed(number, 1);
-    const row = await finished(service, (await ingest(client, token, body, sign)).webhook_event_id);
+    const { body, sign } = await suite.pushes.signed(number, 1);
+    const row = await finished(
+      suite.service,
+      (await ingest(suite.client, token, body, sign)).webhook_event_id,
+    );
     expect(row).toMatchObject({
       result: 'failed',
       attempts: 3,
       error_message: 'Could not be applied after 3 attempts: tracking store is down',
     });
-    expect(h.fake.callsFor(row.id)).toHaveLength(3);
+    expect(suite.h.fake.callsFor(row.id)).toHaveLength(3);
     await eventually(async () => {
-      const found = (await activityEvents(service, TENANT)).filter(
+      const found = (await activityEvents(suite.service, TENANT)).filter(
         (entry) => entry.properties.webhook_event_id === row.id,
       );
       expect(found.map((entry) => entry.event)).toEqual(['webhook_failed']);
@@ -196,32 +179,37 @@ describe('webhook-ingest: the processing job (fake parcel-tracking)', () => {
 
   it('recovers when a failure passes before the attempts run out', async () => {
     const number = '1Z999AA10000000031';
-    h.fake.applyAnswers.set(number, [
+    suite.h.fake.applyAnswers.set(number, [
       new AppError(status.UNAVAILABLE, 'unavailable', 'blip'),
       answer(TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED, 'pending', 'info_received'),
     ]);
-    const { body, sign } = await pushes.signed(number, 1);
-    const row = await finished(service, (await ingest(client, token, body, sign)).webhook_event_id);
+    const { body, sign } = await suite.pushes.signed(number, 1);
+    const row = await finished(
+      suite.service,
+      (await ingest(suite.client, token, body, sign)).webhook_event_id,
+    );
     expect(row).toMatchObject({ result: 'processed', attempts: 2, error_message: null });
     expect(row.summary).toBe('pending → info_received');
   });
 
   it('fails at once what no retry can fix, and ignores rows of an instance that is gone', async () => {
     const refused = '1Z999AA10000000032';
-    h.fake.applyAnswers.set(refused, [
+    suite.h.fake.applyAnswers.set(refused, [
       new AppError(status.INVALID_ARGUMENT, 'validation_failed', 'event type not supported'),
     ]);
     const gone = '1Z999AA10000000033';
-    h.fake.applyAnswers.set(gone, [new AppError(status.NOT_FOUND, 'not_found', 'no instance')]);
-    const a = await pushes.signed(refused, 1);
-    const b = await pushes.signed(gone, 1);
+    suite.h.fake.applyAnswers.set(gone, [
+      new AppError(status.NOT_FOUND, 'not_found', 'no instance'),
+    ]);
+    const a = await suite.pushes.signed(refused, 1);
+    const b = await suite.pushes.signed(gone, 1);
     const refusedRow = await finished(
-      service,
-      (await ingest(client, token, a.body, a.sign)).webhook_event_id,
+      suite.service,
+      (await ingest(suite.client, token, a.body, a.sign)).webhook_event_id,
     );
     const goneRow = await finished(
-      service,
-      (await ingest(client, token, b.body, b.sign)).webhook_event_id,
+      suite.service,
+      (await ingest(suite.client, token, b.body, b.sign)).webhook_event_id,
     );
     expect(refusedRow).toMatchObject({
       result: 'failed',

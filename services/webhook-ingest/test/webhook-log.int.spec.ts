@@ -1,8 +1,8 @@
 import { describeCallError } from '@inventory/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../src/bootstrap.js';
-import { as, clientOf, connect, finished, ingest, startHarness, type Service } from './harness.js';
-import { ProviderPushes, SIM_KEY } from './provider-pushes.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { as, connect, finished, ingest } from './harness.js';
+import { useIngestSuite } from './ingest-suite.js';
+import { SIM_KEY } from './provider-pushes.js';
 
 const TENANT = 'tenant-log';
 const INSTANCE = 43;
@@ -10,15 +10,12 @@ const MOVED = '1Z999AA10000000002';
 
 /** ListWebhookEvents over rows this file stores itself: processed, a duplicate, a forgery. */
 describe('webhook-ingest: the webhook log (fake parcel-tracking)', () => {
-  let h: Awaited<ReturnType<typeof startHarness>>;
-  let service: Service;
-  let client: ReturnType<typeof clientOf>;
-  let pushes: ProviderPushes;
+  const suite = useIngestSuite();
   const storedIds: number[] = [];
 
   const list = (request: Record<string, unknown>, tenantId = TENANT) =>
     as(tenantId, () =>
-      client.call.listWebhookEvents({
+      suite.client.call.listWebhookEvents({
         integration_instance_id: INSTANCE,
         event_types: [],
         results: [],
@@ -29,36 +26,25 @@ describe('webhook-ingest: the webhook log (fake parcel-tracking)', () => {
     );
 
   beforeAll(async () => {
-    h = await startHarness();
-    service = await bootstrap(h.env);
-    client = clientOf(service.grpc!.address);
-    pushes = await ProviderPushes.start();
-    const token = await connect(client, h.fake, TENANT, INSTANCE, SIM_KEY);
-    const other = await connect(client, h.fake, TENANT, INSTANCE + 1, SIM_KEY);
+    const token = await connect(suite.client, suite.h.fake, TENANT, INSTANCE, SIM_KEY);
+    const other = await connect(suite.client, suite.h.fake, TENANT, INSTANCE + 1, SIM_KEY);
     const store = async (instanceToken: string, body: string, sign: string) => {
-      const { webhook_event_id } = await ingest(client, instanceToken, body, sign);
-      await finished(service, webhook_event_id);
+      const { webhook_event_id } = await ingest(suite.client, instanceToken, body, sign);
+      await finished(suite.service, webhook_event_id);
       if (instanceToken === token) storedIds.push(webhook_event_id);
     };
     // One shipment's push, the provider's retry of it (a duplicate) and its next change.
-    const moved = await pushes.signed(MOVED);
+    const moved = await suite.pushes.signed(MOVED);
     await store(token, moved.body, moved.sign);
     await store(token, moved.body, moved.sign);
-    pushes.advance(MOVED);
-    const next = await pushes.push(MOVED);
+    suite.pushes.advance(MOVED);
+    const next = await suite.pushes.push(MOVED);
     await store(token, next.body, next.sign);
-    const forged = await pushes.signed('1Z999AA10000000040');
+    const forged = await suite.pushes.signed('1Z999AA10000000040');
     await store(token, forged.body, '0'.repeat(64));
     // Another instance's row, which no list of INSTANCE shows.
-    const elsewhere = await pushes.signed('1Z999AA10000000041');
+    const elsewhere = await suite.pushes.signed('1Z999AA10000000041');
     await store(other, elsewhere.body, elsewhere.sign);
-  });
-  afterAll(async () => {
-    client?.close();
-    await pushes?.stop();
-    await service?.stop();
-    await h?.fake.stop();
-    await h?.infra.stop();
   });
 
   it("lists the instance's finished rows, newest first", async () => {
