@@ -56,12 +56,13 @@ export async function startTcpProxy(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
+  const address = `127.0.0.1:${port}`;
   return {
-    address: `127.0.0.1:${port}`,
+    address,
     port,
     through(url) {
       const proxied = new URL(url);
-      proxied.host = `127.0.0.1:${port}`;
+      proxied.host = address;
       return proxied.toString();
     },
     held: () => Buffer.concat(held.map(({ chunk }) => chunk)),

@@ -98,14 +98,14 @@ export async function runFaults(
   const badAnswers: string[] = [];
   // Which fault a bad answer came during, and when, to find it in the system's log.
   let phase = 'before the first fault';
+  const recordBad = (label: string, what: string) =>
+    badAnswers.push(`${label} (${phase}, ${new Date().toISOString()}): ${what}`);
   const record = (label: string, answer: HttpResponse | 'timeout' | 'error') => {
     requests += 1;
-    const bad = (what: string) =>
-      badAnswers.push(`${label} (${phase}, ${new Date().toISOString()}): ${what}`);
-    if (answer === 'timeout' || answer === 'error') bad(answer);
+    if (answer === 'timeout' || answer === 'error') recordBad(label, answer);
     // Readiness answers 503 in its own shape ({ status, checks }) by design.
     else if (answer.status >= 500 && !isJson503(answer) && !label.endsWith('readyz'))
-      bad(`${answer.status} ${answer.text.slice(0, 120)}`);
+      recordBad(label, `${answer.status} ${answer.text.slice(0, 120)}`);
   };
   const loadRoutes: ProbeName[] = ['user', 'channels', 'activity', 'webhook'];
   let running = true;

@@ -7,8 +7,9 @@ import { AppError } from './errors.js';
  * reaches the stream as a cancel before the drop is noticed, and INTERNAL ("Received RST_STREAM
  * with code …", "Call ended without gRPC status") for a stream reset or closed without trailers
  * (`subchannel-call.js`). Our clients never cancel a call and our servers send INTERNAL only with
- * "Internal error", so these mean the peer went away: UNAVAILABLE (reason `unreachable`, as the connection gate's), which
- * callers retry and the gateway answers 503, instead of a 500. Anything else is returned as is.
+ * "Internal error", so these mean the peer went away: UNAVAILABLE (reason `unreachable`, as the
+ * connection gate's), which callers retry and the gateway answers 503, instead of a 500. Anything
+ * else is returned as is.
  */
 export function asTransportFailure(error: ServiceError): ServiceError | AppError {
   const madeUp =
