@@ -18,6 +18,15 @@ export interface BenchContext {
     fresh?: boolean,
   ): Promise<Measured>;
   bareSaturation(): Promise<number>;
+  /**
+   * Paced load on `url` until its CPU per request is steady (`warmUntilSteady`), once per url,
+   * method and rate in a run: every measured side, the bare server included, starts from there.
+   */
+  warm(
+    processes: Record<string, number>,
+    options: Pick<OpenLoopOptions, 'url' | 'headers' | 'ratePerSecond' | 'build'>,
+    post?: boolean,
+  ): Promise<void>;
   saturationSeconds: number;
   /**
    * How many times the gateway rows alternate their baseline and their measurement (`--repeat`):

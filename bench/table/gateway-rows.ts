@@ -16,6 +16,11 @@ async function pacedGet(
   context.log(`${row.id}: ${row.total} requests at ${row.rate}/s`);
   const baselines: Measured[] = [];
   const measurements: Measured[] = [];
+  await context.warm(context.system.processes(), {
+    url,
+    headers: context.auth,
+    ratePerSecond: row.rate,
+  });
   for (let pair = 0; pair < context.repeat; pair++) {
     baselines.push(
       await context.bare({ ratePerSecond: row.rate, total: row.total }, false, context.repeat > 1),

@@ -11,7 +11,7 @@ import { launchSystem, repoRoot, startNodeScript, stopChild } from '../lib/syste
 import { outboundRow, webhookRow } from './async-rows.js';
 import type { BenchContext } from './context.js';
 import { createInstance, gatewayRows, parcelRows } from './gateway-rows.js';
-import { pacedMeasure, saturation, withCpu } from './measure.js';
+import { pacedMeasure, saturation, warmUntilSteady, withCpu } from './measure.js';
 import { mongoRows } from './mongo-rows.js';
 import { buildRow, markdownTable, type Measured, type RowInput } from './report.js';
 
@@ -48,6 +48,7 @@ const quick = values.quick;
 const bare = await startNodeScript(['bench/lib/bare-server.ts'], {}, /BARE (\d+)/);
 const bareUrl = `http://127.0.0.1:${bare.match[1]}/`;
 const bareRuns = new Map<string, Measured>();
+const warmed = new Set<string>();
 const inputs: RowInput[] = [];
 let idleCpuMsPerSecond: Record<string, number> | undefined;
 try {
@@ -74,6 +75,16 @@ try {
           const key = `${post}:${options.ratePerSecond}:${options.total}`;
           const cached = options.build || fresh ? undefined : bareRuns.get(key);
           if (cached) return cached;
+          await context.warm(
+            { bare: bare.child.pid! },
+            {
+              url: bareUrl,
+              headers: {},
+              ratePerSecond: options.ratePerSecond,
+              build: options.build,
+            },
+            post,
+          );
           const measured = await pacedMeasure(
             { bare: bare.child.pid! },
             {
@@ -88,6 +99,19 @@ try {
           return measured;
         },
         bareSaturation: async () => saturation(bareUrl, {}, context.saturationSeconds),
+        async warm(processes, options, post = false) {
+          const key = `${post ? 'POST' : 'GET'} ${options.url} ${options.ratePerSecond}`;
+          if (warmed.has(key)) return;
+          warmed.add(key);
+          const { usPerOp, steady } = await warmUntilSteady(processes, {
+            ...options,
+            windowSeconds: quick ? 2 : 5,
+            maxWindows: quick ? 4 : 8,
+          });
+          log(
+            `warm-up ${key.replace(/^(\w+) http:\/\/[^/]+/, '$1 ')}: ${usPerOp.join(' → ')} µs/request${steady ? ' (steady)' : ' (still moving; measured anyway)'}`,
+          );
+        },
         saturationSeconds: quick ? 3 : 5,
         repeat: Math.max(1, Number(values.repeat)),
         log,

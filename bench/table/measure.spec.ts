@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pooled } from './measure.js';
+import { isSteady, pooled } from './measure.js';
 
 describe('pooled measurements', () => {
   it('sums CPU and operations, takes the median of each percentile and sums failures', () => {
@@ -15,5 +15,20 @@ describe('pooled measurements', () => {
       latency: { p50_ms: 2, p95_ms: 10, p99_ms: 20 },
       failures: 1,
     });
+  });
+});
+
+describe('steady warm-up windows', () => {
+  it('is steady only when the last two windows differ by at most 10 % of the earlier one', () => {
+    expect(isSteady([])).toBe(false);
+    expect(isSteady([240])).toBe(false);
+    // The bare server's first windows on this machine: still falling.
+    expect(isSteady([240, 71])).toBe(false);
+    expect(isSteady([240, 71, 41])).toBe(false);
+    expect(isSteady([240, 71, 41, 32, 33])).toBe(true);
+    expect(isSteady([100, 110])).toBe(true);
+    expect(isSteady([100, 90])).toBe(true);
+    expect(isSteady([100, 111])).toBe(false);
+    expect(isSteady([100, 89])).toBe(false);
   });
 });
