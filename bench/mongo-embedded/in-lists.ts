@@ -10,10 +10,10 @@
  * (unpack the other copy inside the repository so its imports resolve:
  *  mkdir -p tmp/before && git archive <commit> libs/mongo-embedded/src | tar -x -C tmp/before)
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, type Collection, type Document } from 'mongodb';
+import { startEngineProcess, type EngineProcess } from './engine-process.js';
 
 const OTHER = process.argv[2] && process.argv[2] !== '-' ? process.argv[2] : undefined;
 const DOCS = Number(process.argv[3] ?? 100_000);
@@ -26,40 +26,15 @@ const GROUPS = 1_000;
 
 interface Side {
   name: string;
-  child: ChildProcess;
+  engine: EngineProcess;
   client: MongoClient;
 }
 
 async function startSide(name: string, engine?: string): Promise<Side> {
-  const child = fork(path.join(import.meta.dirname, 'insert-server.ts'), [], {
-    execArgv: [
-      '--import',
-      'tsx',
-      '--conditions=development',
-      ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : []),
-    ],
-    env: { ...process.env, BENCH_ENGINE: engine ?? '' },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      const m = /PORT (\d+)/.exec((out += d.toString()));
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const client = await new MongoClient(`mongodb://127.0.0.1:${port}`).connect();
-  return { name, child, client };
+  const started = await startEngineProcess({ engine, profileDir: PROF });
+  const client = await new MongoClient(`mongodb://127.0.0.1:${started.port}`).connect();
+  return { name, engine: started, client };
 }
-
-const serverCpu = (s: Side) =>
-  new Promise<number>((resolve) => {
-    s.child.once('message', (u) =>
-      resolve((u as NodeJS.CpuUsage).user + (u as NodeJS.CpuUsage).system),
-    );
-    s.child.send('cpu');
-  });
 
 const key = (i: number) => `dk-${String(i).padStart(8, '0')}`;
 const row = (i: number) => ({
@@ -150,9 +125,9 @@ for (const s of sides) {
 for (let r = 0; r < ROUNDS; r++)
   for (const [name, shape] of Object.entries(SHAPES))
     for (const s of r % 2 ? [...sides].reverse() : sides) {
-      const t0 = await serverCpu(s);
+      const t0 = await s.engine.cpuUs();
       for (let i = 0; i < shape.ops; i++) await shape.run(coll(s), r * shape.ops + i + 1);
-      const t1 = await serverCpu(s);
+      const t1 = await s.engine.cpuUs();
       const m = cpu.get(s.name)!;
       const [sum, ops] = m.get(name) ?? [0, 0];
       m.set(name, [sum + t1 - t0, ops + shape.ops]);
@@ -160,8 +135,7 @@ for (let r = 0; r < ROUNDS; r++)
 
 for (const s of sides) {
   await s.client.close();
-  s.child.disconnect();
-  await new Promise((done) => s.child.once('exit', done));
+  await s.engine.stop();
 }
 
 console.log(

@@ -10,10 +10,10 @@
  *  mkdir -p tmp/before && git archive <commit> libs/mongo-embedded/src | tar -x -C tmp/before)
  * BENCH_SERVER_PROF=<dir> profiles both servers (--cpu-prof).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, type Collection } from 'mongodb';
+import { startEngineProcess, type EngineProcess } from './engine-process.js';
 
 const OTHER = process.argv[2];
 if (!OTHER) throw new Error('usage: insert-ab.ts <other src dir> [docs] [rounds]');
@@ -26,42 +26,16 @@ const STATUSES = ['pending', 'in_transit', 'delivered', 'failed', 'returned'];
 const prof = process.env.BENCH_SERVER_PROF;
 
 interface Side {
-  child: ChildProcess;
+  engine: EngineProcess;
   client: MongoClient;
-  cpuUs: number;
-  ops: number;
 }
 
 async function startSide(engine?: string): Promise<Side> {
-  const child = fork(path.join(import.meta.dirname, 'insert-server.ts'), [], {
-    execArgv: [
-      '--import',
-      'tsx',
-      '--conditions=development',
-      ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
-    ],
-    env: { ...process.env, BENCH_ENGINE: engine ?? '' },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      const m = /PORT (\d+)/.exec((out += d.toString()));
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const client = await new MongoClient(`mongodb://127.0.0.1:${port}`).connect();
-  return { child, client, cpuUs: 0, ops: 0 };
+  const started = await startEngineProcess({ engine, profileDir: prof });
+  const client = await new MongoClient(`mongodb://127.0.0.1:${started.port}`).connect();
+  return { engine: started, client };
 }
 
-const serverCpu = (s: Side) =>
-  new Promise<number>((resolve) => {
-    s.child.once('message', (u) =>
-      resolve((u as NodeJS.CpuUsage).user + (u as NodeJS.CpuUsage).system),
-    );
-    s.child.send('cpu');
-  });
 const clientCpu = () => {
   const u = process.cpuUsage();
   return u.user + u.system;
@@ -74,11 +48,11 @@ async function timed(
   ops: number,
   fn: () => Promise<unknown>,
 ) {
-  const s0 = await serverCpu(s);
+  const s0 = await s.engine.cpuUs();
   const c0 = clientCpu();
   await fn();
   const c1 = clientCpu();
-  const s1 = await serverCpu(s);
+  const s1 = await s.engine.cpuUs();
   meter.server += s1 - s0;
   meter.cpu += s1 - s0 + (c1 - c0);
   meter.ops += ops;
@@ -151,8 +125,7 @@ for (let r = 0; r < ROUNDS; r++) {
 
 for (const s of Object.values(sides)) {
   await s.client.close();
-  s.child.disconnect();
-  await new Promise((r) => s.child.once('exit', r));
+  await s.engine.stop();
 }
 
 const us = (m: { cpu: number; ops: number }) => m.cpu / m.ops;

@@ -11,13 +11,11 @@
  * Run: npx tsx --conditions=development bench/mongo-embedded/insert-many.ts [docs=30000] [batch=100] [dataDir] [fsync=interval]
  * Profile the server: BENCH_SERVER_PROF=<dir> ... (adds --cpu-prof --cpu-prof-dir=<dir> to the server).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import mongoose from 'mongoose';
+import { startEngineProcess } from './engine-process.js';
 import {
   TokenRequestRepositoryForBench as TokenRequestRepository,
   type TokenRequestDocument,
@@ -32,43 +30,17 @@ const SINGLES = 2_000;
 const PINGS = 2_000;
 const TENANTS = Array.from({ length: 8 }, () => new mongoose.Types.ObjectId().toHexString());
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 if (DATA_DIR) fs.rmSync(DATA_DIR, { recursive: true, force: true });
 
 // --- the server process -------------------------------------------------------------------------
-const prof = process.env.BENCH_SERVER_PROF;
-const child: ChildProcess = fork(
-  path.join(here, 'insert-server.ts'),
-  DATA_DIR ? [DATA_DIR, FSYNC] : [],
-  {
-    execArgv: [
-      '--import',
-      'tsx',
-      '--conditions=development',
-      ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
-    ],
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  },
-);
-const port = await new Promise<number>((resolve, reject) => {
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-    const m = /PORT (\d+)/.exec(out);
-    if (m) resolve(Number(m[1]));
-  });
-  child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+const engine = await startEngineProcess({
+  dataDir: DATA_DIR,
+  fsync: FSYNC as 'always' | 'interval' | 'never',
+  profileDir: process.env.BENCH_SERVER_PROF,
 });
-
+const { port } = engine;
 /** Server CPU time (user + system) in µs, as reported by the server process itself. */
-const serverCpu = () =>
-  new Promise<number>((resolve) => {
-    child.once('message', (u) => {
-      const { user, system } = u as NodeJS.CpuUsage;
-      resolve(user + system);
-    });
-    child.send('cpu');
-  });
+const serverCpu = () => engine.cpuUs();
 
 class Meter {
   /** Server CPU of one empty measurement (two IPC round trips), subtracted from every measurement. */
@@ -225,8 +197,7 @@ const [countIndexed, countPlain] = await Promise.all([
   Plain.countDocuments(),
 ]);
 await conn.close();
-child.disconnect();
-await new Promise((r) => child.once('exit', r));
+await engine.stop();
 
 // --- report -------------------------------------------------------------------------------------
 const us = (v: number) => `${v.toFixed(1)} µs`;

@@ -1,5 +1,5 @@
 /**
- * The embedded server alone in its own process, for `insert-many.ts` and `insert-ab.ts`: prints
+ * The embedded server alone in its own process (started by `engine-process.ts`): prints
  * `PORT <n>` when listening and answers each IPC message with its own `process.cpuUsage()`, so the
  * bench can charge server CPU (not the client's) to each phase. Args: [dataDir] [fsync].
  * BENCH_ENGINE=<another copy's src/index.ts> runs that copy of the engine instead of this checkout's.
