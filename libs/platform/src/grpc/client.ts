@@ -88,6 +88,9 @@ export function createCallBreaker<A extends unknown[], R>(
     rollingCountTimeout: options.rollingCountTimeoutMs ?? 10_000,
     // Latency percentiles are not used, and keeping them holds every call's duration for the window.
     rollingPercentilesEnabled: false,
+    // Nothing listens for the per-second `snapshot` events; each one is a timer and a sum over the
+    // window, per breaker, and a client partitioned by tenant keeps up to maxPartitions breakers.
+    enableSnapshots: false,
     errorFilter: (error: { code?: unknown }) => !INFRASTRUCTURE_CODES.has(error.code as GrpcStatus),
   });
   if (options.name) {
