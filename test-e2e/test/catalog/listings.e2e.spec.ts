@@ -37,16 +37,25 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
 
   const until = (check: () => Promise<boolean>) => waitFor(check, 30_000);
 
+  /** A tenant with the seed's 5 products and 4 purchase invoices listed. */
+  const seededTenant = async () => {
+    const tenant = await createTenantWithToken(system);
+    await seedCatalog({ natsUrl: system.infra.natsUrl, tenantId: tenant.tenant.id });
+    await until(async () => (await tenant.request('GET', '/api/v2/products')).body.total === 5);
+    await until(
+      async () => (await tenant.request('GET', '/api/purchase-invoices')).body.total === 4,
+    );
+    return tenant;
+  };
+
   beforeAll(async () => {
     system = await startSystem();
     nats = await connectNats(system.infra.natsUrl, 'e2e-catalog-producer');
     await ensureStream(await nats.jetstreamManager(), CATALOG_STREAM);
     publisher = new EventPublisher(nats.jetstream());
-    acme = await createTenantWithToken(system);
+    // Read by every test and changed by none: the tests that publish changes seed their own.
+    acme = await seededTenant();
     globex = await createTenantWithToken(system);
-    await seedCatalog({ natsUrl: system.infra.natsUrl, tenantId: acme.tenant.id });
-    await until(async () => (await acme.request('GET', '/api/v2/products')).body.total === 5);
-    await until(async () => (await acme.request('GET', '/api/purchase-invoices')).body.total === 4);
   });
   afterAll(async () => {
     await nats?.drain();
@@ -101,8 +110,9 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
   });
 
   it('follows product updates and deletes; a late older update never resurrects', async () => {
+    const own = await seededTenant();
     await publisher.publish(productUpdated, {
-      tenantId: acme.tenant.id,
+      tenantId: own.tenant.id,
       payload: {
         product: {
           product_id: 4,
@@ -115,11 +125,11 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
       },
     });
     await publisher.publish(productDeleted, {
-      tenantId: acme.tenant.id,
+      tenantId: own.tenant.id,
       payload: { product_id: 5, version: 3 },
     });
     await publisher.publish(productUpdated, {
-      tenantId: acme.tenant.id,
+      tenantId: own.tenant.id,
       payload: {
         product: { product_id: 5, sku: 'GIFT-BUNDLE', name: 'late', type: 'bundle', price: '1' },
         version: 2,
@@ -127,7 +137,7 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
     });
     // A later update on the same subject: once it shows, the late one before it was handled.
     await publisher.publish(productUpdated, {
-      tenantId: acme.tenant.id,
+      tenantId: own.tenant.id,
       payload: {
         product: {
           product_id: 3,
@@ -140,10 +150,10 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
       },
     });
     await until(async () => {
-      const body = (await acme.request('GET', '/api/v2/products?sort=id')).body;
+      const body = (await own.request('GET', '/api/v2/products?sort=id')).body;
       return body.data.some((row: { name: string }) => row.name === 'Hoodie marker');
     });
-    const { body } = await acme.request('GET', '/api/v2/products?sort=id');
+    const { body } = await own.request('GET', '/api/v2/products?sort=id');
     expect(body.data.map((row: { id: number; price: string }) => [row.id, row.price])).toEqual([
       [1, '19.99'],
       [2, '19.99'],
@@ -154,8 +164,9 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
   });
 
   it('lists purchase invoices with decimal-string totals sorted numerically', async () => {
+    const own = await seededTenant();
     await publisher.publish(purchaseInvoiceCreated, {
-      tenantId: acme.tenant.id,
+      tenantId: own.tenant.id,
       payload: {
         invoice: {
           purchase_invoice_id: 5,
@@ -168,8 +179,8 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
         version: 1,
       },
     });
-    await until(async () => (await acme.request('GET', '/api/purchase-invoices')).body.total === 5);
-    const response = await acme.request('GET', '/api/purchase-invoices?sort=-total&per_page=10');
+    await until(async () => (await own.request('GET', '/api/purchase-invoices')).body.total === 5);
+    const response = await own.request('GET', '/api/purchase-invoices?sort=-total&per_page=10');
     expect(response.status).toBe(200);
     expect(response.body.data.map((row: { total: string }) => row.total)).toEqual([
       '12000',
@@ -187,13 +198,13 @@ describe('GET /api/v2/products and GET /api/purchase-invoices', () => {
       due_date: null,
       created_at: '2026-01-13T00:00:00.000Z',
     });
-    const open = await acme.request(
+    const open = await own.request(
       'GET',
       '/api/purchase-invoices?filter[status]=open&filter[search]=acme',
     );
     expect(open.body.data.map((row: { id: number }) => row.id)).toEqual([5, 3]);
     expect(open.body.first_page_url).toBe(
-      `${acme.baseUrl}/api/purchase-invoices?filter%5Bstatus%5D=open&filter%5Bsearch%5D=acme&page=1`,
+      `${own.baseUrl}/api/purchase-invoices?filter%5Bstatus%5D=open&filter%5Bsearch%5D=acme&page=1`,
     );
   });
 

@@ -89,8 +89,20 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
     expect(calls).toBeGreaterThanOrEqual(2);
     expect(calls).toBeLessThan(responses.length / 2);
   });
+});
 
-  // Last: it takes identity away for good.
+// A system of its own: the test takes identity away for good.
+describe('GET /api/user without identity', () => {
+  let system: RunningSystem;
+  let a: TenantFixture;
+
+  beforeAll(async () => {
+    // The one-hour deadline: a look-up that waited for it would time the test out.
+    system = await startSystem({ gatewayEnv: { GRPC_DEADLINE_MS: String(60 * 60_000) } });
+    a = await createTenantWithToken(system, { slug: 'batch-gone' });
+  });
+  afterAll(() => system?.stop());
+
   it('fails fast with 503 when identity ends its streams and goes away', async () => {
     expect((await a.request('GET', '/api/user')).status).toBe(200);
     await system.services.identity!.grpc!.stop();
