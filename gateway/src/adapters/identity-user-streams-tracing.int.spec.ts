@@ -61,7 +61,6 @@ async function startFakeIdentity() {
 /** ADR 0711's gap, closed: a look-up on identity's user stream is a client span of its request. */
 describe('IdentityUserStreams trace context', () => {
   let receiver: OtlpReceiver;
-  let tracing: TracingHandle;
   let identity: Awaited<ReturnType<typeof startFakeIdentity>>;
   let streams: IdentityUserStreams;
 
@@ -76,12 +75,21 @@ describe('IdentityUserStreams trace context', () => {
   afterAll(async () => {
     streams?.close();
     identity?.stop();
-    await tracing?.shutdown();
     await receiver?.stop();
   });
 
   it("sends the look-up's traceparent in its message, as a client span under the request's span", async () => {
-    tracing = startTracing('gateway', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
+    const tracing = startTracing('gateway', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
+    try {
+      await expectTracedLookUp(tracing);
+    } finally {
+      // Off again, whatever the outcome: the next test expects a gateway without tracing.
+      await tracing.shutdown();
+    }
+  });
+
+  /** A look-up under a request's span sends its traceparent and exports a client span under it. */
+  async function expectTracedLookUp(tracing: TracingHandle) {
     const traceId = randomBytes(16).toString('hex');
     const request = startSpan('GET /api/user', {
       kind: SpanKind.SERVER,
@@ -112,11 +120,9 @@ describe('IdentityUserStreams trace context', () => {
         parentSpanId: request.spanContext().spanId,
         attributes: { 'rpc.grpc.status_code': GrpcStatus.OK },
       });
-  });
+  }
 
-  // Last: it turns tracing off.
   it('sends no trace context when tracing is off', async () => {
-    await tracing.shutdown();
     await streams.lookUp('tenant-1', [8]);
     expect(identity.received.at(-1)).toMatchObject({ user_ids: [8] });
     expect(identity.received.at(-1)!.traceparent).toBeUndefined();

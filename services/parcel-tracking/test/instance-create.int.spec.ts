@@ -1,4 +1,5 @@
 import { status } from '@grpc/grpc-js';
+import { freePort } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
 import {
   activityEvents,
@@ -6,6 +7,7 @@ import {
   eventually,
   failureOf,
   GOOD_KEY,
+  startReplica,
   startReplicaWithOpenBreaker,
 } from './harness.js';
 
@@ -145,8 +147,23 @@ describe('CreateInstance', () => {
 describe('CreateInstance without the webhook registry', () => {
   it('undoes the create and answers UNAVAILABLE', async () => {
     const tenant = newTenant();
-    await suite.h.ingest.grpc!.stop(1_000);
-    expect((await failureOf(create(tenant))).code).toBe(status.UNAVAILABLE);
+    // A replica whose registry address nothing listens on: the suite's webhook-ingest stays up
+    // for the other tests, whatever order they run in.
+    const replica = await startReplica(suite.h, {
+      WEBHOOK_INGEST_GRPC_ADDRESS: `127.0.0.1:${await freePort()}`,
+    });
+    try {
+      const created = as(tenant, () =>
+        replica.client.call.createInstance({
+          input_violations: [],
+          name: 'Parcel tracking',
+          api_key: GOOD_KEY,
+        }),
+      );
+      expect((await failureOf(created)).code).toBe(status.UNAVAILABLE);
+    } finally {
+      await replica.stop();
+    }
     expect(await suite.h.stored('instances').countDocuments({ tenant_id: tenant })).toBe(0);
   });
 });
