@@ -98,14 +98,9 @@ describe('CreateInstance', () => {
     // A replica whose provider breaker is open (as after an outage).
     const replica = await startReplicaWithOpenBreaker(suite.h);
     try {
-      const viaOpenBreaker = as(tenant, () =>
-        replica.client.call.createInstance({
-          input_violations: [],
-          name: 'Parcel tracking',
-          api_key: GOOD_KEY,
-        }),
-      );
-      expect(await failureOf(viaOpenBreaker)).toMatchObject({ reason: 'api_error' });
+      expect(await failureOf(create(tenant, {}, replica.client))).toMatchObject({
+        reason: 'api_error',
+      });
     } finally {
       await replica.stop();
     }
@@ -153,14 +148,7 @@ describe('CreateInstance without the webhook registry', () => {
       WEBHOOK_INGEST_GRPC_ADDRESS: `127.0.0.1:${await freePort()}`,
     });
     try {
-      const created = as(tenant, () =>
-        replica.client.call.createInstance({
-          input_violations: [],
-          name: 'Parcel tracking',
-          api_key: GOOD_KEY,
-        }),
-      );
-      expect((await failureOf(created)).code).toBe(status.UNAVAILABLE);
+      expect((await failureOf(create(tenant, {}, replica.client))).code).toBe(status.UNAVAILABLE);
     } finally {
       await replica.stop();
     }

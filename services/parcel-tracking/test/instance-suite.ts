@@ -23,9 +23,14 @@ export function useInstanceSuite(env: NodeJS.ProcessEnv = {}) {
       return harness!;
     },
     newTenant: () => `tenant-${++tenantSeq}-${Date.now()}`,
-    create: (tenant: string, request: Partial<CreateInstanceRequest> = {}) =>
+    /** Creates with the defaults below, through the suite's service or another replica's client. */
+    create: (
+      tenant: string,
+      request: Partial<CreateInstanceRequest> = {},
+      client: Harness['client'] = harness!.client,
+    ) =>
       as(tenant, () =>
-        harness!.client.call.createInstance({
+        client.call.createInstance({
           input_violations: [],
           name: 'Parcel tracking',
           api_key: GOOD_KEY,
