@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import mongoose from 'mongoose';
-import { startEngineProcess } from './engine-process.js';
+import { startEngineProcess, type EngineProcessOptions } from './engine-process.js';
 import {
   TokenRequestRepositoryForBench as TokenRequestRepository,
   type TokenRequestDocument,
@@ -24,7 +24,7 @@ import {
 const DOCS = Number(process.argv[2] ?? 30_000);
 const BATCH = Number(process.argv[3] ?? 100);
 const DATA_DIR = process.argv[4] || undefined;
-const FSYNC = process.argv[5] ?? 'interval';
+const FSYNC = (process.argv[5] ?? 'interval') as EngineProcessOptions['fsync'];
 const WARMUP_BATCHES = 20;
 const SINGLES = 2_000;
 const PINGS = 2_000;
@@ -35,12 +35,9 @@ if (DATA_DIR) fs.rmSync(DATA_DIR, { recursive: true, force: true });
 // --- the server process -------------------------------------------------------------------------
 const engine = await startEngineProcess({
   dataDir: DATA_DIR,
-  fsync: FSYNC as 'always' | 'interval' | 'never',
+  fsync: FSYNC,
   profileDir: process.env.BENCH_SERVER_PROF,
 });
-const { port } = engine;
-/** Server CPU time (user + system) in µs, as reported by the server process itself. */
-const serverCpu = () => engine.cpuUs();
 
 class Meter {
   /** Server CPU of one empty measurement (two IPC round trips), subtracted from every measurement. */
@@ -49,11 +46,11 @@ class Meter {
   wallMs = 0;
   count = 0;
   async time(count: number, fn: () => Promise<unknown>): Promise<void> {
-    const c0 = await serverCpu();
+    const c0 = await engine.cpuUs();
     const t0 = performance.now();
     await fn();
     this.wallMs += performance.now() - t0;
-    this.cpuUs += (await serverCpu()) - c0 - Meter.overheadUs;
+    this.cpuUs += (await engine.cpuUs()) - c0 - Meter.overheadUs;
     this.count += count;
   }
   get perOp(): number {
@@ -65,7 +62,9 @@ class Meter {
 }
 
 // --- the client ---------------------------------------------------------------------------------
-const conn = await mongoose.createConnection(`mongodb://127.0.0.1:${port}/bench`).asPromise();
+const conn = await mongoose
+  .createConnection(`mongodb://127.0.0.1:${engine.port}/bench`)
+  .asPromise();
 
 // Identity's own repository: its schema, its indexes and its bulk write.
 const requests = new TokenRequestRepository(conn, 30);
