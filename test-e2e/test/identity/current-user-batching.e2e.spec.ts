@@ -24,9 +24,7 @@ describe('GET /api/user batches concurrent look-ups without mixing callers', () 
   let b: TenantFixture;
 
   beforeAll(async () => {
-    // A call deadline no test outlives: a look-up that waited for it instead of failing fast
-    // (the last case) would time the test out rather than pass on a quick machine.
-    system = await startSystem({ gatewayEnv: { GRPC_DEADLINE_MS: String(60 * 60_000) } });
+    system = await startSystem();
     a = await createTenantWithToken(system, { slug: 'batch-a' });
     aSecond = await createUserWithToken(system, a.tenant, { email: 'second@batch-a.test' });
     b = await createTenantWithToken(system, { slug: 'batch-b' });
@@ -97,7 +95,8 @@ describe('GET /api/user without identity', () => {
   let a: TenantFixture;
 
   beforeAll(async () => {
-    // The one-hour deadline: a look-up that waited for it would time the test out.
+    // A call deadline no test outlives: a look-up that waited for it instead of failing fast
+    // would time the test out rather than pass on a quick machine.
     system = await startSystem({ gatewayEnv: { GRPC_DEADLINE_MS: String(60 * 60_000) } });
     a = await createTenantWithToken(system, { slug: 'batch-gone' });
   });
