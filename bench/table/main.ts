@@ -47,6 +47,7 @@ const quick = values.quick;
 
 const bare = await startNodeScript(['bench/lib/bare-server.ts'], {}, /BARE (\d+)/);
 const bareUrl = `http://127.0.0.1:${bare.match[1]}/`;
+const bareProcess = { bare: bare.child.pid! };
 const bareRuns = new Map<string, Measured>();
 const warmed = new Set<string>();
 const inputs: RowInput[] = [];
@@ -76,7 +77,7 @@ try {
           const cached = options.build || fresh ? undefined : bareRuns.get(key);
           if (cached) return cached;
           await context.warm(
-            { bare: bare.child.pid! },
+            bareProcess,
             {
               url: bareUrl,
               headers: {},
@@ -85,16 +86,13 @@ try {
             },
             post,
           );
-          const measured = await pacedMeasure(
-            { bare: bare.child.pid! },
-            {
-              url: bareUrl,
-              headers: {},
-              ratePerSecond: options.ratePerSecond,
-              total: options.total!,
-              build: options.build,
-            },
-          );
+          const measured = await pacedMeasure(bareProcess, {
+            url: bareUrl,
+            headers: {},
+            ratePerSecond: options.ratePerSecond,
+            total: options.total!,
+            build: options.build,
+          });
           if (!options.build) bareRuns.set(key, measured);
           return measured;
         },
