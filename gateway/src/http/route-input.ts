@@ -74,6 +74,8 @@ export function readInput<I extends RouteInput | undefined>(
   request: FastifyRequest,
   input: I,
 ): InputOf<I> {
+  // Most probes and list routes without input: nothing to read, check or copy.
+  if (!input) return { params: {}, body: {}, query: {}, errors: {} } as unknown as InputOf<I>;
   const errors: FieldErrors = {};
   const params = (request.params ?? {}) as Record<string, unknown>;
   const values: Record<string, unknown> = { params: {}, body: {}, query: {} };

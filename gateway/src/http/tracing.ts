@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   currentContext,
   endSpan,
@@ -16,8 +16,18 @@ import {
  */
 export function registerHttpTracing(app: FastifyInstance): void {
   const spans = new WeakMap<FastifyRequest, Span>();
-  app.addHook('onRequest', async (request) => {
-    if (!isTracing()) return;
+  // Callback style: with tracing off (the default) these hooks do nothing, so they cost no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (isTracing()) startServerSpan(request);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const span = spans.get(request);
+    if (span) endServerSpan(span, request, reply);
+    done();
+  });
+
+  function startServerSpan(request: FastifyRequest): void {
     const span = startSpan(request.method, {
       kind: SpanKind.SERVER,
       remote: (key) => {
@@ -30,15 +40,14 @@ export function registerHttpTracing(app: FastifyInstance): void {
     spans.set(request, span);
     const context = currentContext();
     if (context) context.span = span;
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    const span = spans.get(request);
-    if (!span) return;
+  }
+
+  function endServerSpan(span: Span, request: FastifyRequest, reply: FastifyReply): void {
     const route = request.routeOptions.url;
     if (route) span.updateName(`${request.method} ${route}`);
     endSpan(span, reply.statusCode >= 500 ? `HTTP ${reply.statusCode}` : undefined, {
       'http.response.status_code': reply.statusCode,
       ...(route ? { 'http.route': route } : {}),
     });
-  });
+  }
 }
