@@ -2,7 +2,7 @@ import { EchoRequest } from '@inventory/contracts/testing/v1/echo.js';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import type { Connection } from 'mongoose';
 import type { NatsConnection } from 'nats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   connectMongo,
   connectNats,
@@ -96,6 +96,45 @@ describe('transactional outbox', () => {
     await relay.flush();
     await relay.stop();
     expect(await published('recorded-before-crash')).toBe(1);
+    expect(await outbox.model.countDocuments()).toBe(0);
+  });
+
+  it('looks less often while idle and still publishes what another replica left ready', async () => {
+    const mongo = await ownDatabase('idle');
+    const outbox = new Outbox(mongo);
+    await outbox.model.init();
+    const lookedAt: number[] = [];
+    const find = outbox.model.find.bind(outbox.model);
+    vi.spyOn(outbox.model, 'find').mockImplementation(((...args: Parameters<typeof find>) => {
+      lookedAt.push(Date.now());
+      return find(...args);
+    }) as typeof find);
+    const relay = startOutboxRelay({
+      outbox,
+      publisher: new EventPublisher(nats.jetstream()),
+      logger,
+      intervalMs: 20,
+      idleIntervalMs: 160,
+    });
+    try {
+      // Empty looks at 0, 20, 60, 140, 300, 460 ms at the earliest: waits of 20, 40, 80, 160, 160.
+      await expect.poll(() => lookedAt.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(6);
+      expect(lookedAt[5]! - lookedAt[0]!).toBeGreaterThanOrEqual(440);
+
+      // Another replica's outbox: ready, but this relay is not told.
+      await new Outbox(mongo).add([
+        {
+          type: changed,
+          event: {
+            tenantId: 't1',
+            payload: EchoRequest.fromPartial({ text: 'left-by-a-replica' }),
+          },
+        },
+      ]);
+      await expect.poll(() => published('left-by-a-replica'), { timeout: 10_000 }).toBe(1);
+    } finally {
+      await relay.stop();
+    }
     expect(await outbox.model.countDocuments()).toBe(0);
   });
 
