@@ -2,7 +2,7 @@
  * A CPU profile of the gateway under a paced load, to find where its hooks spend:
  *
  *   npx tsx --conditions=development bench/gateway/profile.ts [--path /healthz] [--rate 1000]
- *     [--total 5000] [--port-base 37600] [--part gateway|identity]
+ *     [--total 5000] [--port-base 37600] [--part gateway|identity|mongo]
  *
  * The system runs as `npm start` runs it, the gateway profiling itself (`cpu-profile-preload.mjs`,
  * loaded through NODE_OPTIONS, which refuses `--cpu-prof`; the profile is written when the gateway
@@ -26,13 +26,14 @@ const { values } = parseArgs({
     total: { type: 'string', default: '5000' },
     top: { type: 'string', default: '40' },
     'port-base': { type: 'string', default: '37600' },
-    // Which process profiles itself: the gateway, or identity (the request log's consumer).
+    // Which process profiles itself: the gateway, identity (the request log's consumer) or mongo.
     part: { type: 'string', default: 'gateway' },
   },
 });
 const MAINS: Record<string, string> = {
   gateway: 'gateway/src/main.ts',
   identity: 'services/identity/src/main.ts',
+  mongo: 'libs/mongo-embedded/src/cli/main.ts',
 };
 const part = values.part!;
 if (!MAINS[part]) throw new Error(`--part is one of ${Object.keys(MAINS).join(', ')}`);

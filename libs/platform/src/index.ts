@@ -11,3 +11,4 @@ export * from './service/index.js';
 export * from './crypto/index.js';
 export * from './cache/index.js';
 export * from './batching/index.js';
+export * from './polling/index.js';

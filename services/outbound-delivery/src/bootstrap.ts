@@ -106,6 +106,8 @@ export async function bootstrap(
         (batch) => attempt.executeAll(batch),
         {
           pollMs: config.DELIVERY_POLL_MS,
+          // Idle, a replica looks ten times less often; new work wakes it at once (ADR 0715).
+          idlePollMs: config.DELIVERY_POLL_MS * 10,
           concurrency: config.DELIVERY_CONCURRENCY,
           leaseMs: config.DELIVERY_LEASE_MS,
           attemptTimeoutMs: config.WEBHOOK_TIMEOUT_MS,

@@ -61,6 +61,8 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         logger: runtime.logger,
         leaseMs: config.WEBHOOK_LEASE_MS,
         pollMs: config.WEBHOOK_POLL_INTERVAL_MS,
+        // Idle, a replica looks ten times less often; local ingests wake it at once (ADR 0715).
+        idlePollMs: config.WEBHOOK_POLL_INTERVAL_MS * 10,
         concurrency: config.WEBHOOK_PROCESSING_CONCURRENCY,
       });
       await runtime.serve([

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { currentContext } from '../logging/request-context.js';
 import { encodeEvent, type EventType, type NewEvent } from './event-types.js';
 import { endSpan, traceHeaders } from '../tracing/tracing.js';
+import { PollWait } from '../polling/poll-wait.js';
 import { producerSpan, type EventPublisher } from './publisher.js';
 import {
   outboxBacklog,
@@ -151,26 +152,22 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelayHandle
   // A relay's own records are published as soon as they are ready (`onReady`); the timer is for
   // what that missed: a failed publish, another replica's crash. An idle relay backs off, so an
   // idle service costs MongoDB a look every 10 s instead of every second (ADR 0715).
-  const busyIntervalMs = options.intervalMs ?? 1_000;
-  const idleIntervalMs = Math.max(busyIntervalMs, options.idleIntervalMs ?? 10_000);
-  let waitMs = busyIntervalMs;
+  const wait = new PollWait(options.intervalMs ?? 1_000, options.idleIntervalMs ?? 10_000);
   let foundWork = false;
   let timer: NodeJS.Timeout | undefined;
   const schedule = () => {
     clearTimeout(timer);
-    if (!stopped) timer = setTimeout(tick, waitMs);
+    if (!stopped) timer = setTimeout(tick, wait.ms);
   };
   const tick = () =>
     void flush().then(() => {
-      waitMs = nextRelayWait(waitMs, foundWork, busyIntervalMs, idleIntervalMs);
+      wait.looked(foundWork);
       foundWork = false;
       schedule();
     });
   const noteWork = () => {
     foundWork = true;
-    if (waitMs === busyIntervalMs) return;
-    waitMs = busyIntervalMs;
-    schedule();
+    if (wait.busy()) schedule();
   };
 
   const pass = async (): Promise<number> => {
@@ -259,14 +256,4 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelayHandle
       await running;
     },
   };
-}
-
-/** The relay's next wait: back to the busy interval after work, else doubled up to the idle one. */
-export function nextRelayWait(
-  waitMs: number,
-  foundWork: boolean,
-  busyIntervalMs: number,
-  idleIntervalMs: number,
-): number {
-  return foundWork ? busyIntervalMs : Math.min(idleIntervalMs, waitMs * 2);
 }

@@ -1,9 +1,12 @@
-import type { Logger } from '@inventory/platform';
+import { PollWait, type Logger } from '@inventory/platform';
 import type { DeliveryStore } from '../store/delivery-store.js';
 import type { DeliveryDocument } from '../store/delivery.js';
 
 export interface DeliveryWorkerOptions {
+  /** How often the schedule is looked at while the looks find deliveries due. */
   pollMs: number;
+  /** The longest wait between looks that find nothing (ADR 0715): each empty look doubles it. */
+  idlePollMs: number;
   concurrency: number;
   leaseMs: number;
   /** The longest one attempt takes (the HTTP timeout): a lease must outlast it. */
@@ -30,6 +33,7 @@ export class DeliveryWorker {
   /** Deliveries claimed beyond the free slots, waiting for one (their leases held). */
   private leased: DeliveryDocument[] = [];
   private lastScheduleLook = 0;
+  private readonly pollWait: PollWait;
 
   constructor(
     private readonly deliveries: DeliveryStore,
@@ -37,7 +41,9 @@ export class DeliveryWorker {
     private readonly attempt: (batch: DeliveryDocument[]) => Promise<Array<Promise<void>>>,
     private readonly options: DeliveryWorkerOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.pollWait = new PollWait(options.pollMs, options.idlePollMs);
+  }
 
   start(): void {
     if (this.running) return;
@@ -74,6 +80,7 @@ export class DeliveryWorker {
         started = await this.startDue();
       } catch (error) {
         this.logger.error({ err: error }, 'delivery scheduler poll failed');
+        this.pollWait.busy();
       }
       if (!this.running) break;
       // Full: wait until half the room is free (a finished attempt wakes us) or the next poll.
@@ -105,6 +112,7 @@ export class DeliveryWorker {
     const ids = await this.deliveries.dueIdsAcrossTenants(new Date(), room + queueRoom);
     if (!this.running) return started;
     const claimed = await this.deliveries.claimAcrossTenants(ids, new Date(), this.options.leaseMs);
+    this.pollWait.looked(ids.length > 0);
     if (claimed.length === 0) return started;
     const startNow = claimed.slice(0, room);
     this.leased.push(...claimed.slice(room));
@@ -137,7 +145,7 @@ export class DeliveryWorker {
   private idle(): Promise<void> {
     if (this.wakePending) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.options.pollMs);
+      const timer = setTimeout(done, this.pollWait.ms);
       function done() {
         clearTimeout(timer);
         resolve();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@inventory/platform';
+import { PollWait, type Logger } from '@inventory/platform';
 import type { InboxStore } from '../store/inbox-store.js';
 import type { WebhookEventDocument } from '../store/webhook-event.js';
 import type { ProcessWebhookEvent } from '../use-cases/process-webhook-event.js';
@@ -10,8 +10,10 @@ export interface ProcessorOptions {
   logger: Logger;
   /** How long a claim keeps other workers off a row; a crashed worker's rows return after it. */
   leaseMs: number;
-  /** How often an idle worker looks for rows stored by other replicas or due for a retry. */
+  /** How often a worker looks for rows stored by other replicas or due for a retry, while it finds some. */
   pollMs: number;
+  /** The longest wait between looks that find nothing (ADR 0715): each empty look doubles it. */
+  idlePollMs: number;
   /** Rows processed at once by this replica. */
   concurrency: number;
 }
@@ -33,8 +35,11 @@ export class WebhookProcessor {
   private reserved = 0;
   /** The last claim filled every free slot, so more rows may be due. */
   private backlog = false;
+  private readonly pollWait: PollWait;
 
-  constructor(private readonly options: ProcessorOptions) {}
+  constructor(private readonly options: ProcessorOptions) {
+    this.pollWait = new PollWait(options.pollMs, options.idlePollMs);
+  }
 
   start(): void {
     this.loop ??= this.run();
@@ -77,7 +82,7 @@ export class WebhookProcessor {
   }
 
   private async run(): Promise<void> {
-    const { inbox, logger, leaseMs, pollMs, concurrency } = this.options;
+    const { inbox, logger, leaseMs, concurrency } = this.options;
     while (!this.stopped) {
       this.wakePending = false;
       const room = concurrency - this.inFlight.size - this.reserved;
@@ -85,9 +90,11 @@ export class WebhookProcessor {
       if (room > 0) {
         try {
           claimed = await inbox.claimDueAcrossTenants(this.owner, leaseMs, room);
+          this.pollWait.looked(claimed.length > 0);
         } catch (error) {
           // The database failed: the rows stay due (or leased, and come back when it expires).
           logger.error({ err: error }, 'webhook processing claim failed');
+          this.pollWait.busy();
         }
       }
       // Full, or no room to look: more rows may be due (a wake also says so).
@@ -95,7 +102,8 @@ export class WebhookProcessor {
       for (const row of claimed) this.track(row);
       if (this.stopped) break;
       // Nothing due, or full: wait for a wake (a stored row, half the slots free) or the poll.
-      if (claimed.length === 0 || this.inFlight.size >= concurrency) await this.idle(pollMs);
+      if (claimed.length === 0 || this.inFlight.size >= concurrency)
+        await this.idle(this.pollWait.ms);
     }
   }
 

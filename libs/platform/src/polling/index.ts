@@ -1,0 +1,1 @@
+export { PollWait } from './poll-wait.js';

@@ -1,0 +1,88 @@
+import type { Connection } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { connectMongo, createLogger, ensureIndexes } from '@inventory/platform';
+import { InboxStore } from '../src/store/inbox-store.js';
+import type { WebhookEventDocument } from '../src/store/webhook-event.js';
+import { WebhookProcessor } from '../src/worker/webhook-processor.js';
+
+const TENANT = 'tenant-idle-polling';
+
+describe('an idle processing job (ADR 0715)', () => {
+  let infra: TestInfra;
+  let connection: Connection;
+  beforeAll(async () => {
+    infra = await startTestInfra({ redis: false });
+    connection = await connectMongo(infra.mongoUrl, infra.dbName('webhook_ingest_idle'));
+    await ensureIndexes(connection);
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await infra?.stop();
+  });
+
+  it('looks less and less often while it finds nothing, and still takes a row another replica stored', async () => {
+    const inbox = new InboxStore(connection);
+    const lookedAt: number[] = [];
+    const claim = inbox.claimDueAcrossTenants.bind(inbox);
+    vi.spyOn(inbox, 'claimDueAcrossTenants').mockImplementation((...args) => {
+      lookedAt.push(Date.now());
+      return claim(...args);
+    });
+    const processed: number[] = [];
+    const processor = new WebhookProcessor({
+      inbox,
+      // The job's loop is under test here, not processing: a row taken is only recorded.
+      process: {
+        execute: async (row: WebhookEventDocument) => {
+          processed.push(row.id);
+          return 'retry' as const;
+        },
+      },
+      logger: createLogger({ service: 'test', level: 'silent' }),
+      leaseMs: 60_000,
+      pollMs: 20,
+      idlePollMs: 160,
+      concurrency: 4,
+    });
+    processor.start();
+    try {
+      // Empty looks at 0, 20, 60, 140, 300, 460 ms at the earliest: waits of 20, 40, 80, 160, 160.
+      await expect.poll(() => lookedAt.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(6);
+      expect(lookedAt[5]! - lookedAt[0]!).toBeGreaterThanOrEqual(440);
+
+      // Stored by another replica: not leased, and this job is not woken.
+      const stored = await inbox.storeForProcessing(
+        {
+          tenant_id: TENANT,
+          integration_instance_id: 1,
+          provider: 'parcel-tracking',
+          received_at: new Date(),
+          event_type: 'TRACKING_UPDATED',
+          tracking_number: 'IDLE1',
+          payload: null,
+          raw_body: '{}',
+          content_type: 'application/json',
+          signature: null,
+          signature_state: 'absent',
+        },
+        {
+          event_type: 'TRACKING_UPDATED',
+          tracking_number: 'IDLE1',
+          carrier_code: null,
+          provider_status: 'InTransit',
+          provider_sub_status: null,
+          latest_event_at: null,
+          latest_event_description: null,
+          latest_event_location: null,
+          estimated_delivery_at: null,
+          picked_up_at: null,
+        },
+        'IDLE1:1',
+      );
+      await expect.poll(() => processed, { timeout: 10_000 }).toEqual([stored.id]);
+    } finally {
+      await processor.stop();
+    }
+  });
+});
