@@ -11,7 +11,7 @@ import { launchSystem, repoRoot, startNodeScript, stopChild } from '../lib/syste
 import { outboundRow, webhookRow } from './async-rows.js';
 import type { BenchContext } from './context.js';
 import { createInstance, gatewayRows, parcelRows } from './gateway-rows.js';
-import { pacedMeasure, saturation, warmUntilSteady, withCpu } from './measure.js';
+import { pacedMeasure, saturation, settleUntilIdle, warmUntilSteady } from './measure.js';
 import { mongoRows } from './mongo-rows.js';
 import { buildRow, markdownTable, type Measured, type RowInput } from './report.js';
 
@@ -114,13 +114,17 @@ try {
         repeat: Math.max(1, Number(values.repeat)),
         log,
       };
-      // After a settle: just after start the parts still compile and connect, which is not the
-      // background a row pays for. Five seconds, since /proc counts CPU in 10 ms ticks.
-      await new Promise((r) => setTimeout(r, 5000));
-      const idle = await withCpu(system.processes(), () => new Promise((r) => setTimeout(r, 5000)));
-      idleCpuMsPerSecond = Object.fromEntries(
-        Object.entries(idle.cpuMs).map(([name, ms]) => [name, Math.round(ms / 5)]),
+      // Just after start the parts still compile, connect and seed, which is not the background
+      // a row pays for: no row starts before the idle system is steady. Ten-second windows, since
+      // /proc counts each process's CPU in 10 ms ticks.
+      const idle = await settleUntilIdle(system.processes, {
+        windowSeconds: quick ? 5 : 10,
+        maxWindows: quick ? 3 : 6,
+      });
+      log(
+        `idle system: ${idle.msPerSecond.join(' → ')} ms of CPU per second${idle.steady ? ' (steady)' : ' (still moving; measured anyway)'}`,
       );
+      idleCpuMsPerSecond = idle.last;
       inputs.push(...(await gatewayRows(context)));
       if (systemRows.some((id) => id !== 'healthz' && !id.startsWith('api-user'))) {
         const instance = await createInstance(context);

@@ -31,4 +31,13 @@ describe('steady warm-up windows', () => {
     expect(isSteady([100, 111])).toBe(false);
     expect(isSteady([100, 89])).toBe(false);
   });
+
+  it('takes two windows within an absolute floor as steady when it is wider than 10 %', () => {
+    // The idle system's CPU per second, read in 10 ms ticks per process.
+    expect(isSteady([48, 56], 10)).toBe(true);
+    expect(isSteady([56, 47], 10)).toBe(true);
+    expect(isSteady([124, 76], 10)).toBe(false);
+    expect(isSteady([48, 59], 10)).toBe(false);
+    expect(isSteady([300, 329], 10)).toBe(true);
+  });
 });
