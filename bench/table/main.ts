@@ -119,7 +119,8 @@ try {
       // /proc counts each process's CPU in 10 ms ticks.
       const idle = await settleUntilIdle(system.processes, {
         windowSeconds: quick ? 5 : 10,
-        maxWindows: quick ? 3 : 6,
+        minWindows: quick ? 2 : 5,
+        maxWindows: quick ? 3 : 8,
       });
       log(
         `idle system: ${idle.msPerSecond.join(' → ')} ms of CPU per second${idle.steady ? ' (steady)' : ' (still moving; measured anyway)'}`,
