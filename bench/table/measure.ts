@@ -64,10 +64,10 @@ const IDLE_STEADY_FLOOR_MS = 10;
 
 /**
  * Waits, reading the idle system's CPU in windows of `windowSeconds`, until two consecutive
- * windows agree within 10 % after at least `minWindows` (or `maxWindows`). Just after `npm start` the parts still compile,
- * connect and seed: the whole system idled at 124 ms of CPU per second 30–50 s after start and
- * at 76 after that, and a row measured in that tail pays for it. Returns each window's CPU per
- * second (all processes, for the log) and the last window's per process.
+ * windows agree within 10 % after at least `minWindows` (or `maxWindows`). Just after `npm start`
+ * the parts still compile, connect and seed: the whole system idled at 124 ms of CPU per second
+ * 30–50 s after start and at 76 after that, and a row measured in that tail pays for it. Returns
+ * each window's CPU per second (all processes, for the log) and the last window's per process.
  */
 export async function settleUntilIdle(
   processes: () => Record<string, number>,
