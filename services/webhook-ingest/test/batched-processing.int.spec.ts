@@ -2,47 +2,22 @@ import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, ensureIndexes, Outbox } from '@inventory/platform';
-import type { TrackingUpdate } from '../src/domain/payload.js';
 import { webhookActivity } from '../src/domain/webhook-activity.js';
 import { InboxStore } from '../src/store/inbox-store.js';
 import { type Outcome, type WebhookEventDocument } from '../src/store/webhook-event.js';
 import { finishQueue } from '../src/worker/finish-queue.js';
 import { webhookEvents } from './harness.js';
+import { inTransit, receivedEvent } from './rows.js';
 
 const TENANT = 'tenant-batched';
-
-const update = (number: string): TrackingUpdate => ({
-  event_type: 'TRACKING_UPDATED',
-  tracking_number: number,
-  carrier_code: null,
-  provider_status: 'InTransit',
-  provider_sub_status: null,
-  latest_event_at: null,
-  latest_event_description: null,
-  latest_event_location: null,
-  estimated_delivery_at: null,
-  picked_up_at: null,
-});
 
 async function storeRows(inbox: InboxStore, prefix: string, count: number): Promise<number[]> {
   const ids: number[] = [];
   for (let n = 0; n < count; n++) {
     const number = `${prefix}${n}`;
     const stored = await inbox.storeForProcessing(
-      {
-        tenant_id: TENANT,
-        integration_instance_id: 1,
-        provider: 'parcel-tracking',
-        received_at: new Date(),
-        event_type: 'TRACKING_UPDATED',
-        tracking_number: number,
-        payload: null,
-        raw_body: '{}',
-        content_type: 'application/json',
-        signature: null,
-        signature_state: 'absent',
-      },
-      update(number),
+      receivedEvent(TENANT, number),
+      inTransit(number),
       `${number}:1`,
     );
     ids.push(stored.id);

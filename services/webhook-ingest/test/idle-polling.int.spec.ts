@@ -5,6 +5,7 @@ import { connectMongo, createLogger, ensureIndexes } from '@inventory/platform';
 import { InboxStore } from '../src/store/inbox-store.js';
 import type { WebhookEventDocument } from '../src/store/webhook-event.js';
 import { WebhookProcessor } from '../src/worker/webhook-processor.js';
+import { inTransit, receivedEvent } from './rows.js';
 
 const TENANT = 'tenant-idle-polling';
 
@@ -53,31 +54,8 @@ describe('an idle processing job (ADR 0715)', () => {
 
       // Stored by another replica: not leased, and this job is not woken.
       const stored = await inbox.storeForProcessing(
-        {
-          tenant_id: TENANT,
-          integration_instance_id: 1,
-          provider: 'parcel-tracking',
-          received_at: new Date(),
-          event_type: 'TRACKING_UPDATED',
-          tracking_number: 'IDLE1',
-          payload: null,
-          raw_body: '{}',
-          content_type: 'application/json',
-          signature: null,
-          signature_state: 'absent',
-        },
-        {
-          event_type: 'TRACKING_UPDATED',
-          tracking_number: 'IDLE1',
-          carrier_code: null,
-          provider_status: 'InTransit',
-          provider_sub_status: null,
-          latest_event_at: null,
-          latest_event_description: null,
-          latest_event_location: null,
-          estimated_delivery_at: null,
-          picked_up_at: null,
-        },
+        receivedEvent(TENANT, 'IDLE1'),
+        inTransit('IDLE1'),
         'IDLE1:1',
       );
       await expect.poll(() => processed, { timeout: 10_000 }).toEqual([stored.id]);

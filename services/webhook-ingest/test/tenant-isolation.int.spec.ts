@@ -2,43 +2,19 @@ import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, ensureIndexes } from '@inventory/platform';
-import type { TrackingUpdate } from '../src/domain/payload.js';
 import { InboxStore } from '../src/store/inbox-store.js';
 import { TokenStore } from '../src/store/token-store.js';
-import type { NewWebhookEvent, Outcome } from '../src/store/webhook-event.js';
+import type { Outcome } from '../src/store/webhook-event.js';
 import { WebhookLogReader } from '../src/store/webhook-log-reader.js';
 import { webhookEvents } from './harness.js';
+import { inTransit, receivedEvent } from './rows.js';
 
 const [A, B] = ['tenant-iso-a', 'tenant-iso-b'];
 const INSTANCE = 5;
 
 // Each test stores rows on an instance of its own, so none sees another's rows.
-const event = (tenantId: string, number: string, instanceId = INSTANCE): NewWebhookEvent => ({
-  tenant_id: tenantId,
-  integration_instance_id: instanceId,
-  provider: 'parcel-tracking',
-  received_at: new Date(),
-  event_type: 'TRACKING_UPDATED',
-  tracking_number: number,
-  payload: null,
-  raw_body: '{}',
-  content_type: 'application/json',
-  signature: null,
-  signature_state: 'absent',
-});
-
-const update: TrackingUpdate = {
-  event_type: 'TRACKING_UPDATED',
-  tracking_number: 'A2',
-  carrier_code: null,
-  provider_status: 'InTransit',
-  provider_sub_status: null,
-  latest_event_at: null,
-  latest_event_description: null,
-  latest_event_location: null,
-  estimated_delivery_at: null,
-  picked_up_at: null,
-};
+const event = (tenantId: string, number: string, instanceId = INSTANCE) =>
+  receivedEvent(tenantId, number, instanceId);
 
 const failed: Outcome = {
   result: 'failed',
@@ -85,10 +61,15 @@ describe('webhook-ingest repositories keep tenants apart', () => {
   });
 
   it("does not release or finish another tenant's leased row", async () => {
-    const stored = await inbox.storeForProcessing(event(A, 'A2', INSTANCE + 1), update, 'A2:1', {
-      owner: 'worker',
-      ms: 60_000,
-    });
+    const stored = await inbox.storeForProcessing(
+      event(A, 'A2', INSTANCE + 1),
+      inTransit('A2'),
+      'A2:1',
+      {
+        owner: 'worker',
+        ms: 60_000,
+      },
+    );
     const asB = { id: stored.id, tenant_id: B };
     await inbox.release(asB, 'worker', new Date(0), 'should not be written');
     expect(
