@@ -10,7 +10,10 @@ export interface ProcessorOptions {
   logger: Logger;
   /** How long a claim keeps other workers off a row; a crashed worker's rows return after it. */
   leaseMs: number;
-  /** How often a worker looks for rows stored by other replicas or due for a retry, while it finds some. */
+  /**
+   * How often a worker looks for rows stored by other replicas or due for a retry, while its
+   * looks find some.
+   */
   pollMs: number;
   /** The longest wait between looks that find nothing (ADR 0715): each empty look doubles it. */
   idlePollMs: number;
