@@ -24,7 +24,12 @@ export {
 } from './fixtures/contract.js';
 export { totpCode } from './fixtures/totp.js';
 export { npmRunEmit, type EmitResult } from './fixtures/emit.js';
-export { launchSystem, descendants, type LaunchedSystem } from './resilience/launcher.js';
+export {
+  launchSystem,
+  descendants,
+  errorLines,
+  type LaunchedSystem,
+} from './resilience/launcher.js';
 export { ALL_FAULTS, type Fault, type ProbeName } from './resilience/fault-list.js';
 export {
   formatFigures,

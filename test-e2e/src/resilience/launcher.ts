@@ -104,3 +104,18 @@ export async function launchSystem(readyCapMs = 150_000): Promise<LaunchedSystem
     stop,
   };
 }
+
+/**
+ * The error and fatal lines of the launcher's output (`output()`), the last `most`, each cut to
+ * 1,500 characters. The launcher prints each part's pino JSON as one readable line,
+ * `[part] 12:00:01 ERROR message key=value` (tools/dev log-format.ts), so the JSON `level` field
+ * is not in the output to match.
+ */
+export function errorLines(output: string, most = 40): string {
+  return output
+    .split('\n')
+    .filter((line) => /^\[[\w-]+\] \d{2}:\d{2}:\d{2} (ERROR|FATAL) /.test(line))
+    .slice(-most)
+    .map((line) => line.slice(0, 1_500))
+    .join('\n');
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALL_FAULTS,
+  errorLines,
   formatFigures,
   launchSystem,
   runFaults,
@@ -17,15 +18,6 @@ import { reportFigures } from './harness.js';
  * webhook is stored and every scheduled delivery has arrived or is in the delivery log.
  * `bench/resilience/faults.ts` runs the same faults under a heavier load with longer caps.
  */
-/** The error-level log lines of every part (pino's level 50 and above), the last 40. */
-const errorLines = (output: string) =>
-  output
-    .split('\n')
-    .filter((line) => /"level":(5|6)0/.test(line))
-    .slice(-40)
-    .map((line) => line.slice(0, 1_500))
-    .join('\n');
-
 describe('faults under steady load (npm start)', () => {
   let system: LaunchedSystem;
   beforeAll(async () => {

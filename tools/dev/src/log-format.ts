@@ -13,7 +13,10 @@ export function colorFor(index: number): number {
   return COLORS[index % COLORS.length]!;
 }
 
-/** One readable line per log line: `[name] 12:00:01 INFO message key=value`; pino JSON is unpacked. */
+/**
+ * One readable line per log line: `[name] 12:00:01 INFO message key=value`; pino JSON is unpacked.
+ * test-e2e's `errorLines` reads this format from a launched system's output.
+ */
 export function formatLine(name: string, color: number, line: string, useColor: boolean): string {
   const prefix = useColor ? `\x1b[${color}m[${name}]\x1b[0m` : `[${name}]`;
   if (!line.startsWith('{')) return `${prefix} ${line}`;
