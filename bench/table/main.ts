@@ -76,23 +76,14 @@ try {
           const key = `${post}:${options.ratePerSecond}:${options.total}`;
           const cached = options.build || fresh ? undefined : bareRuns.get(key);
           if (cached) return cached;
-          await context.warm(
-            bareProcess,
-            {
-              url: bareUrl,
-              headers: {},
-              ratePerSecond: options.ratePerSecond,
-              build: options.build,
-            },
-            post,
-          );
-          const measured = await pacedMeasure(bareProcess, {
+          const load = {
             url: bareUrl,
             headers: {},
             ratePerSecond: options.ratePerSecond,
-            total: options.total!,
             build: options.build,
-          });
+          };
+          await context.warm(bareProcess, load, post);
+          const measured = await pacedMeasure(bareProcess, { ...load, total: options.total! });
           if (!options.build) bareRuns.set(key, measured);
           return measured;
         },

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { openLoop, type OpenLoopOptions, type OpenLoopResult } from '../lib/paced.js';
 import { cpuMs } from '../lib/proc.js';
-import type { Latency, Measured } from './report.js';
+import { sum, type Latency, type Measured } from './report.js';
 
 /** CPU milliseconds each named process spent while `work` ran (read from /proc before and after). */
 export async function withCpu<T>(
@@ -49,14 +49,11 @@ export async function warmUntilSteady(
   options: OpenLoopOptions & { windowSeconds: number; maxWindows: number },
 ): Promise<{ usPerOp: number[]; steady: boolean }> {
   const total = Math.max(1, Math.round(options.ratePerSecond * options.windowSeconds));
-  const usPerOp: number[] = [];
-  for (let window = 0; window < options.maxWindows; window++) {
+  const { values: usPerOp, steady } = await windowsUntilSteady(options, async () => {
     const { cpuMs: spent } = await withCpu(processes, () => openLoop({ ...options, total }));
-    const sum = Object.values(spent).reduce((all, ms) => all + ms, 0);
-    usPerOp.push(Math.round((sum * 1000) / total));
-    if (isSteady(usPerOp)) return { usPerOp, steady: true };
-  }
-  return { usPerOp, steady: false };
+    return Math.round((sum(spent) * 1000) / total);
+  });
+  return { usPerOp, steady };
 }
 
 /** Idle windows this close (ms of CPU per second, all processes) are steady whatever their share. */
@@ -73,23 +70,40 @@ export async function settleUntilIdle(
   processes: () => Record<string, number>,
   options: { windowSeconds: number; minWindows: number; maxWindows: number },
 ): Promise<{ msPerSecond: number[]; steady: boolean; last: Record<string, number> }> {
-  const msPerSecond: number[] = [];
   let last: Record<string, number> = {};
-  for (let window = 0; window < options.maxWindows; window++) {
-    const { cpuMs: spent } = await withCpu(
-      processes(),
-      () => new Promise((resolve) => setTimeout(resolve, options.windowSeconds * 1000)),
-    );
-    last = Object.fromEntries(
-      Object.entries(spent).map(([name, ms]) => [name, Math.round(ms / options.windowSeconds)]),
-    );
-    msPerSecond.push(Object.values(last).reduce((all, ms) => all + ms, 0));
-    // Two windows of the start-up tail can agree too (87 and 89 ms/s 20 s after start, the gateway
-    // alone still at 25): the first look is `minWindows` in.
-    if (msPerSecond.length >= options.minWindows && isSteady(msPerSecond, IDLE_STEADY_FLOOR_MS))
-      return { msPerSecond, steady: true, last };
+  // Two windows of the start-up tail can agree too (87 and 89 ms/s 20 s after start, the gateway
+  // alone still at 25): the first look is `minWindows` in.
+  const { values: msPerSecond, steady } = await windowsUntilSteady(
+    { ...options, floor: IDLE_STEADY_FLOOR_MS },
+    async () => {
+      const { cpuMs: spent } = await withCpu(
+        processes(),
+        () => new Promise((resolve) => setTimeout(resolve, options.windowSeconds * 1000)),
+      );
+      last = Object.fromEntries(
+        Object.entries(spent).map(([name, ms]) => [name, Math.round(ms / options.windowSeconds)]),
+      );
+      return sum(last);
+    },
+  );
+  return { msPerSecond, steady, last };
+}
+
+/**
+ * Reads `window` until the last two readings are steady (`isSteady`, within `floor`), looking from
+ * the `minWindows`-th reading on (default: the second), or `maxWindows` readings.
+ */
+async function windowsUntilSteady(
+  options: { minWindows?: number; maxWindows: number; floor?: number },
+  window: () => Promise<number>,
+): Promise<{ values: number[]; steady: boolean }> {
+  const values: number[] = [];
+  while (values.length < options.maxWindows) {
+    values.push(await window());
+    if (values.length >= (options.minWindows ?? 2) && isSteady(values, options.floor))
+      return { values, steady: true };
   }
-  return { msPerSecond, steady: false, last };
+  return { values, steady: false };
 }
 
 /**

@@ -81,7 +81,8 @@ const round = (value: number, digits: number) => {
   return Math.round(value * scale) / scale;
 };
 
-const sum = (values: Record<string, number>) =>
+/** The sum of a record's values: CPU milliseconds over processes, say. */
+export const sum = (values: Record<string, number>) =>
   Object.values(values).reduce((total, value) => total + value, 0);
 
 /** CPU microseconds per operation, per process, largest first, zero-cost processes left out. */
