@@ -74,19 +74,19 @@ export function readInput<I extends RouteInput | undefined>(
   request: FastifyRequest,
   input: I,
 ): InputOf<I> {
-  // Most probes and list routes without input: nothing to read, check or copy.
+  // A route that declares no input (the probes, say): nothing to read, check or copy.
   if (!input) return { params: {}, body: {}, query: {}, errors: {} } as unknown as InputOf<I>;
   const errors: FieldErrors = {};
   const params = (request.params ?? {}) as Record<string, unknown>;
   const values: Record<string, unknown> = { params: {}, body: {}, query: {} };
-  if (input?.params) values.params = readFields(input.params, (key) => params[key], errors);
-  if (input?.body) {
+  if (input.params) values.params = readFields(input.params, (key) => params[key], errors);
+  if (input.body) {
     const { fields, lenient, required } = input.body;
     const body = jsonObjectBody(request, { required, lenient });
     values.body = readFields(fields, (key) => body[key], errors);
   }
-  if (input?.query) values.query = readQueryInto(input.query, request.query, errors);
-  if (!input?.deferErrors && Object.keys(errors).length > 0)
+  if (input.query) values.query = readQueryInto(input.query, request.query, errors);
+  if (!input.deferErrors && Object.keys(errors).length > 0)
     throw new HttpError(422, validationBody(errors));
   return { ...values, errors } as unknown as InputOf<I>;
 }
