@@ -16,7 +16,7 @@ import {
   startGrpcServer,
   type GrpcServerHandle,
 } from '../src/index.js';
-import { echoRegistration } from './fixtures/echo-service.js';
+import { echoImplementation, echoRegistration } from './fixtures/echo-service.js';
 
 const logger = createLogger({ service: 'test', level: 'silent' });
 
@@ -86,6 +86,57 @@ describe('gRPC server and client', () => {
     expect(decoded.message).toBe('Internal error');
     expect(decoded.message).not.toContain('hunter2');
     echo.close();
+  });
+});
+
+describe('the call signal', () => {
+  /** Each call's signal, by the text it was sent. */
+  const signals = new Map<string, AbortSignal>();
+  let server: GrpcServerHandle;
+
+  beforeAll(async () => {
+    server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [
+        {
+          ...echoRegistration,
+          implementation: {
+            echo: (request, context) => {
+              signals.set(request.text, context.signal);
+              return echoImplementation.echo(request, context);
+            },
+          } satisfies typeof echoImplementation,
+        },
+      ],
+      logger,
+    });
+  });
+  afterAll(() => server.stop(1_000));
+
+  it('is aborted when the caller gives up on a call still being handled', async () => {
+    const impatient = createGrpcClient(EchoServiceClient, server.address, { deadlineMs: 50 });
+    const error = await impatient.call
+      .echo({ text: 'abandoned', delay_ms: 500, fail_with_code: 0 })
+      .catch((e: unknown) => e);
+    impatient.close();
+    expect(describeCallError(error).code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
+    await waitFor(() => signals.get('abandoned')?.aborted, 'the abandoned call aborted');
+  });
+
+  it('is never aborted once the call is answered, though grpc-js then reports it cancelled', async () => {
+    const echo = createGrpcClient(EchoServiceClient, server.address);
+    const aborts: string[] = [];
+    await echo.call.echo({ text: 'answered', delay_ms: 0, fail_with_code: 0 });
+    signals.get('answered')!.addEventListener('abort', () => aborts.push('answered'));
+    // grpc-js tells its listeners of the end on the tick after the answer: a second round trip
+    // on the same server is well past it.
+    await echo.call.echo({ text: 'next', delay_ms: 0, fail_with_code: 0 });
+    echo.close();
+    expect({ aborted: signals.get('answered')!.aborted, aborts }).toEqual({
+      aborted: false,
+      aborts: [],
+    });
   });
 });
 
