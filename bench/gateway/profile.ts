@@ -2,7 +2,12 @@
  * A CPU profile of the gateway under a paced load, to find where its hooks spend:
  *
  *   npx tsx --conditions=development bench/gateway/profile.ts [--path /healthz] [--rate 1000]
- *     [--total 5000] [--port-base 37600] [--part gateway|identity|mongo]
+ *     [--total 5000] [--port-base 37600] [--part gateway|identity|parcel-tracking|mongo]
+ *     [--trackings 100000]
+ *
+ * `--trackings N` connects an instance and seeds N tracking rows first (as the table's trackings
+ * rows do); `{instance}` in `--path` is replaced by its id, e.g.
+ * `--path '/api/integrations/parcel-tracking/instances/{instance}/trackings?per_page=1'`.
  *
  * The system runs as `npm start` runs it, the gateway profiling itself (`cpu-profile-preload.mjs`,
  * loaded through NODE_OPTIONS, which refuses `--cpu-prof`; the profile is written when the gateway
@@ -16,6 +21,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openLoop } from '../lib/paced.js';
+import { connectParcelInstance } from '../lib/parcel-instance.js';
+import { seedTrackings } from '../parcel-trackings/seed.js';
 import { launchSystem } from '../lib/system.js';
 import { summariseProfile, type CpuProfile } from './profile-summary.js';
 
@@ -26,13 +33,16 @@ const { values } = parseArgs({
     total: { type: 'string', default: '5000' },
     top: { type: 'string', default: '40' },
     'port-base': { type: 'string', default: '37600' },
-    // Which process profiles itself: the gateway, identity (the request log's consumer) or mongo.
+    // Which process profiles itself: the gateway, identity (the request log's consumer),
+    // parcel-tracking or mongo.
     part: { type: 'string', default: 'gateway' },
+    trackings: { type: 'string', default: '0' },
   },
 });
 const MAINS: Record<string, string> = {
   gateway: 'gateway/src/main.ts',
   identity: 'services/identity/src/main.ts',
+  'parcel-tracking': 'services/parcel-tracking/src/main.ts',
   mongo: 'libs/mongo-embedded/src/cli/main.ts',
 };
 const part = values.part!;
@@ -49,13 +59,26 @@ const system = await launchSystem(Number(values['port-base']), {
 });
 let profiledPid: number | undefined;
 try {
+  const headers = {
+    host: system.dev.host,
+    authorization: `Bearer ${system.dev.token}`,
+    accept: 'application/json',
+  };
+  let path = values.path!;
+  const trackings = Number(values.trackings);
+  if (trackings > 0) {
+    const { id: instanceId } = await connectParcelInstance(
+      system.gatewayUrl,
+      headers,
+      system.dev.provider_api_key,
+      'Profile',
+    );
+    await seedTrackings(system.dev.mongo_url, system.dev.tenant_id, instanceId, trackings);
+    path = path.replace('{instance}', String(instanceId));
+  }
   const options = {
-    url: `${system.gatewayUrl}${values.path}`,
-    headers: {
-      host: system.dev.host,
-      authorization: `Bearer ${system.dev.token}`,
-      accept: 'application/json',
-    },
+    url: `${system.gatewayUrl}${path}`,
+    headers,
     ratePerSecond: Number(values.rate),
   };
   profiledPid = system.processes()[part];

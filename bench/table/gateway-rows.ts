@@ -1,4 +1,4 @@
-import { callJson } from '../lib/http.js';
+import { connectParcelInstance } from '../lib/parcel-instance.js';
 import { seedTrackings } from '../parcel-trackings/seed.js';
 import { count, type BenchContext } from './context.js';
 import { pacedMeasure, pooled, saturation } from './measure.js';
@@ -89,16 +89,8 @@ export async function gatewayRows(context: BenchContext): Promise<RowInput[]> {
 export async function createInstance(
   context: BenchContext,
 ): Promise<{ id: number; webhookPath: string }> {
-  const created = await callJson(
-    context.system.gatewayUrl,
-    'POST',
-    '/api/integrations/parcel-tracking/instances',
-    context.auth,
-    { name: 'Bench', api_key: context.system.dev.provider_api_key },
-  );
-  if (created.status !== 201)
-    throw new Error(`connecting an instance: ${created.status} ${JSON.stringify(created.body)}`);
-  const data = (created.body as { data: { id: number; webhook_url: string } }).data;
+  const { gatewayUrl, dev } = context.system;
+  const data = await connectParcelInstance(gatewayUrl, context.auth, dev.provider_api_key);
   return { id: data.id, webhookPath: new URL(data.webhook_url).pathname };
 }
 
