@@ -22,7 +22,8 @@ export interface SpawnServiceMainOptions {
  * `services/webhook-ingest/src/main.ts`) in a process of its own, resolved once it is ready.
  * Node itself with tsx as a loader, not the tsx CLI: that CLI runs the script in a child process
  * of its own, so a SIGKILL would hit the wrapper and leave the service running (and /proc/<pid>
- * would be the wrapper's CPU, not the service's).
+ * would be the wrapper's CPU, not the service's). A compiled entry (`dist/main.js`, as the
+ * production image runs it) runs with plain `node`.
  */
 export function spawnServiceMain(
   entry: string,
@@ -32,9 +33,7 @@ export function spawnServiceMain(
     command: process.execPath,
     args: [
       ...(options.nodeArgs ?? []),
-      '--conditions=development',
-      '--import',
-      'tsx',
+      ...(entry.endsWith('.js') ? [] : ['--conditions=development', '--import', 'tsx']),
       `${REPO_ROOT}${entry}`,
     ],
     readyPattern: options.readyPattern ?? /gRPC server listening/,

@@ -18,6 +18,13 @@ export interface DevPlan {
   providerApiKey: string;
   devEmail: string;
   devPassword: string;
+  /**
+   * How the services, the gateway and the embedded MongoDB run: from their TypeScript sources
+   * through tsx (`source`, the default: an edit shows at the next start), or the JavaScript each
+   * package's build wrote to `dist/`, with plain `node`, as the production images run it
+   * (`compiled`; the benchmarks measure that path).
+   */
+  run: 'source' | 'compiled';
 }
 
 export const SERVICES = [
@@ -70,5 +77,13 @@ export function planFromEnv(env: NodeJS.ProcessEnv, repoRoot: string): DevPlan {
     // A local development account only; never used outside `npm start`.
     devEmail: env.DEV_EMAIL ?? 'owner@dev.inventory.localhost',
     devPassword: env.DEV_PASSWORD ?? 'dev-password-change-me',
+    run: runFrom(env),
   };
+}
+
+function runFrom(env: NodeJS.ProcessEnv): DevPlan['run'] {
+  const run = env.DEV_RUN || 'source';
+  if (run !== 'source' && run !== 'compiled')
+    throw new Error(`DEV_RUN must be source or compiled, got "${run}"`);
+  return run;
 }

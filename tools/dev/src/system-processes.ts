@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { requireBinary } from '@inventory/local-infra';
 import { createHealthProbe } from '@inventory/platform';
@@ -5,12 +6,23 @@ import { SERVICES, type DevPlan, type ServiceName } from './plan.js';
 import type { ProcessSpec } from './supervisor.js';
 
 // DEV_NODE_ARGS adds Node flags to the services and the gateway (e.g. `--inspect` or `--cpu-prof`).
-const TSX = [
-  '--conditions=development',
-  '--import',
-  'tsx',
-  ...(process.env.DEV_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-];
+const NODE_ARGS = process.env.DEV_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const TSX = ['--conditions=development', '--import', 'tsx', ...NODE_ARGS];
+
+/**
+ * Node's arguments for a package's entry point (`entry` under its src/, without extension): the
+ * TypeScript through tsx, or (DEV_RUN=compiled) the JavaScript its build wrote under dist/, whose
+ * `@inventory/*` imports resolve to the other packages' dist/ too.
+ */
+export function entryArgs(plan: DevPlan, repoRoot: string, pkg: string, entry: string): string[] {
+  if (plan.run === 'source') return [...TSX, join(repoRoot, pkg, 'src', `${entry}.ts`)];
+  const script = join(repoRoot, pkg, 'dist', `${entry}.js`);
+  if (!existsSync(script))
+    throw new Error(
+      `DEV_RUN=compiled runs ${pkg}/dist/${entry}.js, which is missing: npm run build`,
+    );
+  return [...NODE_ARGS, script];
+}
 
 /** A service is ready when its gRPC health check says SERVING, whatever its log level. */
 async function grpcServing(address: string): Promise<boolean> {
@@ -79,8 +91,7 @@ export function infraProcesses(plan: DevPlan, repoRoot: string): ProcessSpec[] {
       name: 'mongo',
       command: process.execPath,
       args: [
-        ...TSX,
-        join(repoRoot, 'libs/mongo-embedded/src/cli/main.ts'),
+        ...entryArgs(plan, repoRoot, 'libs/mongo-embedded', 'cli/main'),
         '--port',
         String(plan.mongoPort),
         '--dbpath',
@@ -131,7 +142,7 @@ export function serviceProcesses(plan: DevPlan, repoRoot: string, urls: InfraUrl
   return SERVICES.map((name) => ({
     name,
     command: process.execPath,
-    args: [...TSX, join(repoRoot, `services/${name}/src/main.ts`)],
+    args: entryArgs(plan, repoRoot, `services/${name}`, 'main'),
     env: {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       MONGO_URL: urls.mongoUrl,
@@ -152,7 +163,7 @@ export function gatewayProcess(plan: DevPlan, repoRoot: string, urls: InfraUrls)
   return {
     name: 'gateway',
     command: process.execPath,
-    args: [...TSX, join(repoRoot, 'gateway/src/main.ts')],
+    args: entryArgs(plan, repoRoot, 'gateway', 'main'),
     env: {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
