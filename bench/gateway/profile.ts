@@ -40,10 +40,10 @@ const { values } = parseArgs({
   },
 });
 const MAINS: Record<string, string> = {
-  gateway: 'gateway/src/main.ts',
-  identity: 'services/identity/src/main.ts',
-  'parcel-tracking': 'services/parcel-tracking/src/main.ts',
-  mongo: 'libs/mongo-embedded/src/cli/main.ts',
+  gateway: 'gateway',
+  identity: 'services/identity',
+  'parcel-tracking': 'services/parcel-tracking',
+  mongo: 'libs/mongo-embedded',
 };
 const part = values.part!;
 if (!MAINS[part]) throw new Error(`--part is one of ${Object.keys(MAINS).join(', ')}`);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,10 +70,11 @@ export interface RunningSystem {
 
 /** The part of the system a command line belongs to, from its script or binary. */
 export function processName(cmdline: string): string {
-  const service = /services\/([\w-]+)\/src\/main\.ts/.exec(cmdline);
+  // From the sources (src/…ts, through tsx) or the build (dist/…js, DEV_RUN=compiled).
+  const service = /services\/([\w-]+)\/(?:src|dist)\/main\.[jt]s/.exec(cmdline);
   if (service) return service[1]!;
-  if (cmdline.includes('gateway/src/main.ts')) return 'gateway';
-  if (cmdline.includes('mongo-embedded/src/cli')) return 'mongo';
+  if (/gateway\/(?:src|dist)\/main\.[jt]s/.test(cmdline)) return 'gateway';
+  if (/mongo-embedded\/(?:src|dist)\/cli/.test(cmdline)) return 'mongo';
   if (cmdline.includes('provider-sim')) return 'provider-sim';
   if (cmdline.includes('tools/dev/src/main.ts')) return 'launcher';
   if (/nats-server/.test(cmdline)) return 'nats';
@@ -81,11 +82,43 @@ export function processName(cmdline: string): string {
   return cmdline.split(' ')[0]!.split('/').pop() ?? 'other';
 }
 
+/** Whether a command line runs `pkg`'s entry point, from its sources or its build. */
+export const runsPackage = (cmdline: string, pkg: string) =>
+  new RegExp(`(^|/)${pkg}/(src|dist)/(cli/)?main\\.[jt]s`).test(cmdline);
+
+/**
+ * Compiles every package (`nx run-many -t build`) so `DEV_RUN=compiled` runs the current code;
+ * nx's cache makes it a second or two when nothing changed.
+ */
+export function buildPackages(): void {
+  const started = performance.now();
+  const build = spawnSync(
+    'npx',
+    ['nx', 'run-many', '-t', 'build', '--parallel=2', '--outputStyle=static'],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+      encoding: 'utf8',
+    },
+  );
+  if (build.status !== 0)
+    throw new Error(
+      `building the packages failed:\n${`${build.stdout}${build.stderr}`.slice(-3000)}`,
+    );
+  const seconds = Math.round((performance.now() - started) / 1000);
+  process.stderr.write(`[bench] built the packages (nx run-many -t build) in ${seconds} s\n`);
+}
+
 /**
  * The system as `npm start` runs it (the launcher; every part its own process; logs at `warn`),
- * on ports from `portBase`, with a data directory of its own that `stop()` removes.
+ * on ports from `portBase`, with a data directory of its own that `stop()` removes. The services,
+ * the gateway and the embedded MongoDB run their compiled JavaScript with plain `node`, as the
+ * production images do (`DEV_RUN=compiled`, built first), not their sources through tsx: tsx's
+ * transform wraps every function it creates to keep its name and turns on source maps, costs
+ * production does not pay (bench/README.md, "Compiled, as production runs it").
  */
 export async function launchSystem(portBase: number, env: NodeJS.ProcessEnv = {}) {
+  buildPackages();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-system-'));
   const gatewayPort = portBase + 80;
   const { child } = await startNodeScript(
@@ -96,6 +129,8 @@ export async function launchSystem(portBase: number, env: NodeJS.ProcessEnv = {}
       DEV_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       NO_COLOR: '1',
+      // DEV_RUN=source npm run bench measures the sources through tsx instead, for comparison.
+      DEV_RUN: process.env.DEV_RUN || 'compiled',
       ...env,
     },
     /\[dev\] ready:/,

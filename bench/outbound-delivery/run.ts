@@ -33,6 +33,7 @@ import {
 } from '@inventory/local-infra';
 import { connectNats, createGrpcClient, EventPublisher, runWithContext } from '@inventory/platform';
 import { cpuMs, descendants, treeCpuMs } from '../lib/proc.js';
+import { buildPackages } from '../lib/system.js';
 
 const { values } = parseArgs({
   options: {
@@ -139,8 +140,10 @@ const untilReceived = (target: number) =>
 
 const infra = portBase > 0 ? await infraAt(portBase) : await startTestInfra();
 const grpcPort = portBase > 0 ? portAt(1) : await freePort();
-// node itself (not the tsx wrapper), so /proc/<pid> is the service's own CPU.
-const service = await spawnServiceMain('services/outbound-delivery/src/main.ts', {
+// node itself (not the tsx wrapper), so /proc/<pid> is the service's own CPU; its compiled
+// JavaScript, as production runs it (see launchSystem in ../lib/system.ts).
+buildPackages();
+const service = await spawnServiceMain('services/outbound-delivery/dist/main.js', {
   // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the service there.
   nodeArgs: process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]

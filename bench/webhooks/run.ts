@@ -20,6 +20,7 @@ import autocannon from 'autocannon';
 import mongoose from 'mongoose';
 import { cpuMs as processCpuMs, descendants, treeCpuMs } from '../lib/proc.js';
 import { signedWebhook } from '../lib/provider-webhook.js';
+import { buildPackages, processName, runsPackage } from '../lib/system.js';
 import { summariseProfile, type CpuProfile } from '../gateway/profile-summary.js';
 
 const { values } = parseArgs({
@@ -36,10 +37,10 @@ const { values } = parseArgs({
   },
 });
 const PROFILED: Record<string, string> = {
-  gateway: 'gateway/src/main.ts',
-  'webhook-ingest': 'services/webhook-ingest/src/main.ts',
-  'parcel-tracking': 'services/parcel-tracking/src/main.ts',
-  mongo: 'libs/mongo-embedded/src/cli/main.ts',
+  gateway: 'gateway',
+  'webhook-ingest': 'services/webhook-ingest',
+  'parcel-tracking': 'services/parcel-tracking',
+  mongo: 'libs/mongo-embedded',
 };
 const profiled = values.profile ? values.profile.split(',').map((part) => PROFILED[part]!) : [];
 if (profiled.includes(undefined!))
@@ -85,10 +86,7 @@ const run = (options: autocannon.Options) =>
 function cpuByProcess(root: number): Map<string, number> {
   const byName = new Map<string, number>();
   for (const info of [{ pid: root, cmdline: 'dev launcher' }, ...descendants(root)]) {
-    const name =
-      /(services|gateway|tools|libs)\/([^/ ]+)/.exec(info.cmdline)?.slice(1, 3).join('/') ??
-      /(?:^|\/)([\w.-]+-server|mongod|redis-server|nats-server)\b/.exec(info.cmdline)?.[1] ??
-      info.cmdline.split(' ')[0]!.split('/').pop()!;
+    const name = info.pid === root ? 'launcher' : processName(info.cmdline);
     byName.set(name, (byName.get(name) ?? 0) + processCpuMs(info.pid));
   }
   return byName;
@@ -116,6 +114,7 @@ function pushes(url: string, host: string, amount: number, apiKey: string, prefi
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
+buildPackages();
 const bare = await startUntil(['bench/lib/bare-server.ts'], {}, /BARE (\d+)/);
 const system = await startUntil(
   ['tools/dev/src/main.ts'],
@@ -125,6 +124,8 @@ const system = await startUntil(
     DEV_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     NO_COLOR: '1',
+    // As production runs it: compiled, plain node (see launchSystem in ../lib/system.ts).
+    DEV_RUN: 'compiled',
     ...(profiled.length > 0
       ? {
           NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${fileURLToPath(new URL('../gateway/cpu-profile-preload.mjs', import.meta.url))}`,
@@ -189,7 +190,7 @@ try {
   const rows = mongo.collection('webhook_events');
   await run(pushes(hookUrl, dev.host, warm, dev.provider_api_key, 'WARM'));
   for (const info of descendants(system.child.pid!))
-    if (profiled.some((main) => info.cmdline.includes(main))) process.kill(info.pid, 'SIGUSR2');
+    if (profiled.some((pkg) => runsPackage(info.cmdline, pkg))) process.kill(info.pid, 'SIGUSR2');
   const cpuBefore = treeCpuMs(system.child.pid!);
   const byProcessBefore = cpuByProcess(system.child.pid!);
   const loadBefore = loadavg()[0]!;
