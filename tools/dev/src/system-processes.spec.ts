@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planFromEnv } from './plan.js';
+import { planFromEnv, SERVICES } from './plan.js';
 import { gatewayProcess, infraProcesses, infraUrls, serviceProcesses } from './system-processes.js';
 
 const envOf = (env: NodeJS.ProcessEnv, name: string) => {
@@ -70,14 +70,7 @@ describe('DEV_RUN', () => {
       const entries = [
         'gateway/dist/main.js',
         'libs/mongo-embedded/dist/cli/main.js',
-        ...[
-          'identity',
-          'parcel-tracking',
-          'webhook-ingest',
-          'outbound-delivery',
-          'activity',
-          'catalog',
-        ].map((name) => `services/${name}/dist/main.js`),
+        ...SERVICES.map((name) => `services/${name}/dist/main.js`),
       ];
       for (const entry of entries) {
         mkdirSync(join(repoRoot, entry, '..'), { recursive: true });
