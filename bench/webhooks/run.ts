@@ -125,7 +125,7 @@ const system = await startUntil(
     LOG_LEVEL: 'warn',
     NO_COLOR: '1',
     // As production runs it: compiled, plain node (see launchSystem in ../lib/system.ts).
-    DEV_RUN: 'compiled',
+    DEV_RUN: process.env.DEV_RUN || 'compiled',
     ...(profiled.length > 0
       ? {
           NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${fileURLToPath(new URL('../gateway/cpu-profile-preload.mjs', import.meta.url))}`,

@@ -14,7 +14,7 @@ const TSX = ['--conditions=development', '--import', 'tsx', ...NODE_ARGS];
  * TypeScript through tsx, or (DEV_RUN=compiled) the JavaScript its build wrote under dist/, whose
  * `@inventory/*` imports resolve to the other packages' dist/ too.
  */
-export function entryArgs(plan: DevPlan, repoRoot: string, pkg: string, entry: string): string[] {
+function entryArgs(plan: DevPlan, repoRoot: string, pkg: string, entry: string): string[] {
   if (plan.run === 'source') return [...TSX, join(repoRoot, pkg, 'src', `${entry}.ts`)];
   const script = join(repoRoot, pkg, 'dist', `${entry}.js`);
   if (!existsSync(script))
