@@ -24,3 +24,4 @@ export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-
 export { eventually, waitFor, type EventuallyOptions } from './eventually.js';
 export { consumerDrained } from './drained.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { callTimes } from './call-times.js';

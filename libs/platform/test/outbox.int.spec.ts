@@ -1,8 +1,8 @@
 import { EchoRequest } from '@inventory/contracts/testing/v1/echo.js';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { callTimes, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import type { Connection } from 'mongoose';
 import type { NatsConnection } from 'nats';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectMongo,
   connectNats,
@@ -103,12 +103,7 @@ describe('transactional outbox', () => {
     const mongo = await ownDatabase('idle');
     const outbox = new Outbox(mongo);
     await outbox.model.init();
-    const lookedAt: number[] = [];
-    const find = outbox.model.find.bind(outbox.model);
-    vi.spyOn(outbox.model, 'find').mockImplementation(((...args: Parameters<typeof find>) => {
-      lookedAt.push(Date.now());
-      return find(...args);
-    }) as typeof find);
+    const lookedAt = callTimes(outbox.model, 'find');
     const relay = startOutboxRelay({
       outbox,
       publisher: new EventPublisher(nats.jetstream()),

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTimes, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, createLogger, ensureIndexes } from '@inventory/platform';
 import { DeliveryWorker } from '../src/delivery/delivery-worker.js';
 import { DeliveryStore } from '../src/store/delivery-store.js';
@@ -21,12 +21,7 @@ describe('an idle delivery worker (ADR 0715)', () => {
 
   it('looks at the schedule less and less often while nothing is due, and still runs what comes due', async () => {
     const deliveries = new DeliveryStore(connection);
-    const lookedAt: number[] = [];
-    const due = deliveries.dueIdsAcrossTenants.bind(deliveries);
-    vi.spyOn(deliveries, 'dueIdsAcrossTenants').mockImplementation((...args) => {
-      lookedAt.push(Date.now());
-      return due(...args);
-    });
+    const lookedAt = callTimes(deliveries, 'dueIdsAcrossTenants');
     const attempted: string[] = [];
     const worker = new DeliveryWorker(
       deliveries,

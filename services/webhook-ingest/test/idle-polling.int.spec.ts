@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTimes, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, createLogger, ensureIndexes } from '@inventory/platform';
 import { InboxStore } from '../src/store/inbox-store.js';
 import type { WebhookEventDocument } from '../src/store/webhook-event.js';
@@ -24,12 +24,7 @@ describe('an idle processing job (ADR 0715)', () => {
 
   it('looks less and less often while it finds nothing, and still takes a row another replica stored', async () => {
     const inbox = new InboxStore(connection);
-    const lookedAt: number[] = [];
-    const claim = inbox.claimDueAcrossTenants.bind(inbox);
-    vi.spyOn(inbox, 'claimDueAcrossTenants').mockImplementation((...args) => {
-      lookedAt.push(Date.now());
-      return claim(...args);
-    });
+    const lookedAt = callTimes(inbox, 'claimDueAcrossTenants');
     const processed: number[] = [];
     const processor = new WebhookProcessor({
       inbox,
