@@ -84,9 +84,9 @@ const run = (options: autocannon.Options) =>
 
 /** CPU ms of the system's processes by name (service, gateway, MongoDB, NATS...). */
 function cpuByProcess(root: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const info of [{ pid: root, cmdline: 'dev launcher' }, ...descendants(root)]) {
-    const name = info.pid === root ? 'launcher' : processName(info.cmdline);
+  const byName = new Map([['launcher', processCpuMs(root)]]);
+  for (const info of descendants(root)) {
+    const name = processName(info.cmdline);
     byName.set(name, (byName.get(name) ?? 0) + processCpuMs(info.pid));
   }
   return byName;
