@@ -40,6 +40,11 @@ const fields = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1_000),
   /** How long rate limiting fails open while Redis is unreachable, before answering 503. */
   RATE_LIMIT_FAIL_OPEN_MS: z.coerce.number().int().min(0).default(60_000),
+  /**
+   * The most slots of a key's budget a replica takes from Redis in one call (ADR 0717); 1 asks
+   * Redis on every request. Leases are at most 1 % of a budget and live 100 ms.
+   */
+  RATE_LIMIT_LEASE_MAX_SLOTS: z.coerce.number().int().positive().default(64),
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(50),
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),

@@ -1,14 +1,20 @@
 import type { Logger, Redis } from '@inventory/platform';
+import { RateLeases, type RateLeaseOptions } from './rate-leases.js';
 
 /**
  * GCRA (generic cell rate algorithm) in one Lua script, so every gateway
  * replica shares one exact budget per key and concurrent requests cannot both
  * take the last slot. The clock is Redis's own (TIME), not the replicas'.
  * `limit` requests are allowed back to back, then one per `period/limit`.
+ *
+ * ARGV[3] asks for a lease of that many slots (ADR 0717): granted only while at
+ * least half the budget would be left after it, else one slot, as without it.
+ * The reply's sixth value is the number of slots granted.
  */
 const GCRA = `
 local limit = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
+local wanted = tonumber(ARGV[3]) or 1
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local interval = period / limit
@@ -17,11 +23,20 @@ if tat < now then tat = now end
 local new_tat = tat + interval
 local wait = new_tat - period - now
 if wait > 0.001 then
-  return {0, 0, math.ceil(tat), math.ceil(wait), math.floor(now)}
+  return {0, 0, math.ceil(tat), math.ceil(wait), math.floor(now), 0}
+end
+local remaining = math.floor((period - (new_tat - now)) / interval + 0.000001)
+local granted = 1
+if wanted > 1 then
+  local extra = math.min(wanted - 1, remaining - math.ceil(limit / 2))
+  if extra > 0 then
+    granted = 1 + extra
+    new_tat = new_tat + extra * interval
+    remaining = remaining - extra
+  end
 end
 redis.call('SET', KEYS[1], string.format('%.3f', new_tat), 'PX', math.ceil(period) + 1000)
-local remaining = math.floor((period - (new_tat - now)) / interval + 0.000001)
-return {1, remaining, math.ceil(new_tat), 0, math.floor(now)}
+return {1, remaining, math.ceil(new_tat), 0, math.floor(now), granted}
 `;
 
 export interface RateLimitResult {
@@ -42,7 +57,15 @@ type GcraRedis = Redis & {
     key: string,
     limit: number,
     periodMs: number,
-  ): Promise<[number, number, number, number, number]>;
+    slots: number,
+  ): Promise<[number, number, number, number, number, number]>;
+};
+
+const LEASE_DEFAULTS: RateLeaseOptions = {
+  lifetimeMs: 100,
+  maxSlots: 64,
+  maxKeys: 10_000,
+  now: () => performance.now(),
 };
 
 export class RateLimiter {
@@ -54,6 +77,7 @@ export class RateLimiter {
   private lastError: unknown;
   /** Told every decision (the gateway's metrics, http/metrics.ts). */
   onDecision?: (decision: RateLimitDecision) => void;
+  private readonly leases: RateLeases;
 
   constructor(
     private readonly redis: Redis,
@@ -61,19 +85,27 @@ export class RateLimiter {
     /** How long rate limiting may fail open while Redis is unreachable; after that requests get 503. */
     private readonly failOpenMs: number,
     private readonly periodMs = 60_000,
+    leases: Partial<RateLeaseOptions> = {},
   ) {
     if (!('gcra' in redis)) redis.defineCommand('gcra', { numberOfKeys: 1, lua: GCRA });
+    this.leases = new RateLeases({ ...LEASE_DEFAULTS, ...leases });
   }
 
   /** Undefined: Redis is down and we are inside the fail-open window (no headers, request passes). */
   async take(key: string, limit: number): Promise<RateLimitResult | undefined> {
+    const leased = this.leases.take(key, limit);
+    if (leased) {
+      this.onDecision?.('allowed');
+      return { allowed: true, limit, ...leased, retryAfterSeconds: 0 };
+    }
     // During an outage one request at a time asks Redis; the others are answered from the
     // outage state at once, so a frozen Redis costs one command timeout, not one per request.
     if (this.failingSince !== undefined && this.probing) return this.failed(this.lastError);
     this.probing = this.failingSince !== undefined;
-    let reply: [number, number, number, number, number];
+    let reply: [number, number, number, number, number, number];
     try {
-      reply = await (this.redis as GcraRedis).gcra(key, limit, this.periodMs);
+      const slots = this.leases.slotsToAsk(key, limit);
+      reply = await (this.redis as GcraRedis).gcra(key, limit, this.periodMs, slots);
     } catch (error) {
       this.lastError = error;
       return this.failed(error);
@@ -89,12 +121,16 @@ export class RateLimiter {
       this.failedClosed = false;
       this.lastWarning = 0;
     }
-    const [allowed, remaining, resetMs, waitMs] = reply;
+    const [allowed, remaining, resetMs, waitMs, , granted] = reply;
     this.onDecision?.(allowed === 1 ? 'allowed' : 'limited');
+    if (allowed === 1)
+      this.leases.granted(key, limit, granted, Math.max(0, remaining), Math.ceil(resetMs / 1000));
+    else this.leases.forget(key);
     return {
       allowed: allowed === 1,
       limit,
-      remaining: Math.max(0, remaining),
+      // A lease's slots still held here are requests left too.
+      remaining: Math.max(0, remaining) + (allowed === 1 ? granted - 1 : 0),
       resetAt: Math.ceil(resetMs / 1000),
       retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)),
     };
