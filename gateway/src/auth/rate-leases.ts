@@ -61,7 +61,10 @@ export class RateLeases {
     return Math.min(cap, wanted);
   }
 
-  /** Records a grant of `granted` slots; the caller's request used the first. */
+  /**
+   * Records a grant of `granted` slots; the caller's request used the first. A single slot never
+   * replaces a live lease with slots left (it was asked for beside the lease's own call).
+   */
   granted(
     key: string,
     limit: number,
@@ -69,7 +72,9 @@ export class RateLeases {
     remainingAfterGrant: number,
     resetAt: number,
   ): void {
-    if (this.leases.size >= this.options.maxKeys && !this.leases.has(key)) this.leases.clear();
+    const live = this.leases.get(key);
+    if (granted === 1 && live && live.left > 0 && this.options.now() < live.expiresAt) return;
+    if (this.leases.size >= this.options.maxKeys && !live) this.leases.clear();
     this.leases.set(key, {
       limit,
       granted,
@@ -78,11 +83,6 @@ export class RateLeases {
       resetAt,
       expiresAt: this.options.now() + this.options.lifetimeMs,
     });
-  }
-
-  /** Drops the key's lease (its budget ran out: the next request asks Redis). */
-  forget(key: string): void {
-    this.leases.delete(key);
   }
 
   get size(): number {

@@ -69,6 +69,25 @@ describe('RateLimiter leases', () => {
     expect(calls).toBeLessThan(650);
   });
 
+  it('two replicas taking bursts of concurrent requests admit exactly the budget: one lease call per key at a time', async () => {
+    const frozenClock = { now: () => 0 };
+    const replicas = [
+      new RateLimiter(await connect(), logger, 0, DAY_MS, frozenClock),
+      new RateLimiter(await connect(), logger, 0, DAY_MS, frozenClock),
+    ];
+    let allowed = 0;
+    let refusedOnBoth = false;
+    for (let round = 0; round < 100 && !refusedOnBoth; round++) {
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => replicas[i % 2]!.take('rl:bursts', 1_000)),
+      );
+      allowed += results.filter((result) => result?.allowed).length;
+      refusedOnBoth = results.every((result) => result?.allowed === false);
+    }
+    expect(refusedOnBoth).toBe(true);
+    expect(allowed).toBe(1_000);
+  });
+
   it('reports the exact requests left on every response of a replica, leased or not', async () => {
     const limiter = new RateLimiter(await connect(), logger, 0, DAY_MS, { now: () => 0 });
     const remaining: number[] = [];

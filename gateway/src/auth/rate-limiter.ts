@@ -78,6 +78,8 @@ export class RateLimiter {
   /** Told every decision (the gateway's metrics, http/metrics.ts). */
   onDecision?: (decision: RateLimitDecision) => void;
   private readonly leases: RateLeases;
+  /** Keys with a lease call (more than one slot asked) waiting for Redis. */
+  private readonly leasing = new Set<string>();
 
   constructor(
     private readonly redis: Redis,
@@ -103,14 +105,19 @@ export class RateLimiter {
     if (this.failingSince !== undefined && this.probing) return this.failed(this.lastError);
     this.probing = this.failingSince !== undefined;
     let reply: [number, number, number, number, number, number];
+    let slots = 1;
     try {
-      const slots = this.leases.slotsToAsk(key, limit);
+      // One lease call per key at a time: requests arriving meanwhile ask for their own slot,
+      // so a burst of concurrent requests never takes several leases to drop all but one.
+      slots = this.leasing.has(key) ? 1 : this.leases.slotsToAsk(key, limit);
+      if (slots > 1) this.leasing.add(key);
       reply = await (this.redis as GcraRedis).gcra(key, limit, this.periodMs, slots);
     } catch (error) {
       this.lastError = error;
       return this.failed(error);
     } finally {
       this.probing = false;
+      if (slots > 1) this.leasing.delete(key);
     }
     if (this.failingSince !== undefined) {
       this.logger.info(
@@ -125,7 +132,6 @@ export class RateLimiter {
     this.onDecision?.(allowed === 1 ? 'allowed' : 'limited');
     if (allowed === 1)
       this.leases.granted(key, limit, granted, Math.max(0, remaining), Math.ceil(resetMs / 1000));
-    else this.leases.forget(key);
     return {
       allowed: allowed === 1,
       limit,
