@@ -84,9 +84,10 @@ function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void 
 /**
  * Errors Fastify's router raises before any route runs. A path parameter over the router's
  * length limit (a very long webhook token) cannot name anything: the 404 envelope, without
- * echoing the path (Fastify's default is a 414 that does).
+ * echoing the path (Fastify's default is a 414 that does). Any other is our fault: a 500, logged
+ * as the error handler logs one.
  */
-function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     void reply.code(404).send(notFoundBody());
     return;
@@ -95,6 +96,7 @@ function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: F
     void reply.code(400).send(malformedRequestBody('The request URL is malformed.'));
     return;
   }
+  request.log.error({ err: error }, 'router error before any route ran');
   void reply.code(500).send({ message: 'Server Error' });
 }
 
