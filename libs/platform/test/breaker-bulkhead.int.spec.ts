@@ -14,6 +14,7 @@ import {
   startGrpcServer,
   type GrpcServerHandle,
 } from '../src/index.js';
+import { bucketRotation } from '../src/grpc/bucket-rotation.js';
 import { echoRegistration } from './fixtures/echo-service.js';
 
 const logger = createLogger({ service: 'test', level: 'silent' });
@@ -82,7 +83,9 @@ describe('gRPC client bulkheads and frozen peers (issue #18 items 3 and 6)', () 
   });
   afterAll(() => server.stop(1_000));
 
-  it("with partitionBy, one tenant's failures open only that tenant's breaker", async () => {
+  it("with partitionBy, one tenant's failures open only that tenant's breaker; closing the client stops every one of them", async () => {
+    const rotation = bucketRotation(1_000);
+    const rotatingBefore = rotation.listenerCount('rotate');
     const echo = createGrpcClient(EchoServiceClient, server.address, {
       breaker: {
         volumeThreshold: 3,
@@ -107,7 +110,10 @@ describe('gRPC client bulkheads and frozen peers (issue #18 items 3 and 6)', () 
     await expect(
       echo.call.echo({ text: 'ok', delay_ms: 0, fail_with_code: 0 }),
     ).resolves.toMatchObject({ text: 'ok' });
+    // The shared breaker and the two tenants' rotate on the process's one timer until the close.
+    expect(rotation.listenerCount('rotate')).toBe(rotatingBefore + 3);
     echo.close();
+    expect(rotation.listenerCount('rotate')).toBe(rotatingBefore);
   });
 
   it('with keepalive, the calls in flight to a frozen peer fail UNAVAILABLE long before their deadline', async () => {

@@ -8,6 +8,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import CircuitBreaker from 'opossum';
+import { bucketRotation } from './bucket-rotation.js';
 import { currentContext, runWithContext } from '../logging/request-context.js';
 import { endSpan, isTracing, SpanKind, startSpan, type Span } from '../tracing/tracing.js';
 import {
@@ -72,6 +73,9 @@ export interface BreakerOptions {
   maxPartitions?: number;
 }
 
+/** Buckets of a breaker's rolling window (opossum's default). */
+const ROLLING_BUCKETS = 10;
+
 /**
  * A circuit breaker around calls to one downstream service. Only failures that say the callee is
  * unhealthy count (see INFRASTRUCTURE_CODES); the action's own timeout (a deadline) is the timeout.
@@ -80,12 +84,16 @@ export function createCallBreaker<A extends unknown[], R>(
   action: (...args: A) => Promise<R>,
   options: BreakerOptions & { name?: string } = {},
 ): CircuitBreaker<A, R> {
+  const rollingCountTimeout = options.rollingCountTimeoutMs ?? 10_000;
   const breaker = new CircuitBreaker(action, {
     timeout: false,
     errorThresholdPercentage: options.errorThresholdPercentage ?? 50,
     resetTimeout: options.resetTimeoutMs ?? 5_000,
     volumeThreshold: options.volumeThreshold ?? 5,
-    rollingCountTimeout: options.rollingCountTimeoutMs ?? 10_000,
+    rollingCountTimeout,
+    // The window's buckets rotate on one timer per process, not one per breaker.
+    rotateBucketController: bucketRotation(Math.floor(rollingCountTimeout / ROLLING_BUCKETS)),
+    rollingCountBuckets: ROLLING_BUCKETS,
     // Latency percentiles are not used, and keeping them holds every call's duration for the window.
     rollingPercentilesEnabled: false,
     // Nothing listens for the per-second `snapshot` events; each one is a timer and a sum over the
@@ -197,7 +205,7 @@ export function createGrpcClient<C extends Client>(
     ...options.breaker,
     name: options.breakerName ?? service,
   });
-  const breakerFor = partitionedBreakers(breaker, invoke, options.breaker);
+  const breakers = partitionedBreakers(breaker, invoke, options.breaker);
 
   const call = new Proxy({} as PromiseClient<C>, {
     get(_target, method: string) {
@@ -209,7 +217,7 @@ export function createGrpcClient<C extends Client>(
         let code = 'OK';
         const fire = () =>
           fireOrFailFast(
-            breakerFor(),
+            breakers.current(),
             address,
             method,
             request,
@@ -252,6 +260,7 @@ export function createGrpcClient<C extends Client>(
     close: () => {
       gate?.close();
       client.close();
+      breakers.shutdown();
     },
   };
 }
@@ -265,12 +274,17 @@ function partitionedBreakers<A extends unknown[], R>(
   shared: CircuitBreaker<A, R>,
   action: (...args: A) => Promise<R>,
   options: BreakerOptions = {},
-): () => CircuitBreaker<A, R> {
-  const { partitionBy } = options;
-  if (!partitionBy) return () => shared;
-  const limit = options.maxPartitions ?? 10_000;
+): { current: () => CircuitBreaker<A, R>; shutdown: () => void } {
   const partitions = new Map<string, CircuitBreaker<A, R>>();
-  return () => {
+  const shutdown = () => {
+    shared.shutdown();
+    for (const breaker of partitions.values()) breaker.shutdown();
+    partitions.clear();
+  };
+  const { partitionBy } = options;
+  if (!partitionBy) return { current: () => shared, shutdown };
+  const limit = options.maxPartitions ?? 10_000;
+  const current = () => {
     const key = partitionBy();
     if (key === undefined) return shared;
     let breaker = partitions.get(key);
@@ -286,6 +300,7 @@ function partitionedBreakers<A extends unknown[], R>(
     partitions.set(key, breaker);
     return breaker;
   };
+  return { current, shutdown };
 }
 
 /** Normalises anything a client call threw into code + reason + violations. */
