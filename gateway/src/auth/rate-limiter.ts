@@ -130,14 +130,15 @@ export class RateLimiter {
     }
     const [allowed, remaining, resetMs, waitMs, , granted] = reply;
     this.onDecision?.(allowed === 1 ? 'allowed' : 'limited');
-    if (allowed === 1)
-      this.leases.granted(key, limit, granted, Math.max(0, remaining), Math.ceil(resetMs / 1000));
+    const left = Math.max(0, remaining);
+    const resetAt = Math.ceil(resetMs / 1000);
+    if (allowed === 1) this.leases.granted(key, limit, granted, left, resetAt);
     return {
       allowed: allowed === 1,
       limit,
       // A lease's slots still held here are requests left too.
-      remaining: Math.max(0, remaining) + (allowed === 1 ? granted - 1 : 0),
-      resetAt: Math.ceil(resetMs / 1000),
+      remaining: left + (allowed === 1 ? granted - 1 : 0),
+      resetAt,
       retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)),
     };
   }
