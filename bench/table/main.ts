@@ -78,7 +78,8 @@ try {
           if (cached) return cached;
           const load = {
             url: bareUrl,
-            headers: {},
+            // The same request as the measured GET rows: their headers too, which Node parses.
+            headers: post ? {} : context.auth,
             ratePerSecond: options.ratePerSecond,
             build: options.build,
           };
@@ -87,7 +88,7 @@ try {
           if (!options.build) bareRuns.set(key, measured);
           return measured;
         },
-        bareSaturation: async () => saturation(bareUrl, {}, context.saturationSeconds),
+        bareSaturation: async () => saturation(bareUrl, context.auth, context.saturationSeconds),
         async warm(processes, options, post = false) {
           const key = `${post ? 'POST' : 'GET'} ${options.url} ${options.ratePerSecond}`;
           if (warmed.has(key)) return;

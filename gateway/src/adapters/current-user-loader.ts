@@ -28,6 +28,11 @@ export class CurrentUserLoader {
     private readonly cache?: UserCache,
   ) {}
 
+  /** The user from the cache, without a promise; undefined: ask `load`. */
+  cached(tenantId: string, userId: number): User | undefined {
+    return this.cache?.cached(tenantId, userId);
+  }
+
   load(tenantId: string, userId: number): Promise<User> {
     if (!this.cache) return this.fromIdentity(tenantId, userId);
     const hit = this.cache.cached(tenantId, userId);

@@ -16,8 +16,8 @@ import { ipAllowed } from './ip-allowlist.js';
 import { RateLimiterUnavailable, type RateLimiter, type RateLimitResult } from './rate-limiter.js';
 import { requiredScope, ruleFor, type RouteRule } from './route-access.js';
 import type { TenantResolver } from './tenancy.js';
-import type { TokenCache } from './token-cache.js';
-import type { AuthenticatedUser } from './types.js';
+import type { CachedToken, TokenCache } from './token-cache.js';
+import type { AuthenticatedUser, ResolvedTenant } from './types.js';
 
 export const SESSION_COOKIE = 'inventory_session';
 export const NOT_FOR_TOKENS = 'This endpoint is not available to API tokens.';
@@ -54,6 +54,17 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
   app.decorateRequest('tenant', null as never);
   app.decorateRequest('auth', null);
 
+  /** Rate-limit headers, and the 429 when the key's budget is spent. */
+  const admitWithin = (reply: FastifyReply, result: RateLimitResult | undefined) => {
+    if (!result) return;
+    applyRateHeaders(reply, result);
+    if (!result.allowed) {
+      throw new HttpError(429, tooManyRequestsBody(result.retryAfterSeconds), {
+        'retry-after': String(result.retryAfterSeconds),
+      });
+    }
+  };
+
   const limit = async (reply: FastifyReply, key: string, max: number) => {
     let result: RateLimitResult | undefined;
     try {
@@ -70,31 +81,38 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
         );
       throw error;
     }
-    if (!result) return;
-    applyRateHeaders(reply, result);
-    if (!result.allowed) {
-      throw new HttpError(429, tooManyRequestsBody(result.retryAfterSeconds), {
-        'retry-after': String(result.retryAfterSeconds),
-      });
-    }
+    admitWithin(reply, result);
   };
 
-  const authenticateToken = async (
+  // The token path returns a promise only when something must be awaited: a token, tenant or
+  // lease already held here answers without one (ADR 0718).
+  const authenticateToken = (
     request: FastifyRequest,
     reply: FastifyReply,
     rule: RouteRule,
     header: string,
-  ) => {
+  ): Promise<void> | void => {
     const parsed = parseBearer(header);
     if (!parsed) throw new HttpError(401, unauthenticatedBody());
-    const cached =
-      deps.tokens.cached(request.tenant.id, parsed.tokenId) ??
-      (await deps.tokens.get(request.tenant.id, parsed.tokenId));
+    const cached = deps.tokens.cached(request.tenant.id, parsed.tokenId);
+    if (cached) return admitToken(request, reply, rule, parsed.secret, cached);
+    return deps.tokens
+      .get(request.tenant.id, parsed.tokenId)
+      .then((found) => admitToken(request, reply, rule, parsed.secret, found));
+  };
+
+  const admitToken = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rule: RouteRule,
+    secret: string,
+    cached: CachedToken | undefined,
+  ): Promise<void> | void => {
     const record = cached?.record;
     // Unknown, revoked, expired, another tenant's, or a wrong secret: one indistinguishable answer.
     if (
       !record ||
-      !secretMatches(parsed.secret, record.secret_hash) ||
+      !secretMatches(secret, record.secret_hash) ||
       (record.expires_at && record.expires_at.getTime() <= Date.now())
     ) {
       throw new HttpError(401, invalidTokenBody());
@@ -116,15 +134,28 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
       context.userId = String(record.user_id);
       context.tokenId = String(record.id);
     }
-    await limit(
-      reply,
-      `rl:token:${record.id}`,
-      Math.min(deps.platformRateLimit, record.rate_limit_per_minute || deps.platformRateLimit),
+    const key = `rl:token:${record.id}`;
+    const max = Math.min(
+      deps.platformRateLimit,
+      record.rate_limit_per_minute || deps.platformRateLimit,
     );
+    const leased = deps.limiter.takeLeased(key, max);
+    if (leased) {
+      admitWithin(reply, leased);
+      return checkTokenAccess(request, rule, record.scopes, user);
+    }
+    return limit(reply, key, max).then(() => checkTokenAccess(request, rule, record.scopes, user));
+  };
 
+  const checkTokenAccess = (
+    request: FastifyRequest,
+    rule: RouteRule,
+    scopes: readonly string[],
+    user: AuthenticatedUser,
+  ): void => {
     if (rule.access === 'session') throw new HttpError(403, forbiddenBody(NOT_FOR_TOKENS));
     const scope = requiredScope(rule.access, request.method);
-    if (scope && !record.scopes.includes(scope))
+    if (scope && !scopes.includes(scope))
       throw new HttpError(
         403,
         forbiddenBody(`Token is missing the required scope: ${scope}.`, scope),
@@ -184,9 +215,24 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
       );
   };
 
-  const authenticate = async (request: FastifyRequest, reply: FastifyReply, rule: RouteRule) => {
-    const tenant =
-      deps.tenants.cached(request.hostname) ?? (await deps.tenants.resolve(request.hostname));
+  const authenticate = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rule: RouteRule,
+  ): Promise<void> | void => {
+    const tenant = deps.tenants.cached(request.hostname);
+    if (tenant) return admitTenant(request, reply, rule, tenant);
+    return deps.tenants
+      .resolve(request.hostname)
+      .then((resolved) => admitTenant(request, reply, rule, resolved));
+  };
+
+  const admitTenant = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rule: RouteRule,
+    tenant: ResolvedTenant | null,
+  ): Promise<void> | void => {
     if (!tenant)
       throw new HttpError(
         404,
@@ -206,8 +252,9 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
   };
 
   // Callback style, so the routes that need nothing (no match, tenantless probes) pass without a
-  // promise; an async hook made one per request, and with the request context's AsyncLocalStorage
-  // every promise also runs Node's promise hooks.
+  // promise, and a request whose tenant, token and rate-limit slot are held here passes without
+  // one either; with the request context's AsyncLocalStorage every promise also runs Node's
+  // promise hooks.
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.routeOptions.url;
     // No route matched: the 404 envelope, whatever the credentials.
@@ -215,6 +262,13 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     // Deny by default: a route missing from the table is for web sessions only.
     const rule = ruleFor(request.method, url, deps.routeTable) ?? { access: 'session' };
     if (rule.tenantless) return done();
-    authenticate(request, reply, rule).then(() => done(), done);
+    let pending: Promise<void> | void;
+    try {
+      pending = authenticate(request, reply, rule);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
   });
 }

@@ -119,6 +119,20 @@ describe('RateLimiter leases', () => {
     expect(after).toMatchObject({ allowed: true, remaining: 992 });
   });
 
+  it('hands out a held slot synchronously without asking Redis, and nothing once the lease is spent', async () => {
+    const limiter = new RateLimiter(await connect(), logger, 0, DAY_MS, { now: () => 0 });
+    expect(limiter.takeLeased('rl:held', 1_000)).toBeUndefined();
+    for (let i = 0; i < 4; i++) await limiter.take('rl:held', 1_000); // leases of 1, 2 and 4
+    const callsBefore = await scriptCalls();
+    // Seven slots taken in Redis for four requests: three held here, handed out one by one.
+    const held = [0, 1, 2].map(() => limiter.takeLeased('rl:held', 1_000));
+    expect(held).toEqual(
+      [995, 994, 993].map((remaining) => expect.objectContaining({ allowed: true, remaining })),
+    );
+    expect(limiter.takeLeased('rl:held', 1_000)).toBeUndefined();
+    expect((await scriptCalls()) - callsBefore).toBe(0);
+  });
+
   it('uses no lease slot for a request under another limit (the token’s limit was edited)', async () => {
     const limiter = new RateLimiter(await connect(), logger, 0, DAY_MS, { now: () => 0 });
     for (let i = 0; i < 3; i++) await limiter.take('rl:edited', 1_000); // leases of 1 and 2

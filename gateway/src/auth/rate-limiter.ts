@@ -93,13 +93,21 @@ export class RateLimiter {
     this.leases = new RateLeases({ ...LEASE_DEFAULTS, ...leases });
   }
 
+  /**
+   * A slot of a lease this replica holds, without a promise (the busy key's usual case); undefined:
+   * none is left, ask `take`.
+   */
+  takeLeased(key: string, limit: number): RateLimitResult | undefined {
+    const leased = this.leases.take(key, limit);
+    if (!leased) return undefined;
+    this.onDecision?.('allowed');
+    return { allowed: true, limit, ...leased, retryAfterSeconds: 0 };
+  }
+
   /** Undefined: Redis is down and we are inside the fail-open window (no headers, request passes). */
   async take(key: string, limit: number): Promise<RateLimitResult | undefined> {
-    const leased = this.leases.take(key, limit);
-    if (leased) {
-      this.onDecision?.('allowed');
-      return { allowed: true, limit, ...leased, retryAfterSeconds: 0 };
-    }
+    const leased = this.takeLeased(key, limit);
+    if (leased) return leased;
     // During an outage one request at a time asks Redis; the others are answered from the
     // outage state at once, so a frozen Redis costs one command timeout, not one per request.
     if (this.failingSince !== undefined && this.probing) return this.failed(this.lastError);

@@ -33,7 +33,8 @@ export const HEALTH_ROUTES = declareRoutes({
  * balancer at once.
  */
 export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps): Promise<void> {
-  handle(app, HEALTH_ROUTES.liveness, async () => ({ status: 'ok' }));
+  // Synchronous: the probe every load balancer polls costs no promise.
+  handle(app, HEALTH_ROUTES.liveness, () => ({ status: 'ok' }));
 
   handle(app, HEALTH_ROUTES.readiness, async (_request, reply) => {
     const checks: Record<string, boolean> = {};

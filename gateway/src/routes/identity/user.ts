@@ -44,9 +44,13 @@ export async function userRoutes(app: FastifyInstance, deps: IdentityRouteDeps):
         response: { 200: dataOf(USER_ROW) },
       },
     },
-    async (request) => {
-      const user = await deps.currentUsers.load(request.tenant.id, request.auth!.user.id);
-      return { data: presentUser(user) };
+    // A cached user is answered without a promise (ADR 0718).
+    (request) => {
+      const { id: tenantId } = request.tenant;
+      const userId = request.auth!.user.id;
+      const cached = deps.currentUsers.cached(tenantId, userId);
+      if (cached) return { data: presentUser(cached) };
+      return deps.currentUsers.load(tenantId, userId).then((user) => ({ data: presentUser(user) }));
     },
   );
 
