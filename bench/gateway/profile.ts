@@ -2,7 +2,7 @@
  * A CPU profile of the gateway under a paced load, to find where its hooks spend:
  *
  *   npx tsx --conditions=development bench/gateway/profile.ts [--path /healthz] [--rate 1000]
- *     [--total 5000] [--port-base 37600] [--part gateway|identity|parcel-tracking|mongo]
+ *     [--total 5000] [--port-base 25000] [--part gateway|identity|parcel-tracking|mongo]
  *     [--trackings 100000]
  *
  * `--trackings N` connects an instance and seeds N tracking rows first (as the table's trackings
@@ -32,7 +32,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '1000' },
     total: { type: 'string', default: '5000' },
     top: { type: 'string', default: '40' },
-    'port-base': { type: 'string', default: '37600' },
+    'port-base': { type: 'string', default: '25000' },
     // Which process profiles itself: the gateway, identity (the request log's consumer),
     // parcel-tracking or mongo.
     part: { type: 'string', default: 'gateway' },

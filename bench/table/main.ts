@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark row in one run, one table (see ../README.md).
  *
- *   npm run bench -- [--quick] [--only healthz,api-user] [--port-base 37000] [--repeat 3]
+ *   npm run bench -- [--quick] [--only healthz,api-user] [--port-base 24000] [--repeat 3]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -32,7 +32,7 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
-    'port-base': { type: 'string', default: '37000' },
+    'port-base': { type: 'string', default: '24000' },
     repeat: { type: 'string', default: '1' },
   },
 });
