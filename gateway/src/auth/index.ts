@@ -72,8 +72,9 @@ export function createAuthWiring(
     }),
     tokens,
     users,
-    limiter: new RateLimiter(redis, logger, config.RATE_LIMIT_FAIL_OPEN_MS, 60_000, {
-      maxSlots: config.RATE_LIMIT_LEASE_MAX_SLOTS,
+    limiter: new RateLimiter(redis, logger, {
+      failOpenMs: config.RATE_LIMIT_FAIL_OPEN_MS,
+      leases: { maxSlots: config.RATE_LIMIT_LEASE_MAX_SLOTS },
     }),
     requestLog: new RequestLogPublisher(nats, logger),
     throttle: new LoginThrottle(

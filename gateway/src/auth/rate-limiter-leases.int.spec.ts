@@ -34,6 +34,10 @@ describe('RateLimiter leases', () => {
     );
   };
 
+  /** A replica's limiter on its own connection; its lease clock stands still unless told. */
+  const replica = async (now: () => number = () => 0, periodMs = DAY_MS) =>
+    new RateLimiter(await connect(), logger, { failOpenMs: 0, periodMs, leases: { now } });
+
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'rate-limiter-leases-'));
     server = await startRedisServer({ dataDir });
@@ -46,11 +50,7 @@ describe('RateLimiter leases', () => {
   });
 
   it('two replicas admit exactly the shared budget, asking Redis for the first half in leases and the last half slot by slot', async () => {
-    const frozenClock = { now: () => 0 };
-    const replicas = [
-      new RateLimiter(await connect(), logger, 0, DAY_MS, frozenClock),
-      new RateLimiter(await connect(), logger, 0, DAY_MS, frozenClock),
-    ];
+    const replicas = [await replica(), await replica()];
     await replicas[0]!.take('rl:warm-up', 1_000);
     const callsBefore = await scriptCalls();
 
@@ -70,11 +70,7 @@ describe('RateLimiter leases', () => {
   });
 
   it('two replicas taking bursts of concurrent requests admit exactly the budget: one lease call per key at a time', async () => {
-    const frozenClock = { now: () => 0 };
-    const replicas = [
-      new RateLimiter(await connect(), logger, 0, DAY_MS, frozenClock),
-      new RateLimiter(await connect(), logger, 0, DAY_MS, frozenClock),
-    ];
+    const replicas = [await replica(), await replica()];
     let allowed = 0;
     let refusedOnBoth = false;
     for (let round = 0; round < 100 && !refusedOnBoth; round++) {
@@ -89,7 +85,7 @@ describe('RateLimiter leases', () => {
   });
 
   it('reports the exact requests left on every response of a replica, leased or not', async () => {
-    const limiter = new RateLimiter(await connect(), logger, 0, DAY_MS, { now: () => 0 });
+    const limiter = await replica();
     const remaining: number[] = [];
     for (let i = 0; i < 40; i++)
       remaining.push((await limiter.take('rl:headers', 1_000))!.remaining);
@@ -97,7 +93,7 @@ describe('RateLimiter leases', () => {
   });
 
   it('asks Redis about once per full lease for a busy key with a large budget', async () => {
-    const limiter = new RateLimiter(await connect(), logger, 0, 60_000, { now: () => 0 });
+    const limiter = await replica(() => 0, 60_000);
     await limiter.take('rl:busy-warm-up', 1_000_000);
     const callsBefore = await scriptCalls();
     for (let i = 0; i < 2_000; i++)
@@ -108,7 +104,7 @@ describe('RateLimiter leases', () => {
 
   it('asks Redis again once a lease expired, and does not hand out its slots', async () => {
     const clock = { ms: 0 };
-    const limiter = new RateLimiter(await connect(), logger, 0, DAY_MS, { now: () => clock.ms });
+    const limiter = await replica(() => clock.ms);
     for (let i = 0; i < 4; i++) await limiter.take('rl:expiry', 1_000); // leases of 1, 2 and 4
     const callsBefore = await scriptCalls();
     clock.ms += 100;
@@ -120,7 +116,7 @@ describe('RateLimiter leases', () => {
   });
 
   it('hands out a held slot synchronously without asking Redis, and nothing once the lease is spent', async () => {
-    const limiter = new RateLimiter(await connect(), logger, 0, DAY_MS, { now: () => 0 });
+    const limiter = await replica();
     expect(limiter.takeLeased('rl:held', 1_000)).toBeUndefined();
     for (let i = 0; i < 4; i++) await limiter.take('rl:held', 1_000); // leases of 1, 2 and 4
     const callsBefore = await scriptCalls();
@@ -134,7 +130,7 @@ describe('RateLimiter leases', () => {
   });
 
   it('uses no lease slot for a request under another limit (the token’s limit was edited)', async () => {
-    const limiter = new RateLimiter(await connect(), logger, 0, DAY_MS, { now: () => 0 });
+    const limiter = await replica();
     for (let i = 0; i < 3; i++) await limiter.take('rl:edited', 1_000); // leases of 1 and 2
     const callsBefore = await scriptCalls();
     expect(await limiter.take('rl:edited', 500)).toMatchObject({ allowed: true, limit: 500 });
@@ -142,9 +138,9 @@ describe('RateLimiter leases', () => {
   });
 
   it('with the largest lease set to 1, asks Redis on every request', async () => {
-    const limiter = new RateLimiter(await connect(), logger, 0, 60_000, {
-      now: () => 0,
-      maxSlots: 1,
+    const limiter = new RateLimiter(await connect(), logger, {
+      failOpenMs: 0,
+      leases: { now: () => 0, maxSlots: 1 },
     });
     const callsBefore = await scriptCalls();
     for (let i = 0; i < 20; i++) await limiter.take('rl:exact', 1_000_000);

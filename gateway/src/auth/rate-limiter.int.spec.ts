@@ -26,7 +26,9 @@ describe('RateLimiter against a frozen Redis (SIGSTOP)', () => {
   });
 
   it('tells every decision (the gateway_rate_limit_decisions_total series): allowed, then limited', async () => {
-    const limiter = new RateLimiter(redis, createLogger({ service: 'test', level: 'silent' }), 0);
+    const limiter = new RateLimiter(redis, createLogger({ service: 'test', level: 'silent' }), {
+      failOpenMs: 0,
+    });
     const decisions: string[] = [];
     limiter.onDecision = (decision) => decisions.push(decision);
     await limiter.take('rl:decisions', 1);
@@ -35,11 +37,9 @@ describe('RateLimiter against a frozen Redis (SIGSTOP)', () => {
   });
 
   it('fails open, asks Redis with one request at a time while it is frozen, and limits again after SIGCONT', async () => {
-    const limiter = new RateLimiter(
-      redis,
-      createLogger({ service: 'test', level: 'silent' }),
-      600_000,
-    );
+    const limiter = new RateLimiter(redis, createLogger({ service: 'test', level: 'silent' }), {
+      failOpenMs: 600_000,
+    });
     const decisions = new Set<string>();
     limiter.onDecision = (decision) => decisions.add(decision);
     expect(await limiter.take('rl:test', 10)).toMatchObject({ allowed: true, limit: 10 });

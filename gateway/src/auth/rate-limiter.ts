@@ -61,6 +61,15 @@ type GcraRedis = Redis & {
   ): Promise<[number, number, number, number, number, number]>;
 };
 
+export interface RateLimiterOptions {
+  /** How long rate limiting may fail open while Redis is unreachable; after that requests get 503. */
+  failOpenMs: number;
+  /** The budget's period; the platform's and every token's limits are per minute (the default). */
+  periodMs?: number;
+  /** Lease sizing (ADR 0717): `maxSlots` from configuration; tests inject the clock. */
+  leases?: Partial<RateLeaseOptions>;
+}
+
 const LEASE_DEFAULTS: RateLeaseOptions = {
   lifetimeMs: 100,
   maxSlots: 64,
@@ -81,16 +90,18 @@ export class RateLimiter {
   /** Keys with a lease call (more than one slot asked) waiting for Redis. */
   private readonly leasing = new Set<string>();
 
+  private readonly failOpenMs: number;
+  private readonly periodMs: number;
+
   constructor(
     private readonly redis: Redis,
     private readonly logger: Logger,
-    /** How long rate limiting may fail open while Redis is unreachable; after that requests get 503. */
-    private readonly failOpenMs: number,
-    private readonly periodMs = 60_000,
-    leases: Partial<RateLeaseOptions> = {},
+    options: RateLimiterOptions,
   ) {
     if (!('gcra' in redis)) redis.defineCommand('gcra', { numberOfKeys: 1, lua: GCRA });
-    this.leases = new RateLeases({ ...LEASE_DEFAULTS, ...leases });
+    this.failOpenMs = options.failOpenMs;
+    this.periodMs = options.periodMs ?? 60_000;
+    this.leases = new RateLeases({ ...LEASE_DEFAULTS, ...options.leases });
   }
 
   /**
