@@ -33,10 +33,9 @@ export class CurrentUserLoader {
     return this.cache?.cached(tenantId, userId);
   }
 
+  /** The user from the cache, else from identity (then cached, when there is a cache). */
   load(tenantId: string, userId: number): Promise<User> {
     if (!this.cache) return this.fromIdentity(tenantId, userId);
-    const hit = this.cache.cached(tenantId, userId);
-    if (hit) return Promise.resolve(hit);
     return this.cache.get(tenantId, userId, () => this.fromIdentity(tenantId, userId));
   }
 
