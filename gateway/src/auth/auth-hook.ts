@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userHasPermission } from '@inventory/access';
 import { currentContext, enterContext, type Logger } from '@inventory/platform';
 import { timingSafeEqual } from 'node:crypto';
+import { parseCookie } from 'cookie';
 import type { IdentityAdapter } from '../adapters/identity.js';
 import {
   forbiddenBody,
@@ -20,6 +21,15 @@ import type { CachedToken, TokenCache } from './token-cache.js';
 import type { AuthenticatedUser, ResolvedTenant } from './types.js';
 
 export const SESSION_COOKIE = 'inventory_session';
+
+/**
+ * The web session's token from the Cookie header. Parsed here, for the one request in which a
+ * session is looked for, rather than by a cookie plugin's hook on every request (ADR 0719).
+ */
+function sessionTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header ? parseCookie(header)[SESSION_COOKIE] : undefined;
+}
 export const NOT_FOR_TOKENS = 'This endpoint is not available to API tokens.';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -246,7 +256,7 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     if (rule.access === 'public') return;
     const authorization = request.headers.authorization;
     if (authorization !== undefined) return authenticateToken(request, reply, rule, authorization);
-    const sessionToken = request.cookies?.[SESSION_COOKIE];
+    const sessionToken = sessionTokenOf(request);
     if (sessionToken) return authenticateSession(request, reply, rule, sessionToken);
     throw new HttpError(401, unauthenticatedBody());
   };

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import fastifyCookie from '@fastify/cookie';
 import type { Logger, Redis } from '@inventory/platform';
 import type { NatsConnection } from 'nats';
 import { CurrentUserLoader } from '../adapters/current-user-loader.js';
@@ -110,7 +109,6 @@ export async function registerAuth(
   wiring: AuthWiring,
   identity: IdentityAdapter,
 ): Promise<void> {
-  await app.register(fastifyCookie);
   registerAuthHook(app, {
     identity,
     tenants: wiring.tenants,

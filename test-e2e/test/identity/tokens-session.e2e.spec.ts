@@ -344,6 +344,27 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
     ).toBe('token_limit_reached');
   });
 
+  it("the session cookie is read among the browser's other cookies; logout clears it, other replies set none", async () => {
+    const s = await loginSession(owner, system.gatewayUrl);
+    const cookie = `theme=dark; ${s.cookie}; _ga=GA1.2.3`;
+    const me = await httpCall(system.gatewayUrl, 'GET', '/api/user', {
+      host: owner.host,
+      headers: { cookie },
+    });
+    expect(me.status).toBe(200);
+    expect(me.body.data.email).toBe(owner.user.email);
+    expect(me.headers['set-cookie']).toBeUndefined();
+    const out = await httpCall(system.gatewayUrl, 'POST', '/auth/logout', {
+      host: owner.host,
+      headers: { cookie, 'x-csrf-token': s.csrfToken },
+    });
+    expect(out.status).toBe(204);
+    const cleared = String(out.headers['set-cookie']);
+    expect(cleared).toMatch(/^inventory_session=;/);
+    expect(cleared).toMatch(/Max-Age=0/);
+    expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970 00:00:00 GMT/);
+  });
+
   it('logout ends the session', async () => {
     const s = await loginSession(owner, system.gatewayUrl);
     expect((await s.request('POST', '/auth/logout')).status).toBe(204);

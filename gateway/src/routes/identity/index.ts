@@ -8,7 +8,7 @@ export type { IdentityRouteDeps } from './deps.js';
 
 /** Sign-in, the current user and 2FA, personal access tokens: every route here calls adapters/identity.ts. */
 export async function identityRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
-  await sessionRoutes(app, deps);
+  await app.register(sessionRoutes, deps);
   await userRoutes(app, deps);
   await tokenRoutes(app, deps);
 }

@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../../auth/auth-hook.js';
 import { HttpError } from '../../http/http-error.js';
@@ -31,8 +32,13 @@ export const SESSION_ROUTES = declareRoutes({
   logout: { method: 'POST', url: '/auth/logout', access: 'session', successStatus: 204 },
 });
 
-/** Web sessions: sign-in with failed-attempt throttling, sign-out. */
+/**
+ * Web sessions: sign-in with failed-attempt throttling, sign-out. Registered as a plugin of its
+ * own so the cookie plugin's hooks (a parse on every request, a Set-Cookie writer on every reply)
+ * run on these two routes only: the auth hook reads the session cookie itself (ADR 0719).
+ */
 export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
+  await app.register(fastifyCookie);
   handle(app, SESSION_ROUTES.login, { schema: loginSchema }, async (request, reply, input) => {
     const { email, password, two_factor_code: code } = input.body;
     const tenantId = request.tenant.id;
