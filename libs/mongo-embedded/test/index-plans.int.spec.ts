@@ -82,6 +82,10 @@ function shapes(seed: number): Shape[] {
     },
     { filter: { m: { $in: mixed } }, sort: { m: -1, id: -1 }, index: 'mixed', served: true },
     { filter: {}, sort: { m: 1, id: 1 }, index: 'mixed', served: true },
+    // Equality on null matches a null or missing field (both keyed as null): bounded, then matched.
+    { filter: { t, ii, s: null }, sort: { u: -1 }, index: 'by_status', served: true },
+    { filter: { m: null }, sort: { m: 1, id: 1 }, index: 'mixed', served: true },
+    { filter: { m: { $eq: null } }, sort: { id: -1 }, index: 'mixed', served: true },
     { filter: { n: { $lt: 10 } }, sort: { ii: 1, id: 1 }, index: 'n', served: false },
     { filter: { t, s: { $exists: true }, n: { $gte: 5 } }, sort: { id: -1 }, served: true },
   ];
@@ -178,4 +182,59 @@ describe('index plans against a full scan (property-based over seeds)', () => {
       }
     },
   );
+});
+
+describe('equality on null through an index', () => {
+  it('bounds the scan to [null, null] and finds null and missing fields, through a dotted path too', async () => {
+    const coll = db.collection<Document & { _id: number }>('null_points');
+    await coll.createIndex({ t: 1, 'a.b': 1 }, { name: 'by_ab' });
+    await coll.insertMany([
+      { _id: 1, t: 'x' },
+      { _id: 2, t: 'x', a: null },
+      { _id: 3, t: 'x', a: 5 },
+      { _id: 4, t: 'x', a: { b: null } },
+      { _id: 5, t: 'x', a: { b: 1 } },
+      { _id: 6, t: 'x', a: { c: 2 } },
+      { _id: 7, t: 'y', a: { b: null } },
+      { _id: 8, t: 'x', a: { b: 'null' } },
+    ]);
+    const filter = { t: 'x', 'a.b': null };
+    const scanned = await coll
+      .find(filter, { hint: { $natural: 1 } })
+      .sort({ _id: 1 })
+      .toArray();
+    expect(scanned.map((d) => d._id)).toEqual([1, 2, 3, 4, 6]);
+    expect(await coll.find(filter).sort({ _id: 1 }).toArray()).toEqual(scanned);
+    expect(await coll.countDocuments(filter)).toBe(5);
+    const explain = await coll.find(filter).explain('executionStats');
+    const ixscan = stages(explain.queryPlanner.winningPlan as Document).find(
+      (s) => s.stage === 'IXSCAN',
+    );
+    expect(ixscan?.indexBounds).toEqual({ t: ['["x", "x"]'], 'a.b': ['[null, null]'] });
+    // Only the five keyed null were read: the bound is a point, not the whole tenant.
+    expect(explain.executionStats.totalKeysExamined).toBe(5);
+  });
+
+  it('stays off a multikey index, where an array element without the field has no null key', async () => {
+    const coll = db.collection<Document & { _id: number }>('null_multikey');
+    await coll.createIndex({ t: 1, 'a.b': 1 }, { name: 'by_ab' });
+    await coll.insertMany([
+      { _id: 1, t: 'x', a: [{ b: 1 }, { c: 2 }] },
+      { _id: 2, t: 'x', a: [{ b: 1 }, { b: 2 }] },
+      { _id: 3, t: 'x', a: [{ b: null }] },
+      { _id: 4, t: 'x' },
+    ]);
+    const filter = { t: 'x', 'a.b': null };
+    const scanned = await coll
+      .find(filter, { hint: { $natural: 1 } })
+      .sort({ _id: 1 })
+      .toArray();
+    expect(await coll.find(filter).sort({ _id: 1 }).toArray()).toEqual(scanned);
+    expect(await coll.countDocuments(filter)).toBe(scanned.length);
+    const explain = await coll.find(filter).explain();
+    const ixscan = stages(explain.queryPlanner.winningPlan as Document).find(
+      (s) => s.stage === 'IXSCAN',
+    );
+    expect(ixscan?.indexBounds?.['a.b']).toEqual(['[MinKey, MaxKey]']);
+  });
 });

@@ -67,8 +67,20 @@ function pointsOf(values: unknown[]): unknown[] {
   return sorted.filter((v, i) => i === 0 || compareBson(sorted[i - 1], v) !== 0);
 }
 
+/**
+ * Equality on `null`, which matches a null or missing field: both are keyed as null, so the point
+ * `[null, null]` bounds the scan as MongoDB's does. Never complete, so every document found is
+ * still matched (`planIndex` also keeps it off multikey indexes, whose missing elements have no
+ * key).
+ */
+const nullPoint = (): { bounds: FieldBounds; complete: boolean } => ({
+  bounds: { kind: 'points', values: [null] },
+  complete: false,
+});
+
 /** Bounds for one field's predicate, and whether they express it completely. */
 export function boundsFor(pred: unknown): { bounds?: FieldBounds; complete: boolean } {
+  if (pred === null) return nullPoint();
   if (!isOperatorObject(pred))
     return isBoundValue(pred)
       ? { bounds: { kind: 'points', values: [pred] }, complete: true }
@@ -78,6 +90,7 @@ export function boundsFor(pred: unknown): { bounds?: FieldBounds; complete: bool
   let range: Extract<FieldBounds, { kind: 'range' }> | undefined;
   for (const [op, arg] of Object.entries(pred)) {
     if (op === '$eq' && isBoundValue(arg)) points = points ? ((complete = false), points) : [arg];
+    else if (op === '$eq' && arg === null) [points, complete] = [points ?? [null], false];
     else if (op === '$in' && Array.isArray(arg) && arg.every(isBoundValue))
       points = points ? ((complete = false), points) : pointsOf(arg);
     else if (
@@ -154,6 +167,7 @@ function planIndex(
   while (eqLen < fields.length) {
     const b = fieldBounds.get(fields[eqLen]!)?.bounds;
     if (b?.kind !== 'points' || product * b.values.length > MAX_POINT_INTERVALS) break;
+    if (index.multikey && b.values.includes(null)) break;
     product *= b.values.length;
     eqLen++;
   }
