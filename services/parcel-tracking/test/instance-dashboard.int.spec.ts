@@ -162,6 +162,51 @@ describe('GetInstance', () => {
     });
   });
 
+  it('reads only the unregistered rows for the pending count and the registration errors, not every row of the instance', async () => {
+    const tenant = newTenant();
+    const { instance } = await create(tenant);
+    const id = instance!.id;
+    const base = {
+      tenant_id: tenant,
+      integration_instance_id: id,
+      trackable_type: 'sales_order_fulfillment',
+      trackable_id: 1,
+    };
+    const { trackings } = suite.h.stores;
+    for (let i = 0; i < 40; i++)
+      await trackings.insert({
+        ...base,
+        tracking_number: `R${i}`,
+        delivery_status: 'in_transit',
+        registered_at: new Date(),
+      });
+    await trackings.insert({ ...base, tracking_number: 'P1', delivery_status: 'pending' });
+    await trackings.insert({
+      ...base,
+      tracking_number: 'E1',
+      delivery_status: 'pending',
+      registration_error: 'Quota exhausted.',
+      registration_failed_at: new Date(),
+    });
+    const { dashboard } = await as(tenant, () => suite.h.client.call.getInstance({ id }));
+    expect(dashboard!.pending_registration_count).toBe(1);
+    expect(dashboard!.registration_errors).toMatchObject([
+      { message: 'Quota exhausted.', count: 1 },
+    ]);
+    // The shapes TrackingStore asks (pendingRegistrationCount, registrationErrors): the index that
+    // leads with registered_at bounds both to the two unregistered rows, whatever MongoDB serves it.
+    const rows = suite.h.stored('tracking_rows');
+    const scope = { tenant_id: tenant, integration_instance_id: id };
+    for (const filter of [
+      { ...scope, registered_at: null, registration_error: null, stopped_at: null },
+      { ...scope, registration_error: { $ne: null }, registered_at: null },
+    ]) {
+      const { executionStats } = await rows.find(filter).explain('executionStats');
+      expect(executionStats.nReturned, JSON.stringify(filter)).toBe(1);
+      expect(executionStats.totalDocsExamined, JSON.stringify(filter)).toBeLessThanOrEqual(2);
+    }
+  });
+
   it('still answers when the provider fails, with the failure in quota_error', async () => {
     const tenant = newTenant();
     const { instance } = await create(tenant);

@@ -74,7 +74,9 @@ export function summarizeTransit(rows: DeliveredRow[], now: Date = new Date()): 
   const byCarrier = new Map<string, DeliveredRow[]>();
   for (const row of inWindow) {
     const key = String(row.carrier_code ?? 'unknown');
-    byCarrier.set(key, [...(byCarrier.get(key) ?? []), row]);
+    const group = byCarrier.get(key);
+    if (group) group.push(row);
+    else byCarrier.set(key, [row]);
   }
   const carriers = [...byCarrier.values()]
     .map((group) => ({

@@ -126,7 +126,9 @@ schema.index({
   id: -1,
 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, tracking_number: 1 });
-schema.index({ tenant_id: 1, integration_instance_id: 1, registration_error: 1 });
+// The dashboard's rows not registered yet: pending (no error) and failed (grouped by error). The
+// points on null bound both to the unregistered rows instead of the whole instance.
+schema.index({ tenant_id: 1, integration_instance_id: 1, registered_at: 1, registration_error: 1 });
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
 // A number is tracked (and so registered) once per instance: concurrent intake on
 // several replicas cannot create a second active row for it.
