@@ -71,7 +71,7 @@ export class FakeWebhookIngest {
           (latest, row) => (!latest || row.received_at > latest ? row.received_at : latest),
           undefined,
         );
-        return { last_webhook_at: last, received_count: rows.length };
+        return { last_webhook_at: last };
       },
     } as Partial<
       AsyncService<WebhookIngestServiceServer>

@@ -20,6 +20,9 @@ describe('webhook-ingest: ingest rules (fake parcel-tracking)', () => {
   it('stores a bad signature as failed and refuses it; an unsigned push is processed', async () => {
     const number = '1Z999AA10000000040';
     const { body } = await suite.pushes.signed(number, 1);
+    const summary = () =>
+      as(TENANT, () => suite.client.call.getWebhookSummary({ integration_instance_id: INSTANCE }));
+    const beforeForged = await summary();
     for (const sign of ['0'.repeat(64), 'not-hex', '']) {
       const refused = await ingest(suite.client, token, body, sign);
       expect(refused.rejection).toBe('invalid_signature');
@@ -33,19 +36,13 @@ describe('webhook-ingest: ingest rules (fake parcel-tracking)', () => {
       });
       expect(suite.h.fake.callsFor(row.id)).toHaveLength(0);
     }
-    // A forged push does not count as the provider's last sign of life.
-    const before = await as(TENANT, () =>
-      suite.client.call.getWebhookSummary({ integration_instance_id: INSTANCE }),
-    );
+    // A forged push is not the provider's last sign of life: the newest forged rows are passed over.
+    expect(await summary()).toEqual(beforeForged);
     const unsigned = await ingest(suite.client, token, body);
     expect(unsigned.rejection).toBe('');
     const row = await finished(suite.service, unsigned.webhook_event_id);
     expect(row).toMatchObject({ result: 'processed', signature_state: 'absent' });
-    const after = await as(TENANT, () =>
-      suite.client.call.getWebhookSummary({ integration_instance_id: INSTANCE }),
-    );
-    expect(after.received_count).toBe(before.received_count + 1);
-    expect(after.last_webhook_at).toEqual(row.received_at);
+    expect((await summary()).last_webhook_at).toEqual(row.received_at);
   });
 
   it.each([

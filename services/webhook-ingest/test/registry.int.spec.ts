@@ -129,7 +129,7 @@ describe('webhook-ingest: central token registry and inbox', () => {
     const before = await asTenant('tenant-c', () =>
       client.call.getWebhookSummary({ integration_instance_id: 9 }),
     );
-    expect(before).toEqual({ received_count: 0 });
+    expect(before).toEqual({});
     const body = JSON.stringify({
       event: 'TRACKING_UPDATED',
       data: { number: '1Z999AA10123456784', carrier: 100002 },
@@ -154,14 +154,13 @@ describe('webhook-ingest: central token registry and inbox', () => {
     const after = await asTenant('tenant-c', () =>
       client.call.getWebhookSummary({ integration_instance_id: 9 }),
     );
-    expect(after.received_count).toBe(1);
-    expect(after.last_webhook_at).toEqual(row!.received_at);
+    expect(after).toEqual({ last_webhook_at: row!.received_at });
     // Another tenant asking about the same instance id sees nothing.
     expect(
       await asTenant('tenant-a', () =>
         client.call.getWebhookSummary({ integration_instance_id: 9 }),
       ),
-    ).toEqual({ received_count: 0 });
+    ).toEqual({});
   });
 
   it('answers UNAVAILABLE and stores nothing when a sign cannot be checked (the provider retries)', async () => {

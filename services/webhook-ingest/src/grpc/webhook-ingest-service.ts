@@ -118,10 +118,7 @@ export function webhookIngestService(
         context.tenant(),
         request.integration_instance_id,
       );
-      return {
-        last_webhook_at: summary.last_webhook_at ?? undefined,
-        received_count: summary.received_count,
-      };
+      return { last_webhook_at: summary.last_webhook_at ?? undefined };
     },
   };
   return {

@@ -44,23 +44,20 @@ export class WebhookLogReader extends TenantScopedRepository<WebhookEventDocumen
     return this.page(tenantId, filter, { sort, page: query.page, perPage: query.perPage });
   }
 
-  /** A forged push (bad signature) is no sign of life from the provider: not counted. */
-  async summary(
-    tenantId: string,
-    instanceId: number,
-  ): Promise<{ last_webhook_at: Date | null; received_count: number }> {
+  /**
+   * When the instance last received a webhook: the newest row, read from the index's end. A forged
+   * push (bad signature) is no sign of life from the provider, so it is passed over.
+   */
+  async summary(tenantId: string, instanceId: number): Promise<{ last_webhook_at: Date | null }> {
     const filter: ScopedFilter<WebhookEventDocument> = {
       integration_instance_id: instanceId,
       signature_state: { $ne: 'invalid' },
     };
-    const [last, count] = await Promise.all([
-      this.findMany(tenantId, filter, {
-        sort: { received_at: -1 },
-        limit: 1,
-        projection: { received_at: 1 },
-      }),
-      this.count(tenantId, filter),
-    ]);
-    return { last_webhook_at: last[0]?.received_at ?? null, received_count: count };
+    const [last] = await this.findMany(tenantId, filter, {
+      sort: { received_at: -1 },
+      limit: 1,
+      projection: { received_at: 1 },
+    });
+    return { last_webhook_at: last?.received_at ?? null };
   }
 }

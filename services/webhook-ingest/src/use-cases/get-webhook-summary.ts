@@ -1,6 +1,6 @@
 import type { WebhookLogReader } from '../store/webhook-log-reader.js';
 
-/** When the instance last received a webhook, and how many it has received. */
+/** When the instance last received a webhook (the dashboard's `last_webhook_at`). */
 export class GetWebhookSummary {
   constructor(private readonly log: WebhookLogReader) {}
 

@@ -114,7 +114,6 @@ export interface GetWebhookSummaryRequest {
 export interface GetWebhookSummaryResponse {
   /** Absent when no webhook was ever received for the instance. */
   last_webhook_at?: Date | undefined;
-  received_count: number;
 }
 
 export interface ListWebhookEventsRequest {
@@ -1384,7 +1383,7 @@ export const GetWebhookSummaryRequest: MessageFns<GetWebhookSummaryRequest> = {
 };
 
 function createBaseGetWebhookSummaryResponse(): GetWebhookSummaryResponse {
-  return { last_webhook_at: undefined, received_count: 0 };
+  return { last_webhook_at: undefined };
 }
 
 export const GetWebhookSummaryResponse: MessageFns<GetWebhookSummaryResponse> = {
@@ -1394,9 +1393,6 @@ export const GetWebhookSummaryResponse: MessageFns<GetWebhookSummaryResponse> = 
   ): BinaryWriter {
     if (message.last_webhook_at !== undefined) {
       Timestamp.encode(toTimestamp(message.last_webhook_at), writer.uint32(10).fork()).join();
-    }
-    if (message.received_count !== 0) {
-      writer.uint32(16).int64(message.received_count);
     }
     return writer;
   },
@@ -1422,14 +1418,6 @@ export const GetWebhookSummaryResponse: MessageFns<GetWebhookSummaryResponse> = 
             message.last_webhook_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.received_count = longToNumber(reader.int64());
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1449,11 +1437,6 @@ export const GetWebhookSummaryResponse: MessageFns<GetWebhookSummaryResponse> = 
         : isSet(object.last_webhook_at)
           ? fromJsonTimestamp(object.last_webhook_at)
           : undefined,
-      received_count: isSet(object.receivedCount)
-        ? globalThis.Number(object.receivedCount)
-        : isSet(object.received_count)
-          ? globalThis.Number(object.received_count)
-          : 0,
     };
   },
 
@@ -1461,9 +1444,6 @@ export const GetWebhookSummaryResponse: MessageFns<GetWebhookSummaryResponse> = 
     const obj: any = {};
     if (message.last_webhook_at !== undefined) {
       obj.lastWebhookAt = message.last_webhook_at.toISOString();
-    }
-    if (message.received_count !== 0) {
-      obj.receivedCount = Math.round(message.received_count);
     }
     return obj;
   },
@@ -1478,7 +1458,6 @@ export const GetWebhookSummaryResponse: MessageFns<GetWebhookSummaryResponse> = 
   ): GetWebhookSummaryResponse {
     const message = createBaseGetWebhookSummaryResponse();
     message.last_webhook_at = object.last_webhook_at ?? undefined;
-    message.received_count = object.received_count ?? 0;
     return message;
   },
 };
