@@ -109,7 +109,8 @@ export async function parcelRows(context: BenchContext, instanceId: number): Pro
         note: 'the quota is read from the provider at most once per QUOTA_CACHE_TTL_MS (10 s) per instance',
       }),
     );
-  if (!context.wants('trackings-page') && !context.wants('trackings-count')) return rows;
+  if (!['trackings-page', 'trackings-count', 'instance-100k'].some((id) => context.wants(id)))
+    return rows;
   const trackingRows = count(context, 100_000, 20_000);
   const seeded = performance.now();
   const { dev } = context.system;
@@ -141,6 +142,19 @@ export async function parcelRows(context: BenchContext, instanceId: number): Pro
         total,
         target: { p95Ms: 10 },
         note: rowsNote,
+      }),
+    );
+  // The dashboard where it is dear: counts, unregistered rows and the transit summary over every
+  // row delivered in the window (ADR 0720), on the seeded instance.
+  if (context.wants('instance-100k'))
+    rows.push(
+      await pacedGet(context, {
+        id: 'instance-100k',
+        title: '`GET /instances/{id}`, quota cached',
+        path: base,
+        rate: 5,
+        total: count(context, 100, 40),
+        note: `${rowsNote}, ${Math.round(trackingRows / 7).toLocaleString('en')} of them delivered in the transit window`,
       }),
     );
   return rows;

@@ -22,6 +22,7 @@ export const ROW_IDS = [
   'instance',
   'trackings-page',
   'trackings-count',
+  'instance-100k',
   'webhooks',
   'outbound',
   'mongo-lookup',
@@ -53,7 +54,7 @@ const warmed = new Set<string>();
 const inputs: RowInput[] = [];
 let idleCpuMsPerSecond: Record<string, number> | undefined;
 try {
-  const systemRows = ROW_IDS.slice(0, 8).filter(wants);
+  const systemRows = ROW_IDS.slice(0, 9).filter(wants);
   if (systemRows.length > 0) {
     log('starting the system (npm start, every part its own process)');
     const system = await launchSystem(Number(values['port-base']), {
