@@ -42,12 +42,7 @@ describe('GetInstance', () => {
     const tenant = newTenant();
     const { instance } = await create(tenant);
     const id = instance!.id;
-    const base = {
-      tenant_id: tenant,
-      integration_instance_id: id,
-      trackable_type: 'sales_order_fulfillment',
-      trackable_id: 1,
-    };
+    const base = suite.rowBase(tenant, id);
     const day = 24 * 3600 * 1000;
     const now = Date.now();
     const { trackings } = suite.h.stores;
@@ -166,12 +161,7 @@ describe('GetInstance', () => {
     const tenant = newTenant();
     const { instance } = await create(tenant);
     const id = instance!.id;
-    const base = {
-      tenant_id: tenant,
-      integration_instance_id: id,
-      trackable_type: 'sales_order_fulfillment',
-      trackable_id: 1,
-    };
+    const base = suite.rowBase(tenant, id);
     const { trackings } = suite.h.stores;
     for (let i = 0; i < 40; i++)
       await trackings.insert({

@@ -37,6 +37,13 @@ export function useInstanceSuite(env: NodeJS.ProcessEnv = {}) {
           ...request,
         }),
       ),
+    /** What every tracking row a test inserts on `instanceId` shares: its tenant and instance. */
+    rowBase: (tenant: string, instanceId: number) => ({
+      tenant_id: tenant,
+      integration_instance_id: instanceId,
+      trackable_type: 'sales_order_fulfillment',
+      trackable_id: 1,
+    }),
   };
   return suite;
 }

@@ -143,12 +143,7 @@ describe('DeleteInstance', () => {
     const { instance } = await create(tenant);
     const id = instance!.id;
     const token = instance!.webhook_path.split('/').pop()!;
-    const base = {
-      tenant_id: tenant,
-      integration_instance_id: id,
-      trackable_type: 'sales_order_fulfillment',
-      trackable_id: 1,
-    };
+    const base = suite.rowBase(tenant, id);
     const { trackings } = suite.h.stores;
     // Register two numbers at the provider the way the registration job will.
     await testProvider(suite.h).register(GOOD_KEY, [
