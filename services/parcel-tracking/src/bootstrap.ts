@@ -94,6 +94,12 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const secrets = new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY);
       const instances = new InstanceStore(runtime.mongo);
       const trackings = new TrackingStore(runtime.mongo);
+      // Maintenance, never a reason not to start: a failure is logged and tried at the next start.
+      await trackings.dropRetiredIndexes().then(
+        (dropped) =>
+          dropped.length > 0 && logger.info({ indexes: dropped }, 'retired indexes dropped'),
+        (error: unknown) => logger.warn({ err: error }, 'retired indexes not dropped'),
+      );
       const rows = new TrackingRows(runtime.mongo);
       const queue = new TrackingQueue(runtime.mongo);
       const shipments = new ShipmentStore(runtime.mongo);

@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { as, failureOf, startReplicaWithOpenBreaker } from './harness.js';
+import { RETIRED_TRACKING_INDEXES } from '../src/store/tracking-store.js';
+import { as, failureOf, startReplica, startReplicaWithOpenBreaker } from './harness.js';
 
 import { useInstanceSuite } from './instance-suite.js';
 
@@ -195,6 +196,19 @@ describe('GetInstance', () => {
       expect(executionStats.nReturned, JSON.stringify(filter)).toBe(1);
       expect(executionStats.totalDocsExamined, JSON.stringify(filter)).toBeLessThanOrEqual(2);
     }
+  });
+
+  it('drops the retired registration-error index at start, and starts as well when there is none', async () => {
+    const rows = suite.h.stored('tracking_rows');
+    const names = async () => (await rows.indexes()).map((index) => index.name);
+    await rows.createIndex({ tenant_id: 1, integration_instance_id: 1, registration_error: 1 });
+    expect(await names()).toContain(RETIRED_TRACKING_INDEXES[0]);
+    const replica = await startReplica(suite.h);
+    await replica.stop();
+    expect(await names()).not.toContain(RETIRED_TRACKING_INDEXES[0]);
+    const again = await startReplica(suite.h);
+    await again.stop();
+    expect(await names()).not.toContain(RETIRED_TRACKING_INDEXES[0]);
   });
 
   it('still answers when the provider fails, with the failure in quota_error', async () => {

@@ -191,6 +191,14 @@ export function trackingModel(connection: Connection): Model<TrackingDocument> {
 type TrackingFilter = ScopedFilter<TrackingDocument>;
 
 /** An instance's rows as the dashboard and a disconnect see them. */
+/** Indexes an earlier release created that no query uses any more: dropped at start (ADR 0720). */
+export const RETIRED_TRACKING_INDEXES = [
+  'tenant_id_1_integration_instance_id_1_registration_error_1',
+];
+
+/** MongoDB's IndexNotFound and NamespaceNotFound: nothing to drop. */
+const NOTHING_TO_DROP = new Set([26, 27]);
+
 export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
   constructor(private readonly connection: Connection) {
     super(trackingModel(connection));
@@ -209,6 +217,23 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
   /** The instance's rows matching `filter`. */
   private ofInstance(instanceId: number, filter: TrackingFilter = {}): TrackingFilter {
     return { integration_instance_id: instanceId, ...filter };
+  }
+
+  /**
+   * Drops the retired indexes still present (mongoose's `autoIndex` only ever adds), so each write
+   * stops paying for them. Answers the names dropped; replicas starting together race harmlessly.
+   */
+  async dropRetiredIndexes(): Promise<string[]> {
+    const dropped: string[] = [];
+    for (const name of RETIRED_TRACKING_INDEXES) {
+      try {
+        await this.driverCollection().dropIndex(name);
+        dropped.push(name);
+      } catch (error) {
+        if (!NOTHING_TO_DROP.has((error as { code?: number }).code ?? -1)) throw error;
+      }
+    }
+    return dropped;
   }
 
   async statusCounts(
