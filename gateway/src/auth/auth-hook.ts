@@ -21,6 +21,8 @@ import type { CachedToken, TokenCache } from './token-cache.js';
 import type { AuthenticatedUser, ResolvedTenant } from './types.js';
 
 export const SESSION_COOKIE = 'inventory_session';
+export const NOT_FOR_TOKENS = 'This endpoint is not available to API tokens.';
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The web session's token from the Cookie header. Parsed here, for the one request in which a
@@ -30,8 +32,6 @@ function sessionTokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.cookie;
   return header ? parseCookie(header)[SESSION_COOKIE] : undefined;
 }
-export const NOT_FOR_TOKENS = 'This endpoint is not available to API tokens.';
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface AuthHookDeps {
   identity: IdentityAdapter;

@@ -190,7 +190,6 @@ export function trackingModel(connection: Connection): Model<TrackingDocument> {
 
 type TrackingFilter = ScopedFilter<TrackingDocument>;
 
-/** An instance's rows as the dashboard and a disconnect see them. */
 /** Indexes an earlier release created that no query uses any more: dropped at start (ADR 0720). */
 export const RETIRED_TRACKING_INDEXES = [
   'tenant_id_1_integration_instance_id_1_registration_error_1',
@@ -199,6 +198,7 @@ export const RETIRED_TRACKING_INDEXES = [
 /** MongoDB's IndexNotFound and NamespaceNotFound: nothing to drop. */
 const NOTHING_TO_DROP = new Set([26, 27]);
 
+/** An instance's rows as the dashboard and a disconnect see them. */
 export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
   constructor(private readonly connection: Connection) {
     super(trackingModel(connection));
