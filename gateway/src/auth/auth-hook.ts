@@ -75,23 +75,25 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     }
   };
 
-  const limit = async (reply: FastifyReply, key: string, max: number) => {
-    let result: RateLimitResult | undefined;
-    try {
-      result = await deps.limiter.take(key, max);
-    } catch (error) {
-      if (error instanceof RateLimiterUnavailable)
-        throw new HttpError(
-          503,
-          {
-            message: 'The service is temporarily unavailable. Try again shortly.',
-            code: 'rate_limiter_unavailable',
-          },
-          { 'retry-after': '5' },
-        );
-      throw error;
-    }
-    admitWithin(reply, result);
+  /** A slot of the replica's lease without a promise; else the shared budget in Redis. */
+  const limit = (reply: FastifyReply, key: string, max: number): Promise<void> | void => {
+    const leased = deps.limiter.takeLeased(key, max);
+    if (leased) return admitWithin(reply, leased);
+    return deps.limiter.takeShared(key, max).then(
+      (result) => admitWithin(reply, result),
+      (error: unknown) => {
+        if (error instanceof RateLimiterUnavailable)
+          throw new HttpError(
+            503,
+            {
+              message: 'The service is temporarily unavailable. Try again shortly.',
+              code: 'rate_limiter_unavailable',
+            },
+            { 'retry-after': '5' },
+          );
+        throw error;
+      },
+    );
   };
 
   // The token path returns a promise only when something must be awaited: a token, tenant or
@@ -149,12 +151,9 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
       deps.platformRateLimit,
       record.rate_limit_per_minute || deps.platformRateLimit,
     );
-    const leased = deps.limiter.takeLeased(key, max);
-    if (leased) {
-      admitWithin(reply, leased);
-      return checkTokenAccess(request, rule, record.scopes, user);
-    }
-    return limit(reply, key, max).then(() => checkTokenAccess(request, rule, record.scopes, user));
+    const limited = limit(reply, key, max);
+    if (limited) return limited.then(() => checkTokenAccess(request, rule, record.scopes, user));
+    return checkTokenAccess(request, rule, record.scopes, user);
   };
 
   const checkTokenAccess = (

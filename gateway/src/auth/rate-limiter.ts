@@ -116,9 +116,16 @@ export class RateLimiter {
   }
 
   /** Undefined: Redis is down and we are inside the fail-open window (no headers, request passes). */
-  async take(key: string, limit: number): Promise<RateLimitResult | undefined> {
+  take(key: string, limit: number): Promise<RateLimitResult | undefined> {
     const leased = this.takeLeased(key, limit);
-    if (leased) return leased;
+    return leased ? Promise.resolve(leased) : this.takeShared(key, limit);
+  }
+
+  /**
+   * The key's budget in Redis, shared by every replica (a lease of several slots for a busy key),
+   * once `takeLeased` has none left: what `take` does after it. Undefined as for `take`.
+   */
+  async takeShared(key: string, limit: number): Promise<RateLimitResult | undefined> {
     // During an outage one request at a time asks Redis; the others are answered from the
     // outage state at once, so a frozen Redis costs one command timeout, not one per request.
     if (this.failingSince !== undefined && this.probing) return this.failed(this.lastError);
