@@ -15,7 +15,7 @@ export interface EmbeddedMongoOptions {
   fsync?: FsyncPolicy;
   /** How often TTL indexes are swept. */
   ttlIntervalMs?: number;
-  /** Journal size that triggers snapshot + truncate. */
+  /** Journal size that starts a compaction: a snapshot written a slice per turn (ADR 0722). */
   compactBytes?: number;
   logger?: Logger;
 }

@@ -14,7 +14,7 @@ export interface ServerDeps {
   catalog: Catalog;
   journal?: Journal;
   logger: Logger;
-  /** Snapshot + truncate once the journal grows past this many bytes. */
+  /** A compaction (a new snapshot, written a slice per turn) starts once the journal grows past this. */
   compactBytes: number;
 }
 
@@ -100,7 +100,8 @@ export function createWireServer(deps: ServerDeps): net.Server {
   const commitJournal = (): void => {
     if (!deps.journal) return;
     deps.journal.flush();
-    if (deps.journal.size > deps.compactBytes) deps.journal.compact(deps.catalog.snapshot());
+    if (deps.journal.size > deps.compactBytes && !deps.journal.compacting)
+      deps.journal.startCompaction(deps.catalog.snapshot());
   };
 
   return net.createServer((socket) => {

@@ -18,7 +18,11 @@ afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
-function startCli(dbpath: string, fsync = 'never'): Promise<{ child: ChildProcess; url: string }> {
+function startCli(
+  dbpath: string,
+  fsync = 'never',
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
   // Node itself with tsx as a loader, not the tsx CLI: that CLI runs the server in a child process
   // of its own, so a kill -9 would hit the wrapper and leave the server running.
   const child = spawn(
@@ -28,7 +32,7 @@ function startCli(dbpath: string, fsync = 'never'): Promise<{ child: ChildProces
       '--import',
       'tsx',
       cli,
-      ...['--port', '0', '--dbpath', dbpath, '--fsync', fsync],
+      ...['--port', '0', '--dbpath', dbpath, '--fsync', fsync, ...extra],
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -85,6 +89,48 @@ describe('durability', () => {
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
   }, 60_000);
+
+  it('replays every acknowledged write after kill -9 in the middle of a compaction (ADR 0722)', async () => {
+    const dbpath = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-embedded-'));
+    // Big enough that a snapshot takes many slices, small enough that the writes below start one.
+    const first = await startCli(dbpath, 'always', ['--compact-bytes', String(24 * 1024 * 1024)]);
+    const conn = await mongoose.createConnection(`${first.url}/durable`).asPromise();
+    const coll = conn.db!.collection<{ _id: number; pad: string }>('rows');
+    const pad = 'p'.repeat(400);
+    const acknowledged: number[] = [];
+    let next = 0;
+    const retired = path.join(dbpath, 'journal.prev.bin');
+    const partial = path.join(dbpath, 'snapshot.bin.tmp');
+    let midCompaction = false;
+    while (!midCompaction) {
+      const batch = Array.from({ length: 200 }, () => ({ _id: next++, pad }));
+      await coll.insertMany(batch);
+      acknowledged.push(...batch.map((d) => d._id));
+      midCompaction = fs.existsSync(retired) && fs.existsSync(partial);
+    }
+    // Writes go on while the snapshot is written; the process dies among them.
+    const inFlight = coll
+      .insertMany(Array.from({ length: 200 }, () => ({ _id: next++, pad })))
+      .catch(() => undefined);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    await inFlight;
+    await conn.close().catch(() => undefined);
+    expect(fs.existsSync(retired)).toBe(true);
+
+    const second = await startCli(dbpath);
+    const conn2 = await mongoose.createConnection(`${second.url}/durable`).asPromise();
+    const rows = conn2.db!.collection<{ _id: number; pad: string }>('rows');
+    expect(await rows.countDocuments({ _id: { $lt: acknowledged.length } })).toBe(
+      acknowledged.length,
+    );
+    expect(await rows.findOne({ _id: acknowledged.length - 1 })).toMatchObject({ pad });
+    // The start-up compaction took the retired generation in.
+    expect(fs.existsSync(retired)).toBe(false);
+    await conn2.close();
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).toBe(0);
+  }, 120_000);
 
   it('keeps data across an in-process restart and compacts the journal', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-embedded-'));

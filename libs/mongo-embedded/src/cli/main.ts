@@ -9,6 +9,8 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     dbpath: { type: 'string' },
     fsync: { type: 'string', default: 'interval' },
+    // Journal size that starts a compaction (default 64 MiB).
+    'compact-bytes': { type: 'string' },
   },
 });
 
@@ -18,11 +20,18 @@ if (!['always', 'interval', 'never'].includes(fsync)) {
   process.exit(2);
 }
 
+const compactBytes = values['compact-bytes'] ? Number(values['compact-bytes']) : undefined;
+if (compactBytes !== undefined && !(Number.isSafeInteger(compactBytes) && compactBytes > 0)) {
+  console.error(`--compact-bytes must be a positive integer, got ${values['compact-bytes']}`);
+  process.exit(2);
+}
+
 const server = await startEmbeddedMongo({
   port: Number(values.port),
   host: values.host,
   dataDir: values.dbpath,
   fsync,
+  compactBytes,
   logger: stderrLogger,
 });
 console.log(

@@ -20,10 +20,22 @@ export type JournalRecord =
   | { o: 'put'; db: string; c: string; d: Document }
   | { o: 'del'; db: string; c: string; id: unknown };
 
+/**
+ * The first record of every journal and snapshot file written since incremental compaction (ADR
+ * 0722): a journal's own generation, or for a snapshot the generation of the first journal it does
+ * not cover. A file without one (written before) is generation 0. Never replayed.
+ */
+export interface GenerationMark {
+  o: 'gen';
+  gen: number;
+}
+
 const RECORD_HEADER = 8; // uint32 length of BSON payload + uint32 crc32 of payload
 const PENDING_INITIAL = 64 * 1024;
+/** Serialised state a compaction writes per event-loop turn (a few milliseconds of work). */
+const SNAPSHOT_SLICE_BYTES = 1024 * 1024;
 
-export function encodeRecord(rec: JournalRecord): Buffer {
+export function encodeRecord(rec: JournalRecord | GenerationMark): Buffer {
   const body = serialize(rec, { checkKeys: false });
   const head = Buffer.allocUnsafe(RECORD_HEADER);
   head.writeUInt32LE(body.length, 0);
@@ -35,8 +47,13 @@ export function encodeRecord(rec: JournalRecord): Buffer {
  * Decodes records up to the first incomplete or corrupt one. After a kill -9 the tail may be a
  * torn write; everything before it was acknowledged only after being written, so it is kept.
  */
-export function decodeRecords(buf: Buffer): { records: JournalRecord[]; validLength: number } {
+export function decodeRecords(buf: Buffer): {
+  records: JournalRecord[];
+  validLength: number;
+  generation: number;
+} {
   const records: JournalRecord[] = [];
+  let generation = 0;
   let pos = 0;
   while (pos + RECORD_HEADER <= buf.length) {
     const len = buf.readUInt32LE(pos);
@@ -46,16 +63,18 @@ export function decodeRecords(buf: Buffer): { records: JournalRecord[]; validLen
     const body = buf.subarray(pos + RECORD_HEADER, end);
     if (crc32(body) !== sum) break;
     try {
-      const rec = deserialize(body, { promoteValues: true }) as JournalRecord;
+      const rec = deserialize(body, { promoteValues: true }) as JournalRecord | GenerationMark;
       // A put's int64 / integral double values are remembered from its bytes (numeric/types.ts).
       if (rec.o === 'put') rememberNumericTypes(rec.d, body, 'd');
-      records.push(rec);
+      if (rec.o === 'gen') {
+        if (pos === 0) generation = rec.gen;
+      } else records.push(rec);
     } catch {
       break;
     }
     pos = end;
   }
-  return { records, validLength: pos };
+  return { records, validLength: pos, generation };
 }
 
 /**
@@ -107,6 +126,22 @@ function writeStringElement(out: Buffer, p: number, key: string, value: string):
   return p;
 }
 
+export interface JournalOptions {
+  /** Serialised state a compaction writes per event-loop turn. */
+  sliceBytes?: number;
+}
+
+/**
+ * The write-ahead journal and its snapshot (ADR 0722). Files in the data directory:
+ *
+ * - `snapshot.bin`: the state, as records, up to some generation of the journal;
+ * - `journal.bin`: the current generation's records, appended as commands commit;
+ * - `journal.prev.bin`: while a compaction runs, the generation before, which the snapshot being
+ *   written replaces; removed once that snapshot is in place;
+ * - `snapshot.bin.tmp`: the snapshot being written, ignored when starting.
+ *
+ * Starting replays the snapshot, then each journal file whose generation it does not cover.
+ */
 export class Journal {
   private fd: number | undefined;
   /** Encoded records not yet written: `pending[0, pendingLength)`, one buffer reused across flushes. */
@@ -115,43 +150,81 @@ export class Journal {
   private written = 0;
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Generation of `journal.bin`. */
+  private generation = 0;
+  private compaction: SnapshotWriter | undefined;
+  private nextSlice: NodeJS.Immediate | undefined;
+  /** Set when a compaction failed: the journal keeps growing until the next start compacts it. */
+  private compactionFailed = false;
+  private readonly sliceBytes: number;
   private readonly journalPath: string;
+  private readonly previousPath: string;
   private readonly snapshotPath: string;
 
   constructor(
-    dir: string,
+    private readonly dir: string,
     private readonly policy: FsyncPolicy,
     private readonly logger: Logger,
+    options: JournalOptions = {},
   ) {
     fs.mkdirSync(dir, { recursive: true });
+    this.sliceBytes = options.sliceBytes ?? SNAPSHOT_SLICE_BYTES;
     this.journalPath = path.join(dir, 'journal.bin');
+    this.previousPath = path.join(dir, 'journal.prev.bin');
     this.snapshotPath = path.join(dir, 'snapshot.bin');
   }
 
-  /** Loads snapshot + journal records and opens the journal for appending, cutting off a torn tail. */
+  /**
+   * Loads the snapshot and the journal generations it does not cover, and opens the journal for
+   * appending, cutting off a torn tail.
+   */
   open(): JournalRecord[] {
-    const snap = fs.existsSync(this.snapshotPath)
-      ? decodeRecords(fs.readFileSync(this.snapshotPath)).records
-      : [];
-    let journal: JournalRecord[] = [];
+    const snapshot = fs.existsSync(this.snapshotPath)
+      ? decodeRecords(fs.readFileSync(this.snapshotPath))
+      : { records: [], generation: 0 };
+    const records = [...snapshot.records];
+    let freshGeneration = snapshot.generation;
+    if (fs.existsSync(this.previousPath)) {
+      const previous = decodeRecords(fs.readFileSync(this.previousPath));
+      if (previous.generation >= snapshot.generation) {
+        records.push(...previous.records);
+        freshGeneration = previous.generation + 1;
+      } else {
+        // A compaction ended between its snapshot's rename and this file's removal.
+        fs.rmSync(this.previousPath);
+      }
+    }
+    let fresh = true;
     if (fs.existsSync(this.journalPath)) {
       const buf = fs.readFileSync(this.journalPath);
       const decoded = decodeRecords(buf);
-      journal = decoded.records;
-      if (decoded.validLength < buf.length) {
+      if (decoded.validLength > 0 && decoded.validLength < buf.length) {
         this.logger.warn(
           `journal: ignoring ${buf.length - decoded.validLength} trailing bytes of a torn record`,
         );
         fs.truncateSync(this.journalPath, decoded.validLength);
       }
-      this.written = decoded.validLength;
+      if (decoded.validLength > 0 && decoded.generation >= snapshot.generation) {
+        records.push(...decoded.records);
+        this.generation = decoded.generation;
+        this.written = decoded.validLength;
+        fresh = false;
+      } else {
+        // Empty, torn within its first record, or already in the snapshot: starts afresh.
+        fs.truncateSync(this.journalPath, 0);
+      }
     }
     this.fd = fs.openSync(this.journalPath, 'a');
+    if (fresh) {
+      this.generation = freshGeneration;
+      this.writeMark();
+      fs.fdatasyncSync(this.fd);
+    }
     if (this.policy === 'interval') {
       this.timer = setInterval(() => this.sync(), 100);
       this.timer.unref();
     }
-    return [...snap, ...journal];
+    return records;
   }
 
   append(rec: JournalRecord): void {
@@ -189,8 +262,13 @@ export class Journal {
     return this.pendingLength > 0;
   }
 
+  /** Bytes in the current generation's file. */
   get size(): number {
     return this.written;
+  }
+
+  get compacting(): boolean {
+    return this.compaction !== undefined;
   }
 
   /**
@@ -218,43 +296,183 @@ export class Journal {
     }
   }
 
-  /** Writes a full snapshot atomically (tmp + rename) and only then empties the journal. */
+  /**
+   * Writes a snapshot of everything journaled so far in one go and empties the journal: at start,
+   * before the server listens. While serving, `startCompaction` does the same a slice at a time.
+   */
   compact(state: Iterable<JournalRecord>): void {
     if (this.fd === undefined) return;
+    this.abandonCompaction();
     this.flush();
-    const tmp = `${this.snapshotPath}.tmp`;
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      let batch: Buffer[] = [];
-      let batchBytes = 0;
-      for (const rec of state) {
-        const b = encodeRecord(rec);
-        batch.push(b);
-        batchBytes += b.length;
-        if (batchBytes > 4 * 1024 * 1024) {
-          fs.writeSync(fd, Buffer.concat(batch));
-          batch = [];
-          batchBytes = 0;
-        }
-      }
-      if (batch.length) fs.writeSync(fd, Buffer.concat(batch));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, this.snapshotPath);
+    const covered = this.generation + 1;
+    const writer = new SnapshotWriter(this.snapshotPath, covered, state);
+    writer.writeAll();
+    writer.install(this.dir);
+    // The snapshot covers both journal files now: a crash from here on skips them.
+    fs.rmSync(this.previousPath, { force: true });
     fs.ftruncateSync(this.fd, 0);
-    fs.fsyncSync(this.fd);
+    this.generation = covered;
     this.written = 0;
+    this.writeMark();
+    fs.fsyncSync(this.fd);
+  }
+
+  /**
+   * Starts a snapshot without stopping the server (ADR 0722): the journal moves to a new
+   * generation, and the snapshot of the live state is written a slice per event-loop turn while
+   * commands go on. Documents are never mutated in place, so each record is a consistent document;
+   * the snapshot as a whole is fuzzy (it sees writes made while it runs), which replay makes exact:
+   * every record is idempotent and the new generation holds every write since the rotation.
+   * Returns false when one is already running or cannot start.
+   */
+  startCompaction(state: Iterable<JournalRecord>): boolean {
+    if (this.fd === undefined || this.compaction || this.compactionFailed) return false;
+    if (fs.existsSync(this.previousPath)) return false; // compacted at the next start
+    this.flush();
+    // The retired generation is whole on disk before anything depends on the new one.
+    fs.fdatasyncSync(this.fd);
+    fs.closeSync(this.fd);
+    fs.renameSync(this.journalPath, this.previousPath);
+    this.fd = fs.openSync(this.journalPath, 'a');
+    this.generation++;
+    this.written = 0;
+    this.writeMark();
+    fs.fdatasyncSync(this.fd);
+    fsyncDir(this.dir);
+    this.compaction = new SnapshotWriter(this.snapshotPath, this.generation, state);
+    this.logger.info(`journal: compacting into a snapshot (generation ${this.generation})`);
+    this.nextSlice = setImmediate(this.writeSlice);
+    return true;
+  }
+
+  private readonly writeSlice = (): void => {
+    this.nextSlice = undefined;
+    const writer = this.compaction;
+    if (!writer) return;
+    try {
+      if (!writer.write(this.sliceBytes)) {
+        this.nextSlice = setImmediate(this.writeSlice);
+        return;
+      }
+      writer.install(this.dir);
+      fs.rmSync(this.previousPath, { force: true });
+      fsyncDir(this.dir);
+      this.compaction = undefined;
+      this.logger.info(
+        `journal: snapshot of ${writer.records} records (${writer.bytes} bytes) written in ${writer.slices} slices`,
+      );
+    } catch (err) {
+      // Nothing is lost: the previous snapshot and both journal files still hold every write.
+      this.compactionFailed = true;
+      this.abandonCompaction();
+      this.logger.error(
+        `journal: compaction failed, the journal grows until the next start: ${(err as Error).stack ?? String(err)}`,
+      );
+    }
+  };
+
+  /** Drops a running compaction's partial snapshot; the files on disk still replay completely. */
+  private abandonCompaction(): void {
+    if (this.nextSlice) clearImmediate(this.nextSlice);
+    this.nextSlice = undefined;
+    this.compaction?.abandon();
+    this.compaction = undefined;
+  }
+
+  private writeMark(): void {
+    const mark = encodeRecord({ o: 'gen', gen: this.generation });
+    let off = 0;
+    while (off < mark.length) off += fs.writeSync(this.fd!, mark, off, mark.length - off);
+    this.written += mark.length;
   }
 
   close(): void {
     if (this.timer) clearInterval(this.timer);
+    this.abandonCompaction();
     this.flush();
     if (this.fd !== undefined) {
       fs.fsyncSync(this.fd);
       fs.closeSync(this.fd);
       this.fd = undefined;
     }
+  }
+}
+
+/** A snapshot written to `<path>.tmp`, in one go or a slice at a time, then renamed into place. */
+class SnapshotWriter {
+  private readonly tmpPath: string;
+  private fd: number | undefined;
+  private readonly source: Iterator<JournalRecord>;
+  records = 0;
+  bytes = 0;
+  slices = 0;
+
+  constructor(
+    private readonly path: string,
+    generation: number,
+    state: Iterable<JournalRecord>,
+  ) {
+    this.tmpPath = `${path}.tmp`;
+    this.fd = fs.openSync(this.tmpPath, 'w');
+    this.source = state[Symbol.iterator]();
+    this.append([encodeRecord({ o: 'gen', gen: generation })]);
+  }
+
+  /** Writes about `budget` bytes of records; true once the state is exhausted. */
+  write(budget: number): boolean {
+    this.slices++;
+    const batch: Buffer[] = [];
+    let size = 0;
+    while (size < budget) {
+      const next = this.source.next();
+      if (next.done) {
+        this.append(batch);
+        return true;
+      }
+      const record = encodeRecord(next.value);
+      batch.push(record);
+      size += record.length;
+      this.records++;
+    }
+    this.append(batch);
+    return false;
+  }
+
+  writeAll(): void {
+    while (!this.write(4 * 1024 * 1024));
+  }
+
+  /** Makes the snapshot durable and puts it in place (the rename is the commit point). */
+  install(dir: string): void {
+    fs.fsyncSync(this.fd!);
+    fs.closeSync(this.fd!);
+    this.fd = undefined;
+    fs.renameSync(this.tmpPath, this.path);
+    fsyncDir(dir);
+  }
+
+  abandon(): void {
+    if (this.fd === undefined) return;
+    fs.closeSync(this.fd);
+    this.fd = undefined;
+    fs.rmSync(this.tmpPath, { force: true });
+  }
+
+  private append(batch: Buffer[]): void {
+    if (batch.length === 0) return;
+    const buf = batch.length === 1 ? batch[0]! : Buffer.concat(batch);
+    let off = 0;
+    while (off < buf.length) off += fs.writeSync(this.fd!, buf, off, buf.length - off);
+    this.bytes += buf.length;
+  }
+}
+
+/** Makes renames and new files in `dir` durable (Linux: fsync on the directory). */
+function fsyncDir(dir: string): void {
+  const fd = fs.openSync(dir, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
