@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { Catalog } from './catalog.js';
 import { Journal, encodeRecord, type JournalRecord } from './journal.js';
@@ -186,6 +186,55 @@ describe('incremental compaction', () => {
     }
     expect(journal.startCompaction(catalog.snapshot())).toBe(false);
     writeRound(catalog, journal, k);
+    expect(stateOf(openStore(crashCopy(dir)).catalog)).toEqual(stateOf(catalog));
+    journal.close();
+  });
+
+  it('keeps appending, and loses nothing, when the journal cannot be rotated', () => {
+    const dir = tempDir();
+    const { journal, catalog } = openStore(dir);
+    seed(catalog, journal);
+    const journalPath = path.join(dir, 'journal.bin');
+    const open = vi.spyOn(fs, 'openSync').mockImplementationOnce((file) => {
+      throw Object.assign(new Error(`EMFILE: too many open files, open '${String(file)}'`), {
+        code: 'EMFILE',
+      });
+    });
+    try {
+      expect(journal.startCompaction(catalog.snapshot())).toBe(false);
+    } finally {
+      open.mockRestore();
+    }
+    // The retired file was put back: appends go on in the same generation.
+    expect(fs.existsSync(path.join(dir, 'journal.prev.bin'))).toBe(false);
+    expect(fs.existsSync(journalPath)).toBe(true);
+    writeRound(catalog, journal, 0);
+    expect(journal.startCompaction(catalog.snapshot())).toBe(false);
+    expect(stateOf(openStore(crashCopy(dir)).catalog)).toEqual(stateOf(catalog));
+    journal.close();
+  });
+
+  it('keeps appending to an unmarked new generation when its mark is torn', () => {
+    const dir = tempDir();
+    const { journal, catalog } = openStore(dir);
+    seed(catalog, journal);
+    const tornWrite = (fd: number, buffer: NodeJS.ArrayBufferView, offset = 0, length = 0) => {
+      fs.writeSync(fd, buffer, offset, length >> 1);
+      throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
+    };
+    // The new generation's mark is the first write: half of it reaches the file, then the disk fails.
+    const write = vi
+      .spyOn(fs, 'writeSync')
+      .mockImplementationOnce(tornWrite as unknown as typeof fs.writeSync);
+    try {
+      expect(journal.startCompaction(catalog.snapshot())).toBe(false);
+    } finally {
+      write.mockRestore();
+    }
+    expect(fs.statSync(path.join(dir, 'journal.bin')).size).toBe(0);
+    writeRound(catalog, journal, 0);
+    writeRound(catalog, journal, 1);
+    // Snapshot, retired generation, then the unmarked current one: every write.
     expect(stateOf(openStore(crashCopy(dir)).catalog)).toEqual(stateOf(catalog));
     journal.close();
   });

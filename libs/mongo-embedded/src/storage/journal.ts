@@ -23,7 +23,8 @@ export type JournalRecord =
 /**
  * The first record of every journal and snapshot file written since incremental compaction (ADR
  * 0722): a journal's own generation, or for a snapshot the generation of the first journal it does
- * not cover. A file without one (written before) is generation 0. Never replayed.
+ * not cover. A snapshot or retired journal without one (written before) is generation 0; a current
+ * journal without one is always replayed. Never replayed itself.
  */
 export interface GenerationMark {
   o: 'gen';
@@ -50,10 +51,11 @@ export function encodeRecord(rec: JournalRecord | GenerationMark): Buffer {
 export function decodeRecords(buf: Buffer): {
   records: JournalRecord[];
   validLength: number;
-  generation: number;
+  /** The file's generation mark; undefined when its first record is not one. */
+  generation: number | undefined;
 } {
   const records: JournalRecord[] = [];
-  let generation = 0;
+  let generation: number | undefined;
   let pos = 0;
   while (pos + RECORD_HEADER <= buf.length) {
     const len = buf.readUInt32LE(pos);
@@ -182,13 +184,15 @@ export class Journal {
     const snapshot = fs.existsSync(this.snapshotPath)
       ? decodeRecords(fs.readFileSync(this.snapshotPath))
       : { records: [], generation: 0 };
+    const covered = snapshot.generation ?? 0;
     const records = [...snapshot.records];
-    let freshGeneration = snapshot.generation;
+    let freshGeneration = covered;
     if (fs.existsSync(this.previousPath)) {
       const previous = decodeRecords(fs.readFileSync(this.previousPath));
-      if (previous.generation >= snapshot.generation) {
+      const generation = previous.generation ?? 0;
+      if (generation >= covered) {
         records.push(...previous.records);
-        freshGeneration = previous.generation + 1;
+        freshGeneration = generation + 1;
       } else {
         // A compaction ended between its snapshot's rename and this file's removal.
         fs.rmSync(this.previousPath);
@@ -204,9 +208,10 @@ export class Journal {
         );
         fs.truncateSync(this.journalPath, decoded.validLength);
       }
-      if (decoded.validLength > 0 && decoded.generation >= snapshot.generation) {
+      // Unmarked: written before marks, or after a mark could not be written; newest either way.
+      if (decoded.validLength > 0 && (decoded.generation ?? Infinity) >= covered) {
         records.push(...decoded.records);
-        this.generation = decoded.generation;
+        this.generation = decoded.generation ?? freshGeneration;
         this.written = decoded.validLength;
         fresh = false;
       } else {
@@ -327,22 +332,49 @@ export class Journal {
    */
   startCompaction(state: Iterable<JournalRecord>): boolean {
     if (this.fd === undefined || this.compaction || this.compactionFailed) return false;
-    if (fs.existsSync(this.previousPath)) return false; // compacted at the next start
     this.flush();
-    // The retired generation is whole on disk before anything depends on the new one.
-    fs.fdatasyncSync(this.fd);
-    fs.closeSync(this.fd);
-    fs.renameSync(this.journalPath, this.previousPath);
-    this.fd = fs.openSync(this.journalPath, 'a');
-    this.generation++;
-    this.written = 0;
-    this.writeMark();
-    fs.fdatasyncSync(this.fd);
-    fsyncDir(this.dir);
-    this.compaction = new SnapshotWriter(this.snapshotPath, this.generation, state);
+    try {
+      // Left by a compaction stopped at close: only the start-up compaction may take it in.
+      if (fs.existsSync(this.previousPath)) throw new Error(`${this.previousPath} exists`);
+      this.rotate();
+      this.compaction = new SnapshotWriter(this.snapshotPath, this.generation, state);
+    } catch (err) {
+      this.failCompaction(err);
+      return false;
+    }
     this.logger.info(`journal: compacting into a snapshot (generation ${this.generation})`);
     this.nextSlice = setImmediate(this.writeSlice);
     return true;
+  }
+
+  /**
+   * Retires `journal.bin` as `journal.prev.bin` and opens the next generation in its place. Appends
+   * never stop: if the new file cannot be opened the old one is put back, and a new file whose mark
+   * could not be written is left empty (an unmarked current journal is always replayed).
+   */
+  private rotate(): void {
+    const retired = this.fd!;
+    // The retired generation is whole on disk before anything depends on the new one.
+    fs.fdatasyncSync(retired);
+    fs.renameSync(this.journalPath, this.previousPath);
+    try {
+      this.fd = fs.openSync(this.journalPath, 'a');
+    } catch (err) {
+      fs.renameSync(this.previousPath, this.journalPath);
+      throw err;
+    }
+    fs.closeSync(retired);
+    this.generation++;
+    this.written = 0;
+    try {
+      this.writeMark();
+      fs.fdatasyncSync(this.fd);
+      fsyncDir(this.dir);
+    } catch (err) {
+      fs.ftruncateSync(this.fd);
+      this.written = 0;
+      throw err;
+    }
   }
 
   private readonly writeSlice = (): void => {
@@ -362,14 +394,18 @@ export class Journal {
         `journal: snapshot of ${writer.records} records (${writer.bytes} bytes) written in ${writer.slices} slices`,
       );
     } catch (err) {
-      // Nothing is lost: the previous snapshot and both journal files still hold every write.
-      this.compactionFailed = true;
-      this.abandonCompaction();
-      this.logger.error(
-        `journal: compaction failed, the journal grows until the next start: ${(err as Error).stack ?? String(err)}`,
-      );
+      this.failCompaction(err);
     }
   };
+
+  /** Nothing is lost: the snapshot and the journal files on disk still replay every write. */
+  private failCompaction(err: unknown): void {
+    this.compactionFailed = true;
+    this.abandonCompaction();
+    this.logger.error(
+      `journal: compaction failed, the journal grows until the next start: ${(err as Error).stack ?? String(err)}`,
+    );
+  }
 
   /** Drops a running compaction's partial snapshot; the files on disk still replay completely. */
   private abandonCompaction(): void {
