@@ -22,12 +22,13 @@ const entry = (id: string) => ({
 describe('RequestLogPublisher', () => {
   let infra: TestInfra;
   let nats: NatsConnection;
-  const received: Array<{ tenantId: string; ids: string[] }> = [];
+  const received: Array<{ tenantId: string; ids: string[]; bytes: number }> = [];
   /** The batches of these tenants, by tenant: each test records under tenants of its own. */
   const batchesOf = (...tenants: string[]) =>
     received
       .filter((batch) => tenants.includes(batch.tenantId))
-      .sort((x, y) => x.tenantId.localeCompare(y.tenantId));
+      .sort((x, y) => x.tenantId.localeCompare(y.tenantId))
+      .map(({ tenantId, ids }) => ({ tenantId, ids }));
 
   beforeAll(async () => {
     infra = await startTestInfra({ redis: false, mongo: false });
@@ -38,6 +39,7 @@ describe('RequestLogPublisher', () => {
         received.push({
           tenantId: event.tenantId,
           ids: event.payload.requests.map((request) => request.id),
+          bytes: message.data.length,
         });
       },
     });
@@ -82,5 +84,29 @@ describe('RequestLogPublisher', () => {
     await expect
       .poll(() => batchesOf('t3'), { timeout: 10_000 })
       .toEqual([{ tenantId: 't3', ids: ['g'] }]);
+  });
+
+  it('sends a batch the server would refuse as several messages, each under its payload limit, none lost', async () => {
+    const publisher = new RequestLogPublisher(
+      nats,
+      createLogger({ service: 'test', level: 'silent' }),
+      { flushIntervalMs: 600_000, maxBatch: 10_000 },
+    );
+    // Entries as long as the gateway lets them be: 1,200 of them are about 3 MB.
+    const ids = Array.from({ length: 1200 }, (_, i) => `long-${i}`);
+    for (const id of ids)
+      publisher.record('t5', {
+        ...entry(id),
+        path: `/api/${'p'.repeat(2040)}`,
+        user_agent: 'u'.repeat(512),
+      });
+    publisher.flush();
+    await expect
+      .poll(() => received.filter((batch) => batch.tenantId === 't5').flatMap((b) => b.ids))
+      .toEqual(ids);
+    const messages = received.filter((batch) => batch.tenantId === 't5');
+    expect(messages.length).toBeGreaterThan(2);
+    for (const message of messages)
+      expect(message.bytes).toBeLessThanOrEqual(nats.info!.max_payload);
   });
 });
