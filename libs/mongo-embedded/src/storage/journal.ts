@@ -34,7 +34,7 @@ export interface GenerationMark {
 const RECORD_HEADER = 8; // uint32 length of BSON payload + uint32 crc32 of payload
 const PENDING_INITIAL = 64 * 1024;
 /** Serialised state a compaction writes per event-loop turn (a few milliseconds of work). */
-const SNAPSHOT_SLICE_BYTES = 1024 * 1024;
+const SNAPSHOT_SLICE_BYTES = 256 * 1024;
 
 export function encodeRecord(rec: JournalRecord | GenerationMark): Buffer {
   const body = serialize(rec, { checkKeys: false });
