@@ -55,6 +55,22 @@ describe('journal', () => {
   });
 });
 
+describe('journal torn within its first record', () => {
+  it('warns, starts the file afresh, and replays what is appended after', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'journal-spec-'));
+    fs.writeFileSync(path.join(dir, 'journal.bin'), encodeRecord(put(1)).subarray(0, 9));
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const j = new Journal(dir, 'never', logger);
+    expect(j.open()).toEqual([]);
+    expect(warnings).toEqual(['journal: ignoring 9 trailing bytes of a torn record']);
+    j.append(put(2));
+    j.flush();
+    j.close();
+    expect(new Journal(dir, 'never', silentLogger).open()).toEqual([put(2)]);
+  });
+});
+
 describe('journal put records from raw BSON', () => {
   it('are byte for byte what encodeRecord makes of the decoded document', () => {
     const d = { _id: 7, name: 'ü-x', at: new Date(5), n: 1.5, nested: { a: [1, 'b'] } };

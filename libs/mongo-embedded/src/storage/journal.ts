@@ -202,7 +202,7 @@ export class Journal {
     if (fs.existsSync(this.journalPath)) {
       const buf = fs.readFileSync(this.journalPath);
       const decoded = decodeRecords(buf);
-      if (decoded.validLength > 0 && decoded.validLength < buf.length) {
+      if (decoded.validLength < buf.length) {
         this.logger.warn(
           `journal: ignoring ${buf.length - decoded.validLength} trailing bytes of a torn record`,
         );
