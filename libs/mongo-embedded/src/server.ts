@@ -100,7 +100,8 @@ export function createWireServer(deps: ServerDeps): net.Server {
   const commitJournal = (): void => {
     if (!deps.journal) return;
     deps.journal.flush();
-    if (deps.journal.size > deps.compactBytes && !deps.journal.compacting)
+    // The journal starts one compaction at a time; the call is a no-op while one runs.
+    if (deps.journal.size > deps.compactBytes)
       deps.journal.startCompaction(deps.catalog.snapshot());
   };
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { eventually, waitFor } from '@inventory/local-infra';
 import mongoose from 'mongoose';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { decodeRecords } from '../src/storage/journal.js';
+import { decodeRecords } from '../src/storage/journal-records.js';
 import { startHarness } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

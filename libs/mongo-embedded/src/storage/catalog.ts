@@ -3,7 +3,8 @@ import { invalidNamespace, namespaceExists } from '../errors.js';
 import { typedForm } from '../numeric/types.js';
 import { Collection } from './collection.js';
 import type { IndexSpec } from './index-store.js';
-import type { Journal, JournalRecord } from './journal.js';
+import type { Journal } from './journal.js';
+import type { JournalRecord } from './journal-records.js';
 
 /** Databases and collections; every mutation goes through here so it is journaled exactly once. */
 export class Catalog {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { Catalog } from './catalog.js';
-import { Journal, encodeRecord, type JournalRecord } from './journal.js';
+import { Journal } from './journal.js';
+import { encodeRecord, type JournalRecord } from './journal-records.js';
 
 // Incremental compaction (ADR 0722): the snapshot is written a slice per event-loop turn while
 // writes go on, and the data directory replays to the live state at every moment.
@@ -49,6 +50,14 @@ function seed(catalog: Catalog, journal: Journal): void {
   journal.flush();
 }
 
+/** A fresh data directory holding the seeded collections, and the store open on it. */
+function seededStore() {
+  const dir = tempDir();
+  const { journal, catalog } = openStore(dir);
+  seed(catalog, journal);
+  return { dir, journal, catalog };
+}
+
 /** One turn's worth of writes of every kind, as commands would make them. */
 function writeRound(catalog: Catalog, journal: Journal, k: number): void {
   const a = catalog.get('d', 'a')!;
@@ -69,9 +78,7 @@ function writeRound(catalog: Catalog, journal: Journal, k: number): void {
 
 describe('incremental compaction', () => {
   it('writes the snapshot over several turns while writes go on, and the files replay to the live state at every moment', async () => {
-    const dir = tempDir();
-    const { journal, catalog } = openStore(dir);
-    seed(catalog, journal);
+    const { dir, journal, catalog } = seededStore();
 
     expect(journal.startCompaction(catalog.snapshot())).toBe(true);
     // It returned before writing the snapshot: the retired journal waits beside the new one.
@@ -108,9 +115,7 @@ describe('incremental compaction', () => {
   });
 
   it('skips a retired journal left behind by a crash after the snapshot was put in place', async () => {
-    const dir = tempDir();
-    const { journal, catalog } = openStore(dir);
-    seed(catalog, journal);
+    const { dir, journal, catalog } = seededStore();
     journal.startCompaction(catalog.snapshot());
     writeRound(catalog, journal, 0);
     const retired = fs.readFileSync(path.join(dir, 'journal.prev.bin'));
@@ -126,9 +131,7 @@ describe('incremental compaction', () => {
   });
 
   it('starts a new generation after a crash between retiring the journal and opening its successor', async () => {
-    const dir = tempDir();
-    const { journal, catalog } = openStore(dir);
-    seed(catalog, journal);
+    const { dir, journal, catalog } = seededStore();
     journal.startCompaction(catalog.snapshot());
     while (journal.compacting) await nextTurn();
     writeRound(catalog, journal, 0);
@@ -173,9 +176,7 @@ describe('incremental compaction', () => {
   });
 
   it('loses nothing when a compaction fails, and does not retry until the next start', async () => {
-    const dir = tempDir();
-    const { journal, catalog } = openStore(dir);
-    seed(catalog, journal);
+    const { dir, journal, catalog } = seededStore();
     journal.startCompaction(catalog.snapshot());
     // The snapshot cannot be put in place: its file is gone when the last slice renames it.
     fs.rmSync(path.join(dir, 'snapshot.bin.tmp'));
@@ -191,9 +192,7 @@ describe('incremental compaction', () => {
   });
 
   it('keeps appending, and loses nothing, when the journal cannot be rotated', () => {
-    const dir = tempDir();
-    const { journal, catalog } = openStore(dir);
-    seed(catalog, journal);
+    const { dir, journal, catalog } = seededStore();
     const journalPath = path.join(dir, 'journal.bin');
     const open = vi.spyOn(fs, 'openSync').mockImplementationOnce((file) => {
       throw Object.assign(new Error(`EMFILE: too many open files, open '${String(file)}'`), {
@@ -215,9 +214,7 @@ describe('incremental compaction', () => {
   });
 
   it('keeps appending to an unmarked new generation when its mark is torn', () => {
-    const dir = tempDir();
-    const { journal, catalog } = openStore(dir);
-    seed(catalog, journal);
+    const { dir, journal, catalog } = seededStore();
     const tornWrite = (fd: number, buffer: NodeJS.ArrayBufferView, offset = 0, length = 0) => {
       fs.writeSync(fd, buffer, offset, length >> 1);
       throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
@@ -240,9 +237,7 @@ describe('incremental compaction', () => {
   });
 
   it('stops a running compaction on close, and the next start replays everything', () => {
-    const dir = tempDir();
-    const { journal, catalog } = openStore(dir);
-    seed(catalog, journal);
+    const { dir, journal, catalog } = seededStore();
     journal.startCompaction(catalog.snapshot());
     writeRound(catalog, journal, 0);
     const expected = stateOf(catalog);

@@ -4,14 +4,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { Double, deserialize, serialize } from 'bson';
+import { Journal } from './journal.js';
 import {
-  Journal,
   decodeRecords,
   encodeRecord,
   putRecordSize,
   writePutRecord,
   type JournalRecord,
-} from './journal.js';
+} from './journal-records.js';
 
 const put = (i: number): JournalRecord => ({
   o: 'put',

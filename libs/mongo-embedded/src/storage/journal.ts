@@ -1,132 +1,23 @@
-import { deserialize, serialize, type Document } from 'bson';
-import { rememberNumericTypes } from '../numeric/types.js';
+import { serialize, type Document } from 'bson';
 import fs from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Logger } from '../logger.js';
+import {
+  RECORD_HEADER,
+  decodeRecords,
+  encodeRecord,
+  putRecordSize,
+  writePutRecord,
+  type JournalRecord,
+} from './journal-records.js';
+import { SnapshotWriter, fsyncDir, writeFully } from './snapshot-writer.js';
 
 export type FsyncPolicy = 'always' | 'interval' | 'never';
 
-/**
- * Every record is idempotent (put-by-_id, delete-by-_id, create/drop), so replaying a journal
- * over a snapshot that already contains some of its effects converges to the same state.
- */
-export type JournalRecord =
-  | { o: 'createColl'; db: string; c: string }
-  | { o: 'dropColl'; db: string; c: string }
-  | { o: 'dropDb'; db: string }
-  | { o: 'createIndex'; db: string; c: string; spec: Document }
-  | { o: 'dropIndex'; db: string; c: string; name: string }
-  | { o: 'put'; db: string; c: string; d: Document }
-  | { o: 'del'; db: string; c: string; id: unknown };
-
-/**
- * The first record of every journal and snapshot file written since incremental compaction (ADR
- * 0722): a journal's own generation, or for a snapshot the generation of the first journal it does
- * not cover. A snapshot or retired journal without one (written before) is generation 0; a current
- * journal without one is always replayed. Never replayed itself.
- */
-export interface GenerationMark {
-  o: 'gen';
-  gen: number;
-}
-
-const RECORD_HEADER = 8; // uint32 length of BSON payload + uint32 crc32 of payload
 const PENDING_INITIAL = 64 * 1024;
 /** Serialised state a compaction writes per event-loop turn (a few milliseconds of work). */
 const SNAPSHOT_SLICE_BYTES = 256 * 1024;
-
-export function encodeRecord(rec: JournalRecord | GenerationMark): Buffer {
-  const body = serialize(rec, { checkKeys: false });
-  const head = Buffer.allocUnsafe(RECORD_HEADER);
-  head.writeUInt32LE(body.length, 0);
-  head.writeUInt32LE(crc32(body), 4);
-  return Buffer.concat([head, body]);
-}
-
-/**
- * Decodes records up to the first incomplete or corrupt one. After a kill -9 the tail may be a
- * torn write; everything before it was acknowledged only after being written, so it is kept.
- */
-export function decodeRecords(buf: Buffer): {
-  records: JournalRecord[];
-  validLength: number;
-  /** The file's generation mark; undefined when its first record is not one. */
-  generation: number | undefined;
-} {
-  const records: JournalRecord[] = [];
-  let generation: number | undefined;
-  let pos = 0;
-  while (pos + RECORD_HEADER <= buf.length) {
-    const len = buf.readUInt32LE(pos);
-    const sum = buf.readUInt32LE(pos + 4);
-    const end = pos + RECORD_HEADER + len;
-    if (len < 5 || end > buf.length) break;
-    const body = buf.subarray(pos + RECORD_HEADER, end);
-    if (crc32(body) !== sum) break;
-    try {
-      const rec = deserialize(body, { promoteValues: true }) as JournalRecord | GenerationMark;
-      // A put's int64 / integral double values are remembered from its bytes (numeric/types.ts).
-      if (rec.o === 'put') rememberNumericTypes(rec.d, body, 'd');
-      if (rec.o === 'gen') {
-        if (pos === 0) generation = rec.gen;
-      } else records.push(rec);
-    } catch {
-      break;
-    }
-    pos = end;
-  }
-  return { records, validLength: pos, generation };
-}
-
-/**
- * A `put` record built around a document's BSON as received, byte for byte what
- * `encodeRecord({ o: 'put', db, c, d })` produces when `d` serialises to those same bytes.
- * Writes at `pos` in `out` (which must have room: see `putRecordSize`); returns the end.
- */
-export function writePutRecord(
-  out: Buffer,
-  pos: number,
-  db: string,
-  c: string,
-  rawDoc: Uint8Array,
-): number {
-  const start = pos;
-  let p = pos + RECORD_HEADER + 4;
-  p = writeStringElement(out, p, 'o', 'put');
-  p = writeStringElement(out, p, 'db', db);
-  p = writeStringElement(out, p, 'c', c);
-  out[p++] = 0x03; // embedded document
-  out[p++] = 0x64; // 'd'
-  out[p++] = 0;
-  out.set(rawDoc, p);
-  p += rawDoc.length;
-  out[p++] = 0;
-  const bodyStart = start + RECORD_HEADER;
-  out.writeUInt32LE(p - bodyStart, bodyStart);
-  out.writeUInt32LE(p - bodyStart, start);
-  out.writeUInt32LE(crc32(out.subarray(bodyStart, p)), start + 4);
-  return p;
-}
-
-export function putRecordSize(db: string, c: string, rawDoc: Uint8Array): number {
-  // Each string element: type, key, 0, int32 length, value, 0.
-  const strings = 3 * 7 + 'o'.length + 'put'.length + 'db'.length + 'c'.length;
-  const names = Buffer.byteLength(db) + Buffer.byteLength(c);
-  // header, int32 document size, the strings, 'd' element (type, 'd', 0, document), EOO
-  return RECORD_HEADER + 4 + strings + names + 3 + rawDoc.length + 1;
-}
-
-function writeStringElement(out: Buffer, p: number, key: string, value: string): number {
-  out[p++] = 0x02;
-  p += out.write(key, p, 'utf8');
-  out[p++] = 0;
-  const len = out.write(value, p + 4, 'utf8');
-  out.writeInt32LE(len + 1, p);
-  p += 4 + len;
-  out[p++] = 0;
-  return p;
-}
 
 export interface JournalOptions {
   /** Serialised state a compaction writes per event-loop turn. */
@@ -284,8 +175,7 @@ export class Journal {
     if (this.fd === undefined || this.pendingLength === 0) return;
     const length = this.pendingLength;
     this.pendingLength = 0;
-    let off = 0;
-    while (off < length) off += fs.writeSync(this.fd, this.pending, off, length - off);
+    writeFully(this.fd, this.pending, length);
     this.written += length;
     // Don't keep a buffer grown by one huge turn.
     if (this.pending.length > 16 * PENDING_INITIAL)
@@ -387,8 +277,8 @@ export class Journal {
         return;
       }
       writer.install(this.dir);
+      // Not synced: a retired journal that outlives a crash is older than the snapshot, so skipped.
       fs.rmSync(this.previousPath, { force: true });
-      fsyncDir(this.dir);
       this.compaction = undefined;
       this.logger.info(
         `journal: snapshot of ${writer.records} records (${writer.bytes} bytes) written in ${writer.slices} slices`,
@@ -417,8 +307,7 @@ export class Journal {
 
   private writeMark(): void {
     const mark = encodeRecord({ o: 'gen', gen: this.generation });
-    let off = 0;
-    while (off < mark.length) off += fs.writeSync(this.fd!, mark, off, mark.length - off);
+    writeFully(this.fd!, mark, mark.length);
     this.written += mark.length;
   }
 
@@ -431,84 +320,5 @@ export class Journal {
       fs.closeSync(this.fd);
       this.fd = undefined;
     }
-  }
-}
-
-/** A snapshot written to `<path>.tmp`, in one go or a slice at a time, then renamed into place. */
-class SnapshotWriter {
-  private readonly tmpPath: string;
-  private fd: number | undefined;
-  private readonly source: Iterator<JournalRecord>;
-  records = 0;
-  bytes = 0;
-  slices = 0;
-
-  constructor(
-    private readonly path: string,
-    generation: number,
-    state: Iterable<JournalRecord>,
-  ) {
-    this.tmpPath = `${path}.tmp`;
-    this.fd = fs.openSync(this.tmpPath, 'w');
-    this.source = state[Symbol.iterator]();
-    this.append([encodeRecord({ o: 'gen', gen: generation })]);
-  }
-
-  /** Writes about `budget` bytes of records; true once the state is exhausted. */
-  write(budget: number): boolean {
-    this.slices++;
-    const batch: Buffer[] = [];
-    let size = 0;
-    while (size < budget) {
-      const next = this.source.next();
-      if (next.done) {
-        this.append(batch);
-        return true;
-      }
-      const record = encodeRecord(next.value);
-      batch.push(record);
-      size += record.length;
-      this.records++;
-    }
-    this.append(batch);
-    return false;
-  }
-
-  writeAll(): void {
-    while (!this.write(4 * 1024 * 1024));
-  }
-
-  /** Makes the snapshot durable and puts it in place (the rename is the commit point). */
-  install(dir: string): void {
-    fs.fsyncSync(this.fd!);
-    fs.closeSync(this.fd!);
-    this.fd = undefined;
-    fs.renameSync(this.tmpPath, this.path);
-    fsyncDir(dir);
-  }
-
-  abandon(): void {
-    if (this.fd === undefined) return;
-    fs.closeSync(this.fd);
-    this.fd = undefined;
-    fs.rmSync(this.tmpPath, { force: true });
-  }
-
-  private append(batch: Buffer[]): void {
-    if (batch.length === 0) return;
-    const buf = batch.length === 1 ? batch[0]! : Buffer.concat(batch);
-    let off = 0;
-    while (off < buf.length) off += fs.writeSync(this.fd!, buf, off, buf.length - off);
-    this.bytes += buf.length;
-  }
-}
-
-/** Makes renames and new files in `dir` durable (Linux: fsync on the directory). */
-function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
   }
 }
