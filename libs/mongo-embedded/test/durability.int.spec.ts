@@ -180,6 +180,35 @@ describe('group commit', () => {
     await h.close();
   });
 
+  it('does not acknowledge a write whose record failed part-way, and replays every later one', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-embedded-'));
+    const h = await startHarness({ dataDir, fsync: 'always' });
+    const coll = h.conn.db!.collection<{ _id: string }>('full');
+    const dbName = h.conn.db!.databaseName;
+    await coll.insertOne({ _id: 'before' });
+    // The disk fills up: half of the next journal write lands, then ENOSPC.
+    const write = vi.spyOn(fs, 'writeSync').mockImplementationOnce(((
+      fd: number,
+      buffer: NodeJS.ArrayBufferView,
+      offset = 0,
+      length = 0,
+    ) => {
+      fs.writeSync(fd, buffer, offset, length >> 1);
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    }) as unknown as typeof fs.writeSync);
+    await expect(coll.insertOne({ _id: 'during' })).rejects.toThrow();
+    write.mockRestore();
+    await coll.insertOne({ _id: 'after' });
+    const journal = fs.readFileSync(path.join(dataDir, 'journal.bin'));
+    expect(decodeRecords(journal).validLength).toBe(journal.length);
+    await h.close();
+    const again = await startHarness({ dataDir });
+    const ids = await again.conn.getClient().db(dbName).collection('full').distinct('_id');
+    // 'during' was never acknowledged; it was journaled whole with the write after it.
+    expect(ids.sort()).toEqual(['after', 'before', 'during']);
+    await again.close();
+  });
+
   it('journals unacknowledged (w:0) writes without waiting for another command', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-embedded-'));
     const h = await startHarness({ dataDir, fsync: 'never' });

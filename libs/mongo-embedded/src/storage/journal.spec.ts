@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { Double, deserialize, serialize } from 'bson';
 import { Journal } from './journal.js';
@@ -68,6 +68,93 @@ describe('journal torn within its first record', () => {
     j.flush();
     j.close();
     expect(new Journal(dir, 'never', silentLogger).open()).toEqual([put(2)]);
+  });
+});
+
+describe('journal writes that fail', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  const ids = (records: JournalRecord[]) => records.map((r) => (r.o === 'put' ? r.d._id : r.o));
+  const journalBytes = (dir: string) => fs.statSync(path.join(dir, 'journal.bin')).size;
+  const fresh = (policy: 'never' | 'always' | 'interval' = 'never') => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'journal-spec-'));
+    const errors: string[] = [];
+    const logger = { ...silentLogger, error: (message: string) => void errors.push(message) };
+    const journal = new Journal(dir, policy, logger);
+    journal.open();
+    journal.append(put(1));
+    journal.flush();
+    return { dir, journal, errors };
+  };
+  /** Half of the write reaches the file, then the disk is full. */
+  const failPartWay = () =>
+    vi.spyOn(fs, 'writeSync').mockImplementationOnce(((
+      fd: number,
+      buffer: NodeJS.ArrayBufferView,
+      offset = 0,
+      length = 0,
+    ) => {
+      fs.writeSync(fd, buffer, offset, length >> 1);
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    }) as unknown as typeof fs.writeSync);
+
+  it('cuts a partial record off and writes it again, whole, before what comes after', () => {
+    const { dir, journal } = fresh();
+    const whole = journalBytes(dir);
+    journal.append(put(2));
+    failPartWay();
+    expect(() => journal.flush()).toThrow(/ENOSPC/);
+    expect(journalBytes(dir)).toBe(whole);
+    journal.append(put(3));
+    journal.flush();
+    journal.close();
+    expect(ids(new Journal(dir, 'never', silentLogger).open())).toEqual([1, 2, 3]);
+  });
+
+  it('acknowledges nothing more once a partial record cannot be cut off', () => {
+    const { dir, journal, errors } = fresh();
+    journal.append(put(2));
+    failPartWay();
+    vi.spyOn(fs, 'ftruncateSync').mockImplementationOnce(() => {
+      throw Object.assign(new Error('EIO: i/o error, ftruncate'), { code: 'EIO' });
+    });
+    expect(() => journal.flush()).toThrow(/ENOSPC/);
+    const afterFailure = journalBytes(dir);
+    journal.append(put(3));
+    expect(() => journal.flush()).toThrow(/partial record that could not be cut off/);
+    expect(errors).toEqual([expect.stringMatching(/no write is acknowledged until a restart/)]);
+    journal.close();
+    // Nothing was appended after the torn record, and start-up cuts it off.
+    expect(journalBytes(dir)).toBe(afterFailure);
+    expect(ids(new Journal(dir, 'never', silentLogger).open())).toEqual([1]);
+  });
+
+  it('acknowledges nothing more after a failed fdatasync (always)', () => {
+    const { journal } = fresh('always');
+    journal.append(put(2));
+    vi.spyOn(fs, 'fdatasyncSync').mockImplementationOnce(() => {
+      throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    });
+    expect(() => journal.flush()).toThrow(/fdatasync failed/);
+    journal.append(put(3));
+    expect(() => journal.flush()).toThrow(/fdatasync failed/);
+    journal.close();
+  });
+
+  it('turns a failed interval fdatasync into refusals, not an uncaught exception', () => {
+    vi.useFakeTimers();
+    const { journal, errors } = fresh('interval');
+    vi.spyOn(fs, 'fdatasyncSync').mockImplementationOnce(() => {
+      throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    });
+    expect(() => vi.advanceTimersByTime(100)).not.toThrow();
+    expect(errors).toEqual([expect.stringMatching(/fdatasync failed/)]);
+    journal.append(put(2));
+    expect(() => journal.flush()).toThrow(/fdatasync failed/);
+    journal.close();
   });
 });
 

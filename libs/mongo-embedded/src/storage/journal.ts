@@ -49,6 +49,12 @@ export class Journal {
   private nextSlice: NodeJS.Immediate | undefined;
   /** Set when a compaction failed: the journal keeps growing until the next start compacts it. */
   private compactionFailed = false;
+  /**
+   * Set once the file's end is no longer known to be whole (a torn record that could not be cut
+   * off, a failed sync): every later flush throws, so nothing more is acknowledged until a restart
+   * replays what the file holds.
+   */
+  private broken: Error | undefined;
   private readonly sliceBytes: number;
   private readonly journalPath: string;
   private readonly previousPath: string;
@@ -173,21 +179,66 @@ export class Journal {
    */
   flush(): void {
     if (this.fd === undefined || this.pendingLength === 0) return;
+    if (this.broken) throw this.broken;
     const length = this.pendingLength;
+    try {
+      writeFully(this.fd, this.pending, length);
+    } catch (err) {
+      // Part of a record may be in the file; anything appended after it would never replay. Cut
+      // back to the last whole record and keep the records pending: the next flush writes them
+      // again, in order, before anything later (their commands are applied in memory already).
+      this.cutBackToWhole(err);
+      throw err;
+    }
     this.pendingLength = 0;
-    writeFully(this.fd, this.pending, length);
     this.written += length;
     // Don't keep a buffer grown by one huge turn.
     if (this.pending.length > 16 * PENDING_INITIAL)
       this.pending = Buffer.allocUnsafe(PENDING_INITIAL);
-    if (this.policy === 'always') fs.fdatasyncSync(this.fd);
+    if (this.policy === 'always') this.syncOrBreak();
     else this.dirty = true;
   }
 
+  private cutBackToWhole(cause: unknown): void {
+    try {
+      fs.ftruncateSync(this.fd!, this.written);
+    } catch (err) {
+      this.break(
+        `a failed write left a partial record that could not be cut off (${(err as Error).message})`,
+        cause,
+      );
+    }
+  }
+
+  /**
+   * After a failed fsync the kernel may have dropped the pages it could not write and report the
+   * next fsync as a success: the file can no longer be trusted to hold what was written.
+   */
+  private syncOrBreak(): void {
+    try {
+      fs.fdatasyncSync(this.fd!);
+    } catch (err) {
+      this.break(`fdatasync failed (${(err as Error).message})`, err);
+      throw this.broken;
+    }
+  }
+
+  private break(reason: string, cause: unknown): void {
+    this.broken = new Error(
+      `journal: ${reason}; no write is acknowledged until a restart replays the journal`,
+      { cause },
+    );
+    this.logger.error(this.broken.message);
+  }
+
   private sync(): void {
-    if (this.fd !== undefined && this.dirty) {
+    if (this.fd !== undefined && this.dirty && !this.broken) {
       this.dirty = false;
-      fs.fdatasyncSync(this.fd);
+      try {
+        this.syncOrBreak();
+      } catch {
+        // Logged by syncOrBreak; the next flush refuses to acknowledge anything.
+      }
     }
   }
 
@@ -314,9 +365,14 @@ export class Journal {
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.abandonCompaction();
-    this.flush();
-    if (this.fd !== undefined) {
-      fs.fsyncSync(this.fd);
+    if (this.fd === undefined) return;
+    try {
+      // A broken journal takes nothing more: its pending records were never acknowledged.
+      if (!this.broken) {
+        this.flush();
+        fs.fsyncSync(this.fd);
+      }
+    } finally {
       fs.closeSync(this.fd);
       this.fd = undefined;
     }
