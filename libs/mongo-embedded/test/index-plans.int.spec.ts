@@ -34,6 +34,7 @@ const INDEXES: { key: Document; name: string; unique?: boolean }[] = [
   { key: { m: 1, id: 1 }, name: 'mixed' },
   { key: { n: 1 }, name: 'n' },
   { key: { id: 1 }, name: 'id', unique: true },
+  { key: { s: 1, at: 1, id: 1 }, name: 'due' },
 ];
 
 function shapes(seed: number): Shape[] {
@@ -88,6 +89,14 @@ function shapes(seed: number): Shape[] {
     { filter: { m: { $eq: null } }, sort: { id: -1 }, index: 'mixed', served: true },
     { filter: { n: { $lt: 10 } }, sort: { ii: 1, id: 1 }, index: 'n', served: false },
     { filter: { t, s: { $exists: true }, n: { $gte: 5 } }, sort: { id: -1 }, served: true },
+    // A few points of a unique index beat a longer bound range (a job's claim of the rows it
+    // picked): MongoDB's trial run ends first on the points.
+    {
+      filter: { s: r.pick(STATUSES), at: { $lte: to }, id: { $in: [r.int(150), r.int(150)] } },
+      sort: {},
+      index: 'id',
+    },
+    { filter: { s: r.pick(STATUSES), at: { $lte: to }, id: r.int(150) }, sort: {}, index: 'id' },
   ];
 }
 

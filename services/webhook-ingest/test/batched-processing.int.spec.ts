@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, ensureIndexes, Outbox } from '@inventory/platform';
 import { webhookActivity } from '../src/domain/webhook-activity.js';
-import { InboxStore } from '../src/store/inbox-store.js';
+import { CLAIM_ORDER, dueForClaim, InboxStore } from '../src/store/inbox-store.js';
 import { type Outcome, type WebhookEventDocument } from '../src/store/webhook-event.js';
 import { finishQueue } from '../src/worker/finish-queue.js';
 import { webhookEvents } from './harness.js';
@@ -56,6 +56,26 @@ describe('batched claims and results (ADR 0224)', () => {
     const again = await inbox.claimDueAcrossTenants('owner-c', 60_000, 100);
     expect(new Set([...claimed, ...again.map((row) => row.id)])).toEqual(new Set(ids));
     expect(first.every((row) => row.lease_owner === 'owner-a' && row.attempts === 1)).toBe(true);
+  });
+
+  it('claims the oldest due rows reading only those, however long the backlog', async () => {
+    const ids = await storeRows(inbox, 'BACKLOG', 300);
+    const now = new Date();
+    const { executionStats } = (await webhookEvents(connection)
+      .find(dueForClaim(now), { projection: { id: 1 } })
+      .sort(CLAIM_ORDER)
+      .limit(20)
+      .explain('executionStats')) as { executionStats: { totalDocsExamined: number } };
+    // In index order: no sort of every due row (with {state, lease_until} alone, all 300 and more).
+    expect(executionStats.totalDocsExamined).toBeLessThanOrEqual(20);
+    const claimed = await inbox.claimDueAcrossTenants('owner-backlog', 60_000, 20, now);
+    const due = await webhookEvents(connection)
+      .find({ id: { $in: ids } })
+      .sort({ id: 1 })
+      .toArray();
+    // Every backlog row was stored due at once (lease_until 0): oldest first means by id.
+    expect(claimed.map((row) => row.id)).toEqual(due.slice(0, 20).map((row) => row.id));
+    await webhookEvents(connection).updateMany({ id: { $in: ids } }, { $set: { state: 'done' } });
   });
 
   it('writes the results of a batch together, and none for a row whose lease was lost, nor its activity', async () => {

@@ -223,12 +223,14 @@ function planIndex(
   const useful = eqLen > 0 || range || (sortServed && sort!.length > 0);
   if (!useful) return undefined;
 
-  const isPoint = index.spec.unique && eqLen === fields.length && product === 1;
+  // A unique index fixed on every field finds at most one document per point: MongoDB's trial run
+  // ends on it first, whatever range another index bounds (one point wins outright).
+  const fixedUnique = index.spec.unique && eqLen === fields.length;
   const score =
     10 * eqLen +
     (range ? 5 : 0) +
     (sortServed && sort!.length > 0 ? 25 : 0) +
-    (isPoint ? 1000 : 0) +
+    (fixedUnique ? (product === 1 ? 1000 : 500) : 0) +
     (exact ? 1 : 0) -
     fields.length / 100;
   return {
@@ -299,7 +301,7 @@ function buildIntervals(
 /**
  * Chooses the index for `filter` (and `sort`), as MongoDB's planner would for these shapes:
  * equality on a key prefix, then a range or `$in`, then the sort. A unique index fixed by equality
- * wins outright; otherwise a served sort counts for more than two more bound fields, then the
+ * wins outright, and one fixed by `$in` points next; otherwise a served sort counts for more than two more bound fields, then the
  * number of bound fields. Undefined when no index helps (a collection scan).
  */
 export function chooseIndex(

@@ -52,6 +52,9 @@ export interface InsertManyOptions {
   skipDuplicates?: boolean;
 }
 
+/** MongoDB's IndexNotFound and NamespaceNotFound: nothing to drop. */
+const NOTHING_TO_DROP = new Set([26, 27]);
+
 /**
  * The base of every repository over tenant-owned documents (the idea of novu's
  * `BaseRepository` and its enforced organisation id, at the size this code base
@@ -109,6 +112,24 @@ export abstract class TenantScopedRepository<T extends TenantOwned> {
    */
   protected driverCollection(): mongo.Collection<T> {
     return this.model.collection as unknown as mongo.Collection<T>;
+  }
+
+  /**
+   * Drops indexes a schema no longer declares (mongoose's `autoIndex` only ever adds), so writes
+   * stop paying for them; answers the names dropped. Missing ones are skipped, so replicas
+   * starting together race harmlessly.
+   */
+  protected async dropIndexes(names: readonly string[]): Promise<string[]> {
+    const dropped: string[] = [];
+    for (const name of names) {
+      try {
+        await this.driverCollection().dropIndex(name);
+        dropped.push(name);
+      } catch (error) {
+        if (!NOTHING_TO_DROP.has((error as { code?: number }).code ?? -1)) throw error;
+      }
+    }
+    return dropped;
   }
 
   /**

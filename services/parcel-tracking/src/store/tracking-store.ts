@@ -195,9 +195,6 @@ export const RETIRED_TRACKING_INDEXES = [
   'tenant_id_1_integration_instance_id_1_registration_error_1',
 ];
 
-/** MongoDB's IndexNotFound and NamespaceNotFound: nothing to drop. */
-const NOTHING_TO_DROP = new Set([26, 27]);
-
 /** An instance's rows as the dashboard and a disconnect see them. */
 export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
   constructor(private readonly connection: Connection) {
@@ -219,21 +216,9 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
     return { integration_instance_id: instanceId, ...filter };
   }
 
-  /**
-   * Drops the retired indexes still present (mongoose's `autoIndex` only ever adds), so each write
-   * stops paying for them. Answers the names dropped; replicas starting together race harmlessly.
-   */
-  async dropRetiredIndexes(): Promise<string[]> {
-    const dropped: string[] = [];
-    for (const name of RETIRED_TRACKING_INDEXES) {
-      try {
-        await this.driverCollection().dropIndex(name);
-        dropped.push(name);
-      } catch (error) {
-        if (!NOTHING_TO_DROP.has((error as { code?: number }).code ?? -1)) throw error;
-      }
-    }
-    return dropped;
+  /** Drops the retired indexes still present (`dropIndexes`); answers the names dropped. */
+  dropRetiredIndexes(): Promise<string[]> {
+    return this.dropIndexes(RETIRED_TRACKING_INDEXES);
   }
 
   async statusCounts(

@@ -4,12 +4,21 @@ import { GroupCommitQueue, isDuplicateKeyError, TenantScopedRepository } from '@
 import type { TrackingUpdate } from '../domain/payload.js';
 import { IdBlock } from './id-block.js';
 import {
+  RETIRED_WEBHOOK_EVENT_INDEXES,
   summaryOf,
   webhookEventModel,
   type NewWebhookEvent,
   type Outcome,
   type WebhookEventDocument,
 } from './webhook-event.js';
+
+/** The rows a claim may take at `now`: not processed yet, and no live lease on them. */
+export const dueForClaim = (now: Date) => ({
+  state: 'received' as const,
+  lease_until: { $lte: now },
+});
+/** Oldest first; the index `{state, lease_until, id}` holds the rows in this order. */
+export const CLAIM_ORDER = { lease_until: 1, id: 1 } as const;
 
 /** A leased row's result, as the processing job writes it. */
 export interface RowResult {
@@ -40,6 +49,11 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
   constructor(connection: Connection) {
     super(webhookEventModel(connection));
     this.ids = new IdBlock(connection, 'webhook_events');
+  }
+
+  /** Drops the retired indexes still present (`dropIndexes`); answers the names dropped. */
+  dropRetiredIndexes(): Promise<string[]> {
+    return this.dropIndexes(RETIRED_WEBHOOK_EVENT_INDEXES);
   }
 
   /** Ids come first, so activity entries written with a row can name it. */
@@ -179,13 +193,9 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
     now = new Date(),
   ): Promise<WebhookEventDocument[]> {
     const events = this.acrossTenants();
-    const due = { state: 'received', lease_until: { $lte: now } };
+    const due = dueForClaim(now);
     const ids = (
-      await events
-        .find(due, { id: 1 })
-        .sort({ lease_until: 1, id: 1 })
-        .limit(limit)
-        .lean<Array<{ id: number }>>()
+      await events.find(due, { id: 1 }).sort(CLAIM_ORDER).limit(limit).lean<Array<{ id: number }>>()
     ).map((row) => row.id);
     if (ids.length === 0) return [];
     const token = randomUUID();

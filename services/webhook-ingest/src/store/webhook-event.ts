@@ -85,7 +85,13 @@ const schema = new Schema<WebhookEventDocument>(
 schema.index({ id: 1 }, { unique: true });
 schema.index({ dedupe_key: 1 }, { unique: true });
 schema.index({ tenant_id: 1, integration_instance_id: 1, received_at: -1 });
-schema.index({ state: 1, lease_until: 1 });
+// The job's claim: due rows oldest first, `id` breaking ties, in index order, so a claim reads
+// `limit` rows however long the backlog (with `{state, lease_until}` alone it read and sorted every
+// due row, and a job behind fell further behind).
+schema.index({ state: 1, lease_until: 1, id: 1 });
+
+/** Indexes the schema no longer declares, dropped at start. */
+export const RETIRED_WEBHOOK_EVENT_INDEXES = ['state_1_lease_until_1'];
 
 export type NewWebhookEvent = Pick<
   WebhookEventDocument,
