@@ -178,3 +178,37 @@ describe('the _id index', () => {
     expect(await coll.countDocuments({ _id: { $lte: 4 } })).toBe(5);
   });
 });
+
+describe('serverStatus metrics.queryExecutor', () => {
+  const examined = async () => {
+    const status = await h.conn.db!.admin().command({ serverStatus: 1 });
+    return status.metrics.queryExecutor as { scanned: number; scannedObjects: number };
+  };
+  const delta = async (operation: () => Promise<unknown>) => {
+    const before = await examined();
+    await operation();
+    const after = await examined();
+    return {
+      scanned: after.scanned - before.scanned,
+      scannedObjects: after.scannedObjects - before.scannedObjects,
+    };
+  };
+
+  it('counts the keys and documents that queries, updates and deletes examine', async () => {
+    const coll = h.conn.db!.collection<{ _id: number; k: number; free: number }>('examined');
+    await coll.createIndex({ k: 1 });
+    await coll.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: i, k: i, free: i })));
+    expect(await delta(() => coll.find({ k: { $gte: 10, $lt: 13 } }).toArray())).toEqual({
+      scanned: 3,
+      scannedObjects: 3,
+    });
+    expect(await delta(() => coll.find({ free: 7 }).toArray())).toEqual({
+      scanned: 0,
+      scannedObjects: 100,
+    });
+    expect(
+      await delta(() => coll.updateMany({ free: { $lt: 5 } }, { $set: { free: -1 } })),
+    ).toEqual({ scanned: 0, scannedObjects: 100 });
+    expect(await delta(() => coll.deleteOne({ k: 50 }))).toEqual({ scanned: 1, scannedObjects: 1 });
+  });
+});

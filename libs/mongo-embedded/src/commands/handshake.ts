@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { queryExecutor } from '../storage/query-exec.js';
 import { MAX_BSON_SIZE, MAX_MESSAGE_SIZE } from '../wire/constants.js';
 import type { CommandHandler } from './context.js';
 
@@ -63,6 +64,7 @@ export const handshakeCommands: Record<string, CommandHandler> = {
     version: '7.0.0',
     process: 'mongo-embedded',
     uptime: process.uptime(),
+    metrics: { queryExecutor: { ...queryExecutor } },
   }),
   getLog: () => ({ totalLinesWritten: 0, log: [], ok: 1 }),
   getFreeMonitoringStatus: () => ({ state: 'disabled', ok: 1 }),

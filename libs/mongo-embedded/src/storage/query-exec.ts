@@ -190,8 +190,28 @@ function uniquePoint(coll: Collection, filter: Document): Document[] | undefined
   return undefined;
 }
 
+/**
+ * Index keys and documents examined by every query, update and delete since start, as MongoDB's
+ * `serverStatus` reports them (`metrics.queryExecutor`): what a test reads to see that an
+ * operation reads only what it needs. Shared by every embedded server of the process.
+ */
+export const queryExecutor = { scanned: 0, scannedObjects: 0 };
+
+function counted<R extends { stats: ExecStats }>(result: R): R {
+  queryExecutor.scanned += result.stats.keysExamined;
+  queryExecutor.scannedObjects += result.stats.docsExamined;
+  return result;
+}
+
 /** Matching documents, in the requested sort (natural order without one), after skip and limit. */
 export function executeFind(
+  coll: Collection,
+  opts: QueryOptions,
+): { docs: Document[]; stats: ExecStats } {
+  return counted(findMatching(coll, opts));
+}
+
+function findMatching(
   coll: Collection,
   opts: QueryOptions,
 ): { docs: Document[]; stats: ExecStats } {
@@ -297,7 +317,7 @@ export function executeCount(
 ): { n: number; stats: ExecStats } {
   const filter = opts.filter ?? {};
   if (Object.keys(filter).length === 0 && !forcesScan(opts.hint))
-    return { n: coll.docs.size, stats: { ...newStats(undefined), countScan: true } };
+    return counted({ n: coll.docs.size, stats: { ...newStats(undefined), countScan: true } });
   const plan = planFor(coll, { filter, hint: opts.hint });
   if (plan?.exact) {
     const stats = { ...newStats(plan), countScan: true };
@@ -309,7 +329,7 @@ export function executeCount(
         keys.upperBound(iv.end, iv.endInc),
       );
     stats.keysExamined = n;
-    return { n, stats };
+    return counted({ n, stats });
   }
   const { docs, stats } = executeFind(coll, { filter, hint: opts.hint });
   return { n: docs.length, stats };

@@ -105,6 +105,43 @@ export class Outbox {
     return result;
   }
 
+  /**
+   * The oldest `limit` records to publish: those ready, and those left pending by a crash before
+   * `orphanedBefore`. One query per state, each in the order of the `{state, created_at}` index, so
+   * a pass reads what it publishes however long the backlog (one `$or` sorted by `created_at`
+   * read and sorted every record; after a NATS outage every pass did so, ADR 0726).
+   */
+  async due(orphanedBefore: Date, limit: number): Promise<OutboxDocument[]> {
+    const oldest = (filter: Record<string, unknown>) =>
+      this.model.find(filter).sort({ created_at: 1 }).limit(limit).lean<OutboxDocument[]>();
+    const [ready, orphaned] = await Promise.all([
+      oldest({ state: 'ready' }),
+      oldest({ state: 'pending', created_at: { $lt: orphanedBefore } }),
+    ]);
+    return [...ready, ...orphaned]
+      .sort((a, b) => a.created_at.getTime() - b.created_at.getTime())
+      .slice(0, limit);
+  }
+
+  /** How many records wait, and when the oldest was created (read by index, as `due` is). */
+  async backlog(): Promise<{ records: number; oldest?: Date }> {
+    const first = (state: OutboxDocument['state']) =>
+      this.model
+        .findOne({ state }, { created_at: 1 })
+        .sort({ created_at: 1 })
+        .lean<{ created_at: Date } | null>();
+    const [records, ready, pending] = await Promise.all([
+      this.model.countDocuments(),
+      first('ready'),
+      first('pending'),
+    ]);
+    const dates = [ready?.created_at, pending?.created_at].filter((date) => date !== undefined);
+    return {
+      records,
+      oldest: dates.length > 0 ? new Date(Math.min(...dates.map((d) => d.getTime()))) : undefined,
+    };
+  }
+
   /** Records events whose state change has already been made durable elsewhere. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async add(entries: Array<OutboxEntry<any>>): Promise<void> {
@@ -171,14 +208,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelayHandle
   };
 
   const pass = async (): Promise<number> => {
-    const orphanedBefore = new Date(now() - orphanAfterMs);
-    const due = await outbox.model
-      .find({
-        $or: [{ state: 'ready' }, { state: 'pending', created_at: { $lt: orphanedBefore } }],
-      })
-      .sort({ created_at: 1 })
-      .limit(options.batchSize ?? 100)
-      .lean();
+    const due = await outbox.due(new Date(now() - orphanAfterMs), options.batchSize ?? 100);
     if (due.length > 0) noteWork();
     let published = 0;
     for (const record of due) {
@@ -214,13 +244,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelayHandle
   let measuredAt = 0;
   const measureBacklog = async () => {
     measuredAt = now();
-    const [backlog, oldest] = await Promise.all([
-      outbox.model.countDocuments(),
-      outbox.model.findOne({}, { created_at: 1 }).sort({ created_at: 1 }).lean(),
-    ]);
-    outboxBacklog.set(backlog);
-    const createdAt = (oldest as { created_at?: Date } | null)?.created_at;
-    outboxRelayLag.set(createdAt ? Math.max(0, (now() - createdAt.getTime()) / 1000) : 0);
+    const { records, oldest } = await outbox.backlog();
+    outboxBacklog.set(records);
+    outboxRelayLag.set(oldest ? Math.max(0, (now() - oldest.getTime()) / 1000) : 0);
   };
 
   const flush = (): Promise<number> => {
