@@ -8,6 +8,7 @@ import mongoose from 'mongoose';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { decodeRecords } from '../src/storage/journal-records.js';
 import { startHarness } from './helpers.js';
+import { tearNextWrite } from './torn-write.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.resolve(here, '../src/cli/main.ts');
@@ -187,15 +188,7 @@ describe('group commit', () => {
     const dbName = h.conn.db!.databaseName;
     await coll.insertOne({ _id: 'before' });
     // The disk fills up: half of the next journal write lands, then ENOSPC.
-    const write = vi.spyOn(fs, 'writeSync').mockImplementationOnce(((
-      fd: number,
-      buffer: NodeJS.ArrayBufferView,
-      offset = 0,
-      length = 0,
-    ) => {
-      fs.writeSync(fd, buffer, offset, length >> 1);
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-    }) as unknown as typeof fs.writeSync);
+    const write = tearNextWrite('ENOSPC');
     await expect(coll.insertOne({ _id: 'during' })).rejects.toThrow();
     write.mockRestore();
     await coll.insertOne({ _id: 'after' });

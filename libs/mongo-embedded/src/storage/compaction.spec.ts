@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger.js';
+import { tearNextWrite } from '../../test/torn-write.js';
 import { Catalog } from './catalog.js';
 import { Journal } from './journal.js';
 import { encodeRecord, type JournalRecord } from './journal-records.js';
@@ -215,14 +216,8 @@ describe('incremental compaction', () => {
 
   it('keeps appending to an unmarked new generation when its mark is torn', () => {
     const { dir, journal, catalog } = seededStore();
-    const tornWrite = (fd: number, buffer: NodeJS.ArrayBufferView, offset = 0, length = 0) => {
-      fs.writeSync(fd, buffer, offset, length >> 1);
-      throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
-    };
     // The new generation's mark is the first write: half of it reaches the file, then the disk fails.
-    const write = vi
-      .spyOn(fs, 'writeSync')
-      .mockImplementationOnce(tornWrite as unknown as typeof fs.writeSync);
+    const write = tearNextWrite('EIO');
     try {
       expect(journal.startCompaction(catalog.snapshot())).toBe(false);
     } finally {

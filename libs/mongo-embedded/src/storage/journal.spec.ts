@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger.js';
+import { tearNextWrite } from '../../test/torn-write.js';
 import { Double, deserialize, serialize } from 'bson';
 import { Journal } from './journal.js';
 import {
@@ -89,23 +90,11 @@ describe('journal writes that fail', () => {
     journal.flush();
     return { dir, journal, errors };
   };
-  /** Half of the write reaches the file, then the disk is full. */
-  const failPartWay = () =>
-    vi.spyOn(fs, 'writeSync').mockImplementationOnce(((
-      fd: number,
-      buffer: NodeJS.ArrayBufferView,
-      offset = 0,
-      length = 0,
-    ) => {
-      fs.writeSync(fd, buffer, offset, length >> 1);
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-    }) as unknown as typeof fs.writeSync);
-
   it('cuts a partial record off and writes it again, whole, before what comes after', () => {
     const { dir, journal } = fresh();
     const whole = journalBytes(dir);
     journal.append(put(2));
-    failPartWay();
+    tearNextWrite('ENOSPC');
     expect(() => journal.flush()).toThrow(/ENOSPC/);
     expect(journalBytes(dir)).toBe(whole);
     journal.append(put(3));
@@ -117,7 +106,7 @@ describe('journal writes that fail', () => {
   it('acknowledges nothing more once a partial record cannot be cut off', () => {
     const { dir, journal, errors } = fresh();
     journal.append(put(2));
-    failPartWay();
+    tearNextWrite('ENOSPC');
     vi.spyOn(fs, 'ftruncateSync').mockImplementationOnce(() => {
       throw Object.assign(new Error('EIO: i/o error, ftruncate'), { code: 'EIO' });
     });
