@@ -17,12 +17,21 @@ export interface ClaimOptions {
   staleBefore?: Date;
   /** Stopping: rows delivered before this time are due. */
   deliveredBefore?: Date;
+  /**
+   * Only rows with a greater id: a worker's pass claims batch after batch in id order, and each
+   * claim walks the index on from the last row claimed instead of from the start again.
+   */
+  afterId?: number;
 }
 
 /**
  * The workers' queues over tracking rows. A row is claimed with a lease in one
  * atomic write, so two replicas never send the same row to the provider; a
- * crashed worker's lease runs out and the row becomes due again.
+ * crashed worker's lease runs out and the row becomes due again. Each queue has
+ * an index that holds its candidates in id order after its equality fields
+ * (tracking-store.ts), so a claim walks them from `afterId` and stops at the
+ * first due row: a pass reads each row about once, however many are queued
+ * (ADR 0727).
  */
 export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
   constructor(connection: Connection) {
@@ -61,22 +70,22 @@ export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
 
   async claim(kind: WorkKind, options: ClaimOptions): Promise<TrackingDocument[]> {
     const { tenantId, owner, now, leaseMs, limit } = options;
-    const filter: ScopedFilter<TrackingDocument> = {
-      $and: [
-        this.due(kind, options),
-        { $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
-      ],
-    };
+    const due = this.due(kind, options);
+    const unleased = { $or: [{ lease_until: null }, { lease_until: { $lt: now } }] };
     const claimed: TrackingDocument[] = [];
+    let afterId = options.afterId;
     while (claimed.length < limit) {
       const row = await this.findOneAndUpdate(
         tenantId,
-        filter,
+        {
+          $and: [due, unleased, ...(afterId === undefined ? [] : [{ id: { $gt: afterId } }])],
+        },
         { $set: { lease_owner: owner, lease_until: new Date(now.getTime() + leaseMs) } },
         { sort: { id: 1 } },
       );
       if (!row) break;
       claimed.push(row);
+      afterId = row.id;
     }
     return claimed;
   }

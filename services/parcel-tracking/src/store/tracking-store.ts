@@ -127,8 +127,18 @@ schema.index({
 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, tracking_number: 1 });
 // The dashboard's rows not registered yet: pending (no error) and failed (grouped by error). The
-// points on null bound both to the unregistered rows instead of the whole instance.
-schema.index({ tenant_id: 1, integration_instance_id: 1, registered_at: 1, registration_error: 1 });
+// points on null bound both to the unregistered rows instead of the whole instance; `id` last
+// holds the registration queue's candidates in its claim order (tracking-queue.ts).
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  registered_at: 1,
+  registration_error: 1,
+  id: 1,
+});
+// The polling and stopping queues' candidates in claim order (tracking-queue.ts, ADR 0727).
+schema.index({ tenant_id: 1, integration_instance_id: 1, active: 1, id: 1 });
+schema.index({ tenant_id: 1, integration_instance_id: 1, provider_stopped_at: 1, id: 1 });
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
 // A number is tracked (and so registered) once per instance: concurrent intake on
 // several replicas cannot create a second active row for it.
@@ -193,6 +203,7 @@ type TrackingFilter = ScopedFilter<TrackingDocument>;
 /** Indexes an earlier release created that no query uses any more: dropped at start (ADR 0720). */
 export const RETIRED_TRACKING_INDEXES = [
   'tenant_id_1_integration_instance_id_1_registration_error_1',
+  'tenant_id_1_integration_instance_id_1_registered_at_1_registration_error_1',
 ];
 
 /** An instance's rows as the dashboard and a disconnect see them. */

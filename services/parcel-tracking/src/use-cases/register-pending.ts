@@ -50,6 +50,8 @@ export class RegisterPending {
     const { owner, leaseMs } = this.options;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
     let sent = 0;
+    // Each batch walks the queue on from the last row claimed (ADR 0727).
+    let afterId: number | undefined;
     for (;;) {
       const now = this.options.now?.() ?? new Date();
       // Re-read between batches: the kill switch stops the work at once.
@@ -62,8 +64,10 @@ export class RegisterPending {
         now,
         leaseMs,
         limit: MAX_BATCH,
+        afterId,
       });
       if (batch.length === 0) return sent;
+      afterId = batch[batch.length - 1]!.id;
       const tenantId = instance.tenant_id;
       const byNumber = new Map(batch.map((row) => [row.tracking_number, row]));
       try {

@@ -40,6 +40,8 @@ export class StopTrackings {
     const tenantId = instance.tenant_id;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
     let stopped = 0;
+    // Each batch walks the queue on from the last row claimed (ADR 0727).
+    let afterId: number | undefined;
     for (;;) {
       const now = this.options.now?.() ?? new Date();
       const batch = await queue.claim('stop', {
@@ -49,9 +51,11 @@ export class StopTrackings {
         now,
         leaseMs,
         limit: MAX_BATCH,
+        afterId,
         deliveredBefore: new Date(now.getTime() - this.options.stopDeliveredAfterMs),
       });
       if (batch.length === 0) return stopped;
+      afterId = batch[batch.length - 1]!.id;
       try {
         const result = await provider.stopTrack(
           apiKey,

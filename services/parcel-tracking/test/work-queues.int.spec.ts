@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { useTrackingSuite } from './tracking-suite.js';
+import { pollWorker, registerWorker, stopWorker } from './workers.js';
+
+const suite = useTrackingSuite();
+const { newTenant, create, rows } = suite;
+
+const MINUTE = 60_000;
+const ROWS = 300;
+
+/** Documents the embedded MongoDB has examined so far (serverStatus, ADR 0726). */
+const examined = async () =>
+  (await suite.h.connection.db!.admin().command({ serverStatus: 1 })).metrics.queryExecutor
+    .scannedObjects as number;
+
+async function examinedBy(pass: () => Promise<number>) {
+  const before = await examined();
+  const done = await pass();
+  return { done, examined: (await examined()) - before };
+}
+
+describe('the workers’ queues (ADR 0727)', () => {
+  it('a registration, polling and stopping pass each read a row about once, however many are queued', async () => {
+    const tenant = newTenant();
+    const id = await create(tenant);
+    const now = new Date();
+    for (let n = 0; n < ROWS; n++)
+      await suite.h.stores.rows.insertActive(
+        {
+          tenant_id: tenant,
+          integration_instance_id: id,
+          trackable_type: 'inbound_shipment',
+          trackable_id: n + 1,
+          tracking_number: `QUEUE${String(n).padStart(8, '0')}`,
+          delivery_status: 'pending',
+        },
+        now,
+      );
+    const clock = { now };
+    const options = { owner: 'queue-test', leaseMs: MINUTE, now: () => clock.now };
+
+    // Each row: claimed once, written once, and the instance re-read per batch of 40. Walking the
+    // queue from its start for every row claimed read over ROWS² / 2 documents (51,130 here).
+    const registration = await examinedBy(() => registerWorker(suite.h, options).runOnce());
+    expect(registration.done).toBe(ROWS);
+    expect(registration.examined).toBeLessThanOrEqual(3 * ROWS);
+
+    clock.now = new Date(now.getTime() + 2 * MINUTE);
+    const polling = await examinedBy(() =>
+      pollWorker(suite.h, { ...options, staleAfterMs: MINUTE }).runOnce(),
+    );
+    expect(polling.done).toBe(ROWS);
+    expect(polling.examined).toBeLessThanOrEqual(3 * ROWS);
+
+    // Nothing is due to stop (nothing delivered): one walk over the rows finds that.
+    const stopping = await examinedBy(() =>
+      stopWorker(suite.h, { ...options, stopDeliveredAfterMs: MINUTE }).runOnce(),
+    );
+    expect(stopping.done).toBe(0);
+    expect(stopping.examined).toBeLessThanOrEqual(ROWS + 50);
+
+    const all = await rows(tenant, id);
+    expect(all.every((row) => row.registered_at !== null && row.last_polled_at !== null)).toBe(
+      true,
+    );
+  });
+});
