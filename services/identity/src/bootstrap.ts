@@ -1,5 +1,5 @@
 import { IDENTITY_STREAM } from '@inventory/events';
-import { SecretBox, ServiceRuntime } from '@inventory/platform';
+import { dropRetiredIndexes, SecretBox, ServiceRuntime } from '@inventory/platform';
 import { readConfig, settingsFrom } from './config.js';
 import { consumeRequestLog } from './events/request-log-consumer.js';
 import { TokenEvents } from './events/token-events.js';
@@ -21,10 +21,12 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
   return ServiceRuntime.run(
     { name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [IDENTITY_STREAM] },
     async (runtime) => {
+      const store = createStore(runtime.mongo, {
+        requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS,
+      });
+      await dropRetiredIndexes(runtime.logger, store.requests);
       const useCases = wireUseCases({
-        store: createStore(runtime.mongo, {
-          requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS,
-        }),
+        store,
         tokenEvents: new TokenEvents(runtime.outbox, runtime.publisher, runtime.logger),
         userEvents: new UserEvents(runtime.outbox, runtime.publisher, runtime.logger),
         secrets: new SecretBox(config.IDENTITY_SECRET_ENCRYPTION_KEY),

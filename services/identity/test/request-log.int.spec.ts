@@ -10,6 +10,8 @@ import {
   type ServiceRuntime,
 } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrap } from '../src/bootstrap.js';
+import { RETIRED_TOKEN_REQUEST_INDEXES } from '../src/store/token-requests.js';
 import { as, startIdentity, type IdentityUnderTest } from './harness.js';
 
 describe('request log batches from the gateways', () => {
@@ -81,5 +83,79 @@ describe('request log batches from the gateways', () => {
       .collection('personal_access_tokens')
       .findOne({ tenant_id: tenant!.id, id: token!.id });
     expect(stored?.last_used_at).toEqual(newer);
+  });
+  it('reads only the rows of the page it shows, newest first, however long the history', async () => {
+    const { tenant } = await client.call.createTenant({
+      slug: 'history',
+      name: '',
+      custom_domains: [],
+    });
+    const { user } = await runWithContext({ requestId: newRequestId(), tenantId: tenant!.id }, () =>
+      client.call.createUser({
+        email: 'history@logs.test',
+        name: 'H',
+        password: 'password-1',
+        is_owner: true,
+        permissions: [],
+      }),
+    );
+    const { token } = await as(tenant!.id, user!.id, () =>
+      client.call.createToken({ name: 'busy', scopes: [], ip_allowlist: [] }),
+    );
+    // 300 requests, two by two in the same millisecond: the id breaks the tie.
+    const start = Math.floor(Date.now() / 1000) * 1000 - 60 * 60_000;
+    const requests = Array.from({ length: 300 }, (_, n) => ({
+      id: `h-${String(n).padStart(3, '0')}`,
+      token_id: token!.id,
+      user_id: user!.id,
+      method: 'GET',
+      route: '/api/user',
+      path: '/api/user',
+      status: 200,
+      duration_ms: 1,
+      ip: '127.0.0.1',
+      user_agent: 'test',
+      at: new Date(start + Math.floor(n / 2)),
+    }));
+    await new EventPublisher(service.jetstream).publish(tokenRequestsLogged, {
+      tenantId: tenant!.id,
+      payload: { requests },
+    });
+    await consumerDrained(service.jetstreamManager, IDENTITY_STREAM.name, 'identity-request-log');
+
+    const examined = async () =>
+      (await service.mongo.db!.admin().command({ serverStatus: 1 })).metrics.queryExecutor
+        .scannedObjects as number;
+    const before = await examined();
+    const page = await as(tenant!.id, user!.id, () =>
+      client.call.listTokenRequests({
+        token_id: token!.id,
+        page: 2,
+        per_page: 25,
+        statuses: [],
+        status_classes: [],
+      }),
+    );
+    // The page's 25 rows (the 25 skipped are skipped in the index); all 300 before.
+    expect((await examined()) - before).toBeLessThanOrEqual(35);
+    expect(page.total).toBe(300);
+    expect(page.requests.map((request) => request.id)).toEqual(
+      Array.from({ length: 25 }, (_, k) => `h-${String(274 - k).padStart(3, '0')}`),
+    );
+  });
+
+  it('drops the retired history index at start', async () => {
+    const requests = service.mongo.collection('token_requests');
+    await requests.createIndex({ tenant_id: 1, token_id: 1, at: -1 });
+    const names = async () => (await requests.indexes()).map((index) => index.name);
+    expect(await names()).toContain(RETIRED_TOKEN_REQUEST_INDEXES[0]);
+    const replica = await bootstrap({
+      MONGO_URL: identity.infra.mongoUrl,
+      MONGO_DB: identity.dbName,
+      NATS_URL: identity.infra.natsUrl,
+      LOG_LEVEL: 'silent',
+    });
+    await replica.stop();
+    expect(await names()).not.toContain(RETIRED_TOKEN_REQUEST_INDEXES[0]);
   });
 });

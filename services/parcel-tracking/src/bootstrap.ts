@@ -8,7 +8,7 @@ import {
   shipmentTrackingChanged,
   shipmentTrackingRemoved,
 } from '@inventory/events';
-import { connectRedis, ServiceRuntime, SecretBox } from '@inventory/platform';
+import { connectRedis, dropRetiredIndexes, ServiceRuntime, SecretBox } from '@inventory/platform';
 import { createWebhookRegistry } from './clients/webhook-registry.js';
 import { readConfig } from './config.js';
 import {
@@ -94,12 +94,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const secrets = new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY);
       const instances = new InstanceStore(runtime.mongo);
       const trackings = new TrackingStore(runtime.mongo);
-      // Maintenance, never a reason not to start: a failure is logged and tried at the next start.
-      await trackings.dropRetiredIndexes().then(
-        (dropped) =>
-          dropped.length > 0 && logger.info({ indexes: dropped }, 'retired indexes dropped'),
-        (error: unknown) => logger.warn({ err: error }, 'retired indexes not dropped'),
-      );
+      await dropRetiredIndexes(logger, trackings);
       const rows = new TrackingRows(runtime.mongo);
       const queue = new TrackingQueue(runtime.mongo);
       const shipments = new ShipmentStore(runtime.mongo);

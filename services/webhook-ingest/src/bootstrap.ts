@@ -1,5 +1,5 @@
 import { ACTIVITY_STREAM } from '@inventory/events';
-import { ServiceRuntime } from '@inventory/platform';
+import { dropRetiredIndexes, ServiceRuntime } from '@inventory/platform';
 import { createParcelTrackingClient } from './clients/parcel-tracking.js';
 import { readConfig } from './config.js';
 import { webhookIngestService } from './grpc/webhook-ingest-service.js';
@@ -38,13 +38,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       runtime.onStop(async () => parcelTracking.close());
       const tokens = new TokenStore(runtime.mongo);
       const inbox = new InboxStore(runtime.mongo);
-      // Maintenance, never a reason not to start: a failure is logged and tried at the next start.
-      await inbox.dropRetiredIndexes().then(
-        (dropped) =>
-          dropped.length > 0 &&
-          runtime.logger.info({ indexes: dropped }, 'retired indexes dropped'),
-        (error: unknown) => runtime.logger.warn({ err: error }, 'retired indexes not dropped'),
-      );
+      await dropRetiredIndexes(runtime.logger, inbox);
       const log = new WebhookLogReader(runtime.mongo);
       const resolveToken = new ResolveToken(tokens);
       const metrics = new WebhookMetrics(runtime.metrics.registry);

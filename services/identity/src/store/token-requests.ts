@@ -36,7 +36,10 @@ function buildSchema(retentionDays: number) {
     },
     { versionKey: false, collection: 'token_requests' },
   );
-  schema.index({ tenant_id: 1, token_id: 1, at: -1 });
+  // A token's history, newest first: `_id` last, as the list's tie-break, so the index serves the
+  // whole sort and a page reads only its rows (with `at` alone, every request of the token was read
+  // and sorted for each page).
+  schema.index({ tenant_id: 1, token_id: 1, at: -1, _id: -1 });
   schema.index({ at: 1 }, { expireAfterSeconds: retentionDays * 24 * 3600 });
   return schema;
 }
@@ -48,9 +51,16 @@ export interface RequestQuery {
   to?: Date;
 }
 
+/** Indexes the schema no longer declares, dropped at start. */
+export const RETIRED_TOKEN_REQUEST_INDEXES = ['tenant_id_1_token_id_1_at_-1'];
+
 export class TokenRequestRepository extends TenantScopedRepository<TokenRequestDocument> {
   constructor(connection: Connection, retentionDays: number) {
     super(connection.model<TokenRequestDocument>('TokenRequest', buildSchema(retentionDays)));
+  }
+
+  dropRetiredIndexes(): Promise<string[]> {
+    return this.dropIndexes(RETIRED_TOKEN_REQUEST_INDEXES);
   }
 
   /** One tenant's batch in one bulk write; idempotent by event id (a redelivered batch adds nothing). */
