@@ -68,24 +68,42 @@ export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
     };
   }
 
+  /**
+   * Up to `limit` due rows, leased to `owner`, in id order after `afterId`. Three round trips per
+   * round whatever the limit: the next candidates' ids, the lease on those still due (another
+   * replica may have taken some first), and the rows this lease won. Rounds go on past rows lost
+   * to another replica until `limit` are won or none is due.
+   */
   async claim(kind: WorkKind, options: ClaimOptions): Promise<TrackingDocument[]> {
     const { tenantId, owner, now, leaseMs, limit } = options;
     const due = this.due(kind, options);
     const unleased = { $or: [{ lease_until: null }, { lease_until: { $lt: now } }] };
+    // With the owner, names this call's lease: rows it already held are not unleased, so not taken.
+    const leaseUntil = new Date(now.getTime() + leaseMs);
     const claimed: TrackingDocument[] = [];
     let afterId = options.afterId;
     while (claimed.length < limit) {
-      const row = await this.findOneAndUpdate(
+      const after = afterId === undefined ? [] : [{ id: { $gt: afterId } }];
+      const candidates = await this.findMany(
         tenantId,
-        {
-          $and: [due, unleased, ...(afterId === undefined ? [] : [{ id: { $gt: afterId } }])],
-        },
-        { $set: { lease_owner: owner, lease_until: new Date(now.getTime() + leaseMs) } },
-        { sort: { id: 1 } },
+        { $and: [due, unleased, ...after] },
+        { projection: { id: 1 }, sort: { id: 1 }, limit: limit - claimed.length },
       );
-      if (!row) break;
-      claimed.push(row);
-      afterId = row.id;
+      if (candidates.length === 0) break;
+      const ids = candidates.map((row) => row.id);
+      afterId = ids[ids.length - 1];
+      await this.updateMany(
+        tenantId,
+        { $and: [due, unleased, { id: { $in: ids } }] },
+        { $set: { lease_owner: owner, lease_until: leaseUntil } },
+      );
+      claimed.push(
+        ...(await this.findMany(
+          tenantId,
+          { id: { $in: ids }, lease_owner: owner, lease_until: leaseUntil },
+          { sort: { id: 1 } },
+        )),
+      );
     }
     return claimed;
   }
