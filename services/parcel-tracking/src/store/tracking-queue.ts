@@ -25,13 +25,12 @@ export interface ClaimOptions {
 }
 
 /**
- * The workers' queues over tracking rows. A row is claimed with a lease in one
- * atomic write, so two replicas never send the same row to the provider; a
- * crashed worker's lease runs out and the row becomes due again. Each queue has
- * an index that holds its candidates in id order after its equality fields
- * (tracking-store.ts), so a claim walks them from `afterId` and stops at the
- * first due row: a pass reads each row about once, however many are queued
- * (ADR 0727).
+ * The workers' queues over tracking rows. A row is leased by a write that
+ * requires it still due and unleased, so two replicas never send the same row to
+ * the provider; a crashed worker's lease runs out and the row becomes due again.
+ * Each queue has an index that holds its candidates in id order after its
+ * equality fields (tracking-store.ts), so a claim walks them on from `afterId`:
+ * a pass reads each row about once, however many are queued (ADR 0727).
  */
 export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
   constructor(connection: Connection) {
