@@ -301,8 +301,9 @@ function buildIntervals(
 /**
  * Chooses the index for `filter` (and `sort`), as MongoDB's planner would for these shapes:
  * equality on a key prefix, then a range or `$in`, then the sort. A unique index fixed by equality
- * wins outright, and one fixed by `$in` points next; otherwise a served sort counts for more than two more bound fields, then the
- * number of bound fields. Undefined when no index helps (a collection scan).
+ * wins outright, and one fixed by `$in` points next; otherwise a served sort counts for more than
+ * two more bound fields, then the number of bound fields. Undefined when no index helps (a
+ * collection scan).
  */
 export function chooseIndex(
   filter: Document,
