@@ -168,6 +168,42 @@ describe('ApplyTrackingUpdates (a batch, ADR 0226)', () => {
     expect(row!.delivered_at).toEqual(t(30));
   });
 
+  it('reads the rows of the updated numbers only, however many rows the instance tracks', async () => {
+    const tenant = newTenant();
+    const id = await tracked(tenant);
+    const now = new Date();
+    for (let n = 0; n < 300; n++)
+      await suite.h.stores.rows.insertActive(
+        {
+          tenant_id: tenant,
+          integration_instance_id: id,
+          trackable_type: 'inbound_shipment',
+          trackable_id: n + 2,
+          tracking_number: `OTHER${String(n).padStart(6, '0')}`,
+          delivery_status: 'pending',
+        },
+        now,
+      );
+    const examined = async () =>
+      (await suite.h.connection.db!.admin().command({ serverStatus: 1 })).metrics.queryExecutor
+        .scannedObjects as number;
+    const before = await examined();
+    expect((await apply(tenant, id, update())).outcome).toBe(
+      Outcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+    );
+    const { results } = await applyAll(tenant, [
+      { id, body: update({ latest_event_at: t(20), provider_status: 'OutForDelivery' }) },
+      { id, body: update({ tracking_number: 'OTHER000007', latest_event_at: t(20) }) },
+    ]);
+    expect(results.map((result) => result.answer?.outcome)).toEqual([
+      Outcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+      Outcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+    ]);
+    // A few documents per update (the instance, the row, its write), not the instance's 301 rows:
+    // sorted by {active, id} in the query, the planner walked them all (ADR 0727).
+    expect((await examined()) - before).toBeLessThanOrEqual(20);
+  });
+
   it('is idempotent by webhook_event_id: the batch sent again gets the first answers and changes nothing', async () => {
     const tenant = newTenant();
     const id = await tracked(tenant);

@@ -24,6 +24,17 @@ export interface TrackingListQuery {
 /** Provider numbers match case-insensitively; rows keep them trimmed and upper-case. */
 export const normalizeNumber = (number: string) => number.trim().toUpperCase();
 
+/**
+ * Of two rows of one number, the one an update applies to: the active one, else the latest. Picked
+ * here rather than by a sort in the query: sorted by `{active, id}`, the planner walked the
+ * instance's `{active, id}` queue index (ADR 0727) instead of reading the number's few rows.
+ */
+function preferApplicable(best: TrackingDocument | null, row: TrackingDocument): TrackingDocument {
+  if (!best) return row;
+  if (row.active !== best.active) return row.active ? row : best;
+  return row.id > best.id ? row : best;
+}
+
 /** Row-level reads and writes of intake, status updates and the trackings list. */
 export class TrackingRows extends TenantScopedRepository<TrackingDocument> {
   constructor(private readonly connection: Connection) {
@@ -78,12 +89,11 @@ export class TrackingRows extends TenantScopedRepository<TrackingDocument> {
     instanceId: number,
     number: string,
   ): Promise<TrackingDocument | null> {
-    const [row] = await this.findMany(
-      tenantId,
-      { integration_instance_id: instanceId, tracking_number: normalizeNumber(number) },
-      { sort: { active: -1, id: -1 }, limit: 1 },
-    );
-    return row ?? null;
+    const rows = await this.findMany(tenantId, {
+      integration_instance_id: instanceId,
+      tracking_number: normalizeNumber(number),
+    });
+    return rows.reduce<TrackingDocument | null>(preferApplicable, null);
   }
 
   /**
@@ -103,11 +113,13 @@ export class TrackingRows extends TenantScopedRepository<TrackingDocument> {
           tracking_number: { $in: [...new Set(numbers.map(normalizeNumber))] },
         }) as object,
       )
-      .sort({ active: -1, id: -1 })
       .toArray()) as TrackingDocument[];
     const byNumber = new Map<string, TrackingDocument>();
     for (const row of found)
-      if (!byNumber.has(row.tracking_number)) byNumber.set(row.tracking_number, row);
+      byNumber.set(
+        row.tracking_number,
+        preferApplicable(byNumber.get(row.tracking_number) ?? null, row),
+      );
     return byNumber;
   }
 
