@@ -25,3 +25,4 @@ export { eventually, waitFor, type EventuallyOptions } from './eventually.js';
 export { consumerDrained } from './drained.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { callTimes } from './call-times.js';
+export { documentsExamined } from './examined.js';

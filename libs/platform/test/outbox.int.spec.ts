@@ -1,5 +1,10 @@
 import { EchoRequest } from '@inventory/contracts/testing/v1/echo.js';
-import { callTimes, startTestInfra, type TestInfra } from '@inventory/local-infra';
+import {
+  callTimes,
+  documentsExamined,
+  startTestInfra,
+  type TestInfra,
+} from '@inventory/local-infra';
 import type { Connection } from 'mongoose';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,9 +152,7 @@ describe('transactional outbox', () => {
           },
         })),
       );
-    const examined = async () =>
-      (await mongo.db!.admin().command({ serverStatus: 1 })).metrics.queryExecutor
-        .scannedObjects as number;
+    const examined = () => documentsExamined(mongo.db!);
     const relay = startOutboxRelay({
       outbox,
       publisher: new EventPublisher(nats.jetstream()),

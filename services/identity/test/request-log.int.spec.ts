@@ -1,6 +1,6 @@
 import type { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
 import { IDENTITY_STREAM, tokenRequestsLogged } from '@inventory/events';
-import { consumerDrained } from '@inventory/local-infra';
+import { consumerDrained, documentsExamined } from '@inventory/local-infra';
 import {
   encodeEvent,
   EventPublisher,
@@ -123,9 +123,7 @@ describe('request log batches from the gateways', () => {
     });
     await consumerDrained(service.jetstreamManager, IDENTITY_STREAM.name, 'identity-request-log');
 
-    const examined = async () =>
-      (await service.mongo.db!.admin().command({ serverStatus: 1 })).metrics.queryExecutor
-        .scannedObjects as number;
+    const examined = () => documentsExamined(service.mongo.db!);
     const before = await examined();
     const page = await as(tenant!.id, user!.id, () =>
       client.call.listTokenRequests({

@@ -5,6 +5,7 @@ import {
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { AlertRaised } from '@inventory/contracts/events/v1/alert.js';
 import { VendorCreditShipmentDelivered } from '@inventory/contracts/events/v1/shipment.js';
+import { documentsExamined } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
 import { as, eventually, failureOf } from './harness.js';
 import { streamMessages, useTrackingSuite } from './tracking-suite.js';
@@ -184,9 +185,7 @@ describe('ApplyTrackingUpdates (a batch, ADR 0226)', () => {
         },
         now,
       );
-    const examined = async () =>
-      (await suite.h.connection.db!.admin().command({ serverStatus: 1 })).metrics.queryExecutor
-        .scannedObjects as number;
+    const examined = () => documentsExamined(suite.h.connection.db!);
     const before = await examined();
     expect((await apply(tenant, id, update())).outcome).toBe(
       Outcome.TRACKING_UPDATE_OUTCOME_APPLIED,

@@ -1,3 +1,4 @@
+import { documentsExamined } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
 import { useTrackingSuite } from './tracking-suite.js';
 import { pollWorker, registerWorker, stopWorker } from './workers.js';
@@ -8,10 +9,7 @@ const { newTenant, create, rows } = suite;
 const MINUTE = 60_000;
 const ROWS = 300;
 
-/** Documents the embedded MongoDB has examined so far (serverStatus, ADR 0726). */
-const examined = async () =>
-  (await suite.h.connection.db!.admin().command({ serverStatus: 1 })).metrics.queryExecutor
-    .scannedObjects as number;
+const examined = () => documentsExamined(suite.h.connection.db!);
 
 async function examinedBy(pass: () => Promise<number>) {
   const before = await examined();
