@@ -8,7 +8,7 @@ import { VendorCreditShipmentDelivered } from '@inventory/contracts/events/v1/sh
 import { documentsExamined } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
 import { as, eventually, failureOf } from './harness.js';
-import { streamMessages, useTrackingSuite } from './tracking-suite.js';
+import { numbers, streamMessages, useTrackingSuite } from './tracking-suite.js';
 
 const suite = useTrackingSuite();
 const { newTenant, create, assign, rows, waitForRows } = suite;
@@ -172,19 +172,7 @@ describe('ApplyTrackingUpdates (a batch, ADR 0226)', () => {
   it('reads the rows of the updated numbers only, however many rows the instance tracks', async () => {
     const tenant = newTenant();
     const id = await tracked(tenant);
-    const now = new Date();
-    for (let n = 0; n < 300; n++)
-      await suite.h.stores.rows.insertActive(
-        {
-          tenant_id: tenant,
-          integration_instance_id: id,
-          trackable_type: 'inbound_shipment',
-          trackable_id: n + 2,
-          tracking_number: `OTHER${String(n).padStart(6, '0')}`,
-          delivery_status: 'pending',
-        },
-        now,
-      );
+    await suite.pendingRows(tenant, id, numbers('OTHER', 300, 6), 2);
     const examined = () => documentsExamined(suite.h.connection.db!);
     const before = await examined();
     expect((await apply(tenant, id, update())).outcome).toBe(

@@ -2,25 +2,10 @@ import { ActivityRecorded } from '@inventory/contracts/events/v1/activity.js';
 import { AlertRaised } from '@inventory/contracts/events/v1/alert.js';
 import { describe, expect, it } from 'vitest';
 import { as, eventually } from './harness.js';
-import { streamMessages, useTrackingSuite } from './tracking-suite.js';
+import { numbers, streamMessages, useTrackingSuite } from './tracking-suite.js';
 
 const suite = useTrackingSuite();
-const { newTenant, create, rows, register } = suite;
-
-async function pending(tenant: string, instanceId: number, prefix: string, count: number) {
-  for (let i = 0; i < count; i++)
-    await suite.h.stores.rows.insertActive(
-      {
-        tenant_id: tenant,
-        integration_instance_id: instanceId,
-        trackable_type: 'inbound_shipment',
-        trackable_id: i + 1,
-        tracking_number: `${prefix}${String(i).padStart(6, '0')}`,
-        delivery_status: 'pending',
-      },
-      new Date(),
-    );
-}
+const { newTenant, create, rows, register, pendingRows } = suite;
 
 /** Alerts and quota_exceeded rows, once the outbox has published everything. */
 async function published(tenant: string) {
@@ -43,13 +28,13 @@ describe('quota alerts', () => {
     const tenant = newTenant();
     const id = await create(tenant, { api_key: key });
 
-    await pending(tenant, id, 'QA', 7);
+    await pendingRows(tenant, id, numbers('QA', 7, 6));
     await register();
     expect((await published(tenant)).alerts).toEqual([]);
 
-    await pending(tenant, id, 'QB', 1); // 8 of 10 = 80 percent
+    await pendingRows(tenant, id, numbers('QB', 1, 6)); // 8 of 10 = 80 percent
     await register();
-    await pending(tenant, id, 'QC', 1); // 90 percent: same crossing, no second warning
+    await pendingRows(tenant, id, numbers('QC', 1, 6)); // 90 percent: same crossing, no second warning
     await register();
     let seen = await published(tenant);
     expect(seen.alerts.map((alert) => [alert.kind, alert.priority])).toEqual([
@@ -61,7 +46,7 @@ describe('quota alerts', () => {
       total: 10,
     });
 
-    await pending(tenant, id, 'QD', 2); // 10 of 10, then one rejected (quota exhausted)
+    await pendingRows(tenant, id, numbers('QD', 2, 6)); // 10 of 10, then one rejected (quota exhausted)
     await register();
     seen = await published(tenant);
     expect(seen.alerts.map((alert) => [alert.kind, alert.priority])).toEqual([

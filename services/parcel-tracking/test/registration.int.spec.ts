@@ -3,31 +3,11 @@ import { ProviderClient, type TrackItem } from '../src/provider/client.js';
 import { KeyPacer } from '../src/provider/pacer.js';
 import { startProviderSim } from '@inventory/provider-sim';
 import { as, GOOD_KEY } from './harness.js';
-import { useTrackingSuite } from './tracking-suite.js';
+import { numbers, useTrackingSuite } from './tracking-suite.js';
 import { registerWorker, testProvider } from './workers.js';
 
 const suite = useTrackingSuite();
-const { newTenant, create, rows } = suite;
-
-/** Inserts pending rows straight through the intake store (the intake path has its own tests). */
-async function pendingRows(tenant: string, instanceId: number, numbers: string[]) {
-  const now = new Date();
-  for (const [index, number] of numbers.entries())
-    await suite.h.stores.rows.insertActive(
-      {
-        tenant_id: tenant,
-        integration_instance_id: instanceId,
-        trackable_type: 'inbound_shipment',
-        trackable_id: index + 1,
-        tracking_number: number,
-        delivery_status: 'pending',
-      },
-      now,
-    );
-}
-
-const numbers = (prefix: string, count: number) =>
-  Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(8, '0')}`);
+const { newTenant, create, rows, pendingRows } = suite;
 
 /** The real client, recording every number it sends to `register`. */
 class RecordingClient extends ProviderClient {

@@ -78,6 +78,30 @@ export function useTrackingSuite(env: NodeJS.ProcessEnv = {}) {
         payload: { trackable_type: type, trackable_id: id },
       }),
     rows: (tenant: string, instanceId: number) => h().stores.trackings.find(tenant, instanceId),
+    /**
+     * Rows pending registration, inserted straight through the intake store (the intake path has
+     * its own tests): inbound shipments numbered from `firstTrackableId`.
+     */
+    pendingRows: async (
+      tenant: string,
+      instanceId: number,
+      numbers: string[],
+      firstTrackableId = 1,
+    ) => {
+      const now = new Date();
+      for (const [index, number] of numbers.entries())
+        await h().stores.rows.insertActive(
+          {
+            tenant_id: tenant,
+            integration_instance_id: instanceId,
+            trackable_type: 'inbound_shipment',
+            trackable_id: firstTrackableId + index,
+            tracking_number: number,
+            delivery_status: 'pending',
+          },
+          now,
+        );
+    },
     /** Waits until the instance has `count` rows matching `where`. */
     waitForRows: (
       tenant: string,
@@ -93,6 +117,10 @@ export function useTrackingSuite(env: NodeJS.ProcessEnv = {}) {
   };
   return suite;
 }
+
+/** `count` tracking numbers: `prefix` then the index, zero-padded to `width` digits. */
+export const numbers = (prefix: string, count: number, width = 8) =>
+  Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(width, '0')}`);
 
 /** Every message of a stream on `subject` for a tenant, read with an ephemeral consumer. */
 export async function streamMessages(

@@ -1,6 +1,6 @@
 import { documentsExamined } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
-import { useTrackingSuite } from './tracking-suite.js';
+import { numbers, useTrackingSuite } from './tracking-suite.js';
 import { pollWorker, registerWorker, stopWorker } from './workers.js';
 
 const suite = useTrackingSuite();
@@ -21,19 +21,8 @@ describe('the workers’ queues (ADR 0727)', () => {
   it('a registration, polling and stopping pass each read a row about once, however many are queued', async () => {
     const tenant = newTenant();
     const id = await create(tenant);
+    await suite.pendingRows(tenant, id, numbers('QUEUE', ROWS));
     const now = new Date();
-    for (let n = 0; n < ROWS; n++)
-      await suite.h.stores.rows.insertActive(
-        {
-          tenant_id: tenant,
-          integration_instance_id: id,
-          trackable_type: 'inbound_shipment',
-          trackable_id: n + 1,
-          tracking_number: `QUEUE${String(n).padStart(8, '0')}`,
-          delivery_status: 'pending',
-        },
-        now,
-      );
     const clock = { now };
     const options = { owner: 'queue-test', leaseMs: MINUTE, now: () => clock.now };
 
