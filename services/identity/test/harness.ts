@@ -20,6 +20,27 @@ export const as = <T>(tenantId: string, userId: number | undefined, fn: () => Pr
     fn,
   );
 
+/**
+ * A tenant of its own, its owner, and a personal access token of the owner's: what the
+ * request-log tests log requests for.
+ */
+export async function tokenOwner(client: GrpcClientHandle<IdentityServiceClient>, slug: string) {
+  const { tenant } = await client.call.createTenant({ slug, name: '', custom_domains: [] });
+  const { user } = await as(tenant!.id, undefined, () =>
+    client.call.createUser({
+      email: `owner@${slug}.test`,
+      name: 'Owner',
+      password: 'password-1',
+      is_owner: true,
+      permissions: [],
+    }),
+  );
+  const { token } = await as(tenant!.id, user!.id, () =>
+    client.call.createToken({ name: 't', scopes: [], ip_allowlist: [] }),
+  );
+  return { tenant: tenant!, user: user!, token: token! };
+}
+
 export interface IdentityUnderTest {
   infra: TestInfra;
   service: ServiceRuntime;

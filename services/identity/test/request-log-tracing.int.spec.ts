@@ -8,7 +8,7 @@ import {
 } from '@inventory/local-infra';
 import { encodeEvent, EventPublisher } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, startIdentity, type IdentityUnderTest } from './harness.js';
+import { startIdentity, tokenOwner, type IdentityUnderTest } from './harness.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
@@ -28,32 +28,16 @@ describe('request-log batch trace context', () => {
 
   it("processes a batch in a CONSUMER span under the gateway's publish, linked to every traced entry", async () => {
     const { client, service } = identity;
-    const { tenant } = await client.call.createTenant({
-      slug: 'log-trace',
-      name: '',
-      custom_domains: [],
-    });
-    const tenantId = tenant!.id;
-    const { user } = await as(tenantId, undefined, () =>
-      client.call.createUser({
-        email: 'traced@log-trace.test',
-        name: 'T',
-        password: 'password-1',
-        is_owner: true,
-        permissions: [],
-      }),
-    );
-    const { token } = await as(tenantId, user!.id, () =>
-      client.call.createToken({ name: 't', scopes: [], ip_allowlist: [] }),
-    );
+    const { tenant, user, token } = await tokenOwner(client, 'log-trace');
+    const tenantId = tenant.id;
     const requests = [
       { traceId: hex(16), spanId: hex(8) },
       { traceId: hex(16), spanId: hex(8) },
     ];
     const entry = (id: string, traceparent?: string) => ({
       id,
-      token_id: token!.id,
-      user_id: user!.id,
+      token_id: token.id,
+      user_id: user.id,
       method: 'GET',
       route: '/api/user',
       path: '/api/user',

@@ -4,15 +4,13 @@ import { consumerDrained, documentsExamined } from '@inventory/local-infra';
 import {
   encodeEvent,
   EventPublisher,
-  newRequestId,
-  runWithContext,
   type GrpcClientHandle,
   type ServiceRuntime,
 } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
 import { RETIRED_TOKEN_REQUEST_INDEXES } from '../src/store/token-requests.js';
-import { as, startIdentity, type IdentityUnderTest } from './harness.js';
+import { as, startIdentity, tokenOwner, type IdentityUnderTest } from './harness.js';
 
 describe('request log batches from the gateways', () => {
   let identity: IdentityUnderTest;
@@ -28,27 +26,11 @@ describe('request log batches from the gateways', () => {
   });
 
   it('stores a batch once even when it is delivered twice, and moves last_used_at only forward', async () => {
-    const { tenant } = await client.call.createTenant({
-      slug: 'logs',
-      name: '',
-      custom_domains: [],
-    });
-    const { user } = await runWithContext({ requestId: newRequestId(), tenantId: tenant!.id }, () =>
-      client.call.createUser({
-        email: 'log@logs.test',
-        name: 'L',
-        password: 'password-1',
-        is_owner: true,
-        permissions: [],
-      }),
-    );
-    const { token } = await as(tenant!.id, user!.id, () =>
-      client.call.createToken({ name: 't', scopes: [], ip_allowlist: [] }),
-    );
+    const { tenant, user, token } = await tokenOwner(client, 'logs');
     const entry = (id: string, at: Date, status = 200) => ({
       id,
-      token_id: token!.id,
-      user_id: user!.id,
+      token_id: token.id,
+      user_id: user.id,
       method: 'GET',
       route: '/api/user',
       path: '/api/user',
@@ -63,7 +45,7 @@ describe('request log batches from the gateways', () => {
     const older = new Date(newer.getTime() - 24 * 60 * 60_000);
     const publisher = new EventPublisher(service.jetstream);
     const batch = encodeEvent(tokenRequestsLogged, {
-      tenantId: tenant!.id,
+      tenantId: tenant.id,
       payload: { requests: [entry('r-1', newer), entry('r-2', newer, 404)] },
     });
     // The same batch twice under different message ids, as a redelivery past the duplicate window would be.
@@ -71,43 +53,27 @@ describe('request log batches from the gateways', () => {
     await publisher.publishEncoded(tokenRequestsLogged.subject, `${batch.id}-b`, batch.bytes, '');
     // A late batch with an older request must not move last_used_at back.
     await publisher.publish(tokenRequestsLogged, {
-      tenantId: tenant!.id,
+      tenantId: tenant.id,
       payload: { requests: [entry('r-3', older)] },
     });
 
     // All three deliveries handled (the consumer acks after storing), then count.
     await consumerDrained(service.jetstreamManager, IDENTITY_STREAM.name, 'identity-request-log');
     const requests = service.mongo.collection('token_requests');
-    expect(await requests.countDocuments({ tenant_id: tenant!.id })).toBe(3);
+    expect(await requests.countDocuments({ tenant_id: tenant.id })).toBe(3);
     const stored = await service.mongo
       .collection('personal_access_tokens')
-      .findOne({ tenant_id: tenant!.id, id: token!.id });
+      .findOne({ tenant_id: tenant.id, id: token.id });
     expect(stored?.last_used_at).toEqual(newer);
   });
   it('reads only the rows of the page it shows, newest first, however long the history', async () => {
-    const { tenant } = await client.call.createTenant({
-      slug: 'history',
-      name: '',
-      custom_domains: [],
-    });
-    const { user } = await runWithContext({ requestId: newRequestId(), tenantId: tenant!.id }, () =>
-      client.call.createUser({
-        email: 'history@logs.test',
-        name: 'H',
-        password: 'password-1',
-        is_owner: true,
-        permissions: [],
-      }),
-    );
-    const { token } = await as(tenant!.id, user!.id, () =>
-      client.call.createToken({ name: 'busy', scopes: [], ip_allowlist: [] }),
-    );
+    const { tenant, user, token } = await tokenOwner(client, 'history');
     // 300 requests, two by two in the same millisecond: the id breaks the tie.
     const start = Math.floor(Date.now() / 1000) * 1000 - 60 * 60_000;
     const requests = Array.from({ length: 300 }, (_, n) => ({
       id: `h-${String(n).padStart(3, '0')}`,
-      token_id: token!.id,
-      user_id: user!.id,
+      token_id: token.id,
+      user_id: user.id,
       method: 'GET',
       route: '/api/user',
       path: '/api/user',
@@ -118,16 +84,16 @@ describe('request log batches from the gateways', () => {
       at: new Date(start + Math.floor(n / 2)),
     }));
     await new EventPublisher(service.jetstream).publish(tokenRequestsLogged, {
-      tenantId: tenant!.id,
+      tenantId: tenant.id,
       payload: { requests },
     });
     await consumerDrained(service.jetstreamManager, IDENTITY_STREAM.name, 'identity-request-log');
 
     const examined = () => documentsExamined(service.mongo.db!);
     const before = await examined();
-    const page = await as(tenant!.id, user!.id, () =>
+    const page = await as(tenant.id, user.id, () =>
       client.call.listTokenRequests({
-        token_id: token!.id,
+        token_id: token.id,
         page: 2,
         per_page: 25,
         statuses: [],
