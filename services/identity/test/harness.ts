@@ -41,6 +41,28 @@ export async function tokenOwner(client: GrpcClientHandle<IdentityServiceClient>
   return { tenant: tenant!, user: user!, token: token! };
 }
 
+/** One request as a gateway logs it, made with the owner's token; `over` sets what a test varies. */
+export function loggedRequest(
+  owner: { user: { id: number }; token: { id: number } },
+  id: string,
+  over: { status?: number; duration_ms?: number; at?: Date; traceparent?: string } = {},
+) {
+  return {
+    id,
+    token_id: owner.token.id,
+    user_id: owner.user.id,
+    method: 'GET',
+    route: '/api/user',
+    path: '/api/user',
+    status: 200,
+    duration_ms: 1,
+    ip: '127.0.0.1',
+    user_agent: 'test',
+    at: new Date(),
+    ...over,
+  };
+}
+
 export interface IdentityUnderTest {
   infra: TestInfra;
   service: ServiceRuntime;

@@ -8,7 +8,7 @@ import {
 } from '@inventory/local-infra';
 import { encodeEvent, EventPublisher } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentity, tokenOwner, type IdentityUnderTest } from './harness.js';
+import { loggedRequest, startIdentity, tokenOwner, type IdentityUnderTest } from './harness.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
@@ -28,26 +28,13 @@ describe('request-log batch trace context', () => {
 
   it("processes a batch in a CONSUMER span under the gateway's publish, linked to every traced entry", async () => {
     const { client, service } = identity;
-    const { tenant, user, token } = await tokenOwner(client, 'log-trace');
-    const tenantId = tenant.id;
+    const owner = await tokenOwner(client, 'log-trace');
+    const tenantId = owner.tenant.id;
     const requests = [
       { traceId: hex(16), spanId: hex(8) },
       { traceId: hex(16), spanId: hex(8) },
     ];
-    const entry = (id: string, traceparent?: string) => ({
-      id,
-      token_id: token.id,
-      user_id: user.id,
-      method: 'GET',
-      route: '/api/user',
-      path: '/api/user',
-      status: 200,
-      duration_ms: 1,
-      ip: '127.0.0.1',
-      user_agent: 'test',
-      at: new Date(),
-      traceparent,
-    });
+    const entry = (id: string, traceparent?: string) => loggedRequest(owner, id, { traceparent });
     const batch = encodeEvent(tokenRequestsLogged, {
       tenantId,
       payload: {

@@ -10,7 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
 import { RETIRED_TOKEN_REQUEST_INDEXES } from '../src/store/token-requests.js';
-import { as, startIdentity, tokenOwner, type IdentityUnderTest } from './harness.js';
+import { as, loggedRequest, startIdentity, tokenOwner, type IdentityUnderTest } from './harness.js';
 
 describe('request log batches from the gateways', () => {
   let identity: IdentityUnderTest;
@@ -26,20 +26,10 @@ describe('request log batches from the gateways', () => {
   });
 
   it('stores a batch once even when it is delivered twice, and moves last_used_at only forward', async () => {
-    const { tenant, user, token } = await tokenOwner(client, 'logs');
-    const entry = (id: string, at: Date, status = 200) => ({
-      id,
-      token_id: token.id,
-      user_id: user.id,
-      method: 'GET',
-      route: '/api/user',
-      path: '/api/user',
-      status,
-      duration_ms: 1.5,
-      ip: '127.0.0.1',
-      user_agent: 'test',
-      at,
-    });
+    const owner = await tokenOwner(client, 'logs');
+    const { tenant, token } = owner;
+    const entry = (id: string, at: Date, status = 200) =>
+      loggedRequest(owner, id, { at, status, duration_ms: 1.5 });
     // Recent times: rows older than the retention (30 days) are swept by the TTL index.
     const newer = new Date(Math.floor(Date.now() / 1000) * 1000 - 60 * 60_000);
     const older = new Date(newer.getTime() - 24 * 60 * 60_000);
@@ -66,23 +56,17 @@ describe('request log batches from the gateways', () => {
       .findOne({ tenant_id: tenant.id, id: token.id });
     expect(stored?.last_used_at).toEqual(newer);
   });
+
   it('reads only the rows of the page it shows, newest first, however long the history', async () => {
-    const { tenant, user, token } = await tokenOwner(client, 'history');
+    const owner = await tokenOwner(client, 'history');
+    const { tenant, user, token } = owner;
     // 300 requests, two by two in the same millisecond: the id breaks the tie.
     const start = Math.floor(Date.now() / 1000) * 1000 - 60 * 60_000;
-    const requests = Array.from({ length: 300 }, (_, n) => ({
-      id: `h-${String(n).padStart(3, '0')}`,
-      token_id: token.id,
-      user_id: user.id,
-      method: 'GET',
-      route: '/api/user',
-      path: '/api/user',
-      status: 200,
-      duration_ms: 1,
-      ip: '127.0.0.1',
-      user_agent: 'test',
-      at: new Date(start + Math.floor(n / 2)),
-    }));
+    const requests = Array.from({ length: 300 }, (_, n) =>
+      loggedRequest(owner, `h-${String(n).padStart(3, '0')}`, {
+        at: new Date(start + Math.floor(n / 2)),
+      }),
+    );
     await new EventPublisher(service.jetstream).publish(tokenRequestsLogged, {
       tenantId: tenant.id,
       payload: { requests },
