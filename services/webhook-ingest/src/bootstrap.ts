@@ -14,6 +14,7 @@ import { ProcessWebhookEvent } from './use-cases/process-webhook-event.js';
 import { RegisterToken } from './use-cases/register-token.js';
 import { ResolveToken } from './use-cases/resolve-token.js';
 import { UnregisterToken } from './use-cases/unregister-token.js';
+import { Backlog } from './worker/backlog.js';
 import { finishQueue } from './worker/finish-queue.js';
 import { WebhookProcessor } from './worker/webhook-processor.js';
 
@@ -66,6 +67,15 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         idlePollMs: config.WEBHOOK_POLL_INTERVAL_MS * 10,
         concurrency: config.WEBHOOK_PROCESSING_CONCURRENCY,
       });
+      const backlog = new Backlog({
+        inbox,
+        logger: runtime.logger,
+        limit: config.WEBHOOK_BACKLOG_LIMIT,
+        checkMs: config.WEBHOOK_BACKLOG_CHECK_MS,
+      });
+      metrics.watchBacklog(backlog);
+      await backlog.start();
+      runtime.onStop(() => backlog.stop());
       await runtime.serve([
         webhookIngestService(
           {
@@ -79,6 +89,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
                 parcelTracking,
                 outbox: runtime.outbox,
                 processor,
+                backlog,
               }),
             ),
             getWebhookSummary: new GetWebhookSummary(log),

@@ -18,6 +18,10 @@ export const configSchema = z.object({
   /** First retry back-off; doubles per attempt. */
   WEBHOOK_RETRY_BASE_MS: positive(1_000),
   WEBHOOK_PROCESSING_CONCURRENCY: positive(32),
+  /** Rows waiting for their result at which ingest answers 503 (ADR 0729). */
+  WEBHOOK_BACKLOG_LIMIT: positive(100_000),
+  /** How often the waiting rows are counted against that bound. */
+  WEBHOOK_BACKLOG_CHECK_MS: positive(1_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -122,8 +122,13 @@ export class FakeParcelTracking {
     return this.applyCalls.filter((call) => call.request.webhook_event_id === webhookEventId);
   }
 
-  async stop(): Promise<void> {
+  /** Fails every hung call now, as a parcel-tracking restart would. */
+  releaseHung(): void {
     for (const release of this.hung.splice(0)) release();
+  }
+
+  async stop(): Promise<void> {
+    this.releaseHung();
     await this.server?.stop(1_000);
   }
 }

@@ -13,12 +13,13 @@ export interface IngestSuite {
 /**
  * The shared set-up of the suites that run the service in-process, one per file: the
  * infrastructure and a fake parcel-tracking, the service, a gRPC client to it and the provider
- * simulator's pushes. Its fields are set once `beforeAll` has run.
+ * simulator's pushes, with `extraEnv` over the harness's settings. Its fields are set once
+ * `beforeAll` has run.
  */
-export function useIngestSuite(): IngestSuite {
+export function useIngestSuite(extraEnv: NodeJS.ProcessEnv = {}): IngestSuite {
   const suite = {} as IngestSuite;
   beforeAll(async () => {
-    suite.h = await startHarness();
+    suite.h = await startHarness(extraEnv);
     suite.service = await bootstrap(suite.h.env);
     suite.client = clientOf(suite.service.grpc!.address);
     suite.pushes = await ProviderPushes.start();

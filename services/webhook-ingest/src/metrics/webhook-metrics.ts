@@ -1,7 +1,8 @@
 import { AppError, isMongoUnreachable } from '@inventory/platform';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Outcome } from '../store/webhook-event.js';
 import type { IngestAnswer, IngestWebhook } from '../use-cases/ingest-webhook.js';
+import type { Backlog } from '../worker/backlog.js';
 import type { ProcessWebhookEvent } from '../use-cases/process-webhook-event.js';
 
 /**
@@ -12,10 +13,10 @@ export class WebhookMetrics {
   private readonly received: Counter<'result'>;
   private readonly processed: Counter<'result'>;
 
-  constructor(registry: Registry) {
+  constructor(private readonly registry: Registry) {
     this.received = new Counter({
       name: 'webhook_ingest_received_total',
-      help: 'Provider webhooks received, by answer: accepted (stored for processing), invalid_signature, invalid_body (both stored as failed), unknown_address, unavailable (signature not checkable or MongoDB unreachable: the provider retries), error',
+      help: 'Provider webhooks received, by answer: accepted (stored for processing), invalid_signature, invalid_body (both stored as failed), unknown_address, unavailable (signature not checkable or MongoDB unreachable: the provider retries), backlog_full (refused at the backlog bound: the provider retries), error',
       labelNames: ['result'],
       registers: [registry],
     });
@@ -24,6 +25,27 @@ export class WebhookMetrics {
       help: 'Stored webhooks processed, by result: processed, ignored, failed (final), retry (will be tried again), lost (lease taken over by another replica)',
       labelNames: ['result'],
       registers: [registry],
+    });
+  }
+
+  /** The rows waiting for the job, as last counted (the count stops at the bound), and the bound. */
+  watchBacklog(backlog: Pick<Backlog, 'size' | 'limit'>): void {
+    const registry = this.registry;
+    new Gauge({
+      name: 'webhook_ingest_backlog',
+      help: 'Stored webhooks waiting for their result, as last counted; counted up to webhook_ingest_backlog_limit only',
+      registers: [registry],
+      collect() {
+        this.set(backlog.size);
+      },
+    });
+    new Gauge({
+      name: 'webhook_ingest_backlog_limit',
+      help: 'Waiting webhooks at which ingest refuses new pushes with 503 (WEBHOOK_BACKLOG_LIMIT)',
+      registers: [registry],
+      collect() {
+        this.set(backlog.limit);
+      },
     });
   }
 
@@ -65,5 +87,6 @@ function ingestFailure(error: unknown): string {
   if (!(error instanceof AppError)) return 'error';
   if (error.reason === 'not_found') return 'unknown_address';
   if (error.reason === 'service_unavailable') return 'unavailable';
+  if (error.reason === 'webhook_backlog_full') return 'backlog_full';
   return 'error';
 }

@@ -217,6 +217,15 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
   }
 
   /**
+   * Rows waiting for their result (due, leased or waiting for a retry), counted up to `upTo`:
+   * the backlog bound needs to know whether it is reached, and a count that stops there costs
+   * at most `upTo` index keys however long the backlog grows.
+   */
+  async waitingCountAcrossTenants(upTo: number): Promise<number> {
+    return this.acrossTenants().countDocuments({ state: 'received' }, { limit: upTo });
+  }
+
+  /**
    * Writes the results of many leased rows in one bulk write, each scoped to its row's tenant and
    * only while `owner` still holds it, marked with `token`; returns how many were written (fewer
    * when some lease was lost).

@@ -5,6 +5,7 @@ import { webhookActivity } from '../domain/webhook-activity.js';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
 import type { InboxStore } from '../store/inbox-store.js';
 import type { NewWebhookEvent } from '../store/webhook-event.js';
+import type { Backlog } from '../worker/backlog.js';
 import type { WebhookProcessor } from '../worker/webhook-processor.js';
 import type { ResolveToken } from './resolve-token.js';
 
@@ -30,7 +31,8 @@ const MAX_STORED_BODY = 64 * 1024;
  * retries anything else). A bad `sign` or an unreadable body is stored as
  * `failed` with the reason and refused (401 / 422); a provider retry is stored
  * `ignored` as a duplicate; anything else waits for the processing job. An
- * unknown token stores nothing. ADR 0220.
+ * unknown token stores nothing (ADR 0220), and neither does a push refused because
+ * the backlog is at its bound (ADR 0729).
  */
 export class IngestWebhook {
   constructor(
@@ -41,6 +43,8 @@ export class IngestWebhook {
       outbox: Outbox;
       /** The local processing job (other replicas find stored rows by polling). */
       processor: Pick<WebhookProcessor, 'reserve' | 'runStored' | 'release' | 'wake'>;
+      /** The bound on rows waiting for the job (ADR 0729). */
+      backlog: Pick<Backlog, 'full'>;
     },
   ) {}
 
@@ -53,6 +57,12 @@ export class IngestWebhook {
       (input.tenantId !== undefined && owner.tenant_id !== input.tenantId)
     )
       throw notFound('The webhook address is not known.');
+    // Past the bound nothing is stored, not even a refused push's row: the provider retries.
+    if (this.deps.backlog.full())
+      throw unavailable(
+        'webhook_backlog_full',
+        'Too many webhooks are waiting to be processed; retry later.',
+      );
     const body = readWebhookBody(input.rawBody);
     const signed = input.signature !== undefined;
     const signatureValid = signed ? await this.verify(owner, input) : true;
