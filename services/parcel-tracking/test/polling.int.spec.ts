@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { as } from './harness.js';
 import { useTrackingSuite } from './tracking-suite.js';
-import { pollWorker, stopWorker } from './workers.js';
+import { pollWorker, stopWorker, testProvider } from './workers.js';
 
 const suite = useTrackingSuite();
 const { newTenant, create, assign, change, rows, waitForRows, register } = suite;
@@ -122,6 +122,33 @@ describe('polling and stopping', () => {
     // The new number is registered by the next registration pass, the old one never again.
     await register();
     expect(simState('XX987654321GB')).toMatchObject({ tracking_state: 'Tracking' });
+    expect(await stop.runOnce()).toBe(0);
+  });
+
+  it('a number changed before it was registered is marked stopped there, without a call to the provider', async () => {
+    const tenant = newTenant();
+    const id = await create(tenant);
+    await assign(tenant, {
+      trackable_type: 'rma',
+      trackable_id: 6,
+      tracking_number: 'XX111111111GB',
+    });
+    await waitForRows(tenant, id, () => true);
+    await change(tenant, 'rma', 6, 'XX222222222GB');
+    await waitForRows(tenant, id, (row) => row.tracking_number === 'XX222222222GB');
+    // Nothing answers there: a call to the provider would fail the pass and leave the row due.
+    const stop = stopWorker(suite.h, {
+      owner: 'test',
+      leaseMs: MINUTE,
+      stopDeliveredAfterMs: DAY,
+      provider: testProvider(suite.h, { baseUrl: 'http://127.0.0.1:9' }),
+    });
+    expect(await stop.runOnce()).toBe(1);
+    const old = (await rows(tenant, id)).find((row) => row.tracking_number === 'XX111111111GB')!;
+    expect(old).toMatchObject({ active: false, registered_at: null });
+    expect(old.provider_stopped_at).not.toBeNull();
+    expect(simState('XX111111111GB')).toBeUndefined();
+    // It has left the queue; the new number waits for registration, not for a stop.
     expect(await stop.runOnce()).toBe(0);
   });
 });

@@ -1,9 +1,18 @@
 import type { Connection } from 'mongoose';
 import { TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
-import { TERMINAL_STATUSES } from '../domain/delivery-status.js';
-import { trackingModel, type TrackingDocument } from './tracking-store.js';
+import { DELIVERY_STATUSES, TERMINAL_STATUSES } from '../domain/delivery-status.js';
+import { IS_SET, trackingModel, type TrackingDocument } from './tracking-store.js';
 
 export type WorkKind = 'register' | 'poll' | 'stop';
+
+/** The statuses polling still asks about, as points an index can bound (`$nin` cannot). */
+const NOT_TERMINAL = DELIVERY_STATUSES.filter((status) => !TERMINAL_STATUSES.includes(status));
+
+interface DueQuery {
+  filter: ScopedFilter<TrackingDocument>;
+  /** The order the query's index serves: a claim stops reading at its limit. */
+  sort: Record<string, 1>;
+}
 
 export interface ClaimOptions {
   tenantId: string;
@@ -18,8 +27,10 @@ export interface ClaimOptions {
   /** Stopping: rows delivered before this time are due. */
   deliveredBefore?: Date;
   /**
-   * Only rows with a greater id: a worker's pass claims batch after batch in id order, and each
-   * claim walks the index on from the last row claimed instead of from the start again.
+   * Registration: only rows with a greater id. A pass claims batch after batch in id order, and
+   * each claim walks the index on from the last row claimed instead of from the start again (a
+   * refused row stays queued behind the walk). Polling and stopping need none: a handled row
+   * leaves their queues.
    */
   afterId?: number;
 }
@@ -28,81 +39,108 @@ export interface ClaimOptions {
  * The workers' queues over tracking rows. A row is leased by a write that
  * requires it still due and unleased, so two replicas never send the same row to
  * the provider; a crashed worker's lease runs out and the row becomes due again.
- * Each queue has an index that holds its candidates in id order after its
- * equality fields (tracking-store.ts), so a claim walks them on from `afterId`:
- * a pass reads each row about once, however many are queued (ADR 0727).
+ * Each queue's queries are bounded by an index to its due rows (tracking-store.ts):
+ * a pass reads each row about once however many are queued (ADR 0727), and a pass
+ * with nothing due reads nothing, however many rows the instance has (ADR 0730).
  */
 export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
   constructor(connection: Connection) {
     super(trackingModel(connection));
   }
 
-  private due(kind: WorkKind, options: ClaimOptions): ScopedFilter<TrackingDocument> {
+  /**
+   * The queue's due rows, as index-bounded queries taken in turn, each with the order its index
+   * serves (so a claim reads only the rows it takes): registration's one, walked in id order from
+   * `afterId` (a refused row stays queued until its next attempt); polling's and stopping's two
+   * each, bounded to the rows due (ADR 0730), which a handled row leaves, oldest first.
+   */
+  private dueQueries(kind: WorkKind, options: ClaimOptions): DueQuery[] {
     const base = { integration_instance_id: options.instanceId };
     if (kind === 'register')
-      return {
-        ...base,
-        active: true,
-        registered_at: null,
-        registration_error: null,
-        $or: [{ next_attempt_at: null }, { next_attempt_at: { $lte: options.now } }],
-      };
-    if (kind === 'poll')
-      return {
-        ...base,
-        active: true,
-        registered_at: { $ne: null },
-        delivery_status: { $nin: TERMINAL_STATUSES },
-        $or: [{ last_polled_at: null }, { last_polled_at: { $lt: options.staleBefore } }],
-      };
-    // Stop: delivered long enough ago, or stopped here (number changed or removed) but not yet there.
-    return {
-      ...base,
-      registered_at: { $ne: null },
-      provider_stopped_at: null,
-      $or: [
-        { active: true, delivered_at: { $ne: null, $lte: options.deliveredBefore } },
-        { active: false, stopped_at: { $ne: null } },
-      ],
-    };
+      return [
+        {
+          filter: {
+            ...base,
+            active: true,
+            registered_at: null,
+            registration_error: null,
+            $or: [{ next_attempt_at: null }, { next_attempt_at: { $lte: options.now } }],
+          },
+          sort: { id: 1 },
+        },
+      ];
+    if (kind === 'poll') {
+      const pollable = { ...base, active: true, delivery_status: { $in: NOT_TERMINAL } };
+      return [
+        // Registered and never polled: due at once.
+        {
+          filter: { ...pollable, last_polled_at: null, registered_at: IS_SET },
+          sort: { registered_at: 1 },
+        },
+        {
+          filter: { ...pollable, last_polled_at: { $lt: options.staleBefore } },
+          sort: { last_polled_at: 1 },
+        },
+      ];
+    }
+    // Stop: delivered long enough ago, or stopped here (number changed or removed) but not yet
+    // there. A row never registered is claimed too, and marked stopped without a call.
+    const notStoppedThere = { ...base, provider_stopped_at: null };
+    return [
+      {
+        filter: {
+          ...notStoppedThere,
+          active: true,
+          delivered_at: { $ne: null, $lte: options.deliveredBefore },
+        },
+        sort: { delivered_at: 1 },
+      },
+      {
+        filter: { ...notStoppedThere, active: false, stopped_at: { $ne: null } },
+        sort: { delivered_at: 1 },
+      },
+    ];
   }
 
   /**
-   * Up to `limit` due rows, leased to `owner`, in id order after `afterId`. Three round trips per
-   * round whatever the limit: the next candidates' ids, the lease on those still due (another
-   * replica may have taken some first), and the rows this lease won. Rounds go on past rows lost
-   * to another replica until `limit` are won or none is due.
+   * Up to `limit` due rows, leased to `owner`. Three round trips per round whatever the limit: the
+   * next candidates' ids, the lease on those still due (another replica may have taken some
+   * first), and the rows this lease won. Rounds go on past rows lost to another replica until
+   * `limit` are won or none is due.
    */
   async claim(kind: WorkKind, options: ClaimOptions): Promise<TrackingDocument[]> {
     const { tenantId, owner, now, leaseMs, limit } = options;
-    const due = this.due(kind, options);
     const unleased = { $or: [{ lease_until: null }, { lease_until: { $lt: now } }] };
     // With the owner, names this call's lease: rows it already held are not unleased, so not taken.
     const leaseUntil = new Date(now.getTime() + leaseMs);
+    // Registration walks on in id order from the last row claimed; the other queues lose theirs.
+    const walksOn = kind === 'register';
     const claimed: TrackingDocument[] = [];
     let afterId = options.afterId;
-    while (claimed.length < limit) {
-      const after = afterId === undefined ? [] : [{ id: { $gt: afterId } }];
-      const candidates = await this.findMany(
-        tenantId,
-        { $and: [due, unleased, ...after] },
-        { projection: { id: 1 }, sort: { id: 1 }, limit: limit - claimed.length },
-      );
-      if (candidates.length === 0) break;
-      const ids = candidates.map((row) => row.id);
-      afterId = ids[ids.length - 1];
-      await this.updateMany(
-        tenantId,
-        { $and: [due, unleased, { id: { $in: ids } }] },
-        { $set: { lease_owner: owner, lease_until: leaseUntil } },
-      );
-      claimed.push(
-        ...(await this.findMany(
+    for (const { filter: due, sort } of this.dueQueries(kind, options)) {
+      while (claimed.length < limit) {
+        const after = walksOn && afterId !== undefined ? [{ id: { $gt: afterId } }] : [];
+        const candidates = await this.findMany(
           tenantId,
-          { id: { $in: ids }, lease_owner: owner, lease_until: leaseUntil },
-          { sort: { id: 1 } },
-        )),
-      );
+          { $and: [due, unleased, ...after] },
+          { projection: { id: 1 }, sort, limit: limit - claimed.length },
+        );
+        if (candidates.length === 0) break;
+        const ids = candidates.map((row) => row.id);
+        afterId = ids[ids.length - 1];
+        await this.updateMany(
+          tenantId,
+          { $and: [due, unleased, { id: { $in: ids } }] },
+          { $set: { lease_owner: owner, lease_until: leaseUntil } },
+        );
+        claimed.push(
+          ...(await this.findMany(
+            tenantId,
+            { id: { $in: ids }, lease_owner: owner, lease_until: leaseUntil },
+            { sort: { id: 1 } },
+          )),
+        );
+      }
     }
     return claimed;
   }

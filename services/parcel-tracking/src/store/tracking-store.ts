@@ -136,9 +136,25 @@ schema.index({
   registration_error: 1,
   id: 1,
 });
-// The polling and stopping queues' candidates in claim order (tracking-queue.ts, ADR 0727).
-schema.index({ tenant_id: 1, integration_instance_id: 1, active: 1, id: 1 });
-schema.index({ tenant_id: 1, integration_instance_id: 1, provider_stopped_at: 1, id: 1 });
+// The polling queue's due rows only: active, not terminal, then never polled (null) and
+// registered, or polled before the stale time (tracking-queue.ts, ADR 0730).
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  active: 1,
+  delivery_status: 1,
+  last_polled_at: 1,
+  registered_at: 1,
+});
+// The stopping queue's due rows only: not stopped at the provider, then delivered long enough
+// ago (active), or stopped here (inactive) (ADR 0730).
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  provider_stopped_at: 1,
+  active: 1,
+  delivered_at: 1,
+});
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
 // A number is tracked (and so registered) once per instance: concurrent intake on
 // several replicas cannot create a second active row for it.
@@ -146,8 +162,6 @@ schema.index(
   { tenant_id: 1, integration_instance_id: 1, tracking_number: 1, active: 1 },
   { unique: true, partialFilterExpression: { active: true }, name: 'one_active_row_per_number' },
 );
-// The workers' queues (registration, polling, stopping) across tenants.
-schema.index({ integration_instance_id: 1, active: 1, registered_at: 1 });
 
 export type NewTracking = Omit<
   TrackingDocument,
@@ -200,10 +214,20 @@ export function trackingModel(connection: Connection): Model<TrackingDocument> {
 
 type TrackingFilter = ScopedFilter<TrackingDocument>;
 
+/**
+ * A date field that is set: a range, which bounds an index to the rows that have one, where
+ * `$ne: null` is no bound at all (every row without one would be read to find none).
+ */
+export const IS_SET = { $gte: new Date(0) };
+
 /** Indexes an earlier release created that no query uses any more: dropped at start (ADR 0720). */
 export const RETIRED_TRACKING_INDEXES = [
   'tenant_id_1_integration_instance_id_1_registration_error_1',
   'tenant_id_1_integration_instance_id_1_registered_at_1_registration_error_1',
+  // ADR 0730: the polling and stopping queues' id-order walks, and an index no query used.
+  'tenant_id_1_integration_instance_id_1_active_1_id_1',
+  'tenant_id_1_integration_instance_id_1_provider_stopped_at_1_id_1',
+  'integration_instance_id_1_active_1_registered_at_1',
 ];
 
 /** An instance's rows as the dashboard and a disconnect see them. */
@@ -293,7 +317,7 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
   async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {
     const [row] = await this.findMany(
       tenantId,
-      this.ofInstance(instanceId, { last_event_at: { $ne: null } }),
+      this.ofInstance(instanceId, { last_event_at: IS_SET }),
       { projection: { last_event_at: 1 }, sort: { last_event_at: -1 }, limit: 1 },
     );
     return row?.last_event_at ?? null;

@@ -41,8 +41,7 @@ export class PollTrackings {
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
     const tenantId = instance.tenant_id;
     let polled = 0;
-    // Each batch walks the queue on from the last row claimed (ADR 0727).
-    let afterId: number | undefined;
+    // A polled row leaves the queue (ADR 0730): each claim takes the next due rows.
     for (;;) {
       const now = this.options.now?.() ?? new Date();
       const current = await this.instances.find(tenantId, instance.id);
@@ -54,11 +53,9 @@ export class PollTrackings {
         now,
         leaseMs: this.options.leaseMs,
         limit: MAX_BATCH,
-        afterId,
         staleBefore: new Date(now.getTime() - this.options.staleAfterMs),
       });
       if (batch.length === 0) return polled;
-      afterId = batch[batch.length - 1]!.id;
       let answers;
       try {
         answers = await provider.getTrackInfo(

@@ -2,10 +2,18 @@ import type { Logger, SecretBox } from '@inventory/platform';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import type { TrackingQueue } from '../store/tracking-queue.js';
+import type { TrackingDocument } from '../store/tracking-store.js';
 import type { WorkerOptions } from './register-pending.js';
 
 /** Not registered / already stopped: the provider no longer tracks it, which is the goal. */
 const ALREADY_STOPPED = new Set([-18019902, -18019906]);
+
+/** A row the provider no longer tracks: stopped there, and here too. */
+const stoppedThere = (row: TrackingDocument, now: Date) => ({
+  provider_stopped_at: now,
+  active: false,
+  stopped_at: row.stopped_at ?? now,
+});
 
 /**
  * Stops trackings at the provider: delivered rows once `stopDeliveredAfterMs`
@@ -40,8 +48,7 @@ export class StopTrackings {
     const tenantId = instance.tenant_id;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
     let stopped = 0;
-    // Each batch walks the queue on from the last row claimed (ADR 0727).
-    let afterId: number | undefined;
+    // A handled row leaves the queue (ADR 0730): each claim takes the next due rows.
     for (;;) {
       const now = this.options.now?.() ?? new Date();
       const batch = await queue.claim('stop', {
@@ -51,15 +58,21 @@ export class StopTrackings {
         now,
         leaseMs,
         limit: MAX_BATCH,
-        afterId,
         deliveredBefore: new Date(now.getTime() - this.options.stopDeliveredAfterMs),
       });
       if (batch.length === 0) return stopped;
-      afterId = batch[batch.length - 1]!.id;
+      // Never registered: the provider does not track it, so there is nothing to stop there.
+      const unregistered = batch.filter((row) => row.registered_at === null);
+      for (const row of unregistered) {
+        await queue.release(tenantId, owner, [row.id], stoppedThere(row, now), now);
+        stopped++;
+      }
+      const registered = batch.filter((row) => row.registered_at !== null);
+      if (registered.length === 0) continue;
       try {
         const result = await provider.stopTrack(
           apiKey,
-          batch.map((row) => ({
+          registered.map((row) => ({
             number: row.tracking_number,
             ...(row.carrier_code === null ? {} : { carrier: row.carrier_code }),
           })),
@@ -70,10 +83,10 @@ export class StopTrackings {
             .filter((item) => ALREADY_STOPPED.has(item.code))
             .map((item) => item.number.toUpperCase()),
         ]);
-        for (const row of batch) {
+        for (const row of registered) {
           const ok = done.has(row.tracking_number);
           const changes: Record<string, unknown> = ok
-            ? { provider_stopped_at: now, active: false, stopped_at: row.stopped_at ?? now }
+            ? stoppedThere(row, now)
             : { provider_stopped_at: now };
           if (!ok)
             logger.warn(
@@ -88,7 +101,7 @@ export class StopTrackings {
         await queue.release(
           tenantId,
           owner,
-          batch.map((row) => row.id),
+          registered.map((row) => row.id),
           {},
           now,
         );
