@@ -66,4 +66,26 @@ describe('the workers’ queues (ADR 0727, 0730)', () => {
       true,
     );
   });
+
+  it('two claims of one owner at the same instant never take the same row', async () => {
+    const tenant = newTenant();
+    const id = await create(tenant);
+    await suite.pendingRows(tenant, id, numbers('SAMEMS', 60));
+    // Two passes of one replica starting together: same owner, same clock reading.
+    const claim = {
+      tenantId: tenant,
+      instanceId: id,
+      owner: 'one-replica',
+      now: new Date(),
+      leaseMs: MINUTE,
+      limit: 40,
+    };
+    const [first, second] = await Promise.all([
+      suite.h.stores.queue.claim('register', claim),
+      suite.h.stores.queue.claim('register', claim),
+    ]);
+    const taken = [...first, ...second].map((row) => row.id);
+    expect(new Set(taken).size).toBe(taken.length);
+    expect(taken.length).toBeGreaterThanOrEqual(40);
+  });
 });

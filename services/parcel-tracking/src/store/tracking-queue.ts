@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
 import { DELIVERY_STATUSES, TERMINAL_STATUSES } from '../domain/delivery-status.js';
@@ -111,8 +112,10 @@ export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
   async claim(kind: WorkKind, options: ClaimOptions): Promise<TrackingDocument[]> {
     const { tenantId, owner, now, leaseMs, limit } = options;
     const unleased = { $or: [{ lease_until: null }, { lease_until: { $lt: now } }] };
-    // With the owner, names this call's lease: rows it already held are not unleased, so not taken.
     const leaseUntil = new Date(now.getTime() + leaseMs);
+    // Names this call's lease: another claim of the same owner at the same instant (two passes
+    // of one replica) writes another token, so neither reads back the other's rows.
+    const token = randomUUID();
     // Registration walks on in id order from the last row claimed; the other queues lose theirs.
     const walksOn = kind === 'register';
     const claimed: TrackingDocument[] = [];
@@ -131,12 +134,12 @@ export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
         await this.updateMany(
           tenantId,
           { $and: [due, unleased, { id: { $in: ids } }] },
-          { $set: { lease_owner: owner, lease_until: leaseUntil } },
+          { $set: { lease_owner: owner, lease_until: leaseUntil, lease_token: token } },
         );
         claimed.push(
           ...(await this.findMany(
             tenantId,
-            { id: { $in: ids }, lease_owner: owner, lease_until: leaseUntil },
+            { id: { $in: ids }, lease_token: token },
             { sort: { id: 1 } },
           )),
         );

@@ -42,6 +42,8 @@ export interface TrackingDocument {
   /** A worker's claim on the row (registration, polling, stopping); free when past. */
   lease_owner: string | null;
   lease_until: Date | null;
+  /** Which claim took the lease: a claim reads back exactly the rows it won (tracking-queue.ts). */
+  lease_token?: string;
   /** Transient registration failures so far, and when the next attempt may run. */
   registration_attempts: number;
   next_attempt_at: Date | null;
@@ -92,6 +94,7 @@ const schema = new Schema<TrackingDocument>(
     sub_channel_id: nullable(Number),
     lease_owner: nullable(String),
     lease_until: nullable(Date),
+    lease_token: { type: String },
     registration_attempts: { type: Number, default: 0 },
     next_attempt_at: nullable(Date),
     last_polled_at: nullable(Date),
