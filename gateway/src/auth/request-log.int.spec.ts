@@ -3,7 +3,7 @@ import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectNats, createLogger, decodeEnvelope, decodeEvent } from '@inventory/platform';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestLogPublisher } from './request-log.js';
+import { RequestLogPublisher, requestEntryId } from './request-log.js';
 
 const entry = (id: string) => ({
   id,
@@ -108,5 +108,11 @@ describe('RequestLogPublisher', () => {
     expect(messages.length).toBeGreaterThan(2);
     for (const message of messages)
       expect(message.bytes).toBeLessThanOrEqual(nats.info!.max_payload);
+  });
+
+  it('gives entries ids that increase in the order they are made, within one millisecond too', () => {
+    const ids = Array.from({ length: 1000 }, () => requestEntryId());
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
   });
 });

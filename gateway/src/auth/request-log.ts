@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { ObjectId } from 'bson';
 import type { FastifyInstance } from 'fastify';
 import type { TokenRequestLogged } from '@inventory/contracts/events/v1/identity.js';
 import { tokenRequestsLogged } from '@inventory/events';
@@ -164,13 +164,20 @@ function batchSpan(id: string, requests: TokenRequestLogged[]) {
   });
 }
 
+/**
+ * A request entry's id: unique, and increasing within one replica (an ObjectId: seconds, this
+ * process, a counter). Identity stores it as `_id`, the history's tie-break after `at`, so two
+ * requests answered in the same millisecond are listed in the order they were answered.
+ */
+export const requestEntryId = (): string => new ObjectId().toHexString();
+
 export function registerRequestLog(app: FastifyInstance, publisher: RequestLogPublisher): void {
   // Callback style: synchronous work, so no promise per request (see http/metrics.ts).
   app.addHook('onResponse', (request, reply, done) => {
     const auth = request.auth;
     if (auth?.kind !== 'token') return done();
     publisher.record(request.tenant.id, {
-      id: randomUUID(),
+      id: requestEntryId(),
       token_id: auth.tokenId,
       user_id: auth.user.id,
       method: request.method,

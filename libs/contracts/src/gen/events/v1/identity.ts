@@ -45,7 +45,10 @@ export interface TokenRequestLogged {
   ip: string;
   user_agent: string;
   at?: Date | undefined;
-  /** Unique per request; identity's storage is idempotent on it. */
+  /**
+   * Unique per request; identity's storage is idempotent on it. Increasing within one gateway
+   * replica: the history's tie-break between requests of the same millisecond.
+   */
   id: string;
   /**
    * W3C traceparent of the request's span, only when that request was traced and sampled
