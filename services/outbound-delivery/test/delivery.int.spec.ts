@@ -1,4 +1,5 @@
 import { verify } from '@octokit/webhooks-methods';
+import { Webhook } from 'standardwebhooks';
 import { domainEventEntry } from '@inventory/events';
 import { encodeEvent } from '@inventory/platform';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import {
   waitFor,
   type Harness,
 } from './harness.js';
+import { mintSigningSecret } from '../src/domain/signing-secret.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 const TENANT = 'tenant-delivery';
@@ -190,16 +192,25 @@ describe('signed deliveries', () => {
     expect(requestsTo('/gone')).toHaveLength(1);
   });
 
-  it('signs with both secrets during a rotation overlap, each verifiable on its own', async () => {
+  it('during a rotation overlap, X-SVC-Signature keeps one value (the new secret) and webhook-signature carries both', async () => {
     const { id, secret: oldSecret } = await subscribe(h, TENANT, `${receiver.url}/rotating`);
     const { secret: newSecret } = await as(TENANT, () => h.client.call.rotateSecret({ id }));
     await as(TENANT, () => h.client.call.sendTestPing({ subscription_id: id }));
     const request = await waitFor(() => requestsTo('/rotating')[0], 'the ping');
-    const values = (request.headers['x-svc-signature'] as string).split(',');
-    expect(values).toHaveLength(2);
-    expect(await verify(newSecret, request.body, values[0]!)).toBe(true);
-    expect(await verify(oldSecret, request.body, values[1]!)).toBe(true);
-    expect(await verify(oldSecret, request.body, values[0]!)).toBe(false);
+    const svc = request.headers['x-svc-signature'] as string;
+    expect(svc).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(await verify(newSecret, request.body, svc)).toBe(true);
+    expect(await verify(oldSecret, request.body, svc)).toBe(false);
+    const standard = {
+      'webhook-id': request.headers['webhook-id'] as string,
+      'webhook-timestamp': request.headers['webhook-timestamp'] as string,
+      'webhook-signature': request.headers['webhook-signature'] as string,
+    };
+    expect(standard['webhook-id']).toBe(request.headers['x-svc-delivery-id']);
+    expect(standard['webhook-signature'].split(' ')).toHaveLength(2);
+    for (const secret of [newSecret, oldSecret])
+      expect(new Webhook(secret).verify(request.body, standard)).toMatchObject({ event: 'ping' });
+    expect(() => new Webhook(mintSigningSecret()).verify(request.body, standard)).toThrow();
   });
 
   it('keeps a delivery log filtered by status and event, redelivers the same body and id, and cuts stored response bodies', async () => {

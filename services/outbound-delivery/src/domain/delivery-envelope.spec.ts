@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
 import { deliveryHeaders, parseEventData, serialiseEnvelope } from './delivery-envelope.js';
-import { mintSigningSecret, signatureHeader, signatureOf } from './signing-secret.js';
+import { Webhook } from 'standardwebhooks';
+import { mintSigningSecret, signatureOf, standardSignature } from './signing-secret.js';
 
 describe('serialiseEnvelope', () => {
   it('writes exactly event, delivery_id, occurred_at (ISO UTC), data, in that order', () => {
@@ -30,10 +31,14 @@ describe('parseEventData', () => {
 
 describe('deliveryHeaders', () => {
   it('uses the configured short name in all three headers and the User-Agent', () => {
-    expect(deliveryHeaders('ACME', 'product.created', 'id-1', 'sha256=x')).toEqual({
+    const signatures = { svc: 'sha256=x', standard: 'v1,y', timestampSeconds: 1_700_000_000 };
+    expect(deliveryHeaders('ACME', 'product.created', 'id-1', signatures)).toEqual({
       'X-ACME-Event': 'product.created',
       'X-ACME-Delivery-Id': 'id-1',
       'X-ACME-Signature': 'sha256=x',
+      'webhook-id': 'id-1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': 'v1,y',
       'User-Agent': 'ACME-Webhook/1.0',
       'Content-Type': 'application/json',
     });
@@ -59,11 +64,24 @@ describe('signatures', () => {
     expect(await verify(secret, `${body} `, signatureOf(secret, body))).toBe(false);
   });
 
-  it('lists one value per live secret, newest first, comma-separated', () => {
+  it('signs the Standard Webhooks way with every live secret, verifiable by the standard library', () => {
     const [current, previous] = [mintSigningSecret(), mintSigningSecret()];
-    expect(signatureHeader([current, previous], 'b')).toBe(
-      `${signatureOf(current, 'b')},${signatureOf(previous, 'b')}`,
-    );
-    expect(signatureHeader([current], 'b')).toBe(signatureOf(current, 'b'));
+    const body = '{"event":"ping","data":{}}';
+    const timestampSeconds = Math.floor(Date.now() / 1000);
+    const signature = standardSignature([current!, previous!], {
+      id: 'msg_1',
+      timestampSeconds,
+      body,
+    });
+    expect(signature.split(' ')).toHaveLength(2);
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(timestampSeconds),
+      'webhook-signature': signature,
+    };
+    for (const secret of [current!, previous!])
+      expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(mintSigningSecret()).verify(body, headers)).toThrow();
+    expect(() => new Webhook(current!).verify(`${body} `, headers)).toThrow();
   });
 });

@@ -30,17 +30,34 @@ export function parseEventData(dataJson: string): Record<string, unknown> | unde
   }
 }
 
-/** The headers of one attempt; `shortName` is the configured neutral name (default `SVC`). */
+export interface AttemptSignatures {
+  /** The specification's one `sha256=` value (the current secret). */
+  svc: string;
+  /** Standard Webhooks' `webhook-signature` (every live secret). */
+  standard: string;
+  /** Unix seconds the standard signature covers. */
+  timestampSeconds: number;
+}
+
+/**
+ * The headers of one attempt; `shortName` is the configured neutral name (default `SVC`). The
+ * specification's three `X-SVC-*` headers, and beside them Standard Webhooks' `webhook-id`
+ * (the delivery id), `webhook-timestamp` and `webhook-signature`, so any of that standard's
+ * libraries verifies a delivery and refuses a replay (ADR 0410).
+ */
 export function deliveryHeaders(
   shortName: string,
   event: string,
   deliveryId: string,
-  signature: string,
+  signatures: AttemptSignatures,
 ): Record<string, string> {
   return {
     [`X-${shortName}-Event`]: event,
     [`X-${shortName}-Delivery-Id`]: deliveryId,
-    [`X-${shortName}-Signature`]: signature,
+    [`X-${shortName}-Signature`]: signatures.svc,
+    'webhook-id': deliveryId,
+    'webhook-timestamp': String(signatures.timestampSeconds),
+    'webhook-signature': signatures.standard,
     'User-Agent': `${shortName}-Webhook/1.0`,
     'Content-Type': 'application/json',
   };

@@ -8,15 +8,30 @@ export function mintSigningSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64')}`;
 }
 
-/** `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the whole secret string. */
+/**
+ * The specification's `X-SVC-Signature`: `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with
+ * the whole secret string. Exactly one value, from the current secret, whatever the rotation
+ * state: the format has no room for two, and stock verifiers compare the whole header (ADR 0410).
+ */
 export function signatureOf(secret: string, rawBody: string): string {
   return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 }
 
 /**
- * The signature header: one `sha256=` value per live secret, newest first,
- * comma-separated (during a rotation overlap both the new and the old secret sign).
+ * Standard Webhooks' `webhook-signature`: `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`
+ * per live secret, newest first, space-separated, keyed with the secret's base64 part decoded,
+ * as the standard's libraries read a `whsec_` secret. During a rotation overlap both secrets
+ * sign, so a receiver on either one verifies without a gap (ADR 0410).
  */
-export function signatureHeader(secretsNewestFirst: readonly string[], rawBody: string): string {
-  return secretsNewestFirst.map((secret) => signatureOf(secret, rawBody)).join(',');
+export function standardSignature(
+  secretsNewestFirst: readonly string[],
+  message: { id: string; timestampSeconds: number; body: string },
+): string {
+  const signed = `${message.id}.${message.timestampSeconds}.${message.body}`;
+  return secretsNewestFirst
+    .map((secret) => {
+      const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+      return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
+    })
+    .join(' ');
 }

@@ -1,7 +1,7 @@
 import type { GroupCommitQueue, Logger, SecretBox } from '@inventory/platform';
 import { nextStep, type NextStep } from '../domain/attempt-outcome.js';
 import { deliveryHeaders } from '../domain/delivery-envelope.js';
-import { signatureHeader } from '../domain/signing-secret.js';
+import { signatureOf, standardSignature } from '../domain/signing-secret.js';
 import type { DeliveryMetrics } from '../delivery/delivery-metrics.js';
 import type { HttpSender } from '../delivery/http-sender.js';
 import type { RateCap } from '../delivery/rate-cap.js';
@@ -166,14 +166,18 @@ export class AttemptDelivery {
     delivery: DeliveryDocument,
     subscription: SubscriptionDocument,
   ): Promise<{ attempt: AttemptRecord; step: NextStep }> {
-    const signature = signatureHeader(this.liveSecrets(subscription), delivery.body);
-    const headers = deliveryHeaders(
-      this.rules.shortName,
-      delivery.event,
-      delivery.delivery_id,
-      signature,
-    );
+    const secrets = this.liveSecrets(subscription);
     const attemptedAt = new Date();
+    const timestampSeconds = Math.floor(attemptedAt.getTime() / 1000);
+    const headers = deliveryHeaders(this.rules.shortName, delivery.event, delivery.delivery_id, {
+      svc: signatureOf(secrets[0]!, delivery.body),
+      standard: standardSignature(secrets, {
+        id: delivery.delivery_id,
+        timestampSeconds,
+        body: delivery.body,
+      }),
+      timestampSeconds,
+    });
     const outcome = await this.sender.send(subscription.url, headers, delivery.body);
     this.metrics.attempt(
       outcome.responseStatus === undefined
