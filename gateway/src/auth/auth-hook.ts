@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { userHasPermission } from '@inventory/access';
 import { currentContext, enterContext, type Logger } from '@inventory/platform';
 import { timingSafeEqual } from 'node:crypto';
 import { parseCookie } from 'cookie';
@@ -13,6 +12,7 @@ import {
 } from '../http/envelopes.js';
 import { HttpError } from '../http/http-error.js';
 import { parseBearer, secretMatches, sha256Hex } from './bearer.js';
+import { assertPermission, assertTokenScope } from './grants.js';
 import { ipAllowed } from './ip-allowlist.js';
 import { RateLimiterUnavailable, type RateLimiter, type RateLimitResult } from './rate-limiter.js';
 import { requiredScope, ruleFor, type RouteRule } from './route-access.js';
@@ -41,11 +41,6 @@ export interface AuthHookDeps {
   routeTable: Record<string, RouteRule>;
   platformRateLimit: number;
   logger: Logger;
-}
-
-/** The permission rule is identity's, defined once in @inventory/access (ADR 0101). */
-function hasPermission(user: AuthenticatedUser, permission: string): boolean {
-  return userHasPermission({ is_owner: user.isOwner, permissions: user.permissions }, permission);
 }
 
 function applyRateHeaders(reply: FastifyReply, result: RateLimitResult): void {
@@ -164,18 +159,9 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
   ): void => {
     if (rule.access === 'session') throw new HttpError(403, forbiddenBody(NOT_FOR_TOKENS));
     const scope = requiredScope(rule.access, request.method);
-    if (scope && !scopes.includes(scope))
-      throw new HttpError(
-        403,
-        forbiddenBody(`Token is missing the required scope: ${scope}.`, scope),
-      );
+    if (scope) assertTokenScope(scopes, scope);
     const permission = rule.permission ?? scope;
-    // Scopes never bypass permissions: the token acts as its user.
-    if (permission && !hasPermission(user, permission))
-      throw new HttpError(
-        403,
-        forbiddenBody(`You do not have the permission required for this action: ${permission}.`),
-      );
+    if (permission) assertPermission(user, permission);
   };
 
   const authenticateSession = async (
@@ -217,11 +203,7 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     const permission =
       rule.permission ??
       (typeof rule.access === 'object' ? requiredScope(rule.access, request.method) : undefined);
-    if (permission && !hasPermission(user, permission))
-      throw new HttpError(
-        403,
-        forbiddenBody(`You do not have the permission required for this action: ${permission}.`),
-      );
+    if (permission) assertPermission(user, permission);
   };
 
   const authenticate = (

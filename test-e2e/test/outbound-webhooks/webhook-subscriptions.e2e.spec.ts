@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verify } from '@octokit/webhooks-methods';
+import { Webhook } from 'standardwebhooks';
 import { domainEventEntry } from '@inventory/events';
 import { EventPublisher, connectNats } from '@inventory/platform';
 import type { NatsConnection } from 'nats';
@@ -263,6 +264,93 @@ describe('outbound webhooks through the gateway', () => {
       permissions: ['products:read'],
     });
     expect((await noWebhookPermission.request('GET', PATH)).status).toBe(403);
+  });
+
+  it('changing, reading, rotating, pinging or redelivering a subscription needs the scope and permission of every event it carries', async () => {
+    const created = await create(owner, {
+      url: `${receiverUrl}/orders-original`,
+      events: ['sales_order.created'],
+    });
+    const id = created.body.data.id as number;
+    const manageOnly = await createUserWithToken(system, owner.tenant, {
+      scopes: ['webhooks:manage'],
+    });
+    const noOrdersPermission = await createUserWithToken(system, owner.tenant, {
+      isOwner: false,
+      permissions: ['webhooks:manage', 'products:read'],
+    });
+    const attempts = [
+      ['PATCH', `${PATH}/${id}`, { url: `${receiverUrl}/orders-hijacked` }],
+      ['PATCH', `${PATH}/${id}`, { description: 'only the description' }],
+      ['PATCH', `${PATH}/${id}`, { is_active: false }],
+      ['GET', `${PATH}/${id}`, undefined],
+      ['POST', `${PATH}/${id}/rotate-secret`, undefined],
+      ['POST', `${PATH}/${id}/test`, undefined],
+      ['GET', `${PATH}/${id}/deliveries`, undefined],
+      [
+        'POST',
+        `${PATH}/${id}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`,
+        undefined,
+      ],
+    ] as const;
+    for (const [method, path, body] of attempts) {
+      const byToken = await manageOnly.request(method, path, body);
+      expect(byToken.status, `token ${method} ${path}`).toBe(403);
+      expect(byToken.body).toEqual({
+        message: 'Token is missing the required scope: orders:read.',
+        required_scope: 'orders:read',
+      });
+      const byUser = await noOrdersPermission.request(method, path, body);
+      expect(byUser.status, `user ${method} ${path}`).toBe(403);
+      expect(byUser.body).toEqual({
+        message: 'You do not have the permission required for this action: orders:read.',
+      });
+    }
+    const unchanged = await owner.request('GET', `${PATH}/${id}`);
+    expect(unchanged.body.data).toMatchObject({
+      url: `${receiverUrl}/orders-original`,
+      description: null,
+      is_active: true,
+    });
+
+    const { type, event } = domainEventEntry({
+      tenantId: owner.tenant.id,
+      name: 'sales_order.created',
+      data: { id: 501 },
+    });
+    await publisher.publish(type, event);
+    await poll(() => received.find((r) => r.path === '/orders-original'));
+    expect(received.filter((r) => r.path === '/orders-hijacked')).toEqual([]);
+  });
+
+  it('after a rotation X-SVC-Signature is one sha256= value of the new secret, and Standard Webhooks verifies with either secret', async () => {
+    const created = await create(owner, {
+      url: `${receiverUrl}/rotated`,
+      events: ['product.created'],
+    });
+    const { id, secret: oldSecret } = created.body.data as { id: number; secret: string };
+    const rotated = await owner.request('POST', `${PATH}/${id}/rotate-secret`);
+    const newSecret = rotated.body.data.secret as string;
+    expect((await owner.request('POST', `${PATH}/${id}/test`)).status).toBe(202);
+    const ping = await poll(() => received.find((r) => r.path === '/rotated'));
+    const svc = ping.headers['x-svc-signature'] as string;
+    expect(svc).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(await verify(newSecret, ping.body, svc)).toBe(true);
+    const standard = {
+      'webhook-id': ping.headers['webhook-id'] as string,
+      'webhook-timestamp': ping.headers['webhook-timestamp'] as string,
+      'webhook-signature': ping.headers['webhook-signature'] as string,
+    };
+    expect(standard['webhook-id']).toBe(ping.headers['x-svc-delivery-id']);
+    for (const secret of [newSecret, oldSecret])
+      expect(new Webhook(secret).verify(ping.body, standard)).toMatchObject({ event: 'ping' });
+    const tampered = ping.body.replace('"ping"', '"pong"');
+    expect(() => new Webhook(newSecret).verify(tampered, standard)).toThrow();
+    const stale = {
+      ...standard,
+      'webhook-timestamp': String(Number(standard['webhook-timestamp']) - 3600),
+    };
+    expect(() => new Webhook(newSecret).verify(ping.body, stale)).toThrow();
   });
 
   it('an emitted product.created reaches a local receiver, signed; the log, test ping and redeliver work over HTTP', async () => {

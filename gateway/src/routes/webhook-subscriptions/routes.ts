@@ -84,6 +84,12 @@ export async function webhookSubscriptionRoutes(
   const { outboundDelivery } = deps;
   const pathOf = (request: FastifyRequest, suffix = '') =>
     `${baseUrlOf(request, deps.publicScheme, deps.publicPort)}${PREFIX}${suffix}`;
+  /** The subscription, once the caller is known to hold every event it carries (ADR 0409). */
+  const subscriptionFor = async (request: FastifyRequest, id: number) => {
+    const { subscription } = await outboundDelivery.getSubscription(id);
+    assertMayReceive(request, subscription!.events);
+    return subscription!;
+  };
 
   handle(
     app,
@@ -121,9 +127,8 @@ export async function webhookSubscriptionRoutes(
     app,
     WEBHOOK_SUBSCRIPTION_ROUTES.show,
     { schema: subscriptionSchemas.show },
-    async (_request, _reply, { params }) => {
-      const { subscription } = await outboundDelivery.getSubscription(params.id);
-      return { data: presentSubscription(subscription!) };
+    async (request, _reply, { params }) => {
+      return { data: presentSubscription(await subscriptionFor(request, params.id)) };
     },
   );
 
@@ -134,6 +139,7 @@ export async function webhookSubscriptionRoutes(
     async (request, _reply, input) => {
       const { body } = input;
       if (body.events) assertMayReceive(request, body.events);
+      await subscriptionFor(request, input.params.id);
       const { subscription } = await outboundDelivery.updateSubscription({
         id: input.params.id,
         url: body.url,
@@ -162,7 +168,8 @@ export async function webhookSubscriptionRoutes(
     app,
     WEBHOOK_SUBSCRIPTION_ROUTES.rotateSecret,
     { schema: subscriptionSchemas.rotateSecret },
-    async (_request, _reply, { params }) => {
+    async (request, _reply, { params }) => {
+      await subscriptionFor(request, params.id);
       const rotated = await outboundDelivery.rotateSecret(params.id);
       return {
         data: {
@@ -179,6 +186,7 @@ export async function webhookSubscriptionRoutes(
     { schema: subscriptionSchemas.deliveries },
     async (request, _reply, input) => {
       const id = input.params.id;
+      await subscriptionFor(request, id);
       const { page, per_page: perPage, status, event } = input.query;
       const { deliveries, total } = await outboundDelivery.listDeliveries({
         subscription_id: id,
@@ -200,7 +208,8 @@ export async function webhookSubscriptionRoutes(
     app,
     WEBHOOK_SUBSCRIPTION_ROUTES.redeliver,
     { schema: subscriptionSchemas.redeliver },
-    async (_request, reply, { params }) => {
+    async (request, reply, { params }) => {
+      await subscriptionFor(request, params.id);
       const { delivery } = await outboundDelivery.redeliver(params.id, params.delivery_id);
       return reply.send({ data: presentDelivery(delivery!) });
     },
@@ -210,7 +219,8 @@ export async function webhookSubscriptionRoutes(
     app,
     WEBHOOK_SUBSCRIPTION_ROUTES.sendTest,
     { schema: subscriptionSchemas.sendTest },
-    async (_request, reply, { params }) => {
+    async (request, reply, { params }) => {
+      await subscriptionFor(request, params.id);
       const { delivery } = await outboundDelivery.sendTestPing(params.id);
       return reply.send({ data: presentDelivery(delivery!) });
     },
