@@ -71,6 +71,8 @@ export class RateLeases {
     granted: number,
     remainingAfterGrant: number,
     resetAt: number,
+    /** When the call that granted them was made: the lease's lifetime runs from then. */
+    askedAt: number = this.options.now(),
   ): void {
     const live = this.leases.get(key);
     if (granted === 1 && live && live.left > 0 && this.options.now() < live.expiresAt) return;
@@ -81,7 +83,7 @@ export class RateLeases {
       left: granted - 1,
       remainingAfterGrant,
       resetAt,
-      expiresAt: this.options.now() + this.options.lifetimeMs,
+      expiresAt: askedAt + this.options.lifetimeMs,
     });
   }
 

@@ -36,6 +36,34 @@ describe('RateLimiter against a frozen Redis (SIGSTOP)', () => {
     expect(decisions).toEqual(['allowed', 'limited']);
   });
 
+  it('admits at most the limit in any window of one period, however the requests are spread', async () => {
+    const periodMs = 1_500;
+    const limit = 5;
+    const limiter = new RateLimiter(redis, createLogger({ service: 'test', level: 'silent' }), {
+      failOpenMs: 0,
+      periodMs,
+    });
+    const admittedAt: number[] = [];
+    const startedAt = Date.now();
+    // Three periods of steady asking, one request every 20 ms: a token-bucket (GCRA) limit
+    // admits its burst and then one per period/limit, 9 in a period; a window admits 5.
+    while (Date.now() - startedAt < 3 * periodMs) {
+      const sentAt = Date.now();
+      const result = await limiter.take('rl:window', limit);
+      if (result?.allowed) admittedAt.push(sentAt);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(admittedAt.length).toBeGreaterThanOrEqual(2 * limit);
+    for (const at of admittedAt) {
+      // Measured from when each request was sent, which is no later than Redis counted it.
+      const inWindow = admittedAt.filter((other) => other >= at && other < at + periodMs);
+      expect(
+        inWindow.length,
+        `admissions in the period from ${at - startedAt} ms`,
+      ).toBeLessThanOrEqual(limit);
+    }
+  });
+
   it('fails open, asks Redis with one request at a time while it is frozen, and limits again after SIGCONT', async () => {
     const limiter = new RateLimiter(redis, createLogger({ service: 'test', level: 'silent' }), {
       failOpenMs: 600_000,
@@ -49,14 +77,17 @@ describe('RateLimiter against a frozen Redis (SIGSTOP)', () => {
     // The first request after the freeze waits for the command timeout, then fails open.
     expect(await limiter.take('rl:test', 10)).toBeUndefined();
 
-    const gcra = vi.spyOn(redis as unknown as { gcra: (...args: unknown[]) => unknown }, 'gcra');
+    const script = vi.spyOn(
+      redis as unknown as { slidingWindow: (...args: unknown[]) => unknown },
+      'slidingWindow',
+    );
     const results = await Promise.all(
       Array.from({ length: 10 }, () => limiter.take('rl:test', 10)),
     );
     expect(results).toEqual(Array.from({ length: 10 }, () => undefined));
     // One probe went to Redis; the nine others were decided from the outage state.
-    expect(gcra).toHaveBeenCalledTimes(1);
-    gcra.mockRestore();
+    expect(script).toHaveBeenCalledTimes(1);
+    script.mockRestore();
 
     process.kill(server.child.pid!, 'SIGCONT');
     frozen = false;

@@ -2,42 +2,60 @@ import type { Logger, Redis } from '@inventory/platform';
 import { RateLeases, type RateLeaseOptions } from './rate-leases.js';
 
 /**
- * GCRA (generic cell rate algorithm) in one Lua script, so every gateway
- * replica shares one exact budget per key and concurrent requests cannot both
- * take the last slot. The clock is Redis's own (TIME), not the replicas'.
- * `limit` requests are allowed back to back, then one per `period/limit`.
+ * A sliding window log in one Lua script (ADR 0111): the key holds the times of the admissions of
+ * the last period, oldest first, so at most `limit` requests pass in any window of one period,
+ * which is what "N requests per minute" means to an integrator counting them. Every gateway
+ * replica shares one exact budget per key, and concurrent requests cannot both take the last
+ * slot; the clock is Redis's own (TIME), not the replicas'.
  *
- * ARGV[3] asks for a lease of that many slots (ADR 0717): granted only while at
- * least half the budget would be left after it, else one slot, as without it.
- * The reply's sixth value is the number of slots granted.
+ * ARGV[3] asks for a lease of that many slots (ADR 0717): granted only while at least half the
+ * budget would be left after it, else one slot, as without it. A lease's slots are logged at the
+ * end of the lease's lifetime (ARGV[4], ms), the latest moment the replica may hand them out, so
+ * the window counts them for as long as any of them could still be admitted. The reply's sixth
+ * value is the number of slots granted.
  */
-const GCRA = `
+const SLIDING_WINDOW = `
 local limit = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local wanted = tonumber(ARGV[3]) or 1
+local lease_ms = tonumber(ARGV[4]) or 0
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local interval = period / limit
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tat < now then tat = now end
-local new_tat = tat + interval
-local wait = new_tat - period - now
-if wait > 0.001 then
-  return {0, 0, math.ceil(tat), math.ceil(wait), math.floor(now), 0}
+local key = KEYS[1]
+while true do
+  local oldest = redis.call('LINDEX', key, 0)
+  if not oldest or tonumber(oldest) > now - period then break end
+  redis.call('LPOP', key)
 end
-local remaining = math.floor((period - (new_tat - now)) / interval + 0.000001)
+local count = redis.call('LLEN', key)
+if count >= limit then
+  local oldest = tonumber(redis.call('LINDEX', key, 0))
+  local newest = tonumber(redis.call('LINDEX', key, -1))
+  return {0, 0, math.ceil(newest + period), math.ceil(oldest + period - now), math.floor(now), 0}
+end
+local remaining = limit - count - 1
 local granted = 1
 if wanted > 1 then
   local extra = math.min(wanted - 1, remaining - math.ceil(limit / 2))
   if extra > 0 then
     granted = 1 + extra
-    new_tat = new_tat + extra * interval
     remaining = remaining - extra
   end
 end
-redis.call('SET', KEYS[1], string.format('%.3f', new_tat), 'PX', math.ceil(period) + 1000)
-return {1, remaining, math.ceil(new_tat), 0, math.floor(now), granted}
+local at = now
+if granted > 1 then at = now + lease_ms end
+local stamp = string.format('%.3f', at)
+for _ = 1, granted do redis.call('RPUSH', key, stamp) end
+redis.call('PEXPIRE', key, math.ceil(period + lease_ms) + 1000)
+return {1, remaining, math.ceil(at + period), 0, math.floor(now), granted}
 `;
+
+/**
+ * The window log's own key beside the key a caller names: a GCRA replica of an older release
+ * keeps a string under the plain name during a rolling deploy, and a list there would be a type
+ * error, which the limiter would take for an outage and fail open.
+ */
+const WINDOW_SUFFIX = ':window';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -52,12 +70,13 @@ export interface RateLimitResult {
 /** What the limiter decided for one request (the `gateway_rate_limit_decisions_total` label). */
 export type RateLimitDecision = 'allowed' | 'limited' | 'fail_open' | 'unavailable';
 
-type GcraRedis = Redis & {
-  gcra(
+type WindowRedis = Redis & {
+  slidingWindow(
     key: string,
     limit: number,
     periodMs: number,
     slots: number,
+    leaseMs: number,
   ): Promise<[number, number, number, number, number, number]>;
 };
 
@@ -87,6 +106,7 @@ export class RateLimiter {
   /** Told every decision (the gateway's metrics, http/metrics.ts). */
   onDecision?: (decision: RateLimitDecision) => void;
   private readonly leases: RateLeases;
+  private readonly leaseOptions: RateLeaseOptions;
   /** Keys with a lease call (more than one slot asked) waiting for Redis. */
   private readonly leasing = new Set<string>();
 
@@ -98,10 +118,12 @@ export class RateLimiter {
     private readonly logger: Logger,
     options: RateLimiterOptions,
   ) {
-    if (!('gcra' in redis)) redis.defineCommand('gcra', { numberOfKeys: 1, lua: GCRA });
+    if (!('slidingWindow' in redis))
+      redis.defineCommand('slidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW });
     this.failOpenMs = options.failOpenMs;
     this.periodMs = options.periodMs ?? 60_000;
-    this.leases = new RateLeases({ ...LEASE_DEFAULTS, ...options.leases });
+    this.leaseOptions = { ...LEASE_DEFAULTS, ...options.leases };
+    this.leases = new RateLeases(this.leaseOptions);
   }
 
   /**
@@ -132,12 +154,21 @@ export class RateLimiter {
     this.probing = this.failingSince !== undefined;
     let reply: [number, number, number, number, number, number];
     let slots = 1;
+    // A lease's lifetime runs from before the call, so its slots expire here no later than Redis
+    // logs them (its TIME is read after this).
+    const askedAt = this.leaseOptions.now();
     try {
       // One lease call per key at a time: requests arriving meanwhile ask for their own slot,
       // so a burst of concurrent requests never takes several leases to drop all but one.
       slots = this.leasing.has(key) ? 1 : this.leases.slotsToAsk(key, limit);
       if (slots > 1) this.leasing.add(key);
-      reply = await (this.redis as GcraRedis).gcra(key, limit, this.periodMs, slots);
+      reply = await (this.redis as WindowRedis).slidingWindow(
+        `${key}${WINDOW_SUFFIX}`,
+        limit,
+        this.periodMs,
+        slots,
+        this.leaseOptions.lifetimeMs,
+      );
     } catch (error) {
       this.lastError = error;
       return this.failed(error);
@@ -158,7 +189,7 @@ export class RateLimiter {
     this.onDecision?.(allowed === 1 ? 'allowed' : 'limited');
     const left = Math.max(0, remaining);
     const resetAt = Math.ceil(resetMs / 1000);
-    if (allowed === 1) this.leases.granted(key, limit, granted, left, resetAt);
+    if (allowed === 1) this.leases.granted(key, limit, granted, left, resetAt, askedAt);
     return {
       allowed: allowed === 1,
       limit,
