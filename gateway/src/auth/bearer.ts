@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-const BEARER = /^Bearer ([1-9]\d{0,15})\|([A-Za-z0-9]{40,128})$/;
+/** The scheme name is case-insensitive and may be followed by several spaces (RFC 9110 §11). */
+const BEARER = /^bearer +([1-9]\d{0,15})\|([A-Za-z0-9]{40,128})$/i;
 
 /** `Bearer <id>|<secret>`; anything else is undefined (answered 401 Unauthenticated). */
 export function parseBearer(
