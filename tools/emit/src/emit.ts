@@ -20,7 +20,7 @@ export function helpText(events: EmittableEvent[] = EMITTABLE_EVENTS): string {
     "usage: npm run emit -- <event-name> [--tenant <slug>] --data '<json>'",
     '',
     'Publishes one event onto the bus of a running system (npm start). The tenant defaults to',
-    'the development tenant; NATS comes from NATS_URL or .data/dev.json.',
+    'the development tenant; NATS comes from NATS_URL or <DEV_DATA_DIR or .data>/dev.json.',
     '',
     'events:',
     ...events.map((event) => `  ${event.name}\n      ${event.description}`),

@@ -4,7 +4,7 @@ import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity
 import { createGrpcClient } from '@inventory/platform';
 import { UsageError } from './args.js';
 
-/** The parts of `.data/dev.json` (written by `npm start`) the command reads. */
+/** The parts of `<DEV_DATA_DIR or .data>/dev.json` (written by `npm start`) the command reads. */
 interface DevFile {
   nats_url?: string;
   host?: string;
@@ -38,7 +38,9 @@ export async function resolveTarget(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<Target> {
-  const devPath = env.EMIT_DEV_FILE ?? resolve(cwd, '.data/dev.json');
+  // The same variable `npm start` and `npm run admin` read, so a second copy of the system
+  // (another DEV_DATA_DIR) is never published into by mistake.
+  const devPath = resolve(cwd, env.DEV_DATA_DIR || '.data', 'dev.json');
   const dev = readDevFile(devPath);
   const natsUrl = env.NATS_URL ?? dev.nats_url;
   if (!natsUrl)

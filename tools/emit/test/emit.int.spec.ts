@@ -28,7 +28,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runEmit(argv, {
-    env: { EMIT_DEV_FILE: join(devDir, 'dev.json'), ...env },
+    env: { DEV_DATA_DIR: devDir, ...env },
     cwd: devDir,
     out: (line) => out.push(line),
     err: (line) => err.push(line),
@@ -97,7 +97,7 @@ describe('npm run emit', () => {
     const missing = await run(
       ['shipment.tracking_removed', '--data', '{"trackable_type":"rma","trackable_id":1}'],
       {
-        EMIT_DEV_FILE: join(devDir, 'absent.json'),
+        DEV_DATA_DIR: join(devDir, 'absent'),
       },
     );
     expect(missing.code).toBe(EXIT_USAGE);
@@ -157,7 +157,7 @@ async function runProcess(argv: string[]) {
       ['run', '--silent', 'emit', '--', ...argv],
       {
         cwd: ROOT,
-        env: { ...process.env, EMIT_DEV_FILE: join(devDir, 'dev.json') },
+        env: { ...process.env, DEV_DATA_DIR: devDir },
       },
     );
     return { code: 0, out: stdout };

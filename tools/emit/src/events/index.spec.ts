@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EMITTABLE_EVENTS } from './index.js';
 
@@ -23,5 +24,14 @@ describe('the emit registry', () => {
     expect(
       EMITTABLE_EVENTS.find((event) => event.name === 'product.created')!.stream.name,
     ).not.toBe('CATALOG');
+  });
+
+  it('is listed whole in the README, with each event under its stream', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const event of EMITTABLE_EVENTS) {
+      const row = readme.split('\n').find((line) => line.includes(`\`${event.name}\``));
+      expect(row, event.name).toBeDefined();
+      expect(row, event.name).toContain(`(\`${event.stream.name}\`)`);
+    }
   });
 });
