@@ -1,9 +1,14 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin } from './admin-cli.js';
+
+const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
 
 // The CLI on the system `npm start` runs: with MONGO_URL unset it reads `<DEV_DATA_DIR>/dev.json`.
 describe(
@@ -40,6 +45,19 @@ describe(
       expect(created.code).toBe(0);
       expect(created.json.domains).toEqual(['zeta.devfile.test']);
       expect(created.stderr).toContain(`using the system of ${join(dataDir, 'dev.json')}`);
+    });
+
+    it("`npm run -s admin` (the README's form) writes only JSON, which a pipe can parse whole", async () => {
+      const env = envIn('npm-silent');
+      expect((await admin(['create-tenant', '--slug', 'piped'], env)).code).toBe(0);
+      const { stdout } = await promisify(execFile)(
+        'npm',
+        ['run', '-s', 'admin', '--', 'list-tenants'],
+        { cwd: REPO_ROOT, env: { ...process.env, ...env } },
+      );
+      expect(JSON.parse(stdout)).toEqual({
+        tenants: [expect.objectContaining({ slug: 'piped' })],
+      });
     });
 
     it('lists tenants, users and unrevoked tokens (never a secret), each within its tenant', async () => {
