@@ -95,7 +95,10 @@ describe('TokenCache on identity.user.changed', () => {
       expect(tokens.cached('t1', 1)?.record.user_permissions).toEqual(['orders.view']);
 
       identity.permissions.set(1, []);
-      const { bytes } = encodeEvent(userChanged, { tenantId: 't1', payload: { user_id: 1 } });
+      const { bytes } = encodeEvent(userChanged, {
+        tenantId: 't1',
+        payload: { user_id: 1, has_grants: true, is_owner: false, permissions: [] },
+      });
       nats.publish(userChanged.subject, bytes);
       await waitFor(
         () => tokens.cached('t1', 1) === undefined && tokens.cached('t1', 2) === undefined,

@@ -47,7 +47,7 @@ describe('UserCache on a real NATS server', () => {
     const { bytes } = encodeEvent(userChanged, {
       id: `${tenantId}-${userId}-${Math.random()}`,
       tenantId,
-      payload: { user_id: userId },
+      payload: { user_id: userId, has_grants: false, is_owner: false, permissions: [] },
     });
     publisher.publish(userChanged.subject, bytes);
     await publisher.flush();

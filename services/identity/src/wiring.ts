@@ -8,6 +8,7 @@ import { CreateTenant } from './use-cases/create-tenant.js';
 import { CreateToken } from './use-cases/create-token.js';
 import { CreateUser } from './use-cases/create-user.js';
 import { DisableTwoFactor } from './use-cases/disable-two-factor.js';
+import { SetUserPermissions } from './use-cases/set-user-permissions.js';
 import { EnrollTwoFactor } from './use-cases/enroll-two-factor.js';
 import { GetSession } from './use-cases/get-session.js';
 import { GetTokenForAuth } from './use-cases/get-token-for-auth.js';
@@ -53,6 +54,7 @@ export function wireUseCases(parts: {
     enrollTwoFactor: new EnrollTwoFactor(users, secrets, settings.totpIssuer),
     confirmTwoFactor: new ConfirmTwoFactor(users, secrets, userEvents),
     disableTwoFactor: new DisableTwoFactor(users, secondFactor, userEvents),
+    setUserPermissions: new SetUserPermissions(users, userEvents),
     getTokenForAuth: new GetTokenForAuth(tokens, users),
     createToken: new CreateToken(tokens, users),
     listTokens: new ListTokens(tokens),

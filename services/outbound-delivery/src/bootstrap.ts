@@ -1,5 +1,18 @@
-import { ACTIVITY_STREAM, anyDomainEvent, DOMAIN_STREAM, OUTBOUND_STREAM } from '@inventory/events';
-import { connectRedis, GroupCommitQueue, SecretBox, ServiceRuntime } from '@inventory/platform';
+import {
+  ACTIVITY_STREAM,
+  anyDomainEvent,
+  DOMAIN_STREAM,
+  IDENTITY_STREAM,
+  OUTBOUND_STREAM,
+  userChanged,
+} from '@inventory/events';
+import {
+  connectRedis,
+  GroupCommitQueue,
+  SecretBox,
+  ServiceRuntime,
+  startConsumer,
+} from '@inventory/platform';
 import { readConfig } from './config.js';
 import { DeliveryMetrics } from './delivery/delivery-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
@@ -59,7 +72,7 @@ export async function bootstrap(
       name: SERVICE_NAME,
       config,
       dbName: config.MONGO_DB,
-      streams: [DOMAIN_STREAM, OUTBOUND_STREAM, ACTIVITY_STREAM],
+      streams: [DOMAIN_STREAM, OUTBOUND_STREAM, ACTIVITY_STREAM, IDENTITY_STREAM],
     },
     async (runtime) => {
       // Registered first, so it closes last: after gRPC has drained and the worker stopped.
@@ -86,6 +99,7 @@ export async function bootstrap(
       // Stopped after the worker (registered before it), so the last attempts' settles are written.
       const settles = new GroupCommitQueue((batch: Settle[]) => deliveries.settleMany(batch));
       runtime.onStop(() => settles.stop());
+      const metrics = new DeliveryMetrics(runtime.metrics.registry);
       const attempt = new AttemptDelivery(
         { subscriptions, settles },
         sender,
@@ -98,7 +112,7 @@ export async function bootstrap(
           retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
           deactivateAfterFailures: config.WEBHOOK_DEACTIVATE_AFTER_FAILURES,
         },
-        new DeliveryMetrics(runtime.metrics.registry),
+        metrics,
         runtime.logger,
       );
       const worker = new DeliveryWorker(
@@ -145,6 +159,7 @@ export async function bootstrap(
         new AttemptSlots(config.DELIVERY_CONCURRENCY),
         config.DELIVERY_LEASE_MS,
         runtime.logger,
+        (event) => metrics.withheld(event),
       );
       const fanOutConsumer = await startBatchConsumer({
         jetstream: runtime.jetstream,
@@ -164,6 +179,25 @@ export async function bootstrap(
         logger: runtime.logger,
       });
       runtime.onStop(() => fanOutConsumer.stop());
+      // Owners' grants follow identity (ADR 0409). Idempotent by itself: a change is applied only
+      // over grants older than it.
+      const grantsConsumer = await startConsumer({
+        jetstream: runtime.jetstream,
+        manager: runtime.jetstreamManager,
+        stream: IDENTITY_STREAM.name,
+        durable: 'outbound-delivery-owner-grants',
+        event: userChanged,
+        handle: async (event) => {
+          if (!event.payload.has_grants) return;
+          await subscriptions.updateOwnerGrants(event.tenantId, event.payload.user_id, {
+            is_owner: event.payload.is_owner,
+            permissions: event.payload.permissions,
+            as_of: event.occurredAt,
+          });
+        },
+        logger: runtime.logger,
+      });
+      runtime.onStop(() => grantsConsumer.stop());
       runtime.startOutboxRelay();
     },
   );

@@ -18,3 +18,11 @@ export function assertMayReceive(request: FastifyRequest, events: readonly strin
     assertPermission(auth.user, scope);
   }
 }
+
+/** The caller as a subscription's owner: the user whose grants its deliveries follow (ADR 0409). */
+export function subscriptionOwner(request: FastifyRequest) {
+  const user = request.auth?.user;
+  return user
+    ? { user_id: user.id, is_owner: user.isOwner, permissions: user.permissions }
+    : undefined;
+}

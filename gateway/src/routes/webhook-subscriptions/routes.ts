@@ -4,7 +4,7 @@ import { flatEnvelope, pageMeta } from '../../http/pagination.js';
 import { violationsOf } from '../../http/route-input.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { baseUrlOf } from '../parcel-tracking/base-url.js';
-import { assertMayReceive } from './event-scopes.js';
+import { assertMayReceive, subscriptionOwner } from './event-scopes.js';
 import { DELIVERY, DELIVERY_FILTERS, PAGING, SUBSCRIPTION, SUBSCRIPTION_BODY } from './inputs.js';
 import { presentDelivery, presentSubscription } from './present.js';
 import { subscriptionSchemas } from './schemas.js';
@@ -102,6 +102,7 @@ export async function webhookSubscriptionRoutes(
         events: body.events ?? [],
         description: body.description ?? undefined,
         input_violations: violationsOf(errors),
+        owner: subscriptionOwner(request),
       });
       return reply.send({ data: { ...presentSubscription(subscription!), secret } });
     },
@@ -149,6 +150,7 @@ export async function webhookSubscriptionRoutes(
         clear_description: body.description === null,
         is_active: body.is_active,
         input_violations: violationsOf(input.errors),
+        owner: subscriptionOwner(request),
       });
       return { data: presentSubscription(subscription!) };
     },

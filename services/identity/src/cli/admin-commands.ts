@@ -16,6 +16,9 @@ commands:
   create-token  --tenant <slug> --email <email> --name <name> [--scopes orders:read,...]
                 [--expires-at <ISO date>] [--ip-allowlist 10.0.0.0/8,...] [--rate-limit <n>]
   revoke-token  --tenant <slug> --id <token id>
+  set-permissions --tenant <slug> --email <email> --permissions orders:read,... [--owner]
+                replaces the user's permissions (and owner flag: without --owner the user is
+                no longer an owner); gateways and outbound webhooks apply it at once
   list-tenants  every tenant with its domains
   list-users    --tenant <slug>
   list-tokens   --tenant <slug> [--email <email>]   unrevoked tokens (never their secrets)
@@ -23,7 +26,8 @@ commands:
 
 environment: MONGO_URL (when unset: the system npm start runs, from .data/dev.json, or
 <DEV_DATA_DIR>/dev.json), MONGO_DB (default identity), BASE_DOMAIN,
-NATS_URL (revoke-token: the invalidation every gateway gets before the command returns),
+NATS_URL (revoke-token, set-permissions: the invalidation every gateway gets before the
+command returns),
 IDENTITY_SECRET_ENCRYPTION_KEY (required when NODE_ENV=production),
 ADMIN_USER_PASSWORD (create-user's password, when not read from standard input).
 Prints the result as JSON on stdout; errors as JSON on stderr. Exit status: 0 done,
@@ -64,6 +68,7 @@ const COMMANDS: Record<string, { required: string[]; optional: string[] }> = {
     optional: ['scopes', 'expires-at', 'ip-allowlist', 'rate-limit'],
   },
   'revoke-token': { required: ['tenant', 'id'], optional: [] },
+  'set-permissions': { required: ['tenant', 'email', 'permissions'], optional: ['owner'] },
   'list-tenants': { required: [], optional: [] },
   'list-users': { required: ['tenant'], optional: [] },
   'list-tokens': { required: ['tenant'], optional: ['email'] },
@@ -227,6 +232,16 @@ export async function runCommand(
       const id = Number(str('id'));
       await identity.useCases.revokeToken.execute(tenant, undefined, id);
       return { revoked: id };
+    }
+    case 'set-permissions': {
+      const tenant = await tenantId(identity, str('tenant')!);
+      const user = await userId(identity, tenant, str('email')!);
+      return presentUser(
+        await identity.useCases.setUserPermissions.execute(tenant, user, {
+          isOwner: values.owner === true,
+          permissions: list(str('permissions')),
+        }),
+      );
     }
     case 'list-tenants':
       return { tenants: (await identity.store.tenants.list()).map(presentTenant) };

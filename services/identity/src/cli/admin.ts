@@ -13,7 +13,7 @@
  * still works but warns on stderr (the process list and shell history show it).
  *
  * Reads MONGO_URL, MONGO_DB (default identity), BASE_DOMAIN and
- * IDENTITY_SECRET_ENCRYPTION_KEY; revoke-token also NATS_URL, to publish the
+ * IDENTITY_SECRET_ENCRYPTION_KEY; revoke-token and set-permissions also NATS_URL, to publish the
  * invalidation every gateway gets before the command returns. Without MONGO_URL it works on
  * the system `npm start` runs (MongoDB, NATS and base domain from .data/dev.json).
  * Prints what it made as JSON.
@@ -94,13 +94,15 @@ if (parsed.passwordSource) {
   }
 }
 
+const NOTIFYING_COMMANDS = new Set(['revoke-token', 'set-permissions']);
 const identity = await openOffline({
   mongoUrl: env.MONGO_URL!,
   dbName: env.MONGO_DB ?? 'identity',
   baseDomain: env.BASE_DOMAIN,
   secretEncryptionKey,
-  // A revocation must reach the gateways before the command returns, as the API's does.
-  natsUrl: parsed.command === 'revoke-token' ? env.NATS_URL || undefined : undefined,
+  // A revocation or a permission change must reach the gateways before the command returns, as
+  // the API's does.
+  natsUrl: NOTIFYING_COMMANDS.has(parsed.command) ? env.NATS_URL || undefined : undefined,
 });
 try {
   const result = await runCommand(parsed.command, values, identity);

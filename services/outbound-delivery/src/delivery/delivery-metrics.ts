@@ -4,6 +4,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 export class DeliveryMetrics {
   private readonly outcomes: Counter<'outcome'>;
   private readonly attempts: Histogram<'result'>;
+  private readonly withheldEvents: Counter<'event'>;
 
   constructor(registry: Registry) {
     this.outcomes = new Counter({
@@ -19,6 +20,16 @@ export class DeliveryMetrics {
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15],
       registers: [registry],
     });
+    this.withheldEvents = new Counter({
+      name: 'outbound_webhook_events_withheld_total',
+      help: "Events not sent to a subscription because its owner lacks the event's permission",
+      labelNames: ['event'],
+      registers: [registry],
+    });
+  }
+
+  withheld(event: string): void {
+    this.withheldEvents.inc({ event });
   }
 
   settled(outcome: 'succeeded' | 'failed' | 'dropped' | 'skipped'): void {

@@ -1,7 +1,9 @@
 import type {
   Delivery,
   Subscription,
+  SubscriptionOwner as SubscriptionOwnerMessage,
 } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import type { SubscriptionOwner } from '../domain/subscription-owner.js';
 import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument } from '../store/subscription-store.js';
 
@@ -36,5 +38,17 @@ export function toDelivery(doc: DeliveryDocument): Delivery {
       error: attempt.error ?? undefined,
       response_body: attempt.response_body ?? undefined,
     })),
+  };
+}
+
+/** The caller the gateway names; absent from a caller that names none (older gateways). */
+export function ownerOf(
+  owner: SubscriptionOwnerMessage | undefined,
+): Omit<SubscriptionOwner, 'as_of'> | undefined {
+  if (!owner || !owner.user_id) return undefined;
+  return {
+    user_id: owner.user_id,
+    is_owner: owner.is_owner,
+    permissions: [...owner.permissions],
   };
 }

@@ -13,7 +13,7 @@ import type { Redeliver } from '../use-cases/redeliver.js';
 import type { RotateSecret } from '../use-cases/rotate-secret.js';
 import type { SendTestPing } from '../use-cases/send-test-ping.js';
 import type { UpdateSubscription } from '../use-cases/update-subscription.js';
-import { toDelivery, toSubscription } from './mappers.js';
+import { ownerOf, toDelivery, toSubscription } from './mappers.js';
 
 export interface OutboundDeliveryUseCases {
   createSubscription: CreateSubscription;
@@ -39,6 +39,7 @@ export function outboundDeliveryService(
         events: request.events,
         description: request.description,
         inputViolations: request.input_violations,
+        owner: ownerOf(request.owner),
       });
       return { subscription: toSubscription(subscription), secret };
     },
@@ -63,6 +64,7 @@ export function outboundDeliveryService(
         description: request.clear_description ? null : request.description,
         isActive: request.is_active,
         inputViolations: request.input_violations,
+        owner: ownerOf(request.owner),
       });
       return { subscription: toSubscription(subscription) };
     },

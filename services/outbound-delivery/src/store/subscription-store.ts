@@ -1,5 +1,6 @@
 import { Schema, type Connection } from 'mongoose';
 import { nextSequence, TenantScopedRepository } from '@inventory/platform';
+import type { SubscriptionOwner } from '../domain/subscription-owner.js';
 
 /** One signing secret, encrypted at rest; a rotated-out one keeps signing until `expires_at`. */
 export interface StoredSecret {
@@ -20,6 +21,8 @@ export interface SubscriptionDocument {
   consecutive_failures: number;
   /** Newest first; the first is the current secret. */
   secrets: StoredSecret[];
+  /** Who it acts for (ADR 0409); null for subscriptions made before owners were recorded. */
+  owner?: SubscriptionOwner | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -35,6 +38,7 @@ const schema = new Schema<SubscriptionDocument>(
     deactivated_reason: { type: String, default: null },
     consecutive_failures: { type: Number, required: true },
     secrets: { type: Schema.Types.Mixed, required: true },
+    owner: { type: Schema.Types.Mixed, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -42,10 +46,11 @@ const schema = new Schema<SubscriptionDocument>(
 );
 schema.index({ id: 1 }, { unique: true });
 schema.index({ tenant_id: 1, events: 1, is_active: 1 });
+schema.index({ tenant_id: 1, 'owner.user_id': 1 });
 
 export type NewSubscription = Pick<
   SubscriptionDocument,
-  'tenant_id' | 'url' | 'events' | 'description' | 'secrets'
+  'tenant_id' | 'url' | 'events' | 'description' | 'secrets' | 'owner'
 >;
 
 /**
@@ -112,6 +117,29 @@ export class SubscriptionStore extends TenantScopedRepository<SubscriptionDocume
       { id },
       { $set: { ...changes, updated_at: new Date() } },
     );
+  }
+
+  /**
+   * A user's grants changed (identity.user.changed): every subscription the user owns takes them,
+   * unless it already holds grants at least as recent (a subscription set up after the change).
+   */
+  async updateOwnerGrants(
+    tenantId: string,
+    userId: number,
+    grants: Pick<SubscriptionOwner, 'is_owner' | 'permissions' | 'as_of'>,
+  ): Promise<number> {
+    const { modified } = await this.updateMany(
+      tenantId,
+      { 'owner.user_id': userId, 'owner.as_of': { $lt: grants.as_of } },
+      {
+        $set: {
+          'owner.is_owner': grants.is_owner,
+          'owner.permissions': grants.permissions,
+          'owner.as_of': grants.as_of,
+        },
+      },
+    );
+    return modified;
   }
 
   async delete(tenantId: string, id: number): Promise<boolean> {

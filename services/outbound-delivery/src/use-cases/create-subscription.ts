@@ -1,5 +1,6 @@
 import { validationFailed, type FieldViolation, type SecretBox } from '@inventory/platform';
 import { mintSigningSecret } from '../domain/signing-secret.js';
+import type { SubscriptionOwner } from '../domain/subscription-owner.js';
 import {
   checkDescription,
   checkEvents,
@@ -15,6 +16,8 @@ export interface CreateSubscriptionInput {
   events?: string[];
   description?: string;
   inputViolations?: readonly FieldViolation[];
+  /** The caller, who becomes the subscription's owner (ADR 0409). */
+  owner?: Omit<SubscriptionOwner, 'as_of'>;
 }
 
 /** Validates everything (the URL's addresses included), stores the secret encrypted, returns it once. */
@@ -43,6 +46,7 @@ export class CreateSubscription {
       url: input.url!,
       events,
       description: input.description ?? null,
+      owner: input.owner ? { ...input.owner, as_of: new Date() } : null,
       secrets: [
         { encrypted: this.secretBox.encrypt(secret), created_at: new Date(), expires_at: null },
       ],

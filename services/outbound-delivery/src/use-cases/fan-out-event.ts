@@ -3,6 +3,7 @@ import { webhookEventOfSubject, type DomainEventPayload } from '@inventory/event
 import type { DomainEvent, Logger } from '@inventory/platform';
 import { deliveryIdOf } from '../domain/delivery-id.js';
 import { parseEventData, serialiseEnvelope } from '../domain/delivery-envelope.js';
+import { ownerMayReceive } from '../domain/subscription-owner.js';
 import type { AttemptSlots } from '../delivery/attempt-slots.js';
 import type { DeliveryStore } from '../store/delivery-store.js';
 import { pendingDelivery, type DeliveryDocument } from '../store/delivery.js';
@@ -30,6 +31,8 @@ export class FanOutEvent {
     private readonly slots: AttemptSlots,
     private readonly leaseMs: number,
     private readonly logger: Logger,
+    /** Told each event withheld from a subscription whose owner lost its permission. */
+    private readonly withheld?: (event: string) => void,
   ) {}
 
   async execute(event: DomainEvent<DomainEventPayload>): Promise<number> {
@@ -61,6 +64,34 @@ export class FanOutEvent {
     }
   }
 
+  /**
+   * The subscriptions whose owner may read `name` (ADR 0409). The others are withheld: no
+   * delivery, a counted and logged refusal, and the subscription is left as it is, so it sends
+   * again once the permission is back.
+   */
+  private permitted(
+    event: DomainEvent<DomainEventPayload>,
+    name: string,
+    targets: SubscriptionDocument[],
+  ): SubscriptionDocument[] {
+    const permitted = targets.filter((target) => ownerMayReceive(target.owner, name));
+    for (const target of targets) {
+      if (permitted.includes(target)) continue;
+      this.withheld?.(name);
+      this.logger.warn(
+        {
+          event_id: event.id,
+          event: name,
+          subscription_id: target.id,
+          owner_user_id: target.owner?.user_id,
+          tenant_id: event.tenantId,
+        },
+        "event withheld: the subscription's owner no longer holds its permission",
+      );
+    }
+    return permitted;
+  }
+
   private async deliver(
     catalog: Array<{ event: DomainEvent<DomainEventPayload>; name: string }>,
   ): Promise<number> {
@@ -79,7 +110,11 @@ export class FanOutEvent {
       [];
     const now = new Date();
     for (const { event, name } of catalog) {
-      const targets = subscribers.get(`${event.tenantId}\u0000${name}`) ?? [];
+      const targets = this.permitted(
+        event,
+        name,
+        subscribers.get(`${event.tenantId}\u0000${name}`) ?? [],
+      );
       if (targets.length === 0) continue;
       const data = parseEventData(event.payload.data_json);
       if (!data) {

@@ -5,6 +5,7 @@ import {
   checkReceiverUrl,
   mergeViolations,
 } from '../domain/subscription-input.js';
+import type { SubscriptionOwner } from '../domain/subscription-owner.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 import type { ReceiverRules } from './receiver-rules.js';
@@ -18,6 +19,8 @@ export interface UpdateSubscriptionInput {
   description?: string | null;
   isActive?: boolean;
   inputViolations?: readonly FieldViolation[];
+  /** The caller: the subscription's owner from now on when url or events change (ADR 0409). */
+  owner?: Omit<SubscriptionOwner, 'as_of'>;
 }
 
 /**
@@ -49,6 +52,9 @@ export class UpdateSubscription {
     if (input.url !== undefined) changes.url = input.url;
     if (events !== undefined) changes.events = events;
     if (input.description !== undefined) changes.description = input.description;
+    // Whoever aims a subscription vouches for what it sends, with their own grants.
+    if (input.owner && (changes.url !== undefined || changes.events !== undefined))
+      changes.owner = { ...input.owner, as_of: new Date() };
     if (input.isActive === true && !existing.is_active)
       Object.assign(changes, {
         is_active: true,

@@ -31,6 +31,13 @@ export interface TokenChanged {
  */
 export interface UserChanged {
   user_id: number;
+  /**
+   * true when the owner flag or the permissions changed: the two fields below are the user's
+   * grants after the change (outbound-delivery keeps them beside the user's subscriptions).
+   */
+  has_grants: boolean;
+  is_owner: boolean;
+  permissions: string[];
 }
 
 /** One token-authenticated request, as the gateway saw it after the response. */
@@ -255,13 +262,22 @@ export const TokenChanged: MessageFns<TokenChanged> = {
 };
 
 function createBaseUserChanged(): UserChanged {
-  return { user_id: 0 };
+  return { user_id: 0, has_grants: false, is_owner: false, permissions: [] };
 }
 
 export const UserChanged: MessageFns<UserChanged> = {
   encode(message: UserChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.user_id !== 0) {
       writer.uint32(8).int64(message.user_id);
+    }
+    if (message.has_grants !== false) {
+      writer.uint32(16).bool(message.has_grants);
+    }
+    if (message.is_owner !== false) {
+      writer.uint32(24).bool(message.is_owner);
+    }
+    for (const v of message.permissions) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -287,6 +303,30 @@ export const UserChanged: MessageFns<UserChanged> = {
             message.user_id = longToNumber(reader.int64());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.has_grants = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.is_owner = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.permissions.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -306,6 +346,19 @@ export const UserChanged: MessageFns<UserChanged> = {
         : isSet(object.user_id)
           ? globalThis.Number(object.user_id)
           : 0,
+      has_grants: isSet(object.hasGrants)
+        ? globalThis.Boolean(object.hasGrants)
+        : isSet(object.has_grants)
+          ? globalThis.Boolean(object.has_grants)
+          : false,
+      is_owner: isSet(object.isOwner)
+        ? globalThis.Boolean(object.isOwner)
+        : isSet(object.is_owner)
+          ? globalThis.Boolean(object.is_owner)
+          : false,
+      permissions: globalThis.Array.isArray(object?.permissions)
+        ? object.permissions.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -313,6 +366,15 @@ export const UserChanged: MessageFns<UserChanged> = {
     const obj: any = {};
     if (message.user_id !== 0) {
       obj.userId = Math.round(message.user_id);
+    }
+    if (message.has_grants !== false) {
+      obj.hasGrants = message.has_grants;
+    }
+    if (message.is_owner !== false) {
+      obj.isOwner = message.is_owner;
+    }
+    if (message.permissions?.length) {
+      obj.permissions = message.permissions;
     }
     return obj;
   },
@@ -323,6 +385,9 @@ export const UserChanged: MessageFns<UserChanged> = {
   fromPartial<I extends Exact<DeepPartial<UserChanged>, I>>(object: I): UserChanged {
     const message = createBaseUserChanged();
     message.user_id = object.user_id ?? 0;
+    message.has_grants = object.has_grants ?? false;
+    message.is_owner = object.is_owner ?? false;
+    message.permissions = object.permissions?.map((e) => e) || [];
     return message;
   },
 };

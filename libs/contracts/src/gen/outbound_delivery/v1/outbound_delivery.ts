@@ -42,12 +42,24 @@ export interface Subscription {
   consecutive_failures: number;
 }
 
+/**
+ * The user a subscription acts for: who created it or last set its url or events, with that
+ * user's grants at the time. Events are sent only while this user holds each event's
+ * permission; identity.user.changed keeps the grants current (ADR 0409).
+ */
+export interface SubscriptionOwner {
+  user_id: number;
+  is_owner: boolean;
+  permissions: string[];
+}
+
 export interface CreateSubscriptionRequest {
   url: string;
   events: string[];
   description?: string | undefined;
   /** JSON type errors found by the gateway, reported with the service's own. */
   input_violations: FieldViolation[];
+  owner?: SubscriptionOwner | undefined;
 }
 
 export interface CreateSubscriptionResponse {
@@ -88,6 +100,8 @@ export interface UpdateSubscriptionRequest {
   clear_description: boolean;
   is_active?: boolean | undefined;
   input_violations: FieldViolation[];
+  /** The caller; becomes the subscription's owner when url or events change. */
+  owner?: SubscriptionOwner | undefined;
 }
 
 export interface DeleteSubscriptionRequest {
@@ -388,8 +402,119 @@ export const Subscription: MessageFns<Subscription> = {
   },
 };
 
+function createBaseSubscriptionOwner(): SubscriptionOwner {
+  return { user_id: 0, is_owner: false, permissions: [] };
+}
+
+export const SubscriptionOwner: MessageFns<SubscriptionOwner> = {
+  encode(message: SubscriptionOwner, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user_id !== 0) {
+      writer.uint32(8).int64(message.user_id);
+    }
+    if (message.is_owner !== false) {
+      writer.uint32(16).bool(message.is_owner);
+    }
+    for (const v of message.permissions) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionOwner {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionOwner();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.user_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.is_owner = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.permissions.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscriptionOwner {
+    return {
+      user_id: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.Number(object.user_id)
+          : 0,
+      is_owner: isSet(object.isOwner)
+        ? globalThis.Boolean(object.isOwner)
+        : isSet(object.is_owner)
+          ? globalThis.Boolean(object.is_owner)
+          : false,
+      permissions: globalThis.Array.isArray(object?.permissions)
+        ? object.permissions.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SubscriptionOwner): unknown {
+    const obj: any = {};
+    if (message.user_id !== 0) {
+      obj.userId = Math.round(message.user_id);
+    }
+    if (message.is_owner !== false) {
+      obj.isOwner = message.is_owner;
+    }
+    if (message.permissions?.length) {
+      obj.permissions = message.permissions;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscriptionOwner>, I>>(base?: I): SubscriptionOwner {
+    return SubscriptionOwner.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscriptionOwner>, I>>(object: I): SubscriptionOwner {
+    const message = createBaseSubscriptionOwner();
+    message.user_id = object.user_id ?? 0;
+    message.is_owner = object.is_owner ?? false;
+    message.permissions = object.permissions?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
-  return { url: '', events: [], description: undefined, input_violations: [] };
+  return { url: '', events: [], description: undefined, input_violations: [], owner: undefined };
 }
 
 export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = {
@@ -408,6 +533,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     }
     for (const v of message.input_violations) {
       FieldViolation.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.owner !== undefined) {
+      SubscriptionOwner.encode(message.owner, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -457,6 +585,14 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
             message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.owner = SubscriptionOwner.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -481,6 +617,7 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
         : globalThis.Array.isArray(object?.input_violations)
           ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
           : [],
+      owner: isSet(object.owner) ? SubscriptionOwner.fromJSON(object.owner) : undefined,
     };
   },
 
@@ -497,6 +634,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     }
     if (message.input_violations?.length) {
       obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
+    }
+    if (message.owner !== undefined) {
+      obj.owner = SubscriptionOwner.toJSON(message.owner);
     }
     return obj;
   },
@@ -515,6 +655,10 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     message.description = object.description ?? undefined;
     message.input_violations =
       object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    message.owner =
+      object.owner !== undefined && object.owner !== null
+        ? SubscriptionOwner.fromPartial(object.owner)
+        : undefined;
     return message;
   },
 };
@@ -1049,6 +1193,7 @@ function createBaseUpdateSubscriptionRequest(): UpdateSubscriptionRequest {
     clear_description: false,
     is_active: undefined,
     input_violations: [],
+    owner: undefined,
   };
 }
 
@@ -1080,6 +1225,9 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
     }
     for (const v of message.input_violations) {
       FieldViolation.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.owner !== undefined) {
+      SubscriptionOwner.encode(message.owner, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -1161,6 +1309,14 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
             message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.owner = SubscriptionOwner.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1201,6 +1357,7 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
         : globalThis.Array.isArray(object?.input_violations)
           ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
           : [],
+      owner: isSet(object.owner) ? SubscriptionOwner.fromJSON(object.owner) : undefined,
     };
   },
 
@@ -1230,6 +1387,9 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
     if (message.input_violations?.length) {
       obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
     }
+    if (message.owner !== undefined) {
+      obj.owner = SubscriptionOwner.toJSON(message.owner);
+    }
     return obj;
   },
 
@@ -1251,6 +1411,10 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
     message.is_active = object.is_active ?? undefined;
     message.input_violations =
       object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    message.owner =
+      object.owner !== undefined && object.owner !== null
+        ? SubscriptionOwner.fromPartial(object.owner)
+        : undefined;
     return message;
   },
 };
