@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRedisServer, type LocalServer } from '@inventory/local-infra';
+import { startRedisServer, waitFor, type LocalServer } from '@inventory/local-infra';
 import { connectRedis, createLogger, type Redis } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RateLimiter } from './rate-limiter.js';
@@ -47,12 +47,15 @@ describe('RateLimiter against a frozen Redis (SIGSTOP)', () => {
     const startedAt = Date.now();
     // Three periods of steady asking, one request every 20 ms: a token-bucket (GCRA) limit
     // admits its burst and then one per period/limit, 9 in a period; a window admits 5.
-    while (Date.now() - startedAt < 3 * periodMs) {
-      const sentAt = Date.now();
-      const result = await limiter.take('rl:window', limit);
-      if (result?.allowed) admittedAt.push(sentAt);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor(
+      async () => {
+        const sentAt = Date.now();
+        const result = await limiter.take('rl:window', limit);
+        if (result?.allowed) admittedAt.push(sentAt);
+        return Date.now() - startedAt >= 3 * periodMs;
+      },
+      { everyMs: 20, timeoutMs: 60_000 },
+    );
     expect(admittedAt.length).toBeGreaterThanOrEqual(2 * limit);
     for (const at of admittedAt) {
       // Measured from when each request was sent, which is no later than Redis counted it.
