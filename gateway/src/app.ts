@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
-import { enterContext, newRequestId, type Logger } from '@inventory/platform';
+import { createServer, type IncomingMessage, type ServerOptions } from 'node:http';
+import { enterContext, newRequestId, runWithContext, type Logger } from '@inventory/platform';
 import type { IdentityAdapter } from './adapters/identity.js';
 import { registerAuth, type AuthWiring } from './auth/index.js';
 import type { GatewayConfig } from './config.js';
@@ -44,6 +45,27 @@ export interface GatewayDeps extends HealthRouteDeps {
 }
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+const REQUEST_ID = Symbol('requestId');
+
+/** The options Fastify hands a server factory, as far as the server needs them. */
+interface FactoryOptions {
+  http?: ServerOptions;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+}
+
+/**
+ * A caller's X-Request-Id is kept when it is sane, so a request is traceable end to end; else a
+ * new one. Decided once per request (the server's context and Fastify's `request.id` agree).
+ */
+function requestIdOf(request: IncomingMessage & { [REQUEST_ID]?: string }): string {
+  if (request[REQUEST_ID]) return request[REQUEST_ID];
+  const given = request.headers['x-request-id'];
+  return (request[REQUEST_ID] =
+    typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : newRequestId());
+}
 
 /**
  * Builds the HTTP surface. Kept free of listening and process concerns so tests
@@ -57,10 +79,21 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.TRUSTED_PROXIES
       ? deps.config.TRUSTED_PROXIES.split(',').map((ip) => ip.trim())
       : false,
-    // A caller's X-Request-Id is kept when it is sane, so a request is traceable end to end.
-    genReqId: (request) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
+    genReqId: (request) => requestIdOf(request),
+    // Each request starts in a context of its own, before Fastify logs "incoming request": on a
+    // kept-alive connection the previous request's context (tenant, user) would otherwise still
+    // be the current one there (AsyncLocalStorage follows the socket's callbacks).
+    serverFactory: (handler, fastifyOptions) => {
+      const options = fastifyOptions as FactoryOptions;
+      const server = createServer(options.http ?? {}, (request, response) =>
+        runWithContext({ requestId: requestIdOf(request) }, () => handler(request, response)),
+      );
+      // What Fastify sets on a server it makes itself.
+      server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
+      server.requestTimeout = options.requestTimeout ?? 0;
+      server.setTimeout(options.connectionTimeout ?? 0);
+      if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      return server;
     },
     childLoggerFactory: lazyChildLoggerFactory,
     // Parser, router, missing-Host and shutdown errors in the specification's envelopes (#18).
