@@ -75,6 +75,17 @@ describe('gateway error envelopes for hostile and malformed requests', () => {
     expect(response.json!.message).toBe('The Host header is required.');
   });
 
+  it('400 in the envelope for two Host headers, whatever their case: the tenant would be ambiguous', async () => {
+    for (const request of [
+      'GET /api/user HTTP/1.1\r\nHost: a.inventory.localhost\r\nHost: b.inventory.localhost\r\n\r\n',
+      'GET /api/user HTTP/1.1\r\nHost: a.inventory.localhost\r\nhost: a.inventory.localhost\r\n\r\n',
+    ]) {
+      const response = await send(request);
+      expectEnvelope(response, 400, 'malformed_request');
+      expect(response.json!.message).toBe('Only one Host header is allowed.');
+    }
+  });
+
   it('404 envelope, without the path echoed, for a webhook token over the router limit', async () => {
     const token = `wh_${'x'.repeat(5_000)}`;
     const response = await send(

@@ -11,6 +11,7 @@ import {
 } from './envelopes.js';
 import { grpcErrorToHttp } from './grpc-to-http.js';
 import { HttpError } from './http-error.js';
+import { lingerOnClose } from './lingering-close.js';
 
 /** Fastify's own request errors, answered in the specification's shapes instead of its defaults. */
 const FASTIFY_REQUEST_ERRORS: Record<string, { status: number; code: string; message: string }> = {
@@ -113,6 +114,13 @@ export const errorEnvelopeServerOptions = {
   http: { requireHostHeader: false },
 } as const;
 
+function hostHeaderCount(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') count++;
+  return count;
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   let closing = false;
   app.addHook('preClose', async () => {
@@ -131,6 +139,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       void reply.header('connection', 'close');
       return done(new HttpError(400, malformedRequestBody('The Host header is required.')));
     }
+    // Node keeps the first of several Host headers; a proxy in front may have routed by another,
+    // so the request's tenant would be ambiguous (RFC 9112 §3.2: answer 400).
+    if (hostHeaderCount(request.raw.rawHeaders) > 1) {
+      void reply.header('connection', 'close');
+      return done(new HttpError(400, malformedRequestBody('Only one Host header is allowed.')));
+    }
     done();
   });
 
@@ -145,7 +159,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(error.statusCode).headers(error.headers).send(error.body);
     }
     const known = error.code ? FASTIFY_REQUEST_ERRORS[error.code] : undefined;
-    if (known) return reply.code(known.status).send(codeBody(known.code, known.message));
+    if (known) {
+      // Refused before the body was read: let the client finish sending and read the answer.
+      if (!request.raw.complete) lingerOnClose(request.raw.socket);
+      return reply.code(known.status).send(codeBody(known.code, known.message));
+    }
     if (error instanceof SyntaxError)
       return reply
         .code(400)
