@@ -20,8 +20,8 @@ describe('body fields: each rule answers with its exact message', () => {
       api_key: ['The api key field must not be greater than 5 characters.'],
     });
     expect(read(required, 'abc')).toEqual({ value: 'abc', errors: {} });
-    expect(errorsOf(field.string({ refuseNul: true }), 'a\u0000b', 'name')).toEqual({
-      name: ['The name field must not contain NUL characters.'],
+    expect(errorsOf(field.string({ refuseControls: true }), 'a\u0000b', 'name')).toEqual({
+      name: ['The name field must not contain control characters.'],
     });
   });
 

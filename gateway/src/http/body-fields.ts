@@ -1,3 +1,4 @@
+import { controlCharactersMessage, hasControlCharacters } from '@inventory/rules';
 import { addError, isObject, label, type InputField } from './input-field.js';
 
 /**
@@ -20,8 +21,8 @@ interface StringOptions {
   required?: boolean | 'if-present';
   max?: number;
   nulls?: Exclude<NullReading, 'null'>;
-  /** NUL never belongs in a name or key, and some stores and logs truncate at it. */
-  refuseNul?: boolean;
+  /** Control characters never belong in a name or key (the rule is `@inventory/rules`'). */
+  refuseControls?: boolean;
 }
 
 function string(options: StringOptions = {}): InputField<string | undefined> {
@@ -40,12 +41,8 @@ function string(options: StringOptions = {}): InputField<string | undefined> {
       if (value === null && nulls === 'empty') return '';
       if (typeof value !== 'string')
         return void addError(errors, name, `The ${label(name)} field must be a string.`);
-      if (options.refuseNul && value.includes('\u0000'))
-        return void addError(
-          errors,
-          name,
-          `The ${label(name)} field must not contain NUL characters.`,
-        );
+      if (options.refuseControls && hasControlCharacters(value))
+        return void addError(errors, name, controlCharactersMessage(label(name)));
       if (options.max !== undefined && value.length > options.max)
         return void addError(
           errors,

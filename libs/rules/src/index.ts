@@ -43,3 +43,4 @@ export {
   WEBHOOK_SUBSCRIPTIONS_MAX_PER_PAGE,
 } from './webhooks.js';
 export type { OutboundDeliveryStatus, WebhookResult } from './webhooks.js';
+export { controlCharactersMessage, hasControlCharacters } from './text.js';

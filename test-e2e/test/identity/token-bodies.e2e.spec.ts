@@ -73,13 +73,13 @@ describe('PATCH /api/personal-access-tokens/{id} with bodies that are not a JSON
   it('refuses names with NUL characters on edit and on create', async () => {
     const edit = await session.request('PATCH', path(), { name: 'ci\u0000deploy' });
     expect(edit.status).toBe(422);
-    expect(edit.body.errors.name).toEqual(['The name field must not contain NUL characters.']);
+    expect(edit.body.errors.name).toEqual(['The name field must not contain control characters.']);
     await unchanged();
     const create = await session.request('POST', '/api/personal-access-tokens', {
       name: '\u0000',
     });
     expect(create.status).toBe(422);
-    expect(create.body.errors.name).toEqual(['The name field must not contain NUL characters.']);
+    expect(create.body.errors.name).toEqual(['The name field must not contain control characters.']);
   });
 
   it('still edits with a JSON object, and an empty PATCH changes nothing', async () => {

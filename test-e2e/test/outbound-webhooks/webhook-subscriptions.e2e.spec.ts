@@ -190,6 +190,9 @@ describe('outbound webhooks through the gateway', () => {
       { url: `${receiverUrl}/x`, events: [1] },
       { url: `${receiverUrl}/x`, events: Array(101).fill('product.created') },
       { url: `${receiverUrl}/x`, events: ['product.created'], description: 7 },
+      { url: `${receiverUrl}/x`, events: ['product.created'], description: 'a\u0000b' },
+      { url: `${receiverUrl}/x`, events: ['product.created'], description: 'bell\u0007' },
+      { url: `${receiverUrl}/x`, events: ['product.created'], is_active: 'no' },
       { url: 'x'.repeat(3000), events: ['product.created'] },
       { url: 'http://10.0.0.1/hook', events: ['product.created'] },
       { url: 'http://user:pw@127.0.0.1/hook', events: ['product.created'] },
@@ -264,6 +267,42 @@ describe('outbound webhooks through the gateway', () => {
       permissions: ['products:read'],
     });
     expect((await noWebhookPermission.request('GET', PATH)).status).toBe(403);
+  });
+
+  it('is_active: false creates a paused subscription that is sent nothing until it is switched on', async () => {
+    const created = await create(owner, {
+      url: `${receiverUrl}/paused`,
+      events: ['customer.created'],
+      is_active: false,
+      description: 'two\nlines',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ is_active: false, description: 'two\nlines' });
+    const id = created.body.data.id as number;
+    const emit = async (customer: number) => {
+      const { type, event } = domainEventEntry({
+        tenantId: owner.tenant.id,
+        name: 'customer.created',
+        data: { id: customer },
+      });
+      await publisher.publish(type, event);
+    };
+    await emit(1);
+    // Fan-out has handled every event so far (the paused subscription got none), before it is
+    // switched on.
+    await poll(async () => {
+      const info = await (
+        await nats.jetstreamManager()
+      ).consumers.info('DOMAIN', 'outbound-delivery-fan-out');
+      return info.num_pending + info.num_ack_pending === 0 || undefined;
+    });
+    expect((await owner.request('PATCH', `${PATH}/${id}`, { is_active: true })).status).toBe(200);
+    await emit(2);
+    const delivered = await poll(() => received.find((r) => r.path === '/paused'));
+    expect(JSON.parse(delivered.body).data).toEqual({ id: 2 });
+    expect(
+      received.filter((r) => r.path === '/paused').map((r) => JSON.parse(r.body).data.id),
+    ).toEqual([2]);
   });
 
   it('changing, reading, rotating, pinging or redelivering a subscription needs the scope and permission of every event it carries', async () => {

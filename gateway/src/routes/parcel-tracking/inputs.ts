@@ -16,7 +16,7 @@ import { body } from '../../http/route-input.js';
 export const INSTANCE = { instance: param.id('Parcel-tracking instance not found.') };
 
 /** `null` reads as `''`, so a required string reports "required" (the service's rule). */
-const text = () => field.string({ nulls: 'empty', refuseNul: true });
+const text = () => field.string({ nulls: 'empty', refuseControls: true });
 
 const channelEntry = {
   type: 'object',

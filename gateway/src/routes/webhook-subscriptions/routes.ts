@@ -103,6 +103,7 @@ export async function webhookSubscriptionRoutes(
         description: body.description ?? undefined,
         input_violations: violationsOf(errors),
         owner: subscriptionOwner(request),
+        is_active: body.is_active,
       });
       return reply.send({ data: { ...presentSubscription(subscription!), secret } });
     },

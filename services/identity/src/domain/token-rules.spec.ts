@@ -26,8 +26,8 @@ describe('token rules', () => {
     checkName('\u0000', v);
     checkName('ci deploy', v);
     expect(v.list).toEqual([
-      { field: 'name', description: 'The name field must not contain NUL characters.' },
-      { field: 'name', description: 'The name field must not contain NUL characters.' },
+      { field: 'name', description: 'The name field must not contain control characters.' },
+      { field: 'name', description: 'The name field must not contain control characters.' },
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { normaliseCidr } from './cidr.js';
 import { isKnownScope } from '@inventory/access';
+import { controlCharactersMessage, hasControlCharacters } from '@inventory/rules';
 import type { Violations } from './validation.js';
 import { messages } from './validation.js';
 
@@ -11,8 +12,7 @@ export function checkName(name: string | undefined, violations: Violations): voi
   if (name === undefined || name.trim() === '') violations.add('name', messages.required('name'));
   else if (name.length > MAX_NAME_LENGTH)
     violations.add('name', messages.maxString('name', MAX_NAME_LENGTH));
-  // A NUL cuts the name short in C-string consumers (logs, exports, terminals).
-  else if (name.includes('\u0000')) violations.add('name', messages.noNul('name'));
+  else if (hasControlCharacters(name)) violations.add('name', controlCharactersMessage('name'));
 }
 
 /** Unknown scopes are named one by one (`scopes.2`), so a client sees which is wrong. */

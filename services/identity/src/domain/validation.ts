@@ -14,7 +14,6 @@ export const messages = {
   after: (field: string) => `The ${label(field)} field must be a date after now.`,
   taken: (field: string) => `The ${label(field)} has already been taken.`,
   format: (field: string) => `The ${label(field)} field format is invalid.`,
-  noNul: (field: string) => `The ${label(field)} field must not contain NUL characters.`,
 };
 
 /** `ip_allowlist.2` reads as "ip allowlist.2", as Laravel does. */

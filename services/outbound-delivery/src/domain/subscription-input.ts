@@ -1,5 +1,6 @@
 import { isWebhookEventName } from '@inventory/events';
 import type { FieldViolation } from '@inventory/platform';
+import { controlCharactersMessage, hasControlCharacters } from '@inventory/rules';
 import {
   checkResolvedHost,
   checkUrlShape,
@@ -37,6 +38,8 @@ export function checkDescription(
       field: 'description',
       description: `The description may not be greater than ${MAX_DESCRIPTION_LENGTH} characters.`,
     });
+  else if (description !== undefined && hasControlCharacters(description, { lineBreaks: true }))
+    violations.push({ field: 'description', description: controlCharactersMessage('description') });
 }
 
 /** Every rule of a receiver URL, DNS included; adds at most one violation on `url`. */

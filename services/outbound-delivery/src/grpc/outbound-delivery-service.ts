@@ -40,6 +40,7 @@ export function outboundDeliveryService(
         description: request.description,
         inputViolations: request.input_violations,
         owner: ownerOf(request.owner),
+        isActive: request.is_active,
       });
       return { subscription: toSubscription(subscription), secret };
     },

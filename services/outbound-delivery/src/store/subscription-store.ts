@@ -51,7 +51,7 @@ schema.index({ tenant_id: 1, 'owner.user_id': 1 });
 export type NewSubscription = Pick<
   SubscriptionDocument,
   'tenant_id' | 'url' | 'events' | 'description' | 'secrets' | 'owner'
->;
+> & { is_active?: boolean };
 
 /**
  * A tenant's webhook subscriptions. Every read and write names the tenant, except the delivery
@@ -67,7 +67,7 @@ export class SubscriptionStore extends TenantScopedRepository<SubscriptionDocume
     const doc: SubscriptionDocument = {
       ...input,
       id: await nextSequence(this.connection, 'subscriptions'),
-      is_active: true,
+      is_active: input.is_active ?? true,
       deactivated_reason: null,
       consecutive_failures: 0,
       created_at: now,

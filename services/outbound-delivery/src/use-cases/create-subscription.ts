@@ -16,6 +16,8 @@ export interface CreateSubscriptionInput {
   events?: string[];
   description?: string;
   inputViolations?: readonly FieldViolation[];
+  /** false: created paused. */
+  isActive?: boolean;
   /** The caller, who becomes the subscription's owner (ADR 0409). */
   owner?: Omit<SubscriptionOwner, 'as_of'>;
 }
@@ -47,6 +49,7 @@ export class CreateSubscription {
       events,
       description: input.description ?? null,
       owner: input.owner ? { ...input.owner, as_of: new Date() } : null,
+      is_active: input.isActive ?? true,
       secrets: [
         { encrypted: this.secretBox.encrypt(secret), created_at: new Date(), expires_at: null },
       ],

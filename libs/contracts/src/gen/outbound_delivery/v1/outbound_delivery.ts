@@ -60,6 +60,8 @@ export interface CreateSubscriptionRequest {
   /** JSON type errors found by the gateway, reported with the service's own. */
   input_violations: FieldViolation[];
   owner?: SubscriptionOwner | undefined;
+  /** false creates it paused (no deliveries until it is set true); absent or true: active. */
+  is_active?: boolean | undefined;
 }
 
 export interface CreateSubscriptionResponse {
@@ -514,7 +516,14 @@ export const SubscriptionOwner: MessageFns<SubscriptionOwner> = {
 };
 
 function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
-  return { url: '', events: [], description: undefined, input_violations: [], owner: undefined };
+  return {
+    url: '',
+    events: [],
+    description: undefined,
+    input_violations: [],
+    owner: undefined,
+    is_active: undefined,
+  };
 }
 
 export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = {
@@ -536,6 +545,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     }
     if (message.owner !== undefined) {
       SubscriptionOwner.encode(message.owner, writer.uint32(42).fork()).join();
+    }
+    if (message.is_active !== undefined) {
+      writer.uint32(48).bool(message.is_active);
     }
     return writer;
   },
@@ -593,6 +605,14 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
             message.owner = SubscriptionOwner.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.is_active = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -618,6 +638,11 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
           ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
           : [],
       owner: isSet(object.owner) ? SubscriptionOwner.fromJSON(object.owner) : undefined,
+      is_active: isSet(object.isActive)
+        ? globalThis.Boolean(object.isActive)
+        : isSet(object.is_active)
+          ? globalThis.Boolean(object.is_active)
+          : undefined,
     };
   },
 
@@ -637,6 +662,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     }
     if (message.owner !== undefined) {
       obj.owner = SubscriptionOwner.toJSON(message.owner);
+    }
+    if (message.is_active !== undefined) {
+      obj.isActive = message.is_active;
     }
     return obj;
   },
@@ -659,6 +687,7 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
       object.owner !== undefined && object.owner !== null
         ? SubscriptionOwner.fromPartial(object.owner)
         : undefined;
+    message.is_active = object.is_active ?? undefined;
     return message;
   },
 };
