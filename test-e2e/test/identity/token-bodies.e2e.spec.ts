@@ -79,7 +79,9 @@ describe('PATCH /api/personal-access-tokens/{id} with bodies that are not a JSON
       name: '\u0000',
     });
     expect(create.status).toBe(422);
-    expect(create.body.errors.name).toEqual(['The name field must not contain control characters.']);
+    expect(create.body.errors.name).toEqual([
+      'The name field must not contain control characters.',
+    ]);
   });
 
   it('still edits with a JSON object, and an empty PATCH changes nothing', async () => {

@@ -78,14 +78,18 @@ describe('parcel-tracking instance writes refuse bodies that are not JSON object
       fresh.request('POST', `${PREFIX}/instances`, validCreate({ name: 'Parcels\u0000evil' })),
     );
     expect(created.status).toBe(422);
-    expect(created.body.errors.name).toEqual(['The name field must not contain control characters.']);
+    expect(created.body.errors.name).toEqual([
+      'The name field must not contain control characters.',
+    ]);
 
     const { t, instance } = await suite.connected();
     const updated = await counted(
       t.request('PATCH', `${PREFIX}/instances/${instance.id}`, { name: 'a\u0000b' }),
     );
     expect(updated.status).toBe(422);
-    expect(updated.body.errors.name).toEqual(['The name field must not contain control characters.']);
+    expect(updated.body.errors.name).toEqual([
+      'The name field must not contain control characters.',
+    ]);
     expect((await t.request('GET', `${PREFIX}/instances/${instance.id}`)).body.data.name).toBe(
       instance.name,
     );
