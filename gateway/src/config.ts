@@ -46,7 +46,7 @@ const fields = z.object({
    */
   RATE_LIMIT_LEASE_MAX_SLOTS: z.coerce.number().int().positive().default(64),
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
-  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(50),
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(100),
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   /** The built web app served under /app (issue #17); default apps/web/dist of this checkout. */
   WEB_APP_DIR: z.string().min(1).optional(),

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../http/http-error.js';
 import { LoginThrottle } from './login-throttle.js';
 
-/** Issue #18 item 5: logins are not held by a frozen Redis (and credentials are still checked by the route). */
-describe('LoginThrottle against a frozen Redis (SIGSTOP)', () => {
+/** Failed-login throttling (ADR 0112); logins are not held by a frozen Redis (the route still checks credentials). */
+describe('LoginThrottle against a real Redis, then a frozen one (SIGSTOP)', () => {
   let server: LocalServer;
   let redis: Redis;
   let dataDir: string;
@@ -24,6 +24,48 @@ describe('LoginThrottle against a frozen Redis (SIGSTOP)', () => {
     redis?.disconnect();
     await server?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('counts an address per tenant, in a bucket that drains: a busy office is slowed on one tenant, never locked out of all', async () => {
+    let now = 1_000_000;
+    const throttle = new LoginThrottle(
+      redis,
+      // 4 failures per address and tenant, draining one per 15 s.
+      { maxPerAccount: 1_000, maxPerIp: 4, windowSeconds: 60, now: () => now },
+      createLogger({ service: 'test', level: 'silent' }),
+    );
+    const office = '198.51.100.7';
+    for (let i = 0; i < 4; i++) {
+      expect(await throttle.blockedFor('tenant-a', `user${i}@a.test`, office)).toBe(0);
+      await throttle.recordFailure('tenant-a', `user${i}@a.test`, office);
+    }
+    // Blocked on tenant A, for about one drained failure (15 s), not the whole window.
+    expect(await throttle.blockedFor('tenant-a', 'someone@a.test', office)).toBe(15);
+    // Another tenant's users behind the same address are not affected.
+    expect(await throttle.blockedFor('tenant-b', 'someone@b.test', office)).toBe(0);
+
+    now += 15_000;
+    expect(await throttle.blockedFor('tenant-a', 'someone@a.test', office)).toBe(0);
+    await throttle.recordFailure('tenant-a', 'someone@a.test', office);
+    expect(await throttle.blockedFor('tenant-a', 'other@a.test', office)).toBe(15);
+    now += 60_000;
+    // Fully drained: the whole allowance is back.
+    for (let i = 0; i < 3; i++) await throttle.recordFailure('tenant-a', `x${i}@a.test`, office);
+    expect(await throttle.blockedFor('tenant-a', 'other@a.test', office)).toBe(0);
+  });
+
+  it('still blocks one account after its failures, from any address, for the rest of the window', async () => {
+    const throttle = new LoginThrottle(
+      redis,
+      { maxPerAccount: 2, maxPerIp: 100, windowSeconds: 60 },
+      createLogger({ service: 'test', level: 'silent' }),
+    );
+    await throttle.recordFailure('tenant-c', 'ann@c.test', '203.0.113.1');
+    await throttle.recordFailure('tenant-c', 'ann@c.test', '203.0.113.2');
+    const wait = await throttle.blockedFor('tenant-c', 'ANN@c.test ', '203.0.113.3');
+    expect(wait).toBeGreaterThan(55);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(await throttle.blockedFor('tenant-c', 'bob@c.test', '203.0.113.3')).toBe(0);
   });
 
   it('does not throttle while Redis is frozen, probes it one call at a time, and counts again after SIGCONT', async () => {
