@@ -13,8 +13,10 @@ import {
   ensureStream,
   EventPublisher,
   ProcessedEventStore,
+  redeliveryDelayMs,
   REQUEST_ID_HEADER,
   runWithContext,
+  startBatchConsumer,
   startConsumer,
   type DomainEvent,
 } from '../src/index.js';
@@ -150,5 +152,74 @@ describe('JetStream events with an idempotent durable consumer', () => {
     await consumerDrained(manager, 'TESTING', 'flaky-handler');
     await consumer.stop();
     expect(attempts).toBe(3);
+  });
+
+  it('never drops an event whose handler keeps failing: redelivered past ten deliveries, with growing waits, until it succeeds (ADR 0740)', async () => {
+    const jetstream = nats.jetstream();
+    const manager = await nats.jetstreamManager();
+    const attemptsAt: number[] = [];
+    const consumer = await startConsumer({
+      jetstream,
+      manager,
+      stream: 'TESTING',
+      durable: 'long-outage',
+      event: defineEvent('testing.echo.outage', EchoRequest),
+      logger,
+      retryDelayMs: 5,
+      maxRetryDelayMs: 40,
+      handle: async () => {
+        attemptsAt.push(Date.now());
+        if (attemptsAt.length < 15) throw new Error('dependency frozen');
+      },
+    });
+    await new EventPublisher(jetstream).publish(defineEvent('testing.echo.outage', EchoRequest), {
+      tenantId: 't1',
+      payload: EchoRequest.fromPartial({ text: 'outlast the outage' }),
+    });
+    await waitFor(() => attemptsAt.length === 15, 30_000);
+    await consumerDrained(manager, 'TESTING', 'long-outage');
+    await consumer.stop();
+    expect(attemptsAt).toHaveLength(15);
+    expect((await manager.consumers.info('TESTING', 'long-outage')).config.max_deliver).toBe(-1);
+  });
+
+  it('redelivers a failed batch past ten deliveries too, every event of it, until the handler succeeds', async () => {
+    const jetstream = nats.jetstream();
+    const manager = await nats.jetstreamManager();
+    const event = defineEvent('testing.echo.batch-outage', EchoRequest);
+    let calls = 0;
+    const handled = new Set<string>();
+    const consumer = await startBatchConsumer({
+      jetstream,
+      manager,
+      stream: 'TESTING',
+      durable: 'batch-long-outage',
+      event,
+      logger,
+      retryDelayMs: 5,
+      maxRetryDelayMs: 40,
+      handle: async (events) => {
+        calls++;
+        if (calls < 15) throw new Error('dependency frozen');
+        for (const one of events) handled.add(one.payload.text);
+      },
+    });
+    const publisher = new EventPublisher(jetstream);
+    for (const text of ['one', 'two', 'three'])
+      await publisher.publish(event, {
+        tenantId: 't1',
+        payload: EchoRequest.fromPartial({ text }),
+      });
+    await waitFor(() => handled.size === 3, 30_000);
+    await consumerDrained(manager, 'TESTING', 'batch-long-outage');
+    await consumer.stop();
+    expect([...handled].sort()).toEqual(['one', 'three', 'two']);
+  });
+
+  it('waits twice as long before each redelivery, up to the longest wait', () => {
+    expect([1, 2, 3, 4, 5, 8, 40].map((n) => redeliveryDelayMs(n))).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 60_000, 60_000,
+    ]);
+    expect(redeliveryDelayMs(3, { baseMs: 5, maxMs: 40 })).toBe(20);
   });
 });

@@ -11,6 +11,7 @@ import {
   GroupCommitQueue,
   SecretBox,
   ServiceRuntime,
+  startBatchConsumer,
   startConsumer,
 } from '@inventory/platform';
 import { readConfig } from './config.js';
@@ -20,7 +21,6 @@ import { systemResolve } from './delivery/guarded-lookup.js';
 import { HttpSender } from './delivery/http-sender.js';
 import { AttemptSlots } from './delivery/attempt-slots.js';
 import { RateCap } from './delivery/rate-cap.js';
-import { startBatchConsumer } from './events/batch-consumer.js';
 import type { Resolve } from './domain/receiver-url.js';
 import { outboundDeliveryService } from './grpc/outbound-delivery-service.js';
 import { DeliveryStore } from './store/delivery-store.js';

@@ -8,6 +8,11 @@ export interface Fault {
   action: 'freeze' | 'kill';
   /** The request that must answer a JSON 503 during the outage and 2xx after it. */
   probe: ProbeName;
+  /**
+   * A freeze lasts at least this long (default: until the probe answers 503). Long enough to
+   * outlast every retry a consumer used to give up after (ADR 0740).
+   */
+  holdMs?: number;
 }
 
 export type ProbeName = 'user' | 'channels' | 'activity' | 'webhook' | 'subscriptions' | 'readyz';
@@ -93,6 +98,7 @@ export const ALL_FAULTS: Fault[] = [
     process: 'redis-server',
     action: 'freeze',
     probe: 'readyz',
+    holdMs: 20_000,
   },
   { part: 'redis', name: 'kill redis', process: 'redis-server', action: 'kill', probe: 'readyz' },
   { part: 'nats', name: 'freeze nats', process: 'nats-server', action: 'freeze', probe: 'readyz' },

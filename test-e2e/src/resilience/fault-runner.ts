@@ -155,6 +155,13 @@ export async function runFaults(
           () =>
             fault.action === 'kill' && restartCount(system.output(), fault.part) > restartsBefore,
         );
+        // Held frozen for the fault's whole length, the probe still asked all along.
+        if (fault.action === 'freeze' && fault.holdMs)
+          await pollFor(
+            fault.probe,
+            () => false,
+            () => Date.now() - start >= fault.holdMs!,
+          );
       } finally {
         if (fault.action === 'freeze') process.kill(pid, 'SIGCONT');
       }

@@ -10,6 +10,7 @@ import {
 } from '../metrics/shared-metrics.js';
 import { decodeEnvelope, decodeEvent, type DomainEvent, type EventType } from './event-types.js';
 import { ensureDurableConsumer } from './durable-consumer.js';
+import { DEFAULT_RETRY_BACKOFF, redeliveryDelayMs, STUCK_AFTER_DELIVERIES } from './redelivery.js';
 import type { ProcessedEventStore } from './processed-events.js';
 
 export interface ConsumerOptions<T> {
@@ -23,10 +24,13 @@ export interface ConsumerOptions<T> {
   /** When given, each event id is handled at most once by this durable consumer. */
   processed?: ProcessedEventStore;
   logger: Logger;
+  /** Default: no limit; an event is never dropped because its handler kept failing (ADR 0740). */
   maxDeliver?: number;
   ackWaitMs?: number;
-  /** Back-off before a failed event is redelivered. */
+  /** The wait before the first redelivery of a failed event; doubled each time, up to a minute. */
   retryDelayMs?: number;
+  /** The longest wait between redeliveries (default 60 s). */
+  maxRetryDelayMs?: number;
 }
 
 export interface ConsumerHandle {
@@ -34,9 +38,9 @@ export interface ConsumerHandle {
 }
 
 /**
- * A durable, explicitly acknowledged JetStream consumer. Handler failures are
- * nak'ed with a delay and retried up to `maxDeliver`; undecodable messages are
- * terminated (they can never succeed) and logged.
+ * A durable, explicitly acknowledged JetStream consumer. Handler failures are nak'ed and retried
+ * with a growing delay (`redeliveryDelayMs`), without a limit unless `maxDeliver` sets one;
+ * undecodable messages are terminated (they can never succeed) and logged.
  */
 export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<ConsumerHandle> {
   const { manager, jetstream, stream, durable, logger } = options;
@@ -112,7 +116,7 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
           return count(event.subject, 'duplicate');
         }
         if (claim === 'in-progress') {
-          message.nak(options.retryDelayMs ?? 1_000);
+          message.nak(options.retryDelayMs ?? DEFAULT_RETRY_BACKOFF.baseMs);
           return 'in-progress';
         }
       }
@@ -124,17 +128,23 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
       } catch (error) {
         await processed?.release(durable, event.id).catch(() => undefined);
         const failed = count(event.subject, 'failed');
-        logger.warn(
+        const deliveries = message.info.redeliveryCount;
+        const delayMs = redeliveryDelayMs(deliveries, {
+          baseMs: options.retryDelayMs,
+          maxMs: options.maxRetryDelayMs,
+        });
+        logger[deliveries >= STUCK_AFTER_DELIVERIES ? 'error' : 'warn'](
           {
             err: error,
             event_id: event.id,
             subject: event.subject,
-            attempt: message.info.redeliveryCount,
+            attempt: deliveries,
+            retry_in_ms: delayMs,
             durable,
           },
           'event handler failed; will retry',
         );
-        message.nak(options.retryDelayMs ?? 1_000);
+        message.nak(delayMs);
         return failed;
       }
     });

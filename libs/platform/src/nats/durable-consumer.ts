@@ -5,6 +5,7 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from 'nats';
+import { UNLIMITED_DELIVERIES } from './redelivery.js';
 
 export interface DurableConsumerSpec {
   stream: string;
@@ -12,6 +13,7 @@ export interface DurableConsumerSpec {
   durable: string;
   /** The one subject it reads (an event type's). */
   filterSubject: string;
+  /** Default: no limit (ADR 0740). */
   maxDeliver?: number;
   ackWaitMs?: number;
 }
@@ -28,7 +30,7 @@ export async function ensureDurableConsumer(
   spec: DurableConsumerSpec,
 ): Promise<Consumer> {
   const { stream, durable } = spec;
-  const maxDeliver = spec.maxDeliver ?? 10;
+  const maxDeliver = spec.maxDeliver ?? UNLIMITED_DELIVERIES;
   const ackWait = (spec.ackWaitMs ?? 30_000) * 1_000_000;
   try {
     await manager.consumers.info(stream, durable);

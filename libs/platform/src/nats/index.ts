@@ -12,6 +12,13 @@ export {
 export { ensureStream, type StreamSpec } from './streams.js';
 export { EventPublisher, REQUEST_ID_HEADER } from './publisher.js';
 export { startConsumer, type ConsumerHandle, type ConsumerOptions } from './consumer.js';
+export { startBatchConsumer, type BatchConsumerOptions } from './batch-consumer.js';
+export {
+  DEFAULT_RETRY_BACKOFF,
+  redeliveryDelayMs,
+  UNLIMITED_DELIVERIES,
+  type RetryBackoff,
+} from './redelivery.js';
 export { ensureDurableConsumer, type DurableConsumerSpec } from './durable-consumer.js';
 export { ProcessedEventStore, type ClaimResult } from './processed-events.js';
 export {

@@ -1,12 +1,9 @@
 import type { JetStreamClient, JetStreamManager, JsMsg } from 'nats';
-import {
-  decodeEnvelope,
-  decodeEvent,
-  ensureDurableConsumer,
-  type DomainEvent,
-  type EventType,
-  type Logger,
-} from '@inventory/platform';
+import type { Logger } from 'pino';
+import { eventsHandled, eventsRedelivered } from '../metrics/shared-metrics.js';
+import { ensureDurableConsumer } from './durable-consumer.js';
+import { decodeEnvelope, decodeEvent, type DomainEvent, type EventType } from './event-types.js';
+import { redeliveryDelayMs, STUCK_AFTER_DELIVERIES } from './redelivery.js';
 
 export interface BatchConsumerOptions<T> {
   jetstream: JetStreamClient;
@@ -25,13 +22,17 @@ export interface BatchConsumerOptions<T> {
    * others to go on (fan-out makes its first attempts inside the batch, ADR 0408).
    */
   concurrency?: number;
+  /** Default: no limit (ADR 0740). */
   maxDeliver?: number;
   /**
    * How long JetStream waits for an ack before redelivering (default 30 s). Events held here
    * are kept alive (`working()`) every third of it, so only a dead replica's events come back.
    */
   ackWaitMs?: number;
+  /** The wait before the first redelivery of a failed batch's events; doubled each time. */
   retryDelayMs?: number;
+  /** The longest wait between redeliveries (default 60 s). */
+  maxRetryDelayMs?: number;
 }
 
 /**
@@ -39,7 +40,8 @@ export interface BatchConsumerOptions<T> {
  * previous batches were being handled (group commit): one event at a time cost the fan-out a
  * MongoDB round trip per event, a batch costs one per batch. Acknowledged only after the
  * handler resolved, so a crash redelivers the batch (at-least-once; fan-out is idempotent by its
- * unique key). ADR 0406; several batches at once and the heartbeat, ADR 0408.
+ * unique key). A failed batch's events come back with a growing delay and are never dropped
+ * (ADR 0740). ADR 0406; several batches at once and the heartbeat, ADR 0408.
  */
 export async function startBatchConsumer<T>(
   options: BatchConsumerOptions<T>,
@@ -80,6 +82,7 @@ export async function startBatchConsumer<T>(
         );
         message.term();
         held.delete(message);
+        eventsHandled.inc({ durable, subject: message.subject, outcome: 'undecodable' });
       }
     }
     if (decoded.length === 0) return;
@@ -89,13 +92,22 @@ export async function startBatchConsumer<T>(
         message.ack();
         held.delete(message);
       }
+      for (const { event } of decoded)
+        eventsHandled.inc({ durable, subject: event.subject, outcome: 'handled' });
     } catch (error) {
-      logger.warn(
-        { err: error, events: decoded.length, durable },
+      const deliveries = Math.max(...decoded.map(({ message }) => message.info.redeliveryCount));
+      logger[deliveries >= STUCK_AFTER_DELIVERIES ? 'error' : 'warn'](
+        { err: error, events: decoded.length, attempt: deliveries, durable },
         'event batch handler failed; will retry',
       );
-      for (const { message } of decoded) {
-        message.nak(options.retryDelayMs ?? 1_000);
+      for (const { message, event } of decoded) {
+        eventsHandled.inc({ durable, subject: event.subject, outcome: 'failed' });
+        message.nak(
+          redeliveryDelayMs(message.info.redeliveryCount, {
+            baseMs: options.retryDelayMs,
+            maxMs: options.maxRetryDelayMs,
+          }),
+        );
         held.delete(message);
       }
     }
@@ -130,6 +142,7 @@ export async function startBatchConsumer<T>(
 
   const loop = (async () => {
     for await (const message of messages) {
+      if (message.redelivered) eventsRedelivered.inc({ durable });
       waiting.push(message);
       held.add(message);
       schedulePump();
