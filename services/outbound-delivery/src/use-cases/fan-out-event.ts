@@ -8,7 +8,10 @@ import type { AttemptSlots } from '../delivery/attempt-slots.js';
 import type { DeliveryStore } from '../store/delivery-store.js';
 import { pendingDelivery, type DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
-import type { AttemptDelivery } from './attempt-delivery.js';
+import type { AttemptDelivery, FirstAttempt } from './attempt-delivery.js';
+
+/** First attempts remembered while their rows are not stored; far above one replica's batches. */
+const MAX_UNSTORED = 20_000;
 
 /**
  * Catalog events → one delivery per active subscription of the event's tenant that lists it,
@@ -23,6 +26,12 @@ import type { AttemptDelivery } from './attempt-delivery.js';
 export class FanOutEvent {
   /** Events being handled by a batch of this replica: a copy in another batch waits for it. */
   private readonly inProgress = new Map<string, Promise<void>>();
+  /**
+   * First attempts made and not yet stored, by dedupe key: a batch whose insert failed comes back
+   * from JetStream and stores these instead of sending them again. Bounded (the oldest go first),
+   * and per replica: only a replica that dies between an attempt and its row repeats one.
+   */
+  private readonly unstored = new Map<string, FirstAttempt>();
 
   constructor(
     private readonly subscriptions: SubscriptionStore,
@@ -62,6 +71,11 @@ export class FanOutEvent {
       // that batch failed, the original is redelivered and handled again).
       await Promise.all(copies);
     }
+  }
+
+  private remember(entry: FirstAttempt): void {
+    this.unstored.set(entry.row.dedupe_key, entry);
+    if (this.unstored.size > MAX_UNSTORED) this.unstored.delete(this.unstored.keys().next().value!);
   }
 
   /**
@@ -155,15 +169,24 @@ export class FanOutEvent {
       candidates.map(({ delivery }) => delivery.dedupe_key),
     );
     const fresh = candidates.filter(({ delivery }) => !recorded.has(delivery.dedupe_key));
+    // Attempts this replica made whose rows could not be stored (MongoDB failed after the
+    // receiver answered): stored now as they were, never sent again (ADR 0741).
+    const remembered = fresh.flatMap(({ delivery }) => {
+      const entry = this.unstored.get(delivery.dedupe_key);
+      return entry ? [entry] : [];
+    });
+    const toAttempt = fresh.filter(({ delivery }) => !this.unstored.has(delivery.dedupe_key));
     const admitted = await this.attempts.admit(
-      fresh.map(({ delivery }) => delivery),
-      fresh.map(({ subscription }) => subscription),
+      toAttempt.map(({ delivery }) => delivery),
+      toAttempt.map(({ subscription }) => subscription),
     );
-    const attempted = await Promise.all(
-      fresh.map(({ delivery, subscription }, index) =>
+    const made = await Promise.all(
+      toAttempt.map(({ delivery, subscription }, index) =>
         this.slots.run(() => this.attempts.firstAttempt(delivery, subscription, admitted[index]!)),
       ),
     );
+    for (const entry of made) this.remember(entry);
+    const attempted = [...remembered, ...made];
     // Rows whose subscription change must come first are stored pending and leased to this
     // replica, then settled; a crash in between leaves the lease to expire (the worker repeats).
     const lease = { lease_until: new Date(Date.now() + this.leaseMs), lease_token: randomUUID() };
@@ -173,6 +196,8 @@ export class FanOutEvent {
         (row) => row.dedupe_key,
       ),
     );
+    // Stored, or stored by another replica: either way no longer this replica's to keep.
+    for (const { row } of attempted) this.unstored.delete(row.dedupe_key);
     const settles: Array<Promise<void>> = [];
     for (const { row, outcome, settle } of attempted) {
       // Not stored: another replica handled the same event at the same time and stored it.
