@@ -8,6 +8,14 @@ import { assertUpdatedSize } from '../update/limits.js';
 import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
 import { INT64_SENSITIVE, applyInt64Operators } from '../update/int64.js';
 import { applyPull } from '../update/pull.js';
+import { inAliasSpace } from '../safety/alias-space.js';
+import {
+  aliasDoc,
+  aliasSpec,
+  hasUnsafeKeys,
+  mentionsUnsafe,
+  unaliasDoc,
+} from '../safety/unsafe-keys.js';
 import { carryNumericTypes, carryUnchangedNumericTypes, typedForm } from '../numeric/types.js';
 
 const OPERATORS = new Set([
@@ -141,11 +149,45 @@ function applyOperators(
   return modified;
 }
 
-/** Returns the updated copy of `doc`; the stored original is never touched. */
+type UpdateOptions = { arrayFilters?: Document[]; query?: Document; isInsert?: boolean };
+
+const mentionedIn = (spec: UpdateSpec, opts: UpdateOptions): boolean =>
+  mentionsUnsafe(spec) || mentionsUnsafe(opts.query) || mentionsUnsafe(opts.arrayFilters);
+
+/**
+ * Returns the updated copy of `doc`; the stored original is never touched. A document or an update
+ * naming `__proto__`, `constructor` or `prototype` is updated with those keys aliased (mingo walks
+ * paths with plain property access), so they are stored as fields and never reach a prototype.
+ */
 export function applyUpdate(
   original: Document,
   spec: UpdateSpec,
-  opts: { arrayFilters?: Document[]; query?: Document; isInsert?: boolean } = {},
+  opts: UpdateOptions = {},
+): UpdateResult {
+  if (!mentionedIn(spec, opts) && !hasUnsafeKeys(original))
+    return applyUpdateDirect(original, spec, opts);
+  const { doc, modified } = inAliasSpace(() =>
+    applyUpdateDirect(aliasDoc(original), aliasUpdate(spec), aliasOptions(opts)),
+  );
+  const result = unaliasDoc(doc);
+  if (Array.isArray(spec)) carryUnchangedNumericTypes(original, result);
+  else carryNumericTypes(original, result);
+  return { doc: result, modified };
+}
+
+const aliasUpdate = (spec: UpdateSpec): UpdateSpec =>
+  aliasSpec(spec, Array.isArray(spec) ? 'pipeline' : 'update');
+
+const aliasOptions = (opts: UpdateOptions): UpdateOptions => ({
+  ...opts,
+  query: opts.query && aliasSpec(opts.query, 'query'),
+  arrayFilters: opts.arrayFilters && aliasSpec(opts.arrayFilters, 'query'),
+});
+
+function applyUpdateDirect(
+  original: Document,
+  spec: UpdateSpec,
+  opts: UpdateOptions,
 ): UpdateResult {
   const query = opts.query ?? {};
   if (Array.isArray(spec)) {
@@ -196,12 +238,22 @@ export function buildUpsert(
   spec: UpdateSpec,
   arrayFilters?: Document[],
 ): Document {
+  if (!mentionedIn(spec, { query, arrayFilters }))
+    return buildUpsertDirect(query, spec, arrayFilters);
+  const doc = inAliasSpace(() => {
+    const aliased = aliasOptions({ query, arrayFilters });
+    return buildUpsertDirect(aliased.query!, aliasUpdate(spec), aliased.arrayFilters);
+  });
+  return unaliasDoc(doc);
+}
+
+function buildUpsertDirect(query: Document, spec: UpdateSpec, arrayFilters?: Document[]): Document {
   const base: Document = {};
   const isOperatorUpdate =
     !Array.isArray(spec) && Object.keys(spec).every((k) => k.startsWith('$'));
   if (Array.isArray(spec) || isOperatorUpdate) seedFromQuery(query, base);
   else if (query._id !== undefined && !isOperatorObject(query._id)) base._id = query._id;
-  const { doc } = applyUpdate(base, spec, { arrayFilters, query, isInsert: true });
+  const { doc } = applyUpdateDirect(base, spec, { arrayFilters, query, isInsert: true });
   // `{_id: null}` seeds a null _id, as MongoDB does; only a missing one is generated.
   const { _id, ...rest } = doc;
   return { _id: _id === undefined ? new ObjectId() : _id, ...rest };

@@ -5,6 +5,15 @@ import * as booleanOperators from 'mingo/operators/expression/boolean';
 import * as comparisonOperators from 'mingo/operators/expression/comparison';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
+import type { Document } from 'bson';
+import { inAliasSpace } from '../safety/alias-space.js';
+import {
+  aliasDoc,
+  aliasSpec,
+  hasUnsafeKeys,
+  mentionsUnsafe,
+  unaliasOutput,
+} from '../safety/unsafe-keys.js';
 import { queryOverrides } from '../query/operators.js';
 import { projectStage } from '../query/aggregation-project.js';
 
@@ -41,8 +50,27 @@ export function queryOptions(): Partial<Options> {
   return COMPUTE_OPTIONS as unknown as Partial<Options>;
 }
 
+const construct = (filter: Record<string, unknown>): Query =>
+  FAST_PATH ? new QueryImpl!(filter, QUERY_OPTIONS) : new Query(filter, QUERY_OPTIONS);
+
 export function compileQuery(filter: Record<string, unknown>): Query {
-  return FAST_PATH ? new QueryImpl!(filter, QUERY_OPTIONS) : new Query(filter, QUERY_OPTIONS);
+  if (!mentionsUnsafe(filter)) return construct(filter);
+  // mingo resolves paths with plain property access: `constructor.name` would match every
+  // document. The filter and each tested document are aliased alike (mingo's find calls `test`).
+  const query = construct(aliasSpec(filter, 'query'));
+  const test = query.test.bind(query);
+  query.test = (doc) => test(aliasDoc(doc));
+  return query;
+}
+
+/** A projection with computed fields, by mingo, with unsafe keys aliased (see `compileQuery`). */
+export function projectWithMingo(docs: Document[], projection: Document): Document[] {
+  if (!mentionsUnsafe(projection) && !docs.some(hasUnsafeKeys))
+    return construct({}).find<Document>(docs, projection).all();
+  const spec = aliasSpec(projection, 'pipeline');
+  return inAliasSpace(() => construct({}).find<Document>(docs.map(aliasDoc), spec).all()).map(
+    unaliasOutput,
+  );
 }
 
 // Pipeline stages whose MongoDB semantics mingo does not have; every other operator falls back to
