@@ -152,6 +152,18 @@ describe('prototype pollution through client paths (resilience issue)', () => {
     }
   });
 
+  it('a unique index on __proto__ reports the duplicate key as a field', async () => {
+    const c = next();
+    await c.createIndex(field('__proto__', 1) as Record<string, 1>, { unique: true });
+    await c.insertOne({ _id: 1 as never, ...field('__proto__', 'k') });
+    const err = await c
+      .insertOne({ _id: 2 as never, ...field('__proto__', 'k') })
+      .catch((e: unknown) => e as { code: number; keyValue: unknown });
+    expect(err).toMatchObject({ code: 11000 });
+    expect(ownAt((err as { keyValue: unknown }).keyValue, '__proto__')).toBe('k');
+    expect(await c.countDocuments(field('__proto__', 'k'))).toBe(1);
+  });
+
   it('the journal replays these fields as fields', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-embedded-proto-'));
     try {
