@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
 import { computeOptions } from '../storage/mingo.js';
 import { badValue, CommandError } from '../errors.js';
-import { carryUnchangedNumericTypes } from '../numeric/types.js';
+import { carryUnchangedNumericTypes, shareNumericTypes } from '../numeric/types.js';
 import { encodeKey } from '../storage/values.js';
 import {
   aliasDoc,
@@ -56,11 +56,17 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
       collectionResolver: (name: string) =>
         [...(catalog.get(db, name)?.docs.values() ?? [])].map(aliasDoc),
     }),
-  ).run(source.map(aliasDoc)) as Document[];
+  ).run(source.map(workingCopy)) as Document[];
   if (named || aliasedKeyCount() !== renamedBefore) results = results.map(unaliasOutput);
   if (rest.every((stage) => PER_DOCUMENT.has(Object.keys(stage)[0]!)))
     carryTypesById(source, results);
   return cursors.first(`${db}.${cmd.aggregate}`, results, batchSizeOf(cmd));
+};
+
+const workingCopy = (doc: Document): Document => {
+  const copy = aliasDoc(doc);
+  shareNumericTypes(doc, copy);
+  return copy;
 };
 
 const batchSizeOf = (cmd: Document) =>

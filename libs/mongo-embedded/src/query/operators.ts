@@ -1,8 +1,9 @@
 import type { Binary, Document } from 'bson';
 import type { Options } from 'mingo/core';
 import * as comparison from 'mingo/operators/query/comparison';
-import * as element from 'mingo/operators/query/element';
 import { numericTypeAt } from '../numeric/types.js';
+import { isUnsafeKey, ownField } from '../safety/unsafe-keys.js';
+import { bsonTypeOf, NUMERIC_TYPES, typeAlias } from './bson-types.js';
 import type { Query } from 'mingo';
 import { compareNumeric, typeRank } from '../storage/bson-order.js';
 import { MULTI, pathValues, singlePathValue } from '../storage/values.js';
@@ -110,63 +111,47 @@ const allOperator =
     return (obj) => tests.length > 0 && tests.every((q) => q.test(obj));
   };
 
-const NUMERIC_ALIASES: Record<string, string> = {
-  double: 'double',
-  1: 'double',
-  int: 'int',
-  16: 'int',
-  long: 'long',
-  18: 'long',
-  decimal: 'decimal',
-  19: 'decimal',
-  number: 'number',
-};
-
-/** The numbers at `selector`, each with its exact path (array indexes included). */
-function numbersAt(
+/** Each value at `selector` with its exact path: a leaf array, then (one level) its elements. */
+function leavesAt(
   doc: unknown,
   parts: string[],
   i: number,
   path: string,
-  out: [string, number | 'long'][],
-) {
-  if (Array.isArray(doc) && (i === parts.length || !/^\d+$/.test(parts[i]!))) {
-    doc.forEach((el, idx) => numbersAt(el, parts, i, `${path}.${idx}`, out));
+  out: [string, unknown][],
+): void {
+  if (i === parts.length) {
+    if (doc === undefined) return;
+    out.push([path, doc]);
+    if (Array.isArray(doc)) doc.forEach((el, idx) => out.push([`${path}.${idx}`, el]));
     return;
   }
-  if (i === parts.length) {
-    if (typeof doc === 'number') out.push([path, doc]);
-    // An int64 beyond 2^53 is not promoted to a number by the decoder: it stays a Long.
-    else if ((doc as { _bsontype?: string } | null)?._bsontype === 'Long') out.push([path, 'long']);
+  if (Array.isArray(doc) && !/^\d+$/.test(parts[i]!)) {
+    doc.forEach((el, idx) => leavesAt(el, parts, i, `${path}.${idx}`, out));
     return;
   }
   if (doc === null || typeof doc !== 'object') return;
   const key = parts[i]!;
-  numbersAt((doc as Document)[key], parts, i + 1, path ? `${path}.${key}` : key, out);
+  const next = isUnsafeKey(key) ? ownField(doc, key) : (doc as Document)[key];
+  leavesAt(next, parts, i + 1, path ? `${path}.${key}` : key, out);
 }
 
 /**
- * `$type` with MongoDB's numeric types: int, long and double are told apart by the stored
- * document's recorded types (numeric/types.ts) and `number` matches all three. Other types are
- * mingo's.
+ * `$type` by MongoDB's aliases and codes, for every BSON type: int, long and double are told apart
+ * by the stored document's recorded types (numeric/types.ts) and `number` matches any number.
+ * (mingo's names its own JavaScript types, so `objectId`, `binData`, `decimal`, `timestamp`,
+ * `javascript`, `minKey` and `maxKey` never matched.)
  */
-const typeOperator: QueryOperator = (selector, value, options) => {
-  const wanted = Array.isArray(value) ? (value as unknown[]) : [value];
-  const numeric = new Set(wanted.map((w) => NUMERIC_ALIASES[String(w)]).filter(Boolean));
-  const others = wanted.filter((w) => !NUMERIC_ALIASES[String(w)]);
-  const fallback = (element as unknown as Record<string, QueryOperator>).$type!;
-  const rest = others.length ? fallback(selector, others, options) : () => false;
-  if (numeric.size === 0) return rest;
+const typeOperator: QueryOperator = (selector, value) => {
+  const wanted = new Set((Array.isArray(value) ? (value as unknown[]) : [value]).map(typeAlias));
+  const anyNumber = wanted.has('number');
   const parts = selector.split('.');
   return (obj) => {
-    const found: [string, number | 'long'][] = [];
-    numbersAt(obj, parts, 0, '', found);
-    return (
-      found.some(
-        ([path, v]) =>
-          numeric.has('number') || numeric.has(v === 'long' ? v : numericTypeAt(obj, path, v)),
-      ) || rest(obj)
-    );
+    const found: [string, unknown][] = [];
+    leavesAt(obj, parts, 0, '', found);
+    return found.some(([path, v]) => {
+      const t = typeof v === 'number' ? numericTypeAt(obj, path, v) : bsonTypeOf(v);
+      return wanted.has(t) || (anyNumber && NUMERIC_TYPES.has(t));
+    });
   };
 };
 

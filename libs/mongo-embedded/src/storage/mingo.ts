@@ -1,5 +1,7 @@
 import 'mingo/init/system';
-import { ComputeOptions, Context, initOptions, type Options } from 'mingo/core';
+import { ComputeOptions, computeValue, Context, initOptions, type Options } from 'mingo/core';
+import { numericTypeAt } from '../numeric/types.js';
+import { bsonTypeOf } from '../query/bson-types.js';
 import { Query } from 'mingo';
 import * as booleanOperators from 'mingo/operators/expression/boolean';
 import * as comparisonOperators from 'mingo/operators/expression/comparison';
@@ -28,8 +30,21 @@ const ops = <T>(ns: object): T =>
     Object.entries(ns).filter(([k, v]) => k.startsWith('$') && typeof v === 'function'),
   ) as T;
 
+/**
+ * The aggregation `$type` with MongoDB's names (mingo answers its own: `objectid`, `binary`,
+ * `decimal128`, ...). A stored number reports the type it was stored with.
+ */
+const typeExpression = (obj: Document, expr: unknown, options: Options): string => {
+  const v = computeValue(obj, expr, null, options) as unknown;
+  if (typeof v === 'number' && typeof expr === 'string' && /^\$[^$]/.test(expr))
+    return numericTypeAt(obj, expr.slice(1), v);
+  return bsonTypeOf(v);
+};
+const EXPRESSION_OVERRIDES = { $type: typeExpression } as never;
+
 const QUERY_OPTIONS: Options = initOptions({
   context: Context.init()
+    .addExpressionOps(EXPRESSION_OVERRIDES)
     .addExpressionOps(ops(booleanOperators))
     .addExpressionOps(ops(comparisonOperators))
     .addProjectionOps(ops(projectionOperators))
@@ -75,9 +90,11 @@ export function projectWithMingo(docs: Document[], projection: Document): Docume
 
 // Pipeline stages whose MongoDB semantics mingo does not have; every other operator falls back to
 // mingo's global registry. A wrapper, so the cyclic import is only read when a stage runs.
-const PIPELINE_OVERRIDES = Context.init().addPipelineOps({
-  $project: ((...args: Parameters<typeof projectStage>) => projectStage(...args)) as never,
-});
+const PIPELINE_OVERRIDES = Context.init()
+  .addPipelineOps({
+    $project: ((...args: Parameters<typeof projectStage>) => projectStage(...args)) as never,
+  })
+  .addExpressionOps(EXPRESSION_OVERRIDES);
 
 export function computeOptions(options: Partial<Options>): Partial<Options> {
   return ComputeOptions.init(
