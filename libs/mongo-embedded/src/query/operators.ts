@@ -6,7 +6,8 @@ import { isUnsafeKey, ownField } from '../safety/unsafe-keys.js';
 import { bsonTypeOf, NUMERIC_TYPES, typeAlias } from './bson-types.js';
 import type { Query } from 'mingo';
 import { compareNumeric, typeRank } from '../storage/bson-order.js';
-import { MULTI, pathValues, singlePathValue } from '../storage/values.js';
+import { encodeKey, MULTI, pathValues, singlePathValue } from '../storage/values.js';
+import { isDecimal } from '../numeric/decimal.js';
 
 type QueryOperator = (
   selector: string,
@@ -29,24 +30,26 @@ function compareBinary(a: Binary, b: Binary): number {
 
 const isLong = (v: unknown): boolean =>
   !!v && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long';
+/** Numbers mingo cannot compare (it sees objects): an int64 beyond 2^53 and any Decimal128. */
+const isExactNumber = (v: unknown): boolean => isLong(v) || isDecimal(v);
 const isNumber = (v: unknown): boolean => typeRank(v) === NUMBER_RANK;
 const NUMBER_RANK = typeRank(0);
 
 /**
  * The values at `selector` when one of them is an int64 object (beyond 2^53: the decoder keeps
- * those as `Long`), else undefined: the common case costs one walk without allocating.
+ * those as `Long`) or a Decimal128, else undefined: the common case costs one walk without allocating.
  */
 function longsAt(obj: Document, selector: string, parts: string[]): unknown[] | undefined {
   const v = singlePathValue(obj, parts);
-  if (v !== MULTI) return isLong(v) ? [v] : undefined;
+  if (v !== MULTI) return isExactNumber(v) ? [v] : undefined;
   const values = pathValues(obj, selector);
-  return values.some(isLong) ? values : undefined;
+  return values.some(isExactNumber) ? values : undefined;
 }
 
 /**
  * Ranges as MongoDB compares them where mingo does not: BinData by length, subtype, bytes (mingo
- * compares printed forms), and an int64 against any number exactly (mingo compares a `Long`
- * object as an object, so `{n: {$gt: 5}}` never matched a long beyond 2^53).
+ * compares printed forms), and an int64 or a Decimal128 against any number exactly (mingo
+ * compares those as objects, so `{n: {$gt: 5}}` never matched a long beyond 2^53 or a decimal).
  */
 function bsonAware(
   name: '$lt' | '$lte' | '$gt' | '$gte',
@@ -61,7 +64,7 @@ function bsonAware(
     if (!isNumber(value)) return test;
     const parts = selector.split('.');
     const exact = (v: unknown) => isNumber(v) && holds(compareNumeric(v, value));
-    if (isLong(value)) return (obj) => pathValues(obj, selector).some(exact);
+    if (isExactNumber(value)) return (obj) => pathValues(obj, selector).some(exact);
     return (obj) => {
       const values = longsAt(obj, selector, parts);
       return values ? values.some(exact) : test(obj);
@@ -69,28 +72,57 @@ function bsonAware(
   };
 }
 
-/** Numbers only a `Long` can equal exactly: an int64 beyond 2^53 or a double that large. */
+/** Numbers only an exact comparison can equal: an int64 or a double beyond 2^53, a Decimal128. */
 const needsExact = (v: unknown) =>
-  isLong(v) || (typeof v === 'number' && Math.abs(v) >= 2 ** 53 && Number.isFinite(v));
+  isExactNumber(v) || (typeof v === 'number' && Math.abs(v) >= 2 ** 53 && Number.isFinite(v));
+
+/** BSON values mingo's equality cannot tell apart (it compares their own keys, which they lack). */
+const SPECIAL = new Set([
+  'MinKey',
+  'MaxKey',
+  'Code',
+  'DBRef',
+  'BSONSymbol',
+  'BSONRegExp',
+  'Timestamp',
+]);
+const isSpecial = (v: unknown): boolean =>
+  !!v && typeof v === 'object' && SPECIAL.has((v as { _bsontype?: string })._bsontype ?? '');
 
 /**
- * `$eq`/`$in` (and their negations) between an int64 and a plain number, exactly; mingo's own
- * operators otherwise (any other value costs nothing more).
+ * `$eq`/`$in` (and their negations) where mingo's equality is wrong: between an int64 or a
+ * Decimal128 and any number, exactly, and on MinKey, MaxKey, Code, DBRef, symbols, BSON regexes
+ * and timestamps by their BSON value. Everything else is mingo's (and costs nothing more).
  */
 function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator {
   const fallback = (comparison as unknown as Record<string, QueryOperator>)[name]!;
   const negated = name === '$ne' || name === '$nin';
+  const isList = name === '$in' || name === '$nin';
   return (selector, value, options) => {
-    const test = fallback(selector, value, options);
-    const wanted = (name === '$in' || name === '$nin' ? (value as unknown[]) : [value]) ?? [];
-    const exact = Array.isArray(wanted) ? wanted.filter(needsExact) : [];
-    if (exact.length === 0) return test;
+    const wanted = isList ? (Array.isArray(value) ? (value as unknown[]) : []) : [value];
+    const special = new Set(wanted.filter(isSpecial).map(encodeKey));
+    const exact = wanted.filter(needsExact);
+    const plainNumbers = wanted.filter((w) => typeof w === 'number');
+    if (special.size === 0 && exact.length === 0 && plainNumbers.length === 0)
+      return fallback(selector, value, options);
+    const rest = wanted.filter((w) => !isSpecial(w));
+    // mingo negates inside `$ne`/`$nin`; match positively on the rest, negate once here.
+    const positive = (comparison as unknown as Record<string, QueryOperator>)[
+      isList ? '$in' : '$eq'
+    ]!;
+    const test =
+      rest.length === 0 ? () => false : positive(selector, isList ? rest : rest[0], options);
+    const numbers = [...exact, ...plainNumbers];
     const parts = selector.split('.');
-    const equal = (v: unknown) => isNumber(v) && exact.some((w) => compareNumeric(v, w) === 0);
+    const equal = (v: unknown) =>
+      (special.size > 0 && isSpecial(v) && special.has(encodeKey(v))) ||
+      (isNumber(v) &&
+        (isExactNumber(v) || exact.length > 0) &&
+        numbers.some((w) => compareNumeric(v, w) === 0));
     return (obj) => {
       const v = singlePathValue(obj, parts);
-      const hit = (v === MULTI ? pathValues(obj, selector) : [v]).some(equal);
-      return negated ? !hit && test(obj) : hit || test(obj);
+      const hit = (v === MULTI ? pathValues(obj, selector) : [v]).some(equal) || test(obj);
+      return negated ? !hit : hit;
     };
   };
 }

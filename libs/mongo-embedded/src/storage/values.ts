@@ -1,4 +1,5 @@
 import { EJSON, type Binary, type Document } from 'bson';
+import { decimalKey } from '../numeric/decimal.js';
 import { defineField, isPlainDoc, isUnsafeKey, ownField } from '../safety/unsafe-keys.js';
 
 type Bsonish = { _bsontype?: string; toHexString?: () => string; toString(): string };
@@ -37,6 +38,7 @@ export function encodeKey(v: unknown): string {
   if (b._bsontype === 'ObjectId') return `o${b.toHexString!()}`;
   if (b._bsontype === 'Long' || b._bsontype === 'Int32' || b._bsontype === 'Double')
     return `n${b.toString()}`;
+  if (b._bsontype === 'Decimal128') return decimalKey(v);
   // Binary's default toString() decodes the bytes as UTF-8 (invalid bytes all become U+FFFD) and
   // drops the subtype; BSONRegExp, Code and DBRef print "[object Object]". Canonical EJSON is exact.
   if (b._bsontype === 'Binary') {
