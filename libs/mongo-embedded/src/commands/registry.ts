@@ -9,6 +9,7 @@ import { indexCommands } from './indexes.js';
 import { readCommands } from './read.js';
 import { notImplemented, UNSUPPORTED_COMMANDS, validateCommand } from './refusals.js';
 import { writeCommands } from './write.js';
+import { withVariables } from '../storage/mingo.js';
 
 const handlers = new Map<string, CommandHandler>(
   Object.entries({
@@ -51,7 +52,7 @@ export function executeCommand(cmd: Document, ctx: Omit<CommandContext, 'db'>): 
     if (!handler) throw commandNotFound(name);
     const db = typeof cmd.$db === 'string' ? cmd.$db : 'admin';
     validateCommand(name, cmd, ctx.catalog, db);
-    return handler(cmd, { ...ctx, db });
+    return withVariables(cmd.let, () => handler(cmd, { ...ctx, db }));
   } catch (err) {
     return toCommandError(err).toDocument();
   }

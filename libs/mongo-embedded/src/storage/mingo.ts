@@ -62,11 +62,38 @@ const FAST_PATH =
 const COMPUTE_OPTIONS = ComputeOptions.init(QUERY_OPTIONS);
 
 export function queryOptions(): Partial<Options> {
+  if (commandVariables)
+    return ComputeOptions.init(queryOptionsNow()) as unknown as Partial<Options>;
   return COMPUTE_OPTIONS as unknown as Partial<Options>;
 }
 
-const construct = (filter: Record<string, unknown>): Query =>
-  FAST_PATH ? new QueryImpl!(filter, QUERY_OPTIONS) : new Query(filter, QUERY_OPTIONS);
+// The `let` variables of the command being run. Commands run synchronously one at a time (see
+// the README), so they are the command's own while it runs.
+let commandVariables: Record<string, unknown> | undefined;
+
+/** Runs a command with its `let` option bound, as `$$name` in its filters and expressions. */
+export function withVariables<T>(vars: unknown, fn: () => T): T {
+  if (!vars || typeof vars !== 'object' || Array.isArray(vars)) return fn();
+  const previous = commandVariables;
+  // Each value is an expression without a document (constants, `$$NOW`, arithmetic...).
+  const base = ComputeOptions.init(QUERY_OPTIONS);
+  commandVariables = Object.fromEntries(
+    Object.entries(vars as Document).map(([k, v]) => [k, computeValue({}, v, null, base)]),
+  );
+  try {
+    return fn();
+  } finally {
+    commandVariables = previous;
+  }
+}
+
+const queryOptionsNow = (): Options =>
+  commandVariables ? { ...QUERY_OPTIONS, variables: commandVariables } : QUERY_OPTIONS;
+
+const construct = (filter: Record<string, unknown>): Query => {
+  const options = queryOptionsNow();
+  return FAST_PATH ? new QueryImpl!(filter, options) : new Query(filter, options);
+};
 
 export function compileQuery(filter: Record<string, unknown>): Query {
   if (!mentionsUnsafe(filter)) return construct(filter);
@@ -98,6 +125,6 @@ const PIPELINE_OVERRIDES = Context.init()
 
 export function computeOptions(options: Partial<Options>): Partial<Options> {
   return ComputeOptions.init(
-    initOptions({ context: PIPELINE_OVERRIDES, ...options }),
+    initOptions({ context: PIPELINE_OVERRIDES, variables: commandVariables, ...options }),
   ) as unknown as Partial<Options>;
 }
