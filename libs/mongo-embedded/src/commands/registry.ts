@@ -5,6 +5,7 @@ import { aggregateCommands } from './aggregate.js';
 import type { CommandContext, CommandHandler } from './context.js';
 import { explainCommands } from './explain.js';
 import { handshakeCommands } from './handshake.js';
+import { validateAsMongoDB } from './mongodb-refusals.js';
 import { indexCommands } from './indexes.js';
 import { readCommands } from './read.js';
 import { notImplemented, UNSUPPORTED_COMMANDS, validateCommand } from './refusals.js';
@@ -51,6 +52,7 @@ export function executeCommand(cmd: Document, ctx: Omit<CommandContext, 'db'>): 
     const handler = handlers.get(name);
     if (!handler) throw commandNotFound(name);
     const db = typeof cmd.$db === 'string' ? cmd.$db : 'admin';
+    validateAsMongoDB(name, cmd, ctx.catalog, db);
     validateCommand(name, cmd, ctx.catalog, db);
     return withVariables(cmd.let, () => handler(cmd, { ...ctx, db }));
   } catch (err) {

@@ -9,6 +9,7 @@ import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
 import { INT64_SENSITIVE, applyInt64Operators } from '../update/int64.js';
 import { applyPull } from '../update/pull.js';
 import { inAliasSpace } from '../safety/alias-space.js';
+import { assertStorableId } from '../storage/collection.js';
 import {
   aliasDoc,
   aliasSpec,
@@ -256,5 +257,6 @@ function buildUpsertDirect(query: Document, spec: UpdateSpec, arrayFilters?: Doc
   const { doc } = applyUpdateDirect(base, spec, { arrayFilters, query, isInsert: true });
   // `{_id: null}` seeds a null _id, as MongoDB does; only a missing one is generated.
   const { _id, ...rest } = doc;
+  assertStorableId(_id);
   return { _id: _id === undefined ? new ObjectId() : _id, ...rest };
 }
