@@ -67,7 +67,11 @@ describe('refused as MongoDB 7.0 refuses them (issue 47, item 14)', () => {
       message: "cannot use 'w' > 1 when a host is not replicated",
     });
     await expect(
-      items().updateOne({ _id: 1 as never }, { $set: { n: 3 } }, { writeConcern: { w: 'dc' } }),
+      items().updateOne(
+        { _id: 1 as never },
+        { $set: { n: 3 } },
+        { writeConcern: { w: 'dc' as 'majority' } },
+      ),
     ).rejects.toMatchObject({ code: 2 });
     await items().insertOne({ _id: 5 as never }, { writeConcern: { w: 'majority' } });
     await items().deleteOne({ _id: 5 as never }, { writeConcern: { w: 1 } });
