@@ -7,6 +7,7 @@ import { explainCommands } from './explain.js';
 import { handshakeCommands } from './handshake.js';
 import { validateAsMongoDB } from './mongodb-refusals.js';
 import { indexCommands } from './indexes.js';
+import { namespaceCommands } from './namespaces.js';
 import { readCommands } from './read.js';
 import { notImplemented, UNSUPPORTED_COMMANDS, validateCommand } from './refusals.js';
 import { writeCommands } from './write.js';
@@ -20,6 +21,7 @@ const handlers = new Map<string, CommandHandler>(
     ...readCommands,
     ...writeCommands,
     ...aggregateCommands,
+    ...namespaceCommands,
     ...Object.fromEntries(
       UNSUPPORTED_COMMANDS.map((name): [string, CommandHandler] => [
         name,

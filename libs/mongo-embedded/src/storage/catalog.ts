@@ -63,6 +63,18 @@ export class Catalog {
     if (this.dbs.delete(db)) this.log({ o: 'dropDb', db });
   }
 
+  /**
+   * Moves a collection (documents, indexes, numeric types) to another namespace, as journaled
+   * creates, puts and a drop, so a replay rebuilds the result. The caller has checked the names.
+   */
+  renameCollection(from: Collection, toDb: string, to: string): void {
+    const target = this.createCollection(toDb, to);
+    for (const idx of from.indexes.values())
+      if (idx.name !== '_id_') this.createIndex(target, idx.spec);
+    for (const doc of from.docs.values()) this.insert(target, doc);
+    this.dropCollection(from.db, from.name);
+  }
+
   /** `rawDoc`, when given, must be the exact BSON `doc` was decoded from (see `Journal.appendPut`). */
   insert(coll: Collection, doc: Document, rawDoc?: Uint8Array): void {
     coll.insert(doc);
