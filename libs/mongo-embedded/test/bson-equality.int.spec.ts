@@ -1,4 +1,5 @@
 import {
+  Binary,
   Code,
   DBRef,
   Decimal128,
@@ -111,5 +112,37 @@ describe('Decimal128 against the other numeric types (item 8)', () => {
     await expect(u.insertOne({ k: Decimal128.fromString('2.0') })).rejects.toMatchObject({
       code: 11000,
     });
+  });
+});
+
+describe('BinData subtypes (issue 47, item 6)', () => {
+  const bytes = Buffer.from('0123456789abcdef');
+  it('$set of the same bytes with another subtype modifies the document', async () => {
+    const coll = client.db('eq').collection('binary');
+    await coll.insertOne({
+      _id: 1 as never,
+      b: new Binary(bytes, 0),
+      nested: { b: new Binary(bytes, 0) },
+    });
+    const r = await coll.updateOne(
+      { _id: 1 as never },
+      { $set: { b: new Binary(bytes, 4), nested: { b: new Binary(bytes, 4) } } },
+    );
+    expect(r.modifiedCount).toBe(1);
+    const doc = await coll.findOne({ _id: 1 as never });
+    expect((doc!.b as Binary).sub_type).toBe(4);
+    expect((doc!.nested.b as Binary).sub_type).toBe(4);
+    const same = await coll.updateOne({ _id: 1 as never }, { $set: { b: new Binary(bytes, 4) } });
+    expect(same.modifiedCount).toBe(0);
+  });
+
+  it('equality tells subtypes apart', async () => {
+    const coll = client.db('eq').collection('binary_eq');
+    await coll.insertMany([
+      { _id: 1 as never, b: new Binary(bytes, 0) },
+      { _id: 2 as never, b: new Binary(bytes, 4) },
+    ]);
+    expect(await idsOf(coll, { b: new Binary(bytes, 4) })).toEqual([2]);
+    expect(await idsOf(coll, { b: { $in: [new Binary(bytes, 0)] } })).toEqual([1]);
   });
 });

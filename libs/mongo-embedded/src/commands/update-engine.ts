@@ -8,6 +8,7 @@ import { assertUpdatedSize } from '../update/limits.js';
 import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
 import { INT64_SENSITIVE, applyInt64Operators } from '../update/int64.js';
 import { applyPull } from '../update/pull.js';
+import { setBinaries } from '../update/binary-set.js';
 import { inAliasSpace } from '../safety/alias-space.js';
 import { assertStorableId } from '../storage/collection.js';
 import {
@@ -122,6 +123,12 @@ function applyOperators(
       if (CREATING_OPERATORS.has(effectiveOp)) assertPathViable(doc, k);
       else if (effectiveOp === '$rename' && typeof args[k] === 'string')
         assertPathViable(doc, args[k] as string);
+    }
+    if (effectiveOp === '$set') {
+      const binaries = setBinaries(doc, args);
+      if (binaries.modified) modified = true;
+      args = binaries.rest;
+      if (Object.keys(args).length === 0) continue;
     }
     if (INT64_SENSITIVE.has(effectiveOp)) {
       const exact = applyInt64Operators(effectiveOp, args, doc, original);

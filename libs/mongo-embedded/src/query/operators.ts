@@ -76,7 +76,7 @@ function bsonAware(
 const needsExact = (v: unknown) =>
   isExactNumber(v) || (typeof v === 'number' && Math.abs(v) >= 2 ** 53 && Number.isFinite(v));
 
-/** BSON values mingo's equality cannot tell apart (it compares their own keys, which they lack). */
+/** BSON values mingo's equality cannot tell apart (it compares own keys or printed forms: a Binary's bytes without its subtype). */
 const SPECIAL = new Set([
   'MinKey',
   'MaxKey',
