@@ -16,6 +16,7 @@ import {
   mentionsUnsafe,
   unaliasOutput,
 } from '../safety/unsafe-keys.js';
+import { aliasDbRefFilter, dbRefsAsFields, mentionsDbRefField } from '../query/dbref-paths.js';
 import { queryOverrides } from '../query/operators.js';
 import { projectStage } from '../query/aggregation-project.js';
 
@@ -96,12 +97,22 @@ const construct = (filter: Record<string, unknown>): Query => {
 };
 
 export function compileQuery(filter: Record<string, unknown>): Query {
-  if (!mentionsUnsafe(filter)) return construct(filter);
+  let spec = filter;
+  const views: ((doc: Document) => Document)[] = [];
   // mingo resolves paths with plain property access: `constructor.name` would match every
   // document. The filter and each tested document are aliased alike (mingo's find calls `test`).
-  const query = construct(aliasSpec(filter, 'query'));
+  if (mentionsUnsafe(spec)) {
+    spec = aliasSpec(spec, 'query');
+    views.push(aliasDoc);
+  }
+  if (mentionsDbRefField(spec)) {
+    spec = aliasDbRefFilter(spec);
+    views.push(dbRefsAsFields);
+  }
+  const query = construct(spec);
+  if (views.length === 0) return query;
   const test = query.test.bind(query);
-  query.test = (doc) => test(aliasDoc(doc));
+  query.test = (doc) => test(views.reduce((d, view) => view(d), doc as Document));
   return query;
 }
 
