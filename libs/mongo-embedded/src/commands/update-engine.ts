@@ -14,6 +14,7 @@ import { assertStorableId } from '../storage/collection.js';
 import {
   aliasDoc,
   aliasSpec,
+  defineField,
   hasUnsafeKeys,
   mentionsUnsafe,
   unaliasDoc,
@@ -203,7 +204,10 @@ function applyUpdateDirect(
       spec,
       computeOptions({ processingMode: ProcessingMode.CLONE_INPUT }),
     ).run([original]) as Document[];
-    if (!doc || encodeKey(doc._id) !== encodeKey(original._id)) throw immutableField('_id');
+    if (!doc) throw immutableField('_id');
+    // A pipeline's result without `_id` (`$replaceRoot` with a subdocument) keeps the original's.
+    if (doc._id === undefined && original._id !== undefined) restoreIdFirst(doc, original._id);
+    if (encodeKey(doc._id) !== encodeKey(original._id)) throw immutableField('_id');
     carryUnchangedNumericTypes(original, doc);
     return { doc, modified: encodeKey(doc) !== encodeKey(original) };
   }
@@ -228,6 +232,13 @@ function applyUpdateDirect(
   if (doc._id === undefined) delete doc._id;
   assertUpdatedSize(doc);
   return { doc, modified: encodeKey(doc) !== encodeKey(original) };
+}
+
+function restoreIdFirst(doc: Document, id: unknown): void {
+  const fields = Object.entries(doc);
+  for (const [k] of fields) delete doc[k];
+  doc._id = id;
+  for (const [k, v] of fields) defineField(doc, k, v);
 }
 
 /** Seeds an upserted document from the query's equality predicates, as MongoDB does. */

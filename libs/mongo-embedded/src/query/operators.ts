@@ -8,6 +8,7 @@ import type { Query } from 'mingo';
 import { compareNumeric, typeRank } from '../storage/bson-order.js';
 import { encodeKey, MULTI, pathValues, singlePathValue } from '../storage/values.js';
 import { isDecimal } from '../numeric/decimal.js';
+import { regexKey, regexMatches, regexOperator } from './regex.js';
 
 type QueryOperator = (
   selector: string,
@@ -101,9 +102,13 @@ function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator 
   return (selector, value, options) => {
     const wanted = isList ? (Array.isArray(value) ? (value as unknown[]) : []) : [value];
     const special = new Set(wanted.filter(isSpecial).map(encodeKey));
+    // In `$in`/`$nin` a regex matches strings by pattern (mingo compares it as a value).
+    const patterns = isList
+      ? wanted.flatMap((w) => (w instanceof RegExp ? [[w, regexKey(w)!] as const] : []))
+      : [];
     const exact = wanted.filter(needsExact);
     const plainNumbers = wanted.filter((w) => typeof w === 'number');
-    if (special.size === 0 && exact.length === 0 && plainNumbers.length === 0)
+    if (special.size === 0 && exact.length === 0 && plainNumbers.length === 0 && !patterns.length)
       return fallback(selector, value, options);
     const rest = wanted.filter((w) => !isSpecial(w));
     // mingo negates inside `$ne`/`$nin`; match positively on the rest, negate once here.
@@ -115,6 +120,7 @@ function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator 
     const numbers = [...exact, ...plainNumbers];
     const parts = selector.split('.');
     const equal = (v: unknown) =>
+      patterns.some(([re, key]) => regexMatches(re, key, v)) ||
       (special.size > 0 && isSpecial(v) && special.has(encodeKey(v))) ||
       (isNumber(v) &&
         (isExactNumber(v) || exact.length > 0) &&
@@ -204,4 +210,5 @@ export const queryOverrides = (
   $ne: longAwareEquality('$ne'),
   $in: longAwareEquality('$in'),
   $nin: longAwareEquality('$nin'),
+  $regex: regexOperator,
 });
