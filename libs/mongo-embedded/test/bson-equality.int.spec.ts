@@ -116,6 +116,7 @@ describe('Decimal128 against the other numeric types (item 8)', () => {
 });
 
 describe('BinData subtypes (issue 47, item 6)', () => {
+  // Subtypes 0 and 5 (MD5) decode to the same Binary class; 4 would decode to UUID.
   const bytes = Buffer.from('0123456789abcdef');
   it('$set of the same bytes with another subtype modifies the document', async () => {
     const coll = client.db('eq').collection('binary');
@@ -126,13 +127,13 @@ describe('BinData subtypes (issue 47, item 6)', () => {
     });
     const r = await coll.updateOne(
       { _id: 1 as never },
-      { $set: { b: new Binary(bytes, 4), nested: { b: new Binary(bytes, 4) } } },
+      { $set: { b: new Binary(bytes, 5), nested: { b: new Binary(bytes, 5) } } },
     );
     expect(r.modifiedCount).toBe(1);
     const doc = await coll.findOne({ _id: 1 as never });
-    expect((doc!.b as Binary).sub_type).toBe(4);
-    expect((doc!.nested.b as Binary).sub_type).toBe(4);
-    const same = await coll.updateOne({ _id: 1 as never }, { $set: { b: new Binary(bytes, 4) } });
+    expect((doc!.b as Binary).sub_type).toBe(5);
+    expect((doc!.nested.b as Binary).sub_type).toBe(5);
+    const same = await coll.updateOne({ _id: 1 as never }, { $set: { b: new Binary(bytes, 5) } });
     expect(same.modifiedCount).toBe(0);
   });
 
@@ -140,9 +141,9 @@ describe('BinData subtypes (issue 47, item 6)', () => {
     const coll = client.db('eq').collection('binary_eq');
     await coll.insertMany([
       { _id: 1 as never, b: new Binary(bytes, 0) },
-      { _id: 2 as never, b: new Binary(bytes, 4) },
+      { _id: 2 as never, b: new Binary(bytes, 5) },
     ]);
-    expect(await idsOf(coll, { b: new Binary(bytes, 4) })).toEqual([2]);
+    expect(await idsOf(coll, { b: new Binary(bytes, 5) })).toEqual([2]);
     expect(await idsOf(coll, { b: { $in: [new Binary(bytes, 0)] } })).toEqual([1]);
   });
 });

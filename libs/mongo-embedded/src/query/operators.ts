@@ -77,7 +77,10 @@ function bsonAware(
 const needsExact = (v: unknown) =>
   isExactNumber(v) || (typeof v === 'number' && Math.abs(v) >= 2 ** 53 && Number.isFinite(v));
 
-/** BSON values mingo's equality cannot tell apart (it compares own keys or printed forms: a Binary's bytes without its subtype). */
+/**
+ * BSON values mingo's equality cannot tell apart: it compares their own keys (MinKey and MaxKey
+ * have none) or their printed forms (a Binary's bytes, without its subtype).
+ */
 const SPECIAL = new Set([
   'MinKey',
   'MaxKey',
@@ -86,14 +89,15 @@ const SPECIAL = new Set([
   'BSONSymbol',
   'BSONRegExp',
   'Timestamp',
+  'Binary',
 ]);
 const isSpecial = (v: unknown): boolean =>
   !!v && typeof v === 'object' && SPECIAL.has((v as { _bsontype?: string })._bsontype ?? '');
 
 /**
  * `$eq`/`$in` (and their negations) where mingo's equality is wrong: between an int64 or a
- * Decimal128 and any number, exactly, and on MinKey, MaxKey, Code, DBRef, symbols, BSON regexes
- * and timestamps by their BSON value. Everything else is mingo's (and costs nothing more).
+ * Decimal128 and any number, exactly, and on MinKey, MaxKey, Code, DBRef, symbols, BSON regexes,
+ * timestamps and BinData by their BSON value. Everything else is mingo's (and costs nothing more).
  */
 function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator {
   const fallback = (comparison as unknown as Record<string, QueryOperator>)[name]!;
