@@ -1,4 +1,4 @@
-import { MongoClient, type Collection } from 'mongodb';
+import { MongoClient, type Collection, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../src/index.js';
 
@@ -26,7 +26,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-const ids = (docs: { _id: unknown }[]) => docs.map((d) => d._id);
+const ids = (docs: Document[]) => docs.map((d) => d._id as unknown);
 
 describe('hint (issue 47, item 7)', () => {
   it('find and aggregate come back in the hinted index order', async () => {
