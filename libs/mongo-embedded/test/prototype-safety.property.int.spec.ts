@@ -89,6 +89,17 @@ it('no generated path reaches a prototype, and each value is stored as a field',
           .find({ _id: { $in: [id as never] } }, { sort: { [path]: -1 } })
           .toArray();
         expect(sorted).toHaveLength(1);
+        // Stages that write a path, and $unset, on the same names.
+        const [added] = await coll
+          .aggregate<Document>([
+            { $match: { _id: id } },
+            { $addFields: { [`copy.${path}`]: `$${path}` } },
+            { $project: { _id: 0, copy: 1 } },
+          ])
+          .toArray();
+        expect(ownAt(added, `copy.${path}`)).toBe(value);
+        await coll.updateOne({ _id: id as never }, { $unset: { [path]: '' } });
+        expect(ownAt(await coll.findOne({ _id: id as never }), path)).toBeUndefined();
         expect(prototypeShapes()).toBe(shapes);
       },
     ),

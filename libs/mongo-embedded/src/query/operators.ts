@@ -131,7 +131,7 @@ function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator 
         numbers.some((w) => compareNumeric(v, w) === 0));
     return (obj) => {
       const v = singlePathValue(obj, parts);
-      const hit = (v === MULTI ? pathValues(obj, selector) : [v]).some(equal) || test(obj);
+      const hit = (v === MULTI ? pathValues(obj, selector).some(equal) : equal(v)) || test(obj);
       return negated ? !hit : hit;
     };
   };
