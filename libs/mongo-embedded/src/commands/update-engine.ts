@@ -160,8 +160,18 @@ function applyOperators(
 
 type UpdateOptions = { arrayFilters?: Document[]; query?: Document; isInsert?: boolean };
 
+// An update statement applies the same spec, filter and array filters to every matched
+// document: scan each of them once, not once per document (a filter can be a long `$in`).
+const mentionCache = new WeakMap<object, boolean>();
+const mentions = (v: unknown): boolean => {
+  if (!v || typeof v !== 'object') return false;
+  let found = mentionCache.get(v);
+  if (found === undefined) mentionCache.set(v, (found = mentionsUnsafe(v)));
+  return found;
+};
+
 const mentionedIn = (spec: UpdateSpec, opts: UpdateOptions): boolean =>
-  mentionsUnsafe(spec) || mentionsUnsafe(opts.query) || mentionsUnsafe(opts.arrayFilters);
+  mentions(spec) || mentions(opts.query) || mentions(opts.arrayFilters);
 
 /**
  * Returns the updated copy of `doc`; the stored original is never touched. A document or an update

@@ -43,20 +43,33 @@ export function isPlainDoc(v: unknown): v is Record<string, unknown> {
   return (proto === Object.prototype || proto === null) && !hasOwn(v, '_bsontype');
 }
 
+/** Plain documents and arrays to descend into (BSON values and Dates hold no client keys). */
+const isContainer = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !(v instanceof Date) && !('_bsontype' in v);
+
+// Both scans run on every update, filter and pipeline: `for...in` and index loops, no
+// allocation (documents and specs have no enumerable inherited keys).
+
 /** True when a filter, update, pipeline or projection names an unsafe key anywhere. */
 export function mentionsUnsafe(v: unknown): boolean {
   if (typeof v === 'string') return hasUnsafeWord(v);
-  if (Array.isArray(v)) return v.some(mentionsUnsafe);
-  if (!isPlainDoc(v)) return false;
-  for (const k of Object.keys(v)) if (hasUnsafeWord(k) || mentionsUnsafe(v[k])) return true;
+  if (!isContainer(v)) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (mentionsUnsafe(v[i])) return true;
+    return false;
+  }
+  for (const k in v) if (hasUnsafeWord(k) || mentionsUnsafe(v[k])) return true;
   return false;
 }
 
 /** True when a document holds an unsafe key at any depth. */
 export function hasUnsafeKeys(v: unknown): boolean {
-  if (Array.isArray(v)) return v.some(hasUnsafeKeys);
-  if (!isPlainDoc(v)) return false;
-  for (const k of Object.keys(v)) if (isUnsafeKey(k) || hasUnsafeKeys(v[k])) return true;
+  if (!isContainer(v)) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (hasUnsafeKeys(v[i])) return true;
+    return false;
+  }
+  for (const k in v) if (isUnsafeKey(k) || hasUnsafeKeys(v[k])) return true;
   return false;
 }
 
