@@ -89,6 +89,9 @@ describe('refused as MongoDB 7.0 refuses them (issue 47, item 14)', () => {
     await expect(db.command({ insert: 'a\0b', documents: [{ x: 1 }] })).rejects.toMatchObject({
       code: 73,
     });
+    await expect(
+      client.db('admin').command({ renameCollection: 'refuse.items', to: 'refuse.a\0b' }),
+    ).rejects.toMatchObject({ code: 73 });
     expect(await db.listCollections({}, { nameOnly: true }).toArray()).toEqual([
       expect.objectContaining({ name: 'items' }),
     ]);

@@ -35,7 +35,13 @@ export class Catalog {
   }
 
   createCollection(db: string, name: string, { failIfExists = false } = {}): Collection {
-    if (!name || name.includes('$') || name.startsWith('system.') || !db || /[/\\. "$]/.test(db)) {
+    if (
+      !name ||
+      /[$\0]/.test(name) ||
+      name.startsWith('system.') ||
+      !db ||
+      /[/\\. "$\0]/.test(db)
+    ) {
       throw invalidNamespace(`Invalid namespace specified '${db}.${name}'`);
     }
     const existing = this.get(db, name);
