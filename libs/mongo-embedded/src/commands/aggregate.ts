@@ -2,8 +2,15 @@ import type { Document } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
 import { computeOptions } from '../storage/mingo.js';
 import { badValue, CommandError } from '../errors.js';
-import { carryUnchangedNumericTypes } from '../numeric/types.js';
-import { cloneDoc, encodeKey } from '../storage/values.js';
+import { carryUnchangedNumericTypes, shareNumericTypes } from '../numeric/types.js';
+import { encodeKey } from '../storage/values.js';
+import {
+  aliasDoc,
+  aliasedKeyCount,
+  aliasSpec,
+  mentionsUnsafe,
+  unaliasOutput,
+} from '../safety/unsafe-keys.js';
 import { type CommandHandler } from './context.js';
 import { explainAggregate, leadingStages } from './explain.js';
 
@@ -36,18 +43,30 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
   const rest = pipeline.slice(lead.consumed);
   // The stored documents themselves (their numeric types go out with them): nothing to compute.
   if (rest.length === 0) return cursors.first(`${db}.${cmd.aggregate}`, source, batchSizeOf(cmd));
-  const results = new Aggregator(
-    rest,
+  // The pipeline works on copies (stages such as $addFields write into their input) in which
+  // `__proto__`, `constructor` and `prototype` keys are aliased: mingo walks paths with plain
+  // property access, which would reach a prototype instead of the field.
+  const renamedBefore = aliasedKeyCount();
+  const named = mentionsUnsafe(rest);
+  const stages = named ? aliasSpec(rest, 'pipeline') : rest;
+  let results = new Aggregator(
+    stages,
     computeOptions({
-      // Stages such as $addFields would otherwise write into the stored documents.
-      processingMode: ProcessingMode.CLONE_INPUT,
+      processingMode: ProcessingMode.CLONE_OFF,
       collectionResolver: (name: string) =>
-        [...(catalog.get(db, name)?.docs.values() ?? [])].map(cloneDoc),
+        [...(catalog.get(db, name)?.docs.values() ?? [])].map(aliasDoc),
     }),
-  ).run(source) as Document[];
+  ).run(source.map(workingCopy)) as Document[];
+  if (named || aliasedKeyCount() !== renamedBefore) results = results.map(unaliasOutput);
   if (rest.every((stage) => PER_DOCUMENT.has(Object.keys(stage)[0]!)))
     carryTypesById(source, results);
   return cursors.first(`${db}.${cmd.aggregate}`, results, batchSizeOf(cmd));
+};
+
+const workingCopy = (doc: Document): Document => {
+  const copy = aliasDoc(doc);
+  shareNumericTypes(doc, copy);
+  return copy;
 };
 
 const batchSizeOf = (cmd: Document) =>

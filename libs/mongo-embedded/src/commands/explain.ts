@@ -1,3 +1,4 @@
+import { hintedIndex } from '../storage/hinted.js';
 import type { Document } from 'bson';
 import { badValue } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
@@ -36,7 +37,8 @@ export function leadingStages(
   explain = false,
 ): LeadingStages {
   if (!coll) return { docs: [], consumed: 0, stats: EMPTY, query: {} };
-  const covered = coveredGroup(coll, pipeline, hint);
+  const hinted = !explain && !!hintedIndex(coll, hint);
+  const covered = hinted ? undefined : coveredGroup(coll, pipeline, hint);
   if (covered) return { ...covered, query: { filter: pipeline[0]!.$match as Document } };
   const query: LeadingStages['query'] = {};
   let i = 0;
@@ -48,7 +50,7 @@ export function leadingStages(
     if (typeof pipeline[i]?.$skip === 'number') query.skip = pipeline[i++]!.$skip as number;
     if (typeof pipeline[i]?.$limit === 'number') query.limit = pipeline[i++]!.$limit as number;
   }
-  if (i === 0) {
+  if (i === 0 && !hinted) {
     const docs = [...coll.docs.values()];
     return { docs, consumed: 0, stats: { ...EMPTY, docsExamined: docs.length }, query };
   }

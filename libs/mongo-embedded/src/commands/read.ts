@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { compileQuery } from '../storage/mingo.js';
+import { projectWithMingo } from '../storage/mingo.js';
 import { badValue } from '../errors.js';
 import type { Collection } from '../storage/collection.js';
 import { executeCount, executeFind, type QueryOptions } from '../storage/query-exec.js';
@@ -25,7 +25,7 @@ export function runQuery(
   // MongoDB's find projection (query/projection.ts); computed fields fall back to mingo's.
   const project = compileProjection(opts.projection, opts.filter);
   if (project) return docs.map((d) => project(typedForm(d)));
-  return compileQuery({}).find<Document>(docs, opts.projection).all();
+  return projectWithMingo(docs, opts.projection);
 }
 
 const num = (v: unknown, field: string): number | undefined => {

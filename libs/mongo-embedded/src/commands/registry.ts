@@ -5,10 +5,13 @@ import { aggregateCommands } from './aggregate.js';
 import type { CommandContext, CommandHandler } from './context.js';
 import { explainCommands } from './explain.js';
 import { handshakeCommands } from './handshake.js';
+import { validateAsMongoDB } from './mongodb-refusals.js';
 import { indexCommands } from './indexes.js';
+import { namespaceCommands } from './namespaces.js';
 import { readCommands } from './read.js';
 import { notImplemented, UNSUPPORTED_COMMANDS, validateCommand } from './refusals.js';
 import { writeCommands } from './write.js';
+import { withVariables } from '../storage/mingo.js';
 
 const handlers = new Map<string, CommandHandler>(
   Object.entries({
@@ -18,6 +21,7 @@ const handlers = new Map<string, CommandHandler>(
     ...readCommands,
     ...writeCommands,
     ...aggregateCommands,
+    ...namespaceCommands,
     ...Object.fromEntries(
       UNSUPPORTED_COMMANDS.map((name): [string, CommandHandler] => [
         name,
@@ -50,8 +54,9 @@ export function executeCommand(cmd: Document, ctx: Omit<CommandContext, 'db'>): 
     const handler = handlers.get(name);
     if (!handler) throw commandNotFound(name);
     const db = typeof cmd.$db === 'string' ? cmd.$db : 'admin';
+    validateAsMongoDB(name, cmd, ctx.catalog, db);
     validateCommand(name, cmd, ctx.catalog, db);
-    return handler(cmd, { ...ctx, db });
+    return withVariables(cmd.let, () => handler(cmd, { ...ctx, db }));
   } catch (err) {
     return toCommandError(err).toDocument();
   }

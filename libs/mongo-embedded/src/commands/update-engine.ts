@@ -8,6 +8,17 @@ import { assertUpdatedSize } from '../update/limits.js';
 import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
 import { INT64_SENSITIVE, applyInt64Operators } from '../update/int64.js';
 import { applyPull } from '../update/pull.js';
+import { setBinaries } from '../update/binary-set.js';
+import { inAliasSpace } from '../safety/alias-space.js';
+import { assertStorableId } from '../storage/collection.js';
+import {
+  aliasDoc,
+  aliasSpec,
+  defineField,
+  hasUnsafeKeys,
+  mentionsUnsafe,
+  unaliasDoc,
+} from '../safety/unsafe-keys.js';
 import { carryNumericTypes, carryUnchangedNumericTypes, typedForm } from '../numeric/types.js';
 
 const OPERATORS = new Set([
@@ -114,6 +125,12 @@ function applyOperators(
       else if (effectiveOp === '$rename' && typeof args[k] === 'string')
         assertPathViable(doc, args[k] as string);
     }
+    if (effectiveOp === '$set') {
+      const binaries = setBinaries(doc, args);
+      if (binaries.modified) modified = true;
+      args = binaries.rest;
+      if (Object.keys(args).length === 0) continue;
+    }
     if (INT64_SENSITIVE.has(effectiveOp)) {
       const exact = applyInt64Operators(effectiveOp, args, doc, original);
       if (exact.modified) modified = true;
@@ -141,11 +158,55 @@ function applyOperators(
   return modified;
 }
 
-/** Returns the updated copy of `doc`; the stored original is never touched. */
+type UpdateOptions = { arrayFilters?: Document[]; query?: Document; isInsert?: boolean };
+
+// An update statement applies the same spec, filter and array filters to every matched
+// document: scan each of them once, not once per document (a filter can be a long `$in`).
+const mentionCache = new WeakMap<object, boolean>();
+const mentions = (v: unknown): boolean => {
+  if (!v || typeof v !== 'object') return false;
+  let found = mentionCache.get(v);
+  if (found === undefined) mentionCache.set(v, (found = mentionsUnsafe(v)));
+  return found;
+};
+
+const mentionedIn = (spec: UpdateSpec, opts: UpdateOptions): boolean =>
+  mentions(spec) || mentions(opts.query) || mentions(opts.arrayFilters);
+
+/**
+ * Returns the updated copy of `doc`; the stored original is never touched. A document or an update
+ * naming `__proto__`, `constructor` or `prototype` is updated with those keys aliased (mingo walks
+ * paths with plain property access), so they are stored as fields and never reach a prototype.
+ */
 export function applyUpdate(
   original: Document,
   spec: UpdateSpec,
-  opts: { arrayFilters?: Document[]; query?: Document; isInsert?: boolean } = {},
+  opts: UpdateOptions = {},
+): UpdateResult {
+  if (!mentionedIn(spec, opts) && !hasUnsafeKeys(original))
+    return applyUpdateDirect(original, spec, opts);
+  const { doc, modified } = inAliasSpace(() =>
+    applyUpdateDirect(aliasDoc(original), aliasUpdate(spec), aliasOptions(opts)),
+  );
+  const result = unaliasDoc(doc);
+  if (Array.isArray(spec)) carryUnchangedNumericTypes(original, result);
+  else carryNumericTypes(original, result);
+  return { doc: result, modified };
+}
+
+const aliasUpdate = (spec: UpdateSpec): UpdateSpec =>
+  aliasSpec(spec, Array.isArray(spec) ? 'pipeline' : 'update');
+
+const aliasOptions = (opts: UpdateOptions): UpdateOptions => ({
+  ...opts,
+  query: opts.query && aliasSpec(opts.query, 'query'),
+  arrayFilters: opts.arrayFilters && aliasSpec(opts.arrayFilters, 'query'),
+});
+
+function applyUpdateDirect(
+  original: Document,
+  spec: UpdateSpec,
+  opts: UpdateOptions,
 ): UpdateResult {
   const query = opts.query ?? {};
   if (Array.isArray(spec)) {
@@ -153,7 +214,10 @@ export function applyUpdate(
       spec,
       computeOptions({ processingMode: ProcessingMode.CLONE_INPUT }),
     ).run([original]) as Document[];
-    if (!doc || encodeKey(doc._id) !== encodeKey(original._id)) throw immutableField('_id');
+    if (!doc) throw immutableField('_id');
+    // A pipeline's result without `_id` (`$replaceRoot` with a subdocument) keeps the original's.
+    if (doc._id === undefined && original._id !== undefined) restoreIdFirst(doc, original._id);
+    if (encodeKey(doc._id) !== encodeKey(original._id)) throw immutableField('_id');
     carryUnchangedNumericTypes(original, doc);
     return { doc, modified: encodeKey(doc) !== encodeKey(original) };
   }
@@ -180,6 +244,13 @@ export function applyUpdate(
   return { doc, modified: encodeKey(doc) !== encodeKey(original) };
 }
 
+function restoreIdFirst(doc: Document, id: unknown): void {
+  const fields = Object.entries(doc);
+  for (const [k] of fields) delete doc[k];
+  doc._id = id;
+  for (const [k, v] of fields) defineField(doc, k, v);
+}
+
 /** Seeds an upserted document from the query's equality predicates, as MongoDB does. */
 function seedFromQuery(query: Document, into: Document): void {
   for (const [k, v] of Object.entries(query)) {
@@ -196,13 +267,24 @@ export function buildUpsert(
   spec: UpdateSpec,
   arrayFilters?: Document[],
 ): Document {
+  if (!mentionedIn(spec, { query, arrayFilters }))
+    return buildUpsertDirect(query, spec, arrayFilters);
+  const doc = inAliasSpace(() => {
+    const aliased = aliasOptions({ query, arrayFilters });
+    return buildUpsertDirect(aliased.query!, aliasUpdate(spec), aliased.arrayFilters);
+  });
+  return unaliasDoc(doc);
+}
+
+function buildUpsertDirect(query: Document, spec: UpdateSpec, arrayFilters?: Document[]): Document {
   const base: Document = {};
   const isOperatorUpdate =
     !Array.isArray(spec) && Object.keys(spec).every((k) => k.startsWith('$'));
   if (Array.isArray(spec) || isOperatorUpdate) seedFromQuery(query, base);
   else if (query._id !== undefined && !isOperatorObject(query._id)) base._id = query._id;
-  const { doc } = applyUpdate(base, spec, { arrayFilters, query, isInsert: true });
+  const { doc } = applyUpdateDirect(base, spec, { arrayFilters, query, isInsert: true });
   // `{_id: null}` seeds a null _id, as MongoDB does; only a missing one is generated.
   const { _id, ...rest } = doc;
+  assertStorableId(_id);
   return { _id: _id === undefined ? new ObjectId() : _id, ...rest };
 }

@@ -1,5 +1,5 @@
 import { calculateObjectSize, type Document } from 'bson';
-import { compileQuery } from '../storage/mingo.js';
+import { projectWithMingo } from '../storage/mingo.js';
 import { badValue, toCommandError } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
 import { Collection } from '../storage/collection.js';
@@ -205,7 +205,7 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
     return d && projection
       ? projection(d)
       : d && fields && Object.keys(fields).length
-        ? (compileQuery({}).find([d], fields).all()[0] as Document)
+        ? projectWithMingo([d], fields)[0]!
         : d;
   };
   const [found] = runQuery(coll, {

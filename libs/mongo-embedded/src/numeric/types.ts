@@ -116,6 +116,12 @@ export function carryNumericTypes(from: Document, to: Document): void {
   if (kept.size) TYPES.set(to, kept);
 }
 
+/** A copy made to compute on (the same fields at the same paths) answers with `from`'s types. */
+export function shareNumericTypes(from: Document, to: Document): void {
+  const types = TYPES.get(from);
+  if (types) TYPES.set(to, types);
+}
+
 /**
  * `to`, computed from `from` by an aggregation stage or a pipeline update, keeps the numeric types
  * of the fields that still hold the very same number; a field the pipeline computed comes back by

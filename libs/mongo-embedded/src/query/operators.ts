@@ -1,11 +1,14 @@
 import type { Binary, Document } from 'bson';
 import type { Options } from 'mingo/core';
 import * as comparison from 'mingo/operators/query/comparison';
-import * as element from 'mingo/operators/query/element';
 import { numericTypeAt } from '../numeric/types.js';
+import { isUnsafeKey, ownField } from '../safety/unsafe-keys.js';
+import { bsonTypeOf, NUMERIC_TYPES, typeAlias } from './bson-types.js';
 import type { Query } from 'mingo';
 import { compareNumeric, typeRank } from '../storage/bson-order.js';
-import { MULTI, pathValues, singlePathValue } from '../storage/values.js';
+import { encodeKey, MULTI, pathValues, singlePathValue } from '../storage/values.js';
+import { isDecimal } from '../numeric/decimal.js';
+import { regexKey, regexMatches, regexOperator } from './regex.js';
 
 type QueryOperator = (
   selector: string,
@@ -28,24 +31,26 @@ function compareBinary(a: Binary, b: Binary): number {
 
 const isLong = (v: unknown): boolean =>
   !!v && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long';
+/** Numbers mingo cannot compare (it sees objects): an int64 beyond 2^53 and any Decimal128. */
+const isExactNumber = (v: unknown): boolean => isLong(v) || isDecimal(v);
 const isNumber = (v: unknown): boolean => typeRank(v) === NUMBER_RANK;
 const NUMBER_RANK = typeRank(0);
 
 /**
  * The values at `selector` when one of them is an int64 object (beyond 2^53: the decoder keeps
- * those as `Long`), else undefined: the common case costs one walk without allocating.
+ * those as `Long`) or a Decimal128, else undefined: the common case costs one walk without allocating.
  */
 function longsAt(obj: Document, selector: string, parts: string[]): unknown[] | undefined {
   const v = singlePathValue(obj, parts);
-  if (v !== MULTI) return isLong(v) ? [v] : undefined;
+  if (v !== MULTI) return isExactNumber(v) ? [v] : undefined;
   const values = pathValues(obj, selector);
-  return values.some(isLong) ? values : undefined;
+  return values.some(isExactNumber) ? values : undefined;
 }
 
 /**
  * Ranges as MongoDB compares them where mingo does not: BinData by length, subtype, bytes (mingo
- * compares printed forms), and an int64 against any number exactly (mingo compares a `Long`
- * object as an object, so `{n: {$gt: 5}}` never matched a long beyond 2^53).
+ * compares printed forms), and an int64 or a Decimal128 against any number exactly (mingo
+ * compares those as objects, so `{n: {$gt: 5}}` never matched a long beyond 2^53 or a decimal).
  */
 function bsonAware(
   name: '$lt' | '$lte' | '$gt' | '$gte',
@@ -60,7 +65,7 @@ function bsonAware(
     if (!isNumber(value)) return test;
     const parts = selector.split('.');
     const exact = (v: unknown) => isNumber(v) && holds(compareNumeric(v, value));
-    if (isLong(value)) return (obj) => pathValues(obj, selector).some(exact);
+    if (isExactNumber(value)) return (obj) => pathValues(obj, selector).some(exact);
     return (obj) => {
       const values = longsAt(obj, selector, parts);
       return values ? values.some(exact) : test(obj);
@@ -68,28 +73,66 @@ function bsonAware(
   };
 }
 
-/** Numbers only a `Long` can equal exactly: an int64 beyond 2^53 or a double that large. */
+/** Numbers only an exact comparison can equal: an int64 or a double beyond 2^53, a Decimal128. */
 const needsExact = (v: unknown) =>
-  isLong(v) || (typeof v === 'number' && Math.abs(v) >= 2 ** 53 && Number.isFinite(v));
+  isExactNumber(v) || (typeof v === 'number' && Math.abs(v) >= 2 ** 53 && Number.isFinite(v));
 
 /**
- * `$eq`/`$in` (and their negations) between an int64 and a plain number, exactly; mingo's own
- * operators otherwise (any other value costs nothing more).
+ * BSON values mingo's equality cannot tell apart: it compares their own keys (MinKey and MaxKey
+ * have none) or their printed forms (a Binary's bytes, without its subtype).
+ */
+const SPECIAL = new Set([
+  'MinKey',
+  'MaxKey',
+  'Code',
+  'DBRef',
+  'BSONSymbol',
+  'BSONRegExp',
+  'Timestamp',
+  'Binary',
+]);
+const isSpecial = (v: unknown): boolean =>
+  !!v && typeof v === 'object' && SPECIAL.has((v as { _bsontype?: string })._bsontype ?? '');
+
+/**
+ * `$eq`/`$in` (and their negations) where mingo's equality is wrong: between an int64 or a
+ * Decimal128 and any number, exactly, and on MinKey, MaxKey, Code, DBRef, symbols, BSON regexes,
+ * timestamps and BinData by their BSON value. Everything else is mingo's (and costs nothing more).
  */
 function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator {
   const fallback = (comparison as unknown as Record<string, QueryOperator>)[name]!;
   const negated = name === '$ne' || name === '$nin';
+  const isList = name === '$in' || name === '$nin';
   return (selector, value, options) => {
-    const test = fallback(selector, value, options);
-    const wanted = (name === '$in' || name === '$nin' ? (value as unknown[]) : [value]) ?? [];
-    const exact = Array.isArray(wanted) ? wanted.filter(needsExact) : [];
-    if (exact.length === 0) return test;
+    const wanted = isList ? (Array.isArray(value) ? (value as unknown[]) : []) : [value];
+    const special = new Set(wanted.filter(isSpecial).map(encodeKey));
+    // In `$in`/`$nin` a regex matches strings by pattern (mingo compares it as a value).
+    const patterns = isList
+      ? wanted.flatMap((w) => (w instanceof RegExp ? [[w, regexKey(w)!] as const] : []))
+      : [];
+    const exact = wanted.filter(needsExact);
+    const plainNumbers = wanted.filter((w) => typeof w === 'number');
+    if (special.size === 0 && exact.length === 0 && plainNumbers.length === 0 && !patterns.length)
+      return fallback(selector, value, options);
+    const rest = wanted.filter((w) => !isSpecial(w));
+    // mingo negates inside `$ne`/`$nin`; match positively on the rest, negate once here.
+    const positive = (comparison as unknown as Record<string, QueryOperator>)[
+      isList ? '$in' : '$eq'
+    ]!;
+    const test =
+      rest.length === 0 ? () => false : positive(selector, isList ? rest : rest[0], options);
+    const numbers = [...exact, ...plainNumbers];
     const parts = selector.split('.');
-    const equal = (v: unknown) => isNumber(v) && exact.some((w) => compareNumeric(v, w) === 0);
+    const equal = (v: unknown) =>
+      patterns.some(([re, key]) => regexMatches(re, key, v)) ||
+      (special.size > 0 && isSpecial(v) && special.has(encodeKey(v))) ||
+      (isNumber(v) &&
+        (isExactNumber(v) || exact.length > 0) &&
+        numbers.some((w) => compareNumeric(v, w) === 0));
     return (obj) => {
       const v = singlePathValue(obj, parts);
-      const hit = (v === MULTI ? pathValues(obj, selector) : [v]).some(equal);
-      return negated ? !hit && test(obj) : hit || test(obj);
+      const hit = (v === MULTI ? pathValues(obj, selector).some(equal) : equal(v)) || test(obj);
+      return negated ? !hit : hit;
     };
   };
 }
@@ -110,63 +153,47 @@ const allOperator =
     return (obj) => tests.length > 0 && tests.every((q) => q.test(obj));
   };
 
-const NUMERIC_ALIASES: Record<string, string> = {
-  double: 'double',
-  1: 'double',
-  int: 'int',
-  16: 'int',
-  long: 'long',
-  18: 'long',
-  decimal: 'decimal',
-  19: 'decimal',
-  number: 'number',
-};
-
-/** The numbers at `selector`, each with its exact path (array indexes included). */
-function numbersAt(
+/** Each value at `selector` with its exact path: a leaf array, then (one level) its elements. */
+function leavesAt(
   doc: unknown,
   parts: string[],
   i: number,
   path: string,
-  out: [string, number | 'long'][],
-) {
-  if (Array.isArray(doc) && (i === parts.length || !/^\d+$/.test(parts[i]!))) {
-    doc.forEach((el, idx) => numbersAt(el, parts, i, `${path}.${idx}`, out));
+  out: [string, unknown][],
+): void {
+  if (i === parts.length) {
+    if (doc === undefined) return;
+    out.push([path, doc]);
+    if (Array.isArray(doc)) doc.forEach((el, idx) => out.push([`${path}.${idx}`, el]));
     return;
   }
-  if (i === parts.length) {
-    if (typeof doc === 'number') out.push([path, doc]);
-    // An int64 beyond 2^53 is not promoted to a number by the decoder: it stays a Long.
-    else if ((doc as { _bsontype?: string } | null)?._bsontype === 'Long') out.push([path, 'long']);
+  if (Array.isArray(doc) && !/^\d+$/.test(parts[i]!)) {
+    doc.forEach((el, idx) => leavesAt(el, parts, i, `${path}.${idx}`, out));
     return;
   }
   if (doc === null || typeof doc !== 'object') return;
   const key = parts[i]!;
-  numbersAt((doc as Document)[key], parts, i + 1, path ? `${path}.${key}` : key, out);
+  const next = isUnsafeKey(key) ? ownField(doc, key) : (doc as Document)[key];
+  leavesAt(next, parts, i + 1, path ? `${path}.${key}` : key, out);
 }
 
 /**
- * `$type` with MongoDB's numeric types: int, long and double are told apart by the stored
- * document's recorded types (numeric/types.ts) and `number` matches all three. Other types are
- * mingo's.
+ * `$type` by MongoDB's aliases and codes, for every BSON type: int, long and double are told apart
+ * by the stored document's recorded types (numeric/types.ts) and `number` matches any number.
+ * (mingo's names its own JavaScript types, so `objectId`, `binData`, `decimal`, `timestamp`,
+ * `javascript`, `minKey` and `maxKey` never matched.)
  */
-const typeOperator: QueryOperator = (selector, value, options) => {
-  const wanted = Array.isArray(value) ? (value as unknown[]) : [value];
-  const numeric = new Set(wanted.map((w) => NUMERIC_ALIASES[String(w)]).filter(Boolean));
-  const others = wanted.filter((w) => !NUMERIC_ALIASES[String(w)]);
-  const fallback = (element as unknown as Record<string, QueryOperator>).$type!;
-  const rest = others.length ? fallback(selector, others, options) : () => false;
-  if (numeric.size === 0) return rest;
+const typeOperator: QueryOperator = (selector, value) => {
+  const wanted = new Set((Array.isArray(value) ? (value as unknown[]) : [value]).map(typeAlias));
+  const anyNumber = wanted.has('number');
   const parts = selector.split('.');
   return (obj) => {
-    const found: [string, number | 'long'][] = [];
-    numbersAt(obj, parts, 0, '', found);
-    return (
-      found.some(
-        ([path, v]) =>
-          numeric.has('number') || numeric.has(v === 'long' ? v : numericTypeAt(obj, path, v)),
-      ) || rest(obj)
-    );
+    const found: [string, unknown][] = [];
+    leavesAt(obj, parts, 0, '', found);
+    return found.some(([path, v]) => {
+      const t = typeof v === 'number' ? numericTypeAt(obj, path, v) : bsonTypeOf(v);
+      return wanted.has(t) || (anyNumber && NUMERIC_TYPES.has(t));
+    });
   };
 };
 
@@ -187,4 +214,5 @@ export const queryOverrides = (
   $ne: longAwareEquality('$ne'),
   $in: longAwareEquality('$in'),
   $nin: longAwareEquality('$nin'),
+  $regex: regexOperator,
 });

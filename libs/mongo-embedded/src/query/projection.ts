@@ -1,3 +1,4 @@
+import { defineField, ownField } from '../safety/unsafe-keys.js';
 import type { Document } from 'bson';
 import { CommandError } from '../errors.js';
 import { isPlainObject, pullMatcher } from '../update/pull.js';
@@ -122,10 +123,10 @@ function include(value: unknown, tree: Tree): unknown {
   for (const key of Object.keys(value)) {
     const sub = tree.get(key);
     if (!sub) continue;
-    if (sub === true) out[key] = value[key];
+    if (sub === true) defineField(out, key, value[key]);
     else {
       const projected = include(value[key], sub);
-      if (projected !== undefined) out[key] = projected;
+      if (projected !== undefined) defineField(out, key, projected);
     }
   }
   return out;
@@ -138,7 +139,7 @@ function exclude(value: unknown, tree: Tree): unknown {
   for (const key of Object.keys(value)) {
     const sub = tree.get(key);
     if (sub === true) continue;
-    out[key] = sub ? exclude(value[key], sub) : value[key];
+    defineField(out, key, sub ? exclude(value[key], sub) : value[key]);
   }
   return out;
 }
@@ -159,8 +160,8 @@ function rewrite(doc: unknown, parts: string[], fn: (v: unknown) => unknown): vo
   }
   if (!isPlainObject(doc)) return;
   const [head, ...rest] = parts as [string, ...string[]];
-  if (!(head in doc)) return;
-  if (rest.length === 0) doc[head] = fn(doc[head]);
+  if (!Object.prototype.hasOwnProperty.call(doc, head)) return;
+  if (rest.length === 0) defineField(doc, head, fn(doc[head]));
   else rewrite(doc[head], rest, fn);
 }
 
@@ -200,12 +201,12 @@ export function compileProjection(
       rewrite(out, path.split('.'), (v) => (Array.isArray(v) ? [v[idx]] : v));
     }
     for (const [field, q] of elemQueries) {
-      const arr = doc[field];
+      const arr = ownField(doc, field);
       delete out[field];
       if (!Array.isArray(arr)) continue;
       const hit = arr.find(q);
       // MongoDB places an $elemMatch result after the other projected fields.
-      if (hit !== undefined) out[field] = [hit];
+      if (hit !== undefined) defineField(out, field, [hit]);
     }
     return out;
   };

@@ -1,4 +1,5 @@
 import type { Binary, Long } from 'bson';
+import { compareWithDecimal, isDecimal } from '../numeric/decimal.js';
 
 /**
  * MongoDB's cross-type comparison order (the BSON "canonical type" order used by indexes and
@@ -97,8 +98,9 @@ function compareLongDouble(l: Long, d: number): number {
   return d > floor ? -1 : 0;
 }
 
-/** Two numbers of any BSON numeric type; exact when an int64 is involved. */
+/** Two numbers of any BSON numeric type; exact when an int64 or a Decimal128 is involved. */
 export function compareNumeric(a: unknown, b: unknown): number {
+  if (isDecimal(a) || isDecimal(b)) return compareWithDecimal(a, b);
   if (isLong(a)) return isLong(b) ? a.compare(b) : compareLongDouble(a, asNumber(b));
   if (isLong(b)) return -compareLongDouble(b, asNumber(a));
   return compareNumbers(asNumber(a), asNumber(b));

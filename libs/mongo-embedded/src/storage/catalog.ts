@@ -35,7 +35,13 @@ export class Catalog {
   }
 
   createCollection(db: string, name: string, { failIfExists = false } = {}): Collection {
-    if (!name || name.includes('$') || name.startsWith('system.') || !db || /[/\\. "$]/.test(db)) {
+    if (
+      !name ||
+      /[$\0]/.test(name) ||
+      name.startsWith('system.') ||
+      !db ||
+      /[/\\. "$\0]/.test(db)
+    ) {
       throw invalidNamespace(`Invalid namespace specified '${db}.${name}'`);
     }
     const existing = this.get(db, name);
@@ -61,6 +67,18 @@ export class Catalog {
 
   dropDatabase(db: string): void {
     if (this.dbs.delete(db)) this.log({ o: 'dropDb', db });
+  }
+
+  /**
+   * Moves a collection (documents, indexes, numeric types) to another namespace, as journaled
+   * creates, puts and a drop, so a replay rebuilds the result. The caller has checked the names.
+   */
+  renameCollection(from: Collection, toDb: string, to: string): void {
+    const target = this.createCollection(toDb, to);
+    for (const idx of from.indexes.values())
+      if (idx.name !== '_id_') this.createIndex(target, idx.spec);
+    for (const doc of from.docs.values()) this.insert(target, doc);
+    this.dropCollection(from.db, from.name);
   }
 
   /** `rawDoc`, when given, must be the exact BSON `doc` was decoded from (see `Journal.appendPut`). */

@@ -1,5 +1,5 @@
 import { ObjectId, type Document } from 'bson';
-import { DuplicateKeyError, badValue, indexNotFound } from '../errors.js';
+import { CommandError, DuplicateKeyError, badValue, indexNotFound } from '../errors.js';
 import { checkIndexConflict } from './index-conflicts.js';
 import { IndexStore, type IndexSpec } from './index-store.js';
 import { executeFind } from './query-exec.js';
@@ -65,6 +65,7 @@ export class Collection {
       doc = { _id, ...rest };
     }
     if (Array.isArray(doc._id)) throw badValue("can't use an array for _id");
+    assertStorableId(doc._id);
     return doc;
   }
 
@@ -168,4 +169,20 @@ export class Collection {
 function idFirst(doc: Document): boolean {
   for (const k in doc) return k === '_id' && Object.hasOwn(doc, k);
   return false;
+}
+
+/** MongoDB refuses (52, DollarPrefixedFieldName) an `_id` document with a `$`-prefixed field. */
+export function assertStorableId(id: unknown): void {
+  if (!id || typeof id !== 'object' || Array.isArray(id) || id instanceof Date) return;
+  const proto = Object.getPrototypeOf(id) as unknown;
+  if (proto !== Object.prototype && proto !== null) return;
+  for (const [k, v] of Object.entries(id)) {
+    if (k.startsWith('$'))
+      throw new CommandError(
+        52,
+        'DollarPrefixedFieldName',
+        `_id fields may not contain '$'-prefixed fields: ${k} is not valid for storage.`,
+      );
+    assertStorableId(v);
+  }
 }

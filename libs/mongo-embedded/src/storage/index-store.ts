@@ -1,3 +1,4 @@
+import { defineField } from '../safety/unsafe-keys.js';
 import type { Document } from 'bson';
 import type { Query } from 'mingo';
 import { DuplicateKeyError, badValue } from '../errors.js';
@@ -211,7 +212,7 @@ export class IndexStore {
     const keyValue: Document = {};
     for (let i = 0; i < this.fields.length; i++) {
       const v = combo.values[i];
-      keyValue[this.fields[i]!] = v === undefined ? null : v;
+      defineField(keyValue, this.fields[i]!, v === undefined ? null : v);
     }
     throw new DuplicateKeyError(this.ns, this.name, { ...this.spec.key }, keyValue);
   }

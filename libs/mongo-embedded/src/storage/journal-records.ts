@@ -58,7 +58,10 @@ export function decodeRecords(buf: Buffer): {
     const body = buf.subarray(pos + RECORD_HEADER, end);
     if (crc32(body) !== sum) break;
     try {
-      const rec = deserialize(body, { promoteValues: true }) as JournalRecord | GenerationMark;
+      const rec = deserialize(body, {
+        promoteValues: true,
+        validation: { utf8: false },
+      }) as JournalRecord | GenerationMark;
       // A put's int64 / integral double values are remembered from its bytes (numeric/types.ts).
       if (rec.o === 'put') rememberNumericTypes(rec.d, body, 'd');
       if (rec.o === 'gen') {

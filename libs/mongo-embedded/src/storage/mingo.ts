@@ -1,10 +1,22 @@
 import 'mingo/init/system';
-import { ComputeOptions, Context, initOptions, type Options } from 'mingo/core';
+import { ComputeOptions, computeValue, Context, initOptions, type Options } from 'mingo/core';
+import { numericTypeAt } from '../numeric/types.js';
+import { bsonTypeOf } from '../query/bson-types.js';
 import { Query } from 'mingo';
 import * as booleanOperators from 'mingo/operators/expression/boolean';
 import * as comparisonOperators from 'mingo/operators/expression/comparison';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
+import type { Document } from 'bson';
+import { inAliasSpace } from '../safety/alias-space.js';
+import {
+  aliasDoc,
+  aliasSpec,
+  hasUnsafeKeys,
+  mentionsUnsafe,
+  unaliasOutput,
+} from '../safety/unsafe-keys.js';
+import { aliasDbRefFilter, dbRefsAsFields, mentionsDbRefField } from '../query/dbref-paths.js';
 import { queryOverrides } from '../query/operators.js';
 import { projectStage } from '../query/aggregation-project.js';
 
@@ -19,8 +31,21 @@ const ops = <T>(ns: object): T =>
     Object.entries(ns).filter(([k, v]) => k.startsWith('$') && typeof v === 'function'),
   ) as T;
 
+/**
+ * The aggregation `$type` with MongoDB's names (mingo answers its own: `objectid`, `binary`,
+ * `decimal128`, ...). A stored number reports the type it was stored with.
+ */
+const typeExpression = (obj: Document, expr: unknown, options: Options): string => {
+  const v = computeValue(obj, expr, null, options) as unknown;
+  if (typeof v === 'number' && typeof expr === 'string' && /^\$[^$]/.test(expr))
+    return numericTypeAt(obj, expr.slice(1), v);
+  return bsonTypeOf(v);
+};
+const EXPRESSION_OVERRIDES = { $type: typeExpression } as never;
+
 const QUERY_OPTIONS: Options = initOptions({
   context: Context.init()
+    .addExpressionOps(EXPRESSION_OVERRIDES)
     .addExpressionOps(ops(booleanOperators))
     .addExpressionOps(ops(comparisonOperators))
     .addProjectionOps(ops(projectionOperators))
@@ -38,21 +63,79 @@ const FAST_PATH =
 const COMPUTE_OPTIONS = ComputeOptions.init(QUERY_OPTIONS);
 
 export function queryOptions(): Partial<Options> {
+  if (commandVariables)
+    return ComputeOptions.init(queryOptionsNow()) as unknown as Partial<Options>;
   return COMPUTE_OPTIONS as unknown as Partial<Options>;
 }
 
+// The `let` variables of the command being run. Commands run synchronously one at a time (see
+// the README), so they are the command's own while it runs.
+let commandVariables: Record<string, unknown> | undefined;
+
+/** Runs a command with its `let` option bound, as `$$name` in its filters and expressions. */
+export function withVariables<T>(vars: unknown, fn: () => T): T {
+  if (!vars || typeof vars !== 'object' || Array.isArray(vars)) return fn();
+  const previous = commandVariables;
+  // Each value is an expression without a document (constants, `$$NOW`, arithmetic...).
+  const base = ComputeOptions.init(QUERY_OPTIONS);
+  commandVariables = Object.fromEntries(
+    Object.entries(vars as Document).map(([k, v]) => [k, computeValue({}, v, null, base)]),
+  );
+  try {
+    return fn();
+  } finally {
+    commandVariables = previous;
+  }
+}
+
+const queryOptionsNow = (): Options =>
+  commandVariables ? { ...QUERY_OPTIONS, variables: commandVariables } : QUERY_OPTIONS;
+
+const construct = (filter: Record<string, unknown>): Query => {
+  const options = queryOptionsNow();
+  return FAST_PATH ? new QueryImpl!(filter, options) : new Query(filter, options);
+};
+
 export function compileQuery(filter: Record<string, unknown>): Query {
-  return FAST_PATH ? new QueryImpl!(filter, QUERY_OPTIONS) : new Query(filter, QUERY_OPTIONS);
+  let spec = filter;
+  const views: ((doc: Document) => Document)[] = [];
+  // mingo resolves paths with plain property access: `constructor.name` would match every
+  // document. The filter and each tested document are aliased alike (mingo's find calls `test`).
+  if (mentionsUnsafe(spec)) {
+    spec = aliasSpec(spec, 'query');
+    views.push(aliasDoc);
+  }
+  if (mentionsDbRefField(spec)) {
+    spec = aliasDbRefFilter(spec);
+    views.push(dbRefsAsFields);
+  }
+  const query = construct(spec);
+  if (views.length === 0) return query;
+  const test = query.test.bind(query);
+  query.test = (doc) => test(views.reduce((d, view) => view(d), doc as Document));
+  return query;
+}
+
+/** A projection with computed fields, by mingo, with unsafe keys aliased (see `compileQuery`). */
+export function projectWithMingo(docs: Document[], projection: Document): Document[] {
+  if (!mentionsUnsafe(projection) && !docs.some(hasUnsafeKeys))
+    return construct({}).find<Document>(docs, projection).all();
+  const spec = aliasSpec(projection, 'pipeline');
+  return inAliasSpace(() => construct({}).find<Document>(docs.map(aliasDoc), spec).all()).map(
+    unaliasOutput,
+  );
 }
 
 // Pipeline stages whose MongoDB semantics mingo does not have; every other operator falls back to
 // mingo's global registry. A wrapper, so the cyclic import is only read when a stage runs.
-const PIPELINE_OVERRIDES = Context.init().addPipelineOps({
-  $project: ((...args: Parameters<typeof projectStage>) => projectStage(...args)) as never,
-});
+const PIPELINE_OVERRIDES = Context.init()
+  .addPipelineOps({
+    $project: ((...args: Parameters<typeof projectStage>) => projectStage(...args)) as never,
+  })
+  .addExpressionOps(EXPRESSION_OVERRIDES);
 
 export function computeOptions(options: Partial<Options>): Partial<Options> {
   return ComputeOptions.init(
-    initOptions({ context: PIPELINE_OVERRIDES, ...options }),
+    initOptions({ context: PIPELINE_OVERRIDES, variables: commandVariables, ...options }),
   ) as unknown as Partial<Options>;
 }

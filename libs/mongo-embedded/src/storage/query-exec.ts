@@ -12,6 +12,7 @@ import {
   type SortField,
 } from './query-planner.js';
 import { pathValues } from './values.js';
+import { hintedIndex, hintedMatches } from './hinted.js';
 
 export interface QueryOptions {
   filter?: Document;
@@ -19,7 +20,7 @@ export interface QueryOptions {
   skip?: number;
   /** 0 or absent: no limit. */
   limit?: number;
-  /** `{ $natural: 1 }` forces a collection scan; other hints are ignored. */
+  /** `{ $natural: 1 }` forces a collection scan, an index's name or key pattern a scan of it. */
   hint?: unknown;
   /** Always go through the planner, so explain reports the plan (no point-lookup shortcut). */
   explain?: boolean;
@@ -216,7 +217,9 @@ function findMatching(
   opts: QueryOptions,
 ): { docs: Document[]; stats: ExecStats } {
   const filter = opts.filter ?? {};
-  if (!opts.explain && !forcesScan(opts.hint)) {
+  // explain reports the planner's plan; a hinted index is not shown as one.
+  const hinted = opts.explain ? undefined : hintedIndex(coll, opts.hint);
+  if (!opts.explain && !forcesScan(opts.hint) && !hinted) {
     const point = uniquePoint(coll, filter);
     if (point) {
       const stats = { ...newStats(undefined), docsExamined: point.length };
@@ -226,7 +229,7 @@ function findMatching(
   let compiled: Query | undefined;
   const query = () => (compiled ??= compileQuery(filter));
   const sort = sortFields(opts.sort);
-  const plan = planFor(coll, opts);
+  const plan = hinted ? undefined : planFor(coll, opts);
   const stats = newStats(plan);
   const skip = opts.skip ?? 0;
   const limit = opts.limit ? Math.abs(opts.limit) : Infinity;
@@ -258,7 +261,11 @@ function findMatching(
     return { docs: out, stats };
   }
 
-  const matched = plan ? matchByIndex(coll, plan, query, stats) : scan(coll, query(), stats);
+  const matched = hinted
+    ? hintedMatches(coll, hinted, filter, stats)
+    : plan
+      ? matchByIndex(coll, plan, query, stats)
+      : scan(coll, query(), stats);
   let docs = matched;
   if (wantsSort) {
     stats.inMemorySort = true;
@@ -316,9 +323,10 @@ export function executeCount(
   opts: QueryOptions,
 ): { n: number; stats: ExecStats } {
   const filter = opts.filter ?? {};
-  if (Object.keys(filter).length === 0 && !forcesScan(opts.hint))
+  const hinted = hintedIndex(coll, opts.hint);
+  if (Object.keys(filter).length === 0 && !forcesScan(opts.hint) && !hinted)
     return counted({ n: coll.docs.size, stats: { ...newStats(undefined), countScan: true } });
-  const plan = planFor(coll, { filter, hint: opts.hint });
+  const plan = hinted ? undefined : planFor(coll, { filter, hint: opts.hint });
   if (plan?.exact) {
     const stats = { ...newStats(plan), countScan: true };
     const keys = plan.index.ordered;

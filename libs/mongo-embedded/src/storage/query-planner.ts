@@ -1,3 +1,4 @@
+import { defineField } from '../safety/unsafe-keys.js';
 import type { Document } from 'bson';
 import { bracketOf, compareBson, isBoundValue } from './bson-order.js';
 import type { IndexStore } from './index-store.js';
@@ -264,11 +265,15 @@ export function describeBounds(plan: IndexPlan, interval?: Interval): Record<str
         : i < plan.eqLen || (i === plan.eqLen && plan.range)
           ? plan.fieldBounds.get(f)!.bounds!
           : undefined;
-    bounds[f] = !b
-      ? ['[MinKey, MaxKey]']
-      : b.kind === 'points'
-        ? b.values.map((v) => `[${show(v)}, ${show(v)}]`)
-        : [`${b.lowInc ? '[' : '('}${show(b.low)}, ${show(b.high)}${b.highInc ? ']' : ')'}`];
+    defineField(
+      bounds,
+      f,
+      !b
+        ? ['[MinKey, MaxKey]']
+        : b.kind === 'points'
+          ? b.values.map((v) => `[${show(v)}, ${show(v)}]`)
+          : [`${b.lowInc ? '[' : '('}${show(b.low)}, ${show(b.high)}${b.highInc ? ']' : ')'}`],
+    );
     if (dirs[i] === -1) bounds[f]!.reverse();
   });
   return bounds;

@@ -1,4 +1,6 @@
 import { EJSON, type Binary, type Document } from 'bson';
+import { decimalKey } from '../numeric/decimal.js';
+import { defineField, isPlainDoc, isUnsafeKey, ownField } from '../safety/unsafe-keys.js';
 
 type Bsonish = { _bsontype?: string; toHexString?: () => string; toString(): string };
 
@@ -36,6 +38,7 @@ export function encodeKey(v: unknown): string {
   if (b._bsontype === 'ObjectId') return `o${b.toHexString!()}`;
   if (b._bsontype === 'Long' || b._bsontype === 'Int32' || b._bsontype === 'Double')
     return `n${b.toString()}`;
+  if (b._bsontype === 'Decimal128') return decimalKey(v);
   // Binary's default toString() decodes the bytes as UTF-8 (invalid bytes all become U+FFFD) and
   // drops the subtype; BSONRegExp, Code and DBRef print "[object Object]". Canonical EJSON is exact.
   if (b._bsontype === 'Binary') {
@@ -84,8 +87,12 @@ function walkPath(cur: unknown, parts: string[], i: number, out: unknown[]): voi
   }
   if (cur === null || typeof cur !== 'object' || cur instanceof Date)
     return walkPath(undefined, parts, parts.length, out);
-  walkPath((cur as Record<string, unknown>)[parts[i]!], parts, i + 1, out);
+  walkPath(fieldOf(cur, parts[i]!), parts, i + 1, out);
 }
+
+/** A field's value; `__proto__`, `constructor` and `prototype` only as the object's own fields. */
+const fieldOf = (cur: object, key: string): unknown =>
+  isUnsafeKey(key) ? ownField(cur, key) : (cur as Record<string, unknown>)[key];
 
 /** Returned by `singlePathValue` when the path meets an array: use `pathValues` for the values. */
 export const MULTI: unique symbol = Symbol('multikey');
@@ -99,7 +106,7 @@ export function singlePathValue(doc: unknown, parts: string[]): unknown {
   for (let i = 0; i < parts.length; i++) {
     if (Array.isArray(cur)) return MULTI;
     if (cur === null || typeof cur !== 'object' || cur instanceof Date) return undefined;
-    cur = (cur as Record<string, unknown>)[parts[i]!];
+    cur = fieldOf(cur, parts[i]!);
   }
   return Array.isArray(cur) ? MULTI : cur;
 }
@@ -113,27 +120,24 @@ export function hasPath(doc: Document, path: string): boolean {
 export function cloneDoc<T>(v: T): T {
   if (Array.isArray(v)) return v.map(cloneDoc) as T;
   if (v instanceof Date) return new Date(v.getTime()) as T;
-  if (
-    v &&
-    typeof v === 'object' &&
-    !(v as Bsonish)._bsontype &&
-    Object.getPrototypeOf(v) === Object.prototype
-  ) {
+  if (isPlainDoc(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, val] of Object.entries(v)) out[k] = cloneDoc(val);
+    for (const k of Object.keys(v)) defineField(out, k, cloneDoc(v[k]));
     return out as T;
   }
   return v;
 }
 
+/** Sets a dotted path, creating subdocuments; every step is an own field, never a prototype. */
 export function setPath(doc: Document, path: string, value: unknown): void {
   const parts = path.split('.');
   let cur: Record<string, unknown> = doc;
   for (const p of parts.slice(0, -1)) {
-    if (cur[p] === null || typeof cur[p] !== 'object') cur[p] = {};
-    cur = cur[p] as Record<string, unknown>;
+    let next = ownField(cur, p);
+    if (next === null || typeof next !== 'object') defineField(cur, p, (next = {}));
+    cur = next as Record<string, unknown>;
   }
-  cur[parts[parts.length - 1]!] = value;
+  defineField(cur, parts[parts.length - 1]!, value);
 }
 
 export function isOperatorObject(v: unknown): v is Record<string, unknown> {

@@ -59,20 +59,20 @@ describe('parseMessage', () => {
     );
     expect(both.command.documents).toEqual(docs);
     expect(raw(both.command)).toEqual(docs.map((d) => serialize(d)));
-    expect(() =>
-      parseMessage(
-        opMsg(0, [
-          Buffer.concat([
-            Buffer.from([0]),
-            (() => {
-              const b = Buffer.from(serialize({ insert: 'c', documents: [{ s: 'x' }] }));
-              b[b.indexOf('x', 20)] = 0xff; // invalid UTF-8 inside a document
-              return b;
-            })(),
-          ]),
+    // Invalid UTF-8 inside a document is accepted, as MongoDB stores it (issue 47, item 13).
+    const invalid = parseMessage(
+      opMsg(0, [
+        Buffer.concat([
+          Buffer.from([0]),
+          (() => {
+            const b = Buffer.from(serialize({ insert: 'c', documents: [{ s: 'x' }] }));
+            b[b.indexOf('x', 20)] = 0xff;
+            return b;
+          })(),
         ]),
-      ),
-    ).toThrow(ProtocolError);
+      ]),
+    );
+    expect(invalid.command.documents).toEqual([{ s: '\ufffd' }]);
   });
 
   it('ignores a trailing checksum and reports moreToCome', () => {

@@ -18,7 +18,8 @@ export class ProtocolError extends Error {}
  */
 export const RAW_DOCUMENTS: unique symbol = Symbol('rawDocuments');
 
-const DESERIALIZE_OPTIONS = { validation: { utf8: true } } as const;
+// MongoDB stores strings that are not valid UTF-8 as they came (only a client may validate them).
+const DESERIALIZE_OPTIONS = { validation: { utf8: false } } as const;
 const INSERT_BODY_OPTIONS = { ...DESERIALIZE_OPTIONS, fieldsAsRaw: { documents: true } };
 
 export interface MessageHeader {
