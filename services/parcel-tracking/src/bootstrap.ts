@@ -89,7 +89,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         logger: runtime.logger,
         metrics: providerMetrics(runtime.metrics.registry),
       });
-      runtime.onStop(async () => provider.breaker.shutdown());
+      runtime.onStop(async () => provider.breakers.shutdown());
       const { outbox, logger } = runtime;
       const secrets = new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY);
       const instances = new InstanceStore(runtime.mongo);

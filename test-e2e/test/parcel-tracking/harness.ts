@@ -11,9 +11,9 @@ export interface ParcelSystem {
   system: RunningSystem;
   sim: ProviderSimHandle;
   /**
-   * Opens parcel-tracking's provider breaker the way an outage does: every provider call fails
-   * until calls stop reaching the simulator. The provider stays down (each half-open trial fails
-   * too) until `providerRecovered()`.
+   * Opens parcel-tracking's provider breaker of `GOOD_KEY` the way failing answers do: every
+   * provider call fails (HTTP 503) until that key's calls stop reaching the simulator. The
+   * provider stays down (each half-open trial fails too) until `providerRecovered()`.
    */
   openBreaker(): Promise<void>;
   /** Brings the provider back and waits for the breaker's half-open trial to close it. */

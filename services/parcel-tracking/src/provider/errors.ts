@@ -5,8 +5,11 @@ export class ProviderError extends Error {
   constructor(
     readonly code: ProviderErrorCode,
     message: string,
-    /** HTTP status or provider code, for logs; never shown to clients verbatim. */
-    readonly detail: { httpStatus?: number; providerCode?: number } = {},
+    /**
+     * HTTP status or provider code, for logs; never shown to clients verbatim. `unreachable`: no
+     * answer at all (connection failed, timed out), which only the shared breaker counts.
+     */
+    readonly detail: { httpStatus?: number; providerCode?: number; unreachable?: boolean } = {},
   ) {
     super(message);
     this.name = 'ProviderError';
