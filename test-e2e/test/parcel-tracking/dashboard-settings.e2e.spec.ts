@@ -1,7 +1,6 @@
 import { eventually } from '@inventory/local-infra';
-import { nextSequence } from '@inventory/platform';
 import { describe, expect, it } from 'vitest';
-import { GOOD_KEY, OTHER_KEY, PREFIX } from './harness.js';
+import { GOOD_KEY, OTHER_KEY, PREFIX, seedPendingRows } from './harness.js';
 import { STATUSES, useParcelSystem } from './instance-suite.js';
 
 const suite = useParcelSystem();
@@ -43,32 +42,11 @@ describe('GET /instances/{id}', () => {
 
   it('counts rows refused for an exhausted quota as pending: they are retried', async () => {
     const { t, instance } = await connected();
-    const mongo = suite.p.system.services['parcel-tracking']!.mongo;
-    // Unregistered rows as intake stores them, which the registration worker takes up.
-    for (const number of ['1Z999AA10000000001', '1Z999AA10000000002', '1Z999AA10000000003'])
-      await mongo.collection('tracking_rows').insertOne({
-        tenant_id: t.tenant.id,
-        integration_instance_id: instance.id,
-        id: await nextSequence(mongo, 'tracking_rows'),
-        trackable_type: 'inbound_shipment',
-        trackable_id: 1,
-        trackable_label: 'IS-1',
-        trackable_url: '/inbound-shipments/1',
-        tracking_number: number,
-        carrier_code: null,
-        carrier_name: null,
-        delivery_status: 'pending',
-        registered_at: null,
-        registration_error: null,
-        stopped_at: null,
-        active: true,
-        registration_attempts: 0,
-        next_attempt_at: null,
-        lease_owner: null,
-        lease_until: null,
-        created_at: new Date(),
-        updated_at: new Date(),
-      });
+    await seedPendingRows(suite.p, t, instance.id, [
+      '1Z999AA10000000001',
+      '1Z999AA10000000002',
+      '1Z999AA10000000003',
+    ]);
     // One unit of quota left: the first number is registered, the provider refuses the others.
     suite.p.sim.addKey({ key: GOOD_KEY, quotaTotal: 1 });
     const url = `${PREFIX}/instances/${instance.id}`;

@@ -1,5 +1,6 @@
+import { eventually } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
-import { GOOD_KEY, OTHER_KEY, PREFIX, validCreate } from './harness.js';
+import { GOOD_KEY, OTHER_KEY, PREFIX, seedPendingRows, validCreate } from './harness.js';
 import { useParcelSystem } from './instance-suite.js';
 
 const suite = useParcelSystem();
@@ -35,6 +36,38 @@ describe('DELETE /instances/{id}', () => {
     expect(again.status).toBe(201);
     expect(again.body.data.id).not.toBe(instance.id);
     expect(again.body.data.webhook_url).not.toBe(instance.webhook_url);
+  });
+});
+
+describe('DELETE after an api_key rotation', () => {
+  it('stops at the provider every row, those registered under the rotated-out key too', async () => {
+    const { t, instance } = await connected();
+    const { sim } = suite.p;
+    const tracked = (key: string, numbers: string[]) =>
+      sim.trackings().filter((row) => row.api_key === key && numbers.includes(row.number));
+    const registered = (key: string, numbers: string[]) =>
+      eventually(() => {
+        if (tracked(key, numbers).length !== numbers.length) throw new Error('not registered yet');
+      }, `${numbers.length} numbers registered under ${key}`);
+    const old = ['ROTATED0000001', 'ROTATED0000002', 'ROTATED0000003'];
+    await seedPendingRows(suite.p, t, instance.id, old);
+    await registered(GOOD_KEY, old);
+
+    const rotated = await t.request('PATCH', `${PREFIX}/instances/${instance.id}`, {
+      api_key: OTHER_KEY,
+    });
+    expect(rotated.status).toBe(200);
+    const current = ['CURRENT0000001', 'CURRENT0000002'];
+    await seedPendingRows(suite.p, t, instance.id, current);
+    await registered(OTHER_KEY, current);
+
+    expect((await t.request('DELETE', `${PREFIX}/instances/${instance.id}`)).status).toBe(204);
+    await eventually(() => {
+      const live = [...tracked(GOOD_KEY, old), ...tracked(OTHER_KEY, current)].filter(
+        (row) => row.tracking_state !== 'Stopped',
+      );
+      if (live.length > 0) throw new Error(`still tracking: ${live.map((row) => row.number)}`);
+    }, 'every row stopped at the provider, whichever key registered it');
   });
 });
 

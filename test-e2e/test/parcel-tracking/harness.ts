@@ -1,4 +1,5 @@
 import { eventually } from '@inventory/local-infra';
+import { nextSequence } from '@inventory/platform';
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
 import { createTenantWithToken, type TenantFixture } from '../../src/fixtures/tenants.js';
 import { startSystem, type RunningSystem } from '../../src/system.js';
@@ -86,3 +87,40 @@ export const validCreate = (extra: Record<string, unknown> = {}) => ({
   api_key: GOOD_KEY,
   ...extra,
 });
+
+/**
+ * Unregistered rows as parcel-tracking's intake stores them (`tracking_rows`, ids from its
+ * counter), which its registration worker then takes up.
+ */
+export async function seedPendingRows(
+  p: ParcelSystem,
+  t: TenantFixture,
+  instanceId: number,
+  numbers: string[],
+): Promise<void> {
+  const mongo = p.system.services['parcel-tracking']!.mongo;
+  for (const number of numbers)
+    await mongo.collection('tracking_rows').insertOne({
+      tenant_id: t.tenant.id,
+      integration_instance_id: instanceId,
+      id: await nextSequence(mongo, 'tracking_rows'),
+      trackable_type: 'inbound_shipment',
+      trackable_id: 1,
+      trackable_label: 'IS-1',
+      trackable_url: '/inbound-shipments/1',
+      tracking_number: number,
+      carrier_code: null,
+      carrier_name: null,
+      delivery_status: 'pending',
+      registered_at: null,
+      registration_error: null,
+      stopped_at: null,
+      active: true,
+      registration_attempts: 0,
+      next_attempt_at: null,
+      lease_owner: null,
+      lease_until: null,
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
+}

@@ -37,6 +37,8 @@ export interface TrackingDocument {
    * carrier). Until then an unregistered row is pending, retried rejections included (ADR 0212).
    */
   registration_given_up_at: Date | null;
+  /** The fingerprint of the API key that registered the row (ADR 0213); null before. */
+  registered_key_ref?: string | null;
   stopped_at: Date | null;
   /** When the provider confirmed the stop (after a disconnect). */
   provider_stopped_at: Date | null;
@@ -93,6 +95,7 @@ const schema = new Schema<TrackingDocument>(
     registration_error: nullable(String),
     registration_failed_at: nullable(Date),
     registration_given_up_at: nullable(Date),
+    registered_key_ref: nullable(String),
     stopped_at: nullable(Date),
     provider_stopped_at: nullable(Date),
     active: { type: Boolean, default: true },
@@ -365,7 +368,7 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
     tenantId: string,
     instanceId: number,
     at: Date,
-  ): Promise<Array<{ number: string; carrier: number | null }>> {
+  ): Promise<Array<{ number: string; carrier: number | null; key_ref: string | null }>> {
     const active = this.ofInstance(instanceId, {
       stopped_at: null,
       delivery_status: { $nin: TERMINAL_STATUSES },
@@ -373,12 +376,16 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
     const registered = await this.findMany(
       tenantId,
       { ...active, registered_at: { $ne: null } },
-      { projection: { tracking_number: 1, carrier_code: 1 } },
+      { projection: { tracking_number: 1, carrier_code: 1, registered_key_ref: 1 } },
     );
     await this.updateMany(tenantId, active, {
       $set: { stopped_at: at, active: false, updated_at: at },
     });
-    return registered.map((row) => ({ number: row.tracking_number, carrier: row.carrier_code }));
+    return registered.map((row) => ({
+      number: row.tracking_number,
+      carrier: row.carrier_code,
+      key_ref: row.registered_key_ref ?? null,
+    }));
   }
 
   async markProviderStopped(

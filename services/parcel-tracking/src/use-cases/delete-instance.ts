@@ -72,6 +72,10 @@ export class DeleteInstance {
           tenant_id: tenantId,
           integration_instance_id: id,
           api_key_encrypted: instance.api_key_encrypted,
+          retired_keys: (instance.retired_keys ?? []).map(({ key_ref, api_key_encrypted }) => ({
+            key_ref,
+            api_key_encrypted,
+          })),
           numbers: toStop,
         });
       }

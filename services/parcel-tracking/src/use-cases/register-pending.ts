@@ -5,6 +5,7 @@ import { carrierName } from '../domain/carriers.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import type { TrackingQueue } from '../store/tracking-queue.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
+import { keyFingerprint } from '../provider/key-fingerprint.js';
 
 export interface WorkerOptions {
   /** This replica's worker id (lease owner). */
@@ -49,6 +50,7 @@ export class RegisterPending {
     const { queue, provider, secrets, logger } = this;
     const { owner, leaseMs } = this.options;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
+    const keyRef = keyFingerprint(apiKey);
     let sent = 0;
     // Each batch walks the queue on from the last row claimed (ADR 0727).
     let afterId: number | undefined;
@@ -93,6 +95,7 @@ export class RegisterPending {
               carrier_name: row.carrier_name ?? carrierName(carrier),
               registration_error: null,
               registration_failed_at: null,
+              registered_key_ref: keyRef,
             },
             now,
           );
