@@ -4,7 +4,10 @@ import type { ValuesOf } from '../../http/input-field.js';
 import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
 import { webhookLogRequest, type WEBHOOK_LOG_QUERY } from './webhook-log-query.js';
 
-/** One row as the specification's "Webhook event row". */
+/**
+ * One row as the specification's "Webhook event row": its string fields are strings, empty when
+ * the row has no transition or no number (ADR 0214); the service leaves them out then.
+ */
 export function presentWebhookEvent(event: WebhookEvent) {
   return {
     id: event.id,
@@ -12,9 +15,9 @@ export function presentWebhookEvent(event: WebhookEvent) {
     received_at: event.received_at?.toISOString() ?? null,
     event_type: event.event_type,
     tracking_number: event.tracking_number,
-    status_from: event.status_from ?? null,
-    status_to: event.status_to ?? null,
-    summary: event.summary ?? null,
+    status_from: event.status_from ?? '',
+    status_to: event.status_to ?? '',
+    summary: event.summary ?? '',
     payload: event.payload_json ? (JSON.parse(event.payload_json) as unknown) : null,
     result: event.result,
     error_message: event.error_message ?? null,
