@@ -31,6 +31,8 @@ export interface WebhookLogInput {
   webhookIngest: WebhookIngestAdapter;
   /** Already checked to exist for the caller's tenant. */
   instanceId: number;
+  /** The tenant's disconnected instances, whose rows are listed too (ADR 0215). */
+  historyIds?: number[];
   /** The route's declared query, read and checked. */
   query: ValuesOf<typeof WEBHOOK_LOG_QUERY>;
   /** Absolute URL of the endpoint without query (the envelope's `path`). */
@@ -42,7 +44,7 @@ export interface WebhookLogInput {
 /** The `GET .../instances/{instance}/webhooks` answer after the instance and query checks. */
 export async function webhookLogPage(input: WebhookLogInput) {
   const response = await input.webhookIngest.listWebhookEvents(
-    webhookLogRequest(input.query, input.instanceId),
+    webhookLogRequest(input.query, input.instanceId, input.historyIds),
   );
   const info = response.page_info!;
   const meta = pageMeta(info.current_page, info.per_page, info.total, response.events.length);
