@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
+import { ListTrackingsRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { describe, expect, it } from 'vitest';
 import { activityEvents, as, eventually, failureOf, GOOD_KEY, OTHER_KEY } from './harness.js';
 
@@ -221,6 +222,17 @@ describe('DeleteInstance', () => {
     const again = await create(tenant);
     expect(again.instance!.id).not.toBe(id);
     expect(again.instance!.webhook_path).not.toBe(instance!.webhook_path);
+    // The new instance carries the old one's rows as its history (ADR 0215).
+    const newId = again.instance!.id;
+    const check = await as(tenant, () => suite.h.client.call.checkInstance({ id: newId }));
+    expect(check.history_instance_ids).toEqual([id]);
+    const listed = await as(tenant, () =>
+      suite.h.client.call.listTrackings(
+        ListTrackingsRequest.fromPartial({ integration_instance_id: newId }),
+      ),
+    );
+    expect(listed.total).toBe(3);
+    expect(listed.trackings.filter((row) => row.stopped_at !== undefined)).toHaveLength(2);
   });
 
   it('stops each row with the key that registered it, after a rotation; a failing key is retried alone', async () => {
