@@ -22,8 +22,11 @@ export interface ParcelTrackingAdapter {
   updateInstance(request: UpdateInstanceRequest): Promise<UpdateInstanceResponse>;
   deleteInstance(id: number): Promise<void>;
   listTrackableChannels(id: number): Promise<ListTrackableChannelsResponse>;
-  /** Resolves when the caller's tenant has the instance; throws the 404 HttpError otherwise. */
-  checkInstance(id: number): Promise<void>;
+  /**
+   * Resolves when the caller's tenant has the instance, with the tenant's disconnected instances
+   * whose rows are its history (ADR 0215); throws the 404 HttpError otherwise.
+   */
+  checkInstance(id: number): Promise<{ historyIds: number[] }>;
   listTrackings(request: ListTrackingsRequest): Promise<ListTrackingsResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<ParcelTrackingServiceClient>;
@@ -74,7 +77,9 @@ export function createParcelTrackingAdapter(
       asHttp(async () => void (await handle.call.deleteInstance({ id }, local))),
     listTrackableChannels: (id) => asHttp(() => handle.call.listTrackableChannels({ id }, local)),
     checkInstance: (id) =>
-      asHttp(async () => void (await handle.call.checkInstance({ id }, local))),
+      asHttp(async () => ({
+        historyIds: (await handle.call.checkInstance({ id }, local)).history_instance_ids,
+      })),
     listTrackings: (request) => asHttp(() => handle.call.listTrackings(request, local)),
     close: () => handle.close(),
   };

@@ -1625,10 +1625,14 @@ export interface components {
         /** Format: date-time */
         received_at: string | null;
         event_type: string;
+        /** @description `data.number` of the payload; empty when the body had none */
         tracking_number: string;
-        status_from: string | null;
-        status_to: string | null;
-        summary: string | null;
+        /** @description the row's delivery status before the update; empty when no transition was recorded (ignored and failed rows) */
+        status_from: string;
+        /** @description the row's delivery status after the update; empty when no transition was recorded (ignored and failed rows) */
+        status_to: string;
+        /** @description `<status_from> → <status_to>`; empty when no transition was recorded (ignored and failed rows) */
+        summary: string;
         /** @description The provider payload as received (JSON), or null */
         payload: unknown;
         result: string;

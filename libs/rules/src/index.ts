@@ -23,6 +23,8 @@ export {
   TRACKABLE_TYPE_SLUGS,
   TRACKABLE_TYPES,
   TRACKING_SORTS,
+  TRACKINGS_DEFAULT_PER_PAGE,
+  TRACKINGS_MAX_PER_PAGE,
 } from './parcel-tracking.js';
 export type {
   AutoTrackKey,

@@ -35,6 +35,14 @@ export type SideEffectKey = (typeof SIDE_EFFECT_KEYS)[number];
 export const TRACKING_SORTS = ['created_at', 'last_event_at', 'delivered_at'] as const;
 export type TrackingSort = (typeof TRACKING_SORTS)[number];
 
+export const TRACKINGS_DEFAULT_PER_PAGE = 10;
+/**
+ * The spec sets no hard maximum (it advises at most 100); 1000 keeps one call bounded, as the
+ * webhook log and the activity list do. The gateway answers 422 above it, the service
+ * INVALID_ARGUMENT (ADR 0210).
+ */
+export const TRACKINGS_MAX_PER_PAGE = 1000;
+
 /**
  * The record types a tracking row belongs to, by the slug rows store, in display order: the web
  * app's model class (`filter[trackable_type]` accepts it too) and the `auto_track` flag that

@@ -83,7 +83,14 @@ export async function startActivityHarness(): Promise<ActivityHarness> {
     );
   const list: ActivityHarness['list'] = (tenantId, request = {}) =>
     asTenant(tenantId, (call) =>
-      call.listActivities({ event_types: [], causer_ids: [], search: '', sort: [], ...request }),
+      call.listActivities({
+        event_types: [],
+        causer_ids: [],
+        search: '',
+        sort: [],
+        history_instance_ids: [],
+        ...request,
+      }),
     );
 
   const listAlerts: ActivityHarness['listAlerts'] = (tenantId, request = {}) =>

@@ -131,6 +131,21 @@ describe('ListActivities', () => {
     ).toBe(false);
   });
 
+  it('adds the rows of history instances, subject and properties alike (ADR 0215)', async () => {
+    const response = await harness.list(A, {
+      integration_instance_id: 6,
+      history_instance_ids: [5],
+    });
+    expect(response.page_info!.total).toBe(8);
+    expect(response.activities.filter((row) => row.subject_id === 6)).toHaveLength(1);
+    expect(events(response.activities)).toContain('disconnected');
+    // Without the history, only the instance's own two rows.
+    expect((await harness.list(A, { integration_instance_id: 6 })).page_info!.total).toBe(2);
+    await expect(harness.list(A, { history_instance_ids: [5] })).rejects.toMatchObject({
+      code: GrpcStatus.INVALID_ARGUMENT,
+    });
+  });
+
   it('sorts by -created_at then -id by default, breaking the created_at tie by id', async () => {
     const [tieLow, tieHigh] = [idOf('webhook_failed'), idOf('quota_exceeded')].sort(
       (x, y) => x - y,
@@ -293,7 +308,13 @@ describe('ListActivities', () => {
     });
     await expect(
       harness.asTenant(undefined, (call) =>
-        call.listActivities({ event_types: [], causer_ids: [], search: '', sort: [] }),
+        call.listActivities({
+          event_types: [],
+          causer_ids: [],
+          search: '',
+          sort: [],
+          history_instance_ids: [],
+        }),
       ),
     ).rejects.toMatchObject({
       code: GrpcStatus.INVALID_ARGUMENT,

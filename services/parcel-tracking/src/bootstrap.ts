@@ -25,6 +25,7 @@ import { QuotaReader } from './provider/quota-reader.js';
 import { RedisPacer } from './provider/redis-pacer.js';
 import { InstanceStore } from './store/instance-store.js';
 import { SalesChannelStore } from './store/sales-channel-store.js';
+import { InstanceHistoryStore } from './store/instance-history-store.js';
 import { StopJobStore } from './store/stop-job-store.js';
 import { TrackingStore } from './store/tracking-store.js';
 import { AppliedUpdateStore } from './store/applied-update-store.js';
@@ -89,7 +90,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         logger: runtime.logger,
         metrics: providerMetrics(runtime.metrics.registry),
       });
-      runtime.onStop(async () => provider.breaker.shutdown());
+      runtime.onStop(async () => provider.breakers.shutdown());
       const { outbox, logger } = runtime;
       const secrets = new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY);
       const instances = new InstanceStore(runtime.mongo);
@@ -99,6 +100,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const queue = new TrackingQueue(runtime.mongo);
       const shipments = new ShipmentStore(runtime.mongo);
       const stopJobs = new StopJobStore(runtime.mongo);
+      const history = new InstanceHistoryStore(runtime.mongo);
       const channels = new SalesChannelStore(runtime.mongo);
       const quotas = new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS });
       const webhookKeys = new WebhookKeys(instances, secrets, {
@@ -136,14 +138,15 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             outbox,
             logger,
             webhookKeys,
+            history,
           ),
           listTrackableChannels: new ListTrackableChannels(instances, channels),
-          checkInstance: new CheckInstance(instances),
+          checkInstance: new CheckInstance(instances, history),
           verifyWebhookSignature,
           applyTrackingUpdate: new ApplyTrackingUpdate(instances, rows, appliedUpdates, outbox),
           verifyWebhookSignatures: new VerifyWebhookSignatures(verifyWebhookSignature),
           applyTrackingUpdates: new ApplyTrackingUpdates(instances, rows, appliedUpdates, outbox),
-          listTrackings: new ListTrackings(instances, rows),
+          listTrackings: new ListTrackings(instances, rows, history),
         }),
       ]);
 

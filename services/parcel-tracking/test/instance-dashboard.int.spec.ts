@@ -54,6 +54,7 @@ describe('GetInstance', () => {
       delivery_status: 'pending',
       registration_error: 'Carrier cannot be detected.',
       registration_failed_at: new Date(now - day),
+      registration_given_up_at: new Date(now - day),
     });
     await trackings.insert({
       ...base,
@@ -61,6 +62,7 @@ describe('GetInstance', () => {
       delivery_status: 'pending',
       registration_error: 'Carrier cannot be detected.',
       registration_failed_at: new Date(now - 2 * day),
+      registration_given_up_at: new Date(now - 2 * day),
     });
     await trackings.insert({
       ...base,
@@ -126,7 +128,8 @@ describe('GetInstance', () => {
       delivered: 2,
       exception: 0,
     });
-    expect(dashboard!.pending_registration_count).toBe(1);
+    // P1 and P4 (its quota refusal is retried); the undetectable carriers are given up.
+    expect(dashboard!.pending_registration_count).toBe(2);
     expect(dashboard!.registration_errors).toEqual([
       { message: 'Carrier cannot be detected.', count: 2, last_failed_at: new Date(now - day) },
       { message: 'Quota exhausted.', count: 1, last_failed_at: new Date(now - 3 * day) },
@@ -179,22 +182,31 @@ describe('GetInstance', () => {
       registration_error: 'Quota exhausted.',
       registration_failed_at: new Date(),
     });
+    await trackings.insert({
+      ...base,
+      tracking_number: 'G1',
+      delivery_status: 'pending',
+      registration_error: 'Carrier cannot be detected.',
+      registration_failed_at: new Date(),
+      registration_given_up_at: new Date(),
+    });
     const { dashboard } = await as(tenant, () => suite.h.client.call.getInstance({ id }));
-    expect(dashboard!.pending_registration_count).toBe(1);
+    expect(dashboard!.pending_registration_count).toBe(2);
     expect(dashboard!.registration_errors).toMatchObject([
+      { message: 'Carrier cannot be detected.', count: 1 },
       { message: 'Quota exhausted.', count: 1 },
     ]);
     // The shapes TrackingStore asks (pendingRegistrationCount, registrationErrors): the index that
-    // leads with registered_at bounds both to the two unregistered rows, whatever MongoDB serves it.
+    // leads with registered_at bounds both to the three unregistered rows, whatever MongoDB serves it.
     const rows = suite.h.stored('tracking_rows');
     const scope = { tenant_id: tenant, integration_instance_id: id };
     for (const filter of [
-      { ...scope, registered_at: null, registration_error: null, stopped_at: null },
+      { ...scope, registered_at: null, registration_given_up_at: null, stopped_at: null },
       { ...scope, registration_error: { $ne: null }, registered_at: null },
     ]) {
       const { executionStats } = await rows.find(filter).explain('executionStats');
-      expect(executionStats.nReturned, JSON.stringify(filter)).toBe(1);
-      expect(executionStats.totalDocsExamined, JSON.stringify(filter)).toBeLessThanOrEqual(2);
+      expect(executionStats.nReturned, JSON.stringify(filter)).toBe(2);
+      expect(executionStats.totalDocsExamined, JSON.stringify(filter)).toBeLessThanOrEqual(3);
     }
   });
 

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
+import { ListTrackingsRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { describe, expect, it } from 'vitest';
 import { activityEvents, as, eventually, failureOf, GOOD_KEY, OTHER_KEY } from './harness.js';
 
+import { keyFingerprint } from '../src/provider/key-fingerprint.js';
 import { useInstanceSuite } from './instance-suite.js';
 import { testProvider } from './workers.js';
 
@@ -94,6 +96,15 @@ describe('UpdateInstance', () => {
     });
     expect(JSON.parse(events[0]!.properties_json)).toEqual({ changed_keys: ['api_key'] });
     expect(JSON.stringify(events)).not.toContain(OTHER_KEY);
+    // The old key stays, encrypted, for the rows it registered (ADR 0213).
+    expect(stored!.retired_keys).toEqual([
+      {
+        key_ref: keyFingerprint(GOOD_KEY),
+        api_key_encrypted: expect.any(String),
+        retired_at: expect.any(Date),
+      },
+    ]);
+    expect(suite.h.secrets.decrypt(stored!.retired_keys[0].api_key_encrypted)).toBe(GOOD_KEY);
   });
 
   it('validates bounds: threshold 1-99, name max 255 and not blank, key 8-255, default all/none', async () => {
@@ -211,6 +222,56 @@ describe('DeleteInstance', () => {
     const again = await create(tenant);
     expect(again.instance!.id).not.toBe(id);
     expect(again.instance!.webhook_path).not.toBe(instance!.webhook_path);
+    // The new instance carries the old one's rows as its history (ADR 0215).
+    const newId = again.instance!.id;
+    const check = await as(tenant, () => suite.h.client.call.checkInstance({ id: newId }));
+    expect(check.history_instance_ids).toEqual([id]);
+    const listed = await as(tenant, () =>
+      suite.h.client.call.listTrackings(
+        ListTrackingsRequest.fromPartial({ integration_instance_id: newId }),
+      ),
+    );
+    expect(listed.total).toBe(3);
+    expect(listed.trackings.filter((row) => row.stopped_at !== undefined)).toHaveLength(2);
+  });
+
+  it('stops each row with the key that registered it, after a rotation; a failing key is retried alone', async () => {
+    const tenant = newTenant();
+    const { instance } = await create(tenant);
+    const id = instance!.id;
+    const base = suite.rowBase(tenant, id);
+    const { trackings } = suite.h.stores;
+    const provider = testProvider(suite.h);
+    const rows = [
+      [GOOD_KEY, '1Z999AA10123456784'],
+      [GOOD_KEY, 'JJD0123456789'],
+      [OTHER_KEY, 'XX123456789GB'],
+    ] as const;
+    for (const [key, number] of rows) {
+      await provider.register(key, [{ number }]);
+      await trackings.insert({
+        ...base,
+        tracking_number: number,
+        delivery_status: 'in_transit',
+        registered_at: new Date(),
+        registered_key_ref: keyFingerprint(key),
+      });
+    }
+    await as(tenant, () =>
+      suite.h.client.call.updateInstance({ input_violations: [], id, api_key: OTHER_KEY }),
+    );
+    // The current key's stop succeeds at once; the old key's first stop fails and is retried.
+    suite.h.sim.failNext('stoptrack', { httpStatus: 503, apiKey: GOOD_KEY });
+
+    await as(tenant, () => suite.h.client.call.deleteInstance({ id }));
+
+    await eventually(async () => {
+      const states = suite.h.sim.trackings().map((t) => [t.api_key, t.number, t.tracking_state]);
+      expect(states.sort()).toEqual(rows.map(([key, number]) => [key, number, 'Stopped']).sort());
+      const after = await trackings.find(tenant, id);
+      expect(after.every((row) => row.provider_stopped_at !== null)).toBe(true);
+    }, 10_000);
+    expect(await suite.h.stored('stop_jobs').countDocuments({ tenant_id: tenant })).toBe(0);
   });
 });
 

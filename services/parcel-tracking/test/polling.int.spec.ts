@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { as } from './harness.js';
+import { as, GOOD_KEY, OTHER_KEY } from './harness.js';
 import { useTrackingSuite } from './tracking-suite.js';
 import { pollWorker, stopWorker, testProvider } from './workers.js';
 
@@ -123,6 +123,27 @@ describe('polling and stopping', () => {
     await register();
     expect(simState('XX987654321GB')).toMatchObject({ tracking_state: 'Tracking' });
     expect(await stop.runOnce()).toBe(0);
+  });
+
+  it('a changed number registered under a key rotated out since is stopped with that key', async () => {
+    const tenant = newTenant();
+    const id = await create(tenant);
+    await assign(tenant, {
+      trackable_type: 'rma',
+      trackable_id: 6,
+      tracking_number: 'XX111111111GB',
+    });
+    await waitForRows(tenant, id, () => true);
+    await register();
+    expect(simState('XX111111111GB')).toMatchObject({ api_key: GOOD_KEY });
+    await as(tenant, () =>
+      suite.h.client.call.updateInstance({ input_violations: [], id, api_key: OTHER_KEY }),
+    );
+    await change(tenant, 'rma', 6, 'XX222222222GB');
+    await waitForRows(tenant, id, (row) => row.tracking_number === 'XX222222222GB');
+    const { stop } = workers({ now: new Date() });
+    expect(await stop.runOnce()).toBe(1);
+    expect(simState('XX111111111GB')!.tracking_state).toBe('Stopped');
   });
 
   it('a number changed before it was registered is marked stopped there, without a call to the provider', async () => {

@@ -79,7 +79,7 @@ describe('provider client', () => {
       Array.from({ length: 8 }, (_, i) => alone[i % 2]!.getQuota(KEY)),
     );
     expect(unshared.some((result) => result.status === 'rejected')).toBe(true);
-    alone.forEach((provider) => provider.breaker.shutdown());
+    alone.forEach((provider) => provider.breakers.shutdown());
     sim.reset();
 
     const connections = await Promise.all([
@@ -96,7 +96,7 @@ describe('provider client', () => {
       );
       expect(quotas.every((quota) => quota.total === 1000)).toBe(true);
       expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
-      replicas.forEach((provider) => provider.breaker.shutdown());
+      replicas.forEach((provider) => provider.breakers.shutdown());
     } finally {
       await Promise.all(connections.map((redis) => redis.quit()));
     }
@@ -155,17 +155,19 @@ describe('provider client', () => {
     const provider = client({ ratePerSecond: 1000 });
     // Distinct wrong keys: the provider's rate limit counts wrong keys too.
     for (let i = 0; i < 8; i++) await failure(provider.getQuota(`wrong_key_00${i}`));
-    expect(provider.breaker.opened).toBe(false);
+    expect(provider.breakers.shared.opened).toBe(false);
+    expect(provider.breakers.peek('wrong_key_000')?.opened).toBe(false);
+    expect(provider.breakers.peek(KEY)).toBeUndefined();
     // Filtered (rejected-key) calls count as successes, so it takes more failures than that to pass 50%.
     sim.failNext('*', { httpStatus: 503, times: 20 });
     for (let i = 0; i < 12; i++) await failure(provider.getQuota(KEY));
-    expect(provider.breaker.opened).toBe(true);
+    expect(provider.breakers.peek(KEY)?.opened).toBe(true);
     sim.reset();
     const fast = await failure(provider.getQuota(KEY));
     expect(fast).toMatchObject({
       code: 'api_error',
-      message: expect.stringMatching(/unavailable/),
+      message: expect.stringMatching(/keeps failing calls with this API key/),
     });
-    provider.breaker.shutdown();
+    provider.breakers.shutdown();
   });
 });

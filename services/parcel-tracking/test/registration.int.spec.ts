@@ -103,8 +103,43 @@ describe('registration worker', () => {
       message: rejected[0]!.registration_error,
     });
     expect(dashboard!.pending_registration_count).toBe(0);
+    expect(rejected.every((row) => row.registration_given_up_at !== null)).toBe(true);
     // Rejected rows are not retried.
     expect(await worker.runOnce()).toBe(0);
+  });
+
+  it('rows refused for an exhausted quota stay pending, shown as errors, and are retried after a back-off', async () => {
+    const tenant = newTenant();
+    const id = await create(tenant);
+    await pendingRows(tenant, id, numbers('QUOTA', 3));
+    suite.h.sim.addKey({ key: GOOD_KEY, quotaTotal: 1 });
+    const { worker } = recordingWorker('w-quota', { backoffMs: 60_000 });
+    expect(await worker.runOnce()).toBe(3);
+    const refused = (await rows(tenant, id)).filter((row) => row.registered_at === null);
+    expect(refused).toHaveLength(2);
+    expect(
+      refused.every(
+        (row) =>
+          row.registration_error !== null &&
+          row.registration_given_up_at === null &&
+          row.next_attempt_at !== null,
+      ),
+    ).toBe(true);
+    const { dashboard } = await as(tenant, () => suite.h.client.call.getInstance({ id }));
+    expect(dashboard!.pending_registration_count).toBe(2);
+    expect(dashboard!.registration_errors).toMatchObject([{ count: 2 }]);
+    // Topped up: after the back-off (an injected clock) the two are registered.
+    suite.h.sim.addKey({ key: GOOD_KEY });
+    expect(await recordingWorker('w-quota', { backoffMs: 60_000 }).worker.runOnce()).toBe(0);
+    const later = recordingWorker('w-quota', {
+      backoffMs: 60_000,
+      now: () => new Date(Date.now() + 120_000),
+    });
+    expect(await later.worker.runOnce()).toBe(2);
+    expect((await rows(tenant, id)).every((row) => row.registered_at !== null)).toBe(true);
+    const after = await as(tenant, () => suite.h.client.call.getInstance({ id }));
+    expect(after.dashboard!.pending_registration_count).toBe(0);
+    expect(after.dashboard!.registration_errors).toEqual([]);
   });
 
   it('a failed call puts the batch back with a back-off, then registers', async () => {

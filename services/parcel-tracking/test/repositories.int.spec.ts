@@ -8,6 +8,7 @@ import {
   SIDE_EFFECT_KEYS,
 } from '../src/domain/instance-settings.js';
 import { AppliedUpdateStore } from '../src/store/applied-update-store.js';
+import { InstanceHistoryStore } from '../src/store/instance-history-store.js';
 import { InstanceStore, type NewInstance } from '../src/store/instance-store.js';
 import { SalesChannelStore } from '../src/store/sales-channel-store.js';
 import { ShipmentStore } from '../src/store/shipment-store.js';
@@ -87,7 +88,7 @@ describe('tenant isolation of every parcel-tracking repository', () => {
       false,
     );
     await rows.stop(B, [row.id], now);
-    expect((await rows.list(B, 1, listAll)).total).toBe(0);
+    expect((await rows.list(B, [1], listAll)).total).toBe(0);
     const claim = { instanceId: 1, owner: 'w', now, leaseMs: 60_000, limit: 10 };
     const staleBefore = new Date(now.getTime() + 1);
     expect(await queue.claim('poll', { ...claim, tenantId: B, staleBefore })).toEqual([]);
@@ -102,7 +103,7 @@ describe('tenant isolation of every parcel-tracking repository', () => {
       lease_owner: null,
       revision: 0,
     });
-    expect((await rows.list(A, 1, listAll)).total).toBe(1);
+    expect((await rows.list(A, [1], listAll)).total).toBe(1);
     expect(await queue.claim('poll', { ...claim, tenantId: A, staleBefore })).toHaveLength(1);
   });
 
@@ -124,6 +125,14 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect((await channels.listConnected(A)).map((c) => [c.name, c.version])).toEqual([
       ['Shop', 1],
     ]);
+  });
+
+  it('InstanceHistoryStore: one tenant’s disconnected instances are never another’s history', async () => {
+    const history = new InstanceHistoryStore(connection);
+    await history.remember(A, 3, new Date());
+    await history.remember(A, 3, new Date());
+    expect(await history.instanceIds(B)).toEqual([]);
+    expect(await history.instanceIds(A)).toEqual([3]);
   });
 
   it('StopJobStore and AppliedUpdateStore: another tenant cannot read, progress or delete a job, nor see an answer', async () => {

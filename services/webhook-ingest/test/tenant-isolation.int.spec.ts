@@ -54,8 +54,8 @@ describe('webhook-ingest repositories keep tenants apart', () => {
       page: 1,
       perPage: 10,
     };
-    expect((await log.list(A, INSTANCE, query)).total).toBe(1);
-    expect(await log.list(B, INSTANCE, query)).toEqual({ rows: [], total: 0 });
+    expect((await log.list(A, [INSTANCE], query)).total).toBe(1);
+    expect(await log.list(B, [INSTANCE], query)).toEqual({ rows: [], total: 0 });
     expect(await log.summary(B, INSTANCE)).toEqual({ last_webhook_at: null });
     expect((await log.summary(A, INSTANCE)).last_webhook_at).toBeInstanceOf(Date);
   });

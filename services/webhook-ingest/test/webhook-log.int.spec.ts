@@ -21,6 +21,7 @@ describe('webhook-ingest: the webhook log (fake parcel-tracking)', () => {
         results: [],
         tracking_number: '',
         sort: [],
+        history_instance_ids: [],
         ...request,
       }),
     );
@@ -53,6 +54,18 @@ describe('webhook-ingest: the webhook log (fake parcel-tracking)', () => {
     expect(all.events.map((event) => event.id)).toEqual([...storedIds].sort((a, b) => b - a));
     const oldestFirst = await list({ sort: [{ field: 'received_at', descending: false }] });
     expect(oldestFirst.events.map((event) => event.id)).toEqual(storedIds);
+  });
+
+  it('lists the rows of history instances too when asked (ADR 0215)', async () => {
+    const withHistory = await list({
+      integration_instance_id: INSTANCE + 1,
+      history_instance_ids: [INSTANCE],
+    });
+    expect(withHistory.page_info!.total).toBe(storedIds.length + 1);
+    expect(new Set(withHistory.events.map((event) => event.integration_instance_id))).toEqual(
+      new Set([INSTANCE, INSTANCE + 1]),
+    );
+    expect((await list({ integration_instance_id: INSTANCE + 1 })).page_info!.total).toBe(1);
   });
 
   it('filters by result and by a case-insensitive substring of the number, taken literally', async () => {

@@ -1,5 +1,6 @@
+import { eventually } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
-import { GOOD_KEY, PREFIX, validCreate } from './harness.js';
+import { GOOD_KEY, OTHER_KEY, PREFIX, validCreate } from './harness.js';
 import { useParcelSystem } from './instance-suite.js';
 
 const suite = useParcelSystem();
@@ -37,6 +38,32 @@ describe('POST /test', () => {
     await suite.p.openBreaker();
     const open = await t.request('POST', `${PREFIX}/test`, { api_key: GOOD_KEY });
     expect(open.body).toEqual({ message: expect.any(String), code: 'api_error' });
+  });
+
+  it("one tenant's rate-limited key never refuses another tenant's key (breakers per key)", async () => {
+    const [a, b] = [await suite.p.tenant(), await suite.p.tenant()];
+    const { sim } = suite.p;
+    sim.failNext('*', { httpStatus: 429, times: 1_000, apiKey: OTHER_KEY });
+    const left = () => sim.state.faults.pending()[0]?.remaining;
+    for (let call = 0; call < 5; call++) {
+      const limited = await a.request('POST', `${PREFIX}/test`, { api_key: OTHER_KEY });
+      expect(limited.status).toBe(422);
+      expect(limited.body).toEqual({ message: expect.any(String), code: 'api_error' });
+    }
+    expect(left()).toBe(995);
+    // The tenant's key now fails fast, without the provider being asked...
+    const fast = await a.request('POST', `${PREFIX}/test`, { api_key: OTHER_KEY });
+    expect(fast.body.code).toBe('api_error');
+    expect(left()).toBe(995);
+    // ...while another tenant's valid key is asked and answered.
+    const other = await b.request('POST', `${PREFIX}/test`, { api_key: GOOD_KEY });
+    expect(other.status).toBe(200);
+    expect(other.body.data.quota).toEqual({ used: 0, total: 1000, remaining: 1000 });
+    sim.state.faults.clear();
+    await eventually(async () => {
+      const again = await a.request('POST', `${PREFIX}/test`, { api_key: OTHER_KEY });
+      if (again.status !== 200) throw new Error('the key is still refused');
+    }, "the rate-limited key's breaker to close");
   });
 
   it('422 with errors.api_key for missing, empty, null, non-string, 7 and 256 characters', async () => {

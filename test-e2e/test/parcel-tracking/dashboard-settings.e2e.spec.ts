@@ -1,5 +1,6 @@
+import { eventually } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
-import { OTHER_KEY, PREFIX } from './harness.js';
+import { GOOD_KEY, OTHER_KEY, PREFIX, seedPendingRows } from './harness.js';
 import { STATUSES, useParcelSystem } from './instance-suite.js';
 
 const suite = useParcelSystem();
@@ -37,6 +38,29 @@ describe('GET /instances/{id}', () => {
     });
     expect(Object.keys(data.status_counts)).toEqual(STATUSES);
     expect(Object.values(data.status_counts).every((count) => count === 0)).toBe(true);
+  });
+
+  it('counts rows refused for an exhausted quota as pending: they are retried', async () => {
+    const { t, instance } = await connected();
+    await seedPendingRows(suite.p, t, instance.id, [
+      '1Z999AA10000000001',
+      '1Z999AA10000000002',
+      '1Z999AA10000000003',
+    ]);
+    // One unit of quota left: the first number is registered, the provider refuses the others.
+    suite.p.sim.addKey({ key: GOOD_KEY, quotaTotal: 1 });
+    const url = `${PREFIX}/instances/${instance.id}`;
+    const data = await eventually(async () => {
+      const { body } = await t.request('GET', url);
+      // Each refused row is released on its own: wait for both.
+      if (body.data.registration_errors[0]?.count !== 2) throw new Error('not refused yet');
+      return body.data;
+    }, 'the registration worker to meet the exhausted quota');
+    expect(data.quota).toEqual({ used: 1, total: 1, remaining: 0 });
+    expect(data.registration_errors).toEqual([
+      { message: expect.any(String), count: 2, last_failed_at: expect.any(String) },
+    ]);
+    expect(data.pending_registration_count).toBe(2);
   });
 
   it('still answers when the provider is down, with quota null and quota_error', async () => {

@@ -1,5 +1,6 @@
+import { eventually } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
-import { GOOD_KEY, OTHER_KEY, PREFIX, validCreate } from './harness.js';
+import { GOOD_KEY, OTHER_KEY, PREFIX, seedPendingRows, validCreate } from './harness.js';
 import { useParcelSystem } from './instance-suite.js';
 
 const suite = useParcelSystem();
@@ -35,6 +36,92 @@ describe('DELETE /instances/{id}', () => {
     expect(again.status).toBe(201);
     expect(again.body.data.id).not.toBe(instance.id);
     expect(again.body.data.webhook_url).not.toBe(instance.webhook_url);
+  });
+});
+
+describe('history after a disconnect (ADR 0215)', () => {
+  it("the reconnected instance lists the old instance's trackings (stopped), webhooks and activity", async () => {
+    const { t, instance: old } = await connected();
+    const number = 'HISTORY0000001';
+    await seedPendingRows(suite.p, t, old.id, [number]);
+    await eventually(() => {
+      if (!suite.p.sim.trackings().some((row) => row.number === number))
+        throw new Error('not registered yet');
+    }, 'the old row registered');
+    const pushed = await t.anonymous('POST', new URL(old.webhook_url).pathname, {
+      event: 'TRACKING_UPDATED',
+      data: {
+        number,
+        carrier: 3011,
+        track_info: { latest_status: { status: 'InTransit', sub_status: 'InTransit_PickedUp' } },
+      },
+    });
+    expect(pushed.status).toBe(200);
+    const oldLog = `${PREFIX}/instances/${old.id}/webhooks`;
+    await eventually(async () => {
+      if ((await t.request('GET', oldLog)).body.meta?.total !== 1) throw new Error('not logged');
+    }, 'the push in the old log');
+    expect((await t.request('DELETE', `${PREFIX}/instances/${old.id}`)).status).toBe(204);
+
+    const created = await t.request('POST', `${PREFIX}/instances`, validCreate());
+    expect(created.status).toBe(201);
+    const now = `${PREFIX}/instances/${created.body.data.id}`;
+    const trackings = await t.request('GET', `${now}/trackings`);
+    expect(trackings.status).toBe(200);
+    expect(trackings.body.data).toEqual([
+      expect.objectContaining({ tracking_number: number, stopped_at: expect.any(String) }),
+    ]);
+    const webhooks = await t.request('GET', `${now}/webhooks`);
+    expect(webhooks.body.data).toEqual([
+      expect.objectContaining({ integration_instance_id: old.id, tracking_number: number }),
+    ]);
+    const activity = await eventually(async () => {
+      const page = await t.request('GET', `${now}/activity?per_page=100`);
+      const events = (page.body.data as Array<{ event: string }>).map((row) => row.event);
+      if (!events.includes('disconnected')) throw new Error('no disconnected row yet');
+      return events;
+    }, 'the disconnected row in the new instance activity');
+    // Its own connect, and the old instance's connect and disconnect.
+    expect(activity.filter((event) => event === 'connected')).toHaveLength(2);
+
+    // The old id itself stays gone; another tenant sees none of this history.
+    expect((await t.request('GET', `${PREFIX}/instances/${old.id}/trackings`)).status).toBe(404);
+    const { t: other, instance: theirs } = await connected();
+    const foreign = `${PREFIX}/instances/${theirs.id}`;
+    expect((await other.request('GET', `${foreign}/trackings`)).body.meta.total).toBe(0);
+    expect((await other.request('GET', `${foreign}/webhooks`)).body.meta.total).toBe(0);
+  });
+});
+
+describe('DELETE after an api_key rotation', () => {
+  it('stops at the provider every row, those registered under the rotated-out key too', async () => {
+    const { t, instance } = await connected();
+    const { sim } = suite.p;
+    const tracked = (key: string, numbers: string[]) =>
+      sim.trackings().filter((row) => row.api_key === key && numbers.includes(row.number));
+    const registered = (key: string, numbers: string[]) =>
+      eventually(() => {
+        if (tracked(key, numbers).length !== numbers.length) throw new Error('not registered yet');
+      }, `${numbers.length} numbers registered under ${key}`);
+    const old = ['ROTATED0000001', 'ROTATED0000002', 'ROTATED0000003'];
+    await seedPendingRows(suite.p, t, instance.id, old);
+    await registered(GOOD_KEY, old);
+
+    const rotated = await t.request('PATCH', `${PREFIX}/instances/${instance.id}`, {
+      api_key: OTHER_KEY,
+    });
+    expect(rotated.status).toBe(200);
+    const current = ['CURRENT0000001', 'CURRENT0000002'];
+    await seedPendingRows(suite.p, t, instance.id, current);
+    await registered(OTHER_KEY, current);
+
+    expect((await t.request('DELETE', `${PREFIX}/instances/${instance.id}`)).status).toBe(204);
+    await eventually(() => {
+      const live = [...tracked(GOOD_KEY, old), ...tracked(OTHER_KEY, current)].filter(
+        (row) => row.tracking_state !== 'Stopped',
+      );
+      if (live.length > 0) throw new Error(`still tracking: ${live.map((row) => row.number)}`);
+    }, 'every row stopped at the provider, whichever key registered it');
   });
 });
 

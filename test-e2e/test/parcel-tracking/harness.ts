@@ -1,4 +1,5 @@
 import { eventually } from '@inventory/local-infra';
+import { nextSequence } from '@inventory/platform';
 import { startProviderSim, type ProviderSimHandle } from '@inventory/provider-sim';
 import { createTenantWithToken, type TenantFixture } from '../../src/fixtures/tenants.js';
 import { startSystem, type RunningSystem } from '../../src/system.js';
@@ -11,9 +12,9 @@ export interface ParcelSystem {
   system: RunningSystem;
   sim: ProviderSimHandle;
   /**
-   * Opens parcel-tracking's provider breaker the way an outage does: every provider call fails
-   * until calls stop reaching the simulator. The provider stays down (each half-open trial fails
-   * too) until `providerRecovered()`.
+   * Opens parcel-tracking's provider breaker of `GOOD_KEY` the way failing answers do: every
+   * provider call fails (HTTP 503) until that key's calls stop reaching the simulator. The
+   * provider stays down (each half-open trial fails too) until `providerRecovered()`.
    */
   openBreaker(): Promise<void>;
   /** Brings the provider back and waits for the breaker's half-open trial to close it. */
@@ -86,3 +87,57 @@ export const validCreate = (extra: Record<string, unknown> = {}) => ({
   api_key: GOOD_KEY,
   ...extra,
 });
+
+/**
+ * Unregistered rows as parcel-tracking's intake stores them (`tracking_rows`, ids from its
+ * counter), which its registration worker then takes up.
+ */
+export async function seedPendingRows(
+  p: ParcelSystem,
+  t: TenantFixture,
+  instanceId: number,
+  numbers: string[],
+): Promise<void> {
+  const mongo = p.system.services['parcel-tracking']!.mongo;
+  for (const number of numbers)
+    await mongo.collection('tracking_rows').insertOne({
+      tenant_id: t.tenant.id,
+      integration_instance_id: instanceId,
+      id: await nextSequence(mongo, 'tracking_rows'),
+      trackable_type: 'inbound_shipment',
+      trackable_id: 1,
+      trackable_label: 'IS-1',
+      trackable_url: '/inbound-shipments/1',
+      tracking_number: number,
+      carrier_code: null,
+      carrier_name: null,
+      delivery_status: 'pending',
+      sub_status: null,
+      latest_event_description: null,
+      latest_event_location: null,
+      last_event_at: null,
+      estimated_delivery_at: null,
+      delivered_at: null,
+      picked_up_at: null,
+      registered_at: null,
+      registration_error: null,
+      registration_failed_at: null,
+      registration_given_up_at: null,
+      stopped_at: null,
+      provider_stopped_at: null,
+      active: true,
+      sales_channel_id: null,
+      sub_channel_id: null,
+      registration_attempts: 0,
+      next_attempt_at: null,
+      last_polled_at: null,
+      lease_owner: null,
+      lease_until: null,
+      delivery_effects_at: null,
+      last_webhook_event_id: null,
+      last_status_from: null,
+      revision: 0,
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
+}

@@ -1,4 +1,5 @@
 import { nextSequence } from '@inventory/platform';
+import { TRACKINGS_MAX_PER_PAGE } from '@inventory/rules';
 import { describe, expect, it } from 'vitest';
 import type { TenantFixture } from '../../src/fixtures/tenants.js';
 import { PREFIX } from './harness.js';
@@ -158,6 +159,16 @@ describe('GET /instances/{id}/trackings', () => {
     expect(second.body.links.next).toBeNull();
   });
 
+  it('takes per_page above the advised 100 up to the one maximum (no hard maximum in the spec)', async () => {
+    const { t, url } = await seeded();
+    for (const perPage of [101, TRACKINGS_MAX_PER_PAGE]) {
+      const response = await t.request('GET', `${url}?per_page=${perPage}`);
+      expect(response.status, `per_page=${perPage}`).toBe(200);
+      expect(response.body.meta).toMatchObject({ per_page: perPage, total: 6, last_page: 1 });
+      expect(response.body.data).toHaveLength(6);
+    }
+  });
+
   it('filters by search (substring, regex characters literal), statuses, carriers, types (slug or type name) and inclusive dates', async () => {
     const { t, url } = await seeded();
     const get = async (query: string) => {
@@ -249,7 +260,7 @@ describe('GET /instances/{id}/trackings', () => {
     ['filter[date_to]=02/30/2026', 'filter.date_to'],
     ['sort=id', 'sort'],
     ['sort=-tracking_number', 'sort'],
-    ['per_page=101', 'per_page'],
+    [`per_page=${TRACKINGS_MAX_PER_PAGE + 1}`, 'per_page'],
     ['per_page=0', 'per_page'],
     ['page=abc', 'page'],
     [`filter[search]=${'x'.repeat(256)}`, 'filter.search'],

@@ -49,6 +49,17 @@ describe('inbound provider webhooks through the whole system', () => {
     expect(log.status).toBe(200);
     expect(log.body.meta.total).toBe(hostile.length + 1);
     expect(log.body.data.every((row: { error_message: string }) => row.error_message)).toBe(true);
+    // The spec types these as strings: empty, never null, when there is no transition or number.
+    for (const row of log.body.data)
+      expect(row).toMatchObject({
+        status_from: '',
+        status_to: '',
+        summary: '',
+        tracking_number: expect.any(String),
+      });
+    expect(log.body.data.map((row: { tracking_number: string }) => row.tracking_number)).toContain(
+      '',
+    );
     const other = await suite.p.tenant();
     expect((await other.request('GET', `${PREFIX}/instances/${instance.id}/webhooks`)).status).toBe(
       404,
@@ -113,6 +124,13 @@ describe('inbound provider webhooks through the whole system', () => {
       tracking_number: number,
       result: 'ignored',
       error_message: expect.stringContaining('Duplicate'),
+      status_from: '',
+      status_to: '',
+      summary: '',
     });
+    const first = rows[0] as { status_from: string; status_to: string; summary: string };
+    expect(first.summary).toBe(
+      first.status_from ? `${first.status_from} → ${first.status_to}` : '',
+    );
   });
 });

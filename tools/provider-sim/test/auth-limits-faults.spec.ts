@@ -126,7 +126,7 @@ describe('failNext', () => {
     const set = await admin(sim, 'POST', '/fail', { endpoint: '*', code: -18010003, times: 2 });
     expect(set.status).toBe(200);
     expect(set.json.pending).toEqual([
-      { endpoint: '*', httpStatus: 200, code: -18010003, remaining: 2 },
+      { endpoint: '*', httpStatus: 200, code: -18010003, remaining: 2, apiKey: null },
     ]);
     const a = await call(sim, 'getquota', {});
     const b = await call(sim, 'stoptrack', items('ABCDE12345'));
@@ -142,6 +142,25 @@ describe('failNext', () => {
     const res = await call(sim, 'getquota', {});
     expect(res.status).toBe(503);
     expect(res.json.code).toBe(-18010003);
+  });
+
+  it('fails only the calls of one key when given api_key; other keys are unaffected', async () => {
+    sim = await startSim();
+    const set = await admin(sim, 'POST', '/fail', {
+      endpoint: '*',
+      http_status: 429,
+      times: 2,
+      api_key: KEY,
+    });
+    expect(set.json.pending).toEqual([
+      { endpoint: '*', httpStatus: 429, code: null, remaining: 2, apiKey: KEY },
+    ]);
+    expect((await call(sim, 'getquota', {}, OTHER_KEY)).status).toBe(200);
+    const limited = await call(sim, 'getquota', {}, KEY);
+    expect([limited.status, limited.json.code]).toEqual([429, -18010014]);
+    expect((await call(sim, 'getquota', {}, OTHER_KEY)).status).toBe(200);
+    expect((await call(sim, 'getquota', {}, KEY)).status).toBe(429);
+    expect((await call(sim, 'getquota', {}, KEY)).status).toBe(200);
   });
 
   it('refuses an unknown endpoint name', async () => {

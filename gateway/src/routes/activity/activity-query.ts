@@ -33,6 +33,7 @@ export const ACTIVITY_QUERY = {
 export function activityRequest(
   values: ValuesOf<typeof ACTIVITY_QUERY>,
   instanceId: number,
+  historyIds: number[] = [],
 ): ListActivitiesRequest {
   const created: { from?: string; to?: string } = {};
   if (values.date_from) created.from = values.date_from;
@@ -45,5 +46,6 @@ export function activityRequest(
     created,
     sort: values.sort,
     page: { page: values.page, per_page: values.per_page },
+    history_instance_ids: historyIds,
   };
 }

@@ -181,6 +181,7 @@ describe('instance activity page through the real activity service', () => {
         causer_ids: [],
         search: '',
         sort: [],
+        history_instance_ids: [],
       }),
     ).catch((e: unknown) => e);
     down.close();

@@ -8,6 +8,8 @@ export interface InstanceActivityInput {
   activity: ActivityAdapter;
   /** The instance id, already checked to exist for the caller's tenant. */
   instanceId: number;
+  /** The tenant's disconnected instances, whose rows are listed too (ADR 0215). */
+  historyIds?: number[];
   /** The route's declared query, read and checked. */
   query: ValuesOf<typeof ACTIVITY_QUERY>;
   /** Absolute URL of the endpoint without query (the envelope's `path`). */
@@ -22,7 +24,7 @@ export interface InstanceActivityInput {
  */
 export async function instanceActivityPage(input: InstanceActivityInput) {
   const response = await input.activity.listActivities(
-    activityRequest(input.query, input.instanceId),
+    activityRequest(input.query, input.instanceId, input.historyIds),
   );
   const info = response.page_info!;
   const meta = pageMeta(info.current_page, info.per_page, info.total, response.activities.length);

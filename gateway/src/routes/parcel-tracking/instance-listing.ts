@@ -14,15 +14,20 @@ export interface InstanceListingDeps {
  * The start of an instance's listing that another service answers (activity, the webhook log):
  * parcel-tracking says whether the tenant has the instance, so an unknown or another tenant's
  * instance is a 404 even when the query is also bad (the routes declare `deferErrors`); then the
- * query's 422, then where the page links point.
+ * query's 422, then where the page links point. The listing also shows the rows of the tenant's
+ * disconnected instances, the instance's read-only history (ADR 0215).
  */
 export async function openInstanceListing(
   request: FastifyRequest,
   instanceId: number,
   errors: FieldErrors,
   deps: InstanceListingDeps,
-): Promise<{ instanceId: number; path: string; rawQuery: string }> {
-  await deps.parcelTracking.checkInstance(instanceId);
+): Promise<{ instanceId: number; historyIds: number[]; path: string; rawQuery: string }> {
+  const { historyIds } = await deps.parcelTracking.checkInstance(instanceId);
   refuseInvalid(errors);
-  return { instanceId, ...pageAddressOf(request, deps.publicScheme, deps.publicPort) };
+  return {
+    instanceId,
+    historyIds,
+    ...pageAddressOf(request, deps.publicScheme, deps.publicPort),
+  };
 }

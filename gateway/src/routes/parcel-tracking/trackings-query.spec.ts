@@ -51,7 +51,7 @@ describe('parseTrackingsQuery', () => {
       created_before: new Date('2026-01-03T00:00:00Z'),
       sort_field: 'last_event_at',
       sort_descending: false,
-      per_page: 100,
+      per_page: TRACKINGS_MAX_PER_PAGE,
     });
   });
 

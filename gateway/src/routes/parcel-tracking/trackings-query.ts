@@ -4,15 +4,16 @@ import {
   TRACKABLE_TYPE_SLUGS,
   TRACKABLE_TYPES,
   TRACKING_SORTS,
+  TRACKINGS_DEFAULT_PER_PAGE,
+  TRACKINGS_MAX_PER_PAGE,
 } from '@inventory/rules';
 import type { ValuesOf } from '../../http/input-field.js';
 import { page } from '../../http/page-fields.js';
 import { query } from '../../http/query-fields.js';
 import { INT32_MAX } from '../../http/query.js';
 
-const TRACKINGS_DEFAULT_PER_PAGE = 10;
-/** The spec advises at most 100; above it is a 422, not a silent clamp (README). */
-export const TRACKINGS_MAX_PER_PAGE = 100;
+/** Above the one maximum (`@inventory/rules`, ADR 0210) is a 422, not a silent clamp. */
+export { TRACKINGS_MAX_PER_PAGE };
 const TRACKINGS_MAX_SEARCH_LENGTH = 255;
 /**
  * `filter[trackable_type]` takes a slug or the record type's fully qualified

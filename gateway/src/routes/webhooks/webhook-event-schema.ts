@@ -1,16 +1,20 @@
 import { linksMetaEnvelopeSchema } from '../../http/page-schemas.js';
 import { row } from '../../http/row-schema.js';
 
+/** Strings the spec types as string, empty when the row has no value for them (ADR 0214). */
+const alwaysText = (description: string) => ({ type: 'string', description });
+const NO_TRANSITION = 'empty when no transition was recorded (ignored and failed rows)';
+
 /** The specification's "Webhook event row" (webhook-log-page.ts `presentWebhookEvent`). */
 export const WEBHOOK_EVENT_ROW = row({
   id: 'integer',
   integration_instance_id: 'integer',
   received_at: 'date-time?',
   event_type: 'string',
-  tracking_number: 'string',
-  status_from: 'string?',
-  status_to: 'string?',
-  summary: 'string?',
+  tracking_number: alwaysText('`data.number` of the payload; empty when the body had none'),
+  status_from: alwaysText(`the row's delivery status before the update; ${NO_TRANSITION}`),
+  status_to: alwaysText(`the row's delivery status after the update; ${NO_TRANSITION}`),
+  summary: alwaysText(`\`<status_from> → <status_to>\`; ${NO_TRANSITION}`),
   payload: { description: 'The provider payload as received (JSON), or null' },
   result: 'string',
   error_message: 'string?',

@@ -4,7 +4,10 @@ import type { ValuesOf } from '../../http/input-field.js';
 import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
 import { webhookLogRequest, type WEBHOOK_LOG_QUERY } from './webhook-log-query.js';
 
-/** One row as the specification's "Webhook event row". */
+/**
+ * One row as the specification's "Webhook event row": its string fields are strings, empty when
+ * the row has no transition or no number (ADR 0214); the service leaves them out then.
+ */
 export function presentWebhookEvent(event: WebhookEvent) {
   return {
     id: event.id,
@@ -12,9 +15,9 @@ export function presentWebhookEvent(event: WebhookEvent) {
     received_at: event.received_at?.toISOString() ?? null,
     event_type: event.event_type,
     tracking_number: event.tracking_number,
-    status_from: event.status_from ?? null,
-    status_to: event.status_to ?? null,
-    summary: event.summary ?? null,
+    status_from: event.status_from ?? '',
+    status_to: event.status_to ?? '',
+    summary: event.summary ?? '',
     payload: event.payload_json ? (JSON.parse(event.payload_json) as unknown) : null,
     result: event.result,
     error_message: event.error_message ?? null,
@@ -28,6 +31,8 @@ export interface WebhookLogInput {
   webhookIngest: WebhookIngestAdapter;
   /** Already checked to exist for the caller's tenant. */
   instanceId: number;
+  /** The tenant's disconnected instances, whose rows are listed too (ADR 0215). */
+  historyIds?: number[];
   /** The route's declared query, read and checked. */
   query: ValuesOf<typeof WEBHOOK_LOG_QUERY>;
   /** Absolute URL of the endpoint without query (the envelope's `path`). */
@@ -39,7 +44,7 @@ export interface WebhookLogInput {
 /** The `GET .../instances/{instance}/webhooks` answer after the instance and query checks. */
 export async function webhookLogPage(input: WebhookLogInput) {
   const response = await input.webhookIngest.listWebhookEvents(
-    webhookLogRequest(input.query, input.instanceId),
+    webhookLogRequest(input.query, input.instanceId, input.historyIds),
   );
   const info = response.page_info!;
   const meta = pageMeta(info.current_page, info.per_page, info.total, response.events.length);

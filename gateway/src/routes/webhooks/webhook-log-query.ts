@@ -37,6 +37,7 @@ export const WEBHOOK_LOG_QUERY = {
 export function webhookLogRequest(
   values: ValuesOf<typeof WEBHOOK_LOG_QUERY>,
   instanceId: number,
+  historyIds: number[] = [],
 ): ListWebhookEventsRequest {
   const received: { from?: string; to?: string } = {};
   if (values.date_from) received.from = values.date_from;
@@ -49,5 +50,6 @@ export function webhookLogRequest(
     received,
     sort: values.sort,
     page: { page: values.page, per_page: values.per_page },
+    history_instance_ids: historyIds,
   };
 }

@@ -72,7 +72,7 @@ async function startFakeParcelTracking(): Promise<GrpcServerHandle> {
     checkInstance: async ({ id }, context) => {
       if (context.tenant() !== 'acme' || id !== INSTANCE)
         throw new AppError(5, 'not_found', 'Parcel-tracking instance not found.');
-      return { id };
+      return { id, history_instance_ids: [] };
     },
     verifyWebhookSignature: async (request) => verify(request),
     applyTrackingUpdate: async (request) => apply(request),

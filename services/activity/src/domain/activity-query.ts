@@ -28,6 +28,8 @@ export const DEFAULT_SORT: SortKey[] = [
 /** A validated list query: every bound resolved, every list de-duplicated. */
 export interface ActivityQuery {
   integrationInstanceId?: number;
+  /** Earlier, disconnected instances whose rows count as the instance's history (ADR 0215). */
+  historyInstanceIds?: number[];
   eventTypes: string[];
   causerIds: string[];
   search: string;
@@ -40,6 +42,7 @@ export interface ActivityQuery {
 
 export interface ActivityQueryInput {
   integration_instance_id?: number | undefined;
+  history_instance_ids?: number[] | undefined;
   event_types: string[];
   causer_ids: string[];
   search: string;
@@ -84,6 +87,17 @@ export function toActivityQuery(
       description: 'The integration instance id must be a positive integer.',
     });
   }
+  const history = [...new Set(input.history_instance_ids ?? [])];
+  if (
+    history.some((id) => !Number.isSafeInteger(id) || id <= 0) ||
+    (history.length > 0 && instanceId === undefined)
+  ) {
+    violations.push({
+      field: 'history_instance_ids',
+      description:
+        'History instance ids must be positive integers, given with integration_instance_id.',
+    });
+  }
 
   const bounds: { from?: Date; to?: Date } = {};
   for (const end of ['from', 'to'] as const) {
@@ -125,6 +139,7 @@ export function toActivityQuery(
   return {
     query: {
       ...(instanceId === undefined ? {} : { integrationInstanceId: instanceId }),
+      ...(history.length === 0 ? {} : { historyInstanceIds: history }),
       eventTypes: unique(input.event_types),
       causerIds: unique(input.causer_ids),
       search: input.search.trim(),

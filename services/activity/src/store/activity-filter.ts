@@ -11,9 +11,12 @@ import type { ActivityDocument } from './activity-repository.js';
 export function activityConditions(query: ActivityQuery): ScopedFilter<ActivityDocument> {
   const filter: ScopedFilter<ActivityDocument> = {};
   if (query.integrationInstanceId !== undefined) {
+    // The instance's own rows, and those of the earlier instances it carries as history.
+    const ids = [query.integrationInstanceId, ...(query.historyInstanceIds ?? [])];
+    const id = ids.length === 1 ? ids[0]! : { $in: ids };
     filter.$or = [
-      { subject_type: INTEGRATION_INSTANCE_SUBJECT, subject_id: query.integrationInstanceId },
-      { 'properties.integration_instance_id': query.integrationInstanceId },
+      { subject_type: INTEGRATION_INSTANCE_SUBJECT, subject_id: id },
+      { 'properties.integration_instance_id': id },
     ];
   }
   if (query.eventTypes.length > 0) filter.event = { $in: query.eventTypes };

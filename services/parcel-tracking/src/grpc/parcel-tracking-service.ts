@@ -85,7 +85,8 @@ export function parcelTrackingService(
       return { channels: channels.map(toTrackableChannel) };
     },
     async checkInstance(request, context) {
-      return { id: await useCases.checkInstance.execute(context.tenant(), request.id) };
+      const { id, historyIds } = await useCases.checkInstance.execute(context.tenant(), request.id);
+      return { id, history_instance_ids: historyIds };
     },
     async verifyWebhookSignature(request, context) {
       const valid = await useCases.verifyWebhookSignature.execute(

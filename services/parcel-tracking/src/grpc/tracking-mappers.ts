@@ -1,4 +1,9 @@
-import { TRACKING_SORTS } from '@inventory/rules';
+import { validationFailed } from '@inventory/platform';
+import {
+  TRACKING_SORTS,
+  TRACKINGS_DEFAULT_PER_PAGE,
+  TRACKINGS_MAX_PER_PAGE,
+} from '@inventory/rules';
 import {
   TrackingUpdateOutcome,
   type ListTrackingsRequest,
@@ -38,7 +43,16 @@ export function fromProviderUpdate(
   };
 }
 
+/** Zero is proto's "not set" (the default); above the one maximum is refused, never clamped. */
 export function fromListRequest(request: ListTrackingsRequest): TrackingListQuery {
+  const perPage = request.per_page || TRACKINGS_DEFAULT_PER_PAGE;
+  if (perPage < 1 || perPage > TRACKINGS_MAX_PER_PAGE)
+    throw validationFailed([
+      {
+        field: 'per_page',
+        description: `The per_page field must be between 1 and ${TRACKINGS_MAX_PER_PAGE}.`,
+      },
+    ]);
   const sortField = (TRACKING_SORTS as readonly string[]).includes(request.sort_field)
     ? (request.sort_field as TrackingListQuery['sortField'])
     : 'created_at';
@@ -52,7 +66,7 @@ export function fromListRequest(request: ListTrackingsRequest): TrackingListQuer
     sortField,
     descending: request.sort_field ? request.sort_descending : true,
     page: Math.max(1, request.page || 1),
-    perPage: Math.max(1, Math.min(1000, request.per_page || 10)),
+    perPage,
   };
 }
 

@@ -1,5 +1,5 @@
-import CircuitBreaker from 'opossum';
 import type { Logger } from '@inventory/platform';
+import { ProviderBreakers } from './breakers.js';
 import { ALREADY_REGISTERED_CODE, classifyFailure, ProviderError } from './errors.js';
 import type { TrackInfo } from '../domain/track-info.js';
 import type { Pacer } from './pacer.js';
@@ -11,6 +11,8 @@ export interface ProviderClientOptions {
   /** Paces calls per API key to the provider's limit (`RedisPacer` in production: across replicas). */
   pacer: Pacer;
   breakerResetMs: number;
+  /** Keys that keep a breaker at once (least recently used dropped first); default 1000. */
+  breakerMaxKeys?: number;
   logger: Logger;
   /** Counters and histograms on the service's registry (a private set when omitted). */
   metrics?: ProviderMetrics;
@@ -56,18 +58,19 @@ interface Envelope {
 /**
  * The one way to talk to the parcel provider (17TRACK v2.2 style): the
  * `17token` header, a timeout per call, per-key pacing to the provider's rate
- * limit, batches of at most 40, one circuit breaker, and one error
- * classification (`invalid_key` or `api_error`). The key is never logged.
+ * limit, batches of at most 40, a circuit breaker per key under a shared one for outages
+ * (ADR 0211), and one error classification (`invalid_key` or `api_error`). The key is never
+ * logged.
  */
 export class ProviderClient {
-  readonly breaker: CircuitBreaker<[string, string, unknown], Envelope['data']>;
+  readonly breakers: ProviderBreakers<Envelope['data']>;
   private readonly pacer: Pacer;
   readonly metrics: ProviderMetrics;
 
   constructor(private readonly options: ProviderClientOptions) {
     this.pacer = options.pacer;
     this.metrics = options.metrics ?? providerMetrics();
-    this.breaker = new CircuitBreaker(
+    this.breakers = new ProviderBreakers(
       (endpoint: string, apiKey: string, body: unknown) => {
         const waited = this.metrics.pacerWait.startTimer({ endpoint });
         return this.pacer.run(apiKey, () => {
@@ -75,16 +78,7 @@ export class ProviderClient {
           return this.send(endpoint, apiKey, body);
         });
       },
-      {
-        timeout: false, // each request carries its own timeout
-        errorThresholdPercentage: 50,
-        volumeThreshold: 5,
-        rollingCountTimeout: 10_000,
-        resetTimeout: options.breakerResetMs,
-        // A rejected key says nothing about the provider's health.
-        errorFilter: (error: unknown) =>
-          error instanceof ProviderError && error.code === 'invalid_key',
-      },
+      { resetMs: options.breakerResetMs, maxKeys: options.breakerMaxKeys },
     );
   }
 
@@ -153,7 +147,7 @@ export class ProviderClient {
 
   private async call(endpoint: string, apiKey: string, body: unknown): Promise<Envelope['data']> {
     try {
-      const data = await this.breaker.fire(endpoint, apiKey, body);
+      const data = await this.breakers.fire(endpoint, apiKey, body);
       this.metrics.calls.inc({ endpoint, outcome: 'ok' });
       return data;
     } catch (error) {
@@ -166,7 +160,9 @@ export class ProviderClient {
       if (open) {
         throw new ProviderError(
           'api_error',
-          'The parcel-tracking provider is unavailable; try again shortly.',
+          this.breakers.shared.opened
+            ? 'The parcel-tracking provider is unavailable; try again shortly.'
+            : 'The parcel-tracking provider keeps failing calls with this API key; try again shortly.',
         );
       }
       throw new ProviderError('api_error', 'The parcel-tracking provider call failed.');
@@ -196,6 +192,7 @@ export class ProviderClient {
         timedOut
           ? 'The parcel-tracking provider did not answer in time.'
           : 'The parcel-tracking provider could not be reached.',
+        { unreachable: true },
       );
     }
     const envelope = (await response.json().catch(() => ({}))) as Envelope;

@@ -5,8 +5,11 @@ export class ProviderError extends Error {
   constructor(
     readonly code: ProviderErrorCode,
     message: string,
-    /** HTTP status or provider code, for logs; never shown to clients verbatim. */
-    readonly detail: { httpStatus?: number; providerCode?: number } = {},
+    /**
+     * HTTP status or provider code, for logs; never shown to clients verbatim. `unreachable`: no
+     * answer at all (connection failed, timed out), which only the shared breaker counts.
+     */
+    readonly detail: { httpStatus?: number; providerCode?: number; unreachable?: boolean } = {},
   ) {
     super(message);
     this.name = 'ProviderError';
@@ -16,6 +19,11 @@ export class ProviderError extends Error {
 export const INVALID_KEY_CODE = -18010002;
 /** Register: "already registered", which clients treat as success. */
 export const ALREADY_REGISTERED_CODE = -18019901;
+/**
+ * Register rejections that pass with time (today's limit, the quota until it is topped up): the
+ * row is retried with back-off. Every other rejection is final for the number (ADR 0212).
+ */
+export const RETRYABLE_REGISTER_CODES: ReadonlySet<number> = new Set([-18019907, -18019908]);
 
 /**
  * The one classification of a failed call: HTTP 401 or code -18010002 is a

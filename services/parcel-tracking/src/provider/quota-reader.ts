@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { TtlCache } from '@inventory/platform';
 import type { ProviderClient, ProviderQuota } from './client.js';
+import { keyFingerprint } from './key-fingerprint.js';
 
 /**
  * The dashboard's live quota, per API key: read from the provider at most once per `ttlMs`, and
@@ -20,7 +20,7 @@ export class QuotaReader {
   }
 
   read(apiKey: string): Promise<ProviderQuota> {
-    const key = createHash('sha256').update(apiKey).digest('hex');
+    const key = keyFingerprint(apiKey);
     const cached = this.cache.peek(key);
     if (cached) {
       this.provider.metrics.quotaReads.inc({ source: 'cache' });

@@ -1,6 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { OutageLog, type Logger, type Redis } from '@inventory/platform';
 import { KeyPacer, type Pacer } from './pacer.js';
+import { keyFingerprint } from './key-fingerprint.js';
 
 /**
  * Takes a slot if the key's window has room. The window is a sorted set: a
@@ -61,8 +62,7 @@ export interface RedisPacerOptions {
 }
 
 /** The Redis key of an API key's window; the plaintext key never appears in Redis. */
-export const paceKey = (apiKey: string): string =>
-  `provider:pace:${createHash('sha256').update(apiKey).digest('hex')}`;
+export const paceKey = (apiKey: string): string => `provider:pace:${keyFingerprint(apiKey)}`;
 
 /** After Redis failed, calls go straight to the in-process pacer this long before Redis is tried again. */
 const RETRY_REDIS_AFTER_MS = 1_000;

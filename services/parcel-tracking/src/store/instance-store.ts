@@ -1,6 +1,7 @@
 import { Schema, type Connection } from 'mongoose';
 import { nextSequence, TenantScopedRepository } from '@inventory/platform';
 import type { ChannelScopeSettings } from '../domain/channel-scope.js';
+import type { RetiredKey } from '../domain/key-ring.js';
 import type { AutoTrackSettings, SideEffectSettings } from '../domain/instance-settings.js';
 
 export type QuotaAlertState = 'armed' | 'warned' | 'exhausted';
@@ -11,6 +12,8 @@ export interface InstanceDocument {
   name: string;
   /** AES-256-GCM (see SecretBox); the plaintext key is never stored. */
   api_key_encrypted: string;
+  /** Keys replaced by rotations, kept so rows they registered can still be stopped (ADR 0213). */
+  retired_keys?: RetiredKey[];
   is_automatic_sync_enabled: boolean;
   auto_track: AutoTrackSettings;
   auto_track_channels: ChannelScopeSettings;
@@ -31,6 +34,10 @@ const schema = new Schema<InstanceDocument>(
     tenant_id: { type: String, required: true },
     name: { type: String, required: true },
     api_key_encrypted: { type: String, required: true },
+    retired_keys: {
+      type: [{ _id: false, key_ref: String, api_key_encrypted: String, retired_at: Date }],
+      default: [],
+    },
     is_automatic_sync_enabled: { type: Boolean, required: true },
     auto_track: { type: Schema.Types.Mixed, required: true },
     auto_track_channels: { type: Schema.Types.Mixed, required: true },

@@ -10,8 +10,11 @@ export interface StopJobDocument {
   job_id: string;
   tenant_id: string;
   integration_instance_id: number;
+  /** The instance's current key, for numbers registered under it (or before keys were recorded). */
   api_key_encrypted: string;
-  numbers: Array<{ number: string; carrier: number | null }>;
+  /** Keys retired by rotations: a number registered under one is stopped with it (ADR 0213). */
+  retired_keys?: Array<{ key_ref: string; api_key_encrypted: string }>;
+  numbers: Array<{ number: string; carrier: number | null; key_ref?: string | null }>;
   attempts: number;
   last_error: string | null;
   created_at: Date;
@@ -23,8 +26,19 @@ const schema = new Schema<StopJobDocument>(
     tenant_id: { type: String, required: true },
     integration_instance_id: { type: Number, required: true },
     api_key_encrypted: { type: String, required: true },
+    retired_keys: {
+      type: [{ _id: false, key_ref: String, api_key_encrypted: String }],
+      default: [],
+    },
     numbers: {
-      type: [{ _id: false, number: String, carrier: { type: Number, default: null } }],
+      type: [
+        {
+          _id: false,
+          number: String,
+          carrier: { type: Number, default: null },
+          key_ref: { type: String, default: null },
+        },
+      ],
       default: [],
     },
     attempts: { type: Number, default: 0 },

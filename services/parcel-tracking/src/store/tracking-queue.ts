@@ -52,7 +52,7 @@ export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
   /**
    * The queue's due rows, as index-bounded queries taken in turn, each with the order its index
    * serves (so a claim reads only the rows it takes): registration's one, walked in id order from
-   * `afterId` (a refused row stays queued until its next attempt); polling's and stopping's two
+   * `afterId` (a row refused for now stays queued until its next attempt); polling's and stopping's two
    * each, bounded to the rows due (ADR 0730), which a handled row leaves, oldest first.
    */
   private dueQueries(kind: WorkKind, options: ClaimOptions): DueQuery[] {
@@ -64,7 +64,7 @@ export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
             ...base,
             active: true,
             registered_at: null,
-            registration_error: null,
+            registration_given_up_at: null,
             $or: [{ next_attempt_at: null }, { next_attempt_at: { $lte: options.now } }],
           },
           sort: { id: 1 },

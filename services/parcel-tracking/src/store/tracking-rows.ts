@@ -146,12 +146,15 @@ export class TrackingRows extends TenantScopedRepository<TrackingDocument> {
     return modified === 1;
   }
 
+  /** A page of the rows of these instances (an instance and its history, ADR 0215). */
   async list(
     tenantId: string,
-    instanceId: number,
+    instanceIds: number[],
     query: TrackingListQuery,
   ): Promise<{ rows: TrackingDocument[]; total: number }> {
-    const filter: ScopedFilter<TrackingDocument> = { integration_instance_id: instanceId };
+    const filter: ScopedFilter<TrackingDocument> = {
+      integration_instance_id: instanceIds.length === 1 ? instanceIds[0]! : { $in: instanceIds },
+    };
     if (query.search) filter.tracking_number = new RegExp(escapeRegex(query.search), 'i');
     if (query.deliveryStatuses.length > 0) filter.delivery_status = { $in: query.deliveryStatuses };
     if (query.carrierCodes.length > 0) filter.carrier_code = { $in: query.carrierCodes };

@@ -32,6 +32,13 @@ export interface TrackingDocument {
   registration_error: string | null;
   /** When registration last failed; groups registration_errors by recency. */
   registration_failed_at: Date | null;
+  /**
+   * When registration was given up (a rejection retrying cannot fix, e.g. an undetectable
+   * carrier). Until then an unregistered row is pending, retried rejections included (ADR 0212).
+   */
+  registration_given_up_at: Date | null;
+  /** The fingerprint of the API key that registered the row (ADR 0213); null before. */
+  registered_key_ref?: string | null;
   stopped_at: Date | null;
   /** When the provider confirmed the stop (after a disconnect). */
   provider_stopped_at: Date | null;
@@ -87,6 +94,8 @@ const schema = new Schema<TrackingDocument>(
     registered_at: nullable(Date),
     registration_error: nullable(String),
     registration_failed_at: nullable(Date),
+    registration_given_up_at: nullable(Date),
+    registered_key_ref: nullable(String),
     stopped_at: nullable(Date),
     provider_stopped_at: nullable(Date),
     active: { type: Boolean, default: true },
@@ -129,14 +138,14 @@ schema.index({
   id: -1,
 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, tracking_number: 1 });
-// The dashboard's rows not registered yet: pending (no error) and failed (grouped by error). The
-// points on null bound both to the unregistered rows instead of the whole instance; `id` last
-// holds the registration queue's candidates in its claim order (tracking-queue.ts).
+// The dashboard's rows not registered yet: pending (not given up) and failed (grouped by error).
+// The points on null bound both to the unregistered rows instead of the whole instance; `id` last
+// holds the registration queue's candidates in its claim order (tracking-queue.ts, ADR 0212).
 schema.index({
   tenant_id: 1,
   integration_instance_id: 1,
   registered_at: 1,
-  registration_error: 1,
+  registration_given_up_at: 1,
   id: 1,
 });
 // The polling queue's due rows only: active, not terminal, then never polled (null) and
@@ -201,6 +210,7 @@ type NullableDefaults = Pick<
   | 'registered_at'
   | 'registration_error'
   | 'registration_failed_at'
+  | 'registration_given_up_at'
   | 'stopped_at'
   | 'provider_stopped_at'
   | 'trackable_label'
@@ -227,6 +237,8 @@ export const IS_SET = { $gte: new Date(0) };
 export const RETIRED_TRACKING_INDEXES = [
   'tenant_id_1_integration_instance_id_1_registration_error_1',
   'tenant_id_1_integration_instance_id_1_registered_at_1_registration_error_1',
+  // ADR 0212: pending is "not given up", no longer "no error".
+  'tenant_id_1_integration_instance_id_1_registered_at_1_registration_error_1_id_1',
   // ADR 0730: the polling and stopping queues' id-order walks, and an index no query used.
   'tenant_id_1_integration_instance_id_1_active_1_id_1',
   'tenant_id_1_integration_instance_id_1_provider_stopped_at_1_id_1',
@@ -273,13 +285,16 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
     return counts;
   }
 
-  /** Rows still waiting to be registered: never registered, not failed, not stopped. */
+  /**
+   * Rows still waiting to be registered: never registered, not given up, not stopped. A row whose
+   * registration failed and will be retried (a failed call, an exhausted quota) is still pending.
+   */
   pendingRegistrationCount(tenantId: string, instanceId: number): Promise<number> {
     return this.count(
       tenantId,
       this.ofInstance(instanceId, {
         registered_at: null,
-        registration_error: null,
+        registration_given_up_at: null,
         stopped_at: null,
       }),
     );
@@ -353,7 +368,7 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
     tenantId: string,
     instanceId: number,
     at: Date,
-  ): Promise<Array<{ number: string; carrier: number | null }>> {
+  ): Promise<Array<{ number: string; carrier: number | null; key_ref: string | null }>> {
     const active = this.ofInstance(instanceId, {
       stopped_at: null,
       delivery_status: { $nin: TERMINAL_STATUSES },
@@ -361,12 +376,16 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
     const registered = await this.findMany(
       tenantId,
       { ...active, registered_at: { $ne: null } },
-      { projection: { tracking_number: 1, carrier_code: 1 } },
+      { projection: { tracking_number: 1, carrier_code: 1, registered_key_ref: 1 } },
     );
     await this.updateMany(tenantId, active, {
       $set: { stopped_at: at, active: false, updated_at: at },
     });
-    return registered.map((row) => ({ number: row.tracking_number, carrier: row.carrier_code }));
+    return registered.map((row) => ({
+      number: row.tracking_number,
+      carrier: row.carrier_code,
+      key_ref: row.registered_key_ref ?? null,
+    }));
   }
 
   async markProviderStopped(

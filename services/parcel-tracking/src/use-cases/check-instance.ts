@@ -1,13 +1,23 @@
 import { notFound } from '@inventory/platform';
+import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 
-/** Whether the tenant has this instance; no provider call, so it is cheap. */
+/**
+ * Whether the tenant has this instance, and the tenant's disconnected instances whose rows are
+ * its read-only history (ADR 0215); no provider call, so it is cheap.
+ */
 export class CheckInstance {
-  constructor(private readonly instances: InstanceStore) {}
+  constructor(
+    private readonly instances: InstanceStore,
+    private readonly history: InstanceHistoryStore,
+  ) {}
 
-  async execute(tenantId: string, id: number): Promise<number> {
-    if (!(await this.instances.find(tenantId, id)))
-      throw notFound('Parcel-tracking instance not found.');
-    return id;
+  async execute(tenantId: string, id: number): Promise<{ id: number; historyIds: number[] }> {
+    const [instance, historyIds] = await Promise.all([
+      this.instances.find(tenantId, id),
+      this.history.instanceIds(tenantId),
+    ]);
+    if (!instance) throw notFound('Parcel-tracking instance not found.');
+    return { id, historyIds: historyIds.filter((earlier) => earlier !== id) };
   }
 }

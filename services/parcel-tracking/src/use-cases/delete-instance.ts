@@ -8,6 +8,7 @@ import {
 } from '@inventory/platform';
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
 import { instanceDisconnected } from '../events/parcel-events.js';
+import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import { StopJobStore } from '../store/stop-job-store.js';
 import type { TrackingStore } from '../store/tracking-store.js';
@@ -30,6 +31,8 @@ export class DeleteInstance {
     private readonly logger: Logger,
     /** Drops the cached key once the instance is gone (ADR 0225). */
     private readonly webhookKeys: Pick<WebhookKeys, 'forget'>,
+    /** Remembers the instance, so the tenant's next one lists its rows as history (ADR 0215). */
+    private readonly history: InstanceHistoryStore,
   ) {}
 
   async execute(tenantId: string, id: number, userId?: string): Promise<void> {
@@ -72,9 +75,15 @@ export class DeleteInstance {
           tenant_id: tenantId,
           integration_instance_id: id,
           api_key_encrypted: instance.api_key_encrypted,
+          retired_keys: (instance.retired_keys ?? []).map(({ key_ref, api_key_encrypted }) => ({
+            key_ref,
+            api_key_encrypted,
+          })),
           numbers: toStop,
         });
       }
+      // Before the delete: a retry after a failure in between finds the instance again.
+      await this.history.remember(tenantId, id, new Date());
       await instances.delete(tenantId, id);
     });
     this.webhookKeys.forget(tenantId, id);

@@ -1,13 +1,18 @@
 import { notFound } from '@inventory/platform';
+import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingListQuery, TrackingRows } from '../store/tracking-rows.js';
 import type { TrackingDocument } from '../store/tracking-store.js';
 
-/** One page of an instance's tracking rows; the gateway has validated the query. */
+/**
+ * One page of an instance's tracking rows, with the rows of the tenant's disconnected instances
+ * as its read-only history (ADR 0215); the gateway has validated the query.
+ */
 export class ListTrackings {
   constructor(
     private readonly instances: InstanceStore,
     private readonly rows: TrackingRows,
+    private readonly history: InstanceHistoryStore,
   ) {}
 
   async execute(
@@ -15,13 +20,13 @@ export class ListTrackings {
     instanceId: number,
     query: TrackingListQuery,
   ): Promise<{ rows: TrackingDocument[]; total: number }> {
-    // Both reads are scoped to the tenant, so the page may be read beside the existence check
-    // (one round trip instead of two); an unknown instance still answers 404 and nothing else.
-    const [instance, page] = await Promise.all([
+    // Both reads are scoped to the tenant; the page needs the history, so it is read after them.
+    const [instance, earlier] = await Promise.all([
       this.instances.find(tenantId, instanceId),
-      this.rows.list(tenantId, instanceId, query),
+      this.history.instanceIds(tenantId),
     ]);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
-    return page;
+    const ids = [instanceId, ...earlier.filter((id) => id !== instanceId)];
+    return this.rows.list(tenantId, ids, query);
   }
 }

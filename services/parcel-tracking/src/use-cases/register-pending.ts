@@ -1,10 +1,11 @@
 import type { Logger, Outbox, SecretBox } from '@inventory/platform';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
-import { ProviderError } from '../provider/errors.js';
+import { ProviderError, RETRYABLE_REGISTER_CODES } from '../provider/errors.js';
 import { carrierName } from '../domain/carriers.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import type { TrackingQueue } from '../store/tracking-queue.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
+import { keyFingerprint } from '../provider/key-fingerprint.js';
 
 export interface WorkerOptions {
   /** This replica's worker id (lease owner). */
@@ -49,6 +50,7 @@ export class RegisterPending {
     const { queue, provider, secrets, logger } = this;
     const { owner, leaseMs } = this.options;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
+    const keyRef = keyFingerprint(apiKey);
     let sent = 0;
     // Each batch walks the queue on from the last row claimed (ADR 0727).
     let afterId: number | undefined;
@@ -93,6 +95,7 @@ export class RegisterPending {
               carrier_name: row.carrier_name ?? carrierName(carrier),
               registration_error: null,
               registration_failed_at: null,
+              registered_key_ref: keyRef,
             },
             now,
           );
@@ -100,23 +103,23 @@ export class RegisterPending {
         for (const item of result.rejected) {
           const row = byNumber.get(item.number.toUpperCase());
           if (!row) continue;
+          // A rejection that passes with time keeps the row pending and queued, after a back-off;
+          // any other ends its registration (ADR 0212). Both show in registration_errors.
+          const retry = RETRYABLE_REGISTER_CODES.has(item.code)
+            ? this.retryLater([row], now)
+            : { registration_given_up_at: now };
           await queue.release(
             tenantId,
             owner,
             [row.id],
-            {
-              registration_error: item.message,
-              registration_failed_at: now,
-            },
+            { registration_error: item.message, registration_failed_at: now, ...retry },
             now,
           );
         }
       } catch (error) {
-        const attempts = Math.max(...batch.map((row) => row.registration_attempts ?? 0)) + 1;
-        const delay = Math.min(
-          this.options.maxBackoffMs,
-          this.options.backoffMs * 2 ** (attempts - 1),
-        );
+        const retry = this.retryLater(batch, now);
+        const attempts = retry.registration_attempts;
+        const delay = retry.next_attempt_at.getTime() - now.getTime();
         logger.warn(
           {
             err: error instanceof ProviderError ? error.message : error,
@@ -131,16 +134,23 @@ export class RegisterPending {
           tenantId,
           owner,
           batch.map((row) => row.id),
-          {
-            registration_attempts: attempts,
-            next_attempt_at: new Date(now.getTime() + delay),
-          },
+          retry,
           now,
         );
         return sent;
       }
       await this.readQuota(current, apiKey);
     }
+  }
+
+  /** The next attempt of rows that failed: exponential back-off from the most tried of them. */
+  private retryLater(
+    rows: Array<{ registration_attempts?: number }>,
+    now: Date,
+  ): { registration_attempts: number; next_attempt_at: Date } {
+    const attempts = Math.max(...rows.map((row) => row.registration_attempts ?? 0)) + 1;
+    const delay = Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** (attempts - 1));
+    return { registration_attempts: attempts, next_attempt_at: new Date(now.getTime() + delay) };
   }
 
   private async readQuota(instance: InstanceDocument, apiKey: string): Promise<void> {

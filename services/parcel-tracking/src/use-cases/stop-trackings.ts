@@ -1,4 +1,5 @@
 import type { Logger, SecretBox } from '@inventory/platform';
+import { groupByKey } from '../domain/key-ring.js';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import type { TrackingQueue } from '../store/tracking-queue.js';
@@ -46,7 +47,7 @@ export class StopTrackings {
     const { queue, provider, secrets, logger } = this;
     const { owner, leaseMs } = this.options;
     const tenantId = instance.tenant_id;
-    const apiKey = secrets.decrypt(instance.api_key_encrypted);
+    const ring = { current: instance.api_key_encrypted, retired: instance.retired_keys ?? [] };
     let stopped = 0;
     // A handled row leaves the queue (ADR 0730): each claim takes the next due rows.
     for (;;) {
@@ -67,46 +68,55 @@ export class StopTrackings {
         await queue.release(tenantId, owner, [row.id], stoppedThere(row, now), now);
         stopped++;
       }
-      const registered = batch.filter((row) => row.registered_at !== null);
-      if (registered.length === 0) continue;
-      try {
-        const result = await provider.stopTrack(
-          apiKey,
-          registered.map((row) => ({
-            number: row.tracking_number,
-            ...(row.carrier_code === null ? {} : { carrier: row.carrier_code }),
-          })),
-        );
-        const done = new Set([
-          ...result.accepted.map((item) => item.number.toUpperCase()),
-          ...result.rejected
-            .filter((item) => ALREADY_STOPPED.has(item.code))
-            .map((item) => item.number.toUpperCase()),
-        ]);
-        for (const row of registered) {
-          const ok = done.has(row.tracking_number);
-          const changes: Record<string, unknown> = ok
-            ? stoppedThere(row, now)
-            : { provider_stopped_at: now };
-          if (!ok)
-            logger.warn(
-              { instance_id: instance.id, tracking_id: row.id },
-              'provider refused to stop a tracking; not retried',
-            );
-          await queue.release(tenantId, owner, [row.id], changes, now);
-          stopped++;
+      // Each row is stopped with the key that registered it, a rotated-out one too (ADR 0213).
+      const byKey = groupByKey(
+        ring,
+        batch.filter((row) => row.registered_at !== null),
+        (row) => row.registered_key_ref,
+      );
+      let failed = false;
+      for (const [encrypted, registered] of byKey) {
+        const apiKey = secrets.decrypt(encrypted);
+        try {
+          const result = await provider.stopTrack(
+            apiKey,
+            registered.map((row) => ({
+              number: row.tracking_number,
+              ...(row.carrier_code === null ? {} : { carrier: row.carrier_code }),
+            })),
+          );
+          const done = new Set([
+            ...result.accepted.map((item) => item.number.toUpperCase()),
+            ...result.rejected
+              .filter((item) => ALREADY_STOPPED.has(item.code))
+              .map((item) => item.number.toUpperCase()),
+          ]);
+          for (const row of registered) {
+            const ok = done.has(row.tracking_number);
+            const changes: Record<string, unknown> = ok
+              ? stoppedThere(row, now)
+              : { provider_stopped_at: now };
+            if (!ok)
+              logger.warn(
+                { instance_id: instance.id, tracking_id: row.id },
+                'provider refused to stop a tracking; not retried',
+              );
+            await queue.release(tenantId, owner, [row.id], changes, now);
+            stopped++;
+          }
+        } catch (error) {
+          logger.warn({ err: error, instance_id: instance.id }, 'stop batch failed; will retry');
+          await queue.release(
+            tenantId,
+            owner,
+            registered.map((row) => row.id),
+            {},
+            now,
+          );
+          failed = true;
         }
-      } catch (error) {
-        logger.warn({ err: error, instance_id: instance.id }, 'stop batch failed; will retry');
-        await queue.release(
-          tenantId,
-          owner,
-          registered.map((row) => row.id),
-          {},
-          now,
-        );
-        return stopped;
       }
+      if (failed) return stopped;
     }
   }
 }

@@ -23,6 +23,8 @@ import type { ProviderClient } from '../provider/client.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import { providerFailure } from './provider-failure.js';
 import type { WebhookKeys } from './webhook-keys.js';
+import { retire } from '../domain/key-ring.js';
+import { keyFingerprint } from '../provider/key-fingerprint.js';
 
 export interface UpdateInstanceInput {
   tenantId: string;
@@ -120,8 +122,15 @@ export class UpdateInstance {
       } catch (error) {
         throw providerFailure(error);
       }
-      if (secrets.decrypt(current.api_key_encrypted) !== request.api_key) {
+      const previous = secrets.decrypt(current.api_key_encrypted);
+      if (previous !== request.api_key) {
         changes.api_key_encrypted = secrets.encrypt(request.api_key);
+        // Rows registered under the old key are tracked in its account: stopping them needs it.
+        changes.retired_keys = retire(
+          current.retired_keys ?? [],
+          { key_ref: keyFingerprint(previous), api_key_encrypted: current.api_key_encrypted },
+          new Date(),
+        );
         changed.push('api_key');
       }
     }

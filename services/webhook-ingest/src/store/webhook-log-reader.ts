@@ -21,11 +21,11 @@ export class WebhookLogReader extends TenantScopedRepository<WebhookEventDocumen
 
   async list(
     tenantId: string,
-    instanceId: number,
+    instanceIds: number[],
     query: ListQuery,
   ): Promise<{ rows: WebhookEventDocument[]; total: number }> {
     const filter: ScopedFilter<WebhookEventDocument> = {
-      integration_instance_id: instanceId,
+      integration_instance_id: instanceIds.length === 1 ? instanceIds[0]! : { $in: instanceIds },
       state: 'done',
     };
     if (query.eventTypes.length > 0) filter.event_type = { $in: query.eventTypes };

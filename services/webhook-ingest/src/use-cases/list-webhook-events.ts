@@ -74,7 +74,9 @@ export class ListWebhookEvents {
       page,
       perPage,
     };
-    const { rows, total } = await this.log.list(tenantId, request.integration_instance_id, query);
+    // The instance's rows and those of the disconnected instances it carries as history (ADR 0215).
+    const instanceIds = [request.integration_instance_id, ...request.history_instance_ids];
+    const { rows, total } = await this.log.list(tenantId, instanceIds, query);
     return { rows, total, page, perPage };
   }
 }

@@ -6,6 +6,8 @@ export interface FaultSpec {
   code?: number;
   /** How many calls fail. Default 1. */
   times?: number;
+  /** Only calls with this `17token` fail (one account's outage or rate limit); default any key. */
+  apiKey?: string;
 }
 
 export interface Fault {
@@ -13,6 +15,7 @@ export interface Fault {
   httpStatus: number;
   code: number | null;
   remaining: number;
+  apiKey: string | null;
 }
 
 export class FaultQueue {
@@ -24,14 +27,19 @@ export class FaultQueue {
       httpStatus: spec.httpStatus ?? (spec.code === undefined ? 500 : 200),
       code: spec.code ?? null,
       remaining: spec.times ?? 1,
+      apiKey: spec.apiKey ?? null,
     };
     this.faults.push(fault);
     return fault;
   }
 
-  /** Consumes one failure matching `endpoint`, oldest first. */
-  take(endpoint: string): Fault | undefined {
-    const fault = this.faults.find((f) => f.endpoint === endpoint || f.endpoint === '*');
+  /** Consumes one failure matching `endpoint` and the caller's key, oldest first. */
+  take(endpoint: string, apiKey: string): Fault | undefined {
+    const fault = this.faults.find(
+      (f) =>
+        (f.endpoint === endpoint || f.endpoint === '*') &&
+        (f.apiKey === null || f.apiKey === apiKey),
+    );
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);

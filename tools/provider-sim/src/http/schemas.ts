@@ -37,6 +37,7 @@ export const failSchema = z.object({
   http_status: z.number().int().min(200).max(599).optional(),
   code: z.number().int().optional(),
   times: z.number().int().positive().max(1000).optional(),
+  api_key: z.string().min(1).optional(),
 });
 
 export const authStyleSchema = z.object({

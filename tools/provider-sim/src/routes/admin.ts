@@ -108,6 +108,7 @@ export function adminRoutes(app: FastifyInstance, sim: ProviderSim): void {
       ...(b.http_status !== undefined && { httpStatus: b.http_status }),
       ...(b.code !== undefined && { code: b.code }),
       ...(b.times !== undefined && { times: b.times }),
+      ...(b.api_key !== undefined && { apiKey: b.api_key }),
     });
     return { pending: sim.state.faults.pending() };
   });

@@ -91,7 +91,9 @@ export function trackApiRoutes(app: FastifyInstance, sim: ProviderSim): void {
         .code(404)
         .send(errorEnvelope(ErrorCode.InvalidData, 'The requested URL address is incorrect.'));
     }
-    const fault = sim.state.faults.take(endpoint);
+    const header = req.headers['17token'];
+    const key = typeof header === 'string' ? header : '';
+    const fault = sim.state.faults.take(endpoint, key);
     if (fault) {
       const code =
         fault.code ??
@@ -99,8 +101,6 @@ export function trackApiRoutes(app: FastifyInstance, sim: ProviderSim): void {
       if (fault.httpStatus === 429) void reply.header('retry-after', '1');
       return reply.code(fault.httpStatus).send(errorEnvelope(code));
     }
-    const header = req.headers['17token'];
-    const key = typeof header === 'string' ? header : '';
     if (!sim.rateLimiter.tryAcquire(key)) {
       return reply
         .code(429)

@@ -94,8 +94,9 @@ export function WebhookLog(props: { instanceId: number }) {
       columns={[
         { label: 'Received', render: (row) => formatDate(row.received_at) },
         { label: 'Event', render: (row) => row.event_type },
-        { label: 'Tracking number', render: (row) => <code>{row.tracking_number}</code> },
-        { label: 'Change', render: (row) => row.summary },
+        // Empty strings when the body had no number or nothing changed (ADR 0214).
+        { label: 'Tracking number', render: (row) => <code>{row.tracking_number || '—'}</code> },
+        { label: 'Change', render: (row) => row.summary || '—' },
         {
           label: 'Result',
           render: (row) => (row.error_message ? `${row.result}: ${row.error_message}` : row.result),

@@ -67,6 +67,11 @@ export interface ListActivitiesRequest {
   sort: SortField[];
   /** Default page 1, per_page 10; per_page at most 1000. */
   page?: PageRequest | undefined;
+  /**
+   * With integration_instance_id: rows of these (disconnected) instances too,
+   * matched the same way, as the instance's history (ADR 0215).
+   */
+  history_instance_ids: number[];
 }
 
 export interface ListActivitiesResponse {
@@ -365,6 +370,7 @@ function createBaseListActivitiesRequest(): ListActivitiesRequest {
     created: undefined,
     sort: [],
     page: undefined,
+    history_instance_ids: [],
   };
 }
 
@@ -390,6 +396,13 @@ export const ListActivitiesRequest: MessageFns<ListActivitiesRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(58).fork()).join();
+    }
+    if (message.history_instance_ids.length !== 0) {
+      writer.uint32(66).fork();
+      for (const v of message.history_instance_ids) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -463,6 +476,24 @@ export const ListActivitiesRequest: MessageFns<ListActivitiesRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag === 64) {
+              message.history_instance_ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 66) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.history_instance_ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -498,6 +529,11 @@ export const ListActivitiesRequest: MessageFns<ListActivitiesRequest> = {
         ? object.sort.map((e: any) => SortField.fromJSON(e))
         : [],
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      history_instance_ids: globalThis.Array.isArray(object?.historyInstanceIds)
+        ? object.historyInstanceIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.history_instance_ids)
+          ? object.history_instance_ids.map((e: any) => globalThis.Number(e))
+          : [],
     };
   },
 
@@ -524,6 +560,9 @@ export const ListActivitiesRequest: MessageFns<ListActivitiesRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.history_instance_ids?.length) {
+      obj.historyInstanceIds = message.history_instance_ids.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -547,6 +586,7 @@ export const ListActivitiesRequest: MessageFns<ListActivitiesRequest> = {
       object.page !== undefined && object.page !== null
         ? PageRequest.fromPartial(object.page)
         : undefined;
+    message.history_instance_ids = object.history_instance_ids?.map((e) => e) || [];
     return message;
   },
 };

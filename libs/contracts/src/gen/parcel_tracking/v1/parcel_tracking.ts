@@ -328,6 +328,11 @@ export interface CheckInstanceRequest {
 
 export interface CheckInstanceResponse {
   id: number;
+  /**
+   * The tenant's earlier instances, disconnected: their trackings, webhooks and
+   * activity are this instance's read-only history (ADR 0215).
+   */
+  history_instance_ids: number[];
 }
 
 export interface VerifyWebhookSignatureRequest {
@@ -4556,13 +4561,20 @@ export const CheckInstanceRequest: MessageFns<CheckInstanceRequest> = {
 };
 
 function createBaseCheckInstanceResponse(): CheckInstanceResponse {
-  return { id: 0 };
+  return { id: 0, history_instance_ids: [] };
 }
 
 export const CheckInstanceResponse: MessageFns<CheckInstanceResponse> = {
   encode(message: CheckInstanceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.history_instance_ids.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.history_instance_ids) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -4588,6 +4600,24 @@ export const CheckInstanceResponse: MessageFns<CheckInstanceResponse> = {
             message.id = longToNumber(reader.int64());
             continue;
           }
+          case 2: {
+            if (tag === 16) {
+              message.history_instance_ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.history_instance_ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4601,13 +4631,23 @@ export const CheckInstanceResponse: MessageFns<CheckInstanceResponse> = {
   },
 
   fromJSON(object: any): CheckInstanceResponse {
-    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      history_instance_ids: globalThis.Array.isArray(object?.historyInstanceIds)
+        ? object.historyInstanceIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.history_instance_ids)
+          ? object.history_instance_ids.map((e: any) => globalThis.Number(e))
+          : [],
+    };
   },
 
   toJSON(message: CheckInstanceResponse): unknown {
     const obj: any = {};
     if (message.id !== 0) {
       obj.id = Math.round(message.id);
+    }
+    if (message.history_instance_ids?.length) {
+      obj.historyInstanceIds = message.history_instance_ids.map((e) => Math.round(e));
     }
     return obj;
   },
@@ -4620,6 +4660,7 @@ export const CheckInstanceResponse: MessageFns<CheckInstanceResponse> = {
   ): CheckInstanceResponse {
     const message = createBaseCheckInstanceResponse();
     message.id = object.id ?? 0;
+    message.history_instance_ids = object.history_instance_ids?.map((e) => e) || [];
     return message;
   },
 };

@@ -133,6 +133,11 @@ export interface ListWebhookEventsRequest {
   sort: SortField[];
   /** Default page 1, per_page 10. */
   page?: PageRequest | undefined;
+  /**
+   * Rows of these (disconnected) instances are listed too, as the instance's
+   * history (ADR 0215).
+   */
+  history_instance_ids: number[];
 }
 
 /** One row of the specification's "Webhook event row". */
@@ -1471,6 +1476,7 @@ function createBaseListWebhookEventsRequest(): ListWebhookEventsRequest {
     received: undefined,
     sort: [],
     page: undefined,
+    history_instance_ids: [],
   };
 }
 
@@ -1499,6 +1505,13 @@ export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(58).fork()).join();
+    }
+    if (message.history_instance_ids.length !== 0) {
+      writer.uint32(66).fork();
+      for (const v of message.history_instance_ids) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -1572,6 +1585,24 @@ export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag === 64) {
+              message.history_instance_ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 66) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.history_instance_ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1609,6 +1640,11 @@ export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
         ? object.sort.map((e: any) => SortField.fromJSON(e))
         : [],
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      history_instance_ids: globalThis.Array.isArray(object?.historyInstanceIds)
+        ? object.historyInstanceIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.history_instance_ids)
+          ? object.history_instance_ids.map((e: any) => globalThis.Number(e))
+          : [],
     };
   },
 
@@ -1635,6 +1671,9 @@ export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.history_instance_ids?.length) {
+      obj.historyInstanceIds = message.history_instance_ids.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -1660,6 +1699,7 @@ export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
       object.page !== undefined && object.page !== null
         ? PageRequest.fromPartial(object.page)
         : undefined;
+    message.history_instance_ids = object.history_instance_ids?.map((e) => e) || [];
     return message;
   },
 };
