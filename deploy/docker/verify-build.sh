@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the production images with Debian's buildah (--isolation chroot, as root) and starts
 # each image's entrypoint once. Image registries cannot be reached here, so the Dockerfile's
-# BASE is replaced by a Node.js 20 base assembled locally: `debootstrap --variant=minbase
-# bookworm` plus this machine's own node and npm. The Dockerfile keeps its public base for real
-# builds. Usage: deploy/docker/verify-build.sh [APP ...]   (default: gateway identity)
+# BASE (node:24-bookworm-slim) is replaced by a Node.js 24 base assembled locally:
+# `debootstrap --variant=minbase bookworm` plus the Node.js 24 binary from the npm registry
+# (tools/setup/node24.sh) and this machine's npm. The image thus runs the Node.js it is built
+# for, whichever node runs this script. The Dockerfile keeps its public base for real builds.
+# Usage: deploy/docker/verify-build.sh [APP ...]   (default: gateway identity)
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo_root"
@@ -24,7 +26,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 export STORAGE_DRIVER=vfs BUILDAH_ISOLATION=chroot
-node_version="$(node --version)"
+node_bin="$(bash tools/setup/node24.sh)/node"
+node_version="$("$node_bin" --version)"
+case "$node_version" in
+  v24.*) ;;
+  *) echo "verify-build: the image base needs Node.js 24, got $node_version" >&2; exit 1 ;;
+esac
 base="localhost/inventory-node-base:${node_version#v}"
 # The base is a pure function of Debian bookworm and this node binary: kept across runs.
 if ! buildah inspect --type image "$base" >/dev/null 2>&1; then
@@ -33,7 +40,6 @@ if ! buildah inspect --type image "$base" >/dev/null 2>&1; then
   echo "assembling $base (debootstrap minbase + node $node_version)..."
   debootstrap --variant=minbase bookworm "$work/rootfs" >"$work/debootstrap.log" 2>&1 ||
     { tail -20 "$work/debootstrap.log" >&2; exit 1; }
-  node_bin="$(readlink -f "$(command -v node)")"
   npm_dir="$(dirname "$(readlink -f "$(command -v npm)")")/.."
   install -D -m 0755 "$node_bin" "$work/rootfs/usr/local/bin/node"
   mkdir -p "$work/rootfs/usr/local/lib/node_modules"
@@ -41,8 +47,9 @@ if ! buildah inspect --type image "$base" >/dev/null 2>&1; then
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$work/rootfs/usr/local/bin/npm"
   ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$work/rootfs/usr/local/bin/npx"
   # node links libstdc++, which minbase lacks: take the host's (same Debian release).
+  multiarch="$(uname -m)-linux-gnu"
   for lib in libstdc++.so.6 libgcc_s.so.1; do
-    cp -L "/lib/x86_64-linux-gnu/$lib" "$work/rootfs/lib/x86_64-linux-gnu/$lib"
+    cp -L "/lib/$multiarch/$lib" "$work/rootfs/lib/$multiarch/$lib"
   done
   cp -L /etc/resolv.conf "$work/rootfs/etc/resolv.conf"
   # This machine's trust store (it may include a proxy's CA), so npm reaches the registry
@@ -58,7 +65,17 @@ if ! buildah inspect --type image "$base" >/dev/null 2>&1; then
   } >"$work/Containerfile"
   buildah bud --quiet -f "$work/Containerfile" -t "$base" "$work" >/dev/null
 fi
-buildah run --isolation chroot "$(buildah from --quiet "$base")" -- node --version
+# Runs a command in a throwaway container of an image (with vfs storage each container is a full
+# copy of the image, so none is left behind).
+run_in() {
+  local image="$1" container status=0
+  shift
+  container="$(buildah from --quiet "$image")"
+  buildah run --isolation chroot "$container" -- "$@" || status=$?
+  buildah rm "$container" >/dev/null
+  return "$status"
+}
+run_in "$base" node --version
 
 for app in "${apps[@]}"; do
   image="localhost/inventory/$app:ci"
@@ -81,9 +98,12 @@ for app in "${apps[@]}"; do
     echo "$output" | tail -20 >&2
     exit 1
   fi
-  if buildah run --isolation chroot "$(buildah from --quiet "$image")" -- test -e /app/node_modules/vitest; then
+  image_node="$(run_in "$image" node --version)"
+  [ "$image_node" = "$node_version" ] || { echo "$image runs node $image_node, not $node_version" >&2; exit 1; }
+  # `test -e` failing is the expected answer; buildah's report of it is noise.
+  if run_in "$image" test -e /app/node_modules/vitest 2>/dev/null; then
     echo "$image contains devDependencies (vitest)" >&2
     exit 1
   fi
-  echo "$image: compiled entrypoint starts as 10001 and validates its environment; production dependencies only"
+  echo "$image: node $image_node; compiled entrypoint starts as 10001 and validates its environment; production dependencies only"
 done

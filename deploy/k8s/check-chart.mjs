@@ -435,7 +435,7 @@ if (existsSync(dockerfile)) {
     [/^STOPSIGNAL SIGTERM/m, 'STOPSIGNAL SIGTERM'],
     [/NODE_ENV=production/, 'NODE_ENV=production'],
     // The public base is the default of ARG BASE (CI builds from a local one, verify-build.sh).
-    [/^ARG BASE=node:20-bookworm-slim$/m, 'ARG BASE=node:20-bookworm-slim'],
+    [/^ARG BASE=node:24-bookworm-slim$/m, 'ARG BASE=node:24-bookworm-slim'],
     [/^FROM \$\{BASE\} AS runtime$/m, 'FROM ${BASE} AS runtime'],
     [
       /^CMD \["node", "\/app\/main\.js"\]$/m,

@@ -2,7 +2,7 @@
 # `npm start`: the whole system on this machine. Works before `npm ci` has ever run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-command -v node >/dev/null || { echo "Node.js 20.19 or newer is required." >&2; exit 1; }
+command -v node >/dev/null || { echo "Node.js 24 (recommended) or 20.19+ is required." >&2; exit 1; }
 bash tools/setup/node-deps.sh
 bash tools/setup/system-deps.sh
 bash apps/web/scripts/ensure-built.sh
