@@ -268,6 +268,7 @@ describe('GetInstance', () => {
     expect(await as(tenant, () => suite.h.client.call.checkInstance({ id: instance!.id }))).toEqual(
       {
         id: instance!.id,
+        history_instance_ids: [],
       },
     );
   });

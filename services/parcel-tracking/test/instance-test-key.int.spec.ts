@@ -1,6 +1,13 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { as, failureOf, GOOD_KEY, startReplica, startReplicaWithOpenBreaker } from './harness.js';
+import {
+  as,
+  failureOf,
+  GOOD_KEY,
+  OTHER_KEY,
+  startReplica,
+  startReplicaWithOpenBreaker,
+} from './harness.js';
 
 import { useInstanceSuite } from './instance-suite.js';
 
@@ -51,7 +58,7 @@ describe('TestApiKey', () => {
     }
   });
 
-  it('answers api_error at once while the breaker is open', async () => {
+  it("answers api_error at once while the key's breaker is open; another key is still asked", async () => {
     const replica = await startReplicaWithOpenBreaker(suite.h);
     try {
       const failure = await failureOf(
@@ -61,8 +68,12 @@ describe('TestApiKey', () => {
       );
       expect(failure).toMatchObject({
         reason: 'api_error',
-        message: expect.stringMatching(/unavailable/),
+        message: expect.stringMatching(/keeps failing calls with this API key/),
       });
+      const other = await as(newTenant(), () =>
+        replica.client.call.testApiKey({ input_violations: [], api_key: OTHER_KEY }),
+      );
+      expect(other.quota).toMatchObject({ total: 50 });
     } finally {
       await replica.stop();
     }

@@ -160,6 +160,7 @@ describe('DeleteInstance', () => {
     await testProvider(suite.h).register(GOOD_KEY, [
       { number: '1Z999AA10123456784' },
       { number: 'JJD0123456789' },
+      { number: 'DONE000001' },
     ]);
     await trackings.insert({
       ...base,
@@ -177,7 +178,7 @@ describe('DeleteInstance', () => {
     });
     await trackings.insert({
       ...base,
-      tracking_number: 'DONE1',
+      tracking_number: 'DONE000001',
       delivery_status: 'delivered',
       registered_at: new Date(),
       delivered_at: new Date(),
@@ -196,13 +197,14 @@ describe('DeleteInstance', () => {
         .map((row) => row.tracking_number)
         .sort(),
     ).toEqual(['1Z999AA10123456784', 'JJD0123456789']);
-    expect(rows.find((row) => row.tracking_number === 'DONE1')!.stopped_at).toBeNull();
-    // The first stoptrack fails (503); the worker retries until the provider stops both.
+    expect(rows.find((row) => row.tracking_number === 'DONE000001')!.stopped_at).toBeNull();
+    // The first stoptrack fails (503); the worker retries until the provider stops all three:
+    // the delivered row too, which the stopping worker would have stopped had the instance lived.
     await eventually(async () => {
       const states = suite.h.sim.trackings().map((t) => t.tracking_state);
-      expect(states).toEqual(['Stopped', 'Stopped']);
+      expect(states).toEqual(['Stopped', 'Stopped', 'Stopped']);
       const after = await trackings.find(tenant, id);
-      expect(after.filter((row) => row.provider_stopped_at !== null)).toHaveLength(2);
+      expect(after.filter((row) => row.provider_stopped_at !== null)).toHaveLength(3);
     }, 10_000);
     const events = await eventually(async () => {
       const found = (await activityEvents(suite.h, tenant)).filter(

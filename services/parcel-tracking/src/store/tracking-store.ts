@@ -373,9 +373,11 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
       stopped_at: null,
       delivery_status: { $nin: TERMINAL_STATUSES },
     });
+    // Every row the provider may still track, not only the active ones: a delivered row waits
+    // STOP_DELIVERED_AFTER_MS for the stopping worker, which never runs for a deleted instance.
     const registered = await this.findMany(
       tenantId,
-      { ...active, registered_at: { $ne: null } },
+      this.ofInstance(instanceId, { registered_at: { $ne: null }, provider_stopped_at: null }),
       { projection: { tracking_number: 1, carrier_code: 1, registered_key_ref: 1 } },
     );
     await this.updateMany(tenantId, active, {
