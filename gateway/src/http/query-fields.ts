@@ -1,3 +1,4 @@
+import { controlCharactersMessage, hasControlCharacters } from '@inventory/rules';
 import { isoDay, parseDay, parseMdY } from './dates.js';
 import { addError, type InputField } from './input-field.js';
 import { commaList, type QueryValue } from './query.js';
@@ -12,7 +13,10 @@ const inFilter = <T>(field: Omit<InputField<T>, 'inFilter'>): InputField<T> => (
   inFilter: true,
 });
 
-/** `filter[name]`: one trimmed string of at most `max` characters; `''` when absent or bad. */
+/**
+ * `filter[name]`: one trimmed string of at most `max` characters, without control characters
+ * (NUL and the like are never in what is searched: 422, as in a body); `''` when absent or bad.
+ */
 function search(options: { max: number; description?: string }): InputField<string> {
   return inFilter({
     schema: { type: 'string', maxLength: options.max, description: options.description },
@@ -21,6 +25,8 @@ function search(options: { max: number; description?: string }): InputField<stri
       if (typeof value !== 'string')
         return (addError(errors, name, `The ${name} field must be a string.`), '');
       const text = value.trim();
+      if (hasControlCharacters(text))
+        return (addError(errors, name, controlCharactersMessage(name)), '');
       if (text.length > options.max)
         return (
           addError(

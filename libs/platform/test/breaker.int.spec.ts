@@ -55,15 +55,23 @@ describe('circuit breaker around a gRPC client', () => {
     echo.close();
   });
 
-  it('does not count business errors such as NOT_FOUND as failures', async () => {
+  it('counts only an unreachable, slow or overloaded peer: never a refused request or an error handling one', async () => {
     const echo = createGrpcClient(EchoServiceClient, server.address, {
       breaker: { volumeThreshold: 2, errorThresholdPercentage: 10 },
     });
-    for (let i = 0; i < 5; i++) {
-      await echo.call
-        .echo({ text: 'x', delay_ms: 0, fail_with_code: GrpcStatus.NOT_FOUND })
-        .catch(() => undefined);
-    }
+    for (const code of [
+      GrpcStatus.NOT_FOUND,
+      GrpcStatus.INVALID_ARGUMENT,
+      GrpcStatus.FAILED_PRECONDITION,
+      GrpcStatus.PERMISSION_DENIED,
+      GrpcStatus.INTERNAL,
+      GrpcStatus.UNKNOWN,
+    ])
+      for (let i = 0; i < 5; i++) {
+        await echo.call
+          .echo({ text: 'x', delay_ms: 0, fail_with_code: code })
+          .catch(() => undefined);
+      }
     expect(echo.breaker.opened).toBe(false);
     echo.close();
   });

@@ -149,6 +149,8 @@ const ODD_QUERIES = [
   'page[a]=1',
   'page=1&page=2',
   'page=%00',
+  'filter[search]=a%00b',
+  'filter[tracking_number]=%00',
   'filter[unknown]=x',
   'sort=%27;drop',
   `q=${'y'.repeat(5000)}`,
@@ -369,5 +371,24 @@ describe('hostile input on every route of the route table', () => {
       );
     }
     expect(problems).toEqual([]);
+  });
+
+  it('answers a NUL in any search filter 422, and repeating it opens no breaker: the lists keep answering', async () => {
+    const base = `/api/integrations/parcel-tracking/instances/${a.instanceId}`;
+    const searches = [
+      [`${base}/trackings?filter[search]=a%00b`, 'filter.search'],
+      [`${base}/webhooks?filter[tracking_number]=a%00b`, 'filter.tracking_number'],
+      [`${base}/activity?filter[search]=%00`, 'filter.search'],
+    ] as const;
+    for (let round = 0; round < 5; round++)
+      for (const [path, field] of searches) {
+        const refused = await a.fixture.request('GET', path);
+        expect(refused.status, path).toBe(422);
+        expect(refused.body.errors[field], path).toEqual([
+          `The ${field} field must not contain control characters.`,
+        ]);
+      }
+    for (const path of [`${base}/trackings`, `${base}/webhooks`, `${base}/activity`, base])
+      expect((await a.fixture.request('GET', path)).status, path).toBe(200);
   });
 });

@@ -27,6 +27,7 @@ describe('parseActivityQuery', () => {
   it('defaults to page 1 of 10, service-default sort, no filters, scoped to the instance', () => {
     expect(request({})).toEqual({
       integration_instance_id: 5,
+      history_instance_ids: [],
       event_types: [],
       causer_ids: [],
       search: '',
@@ -50,6 +51,7 @@ describe('parseActivityQuery', () => {
     });
     expect(parsed).toEqual({
       integration_instance_id: 5,
+      history_instance_ids: [],
       event_types: ['webhook_processed', 'webhook_failed'],
       causer_ids: ['7', '8'],
       search: 'a.b*',
@@ -169,6 +171,7 @@ describe('parseActivityQuery', () => {
       ok: true,
       request: {
         integration_instance_id: 5,
+        history_instance_ids: [],
         event_types: ['connected', 'updated'],
         causer_ids: ['7'],
         search: 'a.b*',

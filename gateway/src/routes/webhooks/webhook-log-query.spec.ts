@@ -16,6 +16,7 @@ describe('webhook log query', () => {
       ok: true,
       request: {
         integration_instance_id: 7,
+        history_instance_ids: [],
         event_types: [],
         results: [],
         tracking_number: '',
@@ -43,6 +44,7 @@ describe('webhook log query', () => {
       ok: true,
       request: {
         integration_instance_id: 7,
+        history_instance_ids: [],
         event_types: ['TRACKING_UPDATED', 'TRACKING_STOPPED'],
         results: ['processed', 'ignored'],
         tracking_number: '1Z9',

@@ -131,11 +131,15 @@ export async function fireOrFailFast<A extends unknown[], R>(
 }
 
 /** Codes that say the callee is unhealthy; business answers (NOT_FOUND, INVALID_ARGUMENT...) are not failures. */
+/**
+ * The answers that mean the peer is unreachable, slow or overloaded: only these count toward a
+ * breaker. A refusal of the request (INVALID_ARGUMENT, NOT_FOUND, …) and an unexpected error in
+ * handling it (INTERNAL, UNKNOWN: a bug one request can trigger, answered at once) say nothing
+ * about the peer's health, and counting them let one tenant's bad queries open its own breaker.
+ */
 const INFRASTRUCTURE_CODES = new Set([
   GrpcStatus.UNAVAILABLE,
   GrpcStatus.DEADLINE_EXCEEDED,
-  GrpcStatus.INTERNAL,
-  GrpcStatus.UNKNOWN,
   GrpcStatus.RESOURCE_EXHAUSTED,
 ]);
 

@@ -33,4 +33,12 @@ describe('escapeRegex', () => {
     expect(new RegExp(escapeRegex(text)).test(text)).toBe(true);
     expect(new RegExp(escapeRegex('a.b')).test('axb')).toBe(false);
   });
+
+  it('writes control characters as escapes, never a raw NUL MongoDB would refuse', () => {
+    const pattern = escapeRegex('a\u0000b\u001fc');
+    expect(pattern).toBe('a\\x00b\\x1fc');
+    expect(pattern).not.toContain('\u0000');
+    expect(new RegExp(pattern).test('xa\u0000b\u001fc')).toBe(true);
+    expect(new RegExp(pattern).test('a0b c')).toBe(false);
+  });
 });

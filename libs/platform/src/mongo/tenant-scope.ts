@@ -9,9 +9,18 @@ export function tenantFilter<T>(tenantId: string, filter: FilterQuery<T> = {}): 
   return { ...filter, tenant_id: tenantId } as FilterQuery<T>;
 }
 
-/** Escapes user text for a `$regex` substring match. */
+/**
+ * `text` as a regular expression that matches it literally. Control characters are written as
+ * `\xHH` escapes: MongoDB refuses a pattern holding a raw NUL byte (an error, not a match).
+ */
 export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(
+      // eslint-disable-next-line no-control-regex -- escaping control characters is the point
+      /[\u0000-\u001f]/g,
+      (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
+    );
 }
 
 export function isDuplicateKeyError(error: unknown): boolean {
