@@ -14,13 +14,11 @@ export function tenantFilter<T>(tenantId: string, filter: FilterQuery<T> = {}): 
  * `\xHH` escapes: MongoDB refuses a pattern holding a raw NUL byte (an error, not a match).
  */
 export function escapeRegex(text: string): string {
-  return text
-    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    .replace(
-      // eslint-disable-next-line no-control-regex -- escaping control characters is the point
-      /[\u0000-\u001f]/g,
-      (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
-    );
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(
+    // eslint-disable-next-line no-control-regex -- escaping control characters is the point
+    /[\u0000-\u001f]/g,
+    (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }
 
 export function isDuplicateKeyError(error: unknown): boolean {
