@@ -31,7 +31,12 @@ export function describeServiceBoot(
   name: string,
   bootstrap: ServiceBootstrap,
   extraEnv: NodeJS.ProcessEnv = {},
-  options: { redis?: boolean; metrics?: string[] } = {},
+  options: {
+    redis?: boolean;
+    metrics?: string[];
+    /** Collections whose rows expire, with their date field and default days (README: Config). */
+    retention?: Array<{ collection: string; field: string; days: number }>;
+  } = {},
 ): void {
   describe(`${name} boot`, () => {
     let infra: TestInfra;
@@ -69,6 +74,19 @@ export function describeServiceBoot(
         expect(served, series).toContain(series);
       expect(text).toContain(`service="${name}"`);
     });
+
+    if (options.retention?.length)
+      it('keeps each log that grows with traffic for its configured days (a TTL index)', async () => {
+        for (const { collection, field, days } of options.retention!) {
+          const indexes = await service.mongo.db!.collection(collection).indexes();
+          expect(
+            indexes.filter((index) => index.expireAfterSeconds !== undefined),
+            collection,
+          ).toEqual([
+            expect.objectContaining({ key: { [field]: 1 }, expireAfterSeconds: days * 24 * 3600 }),
+          ]);
+        }
+      });
   });
 }
 

@@ -1,5 +1,5 @@
 import { ACTIVITY_STREAM } from '@inventory/events';
-import { ServiceRuntime } from '@inventory/platform';
+import { applyRetention, ServiceRuntime } from '@inventory/platform';
 import { readConfig } from './config.js';
 import { consumeActivityRecorded } from './events/activity-recorded-consumer.js';
 import { consumeAlertRaised } from './events/alert-raised-consumer.js';
@@ -27,6 +27,11 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
     async (runtime) => {
       const activities = new ActivityRepository(runtime.mongo);
       const alerts = new AlertRepository(runtime.mongo);
+      await applyRetention(
+        runtime.logger,
+        activities.retention(config.ACTIVITY_RETENTION_DAYS),
+        alerts.retention(config.ALERT_RETENTION_DAYS),
+      );
       const recordActivity = new RecordActivity(activities);
       const recordAlert = new RecordAlert(alerts);
       // Serving first builds the indexes (unique source_id, unique alert key) before any event is stored.

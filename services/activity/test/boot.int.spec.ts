@@ -1,4 +1,14 @@
 import { describeServiceBoot } from '@inventory/local-infra';
 import { bootstrap } from '../src/bootstrap.js';
 
-describeServiceBoot('activity', bootstrap);
+describeServiceBoot(
+  'activity',
+  bootstrap,
+  { ALERT_RETENTION_DAYS: '30' },
+  {
+    retention: [
+      { collection: 'activities', field: 'created_at', days: 365 },
+      { collection: 'alerts', field: 'created_at', days: 30 },
+    ],
+  },
+);

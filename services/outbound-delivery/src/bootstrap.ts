@@ -7,6 +7,7 @@ import {
   userChanged,
 } from '@inventory/events';
 import {
+  applyRetention,
   connectRedis,
   GroupCommitQueue,
   SecretBox,
@@ -81,6 +82,7 @@ export async function bootstrap(
 
       const subscriptions = new SubscriptionStore(runtime.mongo);
       const deliveries = new DeliveryStore(runtime.mongo);
+      await applyRetention(runtime.logger, deliveries.retention(config.DELIVERY_RETENTION_DAYS));
       const secretBox = new SecretBox(config.WEBHOOK_SECRET_ENCRYPTION_KEY);
       const receivers: ReceiverRules = {
         policy: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, loadConfig, serviceEnv, url } from '@inventory/platform';
+import { booleanFlag, loadConfig, retentionDays, serviceEnv, url } from '@inventory/platform';
 
 /** A throwaway key for development and tests only; production must set its own. */
 export const DEV_WEBHOOK_SECRET_ENCRYPTION_KEY = Buffer.alloc(
@@ -55,6 +55,8 @@ export const configSchema = z
      * claim's lease, and the ack wait of the events whose first attempts fan-out makes.
      */
     DELIVERY_LEASE_MS: z.coerce.number().int().positive().optional(),
+    /** Days the delivery log keeps a delivery with its attempts, by when it was created. */
+    DELIVERY_RETENTION_DAYS: retentionDays(90),
   })
   .superRefine((config, context) => {
     if (config.NODE_ENV === 'production' && !config.WEBHOOK_SECRET_ENCRYPTION_KEY) {

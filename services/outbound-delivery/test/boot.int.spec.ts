@@ -16,6 +16,7 @@ describeServiceBoot(
   {
     redis: true,
     metrics: ['outbound_webhook_deliveries_total', 'outbound_webhook_attempt_seconds'],
+    retention: [{ collection: 'deliveries', field: 'created_at', days: 90 }],
   },
 );
 

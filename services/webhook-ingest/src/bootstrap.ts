@@ -1,5 +1,5 @@
 import { ACTIVITY_STREAM } from '@inventory/events';
-import { dropRetiredIndexes, ServiceRuntime } from '@inventory/platform';
+import { applyRetention, dropRetiredIndexes, ServiceRuntime } from '@inventory/platform';
 import { createParcelTrackingClient } from './clients/parcel-tracking.js';
 import { readConfig } from './config.js';
 import { webhookIngestService } from './grpc/webhook-ingest-service.js';
@@ -40,6 +40,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const tokens = new TokenStore(runtime.mongo);
       const inbox = new InboxStore(runtime.mongo);
       await dropRetiredIndexes(runtime.logger, inbox);
+      await applyRetention(runtime.logger, inbox.retention(config.WEBHOOK_EVENT_RETENTION_DAYS));
       const log = new WebhookLogReader(runtime.mongo);
       const resolveToken = new ResolveToken(tokens);
       const metrics = new WebhookMetrics(runtime.metrics.registry);

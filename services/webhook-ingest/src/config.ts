@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, serviceEnv } from '@inventory/platform';
+import { loadConfig, retentionDays, serviceEnv } from '@inventory/platform';
 
 const grpcAddress = z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port');
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -22,6 +22,8 @@ export const configSchema = z.object({
   WEBHOOK_BACKLOG_LIMIT: positive(100_000),
   /** How often the waiting rows are counted against that bound. */
   WEBHOOK_BACKLOG_CHECK_MS: positive(1_000),
+  /** Days the inbound webhook log keeps a row, by when it was received. */
+  WEBHOOK_EVENT_RETENTION_DAYS: retentionDays(30),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -34,6 +34,10 @@ export const tracingEnv = {
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
 };
 
+/** How many days a log that grows with traffic keeps its rows (1 to 3,650; `applyRetention`). */
+export const retentionDays = (fallback: number) =>
+  z.coerce.number().positive().max(3_650).default(fallback);
+
 /** Variables every service reads: where its infrastructure lives and its ports. */
 export const serviceEnv = {
   LOG_LEVEL: logLevel,

@@ -2,6 +2,7 @@ export { connectMongo, ensureIndexes } from './connection.js';
 export { nextSequence } from './counter.js';
 export { isMongoUnreachable } from './unreachable.js';
 export { dropRetiredIndexes, type RetiresIndexes } from './retired-indexes.js';
+export { applyRetention, type Retention } from './retention.js';
 export { escapeRegex, isDuplicateKeyError, tenantFilter } from './tenant-scope.js';
 export {
   TenantScopedRepository,

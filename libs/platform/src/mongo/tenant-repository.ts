@@ -1,3 +1,4 @@
+import type { Retention } from './retention.js';
 import type {
   FilterQuery,
   InsertManyOptions as MongooseInsertManyOptions,
@@ -112,6 +113,11 @@ export abstract class TenantScopedRepository<T extends TenantOwned> {
    */
   protected driverCollection(): mongo.Collection<T> {
     return this.model.collection as unknown as mongo.Collection<T>;
+  }
+
+  /** Rows older than `days` by their `field` are deleted (`applyRetention` at start). */
+  protected retentionOf(field: keyof T & string, days: number): Retention {
+    return { collection: this.model.collection as unknown as mongo.Collection, field, days };
   }
 
   /**

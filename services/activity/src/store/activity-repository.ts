@@ -1,4 +1,9 @@
-import { nextSequence, TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
+import {
+  nextSequence,
+  TenantScopedRepository,
+  type ScopedFilter,
+  type Retention,
+} from '@inventory/platform';
 import { Schema, type Connection } from 'mongoose';
 import type { ActivityQuery } from '../domain/activity-query.js';
 import { activityConditions, activitySort } from './activity-filter.js';
@@ -53,6 +58,10 @@ export class ActivityRepository extends TenantScopedRepository<ActivityDocument>
   constructor(private readonly connection: Connection) {
     // A second repository on the same connection reuses the model (mongoose refuses a redefinition).
     super(connection.models.Activity ?? connection.model<ActivityDocument>('Activity', schema));
+  }
+  /** Entries recorded more than `days` ago are deleted (`ACTIVITY_RETENTION_DAYS`). */
+  retention(days: number): Retention {
+    return this.retentionOf('created_at', days);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { nextSequence, TenantScopedRepository } from '@inventory/platform';
+import { nextSequence, TenantScopedRepository, type Retention } from '@inventory/platform';
 import { Schema, type Connection } from 'mongoose';
 import type { ValidAlert } from '../domain/alert.js';
 import { insertOnce } from './insert-once.js';
@@ -55,6 +55,10 @@ export class AlertRepository extends TenantScopedRepository<AlertDocument> {
   constructor(private readonly connection: Connection) {
     // A second repository on the same connection reuses the model (mongoose refuses a redefinition).
     super(connection.models.Alert ?? connection.model<AlertDocument>('Alert', schema));
+  }
+  /** Alerts raised more than `days` ago are deleted (`ALERT_RETENTION_DAYS`). */
+  retention(days: number): Retention {
+    return this.retentionOf('created_at', days);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
-import { isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
+import { isDuplicateKeyError, TenantScopedRepository, type Retention } from '@inventory/platform';
 import {
   deliveryModel,
   EPOCH,
@@ -39,6 +39,10 @@ function duplicateOnlyFailures(error: unknown): Set<number> | undefined {
 export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
   constructor(connection: Connection) {
     super(deliveryModel(connection));
+  }
+  /** Deliveries created more than `days` ago are deleted with their attempts (`DELIVERY_RETENTION_DAYS`). */
+  retention(days: number): Retention {
+    return this.retentionOf('created_at', days);
   }
 
   /** Schedules a first attempt now; false when the same dedupe key was already scheduled. */

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
-import { GroupCommitQueue, isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
+import {
+  GroupCommitQueue,
+  isDuplicateKeyError,
+  TenantScopedRepository,
+  type Retention,
+} from '@inventory/platform';
 import type { TrackingUpdate } from '../domain/payload.js';
 import { IdBlock } from './id-block.js';
 import {
@@ -49,6 +54,10 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
   constructor(connection: Connection) {
     super(webhookEventModel(connection));
     this.ids = new IdBlock(connection, 'webhook_events');
+  }
+  /** Rows received more than `days` ago are deleted (`WEBHOOK_EVENT_RETENTION_DAYS`). */
+  retention(days: number): Retention {
+    return this.retentionOf('received_at', days);
   }
 
   /** Drops the retired indexes still present (`dropIndexes`); answers the names dropped. */
