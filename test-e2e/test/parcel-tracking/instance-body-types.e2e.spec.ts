@@ -72,6 +72,41 @@ describe('parcel-tracking instance writes refuse bodies that are not JSON object
     expect((await t.request('POST', `${PREFIX}/instances`, validCreate())).status).toBe(201);
   });
 
+  it('channel keys named __proto__, constructor or prototype are refused, never dropped in silence', async () => {
+    const { t, instance } = await suite.connected();
+    const patch = (rawBody: string) =>
+      counted(
+        httpCall(suite.p.system.gatewayUrl, 'PATCH', `${PREFIX}/instances/${instance.id}`, {
+          host: t.host,
+          headers: { authorization: `Bearer ${t.token}` },
+          rawBody,
+        }),
+      );
+    const proto = await patch(
+      '{"auto_track_channels":{"channels":{"5":{"sub_channels":{"__proto__":true}}}}}',
+    );
+    // The JSON parser refuses a __proto__ key anywhere in a body (secure-json-parse).
+    expect(proto.status).toBe(400);
+    expect(proto.body).toEqual({
+      message: 'The request body is not valid JSON.',
+      code: 'malformed_json',
+    });
+    const response = await patch(
+      '{"auto_track_channels":{"channels":{"constructor":{"enabled":true},"5":{"sub_channels":{"prototype":true}}}}}',
+    );
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual({
+      'auto_track_channels.channels.constructor': [
+        'Channel keys must be sales channel ids (positive integers).',
+      ],
+      'auto_track_channels.channels.5.sub_channels.prototype': [
+        'Sub-channel keys must be sub-channel ids (positive integers).',
+      ],
+    });
+    const after = await t.request('GET', `${PREFIX}/instances/${instance.id}`);
+    expect(after.body.data.auto_track_channels.channels).toEqual({});
+  });
+
   it('names with NUL characters are refused on create and update', async () => {
     const fresh = await suite.p.tenant();
     const created = await counted(

@@ -42,7 +42,9 @@ function channelScope(): InputField<AutoTrackChannelsPatch | undefined> {
     read(value, name, errors) {
       const scope = object.read(value, name, errors);
       if (!scope) return undefined;
-      const result: AutoTrackChannelsPatch = { channels: {} };
+      // Keys come from the client: maps without a prototype, so `__proto__` stays a key (which
+      // the service refuses as not a channel id) instead of replacing the map's prototype.
+      const result: AutoTrackChannelsPatch = { channels: Object.create(null) as Channels };
       const given = defaultScope.read(scope.default, `${name}.default`, errors);
       if (given !== undefined) result.default_scope = given;
       const channels = object.read(scope.channels, `${name}.channels`, errors) ?? {};
@@ -54,7 +56,7 @@ function channelScope(): InputField<AutoTrackChannelsPatch | undefined> {
         }
         const enabled = flag.read(entry.enabled, `${path}.enabled`, errors);
         const subs = object.read(entry.sub_channels, `${path}.sub_channels`, errors) ?? {};
-        const subChannels: Record<string, boolean> = {};
+        const subChannels = Object.create(null) as Record<string, boolean>;
         for (const [subId, on] of Object.entries(subs)) {
           const read = flag.read(on, `${path}.sub_channels.${subId}`, errors);
           if (read !== undefined) subChannels[subId] = read;
@@ -68,6 +70,8 @@ function channelScope(): InputField<AutoTrackChannelsPatch | undefined> {
     },
   };
 }
+
+type Channels = AutoTrackChannelsPatch['channels'];
 
 /** A body that is not a JSON object reads as `{}`: the service then reports the key missing. */
 export const TEST_BODY = body({ api_key: text() }, { lenient: true });

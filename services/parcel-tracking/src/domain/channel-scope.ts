@@ -33,7 +33,11 @@ export function mergeChannelScope(
   current: ChannelScopeSettings,
   patch: { default?: 'all' | 'none'; channels?: ChannelScopeSettings['channels'] },
 ): ChannelScopeSettings {
-  const channels: ChannelScopeSettings['channels'] = structuredClone(current.channels);
+  // A map without a prototype: ids come from the request (validated, but never a prototype key).
+  const channels = Object.assign(
+    Object.create(null) as ChannelScopeSettings['channels'],
+    structuredClone(current.channels),
+  );
   for (const [id, entry] of Object.entries(patch.channels ?? {})) {
     const existing = channels[id] ?? {};
     const merged: { enabled?: boolean; sub_channels?: Record<string, boolean> } = { ...existing };

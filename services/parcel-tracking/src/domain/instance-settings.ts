@@ -142,7 +142,8 @@ export function channelScopeInput(input: {
     { enabled?: boolean | undefined; sub_channels: Record<string, boolean> }
   >;
 }): { default?: 'all' | 'none'; channels: ChannelScopeSettings['channels'] } {
-  const channels: ChannelScopeSettings['channels'] = {};
+  // Keys from the request: a map without a prototype keeps `__proto__` a key to refuse.
+  const channels = Object.create(null) as ChannelScopeSettings['channels'];
   for (const [id, entry] of Object.entries(input.channels)) {
     channels[id] = {
       ...(entry.enabled === undefined ? {} : { enabled: entry.enabled }),
