@@ -37,7 +37,7 @@ describe('ensureDurableConsumer', () => {
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: 'durables.created',
-      max_deliver: 10,
+      max_deliver: -1,
       ack_wait: 30_000 * 1_000_000,
     });
     // Published before the consumer existed, and only its subject's.

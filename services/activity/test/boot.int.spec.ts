@@ -7,8 +7,8 @@ describeServiceBoot(
   { ALERT_RETENTION_DAYS: '30' },
   {
     retention: [
-      { collection: 'activities', field: 'created_at', days: 365 },
-      { collection: 'alerts', field: 'created_at', days: 30 },
+      { collection: 'activities', field: 'stored_at', days: 365 },
+      { collection: 'alerts', field: 'stored_at', days: 30 },
     ],
   },
 );

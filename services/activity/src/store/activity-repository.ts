@@ -21,6 +21,11 @@ export interface ActivityDocument {
   causer_id: string | null;
   properties: Record<string, unknown>;
   created_at: Date;
+  /**
+   * When this service stored the row: what retention counts from (`created_at` is when the
+   * event happened, which a backfill can put years back). Absent on rows stored before it was.
+   */
+  stored_at?: Date;
 }
 
 const schema = new Schema<ActivityDocument>(
@@ -35,6 +40,7 @@ const schema = new Schema<ActivityDocument>(
     causer_id: { type: String, default: null },
     properties: { type: Schema.Types.Mixed, default: () => ({}) },
     created_at: { type: Date, required: true },
+    stored_at: { type: Date },
   },
   // `minimize: false` keeps an empty properties object instead of dropping the field.
   { versionKey: false, collection: 'activities', minimize: false },
@@ -49,7 +55,7 @@ schema.index({ tenant_id: 1, 'properties.integration_instance_id': 1, created_at
 schema.index({ tenant_id: 1, created_at: -1, id: -1 });
 schema.index({ tenant_id: 1, event: 1, created_at: -1 });
 
-export type NewActivity = Omit<ActivityDocument, 'id' | 'tenant_id'>;
+export type NewActivity = Omit<ActivityDocument, 'id' | 'tenant_id' | 'stored_at'>;
 
 const WITHOUT_MONGO_ID = { _id: 0 } as const;
 
@@ -59,9 +65,9 @@ export class ActivityRepository extends TenantScopedRepository<ActivityDocument>
     // A second repository on the same connection reuses the model (mongoose refuses a redefinition).
     super(connection.models.Activity ?? connection.model<ActivityDocument>('Activity', schema));
   }
-  /** Entries recorded more than `days` ago are deleted (`ACTIVITY_RETENTION_DAYS`). */
+  /** Entries stored more than `days` ago are deleted (`ACTIVITY_RETENTION_DAYS`). */
   retention(days: number): Retention {
-    return this.retentionOf('created_at', days);
+    return this.retentionOf('stored_at', days);
   }
 
   /**
@@ -78,6 +84,7 @@ export class ActivityRepository extends TenantScopedRepository<ActivityDocument>
         ...activity,
         tenant_id: tenantId,
         id: await nextSequence(this.connection, 'activities'),
+        stored_at: new Date(),
       }),
       insert: (row) => this.insertOne(row),
     });

@@ -12,6 +12,8 @@ export interface AlertDocument extends ValidAlert {
   tenant_id: string;
   read_at: Date | null;
   created_at: Date;
+  /** When this service stored it: what retention counts from (see ActivityDocument). */
+  stored_at?: Date;
 }
 
 const schema = new Schema<AlertDocument>(
@@ -27,6 +29,7 @@ const schema = new Schema<AlertDocument>(
     properties: { type: Schema.Types.Mixed, default: () => ({}) },
     read_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
+    stored_at: { type: Date },
   },
   // `minimize: false` keeps an empty properties object instead of dropping the field.
   { versionKey: false, collection: 'alerts', minimize: false },
@@ -38,7 +41,7 @@ schema.index({ tenant_id: 1, key: 1 }, { unique: true });
 schema.index({ tenant_id: 1, created_at: -1, id: -1 });
 schema.index({ tenant_id: 1, read_at: 1, created_at: -1, id: -1 });
 
-export type NewAlert = Omit<AlertDocument, 'id' | 'tenant_id' | 'read_at'>;
+export type NewAlert = Omit<AlertDocument, 'id' | 'tenant_id' | 'read_at' | 'stored_at'>;
 
 export interface AlertPageQuery {
   unreadOnly: boolean;
@@ -56,9 +59,9 @@ export class AlertRepository extends TenantScopedRepository<AlertDocument> {
     // A second repository on the same connection reuses the model (mongoose refuses a redefinition).
     super(connection.models.Alert ?? connection.model<AlertDocument>('Alert', schema));
   }
-  /** Alerts raised more than `days` ago are deleted (`ALERT_RETENTION_DAYS`). */
+  /** Alerts stored more than `days` ago are deleted (`ALERT_RETENTION_DAYS`). */
   retention(days: number): Retention {
-    return this.retentionOf('created_at', days);
+    return this.retentionOf('stored_at', days);
   }
 
   /**
@@ -73,6 +76,7 @@ export class AlertRepository extends TenantScopedRepository<AlertDocument> {
         tenant_id: tenantId,
         id: await nextSequence(this.connection, 'alerts'),
         read_at: null,
+        stored_at: new Date(),
       }),
       insert: (row) => this.insertOne(row),
     });
