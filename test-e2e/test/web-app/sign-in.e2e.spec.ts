@@ -1,4 +1,5 @@
 import { alertEntry, alertRaised } from '@inventory/events';
+import { waitFor } from '@inventory/local-infra';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
@@ -110,7 +111,9 @@ describe('the web app in Chromium: the page, signing in, alerts and two-factor',
       await qr.waitFor();
       expect((await qr.locator('path').getAttribute('d'))!.length).toBeGreaterThan(1000);
       const secret = (await twoFactor.getByTestId('totp-secret').textContent())!;
-      // The step before now: the sign-in below uses the current step (replays are refused).
+      // The step before now: the sign-in below uses the current step (replays are refused). Taken
+      // early in a step, so a loaded machine cannot carry the check two steps on before it runs.
+      await waitFor(() => Date.now() % 30_000 < 15_000, { everyMs: 200, timeoutMs: 40_000 });
       await twoFactor.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
       await twoFactor.getByRole('button', { name: 'Confirm and turn on' }).click();
       await twoFactor.getByRole('region', { name: 'Recovery codes' }).waitFor();
