@@ -24,6 +24,7 @@ export {
 } from './fixtures/contract.js';
 export { totpCode } from './fixtures/totp.js';
 export { npmRunEmit, type EmitResult } from './fixtures/emit.js';
+export { adminEnv, npmRunAdmin } from './fixtures/admin.js';
 export {
   launchSystem,
   descendants,

@@ -1,34 +1,13 @@
-import { execFile } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eventually } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  adminEnv,
   createTenantWithToken,
+  npmRunAdmin as admin,
   startSystem,
   type RunningSystem,
   type TenantFixture,
 } from '../../src/index.js';
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const CLI = 'services/identity/src/cli/admin.ts';
-
-/** `npm run admin -- <args>` as a child process, as an operator runs it. */
-function admin(args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-    execFile(
-      process.execPath,
-      ['--conditions=development', '--import', 'tsx', CLI, ...args],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH, ...env }, timeout: 90_000 },
-      (error, stdout, stderr) =>
-        done({
-          code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
-          stdout,
-          stderr,
-        }),
-    );
-  });
-}
 
 // Issue 18 item 9: the operator's revocation must reach the gateways before the command returns.
 describe('npm run admin -- revoke-token, against a running gateway', { timeout: 240_000 }, () => {
@@ -38,11 +17,7 @@ describe('npm run admin -- revoke-token, against a running gateway', { timeout: 
   beforeAll(async () => {
     // A token record cached for a minute: only the invalidation event can explain a refusal.
     system = await startSystem({ gatewayEnv: { TOKEN_CACHE_TTL_MS: '60000' } });
-    env = {
-      MONGO_URL: system.infra.mongoUrl,
-      MONGO_DB: system.infra.dbName('identity'),
-      NATS_URL: system.infra.natsUrl,
-    };
+    env = adminEnv(system);
   });
   afterAll(() => system?.stop());
 

@@ -1,42 +1,21 @@
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { domainEventEntry } from '@inventory/events';
 import { waitFor } from '@inventory/local-infra';
 import { EventPublisher, connectNats } from '@inventory/platform';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  adminEnv,
   createTenantWithToken,
+  npmRunAdmin as admin,
   createUserWithToken,
   startSystem,
   type RunningSystem,
   type TenantFixture,
 } from '../../src/index.js';
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const PATH = '/api/webhook-subscriptions';
-
-/** `npm run admin -- <args>` as a child process, as an operator runs it. */
-function admin(args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-    execFile(
-      process.execPath,
-      [
-        '--conditions=development',
-        '--import',
-        'tsx',
-        'services/identity/src/cli/admin.ts',
-        ...args,
-      ],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH, ...env }, timeout: 90_000 },
-      (error, stdout, stderr) =>
-        done({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 // ADR 0409: a subscription sends an event only while the user it acts for may read it.
 describe('outbound webhooks follow their owner’s permissions', { timeout: 240_000 }, () => {
@@ -111,11 +90,7 @@ describe('outbound webhooks follow their owner’s permissions', { timeout: 240_
     await publish('sales_order.created', 1);
     await waitFor(() => received.find((r) => r.path === '/member-orders'), 60_000);
 
-    const env = {
-      MONGO_URL: system.infra.mongoUrl,
-      MONGO_DB: system.infra.dbName('identity'),
-      NATS_URL: system.infra.natsUrl,
-    };
+    const env = adminEnv(system);
     const email = member.user.email;
     const revoked = await admin(
       [
