@@ -116,6 +116,8 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
   value: {{ $root.Values.ports.metrics | quote }}
 - name: MONGO_DB
   value: {{ required (printf "services.%s.mongoDb is required" .name) .part.mongoDb | quote }}
+- name: STORE_STALL_MS
+  value: {{ $g.storeStallMs | quote }}
 {{- range $target := .part.grpcTargets }}
 - name: {{ include "inventory.grpcAddressVar" $target }}
   value: {{ include "inventory.grpcAddress" (dict "root" $root "name" $target) | quote }}

@@ -44,8 +44,8 @@ export async function startHarness(extraEnv: NodeJS.ProcessEnv = {}) {
 
 export type Service = Awaited<ReturnType<typeof bootstrap>>;
 
-export function clientOf(address: string) {
-  return createGrpcClient(WebhookIngestServiceClient, address, { deadlineMs: 10_000 });
+export function clientOf(address: string, deadlineMs = 10_000) {
+  return createGrpcClient(WebhookIngestServiceClient, address, { deadlineMs });
 }
 
 export async function connect(

@@ -1,4 +1,5 @@
 import { status } from '@grpc/grpc-js';
+import { describeCallError } from '@inventory/platform';
 import { startTcpProxy, waitFor, type TcpProxy } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
@@ -90,5 +91,62 @@ describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
       .find({ tenant_id: TENANT, tracking_number: { $in: numbers } })
       .toArray();
     expect(stored.map((row) => row.tracking_number).sort()).toEqual(numbers);
+  }, 60_000);
+
+  // ADR 0743: a frozen MongoDB (every connection holds, nothing answers) got the push answered
+  // 503 at the caller's deadline, and then the insert landed and the row was processed: the
+  // provider's retry became a second row, ignored as a duplicate of a push it was told failed.
+  it('answers a push in flight when the store stalls 503 at once; the row that lands later is kept unprocessed and the retry is processed', async () => {
+    const token = await connect(client, h.fake, TENANT, INSTANCE + 1, SIM_KEY);
+    const number = '1ZSTALLED0001';
+    const push = {
+      token,
+      provider: 'parcel-tracking',
+      raw_body: Buffer.from(JSON.stringify({ event: 'TRACKING_UPDATED', data: { number } })),
+      content_type: 'application/json',
+    };
+    // A deadline the test's timeout would end first: only the store watch answers in time.
+    const patient = clientOf(service.grpc!.address, 120_000);
+    try {
+      // The insert leaves for MongoDB and is held; then the whole server freezes.
+      proxy.stall(number);
+      const answer = patient.call.ingestWebhook(push).catch((error: unknown) => error);
+      await waitFor(() => proxy.held().includes(number), 'the insert sent');
+      proxy.stall();
+      const refused = describeCallError(await answer);
+      expect(refused.code).toBe(status.UNAVAILABLE);
+      expect(refused.message).toBe("The service's database is not answering; retry later.");
+    } finally {
+      proxy.resume();
+      patient.close();
+    }
+
+    const rows = service.mongo!.collection('webhook_events');
+    await waitFor(
+      async () =>
+        (await rows.findOne({ tenant_id: TENANT, tracking_number: number }))?.state === 'done',
+      'the held row landed and was marked',
+    );
+    const late = await rows.findOne({ tenant_id: TENANT, tracking_number: number });
+    expect(late).toMatchObject({
+      state: 'done',
+      result: 'ignored',
+      dedupe_key: `late:${late!.id}`,
+      error_message:
+        'Stored after the push had been answered 503 (the database did not answer in time); not applied: the provider sends it again.',
+    });
+
+    // The provider's retry is the push processed, not a duplicate of the unacknowledged row.
+    await waitFor(async () => {
+      const answer = await client.call.ingestWebhook(push).catch(() => null);
+      return answer !== null && answer.rejection === '' ? answer : false;
+    }, 'the retry accepted once the store answers');
+    const retried = await rows.findOne({
+      tenant_id: TENANT,
+      tracking_number: number,
+      id: { $ne: late!.id },
+    });
+    expect(retried?.duplicate_of ?? null).toBeNull();
+    expect((await finished(service, retried!.id as number)).result).not.toBe('failed');
   }, 60_000);
 });

@@ -109,6 +109,8 @@ export const ALL_FAULTS: Fault[] = [
     process: 'mongo-embedded/src/cli/main.ts',
     action: 'freeze',
     probe: 'channels',
+    // Long enough for writes sent before the freeze to land after their 503 (ADR 0743).
+    holdMs: 20_000,
   },
   {
     part: 'mongo',

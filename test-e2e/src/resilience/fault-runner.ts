@@ -1,8 +1,8 @@
 import { httpCall, type HttpResponse } from '../fixtures/http.js';
 import type { Fault, ProbeName } from './fault-list.js';
 import type { LaunchedSystem } from './launcher.js';
+import { InboundLedger } from './inbound-ledger.js';
 import { startOutboundTraffic, type OutboundFigures } from './outbound-traffic.js';
-import { storedBodies } from './stored-bodies.js';
 
 /** How many times the launcher's supervisor says it restarted `part`. */
 const restartCount = (output: string, part: string) =>
@@ -16,6 +16,12 @@ export interface FaultFigures {
   recoveryMs: number | null;
   /** For a kill: the launcher's supervisor restarted the part. */
   restarted: boolean;
+  /** The longest answer (or 20 s cap) of a request started between the fault and recovery. */
+  longestMs: number;
+  /** Inbound webhooks posted during the fault and its recovery. */
+  inbound: { acknowledged: number; refused: number; lost: number; doubled: number };
+  /** product.created events JetStream acknowledged during the fault and its recovery. */
+  outbound: { scheduled: number; lost: number; doubled: number; resent: number };
 }
 
 export interface FaultRun {
@@ -25,6 +31,8 @@ export interface FaultRun {
   badAnswers: string[];
   acknowledgedWebhooks: number;
   lostWebhooks: number;
+  /** Webhooks answered non-2xx (the provider retries them) yet stored to be processed. */
+  doubledWebhooks: number;
   /** Outbound deliveries scheduled during the run, and where each one is afterwards. */
   outbound: OutboundFigures;
 }
@@ -58,7 +66,15 @@ const isJson503 = (response: HttpResponse) =>
 export async function runFaults(
   system: LaunchedSystem,
   faults: Fault[],
-  options: { ratePerSecond?: number; capMs?: number; deliveryCapMs?: number } = {},
+  options: {
+    ratePerSecond?: number;
+    capMs?: number;
+    deliveryCapMs?: number;
+    /** Every freeze lasts at least this long (the issue's 20 s), besides a fault's own hold. */
+    freezeMs?: number;
+    /** Load on the healthy system before the first fault (default 5 s). */
+    warmUpMs?: number;
+  } = {},
 ): Promise<FaultRun> {
   const { dev } = system;
   const auth = { authorization: `Bearer ${dev.token}` };
@@ -71,9 +87,11 @@ export async function runFaults(
   if (created.status !== 201) throw new Error(`instance: ${created.status} ${created.text}`);
   const instance = created.body.data as { id: number; webhook_url: string };
   const webhookPath = new URL(instance.webhook_url).pathname;
-  const outbound = await startOutboundTraffic(dev, call);
+  // Which fault a request or an event came during, and when, to find it in the system's log.
+  let phase = 'before the first fault';
+  const outbound = await startOutboundTraffic(dev, call, { phase: () => phase });
   let sequence = 0;
-  const acknowledged: string[] = [];
+  const inbound = new InboundLedger();
   const probes: Record<ProbeName, () => Promise<HttpResponse>> = {
     user: () => call('GET', '/api/user'),
     channels: () =>
@@ -89,19 +107,23 @@ export async function runFaults(
         host: dev.host,
         body: { event: 'TRACKING_UPDATED', data: { number, carrier: 100002 } },
       });
-      if (response.status >= 200 && response.status < 300) acknowledged.push(number);
+      inbound.record(number, phase, response.status >= 200 && response.status < 300);
       return response;
     },
   };
 
-  let requests = 0;
+  const timings: Array<{ startedAt: number; ms: number }> = [];
   const badAnswers: string[] = [];
-  // Which fault a bad answer came during, and when, to find it in the system's log.
-  let phase = 'before the first fault';
   const recordBad = (label: string, what: string) =>
     badAnswers.push(`${label} (${phase}, ${new Date().toISOString()}): ${what}`);
+  const timed = async (label: string, probe: ProbeName) => {
+    const startedAt = Date.now();
+    const answer = await timedCall(probes[probe]);
+    timings.push({ startedAt, ms: Date.now() - startedAt });
+    record(label, answer);
+    return answer;
+  };
   const record = (label: string, answer: HttpResponse | 'timeout' | 'error') => {
-    requests += 1;
     if (answer === 'timeout' || answer === 'error') recordBad(label, answer);
     // Readiness answers 503 in its own shape ({ status, checks }) by design.
     else if (answer.status >= 500 && !isJson503(answer) && !label.endsWith('readyz'))
@@ -113,7 +135,7 @@ export async function runFaults(
   const load = (async () => {
     for (let tick = 0; running; tick += 1) {
       const name = loadRoutes[tick % loadRoutes.length]!;
-      const pending = timedCall(probes[name]).then((answer) => record(name, answer));
+      const pending = timed(name, name).then(() => undefined);
       inFlight.add(pending);
       void pending.finally(() => inFlight.delete(pending));
       await new Promise((resolve) => setTimeout(resolve, 1_000 / (options.ratePerSecond ?? 4)));
@@ -128,15 +150,24 @@ export async function runFaults(
   ) => {
     const started = Date.now();
     while (Date.now() - started < cap && !giveUp()) {
-      const answer = await timedCall(probes[probe]);
-      record(`probe ${probe}`, answer);
+      const answer = await timed(`probe ${probe}`, probe);
       if (typeof answer === 'object' && wanted(answer)) return Date.now();
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     return null;
   };
 
-  const figures: FaultFigures[] = [];
+  const windows: Array<{ fault: string; start: number; end: number }> = [];
+  // Steady load on the healthy system first: the figures of a fault start from a served state.
+  await pollFor('readyz', (answer) => answer.status === 200);
+  const warmUntil = Date.now() + (options.warmUpMs ?? 5_000);
+  await pollFor(
+    'readyz',
+    () => false,
+    () => Date.now() >= warmUntil,
+  );
+
+  const figures: Array<Omit<FaultFigures, 'longestMs' | 'inbound' | 'outbound'>> = [];
   try {
     for (const fault of faults) {
       phase = fault.name;
@@ -156,11 +187,12 @@ export async function runFaults(
             fault.action === 'kill' && restartCount(system.output(), fault.part) > restartsBefore,
         );
         // Held frozen for the fault's whole length, the probe still asked all along.
-        if (fault.action === 'freeze' && fault.holdMs)
+        const holdMs = Math.max(fault.holdMs ?? 0, options.freezeMs ?? 0);
+        if (fault.action === 'freeze' && holdMs)
           await pollFor(
             fault.probe,
             () => false,
-            () => Date.now() - start >= fault.holdMs!,
+            () => Date.now() - start >= holdMs,
           );
       } finally {
         if (fault.action === 'freeze') process.kill(pid, 'SIGCONT');
@@ -173,6 +205,7 @@ export async function runFaults(
       );
       // Every other route is back too before the next fault starts.
       await pollFor('readyz', (answer) => answer.status === 200);
+      windows.push({ fault: fault.name, start, end: Date.now() });
       figures.push({
         fault: fault.name,
         firstUnavailableMs: unavailableAt === null ? null : unavailableAt - start,
@@ -192,26 +225,66 @@ export async function runFaults(
   } finally {
     await outbound.close();
   }
-  const bodies = await storedBodies(dev.mongo_url!, 'webhook_ingest', 'webhook_events', 'raw_body');
-  const lost = acknowledged.filter((number) => !bodies.some((body) => body.includes(number)));
+  const pushes = await inbound.verify(dev.mongo_url!);
+  const during = (fault: string) => (item: { phase: string }) =>
+    item.phase === fault || item.phase === `after ${fault}`;
+  const count = <T>(items: T[], test: (item: T) => boolean) => items.filter(test).length;
   return {
-    figures,
-    requests,
+    figures: figures.map((row) => {
+      const window = windows.find((candidate) => candidate.fault === row.fault)!;
+      const started = timings.filter(
+        (timing) => timing.startedAt >= window.start && timing.startedAt <= window.end,
+      );
+      const faultPushes = pushes.filter(during(row.fault));
+      const events = outboundFigures.events.filter(during(row.fault));
+      return {
+        ...row,
+        longestMs: Math.max(0, ...started.map((timing) => timing.ms)),
+        inbound: {
+          acknowledged: count(faultPushes, (push) => push.acknowledged),
+          refused: count(faultPushes, (push) => !push.acknowledged),
+          lost: count(faultPushes, (push) => push.lost),
+          doubled: count(faultPushes, (push) => push.doubled),
+        },
+        outbound: {
+          scheduled: events.length,
+          lost: count(events, (event) => event.deliveries === 0 && !event.inLog),
+          doubled: count(events, (event) => event.deliveries > 1),
+          resent: events.reduce((sum, event) => sum + event.resent, 0),
+        },
+      };
+    }),
+    requests: timings.length,
     badAnswers,
-    acknowledgedWebhooks: acknowledged.length,
-    lostWebhooks: lost.length,
+    acknowledgedWebhooks: count(pushes, (push) => push.acknowledged),
+    lostWebhooks: count(pushes, (push) => push.lost),
+    doubledWebhooks: count(pushes, (push) => push.doubled),
     outbound: outboundFigures,
   };
 }
 
+/** The run as a Markdown table (one row per fault) under a line of totals. */
 export function formatFigures(run: FaultRun): string {
-  const lines = run.figures.map(
-    (row) =>
-      `  ${row.fault.padEnd(26)} first 503 after ${row.firstUnavailableMs ?? 'none'} ms, recovered after ${row.recoveryMs ?? 'never'} ms${row.restarted ? ' (restarted by the supervisor)' : ''}`,
+  const ms = (value: number | null) =>
+    value === null ? 'none' : `${value.toLocaleString('en')} ms`;
+  const rows = run.figures.map((row) =>
+    [
+      row.fault,
+      ms(row.firstUnavailableMs),
+      ms(row.longestMs),
+      `${ms(row.recoveryMs)}${row.restarted ? ' (restarted)' : ''}`,
+      `${row.inbound.acknowledged} / ${row.inbound.refused}`,
+      `${row.inbound.lost} / ${row.inbound.doubled}`,
+      `${row.outbound.scheduled}`,
+      `${row.outbound.lost} / ${row.outbound.doubled} / ${row.outbound.resent}`,
+    ].join(' | '),
   );
+  const { outbound } = run;
   return [
-    `faults: ${run.requests} requests; ${run.acknowledgedWebhooks} webhooks acknowledged, ${run.lostWebhooks} lost; ${run.badAnswers.length} bad answers`,
-    `  outbound: ${run.outbound.scheduled} deliveries scheduled, ${run.outbound.delivered} delivered, ${run.outbound.inLog} in the log still to retry, ${run.outbound.lost} lost`,
-    ...lines,
+    `faults: ${run.requests} requests, ${run.badAnswers.length} bad answers; inbound: ${run.acknowledgedWebhooks} webhooks acknowledged, ${run.lostWebhooks} lost, ${run.doubledWebhooks} refused yet stored; outbound: ${outbound.scheduled} events, ${outbound.delivered} delivered, ${outbound.inLog} in the log still to retry, ${outbound.lost} lost, ${outbound.doubled} doubled, ${outbound.resent} resent under the same id`,
+    '',
+    '| fault | first 503 | longest request | recovered | inbound acked / refused | inbound lost / doubled | outbound events | outbound lost / doubled / resent |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map((row) => `| ${row} |`),
   ].join('\n');
 }

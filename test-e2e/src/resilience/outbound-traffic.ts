@@ -3,17 +3,34 @@ import type { AddressInfo } from 'node:net';
 import { domainEventEntry } from '@inventory/events';
 import { EventPublisher, connectNats } from '@inventory/platform';
 import type { HttpResponse } from '../fixtures/http.js';
-import { storedBodies } from './stored-bodies.js';
+import { storedRows } from './stored-rows.js';
+
+/** One product.created event JetStream acknowledged: outbound work the system owes. */
+export interface ScheduledEvent {
+  sku: string;
+  /** The fault under way when it was published. */
+  phase: string;
+  /** Distinct delivery ids (`webhook-id`) that reached the receiver: 1 is right, 2+ doubled. */
+  deliveries: number;
+  /** Receipts beyond one per delivery id: the documented at-least-once resend of a delivery. */
+  resent: number;
+  /** Not received, but in the delivery log (a retry still pending counts as kept). */
+  inLog: boolean;
+}
 
 export interface OutboundFigures {
-  /** product.created events JetStream acknowledged: each is outbound work the system owes. */
   scheduled: number;
   /** Of those, the ones whose delivery reached the receiver. */
   delivered: number;
-  /** Not delivered yet but in the delivery log (a retry still pending counts as kept). */
+  /** Not delivered yet but in the delivery log. */
   inLog: number;
   /** Neither delivered nor in the log: acknowledged work lost (target 0). */
   lost: number;
+  /** Events delivered under two or more delivery ids (target 0). */
+  doubled: number;
+  /** Deliveries received again under the same id (at-least-once; receivers de-duplicate). */
+  resent: number;
+  events: ScheduledEvent[];
 }
 
 export interface OutboundTraffic {
@@ -30,20 +47,24 @@ type Call = (method: string, path: string, body?: unknown) => Promise<HttpRespon
  * Outbound work scheduled while faults run: a subscription to a loopback receiver, and
  * product.created events published on the domain stream (as the catalog's owners publish them)
  * at a steady pace. Publishes that fail (NATS down) were never acknowledged and owe nothing.
+ * The receiver notes each delivery's id, so a delivery sent twice under two ids shows.
  */
 export async function startOutboundTraffic(
   dev: Record<string, string>,
   call: Call,
-  everyMs = 500,
+  options: { everyMs?: number; phase?: () => string } = {},
 ): Promise<OutboundTraffic> {
-  const received = new Set<string>();
+  const everyMs = options.everyMs ?? 500;
+  const received = new Map<string, string[]>();
   const receiver = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString()) as { data?: { sku?: string } };
-        if (body.data?.sku) received.add(body.data.sku);
+        const sku = body.data?.sku;
+        if (sku)
+          received.set(sku, [...(received.get(sku) ?? []), String(request.headers['webhook-id'])]);
       } catch {
         // A ping or a cut body: not one of ours.
       }
@@ -68,19 +89,20 @@ export async function startOutboundTraffic(
 
   const nats = await connectNats(dev.nats_url!, 'faults-emit');
   const publisher = new EventPublisher(nats.jetstream());
-  const scheduled: string[] = [];
+  const scheduled: Array<{ sku: string; phase: string }> = [];
   const runId = Date.now().toString(36);
   let running = true;
   const emitting = (async () => {
     for (let n = 1; running; n += 1) {
       const sku = `FAULT-${runId}-${n}`;
+      const phase = options.phase?.() ?? '';
       const { type, event } = domainEventEntry({
         tenantId: dev.tenant_id!,
         name: 'product.created',
         data: { id: n, sku },
       });
       await publisher.publish(type, event).then(
-        () => scheduled.push(sku),
+        () => scheduled.push({ sku, phase }),
         () => undefined,
       );
       await new Promise((resolve) => setTimeout(resolve, everyMs));
@@ -94,19 +116,32 @@ export async function startOutboundTraffic(
     },
     async verify(mongoUrl, capMs) {
       const started = Date.now();
-      while (scheduled.some((sku) => !received.has(sku)) && Date.now() - started < capMs)
+      while (scheduled.some(({ sku }) => !received.has(sku)) && Date.now() - started < capMs)
         await new Promise((resolve) => setTimeout(resolve, 250));
-      const missing = scheduled.filter((sku) => !received.has(sku));
-      const bodies = await storedBodies(mongoUrl, 'outbound_delivery', 'deliveries', 'body');
+      const rows = await storedRows(mongoUrl, 'outbound_delivery', 'deliveries', ['body']);
       const logged = new Set(
-        bodies.map((body) => (JSON.parse(body) as { data?: { sku?: string } }).data?.sku),
+        rows.map((row) => (JSON.parse(String(row.body)) as { data?: { sku?: string } }).data?.sku),
       );
-      const inLog = missing.filter((sku) => logged.has(sku)).length;
+      const events = scheduled.map(({ sku, phase }): ScheduledEvent => {
+        const receipts = received.get(sku) ?? [];
+        const deliveries = new Set(receipts).size;
+        return {
+          sku,
+          phase,
+          deliveries,
+          resent: receipts.length - deliveries,
+          inLog: deliveries === 0 && logged.has(sku),
+        };
+      });
+      const count = (test: (event: ScheduledEvent) => boolean) => events.filter(test).length;
       return {
-        scheduled: scheduled.length,
-        delivered: scheduled.length - missing.length,
-        inLog,
-        lost: missing.length - inLog,
+        scheduled: events.length,
+        delivered: count((event) => event.deliveries > 0),
+        inLog: count((event) => event.inLog),
+        lost: count((event) => event.deliveries === 0 && !event.inLog),
+        doubled: count((event) => event.deliveries > 1),
+        resent: events.reduce((sum, event) => sum + event.resent, 0),
+        events,
       };
     },
     async close() {

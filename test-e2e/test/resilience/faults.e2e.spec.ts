@@ -36,8 +36,11 @@ describe('faults under steady load (npm start)', () => {
     expect(run.badAnswers, errorLines(system.output())).toEqual([]);
     expect(run.acknowledgedWebhooks).toBeGreaterThan(0);
     expect(run.lostWebhooks).toBe(0);
+    // A push refused (the provider sends it again) is never also stored to be processed.
+    expect(run.doubledWebhooks).toBe(0);
     expect(run.outbound.scheduled).toBeGreaterThan(0);
     expect(run.outbound.lost).toBe(0);
+    expect(run.outbound.doubled).toBe(0);
     expect(run.figures.map((row) => row.fault)).toEqual(ALL_FAULTS.map((fault) => fault.name));
     for (const row of run.figures) {
       // A frozen part must show as 503s; a killed one may be restarted before a request notices.

@@ -47,5 +47,8 @@ export const serviceEnv = {
   GRPC_HOST: z.string().default('127.0.0.1'),
   METRICS_PORT: port(0),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** A ping to MongoDB unanswered this long, or failed, fails calls fast (ADR 0743). */
+  STORE_STALL_MS: z.coerce.number().int().min(100).max(60_000).default(500),
+  STORE_PING_MS: z.coerce.number().int().min(10).max(10_000).default(100),
   ...tracingEnv,
 };

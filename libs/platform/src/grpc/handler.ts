@@ -4,10 +4,12 @@ import {
   type sendUnaryData,
   type ServerDuplexStream,
   type ServerUnaryCall,
+  type ServiceError,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { currentContext, runWithContext, type RequestContext } from '../logging/request-context.js';
+import { storeStalled, type StoreHealth } from '../mongo/store-watch.js';
 import { boundaryError } from './boundary-error.js';
 import { AppError, toServiceError } from './errors.js';
 import { metadataToContext, metadataTraceCarrier } from './metadata.js';
@@ -51,6 +53,8 @@ export interface StreamContext extends CallContext {
   draining: AbortSignal;
   /** Records one answered message like a unary call (the `grpc_server_*` metrics, by method). */
   observe(code: GrpcStatus, durationMs: number): void;
+  /** The service's MongoDB, for `unlessStoreStalls` around each message's work. */
+  store?: StoreHealth;
 }
 
 export type StreamHandler<Req, Res> = (
@@ -79,6 +83,8 @@ export interface HandlerHooks {
   inFlight: { add(): void; done(): void };
   /** Aborted when the server drains; open streams are told through `StreamContext.draining`. */
   draining?: AbortSignal;
+  /** The service's MongoDB: while it is stalled, calls are answered UNAVAILABLE at once. */
+  store?: StoreHealth;
 }
 
 function buildCallContext(requestContext: RequestContext, signal: AbortSignal): CallContext {
@@ -135,29 +141,40 @@ export function wrapService<Server>(
         });
       hooks.inFlight.add();
       runWithContext(requestContext, () => {
-        const finish = (code: GrpcStatus) => {
+        // Listening only while the store answers; the listener runs later, never during this call.
+        const stopWatching = hooks.store?.stalled()
+          ? undefined
+          : hooks.store?.onStall(() => failFast());
+        // The first answer wins: a call answered because the store stalled drops its handler's
+        // late result (the handler sees `signal` aborted, as it would for a cancelled call).
+        const reply = (
+          code: GrpcStatus,
+          error: Partial<ServiceError> | null,
+          response?: unknown,
+        ) => {
+          if (answered) return;
           answered = true;
+          stopWatching?.();
           hooks.inFlight.done();
           hooks.onCall?.(serviceName, method, code, performance.now() - started);
           endSpan(requestContext.span, serverSpanFault(code), { 'rpc.grpc.status_code': code });
+          callback(error as ServiceError | null, response);
         };
+        const failFast = () => {
+          controller.abort();
+          reply(GrpcStatus.UNAVAILABLE, toServiceError(storeStalled()));
+        };
+        if (hooks.store?.stalled()) return failFast();
         handler(call.request, buildCallContext(requestContext, controller.signal)).then(
-          (response) => {
-            finish(GrpcStatus.OK);
-            callback(null, response);
-          },
+          (response) => reply(GrpcStatus.OK, null, response),
           (error: unknown) => {
             const answer = boundaryError(error, hooks.logger, {
               grpc_method: `${serviceName}/${method}`,
               ...currentContext(),
             });
-            if (answer) {
-              finish(answer.code);
-              callback(toServiceError(answer));
-              return;
-            }
-            finish(GrpcStatus.INTERNAL);
-            callback({ code: GrpcStatus.INTERNAL, details: 'Internal error' });
+            if (answer) reply(answer.code, toServiceError(answer));
+            else
+              reply(GrpcStatus.INTERNAL, { code: GrpcStatus.INTERNAL, details: 'Internal error' });
           },
         );
       });
@@ -193,6 +210,7 @@ export function wrapStreams<Server>(
             ...buildCallContext(requestContext, controller.signal),
             draining,
             observe: (code, durationMs) => hooks.onCall?.(serviceName, method, code, durationMs),
+            store: hooks.store,
           });
         } catch (error) {
           const answer = boundaryError(error, hooks.logger, {

@@ -2,6 +2,7 @@ import { Server, ServerCredentials, type ServiceDefinition } from '@grpc/grpc-js
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/metrics.js';
+import type { StoreHealth } from '../mongo/store-watch.js';
 import { wrapService, wrapStreams, type AsyncService, type StreamService } from './handler.js';
 
 export interface ServiceRegistration<Server> {
@@ -20,6 +21,8 @@ export interface GrpcServerOptions {
   services: Array<ServiceRegistration<any>>;
   logger: Logger;
   metrics?: Metrics;
+  /** The service's MongoDB: calls fail fast (UNAVAILABLE) while it is stalled (ADR 0743). */
+  store?: StoreHealth;
 }
 
 export interface GrpcServerHandle {
@@ -51,6 +54,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
       inFlight: counter,
       onCall: options.metrics?.observeGrpcCall,
       draining: draining.signal,
+      store: options.store,
     };
     server.addService(service.definition, {
       ...wrapService(service.name, service.implementation, hooks),

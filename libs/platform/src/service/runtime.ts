@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { JetStreamClient, JetStreamManager, NatsConnection } from 'nats';
 import type { Logger } from 'pino';
+import { Gauge } from 'prom-client';
 import {
   startGrpcServer,
   type GrpcServerHandle,
@@ -10,6 +11,7 @@ import { stopAll } from '../lifecycle/shutdown.js';
 import { createLogger } from '../logging/logger.js';
 import { createMetrics, startMetricsServer, type Metrics } from '../metrics/metrics.js';
 import { connectMongo, ensureIndexes } from '../mongo/connection.js';
+import { StoreWatch } from '../mongo/store-watch.js';
 import { connectNats } from '../nats/connection.js';
 import { startConsumer, type ConsumerOptions } from '../nats/consumer.js';
 import { Outbox, startOutboxRelay, type OutboxRelayHandle } from '../nats/outbox.js';
@@ -27,6 +29,8 @@ export interface ServiceRuntimeConfig extends TracingEnv {
   GRPC_PORT: number;
   METRICS_PORT: number;
   SHUTDOWN_TIMEOUT_MS: number;
+  STORE_STALL_MS?: number;
+  STORE_PING_MS?: number;
 }
 
 export interface ServiceRuntimeOptions {
@@ -69,6 +73,8 @@ export class ServiceRuntime {
     readonly publisher: EventPublisher,
     readonly outbox: Outbox,
     readonly processed: ProcessedEventStore,
+    /** Whether `mongo` answers: the gRPC server fails calls fast while it does not. */
+    readonly store: StoreWatch,
     logger: Logger,
     private readonly metricsPort: { stop(): Promise<void>; port: number },
     metrics: Metrics,
@@ -86,6 +92,17 @@ export class ServiceRuntime {
       options.dbName ?? name.replace(/-/g, '_'),
       logger,
     );
+    const stalled = new Gauge({
+      name: 'mongo_store_stalled',
+      help: '1 while this service fails calls fast because MongoDB does not answer its pings',
+      registers: [metrics.registry],
+    });
+    const store = await StoreWatch.start(config.MONGO_URL, {
+      stallMs: config.STORE_STALL_MS,
+      pingEveryMs: config.STORE_PING_MS,
+      logger,
+      onChange: (isStalled) => stalled.set(isStalled ? 1 : 0),
+    });
     const nats = await connectNats(config.NATS_URL, name, logger);
     const jetstreamManager = await nats.jetstreamManager();
     for (const stream of options.streams ?? []) await ensureStream(jetstreamManager, stream);
@@ -107,6 +124,7 @@ export class ServiceRuntime {
       new EventPublisher(jetstream),
       outbox,
       processed,
+      store,
       logger,
       metricsServer,
       metrics,
@@ -114,6 +132,7 @@ export class ServiceRuntime {
     runtime.tracing = tracing;
     runtime.closers = [
       () => nats.drain(),
+      () => store.stop(),
       () => mongo.close(),
       () => metricsServer.stop(),
       () => tracing.shutdown(),
@@ -189,6 +208,7 @@ export class ServiceRuntime {
       services,
       logger: this.logger,
       metrics: this.metrics,
+      store: this.store,
     });
     return this.grpc;
   }

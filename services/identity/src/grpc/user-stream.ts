@@ -10,6 +10,7 @@ import {
   serverSpanFault,
   SpanKind,
   startSpan,
+  unlessStoreStalls,
   type Logger,
   type Span,
   type StreamContext,
@@ -82,7 +83,8 @@ export function streamUsers(getUsers: GetUsers, logger: Logger) {
               },
             })
           : undefined;
-      getUsers.execute(tenantId, request.user_ids).then(
+      // A stalled store answers at once, as a unary call would (ADR 0743).
+      unlessStoreStalls(context.store, () => getUsers.execute(tenantId, request.user_ids)).then(
         (users) =>
           answer(startedAt, span, {
             correlation_id: request.correlation_id,

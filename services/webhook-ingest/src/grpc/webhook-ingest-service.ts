@@ -32,7 +32,10 @@ export function webhookIngestService(
   useCases: WebhookIngestUseCases,
   logger: Logger,
 ): ServiceRegistration<WebhookIngestServiceServer> {
-  const ingest = async (request: IngestWebhookRequest): Promise<IngestWebhookResponse> => {
+  const ingest = async (
+    request: IngestWebhookRequest,
+    context: { signal: AbortSignal },
+  ): Promise<IngestWebhookResponse> => {
     const answer = await useCases.ingestWebhook.execute({
       token: request.token,
       provider: request.provider,
@@ -40,6 +43,7 @@ export function webhookIngestService(
       contentType: request.content_type,
       signature: request.signature,
       tenantId: request.tenant_id,
+      callerAnswered: context.signal,
     });
     return {
       webhook_event_id: answer.id,
@@ -73,8 +77,10 @@ export function webhookIngestService(
     ingestWebhook: ingest,
     // Each webhook as IngestWebhook answers it, its refusal its own (ADR 0227): one webhook's
     // failure never fails the others, which may already be stored and must be acknowledged.
-    async ingestWebhooks(request) {
-      const settled = await Promise.allSettled(request.webhooks.map(ingest));
+    async ingestWebhooks(request, context) {
+      const settled = await Promise.allSettled(
+        request.webhooks.map((webhook) => ingest(webhook, context)),
+      );
       return {
         results: settled.map((result) => {
           if (result.status === 'fulfilled') return { answer: result.value };

@@ -174,6 +174,29 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
     return { id: row.id, duplicateOf };
   }
 
+  /**
+   * A row that landed after its push had been answered 503 (ADR 0743): kept, shown as ignored,
+   * never processed, and its dedupe key given up, so the provider's retry is the one processed.
+   * Only while no other replica's job has claimed it: then the retry is the duplicate.
+   */
+  async markUnacknowledged(tenantId: string, id: number, lease?: { owner: string }): Promise<void> {
+    await this.updateOne(
+      tenantId,
+      { id, state: 'received', lease_owner: lease?.owner ?? null },
+      {
+        $set: {
+          dedupe_key: `late:${id}`,
+          state: 'done',
+          result: 'ignored',
+          error_message:
+            'Stored after the push had been answered 503 (the database did not answer in time); not applied: the provider sends it again.',
+          lease_owner: null,
+          updated_at: new Date(),
+        },
+      },
+    );
+  }
+
   /** Stores a webhook that ends at ingest (refused): one row, already with its result. */
   async storeFinished(id: number, event: NewWebhookEvent, outcome: Outcome): Promise<number> {
     const row = this.base(event, id);

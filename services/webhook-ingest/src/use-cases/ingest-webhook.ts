@@ -17,6 +17,11 @@ export interface IngestInput {
   signature?: string;
   /** The tenant whose address received it; a token of another tenant is unknown there. */
   tenantId?: string;
+  /**
+   * Aborted once the caller has had another answer (the store stalled, the deadline passed): a
+   * row that lands after that was refused to the provider, which sends the push again.
+   */
+  callerAnswered?: AbortSignal;
 }
 
 export type IngestAnswer =
@@ -100,6 +105,13 @@ export class IngestWebhook {
     } catch (error) {
       if (lease) this.deps.processor.release();
       throw error;
+    }
+    // Answered 503 before the write landed: the row must not be processed, nor take the
+    // retry's place as the original (ADR 0743).
+    if (input.callerAnswered?.aborted && stored.duplicateOf === null) {
+      if (lease) this.deps.processor.release();
+      await inbox.markUnacknowledged(owner.tenant_id, stored.id, stored.leased ? lease : undefined);
+      return { id: stored.id, rejection: '' };
     }
     if (stored.leased) this.deps.processor.runStored(stored.leased);
     else {

@@ -1,22 +1,21 @@
 import mongoose from 'mongoose';
 
 /**
- * One text field of every row of a service's collection, read straight from MongoDB: what the
+ * Some fields of every row of a service's collection, read straight from MongoDB: what the
  * system kept, whatever its API would say about it (a fault run's "nothing acknowledged lost").
  */
-export async function storedBodies(
+export async function storedRows(
   mongoUrl: string,
   dbName: string,
   collection: string,
-  field: string,
-): Promise<string[]> {
+  fields: string[],
+): Promise<Array<Record<string, unknown>>> {
   const connection = await mongoose.createConnection(mongoUrl, { dbName }).asPromise();
   try {
-    const rows = await connection
+    return await connection
       .collection(collection)
-      .find({}, { projection: { [field]: 1 } })
+      .find({}, { projection: Object.fromEntries(fields.map((field) => [field, 1])) })
       .toArray();
-    return rows.map((row) => String(row[field]));
   } finally {
     await connection.close();
   }
