@@ -1,3 +1,5 @@
+import { pageInfo } from '@inventory/rules';
+
 /**
  * The specification's two pagination envelopes, with page URLs that keep every
  * filter, sort and search parameter of the request.
@@ -13,22 +15,15 @@ export interface PageMeta {
   to: number | null;
 }
 
+/** The rule's page info (`@inventory/rules`), with the specification's null for an empty page. */
 export function pageMeta(
   page: number,
   perPage: number,
   total: number,
   rowsOnPage: number,
 ): PageMeta {
-  const lastPage = Math.max(1, Math.ceil(total / perPage));
-  const from = rowsOnPage > 0 ? (page - 1) * perPage + 1 : null;
-  return {
-    current_page: page,
-    last_page: lastPage,
-    per_page: perPage,
-    total,
-    from,
-    to: from === null ? null : from + rowsOnPage - 1,
-  };
+  const info = pageInfo(page, perPage, total, rowsOnPage);
+  return { ...info, from: info.from || null, to: info.to || null };
 }
 
 /** `path` is the absolute URL without query; `query` is the request's raw query string (without `?`). */

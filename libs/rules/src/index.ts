@@ -34,7 +34,14 @@ export type {
   TrackingSort,
 } from './parcel-tracking.js';
 export { PRODUCT_SORTS, PURCHASE_INVOICE_SORTS } from './catalog.js';
-export { pageInfo, withIdTiebreak, type PageInfo, type SortKey } from './pages.js';
+export {
+  pageInfo,
+  readPage,
+  withIdTiebreak,
+  type PageInfo,
+  type PageViolation,
+  type SortKey,
+} from './pages.js';
 export {
   OUTBOUND_DELIVERY_STATUSES,
   WEBHOOK_LOG_DEFAULT_PER_PAGE,

@@ -39,3 +39,36 @@ export function pageInfo(
     to: from === 0 ? 0 : from + rowsOnPage - 1,
   };
 }
+
+/** A page request's field the list refuses, and why (a service's field violation). */
+export interface PageViolation {
+  field: 'page' | 'per_page';
+  description: string;
+}
+
+/**
+ * The one page rule of every list RPC: zero or absent (proto's "not set") takes the first page
+ * and the list's default size; `page` is a whole number from 1 (to `maxPage` when the list has
+ * one), `per_page` from 1 to the list's maximum. Refused, never clamped.
+ */
+export function readPage(
+  input: { page?: number; per_page?: number } | undefined,
+  limits: { defaultPerPage: number; maxPerPage: number; maxPage?: number },
+): { page: number; perPage: number; violations: PageViolation[] } {
+  const page = input?.page || 1;
+  const perPage = input?.per_page || limits.defaultPerPage;
+  const violations: PageViolation[] = [];
+  if (!Number.isSafeInteger(page) || page < 1 || (limits.maxPage && page > limits.maxPage))
+    violations.push({
+      field: 'page',
+      description: limits.maxPage
+        ? `The page must be between 1 and ${limits.maxPage}.`
+        : 'The page must be at least 1.',
+    });
+  if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > limits.maxPerPage)
+    violations.push({
+      field: 'per_page',
+      description: `The per_page must be between 1 and ${limits.maxPerPage}.`,
+    });
+  return { page, perPage, violations };
+}

@@ -1,6 +1,5 @@
 import type { Product, PurchaseInvoice } from '@inventory/contracts/catalog/v1/catalog.js';
-
-const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
+import { isoOrNull } from '../../http/timestamps.js';
 
 /** A product item; `price` stays the decimal string the catalog holds. */
 export function presentProduct(product: Product) {
@@ -11,8 +10,8 @@ export function presentProduct(product: Product) {
     type: product.type,
     barcode: product.barcode ?? null,
     price: product.price,
-    created_at: iso(product.created_at),
-    updated_at: iso(product.updated_at),
+    created_at: isoOrNull(product.created_at),
+    updated_at: isoOrNull(product.updated_at),
   };
 }
 
@@ -25,6 +24,6 @@ export function presentPurchaseInvoice(invoice: PurchaseInvoice) {
     currency: invoice.currency,
     total: invoice.total,
     due_date: invoice.due_date ?? null,
-    created_at: iso(invoice.created_at),
+    created_at: isoOrNull(invoice.created_at),
   };
 }

@@ -1,6 +1,5 @@
 import type { Token, TokenRequest, User } from '@inventory/contracts/identity/v1/identity.js';
-
-const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
+import { isoOrNull } from '../../http/timestamps.js';
 
 export function presentUser(user: User) {
   return {
@@ -10,7 +9,7 @@ export function presentUser(user: User) {
     is_owner: user.is_owner,
     permissions: user.permissions,
     two_factor_enabled: user.two_factor_enabled,
-    created_at: iso(user.created_at),
+    created_at: isoOrNull(user.created_at),
   };
 }
 
@@ -22,10 +21,10 @@ export function presentToken(token: Token) {
     scopes: token.scopes,
     ip_allowlist: token.ip_allowlist,
     rate_limit_per_minute: token.rate_limit_per_minute ?? null,
-    expires_at: iso(token.expires_at),
-    last_used_at: iso(token.last_used_at),
-    created_at: iso(token.created_at),
-    updated_at: iso(token.updated_at),
+    expires_at: isoOrNull(token.expires_at),
+    last_used_at: isoOrNull(token.last_used_at),
+    created_at: isoOrNull(token.created_at),
+    updated_at: isoOrNull(token.updated_at),
   };
 }
 
@@ -39,6 +38,6 @@ export function presentRequest(row: TokenRequest) {
     duration_ms: row.duration_ms,
     ip: row.ip,
     user_agent: row.user_agent,
-    requested_at: iso(row.at),
+    requested_at: isoOrNull(row.at),
   };
 }

@@ -4,8 +4,7 @@ import type {
   TrackableChannel,
   TransitStats,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
-
-const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
+import { isoOrNull } from '../../http/timestamps.js';
 
 function channelScope(instance: Instance) {
   const scope = instance.auto_track_channels!;
@@ -40,8 +39,8 @@ export function presentCreated(instance: Instance, baseUrl: string) {
     status_counts: null,
     last_webhook_at: null,
     last_event_at: null,
-    created_at: iso(instance.created_at),
-    updated_at: iso(instance.updated_at),
+    created_at: isoOrNull(instance.created_at),
+    updated_at: isoOrNull(instance.updated_at),
   };
 }
 
@@ -56,8 +55,8 @@ export function presentUpdated(instance: Instance) {
     last_event_at: null,
     side_effects: instance.side_effects,
     quota_alert_threshold: instance.quota_alert_threshold,
-    created_at: iso(instance.created_at),
-    updated_at: iso(instance.updated_at),
+    created_at: isoOrNull(instance.created_at),
+    updated_at: isoOrNull(instance.updated_at),
   };
 }
 
@@ -86,10 +85,10 @@ export function presentDashboard(instance: Instance, dashboard: Dashboard, baseU
     registration_errors: dashboard.registration_errors.map((error) => ({
       message: error.message,
       count: error.count,
-      last_failed_at: iso(error.last_failed_at),
+      last_failed_at: isoOrNull(error.last_failed_at),
     })),
-    last_webhook_at: iso(dashboard.last_webhook_at),
-    last_event_at: iso(dashboard.last_event_at),
+    last_webhook_at: isoOrNull(dashboard.last_webhook_at),
+    last_event_at: isoOrNull(dashboard.last_event_at),
     side_effects: instance.side_effects,
     quota_alert_threshold: instance.quota_alert_threshold,
     transit: {
@@ -101,8 +100,8 @@ export function presentDashboard(instance: Instance, dashboard: Dashboard, baseU
         ...stats(carrier.stats),
       })),
     },
-    created_at: iso(instance.created_at),
-    updated_at: iso(instance.updated_at),
+    created_at: isoOrNull(instance.created_at),
+    updated_at: isoOrNull(instance.updated_at),
   };
 }
 

@@ -9,6 +9,7 @@ import { PREFIX } from './instances.js';
 import { INSTANCE } from './inputs.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { TRACKINGS_QUERY, trackingsRequest } from './trackings-query.js';
+import { isoOrNull } from '../../http/timestamps.js';
 
 export interface ParcelTrackingTrackingsRouteDeps {
   parcelTracking: ParcelTrackingAdapter;
@@ -25,8 +26,6 @@ export const TRACKINGS_ROUTES = declareRoutes({
     input: { params: INSTANCE, query: TRACKINGS_QUERY, deferErrors: true },
   },
 });
-
-const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
 
 /** Exactly the specification's tracking row fields, in its order. */
 export function presentTracking(row: TrackingRow) {
@@ -45,14 +44,14 @@ export function presentTracking(row: TrackingRow) {
     sub_status: row.sub_status ?? null,
     latest_event_description: row.latest_event_description ?? null,
     latest_event_location: row.latest_event_location ?? null,
-    last_event_at: iso(row.last_event_at),
-    estimated_delivery_at: iso(row.estimated_delivery_at),
-    delivered_at: iso(row.delivered_at),
-    picked_up_at: iso(row.picked_up_at),
-    registered_at: iso(row.registered_at),
+    last_event_at: isoOrNull(row.last_event_at),
+    estimated_delivery_at: isoOrNull(row.estimated_delivery_at),
+    delivered_at: isoOrNull(row.delivered_at),
+    picked_up_at: isoOrNull(row.picked_up_at),
+    registered_at: isoOrNull(row.registered_at),
     registration_error: row.registration_error ?? null,
-    stopped_at: iso(row.stopped_at),
-    created_at: iso(row.created_at),
+    stopped_at: isoOrNull(row.stopped_at),
+    created_at: isoOrNull(row.created_at),
   };
 }
 

@@ -2,8 +2,7 @@ import type {
   Delivery,
   Subscription,
 } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
-
-const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
+import { isoOrNull } from '../../http/timestamps.js';
 
 /** A subscription as the API shows it: never its secret. */
 export function presentSubscription(subscription: Subscription) {
@@ -13,8 +12,8 @@ export function presentSubscription(subscription: Subscription) {
     events: subscription.events,
     description: subscription.description ?? null,
     is_active: subscription.is_active,
-    created_at: iso(subscription.created_at),
-    updated_at: iso(subscription.updated_at),
+    created_at: isoOrNull(subscription.created_at),
+    updated_at: isoOrNull(subscription.updated_at),
   };
 }
 
@@ -25,11 +24,11 @@ export function presentDelivery(delivery: Delivery) {
     subscription_id: delivery.subscription_id,
     event: delivery.event,
     status: delivery.status,
-    occurred_at: iso(delivery.occurred_at),
-    created_at: iso(delivery.created_at),
-    next_attempt_at: iso(delivery.next_attempt_at),
+    occurred_at: isoOrNull(delivery.occurred_at),
+    created_at: isoOrNull(delivery.created_at),
+    next_attempt_at: isoOrNull(delivery.next_attempt_at),
     attempts: delivery.attempts.map((attempt) => ({
-      attempted_at: iso(attempt.attempted_at),
+      attempted_at: isoOrNull(attempt.attempted_at),
       response_status: attempt.response_status ?? null,
       duration_ms: attempt.duration_ms,
       error: attempt.error ?? null,

@@ -10,6 +10,7 @@ import {
   withIdTiebreak,
   type ActivitySort,
   type PageInfo,
+  readPage,
 } from '@inventory/rules';
 
 /** The sorts, page limits and page arithmetic are shared: one definition in @inventory/rules. */
@@ -124,16 +125,15 @@ export function toActivityQuery(
     }
   }
 
-  const page = input.page?.page || 1;
-  const perPage = input.page?.per_page || ACTIVITY_DEFAULT_PER_PAGE;
-  if (!Number.isSafeInteger(page) || page < 1)
-    violations.push({ field: 'page', description: 'The page must be at least 1.' });
-  if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > ACTIVITY_MAX_PER_PAGE) {
-    violations.push({
-      field: 'per_page',
-      description: `The per_page must be between 1 and ${ACTIVITY_MAX_PER_PAGE}.`,
-    });
-  }
+  const {
+    page,
+    perPage,
+    violations: pageViolations,
+  } = readPage(input.page, {
+    defaultPerPage: ACTIVITY_DEFAULT_PER_PAGE,
+    maxPerPage: ACTIVITY_MAX_PER_PAGE,
+  });
+  violations.push(...pageViolations);
   if (violations.length > 0) return { violations };
 
   return {

@@ -1,4 +1,4 @@
-import { ALERTS_DEFAULT_PER_PAGE, ALERTS_MAX_PER_PAGE } from '@inventory/rules';
+import { ALERTS_DEFAULT_PER_PAGE, ALERTS_MAX_PER_PAGE, readPage } from '@inventory/rules';
 import { ALERT_KINDS, ALERT_PRIORITIES } from '@inventory/events';
 import type { FieldViolation } from '@inventory/platform';
 import { parseProperties, type Properties } from './properties.js';
@@ -92,15 +92,9 @@ export function validateAlert(
 export function toAlertPage(
   input: { page: number; per_page: number } | undefined,
 ): { page: number; perPage: number } | { violations: FieldViolation[] } {
-  const page = input?.page || 1;
-  const perPage = input?.per_page || ALERTS_DEFAULT_PER_PAGE;
-  const violations: FieldViolation[] = [];
-  if (!Number.isSafeInteger(page) || page < 1)
-    violations.push({ field: 'page', description: 'The page must be at least 1.' });
-  if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > ALERTS_MAX_PER_PAGE)
-    violations.push({
-      field: 'per_page',
-      description: `The per_page must be between 1 and ${ALERTS_MAX_PER_PAGE}.`,
-    });
+  const { page, perPage, violations } = readPage(input, {
+    defaultPerPage: ALERTS_DEFAULT_PER_PAGE,
+    maxPerPage: ALERTS_MAX_PER_PAGE,
+  });
   return violations.length > 0 ? { violations } : { page, perPage };
 }

@@ -1,5 +1,5 @@
 import type { FieldViolation } from '@inventory/platform';
-import { withIdTiebreak, type SortKey } from '@inventory/rules';
+import { withIdTiebreak, type SortKey, readPage } from '@inventory/rules';
 
 /** Page arithmetic and sort keys are shared with the other lists (@inventory/rules). */
 export { pageInfo, type PageInfo, type SortKey } from '@inventory/rules';
@@ -42,16 +42,16 @@ export function toPageAndSort<Field extends string>(
       sort.push({ field: key.field as Field, descending: key.descending });
     }
   }
-  const page = input.page?.page || 1;
-  const perPage = input.page?.per_page || DEFAULT_PER_PAGE;
-  if (!Number.isSafeInteger(page) || page < 1 || page > MAX_PAGE)
-    violations.push({ field: 'page', description: `The page must be between 1 and ${MAX_PAGE}.` });
-  if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) {
-    violations.push({
-      field: 'per_page',
-      description: `The per_page must be between 1 and ${MAX_PER_PAGE}.`,
-    });
-  }
+  const {
+    page,
+    perPage,
+    violations: pageViolations,
+  } = readPage(input.page, {
+    defaultPerPage: DEFAULT_PER_PAGE,
+    maxPerPage: MAX_PER_PAGE,
+    maxPage: MAX_PAGE,
+  });
+  violations.push(...pageViolations);
   return {
     sort: withIdTiebreak<Field | 'id'>(sort.length > 0 ? sort : defaultSort),
     page,

@@ -3,6 +3,7 @@ import {
   TRACKING_SORTS,
   TRACKINGS_DEFAULT_PER_PAGE,
   TRACKINGS_MAX_PER_PAGE,
+  readPage,
 } from '@inventory/rules';
 import {
   TrackingUpdateOutcome,
@@ -45,14 +46,11 @@ export function fromProviderUpdate(
 
 /** Zero is proto's "not set" (the default); above the one maximum is refused, never clamped. */
 export function fromListRequest(request: ListTrackingsRequest): TrackingListQuery {
-  const perPage = request.per_page || TRACKINGS_DEFAULT_PER_PAGE;
-  if (perPage < 1 || perPage > TRACKINGS_MAX_PER_PAGE)
-    throw validationFailed([
-      {
-        field: 'per_page',
-        description: `The per_page field must be between 1 and ${TRACKINGS_MAX_PER_PAGE}.`,
-      },
-    ]);
+  const { perPage, violations } = readPage(request, {
+    defaultPerPage: TRACKINGS_DEFAULT_PER_PAGE,
+    maxPerPage: TRACKINGS_MAX_PER_PAGE,
+  });
+  if (violations.length > 0) throw validationFailed(violations);
   const sortField = (TRACKING_SORTS as readonly string[]).includes(request.sort_field)
     ? (request.sort_field as TrackingListQuery['sortField'])
     : 'created_at';

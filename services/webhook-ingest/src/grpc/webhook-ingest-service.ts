@@ -11,6 +11,7 @@ import {
   type Logger,
   type ServiceRegistration,
 } from '@inventory/platform';
+import { pageInfo } from '@inventory/rules';
 import type { GetWebhookSummary } from '../use-cases/get-webhook-summary.js';
 import type { IngestWebhook } from '../use-cases/ingest-webhook.js';
 import type { ListWebhookEvents } from '../use-cases/list-webhook-events.js';
@@ -106,17 +107,9 @@ export function webhookIngestService(
     },
     async listWebhookEvents(request, context) {
       const page = await useCases.listWebhookEvents.execute(context.tenant(), request);
-      const from = page.rows.length > 0 ? (page.page - 1) * page.perPage + 1 : 0;
       return {
         events: page.rows.map(toWebhookEvent),
-        page_info: {
-          current_page: page.page,
-          last_page: Math.max(1, Math.ceil(page.total / page.perPage)),
-          per_page: page.perPage,
-          total: page.total,
-          from,
-          to: from === 0 ? 0 : from + page.rows.length - 1,
-        },
+        page_info: pageInfo(page.page, page.perPage, page.total, page.rows.length),
       };
     },
     async getWebhookSummary(request, context) {

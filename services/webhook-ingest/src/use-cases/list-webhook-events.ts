@@ -6,6 +6,7 @@ import {
   WEBHOOK_LOG_MAX_PER_PAGE,
   WEBHOOK_LOG_SORTS,
   WEBHOOK_RESULTS,
+  readPage,
 } from '@inventory/rules';
 import type { ListQuery, WebhookLogReader } from '../store/webhook-log-reader.js';
 
@@ -54,15 +55,15 @@ export class ListWebhookEvents {
         description: 'The filter.date_to field must be a date.',
       });
     // Zero is proto's "not set": the defaults; a negative one would be a query MongoDB refuses.
-    const page = request.page?.page || 1;
-    const perPage = request.page?.per_page || WEBHOOK_LOG_DEFAULT_PER_PAGE;
-    if (page < 1)
-      violations.push({ field: 'page', description: 'The page field must be at least 1.' });
-    if (perPage < 1 || perPage > WEBHOOK_LOG_MAX_PER_PAGE)
-      violations.push({
-        field: 'per_page',
-        description: `The per_page field must be between 1 and ${WEBHOOK_LOG_MAX_PER_PAGE}.`,
-      });
+    const {
+      page,
+      perPage,
+      violations: pageViolations,
+    } = readPage(request.page, {
+      defaultPerPage: WEBHOOK_LOG_DEFAULT_PER_PAGE,
+      maxPerPage: WEBHOOK_LOG_MAX_PER_PAGE,
+    });
+    violations.push(...pageViolations);
     if (violations.length > 0) throw validationFailed(violations);
     const query: ListQuery = {
       eventTypes: request.event_types,
