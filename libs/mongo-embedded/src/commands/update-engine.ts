@@ -9,6 +9,7 @@ import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
 import { INT64_SENSITIVE, applyInt64Operators } from '../update/int64.js';
 import { applyPull } from '../update/pull.js';
 import { setBinaries } from '../update/binary-set.js';
+import { assertNoDollarField, unsetDollarFields } from '../update/dollar-fields.js';
 import { inAliasSpace } from '../safety/alias-space.js';
 import { assertStorableId } from '../storage/collection.js';
 import {
@@ -121,14 +122,22 @@ function applyOperators(
         if (effectiveOp !== '$set' || encodeKey(args[k]) !== encodeKey(doc._id))
           throw immutableField('_id');
       }
-      if (CREATING_OPERATORS.has(effectiveOp)) assertPathViable(doc, k);
-      else if (effectiveOp === '$rename' && typeof args[k] === 'string')
+      if (CREATING_OPERATORS.has(effectiveOp)) {
+        assertPathViable(doc, k);
+        assertNoDollarField(k);
+      } else if (effectiveOp === '$rename' && typeof args[k] === 'string')
         assertPathViable(doc, args[k] as string);
     }
     if (effectiveOp === '$set') {
       const binaries = setBinaries(doc, args);
       if (binaries.modified) modified = true;
       args = binaries.rest;
+      if (Object.keys(args).length === 0) continue;
+    }
+    if (effectiveOp === '$unset') {
+      const dollar = unsetDollarFields(doc, args);
+      if (dollar.modified) modified = true;
+      args = dollar.rest;
       if (Object.keys(args).length === 0) continue;
     }
     if (INT64_SENSITIVE.has(effectiveOp)) {
