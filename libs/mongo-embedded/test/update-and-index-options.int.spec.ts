@@ -27,12 +27,13 @@ describe('update paths with a $-prefixed field name (mongoose sends `map.$*.x`)'
     expect(res.modifiedCount).toBe(1);
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, nested: { data: { second: { n: 1 } } } });
   });
+});
 
-  it('$set cannot create one: 52 DollarPrefixedFieldName', async () => {
-    const c = coll('maps');
-    await expect(c.updateOne({ _id: 1 }, { $set: { 'nested.$x': 1 } })).rejects.toMatchObject({
-      code: 52,
-    });
+describe('$set of a top-level $-prefixed field (mongoose gh-13786)', () => {
+  it('is stored, as MongoDB 5+ does', async () => {
+    const c = coll('dollar');
+    await c.updateOne({ _id: 2 }, { $set: { $myKey: 'x' } }, { upsert: true });
+    expect(await c.findOne({ _id: 2 })).toEqual({ _id: 2, $myKey: 'x' });
   });
 });
 

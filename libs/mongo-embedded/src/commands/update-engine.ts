@@ -9,7 +9,7 @@ import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
 import { INT64_SENSITIVE, applyInt64Operators } from '../update/int64.js';
 import { applyPull } from '../update/pull.js';
 import { setBinaries } from '../update/binary-set.js';
-import { assertNoDollarField, unsetDollarFields } from '../update/dollar-fields.js';
+import { unsetDollarFields } from '../update/dollar-fields.js';
 import { inAliasSpace } from '../safety/alias-space.js';
 import { assertStorableId } from '../storage/collection.js';
 import {
@@ -122,10 +122,8 @@ function applyOperators(
         if (effectiveOp !== '$set' || encodeKey(args[k]) !== encodeKey(doc._id))
           throw immutableField('_id');
       }
-      if (CREATING_OPERATORS.has(effectiveOp)) {
-        assertPathViable(doc, k);
-        assertNoDollarField(k);
-      } else if (effectiveOp === '$rename' && typeof args[k] === 'string')
+      if (CREATING_OPERATORS.has(effectiveOp)) assertPathViable(doc, k);
+      else if (effectiveOp === '$rename' && typeof args[k] === 'string')
         assertPathViable(doc, args[k] as string);
     }
     if (effectiveOp === '$set') {

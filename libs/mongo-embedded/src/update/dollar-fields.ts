@@ -1,5 +1,4 @@
 import type { Document } from 'bson';
-import { CommandError } from '../errors.js';
 import { isPlainDoc, ownField } from '../safety/unsafe-keys.js';
 
 // `$`, `$[]` and `$[identifier]` are positional; any other `$`-prefixed part names a field.
@@ -8,22 +7,6 @@ const POSITIONAL = /^\$(\[[^\]]*\])?$/;
 /** The first part of an update path that is a `$`-prefixed field name (mongoose's `'map.$*.x'`). */
 export function dollarFieldIn(path: string): string | undefined {
   return path.split('.').find((part) => part.startsWith('$') && !POSITIONAL.test(part));
-}
-
-/** MongoDB cannot store a field an update operator would create under a `$`-prefixed name. */
-export function assertNoDollarField(path: string): void {
-  const part = dollarFieldIn(path);
-  if (part === undefined) return;
-  const at = path.split('.').indexOf(part);
-  const upTo = path
-    .split('.')
-    .slice(0, at + 1)
-    .join('.');
-  throw new CommandError(
-    52,
-    'DollarPrefixedFieldName',
-    `The dollar ($) prefixed field '${part}' in '${upTo}' is not valid for storage.`,
-  );
 }
 
 /**
