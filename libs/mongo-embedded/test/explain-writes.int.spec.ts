@@ -53,6 +53,16 @@ describe('explain of writes and distinct (MongoDB plans them and writes nothing)
     expect(planStages(res)).toContain('IXSCAN');
   });
 
+  it('aggregate: the stages begin with a $cursor stage holding the query plan', async () => {
+    const res = await explain({
+      aggregate: 'items',
+      pipeline: [{ $group: { _id: '$sku' } }],
+      cursor: {},
+    });
+    expect(Object.keys(res.stages[0] as Document)).toEqual(['$cursor']);
+    expect(res.stages[1]).toEqual({ $group: { _id: '$sku' } });
+  });
+
   it('an unknown verbosity is BadValue (2)', async () => {
     await expect(explain({ find: 'items', filter: {} }, 'invalid')).rejects.toMatchObject({
       code: 2,

@@ -148,7 +148,12 @@ export function explainAggregate(ns: string, pipeline: Document[], lead: Leading
   const doc = explainDocument(ns, lead.query, lead.stats, lead.docs.length, 0);
   return {
     ...doc,
-    stages: pipeline.map((s, i) => (i < lead.consumed ? { ...s, $cursor: true } : s)),
+    // As MongoDB prints it: the stages the query layer ran become one `$cursor` stage holding
+    // their plan, followed by the stages the pipeline ran.
+    stages: [
+      { $cursor: { queryPlanner: doc.queryPlanner, executionStats: doc.executionStats } },
+      ...pipeline.slice(lead.consumed),
+    ],
   };
 }
 
