@@ -2,7 +2,9 @@
 # Re-runs mongoose's and the MongoDB Node.js driver's own test suites against mongo-embedded.
 #
 # The npm tarballs do not ship those tests, so each project is cloned (`git clone --depth 1
-# --branch <tag>`) from a URL you can point at a mirror. Everything is written under
+# --branch <tag>`, without the paths in CLONE_EXCLUDE) from a URL you can point at a mirror, and
+# its dependencies installed without install scripts (the tests run from source; scripts would
+# fetch binaries such as mongodb-memory-server's mongod). Everything is written under
 # MONGO_EMBEDDED_SUITES_DIR, which must lie outside this repository; nothing in the repository
 # changes. Each suite's output goes to $MONGO_EMBEDDED_SUITES_DIR/results/<suite>.log and the
 # script ends with one line per suite and its exit code (a failing suite does not stop the next;
@@ -15,7 +17,9 @@
 #   DRIVER_REPO     [https://github.com/mongodb/node-mongodb-native.git]
 #   DRIVER_TAG      [v6.20.0]
 #   MONGOOSE_TEST_CMD  [npx mocha --exit ./test/*.test.js]
-#   DRIVER_TEST_CMD    [npx mocha --config test/mocha_mongodb.js test/integration]
+#   DRIVER_TEST_CMD    [npx mocha --exit --config test/mocha_mongodb.js test/integration]
+#   CLONE_EXCLUDE   [/docs/images/ /test/benchmarks/]  not checked out: large files no test reads,
+#                   which a partial mirror may not hold
 #   SUITES          [mongoose driver]    which suites to run
 #   PORT            [27999]              the embedded server's port
 set -euo pipefail
@@ -34,7 +38,8 @@ MONGOOSE_TAG="${MONGOOSE_TAG:-8.24.10}"
 DRIVER_REPO="${DRIVER_REPO:-https://github.com/mongodb/node-mongodb-native.git}"
 DRIVER_TAG="${DRIVER_TAG:-v6.20.0}"
 MONGOOSE_TEST_CMD="${MONGOOSE_TEST_CMD:-npx mocha --exit ./test/*.test.js}"
-DRIVER_TEST_CMD="${DRIVER_TEST_CMD:-npx mocha --config test/mocha_mongodb.js test/integration}"
+DRIVER_TEST_CMD="${DRIVER_TEST_CMD:-npx mocha --exit --config test/mocha_mongodb.js test/integration}"
+CLONE_EXCLUDE="${CLONE_EXCLUDE:-/docs/images/ /test/benchmarks/}"
 SUITES="${SUITES:-mongoose driver}"
 PORT="${PORT:-27999}"
 url="mongodb://127.0.0.1:$PORT"
@@ -54,11 +59,20 @@ grep -q 'mongo-embedded ready' "$server_log" || { echo "server did not start" >&
 
 summary=()
 failed=0
+checkout() { # repo tag dir
+  local patterns=('/*') p
+  for p in $CLONE_EXCLUDE; do patterns+=("!$p"); done
+  git clone --quiet --depth 1 --no-checkout --branch "$2" "$1" "$3" &&
+    git -C "$3" sparse-checkout set --no-cone "${patterns[@]}" &&
+    git -C "$3" checkout --quiet "$2"
+}
+
 run_suite() { # name repo tag command
   local name=$1 dir="$work/$1-$3" status=0
   if [ ! -d "$dir/.git" ]; then
-    if ! git clone --quiet --depth 1 --branch "$3" "$2" "$dir" 2>"$work/results/$name-clone.log" ||
-      ! (cd "$dir" && npm install --no-audit --no-fund >"$work/results/$name-install.log" 2>&1); then
+    if ! checkout "$2" "$3" "$dir" 2>"$work/results/$name-clone.log" ||
+      ! (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts \
+        >"$work/results/$name-install.log" 2>&1); then
       rm -rf "$dir"
       failed=1
       summary+=("$name: not run, clone or install of $2 at $3 failed (see $work/results/$name-*.log)")

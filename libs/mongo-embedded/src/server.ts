@@ -1,7 +1,8 @@
 import net from 'node:net';
 import type { Document } from 'bson';
-import { executeCommand } from './commands/registry.js';
+import { commandName, executeCommand } from './commands/registry.js';
 import { CursorStore } from './commands/cursors.js';
+import { FailPoints, type FailAction } from './commands/fail-points.js';
 import type { Logger } from './logger.js';
 import type { Catalog } from './storage/catalog.js';
 import type { Journal } from './storage/journal.js';
@@ -24,9 +25,11 @@ export interface ServerDeps {
  */
 export function createWireServer(deps: ServerDeps): net.Server {
   const cursors = new CursorStore();
+  const failPoints = new FailPoints();
   let nextConnectionId = 1;
 
-  const handle = (socket: net.Socket, connectionId: number, raw: Buffer): void => {
+  const handle = (socket: net.Socket, conn: ConnectionState, raw: Buffer): void => {
+    const { connectionId } = conn;
     let parsed;
     try {
       parsed = parseMessage(raw);
@@ -50,7 +53,27 @@ export function createWireServer(deps: ServerDeps): net.Server {
       socket.destroy();
       return;
     }
-    const reply = executeCommand(parsed.command, { catalog: deps.catalog, cursors, connectionId });
+    const cmd = parsed.command;
+    const name = commandName(cmd) ?? '';
+    if (HANDSHAKES.has(name)) conn.appName = appNameOf(cmd) ?? conn.appName;
+    let action = conn.released ?? failPoints.actionFor(name, cmd, conn.appName);
+    conn.released = undefined;
+    if (action?.closeConnection) {
+      socket.destroy();
+      return;
+    }
+    if (action?.blockMs) {
+      // Held, with every later message of this connection, until the block ends.
+      conn.blocked = [raw];
+      conn.released = { ...action, blockMs: undefined };
+      setTimeout(() => release(socket, conn), action.blockMs);
+      return;
+    }
+    const reply =
+      action?.error ??
+      executeCommand(cmd, { catalog: deps.catalog, cursors, connectionId, failPoints });
+    if (action?.writeConcernError && reply.ok) reply.writeConcernError = action.writeConcernError;
+    action = undefined;
     // Unacknowledged (w:0) writes have no reply to hold back but still reach the journal promptly.
     scheduleCommit();
     if (parsed.kind === 'query') send(socket, encodeOpReply(parsed.header.requestId, reply));
@@ -105,8 +128,29 @@ export function createWireServer(deps: ServerDeps): net.Server {
       deps.journal.startCompaction(deps.catalog.snapshot());
   };
 
+  const receive = (socket: net.Socket, conn: ConnectionState, m: Buffer): void => {
+    if (conn.blocked) {
+      conn.blocked.push(m);
+      return;
+    }
+    try {
+      handle(socket, conn, m);
+    } catch (err) {
+      // Last line of defence: a bug in one command must not take the whole server down.
+      deps.logger.error(`connection ${conn.connectionId}: ${(err as Error).stack ?? String(err)}`);
+      socket.destroy();
+    }
+  };
+
+  const release = (socket: net.Socket, conn: ConnectionState): void => {
+    const held = conn.blocked ?? [];
+    conn.blocked = undefined;
+    for (const m of held) if (!socket.destroyed) receive(socket, conn, m);
+  };
+
   return net.createServer((socket) => {
-    const connectionId = nextConnectionId++;
+    const conn: ConnectionState = { connectionId: nextConnectionId++ };
+    const { connectionId } = conn;
     const framer = new MessageFramer();
     socket.setNoDelay(true);
     socket.on('error', () => socket.destroy());
@@ -122,16 +166,27 @@ export function createWireServer(deps: ServerDeps): net.Server {
       }
       for (const m of messages) {
         if (socket.destroyed) return;
-        try {
-          handle(socket, connectionId, m);
-        } catch (err) {
-          // Last line of defence: a bug in one command must not take the whole server down.
-          deps.logger.error(`connection ${connectionId}: ${(err as Error).stack ?? String(err)}`);
-          socket.destroy();
-        }
+        receive(socket, conn, m);
       }
     });
   });
 }
+
+interface ConnectionState {
+  connectionId: number;
+  /** The client's `appName`, from its handshake (fail points can target it). */
+  appName?: string;
+  /** Messages held while a fail point blocks the connection, the blocked one first. */
+  blocked?: Buffer[];
+  /** What the fail point still does to the blocked command once the block ends. */
+  released?: FailAction;
+}
+
+const HANDSHAKES = new Set(['hello', 'isMaster', 'ismaster']);
+
+const appNameOf = (cmd: Document): string | undefined => {
+  const name = (cmd.client as Document | undefined)?.application?.name as unknown;
+  return typeof name === 'string' ? name : undefined;
+};
 
 export type { Document };

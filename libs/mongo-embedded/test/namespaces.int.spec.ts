@@ -98,3 +98,17 @@ describe('dbStats (issue 47, item 12)', () => {
     expect((await db.command({ dbStats: 1, scale: 2 })).dataSize).toBe(33);
   });
 });
+
+describe('collStats', () => {
+  it('counts and sizes one collection; a missing one answers zeros, as MongoDB 7', async () => {
+    const { client } = await start();
+    const db = client.db('stats');
+    await db.collection('one').insertMany([{ s: 'abc' }, { s: 'def' }]);
+    await db.collection('one').createIndex({ s: 1 });
+    const stats = await db.command({ collStats: 'one' });
+    expect(stats).toMatchObject({ ns: 'stats.one', count: 2, nindexes: 2, capped: false, ok: 1 });
+    expect(stats.size).toBeGreaterThan(0);
+    expect(Object.keys(stats.indexSizes as object)).toEqual(['_id_', 's_1']);
+    expect(await db.command({ collStats: 'none' })).toMatchObject({ count: 0, size: 0, ok: 1 });
+  });
+});

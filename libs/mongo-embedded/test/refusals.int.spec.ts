@@ -158,7 +158,7 @@ describe('features this server does not implement (238, NotImplemented)', () => 
     await expect(coll.createIndex({ '$**': 1 })).rejects.toMatchObject(notImplemented('wildcard'));
   });
 
-  it('refuses $where, $text and geo queries, $out and $merge', async () => {
+  it('refuses $where, $text and geo queries, $merge and a nested $out', async () => {
     const Doc = h.conn.model('NiDoc', new mongoose.Schema({ n: Number }));
     await Doc.create({ n: 1 });
     await expect(Doc.find({ $where: 'this.n > 0' })).rejects.toMatchObject(
@@ -167,7 +167,8 @@ describe('features this server does not implement (238, NotImplemented)', () => 
     await expect(Doc.find({ $text: { $search: 'x' } })).rejects.toMatchObject(
       notImplemented('$text'),
     );
-    await expect(Doc.aggregate([{ $match: {} }, { $out: 'copy' }])).rejects.toMatchObject(
+    const nested = [{ $facet: { a: [{ $out: 'copy' }] } }];
+    await expect(db().collection('nidocs').aggregate(nested).toArray()).rejects.toMatchObject(
       notImplemented('$out'),
     );
     await expect(Doc.aggregate([{ $merge: { into: 'copy' } }])).rejects.toMatchObject(
@@ -176,21 +177,35 @@ describe('features this server does not implement (238, NotImplemented)', () => 
     expect(await db().listCollections({ name: 'copy' }).toArray()).toEqual([]);
   });
 
-  it('refuses capped and time-series collections and collMod', async () => {
+  it('refuses profiling, validate and user commands by name (238), not as unknown', async () => {
+    for (const cmd of [
+      { profile: 1 },
+      { validate: 'kinds' },
+      { createUser: 'u', pwd: 'p', roles: [] },
+    ])
+      await expect(db().command(cmd)).rejects.toMatchObject({ code: 238 });
+  });
+
+  it('refuses a partial index filter MongoDB cannot index: 67 CannotCreateIndex', async () => {
+    const c = db().collection('partials');
+    const partial = (partialFilterExpression: object) =>
+      c.createIndex({ a: 1 }, { partialFilterExpression, name: `p${Math.random()}` });
+    await expect(partial({ a: { $exists: false } })).rejects.toMatchObject({ code: 67 });
+    await expect(partial({ a: { $ne: 1 } })).rejects.toMatchObject({ code: 67 });
+    await expect(partial({ $nor: [{ a: 1 }] })).rejects.toMatchObject({ code: 67 });
     await expect(
-      db().createCollection('capped', { capped: true, size: 4096 }),
-    ).rejects.toMatchObject(notImplemented('capped'));
+      partial({ a: { $gt: 1 }, b: { $exists: true }, $or: [{ c: 'x' }, { d: { $in: [1] } }] }),
+    ).resolves.toBeDefined();
+  });
+
+  it('refuses time-series collections and collMod', async () => {
     await expect(
       db().createCollection('series', { timeseries: { timeField: 't' } }),
     ).rejects.toMatchObject(notImplemented('time-series'));
     await expect(db().command({ collMod: 'kinds' })).rejects.toMatchObject(
       notImplemented('collMod'),
     );
-    expect(
-      await db()
-        .listCollections({ name: { $in: ['capped', 'series'] } })
-        .toArray(),
-    ).toEqual([]);
+    expect(await db().listCollections({ name: 'series' }).toArray()).toEqual([]);
   });
 
   it('refuses a collation other than simple instead of ignoring it', async () => {

@@ -1,6 +1,7 @@
 import { Binary, type Document } from 'bson';
 import { compileQuery } from '../storage/mingo.js';
 import { namespaceNotFound } from '../errors.js';
+import { cappedOptions } from '../storage/capped.js';
 import { collectionName, type CommandHandler } from './context.js';
 
 const listDatabases: CommandHandler = (cmd, { catalog }) => {
@@ -21,7 +22,7 @@ const listCollections: CommandHandler = (cmd, { catalog, cursors, db }) => {
   let infos: Document[] = catalog.collections(db).map((c) => ({
     name: c.name,
     type: 'collection',
-    options: {},
+    options: { ...c.options },
     info: { readOnly: false, uuid: new Binary(Buffer.from(c.ns.padEnd(16, '_').slice(0, 16)), 4) },
     idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
   }));
@@ -35,7 +36,8 @@ const listCollections: CommandHandler = (cmd, { catalog, cursors, db }) => {
 };
 
 const create: CommandHandler = (cmd, { catalog, db }) => {
-  catalog.createCollection(db, collectionName(cmd, 'create'), { failIfExists: true });
+  const options = cappedOptions(cmd);
+  catalog.createCollection(db, collectionName(cmd, 'create'), { failIfExists: true, options });
   return { ok: 1 };
 };
 

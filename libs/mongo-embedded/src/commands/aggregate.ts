@@ -11,11 +11,12 @@ import {
   mentionsUnsafe,
   unaliasOutput,
 } from '../safety/unsafe-keys.js';
+import type { Catalog } from '../storage/catalog.js';
 import { type CommandHandler } from './context.js';
 import { explainAggregate, leadingStages } from './explain.js';
+import { outTarget, writeOut } from './out-stage.js';
 
 const UNSUPPORTED_STAGES = new Set([
-  '$out',
   '$merge',
   '$changeStream',
   '$geoNear',
@@ -30,7 +31,8 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
     throw badValue('database-level aggregation is not supported');
   if (!Array.isArray(cmd.pipeline))
     throw badValue("'pipeline' option must be specified as an array");
-  const pipeline = cmd.pipeline as Document[];
+  const out = outTarget(cmd.pipeline as Document[], db);
+  const pipeline = out ? (cmd.pipeline as Document[]).slice(0, -1) : (cmd.pipeline as Document[]);
   for (const stage of pipeline) {
     const op = Object.keys(stage)[0] ?? '';
     if (UNSUPPORTED_STAGES.has(op))
@@ -39,10 +41,16 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
   const coll = catalog.get(db, cmd.aggregate);
   const lead = leadingStages(coll, pipeline, cmd.hint, !!cmd.explain);
   if (cmd.explain) return explainAggregate(`${db}.${cmd.aggregate}`, pipeline, lead);
-  const source = lead.docs;
-  const rest = pipeline.slice(lead.consumed);
+  const ns = `${db}.${cmd.aggregate}`;
+  const results = runRest(catalog, db, lead.docs, pipeline.slice(lead.consumed));
+  if (!out) return cursors.first(ns, results, batchSizeOf(cmd));
+  writeOut(catalog, out, results);
+  return cursors.first(ns, [], 0, true);
+};
+
+function runRest(catalog: Catalog, db: string, source: Document[], rest: Document[]): Document[] {
   // The stored documents themselves (their numeric types go out with them): nothing to compute.
-  if (rest.length === 0) return cursors.first(`${db}.${cmd.aggregate}`, source, batchSizeOf(cmd));
+  if (rest.length === 0) return source;
   // The pipeline works on copies (stages such as $addFields write into their input) in which
   // `__proto__`, `constructor` and `prototype` keys are aliased: mingo walks paths with plain
   // property access, which would reach a prototype instead of the field.
@@ -60,8 +68,8 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
   if (named || aliasedKeyCount() !== renamedBefore) results = results.map(unaliasOutput);
   if (rest.every((stage) => PER_DOCUMENT.has(Object.keys(stage)[0]!)))
     carryTypesById(source, results);
-  return cursors.first(`${db}.${cmd.aggregate}`, results, batchSizeOf(cmd));
-};
+  return results;
+}
 
 const workingCopy = (doc: Document): Document => {
   const copy = aliasDoc(doc);

@@ -2,12 +2,14 @@ import type { Document } from 'bson';
 import { invalidNamespace } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { CursorStore } from './cursors.js';
+import type { FailPoints } from './fail-points.js';
 
 export interface CommandContext {
   catalog: Catalog;
   cursors: CursorStore;
   db: string;
   connectionId: number;
+  failPoints: FailPoints;
 }
 
 /** Handlers are synchronous on purpose: a command runs start-to-finish without yielding, which makes it atomic. */

@@ -10,6 +10,8 @@ interface OpenCursor {
   ns: string;
   docs: Document[];
   pos: number;
+  /** A find's limit was reached: MongoDB knows the cursor is exhausted. */
+  limitReached: boolean;
 }
 
 /** Results are materialised when the cursor opens, so getMore sees a stable snapshot. */
@@ -32,12 +34,24 @@ export class CursorStore {
     return batch;
   }
 
-  /** Builds the `{cursor: {id, ns, firstBatch}}` reply; keeps a server cursor only if documents remain. */
-  first(ns: string, docs: Document[], batchSize?: number, singleBatch = false): Document {
-    const c: OpenCursor = { ns, docs, pos: 0 };
-    const firstBatch = this.takeBatch(c, batchSize ?? DEFAULT_FIRST_BATCH);
+  /**
+   * Builds the `{cursor: {id, ns, firstBatch}}` reply. A server cursor is kept while documents
+   * remain, and also, as MongoDB's, when a full batch ended exactly on the last document (MongoDB
+   * has not looked past it yet: the next getMore answers an empty batch and id 0), unless a
+   * find's `limit` was reached. `batchSize: 0` answers an empty first batch and keeps the cursor.
+   */
+  first(
+    ns: string,
+    docs: Document[],
+    batchSize?: number,
+    singleBatch = false,
+    limitReached = false,
+  ): Document {
+    const c: OpenCursor = { ns, docs, pos: 0, limitReached };
+    const want = batchSize ?? DEFAULT_FIRST_BATCH;
+    const firstBatch = want === 0 ? [] : this.takeBatch(c, want);
     let id = 0;
-    if (!singleBatch && c.pos < c.docs.length) {
+    if (!singleBatch && (want === 0 || this.staysOpen(c, firstBatch.length, want))) {
       id = this.nextId++;
       this.open.set(id, c);
     }
@@ -48,9 +62,14 @@ export class CursorStore {
     const c = this.open.get(id);
     if (!c || c.ns !== ns) throw cursorNotFound(id);
     const nextBatch = this.takeBatch(c, batchSize);
-    const done = c.pos >= c.docs.length;
+    const done = !this.staysOpen(c, nextBatch.length, batchSize);
     if (done) this.open.delete(id);
     return { cursor: { nextBatch, id: Long.fromNumber(done ? 0 : id), ns }, ok: 1 };
+  }
+
+  private staysOpen(c: OpenCursor, returned: number, batchSize: number | undefined): boolean {
+    if (c.pos < c.docs.length) return true;
+    return !c.limitReached && returned > 0 && returned === batchSize;
   }
 
   kill(ids: number[]): { killed: number[]; notFound: number[] } {

@@ -99,7 +99,7 @@ function fetchInput(stats: ExecStats, query: LeadingStages['query']): Document {
  * The winning plan as MongoDB prints it: COLLSCAN or (COUNT_SCAN | FETCH ← (IXSCAN | SORT_MERGE ←
  * IXSCAN…)), then SORT/SKIP/LIMIT.
  */
-function winningPlan(stats: ExecStats, query: LeadingStages['query'], count: boolean): Document {
+function winningPlan(stats: ExecStats, query: LeadingStages['query'], root?: string): Document {
   let stage: Document = !stats.plan
     ? { stage: 'COLLSCAN', direction: 'forward', docsExamined: stats.docsExamined }
     : stats.countScan
@@ -109,7 +109,7 @@ function winningPlan(stats: ExecStats, query: LeadingStages['query'], count: boo
   if (query.skip) stage = { stage: 'SKIP', skipAmount: query.skip, inputStage: stage };
   if (query.limit)
     stage = { stage: 'LIMIT', limitAmount: Math.abs(query.limit), inputStage: stage };
-  return count ? { stage: 'COUNT', inputStage: stage } : stage;
+  return root ? { stage: root, inputStage: stage } : stage;
 }
 
 function explainDocument(
@@ -118,9 +118,9 @@ function explainDocument(
   stats: ExecStats,
   nReturned: number,
   millis: number,
-  count = false,
+  root?: string,
 ): Document {
-  const plan = winningPlan(stats, query, count);
+  const plan = winningPlan(stats, query, root);
   return {
     explainVersion: '1',
     queryPlanner: {
@@ -148,7 +148,12 @@ export function explainAggregate(ns: string, pipeline: Document[], lead: Leading
   const doc = explainDocument(ns, lead.query, lead.stats, lead.docs.length, 0);
   return {
     ...doc,
-    stages: pipeline.map((s, i) => (i < lead.consumed ? { ...s, $cursor: true } : s)),
+    // As MongoDB prints it: the stages the query layer ran become one `$cursor` stage holding
+    // their plan, followed by the stages the pipeline ran.
+    stages: [
+      { $cursor: { queryPlanner: doc.queryPlanner, executionStats: doc.executionStats } },
+      ...pipeline.slice(lead.consumed),
+    ],
   };
 }
 
@@ -159,6 +164,7 @@ const explain: CommandHandler = (cmd, ctx) => {
   const name = collectionName(inner, kind);
   const coll = ctx.catalog.get(ctx.db, name);
   const ns = `${ctx.db}.${name}`;
+  checkVerbosity(cmd.verbosity);
   const t0 = performance.now();
   if (kind === 'find') {
     const query = {
@@ -177,13 +183,66 @@ const explain: CommandHandler = (cmd, ctx) => {
     const { n, stats } = coll
       ? executeCount(coll, { filter, hint: inner.hint })
       : { n: 0, stats: EMPTY };
-    return explainDocument(ns, { filter }, stats, n, performance.now() - t0, true);
+    return explainDocument(ns, { filter }, stats, n, performance.now() - t0, 'COUNT');
   }
   if (kind === 'aggregate') {
     const pipeline = (inner.pipeline as Document[] | undefined) ?? [];
     return explainAggregate(ns, pipeline, leadingStages(coll, pipeline, inner.hint, true));
   }
-  throw badValue(`explain is not supported for '${kind}'`);
+  const planned = plannedQuery(kind, inner);
+  if (!planned) throw badValue(`explain is not supported for '${kind}'`);
+  // Nothing is written: the plan is the query the command would run, under its root stage.
+  const { docs, stats } = coll
+    ? executeFind(coll, { ...planned.query, hint: planned.hint, explain: true })
+    : { docs: [], stats: EMPTY };
+  const n = planned.root === 'PROJECTION_DEFAULT' ? docs.length : 0;
+  return explainDocument(ns, planned.query, stats, n, performance.now() - t0, planned.root);
 };
+
+const VERBOSITIES = new Set(['queryPlanner', 'executionStats', 'allPlansExecution']);
+
+function checkVerbosity(verbosity: unknown): void {
+  if (verbosity === undefined || VERBOSITIES.has(verbosity as string)) return;
+  throw badValue(
+    `Enumeration value '${String(verbosity)}' for field 'explain.verbosity' is not a valid value.`,
+  );
+}
+
+interface PlannedQuery {
+  query: LeadingStages['query'];
+  hint: unknown;
+  root: string;
+}
+
+/** The query a write or a `distinct` runs, and the stage MongoDB's plan puts over it. */
+function plannedQuery(kind: string, inner: Document): PlannedQuery | undefined {
+  const first = (list: unknown): Document =>
+    (Array.isArray(list) && list[0] && typeof list[0] === 'object' ? list[0] : {}) as Document;
+  switch (kind) {
+    case 'update': {
+      const st = first(inner.updates);
+      const limit = st.multi === true ? undefined : 1;
+      return { query: { filter: st.q as Document, limit }, hint: st.hint, root: 'UPDATE' };
+    }
+    case 'delete': {
+      const st = first(inner.deletes);
+      const limit = st.limit === 1 ? 1 : undefined;
+      return { query: { filter: st.q as Document, limit }, hint: st.hint, root: 'DELETE' };
+    }
+    case 'findAndModify':
+    case 'findandmodify': {
+      const query = { filter: inner.query as Document, sort: inner.sort as Document, limit: 1 };
+      return { query, hint: inner.hint, root: inner.remove === true ? 'DELETE' : 'UPDATE' };
+    }
+    case 'distinct':
+      return {
+        query: { filter: inner.query as Document },
+        hint: inner.hint,
+        root: 'PROJECTION_DEFAULT',
+      };
+    default:
+      return undefined;
+  }
+}
 
 export const explainCommands: Record<string, CommandHandler> = { explain };

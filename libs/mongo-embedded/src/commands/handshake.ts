@@ -68,4 +68,5 @@ export const handshakeCommands: Record<string, CommandHandler> = {
   }),
   getLog: () => ({ totalLinesWritten: 0, log: [], ok: 1 }),
   getFreeMonitoringStatus: () => ({ state: 'disabled', ok: 1 }),
+  configureFailPoint: (cmd, ctx) => ctx.failPoints.configure(cmd),
 };

@@ -24,8 +24,7 @@ const createIndexes: CommandHandler = (cmd, { catalog, db }) => {
       key: raw.key as IndexSpec['key'],
       name: (raw.name as string) ?? defaultName(raw.key),
     };
-    // `background` is a no-op since 4.2 and is not stored by MongoDB either.
-    delete spec.background;
+    // `background` has no effect since 4.2, but MongoDB keeps it in the spec and lists it.
     catalog.createIndex(coll, spec);
   }
   return {

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { badValue, CommandError, invalidNamespace } from '../errors.js';
+import { notImplemented } from './refusals.js';
 import type { Catalog } from '../storage/catalog.js';
 import { compileQuery } from '../storage/mingo.js';
 
@@ -13,10 +14,12 @@ export function validateAsMongoDB(name: string, cmd: Document, catalog: Catalog,
   const target = cmd[name];
   switch (name) {
     case 'find':
-      if (cmd.tailable === true && typeof target === 'string' && catalog.get(db, target))
+      if (cmd.tailable === true && typeof target === 'string' && catalog.get(db, target)) {
+        if (catalog.get(db, target)!.options.capped) throw notImplemented('Tailable cursors');
         throw badValue(
           `error processing query: ns=${db}.${target} tailable cursor requested on non capped collection`,
         );
+      }
       validateFilterOnMissing(cmd.filter, catalog, db, target);
       return;
     case 'count':

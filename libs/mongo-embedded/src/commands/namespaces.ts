@@ -8,7 +8,8 @@ import {
   namespaceNotFound,
 } from '../errors.js';
 import { typedForm } from '../numeric/types.js';
-import type { CommandHandler } from './context.js';
+import type { Collection } from '../storage/collection.js';
+import { collectionName, type CommandHandler } from './context.js';
 
 function splitNamespace(ns: unknown, field: string): [string, string] {
   if (typeof ns !== 'string') throw badValue(`'${field}' must be of type string`);
@@ -51,11 +52,11 @@ const dbStats: CommandHandler = (cmd, { catalog, db }) => {
   let indexSize = 0;
   const collections = catalog.collections(db);
   for (const coll of collections) {
+    const sizes = sizesOf(coll);
     objects += coll.docs.size;
-    for (const doc of coll.docs.values()) dataSize += calculateObjectSize(typedForm(doc));
+    dataSize += sizes.dataSize;
     indexes += coll.indexes.size;
-    for (const idx of coll.indexes.values())
-      indexSize += coll.docs.size * (16 + calculateObjectSize(idx.spec.key as Document));
+    for (const n of Object.values(sizes.indexSizes)) indexSize += n;
   }
   const scaled = (n: number) => Math.floor(n / scale);
   return {
@@ -74,4 +75,45 @@ const dbStats: CommandHandler = (cmd, { catalog, db }) => {
   };
 };
 
-export const namespaceCommands: Record<string, CommandHandler> = { renameCollection, dbStats };
+/** The documents' BSON size, and each index estimated as its key's BSON size per document. */
+function sizesOf(coll: Collection): { dataSize: number; indexSizes: Record<string, number> } {
+  let dataSize = 0;
+  for (const doc of coll.docs.values()) dataSize += calculateObjectSize(typedForm(doc));
+  const indexSizes: Record<string, number> = {};
+  for (const idx of coll.indexes.values())
+    indexSizes[idx.name] = coll.docs.size * (16 + calculateObjectSize(idx.spec.key as Document));
+  return { dataSize, indexSizes };
+}
+
+/** `collStats`, measured as `dbStats` is; a missing collection has zeros, as MongoDB 7 answers. */
+const collStats: CommandHandler = (cmd, { catalog, db }) => {
+  const name = collectionName(cmd, 'collStats');
+  const scale = typeof cmd.scale === 'number' && cmd.scale >= 1 ? Math.floor(cmd.scale) : 1;
+  const coll = catalog.get(db, name);
+  const { dataSize, indexSizes } = coll ? sizesOf(coll) : { dataSize: 0, indexSizes: {} };
+  const count = coll?.docs.size ?? 0;
+  const totalIndexSize = Object.values(indexSizes).reduce((a, b) => a + b, 0);
+  const scaled = (n: number) => Math.floor(n / scale);
+  return {
+    ns: `${db}.${name}`,
+    count,
+    size: scaled(dataSize),
+    avgObjSize: count ? Math.floor(dataSize / count) : 0,
+    storageSize: scaled(dataSize),
+    nindexes: coll?.indexes.size ?? 0,
+    totalIndexSize: scaled(totalIndexSize),
+    totalSize: scaled(dataSize + totalIndexSize),
+    indexSizes: Object.fromEntries(Object.entries(indexSizes).map(([k, v]) => [k, scaled(v)])),
+    scaleFactor: scale,
+    capped: !!coll?.options.capped,
+    ...(coll?.options.max !== undefined ? { max: coll.options.max } : {}),
+    ...(coll?.options.size !== undefined ? { maxSize: scaled(coll.options.size) } : {}),
+    ok: 1,
+  };
+};
+
+export const namespaceCommands: Record<string, CommandHandler> = {
+  renameCollection,
+  dbStats,
+  collStats,
+};

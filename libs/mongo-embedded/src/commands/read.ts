@@ -48,7 +48,9 @@ const find: CommandHandler = (cmd, ctx: CommandContext) => {
     hint: cmd.hint,
   });
   const singleBatch = cmd.singleBatch === true || (limit !== undefined && limit < 0);
-  return ctx.cursors.first(`${ctx.db}.${name}`, docs, num(cmd.batchSize, 'batchSize'), singleBatch);
+  const limitReached = !!limit && docs.length >= Math.abs(limit);
+  const batchSize = num(cmd.batchSize, 'batchSize');
+  return ctx.cursors.first(`${ctx.db}.${name}`, docs, batchSize, singleBatch, limitReached);
 };
 
 const getMore: CommandHandler = (cmd, ctx) => {

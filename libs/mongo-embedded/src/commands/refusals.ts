@@ -8,7 +8,8 @@ export const notImplemented = (feature: string) =>
   new CommandError(238, 'NotImplemented', `${feature} is not supported by mongo-embedded`);
 
 // Stages mingo evaluates (a real implementation, not a stub). `$out` and `$merge` exist in mingo
-// but write into an in-memory array, so they are refused with the stages MongoDB has and this does not.
+// but write into an in-memory array: a final `$out` is this server's own (out-stage.ts), `$merge`
+// is refused with the stages MongoDB has and this does not.
 const SUPPORTED_STAGES = new Set([
   '$addFields',
   '$bucket',
@@ -37,7 +38,6 @@ const SUPPORTED_STAGES = new Set([
   '$unwind',
 ]);
 const MONGODB_ONLY_STAGES = new Set([
-  '$out',
   '$merge',
   '$changeStream',
   '$changeStreamSplitLargeEvent',
@@ -70,7 +70,6 @@ const UNSUPPORTED_OPERATORS: Record<string, string> = {
 };
 
 const UNSUPPORTED_COLLECTION_OPTIONS: Record<string, string> = {
-  capped: 'capped collections',
   timeseries: 'time-series collections',
   clusteredIndex: 'clustered collections',
   viewOn: 'views',
@@ -95,6 +94,15 @@ export const UNSUPPORTED_COMMANDS = [
   'createSearchIndexes',
   'shardCollection',
   'replSetGetStatus',
+  // No profiler, no storage to validate, no users (there is no authentication).
+  'profile',
+  'validate',
+  'createUser',
+  'updateUser',
+  'dropUser',
+  'usersInfo',
+  'createRole',
+  'dropRole',
 ];
 
 const isPlain = (v: unknown): v is Document =>
@@ -123,9 +131,9 @@ function rejectCollation(collation: unknown): void {
   );
 }
 
-function validatePipeline(pipeline: unknown): void {
+function validatePipeline(pipeline: unknown, nested = false): void {
   if (!Array.isArray(pipeline)) return;
-  for (const stage of pipeline) {
+  for (const [i, stage] of pipeline.entries()) {
     const keys = isPlain(stage) ? Object.keys(stage) : [];
     if (keys.length !== 1)
       throw new CommandError(
@@ -134,13 +142,23 @@ function validatePipeline(pipeline: unknown): void {
         'A pipeline stage specification object must contain exactly one field.',
       );
     const name = keys[0]!;
+    if (name === '$out') {
+      if (nested) throw notImplemented('The $out aggregation stage inside another stage');
+      if (i !== pipeline.length - 1)
+        throw new CommandError(
+          40601,
+          'Location40601',
+          '$out can only be the final stage in the pipeline',
+        );
+      continue;
+    }
     if (MONGODB_ONLY_STAGES.has(name)) throw notImplemented(`The ${name} aggregation stage`);
     if (!SUPPORTED_STAGES.has(name))
       throw new CommandError(40324, 'Location40324', `Unrecognized pipeline stage name: '${name}'`);
     const body = (stage as Document)[name] as Document;
-    if (name === '$lookup' || name === '$unionWith') validatePipeline(body?.pipeline);
+    if (name === '$lookup' || name === '$unionWith') validatePipeline(body?.pipeline, true);
     if (name === '$facet' && isPlain(body))
-      for (const sub of Object.values(body)) validatePipeline(sub);
+      for (const sub of Object.values(body)) validatePipeline(sub, true);
   }
   rejectOperators(pipeline);
 }
@@ -157,6 +175,33 @@ function validateHint(hint: unknown, catalog: Catalog, db: string, coll: unknown
       ? collection.indexes.has(hint)
       : [...collection.indexes.values()].some((i) => encodeKey(i.spec.key) === encodeKey(hint));
   if (!found) throw badValue('hint provided does not correspond to an existing index');
+}
+
+// What MongoDB 7 accepts in a partial index's filter (anything else is 67 CannotCreateIndex).
+const PARTIAL_OPERATORS = new Set(['$eq', '$gt', '$gte', '$lt', '$lte', '$type', '$in', '$exists']);
+
+function checkPartialFilter(filter: unknown, depth = 0): void {
+  const refuse = (what: string) => {
+    throw new CommandError(
+      67,
+      'CannotCreateIndex',
+      `Expression not supported in partial index: ${what}`,
+    );
+  };
+  if (!isPlain(filter)) return refuse(JSON.stringify(filter));
+  for (const [k, v] of Object.entries(filter)) {
+    if (k === '$and' || k === '$or') {
+      if (depth > 0 && k === '$or') refuse(k);
+      for (const sub of Array.isArray(v) ? v : []) checkPartialFilter(sub, depth + 1);
+      continue;
+    }
+    if (k.startsWith('$')) refuse(k);
+    if (!isPlain(v) || !Object.keys(v).some((op) => op.startsWith('$'))) continue; // equality
+    for (const [op, arg] of Object.entries(v)) {
+      if (!PARTIAL_OPERATORS.has(op)) refuse(`${k} ${op}`);
+      if (op === '$exists' && arg !== true) refuse(`${k} $exists: ${JSON.stringify(arg)}`);
+    }
+  }
 }
 
 /**
@@ -198,6 +243,8 @@ export function validateCommand(name: string, cmd: Document, catalog: Catalog, d
       for (const spec of (cmd.indexes as Document[]) ?? []) {
         if (!isPlain(spec)) continue;
         rejectCollation(spec.collation);
+        if (spec.partialFilterExpression !== undefined)
+          checkPartialFilter(spec.partialFilterExpression);
         for (const [field, type] of Object.entries(isPlain(spec.key) ? spec.key : {})) {
           if (field === '$**' || field.endsWith('.$**')) throw notImplemented('wildcard indexes');
           const feature = typeof type === 'string' ? INDEX_TYPES[type] : undefined;

@@ -9,6 +9,7 @@ import { assertPathViable, CREATING_OPERATORS } from '../update/paths.js';
 import { INT64_SENSITIVE, applyInt64Operators } from '../update/int64.js';
 import { applyPull } from '../update/pull.js';
 import { setBinaries } from '../update/binary-set.js';
+import { unsetDollarFields } from '../update/dollar-fields.js';
 import { inAliasSpace } from '../safety/alias-space.js';
 import { assertStorableId } from '../storage/collection.js';
 import {
@@ -129,6 +130,12 @@ function applyOperators(
       const binaries = setBinaries(doc, args);
       if (binaries.modified) modified = true;
       args = binaries.rest;
+      if (Object.keys(args).length === 0) continue;
+    }
+    if (effectiveOp === '$unset') {
+      const dollar = unsetDollarFields(doc, args);
+      if (dollar.modified) modified = true;
+      args = dollar.rest;
       if (Object.keys(args).length === 0) continue;
     }
     if (INT64_SENSITIVE.has(effectiveOp)) {

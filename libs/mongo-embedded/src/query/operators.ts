@@ -2,7 +2,7 @@ import type { Binary, Document } from 'bson';
 import type { Options } from 'mingo/core';
 import * as comparison from 'mingo/operators/query/comparison';
 import { numericTypeAt } from '../numeric/types.js';
-import { isUnsafeKey, ownField } from '../safety/unsafe-keys.js';
+import { isPlainDoc, isUnsafeKey, ownField } from '../safety/unsafe-keys.js';
 import { bsonTypeOf, NUMERIC_TYPES, typeAlias } from './bson-types.js';
 import type { Query } from 'mingo';
 import { compareNumeric, typeRank } from '../storage/bson-order.js';
@@ -93,11 +93,15 @@ const SPECIAL = new Set([
 ]);
 const isSpecial = (v: unknown): boolean =>
   !!v && typeof v === 'object' && SPECIAL.has((v as { _bsontype?: string })._bsontype ?? '');
+/** Compared by `encodeKey`, which keeps a document's field order (and equates 1 with 1.0). */
+const isSpecialOrDoc = (v: unknown): boolean => isSpecial(v) || isPlainDoc(v);
 
 /**
  * `$eq`/`$in` (and their negations) where mingo's equality is wrong: between an int64 or a
- * Decimal128 and any number, exactly, and on MinKey, MaxKey, Code, DBRef, symbols, BSON regexes,
- * timestamps and BinData by their BSON value. Everything else is mingo's (and costs nothing more).
+ * Decimal128 and any number, exactly, on MinKey, MaxKey, Code, DBRef, symbols, BSON regexes,
+ * timestamps and BinData by their BSON value, and on embedded documents field by field in order
+ * (MongoDB compares BSON: `{h: 14, w: 21}` does not equal `{w: 21, h: 14}`; mingo ignores the
+ * order). Everything else is mingo's (and costs nothing more).
  */
 function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator {
   const fallback = (comparison as unknown as Record<string, QueryOperator>)[name]!;
@@ -105,7 +109,7 @@ function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator 
   const isList = name === '$in' || name === '$nin';
   return (selector, value, options) => {
     const wanted = isList ? (Array.isArray(value) ? (value as unknown[]) : []) : [value];
-    const special = new Set(wanted.filter(isSpecial).map(encodeKey));
+    const special = new Set(wanted.filter(isSpecialOrDoc).map(encodeKey));
     // In `$in`/`$nin` a regex matches strings by pattern (mingo compares it as a value).
     const patterns = isList
       ? wanted.flatMap((w) => (w instanceof RegExp ? [[w, regexKey(w)!] as const] : []))
@@ -114,7 +118,7 @@ function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator 
     const plainNumbers = wanted.filter((w) => typeof w === 'number');
     if (special.size === 0 && exact.length === 0 && plainNumbers.length === 0 && !patterns.length)
       return fallback(selector, value, options);
-    const rest = wanted.filter((w) => !isSpecial(w));
+    const rest = wanted.filter((w) => !isSpecialOrDoc(w));
     // mingo negates inside `$ne`/`$nin`; match positively on the rest, negate once here.
     const positive = (comparison as unknown as Record<string, QueryOperator>)[
       isList ? '$in' : '$eq'
@@ -125,7 +129,7 @@ function longAwareEquality(name: '$eq' | '$ne' | '$in' | '$nin'): QueryOperator 
     const parts = selector.split('.');
     const equal = (v: unknown) =>
       patterns.some(([re, key]) => regexMatches(re, key, v)) ||
-      (special.size > 0 && isSpecial(v) && special.has(encodeKey(v))) ||
+      (special.size > 0 && isSpecialOrDoc(v) && special.has(encodeKey(v))) ||
       (isNumber(v) &&
         (isExactNumber(v) || exact.length > 0) &&
         numbers.some((w) => compareNumeric(v, w) === 0));

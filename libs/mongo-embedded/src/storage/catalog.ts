@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { invalidNamespace, namespaceExists } from '../errors.js';
 import { typedForm } from '../numeric/types.js';
+import { overflow, type CollectionOptions } from './capped.js';
 import { Collection } from './collection.js';
 import type { IndexSpec } from './index-store.js';
 import type { Journal } from './journal.js';
@@ -34,7 +35,11 @@ export class Catalog {
     return this.get(db, name) ?? this.createCollection(db, name);
   }
 
-  createCollection(db: string, name: string, { failIfExists = false } = {}): Collection {
+  createCollection(
+    db: string,
+    name: string,
+    { failIfExists = false, options = {} as CollectionOptions } = {},
+  ): Collection {
     if (
       !name ||
       /[$\0]/.test(name) ||
@@ -51,9 +56,9 @@ export class Catalog {
     }
     let colls = this.dbs.get(db);
     if (!colls) this.dbs.set(db, (colls = new Map()));
-    const coll = new Collection(db, name);
+    const coll = new Collection(db, name, options);
     colls.set(name, coll);
-    this.log({ o: 'createColl', db, c: name });
+    this.log({ o: 'createColl', db, c: name, ...optionsRecord(options) });
     return coll;
   }
 
@@ -81,11 +86,22 @@ export class Catalog {
     this.dropCollection(from.db, from.name);
   }
 
+  /** Replaces a collection (created if missing) by `staged`'s indexes and documents, journaled. */
+  replaceContents(db: string, name: string, staged: Collection): void {
+    this.dropCollection(db, name);
+    const target = this.createCollection(db, name);
+    for (const idx of staged.indexes.values())
+      if (idx.name !== '_id_') this.createIndex(target, idx.spec);
+    for (const doc of staged.docs.values()) this.insert(target, doc);
+  }
+
   /** `rawDoc`, when given, must be the exact BSON `doc` was decoded from (see `Journal.appendPut`). */
   insert(coll: Collection, doc: Document, rawDoc?: Uint8Array): void {
     coll.insert(doc);
     if (this.journal && !this.replaying)
       this.journal.appendPut(coll.db, coll.name, rawDoc ? doc : typedForm(doc), rawDoc);
+    // A capped collection drops its oldest documents to make room (journaled as deletes).
+    if (coll.options.capped) for (const old of overflow(coll)) this.remove(coll, old);
   }
 
   replace(coll: Collection, oldDoc: Document, newDoc: Document): void {
@@ -121,7 +137,7 @@ export class Catalog {
   private apply(r: JournalRecord): void {
     switch (r.o) {
       case 'createColl':
-        this.createCollection(r.db, r.c);
+        this.createCollection(r.db, r.c, { options: (r.opts ?? {}) as CollectionOptions });
         return;
       case 'dropColl':
         this.dropCollection(r.db, r.c);
@@ -148,7 +164,7 @@ export class Catalog {
   *snapshot(): Generator<JournalRecord> {
     for (const [db, colls] of this.dbs) {
       for (const coll of colls.values()) {
-        yield { o: 'createColl', db, c: coll.name };
+        yield { o: 'createColl', db, c: coll.name, ...optionsRecord(coll.options) };
         for (const idx of coll.indexes.values()) {
           if (idx.name !== '_id_') yield { o: 'createIndex', db, c: coll.name, spec: idx.spec };
         }
@@ -178,3 +194,6 @@ export class Catalog {
     return removed;
   }
 }
+
+const optionsRecord = (options: CollectionOptions): { opts?: CollectionOptions } =>
+  Object.keys(options).length > 0 ? { opts: options } : {};

@@ -1,5 +1,6 @@
 import { ObjectId, type Document } from 'bson';
 import { CommandError, DuplicateKeyError, badValue, indexNotFound } from '../errors.js';
+import type { CollectionOptions } from './capped.js';
 import { checkIndexConflict } from './index-conflicts.js';
 import { IndexStore, type IndexSpec } from './index-store.js';
 import { executeFind } from './query-exec.js';
@@ -25,6 +26,7 @@ export class Collection {
   constructor(
     readonly db: string,
     readonly name: string,
+    readonly options: CollectionOptions = {},
   ) {
     // `_id` uniqueness is `docs` itself: the index keeps only its ordered entries, built on first use.
     this.indexes.set(

@@ -9,7 +9,7 @@ import { rememberNumericTypes } from '../numeric/types.js';
  * over a snapshot that already contains some of its effects converges to the same state.
  */
 export type JournalRecord =
-  | { o: 'createColl'; db: string; c: string }
+  | { o: 'createColl'; db: string; c: string; opts?: Document }
   | { o: 'dropColl'; db: string; c: string }
   | { o: 'dropDb'; db: string }
   | { o: 'createIndex'; db: string; c: string; spec: Document }
