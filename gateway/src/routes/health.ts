@@ -54,10 +54,11 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthRouteDeps):
 }
 
 /**
- * NATS answers a PING within a second. An open connection is not enough: a frozen server
- * (SIGSTOP) keeps the socket open and answers nothing (issue #18).
+ * NATS answers a PING within half a second. An open connection is not enough: a frozen server
+ * (SIGSTOP) keeps the socket open and answers nothing (issue #18); the probe itself is answered
+ * within the second every request gets (issue #41).
  */
-async function natsAnswers(nats: NatsConnection, timeoutMs = 1_000): Promise<boolean> {
+async function natsAnswers(nats: NatsConnection, timeoutMs = 500): Promise<boolean> {
   if (nats.isClosed()) return false;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>(
