@@ -1,4 +1,9 @@
-import { notFound, permissionDenied, validationFailed } from '@inventory/platform';
+import {
+  notFound,
+  permissionDenied,
+  validationFailed,
+  type FieldViolation,
+} from '@inventory/platform';
 import { verifyPassword } from '../domain/password.js';
 import { addedElevatedScopes } from '@inventory/access';
 import { checkAllowlist, checkName, checkRateLimit, checkScopes } from '../domain/token-rules.js';
@@ -16,6 +21,8 @@ export interface UpdateTokenInput {
   rateLimitPerMinute?: number;
   password?: string;
   twoFactorCode?: string;
+  /** The gateway's type errors, answered together with these rules' (one 422). */
+  inputViolations?: readonly FieldViolation[];
 }
 
 export class UpdateToken {
@@ -35,7 +42,7 @@ export class UpdateToken {
     const token = await this.tokens.findOwned(tenantId, userId, tokenId);
     if (!token) throw notFound('Personal access token not found.');
 
-    const violations = new Violations();
+    const violations = new Violations(input.inputViolations);
     const set: Partial<TokenDocument> = {};
     if (input.name !== undefined) {
       checkName(input.name, violations);
