@@ -1,0 +1,115 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from '../../src/fixtures/browser.js';
+import type { TenantFixture } from '../../src/fixtures/tenants.js';
+import { BROWSER_TEST_MS, useWebApp, type WebSystem } from './web-harness.js';
+
+const TOKENS = '/app/settings/developer/tokens';
+
+/** The defects an admin met trying the app (issue 43), each as the admin met it. */
+describe('the web app in Chromium: what an admin found wrong', () => {
+  let web: WebSystem;
+  let owner: TenantFixture;
+  let page: Page;
+  useWebApp({ slug: 'webapp-defects', signedIn: true }, (app) => ({ web, owner, page } = app));
+  const origin = () => web.origin(owner.host);
+
+  /** Creates a token through the form and returns its plain text. */
+  const createToken = async (name: string, allowlist = '') => {
+    await page.goto(`${origin()}${TOKENS}`);
+    await page.getByRole('button', { name: 'New token' }).click();
+    const form = page.getByRole('form', { name: 'New token' });
+    await form.getByLabel('Name').fill(name);
+    if (allowlist) await form.getByLabel(/IP allowlist/).fill(allowlist);
+    await form.getByRole('button', { name: 'Create token' }).click();
+    const plain = await page.getByTestId('new-token').inputValue();
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    return plain;
+  };
+
+  it(
+    'names every bad field of one submission, each against its field and line, in plain words',
+    async () => {
+      await page.goto(`${origin()}${TOKENS}`);
+      await page.getByRole('button', { name: 'New token' }).click();
+      const form = page.getByRole('form', { name: 'New token' });
+      const errorsOf = (name: string) =>
+        form
+          .locator('.field', { has: page.locator(`[name="${name}"]`) })
+          .locator('.field-error')
+          .allTextContents();
+      await form.getByLabel(/Expires on/).fill('2020-01-01');
+      await form.getByLabel(/IP allowlist/).fill('not-an-ip\n10.0.0.0/33');
+      await form.getByLabel(/Rate limit/).fill('5000');
+      await form.getByRole('button', { name: 'Create token' }).click();
+      // One answer names all four fields (defect 3)…
+      await form
+        .locator('.field', { has: page.locator('[name="rate_limit_per_minute"]') })
+        .locator('.field-error')
+        .waitFor();
+      expect(await errorsOf('name')).toEqual(['Name is required.']);
+      expect(await errorsOf('expires_at')).toEqual(['Must be a date after now.']);
+      expect(await errorsOf('rate_limit_per_minute')).toEqual(['Must be between 1 and 1000.']);
+      // …each bad line by its number and value, in words a person uses (defect 5).
+      expect(await errorsOf('ip_allowlist')).toEqual([
+        'Line 1, “not-an-ip”: must be a valid IPv4 or IPv6 CIDR range.',
+        'Line 2, “10.0.0.0/33”: must be a valid IPv4 or IPv6 CIDR range.',
+      ]);
+      expect(await form.textContent()).not.toMatch(
+        /ip_allowlist|rate_limit_per_minute|The [\w ]+ field/,
+      );
+      // The banner points at the fields instead of repeating them.
+      expect(await form.locator('.form-error').textContent()).toBe(
+        'Check the 4 fields marked above.',
+      );
+      await screenshot(page, 'token-form-all-errors');
+      await form.getByRole('button', { name: 'Cancel' }).click();
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'lists a 404 and an IP-refused 403 in the history of the token that made them (rule 8)',
+    async () => {
+      const plain = await createToken('Refused from here', '203.0.113.0/24');
+      const call = owner.withToken(plain);
+      expect((await call('GET', '/api/user')).status).toBe(403);
+      expect((await call('GET', '/api/does-not-exist')).status).toBe(404);
+      const id = plain.split('|')[0]!;
+      await page.goto(`${origin()}${TOKENS}/${id}`);
+      const history = page.getByRole('table', { name: 'Request history' });
+      // The request log is written after the answer: reload until both show.
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            await history.or(page.getByText('No requests match.')).waitFor();
+            return (await history.count()) ? history.locator('tbody tr').allTextContents() : [];
+          },
+          { timeout: 90_000 },
+        )
+        .toEqual([
+          expect.stringMatching(/GET \/api\/does-not-exist.*404/),
+          expect.stringMatching(/GET \/api\/user.*403/),
+        ]);
+      await page.goto(`${origin()}${TOKENS}`);
+      const row = page.locator(`tr[data-token-id="${id}"]`);
+      expect(await row.locator('td[data-label="Last used"]').textContent()).not.toBe('never');
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'explains a bad status filter in words, against the field',
+    async () => {
+      const plain = await createToken('Filtered');
+      const id = plain.split('|')[0]!;
+      await page.goto(`${origin()}${TOKENS}/${id}?status=abc`);
+      const error = page.locator('#filter-status-error');
+      expect(await error.textContent()).toBe(
+        '“abc” is not a status: use codes such as 200 or 404, or classes such as 4xx.',
+      );
+    },
+    BROWSER_TEST_MS,
+  );
+});
