@@ -1,17 +1,28 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
+import { npmRunEmit } from '../../src/fixtures/emit.js';
 import type { TenantFixture } from '../../src/fixtures/tenants.js';
-import { BROWSER_TEST_MS, useWebApp, type WebSystem } from './web-harness.js';
+import { BROWSER_TEST_MS, PROVIDER_KEY, signIn, useWebApp, type WebSystem } from './web-harness.js';
 
 const TOKENS = '/app/settings/developer/tokens';
+const PARCEL = '/app/integrations/parcel-tracking';
+const NUMBER = '1Z999AA10123456790';
 
 /** The defects an admin met trying the app (issue 43), each as the admin met it. */
-describe('the web app in Chromium: what an admin found wrong', () => {
+describe('the web app in Chromium: what an admin found wrong', { shuffle: false }, () => {
   let web: WebSystem;
   let owner: TenantFixture;
   let page: Page;
-  useWebApp({ slug: 'webapp-defects', signedIn: true }, (app) => ({ web, owner, page } = app));
+  useWebApp(
+    {
+      slug: 'webapp-defects',
+      signedIn: true,
+      // Registration (and a fresh row's first poll) runs soon after the emit.
+      parcelTrackingEnv: { TRACKING_WORKER_INTERVAL_MS: '500' },
+    },
+    (app) => ({ web, owner, page } = app),
+  );
   const origin = () => web.origin(owner.host);
 
   /** Creates a token through the form and returns its plain text. */
@@ -109,6 +120,87 @@ describe('the web app in Chromium: what an admin found wrong', () => {
       expect(await error.textContent()).toBe(
         '“abc” is not a status: use codes such as 200 or 404, or classes such as 4xx.',
       );
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'keeps the dashboard live: what arrived while another tab was open shows, and it refreshes itself',
+    async () => {
+      await page.goto(`${origin()}${PARCEL}`);
+      const connect = page.getByRole('form', { name: 'Connect parcel tracking' });
+      await connect.getByLabel('Provider API key').fill(PROVIDER_KEY);
+      await connect.getByRole('button', { name: 'Connect' }).click();
+      const webhookUrl = await page.getByTestId('webhook-url').textContent();
+      web.sim.addKey({
+        key: PROVIDER_KEY,
+        webhookUrl: `${origin()}${new URL(webhookUrl!).pathname}`,
+      });
+      await page.getByRole('link', { name: 'Trackings' }).click();
+      await npmRunEmit(web.system, 'shipment.tracking_assigned', owner.tenant.slug, {
+        trackable_type: 'sales_order_fulfillment',
+        trackable_id: 801,
+        trackable_label: 'SO-801 / F1',
+        trackable_url: '/sales-orders/801/fulfillments/1',
+        tracking_number: NUMBER,
+        sales_channel_id: 1,
+        sub_channel_id: 11,
+      });
+      const status = page
+        .getByRole('table', { name: 'Trackings' })
+        .getByRole('row')
+        .filter({ hasText: NUMBER })
+        .locator('[data-status]');
+      const refreshUntil = (expected: string) =>
+        expect
+          .poll(
+            async () => {
+              await page.getByRole('button', { name: 'Refresh' }).click();
+              return (await status.count()) ? status.getAttribute('data-status') : 'no row';
+            },
+            { timeout: 90_000 },
+          )
+          .toBe(expected);
+      await refreshUntil('not_found');
+      web.sim.advance(NUMBER);
+      await refreshUntil('info_received');
+
+      // Defect 1: the Dashboard tab showed the instance as it was when the section opened.
+      await page.getByRole('link', { name: 'Dashboard' }).click();
+      const counts = page.getByTestId('status-counts');
+      const count = (bucket: string) =>
+        counts.locator(`[data-status="${bucket}"]`).textContent({ timeout: 1_000 });
+      await expect.poll(() => count('info_received'), { timeout: 30_000 }).toBe('1');
+      expect(await page.getByTestId('last-webhook').textContent()).not.toBe('—');
+      // Live: the next push shows without a click or a reload.
+      web.sim.advance(NUMBER);
+      await expect.poll(() => count('in_transit'), { timeout: 90_000 }).toBe('1');
+      expect(await count('info_received')).toBe('0');
+      await page.getByText(/^Updated /).waitFor();
+      // Each bucket opens the trackings list filtered to it.
+      await counts.getByRole('link', { name: /in transit/i }).click();
+      await page.waitForURL(/\/trackings\?filter%5Bdelivery_status%5D=in_transit/);
+      await status.waitFor();
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'finds the connected integration from another browser (defect 2)',
+    async () => {
+      const { context, page: elsewhere } = await web.newPage();
+      try {
+        await signIn(elsewhere, origin(), { email: owner.user.email, password: owner.password });
+        await elsewhere
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: 'Parcel tracking' })
+          .click();
+        await elsewhere.getByTestId('status-counts').waitFor();
+        expect(await elsewhere.getByText('Connect your parcel-tracking provider').count()).toBe(0);
+        expect(await elsewhere.evaluate<number>('Object.keys(localStorage).length')).toBe(0);
+      } finally {
+        await context.close();
+      }
     },
     BROWSER_TEST_MS,
   );
