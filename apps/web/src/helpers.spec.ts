@@ -61,6 +61,8 @@ describe('date filters', () => {
   it('converts between the API m/d/Y and the input YYYY-MM-DD, and rejects other text', () => {
     expect(apiDateToInput('3/7/2026')).toBe('2026-03-07');
     expect(apiDateToInput('12/31/2026')).toBe('2026-12-31');
+    expect(apiDateToInput('13/45/2026')).toBe('');
+    expect(apiDateToInput('2/30/2026')).toBe('');
     expect(inputDateToApi('2026-03-07')).toBe('03/07/2026');
     expect(inputDateToApi('')).toBe('');
     expect(apiDateToInput('2026-03-07')).toBe('');

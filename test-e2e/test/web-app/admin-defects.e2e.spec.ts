@@ -204,4 +204,86 @@ describe('the web app in Chromium: what an admin found wrong', { shuffle: false 
     },
     BROWSER_TEST_MS,
   );
+
+  /** The boxes that scroll sideways or hold something wider than themselves (none when all fits). */
+  const overflowing = () =>
+    page.evaluate<string[]>(
+      `[...document.querySelectorAll('.table-wrap, fieldset')]
+        .filter((box) => box.scrollWidth > box.clientWidth + 1)
+        .map((box) => box.className || box.tagName)`,
+    );
+
+  it(
+    'layout and state: a whole revoke warning, events inside their box, no stale notice (defect 6)',
+    async () => {
+      await page.goto(`${origin()}${TOKENS}`);
+      const row = page.locator(`tr[data-token-id="${owner.tokenId}"]`);
+      // A notice from the last save goes once the next edit starts.
+      await row.getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      const saved = page.getByText('Saved “fixture”.');
+      await saved.waitFor();
+      await row.getByRole('button', { name: 'Edit' }).click();
+      await saved.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      // The revoke question shows whole at 1280 px: nothing scrolls it out of its table.
+      expect(await overflowing()).toEqual([]);
+      await row.getByRole('button', { name: 'Revoke' }).click();
+      const question = row.getByText('Calls with it stop working at once.', { exact: false });
+      await question.waitFor();
+      await screenshot(page, 'token-revoke-question');
+      expect(await overflowing()).toEqual([]);
+      const box = (await question.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(1280);
+      await row.getByRole('button', { name: 'Cancel' }).click();
+
+      // The webhook event checkboxes stay inside their box, at 1280 and 390 px.
+      await page.goto(`${origin()}/app/webhooks`);
+      await page.getByRole('button', { name: 'New subscription' }).click();
+      const form = page.getByRole('form', { name: 'New subscription' });
+      await form.getByRole('checkbox', { name: 'purchase_order.submitted' }).waitFor();
+      expect(await overflowing()).toEqual([]);
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await overflowing()).toEqual([]);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      // The signing secret's Copy button says what it did.
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: origin(),
+      });
+      await form.getByLabel('Endpoint URL').fill(`${web.receiverUrl}/hooks/defects`);
+      await form.getByRole('checkbox', { name: 'sales_order.created' }).check();
+      await form.getByRole('button', { name: 'Create subscription' }).click();
+      const secret = page.getByRole('region', { name: 'Signing secret' });
+      await secret.getByRole('button', { name: 'Copy' }).click();
+      await secret.getByText('Copied to the clipboard.').waitFor();
+      expect(await page.evaluate<string>('navigator.clipboard.readText()')).toMatch(/^whsec_/);
+      await secret.getByRole('button', { name: 'I have saved it' }).click();
+
+      // A date from a shared link that is no date leaves the date input empty, and says so.
+      await page.goto(`${origin()}${PARCEL}/trackings?filter%5Bdate_from%5D=13%2F45%2F2026`);
+      const from = page.getByLabel('Created from');
+      await page.locator('.field', { has: from }).locator('.field-error').waitFor();
+      expect(await from.inputValue()).toBe('');
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it('names each page in the title, and has a favicon (defect 6)', async () => {
+    for (const [path, title] of [
+      [TOKENS, 'Personal access tokens · Inventory'],
+      ['/app/webhooks', 'Webhooks · Inventory'],
+      [`${PARCEL}/trackings`, 'Trackings · Parcel tracking · Inventory'],
+      ['/app/settings/security', 'Security · Inventory'],
+    ] as const) {
+      await page.goto(`${origin()}${path}`);
+      await expect.poll(() => page.title()).toBe(title);
+    }
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    // Fetched by the page itself: the tenant host resolves only inside the browser.
+    const answer = await page.evaluate<[number, string]>(
+      `fetch(${JSON.stringify(icon)}).then((r) => [r.status, r.headers.get('content-type')])`,
+    );
+    expect(answer[0]).toBe(200);
+    expect(answer[1]).toContain('image/svg+xml');
+  });
 });
