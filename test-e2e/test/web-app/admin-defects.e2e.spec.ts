@@ -1,8 +1,10 @@
+import { waitFor } from '@inventory/local-infra';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
 import { npmRunEmit } from '../../src/fixtures/emit.js';
-import type { TenantFixture } from '../../src/fixtures/tenants.js';
+import { createUserWithToken, type TenantFixture } from '../../src/fixtures/tenants.js';
+import { totpCode } from '../../src/fixtures/totp.js';
 import { BROWSER_TEST_MS, PROVIDER_KEY, signIn, useWebApp, type WebSystem } from './web-harness.js';
 
 const TOKENS = '/app/settings/developer/tokens';
@@ -286,4 +288,42 @@ describe('the web app in Chromium: what an admin found wrong', { shuffle: false 
     expect(answer[0]).toBe(200);
     expect(answer[1]).toContain('image/svg+xml');
   });
+
+  it(
+    'says a reused two-factor code is already used, not invalid (defect 6)',
+    async () => {
+      const user = await createUserWithToken(web.system, owner.tenant);
+      const { context, page: tab } = await web.newPage();
+      try {
+        await signIn(tab, origin(), { email: user.user.email, password: user.password });
+        await tab.getByRole('link', { name: 'Security' }).click();
+        await tab.getByRole('button', { name: 'Set up two-factor' }).click();
+        const secret = (await tab.getByTestId('totp-secret').textContent())!;
+        // Confirmed with the previous step's code, early in a step, so the current one is unused.
+        await waitFor(() => Date.now() % 30_000 < 15_000, { everyMs: 200, timeoutMs: 40_000 });
+        await tab.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
+        await tab.getByRole('button', { name: 'Confirm and turn on' }).click();
+        await tab.getByText('Two-factor authentication is on.').waitFor();
+        const code = totpCode(secret);
+        const signInWith = async () => {
+          await tab.getByRole('button', { name: 'Sign out' }).click();
+          await tab.getByLabel('Email').fill(user.user.email);
+          await tab.getByLabel('Password').fill(user.password);
+          await tab.getByRole('button', { name: 'Sign in' }).click();
+          await tab.getByLabel('Two-factor code').fill(code);
+          await tab.getByRole('button', { name: 'Sign in' }).click();
+        };
+        await signInWith();
+        await tab.getByRole('button', { name: 'Sign out' }).waitFor();
+        await signInWith();
+        const error = tab.locator('.field', { has: tab.getByLabel('Two-factor code') });
+        expect(await error.locator('.field-error').textContent()).toBe(
+          'This two-factor code has already been used. Wait for the next code from your app.',
+        );
+      } finally {
+        await context.close();
+      }
+    },
+    BROWSER_TEST_MS,
+  );
 });

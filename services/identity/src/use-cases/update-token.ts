@@ -11,7 +11,7 @@ import { messages, Violations } from '../domain/validation.js';
 import type { TokenEvents } from '../events/token-events.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserRepository } from '../store/users.js';
-import type { SecondFactor } from './second-factor.js';
+import { twoFactorRefusal, type SecondFactor } from './second-factor.js';
 
 export interface UpdateTokenInput {
   name?: string;
@@ -72,11 +72,10 @@ export class UpdateToken {
       if (missing.length > 0) throw validationFailed(missing);
       if (!(await verifyPassword(input.password!, user.password_hash)))
         throw permissionDenied('The provided password is incorrect.', 'invalid_password');
-      if (user.two_factor_enabled && !(await this.secondFactor.check(user, input.twoFactorCode!))) {
-        throw permissionDenied(
-          'The provided two factor authentication code was invalid.',
-          'invalid_two_factor_code',
-        );
+      if (user.two_factor_enabled) {
+        const outcome = await this.secondFactor.verify(user, input.twoFactorCode!);
+        if (outcome !== 'ok')
+          throw permissionDenied(twoFactorRefusal(outcome), 'invalid_two_factor_code');
       }
     }
 
