@@ -27,6 +27,8 @@ export type Usage = UsageAnswer['data'];
 
 export type KeyTestAnswer = Schemas['PostIntegrationsParcelTrackingTestResponse'];
 export type ConnectAnswer = Schemas['PostIntegrationsParcelTrackingInstancesResponse'];
+/** The tenant's instance, found without its id: a list of 0 or 1. */
+export type InstanceListAnswer = Schemas['GetIntegrationsParcelTrackingInstancesResponse'];
 export type InstanceAnswer = Schemas['GetIntegrationsParcelTrackingInstancesByInstanceResponse'];
 /** The instance with its dashboard, as GET answers it. */
 export type Instance = InstanceAnswer['data'];

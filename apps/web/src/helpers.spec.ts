@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, withQuery } from './api.js';
 import { errorFor } from './components/field.js';
 import { apiDateToInput, inputDateToApi } from './dates.js';
+import { fieldsNamed, messagesFor } from './messages.js';
 import { match } from './router.js';
 import { isElevatedScope, SCOPES } from '@inventory/access';
 import { scopesByResource } from './pages/tokens/scopes.js';
@@ -60,6 +61,8 @@ describe('date filters', () => {
   it('converts between the API m/d/Y and the input YYYY-MM-DD, and rejects other text', () => {
     expect(apiDateToInput('3/7/2026')).toBe('2026-03-07');
     expect(apiDateToInput('12/31/2026')).toBe('2026-12-31');
+    expect(apiDateToInput('13/45/2026')).toBe('');
+    expect(apiDateToInput('2/30/2026')).toBe('');
     expect(inputDateToApi('2026-03-07')).toBe('03/07/2026');
     expect(inputDateToApi('')).toBe('');
     expect(apiDateToInput('2026-03-07')).toBe('');
@@ -82,5 +85,31 @@ describe('scopes', () => {
     expect(isElevatedScope('orders:write')).toBe(true);
     expect(isElevatedScope('webhooks:manage')).toBe(true);
     expect(isElevatedScope('orders:read')).toBe(false);
+  });
+});
+
+describe('messagesFor (an API message in words for the field it is shown against)', () => {
+  it('drops the field name, names a list item by its line, keeps unknown wording', () => {
+    const errors = {
+      name: ['The name field is required.'],
+      rate_limit_per_minute: ['The rate limit per minute field must be between 1 and 1000.'],
+      'ip_allowlist.1': ['The ip_allowlist.1 field must be a valid IPv4 or IPv6 CIDR range.'],
+      'scopes.0': ['The selected scopes.0 is invalid: "x" is not a known scope.'],
+      other: ['Something else.'],
+    };
+    expect(messagesFor(errors, 'name', { label: 'Name' })).toEqual(['Name is required.']);
+    expect(messagesFor(errors, 'rate_limit_per_minute')).toEqual(['Must be between 1 and 1000.']);
+    expect(messagesFor(errors, 'ip_allowlist', { item: (i) => `Line ${i + 1}` })).toEqual([
+      'Line 2: must be a valid IPv4 or IPv6 CIDR range.',
+    ]);
+    expect(messagesFor(errors, 'scopes')).toEqual(['Item 1: "x" is not a known scope.']);
+    expect(messagesFor(errors, 'other')).toEqual(['Something else.']);
+    expect(fieldsNamed(errors)).toEqual([
+      'name',
+      'rate_limit_per_minute',
+      'ip_allowlist',
+      'scopes',
+      'other',
+    ]);
   });
 });

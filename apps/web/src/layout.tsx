@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks';
 import { AlertsBell } from './components/alerts-bell.js';
 import { Link } from './components/link.js';
 import { match, useRoute } from './router.js';
@@ -17,6 +18,30 @@ const NAV = [
   { to: '/settings/developer/tokens', label: 'Access tokens' },
   { to: '/settings/security', label: 'Security' },
 ];
+
+const PARCEL_TABS: Record<string, string> = {
+  trackings: 'Trackings',
+  webhooks: 'Webhook log',
+  activity: 'Activity',
+  settings: 'Settings',
+};
+
+/** The page's name for the window title and history, most specific first. */
+export function titleOf(path: string): string {
+  if (path === '/' || path === '') return 'Home';
+  if (match('/settings/developer/tokens', path)) return 'Personal access tokens';
+  const token = match('/settings/developer/tokens/:id', path);
+  if (token) return `Token #${token.id} · Personal access tokens`;
+  if (path.startsWith('/integrations/parcel-tracking')) {
+    const tab = PARCEL_TABS[path.split('/')[3] ?? ''];
+    return tab ? `${tab} · Parcel tracking` : 'Parcel tracking';
+  }
+  if (match('/webhooks', path)) return 'Webhooks';
+  const subscription = match('/webhooks/:id', path);
+  if (subscription) return `Subscription #${subscription.id} · Webhooks`;
+  if (match('/settings/security', path)) return 'Security';
+  return 'Page not found';
+}
 
 function Page(props: { path: string }) {
   const { path } = props;
@@ -43,6 +68,9 @@ export function Layout() {
   const { user, signOut } = useSession();
   const { path } = useRoute();
   const section = (to: string) => (to === '/' ? path === '/' : path.startsWith(to));
+  useEffect(() => {
+    document.title = `${titleOf(path)} · Inventory`;
+  }, [path]);
   return (
     <div class="shell">
       <a class="skip" href="#main">

@@ -3,6 +3,7 @@ import {
   type CreateInstanceRequest,
   type CreateInstanceResponse,
   type GetInstanceResponse,
+  type Instance,
   type ListTrackingsRequest,
   type ListTrackingsResponse,
   type ListTrackableChannelsResponse,
@@ -19,6 +20,8 @@ export interface ParcelTrackingAdapter {
   testApiKey(request: TestApiKeyRequest): Promise<TestApiKeyResponse>;
   createInstance(request: CreateInstanceRequest): Promise<CreateInstanceResponse>;
   getInstance(id: number): Promise<GetInstanceResponse>;
+  /** The caller's tenant's instance, if connected: 0 or 1 (the singleton). */
+  listInstances(): Promise<Instance[]>;
   updateInstance(request: UpdateInstanceRequest): Promise<UpdateInstanceResponse>;
   deleteInstance(id: number): Promise<void>;
   listTrackableChannels(id: number): Promise<ListTrackableChannelsResponse>;
@@ -72,6 +75,7 @@ export function createParcelTrackingAdapter(
     testApiKey: (request) => asHttp(() => handle.call.testApiKey(request, provider)),
     createInstance: (request) => asHttp(() => handle.call.createInstance(request, provider)),
     getInstance: (id) => asHttp(() => handle.call.getInstance({ id }, dashboard)),
+    listInstances: () => asHttp(async () => (await handle.call.listInstances({}, local)).instances),
     updateInstance: (request) => asHttp(() => handle.call.updateInstance(request, provider)),
     deleteInstance: (id) =>
       asHttp(async () => void (await handle.call.deleteInstance({ id }, local))),

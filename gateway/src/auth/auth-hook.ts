@@ -33,6 +33,32 @@ function sessionTokenOf(request: FastifyRequest): string | undefined {
   return header ? parseCookie(header)[SESSION_COOKIE] : undefined;
 }
 
+/** Known to identity for this tenant, not expired, and the secret matches. */
+function isValidToken(cached: CachedToken | undefined, secret: string): cached is CachedToken {
+  const record = cached?.record;
+  return (
+    !!record &&
+    secretMatches(secret, record.secret_hash) &&
+    !(record.expires_at && record.expires_at.getTime() <= Date.now())
+  );
+}
+
+/** Marks the request as the token's (its user acts), for the handlers and the request log. */
+function presentedBy(request: FastifyRequest, record: CachedToken['record']): AuthenticatedUser {
+  const user: AuthenticatedUser = {
+    id: record.user_id,
+    isOwner: record.user_is_owner,
+    permissions: record.user_permissions,
+  };
+  request.auth = { kind: 'token', tokenId: record.id, user, scopes: record.scopes };
+  const context = currentContext();
+  if (context) {
+    context.userId = String(record.user_id);
+    context.tokenId = String(record.id);
+  }
+  return user;
+}
+
 export interface AuthHookDeps {
   identity: IdentityAdapter;
   tenants: TenantResolver;
@@ -115,31 +141,16 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     secret: string,
     cached: CachedToken | undefined,
   ): Promise<void> | void => {
-    const record = cached?.record;
     // Unknown, revoked, expired, another tenant's, or a wrong secret: one indistinguishable answer.
-    if (
-      !record ||
-      !secretMatches(secret, record.secret_hash) ||
-      (record.expires_at && record.expires_at.getTime() <= Date.now())
-    ) {
-      throw new HttpError(401, invalidTokenBody());
-    }
+    if (!isValidToken(cached, secret)) throw new HttpError(401, invalidTokenBody());
+    const record = cached.record;
+    const user = presentedBy(request, record);
+    // After `request.auth` is set, so the refusal is in the token's request log (rule 8).
     if (cached.allowlist && !ipAllowed(cached.allowlist, request.ip)) {
       throw new HttpError(
         403,
         forbiddenBody(`This token is not permitted from your IP address (${request.ip}).`),
       );
-    }
-    const user: AuthenticatedUser = {
-      id: record.user_id,
-      isOwner: record.user_is_owner,
-      permissions: record.user_permissions,
-    };
-    request.auth = { kind: 'token', tokenId: record.id, user, scopes: record.scopes };
-    const context = currentContext();
-    if (context) {
-      context.userId = String(record.user_id);
-      context.tokenId = String(record.id);
     }
     const key = `rl:token:${record.id}`;
     const max = Math.min(
@@ -149,6 +160,30 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     const limited = limit(reply, key, max);
     if (limited) return limited.then(() => checkTokenAccess(request, rule, record.scopes, user));
     return checkTokenAccess(request, rule, record.scopes, user);
+  };
+
+  /**
+   * A request no route matches is still logged on the valid token it presented (rule 8): the
+   * token is identified, not enforced, and the answer stays the 404 whatever the credentials.
+   */
+  const noteTokenOfUnmatched = (request: FastifyRequest): Promise<void> | void => {
+    const header = request.headers.authorization;
+    const parsed = header === undefined ? null : parseBearer(header);
+    if (!parsed) return;
+    const note = (tenant: ResolvedTenant | null, cached: CachedToken | undefined) => {
+      if (!tenant || !isValidToken(cached, parsed.secret)) return;
+      request.tenant = tenant;
+      presentedBy(request, cached.record);
+    };
+    const withTenant = (tenant: ResolvedTenant | null): Promise<void> | void => {
+      if (!tenant) return;
+      const cached = deps.tokens.cached(tenant.id, parsed.tokenId);
+      if (cached) return note(tenant, cached);
+      return deps.tokens.get(tenant.id, parsed.tokenId).then((found) => note(tenant, found));
+    };
+    const tenant = deps.tenants.cached(request.hostname);
+    if (tenant) return withTenant(tenant);
+    return deps.tenants.resolve(request.hostname).then(withTenant);
   };
 
   const checkTokenAccess = (
@@ -248,8 +283,23 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
   // promise hooks.
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.routeOptions.url;
-    // No route matched: the 404 envelope, whatever the credentials.
-    if (!url || request.is404) return done();
+    // No route matched: the 404 envelope, whatever the credentials (a valid token is noted for
+    // its request log; a failure to identify it only leaves the 404 unlogged).
+    if (!url || request.is404) {
+      let noted: Promise<void> | void;
+      try {
+        noted = noteTokenOfUnmatched(request);
+      } catch {
+        return done();
+      }
+      if (noted)
+        noted.then(
+          () => done(),
+          () => done(),
+        );
+      else done();
+      return;
+    }
     // Deny by default: a route missing from the table is for web sessions only.
     const rule = ruleFor(request.method, url, deps.routeTable) ?? { access: 'session' };
     if (rule.tenantless) return done();

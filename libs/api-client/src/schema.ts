@@ -264,7 +264,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * The tenant's instance, if connected: a list of 0 or 1 (the singleton, found without its id)
+     * @description Any valid token, or a web session.
+     */
+    get: operations['getIntegrationsParcelTrackingInstances'];
     put?: never;
     /**
      * Connect the tenant's parcel-tracking instance
@@ -1006,6 +1010,46 @@ export interface components {
     };
     PostIntegrationsParcelTrackingTestRequest: {
       api_key?: string;
+    };
+    GetIntegrationsParcelTrackingInstancesResponse: {
+      data: {
+        id: number;
+        name: string;
+        is_automatic_sync_enabled: boolean;
+        auto_track: {
+          sales_order_fulfillments: boolean;
+          inbound_shipments: boolean;
+          warehouse_transfer_shipments: boolean;
+          rmas: boolean;
+          vendor_credit_shipments: boolean;
+        };
+        auto_track_channels: {
+          default: string;
+          channels: {
+            [key: string]: {
+              enabled?: boolean;
+              sub_channels?: {
+                [key: string]: boolean;
+              };
+            };
+          };
+        };
+        webhook_url: string;
+        quota: null;
+        status_counts: null;
+        last_webhook_at: null;
+        last_event_at: null;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+        side_effects: {
+          vendor_credit_shipment_auto_delivered: boolean;
+          inbound_shipment_arrival_alert: boolean;
+          rma_arrival_alert: boolean;
+        };
+        quota_alert_threshold: number;
+      }[];
     };
     PostIntegrationsParcelTrackingInstancesResponse: {
       data: {
@@ -2255,6 +2299,34 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getIntegrationsParcelTrackingInstances: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetIntegrationsParcelTrackingInstancesResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };

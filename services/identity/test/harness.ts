@@ -36,7 +36,7 @@ export async function tokenOwner(client: GrpcClientHandle<IdentityServiceClient>
     }),
   );
   const { token } = await as(tenant!.id, user!.id, () =>
-    client.call.createToken({ name: 't', scopes: [], ip_allowlist: [] }),
+    client.call.createToken({ name: 't', scopes: [], ip_allowlist: [], input_violations: [] }),
   );
   return { tenant: tenant!, user: user!, token: token! };
 }

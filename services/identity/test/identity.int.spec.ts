@@ -62,7 +62,12 @@ describe('identity service over gRPC', () => {
       }),
     );
     const created = await as(a!.id, user!.id, () =>
-      client.call.createToken({ name: 't', scopes: ['orders:read'], ip_allowlist: [] }),
+      client.call.createToken({
+        name: 't',
+        scopes: ['orders:read'],
+        ip_allowlist: [],
+        input_violations: [],
+      }),
     );
     const tokenId = created.token!.id;
     expect(
@@ -73,7 +78,10 @@ describe('identity service over gRPC', () => {
       () => as(b!.id, undefined, () => client.call.getTokenForAuth({ token_id: tokenId })),
       () => as(b!.id, user!.id, () => client.call.getUser({})),
       () => as(b!.id, user!.id, () => client.call.revokeToken({ id: tokenId })),
-      () => as(b!.id, user!.id, () => client.call.updateToken({ id: tokenId, name: 'stolen' })),
+      () =>
+        as(b!.id, user!.id, () =>
+          client.call.updateToken({ id: tokenId, name: 'stolen', input_violations: [] }),
+        ),
     ]) {
       expect(await call().catch((error: unknown) => describeCallError(error).reason)).toBe(
         'not_found',

@@ -57,6 +57,7 @@ describe('the 50-active-token limit across two identity replicas', () => {
             name: `t${i}`,
             scopes: ['orders:read'],
             ip_allowlist: [],
+            input_violations: [],
           }),
         ).then(
           (created) => ({ created }),
@@ -83,14 +84,29 @@ describe('the 50-active-token limit across two identity replicas', () => {
     const other = await newUser('limit-other');
     const burst = Array.from({ length: 30 }, (_, i) =>
       as(busy.tenantId, busy.userId, () =>
-        first.client.call.createToken({ name: `b${i}`, scopes: ['orders:read'], ip_allowlist: [] }),
+        first.client.call.createToken({
+          name: `b${i}`,
+          scopes: ['orders:read'],
+          ip_allowlist: [],
+          input_violations: [],
+        }),
       ),
     );
     const invalid = as(busy.tenantId, busy.userId, () =>
-      first.client.call.createToken({ name: 'bad', scopes: ['no:such'], ip_allowlist: [] }),
+      first.client.call.createToken({
+        name: 'bad',
+        scopes: ['no:such'],
+        ip_allowlist: [],
+        input_violations: [],
+      }),
     ).catch((error: unknown) => describeCallError(error).reason);
     const elsewhere = await as(other.tenantId, other.userId, () =>
-      first.client.call.createToken({ name: 'o', scopes: ['orders:read'], ip_allowlist: [] }),
+      first.client.call.createToken({
+        name: 'o',
+        scopes: ['orders:read'],
+        ip_allowlist: [],
+        input_violations: [],
+      }),
     );
     expect(elsewhere.token!.name).toBe('o');
     expect(await invalid).toBe('validation_failed');
@@ -110,7 +126,12 @@ describe('the 50-active-token limit across two identity replicas', () => {
     });
     try {
       const gaveUp = await as(tenantId, userId, () =>
-        impatient.call.createToken({ name: 'late', scopes: ['orders:read'], ip_allowlist: [] }),
+        impatient.call.createToken({
+          name: 'late',
+          scopes: ['orders:read'],
+          ip_allowlist: [],
+          input_violations: [],
+        }),
       ).catch((error: unknown) => describeCallError(error).code);
       expect(gaveUp).toBe(GrpcStatus.DEADLINE_EXCEEDED);
     } finally {
@@ -118,7 +139,12 @@ describe('the 50-active-token limit across two identity replicas', () => {
     }
     // Once the lease is free, the next creation goes through; the abandoned one never does.
     const next = await as(tenantId, userId, () =>
-      first.client.call.createToken({ name: 'next', scopes: ['orders:read'], ip_allowlist: [] }),
+      first.client.call.createToken({
+        name: 'next',
+        scopes: ['orders:read'],
+        ip_allowlist: [],
+        input_violations: [],
+      }),
     );
     expect(next.token!.name).toBe('next');
     const names = await first.service.mongo

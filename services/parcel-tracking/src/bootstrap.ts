@@ -44,6 +44,7 @@ import { CheckInstance } from './use-cases/check-instance.js';
 import { CreateInstance } from './use-cases/create-instance.js';
 import { DeleteInstance } from './use-cases/delete-instance.js';
 import { GetInstance } from './use-cases/get-instance.js';
+import { ListInstances } from './use-cases/list-instances.js';
 import { ListTrackableChannels } from './use-cases/list-trackable-channels.js';
 import { StopDisconnectedTrackings } from './use-cases/stop-disconnected-trackings.js';
 import { TestApiKey } from './use-cases/test-api-key.js';
@@ -129,6 +130,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             outbox,
             logger,
           ),
+          listInstances: new ListInstances(instances),
           updateInstance: new UpdateInstance(instances, provider, secrets, outbox, webhookKeys),
           deleteInstance: new DeleteInstance(
             instances,

@@ -71,6 +71,16 @@ describe('CreateInstance', () => {
     expect(JSON.stringify(events)).not.toContain(GOOD_KEY);
   });
 
+  it("lists the tenant's instance once it exists, and only its own tenant's", async () => {
+    const tenant = newTenant();
+    const other = newTenant();
+    const list = (of: string) => as(of, () => suite.h.client.call.listInstances({}));
+    expect(await list(tenant)).toEqual({ instances: [] });
+    const { instance } = await create(tenant, { name: 'Listed' });
+    expect((await list(tenant)).instances).toEqual([instance]);
+    expect(await list(other)).toEqual({ instances: [] });
+  });
+
   it('refuses a second instance, and lets only one of two concurrent creates win', async () => {
     const tenant = newTenant();
     const results = await Promise.allSettled([

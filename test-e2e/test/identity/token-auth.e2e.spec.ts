@@ -112,6 +112,7 @@ describe('tenancy and bearer tokens through the gateway', () => {
         name: 'short',
         scopes: [],
         ip_allowlist: [],
+        input_violations: [],
         // Far enough ahead that the first request surely precedes it, however busy the machine.
         expires_at: new Date(Date.now() + 5_000),
       }),
@@ -148,7 +149,12 @@ describe('tenancy and bearer tokens through the gateway', () => {
   it('carries exact rate-limit headers on token responses', async () => {
     const identity = identityClient(system);
     const created = await asUser(a.tenant.id, a.user.id, () =>
-      identity.call.createToken({ name: 'headers', scopes: [], ip_allowlist: [] }),
+      identity.call.createToken({
+        name: 'headers',
+        scopes: [],
+        ip_allowlist: [],
+        input_violations: [],
+      }),
     );
     const before = Date.now();
     const response = await a.withToken(created.plain_text_token)('GET', '/api/user');

@@ -23,6 +23,7 @@ describe('the web app by keyboard alone, at the 50-token limit', () => {
           name: `token ${String(i).padStart(2, '0')}`,
           scopes: i % 2 ? ALL_SCOPES.slice(0, 2) : [],
           ip_allowlist: [],
+          input_violations: [],
         }),
       );
   }, BROWSER_TEST_MS);

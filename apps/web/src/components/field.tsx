@@ -1,23 +1,30 @@
 import type { ComponentChildren } from 'preact';
 import type { FieldErrors } from '../api.js';
+import { fieldsNamed, messagesFor, plainMessage } from '../messages.js';
 
 let counter = 0;
 const nextId = () => `f${++counter}`;
 
-/** The first message for a field, also matching nested keys (`ip_allowlist.0`). */
+/** The first message for a field in plain words, also matching nested keys (`auto_track.rmas`). */
 export function errorFor(errors: FieldErrors | undefined, field: string): string | undefined {
   if (!errors) return undefined;
-  if (errors[field]?.length) return errors[field]![0];
+  if (errors[field]?.length) return plainMessage(errors[field]![0]!);
   const nested = Object.keys(errors).find((key) => key.startsWith(`${field}.`));
-  return nested ? errors[nested]![0] : undefined;
+  return nested ? plainMessage(errors[nested]![0]!) : undefined;
 }
 
-export function FieldError(props: { id: string; message?: string }) {
-  if (!props.message) return null;
+/** A field's messages, each its own line, under one id the field is described by. */
+export function FieldError(props: { id: string; message?: string; messages?: string[] }) {
+  const messages = props.messages ?? (props.message ? [props.message] : []);
+  if (messages.length === 0) return null;
   return (
-    <p class="field-error" id={props.id} role="alert">
-      {props.message}
-    </p>
+    <div id={props.id} role="alert">
+      {messages.map((message) => (
+        <p class="field-error" key={message}>
+          {message}
+        </p>
+      ))}
+    </div>
   );
 }
 
@@ -33,12 +40,15 @@ interface InputProps {
   autoComplete?: string;
   multiline?: boolean;
   inputMode?: 'numeric' | 'text';
+  /** Names an item of a list field in its messages ("Line 2, “x”"). */
+  item?: (index: number) => string;
 }
 
 /** A labelled input with its hint and its validation message right below it. */
 export function TextField(props: InputProps) {
   const id = `${props.name}-${nextId()}`;
-  const message = errorFor(props.errors, props.name);
+  const messages = messagesFor(props.errors, props.name, { label: props.label, item: props.item });
+  const message = messages.length > 0;
   const describedBy = [props.hint ? `${id}-hint` : '', message ? `${id}-error` : '']
     .filter(Boolean)
     .join(' ');
@@ -69,7 +79,7 @@ export function TextField(props: InputProps) {
           {props.hint}
         </p>
       )}
-      <FieldError id={`${id}-error`} message={message} />
+      <FieldError id={`${id}-error`} messages={messages} />
     </div>
   );
 }
@@ -93,20 +103,32 @@ export function Checkbox(props: {
   );
 }
 
-/** The form-level message (non-field errors such as 403s and the 50-token limit). */
+/**
+ * The form-level message: a refusal that is no field's (a 403, the 50-token limit) as the API
+ * says it; for a 422 whose fields show their own messages, only a pointer to them, and the
+ * messages of any field the form does not show.
+ */
 export function FormError(props: { error: unknown; fields?: string[] }) {
   if (!props.error) return null;
   const error = props.error as { message?: string; fieldErrors?: FieldErrors };
   const errors = error.fieldErrors ?? {};
+  const placed = (key: string) =>
+    (props.fields ?? []).some((field) => key === field || key.startsWith(`${field}.`));
   const unplaced = Object.entries(errors)
-    .filter(
-      ([key]) =>
-        !(props.fields ?? []).some((field) => key === field || key.startsWith(`${field}.`)),
-    )
-    .map(([, messages]) => messages[0]);
+    .filter(([key]) => !placed(key))
+    .map(([, messages]) => plainMessage(messages[0]!));
+  const marked = fieldsNamed(errors).filter(placed).length;
+  const summary =
+    Object.keys(errors).length === 0
+      ? (error.message ?? 'Something went wrong.')
+      : marked === 0
+        ? 'Please correct the following.'
+        : marked === 1
+          ? 'Check the field marked above.'
+          : `Check the ${marked} fields marked above.`;
   return (
     <div class="form-error" role="alert">
-      <p>{error.message ?? 'Something went wrong.'}</p>
+      <p>{summary}</p>
       {unplaced.length > 0 && (
         <ul>
           {unplaced.map((message) => (

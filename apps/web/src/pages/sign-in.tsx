@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, setCsrfToken, type FieldErrors } from '../api.js';
 import { FormError, TextField } from '../components/field.js';
 import type { CurrentUser, LoginAnswer } from '../api-types.js';
@@ -8,6 +8,9 @@ import type { CurrentUser, LoginAnswer } from '../api-types.js';
  * `two_factor_code` and the form asks for the code (or a recovery code).
  */
 export function SignIn(props: { onSignedIn: (user: CurrentUser) => void }) {
+  useEffect(() => {
+    document.title = 'Sign in · Inventory';
+  }, []);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');

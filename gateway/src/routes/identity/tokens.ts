@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { flatEnvelope, pageMeta } from '../../http/pagination.js';
+import { violationsOf } from '../../http/route-input.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import type { IdentityRouteDeps } from './deps.js';
 import { presentRequest, presentToken } from './present.js';
@@ -23,13 +24,14 @@ export const TOKEN_ROUTES = declareRoutes({
     url: BASE,
     access: 'session',
     successStatus: 201,
-    input: { body: CREATE_TOKEN_BODY },
+    // Type errors go with identity's rules, so one 422 names every field (the web form's one submit).
+    input: { body: CREATE_TOKEN_BODY, deferErrors: true },
   },
   update: {
     method: 'PATCH',
     url: `${BASE}/:id`,
     access: 'session',
-    input: { params: TOKEN, body: UPDATE_TOKEN_BODY },
+    input: { params: TOKEN, body: UPDATE_TOKEN_BODY, deferErrors: true },
   },
   revoke: {
     method: 'DELETE',
@@ -77,11 +79,12 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
   handle(app, TOKEN_ROUTES.create, { schema: tokenSchemas.create }, async (_req, reply, input) => {
     const { body } = input;
     const answer = await deps.identity.createToken({
-      name: body.name!,
+      name: body.name ?? '',
       scopes: body.scopes ?? [],
       expires_at: body.expires_at,
       ip_allowlist: body.ip_allowlist ?? [],
       rate_limit_per_minute: body.rate_limit_per_minute ?? undefined,
+      input_violations: violationsOf(input.errors),
     });
     return reply.send({ data: { ...presentToken(answer.token!), token: answer.plain_text_token } });
   });
@@ -99,6 +102,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
       rate_limit_per_minute: body.rate_limit_per_minute === null ? 0 : body.rate_limit_per_minute,
       password: body.password,
       two_factor_code: body.two_factor_code,
+      input_violations: violationsOf(input.errors),
     });
     return { data: presentToken(token) };
   });

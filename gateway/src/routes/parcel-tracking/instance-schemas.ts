@@ -43,6 +43,19 @@ export const CREATED_ROW = row({
   updated_at: 'date-time?',
 });
 
+export const LISTED_ROW = row({
+  ...settings,
+  webhook_url: 'string',
+  quota: nothing,
+  status_counts: nothing,
+  last_webhook_at: nothing,
+  last_event_at: nothing,
+  created_at: 'date-time?',
+  updated_at: 'date-time?',
+  side_effects: sideEffects,
+  quota_alert_threshold: 'integer',
+});
+
 export const UPDATED_ROW = row({
   ...settings,
   webhook_url: nothing,
@@ -103,6 +116,11 @@ export const CHANNEL_ROW = row({
 export const instanceSchemas = {
   testApiKey: { response: { 200: row({ data: row({ quota }), message: 'string' }) } },
   create: { response: { 201: dataOf(CREATED_ROW) } },
+  list: {
+    summary:
+      "The tenant's instance, if connected: a list of 0 or 1 (the singleton, found without its id)",
+    response: { 200: dataOf({ type: 'array', items: LISTED_ROW, maxItems: 1 }) },
+  },
   show: { response: { 200: dataOf(DASHBOARD_ROW) } },
   update: { response: { 200: dataOf(UPDATED_ROW) } },
   remove: {},

@@ -5,7 +5,13 @@ import { declareRoutes, handle } from '../../http/routes.js';
 import { baseUrlOf } from './base-url.js';
 import { CREATE_BODY, INSTANCE, TEST_BODY, UPDATE_BODY } from './inputs.js';
 import { instanceSchemas } from './instance-schemas.js';
-import { presentChannel, presentCreated, presentDashboard, presentUpdated } from './present.js';
+import {
+  presentChannel,
+  presentCreated,
+  presentDashboard,
+  presentListed,
+  presentUpdated,
+} from './present.js';
 
 export interface ParcelTrackingRouteDeps {
   parcelTracking: ParcelTrackingAdapter;
@@ -31,6 +37,7 @@ export const INSTANCE_ROUTES = declareRoutes({
     successStatus: 201,
     input: { body: CREATE_BODY, deferErrors: true },
   },
+  list: { method: 'GET', url: `${PREFIX}/instances`, access: 'any-token' },
   show: { method: 'GET', url: `${PREFIX}/instances/:instance`, access: 'any-token', input: ONE },
   update: {
     method: 'PATCH',
@@ -87,6 +94,11 @@ export async function parcelTrackingRoutes(
       return reply.send({ data: presentCreated(instance!, baseUrl(request)) });
     },
   );
+
+  handle(app, INSTANCE_ROUTES.list, { schema: instanceSchemas.list }, async (request) => {
+    const instances = await parcelTracking.listInstances();
+    return { data: instances.map((instance) => presentListed(instance, baseUrl(request))) };
+  });
 
   handle(
     app,

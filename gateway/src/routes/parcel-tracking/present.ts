@@ -44,6 +44,18 @@ export function presentCreated(instance: Instance, baseUrl: string) {
   };
 }
 
+/**
+ * GET instances: the stored instance as created (webhook_url included) with its settings; the
+ * live fields are null, as on create: GET instances/{instance} reads them.
+ */
+export function presentListed(instance: Instance, baseUrl: string) {
+  return {
+    ...presentCreated(instance, baseUrl),
+    side_effects: instance.side_effects,
+    quota_alert_threshold: instance.quota_alert_threshold,
+  };
+}
+
 /** PATCH 200: the updated settings without the live summary (those fields are null). */
 export function presentUpdated(instance: Instance) {
   return {

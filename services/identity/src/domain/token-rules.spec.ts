@@ -9,6 +9,21 @@ import {
 import { Violations } from './validation.js';
 
 describe('token rules', () => {
+  it("names every bad field once: the gateway's type errors, then the rules' for the others", () => {
+    const v = new Violations([{ field: 'name', description: 'The name field is required.' }]);
+    checkName('', v);
+    checkAllowlist(['not-an-ip', '10.0.0.0/33'], v);
+    checkRateLimit(5000, v);
+    checkExpiry(new Date('2020-01-01T00:00:00Z'), new Date(), v);
+    expect(v.list.map((violation) => violation.field)).toEqual([
+      'name',
+      'ip_allowlist.0',
+      'ip_allowlist.1',
+      'rate_limit_per_minute',
+      'expires_at',
+    ]);
+  });
+
   it('requires a name of at most 255 characters', () => {
     const v = new Violations();
     checkName('', v);

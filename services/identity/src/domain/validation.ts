@@ -23,7 +23,16 @@ export function label(field: string): string {
 
 export class Violations {
   readonly list: FieldViolation[] = [];
+  /**
+   * Starts from the gateway's type errors (`input_violations`): the rules' findings for those
+   * fields are then dropped, so one answer names every bad field once (a missing name is the
+   * gateway's "required", not a second message from the rules).
+   */
+  constructor(private readonly typed: readonly FieldViolation[] = []) {
+    this.list.push(...typed);
+  }
   add(field: string, description: string): void {
+    if (this.typed.some((violation) => violation.field === field)) return;
     this.list.push({ field, description });
   }
   get empty(): boolean {

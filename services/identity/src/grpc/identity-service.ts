@@ -127,6 +127,7 @@ export function identityService(
           expiresAt: request.expires_at,
           ipAllowlist: request.ip_allowlist,
           rateLimitPerMinute: request.rate_limit_per_minute,
+          inputViolations: request.input_violations,
         },
         ctx.signal,
       );
@@ -150,6 +151,7 @@ export function identityService(
           rateLimitPerMinute: request.rate_limit_per_minute,
           password: request.password,
           twoFactorCode: request.two_factor_code,
+          inputViolations: request.input_violations,
         }),
       ),
     }),

@@ -4,6 +4,7 @@ import { MAX_ACTIVE_TOKENS } from '@inventory/access';
 import {
   AppError,
   failedPrecondition,
+  type FieldViolation,
   notFound,
   unavailable,
   validationFailed,
@@ -32,6 +33,8 @@ export interface CreateTokenInput {
   expiresAt?: Date;
   ipAllowlist: string[];
   rateLimitPerMinute?: number;
+  /** The gateway's type errors, answered together with these rules' (one 422). */
+  inputViolations?: readonly FieldViolation[];
 }
 
 const LEASE_MS = 5_000;
@@ -84,7 +87,7 @@ export class CreateToken {
     input: CreateTokenInput,
     signal?: AbortSignal,
   ): Promise<CreatedToken> {
-    const violations = new Violations();
+    const violations = new Violations(input.inputViolations);
     checkName(input.name, violations);
     const scopes = checkScopes(input.scopes, violations);
     const allowlist = checkAllowlist(input.ipAllowlist, violations);

@@ -4,7 +4,7 @@ import { messages } from '../domain/validation.js';
 import type { UserEvents } from '../events/user-events.js';
 import type { UserRepository } from '../store/users.js';
 import { loadUser } from './load-user.js';
-import type { SecondFactor } from './second-factor.js';
+import { twoFactorRefusal, type SecondFactor } from './second-factor.js';
 
 /** Turning 2FA off needs the password and a current code. */
 export class DisableTwoFactor {
@@ -27,11 +27,9 @@ export class DisableTwoFactor {
     if (missing.length > 0) throw validationFailed(missing);
     if (!(await verifyPassword(password, user.password_hash)))
       throw permissionDenied('The provided password is incorrect.', 'invalid_password');
-    if (!(await this.secondFactor.check(user, code)))
-      throw permissionDenied(
-        'The provided two factor authentication code was invalid.',
-        'invalid_two_factor_code',
-      );
+    const outcome = await this.secondFactor.verify(user, code);
+    if (outcome !== 'ok')
+      throw permissionDenied(twoFactorRefusal(outcome), 'invalid_two_factor_code');
     // `two_factor_enabled` shows in every gateway's cached `GET /api/user`.
     await this.events.changed({ tenantId, userId }, () =>
       this.users.update(tenantId, userId, {

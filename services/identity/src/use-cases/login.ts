@@ -5,10 +5,9 @@ import { newOpaqueToken, sha256Hex } from '../domain/secrets.js';
 import { messages, Violations } from '../domain/validation.js';
 import type { SessionRepository } from '../store/sessions.js';
 import type { UserDocument, UserRepository } from '../store/users.js';
-import type { SecondFactor } from './second-factor.js';
+import { twoFactorRefusal, type SecondFactor } from './second-factor.js';
 
 export const BAD_CREDENTIALS = 'These credentials do not match our records.';
-export const BAD_TWO_FACTOR = 'The provided two factor authentication code was invalid.';
 
 // Verifying against a throwaway hash when the email is unknown keeps both paths equally slow.
 let decoyHash: Promise<string> | undefined;
@@ -57,9 +56,8 @@ export class Login {
         throw validationFailed([
           { field: 'two_factor_code', description: messages.required('two_factor_code') },
         ]);
-      if (!(await this.secondFactor.check(user, input.twoFactorCode))) {
-        throw invalidCredentials('two_factor_code', BAD_TWO_FACTOR);
-      }
+      const outcome = await this.secondFactor.verify(user, input.twoFactorCode);
+      if (outcome !== 'ok') throw invalidCredentials('two_factor_code', twoFactorRefusal(outcome));
     }
 
     const sessionToken = newOpaqueToken();

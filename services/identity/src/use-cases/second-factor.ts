@@ -4,6 +4,14 @@ import { openTotpSecret, sealTotpSecret } from '../domain/totp-secrets.js';
 import { verifyTotp } from '../domain/totp.js';
 import type { UserDocument, UserRepository } from '../store/users.js';
 
+export const BAD_TWO_FACTOR = 'The provided two factor authentication code was invalid.';
+export const USED_TWO_FACTOR =
+  'This two-factor code has already been used. Wait for the next code from your app.';
+
+/** What a refused code is told: wrong, or right but already used (wait for the next one). */
+export const twoFactorRefusal = (outcome: 'invalid' | 'used'): string =>
+  outcome === 'used' ? USED_TWO_FACTOR : BAD_TWO_FACTOR;
+
 /**
  * The second-factor check several use cases share (login, token edits, turning
  * 2FA off). Not a use case itself: no `execute()`, never called from gRPC.
@@ -16,29 +24,33 @@ export class SecondFactor {
   ) {}
 
   /**
-   * A TOTP code (current step ±1, never a step already used) or a recovery code
-   * (each works once). Records what was used, so neither replays.
+   * A TOTP code (current step ±1, never a step already used) or a recovery code (each works
+   * once); records what was used, so neither replays. Says why a code failed: `used` for a right
+   * code of a step already used (or older), so the person is told to wait for the next one
+   * rather than that it is wrong. Asked only after the password matched.
    */
-  async check(user: UserDocument, code: string): Promise<boolean> {
-    if (!user.two_factor_enabled || !user.two_factor_secret) return false;
+  async verify(user: UserDocument, code: string): Promise<'ok' | 'invalid' | 'used'> {
+    if (!user.two_factor_enabled || !user.two_factor_secret) return 'invalid';
     const trimmed = code.trim();
     const opened = this.openSecret(user);
     const step = opened ? verifyTotp(opened.secret, trimmed.replace(/\s+/g, '')) : undefined;
     if (opened && step !== undefined) {
-      if (step <= user.two_factor_last_step) return false;
+      if (step <= user.two_factor_last_step) return 'used';
       // Conditional on the last step, so two concurrent uses of one code cannot both pass.
       // A secret still in plaintext (written before ADR 0106) is sealed by this same write.
-      return this.users.recordTotpStep(
+      // Lost to a concurrent use of the same code: that one was first.
+      const recorded = await this.users.recordTotpStep(
         user.tenant_id,
         user.id,
         step,
         user.two_factor_last_step,
         opened.legacy ? { two_factor_secret: sealTotpSecret(this.secrets, opened.secret) } : {},
       );
+      return recorded ? 'ok' : 'used';
     }
     const hash = sha256Hex(trimmed.toLowerCase());
-    if (!user.two_factor_recovery_hashes.includes(hash)) return false;
-    return this.users.useRecoveryCode(user.tenant_id, user.id, hash);
+    if (!user.two_factor_recovery_hashes.includes(hash)) return 'invalid';
+    return (await this.users.useRecoveryCode(user.tenant_id, user.id, hash)) ? 'ok' : 'used';
   }
 
   /**

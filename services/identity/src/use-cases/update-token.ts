@@ -1,4 +1,9 @@
-import { notFound, permissionDenied, validationFailed } from '@inventory/platform';
+import {
+  notFound,
+  permissionDenied,
+  validationFailed,
+  type FieldViolation,
+} from '@inventory/platform';
 import { verifyPassword } from '../domain/password.js';
 import { addedElevatedScopes } from '@inventory/access';
 import { checkAllowlist, checkName, checkRateLimit, checkScopes } from '../domain/token-rules.js';
@@ -6,7 +11,7 @@ import { messages, Violations } from '../domain/validation.js';
 import type { TokenEvents } from '../events/token-events.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserRepository } from '../store/users.js';
-import type { SecondFactor } from './second-factor.js';
+import { twoFactorRefusal, type SecondFactor } from './second-factor.js';
 
 export interface UpdateTokenInput {
   name?: string;
@@ -16,6 +21,8 @@ export interface UpdateTokenInput {
   rateLimitPerMinute?: number;
   password?: string;
   twoFactorCode?: string;
+  /** The gateway's type errors, answered together with these rules' (one 422). */
+  inputViolations?: readonly FieldViolation[];
 }
 
 export class UpdateToken {
@@ -35,7 +42,7 @@ export class UpdateToken {
     const token = await this.tokens.findOwned(tenantId, userId, tokenId);
     if (!token) throw notFound('Personal access token not found.');
 
-    const violations = new Violations();
+    const violations = new Violations(input.inputViolations);
     const set: Partial<TokenDocument> = {};
     if (input.name !== undefined) {
       checkName(input.name, violations);
@@ -65,11 +72,10 @@ export class UpdateToken {
       if (missing.length > 0) throw validationFailed(missing);
       if (!(await verifyPassword(input.password!, user.password_hash)))
         throw permissionDenied('The provided password is incorrect.', 'invalid_password');
-      if (user.two_factor_enabled && !(await this.secondFactor.check(user, input.twoFactorCode!))) {
-        throw permissionDenied(
-          'The provided two factor authentication code was invalid.',
-          'invalid_two_factor_code',
-        );
+      if (user.two_factor_enabled) {
+        const outcome = await this.secondFactor.verify(user, input.twoFactorCode!);
+        if (outcome !== 'ok')
+          throw permissionDenied(twoFactorRefusal(outcome), 'invalid_two_factor_code');
       }
     }
 

@@ -11,6 +11,7 @@ import type { CheckInstance } from '../use-cases/check-instance.js';
 import type { CreateInstance } from '../use-cases/create-instance.js';
 import type { DeleteInstance } from '../use-cases/delete-instance.js';
 import type { GetInstance } from '../use-cases/get-instance.js';
+import type { ListInstances } from '../use-cases/list-instances.js';
 import type { ListTrackableChannels } from '../use-cases/list-trackable-channels.js';
 import type { TestApiKey } from '../use-cases/test-api-key.js';
 import type { UpdateInstance } from '../use-cases/update-instance.js';
@@ -27,6 +28,7 @@ export interface ParcelTrackingUseCases {
   testApiKey: TestApiKey;
   createInstance: CreateInstance;
   getInstance: GetInstance;
+  listInstances: ListInstances;
   updateInstance: UpdateInstance;
   deleteInstance: DeleteInstance;
   listTrackableChannels: ListTrackableChannels;
@@ -67,6 +69,10 @@ export function parcelTrackingService(
         request.id,
       );
       return { instance: toInstance(instance), dashboard: toDashboard(dashboard) };
+    },
+    async listInstances(_request, context) {
+      const instances = await useCases.listInstances.execute(context.tenant());
+      return { instances: instances.map(toInstance) };
     },
     async updateInstance(request, context) {
       const instance = await useCases.updateInstance.execute({

@@ -26,6 +26,7 @@ export const IDENTITY_CLAIMS: Record<string, number[]> = {
 export const PARCEL_TRACKING_CLAIMS: Record<string, number[]> = {
   postIntegrationsParcelTrackingTest: [200, 400, 413, 415, ...GATED],
   postIntegrationsParcelTrackingInstances: [201, 400, 413, 415, ...GATED],
+  getIntegrationsParcelTrackingInstances: [200, ...GATED_NO_422],
   getIntegrationsParcelTrackingInstancesByInstance: [200, ...GATED_NO_422],
   patchIntegrationsParcelTrackingInstancesByInstance: [200, 400, 413, 415, ...GATED],
   deleteIntegrationsParcelTrackingInstancesByInstance: [204, 400, 413, ...GATED_NO_422],

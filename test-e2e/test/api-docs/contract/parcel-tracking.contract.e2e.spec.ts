@@ -60,18 +60,31 @@ describe('contract: parcel tracking', { shuffle: false }, () => {
     });
   });
 
-  it('an instance: connect 201, read 200, change 200, disconnect 204', async () => {
+  it('an instance: found 200 (none, then one), connect 201, read 200, change 200, disconnect 204', async () => {
     const other = await c.otherTenant();
     const api = contractClient(c.ledger, {
       gatewayUrl: c.r.system.gatewayUrl,
       host: other.host,
       token: other.token,
     });
+    expect((await api.GET(`${PARCEL}/instances`)).data).toEqual({ data: [] });
     const created = await api.POST(`${PARCEL}/instances`, {
       body: { name: 'Parcels', api_key: PROVIDER_KEY } as never,
     });
     expect(created.response.status).toBe(201);
     const instance = (created.data as { data: { id: number } }).data.id;
+    const listed = (await api.GET(`${PARCEL}/instances`)).data!.data;
+    expect(listed).toEqual([
+      {
+        ...(created.data as { data: object }).data,
+        side_effects: {
+          vendor_credit_shipment_auto_delivered: true,
+          inbound_shipment_arrival_alert: true,
+          rma_arrival_alert: true,
+        },
+        quota_alert_threshold: 80,
+      },
+    ]);
     const path = { params: { path: { instance: String(instance) } } };
     expect((await api.GET(INSTANCE, path)).data).toMatchObject({ data: { name: 'Parcels' } });
     const renamed = await api.PATCH(INSTANCE, { ...path, body: { name: 'Renamed' } as never });

@@ -2,7 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, ApiError, withQuery } from '../../api.js';
 import type { LinksMetaPage } from '../../api-types.js';
-import { errorFor, FieldError } from '../../components/field.js';
+import { FieldError } from '../../components/field.js';
+import { messagesFor } from '../../messages.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
 import { setQuery, useRoute } from '../../router.js';
@@ -54,7 +55,7 @@ export function ApiList<Row extends { id: number }>(props: {
     rows.error instanceof ApiError && rows.error.status === 422
       ? rows.error.fieldErrors
       : undefined;
-  const fieldError = (param: string) => errorFor(errors, param.replace(/\[(\w+)\]/, '.$1'));
+  const fieldErrors = (param: string) => messagesFor(errors, param.replace(/\[(\w+)\]/, '.$1'));
 
   return (
     <section aria-label={props.title}>
@@ -110,7 +111,7 @@ export function ApiList<Row extends { id: number }>(props: {
                   onInput={(event) => set((event.target as HTMLInputElement).value)}
                 />
               )}
-              <FieldError id={`${id}-error`} message={fieldError(filter.param)} />
+              <FieldError id={`${id}-error`} messages={fieldErrors(filter.param)} />
             </div>
           );
         })}
@@ -132,7 +133,7 @@ export function ApiList<Row extends { id: number }>(props: {
               </option>,
             ])}
           </select>
-          <FieldError id="flt-sort-error" message={errorFor(errors, 'sort')} />
+          <FieldError id="flt-sort-error" messages={messagesFor(errors, 'sort')} />
         </div>
         <button type="submit">Apply filters</button>
         {/* Shipments move while the page is open: read the same page again. */}

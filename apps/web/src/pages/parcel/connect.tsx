@@ -2,15 +2,14 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
 import type { ConnectAnswer, KeyTestAnswer } from '../../api-types.js';
 import { FormError, TextField } from '../../components/field.js';
-import { PREFIX, rememberInstance } from './instance.js';
+import { PREFIX } from './instance.js';
 
-/** Test a provider key (nothing saved), connect, or open an existing instance by id. */
-export function Connect(props: { onConnected: (id: number) => void }) {
+/** Test a provider key (nothing saved) and connect; an instance made meanwhile is opened. */
+export function Connect(props: { onConnected: () => void }) {
   const [name, setName] = useState('Parcel tracking');
   const [apiKey, setApiKey] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [tested, setTested] = useState<string | null>(null);
-  const [existingId, setExistingId] = useState('');
   const [busy, setBusy] = useState(false);
 
   const attempt = async (action: () => Promise<void>) => {
@@ -34,12 +33,8 @@ export function Connect(props: { onConnected: (id: number) => void }) {
   const connect = (event: Event) => {
     event.preventDefault();
     void attempt(async () => {
-      const answer = await api<ConnectAnswer>('POST', `${PREFIX}/instances`, {
-        name,
-        api_key: apiKey,
-      });
-      rememberInstance(answer.data.id);
-      props.onConnected(answer.data.id);
+      await api<ConnectAnswer>('POST', `${PREFIX}/instances`, { name, api_key: apiKey });
+      props.onConnected();
     });
   };
   const errors = error?.fieldErrors;
@@ -86,27 +81,12 @@ export function Connect(props: { onConnected: (id: number) => void }) {
         </div>
       </form>
       {alreadyConnected && (
-        <form
-          class="card"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (/^\d+$/.test(existingId)) {
-              rememberInstance(existingId);
-              props.onConnected(Number(existingId));
-            }
-          }}
-        >
-          <h2>Open the existing connection</h2>
-          <TextField
-            label="Instance id"
-            name="instance_id"
-            inputMode="numeric"
-            value={existingId}
-            onInput={setExistingId}
-            hint="Shown on the dashboard of whoever connected it."
-          />
-          <button type="submit">Open</button>
-        </form>
+        <div class="card" role="status">
+          <p>Someone on your team connected parcel tracking a moment ago.</p>
+          <button type="button" class="primary" onClick={props.onConnected}>
+            Open the connection
+          </button>
+        </div>
       )}
     </>
   );

@@ -1,8 +1,15 @@
+import { useEffect, useState } from 'preact/hooks';
 import { formatDate } from '../../components/confirm.js';
+import { Link } from '../../components/link.js';
 import { Empty } from '../../components/states.js';
+import { Time } from '../../components/time.js';
 import { DELIVERY_STATUSES } from '@inventory/rules';
 import type { Instance, TransitStats } from '../../api-types.js';
-import { label } from './instance.js';
+import { label, PARCEL_PAGE } from './instance.js';
+
+/** The trackings list filtered to one status: what a bucket opens. */
+const bucketLink = (status: string) =>
+  `${PARCEL_PAGE}/trackings?${new URLSearchParams({ 'filter[delivery_status]': status })}`;
 
 function QuotaGauge(props: {
   quota: Instance['quota'];
@@ -60,14 +67,52 @@ function TransitRow(props: { name: string; stats: TransitStats }) {
   );
 }
 
-/** The live summary from GET instance. */
-export function Dashboard(props: { instance: Instance }) {
+/**
+ * The live summary from GET instance, read again every few seconds while it is open (the page
+ * does the reading; this says when it last did, and offers to read now).
+ */
+export function Dashboard(props: {
+  instance: Instance;
+  loading: boolean;
+  error?: unknown;
+  onRefresh: () => void;
+}) {
   const { instance } = props;
   const counts = instance.status_counts;
+  const [updatedAt, setUpdatedAt] = useState(() => new Date());
+  useEffect(() => setUpdatedAt(new Date()), [instance]);
+  const tracked = DELIVERY_STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
   const peak = Math.max(1, ...DELIVERY_STATUSES.map((status) => counts[status] ?? 0));
   const errors = instance.registration_errors;
   return (
     <div class="dashboard">
+      <div class="live row">
+        <p class="hint">
+          Updated <time dateTime={updatedAt.toISOString()}>{updatedAt.toLocaleTimeString()}</time>;
+          refreshes by itself every few seconds.
+          {props.error ? ' The last refresh failed; retrying.' : ''}
+        </p>
+        <button type="button" onClick={props.onRefresh} disabled={props.loading}>
+          {props.loading ? 'Refreshing…' : 'Refresh now'}
+        </button>
+      </div>
+      {tracked === 0 && (
+        <section class="card onboarding" aria-labelledby="start-h">
+          <h2 id="start-h">No shipments tracked yet</h2>
+          <ol>
+            <li>
+              Paste the webhook URL below into your provider's dashboard, so status changes arrive
+              as they happen.
+            </li>
+            <li>
+              Shipments are tracked as they get a tracking number: fulfillments, inbound shipments,
+              transfers, RMAs and vendor credits (
+              <Link to={`${PARCEL_PAGE}/settings`}>choose which</Link>).
+            </li>
+            <li>Each one then shows here by status, and in Trackings with its latest event.</li>
+          </ol>
+        </section>
+      )}
       <section class="card" aria-labelledby="quota-h">
         <h2 id="quota-h">Quota</h2>
         <QuotaGauge
@@ -79,13 +124,10 @@ export function Dashboard(props: { instance: Instance }) {
           Webhook URL for the provider's dashboard:{' '}
           <code data-testid="webhook-url">{instance.webhook_url}</code>
         </p>
+        <p>Connection “{instance.name}”.</p>
         <p>
-          Connection “{instance.name}”, instance id{' '}
-          <span data-testid="instance-id">{instance.id}</span> (to open it from another browser).
-        </p>
-        <p>
-          Last webhook: {formatDate(instance.last_webhook_at)} · Last carrier event:{' '}
-          {formatDate(instance.last_event_at)}
+          Last webhook: <Time value={instance.last_webhook_at} testId="last-webhook" /> · Last
+          carrier event: <Time value={instance.last_event_at} />
         </p>
         {!instance.is_automatic_sync_enabled && (
           <p class="warning">Automatic sync is off (kill switch).</p>
@@ -96,7 +138,9 @@ export function Dashboard(props: { instance: Instance }) {
         <ul class="hbars" data-testid="status-counts">
           {DELIVERY_STATUSES.map((status) => (
             <li key={status}>
-              <span class="hbar-label">{label(status)}</span>
+              <Link class="hbar-label" to={bucketLink(status)}>
+                {label(status)}
+              </Link>
               <span class="hbar" style={{ width: `${((counts[status] ?? 0) / peak) * 100}%` }} />
               <span class="hbar-value" data-status={status}>
                 {counts[status] ?? 0}

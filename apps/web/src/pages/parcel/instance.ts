@@ -1,16 +1,8 @@
 import type { AutoTrackKey, SideEffectKey } from '@inventory/rules';
 
-/**
- * The instance is a singleton per tenant, but the API has no "find mine": the id comes
- * from the connect answer and is remembered in this browser (per tenant host, as
- * localStorage is per origin). Someone on another browser opens it by id once.
- */
-const KEY = 'inventory.parcel-tracking.instance';
 export const PREFIX = '/api/integrations/parcel-tracking';
-
-export const rememberedInstance = (): string | null => localStorage.getItem(KEY);
-export const rememberInstance = (id: number | string | null) =>
-  id === null ? localStorage.removeItem(KEY) : localStorage.setItem(KEY, String(id));
+/** The page's own path, below /app. */
+export const PARCEL_PAGE = '/integrations/parcel-tracking';
 
 /** UI wording for each setting key; the keys themselves are @inventory/rules'. */
 export const AUTO_TRACK_LABELS: Record<AutoTrackKey, string> = {

@@ -1,16 +1,15 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
-import type { InstanceAnswer } from '../../api-types.js';
+import type { InstanceAnswer, InstanceListAnswer } from '../../api-types.js';
 import { Link } from '../../components/link.js';
 import { ErrorState, Loading, useLoad } from '../../components/states.js';
 import { navigate, useRoute } from '../../router.js';
 import { Connect } from './connect.js';
 import { Dashboard } from './dashboard.js';
-import { PREFIX, rememberedInstance, rememberInstance } from './instance.js';
+import { PARCEL_PAGE as BASE, PREFIX } from './instance.js';
 import { ActivityLog, Trackings, WebhookLog } from './lists.js';
 import { Settings } from './settings.js';
 
-const BASE = '/integrations/parcel-tracking';
 const TABS = [
   ['', 'Dashboard'],
   ['/trackings', 'Trackings'],
@@ -19,20 +18,33 @@ const TABS = [
   ['/settings', 'Settings'],
 ] as const;
 
-function Connected(props: { id: string; onGone: () => void }) {
+/** How often the open dashboard reads the instance again (shipments move while it is open). */
+export const DASHBOARD_REFRESH_MS = 10_000;
+
+function Connected(props: { id: number; onGone: () => void }) {
   const { path } = useRoute();
   const tab = path.slice(BASE.length).replace(/\/$/, '');
   const instance = useLoad(
     () => api<InstanceAnswer>('GET', `${PREFIX}/instances/${props.id}`),
     `instance:${props.id}`,
   );
-  // Disconnected elsewhere (or never ours): forget it and offer to connect.
+  // Disconnected elsewhere: look for the tenant's instance again (there may be none now).
   const gone = instance.error instanceof ApiError && instance.error.status === 404;
   useEffect(() => {
     if (gone) props.onGone();
   }, [gone]);
+  // The dashboard and settings read the instance afresh each time they are opened, and the
+  // dashboard keeps reading it while it is open.
+  const { reload } = instance;
+  const live = tab === '';
+  useEffect(() => {
+    if (tab !== '' && tab !== '/settings') return;
+    reload();
+    if (!live) return;
+    const timer = setInterval(reload, DASHBOARD_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [tab]);
   if (gone) return null;
-  const id = Number(props.id);
   return (
     <>
       <nav class="tabs" aria-label="Parcel tracking">
@@ -47,15 +59,15 @@ function Connected(props: { id: string; onGone: () => void }) {
         </ul>
       </nav>
       {tab === '/trackings' ? (
-        <Trackings instanceId={id} />
+        <Trackings instanceId={props.id} />
       ) : tab === '/webhooks' ? (
-        <WebhookLog instanceId={id} />
+        <WebhookLog instanceId={props.id} />
       ) : tab === '/activity' ? (
-        <ActivityLog instanceId={id} />
-      ) : instance.error ? (
+        <ActivityLog instanceId={props.id} />
+      ) : instance.error && !instance.data ? (
         <ErrorState error={instance.error} onRetry={instance.reload} />
       ) : !instance.data ? (
-        <Loading />
+        <Loading label="Loading the dashboard…" />
       ) : tab === '/settings' ? (
         <Settings
           instance={instance.data.data}
@@ -63,33 +75,48 @@ function Connected(props: { id: string; onGone: () => void }) {
           onDisconnected={props.onGone}
         />
       ) : (
-        <Dashboard instance={instance.data.data} />
+        <Dashboard
+          instance={instance.data.data}
+          loading={instance.loading}
+          error={instance.error}
+          onRefresh={instance.reload}
+        />
       )}
     </>
   );
 }
 
-/** Integrations → Parcel tracking: connect, or the connected instance's pages. */
+/**
+ * Integrations → Parcel tracking: the tenant's instance found through the API (so any browser
+ * of any admin finds it), else the form to connect one.
+ */
 export function ParcelTrackingPage() {
-  const [id, setId] = useState(rememberedInstance());
+  const found = useLoad(
+    () => api<InstanceListAnswer>('GET', `${PREFIX}/instances`),
+    'parcel-instances',
+  );
+  const id = found.data?.data[0]?.id;
   return (
     <section>
       <p class="crumbs">Integrations</p>
       <h1>Parcel tracking</h1>
-      {id ? (
+      {found.error ? (
+        <ErrorState error={found.error} onRetry={found.reload} />
+      ) : !found.data ? (
+        <Loading label="Looking for your connection…" />
+      ) : id !== undefined ? (
         <Connected
           key={id}
           id={id}
           onGone={() => {
-            rememberInstance(null);
-            setId(null);
+            found.reload();
             navigate(BASE);
           }}
         />
       ) : (
         <Connect
-          onConnected={(newId) => {
-            setId(String(newId));
+          onConnected={() => {
+            found.reload();
             navigate(BASE);
           }}
         />

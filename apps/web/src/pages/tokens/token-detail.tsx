@@ -2,12 +2,22 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, withQuery } from '../../api.js';
 import type { RequestPage, UsageAnswer } from '../../api-types.js';
 import { formatDate } from '../../components/confirm.js';
-import { errorFor, FieldError } from '../../components/field.js';
+import { FieldError } from '../../components/field.js';
+import { messagesFor } from '../../messages.js';
 import { Link } from '../../components/link.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, ErrorState, Loading, useLoad } from '../../components/states.js';
 import { setQuery, useRoute } from '../../router.js';
 import { UsagePanel } from './usage-panel.js';
+
+/** What is wrong with a status filter, in words: its first part that is no code or class. */
+function statusHelp(filter: string): string {
+  const bad = filter
+    .split(',')
+    .map((part) => part.trim())
+    .find((part) => !/^[1-5](\d\d|xx)$/i.test(part));
+  return `“${bad ?? filter}” is not a status: use codes such as 200 or 404, or classes such as 4xx.`;
+}
 
 /** One token: usage over 30 days and its request history (filters and page in the URL). */
 export function TokenDetail(props: { id: string }) {
@@ -39,6 +49,7 @@ export function TokenDetail(props: { id: string }) {
     requests.error instanceof ApiError && requests.error.status === 422
       ? requests.error.fieldErrors
       : undefined;
+  const statusError = filterErrors?.['filter.status'] ? statusHelp(status) : undefined;
 
   return (
     <section>
@@ -71,9 +82,13 @@ export function TokenDetail(props: { id: string }) {
             onInput={(event) =>
               setDraft({ ...draft, status: (event.target as HTMLInputElement).value })
             }
-            aria-invalid={errorFor(filterErrors, 'filter.status') ? true : undefined}
+            aria-invalid={statusError ? true : undefined}
+            aria-describedby="filter-status-hint filter-status-error"
           />
-          <FieldError id="filter-status-error" message={errorFor(filterErrors, 'filter.status')} />
+          <p class="hint" id="filter-status-hint">
+            Codes such as 200 or 404, or classes such as 4xx, separated by commas.
+          </p>
+          <FieldError id="filter-status-error" message={statusError} />
         </div>
         <div class="field">
           <label for="filter-from">From</label>
@@ -85,7 +100,10 @@ export function TokenDetail(props: { id: string }) {
               setDraft({ ...draft, from: (event.target as HTMLInputElement).value })
             }
           />
-          <FieldError id="filter-from-error" message={errorFor(filterErrors, 'filter.date_from')} />
+          <FieldError
+            id="filter-from-error"
+            messages={messagesFor(filterErrors, 'filter.date_from')}
+          />
         </div>
         <div class="field">
           <label for="filter-to">To</label>
@@ -97,7 +115,7 @@ export function TokenDetail(props: { id: string }) {
               setDraft({ ...draft, to: (event.target as HTMLInputElement).value })
             }
           />
-          <FieldError id="filter-to-error" message={errorFor(filterErrors, 'filter.date_to')} />
+          <FieldError id="filter-to-error" messages={messagesFor(filterErrors, 'filter.date_to')} />
         </div>
         <button type="submit">Apply filters</button>
       </form>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
-import { errorFor, FieldError, FormError, TextField } from '../../components/field.js';
+import { FieldError, FormError, TextField } from '../../components/field.js';
+import { messagesFor } from '../../messages.js';
 import { useSession } from '../../session.js';
 import { addedElevatedScopes } from '@inventory/access';
 import type { NewToken, NewTokenAnswer, Token, TokenAnswer } from '../../api-types.js';
@@ -15,6 +16,16 @@ const FIELDS = [
   'password',
   'two_factor_code',
 ];
+
+/** The allowlist's ranges in order, each with its line (commas and spaces also separate). */
+export function allowlistEntries(text: string): Array<{ value: string; line: number }> {
+  return text.split('\n').flatMap((row, index) =>
+    row
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((value) => ({ value, line: index + 1 })),
+  );
+}
 
 /**
  * Create (no `token`) or edit a token. On edit, adding a :write or :manage scope needs the
@@ -40,6 +51,8 @@ export function TokenForm(props: {
   const [busy, setBusy] = useState(false);
   const errors = error?.fieldErrors;
 
+  // Each range with its line, so a message names the line it concerns.
+  const entries = allowlistEntries(allowlist);
   const addsPrivileged = editing ? addedElevatedScopes(editing.scopes, scopes).length > 0 : false;
 
   const toggle = (scope: string, on: boolean) =>
@@ -49,10 +62,7 @@ export function TokenForm(props: {
     event.preventDefault();
     setBusy(true);
     setError(null);
-    const ips = allowlist
-      .split(/[\s,]+/)
-      .map((ip) => ip.trim())
-      .filter(Boolean);
+    const ips = entries.map((entry) => entry.value);
     // A non-number goes as typed, so the API's message lands next to the field.
     const typed = rateLimit.trim();
     const limit = typed === '' ? null : /^\d+$/.test(typed) ? Number(typed) : typed;
@@ -89,7 +99,7 @@ export function TokenForm(props: {
     }
   };
 
-  const scopesError = errorFor(errors, 'scopes');
+  const scopesErrors = messagesFor(errors, 'scopes');
   return (
     <form
       class="card"
@@ -99,7 +109,7 @@ export function TokenForm(props: {
     >
       <h2>{editing ? `Edit “${editing.name}”` : 'New personal access token'}</h2>
       <TextField label="Name" name="name" value={name} onInput={setName} errors={errors} required />
-      <fieldset aria-describedby={scopesError ? 'scopes-error' : undefined}>
+      <fieldset aria-describedby={scopesErrors.length ? 'scopes-error' : undefined}>
         <legend>Scopes</legend>
         <div class="scope-groups">
           {scopesByResource().map(([resource, items]) => (
@@ -120,7 +130,7 @@ export function TokenForm(props: {
             </div>
           ))}
         </div>
-        <FieldError id="scopes-error" message={scopesError} />
+        <FieldError id="scopes-error" messages={scopesErrors} />
       </fieldset>
       {!editing && (
         <TextField
@@ -140,6 +150,10 @@ export function TokenForm(props: {
         value={allowlist}
         onInput={setAllowlist}
         errors={errors}
+        item={(index) => {
+          const entry = entries[index];
+          return entry ? `Line ${entry.line}, “${entry.value}”` : `Range ${index + 1}`;
+        }}
         hint="CIDR ranges, one per line, e.g. 203.0.113.0/24. Empty allows any address."
       />
       <TextField

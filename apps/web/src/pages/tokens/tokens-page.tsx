@@ -23,6 +23,11 @@ export function TokensPage() {
   >({ kind: 'list' });
   const [created, setCreated] = useState<(Token & Partial<NewToken>) | null>(null);
   const [notice, setNotice] = useState('');
+  // A notice is about the last action: the next one starts without it.
+  const start = (next: typeof mode) => {
+    setNotice('');
+    setMode(next);
+  };
   const atLimit = (tokens.data?.total ?? 0) >= MAX_ACTIVE_TOKENS;
 
   return (
@@ -48,7 +53,7 @@ export function TokensPage() {
             type="button"
             class="primary"
             disabled={atLimit}
-            onClick={() => setMode({ kind: 'create' })}
+            onClick={() => start({ kind: 'create' })}
           >
             New token
           </button>
@@ -117,7 +122,7 @@ export function TokensPage() {
                             : 'default'}
                         </td>
                         <td class="actions" data-label="Actions">
-                          <button type="button" onClick={() => setMode({ kind: 'edit', token })}>
+                          <button type="button" onClick={() => start({ kind: 'edit', token })}>
                             Edit
                           </button>
                           <ConfirmButton

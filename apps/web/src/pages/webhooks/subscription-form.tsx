@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
+import { CopyButton } from '../../components/copy-button.js';
 import { errorFor, FieldError, FormError, TextField } from '../../components/field.js';
-import { WEBHOOK_EVENT_NAMES } from '@inventory/events/browser';
+import { WEBHOOK_EVENT_CATALOG, WEBHOOK_EVENT_NAMES } from '@inventory/events/browser';
 import type { NewSubscriptionAnswer, Subscription, SubscriptionAnswer } from '../../api-types.js';
 
 /** Create (the answer carries the secret, shown once) or edit url, events and description. */
@@ -58,24 +59,31 @@ export function SubscriptionForm(props: {
       />
       <fieldset>
         <legend>Events</legend>
-        <div class="scope-groups">
+        <div class="event-choices">
           {WEBHOOK_EVENT_NAMES.map((name) => (
-            <label class="check" key={name}>
-              <input
-                type="checkbox"
-                name="events"
-                value={name}
-                checked={events.includes(name)}
-                onChange={(event) =>
-                  setEvents(
-                    (event.target as HTMLInputElement).checked
-                      ? [...events, name]
-                      : events.filter((item) => item !== name),
-                  )
-                }
-              />
-              {name}
-            </label>
+            <div key={name}>
+              <label class="check">
+                <input
+                  type="checkbox"
+                  name="events"
+                  value={name}
+                  aria-describedby={`event-${name}`}
+                  checked={events.includes(name)}
+                  onChange={(event) =>
+                    setEvents(
+                      (event.target as HTMLInputElement).checked
+                        ? [...events, name]
+                        : events.filter((item) => item !== name),
+                    )
+                  }
+                />
+                <code>{name}</code>
+              </label>
+              <p class="hint" id={`event-${name}`}>
+                When {WEBHOOK_EVENT_CATALOG[name].firesWhen}. Needs{' '}
+                <code>{WEBHOOK_EVENT_CATALOG[name].scope}</code>.
+              </p>
+            </div>
           ))}
         </div>
         <FieldError id="events-error" message={eventsError} />
@@ -114,12 +122,7 @@ export function SecretOnce(props: { secret: string; note?: string; onDismiss: ()
           value={props.secret}
           data-testid="signing-secret"
         />
-        <button
-          type="button"
-          onClick={() => void navigator.clipboard.writeText(props.secret).catch(() => undefined)}
-        >
-          Copy
-        </button>
+        <CopyButton text={props.secret} what="secret" />
       </div>
       <button type="button" onClick={props.onDismiss}>
         I have saved it

@@ -21,6 +21,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { FieldViolation } from '../../common/v1/errors.js';
 import { Timestamp } from '../../google/protobuf/timestamp.js';
 
 export const protobufPackage = 'inventory.identity.v1';
@@ -177,6 +178,12 @@ export interface CreateTokenRequest {
   expires_at?: Date | undefined;
   ip_allowlist: string[];
   rate_limit_per_minute?: number | undefined;
+  /**
+   * Type errors the gateway found in the JSON body (a missing name, a number for a
+   * string...). The service reports them together with its own rules' violations,
+   * so one answer names every bad field, and nothing is written while any remain.
+   */
+  input_violations: FieldViolation[];
 }
 
 export interface CreateTokenResponse {
@@ -209,6 +216,8 @@ export interface UpdateTokenRequest {
   rate_limit_per_minute?: number | undefined;
   password?: string | undefined;
   two_factor_code?: string | undefined;
+  /** As on CreateTokenRequest: the gateway's type errors, answered with the rules'. */
+  input_violations: FieldViolation[];
 }
 
 export interface RevokeTokenRequest {
@@ -2840,6 +2849,7 @@ function createBaseCreateTokenRequest(): CreateTokenRequest {
     expires_at: undefined,
     ip_allowlist: [],
     rate_limit_per_minute: undefined,
+    input_violations: [],
   };
 }
 
@@ -2859,6 +2869,9 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
     }
     if (message.rate_limit_per_minute !== undefined) {
       writer.uint32(40).int32(message.rate_limit_per_minute);
+    }
+    for (const v of message.input_violations) {
+      FieldViolation.encode(v!, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -2916,6 +2929,14 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
             message.rate_limit_per_minute = reader.int32();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2949,6 +2970,11 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
         : isSet(object.rate_limit_per_minute)
           ? globalThis.Number(object.rate_limit_per_minute)
           : undefined,
+      input_violations: globalThis.Array.isArray(object?.inputViolations)
+        ? object.inputViolations.map((e: any) => FieldViolation.fromJSON(e))
+        : globalThis.Array.isArray(object?.input_violations)
+          ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
+          : [],
     };
   },
 
@@ -2969,6 +2995,9 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
     if (message.rate_limit_per_minute !== undefined) {
       obj.rateLimitPerMinute = Math.round(message.rate_limit_per_minute);
     }
+    if (message.input_violations?.length) {
+      obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
+    }
     return obj;
   },
 
@@ -2982,6 +3011,8 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
     message.expires_at = object.expires_at ?? undefined;
     message.ip_allowlist = object.ip_allowlist?.map((e) => e) || [];
     message.rate_limit_per_minute = object.rate_limit_per_minute ?? undefined;
+    message.input_violations =
+      object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3336,6 +3367,7 @@ function createBaseUpdateTokenRequest(): UpdateTokenRequest {
     rate_limit_per_minute: undefined,
     password: undefined,
     two_factor_code: undefined,
+    input_violations: [],
   };
 }
 
@@ -3361,6 +3393,9 @@ export const UpdateTokenRequest: MessageFns<UpdateTokenRequest> = {
     }
     if (message.two_factor_code !== undefined) {
       writer.uint32(58).string(message.two_factor_code);
+    }
+    for (const v of message.input_violations) {
+      FieldViolation.encode(v!, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -3434,6 +3469,14 @@ export const UpdateTokenRequest: MessageFns<UpdateTokenRequest> = {
             message.two_factor_code = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3467,6 +3510,11 @@ export const UpdateTokenRequest: MessageFns<UpdateTokenRequest> = {
         : isSet(object.two_factor_code)
           ? globalThis.String(object.two_factor_code)
           : undefined,
+      input_violations: globalThis.Array.isArray(object?.inputViolations)
+        ? object.inputViolations.map((e: any) => FieldViolation.fromJSON(e))
+        : globalThis.Array.isArray(object?.input_violations)
+          ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
+          : [],
     };
   },
 
@@ -3493,6 +3541,9 @@ export const UpdateTokenRequest: MessageFns<UpdateTokenRequest> = {
     if (message.two_factor_code !== undefined) {
       obj.twoFactorCode = message.two_factor_code;
     }
+    if (message.input_violations?.length) {
+      obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
+    }
     return obj;
   },
 
@@ -3514,6 +3565,8 @@ export const UpdateTokenRequest: MessageFns<UpdateTokenRequest> = {
     message.rate_limit_per_minute = object.rate_limit_per_minute ?? undefined;
     message.password = object.password ?? undefined;
     message.two_factor_code = object.two_factor_code ?? undefined;
+    message.input_violations =
+      object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
     return message;
   },
 };

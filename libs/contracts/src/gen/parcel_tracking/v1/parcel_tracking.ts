@@ -273,6 +273,12 @@ export interface GetInstanceResponse {
   dashboard?: Dashboard | undefined;
 }
 
+export interface ListInstancesRequest {}
+
+export interface ListInstancesResponse {
+  instances: Instance[];
+}
+
 export interface UpdateInstanceRequest {
   id: number;
   name?: string | undefined;
@@ -3647,6 +3653,131 @@ export const GetInstanceResponse: MessageFns<GetInstanceResponse> = {
   },
 };
 
+function createBaseListInstancesRequest(): ListInstancesRequest {
+  return {};
+}
+
+export const ListInstancesRequest: MessageFns<ListInstancesRequest> = {
+  encode(_: ListInstancesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListInstancesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListInstancesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListInstancesRequest {
+    return {};
+  },
+
+  toJSON(_: ListInstancesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListInstancesRequest>, I>>(base?: I): ListInstancesRequest {
+    return ListInstancesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListInstancesRequest>, I>>(_: I): ListInstancesRequest {
+    const message = createBaseListInstancesRequest();
+    return message;
+  },
+};
+
+function createBaseListInstancesResponse(): ListInstancesResponse {
+  return { instances: [] };
+}
+
+export const ListInstancesResponse: MessageFns<ListInstancesResponse> = {
+  encode(message: ListInstancesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.instances) {
+      Instance.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListInstancesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListInstancesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.instances.push(Instance.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListInstancesResponse {
+    return {
+      instances: globalThis.Array.isArray(object?.instances)
+        ? object.instances.map((e: any) => Instance.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListInstancesResponse): unknown {
+    const obj: any = {};
+    if (message.instances?.length) {
+      obj.instances = message.instances.map((e) => Instance.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListInstancesResponse>, I>>(base?: I): ListInstancesResponse {
+    return ListInstancesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListInstancesResponse>, I>>(
+    object: I,
+  ): ListInstancesResponse {
+    const message = createBaseListInstancesResponse();
+    message.instances = object.instances?.map((e) => Instance.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseUpdateInstanceRequest(): UpdateInstanceRequest {
   return {
     id: 0,
@@ -6937,6 +7068,22 @@ export const ParcelTrackingServiceService = {
       Buffer.from(GetInstanceResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetInstanceResponse => GetInstanceResponse.decode(value),
   },
+  /**
+   * The caller's tenant's instance, if it has connected one: a list of 0 or 1
+   * (the singleton), so a client can find it without knowing its id.
+   */
+  listInstances: {
+    path: '/inventory.parcel_tracking.v1.ParcelTrackingService/ListInstances' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListInstancesRequest): Buffer =>
+      Buffer.from(ListInstancesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListInstancesRequest => ListInstancesRequest.decode(value),
+    responseSerialize: (value: ListInstancesResponse): Buffer =>
+      Buffer.from(ListInstancesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListInstancesResponse =>
+      ListInstancesResponse.decode(value),
+  },
   /** Applies only the fields present; nested objects merge key by key. */
   updateInstance: {
     path: '/inventory.parcel_tracking.v1.ParcelTrackingService/UpdateInstance' as const,
@@ -7101,6 +7248,11 @@ export interface ParcelTrackingServiceServer extends UntypedServiceImplementatio
    */
   createInstance: handleUnaryCall<CreateInstanceRequest, CreateInstanceResponse>;
   getInstance: handleUnaryCall<GetInstanceRequest, GetInstanceResponse>;
+  /**
+   * The caller's tenant's instance, if it has connected one: a list of 0 or 1
+   * (the singleton), so a client can find it without knowing its id.
+   */
+  listInstances: handleUnaryCall<ListInstancesRequest, ListInstancesResponse>;
   /** Applies only the fields present; nested objects merge key by key. */
   updateInstance: handleUnaryCall<UpdateInstanceRequest, UpdateInstanceResponse>;
   deleteInstance: handleUnaryCall<DeleteInstanceRequest, DeleteInstanceResponse>;
@@ -7209,6 +7361,25 @@ export interface ParcelTrackingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetInstanceResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The caller's tenant's instance, if it has connected one: a list of 0 or 1
+   * (the singleton), so a client can find it without knowing its id.
+   */
+  listInstances(
+    request: ListInstancesRequest,
+    callback: (error: ServiceError | null, response: ListInstancesResponse) => void,
+  ): ClientUnaryCall;
+  listInstances(
+    request: ListInstancesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListInstancesResponse) => void,
+  ): ClientUnaryCall;
+  listInstances(
+    request: ListInstancesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListInstancesResponse) => void,
   ): ClientUnaryCall;
   /** Applies only the fields present; nested objects merge key by key. */
   updateInstance(
