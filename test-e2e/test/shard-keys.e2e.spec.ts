@@ -8,7 +8,10 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '@inventory/mongo-embedde
 import { connectNats, EventPublisher } from '@inventory/platform';
 import {
   PLACEMENT,
+  UNIQUE_INDEXES_TO_CHANGE,
+  serviceOf,
   shardKeyProblems,
+  uniqueIndexesOffShardKey,
   watchCommands,
   type SeenCommand,
 } from '../src/fixtures/shard-keys.js';
@@ -131,6 +134,17 @@ describe('shard keys: every query reaching a sharded collection carries its tena
       ),
     ).toEqual([]);
     expect(shardKeyProblems(seen)).toEqual([]);
+  });
+
+  it('finds every unique index of a sharded collection led by its shard key, but those to change', async () => {
+    const indexes: Parameters<typeof uniqueIndexesOffShardKey>[0] = {};
+    for (const connection of mongoose.connections) {
+      const db = connection.db;
+      if (!db) continue;
+      for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray())
+        indexes[`${serviceOf(db.databaseName)}.${name}`] = await db.collection(name).indexes();
+    }
+    expect(uniqueIndexesOffShardKey(indexes)).toEqual(UNIQUE_INDEXES_TO_CHANGE);
   });
 
   it('reports a query without the tenant on a sharded collection, and a row without it', async () => {
