@@ -22,7 +22,8 @@ export function startNodeScript(
     const child = spawn(process.execPath, [...TSX, ...nodeArgs, script, ...args], {
       cwd: repoRoot,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin open: a baseline may be driven by lines (bench/lib/delivery-baseline.ts).
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
     let resolved = false;

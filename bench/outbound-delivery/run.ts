@@ -38,6 +38,7 @@ import {
 } from '@inventory/local-infra';
 import { createGrpcClient, runWithContext } from '@inventory/platform';
 import { cpuMs, descendants, treeCpuMs } from '../lib/proc.js';
+import { startPublisher } from '../lib/event-publisher.js';
 import { buildPackages } from '../lib/system.js';
 
 const { values } = parseArgs({
@@ -211,47 +212,8 @@ function runChild<T>(args: string[]): Promise<T> {
 /** The data each published event carries (./publisher.ts). */
 const PRODUCT = { id: 1, sku: 'SKU-1', name: 'A product', price: '9.90', tags: ['a', 'b'] };
 
-/**
- * A publisher of `n` catalog events, another process as another area would be (./publisher.ts),
- * connected and waiting: `go()` starts it and resolves to its report once every ack is in.
- */
-async function publisherOf(n: number) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions=development',
-      `${repoRoot}bench/outbound-delivery/publisher.ts`,
-      infra.natsUrl,
-      TENANT,
-      String(n),
-      String(publishWindow),
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const exited = new Promise<{ published: number; elapsedMs: number; cpuMs: number }>(
-    (resolve, reject) =>
-      child.on('exit', (code) =>
-        code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(out)),
-      ),
-  );
-  await new Promise<void>((resolve, reject) => {
-    const ready = () => (out.includes('ready\n') ? resolve() : undefined);
-    child.stdout.on('data', ready);
-    exited.catch(reject);
-  });
-  return {
-    /** Its CPU so far (start-up, connecting): gone from the process tree once it exits. */
-    startupCpuMs: () => cpuMs(child.pid!),
-    go() {
-      child.stdin.end('go\n');
-      return exited;
-    },
-  };
-}
+/** A publisher of `n` catalog events for the bench tenant, its own process (../lib/event-publisher.ts). */
+const publisherOf = (n: number) => startPublisher(infra.natsUrl, TENANT, n, publishWindow);
 
 /** CPU spent while `run` runs: the service's, every process's, and each part's. */
 async function measured<T>(servicePid: number, run: () => Promise<T>) {

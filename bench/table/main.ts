@@ -8,7 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchSystem, repoRoot, startNodeScript, stopChild } from '../lib/system.js';
-import { outboundRow, webhookRow } from './async-rows.js';
+import { outboundRows, webhookRows } from './async-rows.js';
 import type { BenchContext } from './context.js';
 import { createInstance, gatewayRows, parcelRows } from './gateway-rows.js';
 import { pacedMeasure, saturation, settleUntilIdle, warmUntilSteady } from './measure.js';
@@ -23,8 +23,10 @@ export const ROW_IDS = [
   'trackings-page',
   'trackings-count',
   'instance-100k',
-  'webhooks',
-  'outbound',
+  'webhooks-20',
+  'webhooks-100',
+  'outbound-live',
+  'outbound-backlog',
   'mongo-lookup',
   'mongo-insert',
 ] as const;
@@ -54,7 +56,7 @@ const warmed = new Set<string>();
 const inputs: RowInput[] = [];
 let idleCpuMsPerSecond: Record<string, number> | undefined;
 try {
-  const systemRows = ROW_IDS.slice(0, 9).filter(wants);
+  const systemRows = ROW_IDS.filter((id) => !id.startsWith('mongo-')).filter(wants);
   if (systemRows.length > 0) {
     log('starting the system (npm start, every part its own process)');
     const system = await launchSystem(Number(values['port-base']), {
@@ -120,12 +122,17 @@ try {
       );
       idleCpuMsPerSecond = idle.last;
       inputs.push(...(await gatewayRows(context)));
-      if (systemRows.some((id) => id !== 'healthz' && !id.startsWith('api-user'))) {
+      if (
+        systemRows.some(
+          (id) => id !== 'healthz' && !id.startsWith('api-user') && !id.startsWith('outbound'),
+        )
+      ) {
         const instance = await createInstance(context);
         inputs.push(...(await parcelRows(context, instance.id)));
-        if (wants('webhooks')) inputs.push(await webhookRow(context, instance.webhookPath));
+        inputs.push(...(await webhookRows(context, instance)));
       }
-      if (wants('outbound')) inputs.push(await outboundRow(context));
+      if (systemRows.some((id) => id.startsWith('outbound')))
+        inputs.push(...(await outboundRows(context)));
     } finally {
       await system.stop();
     }

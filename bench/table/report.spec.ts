@@ -45,6 +45,14 @@ describe('bench table rows', () => {
     expect(buildRow(input()).target_met).toBeUndefined();
   });
 
+  it('meets no target when the baseline failed, and says so beside its figure', () => {
+    const failed = input({ target: { cpuRatio: 4 } });
+    failed.baseline.failures = 2;
+    const row = buildRow(failed);
+    expect(row.target_met).toBe(false);
+    expect(markdownTable([row])).toContain('150 (bare; 2 failed)');
+  });
+
   it('judges a one-process target on that process alone', () => {
     const row = buildRow(input({ target: { cpuRatio: 2, cpuOf: 'gateway' } }));
     expect(row.own_cpu_ratio).toBe(2);

@@ -54,10 +54,13 @@ export interface Row {
   rate: number;
   operations: number;
   failures: number;
+  /** The baseline's own failures: a baseline that failed measured nothing, so no target is met. */
+  baseline_failures: number;
   cpu_us_per_op: number;
   cpu_us_per_op_by_process: Record<string, number>;
   baseline: string;
   baseline_cpu_us_per_op: number;
+  baseline_cpu_us_per_op_by_process: Record<string, number>;
   cpu_ratio: number;
   /** The ratio of `target.cpuOf` alone, when the target names one process. */
   own_cpu_ratio?: number;
@@ -106,6 +109,7 @@ function meets(row: Omit<Row, 'target_met'>, target: Target): boolean {
     bound === undefined || (value !== undefined && value < bound);
   return (
     row.failures === 0 &&
+    row.baseline_failures === 0 &&
     (target.cpuRatio === undefined ||
       (target.cpuOf ? (row.own_cpu_ratio ?? Infinity) : row.cpu_ratio) <= target.cpuRatio) &&
     within(latency?.p50_ms, target.p50Ms) &&
@@ -131,10 +135,12 @@ export function buildRow(input: RowInput): Row {
     rate: input.rate,
     operations: input.measured.operations,
     failures: input.measured.failures ?? 0,
+    baseline_failures: input.baseline.failures ?? 0,
     cpu_us_per_op: cpu,
     cpu_us_per_op_by_process: byProcess,
     baseline: input.baselineTitle,
     baseline_cpu_us_per_op: baselineCpu,
+    baseline_cpu_us_per_op_by_process: perProcess(input.baseline),
     cpu_ratio: ratio(cpu),
     ...(own ? { own_cpu_ratio: ratio(byProcess[own] ?? 0) } : {}),
     ...(idleUsPerOperation !== undefined
@@ -192,7 +198,7 @@ export function markdownTable(rows: Row[]): string {
     row.rate ? String(row.rate) : '–',
     row.failures ? `${row.operations} (${row.failures} failed)` : String(row.operations),
     String(row.cpu_us_per_op),
-    `${row.baseline_cpu_us_per_op} (${row.baseline})`,
+    `${row.baseline_cpu_us_per_op} (${row.baseline}${Object.keys(row.baseline_cpu_us_per_op_by_process).length > 1 ? `: ${topProcesses(row.baseline_cpu_us_per_op_by_process, 3)}` : ''}${row.baseline_failures ? `; ${row.baseline_failures} failed` : ''})`,
     [
       `**${row.cpu_ratio}**`,
       row.own_cpu_ratio !== undefined ? ` (${row.target?.cpuOf} ${row.own_cpu_ratio})` : '',

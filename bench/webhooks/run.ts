@@ -16,10 +16,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import mongoose from 'mongoose';
 import { cpuMs as processCpuMs, descendants, treeCpuMs } from '../lib/proc.js';
-import { signedWebhook } from '../lib/provider-webhook.js';
+import { pushWebhooks } from '../lib/provider-webhook.js';
 import { buildPackages, processName, runsPackage } from '../lib/system.js';
 import { summariseProfile, type CpuProfile } from '../gateway/profile-summary.js';
 
@@ -77,11 +76,6 @@ const stop = (child: ChildProcess) =>
       ? resolve()
       : (child.once('exit', () => resolve()), child.kill('SIGINT')),
   );
-const run = (options: autocannon.Options) =>
-  new Promise<autocannon.Result>((resolve, reject) =>
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
-  );
-
 /** CPU ms of the system's processes by name (service, gateway, MongoDB, NATS...). */
 function cpuByProcess(root: number): Map<string, number> {
   const byName = new Map([['launcher', processCpuMs(root)]]);
@@ -92,26 +86,9 @@ function cpuByProcess(root: number): Map<string, number> {
   return byName;
 }
 
-/** `amount` POSTs whose body gets a fresh number (and sign) per request. */
-function pushes(url: string, host: string, amount: number, apiKey: string, prefix: string) {
-  let next = 0;
-  return {
-    url,
-    amount,
-    connections,
-    headers: { host, 'content-type': 'application/json' },
-    requests: [
-      {
-        method: 'POST' as const,
-        setupRequest: (request: autocannon.Request) => {
-          const number = `${prefix}${String(next++).padStart(9, '0')}`;
-          const { body, headers } = signedWebhook(number, apiKey);
-          return { ...request, body, headers: { ...request.headers, ...headers } };
-        },
-      },
-    ],
-  };
-}
+/** `amount` signed pushes, each a fresh number (and sign), over `--connections`. */
+const pushes = (url: string, host: string, amount: number, apiKey: string, prefix: string) =>
+  pushWebhooks({ url, host, amount, apiKey, prefix, connections });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
 buildPackages();
@@ -179,23 +156,23 @@ try {
   const bareUrl = `http://127.0.0.1:${bare.match[1]}/`;
   const warm = Math.min(1000, Math.ceil(count / 10));
 
-  await run(pushes(bareUrl, 'bare', warm, dev.provider_api_key, 'WARMBARE'));
+  await pushes(bareUrl, 'bare', warm, dev.provider_api_key, 'WARMBARE');
   const bareCpuBefore = treeCpuMs(bare.child.pid!);
-  const bareResult = await run(pushes(bareUrl, 'bare', count, dev.provider_api_key, 'BARE'));
+  const bareResult = await pushes(bareUrl, 'bare', count, dev.provider_api_key, 'BARE');
   const bareCpu = treeCpuMs(bare.child.pid!) - bareCpuBefore;
 
   const mongo = await mongoose
     .createConnection(dev.mongo_url, { dbName: 'webhook_ingest' })
     .asPromise();
   const rows = mongo.collection('webhook_events');
-  await run(pushes(hookUrl, dev.host, warm, dev.provider_api_key, 'WARM'));
+  await pushes(hookUrl, dev.host, warm, dev.provider_api_key, 'WARM');
   for (const info of descendants(system.child.pid!))
     if (profiled.some((pkg) => runsPackage(info.cmdline, pkg))) process.kill(info.pid, 'SIGUSR2');
   const cpuBefore = treeCpuMs(system.child.pid!);
   const byProcessBefore = cpuByProcess(system.child.pid!);
   const loadBefore = loadavg()[0]!;
   const started = performance.now();
-  const result = await run(pushes(hookUrl, dev.host, count, dev.provider_api_key, 'BENCH'));
+  const result = await pushes(hookUrl, dev.host, count, dev.provider_api_key, 'BENCH');
   const ingestSeconds = (performance.now() - started) / 1000;
   const acknowledged = result['2xx'];
   // Drain: every stored row of this run gets its one final result.
