@@ -1,13 +1,25 @@
 // One flat config for every project; each project's `lint` target points ESLint at its own folders.
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
+import jsoncParser from 'jsonc-eslint-parser';
 import tseslint from 'typescript-eslint';
+import { createProjectGraphAsync } from '@nx/devkit';
+
+// The Nx rules below (module boundaries, dependency checks) read the project graph that Nx caches
+// in .nx/workspace-data, and skip themselves with a warning when there is none, as in a fresh
+// clone. An Nx task (`nx run-many -t lint`) has computed it already; plain `npx eslint` (or an
+// editor) computes or refreshes it here first.
+if (!process.env.NX_TASK_TARGET_PROJECT) await createProjectGraphAsync({ exitOnError: false });
 
 /**
  * Scopes: a project depends on its own scope and the shared libraries only (never on another
  * service's scope); the projects that assemble the whole system are scope:system (unconstrained).
+ * scope:dev marks the development-only packages (the embedded MongoDB, local-infra, the test
+ * kits, the provider simulator): no image ships them, so only tests, scripts and the dev tools
+ * (scope:system) may import them (`withDev`), never a service's, the gateway's or a shared
+ * library's runtime code.
  */
-const SCOPE_CONSTRAINTS = [
+const scopeConstraints = ({ withDev }) => [
   ...[
     'gateway',
     'identity',
@@ -19,9 +31,22 @@ const SCOPE_CONSTRAINTS = [
     'web',
   ].map((scope) => ({
     sourceTag: `scope:${scope}`,
-    onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'],
+    onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared', ...(withDev ? ['scope:dev'] : [])],
   })),
-  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  {
+    sourceTag: 'scope:shared',
+    onlyDependOnLibsWithTags: ['scope:shared', ...(withDev ? ['scope:dev'] : [])],
+  },
+  { sourceTag: 'scope:dev', onlyDependOnLibsWithTags: ['scope:dev', 'scope:shared'] },
+];
+
+/** Files that run only in development: tests, their helpers in src, and build scripts. */
+const DEV_FILES = [
+  '**/test/**/*.ts',
+  '**/*.spec.ts',
+  '**/*.spec.tsx',
+  '**/*.test-util.ts',
+  '**/scripts/**/*.ts',
 ];
 
 export default tseslint.config(
@@ -29,6 +54,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    files: ['**/*.{js,mjs,cjs,ts,tsx,mts,cts}'],
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',
@@ -49,6 +75,9 @@ export default tseslint.config(
         'error',
         {
           enforceBuildableLibDependency: false,
+          // Node code, no bundles: a dynamic import only defers loading (the admin CLI's), so the
+          // same library may be imported statically elsewhere.
+          checkDynamicDependenciesExceptions: ['@inventory/**'],
           depConstraints: [
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib'] },
@@ -73,22 +102,26 @@ export default tseslint.config(
                 'type:e2e',
               ],
             },
-            ...SCOPE_CONSTRAINTS,
+            ...scopeConstraints({ withDev: false }),
           ],
         },
       ],
     },
   },
   {
-    // Tests may start the provider simulator (a tool); a test of one service talks to another
-    // over its gRPC API or a fake of its contract, never by importing it (scopes as above).
-    files: ['**/test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
+    // Tests may start the provider simulator (a tool) and use the development-only libraries; a
+    // test of one service talks to another over its gRPC API or a fake of its contract, never by
+    // importing it (scopes as above).
+    files: DEV_FILES,
     ignores: ['**/vitest.config.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
         {
           enforceBuildableLibDependency: false,
+          // Node code, no bundles: a dynamic import only defers loading (the admin CLI's), so the
+          // same library may be imported statically elsewhere.
+          checkDynamicDependenciesExceptions: ['@inventory/**'],
           depConstraints: [
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
@@ -102,7 +135,7 @@ export default tseslint.config(
               sourceTag: 'type:e2e',
               onlyDependOnLibsWithTags: ['type:lib', 'type:tool', 'type:service', 'type:app'],
             },
-            ...SCOPE_CONSTRAINTS,
+            ...scopeConstraints({ withDev: true }),
           ],
         },
       ],
@@ -227,6 +260,25 @@ export default tseslint.config(
               message:
                 'No sleeps in tests: poll with eventually()/waitFor() from @inventory/local-infra or expect.poll, or inject the clock.',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Each package's package.json declares what its runtime code imports (dependencies), with
+    // versions the lockfile installs; what only tests, scripts and build configs import is a
+    // devDependency, which this rule does not check. Workspace packages are declared as "*".
+    files: ['**/package.json'],
+    languageOptions: { parser: jsoncParser },
+    rules: {
+      '@nx/dependency-checks': [
+        'error',
+        {
+          ignoredFiles: [
+            '{projectRoot}/**/*.test-util.ts',
+            '{projectRoot}/scripts/**/*',
+            '{projectRoot}/vite.config.ts',
           ],
         },
       ],

@@ -1,5 +1,5 @@
 import type { JetStreamManager } from 'nats';
-import { eventually } from './eventually.js';
+import { eventually } from '@inventory/eventually';
 
 /**
  * The way to show that something did NOT happen after an event: wait until the JetStream

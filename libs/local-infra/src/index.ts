@@ -14,14 +14,9 @@ export {
   type LocalServerOptions,
 } from './servers.js';
 export { startTestInfra, type TestInfra, type TestInfraOptions } from './test-infra.js';
-export {
-  describeFailedStart,
-  describeServiceBoot,
-  PLATFORM_SERIES,
-  type ServiceBootstrap,
-} from './service-boot.js';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
-export { eventually, waitFor, type EventuallyOptions } from './eventually.js';
+// The polling helpers live in @inventory/eventually (no infrastructure, so any test may use them).
+export { eventually, waitFor, type EventuallyOptions } from '@inventory/eventually';
 export { consumerDrained } from './drained.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { callTimes } from './call-times.js';

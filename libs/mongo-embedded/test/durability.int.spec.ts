@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eventually, waitFor } from '@inventory/local-infra';
+import { eventually, waitFor } from '@inventory/eventually';
 import mongoose from 'mongoose';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { decodeRecords } from '../src/storage/journal-records.js';

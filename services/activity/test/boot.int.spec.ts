@@ -1,4 +1,4 @@
-import { describeServiceBoot } from '@inventory/local-infra';
+import { describeServiceBoot } from '@inventory/test-kit';
 import { bootstrap } from '../src/bootstrap.js';
 
 describeServiceBoot(

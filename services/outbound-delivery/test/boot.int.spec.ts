@@ -1,11 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import {
-  describeFailedStart,
-  describeServiceBoot,
-  startTestInfra,
-  type TestInfra,
-} from '@inventory/local-infra';
+import { startTestInfra, type TestInfra } from '@inventory/local-infra';
+import { describeFailedStart, describeServiceBoot } from '@inventory/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
 

@@ -1,4 +1,4 @@
-import { describeFailedStart, describeServiceBoot } from '@inventory/local-infra';
+import { describeFailedStart, describeServiceBoot } from '@inventory/test-kit';
 import { bootstrap } from '../src/bootstrap.js';
 
 describeServiceBoot(

@@ -1,8 +1,7 @@
+import { freePort, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { createHealthProbe, type ServiceRuntime } from '@inventory/platform';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './ports.js';
-import { startTestInfra, type TestInfra } from './test-infra.js';
 
 export type ServiceBootstrap = (env: NodeJS.ProcessEnv) => Promise<ServiceRuntime>;
 

@@ -1,0 +1,1 @@
+export { eventually, waitFor, type EventuallyOptions } from './eventually.js';

@@ -1,0 +1,6 @@
+export {
+  describeFailedStart,
+  describeServiceBoot,
+  PLATFORM_SERIES,
+  type ServiceBootstrap,
+} from './service-boot.js';
