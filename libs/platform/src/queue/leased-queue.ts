@@ -170,6 +170,14 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
     return written.modifiedCount;
   }
 
+  /**
+   * Frees many held rows (of any tenants, each scoped to its own) in one unordered bulk write,
+   * free again at once; a row another claim holds by now is left alone.
+   */
+  async releaseMany(rows: Array<Omit<Finish<T>, 'set'>>): Promise<number> {
+    return this.finishMany(rows.map((row) => ({ ...row, set: { lease_until: NO_LEASE } })));
+  }
+
   /** Due, and free at `now`; the queue's filter first, so its index's fields lead. */
   private claimable(request: ClaimRequest<T>): FilterQuery<T> {
     return { ...request.due, ...unleasedAt(request.now) } as FilterQuery<T>;

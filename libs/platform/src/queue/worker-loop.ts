@@ -22,6 +22,19 @@ export interface WorkerLoopOptions<T> {
    * is known (`backlog`: the last claim filled every free slot, or a `wake`).
    */
   refill: 'always' | 'backlog';
+  /**
+   * A claim may take more than the free slots, up to the concurrency again: the surplus is held in
+   * memory, its leases kept, and started as slots free, so a backlog costs fewer claims. `usable`
+   * says whether a held item's lease still covers its run (the others are dropped, and come back
+   * when their lease expires); `release` gives back the leases of those still held at `stop`.
+   * While items are held, the queue itself is looked at once per poll interval at most.
+   */
+  hold?: {
+    usable(item: T): boolean;
+    release(items: T[]): Promise<void>;
+    /** Logged when `release` fails: the leases then expire instead. */
+    releaseFailed: string;
+  };
   /** Logged when a claim fails; the loop looks again after the busy interval. */
   claimFailed: string;
   /** Logged with an item's fields (`describe`) when its run fails; its lease brings it back later. */
@@ -46,6 +59,9 @@ export class WorkerLoop<T> {
   private reserved = 0;
   /** The last claim filled every free slot, so more items may be due. */
   private backlog = false;
+  /** Items claimed beyond the free slots, waiting for one (their leases held; `hold`). */
+  private held: T[] = [];
+  private lastLook = 0;
   private readonly pollWait: PollWait;
 
   constructor(private readonly options: WorkerLoopOptions<T>) {
@@ -105,6 +121,14 @@ export class WorkerLoop<T> {
     this.wakeUp?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    // Held items were never run: give their leases back, so another replica (or this one
+    // restarted) takes them now instead of when the leases expire.
+    const held = this.held.splice(0);
+    const { hold, logger } = this.options;
+    if (hold && held.length > 0)
+      await hold
+        .release(held)
+        .catch((error: unknown) => logger.warn({ err: error }, hold.releaseFailed));
   }
 
   private async run(): Promise<void> {
@@ -112,27 +136,50 @@ export class WorkerLoop<T> {
     while (!this.stopped) {
       this.wakePending = false;
       const room = this.room;
-      let claimed: T[] = [];
+      let started = 0;
       if (room > 0) {
         try {
-          const answer = await this.options.claim(room);
-          claimed = Array.isArray(answer) ? answer : answer.items;
-          const foundWork = Array.isArray(answer) ? claimed.length > 0 : answer.foundWork;
-          if (foundWork !== undefined) this.pollWait.looked(foundWork);
-          if (claimed.length > 0) this.track(claimed, await this.options.start(claimed));
+          started = await this.startDue(room);
         } catch (error) {
           // The database failed: the items stay due (or leased, and come back when it expires).
           logger.error({ err: error }, this.options.claimFailed);
           this.pollWait.busy();
-          claimed = [];
+          started = 0;
         }
         // Full: more items may be due.
-        this.backlog = claimed.length === room;
+        this.backlog = started === room;
       }
       if (this.stopped) break;
       // Nothing due, or full: wait for a wake (half the slots free) or the poll.
-      if (claimed.length === 0 || this.inFlight.size >= concurrency) await this.idle();
+      if (started === 0 || this.inFlight.size >= concurrency) await this.idle();
     }
+  }
+
+  /** Starts held items, then claims for the slots still free (and for the hold); answers how many started. */
+  private async startDue(room: number): Promise<number> {
+    const { hold, concurrency, pollMs } = this.options;
+    let started = 0;
+    if (hold && this.held.length > 0) {
+      const taken = this.held.splice(0, room).filter((item) => hold.usable(item));
+      if (taken.length > 0) started += await this.startAll(taken);
+      room -= taken.length;
+      // The queue (retries, other replicas' leftovers) still gets a look every poll interval.
+      if (room <= 0 || Date.now() - this.lastLook < pollMs) return started;
+    }
+    this.lastLook = Date.now();
+    const extra = hold ? Math.max(0, concurrency - this.held.length) : 0;
+    const answer = await this.options.claim(room + extra);
+    const claimed = Array.isArray(answer) ? answer : answer.items;
+    const foundWork = Array.isArray(answer) ? claimed.length > 0 : answer.foundWork;
+    if (foundWork !== undefined) this.pollWait.looked(foundWork);
+    this.held.push(...claimed.slice(room));
+    const startNow = claimed.slice(0, room);
+    return started + (startNow.length > 0 ? await this.startAll(startNow) : 0);
+  }
+
+  private async startAll(items: T[]): Promise<number> {
+    this.track(items, await this.options.start(items));
+    return items.length;
   }
 
   private track(items: T[], runs: Array<Promise<unknown>>): void {
