@@ -219,6 +219,62 @@ describe('leased queue: two replicas over one collection', () => {
     expect(retried.map((row) => row.id)).toEqual(ids.slice(0, 3));
   });
 
+  it('walks on in key order from `after`, and takes a row stored with a null lease as free', async () => {
+    const ids = await store(6);
+    // A row stored before the convention: its empty lease is null.
+    await jobs().collection.updateOne({ id: ids[0] }, { $set: { lease_until: null } });
+    const legacy = new LeasedQueue(jobs(), { key: 'id', nullLeaseIsEmpty: true });
+    const request = { ...claim('w', new Date(), 2), order: { id: 1 as const } };
+    expect((await legacy.claim(request)).map((row) => row.id)).toEqual(ids.slice(0, 2));
+    const walked = await legacy.claim({ ...request, after: ids[3] });
+    expect(walked.map((row) => row.id)).toEqual(ids.slice(4, 6));
+  });
+
+  it('holds a claim beyond the free slots, runs it as slots free, and gives back what it still holds at stop', async () => {
+    const ids = await store(12);
+    const ran: number[] = [];
+    let finishNow!: () => void;
+    const blocked = new Promise<void>((resolve) => (finishNow = resolve));
+    const worker = new WorkerLoop<Job>({
+      logger,
+      concurrency: 2,
+      pollMs: 5,
+      idlePollMs: 20,
+      refill: 'always',
+      hold: {
+        usable: () => true,
+        release: async (held) => {
+          await a.queue.releaseMany(
+            held.map((row) => ({ tenantId: row.tenant_id, key: row.id, holder: holderOf(row) })),
+          );
+        },
+        releaseFailed: 'not released',
+      },
+      claimFailed: 'claim failed',
+      runFailed: 'run failed',
+      describe: (job) => ({ id: job.id }),
+      claim: (limit) => a.queue.claim(claim('holder', new Date(), limit)),
+      start: (rows) =>
+        rows.map(async (row) => {
+          ran.push(row.id);
+          await blocked;
+        }),
+    });
+    worker.start();
+    // Two slots, and as many again held: four rows leased by one claim, two of them running.
+    await eventually(async () =>
+      expect(await jobs().countDocuments({ lease_owner: 'holder' })).toBe(4),
+    );
+    expect(ran).toEqual(ids.slice(0, 2));
+    const stopping = worker.stop();
+    finishNow();
+    await stopping;
+    // The held two were never run: their leases are back, and any replica takes them now.
+    expect(await jobs().countDocuments({ lease_owner: 'holder' })).toBe(2);
+    const again = await b.queue.claim(claim('replica-b', new Date(), 2));
+    expect(again.map((row) => row.id)).toEqual(ids.slice(2, 4));
+  });
+
   it('runs every row exactly once with a worker loop on each of two replicas', async () => {
     const ids = await store(60);
     const runs = new Map<number, number>();

@@ -10,8 +10,11 @@ import type { TenantOwned } from '../mongo/tenant-repository.js';
 export interface Leased {
   /** The worker holding the row; null when none does. */
   lease_owner: string | null;
-  /** Until when the lease holds. A row is free once this is at or before now. */
-  lease_until: Date;
+  /**
+   * Until when the lease holds. A row is free once this is at or before now (null only in rows
+   * stored before this convention; see `nullLeaseIsEmpty`).
+   */
+  lease_until: Date | null;
   /** Which claim took the lease: a claim reads back exactly the rows it won. */
   lease_token?: string;
 }
@@ -45,6 +48,12 @@ export interface LeasedQueueDefinition<T> {
    * release and a finish write a row only while they hold.
    */
   held?: FilterQuery<T>;
+  /**
+   * Rows stored before this convention may keep an empty lease as null (parcel-tracking's did):
+   * a claim takes them too. Transitional: once such rows are rewritten (`lease_until` set to
+   * `NO_LEASE` where null), the queue drops the flag and its claims are the others' again.
+   */
+  nullLeaseIsEmpty?: boolean;
 }
 
 /** One claim: what differs between queues is only its filter, order and scope. */
@@ -58,6 +67,12 @@ export interface ClaimRequest<T> {
   leaseMs: number;
   limit: number;
   now: Date;
+  /**
+   * Only candidates whose key is greater: a pass that claims batch after batch in key order walks
+   * the index on from its last candidate instead of from the start again (ADR 0727). The lease
+   * itself is by keys, so it does not repeat the bound.
+   */
+  after?: unknown;
 }
 
 /** The lease a worker holds on rows: its owner and the claim's token. */
@@ -100,19 +115,22 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
   /** The keys of up to `limit` rows due and free at `now`, in the queue's order. */
   async dueKeys(request: ClaimRequest<T>): Promise<unknown[]> {
     const { key } = this.definition;
+    const after = request.after === undefined ? {} : { [key]: { $gt: request.after } };
     const rows = await this.model
-      .find(this.scoped(request.scope, this.claimable(request)), { [key]: 1 })
+      .find(this.scoped(request.scope, this.claimable(request, after)), { [key]: 1 })
       .sort(request.order)
       .limit(request.limit)
       .lean<Array<Record<string, unknown>>>();
     return rows.map((row) => row[key]);
   }
 
-  /** Leases the rows of `keys` still due and free, and answers the ones this call won, by key. */
-  async lease(keys: unknown[], request: ClaimRequest<T>): Promise<T[]> {
+  /**
+   * Leases the rows of `keys` still due and free, and answers the ones this call won, by key. A
+   * claim taken in several rounds passes one `token` to each, so all its rows share it.
+   */
+  async lease(keys: unknown[], request: ClaimRequest<T>, token = randomUUID()): Promise<T[]> {
     if (keys.length === 0) return [];
     const { key, countsAttempt } = this.definition;
-    const token = randomUUID();
     const update = {
       $set: {
         lease_owner: request.owner,
@@ -122,7 +140,7 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
       ...(countsAttempt ? { $inc: { [countsAttempt]: 1 } } : {}),
     } as UpdateQuery<T>;
     await this.model.updateMany(
-      this.scoped(request.scope, { ...this.claimable(request), [key]: { $in: keys } }),
+      this.scoped(request.scope, this.claimable(request, { [key]: { $in: keys } })),
       update,
     );
     return this.model
@@ -178,9 +196,15 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
     return this.finishMany(rows.map((row) => ({ ...row, set: { lease_until: NO_LEASE } })));
   }
 
-  /** Due, and free at `now`; the queue's filter first, so its index's fields lead. */
-  private claimable(request: ClaimRequest<T>): FilterQuery<T> {
-    return { ...request.due, ...unleasedAt(request.now) } as FilterQuery<T>;
+  /** Due, and free at `now`, and `also`; the queue's filter first, so its index's fields lead. */
+  private claimable(request: ClaimRequest<T>, also: Record<string, unknown> = {}): FilterQuery<T> {
+    if (this.definition.nullLeaseIsEmpty) {
+      // One `$and` of every condition, as parcel-tracking's queue wrote it (its planner's shape).
+      const unleased = { $or: [{ lease_until: null }, unleasedAt(request.now)] };
+      const extra = Object.keys(also).length > 0 ? [also] : [];
+      return { $and: [request.due, unleased, ...extra] } as FilterQuery<T>;
+    }
+    return { ...request.due, ...unleasedAt(request.now), ...also } as FilterQuery<T>;
   }
 
   /** The rows `holder` holds: the key, the queue's still-held conditions, owner and token. */

@@ -35,6 +35,8 @@ export interface WorkerLoopOptions<T> {
     /** Logged when `release` fails: the leases then expire instead. */
     releaseFailed: string;
   };
+  /** The first look waits a poll interval too (a worker that has nothing to do at start). */
+  firstLookAfterPoll?: boolean;
   /** Logged when a claim fails; the loop looks again after the busy interval. */
   claimFailed: string;
   /** Logged with an item's fields (`describe`) when its run fails; its lease brings it back later. */
@@ -133,6 +135,7 @@ export class WorkerLoop<T> {
 
   private async run(): Promise<void> {
     const { logger, concurrency } = this.options;
+    if (this.options.firstLookAfterPoll) await this.idle();
     while (!this.stopped) {
       this.wakePending = false;
       const room = this.room;
