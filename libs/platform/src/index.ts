@@ -12,3 +12,4 @@ export * from './crypto/index.js';
 export * from './cache/index.js';
 export * from './batching/index.js';
 export * from './polling/index.js';
+export * from './queue/index.js';

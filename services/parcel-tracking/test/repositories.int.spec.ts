@@ -92,7 +92,7 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     const claim = { instanceId: 1, owner: 'w', now, leaseMs: 60_000, limit: 10 };
     const staleBefore = new Date(now.getTime() + 1);
     expect(await queue.claim('poll', { ...claim, tenantId: B, staleBefore })).toEqual([]);
-    expect(await queue.release(B, 'w', [row.id], { last_polled_at: now }, now)).toBe(0);
+    expect(await queue.release(B, 'w', [row], { last_polled_at: now }, now)).toBe(0);
 
     const [mine] = await trackings.find(A, 1);
     expect(mine).toMatchObject({

@@ -1,4 +1,5 @@
-import { PollWait, type Logger } from '@inventory/platform';
+import { randomUUID } from 'node:crypto';
+import { WorkerLoop, type Logger } from '@inventory/platform';
 import type { DeliveryStore } from '../store/delivery-store.js';
 import type { DeliveryDocument } from '../store/delivery.js';
 
@@ -19,141 +20,71 @@ const LEASE_MARGIN_MS = 1_000;
 /**
  * Runs due deliveries from the durable schedule in MongoDB: retries, pings, redeliveries, and
  * the rows a crashed replica left leased (a catalog event's first attempt is fan-out's, made
- * from JetStream, ADR 0408). Each one is leased before its attempt, so replicas never attempt
- * the same delivery together, and a replica killed mid-attempt leaves a lease that expires:
- * another (or the restarted) replica then repeats the attempt with the same delivery id
- * (at-least-once).
+ * from JetStream, ADR 0408). The platform's worker loop over the store's leased queue (ADR 0018):
+ * each delivery is leased before its attempt, so replicas never attempt the same delivery
+ * together, and a replica killed mid-attempt leaves a lease that expires: another (or the
+ * restarted) replica then repeats the attempt with the same delivery id (at-least-once).
  */
 export class DeliveryWorker {
-  private running = false;
-  private loop?: Promise<void>;
-  private inFlight = new Set<Promise<void>>();
-  private wakeUp?: () => void;
-  private wakePending = false;
-  /** Deliveries claimed beyond the free slots, waiting for one (their leases held). */
-  private leased: DeliveryDocument[] = [];
-  private lastScheduleLook = 0;
-  private readonly pollWait: PollWait;
+  readonly owner = `${process.pid}-${randomUUID()}`;
+  private readonly loop: WorkerLoop<DeliveryDocument>;
 
   constructor(
-    private readonly deliveries: DeliveryStore,
+    deliveries: Pick<
+      DeliveryStore,
+      'dueIdsAcrossTenants' | 'claimAcrossTenants' | 'releaseLeasesAcrossTenants'
+    >,
     /** Starts the attempts of a claimed batch; resolves to them in flight. */
-    private readonly attempt: (batch: DeliveryDocument[]) => Promise<Array<Promise<void>>>,
-    private readonly options: DeliveryWorkerOptions,
-    private readonly logger: Logger,
+    attempt: (batch: DeliveryDocument[]) => Promise<Array<Promise<void>>>,
+    options: DeliveryWorkerOptions,
+    logger: Logger,
   ) {
-    this.pollWait = new PollWait(options.pollMs, options.idlePollMs);
+    this.loop = new WorkerLoop({
+      logger,
+      concurrency: options.concurrency,
+      pollMs: options.pollMs,
+      idlePollMs: options.idlePollMs,
+      // Refill in batches (half the room at a time), not one query per finished attempt.
+      refill: 'always',
+      // Claims for the free slots and for the queue too: a backlog then costs a third of the
+      // claims (each is three round trips), and the queue's leases are checked before use.
+      hold: {
+        // Only with enough lease left for a whole attempt; the others are dropped from memory and
+        // come back through the schedule once their lease expires (at-least-once either way).
+        usable: (delivery) =>
+          delivery.lease_until.getTime() > Date.now() + options.attemptTimeoutMs + LEASE_MARGIN_MS,
+        release: (queued) => deliveries.releaseLeasesAcrossTenants(queued),
+        releaseFailed: 'queued leases not released; they expire instead',
+      },
+      claim: async (limit) => {
+        const ids = await deliveries.dueIdsAcrossTenants(new Date(), limit);
+        if (!this.loop.running) return { items: [] };
+        const claimed = await deliveries.claimAcrossTenants(
+          ids,
+          new Date(),
+          options.leaseMs,
+          this.owner,
+        );
+        return { items: claimed, foundWork: ids.length > 0 };
+      },
+      start: attempt,
+      claimFailed: 'delivery scheduler poll failed',
+      // The lease stays: the attempt is retried by whoever claims it after it expires.
+      runFailed: 'delivery attempt crashed',
+      describe: (delivery) => ({ delivery_id: delivery.delivery_id }),
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** New work was scheduled: look now instead of at the next poll. */
   wake(): void {
-    this.wakePending = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wakeUp?.();
-    await this.loop;
-    await Promise.allSettled([...this.inFlight]);
-    // Queued deliveries were never attempted: give their leases back, so another replica (or
-    // this one restarted) takes them now instead of when the leases expire.
-    const queued = this.leased.splice(0);
-    if (queued.length > 0)
-      await this.deliveries
-        .releaseLeasesAcrossTenants(queued)
-        .catch((error: unknown) =>
-          this.logger.warn({ err: error }, 'queued leases not released; they expire instead'),
-        );
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let started = 0;
-      try {
-        started = await this.startDue();
-      } catch (error) {
-        this.logger.error({ err: error }, 'delivery scheduler poll failed');
-        this.pollWait.busy();
-      }
-      if (!this.running) break;
-      // Full: wait until half the room is free (a finished attempt wakes us) or the next poll.
-      if (started === 0 || this.inFlight.size >= this.options.concurrency) await this.idle();
-    }
-  }
-
-  private async startDue(): Promise<number> {
-    this.wakePending = false;
-    let room = this.options.concurrency - this.inFlight.size;
-    if (room <= 0) return 0;
-    let started = 0;
-    if (this.leased.length > 0) {
-      // Only with enough lease left for a whole attempt; the others are dropped from memory and
-      // come back through the schedule once their lease expires (at-least-once either way).
-      const usableUntil = Date.now() + this.options.attemptTimeoutMs + LEASE_MARGIN_MS;
-      const taken = this.leased
-        .splice(0, room)
-        .filter((delivery) => delivery.lease_until.getTime() > usableUntil);
-      if (taken.length > 0) started += await this.track(taken);
-      room -= taken.length;
-      // The schedule (retries, other replicas' leftovers) still gets a look every poll interval.
-      if (room <= 0 || Date.now() - this.lastScheduleLook < this.options.pollMs) return started;
-    }
-    this.lastScheduleLook = Date.now();
-    // Claims for the free slots and for the queue too: a backlog then costs a third of the
-    // claims (each is three round trips), and the queue's leases are checked before use.
-    const queueRoom = Math.max(0, this.options.concurrency - this.leased.length);
-    const ids = await this.deliveries.dueIdsAcrossTenants(new Date(), room + queueRoom);
-    if (!this.running) return started;
-    const claimed = await this.deliveries.claimAcrossTenants(ids, new Date(), this.options.leaseMs);
-    this.pollWait.looked(ids.length > 0);
-    if (claimed.length === 0) return started;
-    const startNow = claimed.slice(0, room);
-    this.leased.push(...claimed.slice(room));
-    return started + (await this.track(startNow));
-  }
-
-  /** Starts the attempts of leased deliveries and keeps them in flight until they settle. */
-  private async track(claimed: DeliveryDocument[]): Promise<number> {
-    const attempts = await this.attempt(claimed);
-    attempts.forEach((attempt, index) => {
-      const delivery = claimed[index]!;
-      const task: Promise<void> = attempt
-        .catch((error: unknown) =>
-          // The lease stays: the attempt is retried by whoever claims it after it expires.
-          this.logger.error(
-            { err: error, delivery_id: delivery.delivery_id },
-            'delivery attempt crashed',
-          ),
-        )
-        .finally(() => {
-          this.inFlight.delete(task);
-          // Refill in batches (half the room at a time), not one query per finished attempt.
-          if (this.inFlight.size <= this.options.concurrency / 2) this.wake();
-        });
-      this.inFlight.add(task);
-    });
-    return claimed.length;
-  }
-
-  private idle(): Promise<void> {
-    if (this.wakePending) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, this.pollWait.ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        done();
-      };
-    });
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

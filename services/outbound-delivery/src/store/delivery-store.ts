@@ -1,6 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
-import { isDuplicateKeyError, TenantScopedRepository, type Retention } from '@inventory/platform';
+import {
+  isDuplicateKeyError,
+  LeasedQueue,
+  TenantScopedRepository,
+  type ClaimRequest,
+  type Retention,
+} from '@inventory/platform';
 import {
   deliveryModel,
   EPOCH,
@@ -37,8 +42,18 @@ function duplicateOnlyFailures(error: unknown): Set<number> | undefined {
  * own tenant (ADR 0406).
  */
 export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
+  /**
+   * The worker's queue (ADR 0018): pending deliveries due by their next attempt, oldest first, of
+   * every tenant; a claim is not an attempt (the settle counts the attempt it records).
+   */
+  private readonly queue: LeasedQueue<DeliveryDocument>;
+
   constructor(connection: Connection) {
     super(deliveryModel(connection));
+    this.queue = new LeasedQueue(this.acrossTenants(), {
+      key: 'delivery_id',
+      held: { status: 'pending' },
+    });
   }
   /** Deliveries created more than `days` ago are deleted with their attempts (`DELIVERY_RETENTION_DAYS`). */
   retention(days: number): Retention {
@@ -103,49 +118,48 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     return new Set(found.flat().map((row) => row.dedupe_key));
   }
 
+  /** A claim of the schedule's due deliveries, of every tenant. */
+  private dueClaim(
+    now: Date,
+    limit: number,
+    owner = '',
+    leaseMs = 0,
+  ): ClaimRequest<DeliveryDocument> {
+    return {
+      scope: 'acrossTenants',
+      due: { status: 'pending', next_attempt_at: { $lte: now } },
+      order: { next_attempt_at: 1 },
+      owner,
+      leaseMs,
+      limit,
+      now,
+    };
+  }
+
   /** Ids of pending deliveries of every tenant due by `now` and not held by a live lease, oldest first. */
   async dueIdsAcrossTenants(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.acrossTenants()
-      .find(
-        { status: 'pending', next_attempt_at: { $lte: now }, lease_until: { $lte: now } },
-        { delivery_id: 1 },
-      )
-      .sort({ next_attempt_at: 1 })
-      .limit(limit)
-      .lean<Array<{ delivery_id: string }>>();
-    return rows.map((row) => row.delivery_id);
+    return (await this.queue.dueKeys(this.dueClaim(now, limit))) as string[];
   }
 
   /**
-   * Takes the leases of the given due deliveries (of any tenant, from `dueIdsAcrossTenants`) in
-   * one write, marked with a fresh token, and returns the ones this call won (another replica may
-   * have taken some first).
+   * Takes the leases of the given due deliveries (of any tenant, from `dueIdsAcrossTenants`) for
+   * `owner` in one write, marked with a fresh token, and returns the ones this call won (another
+   * replica may have taken some first).
    */
   async claimAcrossTenants(
     deliveryIds: string[],
     now: Date,
     leaseMs: number,
+    owner: string,
   ): Promise<DeliveryDocument[]> {
-    if (deliveryIds.length === 0) return [];
-    const token = randomUUID();
-    const deliveries = this.acrossTenants();
-    await deliveries.updateMany(
-      {
-        delivery_id: { $in: deliveryIds },
-        status: 'pending',
-        next_attempt_at: { $lte: now },
-        lease_until: { $lte: now },
-      },
-      { $set: { lease_until: new Date(now.getTime() + leaseMs), lease_token: token } },
-    );
-    return deliveries
-      .find({ delivery_id: { $in: deliveryIds }, lease_token: token })
-      .lean<DeliveryDocument[]>();
+    return this.queue.lease(deliveryIds, this.dueClaim(now, deliveryIds.length, owner, leaseMs));
   }
 
   /**
    * Settles claimed deliveries in one unordered bulk write, each scoped to its delivery's tenant:
-   * appends the attempt (if one was made) and sets the new state.
+   * appends the attempt (if one was made) and sets the new state, freeing the lease. Unlike a
+   * queue's finish, a settle is not keyed by the lease (ADR 0018): it records an attempt already
+   * made, which the log keeps even when the lease ran out meanwhile.
    */
   async settleMany(settles: Settle[]): Promise<void> {
     if (settles.length === 0) return;
@@ -157,7 +171,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
             delivery_id: delivery.delivery_id,
           }) as mongo.Filter<DeliveryDocument>,
           update: {
-            $set: { ...changes, lease_until: EPOCH, updated_at: updatedAt },
+            $set: { ...changes, lease_owner: null, lease_until: EPOCH, updated_at: updatedAt },
             ...(attempt ? { $push: { attempts: attempt } } : {}),
           },
         },
@@ -171,20 +185,16 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
    * still held by the claim that took it.
    */
   async releaseLeasesAcrossTenants(
-    held: Array<Pick<DeliveryDocument, 'delivery_id' | 'lease_token'>>,
+    held: Array<
+      Pick<DeliveryDocument, 'delivery_id' | 'tenant_id' | 'lease_owner' | 'lease_token'>
+    >,
   ): Promise<void> {
-    await this.driverCollection().bulkWrite(
+    await this.queue.releaseMany(
       held.map((delivery) => ({
-        updateOne: {
-          filter: {
-            delivery_id: delivery.delivery_id,
-            status: 'pending',
-            lease_token: delivery.lease_token,
-          },
-          update: { $set: { lease_until: EPOCH } },
-        },
+        tenantId: delivery.tenant_id,
+        key: delivery.delivery_id,
+        holder: { owner: delivery.lease_owner ?? '', token: delivery.lease_token },
       })),
-      { ordered: false },
     );
   }
 

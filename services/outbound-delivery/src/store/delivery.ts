@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { NO_LEASE } from '@inventory/platform';
 import type { OutboundDeliveryStatus } from '@inventory/rules';
 
 export interface AttemptRecord {
@@ -26,6 +27,8 @@ export interface DeliveryDocument {
   /** Whether the current cycle has passed the per-tenant cap. */
   admitted: boolean;
   next_attempt_at: Date;
+  /** The worker holding the delivery (ADR 0018); null when none does (or fan-out stored it leased). */
+  lease_owner: string | null;
   /** A replica holds the delivery until then; past it, another may take it (crash recovery). */
   lease_until: Date;
   /** Which claim holds the lease (a claim reads back exactly the deliveries it won). */
@@ -48,6 +51,7 @@ const schema = new Schema<DeliveryDocument>(
     cycle_attempts: { type: Number, required: true },
     admitted: { type: Boolean, required: true },
     next_attempt_at: { type: Date, required: true },
+    lease_owner: { type: String, default: null },
     lease_until: { type: Date, required: true },
     lease_token: { type: String },
     attempts: { type: Schema.Types.Mixed, required: true },
@@ -66,8 +70,8 @@ export type NewDelivery = Pick<
   'delivery_id' | 'tenant_id' | 'subscription_id' | 'event' | 'dedupe_key' | 'body' | 'occurred_at'
 >;
 
-/** A lease that ran out long ago: the row is free to claim. */
-export const EPOCH = new Date(0);
+/** A lease that ran out long ago: the row is free to claim (the platform's empty lease). */
+export const EPOCH = NO_LEASE;
 
 /** A delivery as first scheduled: pending, due `now`, never attempted, not leased. */
 export function pendingDelivery(input: NewDelivery, now: Date): DeliveryDocument {
@@ -77,6 +81,7 @@ export function pendingDelivery(input: NewDelivery, now: Date): DeliveryDocument
     cycle_attempts: 0,
     admitted: false,
     next_attempt_at: now,
+    lease_owner: null,
     lease_until: EPOCH,
     attempts: [],
     created_at: now,

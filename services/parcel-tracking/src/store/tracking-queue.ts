@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
+import { LeasedQueue, TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
 import { DELIVERY_STATUSES, TERMINAL_STATUSES } from '../domain/delivery-status.js';
 import { IS_SET, trackingModel, type TrackingDocument } from './tracking-store.js';
 
@@ -18,7 +18,7 @@ interface DueQuery {
 export interface ClaimOptions {
   tenantId: string;
   instanceId: number;
-  /** This worker's id; only the owner can release what it claimed. */
+  /** This worker's id; only the owner can release what it claimed (with the claim's token). */
   owner: string;
   now: Date;
   leaseMs: number;
@@ -45,8 +45,16 @@ export interface ClaimOptions {
  * with nothing due reads nothing, however many rows the instance has (ADR 0730).
  */
 export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
+  /**
+   * The platform's leased queue (ADR 0018), one tenant's rows per claim; a claim is not an attempt
+   * (registration counts its own). Rows written before it keep an empty lease as null.
+   */
+  private readonly queue: LeasedQueue<TrackingDocument>;
+
   constructor(connection: Connection) {
     super(trackingModel(connection));
+    // The model unscoped, for the queue, which scopes every claim and release to its tenant.
+    this.queue = new LeasedQueue(this.acrossTenants(), { key: 'id', nullLeaseIsEmpty: true });
   }
 
   /**
@@ -111,8 +119,6 @@ export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
    */
   async claim(kind: WorkKind, options: ClaimOptions): Promise<TrackingDocument[]> {
     const { tenantId, owner, now, leaseMs, limit } = options;
-    const unleased = { $or: [{ lease_until: null }, { lease_until: { $lt: now } }] };
-    const leaseUntil = new Date(now.getTime() + leaseMs);
     // Names this call's lease: another claim of the same owner at the same instant (two passes
     // of one replica) writes another token, so neither reads back the other's rows.
     const token = randomUUID();
@@ -122,46 +128,48 @@ export class TrackingQueue extends TenantScopedRepository<TrackingDocument> {
     let afterId = options.afterId;
     for (const { filter: due, sort } of this.dueQueries(kind, options)) {
       while (claimed.length < limit) {
-        const after = walksOn && afterId !== undefined ? [{ id: { $gt: afterId } }] : [];
-        const candidates = await this.findMany(
-          tenantId,
-          { $and: [due, unleased, ...after] },
-          { projection: { id: 1 }, sort, limit: limit - claimed.length },
-        );
-        if (candidates.length === 0) break;
-        const ids = candidates.map((row) => row.id);
+        const request = {
+          scope: { tenantId },
+          due,
+          ...(walksOn && afterId !== undefined ? { after: afterId } : {}),
+          order: sort,
+          owner,
+          leaseMs,
+          limit: limit - claimed.length,
+          now,
+        };
+        const ids = (await this.queue.dueKeys(request)) as number[];
+        if (ids.length === 0) break;
         afterId = ids[ids.length - 1];
-        await this.updateMany(
-          tenantId,
-          { $and: [due, unleased, { id: { $in: ids } }] },
-          { $set: { lease_owner: owner, lease_until: leaseUntil, lease_token: token } },
-        );
-        claimed.push(
-          ...(await this.findMany(
-            tenantId,
-            { id: { $in: ids }, lease_token: token },
-            { sort: { id: 1 } },
-          )),
-        );
+        claimed.push(...(await this.queue.lease(ids, request, token)));
       }
     }
     return claimed;
   }
 
-  /** Writes the worker's result and frees the lease, only if this worker still holds it. */
+  /**
+   * Writes the worker's result for rows it claimed and frees their lease, only where the claim
+   * that took them (`owner` and the rows' token) still holds them. Answers how many were written.
+   */
   async release(
     tenantId: string,
     owner: string,
-    ids: number[],
+    rows: Array<Pick<TrackingDocument, 'id' | 'lease_token'>>,
     changes: Record<string, unknown>,
     now: Date,
   ): Promise<number> {
-    if (ids.length === 0) return 0;
-    const { modified } = await this.updateMany(
-      tenantId,
-      { id: { $in: ids }, lease_owner: owner },
-      { $set: { ...changes, lease_owner: null, lease_until: null, updated_at: now } },
-    );
-    return modified;
+    // One write per claim the rows came from (a batch is one claim's: one write).
+    const byToken = new Map<string | undefined, number[]>();
+    for (const row of rows)
+      byToken.set(row.lease_token, [...(byToken.get(row.lease_token) ?? []), row.id]);
+    let released = 0;
+    for (const [token, ids] of byToken)
+      released += await this.queue.release(
+        tenantId,
+        ids,
+        { owner, token },
+        { ...changes, updated_at: now },
+      );
+    return released;
   }
 }

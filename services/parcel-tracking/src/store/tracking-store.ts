@@ -1,5 +1,10 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { nextSequence, TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
+import {
+  nextSequence,
+  NO_LEASE,
+  TenantScopedRepository,
+  type ScopedFilter,
+} from '@inventory/platform';
 import {
   DELIVERY_STATUSES,
   TERMINAL_STATUSES,
@@ -102,7 +107,8 @@ const schema = new Schema<TrackingDocument>(
     sales_channel_id: nullable(Number),
     sub_channel_id: nullable(Number),
     lease_owner: nullable(String),
-    lease_until: nullable(Date),
+    // The platform's empty lease (ADR 0018); rows stored before it keep null, which is empty too.
+    lease_until: { type: Date, default: NO_LEASE },
     lease_token: { type: String },
     registration_attempts: { type: Number, default: 0 },
     next_attempt_at: nullable(Date),

@@ -1,4 +1,4 @@
-import type { Logger, Outbox, SecretBox } from '@inventory/platform';
+import { emptyLease, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import { updateFromTrackInfo } from '../domain/track-info.js';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
@@ -67,21 +67,15 @@ export class PollTrackings {
         );
       } catch (error) {
         logger.warn({ err: error, instance_id: instance.id }, 'polling batch failed; will retry');
-        await queue.release(
-          tenantId,
-          this.options.owner,
-          batch.map((row) => row.id),
-          {},
-          now,
-        );
+        await queue.release(tenantId, this.options.owner, batch, {}, now);
         return polled;
       }
       const byNumber = new Map(answers.accepted.map((item) => [item.number.toUpperCase(), item]));
       for (const row of batch) {
         const answer = byNumber.get(row.tracking_number);
-        const polledAt = { last_polled_at: now, lease_owner: null, lease_until: null };
+        const polledAt = { last_polled_at: now, ...emptyLease() };
         if (!answer) {
-          await queue.release(tenantId, this.options.owner, [row.id], { last_polled_at: now }, now);
+          await queue.release(tenantId, this.options.owner, [row], { last_polled_at: now }, now);
           continue;
         }
         const update = updateFromTrackInfo('TRACKING_UPDATED', answer.carrier, answer.track_info);

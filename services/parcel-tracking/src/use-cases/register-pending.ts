@@ -88,7 +88,7 @@ export class RegisterPending {
           await queue.release(
             tenantId,
             owner,
-            [row.id],
+            [row],
             {
               registered_at: now,
               carrier_code: carrier,
@@ -111,7 +111,7 @@ export class RegisterPending {
           await queue.release(
             tenantId,
             owner,
-            [row.id],
+            [row],
             { registration_error: item.message, registration_failed_at: now, ...retry },
             now,
           );
@@ -130,13 +130,7 @@ export class RegisterPending {
           },
           'registration batch failed; will retry',
         );
-        await queue.release(
-          tenantId,
-          owner,
-          batch.map((row) => row.id),
-          retry,
-          now,
-        );
+        await queue.release(tenantId, owner, batch, retry, now);
         return sent;
       }
       await this.readQuota(current, apiKey);

@@ -65,7 +65,7 @@ export class StopTrackings {
       // Never registered: the provider does not track it, so there is nothing to stop there.
       const unregistered = batch.filter((row) => row.registered_at === null);
       for (const row of unregistered) {
-        await queue.release(tenantId, owner, [row.id], stoppedThere(row, now), now);
+        await queue.release(tenantId, owner, [row], stoppedThere(row, now), now);
         stopped++;
       }
       // Each row is stopped with the key that registered it, a rotated-out one too (ADR 0213).
@@ -101,18 +101,12 @@ export class StopTrackings {
                 { instance_id: instance.id, tracking_id: row.id },
                 'provider refused to stop a tracking; not retried',
               );
-            await queue.release(tenantId, owner, [row.id], changes, now);
+            await queue.release(tenantId, owner, [row], changes, now);
             stopped++;
           }
         } catch (error) {
           logger.warn({ err: error, instance_id: instance.id }, 'stop batch failed; will retry');
-          await queue.release(
-            tenantId,
-            owner,
-            registered.map((row) => row.id),
-            {},
-            now,
-          );
+          await queue.release(tenantId, owner, registered, {}, now);
           failed = true;
         }
       }

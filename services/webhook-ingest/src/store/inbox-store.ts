@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Connection, mongo } from 'mongoose';
+import type { Connection } from 'mongoose';
 import {
   GroupCommitQueue,
   isDuplicateKeyError,
+  LeasedQueue,
+  NO_LEASE,
   TenantScopedRepository,
+  unleasedAt,
   type Retention,
 } from '@inventory/platform';
 import type { TrackingUpdate } from '../domain/payload.js';
@@ -17,18 +20,20 @@ import {
   type WebhookEventDocument,
 } from './webhook-event.js';
 
+/** The rows the job processes: not processed yet. */
+const TO_PROCESS = { state: 'received' as const };
 /** The rows a claim may take at `now`: not processed yet, and no live lease on them. */
-export const dueForClaim = (now: Date) => ({
-  state: 'received' as const,
-  lease_until: { $lte: now },
-});
+export const dueForClaim = (now: Date) => ({ ...TO_PROCESS, ...unleasedAt(now) });
 /** Oldest first; the index `{state, lease_until, id}` holds the rows in this order. */
 export const CLAIM_ORDER = { lease_until: 1, id: 1 } as const;
+
+/** A row the job holds: its lease's token keys its release and its result. */
+export type LeasedRow = Pick<WebhookEventDocument, 'id' | 'tenant_id' | 'lease_token'>;
 
 /** A leased row's result, as the processing job writes it. */
 export interface RowResult {
   owner: string;
-  row: Pick<WebhookEventDocument, 'id' | 'tenant_id'>;
+  row: LeasedRow;
   outcome: Outcome;
   durationMs: number;
 }
@@ -42,6 +47,11 @@ export interface RowResult {
 export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
   private readonly ids: IdBlock;
   /**
+   * The processing job's queue (ADR 0018): rows to process, oldest first, of every tenant; each
+   * claim counts an attempt.
+   */
+  private readonly queue: LeasedQueue<WebhookEventDocument>;
+  /**
    * Rows stored while one insert is in flight go together in the next (ADR 0228): one unordered
    * `insertMany`, each row answered on its own (its write error, such as a duplicate
    * `dedupe_key`, is its own); each caller still waits for its own row to be written.
@@ -54,6 +64,11 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
   constructor(connection: Connection) {
     super(webhookEventModel(connection));
     this.ids = new IdBlock(connection, 'webhook_events');
+    this.queue = new LeasedQueue(this.acrossTenants(), {
+      key: 'id',
+      countsAttempt: 'attempts',
+      held: TO_PROCESS,
+    });
   }
   /** Rows received more than `days` ago are deleted (`WEBHOOK_EVENT_RETENTION_DAYS`). */
   retention(days: number): Retention {
@@ -119,7 +134,7 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
       processing_duration_ms: null,
       attempts: 0,
       lease_owner: null,
-      lease_until: new Date(0),
+      lease_until: NO_LEASE,
       created_at: new Date(),
       updated_at: new Date(),
     };
@@ -150,6 +165,7 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
         ? {
             lease_owner: lease.owner,
             lease_until: new Date(Date.now() + lease.ms),
+            lease_token: randomUUID(),
             attempts: 1,
           }
         : {}),
@@ -224,28 +240,15 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
     limit: number,
     now = new Date(),
   ): Promise<WebhookEventDocument[]> {
-    const events = this.acrossTenants();
-    const due = dueForClaim(now);
-    const ids = (
-      await events.find(due, { id: 1 }).sort(CLAIM_ORDER).limit(limit).lean<Array<{ id: number }>>()
-    ).map((row) => row.id);
-    if (ids.length === 0) return [];
-    const token = randomUUID();
-    await events.updateMany(
-      { ...due, id: { $in: ids } },
-      {
-        $set: {
-          lease_owner: owner,
-          lease_until: new Date(now.getTime() + leaseMs),
-          lease_token: token,
-        },
-        $inc: { attempts: 1 },
-      },
-    );
-    return events
-      .find({ id: { $in: ids }, lease_token: token })
-      .sort({ id: 1 })
-      .lean<WebhookEventDocument[]>();
+    return this.queue.claim({
+      scope: 'acrossTenants',
+      due: TO_PROCESS,
+      order: CLAIM_ORDER,
+      owner,
+      leaseMs,
+      limit,
+      now,
+    });
   }
 
   /**
@@ -263,32 +266,22 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
    * when some lease was lost).
    */
   async finishMany(results: RowResult[], token: string): Promise<number> {
-    if (results.length === 0) return 0;
     const updatedAt = new Date();
-    const written = await this.driverCollection().bulkWrite(
+    return this.queue.finishMany(
       results.map(({ owner, row, outcome, durationMs }) => ({
-        updateOne: {
-          filter: this.scope(row.tenant_id, {
-            id: row.id,
-            state: 'received',
-            lease_owner: owner,
-          }) as mongo.Filter<WebhookEventDocument>,
-          update: {
-            $set: {
-              ...outcome,
-              summary: summaryOf(outcome.status_from, outcome.status_to),
-              state: 'done',
-              processing_duration_ms: durationMs,
-              lease_owner: null,
-              finish_token: token,
-              updated_at: updatedAt,
-            },
-          },
+        tenantId: row.tenant_id,
+        key: row.id,
+        holder: { owner, token: row.lease_token },
+        set: {
+          ...outcome,
+          summary: summaryOf(outcome.status_from, outcome.status_to),
+          state: 'done',
+          processing_duration_ms: durationMs,
+          finish_token: token,
+          updated_at: updatedAt,
         },
       })),
-      { ordered: false },
     );
-    return written.modifiedCount;
   }
 
   /**
@@ -303,23 +296,13 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
   }
 
   /** Gives a row back for a later attempt after a failure that may pass. */
-  async release(
-    row: Pick<WebhookEventDocument, 'id' | 'tenant_id'>,
-    owner: string,
-    retryAt: Date,
-    error: string,
-  ): Promise<void> {
-    await this.updateOne(
+  async release(row: LeasedRow, owner: string, retryAt: Date, error: string): Promise<void> {
+    await this.queue.release(
       row.tenant_id,
-      { id: row.id, state: 'received', lease_owner: owner },
-      {
-        $set: {
-          lease_owner: null,
-          lease_until: retryAt,
-          error_message: error,
-          updated_at: new Date(),
-        },
-      },
+      [row.id],
+      { owner, token: row.lease_token },
+      { error_message: error, updated_at: new Date() },
+      retryAt,
     );
   }
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { GroupCommitQueue, type Outbox, type OutboxEntry } from '@inventory/platform';
-import type { InboxStore } from '../store/inbox-store.js';
-import type { Outcome, WebhookEventDocument } from '../store/webhook-event.js';
+import type { InboxStore, LeasedRow } from '../store/inbox-store.js';
+import type { Outcome } from '../store/webhook-event.js';
 
 /** One processed row's result, with the activity entries written with it. */
 export interface Finish {
   owner: string;
-  row: Pick<WebhookEventDocument, 'id' | 'tenant_id'>;
+  row: LeasedRow;
   outcome: Outcome;
   durationMs: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

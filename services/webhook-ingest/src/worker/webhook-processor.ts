@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { PollWait, type Logger } from '@inventory/platform';
+import { WorkerLoop, type Logger } from '@inventory/platform';
 import type { InboxStore } from '../store/inbox-store.js';
 import type { WebhookEventDocument } from '../store/webhook-event.js';
 import type { ProcessWebhookEvent } from '../use-cases/process-webhook-event.js';
 
 export interface ProcessorOptions {
-  inbox: InboxStore;
+  inbox: Pick<InboxStore, 'claimDueAcrossTenants'>;
   process: Pick<ProcessWebhookEvent, 'execute'>;
   logger: Logger;
   /** How long a claim keeps other workers off a row; a crashed worker's rows return after it. */
@@ -22,37 +22,40 @@ export interface ProcessorOptions {
 }
 
 /**
- * The background job: claims the oldest due rows in batches (one claim for up to the free
- * slots), processes each, and claims again once half the slots are free; an idle job sleeps
- * until `wake()` (a local ingest) or the poll interval. Claims are leases in the database, so
- * any number of replicas share the work and a killed one loses nothing. ADR 0221, 0224.
+ * The background job: the platform's worker loop over the inbox's leased queue (ADR 0018). It
+ * claims the oldest due rows in batches (one claim for up to the free slots), processes each, and
+ * claims again once half the slots are free while a backlog is known; an idle job sleeps until
+ * `wake()` (a local ingest) or the poll interval. Claims are leases in the database, so any number
+ * of replicas share the work and a killed one loses nothing. ADR 0221, 0224.
  */
 export class WebhookProcessor {
   readonly owner = `${process.pid}-${randomUUID()}`;
-  private stopped = false;
-  private loop?: Promise<void>;
-  private inFlight = new Set<Promise<void>>();
-  private wakeUp?: () => void;
-  private wakePending = false;
-  /** Slots promised to rows being stored already leased to this worker. */
-  private reserved = 0;
-  /** The last claim filled every free slot, so more rows may be due. */
-  private backlog = false;
-  private readonly pollWait: PollWait;
+  private readonly loop: WorkerLoop<WebhookEventDocument>;
 
   constructor(private readonly options: ProcessorOptions) {
-    this.pollWait = new PollWait(options.pollMs, options.idlePollMs);
+    const { inbox, process: processing, leaseMs } = options;
+    this.loop = new WorkerLoop({
+      logger: options.logger,
+      concurrency: options.concurrency,
+      pollMs: options.pollMs,
+      idlePollMs: options.idlePollMs,
+      // Without a backlog, a finished row needs no claim (new rows come leased, or by poll).
+      refill: 'backlog',
+      claim: (room) => inbox.claimDueAcrossTenants(this.owner, leaseMs, room),
+      start: (rows) => rows.map((row) => processing.execute(row, this.owner)),
+      claimFailed: 'webhook processing claim failed',
+      runFailed: 'webhook processing pass failed',
+      describe: (row) => ({ webhook_event_id: row.id }),
+    });
   }
 
   start(): void {
-    this.loop ??= this.run();
+    this.loop.start();
   }
 
   /** Rows are due (one stored without a lease, or a backlog): look now, not at the next poll. */
   wake(): void {
-    this.backlog = true;
-    this.wakePending = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
   /**
@@ -60,86 +63,20 @@ export class WebhookProcessor {
    * (ADR 0224); `runStored` or `release` must follow.
    */
   reserve(): { owner: string; ms: number } | undefined {
-    if (this.stopped || !this.loop) return undefined;
-    if (this.inFlight.size + this.reserved >= this.options.concurrency) return undefined;
-    this.reserved++;
-    return { owner: this.owner, ms: this.options.leaseMs };
+    return this.loop.reserve() ? { owner: this.owner, ms: this.options.leaseMs } : undefined;
   }
 
   /** Processes a row stored leased to this worker, in the slot `reserve` gave. */
   runStored(row: WebhookEventDocument): void {
-    this.reserved--;
-    this.track(row);
+    this.loop.runReserved(row);
   }
 
   /** Gives back a slot `reserve` gave (the row was not stored leased). */
   release(): void {
-    this.reserved--;
+    this.loop.unreserve();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wakeUp?.();
-    await this.loop;
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  private async run(): Promise<void> {
-    const { inbox, logger, leaseMs, concurrency } = this.options;
-    while (!this.stopped) {
-      this.wakePending = false;
-      const room = concurrency - this.inFlight.size - this.reserved;
-      let claimed: WebhookEventDocument[] = [];
-      if (room > 0) {
-        try {
-          claimed = await inbox.claimDueAcrossTenants(this.owner, leaseMs, room);
-          this.pollWait.looked(claimed.length > 0);
-        } catch (error) {
-          // The database failed: the rows stay due (or leased, and come back when it expires).
-          logger.error({ err: error }, 'webhook processing claim failed');
-          this.pollWait.busy();
-        }
-      }
-      // Full, or no room to look: more rows may be due (a wake also says so).
-      if (room > 0) this.backlog = claimed.length === room;
-      for (const row of claimed) this.track(row);
-      if (this.stopped) break;
-      // Nothing due, or full: wait for a wake (a stored row, half the slots free) or the poll.
-      if (claimed.length === 0 || this.inFlight.size >= concurrency)
-        await this.idle(this.pollWait.ms);
-    }
-  }
-
-  private track(row: WebhookEventDocument): void {
-    const task: Promise<void> = this.options.process
-      .execute(row, this.owner)
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        // The database or the outbox failed: the row's lease brings it back later.
-        this.options.logger.error(
-          { err: error, webhook_event_id: row.id },
-          'webhook processing pass failed',
-        ),
-      )
-      .finally(() => {
-        this.inFlight.delete(task);
-        // Refill a backlog in batches (half the slots at a time), not one claim per finished
-        // row; without one, a finished row needs no claim (new rows come leased, or by poll).
-        if (this.backlog && this.inFlight.size <= this.options.concurrency / 2) this.wake();
-      });
-    this.inFlight.add(task);
-  }
-
-  private idle(ms: number): Promise<void> {
-    if (this.wakePending || this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

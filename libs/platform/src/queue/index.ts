@@ -1,0 +1,13 @@
+export {
+  emptyLease,
+  LeasedQueue,
+  NO_LEASE,
+  unleasedAt,
+  type ClaimRequest,
+  type Finish,
+  type Holder,
+  type Leased,
+  type LeasedQueueDefinition,
+  type QueueScope,
+} from './leased-queue.js';
+export { WorkerLoop, type WorkerLoopOptions } from './worker-loop.js';
