@@ -122,17 +122,21 @@ try {
       );
       idleCpuMsPerSecond = idle.last;
       inputs.push(...(await gatewayRows(context)));
+      // The asynchronous rows before the 100,000 tracking rows are seeded: the embedded MongoDB
+      // then compacts its journal by writing every collection out, and a compaction landing in
+      // a row charged MongoDB 191–358 µs per delivery to the system and up to 245 to the
+      // baseline, against 55–77 on either side without the seeded rows.
+      if (systemRows.some((id) => id.startsWith('outbound')))
+        inputs.push(...(await outboundRows(context)));
       if (
         systemRows.some(
           (id) => id !== 'healthz' && !id.startsWith('api-user') && !id.startsWith('outbound'),
         )
       ) {
         const instance = await createInstance(context);
-        inputs.push(...(await parcelRows(context, instance.id)));
         inputs.push(...(await webhookRows(context, instance)));
+        inputs.push(...(await parcelRows(context, instance.id)));
       }
-      if (systemRows.some((id) => id.startsWith('outbound')))
-        inputs.push(...(await outboundRows(context)));
     } finally {
       await system.stop();
     }
