@@ -122,10 +122,10 @@ try {
       );
       idleCpuMsPerSecond = idle.last;
       inputs.push(...(await gatewayRows(context)));
-      // The asynchronous rows before the 100,000 tracking rows are seeded: the embedded MongoDB
-      // then compacts its journal by writing every collection out, and a compaction landing in
-      // a row charged MongoDB 191–358 µs per delivery to the system and up to 245 to the
-      // baseline, against 55–77 on either side without the seeded rows.
+      // The asynchronous rows before the 100,000 tracking rows are seeded. Measured after them,
+      // MongoDB cost 191–358 µs per delivery to the system and up to 245 to the baseline,
+      // against 55–77 on either side without them; the likely cause is the embedded MongoDB's
+      // journal compaction, which writes every collection out, landing in a row.
       if (systemRows.some((id) => id.startsWith('outbound')))
         inputs.push(...(await outboundRows(context)));
       if (
