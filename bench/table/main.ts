@@ -122,17 +122,21 @@ try {
       );
       idleCpuMsPerSecond = idle.last;
       inputs.push(...(await gatewayRows(context)));
+      // The asynchronous rows before the 100,000 tracking rows are seeded. Measured after them,
+      // MongoDB cost 191–358 µs per delivery to the system and up to 245 to the baseline,
+      // against 55–77 on either side without them; the likely cause is the embedded MongoDB's
+      // journal compaction, which writes every collection out, landing in a row.
+      if (systemRows.some((id) => id.startsWith('outbound')))
+        inputs.push(...(await outboundRows(context)));
       if (
         systemRows.some(
           (id) => id !== 'healthz' && !id.startsWith('api-user') && !id.startsWith('outbound'),
         )
       ) {
         const instance = await createInstance(context);
-        inputs.push(...(await parcelRows(context, instance.id)));
         inputs.push(...(await webhookRows(context, instance)));
+        inputs.push(...(await parcelRows(context, instance.id)));
       }
-      if (systemRows.some((id) => id.startsWith('outbound')))
-        inputs.push(...(await outboundRows(context)));
     } finally {
       await system.stop();
     }
