@@ -1402,6 +1402,13 @@ export interface components {
         events: string[];
         description: string | null;
         is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1432,6 +1439,13 @@ export interface components {
         events: string[];
         description: string | null;
         is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1453,6 +1467,13 @@ export interface components {
         events: string[];
         description: string | null;
         is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1466,6 +1487,13 @@ export interface components {
         events: string[];
         description: string | null;
         is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
