@@ -11,7 +11,7 @@ import { Async, Empty, ErrorState, Loading, useLoad } from '../../components/sta
 import { navigate, setQuery, useRoute } from '../../router.js';
 import { SecretOnce, SubscriptionForm } from './subscription-form.js';
 
-function Deliveries(props: { id: string; refreshKey: number }) {
+function Deliveries(props: { id: string; refreshKey: number; onRefresh: () => void }) {
   const { query } = useRoute();
   const page = query.get('page') ?? '1';
   const status = query.get('status') ?? '';
@@ -46,7 +46,8 @@ function Deliveries(props: { id: string; refreshKey: number }) {
             <option value="failed">failed</option>
           </select>
         </label>
-        <button type="button" onClick={list.reload}>
+        {/* Reads the log and the health above it again. */}
+        <button type="button" onClick={props.onRefresh}>
           Refresh
         </button>
       </div>
@@ -96,7 +97,7 @@ function Deliveries(props: { id: string; refreshKey: number }) {
                             'POST',
                             `/api/webhook-subscriptions/${props.id}/deliveries/${delivery.delivery_id}/redeliver`,
                           );
-                          list.reload();
+                          props.onRefresh();
                         } catch (caught) {
                           setError(caught);
                         }
@@ -313,7 +314,11 @@ export function SubscriptionDetail(props: { id: string }) {
         </div>
       )}
       <Health subscription={subscription} refreshKey={refreshKey} />
-      <Deliveries id={props.id} refreshKey={refreshKey} />
+      <Deliveries
+        id={props.id}
+        refreshKey={refreshKey}
+        onRefresh={() => setRefreshKey((key) => key + 1)}
+      />
     </section>
   );
 }
