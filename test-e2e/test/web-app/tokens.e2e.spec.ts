@@ -115,6 +115,8 @@ describe('the web app in Chromium: personal access tokens', () => {
       await page.goto(`${origin()}/app/settings/developer/tokens`);
       await page.getByRole('button', { name: 'New token' }).click();
       const form = page.getByRole('form', { name: 'New token' });
+      // Focus lands where the person works next: the form's name, then the new token itself.
+      await expect.poll(() => page.evaluate<string>('document.activeElement?.name')).toBe('name');
       // Each scope says what it grants, in the specification's words.
       const ordersRead = form.getByRole('checkbox', { name: 'orders:read', exact: true });
       const describedBy = await ordersRead.getAttribute('aria-describedby');
@@ -131,8 +133,17 @@ describe('the web app in Chromium: personal access tokens', () => {
       await form.getByLabel('Name').fill('Seven days');
       await form.getByRole('button', { name: 'Create token' }).click();
       const plain = await page.getByTestId('new-token').inputValue();
+      expect(
+        await page.evaluate<string>('document.activeElement?.getAttribute("aria-label")'),
+      ).toBe('New token');
       await page.getByRole('button', { name: 'I have saved it' }).click();
       const row = page.locator(`tr[data-token-id="${plain.split('|')[0]}"]`);
+      // A revoke question cancelled gives focus back to its Revoke button.
+      await row.getByRole('button', { name: 'Revoke' }).click();
+      await row.getByRole('button', { name: 'Cancel' }).click();
+      await expect
+        .poll(() => page.evaluate<string>('document.activeElement?.textContent'))
+        .toBe('Revoke');
       expect(await row.locator('td[data-label="Expires"]').textContent()).toMatch(
         /^expires in [67] days$/,
       );

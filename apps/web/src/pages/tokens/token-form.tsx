@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
 import { FieldError, FormError, TextField } from '../../components/field.js';
 import { messagesFor } from '../../messages.js';
@@ -52,6 +52,12 @@ export function TokenForm(props: {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const errors = error?.fieldErrors;
+  // The form opens where the person works next: its name.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(
+    () => formRef.current?.querySelector<HTMLInputElement>('input[name="name"]')?.focus(),
+    [],
+  );
 
   // Each range with its line, so a message names the line it concerns.
   const entries = allowlistEntries(allowlist);
@@ -115,6 +121,7 @@ export function TokenForm(props: {
   const scopesErrors = messagesFor(errors, 'scopes');
   return (
     <form
+      ref={formRef}
       class="card"
       onSubmit={submit}
       noValidate
