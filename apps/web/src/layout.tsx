@@ -33,6 +33,8 @@ export function titleOf(path: string): string {
   const token = match('/settings/developer/tokens/:id', path);
   if (token) return `Token #${token.id} · Personal access tokens`;
   if (path.startsWith('/integrations/parcel-tracking')) {
+    const shipment = /^\/integrations\/parcel-tracking\/trackings\/([^/]+)\/?$/.exec(path)?.[1];
+    if (shipment) return `Shipment #${shipment} · Parcel tracking`;
     const tab = PARCEL_TABS[path.split('/')[3] ?? ''];
     return tab ? `${tab} · Parcel tracking` : 'Parcel tracking';
   }

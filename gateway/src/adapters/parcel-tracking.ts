@@ -6,6 +6,7 @@ import {
   type Instance,
   type ListTrackingsRequest,
   type ListTrackingsResponse,
+  type TrackingRow,
   type ListTrackableChannelsResponse,
   type TestApiKeyRequest,
   type TestApiKeyResponse,
@@ -31,6 +32,8 @@ export interface ParcelTrackingAdapter {
    */
   checkInstance(id: number): Promise<{ historyIds: number[] }>;
   listTrackings(request: ListTrackingsRequest): Promise<ListTrackingsResponse>;
+  /** One row of the instance (or its history); the 404 HttpError when unknown. */
+  getTracking(instanceId: number, id: number): Promise<TrackingRow>;
   close(): void;
   readonly handle: GrpcClientHandle<ParcelTrackingServiceClient>;
 }
@@ -85,6 +88,12 @@ export function createParcelTrackingAdapter(
         historyIds: (await handle.call.checkInstance({ id }, local)).history_instance_ids,
       })),
     listTrackings: (request) => asHttp(() => handle.call.listTrackings(request, local)),
+    getTracking: (instanceId, id) =>
+      asHttp(
+        async () =>
+          (await handle.call.getTracking({ integration_instance_id: instanceId, id }, local))
+            .tracking!,
+      ),
     close: () => handle.close(),
   };
 }

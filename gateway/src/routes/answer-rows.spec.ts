@@ -84,6 +84,8 @@ const cases: Array<[string, Record<string, unknown>, (full: boolean) => unknown]
         events: ['product.created'],
         description: full ? 'd' : undefined,
         is_active: true,
+        deactivated_reason: full ? 'gone' : undefined,
+        consecutive_failures: 0,
         created_at: full ? at : undefined,
         updated_at: full ? at : undefined,
       } as any),

@@ -625,6 +625,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/integrations/parcel-tracking/instances/{instance}/trackings/{tracking}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One tracked shipment (its page in the web app)
+     * @description Any valid token, or a web session.
+     */
+    get: operations['getIntegrationsParcelTrackingInstancesByInstanceTrackingsByTracking'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/integrations/parcel-tracking/instances/{instance}/webhooks': {
     parameters: {
       query?: never;
@@ -1382,6 +1402,13 @@ export interface components {
         events: string[];
         description: string | null;
         is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1412,6 +1439,13 @@ export interface components {
         events: string[];
         description: string | null;
         is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1433,6 +1467,13 @@ export interface components {
         events: string[];
         description: string | null;
         is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1446,6 +1487,13 @@ export interface components {
         events: string[];
         description: string | null;
         is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1660,6 +1708,39 @@ export interface components {
         from: number | null;
         to: number | null;
         path: string;
+      };
+    };
+    GetIntegrationsParcelTrackingInstancesByInstanceTrackingsByTrackingResponse: {
+      data: {
+        id: number;
+        trackable_type: string;
+        trackable_id: number;
+        trackable_label: string;
+        trackable_url: string;
+        tracking_number: string;
+        carrier_code: number | null;
+        carrier_name: string | null;
+        delivery_status: string;
+        delivery_status_label: string;
+        delivery_status_color: string;
+        sub_status: string | null;
+        latest_event_description: string | null;
+        latest_event_location: string | null;
+        /** Format: date-time */
+        last_event_at: string | null;
+        /** Format: date-time */
+        estimated_delivery_at: string | null;
+        /** Format: date-time */
+        delivered_at: string | null;
+        /** Format: date-time */
+        picked_up_at: string | null;
+        /** Format: date-time */
+        registered_at: string | null;
+        registration_error: string | null;
+        /** Format: date-time */
+        stopped_at: string | null;
+        /** Format: date-time */
+        created_at: string | null;
       };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceWebhooksResponse: {
@@ -3090,6 +3171,37 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getIntegrationsParcelTrackingInstancesByInstanceTrackingsByTracking: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        instance: string;
+        tracking: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetIntegrationsParcelTrackingInstancesByInstanceTrackingsByTrackingResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };

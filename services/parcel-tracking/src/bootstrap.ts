@@ -36,6 +36,7 @@ import { ApplyTrackingUpdate } from './use-cases/apply-tracking-update.js';
 import { BackfillInstance } from './use-cases/backfill-instance.js';
 import { IntakeShipment } from './use-cases/intake-shipment.js';
 import { ListTrackings } from './use-cases/list-trackings.js';
+import { GetTracking } from './use-cases/get-tracking.js';
 import { PollTrackings } from './use-cases/poll-trackings.js';
 import { RegisterPending } from './use-cases/register-pending.js';
 import { StopTrackings } from './use-cases/stop-trackings.js';
@@ -149,6 +150,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
           verifyWebhookSignatures: new VerifyWebhookSignatures(verifyWebhookSignature),
           applyTrackingUpdates: new ApplyTrackingUpdates(instances, rows, appliedUpdates, outbox),
           listTrackings: new ListTrackings(instances, rows, history),
+          getTracking: new GetTracking(instances, rows, history),
         }),
       ]);
 

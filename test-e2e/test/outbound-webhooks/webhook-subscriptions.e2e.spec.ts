@@ -26,6 +26,8 @@ describe('outbound webhook subscriptions through the gateway', () => {
         events: ['product.created', 'customer.created'],
         description: 'Warehouse sync',
         is_active: true,
+        deactivated_reason: null,
+        consecutive_failures: 0,
         created_at: expect.any(String),
         updated_at: expect.any(String),
         secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),

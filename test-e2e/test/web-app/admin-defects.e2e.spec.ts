@@ -51,7 +51,8 @@ describe('the web app in Chromium: what an admin found wrong', { shuffle: false 
           .locator('.field', { has: page.locator(`[name="${name}"]`) })
           .locator('.field-error')
           .allTextContents();
-      await form.getByLabel(/Expires on/).fill('2020-01-01');
+      await form.getByLabel('Expiration').selectOption('custom');
+      await form.getByLabel('Expires on').fill('2020-01-01');
       await form.getByLabel(/IP allowlist/).fill('not-an-ip\n10.0.0.0/33');
       await form.getByLabel(/Rate limit/).fill('5000');
       await form.getByRole('button', { name: 'Create token' }).click();

@@ -180,6 +180,25 @@ describe(
         await page.goto(`${origin()}${PARCEL}/trackings?filter%5Bdelivery_status%5D=in_transit`);
         await page.getByText('Nothing matches these filters.').waitFor();
         expect(await table.count()).toBe(0);
+
+        // The shipment's own page: status and sub-status, carrier, latest event, its record, and
+        // the provider's pushes about it.
+        await page.goto(`${origin()}${PARCEL}/trackings`);
+        await row.getByRole('link', { name: NUMBER }).click();
+        const facts = page.getByRole('region', { name: new RegExp(NUMBER) });
+        await facts.waitFor();
+        expect(await facts.locator('[data-status]').textContent()).toBe('Delivered');
+        expect(await facts.locator('.badge').getAttribute('class')).toContain('color-green');
+        expect(await page.getByTestId('sub-status').textContent()).not.toBe('—');
+        expect(await facts.getByText('UPS').count()).toBe(1);
+        expect(await facts.getByRole('link', { name: 'SO-702 / F1' }).getAttribute('href')).toBe(
+          '/sales-orders/702/fulfillments/1',
+        );
+        const pushes = page.getByRole('list', { name: 'Inbound webhooks' });
+        await pushes.waitFor();
+        expect(await pushes.getByRole('listitem').count()).toBe(4);
+        expect(await page.title()).toMatch(/^Shipment #\d+ · Parcel tracking · Inventory$/);
+        await screenshot(page, 'parcel-shipment');
       },
       BROWSER_TEST_MS,
     );

@@ -111,7 +111,16 @@ describe('the web app in Chromium: parcel tracking', () => {
       await page.getByLabel('Tracking number').fill('1Z');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL(/filter%5Bsearch%5D=1Z|filter\[search\]=1Z/);
+      // The filters in force show as chips; a page size and Clear all are in the URL too.
+      const chips = page.getByRole('list', { name: 'Active filters' });
+      await chips.getByText('Tracking number: 1Z').waitFor();
+      await page.getByLabel('Per page').selectOption('50');
+      await page.waitForURL(/per_page=50/);
       await screenshot(page, 'parcel-trackings');
+      await chips.getByRole('button', { name: 'Clear all' }).click();
+      await chips.waitFor({ state: 'detached' });
+      expect(page.url()).not.toContain('filter');
+      expect(await page.getByLabel('Tracking number').inputValue()).toBe('');
 
       await page.getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('button', { name: 'Disconnect' }).click();

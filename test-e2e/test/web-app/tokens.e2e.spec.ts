@@ -108,4 +108,48 @@ describe('the web app in Chromium: personal access tokens', () => {
     },
     BROWSER_TEST_MS,
   );
+
+  it(
+    'offers expiry presets, warns about a token that never expires, and shows what each scope grants',
+    async () => {
+      await page.goto(`${origin()}/app/settings/developer/tokens`);
+      await page.getByRole('button', { name: 'New token' }).click();
+      const form = page.getByRole('form', { name: 'New token' });
+      // Focus lands where the person works next: the form's name, then the new token itself.
+      await expect.poll(() => page.evaluate<string>('document.activeElement?.name')).toBe('name');
+      // Each scope says what it grants, in the specification's words.
+      const ordersRead = form.getByRole('checkbox', { name: 'orders:read', exact: true });
+      const describedBy = await ordersRead.getAttribute('aria-describedby');
+      expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(
+        'View sales orders and order lines',
+      );
+      await form.getByRole('button', { name: 'Select all read' }).click();
+      expect(await form.locator('input[name="scopes"]:checked').count()).toBe(8);
+      // 30 days unless chosen otherwise; no expiration is allowed, with a warning.
+      expect(await form.getByLabel('Expiration').inputValue()).toBe('30');
+      await form.getByLabel('Expiration').selectOption('never');
+      await form.getByText('works until it is revoked', { exact: false }).waitFor();
+      await form.getByLabel('Expiration').selectOption('7');
+      await form.getByLabel('Name').fill('Seven days');
+      await form.getByRole('button', { name: 'Create token' }).click();
+      const plain = await page.getByTestId('new-token').inputValue();
+      expect(
+        await page.evaluate<string>('document.activeElement?.getAttribute("aria-label")'),
+      ).toBe('New token');
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      const row = page.locator(`tr[data-token-id="${plain.split('|')[0]}"]`);
+      // A revoke question cancelled gives focus back to its Revoke button.
+      await row.getByRole('button', { name: 'Revoke' }).click();
+      await row.getByRole('button', { name: 'Cancel' }).click();
+      await expect
+        .poll(() => page.evaluate<string>('document.activeElement?.textContent'))
+        .toBe('Revoke');
+      expect(await row.locator('td[data-label="Expires"]').textContent()).toMatch(
+        /^expires in [67] days$/,
+      );
+      expect(await row.getByText(/^customers:read, .*warehouses:read$/).count()).toBe(1);
+      await screenshot(page, 'tokens-expiry-badges');
+    },
+    BROWSER_TEST_MS,
+  );
 });

@@ -69,8 +69,16 @@ describe('the web app in Chromium: webhook subscriptions', () => {
       const summary = page.getByTestId('subscription-summary');
       await page.getByRole('button', { name: 'Disable' }).click();
       await summary.getByText(/^Disabled/).waitFor();
+      // Its health says who switched it off, and how its deliveries went.
+      const state = page.getByTestId('subscription-state');
+      await expect.poll(() => state.textContent()).toBe('Disabled by a user.');
       await page.getByRole('button', { name: 'Re-enable' }).click();
       await summary.getByText(/^Active/).waitFor();
+      await expect.poll(() => state.textContent()).toBe('Active');
+      await expect
+        .poll(() => page.getByTestId('success-rate').textContent())
+        .toBe('100% of the last 1 finished deliveries');
+      await screenshot(page, 'webhook-subscription-health');
       await page.getByRole('button', { name: 'Edit' }).click();
       await page.getByLabel('Description (optional)').fill('Orders feed');
       await page.getByRole('button', { name: 'Save changes' }).click();

@@ -11,15 +11,23 @@ export function ConfirmButton(props: {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const confirmButton = useRef<HTMLButtonElement>(null);
-  // Focus moves to the confirmation once, when it opens, so Enter confirms and Tab reaches Cancel.
+  const trigger = useRef<HTMLButtonElement>(null);
+  const [returnFocus, setReturnFocus] = useState(false);
+  // Focus moves to the confirmation once, when it opens, so Enter confirms and Tab reaches Cancel;
+  // on Cancel it goes back to the button that asked, where the person was.
   useEffect(() => {
     if (asking) confirmButton.current?.focus();
+    else if (returnFocus) {
+      trigger.current?.focus();
+      setReturnFocus(false);
+    }
   }, [asking]);
   if (!asking)
     return (
       <button
         type="button"
         class={props.danger ? 'danger' : undefined}
+        ref={trigger}
         onClick={() => setAsking(true)}
       >
         {props.label}
@@ -45,7 +53,13 @@ export function ConfirmButton(props: {
       >
         {props.confirmLabel}
       </button>
-      <button type="button" onClick={() => setAsking(false)}>
+      <button
+        type="button"
+        onClick={() => {
+          setReturnFocus(true);
+          setAsking(false);
+        }}
+      >
         Cancel
       </button>
     </span>

@@ -1,5 +1,5 @@
 import { linksMetaEnvelopeSchema } from '../../http/page-schemas.js';
-import { row } from '../../http/row-schema.js';
+import { dataOf, row } from '../../http/row-schema.js';
 
 /** The specification's tracking row (trackings.ts `presentTracking` builds it, in this order). */
 export const TRACKING_ROW = row({
@@ -28,3 +28,8 @@ export const TRACKING_ROW = row({
 });
 
 export const trackingsSchema = { response: { 200: linksMetaEnvelopeSchema(TRACKING_ROW) } };
+
+export const trackingSchema = {
+  summary: 'One tracked shipment (its page in the web app)',
+  response: { 200: dataOf(TRACKING_ROW) },
+};

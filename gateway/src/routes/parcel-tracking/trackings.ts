@@ -1,4 +1,4 @@
-import { trackingsSchema } from './tracking-schema.js';
+import { trackingSchema, trackingsSchema } from './tracking-schema.js';
 import type { TrackingRow } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
@@ -7,6 +7,7 @@ import { refuseInvalid } from '../../http/route-input.js';
 import { pageAddressOf } from './base-url.js';
 import { PREFIX } from './instances.js';
 import { INSTANCE } from './inputs.js';
+import { param } from '../../http/param-fields.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { TRACKINGS_QUERY, trackingsRequest } from './trackings-query.js';
 import { isoOrNull } from '../../http/timestamps.js';
@@ -24,6 +25,12 @@ export const TRACKINGS_ROUTES = declareRoutes({
     access: 'any-token',
     // Deferred: an unknown instance is a 404 even when the query is also bad.
     input: { params: INSTANCE, query: TRACKINGS_QUERY, deferErrors: true },
+  },
+  tracking: {
+    method: 'GET',
+    url: `${PREFIX}/instances/:instance/trackings/:tracking`,
+    access: 'any-token',
+    input: { params: { ...INSTANCE, tracking: param.id('Tracking not found.') } },
   },
 });
 
@@ -84,6 +91,16 @@ export async function parcelTrackingTrackingsRoutes(
         response.trackings.length,
       );
       return linksMetaEnvelope(response.trackings.map(presentTracking), meta, path, rawQuery);
+    },
+  );
+
+  handle(
+    app,
+    TRACKINGS_ROUTES.tracking,
+    { schema: trackingSchema },
+    async (_request, _reply, { params }) => {
+      const tracking = await deps.parcelTracking.getTracking(params.instance, params.tracking);
+      return { data: presentTracking(tracking) };
     },
   );
 }

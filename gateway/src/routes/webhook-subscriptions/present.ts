@@ -12,6 +12,9 @@ export function presentSubscription(subscription: Subscription) {
     events: subscription.events,
     description: subscription.description ?? null,
     is_active: subscription.is_active,
+    // Its health: why the platform switched it off, and the failures in a row so far.
+    deactivated_reason: subscription.deactivated_reason ?? null,
+    consecutive_failures: subscription.consecutive_failures,
     created_at: isoOrNull(subscription.created_at),
     updated_at: isoOrNull(subscription.updated_at),
   };

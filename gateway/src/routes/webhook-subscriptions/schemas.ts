@@ -8,6 +8,16 @@ export const SUBSCRIPTION_ROW = row({
   events: 'string[]',
   description: 'string?',
   is_active: 'boolean',
+  deactivated_reason: {
+    type: ['string', 'null'],
+    enum: ['gone', 'consecutive_failures', null],
+    description:
+      'Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user',
+  },
+  consecutive_failures: {
+    type: 'integer',
+    description: 'Deliveries failed in a row since the last success (25 switch it off)',
+  },
   created_at: 'date-time?',
   updated_at: 'date-time?',
 });

@@ -7,6 +7,7 @@ import type { ApplyTrackingUpdate } from '../use-cases/apply-tracking-update.js'
 import type { ApplyTrackingUpdates } from '../use-cases/apply-tracking-updates.js';
 import type { VerifyWebhookSignatures } from '../use-cases/verify-webhook-signatures.js';
 import type { ListTrackings } from '../use-cases/list-trackings.js';
+import type { GetTracking } from '../use-cases/get-tracking.js';
 import type { CheckInstance } from '../use-cases/check-instance.js';
 import type { CreateInstance } from '../use-cases/create-instance.js';
 import type { DeleteInstance } from '../use-cases/delete-instance.js';
@@ -38,6 +39,7 @@ export interface ParcelTrackingUseCases {
   verifyWebhookSignatures: VerifyWebhookSignatures;
   applyTrackingUpdates: ApplyTrackingUpdates;
   listTrackings: ListTrackings;
+  getTracking: GetTracking;
 }
 
 /** Thin handlers: tenant and causer from metadata, one use case each. */
@@ -165,6 +167,14 @@ export function parcelTrackingService(
         fromListRequest(request),
       );
       return { trackings: rows.map(toTrackingRow), total };
+    },
+    async getTracking(request, context) {
+      const row = await useCases.getTracking.execute(
+        context.tenant(),
+        request.integration_instance_id,
+        request.id,
+      );
+      return { tracking: toTrackingRow(row) };
     },
   };
   return {

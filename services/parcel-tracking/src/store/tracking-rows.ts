@@ -41,6 +41,15 @@ export class TrackingRows extends TenantScopedRepository<TrackingDocument> {
     super(trackingModel(connection));
   }
 
+  /** One row by id, among the rows of these instances (the current one and its history). */
+  ofInstances(
+    tenantId: string,
+    instanceIds: number[],
+    id: number,
+  ): Promise<TrackingDocument | null> {
+    return this.findOne(tenantId, { id, integration_instance_id: { $in: instanceIds } });
+  }
+
   /** The trackable's active rows of one instance (normally zero or one). */
   activeForTrackable(
     tenantId: string,

@@ -33,6 +33,7 @@ export const PARCEL_TRACKING_CLAIMS: Record<string, number[]> = {
   getIntegrationsParcelTrackingInstancesByInstanceTrackableChannels: [200, ...GATED_NO_422],
   getIntegrationsParcelTrackingInstancesByInstanceActivity: [200, ...GATED],
   getIntegrationsParcelTrackingInstancesByInstanceTrackings: [200, ...GATED],
+  getIntegrationsParcelTrackingInstancesByInstanceTrackingsByTracking: [200, ...GATED_NO_422],
   getIntegrationsParcelTrackingInstancesByInstanceWebhooks: [200, ...GATED],
   postWebhooksParcelTrackingByToken: [200, 401, 413, 404, 422, 503],
 };

@@ -1,6 +1,8 @@
+import { eventually } from '@inventory/local-infra';
 import { signBody } from '@inventory/provider-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractClient } from '../../../src/fixtures/contract.js';
+import { npmRunEmit } from '../../../src/fixtures/emit.js';
 import { PARCEL_TRACKING_CLAIMS as CLAIMS } from './claims.js';
 import {
   PROVIDER_KEY,
@@ -39,6 +41,7 @@ describe('contract: parcel tracking', { shuffle: false }, () => {
   const ids = () => ({
     instance: String(c.tenant.instanceId),
     token: c.tenant.webhookPath.split('/').pop()!,
+    tracking: '1',
   });
   const instancePath = () => ({ params: { path: { instance: String(c.tenant.instanceId) } } });
 
@@ -100,6 +103,34 @@ describe('contract: parcel tracking', { shuffle: false }, () => {
       const answer = await api.GET(`${INSTANCE}/${list}` as typeof INSTANCE, instancePath());
       expect(answer.response.status, list).toBe(200);
     }
+  });
+
+  it('one tracking: 200 for a row of the instance, 404 for an unknown one', async () => {
+    await npmRunEmit(c.r.system, 'shipment.tracking_assigned', c.tenant.fixture.tenant.slug, {
+      trackable_type: 'sales_order_fulfillment',
+      trackable_id: 901,
+      trackable_label: 'SO-901 / F1',
+      trackable_url: '/sales-orders/901/fulfillments/1',
+      tracking_number: '1Z999AA10123456901',
+      sales_channel_id: 1,
+      sub_channel_id: 11,
+    });
+    const api = c.api();
+    const id = await eventually(async () => {
+      const page = await api.GET(`${INSTANCE}/trackings`, instancePath());
+      const rows = (page.data as { data: Array<{ id: number }> }).data;
+      expect(rows).toHaveLength(1);
+      return rows[0]!.id;
+    });
+    const one = (tracking: string) =>
+      api.GET(`${INSTANCE}/trackings/{tracking}`, {
+        params: { path: { instance: String(c.tenant.instanceId), tracking } },
+      });
+    const found = await one(String(id));
+    expect(found.data).toMatchObject({
+      data: { id, tracking_number: '1Z999AA10123456901', trackable_label: 'SO-901 / F1' },
+    });
+    expect((await one('999999')).response.status).toBe(404);
   });
 
   it('422: a second instance (code form), mistyped fields and pages (field form)', async () => {

@@ -17,6 +17,16 @@ export interface Filter {
   choices?: readonly string[];
 }
 
+/** Page sizes a person may pick (the API's default is 10; at most 100 is advised). */
+const PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** A filter's value as a person reads it: choices without underscores. */
+const shown = (filter: Filter, value: string) =>
+  filter.type === 'choices' ? value.split(',').join(', ').replace(/_/g, ' ') : value;
+
+const mapUndefined = (values: Record<string, string>) =>
+  Object.fromEntries(Object.keys(values).map((key) => [key, undefined]));
+
 export interface Column<T> {
   label: string;
   render: (row: T) => ComponentChildren;
@@ -51,6 +61,7 @@ export function ApiList<Row extends { id: number }>(props: {
   );
   const [draft, setDraft] = useState(params);
   const filtered = Object.values(params).some((value) => value !== '');
+  const active = props.filters.filter((filter) => params[filter.param]);
   const errors =
     rows.error instanceof ApiError && rows.error.status === 422
       ? rows.error.fieldErrors
@@ -135,12 +146,62 @@ export function ApiList<Row extends { id: number }>(props: {
           </select>
           <FieldError id="flt-sort-error" messages={messagesFor(errors, 'sort')} />
         </div>
+        <div class="field">
+          <label for="flt-per-page">Per page</label>
+          <select
+            id="flt-per-page"
+            value={query.get('per_page') ?? '10'}
+            onChange={(event) =>
+              setQuery({ per_page: (event.target as HTMLSelectElement).value, page: undefined })
+            }
+          >
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={String(size)}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </div>
         <button type="submit">Apply filters</button>
         {/* Shipments move while the page is open: read the same page again. */}
         <button type="button" onClick={rows.reload} disabled={rows.loading}>
           Refresh
         </button>
       </form>
+      {active.length > 0 && (
+        <ul class="chips" aria-label="Active filters">
+          {active.map((filter) => (
+            <li key={filter.param}>
+              <span id={`chip-${filter.param.replace(/\W/g, '-')}`}>
+                {filter.label}: {shown(filter, params[filter.param]!)}
+              </span>
+              <button
+                type="button"
+                aria-label="Remove filter"
+                aria-describedby={`chip-${filter.param.replace(/\W/g, '-')}`}
+                onClick={() => {
+                  setDraft({ ...draft, [filter.param]: '' });
+                  setQuery({ [filter.param]: undefined, page: undefined });
+                }}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+          <li>
+            <button
+              type="button"
+              onClick={() => {
+                const none = Object.fromEntries(props.filters.map((f) => [f.param, '']));
+                setDraft(none);
+                setQuery({ ...mapUndefined(none), page: undefined });
+              }}
+            >
+              Clear all
+            </button>
+          </li>
+        </ul>
+      )}
       {errors ? null : (
         <Async state={rows}>
           {(list) =>

@@ -10,7 +10,9 @@ import {
   WEBHOOK_RESULTS,
 } from '@inventory/rules';
 import type { ActivityRow, TrackingRow, WebhookRow } from '../../api-types.js';
-import { label, PREFIX } from './instance.js';
+import { label, PARCEL_PAGE, PREFIX } from './instance.js';
+import { StatusBadge } from './status-badge.js';
+import { Link } from '../../components/link.js';
 
 export function Trackings(props: { instanceId: number }) {
   return (
@@ -39,7 +41,14 @@ export function Trackings(props: { instanceId: number }) {
       defaultSort="-created_at"
       empty="No shipments are tracked yet."
       columns={[
-        { label: 'Tracking number', render: (row) => <code>{row.tracking_number}</code> },
+        {
+          label: 'Tracking number',
+          render: (row) => (
+            <Link to={`${PARCEL_PAGE}/trackings/${row.id}`}>
+              <code class="tracking-number">{row.tracking_number}</code>
+            </Link>
+          ),
+        },
         { label: 'For', render: (row) => row.trackable_label || label(row.trackable_type) },
         { label: 'Carrier', render: (row) => row.carrier_name ?? '—' },
         {
@@ -53,11 +62,7 @@ export function Trackings(props: { instanceId: number }) {
         },
         {
           label: 'Status',
-          render: (row) => (
-            <span class={`status status-${row.delivery_status}`} data-status={row.delivery_status}>
-              {row.delivery_status_label || label(row.delivery_status)}
-            </span>
-          ),
+          render: (row) => <StatusBadge row={row} />,
         },
         {
           label: 'Latest event',

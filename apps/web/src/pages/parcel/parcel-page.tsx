@@ -9,6 +9,7 @@ import { Dashboard } from './dashboard.js';
 import { PARCEL_PAGE as BASE, PREFIX } from './instance.js';
 import { ActivityLog, Trackings, WebhookLog } from './lists.js';
 import { Settings } from './settings.js';
+import { Shipment } from './shipment.js';
 
 const TABS = [
   ['', 'Dashboard'],
@@ -23,7 +24,10 @@ export const DASHBOARD_REFRESH_MS = 10_000;
 
 function Connected(props: { id: number; onGone: () => void }) {
   const { path } = useRoute();
-  const tab = path.slice(BASE.length).replace(/\/$/, '');
+  const below = path.slice(BASE.length).replace(/\/$/, '');
+  // A shipment's page lives under its list: /trackings/<id>.
+  const shipment = /^\/trackings\/([^/]+)$/.exec(below)?.[1];
+  const tab = shipment ? '/trackings' : below;
   const instance = useLoad(
     () => api<InstanceAnswer>('GET', `${PREFIX}/instances/${props.id}`),
     `instance:${props.id}`,
@@ -58,7 +62,9 @@ function Connected(props: { id: number; onGone: () => void }) {
           ))}
         </ul>
       </nav>
-      {tab === '/trackings' ? (
+      {shipment ? (
+        <Shipment instanceId={props.id} id={shipment} />
+      ) : tab === '/trackings' ? (
         <Trackings instanceId={props.id} />
       ) : tab === '/webhooks' ? (
         <WebhookLog instanceId={props.id} />

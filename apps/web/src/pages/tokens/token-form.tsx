@@ -1,11 +1,11 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
 import { FieldError, FormError, TextField } from '../../components/field.js';
 import { messagesFor } from '../../messages.js';
 import { useSession } from '../../session.js';
-import { addedElevatedScopes } from '@inventory/access';
+import { addedElevatedScopes, SCOPES, type Scope } from '@inventory/access';
 import type { NewToken, NewTokenAnswer, Token, TokenAnswer } from '../../api-types.js';
-import { scopesByResource } from './scopes.js';
+import { EXPIRY_PRESETS, SCOPE_GRANTS, scopesByResource } from './scopes.js';
 
 const FIELDS = [
   'name',
@@ -40,6 +40,8 @@ export function TokenForm(props: {
   const editing = props.token;
   const [name, setName] = useState(editing?.name ?? '');
   const [scopes, setScopes] = useState<string[]>(editing?.scopes ?? []);
+  // A preset number of days (30 by default, as GitHub), a custom date, or never.
+  const [preset, setPreset] = useState<string>('30');
   const [expiry, setExpiry] = useState('');
   const [allowlist, setAllowlist] = useState((editing?.ip_allowlist ?? []).join('\n'));
   const [rateLimit, setRateLimit] = useState(
@@ -50,10 +52,27 @@ export function TokenForm(props: {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const errors = error?.fieldErrors;
+  // The form opens where the person works next: its name.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(
+    () => formRef.current?.querySelector<HTMLInputElement>('input[name="name"]')?.focus(),
+    [],
+  );
 
   // Each range with its line, so a message names the line it concerns.
   const entries = allowlistEntries(allowlist);
   const addsPrivileged = editing ? addedElevatedScopes(editing.scopes, scopes).length > 0 : false;
+
+  const expiresAt =
+    preset === 'never'
+      ? undefined
+      : preset === 'custom'
+        ? expiry
+          ? new Date(`${expiry}T23:59:59`).toISOString()
+          : undefined
+        : new Date(Date.now() + Number(preset) * 24 * 60 * 60 * 1000).toISOString();
+  const readScopes = SCOPES.filter((scope) => scope.endsWith(':read'));
+  const allRead = readScopes.every((scope) => scopes.includes(scope));
 
   const toggle = (scope: string, on: boolean) =>
     setScopes(on ? [...scopes, scope] : scopes.filter((item) => item !== scope));
@@ -86,7 +105,7 @@ export function TokenForm(props: {
         const answer = await api<NewTokenAnswer>('POST', '/api/personal-access-tokens', {
           name,
           scopes,
-          ...(expiry ? { expires_at: new Date(`${expiry}T23:59:59`).toISOString() } : {}),
+          ...(expiresAt ? { expires_at: expiresAt } : {}),
           ...(ips.length ? { ip_allowlist: ips } : {}),
           ...(limit !== null ? { rate_limit_per_minute: limit } : {}),
         });
@@ -102,6 +121,7 @@ export function TokenForm(props: {
   const scopesErrors = messagesFor(errors, 'scopes');
   return (
     <form
+      ref={formRef}
       class="card"
       onSubmit={submit}
       noValidate
@@ -111,21 +131,44 @@ export function TokenForm(props: {
       <TextField label="Name" name="name" value={name} onInput={setName} errors={errors} required />
       <fieldset aria-describedby={scopesErrors.length ? 'scopes-error' : undefined}>
         <legend>Scopes</legend>
+        <p class="hint">
+          A token acts as you, only within its scopes.{' '}
+          <button
+            type="button"
+            onClick={() =>
+              setScopes(
+                allRead
+                  ? scopes.filter((scope) => !scope.endsWith(':read'))
+                  : [...new Set([...scopes, ...readScopes])],
+              )
+            }
+          >
+            {allRead ? 'Clear all read' : 'Select all read'}
+          </button>
+        </p>
         <div class="scope-groups">
           {scopesByResource().map(([resource, items]) => (
             <div class="scope-group" key={resource} role="group" aria-label={resource}>
               <strong>{resource}</strong>
               {items.map((scope) => (
-                <label class="check" key={scope}>
-                  <input
-                    type="checkbox"
-                    name="scopes"
-                    value={scope}
-                    checked={scopes.includes(scope)}
-                    onChange={(event) => toggle(scope, (event.target as HTMLInputElement).checked)}
-                  />
-                  {scope}
-                </label>
+                <div key={scope}>
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      name="scopes"
+                      value={scope}
+                      aria-describedby={`grants-${scope}`}
+                      checked={scopes.includes(scope)}
+                      onChange={(event) =>
+                        toggle(scope, (event.target as HTMLInputElement).checked)
+                      }
+                    />
+                    {scope}
+                  </label>
+                  <p class="hint grants" id={`grants-${scope}`}>
+                    {SCOPE_GRANTS[scope as Scope]}
+                  </p>
+                </div>
               ))}
             </div>
           ))}
@@ -133,14 +176,48 @@ export function TokenForm(props: {
         <FieldError id="scopes-error" messages={scopesErrors} />
       </fieldset>
       {!editing && (
+        <div class="field">
+          <label for="token-expiration">Expiration</label>
+          <select
+            id="token-expiration"
+            name="expiration"
+            value={preset}
+            aria-describedby="token-expiration-hint"
+            onChange={(event) => setPreset((event.target as HTMLSelectElement).value)}
+          >
+            {EXPIRY_PRESETS.map((days) => (
+              <option key={days} value={String(days)}>
+                {days} days
+              </option>
+            ))}
+            <option value="custom">Custom date…</option>
+            <option value="never">No expiration</option>
+          </select>
+          <p
+            class={preset === 'never' ? 'hint warning' : 'hint'}
+            id="token-expiration-hint"
+            role={preset === 'never' ? 'status' : undefined}
+          >
+            {preset === 'never'
+              ? 'A token without an expiration works until it is revoked. Prefer one that expires.'
+              : expiresAt
+                ? `The token will expire on ${new Date(expiresAt).toLocaleDateString(undefined, { dateStyle: 'full' })}.`
+                : 'Pick the day it expires.'}
+          </p>
+          {preset !== 'custom' && (
+            <FieldError id="token-expiration-error" messages={messagesFor(errors, 'expires_at')} />
+          )}
+        </div>
+      )}
+      {!editing && preset === 'custom' && (
         <TextField
-          label="Expires on (optional)"
+          label="Expires on"
           name="expires_at"
           type="date"
           value={expiry}
           onInput={setExpiry}
           errors={errors}
-          hint="Leave empty for a token that never expires."
+          hint="The token stops working at the end of this day."
         />
       )}
       <TextField

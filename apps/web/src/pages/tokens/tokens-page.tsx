@@ -8,7 +8,21 @@ import { Async, Empty, useLoad } from '../../components/states.js';
 import { setQuery, useRoute } from '../../router.js';
 import { MAX_ACTIVE_TOKENS } from '@inventory/access';
 import { TokenForm } from './token-form.js';
+import { expiryBadge } from './scopes.js';
 import { NewTokenSecret } from './new-token-secret.js';
+
+/** "expires in 12 days" (the date on hover), "expired", "never expires". */
+export function ExpiryBadge(props: { expiresAt: string | null }) {
+  const badge = expiryBadge(props.expiresAt);
+  return (
+    <span
+      class={`badge expiry-${badge.level}`}
+      title={props.expiresAt ? formatDate(props.expiresAt) : undefined}
+    >
+      {badge.text}
+    </span>
+  );
+}
 
 /** Settings → Developer → Personal Access Tokens. */
 export function TokensPage() {
@@ -111,7 +125,7 @@ export function TokensPage() {
                           {token.last_used_at ? formatDate(token.last_used_at) : 'never'}
                         </td>
                         <td data-label="Expires">
-                          {token.expires_at ? formatDate(token.expires_at) : 'never'}
+                          <ExpiryBadge expiresAt={token.expires_at} />
                         </td>
                         <td data-label="IP allowlist">
                           {token.ip_allowlist.length ? token.ip_allowlist.join(', ') : 'any'}

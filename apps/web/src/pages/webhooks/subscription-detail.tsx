@@ -2,14 +2,16 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, withQuery } from '../../api.js';
 import type { DeliveryPage, RotatedSecretAnswer, SubscriptionAnswer } from '../../api-types.js';
 import { ConfirmButton, formatDate } from '../../components/confirm.js';
+import { CopyButton } from '../../components/copy-button.js';
 import { FormError } from '../../components/field.js';
+import { Time } from '../../components/time.js';
 import { Link } from '../../components/link.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, ErrorState, Loading, useLoad } from '../../components/states.js';
 import { navigate, setQuery, useRoute } from '../../router.js';
 import { SecretOnce, SubscriptionForm } from './subscription-form.js';
 
-function Deliveries(props: { id: string; refreshKey: number }) {
+function Deliveries(props: { id: string; refreshKey: number; onRefresh: () => void }) {
   const { query } = useRoute();
   const page = query.get('page') ?? '1';
   const status = query.get('status') ?? '';
@@ -44,7 +46,8 @@ function Deliveries(props: { id: string; refreshKey: number }) {
             <option value="failed">failed</option>
           </select>
         </label>
-        <button type="button" onClick={list.reload}>
+        {/* Reads the log and the health above it again. */}
+        <button type="button" onClick={props.onRefresh}>
           Refresh
         </button>
       </div>
@@ -94,7 +97,7 @@ function Deliveries(props: { id: string; refreshKey: number }) {
                             'POST',
                             `/api/webhook-subscriptions/${props.id}/deliveries/${delivery.delivery_id}/redeliver`,
                           );
-                          list.reload();
+                          props.onRefresh();
                         } catch (caught) {
                           setError(caught);
                         }
@@ -115,6 +118,83 @@ function Deliveries(props: { id: string; refreshKey: number }) {
           )
         }
       </Async>
+    </section>
+  );
+}
+
+const SWITCHED_OFF: Record<string, string> = {
+  gone: 'Switched off: the receiver answered 410 Gone.',
+  consecutive_failures: 'Switched off after 25 failed deliveries in a row.',
+};
+
+/**
+ * How the subscription is doing, as Svix's portal shows it: on or off and why, failures in a row,
+ * the success rate of its latest deliveries and its last failure.
+ */
+function Health(props: { subscription: SubscriptionAnswer['data']; refreshKey: number }) {
+  const { subscription } = props;
+  const recent = useLoad(
+    () =>
+      api<DeliveryPage>(
+        'GET',
+        withQuery(`/api/webhook-subscriptions/${subscription.id}/deliveries`, { per_page: 50 }),
+      ),
+    // Read again after a test ping and after any change to the subscription.
+    `health:${subscription.id}:${props.refreshKey}:${subscription.updated_at}`,
+  );
+  const deliveries = recent.data?.data ?? [];
+  const finished = deliveries.filter((d) => d.status === 'succeeded' || d.status === 'failed');
+  const succeeded = finished.filter((d) => d.status === 'succeeded').length;
+  const lastFailure = deliveries
+    .flatMap((delivery) =>
+      delivery.attempts
+        .filter((attempt) => attempt.error || (attempt.response_status ?? 0) >= 300)
+        .map((attempt) => ({ delivery, attempt })),
+    )
+    .sort((a, b) =>
+      String(b.attempt.attempted_at).localeCompare(String(a.attempt.attempted_at)),
+    )[0];
+  return (
+    <section class="card" aria-labelledby="health-h">
+      <h2 id="health-h">Health</h2>
+      <dl class="facts">
+        <dt>State</dt>
+        <dd data-testid="subscription-state">
+          {subscription.is_active
+            ? 'Active'
+            : subscription.deactivated_reason
+              ? (SWITCHED_OFF[subscription.deactivated_reason] ??
+                `Switched off (${subscription.deactivated_reason}).`)
+              : 'Disabled by a user.'}
+        </dd>
+        <dt>Failures in a row</dt>
+        <dd class={subscription.consecutive_failures > 0 ? 'bad' : undefined}>
+          {subscription.consecutive_failures}
+          {subscription.consecutive_failures > 0 ? ' (25 switch it off)' : ''}
+        </dd>
+        <dt>Success rate</dt>
+        <dd data-testid="success-rate">
+          {recent.error
+            ? 'unavailable'
+            : !recent.data
+              ? 'reading…'
+              : finished.length === 0
+                ? 'no finished deliveries yet'
+                : `${Math.round((succeeded / finished.length) * 100)}% of the last ${finished.length} finished deliveries`}
+        </dd>
+        <dt>Last failure</dt>
+        <dd>
+          {lastFailure ? (
+            <>
+              <Time value={lastFailure.attempt.attempted_at} /> · {lastFailure.delivery.event} ·{' '}
+              {lastFailure.attempt.response_status ?? 'no response'}
+              {lastFailure.attempt.error ? ` — ${lastFailure.attempt.error}` : ''}
+            </>
+          ) : (
+            'none among the latest deliveries'
+          )}
+        </dd>
+      </dl>
     </section>
   );
 }
@@ -147,7 +227,10 @@ export function SubscriptionDetail(props: { id: string }) {
       <p class="crumbs">
         <Link to="/webhooks">Webhooks</Link> › Subscription #{subscription.id}
       </p>
-      <h1>{subscription.url}</h1>
+      <h1 class="url-title">
+        <span>{subscription.url}</span>{' '}
+        <CopyButton text={subscription.url} what="URL" label="Copy URL" />
+      </h1>
       <p data-testid="subscription-summary">
         {subscription.is_active ? 'Active' : 'Disabled'} · {subscription.events.join(', ')}
         {subscription.description ? ` · ${subscription.description}` : ''}
@@ -230,7 +313,12 @@ export function SubscriptionDetail(props: { id: string }) {
           />
         </div>
       )}
-      <Deliveries id={props.id} refreshKey={refreshKey} />
+      <Health subscription={subscription} refreshKey={refreshKey} />
+      <Deliveries
+        id={props.id}
+        refreshKey={refreshKey}
+        onRefresh={() => setRefreshKey((key) => key + 1)}
+      />
     </section>
   );
 }

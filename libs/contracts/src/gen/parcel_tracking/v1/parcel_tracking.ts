@@ -471,6 +471,15 @@ export interface ListTrackingsResponse {
   total: number;
 }
 
+export interface GetTrackingRequest {
+  integration_instance_id: number;
+  id: number;
+}
+
+export interface GetTrackingResponse {
+  tracking?: TrackingRow | undefined;
+}
+
 function createBaseQuota(): Quota {
   return { used: 0, total: 0, remaining: 0 };
 }
@@ -7018,6 +7027,167 @@ export const ListTrackingsResponse: MessageFns<ListTrackingsResponse> = {
   },
 };
 
+function createBaseGetTrackingRequest(): GetTrackingRequest {
+  return { integration_instance_id: 0, id: 0 };
+}
+
+export const GetTrackingRequest: MessageFns<GetTrackingRequest> = {
+  encode(message: GetTrackingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(8).int64(message.integration_instance_id);
+    }
+    if (message.id !== 0) {
+      writer.uint32(16).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTrackingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTrackingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTrackingRequest {
+    return {
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+    };
+  },
+
+  toJSON(message: GetTrackingRequest): unknown {
+    const obj: any = {};
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTrackingRequest>, I>>(base?: I): GetTrackingRequest {
+    return GetTrackingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTrackingRequest>, I>>(object: I): GetTrackingRequest {
+    const message = createBaseGetTrackingRequest();
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetTrackingResponse(): GetTrackingResponse {
+  return { tracking: undefined };
+}
+
+export const GetTrackingResponse: MessageFns<GetTrackingResponse> = {
+  encode(message: GetTrackingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tracking !== undefined) {
+      TrackingRow.encode(message.tracking, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTrackingResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTrackingResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tracking = TrackingRow.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTrackingResponse {
+    return { tracking: isSet(object.tracking) ? TrackingRow.fromJSON(object.tracking) : undefined };
+  },
+
+  toJSON(message: GetTrackingResponse): unknown {
+    const obj: any = {};
+    if (message.tracking !== undefined) {
+      obj.tracking = TrackingRow.toJSON(message.tracking);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTrackingResponse>, I>>(base?: I): GetTrackingResponse {
+    return GetTrackingResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTrackingResponse>, I>>(
+    object: I,
+  ): GetTrackingResponse {
+    const message = createBaseGetTrackingResponse();
+    message.tracking =
+      object.tracking !== undefined && object.tracking !== null
+        ? TrackingRow.fromPartial(object.tracking)
+        : undefined;
+    return message;
+  },
+};
+
 /**
  * The parcel-tracking integration: the singleton instance per tenant, its live
  * dashboard and the trackable channels read model. Every call needs
@@ -7234,6 +7404,21 @@ export const ParcelTrackingServiceService = {
     responseDeserialize: (value: Buffer): ListTrackingsResponse =>
       ListTrackingsResponse.decode(value),
   },
+  /**
+   * One tracking row of the instance (or of its history, ADR 0215), for a
+   * shipment's own page. NOT_FOUND for an unknown row or instance.
+   */
+  getTracking: {
+    path: '/inventory.parcel_tracking.v1.ParcelTrackingService/GetTracking' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTrackingRequest): Buffer =>
+      Buffer.from(GetTrackingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTrackingRequest => GetTrackingRequest.decode(value),
+    responseSerialize: (value: GetTrackingResponse): Buffer =>
+      Buffer.from(GetTrackingResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTrackingResponse => GetTrackingResponse.decode(value),
+  },
 } as const;
 
 export interface ParcelTrackingServiceServer extends UntypedServiceImplementation {
@@ -7306,6 +7491,11 @@ export interface ParcelTrackingServiceServer extends UntypedServiceImplementatio
    * has validated the query). NOT_FOUND for an unknown or another tenant's instance.
    */
   listTrackings: handleUnaryCall<ListTrackingsRequest, ListTrackingsResponse>;
+  /**
+   * One tracking row of the instance (or of its history, ADR 0215), for a
+   * shipment's own page. NOT_FOUND for an unknown row or instance.
+   */
+  getTracking: handleUnaryCall<GetTrackingRequest, GetTrackingResponse>;
 }
 
 export interface ParcelTrackingServiceClient extends Client {
@@ -7550,6 +7740,25 @@ export interface ParcelTrackingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListTrackingsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One tracking row of the instance (or of its history, ADR 0215), for a
+   * shipment's own page. NOT_FOUND for an unknown row or instance.
+   */
+  getTracking(
+    request: GetTrackingRequest,
+    callback: (error: ServiceError | null, response: GetTrackingResponse) => void,
+  ): ClientUnaryCall;
+  getTracking(
+    request: GetTrackingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTrackingResponse) => void,
+  ): ClientUnaryCall;
+  getTracking(
+    request: GetTrackingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTrackingResponse) => void,
   ): ClientUnaryCall;
 }
 

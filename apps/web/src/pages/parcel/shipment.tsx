@@ -1,0 +1,162 @@
+import { Fragment } from 'preact';
+import { api, withQuery } from '../../api.js';
+import type { ActivityRow, LinksMetaPage, TrackingRow, WebhookRow } from '../../api-types.js';
+import { Link } from '../../components/link.js';
+import { Async, Empty, useLoad } from '../../components/states.js';
+import { Time } from '../../components/time.js';
+import { label, PARCEL_PAGE, PREFIX } from './instance.js';
+import { StatusBadge } from './status-badge.js';
+
+/** The moments of a shipment that are known, in the order they happen. */
+const MOMENTS = [
+  ['registered_at', 'Registered with the provider'],
+  ['picked_up_at', 'Picked up'],
+  ['last_event_at', 'Last carrier event'],
+  ['estimated_delivery_at', 'Estimated delivery'],
+  ['delivered_at', 'Delivered'],
+  ['stopped_at', 'Tracking stopped'],
+] as const;
+
+function Facts(props: { row: TrackingRow }) {
+  const { row } = props;
+  return (
+    <section class="card" aria-labelledby="shipment-h">
+      <h2 id="shipment-h">
+        <code class="tracking-number">{row.tracking_number}</code> <StatusBadge row={row} />
+      </h2>
+      <dl class="facts">
+        <dt>Sub-status</dt>
+        <dd data-testid="sub-status">{row.sub_status ?? '—'}</dd>
+        <dt>Carrier</dt>
+        <dd>
+          {row.carrier_name ?? (row.carrier_code ? `#${row.carrier_code}` : 'not detected yet')}
+        </dd>
+        <dt>Latest event</dt>
+        <dd>
+          {row.registration_error ? (
+            <span class="bad">Registration failed: {row.registration_error}</span>
+          ) : (
+            [row.latest_event_description, row.latest_event_location].filter(Boolean).join(' — ') ||
+            '—'
+          )}
+        </dd>
+        <dt>For</dt>
+        <dd>
+          {/* The trackable record's page in the main app (a path outside /app). */}
+          <a href={row.trackable_url}>{row.trackable_label || label(row.trackable_type)}</a> (
+          {label(row.trackable_type)})
+        </dd>
+        {MOMENTS.filter(([key]) => row[key]).map(([key, text]) => (
+          <Fragment key={key}>
+            <dt>{text}</dt>
+            <dd>
+              <Time value={row[key]} />
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function Webhooks(props: { instanceId: number; number: string }) {
+  const rows = useLoad(
+    () =>
+      api<LinksMetaPage<WebhookRow>>(
+        'GET',
+        withQuery(`${PREFIX}/instances/${props.instanceId}/webhooks`, {
+          'filter[tracking_number]': props.number,
+          per_page: 50,
+        }),
+      ),
+    `shipment-webhooks:${props.number}`,
+  );
+  return (
+    <section class="card" aria-labelledby="shipment-webhooks-h">
+      <h2 id="shipment-webhooks-h">Inbound webhooks</h2>
+      <Async state={rows}>
+        {(page) => {
+          // The filter is a substring match: keep this number's own.
+          const own = page.data.filter((row) => row.tracking_number === props.number);
+          return own.length === 0 ? (
+            <Empty>No webhook has mentioned this shipment yet.</Empty>
+          ) : (
+            <ol class="timeline" aria-label="Inbound webhooks">
+              {own.map((row) => (
+                <li key={row.id}>
+                  <Time value={row.received_at} /> · {row.summary || row.event_type} ·{' '}
+                  <span class={row.result === 'failed' ? 'bad' : undefined}>
+                    {row.result}
+                    {row.error_message ? `: ${row.error_message}` : ''}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          );
+        }}
+      </Async>
+    </section>
+  );
+}
+
+function Activity(props: { instanceId: number; number: string }) {
+  const rows = useLoad(
+    () =>
+      api<LinksMetaPage<ActivityRow>>(
+        'GET',
+        withQuery(`${PREFIX}/instances/${props.instanceId}/activity`, {
+          'filter[search]': props.number,
+          per_page: 50,
+        }),
+      ),
+    `shipment-activity:${props.number}`,
+  );
+  return (
+    <section class="card" aria-labelledby="shipment-activity-h">
+      <h2 id="shipment-activity-h">Activity</h2>
+      <Async state={rows}>
+        {(page) =>
+          page.data.length === 0 ? (
+            <Empty>No activity mentions this shipment yet.</Empty>
+          ) : (
+            <ol class="timeline" aria-label="Activity">
+              {page.data.map((row) => (
+                <li key={row.id}>
+                  <Time value={row.created_at} /> · {label(row.event)} · {row.description ?? ''}
+                </li>
+              ))}
+            </ol>
+          )
+        }
+      </Async>
+    </section>
+  );
+}
+
+/** One shipment: its status and carrier, the record it is for, its webhooks and activity. */
+export function Shipment(props: { instanceId: number; id: string }) {
+  const row = useLoad(
+    () =>
+      api<{ data: TrackingRow }>(
+        'GET',
+        `${PREFIX}/instances/${props.instanceId}/trackings/${encodeURIComponent(props.id)}`,
+      ),
+    `shipment:${props.id}`,
+  );
+  return (
+    <section aria-label="Shipment">
+      <p class="crumbs">
+        <Link to={`${PARCEL_PAGE}/trackings`}>Trackings</Link> › Shipment #{props.id}
+      </p>
+      <Async state={row}>
+        {({ data }) => (
+          <div class="shipment">
+            <Facts row={data} />
+            <Webhooks instanceId={props.instanceId} number={data.tracking_number} />
+            <Activity instanceId={props.instanceId} number={data.tracking_number} />
+          </div>
+        )}
+      </Async>
+    </section>
+  );
+}

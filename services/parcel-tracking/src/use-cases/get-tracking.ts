@@ -1,0 +1,28 @@
+import { notFound } from '@inventory/platform';
+import type { InstanceHistoryStore } from '../store/instance-history-store.js';
+import type { InstanceStore } from '../store/instance-store.js';
+import type { TrackingRows } from '../store/tracking-rows.js';
+import type { TrackingDocument } from '../store/tracking-store.js';
+
+/**
+ * One tracking row for a shipment's page: the instance's own, or one of the tenant's disconnected
+ * instances' rows that the list shows as its history (ADR 0215).
+ */
+export class GetTracking {
+  constructor(
+    private readonly instances: InstanceStore,
+    private readonly rows: TrackingRows,
+    private readonly history: InstanceHistoryStore,
+  ) {}
+
+  async execute(tenantId: string, instanceId: number, id: number): Promise<TrackingDocument> {
+    const [instance, earlier] = await Promise.all([
+      this.instances.find(tenantId, instanceId),
+      this.history.instanceIds(tenantId),
+    ]);
+    if (!instance) throw notFound('Parcel-tracking instance not found.');
+    const row = await this.rows.ofInstances(tenantId, [instanceId, ...earlier], id);
+    if (!row) throw notFound('Tracking not found.');
+    return row;
+  }
+}
