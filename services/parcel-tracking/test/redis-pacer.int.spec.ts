@@ -185,8 +185,13 @@ describe('RedisPacer', () => {
 
     // One timeout, then straight to the in-process pacer (not one timeout per call): each
     // acquire that timed out still reaches Redis once the pause ends and takes a slot there.
-    // A reply on the same connection comes after those queued acquires have run.
-    await replicaA.ping();
+    // A reply on the same connection comes after those queued acquires have run; a ping sent
+    // while the pause lasts may itself time out (the 500 ms command timeout), so until one is
+    // answered.
+    await waitFor(
+      async () => (await replicaA.ping().catch(() => null)) === 'PONG',
+      'Redis answers after the pause',
+    );
     expect(await admin.zcard(paceKey(key))).toBe(1);
 
     // Once the pause and the skip period are over, calls are paced through Redis again.
