@@ -205,12 +205,16 @@ export async function runFaults(
       );
       // Every other route is back too before the next fault starts.
       await pollFor('readyz', (answer) => answer.status === 200);
+      // The supervisor logs a restart once its own readiness check passes, which can come after
+      // the part already serves the probe: wait for the line rather than read it once.
+      const restarted = () => restartCount(system.output(), fault.part) > restartsBefore;
+      if (fault.action === 'kill') await pollFor('readyz', () => false, restarted);
       windows.push({ fault: fault.name, start, end: Date.now() });
       figures.push({
         fault: fault.name,
         firstUnavailableMs: unavailableAt === null ? null : unavailableAt - start,
         recoveryMs: recoveredAt === null ? null : recoveredAt - recoveryStart,
-        restarted: restartCount(system.output(), fault.part) > restartsBefore,
+        restarted: restarted(),
       });
     }
   } finally {
