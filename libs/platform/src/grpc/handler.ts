@@ -9,7 +9,7 @@ import {
 } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { currentContext, runWithContext, type RequestContext } from '../logging/request-context.js';
-import { storeStalled, type StoreHealth } from '../mongo/store-watch.js';
+import { unlessStoreStalls, type StoreHealth } from '../mongo/store-watch.js';
 import { boundaryError } from './boundary-error.js';
 import { AppError, toServiceError } from './errors.js';
 import { metadataToContext, metadataTraceCarrier } from './metadata.js';
@@ -141,10 +141,6 @@ export function wrapService<Server>(
         });
       hooks.inFlight.add();
       runWithContext(requestContext, () => {
-        // Listening only while the store answers; the listener runs later, never during this call.
-        const stopWatching = hooks.store?.stalled()
-          ? undefined
-          : hooks.store?.onStall(() => failFast());
         // The first answer wins: a call answered because the store stalled drops its handler's
         // late result (the handler sees `signal` aborted, as it would for a cancelled call).
         const reply = (
@@ -152,20 +148,17 @@ export function wrapService<Server>(
           error: Partial<ServiceError> | null,
           response?: unknown,
         ) => {
-          if (answered) return;
           answered = true;
-          stopWatching?.();
           hooks.inFlight.done();
           hooks.onCall?.(serviceName, method, code, performance.now() - started);
           endSpan(requestContext.span, serverSpanFault(code), { 'rpc.grpc.status_code': code });
           callback(error as ServiceError | null, response);
         };
-        const failFast = () => {
-          controller.abort();
-          reply(GrpcStatus.UNAVAILABLE, toServiceError(storeStalled()));
-        };
-        if (hooks.store?.stalled()) return failFast();
-        handler(call.request, buildCallContext(requestContext, controller.signal)).then(
+        unlessStoreStalls(
+          hooks.store,
+          () => handler(call.request, buildCallContext(requestContext, controller.signal)),
+          () => controller.abort(),
+        ).then(
           (response) => reply(GrpcStatus.OK, null, response),
           (error: unknown) => {
             const answer = boundaryError(error, hooks.logger, {

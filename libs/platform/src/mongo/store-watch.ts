@@ -25,17 +25,22 @@ export const storeStalled = () =>
 
 /**
  * `start()`'s result, or `storeStalled()` at once when the store is stalled now (then `start` is
- * not called) or stalls before that result comes: for work answered outside the unary boundary,
- * such as one message of a stream.
+ * not called) or stalls before that result comes (then `onStall` runs, e.g. to abort the work,
+ * and the late result is dropped): the one rule for a unary call and for one message of a stream.
  */
 export function unlessStoreStalls<T>(
   store: StoreHealth | undefined,
   start: () => Promise<T>,
+  onStall?: () => void,
 ): Promise<T> {
   if (!store) return start();
   if (store.stalled()) return Promise.reject(storeStalled());
   return new Promise<T>((resolve, reject) => {
-    const stopListening = store.onStall(() => reject(storeStalled()));
+    // Listening only while the store answers; the listener runs later, never during this call.
+    const stopListening = store.onStall(() => {
+      onStall?.();
+      reject(storeStalled());
+    });
     start().then(resolve, reject).finally(stopListening);
   });
 }
