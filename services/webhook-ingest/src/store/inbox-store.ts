@@ -193,12 +193,20 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
   /**
    * A row that landed after its push had been answered 503 (ADR 0743): kept, shown as ignored,
    * never processed, and its dedupe key given up, so the provider's retry is the one processed.
-   * Only while no other replica's job has claimed it: then the retry is the duplicate.
+   * Only while no other replica's job has claimed it (the lease this insert took, owner and
+   * token, or none): then the retry is the duplicate.
    */
-  async markUnacknowledged(tenantId: string, id: number, lease?: { owner: string }): Promise<void> {
+  async markUnacknowledged(
+    tenantId: string,
+    id: number,
+    heldLease?: { owner: string; token: string },
+  ): Promise<void> {
+    const holder = heldLease
+      ? { lease_owner: heldLease.owner, lease_token: heldLease.token }
+      : { lease_owner: null };
     await this.updateOne(
       tenantId,
-      { id, state: 'received', lease_owner: lease?.owner ?? null },
+      { id, state: 'received', ...holder },
       {
         $set: {
           dedupe_key: `late:${id}`,

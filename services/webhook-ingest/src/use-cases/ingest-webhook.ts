@@ -110,7 +110,9 @@ export class IngestWebhook {
     // retry's place as the original (ADR 0743).
     if (input.callerAnswered?.aborted && stored.duplicateOf === null) {
       if (lease) this.deps.processor.release();
-      await inbox.markUnacknowledged(owner.tenant_id, stored.id, stored.leased ? lease : undefined);
+      const token = stored.leased?.lease_token;
+      const heldLease = token && lease ? { owner: lease.owner, token } : undefined;
+      await inbox.markUnacknowledged(owner.tenant_id, stored.id, heldLease);
       return { id: stored.id, rejection: '' };
     }
     if (stored.leased) this.deps.processor.runStored(stored.leased);
