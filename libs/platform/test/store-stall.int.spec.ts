@@ -1,30 +1,8 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import {
-  EchoServiceClient,
-  EchoServiceService,
-  type EchoServiceServer,
-} from '@inventory/contracts/testing/v1/echo.js';
-import {
-  startTcpProxy,
-  startTestInfra,
-  waitFor,
-  type TcpProxy,
-  type TestInfra,
-} from '@inventory/local-infra';
-import { Schema, type Connection } from 'mongoose';
+import { waitFor } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectMongo,
-  createGrpcClient,
-  createLogger,
-  describeCallError,
-  startGrpcServer,
-  StoreWatch,
-  type AsyncService,
-  type GrpcServerHandle,
-} from '../src/index.js';
-
-const logger = createLogger({ service: 'test', level: 'silent' });
+import { describeCallError } from '../src/index.js';
+import { startEchoOverProxiedStore, type EchoOverProxiedStore } from './echo-over-proxied-store.js';
 
 /**
  * ADR 0743: a frozen MongoDB (SIGSTOP: the socket stays open, nothing answers) held every call
@@ -34,55 +12,22 @@ const logger = createLogger({ service: 'test', level: 'silent' });
  * can answer them in time.
  */
 describe('a service whose MongoDB stalls', () => {
-  let infra: TestInfra;
-  let proxy: TcpProxy;
-  let connection: Connection;
-  let watch: StoreWatch;
-  let server: GrpcServerHandle;
-  const handled: string[] = [];
-  /** Per text: whether the handler's signal was aborted once its insert had landed. */
-  const abortedAfterWrite = new Map<string, boolean>();
+  let service: EchoOverProxiedStore;
 
   beforeAll(async () => {
-    infra = await startTestInfra({ redis: false, nats: false });
-    proxy = await startTcpProxy(infra.mongoUrl);
-    const url = proxy.through(infra.mongoUrl);
-    connection = await connectMongo(url, infra.dbName('stall'));
-    watch = await StoreWatch.start(url, { stallMs: 300, pingEveryMs: 50, logger });
-    const Probe = connection.model('Probe', new Schema({ text: String }, { collection: 'probes' }));
-    const storeEachText: AsyncService<EchoServiceServer> = {
-      async echo(request, context) {
-        handled.push(request.text);
-        await Probe.create({ text: request.text });
-        abortedAfterWrite.set(request.text, context.signal.aborted);
-        return { text: request.text, request_id: '', tenant_id: '' };
-      },
-    };
-    server = await startGrpcServer({
-      host: '127.0.0.1',
-      port: 0,
-      logger,
-      store: watch,
-      services: [
-        {
-          name: 'inventory.testing.v1.EchoService',
-          definition: EchoServiceService,
-          implementation: storeEachText,
-        },
-      ],
+    service = await startEchoOverProxiedStore({
+      dbName: 'stall',
+      deadlineMs: 120_000,
+      watch: { stallMs: 300, pingEveryMs: 50 },
     });
   });
   afterAll(async () => {
-    await server?.stop(1_000);
-    await watch?.stop();
-    await connection?.close();
-    await proxy?.close();
-    await infra?.stop();
+    await service?.stop();
   });
 
   it('answers the call in flight and the next ones UNAVAILABLE, then serves again by itself', async () => {
-    const echo = createGrpcClient(EchoServiceClient, server.address, { deadlineMs: 120_000 });
-    const send = (text: string) => echo.call.echo({ text, delay_ms: 0, fail_with_code: 0 });
+    const { proxy, send, handled, abortedAfterWrite } = service;
+    const watch = service.watch!;
     expect((await send('before')).text).toBe('before');
 
     proxy.stall();
@@ -105,6 +50,5 @@ describe('a service whose MongoDB stalls', () => {
     await waitFor(() => !watch.stalled(), 'the store answers again');
     expect((await send('after')).text).toBe('after');
     expect(abortedAfterWrite.get('after')).toBe(false);
-    echo.close();
   }, 60_000);
 });
