@@ -1,3 +1,4 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { isMongoUnreachable } from '../mongo/unreachable.js';
 import { AppError, unavailable } from './errors.js';
@@ -21,4 +22,33 @@ export function boundaryError(
   }
   logger.error({ err: error, ...fields }, 'unhandled error in gRPC handler');
   return undefined;
+}
+
+/** One item's refusal in a batch reply (a `BatchItemError` of the protos). */
+export interface BatchItemRefusal {
+  code: number;
+  reason: string;
+  message: string;
+  violations: Array<{ field: string; description: string }>;
+}
+
+/**
+ * The one failure rule for an item of a batch call: answered as the boundary answers the single
+ * call (`boundaryError`, INTERNAL for a fault), the item alone; the batch's other items keep
+ * their answers, which may already be durable.
+ */
+export function batchItemError(
+  error: unknown,
+  logger: Logger,
+  fields: Record<string, unknown>,
+): BatchItemRefusal {
+  const answer = boundaryError(error, logger, fields);
+  if (!answer)
+    return { code: GrpcStatus.INTERNAL, reason: '', message: 'Internal error', violations: [] };
+  return {
+    code: answer.code,
+    reason: answer.reason,
+    message: answer.message,
+    violations: answer.fieldViolations,
+  };
 }

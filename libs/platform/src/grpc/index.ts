@@ -1,5 +1,5 @@
 export * from './errors.js';
-export { boundaryError } from './boundary-error.js';
+export { batchItemError, boundaryError, type BatchItemRefusal } from './boundary-error.js';
 export { contextToMetadata, metadataToContext, METADATA_KEYS } from './metadata.js';
 export {
   wrapService,

@@ -1,6 +1,4 @@
-import type { AppError } from '@inventory/platform';
 import type {
-  BatchItemError,
   Dashboard,
   Instance,
   TrackableChannel,
@@ -71,10 +69,3 @@ export function toTrackableChannel(doc: SalesChannelDocument): TrackableChannel 
     sub_channels: doc.sub_channels,
   };
 }
-
-/** One item's refusal inside a batch answer: what the single call would have failed with. */
-export const toBatchError = (error: AppError): BatchItemError => ({
-  code: error.code,
-  reason: error.reason,
-  message: error.message,
-});

@@ -2,7 +2,12 @@ import {
   ParcelTrackingServiceService,
   type ParcelTrackingServiceServer,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
-import { type AsyncService, type ServiceRegistration } from '@inventory/platform';
+import {
+  batchItemError,
+  type AsyncService,
+  type Logger,
+  type ServiceRegistration,
+} from '@inventory/platform';
 import type { ApplyTrackingUpdate } from '../use-cases/apply-tracking-update.js';
 import type { ApplyTrackingUpdates } from '../use-cases/apply-tracking-updates.js';
 import type { VerifyWebhookSignatures } from '../use-cases/verify-webhook-signatures.js';
@@ -17,7 +22,7 @@ import type { ListTrackableChannels } from '../use-cases/list-trackable-channels
 import type { TestApiKey } from '../use-cases/test-api-key.js';
 import type { UpdateInstance } from '../use-cases/update-instance.js';
 import type { VerifyWebhookSignature } from '../use-cases/verify-webhook-signature.js';
-import { toBatchError, toDashboard, toInstance, toTrackableChannel } from './mappers.js';
+import { toDashboard, toInstance, toTrackableChannel } from './mappers.js';
 import {
   fromListRequest,
   fromProviderUpdate,
@@ -45,7 +50,10 @@ export interface ParcelTrackingUseCases {
 /** Thin handlers: tenant and causer from metadata, one use case each. */
 export function parcelTrackingService(
   useCases: ParcelTrackingUseCases,
+  logger: Logger,
 ): ServiceRegistration<ParcelTrackingServiceServer> {
+  const refusal = (error: unknown, method: string) =>
+    batchItemError(error, logger, { grpc_method: method });
   const implementation: AsyncService<ParcelTrackingServiceServer> = {
     async testApiKey(request, context) {
       context.tenant();
@@ -132,7 +140,7 @@ export function parcelTrackingService(
         results: results.map((item) =>
           'answer' in item
             ? { valid: item.answer }
-            : { valid: false, error: toBatchError(item.error) },
+            : { valid: false, error: refusal(item.error, 'VerifyWebhookSignatures') },
         ),
       };
     },
@@ -156,7 +164,7 @@ export function parcelTrackingService(
                   tracking_id: item.answer.tracking_id,
                 },
               }
-            : { error: toBatchError(item.error) },
+            : { error: refusal(item.error, 'ApplyTrackingUpdates') },
         ),
       };
     },

@@ -1,4 +1,3 @@
-import { status } from '@grpc/grpc-js';
 import {
   WebhookIngestServiceService,
   type IngestWebhookRequest,
@@ -6,7 +5,7 @@ import {
   type WebhookIngestServiceServer,
 } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import {
-  boundaryError,
+  batchItemError,
   type AsyncService,
   type Logger,
   type ServiceRegistration,
@@ -87,20 +86,8 @@ export function webhookIngestService(
           if (result.status === 'fulfilled') return { answer: result.value };
           // As the gRPC boundary answers a single call (an unreachable store is UNAVAILABLE, so
           // the provider retries), each webhook on its own.
-          const error = boundaryError(result.reason, logger, {
-            grpc_method: 'IngestWebhooks',
-          });
-          if (error)
-            return {
-              error: {
-                code: error.code,
-                reason: error.reason,
-                message: error.message,
-                violations: error.fieldViolations,
-              },
-            };
           return {
-            error: { code: status.INTERNAL, reason: '', message: 'Internal error', violations: [] },
+            error: batchItemError(result.reason, logger, { grpc_method: 'IngestWebhooks' }),
           };
         }),
       };
