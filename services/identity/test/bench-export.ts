@@ -1,5 +1,5 @@
 import type { Model } from 'mongoose';
-import { TokenRequestRepository, type TokenRequestDocument } from './token-requests.js';
+import { TokenRequestRepository, type TokenRequestDocument } from '../src/store/token-requests.js';
 
 /**
  * For `bench/` only (package export `@inventory/identity/bench`), never for another

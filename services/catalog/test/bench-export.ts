@@ -1,6 +1,9 @@
 import type { Model } from 'mongoose';
-import { ProductRepository, type ProductDocument } from './product-repository.js';
-import { PurchaseInvoiceRepository, type InvoiceDocument } from './purchase-invoice-repository.js';
+import { ProductRepository, type ProductDocument } from '../src/store/product-repository.js';
+import {
+  PurchaseInvoiceRepository,
+  type InvoiceDocument,
+} from '../src/store/purchase-invoice-repository.js';
 
 /**
  * For bench/catalog only (the `./bench` export): the read-model repositories, with the same
@@ -16,5 +19,5 @@ export class PurchaseInvoiceStore extends PurchaseInvoiceRepository {
 }
 
 export type { InvoiceDocument, ProductDocument };
-export { ListProducts } from '../use-cases/list-products.js';
-export { ListPurchaseInvoices } from '../use-cases/list-purchase-invoices.js';
+export { ListProducts } from '../src/use-cases/list-products.js';
+export { ListPurchaseInvoices } from '../src/use-cases/list-purchase-invoices.js';
