@@ -9,6 +9,7 @@ import {
 } from '@inventory/contracts/activity/v1/activity.js';
 import { createGrpcClient, currentContext, type GrpcClientHandle } from '@inventory/platform';
 import { asHttp } from '../http/grpc-to-http.js';
+import { FAIL_FAST_ON_A_STOPPED_SERVICE } from './downstream.js';
 
 /** The gateway's one door to the activity service. */
 export interface ActivityAdapter {
@@ -42,8 +43,7 @@ export function createActivityAdapter(
       resetTimeoutMs: 5_000,
       partitionBy: () => currentContext()?.tenantId,
     },
-    // A frozen activity service fails in-flight reads within seconds, not at the deadline.
-    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
+    ...FAIL_FAST_ON_A_STOPPED_SERVICE,
   });
   return {
     handle,

@@ -7,6 +7,7 @@ import {
 } from '@inventory/contracts/catalog/v1/catalog.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
 import { asHttp } from '../http/grpc-to-http.js';
+import { FAIL_FAST_ON_A_STOPPED_SERVICE } from './downstream.js';
 
 /** The gateway's one door to the catalog read models (products, purchase invoices). */
 export interface CatalogAdapter {
@@ -26,8 +27,7 @@ export function createCatalogAdapter(
     deadlineMs: options.deadlineMs ?? 5_000,
     // Read-only listings: open quickly, retry soon.
     breaker: { errorThresholdPercentage: 50, volumeThreshold: 5, resetTimeoutMs: 5_000 },
-    // A frozen catalog fails in-flight reads within seconds, not at the deadline.
-    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
+    ...FAIL_FAST_ON_A_STOPPED_SERVICE,
   });
   return {
     handle,

@@ -17,6 +17,7 @@ import {
   startSpan,
   traceHeaders,
   type BreakerOptions,
+  unlessStalled,
   type Span,
 } from '@inventory/platform';
 import type CircuitBreaker from 'opossum';
@@ -193,7 +194,11 @@ export class IdentityUserStreams {
           },
         })
       : undefined;
-    return this.streamFor(tenantId).lookUp(this.nextCorrelationId++, userIds, span);
+    const correlationId = this.nextCorrelationId++;
+    // A frozen identity answers no message: its look-ups fail once its pings go unanswered.
+    return unlessStalled(this.identity.handle.peer, unavailable, () =>
+      this.streamFor(tenantId).lookUp(correlationId, userIds, span),
+    );
   }
 
   close(): void {

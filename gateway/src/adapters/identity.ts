@@ -16,6 +16,7 @@ import {
 } from '@inventory/contracts/identity/v1/identity.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
 import { asHttp, asHttpOrMissing } from '../http/grpc-to-http.js';
+import { FAIL_FAST_ON_A_STOPPED_SERVICE } from './downstream.js';
 
 /**
  * The gateway's one door to identity. Every call carries the request context
@@ -64,7 +65,7 @@ export function createIdentityAdapter(
   const handle = createGrpcClient(IdentityServiceClient, address, {
     deadlineMs: options.deadlineMs ?? 5_000,
     breaker: { resetTimeoutMs: 2_000 },
-    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
+    ...FAIL_FAST_ON_A_STOPPED_SERVICE,
   });
   const call = handle.call;
   return {

@@ -14,6 +14,7 @@ import {
 } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
 import { asHttp } from '../http/grpc-to-http.js';
+import { FAIL_FAST_ON_A_STOPPED_SERVICE } from './downstream.js';
 
 /** The gateway's one door to outbound-delivery. Calls carry the request context (tenant, user). */
 export interface OutboundDeliveryAdapter {
@@ -40,8 +41,7 @@ export function createOutboundDeliveryAdapter(
 ): OutboundDeliveryAdapter {
   const handle = createGrpcClient(OutboundDeliveryServiceClient, address, {
     deadlineMs: Math.max(options.deadlineMs ?? 5_000, 10_000),
-    // A frozen service fails in-flight calls within seconds (HTTP/2 pings), a slow one keeps them.
-    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
+    ...FAIL_FAST_ON_A_STOPPED_SERVICE,
   });
   return {
     handle,

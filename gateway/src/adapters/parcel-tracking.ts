@@ -15,6 +15,7 @@ import {
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { createGrpcClient, currentContext, type GrpcClientHandle } from '@inventory/platform';
 import { asHttp } from '../http/grpc-to-http.js';
+import { FAIL_FAST_ON_A_STOPPED_SERVICE } from './downstream.js';
 
 /** The gateway's one door to parcel-tracking. Calls carry the request context (tenant, user) as metadata. */
 export interface ParcelTrackingAdapter {
@@ -71,7 +72,7 @@ export function createParcelTrackingAdapter(
     deadlineMs: local.deadlineMs,
     // A tenant's open breaker tries again after 2 s, so recovery follows the service closely.
     breaker: { partitionBy: () => currentContext()?.tenantId, resetTimeoutMs: 2_000 },
-    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
+    ...FAIL_FAST_ON_A_STOPPED_SERVICE,
   });
   return {
     handle,

@@ -8,6 +8,7 @@ import {
 } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import { BatchedCalls, createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
 import { asHttp } from '../http/grpc-to-http.js';
+import { FAIL_FAST_ON_A_STOPPED_SERVICE } from './downstream.js';
 
 /**
  * The gateway's one door to webhook-ingest: token resolution, the durable inbox
@@ -28,8 +29,7 @@ export function createWebhookIngestAdapter(
 ): WebhookIngestAdapter {
   const handle = createGrpcClient(WebhookIngestServiceClient, address, {
     deadlineMs: options.deadlineMs ?? 5_000,
-    // A frozen webhook-ingest fails in-flight calls within seconds, not at the deadline (ADR 0710).
-    keepalive: { timeMs: 1_000, timeoutMs: 2_000 },
+    ...FAIL_FAST_ON_A_STOPPED_SERVICE,
   });
   // Pushes that arrive while one batch is in flight go together in the next (ADR 0227): one
   // round trip for many under load, none added when idle; each push gets its own answer.

@@ -13,3 +13,4 @@ export * from './cache/index.js';
 export * from './batching/index.js';
 export * from './polling/index.js';
 export * from './queue/index.js';
+export * from './health/index.js';

@@ -19,8 +19,8 @@ type Relay = Awaited<ReturnType<typeof startFreezableRelay>>;
 /**
  * Issue #18 item 6: a frozen parcel-tracking, activity or identity must not hold requests until
  * their deadline. A second gateway reaches them through relays the test freezes, with a 120 s
- * gRPC deadline: a JSON 503 within this test's 60 s timeout can only come from the keepalive and
- * the connection gate, not from the deadline.
+ * gRPC deadline: a JSON 503 within this test's 60 s timeout can only come from the gateway's
+ * watch of each service (ADR 0744), the keepalive and the connection gate, not from the deadline.
  */
 describe('gateway with a frozen parcel-tracking, activity or identity', () => {
   let r: ResilienceSystem;

@@ -16,6 +16,9 @@ import {
   grpcClientCalls,
   grpcClientDuration,
 } from '../metrics/shared-metrics.js';
+import type { Logger } from 'pino';
+import { unlessStalled, type StallHealth } from '../health/stall-watch.js';
+import { PeerWatch } from './peer-watch.js';
 import { createConnectionGate, type ConnectionGate } from './connection-gate.js';
 import { AppError, decodeGrpcError } from './errors.js';
 import { contextToMetadata } from './metadata.js';
@@ -53,6 +56,13 @@ export interface GrpcClientOptions {
    * acknowledges pings even while its handlers are slow. Off when absent.
    */
   keepalive?: { timeMs: number; timeoutMs: number };
+  /**
+   * A grpc.health.v1 ping of the server every `pingEveryMs` on a channel of its own: once one
+   * waits `stallMs` (a frozen process), the calls in flight are cancelled and new ones refused
+   * UNAVAILABLE until a ping is answered (ADR 0744). Faster than keepalive, which a draining
+   * server must not be cut by. Off when absent.
+   */
+  watchPeer?: { pingEveryMs: number; stallMs: number; logger?: Logger };
 }
 
 export interface BreakerOptions {
@@ -152,6 +162,11 @@ export interface GrpcClientHandle<C> {
    * bypass `call`, so their owner checks and feeds it (`check()` before, `observe(error)` after).
    */
   gate?: ConnectionGate;
+  /**
+   * With `watchPeer`: whether the server answers its pings. Streams opened on `client` bypass
+   * `call`, so their owner fails their messages by it (`unlessStalled`).
+   */
+  peer?: StallHealth;
   close(): void;
 }
 
@@ -186,24 +201,38 @@ export function createGrpcClient<C extends Client>(
 
   // With keepalive, a lost connection also fails the calls that follow at once (connection-gate.ts).
   const gate = options.keepalive ? createConnectionGate(client.getChannel(), address) : undefined;
+  const peer = options.watchPeer
+    ? new PeerWatch(service, address, options.watchPeer).start()
+    : undefined;
+  const peerStalled = () =>
+    new AppError(GrpcStatus.UNAVAILABLE, 'unreachable', `${service} is not answering`);
 
-  const invoke = (method: string, request: unknown, deadlineMs: number) =>
-    new Promise<unknown>((resolve, reject) => {
-      gate?.check();
-      const fn = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method]!;
-      fn.call(
-        client,
-        request,
-        contextToMetadata(currentContext()),
-        { deadline: Date.now() + deadlineMs },
-        (error, response) => {
-          if (!error) return resolve(response);
-          const failure = asTransportFailure(error);
-          gate?.observe(failure);
-          reject(failure);
-        },
-      );
-    });
+  const invoke = (method: string, request: unknown, deadlineMs: number) => {
+    let inFlight: ClientUnaryCall | undefined;
+    return unlessStalled(
+      peer,
+      peerStalled,
+      () =>
+        new Promise<unknown>((resolve, reject) => {
+          gate?.check();
+          const fn = (client as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method]!;
+          inFlight = fn.call(
+            client,
+            request,
+            contextToMetadata(currentContext()),
+            { deadline: Date.now() + deadlineMs },
+            (error, response) => {
+              if (!error || answeredByServer(error)) peer?.noteProgress();
+              if (!error) return resolve(response);
+              const failure = asTransportFailure(error);
+              gate?.observe(failure);
+              reject(failure);
+            },
+          );
+        }),
+      () => inFlight?.cancel(),
+    );
+  };
 
   const breaker = createCallBreaker(invoke, {
     ...options.breaker,
@@ -261,8 +290,10 @@ export function createGrpcClient<C extends Client>(
     call,
     breaker,
     gate,
+    peer,
     close: () => {
       gate?.close();
+      peer?.stop();
       client.close();
       breakers.shutdown();
     },
@@ -320,3 +351,10 @@ export function describeCallError(error: unknown) {
   }
   return decodeGrpcError(error as Partial<ServiceError>);
 }
+
+/** Whether a call's error came from the server's own answer, not from the transport or a timer. */
+const answeredByServer = (error: ServiceError) =>
+  error.code !== GrpcStatus.UNAVAILABLE &&
+  error.code !== GrpcStatus.DEADLINE_EXCEEDED &&
+  error.code !== GrpcStatus.CANCELLED &&
+  error.code !== GrpcStatus.INTERNAL;

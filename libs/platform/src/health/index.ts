@@ -1,0 +1,6 @@
+export {
+  StallWatch,
+  unlessStalled,
+  type StallHealth,
+  type StallWatchOptions,
+} from './stall-watch.js';
