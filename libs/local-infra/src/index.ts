@@ -19,5 +19,6 @@ export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-
 export { eventually, waitFor, type EventuallyOptions } from '@inventory/eventually';
 export { consumerDrained } from './drained.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { startFreezableRelay, type FreezableRelay } from './freezable-relay.js';
 export { callTimes } from './call-times.js';
 export { documentsExamined } from './examined.js';

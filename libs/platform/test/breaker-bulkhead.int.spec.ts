@@ -1,8 +1,6 @@
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { EchoServiceClient } from '@inventory/contracts/testing/v1/echo.js';
-import { eventually } from '@inventory/local-infra';
+import { eventually, startFreezableRelay } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createGrpcClient,
@@ -20,56 +18,6 @@ import { echoRegistration } from './fixtures/echo-service.js';
 const logger = createLogger({ service: 'test', level: 'silent' });
 const asTenant = <T>(tenantId: string, fn: () => Promise<T>) =>
   runWithContext({ requestId: newRequestId(), tenantId }, fn);
-
-/**
- * A TCP relay in front of the server that can be frozen: it stops reading both sides, as a
- * SIGSTOPped process would (the sockets stay open, nothing answers, not even HTTP/2 pings).
- */
-function freezableRelay(target: string) {
-  const [host, port] = target.split(':');
-  const sockets: Socket[] = [];
-  let frozen = false;
-  const server: Server = createServer((inbound) => {
-    const outbound = createConnection(Number(port), host!);
-    sockets.push(inbound, outbound);
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
-    inbound.on('error', () => outbound.destroy());
-    outbound.on('error', () => inbound.destroy());
-    if (frozen) inbound.pause();
-  });
-  return {
-    listen: () =>
-      new Promise<string>((resolve) =>
-        server.listen(0, '127.0.0.1', () =>
-          resolve(`127.0.0.1:${(server.address() as AddressInfo).port}`),
-        ),
-      ),
-    freeze() {
-      frozen = true;
-      for (const socket of sockets) {
-        socket.unpipe();
-        socket.pause();
-      }
-    },
-    /** Lets everything through again, as SIGCONT would. */
-    thaw() {
-      frozen = false;
-      for (let index = 0; index + 1 < sockets.length; index += 2) {
-        const [inbound, outbound] = [sockets[index]!, sockets[index + 1]!];
-        inbound.pipe(outbound);
-        outbound.pipe(inbound);
-        inbound.resume();
-        outbound.resume();
-      }
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe('gRPC client bulkheads and frozen peers (issue #18 items 3 and 6)', () => {
   let server: GrpcServerHandle;
@@ -117,8 +65,8 @@ describe('gRPC client bulkheads and frozen peers (issue #18 items 3 and 6)', () 
   });
 
   it('with keepalive, the calls in flight to a frozen peer fail UNAVAILABLE long before their deadline', async () => {
-    const relay = freezableRelay(server.address);
-    const address = await relay.listen();
+    const relay = await startFreezableRelay(server.address);
+    const { address } = relay;
     const echo = createGrpcClient(EchoServiceClient, address, {
       deadlineMs: 120_000,
       keepalive: { timeMs: 200, timeoutMs: 500 },
@@ -157,8 +105,8 @@ describe('gRPC client bulkheads and frozen peers (issue #18 items 3 and 6)', () 
   });
 
   it('with keepalive, a call made after an idle connection froze also fails UNAVAILABLE', async () => {
-    const relay = freezableRelay(server.address);
-    const address = await relay.listen();
+    const relay = await startFreezableRelay(server.address);
+    const { address } = relay;
     const echo = createGrpcClient(EchoServiceClient, address, {
       deadlineMs: 120_000,
       keepalive: { timeMs: 1_000, timeoutMs: 2_000 },

@@ -1,4 +1,5 @@
 import type { GatewayHandle } from '@inventory/gateway';
+import { startFreezableRelay, type FreezableRelay } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpCall, type HttpResponse } from '../../src/fixtures/http.js';
 import { startSecondGateway } from '../../src/fixtures/tenants.js';
@@ -10,11 +11,8 @@ import {
   type PopulatedTenant,
   type ResilienceSystem,
 } from './harness.js';
-import { startFreezableRelay } from './relay.js';
 
 const TOKENS = '/api/personal-access-tokens';
-
-type Relay = Awaited<ReturnType<typeof startFreezableRelay>>;
 
 /**
  * Issue #18 item 6: a frozen parcel-tracking, activity or identity must not hold requests until
@@ -26,9 +24,9 @@ describe('gateway with a frozen parcel-tracking, activity or identity', () => {
   let r: ResilienceSystem;
   let t: PopulatedTenant;
   let gateway: GatewayHandle;
-  let parcelRelay: Relay;
-  let activityRelay: Relay;
-  let identityRelay: Relay;
+  let parcelRelay: FreezableRelay;
+  let activityRelay: FreezableRelay;
+  let identityRelay: FreezableRelay;
 
   beforeAll(async () => {
     r = await startResilienceSystem();
@@ -72,7 +70,10 @@ describe('gateway with a frozen parcel-tracking, activity or identity', () => {
   const activity = () => get(`${PARCEL}/instances/${t.instanceId}/activity`);
 
   /** Each probe answers 200, then JSON 503s while `relay` is frozen (in flight and after), then 200. */
-  async function outageAndRecovery(relay: Relay, probes: Array<() => Promise<HttpResponse>>) {
+  async function outageAndRecovery(
+    relay: FreezableRelay,
+    probes: Array<() => Promise<HttpResponse>>,
+  ) {
     for (const probe of probes) expect((await probe()).status).toBe(200);
     relay.freeze();
     const answers: HttpResponse[] = [];

@@ -1,12 +1,21 @@
 import { createConnection, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
+export interface FreezableRelay {
+  address: string;
+  freeze(): void;
+  /** Lets everything through again, as SIGCONT would. */
+  thaw(): void;
+  close(): Promise<void>;
+}
+
 /**
- * A TCP relay in front of a gRPC server that can be frozen as SIGSTOP would freeze the process:
- * it stops reading both sides, so connections stay open and nothing answers (not even HTTP/2
- * pings). Used where the process cannot be stopped (services running in the test's process).
+ * A TCP relay in front of a server (`host:port`) that can be frozen as SIGSTOP would freeze the
+ * process: it stops reading both sides, so connections stay open and nothing answers (not even
+ * HTTP/2 pings). For servers the test cannot stop (running in the test's process). `TcpProxy`
+ * (tcp-proxy.ts) is the finer tool: it holds only what clients send, by content, and can cut.
  */
-export async function startFreezableRelay(target: string) {
+export async function startFreezableRelay(target: string): Promise<FreezableRelay> {
   const [host, port] = target.split(':');
   const pairs: Array<[Socket, Socket]> = [];
   let frozen = false;
