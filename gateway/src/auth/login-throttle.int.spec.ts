@@ -68,6 +68,19 @@ describe('LoginThrottle against a real Redis, then a frozen one (SIGSTOP)', () =
     expect(await throttle.blockedFor('tenant-c', 'bob@c.test', '203.0.113.3')).toBe(0);
   });
 
+  it("keeps a tenant's two throttle keys in one Redis Cluster slot (the tenant is their hash tag)", async () => {
+    const throttle = new LoginThrottle(
+      redis,
+      { maxPerAccount: 5, maxPerIp: 50, windowSeconds: 60 },
+      createLogger({ service: 'test', level: 'silent' }),
+    );
+    await throttle.recordFailure('tenant-slot', 'someone@slot.test', '203.0.113.9');
+    const written = await redis.keys('login:fail:*tenant-slot*');
+    expect(written).toHaveLength(2);
+    // One MULTI reads and writes both; a cluster refuses it unless their hash tags agree.
+    for (const key of written) expect(/\{([^}]*)\}/.exec(key)?.[1]).toBe('tenant-slot');
+  });
+
   it('does not throttle while Redis is frozen, probes it one call at a time, and counts again after SIGCONT', async () => {
     const throttle = new LoginThrottle(
       redis,

@@ -84,10 +84,14 @@ export class LoginThrottle {
     this.drainPerMs = settings.maxPerIp / (settings.windowSeconds * 1000);
   }
 
+  /**
+   * Both keys carry the tenant as a Redis Cluster hash tag (`{…}`): they are read and written in
+   * one MULTI, which a cluster refuses across slots (deploy/SCALING.md §8).
+   */
   private keys(tenantId: string, email: string, ip: string) {
     return [
-      `login:fail:acct:${tenantId}:${sha256Hex(email.trim().toLowerCase())}`,
-      `login:fail:ip:${tenantId}:${ip}`,
+      `login:fail:acct:{${tenantId}}:${sha256Hex(email.trim().toLowerCase())}`,
+      `login:fail:ip:{${tenantId}}:${ip}`,
     ] as const;
   }
 
