@@ -2,6 +2,7 @@ import { Binary, type Document } from 'bson';
 import { compileQuery } from '../storage/mingo.js';
 import { namespaceNotFound } from '../errors.js';
 import { cappedOptions } from '../storage/capped.js';
+import { validationOptions } from '../storage/validation.js';
 import { collectionName, type CommandHandler } from './context.js';
 
 const listDatabases: CommandHandler = (cmd, { catalog }) => {
@@ -36,7 +37,7 @@ const listCollections: CommandHandler = (cmd, { catalog, cursors, db }) => {
 };
 
 const create: CommandHandler = (cmd, { catalog, db }) => {
-  const options = cappedOptions(cmd);
+  const options = { ...cappedOptions(cmd), ...validationOptions(cmd) };
   catalog.createCollection(db, collectionName(cmd, 'create'), { failIfExists: true, options });
   return { ok: 1 };
 };

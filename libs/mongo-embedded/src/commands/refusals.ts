@@ -73,7 +73,6 @@ const UNSUPPORTED_COLLECTION_OPTIONS: Record<string, string> = {
   timeseries: 'time-series collections',
   clusteredIndex: 'clustered collections',
   viewOn: 'views',
-  validator: 'schema validation',
   changeStreamPreAndPostImages: 'change streams',
 };
 
@@ -87,7 +86,6 @@ const INDEX_TYPES: Record<string, string> = {
 
 /** Commands MongoDB has and this server refuses by name (anything else unknown is CommandNotFound). */
 export const UNSUPPORTED_COMMANDS = [
-  'collMod',
   'mapReduce',
   'convertToCapped',
   'cloneCollectionAsCapped',

@@ -9,6 +9,7 @@ import { collectionName, type CommandHandler } from './context.js';
 import { runQuery } from './read.js';
 import { applyUpdate, buildUpsert, type UpdateSpec } from './update-engine.js';
 import { assertInsertSize } from '../update/limits.js';
+import { assertValid } from '../storage/validation.js';
 import { compileProjection } from '../query/projection.js';
 import {
   addNumericTypes,
@@ -69,6 +70,7 @@ const insert: CommandHandler = (cmd, { catalog, db }) => {
     assertInsertSize(bytes ? bytes.length : calculateObjectSize(d));
     const doc = coll.prepareInsert(d);
     if (bytes) rememberNumericTypes(doc, bytes);
+    assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation });
     catalog.insert(
       coll,
       doc,
@@ -89,6 +91,8 @@ export function updateOne(
     query: Document;
     numericArgs?: Map<string, NumericType>;
     source?: UpdateSource;
+    /** The command's `bypassDocumentValidation`. */
+    bypass?: unknown;
   },
 ): { doc: Document; modified: boolean } {
   const res = applyUpdate(doc, spec, opts);
@@ -96,7 +100,10 @@ export function updateOne(
   addNumericTypes(res.doc, opts.numericArgs);
   addNumericTypes(res.doc, pushedNumericTypes(opts.source, spec, doc, res.doc));
   settleOperatorTypes(doc, res.doc, spec, opts.source);
-  if (res.modified) catalog.replace(coll, doc, res.doc);
+  if (res.modified) {
+    assertValid(coll, res.doc, { oldDoc: doc, bypass: opts.bypass });
+    catalog.replace(coll, doc, res.doc);
+  }
   return res;
 }
 
@@ -142,6 +149,7 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
         addNumericTypes(doc, pushedNumericTypes(source, u, {}, doc));
         // `$mul: {f: 1.5}` on the inserted document writes a double 0, as on an existing one.
         settleOperatorTypes({}, doc, u, source);
+        assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation });
         catalog.insert(coll, doc);
         upserted.push({ index, _id: doc._id });
         n++;
@@ -158,6 +166,7 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
             query: q,
             numericArgs,
             source: { command: cmd, path: `updates.${index}.u` },
+            bypass: cmd.bypassDocumentValidation,
           }).modified
         )
           nModified++;
@@ -228,6 +237,7 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
     const source = { command: cmd, path: 'update' };
     addNumericTypes(doc, pushedNumericTypes(source, spec, {}, doc));
     settleOperatorTypes({}, doc, spec, source);
+    assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation });
     catalog.insert(coll, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
@@ -240,6 +250,7 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
     query,
     numericArgs: numericArgsFor(cmd, 'update'),
     source: { command: cmd, path: 'update' },
+    bypass: cmd.bypassDocumentValidation,
   });
   return {
     lastErrorObject: { n: 1, updatedExisting: true },

@@ -70,6 +70,12 @@ export class Catalog {
     return true;
   }
 
+  /** `collMod`: the collection's options replaced whole, journaled. */
+  setOptions(coll: Collection, options: CollectionOptions): void {
+    coll.options = options;
+    this.log({ o: 'collOpts', db: coll.db, c: coll.name, opts: options });
+  }
+
   dropDatabase(db: string): void {
     if (this.dbs.delete(db)) this.log({ o: 'dropDb', db });
   }
@@ -79,7 +85,7 @@ export class Catalog {
    * creates, puts and a drop, so a replay rebuilds the result. The caller has checked the names.
    */
   renameCollection(from: Collection, toDb: string, to: string): void {
-    const target = this.createCollection(toDb, to);
+    const target = this.createCollection(toDb, to, { options: from.options });
     for (const idx of from.indexes.values())
       if (idx.name !== '_id_') this.createIndex(target, idx.spec);
     for (const doc of from.docs.values()) this.insert(target, doc);
@@ -88,8 +94,10 @@ export class Catalog {
 
   /** Replaces a collection (created if missing) by `staged`'s indexes and documents, journaled. */
   replaceContents(db: string, name: string, staged: Collection): void {
+    // The target keeps its options (a validator, say), as `$out` keeps them in MongoDB.
+    const options = this.get(db, name)?.options ?? {};
     this.dropCollection(db, name);
-    const target = this.createCollection(db, name);
+    const target = this.createCollection(db, name, { options });
     for (const idx of staged.indexes.values())
       if (idx.name !== '_id_') this.createIndex(target, idx.spec);
     for (const doc of staged.docs.values()) this.insert(target, doc);
@@ -142,6 +150,11 @@ export class Catalog {
       case 'dropColl':
         this.dropCollection(r.db, r.c);
         return;
+      case 'collOpts': {
+        const coll = this.get(r.db, r.c);
+        if (coll) coll.options = r.opts as CollectionOptions;
+        return;
+      }
       case 'dropDb':
         this.dropDatabase(r.db);
         return;

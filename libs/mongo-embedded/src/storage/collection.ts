@@ -26,7 +26,8 @@ export class Collection {
   constructor(
     readonly db: string,
     readonly name: string,
-    readonly options: CollectionOptions = {},
+    /** Replaced whole by `collMod` (through the catalog, which journals it). */
+    public options: CollectionOptions = {},
   ) {
     // `_id` uniqueness is `docs` itself: the index keeps only its ordered entries, built on first use.
     this.indexes.set(

@@ -11,6 +11,7 @@ import { rememberNumericTypes } from '../numeric/types.js';
 export type JournalRecord =
   | { o: 'createColl'; db: string; c: string; opts?: Document }
   | { o: 'dropColl'; db: string; c: string }
+  | { o: 'collOpts'; db: string; c: string; opts: Document }
   | { o: 'dropDb'; db: string }
   | { o: 'createIndex'; db: string; c: string; spec: Document }
   | { o: 'dropIndex'; db: string; c: string; name: string }
