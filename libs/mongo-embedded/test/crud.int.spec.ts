@@ -304,6 +304,15 @@ describe('CRUD through mongoose', () => {
     expect(await db.collection('c1').drop()).toBe(true);
   });
 
+  it('dropping a collection that does not exist succeeds, as MongoDB 7.0 answers', async () => {
+    const db = client.db('admin_ops');
+    expect(await db.command({ drop: 'never_created' })).toEqual({ ok: 1 });
+    expect(await db.dropCollection('never_created')).toBe(true);
+    expect((await db.listCollections().toArray()).map((c) => c.name)).not.toContain(
+      'never_created',
+    );
+  });
+
   it('$max replaces a null or missing value (null sorts before dates and numbers)', async () => {
     const coll = client
       .db('ops')

@@ -1,6 +1,5 @@
 import { Binary, type Document } from 'bson';
 import { compileQuery } from '../storage/mingo.js';
-import { namespaceNotFound } from '../errors.js';
 import { cappedOptions } from '../storage/capped.js';
 import { validationOptions } from '../storage/validation.js';
 import { collectionName, type CommandHandler } from './context.js';
@@ -42,10 +41,14 @@ const create: CommandHandler = (cmd, { catalog, db }) => {
   return { ok: 1 };
 };
 
+/**
+ * Dropping a collection that does not exist succeeds, as since MongoDB 7.0 (SERVER-43894; the
+ * version `hello` reports): earlier servers answered 26 NamespaceNotFound `ns not found`.
+ */
 const drop: CommandHandler = (cmd, { catalog, db }) => {
   const name = collectionName(cmd, 'drop');
   const coll = catalog.get(db, name);
-  if (!coll) throw namespaceNotFound();
+  if (!coll) return { ok: 1 };
   const nIndexesWas = coll.indexes.size;
   catalog.dropCollection(db, name);
   return { nIndexesWas, ns: `${db}.${name}`, ok: 1 };
