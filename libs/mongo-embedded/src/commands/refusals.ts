@@ -92,9 +92,7 @@ export const UNSUPPORTED_COMMANDS = [
   'createSearchIndexes',
   'shardCollection',
   'replSetGetStatus',
-  // No profiler, no storage to validate, no users (there is no authentication).
-  'profile',
-  'validate',
+  // No users (there is no authentication).
   'createUser',
   'updateUser',
   'dropUser',

@@ -4,6 +4,7 @@ import { adminCommands } from './admin.js';
 import { aggregateCommands } from './aggregate.js';
 import type { CommandContext, CommandHandler } from './context.js';
 import { collModCommands } from './coll-mod.js';
+import { diagnosticCommands } from './diagnostics.js';
 import { explainCommands } from './explain.js';
 import { handshakeCommands } from './handshake.js';
 import { validateAsMongoDB } from './mongodb-refusals.js';
@@ -24,6 +25,7 @@ const handlers = new Map<string, CommandHandler>(
     ...aggregateCommands,
     ...namespaceCommands,
     ...collModCommands,
+    ...diagnosticCommands,
     ...Object.fromEntries(
       UNSUPPORTED_COMMANDS.map((name): [string, CommandHandler] => [
         name,
