@@ -9,9 +9,11 @@ let server: EmbeddedMongo;
 let client: MongoClient;
 let dataDir: string;
 const replies: CommandSucceededEvent[] = [];
+const warnings: string[] = [];
+const logger = { info() {}, error() {}, warn: (m: string) => void warnings.push(m) };
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'mongo-embedded-validation-'));
-  server = await startEmbeddedMongo({ dataDir });
+  server = await startEmbeddedMongo({ dataDir, logger });
   client = await new MongoClient(server.url, { monitorCommands: true }).connect();
   client.on('commandSucceeded', (e) => replies.push(e));
 });
@@ -122,6 +124,11 @@ describe('schema validation (query-operator validators), as MongoDB 7', () => {
     await expect(c.updateOne({ _id: 1 }, { $set: { n: 'x' } })).rejects.toMatchObject(failed(1));
     await db().command({ collMod: 'later', validationAction: 'warn' });
     await c.insertOne({ _id: 3, n: 'warned' });
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /Document would fail validation on validation\.later: .*"failingDocumentId":3/,
+      ),
+    ]);
     await db().command({ collMod: 'later', validationAction: 'error', validationLevel: 'off' });
     await c.insertOne({ _id: 4, n: 'off' });
     await db().command({ collMod: 'later', validator: {}, validationLevel: 'strict' });

@@ -10,6 +10,7 @@ import { runQuery } from './read.js';
 import { applyUpdate, buildUpsert, type UpdateSpec } from './update-engine.js';
 import { assertInsertSize } from '../update/limits.js';
 import { assertValid } from '../storage/validation.js';
+import type { Logger } from '../logger.js';
 import { compileProjection } from '../query/projection.js';
 import {
   addNumericTypes,
@@ -56,7 +57,7 @@ function withErrors(result: Document, errors: WriteError[]): Document {
   return errors.length ? { ...result, writeErrors: errors } : result;
 }
 
-const insert: CommandHandler = (cmd, { catalog, db }) => {
+const insert: CommandHandler = (cmd, { catalog, db, logger }) => {
   const coll = catalog.getOrCreate(db, collectionName(cmd, 'insert'));
   const docs = cmd.documents;
   if (!Array.isArray(docs)) throw badValue("'documents' must be an array");
@@ -70,7 +71,7 @@ const insert: CommandHandler = (cmd, { catalog, db }) => {
     assertInsertSize(bytes ? bytes.length : calculateObjectSize(d));
     const doc = coll.prepareInsert(d);
     if (bytes) rememberNumericTypes(doc, bytes);
-    assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation });
+    assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation, logger });
     catalog.insert(
       coll,
       doc,
@@ -93,6 +94,7 @@ export function updateOne(
     source?: UpdateSource;
     /** The command's `bypassDocumentValidation`. */
     bypass?: unknown;
+    logger?: Pick<Logger, 'warn'>;
   },
 ): { doc: Document; modified: boolean } {
   const res = applyUpdate(doc, spec, opts);
@@ -101,7 +103,7 @@ export function updateOne(
   addNumericTypes(res.doc, pushedNumericTypes(opts.source, spec, doc, res.doc));
   settleOperatorTypes(doc, res.doc, spec, opts.source);
   if (res.modified) {
-    assertValid(coll, res.doc, { oldDoc: doc, bypass: opts.bypass });
+    assertValid(coll, res.doc, { oldDoc: doc, bypass: opts.bypass, logger: opts.logger });
     catalog.replace(coll, doc, res.doc);
   }
   return res;
@@ -116,7 +118,7 @@ interface UpdateStatement {
   sort?: Document;
 }
 
-const update: CommandHandler = (cmd, { catalog, db }) => {
+const update: CommandHandler = (cmd, { catalog, db, logger }) => {
   const coll = catalog.getOrCreate(db, collectionName(cmd, 'update'));
   const statements = cmd.updates;
   if (!Array.isArray(statements)) throw badValue("'updates' must be an array");
@@ -149,7 +151,7 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
         addNumericTypes(doc, pushedNumericTypes(source, u, {}, doc));
         // `$mul: {f: 1.5}` on the inserted document writes a double 0, as on an existing one.
         settleOperatorTypes({}, doc, u, source);
-        assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation });
+        assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation, logger });
         catalog.insert(coll, doc);
         upserted.push({ index, _id: doc._id });
         n++;
@@ -167,6 +169,7 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
             numericArgs,
             source: { command: cmd, path: `updates.${index}.u` },
             bypass: cmd.bypassDocumentValidation,
+            logger,
           }).modified
         )
           nModified++;
@@ -200,7 +203,7 @@ const del: CommandHandler = (cmd, { catalog, db }) => {
   return withErrors({ n, ok: 1 }, errors);
 };
 
-const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
+const findAndModify: CommandHandler = (cmd, { catalog, db, logger }) => {
   const coll = catalog.getOrCreate(
     db,
     collectionName(cmd, cmd.findAndModify !== undefined ? 'findAndModify' : 'findandmodify'),
@@ -237,7 +240,7 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
     const source = { command: cmd, path: 'update' };
     addNumericTypes(doc, pushedNumericTypes(source, spec, {}, doc));
     settleOperatorTypes({}, doc, spec, source);
-    assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation });
+    assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation, logger });
     catalog.insert(coll, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
@@ -251,6 +254,7 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
     numericArgs: numericArgsFor(cmd, 'update'),
     source: { command: cmd, path: 'update' },
     bypass: cmd.bypassDocumentValidation,
+    logger,
   });
   return {
     lastErrorObject: { n: 1, updatedExisting: true },

@@ -5,6 +5,7 @@ import { notImplemented } from '../commands/refusals.js';
 import { bsonTypeOf } from '../query/bson-types.js';
 import { compileQuery } from './mingo.js';
 import type { Collection } from './collection.js';
+import type { Logger } from '../logger.js';
 
 /** A collection's schema validation, as `create` and `collMod` set it and `listCollections` shows it. */
 export interface ValidationOptions {
@@ -79,7 +80,7 @@ function matches(validator: Document, doc: Document): boolean {
  * `oldDoc` is the version an update replaces (under `moderate`, an update of a document that
  * already failed validation is not checked); `bypass` is the command's `bypassDocumentValidation`.
  * Fails with 121 DocumentValidationFailure and `errInfo` naming the document and the clauses it
- * breaks; under `validationAction: 'warn'` the write goes through and `warn` is called.
+ * breaks; under `validationAction: 'warn'` the write goes through and the log notes it.
  */
 export function assertValid(
   coll: Collection,
@@ -87,8 +88,8 @@ export function assertValid(
   {
     oldDoc,
     bypass,
-    warn,
-  }: { oldDoc?: Document; bypass?: unknown; warn?: (msg: string) => void } = {},
+    logger,
+  }: { oldDoc?: Document; bypass?: unknown; logger?: Pick<Logger, 'warn'> } = {},
 ): void {
   const { validator, validationLevel = 'strict', validationAction = 'error' } = coll.options;
   if (!validator || bypass === true || validationLevel === 'off') return;
@@ -96,7 +97,7 @@ export function assertValid(
   if (validationLevel === 'moderate' && oldDoc && !matches(validator, oldDoc)) return;
   const errInfo = { failingDocumentId: doc._id, details: failureDetails(validator, doc) };
   if (validationAction === 'warn') {
-    warn?.(`Document would fail validation: ${coll.ns} _id ${String(doc._id)}`);
+    logger?.warn(`Document would fail validation on ${coll.ns}: ${JSON.stringify({ errInfo })}`);
     return;
   }
   throw new CommandError(121, 'DocumentValidationFailure', 'Document failed validation', {
