@@ -176,12 +176,6 @@ describe('schema validation (query-operator validators), as MongoDB 7', () => {
     expect(names.filter((n) => n.startsWith('bad'))).toEqual([]);
   });
 
-  it('refuses $jsonSchema validators instead of ignoring them (238)', async () => {
-    await expect(
-      db().createCollection<Doc>('json', { validator: { $jsonSchema: { required: ['a'] } } }),
-    ).rejects.toMatchObject({ code: 238, message: expect.stringContaining('$jsonSchema') });
-  });
-
   it('the validator and collMod survive a restart from the journal', async () => {
     await client.close();
     await server.stop();

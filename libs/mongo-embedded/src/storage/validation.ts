@@ -1,7 +1,6 @@
 import type { Document } from 'bson';
 import type { Query } from 'mingo';
 import { badValue, CommandError } from '../errors.js';
-import { notImplemented } from '../commands/refusals.js';
 import { bsonTypeOf } from '../query/bson-types.js';
 import { compileQuery } from './mingo.js';
 import type { Collection } from './collection.js';
@@ -29,9 +28,6 @@ function checkValidator(v: unknown): void {
           'QueryFeatureNotAllowed',
           `${k} is not allowed in this context`,
         );
-      // MongoDB's own JSON Schema dialect is not implemented: refusing it beats accepting
-      // documents a real server would reject.
-      if (k === '$jsonSchema') throw notImplemented('The $jsonSchema validator');
       checkValidator(sub);
     }
 }
