@@ -200,8 +200,11 @@ describe('features this server does not implement (238, NotImplemented)', () => 
     ).rejects.toMatchObject(notImplemented('time-series'));
     await db().createCollection('modded');
     await expect(
-      db().command({ collMod: 'modded', index: { name: '_id_', hidden: true } }),
-    ).rejects.toMatchObject(notImplemented("collMod option 'index'"));
+      db().command({ collMod: 'modded', index: { name: '_id_', expireAfterSeconds: 5 } }),
+    ).rejects.toMatchObject(notImplemented("collMod option 'index.expireAfterSeconds'"));
+    await expect(db().command({ collMod: 'modded', viewOn: 'kinds' })).rejects.toMatchObject(
+      notImplemented("collMod option 'viewOn'"),
+    );
     expect(await db().listCollections({ name: 'series' }).toArray()).toEqual([]);
   });
 

@@ -166,10 +166,13 @@ function validateHint(hint: unknown, catalog: Catalog, db: string, coll: unknown
   if (!collection) return; // MongoDB answers an empty result on a missing collection
   if (isPlain(hint) && Object.keys(hint).length === 0) return;
   if (isPlain(hint) && Object.keys(hint)[0] === '$natural') return;
+  // A hidden index is invisible to the planner, so hinting it is the same BadValue.
   const found =
     typeof hint === 'string'
-      ? collection.indexes.has(hint)
-      : [...collection.indexes.values()].some((i) => encodeKey(i.spec.key) === encodeKey(hint));
+      ? !!collection.indexes.get(hint) && !collection.indexes.get(hint)!.spec.hidden
+      : [...collection.indexes.values()].some(
+          (i) => !i.spec.hidden && encodeKey(i.spec.key) === encodeKey(hint),
+        );
   if (!found) throw badValue('hint provided does not correspond to an existing index');
 }
 

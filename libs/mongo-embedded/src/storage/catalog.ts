@@ -127,6 +127,12 @@ export class Catalog {
     return created;
   }
 
+  /** `collMod` of an index's `hidden` flag, journaled. */
+  setIndexHidden(coll: Collection, name: string, hidden: boolean): void {
+    setHidden(coll, name, hidden);
+    this.log({ o: 'hideIndex', db: coll.db, c: coll.name, name, hidden });
+  }
+
   dropIndex(coll: Collection, name: string): void {
     coll.dropIndex(name);
     this.log({ o: 'dropIndex', db: coll.db, c: coll.name, name });
@@ -161,6 +167,11 @@ export class Catalog {
       case 'createIndex':
         this.getOrCreate(r.db, r.c).createIndex(r.spec as IndexSpec, { check: false });
         return;
+      case 'hideIndex': {
+        const coll = this.get(r.db, r.c);
+        if (coll?.indexes.has(r.name)) setHidden(coll, r.name, r.hidden);
+        return;
+      }
       case 'dropIndex':
         if (this.get(r.db, r.c)?.indexes.has(r.name)) this.get(r.db, r.c)!.dropIndex(r.name);
         return;
@@ -206,6 +217,13 @@ export class Catalog {
     }
     return removed;
   }
+}
+
+/** MongoDB lists `hidden: true` while an index is hidden and drops the field when it is shown again. */
+function setHidden(coll: Collection, name: string, hidden: boolean): void {
+  const spec = coll.indexes.get(name)!.spec;
+  if (hidden) spec.hidden = true;
+  else delete spec.hidden;
 }
 
 const optionsRecord = (options: CollectionOptions): { opts?: CollectionOptions } =>

@@ -155,6 +155,13 @@ export class Collection {
     if (!this.indexes.delete(name)) throw indexNotFound(`index not found with name [${name}]`);
   }
 
+  /** The indexes the planner may choose: all but the hidden ones. */
+  plannableIndexes(): Iterable<IndexStore> {
+    for (const idx of this.indexes.values())
+      if (idx.spec.hidden) return [...this.indexes.values()].filter((i) => !i.spec.hidden);
+    return this.indexes.values();
+  }
+
   findIndexByKey(key: Document): IndexStore | undefined {
     const want = encodeKey(key);
     return [...this.indexes.values()].find((i) => encodeKey(i.spec.key) === want);

@@ -15,6 +15,7 @@ export type JournalRecord =
   | { o: 'dropDb'; db: string }
   | { o: 'createIndex'; db: string; c: string; spec: Document }
   | { o: 'dropIndex'; db: string; c: string; name: string }
+  | { o: 'hideIndex'; db: string; c: string; name: string; hidden: boolean }
   | { o: 'put'; db: string; c: string; d: Document }
   | { o: 'del'; db: string; c: string; id: unknown };
 
