@@ -119,7 +119,8 @@ interface UpdateStatement {
 }
 
 const update: CommandHandler = (cmd, { catalog, db, logger }) => {
-  const coll = catalog.getOrCreate(db, collectionName(cmd, 'update'));
+  const name = collectionName(cmd, 'update');
+  catalog.assertValidNamespace(db, name);
   const statements = cmd.updates;
   if (!Array.isArray(statements)) throw badValue("'updates' must be an array");
   let n = 0;
@@ -129,6 +130,8 @@ const update: CommandHandler = (cmd, { catalog, db, logger }) => {
     statements as UpdateStatement[],
     cmd.ordered !== false,
     (st, index) => {
+      // Read per statement: an earlier upsert of this command may have created the collection.
+      const coll = catalog.getOrEmpty(db, name);
       const q = st.q ?? {};
       const u = st.u ?? {};
       if (
@@ -151,8 +154,9 @@ const update: CommandHandler = (cmd, { catalog, db, logger }) => {
         addNumericTypes(doc, pushedNumericTypes(source, u, {}, doc));
         // `$mul: {f: 1.5}` on the inserted document writes a double 0, as on an existing one.
         settleOperatorTypes({}, doc, u, source);
-        assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation, logger });
-        catalog.insert(coll, doc);
+        const target = catalog.getOrCreate(db, name);
+        assertValid(target, doc, { bypass: cmd.bypassDocumentValidation, logger });
+        catalog.insert(target, doc);
         upserted.push({ index, _id: doc._id });
         n++;
         return;
@@ -204,10 +208,11 @@ const del: CommandHandler = (cmd, { catalog, db }) => {
 };
 
 const findAndModify: CommandHandler = (cmd, { catalog, db, logger }) => {
-  const coll = catalog.getOrCreate(
-    db,
-    collectionName(cmd, cmd.findAndModify !== undefined ? 'findAndModify' : 'findandmodify'),
+  const name = collectionName(
+    cmd,
+    cmd.findAndModify !== undefined ? 'findAndModify' : 'findandmodify',
   );
+  const coll = catalog.getOrEmpty(db, name);
   const query = (cmd.query as Document | undefined) ?? {};
   const fields = cmd.fields as Document | undefined;
   const projection =
@@ -240,8 +245,9 @@ const findAndModify: CommandHandler = (cmd, { catalog, db, logger }) => {
     const source = { command: cmd, path: 'update' };
     addNumericTypes(doc, pushedNumericTypes(source, spec, {}, doc));
     settleOperatorTypes({}, doc, spec, source);
-    assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation, logger });
-    catalog.insert(coll, doc);
+    const target = catalog.getOrCreate(db, name);
+    assertValid(target, doc, { bypass: cmd.bypassDocumentValidation, logger });
+    catalog.insert(target, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
       value: project(cmd.new ? doc : null),

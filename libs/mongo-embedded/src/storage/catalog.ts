@@ -35,11 +35,8 @@ export class Catalog {
     return this.get(db, name) ?? this.createCollection(db, name);
   }
 
-  createCollection(
-    db: string,
-    name: string,
-    { failIfExists = false, options = {} as CollectionOptions } = {},
-  ): Collection {
+  /** InvalidNamespace (73) for a name no collection can have. */
+  assertValidNamespace(db: string, name: string): void {
     if (
       !name ||
       /[$\0]/.test(name) ||
@@ -49,6 +46,24 @@ export class Catalog {
     ) {
       throw invalidNamespace(`Invalid namespace specified '${db}.${name}'`);
     }
+  }
+
+  /**
+   * The collection, or an empty one outside the catalog when it does not exist: what an update
+   * or findAndModify reads, which creates the collection only when it inserts (MongoDB creates
+   * none for a write that matches nothing and does not upsert).
+   */
+  getOrEmpty(db: string, name: string): Collection {
+    this.assertValidNamespace(db, name);
+    return this.get(db, name) ?? new Collection(db, name);
+  }
+
+  createCollection(
+    db: string,
+    name: string,
+    { failIfExists = false, options = {} as CollectionOptions } = {},
+  ): Collection {
+    this.assertValidNamespace(db, name);
     const existing = this.get(db, name);
     if (existing) {
       if (failIfExists) throw namespaceExists(existing.ns);
