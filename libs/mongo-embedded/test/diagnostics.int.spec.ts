@@ -30,6 +30,7 @@ describe('profile: the profiler is off, as reported', () => {
   it('refuses levels that would record operations (238) and a bad level (2)', async () => {
     await expect(db().setProfilingLevel('all')).rejects.toMatchObject({ code: 238 });
     await expect(db().command({ profile: 7 })).rejects.toMatchObject({ code: 2 });
+    await expect(db().command({ profile: 0, slowms: 50 })).rejects.toMatchObject({ code: 238 });
   });
 });
 

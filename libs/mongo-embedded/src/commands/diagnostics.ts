@@ -21,6 +21,9 @@ const profile: CommandHandler = (cmd) => {
   if (level !== -1 && level !== 0 && level !== 1 && level !== 2)
     throw badValue(`Invalid profiling level ${JSON.stringify(level)}`);
   if (level === 1 || level === 2) throw notImplemented('The profiler (profile levels 1 and 2)');
+  // They would change what the slow-operation log records; there is no such log to change.
+  for (const setting of ['slowms', 'sampleRate', 'filter'])
+    if (cmd[setting] !== undefined) throw notImplemented(`The profile setting '${setting}'`);
   return { was: 0, slowms: SLOW_MS, sampleRate: SAMPLE_RATE, ok: 1 };
 };
 
