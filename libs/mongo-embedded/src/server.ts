@@ -71,7 +71,13 @@ export function createWireServer(deps: ServerDeps): net.Server {
     }
     const reply =
       action?.error ??
-      executeCommand(cmd, { catalog: deps.catalog, cursors, connectionId, failPoints });
+      executeCommand(cmd, {
+        catalog: deps.catalog,
+        cursors,
+        connectionId,
+        failPoints,
+        logger: deps.logger,
+      });
     if (action?.writeConcernError && reply.ok) reply.writeConcernError = action.writeConcernError;
     action = undefined;
     // Unacknowledged (w:0) writes have no reply to hold back but still reach the journal promptly.

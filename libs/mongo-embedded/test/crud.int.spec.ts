@@ -304,6 +304,37 @@ describe('CRUD through mongoose', () => {
     expect(await db.collection('c1').drop()).toBe(true);
   });
 
+  it('a write that matches nothing and does not upsert creates no collection, as MongoDB', async () => {
+    const db = client.db('implicit');
+    const names = async () => (await db.listCollections().toArray()).map((c) => c.name);
+    const c = db.collection('ghost');
+    expect((await c.updateOne({ a: 1 }, { $set: { b: 1 } })).matchedCount).toBe(0);
+    expect(await c.findOneAndUpdate({ a: 1 }, { $set: { b: 1 } })).toBeNull();
+    expect(await c.findOneAndDelete({ a: 1 })).toBeNull();
+    await c.deleteMany({ a: 1 });
+    // The driver's bulk test: a hinted update, then a hinted delete, on a collection never created.
+    await c.bulkWrite([
+      { updateOne: { filter: { b: 1 }, update: { $set: { b: 2 } }, hint: { b: 1 } } },
+      { deleteOne: { filter: { b: 2 }, hint: { b: 1 } } },
+    ]);
+    expect(await names()).toEqual([]);
+    await c.updateOne({ a: 1 }, { $set: { b: 1 } }, { upsert: true });
+    await db.collection('ghost2').findOneAndUpdate({ a: 1 }, { $set: { b: 1 } }, { upsert: true });
+    expect((await names()).sort()).toEqual(['ghost', 'ghost2']);
+    await expect(db.collection('bad$name').updateOne({}, { $set: { a: 1 } })).rejects.toMatchObject(
+      { code: 73 },
+    );
+  });
+
+  it('dropping a collection that does not exist succeeds, as MongoDB 7.0 answers', async () => {
+    const db = client.db('admin_ops');
+    expect(await db.command({ drop: 'never_created' })).toEqual({ ok: 1 });
+    expect(await db.dropCollection('never_created')).toBe(true);
+    expect((await db.listCollections().toArray()).map((c) => c.name)).not.toContain(
+      'never_created',
+    );
+  });
+
   it('$max replaces a null or missing value (null sorts before dates and numbers)', async () => {
     const coll = client
       .db('ops')

@@ -177,12 +177,8 @@ describe('features this server does not implement (238, NotImplemented)', () => 
     expect(await db().listCollections({ name: 'copy' }).toArray()).toEqual([]);
   });
 
-  it('refuses profiling, validate and user commands by name (238), not as unknown', async () => {
-    for (const cmd of [
-      { profile: 1 },
-      { validate: 'kinds' },
-      { createUser: 'u', pwd: 'p', roles: [] },
-    ])
+  it('refuses profiler levels 1 and 2 and user commands by name (238), not as unknown', async () => {
+    for (const cmd of [{ profile: 1 }, { profile: 2 }, { createUser: 'u', pwd: 'p', roles: [] }])
       await expect(db().command(cmd)).rejects.toMatchObject({ code: 238 });
   });
 
@@ -198,12 +194,16 @@ describe('features this server does not implement (238, NotImplemented)', () => 
     ).resolves.toBeDefined();
   });
 
-  it('refuses time-series collections and collMod', async () => {
+  it('refuses time-series collections and the collMod options it does not implement', async () => {
     await expect(
       db().createCollection('series', { timeseries: { timeField: 't' } }),
     ).rejects.toMatchObject(notImplemented('time-series'));
-    await expect(db().command({ collMod: 'kinds' })).rejects.toMatchObject(
-      notImplemented('collMod'),
+    await db().createCollection('modded');
+    await expect(
+      db().command({ collMod: 'modded', index: { name: '_id_', expireAfterSeconds: 5 } }),
+    ).rejects.toMatchObject(notImplemented("collMod option 'index.expireAfterSeconds'"));
+    await expect(db().command({ collMod: 'modded', viewOn: 'kinds' })).rejects.toMatchObject(
+      notImplemented("collMod option 'viewOn'"),
     );
     expect(await db().listCollections({ name: 'series' }).toArray()).toEqual([]);
   });

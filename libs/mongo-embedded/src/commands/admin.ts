@@ -1,7 +1,7 @@
 import { Binary, type Document } from 'bson';
 import { compileQuery } from '../storage/mingo.js';
-import { namespaceNotFound } from '../errors.js';
 import { cappedOptions } from '../storage/capped.js';
+import { validationOptions } from '../storage/validation.js';
 import { collectionName, type CommandHandler } from './context.js';
 
 const listDatabases: CommandHandler = (cmd, { catalog }) => {
@@ -36,15 +36,19 @@ const listCollections: CommandHandler = (cmd, { catalog, cursors, db }) => {
 };
 
 const create: CommandHandler = (cmd, { catalog, db }) => {
-  const options = cappedOptions(cmd);
+  const options = { ...cappedOptions(cmd), ...validationOptions(cmd) };
   catalog.createCollection(db, collectionName(cmd, 'create'), { failIfExists: true, options });
   return { ok: 1 };
 };
 
+/**
+ * Dropping a collection that does not exist succeeds, as since MongoDB 7.0 (SERVER-43894; the
+ * version `hello` reports): earlier servers answered 26 NamespaceNotFound `ns not found`.
+ */
 const drop: CommandHandler = (cmd, { catalog, db }) => {
   const name = collectionName(cmd, 'drop');
   const coll = catalog.get(db, name);
-  if (!coll) throw namespaceNotFound();
+  if (!coll) return { ok: 1 };
   const nIndexesWas = coll.indexes.size;
   catalog.dropCollection(db, name);
   return { nIndexesWas, ns: `${db}.${name}`, ok: 1 };

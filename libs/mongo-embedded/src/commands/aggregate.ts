@@ -44,7 +44,7 @@ const aggregate: CommandHandler = (cmd, { catalog, cursors, db }) => {
   const ns = `${db}.${cmd.aggregate}`;
   const results = runRest(catalog, db, lead.docs, pipeline.slice(lead.consumed));
   if (!out) return cursors.first(ns, results, batchSizeOf(cmd));
-  writeOut(catalog, out, results);
+  writeOut(catalog, out, results, cmd.bypassDocumentValidation);
   return cursors.first(ns, [], 0, true);
 };
 

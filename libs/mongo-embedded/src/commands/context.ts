@@ -3,6 +3,7 @@ import { invalidNamespace } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { CursorStore } from './cursors.js';
 import type { FailPoints } from './fail-points.js';
+import type { Logger } from '../logger.js';
 
 export interface CommandContext {
   catalog: Catalog;
@@ -10,6 +11,8 @@ export interface CommandContext {
   db: string;
   connectionId: number;
   failPoints: FailPoints;
+  /** The server's log (a write that fails validation under `validationAction: 'warn'` is noted). */
+  logger?: Logger;
 }
 
 /** Handlers are synchronous on purpose: a command runs start-to-finish without yielding, which makes it atomic. */

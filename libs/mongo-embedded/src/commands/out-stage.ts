@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { badValue, CommandError } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
 import { Collection } from '../storage/collection.js';
+import { assertValid } from '../storage/validation.js';
 
 /** The target of a final `$out` stage (`'name'` or `{db, coll}`), or undefined. */
 export function outTarget(
@@ -28,6 +29,7 @@ export function writeOut(
   catalog: Catalog,
   target: { db: string; coll: string },
   results: Document[],
+  bypassDocumentValidation?: unknown,
 ): void {
   const existing = catalog.get(target.db, target.coll);
   if (existing?.options.capped)
@@ -36,9 +38,14 @@ export function writeOut(
       'Location17152',
       `namespace '${existing.ns}' is capped so it can't be used for $out`,
     );
-  const staged = new Collection(target.db, target.coll);
+  const staged = new Collection(target.db, target.coll, existing?.options);
   for (const idx of existing?.indexes.values() ?? [])
     if (idx.name !== '_id_') staged.createIndex(idx.spec);
-  for (const doc of results) staged.insert(staged.prepareInsert(doc));
+  for (const doc of results) {
+    const prepared = staged.prepareInsert(doc);
+    // The target's validator applies to what `$out` writes (a failure leaves the target as it was).
+    assertValid(staged, prepared, { bypass: bypassDocumentValidation });
+    staged.insert(prepared);
+  }
   catalog.replaceContents(target.db, target.coll, staged);
 }

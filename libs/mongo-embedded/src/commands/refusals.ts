@@ -73,7 +73,6 @@ const UNSUPPORTED_COLLECTION_OPTIONS: Record<string, string> = {
   timeseries: 'time-series collections',
   clusteredIndex: 'clustered collections',
   viewOn: 'views',
-  validator: 'schema validation',
   changeStreamPreAndPostImages: 'change streams',
 };
 
@@ -87,16 +86,13 @@ const INDEX_TYPES: Record<string, string> = {
 
 /** Commands MongoDB has and this server refuses by name (anything else unknown is CommandNotFound). */
 export const UNSUPPORTED_COMMANDS = [
-  'collMod',
   'mapReduce',
   'convertToCapped',
   'cloneCollectionAsCapped',
   'createSearchIndexes',
   'shardCollection',
   'replSetGetStatus',
-  // No profiler, no storage to validate, no users (there is no authentication).
-  'profile',
-  'validate',
+  // No users (there is no authentication).
   'createUser',
   'updateUser',
   'dropUser',
@@ -170,10 +166,13 @@ function validateHint(hint: unknown, catalog: Catalog, db: string, coll: unknown
   if (!collection) return; // MongoDB answers an empty result on a missing collection
   if (isPlain(hint) && Object.keys(hint).length === 0) return;
   if (isPlain(hint) && Object.keys(hint)[0] === '$natural') return;
+  // A hidden index is invisible to the planner, so hinting it is the same BadValue.
   const found =
     typeof hint === 'string'
-      ? collection.indexes.has(hint)
-      : [...collection.indexes.values()].some((i) => encodeKey(i.spec.key) === encodeKey(hint));
+      ? !!collection.indexes.get(hint) && !collection.indexes.get(hint)!.spec.hidden
+      : [...collection.indexes.values()].some(
+          (i) => !i.spec.hidden && encodeKey(i.spec.key) === encodeKey(hint),
+        );
   if (!found) throw badValue('hint provided does not correspond to an existing index');
 }
 

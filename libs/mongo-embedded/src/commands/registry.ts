@@ -3,6 +3,8 @@ import { commandNotFound, illegalOperation, toCommandError } from '../errors.js'
 import { adminCommands } from './admin.js';
 import { aggregateCommands } from './aggregate.js';
 import type { CommandContext, CommandHandler } from './context.js';
+import { collModCommands } from './coll-mod.js';
+import { diagnosticCommands } from './diagnostics.js';
 import { explainCommands } from './explain.js';
 import { handshakeCommands } from './handshake.js';
 import { validateAsMongoDB } from './mongodb-refusals.js';
@@ -22,6 +24,8 @@ const handlers = new Map<string, CommandHandler>(
     ...writeCommands,
     ...aggregateCommands,
     ...namespaceCommands,
+    ...collModCommands,
+    ...diagnosticCommands,
     ...Object.fromEntries(
       UNSUPPORTED_COMMANDS.map((name): [string, CommandHandler] => [
         name,

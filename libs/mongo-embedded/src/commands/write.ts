@@ -9,6 +9,8 @@ import { collectionName, type CommandHandler } from './context.js';
 import { runQuery } from './read.js';
 import { applyUpdate, buildUpsert, type UpdateSpec } from './update-engine.js';
 import { assertInsertSize } from '../update/limits.js';
+import { assertValid } from '../storage/validation.js';
+import type { Logger } from '../logger.js';
 import { compileProjection } from '../query/projection.js';
 import {
   addNumericTypes,
@@ -55,7 +57,7 @@ function withErrors(result: Document, errors: WriteError[]): Document {
   return errors.length ? { ...result, writeErrors: errors } : result;
 }
 
-const insert: CommandHandler = (cmd, { catalog, db }) => {
+const insert: CommandHandler = (cmd, { catalog, db, logger }) => {
   const coll = catalog.getOrCreate(db, collectionName(cmd, 'insert'));
   const docs = cmd.documents;
   if (!Array.isArray(docs)) throw badValue("'documents' must be an array");
@@ -69,6 +71,7 @@ const insert: CommandHandler = (cmd, { catalog, db }) => {
     assertInsertSize(bytes ? bytes.length : calculateObjectSize(d));
     const doc = coll.prepareInsert(d);
     if (bytes) rememberNumericTypes(doc, bytes);
+    assertValid(coll, doc, { bypass: cmd.bypassDocumentValidation, logger });
     catalog.insert(
       coll,
       doc,
@@ -89,6 +92,9 @@ export function updateOne(
     query: Document;
     numericArgs?: Map<string, NumericType>;
     source?: UpdateSource;
+    /** The command's `bypassDocumentValidation`. */
+    bypass?: unknown;
+    logger?: Pick<Logger, 'warn'>;
   },
 ): { doc: Document; modified: boolean } {
   const res = applyUpdate(doc, spec, opts);
@@ -96,7 +102,10 @@ export function updateOne(
   addNumericTypes(res.doc, opts.numericArgs);
   addNumericTypes(res.doc, pushedNumericTypes(opts.source, spec, doc, res.doc));
   settleOperatorTypes(doc, res.doc, spec, opts.source);
-  if (res.modified) catalog.replace(coll, doc, res.doc);
+  if (res.modified) {
+    assertValid(coll, res.doc, { oldDoc: doc, bypass: opts.bypass, logger: opts.logger });
+    catalog.replace(coll, doc, res.doc);
+  }
   return res;
 }
 
@@ -109,8 +118,9 @@ interface UpdateStatement {
   sort?: Document;
 }
 
-const update: CommandHandler = (cmd, { catalog, db }) => {
-  const coll = catalog.getOrCreate(db, collectionName(cmd, 'update'));
+const update: CommandHandler = (cmd, { catalog, db, logger }) => {
+  const name = collectionName(cmd, 'update');
+  catalog.assertValidNamespace(db, name);
   const statements = cmd.updates;
   if (!Array.isArray(statements)) throw badValue("'updates' must be an array");
   let n = 0;
@@ -120,6 +130,8 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
     statements as UpdateStatement[],
     cmd.ordered !== false,
     (st, index) => {
+      // Read per statement: an earlier upsert of this command may have created the collection.
+      const coll = catalog.getOrEmpty(db, name);
       const q = st.q ?? {};
       const u = st.u ?? {};
       if (
@@ -142,7 +154,9 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
         addNumericTypes(doc, pushedNumericTypes(source, u, {}, doc));
         // `$mul: {f: 1.5}` on the inserted document writes a double 0, as on an existing one.
         settleOperatorTypes({}, doc, u, source);
-        catalog.insert(coll, doc);
+        const target = catalog.getOrCreate(db, name);
+        assertValid(target, doc, { bypass: cmd.bypassDocumentValidation, logger });
+        catalog.insert(target, doc);
         upserted.push({ index, _id: doc._id });
         n++;
         return;
@@ -158,6 +172,8 @@ const update: CommandHandler = (cmd, { catalog, db }) => {
             query: q,
             numericArgs,
             source: { command: cmd, path: `updates.${index}.u` },
+            bypass: cmd.bypassDocumentValidation,
+            logger,
           }).modified
         )
           nModified++;
@@ -191,11 +207,12 @@ const del: CommandHandler = (cmd, { catalog, db }) => {
   return withErrors({ n, ok: 1 }, errors);
 };
 
-const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
-  const coll = catalog.getOrCreate(
-    db,
-    collectionName(cmd, cmd.findAndModify !== undefined ? 'findAndModify' : 'findandmodify'),
+const findAndModify: CommandHandler = (cmd, { catalog, db, logger }) => {
+  const name = collectionName(
+    cmd,
+    cmd.findAndModify !== undefined ? 'findAndModify' : 'findandmodify',
   );
+  const coll = catalog.getOrEmpty(db, name);
   const query = (cmd.query as Document | undefined) ?? {};
   const fields = cmd.fields as Document | undefined;
   const projection =
@@ -228,7 +245,9 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
     const source = { command: cmd, path: 'update' };
     addNumericTypes(doc, pushedNumericTypes(source, spec, {}, doc));
     settleOperatorTypes({}, doc, spec, source);
-    catalog.insert(coll, doc);
+    const target = catalog.getOrCreate(db, name);
+    assertValid(target, doc, { bypass: cmd.bypassDocumentValidation, logger });
+    catalog.insert(target, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
       value: project(cmd.new ? doc : null),
@@ -240,6 +259,8 @@ const findAndModify: CommandHandler = (cmd, { catalog, db }) => {
     query,
     numericArgs: numericArgsFor(cmd, 'update'),
     source: { command: cmd, path: 'update' },
+    bypass: cmd.bypassDocumentValidation,
+    logger,
   });
   return {
     lastErrorObject: { n: 1, updatedExisting: true },

@@ -28,7 +28,9 @@ export function mentionsDbRefField(filter: unknown): boolean {
   if (Array.isArray(filter)) return filter.some(mentionsDbRefField);
   if (!isPlainDoc(filter)) return false;
   for (const k of Object.keys(filter))
-    if (namesDbRefField(k) || isElemMatchOfRef(k, filter[k]) || mentionsDbRefField(filter[k]))
+    if (k === '$jsonSchema')
+      continue; // a schema's keywords (`$ref`) are not field names
+    else if (namesDbRefField(k) || isElemMatchOfRef(k, filter[k]) || mentionsDbRefField(filter[k]))
       return true;
   return false;
 }
@@ -38,6 +40,10 @@ export function aliasDbRefFilter<T>(filter: T): T {
   if (!isPlainDoc(filter)) return filter;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(filter)) {
+    if (k === '$jsonSchema') {
+      out[k] = filter[k];
+      continue;
+    }
     const key = namesDbRefField(k) ? k.split('.').map(aliasSegment).join('.') : k;
     // The decoder reads `{$elemMatch: {$ref, $id}}` as a DBRef: it is a condition on both fields.
     out[key] = isElemMatchOfRef(k, filter[k])

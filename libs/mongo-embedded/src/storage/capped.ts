@@ -1,9 +1,10 @@
 import { calculateObjectSize, type Document } from 'bson';
 import { CommandError } from '../errors.js';
 import type { Collection } from './collection.js';
+import type { ValidationOptions } from './validation.js';
 
-/** The options `create` stores and `listCollections` shows; only those of capped collections so far. */
-export interface CollectionOptions {
+/** The options `create` (and `collMod`) store and `listCollections` shows. */
+export interface CollectionOptions extends ValidationOptions {
   capped?: boolean;
   size?: number;
   max?: number;

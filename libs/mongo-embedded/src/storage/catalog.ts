@@ -35,11 +35,8 @@ export class Catalog {
     return this.get(db, name) ?? this.createCollection(db, name);
   }
 
-  createCollection(
-    db: string,
-    name: string,
-    { failIfExists = false, options = {} as CollectionOptions } = {},
-  ): Collection {
+  /** InvalidNamespace (73) for a name no collection can have. */
+  assertValidNamespace(db: string, name: string): void {
     if (
       !name ||
       /[$\0]/.test(name) ||
@@ -49,6 +46,24 @@ export class Catalog {
     ) {
       throw invalidNamespace(`Invalid namespace specified '${db}.${name}'`);
     }
+  }
+
+  /**
+   * The collection, or an empty one outside the catalog when it does not exist: what an update
+   * or findAndModify reads, which creates the collection only when it inserts (MongoDB creates
+   * none for a write that matches nothing and does not upsert).
+   */
+  getOrEmpty(db: string, name: string): Collection {
+    this.assertValidNamespace(db, name);
+    return this.get(db, name) ?? new Collection(db, name);
+  }
+
+  createCollection(
+    db: string,
+    name: string,
+    { failIfExists = false, options = {} as CollectionOptions } = {},
+  ): Collection {
+    this.assertValidNamespace(db, name);
     const existing = this.get(db, name);
     if (existing) {
       if (failIfExists) throw namespaceExists(existing.ns);
@@ -70,6 +85,12 @@ export class Catalog {
     return true;
   }
 
+  /** `collMod`: the collection's options replaced whole, journaled. */
+  setOptions(coll: Collection, options: CollectionOptions): void {
+    coll.options = options;
+    this.log({ o: 'collOpts', db: coll.db, c: coll.name, opts: options });
+  }
+
   dropDatabase(db: string): void {
     if (this.dbs.delete(db)) this.log({ o: 'dropDb', db });
   }
@@ -79,7 +100,7 @@ export class Catalog {
    * creates, puts and a drop, so a replay rebuilds the result. The caller has checked the names.
    */
   renameCollection(from: Collection, toDb: string, to: string): void {
-    const target = this.createCollection(toDb, to);
+    const target = this.createCollection(toDb, to, { options: from.options });
     for (const idx of from.indexes.values())
       if (idx.name !== '_id_') this.createIndex(target, idx.spec);
     for (const doc of from.docs.values()) this.insert(target, doc);
@@ -88,8 +109,10 @@ export class Catalog {
 
   /** Replaces a collection (created if missing) by `staged`'s indexes and documents, journaled. */
   replaceContents(db: string, name: string, staged: Collection): void {
+    // The target keeps its options (a validator, say), as `$out` keeps them in MongoDB.
+    const options = this.get(db, name)?.options ?? {};
     this.dropCollection(db, name);
-    const target = this.createCollection(db, name);
+    const target = this.createCollection(db, name, { options });
     for (const idx of staged.indexes.values())
       if (idx.name !== '_id_') this.createIndex(target, idx.spec);
     for (const doc of staged.docs.values()) this.insert(target, doc);
@@ -119,6 +142,12 @@ export class Catalog {
     return created;
   }
 
+  /** `collMod` of an index's `hidden` flag, journaled. */
+  setIndexHidden(coll: Collection, name: string, hidden: boolean): void {
+    setHidden(coll, name, hidden);
+    this.log({ o: 'hideIndex', db: coll.db, c: coll.name, name, hidden });
+  }
+
   dropIndex(coll: Collection, name: string): void {
     coll.dropIndex(name);
     this.log({ o: 'dropIndex', db: coll.db, c: coll.name, name });
@@ -142,12 +171,22 @@ export class Catalog {
       case 'dropColl':
         this.dropCollection(r.db, r.c);
         return;
+      case 'collOpts': {
+        const coll = this.get(r.db, r.c);
+        if (coll) coll.options = r.opts as CollectionOptions;
+        return;
+      }
       case 'dropDb':
         this.dropDatabase(r.db);
         return;
       case 'createIndex':
         this.getOrCreate(r.db, r.c).createIndex(r.spec as IndexSpec, { check: false });
         return;
+      case 'hideIndex': {
+        const coll = this.get(r.db, r.c);
+        if (coll?.indexes.has(r.name)) setHidden(coll, r.name, r.hidden);
+        return;
+      }
       case 'dropIndex':
         if (this.get(r.db, r.c)?.indexes.has(r.name)) this.get(r.db, r.c)!.dropIndex(r.name);
         return;
@@ -193,6 +232,13 @@ export class Catalog {
     }
     return removed;
   }
+}
+
+/** MongoDB lists `hidden: true` while an index is hidden and drops the field when it is shown again. */
+function setHidden(coll: Collection, name: string, hidden: boolean): void {
+  const spec = coll.indexes.get(name)!.spec;
+  if (hidden) spec.hidden = true;
+  else delete spec.hidden;
 }
 
 const optionsRecord = (options: CollectionOptions): { opts?: CollectionOptions } =>

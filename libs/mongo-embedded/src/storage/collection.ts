@@ -26,7 +26,8 @@ export class Collection {
   constructor(
     readonly db: string,
     readonly name: string,
-    readonly options: CollectionOptions = {},
+    /** Replaced whole by `collMod` (through the catalog, which journals it). */
+    public options: CollectionOptions = {},
   ) {
     // `_id` uniqueness is `docs` itself: the index keeps only its ordered entries, built on first use.
     this.indexes.set(
@@ -152,6 +153,13 @@ export class Collection {
   dropIndex(name: string): void {
     if (name === '_id_') throw badValue('cannot drop _id index');
     if (!this.indexes.delete(name)) throw indexNotFound(`index not found with name [${name}]`);
+  }
+
+  /** The indexes the planner may choose: all but the hidden ones. */
+  plannableIndexes(): Iterable<IndexStore> {
+    for (const idx of this.indexes.values())
+      if (idx.spec.hidden) return [...this.indexes.values()].filter((i) => !i.spec.hidden);
+    return this.indexes.values();
   }
 
   findIndexByKey(key: Document): IndexStore | undefined {

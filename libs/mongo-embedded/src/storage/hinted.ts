@@ -5,14 +5,21 @@ import { compileQuery } from './mingo.js';
 import { idOf } from './ordered-keys.js';
 import { encodeKey } from './values.js';
 
-/** The index a `hint` names, by name or key pattern; undefined for none and for `$natural`. */
+/**
+ * The index a `hint` names, by name or key pattern; undefined for none and for `$natural`. A
+ * hidden index is not found, as MongoDB's planner does not see it.
+ */
 export function hintedIndex(coll: Collection, hint: unknown): IndexStore | undefined {
   if (hint === undefined || hint === null) return undefined;
-  if (typeof hint === 'string') return coll.indexes.get(hint);
+  if (typeof hint === 'string') {
+    const idx = coll.indexes.get(hint);
+    return idx?.spec.hidden ? undefined : idx;
+  }
   if (typeof hint !== 'object' || Object.keys(hint).length === 0 || '$natural' in hint)
     return undefined;
   const key = encodeKey(hint);
-  for (const idx of coll.indexes.values()) if (encodeKey(idx.spec.key) === key) return idx;
+  for (const idx of coll.indexes.values())
+    if (!idx.spec.hidden && encodeKey(idx.spec.key) === key) return idx;
   return undefined;
 }
 

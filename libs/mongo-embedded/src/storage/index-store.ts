@@ -15,6 +15,8 @@ export interface IndexSpec {
   sparse?: boolean;
   partialFilterExpression?: Document;
   expireAfterSeconds?: number;
+  /** Kept up to date under writes and enforcing uniqueness, but never chosen or hinted. */
+  hidden?: boolean;
   [option: string]: unknown;
 }
 

@@ -11,9 +11,11 @@ import { rememberNumericTypes } from '../numeric/types.js';
 export type JournalRecord =
   | { o: 'createColl'; db: string; c: string; opts?: Document }
   | { o: 'dropColl'; db: string; c: string }
+  | { o: 'collOpts'; db: string; c: string; opts: Document }
   | { o: 'dropDb'; db: string }
   | { o: 'createIndex'; db: string; c: string; spec: Document }
   | { o: 'dropIndex'; db: string; c: string; name: string }
+  | { o: 'hideIndex'; db: string; c: string; name: string; hidden: boolean }
   | { o: 'put'; db: string; c: string; d: Document }
   | { o: 'del'; db: string; c: string; id: unknown };
 

@@ -19,6 +19,7 @@ import {
 import { aliasDbRefFilter, dbRefsAsFields, mentionsDbRefField } from '../query/dbref-paths.js';
 import { queryOverrides } from '../query/operators.js';
 import { projectStage } from '../query/aggregation-project.js';
+import { jsonSchemaValidator } from '../query/json-schema.js';
 
 // `new Query(filter, options)` copies mingo's whole operator registry on every construction, even
 // when handed a prebuilt ComputeOptions (initOptions → getOptions → Context.from, then four
@@ -44,6 +45,8 @@ const typeExpression = (obj: Document, expr: unknown, options: Options): string 
 const EXPRESSION_OVERRIDES = { $type: typeExpression } as never;
 
 const QUERY_OPTIONS: Options = initOptions({
+  // `$jsonSchema` in filters and validators: MongoDB's dialect, our own (mingo needs one given).
+  jsonSchemaValidator: jsonSchemaValidator as never,
   context: Context.init()
     .addExpressionOps(EXPRESSION_OVERRIDES)
     .addExpressionOps(ops(booleanOperators))

@@ -47,7 +47,7 @@ function newStats(plan: IndexPlan | undefined): ExecStats {
 
 export function planFor(coll: Collection, opts: QueryOptions): IndexPlan | undefined {
   if (forcesScan(opts.hint)) return undefined;
-  return chooseIndex(opts.filter ?? {}, sortFields(opts.sort), coll.indexes.values());
+  return chooseIndex(opts.filter ?? {}, sortFields(opts.sort), coll.plannableIndexes());
 }
 
 /**

@@ -1,0 +1,80 @@
+import type { Document } from 'bson';
+import { badValue, indexNotFound, namespaceNotFound } from '../errors.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { Collection } from '../storage/collection.js';
+import { validationOptions } from '../storage/validation.js';
+import { collectionName, type CommandHandler } from './context.js';
+import { notImplemented } from './refusals.js';
+
+// Arguments every command may carry, which say nothing about the collection.
+const GENERIC = new Set([
+  'collMod',
+  'lsid',
+  'txnNumber',
+  'writeConcern',
+  'comment',
+  'maxTimeMS',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'readConcern',
+]);
+const VALIDATION = new Set(['validator', 'validationLevel', 'validationAction']);
+const INDEX_FIELDS = new Set(['name', 'keyPattern', 'hidden']);
+
+/** The index a `collMod` `index` option names (by `name` or `keyPattern`), with its checks. */
+function indexToModify(coll: Collection, spec: unknown): string {
+  if (!spec || typeof spec !== 'object' || Array.isArray(spec))
+    throw badValue("'index' must be an object");
+  const s = spec as Document;
+  for (const key of Object.keys(s))
+    if (!INDEX_FIELDS.has(key)) throw notImplemented(`collMod option 'index.${key}'`);
+  if ((s.name === undefined) === (s.keyPattern === undefined))
+    throw badValue('Must specify either index name or key pattern.');
+  if (typeof s.hidden !== 'boolean') throw badValue("'hidden' must be a boolean");
+  const idx =
+    typeof s.name === 'string'
+      ? coll.indexes.get(s.name)
+      : coll.findIndexByKey((s.keyPattern ?? {}) as Document);
+  if (!idx)
+    throw indexNotFound(
+      `cannot find index ${JSON.stringify(s.name ?? s.keyPattern)} for ns ${coll.ns}`,
+    );
+  if (idx.name === '_id_') throw badValue("can't hide _id index");
+  return idx.name;
+}
+
+/** `index: {name | keyPattern, hidden}`: answers the flag before and after, as MongoDB does. */
+function modifyIndex(catalog: Catalog, coll: Collection, spec: Document): Document {
+  const name = indexToModify(coll, spec);
+  const before = coll.indexes.get(name)!.spec.hidden === true;
+  if (before !== spec.hidden) catalog.setIndexHidden(coll, name, spec.hidden as boolean);
+  return { hidden_old: before, hidden_new: spec.hidden };
+}
+
+/**
+ * `collMod` of a collection's schema validation (`validator`, `validationLevel`,
+ * `validationAction`) and of an index's `hidden` flag. Any other option (TTL, `prepareUnique`,
+ * views, pre- and post-images) is NotImplemented by name, and nothing changes when one is present.
+ */
+const collMod: CommandHandler = (cmd, { catalog, db }) => {
+  const name = collectionName(cmd, 'collMod');
+  for (const key of Object.keys(cmd))
+    if (!key.startsWith('$') && !GENERIC.has(key) && !VALIDATION.has(key) && key !== 'index')
+      throw notImplemented(`collMod option '${key}'`);
+  const coll = catalog.get(db, name);
+  if (!coll) throw namespaceNotFound(`ns does not exist: ${db}.${name}`);
+  const changed = validationOptions(cmd);
+  if (cmd.index !== undefined) indexToModify(coll, cmd.index); // checked before anything changes
+  const options: Document = { ...coll.options, ...changed };
+  // MongoDB lists the level and action once a validator has been set by collMod.
+  if (changed.validator !== undefined) {
+    options.validationLevel ??= 'strict';
+    options.validationAction ??= 'error';
+  }
+  if (Object.keys(changed).length) catalog.setOptions(coll, options);
+  const index = cmd.index !== undefined ? modifyIndex(catalog, coll, cmd.index as Document) : {};
+  return { ...index, ok: 1 };
+};
+
+export const collModCommands: Record<string, CommandHandler> = { collMod };
