@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TOKEN_EXPIRATION_HEADER } from '@inventory/access';
 import { currentContext, enterContext, type Logger } from '@inventory/platform';
 import { timingSafeEqual } from 'node:crypto';
 import { parseCookie } from 'cookie';
@@ -145,6 +146,8 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     if (!isValidToken(cached, secret)) throw new HttpError(401, invalidTokenBody());
     const record = cached.record;
     const user = presentedBy(request, record);
+    // Before any refusal below, so every answer to this token tells its client when it dies.
+    if (cached.expiration) void reply.header(TOKEN_EXPIRATION_HEADER, cached.expiration);
     // After `request.auth` is set, so the refusal is in the token's request log (rule 8).
     if (cached.allowlist && !ipAllowed(cached.allowlist, request.ip)) {
       throw new HttpError(
@@ -166,7 +169,10 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
    * A request no route matches is still logged on the valid token it presented (rule 8): the
    * token is identified, not enforced, and the answer stays the 404 whatever the credentials.
    */
-  const noteTokenOfUnmatched = (request: FastifyRequest): Promise<void> | void => {
+  const noteTokenOfUnmatched = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> | void => {
     const header = request.headers.authorization;
     const parsed = header === undefined ? null : parseBearer(header);
     if (!parsed) return;
@@ -174,6 +180,7 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
       if (!tenant || !isValidToken(cached, parsed.secret)) return;
       request.tenant = tenant;
       presentedBy(request, cached.record);
+      if (cached.expiration) void reply.header(TOKEN_EXPIRATION_HEADER, cached.expiration);
     };
     const withTenant = (tenant: ResolvedTenant | null): Promise<void> | void => {
       if (!tenant) return;
@@ -288,7 +295,7 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     if (!url || request.is404) {
       let noted: Promise<void> | void;
       try {
-        noted = noteTokenOfUnmatched(request);
+        noted = noteTokenOfUnmatched(request, reply);
       } catch {
         return done();
       }

@@ -1,5 +1,5 @@
 import { requiredScope, ruleFor, type RouteRule } from '../auth/route-access.js';
-import { RATE_LIMIT_HEADERS, ref } from './components.js';
+import { RATE_LIMIT_HEADERS, ref, TOKEN_HEADERS } from './components.js';
 import { SUMMARIES } from './summaries.js';
 
 type Json = Record<string, unknown>;
@@ -197,7 +197,11 @@ export function describeOperations(document: Document, table: Record<string, Rou
           };
         hoist(document, response.content?.['application/json'], `${capital(id)}Response`);
         if (rule.access !== 'public')
-          response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
+          response.headers = {
+            ...RATE_LIMIT_HEADERS,
+            ...(rule.access === 'session' ? {} : TOKEN_HEADERS),
+            ...response.headers,
+          };
       }
       hoist(
         document,

@@ -1,4 +1,5 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { TOKEN_EXPIRATION_HEADER } from '@inventory/access';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchDocument, withDocumentGateway } from '../../scripts/document-gateway.js';
@@ -138,6 +139,7 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
               'X-RateLimit-Limit',
               'X-RateLimit-Remaining',
               'X-RateLimit-Reset',
+              ...(rule.access === 'session' ? [] : [TOKEN_EXPIRATION_HEADER]),
             ]),
           );
       }

@@ -8,4 +8,4 @@ export {
   userHasPermission,
   type Scope,
 } from './scopes.js';
-export { MAX_ACTIVE_TOKENS } from './tokens.js';
+export { MAX_ACTIVE_TOKENS, TOKEN_EXPIRATION_HEADER } from './tokens.js';

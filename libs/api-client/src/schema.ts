@@ -1897,6 +1897,8 @@ export interface components {
     'X-RateLimit-Reset': number;
     /** @description Seconds to wait before trying again. */
     'Retry-After': number;
+    /** @description When the bearer token that authenticated the request expires (ISO 8601, UTC). Sent on every answer to a token, errors included; absent for a token without expiry and for web sessions. */
+    'Authentication-Token-Expiration': string;
   };
   pathItems: never;
 }
@@ -1976,6 +1978,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2367,6 +2370,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2399,6 +2403,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2431,6 +2436,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2465,6 +2471,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2495,6 +2502,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content?: never;
@@ -2529,6 +2537,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2563,6 +2572,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2642,6 +2652,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2769,6 +2780,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2802,6 +2814,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2836,6 +2849,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2866,6 +2880,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content?: never;
@@ -2900,6 +2915,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2934,6 +2950,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2971,6 +2988,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3003,6 +3021,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3036,6 +3055,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3076,6 +3096,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3114,6 +3135,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3161,6 +3183,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3193,6 +3216,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3237,6 +3261,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
