@@ -9,3 +9,13 @@ export {
   type Scope,
 } from './scopes.js';
 export { MAX_ACTIVE_TOKENS, TOKEN_EXPIRATION_HEADER } from './tokens.js';
+export {
+  crc32,
+  hasTokenChecksum,
+  secretWithChecksum,
+  tokenChecksum,
+  TOKEN_CHECKSUM_LENGTH,
+  TOKEN_PATTERN,
+  TOKEN_RANDOM_LENGTH,
+  TOKEN_SECRET_LENGTH,
+} from './token-secret.js';
