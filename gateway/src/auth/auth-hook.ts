@@ -275,8 +275,13 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     const context = currentContext() ?? enterContext({ requestId: request.id });
     context.tenantId = tenant.id;
 
-    // Public routes (sign-in, inbound provider webhooks) ignore credentials altogether.
-    if (rule.access === 'public') return;
+    // Public routes (sign-in, inbound provider webhooks) ignore credentials altogether; some are
+    // limited per client address instead.
+    if (rule.access === 'public') {
+      if (!rule.perAddressPerMinute) return;
+      const key = `rl:addr:${request.method} ${request.routeOptions.url}:${request.ip}`;
+      return limit(reply, key, rule.perAddressPerMinute);
+    }
     const authorization = request.headers.authorization;
     if (authorization !== undefined) return authenticateToken(request, reply, rule, authorization);
     const sessionToken = sessionTokenOf(request);

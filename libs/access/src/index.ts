@@ -12,6 +12,7 @@ export { MAX_ACTIVE_TOKENS, TOKEN_EXPIRATION_HEADER } from './tokens.js';
 export {
   crc32,
   hasTokenChecksum,
+  parseToken,
   secretWithChecksum,
   tokenChecksum,
   TOKEN_CHECKSUM_LENGTH,

@@ -23,6 +23,17 @@ export const TOKEN_SECRET_LENGTH = TOKEN_RANDOM_LENGTH + TOKEN_CHECKSUM_LENGTH;
  */
 export const TOKEN_PATTERN = /(?<![A-Za-z0-9|])[1-9][0-9]{0,15}\|[A-Za-z0-9]{50}(?![A-Za-z0-9])/g;
 
+/** Any token the gateway accepts in a bearer header: `<id>|<40–128 alphanumerics>`. */
+const ANY_TOKEN = /^([1-9][0-9]{0,15})\|([A-Za-z0-9]{40,128})$/;
+
+/** `<id>|<secret>` read whole (checksum or not: earlier tokens have none); else undefined. */
+export function parseToken(text: string): { id: number; secret: string } | undefined {
+  const match = ANY_TOKEN.exec(text);
+  if (!match) return undefined;
+  const id = Number(match[1]);
+  return Number.isSafeInteger(id) ? { id, secret: match[2]! } : undefined;
+}
+
 const WHOLE_TOKEN = /^([1-9][0-9]{0,15})\|([A-Za-z0-9]{44})([A-Za-z0-9]{6})$/;
 
 const CRC_TABLE = (() => {

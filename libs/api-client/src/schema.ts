@@ -197,6 +197,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/credentials/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Report leaked tokens: each valid one is revoked and its owner alerted
+     * @description For secret scanners and anyone who finds a token: send the whole tokens and where they were found. The answer is the same whether or not any token was valid. A token is revoked only with its whole secret.
+     *
+     *     No credential. At most 10 requests a minute from one address.
+     */
+    post: operations['postCredentialsRevoke'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/healthz': {
     parameters: {
       query?: never;
@@ -1011,6 +1033,14 @@ export interface components {
           errors: number;
         }[];
       };
+    };
+    PostCredentialsRevokeResponse: {
+      message: string;
+    };
+    PostCredentialsRevokeRequest: {
+      /** @description Personal access tokens as found, `<id>|<secret>` */
+      credentials: string[];
+      url?: string;
     };
     GetHealthzResponse: {
       [key: string]: unknown;
@@ -2297,6 +2327,40 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCredentialsRevoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostCredentialsRevokeRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostCredentialsRevokeResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];

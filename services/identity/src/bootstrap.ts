@@ -1,4 +1,4 @@
-import { IDENTITY_STREAM } from '@inventory/events';
+import { ACTIVITY_STREAM, IDENTITY_STREAM } from '@inventory/events';
 import { dropRetiredIndexes, SecretBox, ServiceRuntime } from '@inventory/platform';
 import { readConfig, settingsFrom } from './config.js';
 import { consumeRequestLog } from './events/request-log-consumer.js';
@@ -19,7 +19,12 @@ export {
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
   const config = readConfig(env);
   return ServiceRuntime.run(
-    { name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [IDENTITY_STREAM] },
+    {
+      name: SERVICE_NAME,
+      config,
+      dbName: config.MONGO_DB,
+      streams: [IDENTITY_STREAM, ACTIVITY_STREAM],
+    },
     async (runtime) => {
       const store = createStore(runtime.mongo, {
         requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS,
