@@ -157,6 +157,28 @@ export interface paths {
     patch: operations['patchPersonalAccessTokensById'];
     trace?: never;
   };
+  '/api/personal-access-tokens/{id}/regenerate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new secret for the same token and a new expiry; the old secret stops working at once. The plaintext `token` is shown only in this answer
+     * @description Name, scopes, allowlist and rate limit are kept unless given (as PATCH takes them; adding a :write/:manage scope needs password and two_factor_code). `expires_at` left out: the token never expires.
+     *
+     *     Web session only: tokens get 403.
+     */
+    post: operations['postPersonalAccessTokensByIdRegenerate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/personal-access-tokens/{id}/requests': {
     parameters: {
       query?: never;
@@ -958,6 +980,70 @@ export interface components {
       };
     };
     PatchPersonalAccessTokensByIdRequest: {
+      name?: string;
+      scopes?:
+        | (
+            | 'orders:read'
+            | 'orders:write'
+            | 'products:read'
+            | 'products:write'
+            | 'inventory:read'
+            | 'inventory:write'
+            | 'customers:read'
+            | 'customers:write'
+            | 'suppliers:read'
+            | 'suppliers:write'
+            | 'purchase-orders:read'
+            | 'purchase-orders:write'
+            | 'warehouses:read'
+            | 'reports:read'
+            | 'webhooks:manage'
+          )[]
+        | null;
+      ip_allowlist?: string[] | null;
+      /** @description Requests per minute, 1 to 1000; null uses the platform limit */
+      rate_limit_per_minute?: number | null;
+      password?: string;
+      two_factor_code?: string;
+    };
+    PostPersonalAccessTokensByIdRegenerateResponse: {
+      data: {
+        id: number;
+        name: string;
+        scopes: (
+          | 'orders:read'
+          | 'orders:write'
+          | 'products:read'
+          | 'products:write'
+          | 'inventory:read'
+          | 'inventory:write'
+          | 'customers:read'
+          | 'customers:write'
+          | 'suppliers:read'
+          | 'suppliers:write'
+          | 'purchase-orders:read'
+          | 'purchase-orders:write'
+          | 'warehouses:read'
+          | 'reports:read'
+          | 'webhooks:manage'
+        )[];
+        ip_allowlist: string[];
+        rate_limit_per_minute: number | null;
+        /** Format: date-time */
+        expires_at: string | null;
+        /** Format: date-time */
+        last_used_at: string | null;
+        /** Format: date-time */
+        created_at: string;
+        /** Format: date-time */
+        updated_at: string;
+        /** @description <id>|<secret> */
+        token: string;
+      };
+    };
+    PostPersonalAccessTokensByIdRegenerateRequest: {
+      /** Format: date-time */
+      expires_at?: string;
       name?: string;
       scopes?:
         | (
@@ -2246,6 +2332,44 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PatchPersonalAccessTokensByIdResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postPersonalAccessTokensByIdRegenerate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostPersonalAccessTokensByIdRegenerateRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostPersonalAccessTokensByIdRegenerateResponse'];
         };
       };
       400: components['responses']['MalformedJson'];

@@ -137,6 +137,14 @@ describe('contract: sign-in, user, two-factor, personal access tokens', { shuffl
     const badDays = { params: { path: { id: Number(id) }, query: { days: 'abc' } } } as never;
     expect((await api.GET(`${TOKENS}/{id}/usage`, badDays)).response.status).toBe(422);
 
+    const regenerated = await api.POST(`${TOKENS}/{id}/regenerate`, { ...path, body: {} as never });
+    expect(regenerated.data).toMatchObject({ data: { token: expect.any(String) } });
+    const badExpiry = await api.POST(`${TOKENS}/{id}/regenerate`, {
+      ...path,
+      body: { expires_at: 'soon' } as never,
+    });
+    expect(badExpiry.response.status).toBe(422);
+
     expect((await api.DELETE(`${TOKENS}/{id}`, path)).response.status).toBe(204);
     const unknown = { params: { path: { id: '999999' } } };
     expect(
@@ -144,6 +152,10 @@ describe('contract: sign-in, user, two-factor, personal access tokens', { shuffl
         .status,
     ).toBe(404);
     expect((await api.DELETE(`${TOKENS}/{id}`, unknown)).response.status).toBe(404);
+    expect(
+      (await api.POST(`${TOKENS}/{id}/regenerate`, { ...unknown, body: {} as never })).response
+        .status,
+    ).toBe(404);
     const theirs = { params: { path: { id: String((await c.otherTenant()).tokenId) } } };
     expect((await api.DELETE(`${TOKENS}/{id}`, theirs)).response.status).toBe(404);
     expect((await api.GET(`${TOKENS}/{id}/requests`, unknown)).response.status).toBe(404);
