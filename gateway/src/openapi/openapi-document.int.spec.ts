@@ -140,6 +140,8 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
               'X-RateLimit-Limit',
               'X-RateLimit-Remaining',
               'X-RateLimit-Reset',
+              'RateLimit-Policy',
+              'RateLimit',
               ...(rule.access === 'session' ? [] : [TOKEN_EXPIRATION_HEADER]),
             ]),
           );
