@@ -2,10 +2,12 @@ import { ACTIVITY_STREAM, IDENTITY_STREAM } from '@inventory/events';
 import { dropRetiredIndexes, SecretBox, ServiceRuntime } from '@inventory/platform';
 import { readConfig, settingsFrom } from './config.js';
 import { consumeRequestLog } from './events/request-log-consumer.js';
+import { startExpiryAlerts } from './events/expiry-alert-timer.js';
 import { TokenEvents } from './events/token-events.js';
 import { UserEvents } from './events/user-events.js';
 import { identityService } from './grpc/identity-service.js';
 import { createStore } from './store/index.js';
+import { RaiseExpiryAlerts } from './use-cases/raise-expiry-alerts.js';
 import { wireUseCases } from './wiring.js';
 
 export const SERVICE_NAME = 'identity';
@@ -41,6 +43,12 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       runtime.startOutboxRelay();
       await runtime.serve([identityService(useCases, runtime.logger)]);
       await consumeRequestLog(runtime, useCases.recordTokenRequests);
+      const stopExpiryAlerts = startExpiryAlerts(
+        new RaiseExpiryAlerts(store.tokens, store.users, runtime.outbox),
+        config.TOKEN_EXPIRY_ALERT_INTERVAL_MS,
+        runtime.logger,
+      );
+      runtime.onStop(stopExpiryAlerts);
     },
   );
 }
