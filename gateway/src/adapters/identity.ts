@@ -8,6 +8,8 @@ import {
   type ListTokensResponse,
   type LoginRequest,
   type LoginResponse,
+  type RegenerateTokenRequest,
+  type RegenerateTokenResponse,
   type Session,
   type Tenant,
   type Token,
@@ -40,6 +42,9 @@ export interface IdentityAdapter {
   createToken(request: CreateTokenRequest): Promise<CreateTokenResponse>;
   updateToken(request: UpdateTokenRequest): Promise<Token>;
   revokeToken(id: number): Promise<void>;
+  regenerateToken(request: RegenerateTokenRequest): Promise<RegenerateTokenResponse>;
+  /** Tokens reported as leaked, on the request's tenant; answers nothing about them. */
+  reportLeakedTokens(tokens: string[], url: string): Promise<void>;
   listTokenRequests(request: ListTokenRequestsRequest): Promise<ListTokenRequestsResponse>;
   getTokenUsage(tokenId: number, days: number): Promise<TokenUsage>;
   close(): void;
@@ -88,6 +93,9 @@ export function createIdentityAdapter(
     createToken: (request) => asHttp(() => call.createToken(request)),
     updateToken: async (request) => (await asHttp(() => call.updateToken(request))).token!,
     revokeToken: (id) => asHttp(async () => void (await call.revokeToken({ id }))),
+    regenerateToken: (request) => asHttp(() => call.regenerateToken(request)),
+    reportLeakedTokens: (tokens, url) =>
+      asHttp(async () => void (await call.reportLeakedTokens({ tokens, url }))),
     listTokenRequests: (request) => asHttp(() => call.listTokenRequests(request)),
     getTokenUsage: async (tokenId, days) =>
       (await asHttp(() => call.getTokenUsage({ token_id: tokenId, days }))).usage!,

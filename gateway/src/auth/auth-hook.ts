@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TOKEN_EXPIRATION_HEADER } from '@inventory/access';
 import { currentContext, enterContext, type Logger } from '@inventory/platform';
 import { timingSafeEqual } from 'node:crypto';
 import { parseCookie } from 'cookie';
@@ -14,6 +15,7 @@ import { HttpError } from '../http/http-error.js';
 import { parseBearer, secretMatches, sha256Hex } from './bearer.js';
 import { assertPermission, assertTokenScope } from './grants.js';
 import { ipAllowed } from './ip-allowlist.js';
+import { applyRateHeaders, type RatePolicyName } from './rate-limit-headers.js';
 import { RateLimiterUnavailable, type RateLimiter, type RateLimitResult } from './rate-limiter.js';
 import { requiredScope, ruleFor, type RouteRule } from './route-access.js';
 import type { TenantResolver } from './tenancy.js';
@@ -69,12 +71,6 @@ export interface AuthHookDeps {
   logger: Logger;
 }
 
-function applyRateHeaders(reply: FastifyReply, result: RateLimitResult): void {
-  void reply.header('x-ratelimit-limit', String(result.limit));
-  void reply.header('x-ratelimit-remaining', String(result.remaining));
-  void reply.header('x-ratelimit-reset', String(result.resetAt));
-}
-
 /**
  * The one gate every request passes, driven by the route table:
  * tenant from Host → credential (bearer token, else session cookie) → IP
@@ -86,9 +82,13 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
   app.decorateRequest('auth', null);
 
   /** Rate-limit headers, and the 429 when the key's budget is spent. */
-  const admitWithin = (reply: FastifyReply, result: RateLimitResult | undefined) => {
+  const admitWithin = (
+    reply: FastifyReply,
+    policy: RatePolicyName,
+    result: RateLimitResult | undefined,
+  ) => {
     if (!result) return;
-    applyRateHeaders(reply, result);
+    applyRateHeaders(reply, policy, result);
     if (!result.allowed) {
       throw new HttpError(429, tooManyRequestsBody(result.retryAfterSeconds), {
         'retry-after': String(result.retryAfterSeconds),
@@ -97,11 +97,16 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
   };
 
   /** A slot of the replica's lease without a promise; else the shared budget in Redis. */
-  const limit = (reply: FastifyReply, key: string, max: number): Promise<void> | void => {
+  const limit = (
+    reply: FastifyReply,
+    policy: RatePolicyName,
+    key: string,
+    max: number,
+  ): Promise<void> | void => {
     const leased = deps.limiter.takeLeased(key, max);
-    if (leased) return admitWithin(reply, leased);
+    if (leased) return admitWithin(reply, policy, leased);
     return deps.limiter.takeShared(key, max).then(
-      (result) => admitWithin(reply, result),
+      (result) => admitWithin(reply, policy, result),
       (error: unknown) => {
         if (error instanceof RateLimiterUnavailable)
           throw new HttpError(
@@ -145,6 +150,8 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     if (!isValidToken(cached, secret)) throw new HttpError(401, invalidTokenBody());
     const record = cached.record;
     const user = presentedBy(request, record);
+    // Before any refusal below, so every answer to this token tells its client when it dies.
+    if (cached.expiration) void reply.header(TOKEN_EXPIRATION_HEADER, cached.expiration);
     // After `request.auth` is set, so the refusal is in the token's request log (rule 8).
     if (cached.allowlist && !ipAllowed(cached.allowlist, request.ip)) {
       throw new HttpError(
@@ -157,7 +164,7 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
       deps.platformRateLimit,
       record.rate_limit_per_minute || deps.platformRateLimit,
     );
-    const limited = limit(reply, key, max);
+    const limited = limit(reply, 'token', key, max);
     if (limited) return limited.then(() => checkTokenAccess(request, rule, record.scopes, user));
     return checkTokenAccess(request, rule, record.scopes, user);
   };
@@ -166,7 +173,10 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
    * A request no route matches is still logged on the valid token it presented (rule 8): the
    * token is identified, not enforced, and the answer stays the 404 whatever the credentials.
    */
-  const noteTokenOfUnmatched = (request: FastifyRequest): Promise<void> | void => {
+  const noteTokenOfUnmatched = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> | void => {
     const header = request.headers.authorization;
     const parsed = header === undefined ? null : parseBearer(header);
     if (!parsed) return;
@@ -174,6 +184,7 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
       if (!tenant || !isValidToken(cached, parsed.secret)) return;
       request.tenant = tenant;
       presentedBy(request, cached.record);
+      if (cached.expiration) void reply.header(TOKEN_EXPIRATION_HEADER, cached.expiration);
     };
     const withTenant = (tenant: ResolvedTenant | null): Promise<void> | void => {
       if (!tenant) return;
@@ -234,7 +245,12 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
         timingSafeEqual(actual, expected);
       if (!ok) throw new HttpError(403, forbiddenBody('CSRF token mismatch.'));
     }
-    await limit(reply, `rl:user:${request.tenant.id}:${user.id}`, deps.platformRateLimit);
+    await limit(
+      reply,
+      'session',
+      `rl:user:${request.tenant.id}:${user.id}`,
+      deps.platformRateLimit,
+    );
     const permission =
       rule.permission ??
       (typeof rule.access === 'object' ? requiredScope(rule.access, request.method) : undefined);
@@ -268,8 +284,13 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     const context = currentContext() ?? enterContext({ requestId: request.id });
     context.tenantId = tenant.id;
 
-    // Public routes (sign-in, inbound provider webhooks) ignore credentials altogether.
-    if (rule.access === 'public') return;
+    // Public routes (sign-in, inbound provider webhooks) ignore credentials altogether; some are
+    // limited per client address instead.
+    if (rule.access === 'public') {
+      if (!rule.perAddressPerMinute) return;
+      const key = `rl:addr:${request.method} ${request.routeOptions.url}:${request.ip}`;
+      return limit(reply, 'address', key, rule.perAddressPerMinute);
+    }
     const authorization = request.headers.authorization;
     if (authorization !== undefined) return authenticateToken(request, reply, rule, authorization);
     const sessionToken = sessionTokenOf(request);
@@ -288,7 +309,7 @@ export function registerAuthHook(app: FastifyInstance, deps: AuthHookDeps): void
     if (!url || request.is404) {
       let noted: Promise<void> | void;
       try {
-        noted = noteTokenOfUnmatched(request);
+        noted = noteTokenOfUnmatched(request, reply);
       } catch {
         return done();
       }

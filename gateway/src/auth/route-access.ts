@@ -42,6 +42,11 @@ export interface RouteRule {
    * A route with a declared body or query documents 422 without it.
    */
   refusesState?: true;
+  /**
+   * Public routes only: requests per minute per client address, through the same rate limiter
+   * (and headers, and 429) as tokens and sessions. The key is the route and the address.
+   */
+  perAddressPerMinute?: number;
 }
 
 function routeKey(method: string, url: string): string {

@@ -9,6 +9,8 @@ import { buildAllowlist } from './ip-allowlist.js';
 export interface CachedToken {
   record: AuthToken;
   allowlist: BlockList | null;
+  /** The expiry as the `Authentication-Token-Expiration` header shows it; null when it never expires. */
+  expiration: string | null;
 }
 
 /**
@@ -71,6 +73,7 @@ export class TokenCache {
       return {
         record: token,
         allowlist: token.ip_allowlist.length > 0 ? buildAllowlist(token.ip_allowlist) : null,
+        expiration: token.expires_at ? token.expires_at.toISOString() : null,
       };
     }
     // Only the token's own tenant learns it is gone; another tenant's miss leaves the entry.

@@ -3,6 +3,8 @@
  * (as `http/envelopes.ts` builds them), the responses that carry them, the rate-limit headers and
  * the two credentials. Operations point at these by `$ref` (describe-operations.ts).
  */
+import { TOKEN_EXPIRATION_HEADER } from '@inventory/access';
+
 const string = { type: 'string' } as const;
 const fieldMessages = { type: 'array', items: string } as const;
 
@@ -88,13 +90,40 @@ export const ERROR_SCHEMAS = {
   },
 } as const;
 
-const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
+const integerHeader = (description: string) => ({
+  description,
+  required: true,
+  schema: { type: 'integer' },
+});
 
 export const HEADERS = {
   'X-RateLimit-Limit': integerHeader('Requests allowed per minute for this credential.'),
   'X-RateLimit-Remaining': integerHeader('Requests left in the current window.'),
   'X-RateLimit-Reset': integerHeader('Unix time (seconds) when the window is full again.'),
   'Retry-After': integerHeader('Seconds to wait before trying again.'),
+  'RateLimit-Policy': {
+    description:
+      'The budget, as draft-ietf-httpapi-ratelimit-headers writes it (a Structured Field List): ' +
+      'the policy the budget is kept per (`"token"`, `"session"` or `"address"`), its quota `q` ' +
+      'and window `w` in seconds, e.g. `"token";q=1000;w=60`.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[a-z]+";q=[0-9]+;w=[0-9]+$' },
+  },
+  RateLimit: {
+    description:
+      'What is left of that budget (draft-ietf-httpapi-ratelimit-headers): `r` requests ' +
+      'remaining now, `t` seconds until the whole quota is back, e.g. `"token";r=998;t=1`.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[a-z]+";r=[0-9]+;t=[0-9]+$' },
+  },
+  [TOKEN_EXPIRATION_HEADER]: {
+    description:
+      'When the bearer token that authenticated the request expires (ISO 8601, UTC). ' +
+      'Sent on every answer to a token, errors included; absent for a token without expiry ' +
+      'and for web sessions.',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+  },
 } as const;
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -104,6 +133,13 @@ export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),
   'X-RateLimit-Remaining': ref('headers', 'X-RateLimit-Remaining'),
   'X-RateLimit-Reset': ref('headers', 'X-RateLimit-Reset'),
+  'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
+  RateLimit: ref('headers', 'RateLimit'),
+};
+
+/** On the answers of the routes a token may call. */
+export const TOKEN_HEADERS = {
+  [TOKEN_EXPIRATION_HEADER]: ref('headers', TOKEN_EXPIRATION_HEADER),
 };
 
 export const RESPONSES = {

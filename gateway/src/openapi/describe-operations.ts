@@ -1,5 +1,5 @@
 import { requiredScope, ruleFor, type RouteRule } from '../auth/route-access.js';
-import { RATE_LIMIT_HEADERS, ref } from './components.js';
+import { RATE_LIMIT_HEADERS, ref, TOKEN_HEADERS } from './components.js';
 import { SUMMARIES } from './summaries.js';
 
 type Json = Record<string, unknown>;
@@ -77,7 +77,10 @@ function tagFor(path: string): string {
 
 /** What the credential must carry, said in words beside `security`. */
 function accessText(rule: RouteRule, scope: string | undefined): string {
-  if (rule.access === 'public') return 'No credential.';
+  if (rule.access === 'public')
+    return rule.perAddressPerMinute
+      ? `No credential. At most ${rule.perAddressPerMinute} requests a minute from one address.`
+      : 'No credential.';
   if (rule.access === 'session') return 'Web session only: tokens get 403.';
   const permission = rule.permission
     ? ` The user needs the permission \`${rule.permission}\`.`
@@ -196,8 +199,12 @@ export function describeOperations(document: Document, table: Record<string, Rou
             'application/json': { schema: { type: 'object', additionalProperties: true } },
           };
         hoist(document, response.content?.['application/json'], `${capital(id)}Response`);
-        if (rule.access !== 'public')
-          response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
+        if (rule.access !== 'public' || rule.perAddressPerMinute)
+          response.headers = {
+            ...RATE_LIMIT_HEADERS,
+            ...(rule.access === 'session' || rule.access === 'public' ? {} : TOKEN_HEADERS),
+            ...response.headers,
+          };
       }
       hoist(
         document,
@@ -221,7 +228,7 @@ export function describeOperations(document: Document, table: Record<string, Rou
         errors['503'] = 'ServiceUnavailable';
       }
       // Tokens and sessions are rate limited; sign-in is throttled per account and address.
-      if (rule.access !== 'public') errors['429'] = 'TooManyRequests';
+      if (rule.access !== 'public' || rule.perAddressPerMinute) errors['429'] = 'TooManyRequests';
       if (key === 'POST /auth/login') errors['429'] = 'LoginThrottled';
       // Inbound webhooks read their body raw (the signature covers the bytes): they answer 422.
       if (WRITES.has(method) && !path.startsWith('/webhooks/')) errors['400'] = 'MalformedJson';

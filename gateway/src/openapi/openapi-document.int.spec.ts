@@ -1,4 +1,5 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { TOKEN_EXPIRATION_HEADER } from '@inventory/access';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchDocument, withDocumentGateway } from '../../scripts/document-gateway.js';
@@ -68,6 +69,7 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
       '201 POST /api/integrations/parcel-tracking/instances',
       '201 POST /api/personal-access-tokens',
       '201 POST /api/webhook-subscriptions',
+      '202 POST /api/credentials/revoke',
       '202 POST /api/webhook-subscriptions/:id/deliveries/:delivery_id/redeliver',
       '202 POST /api/webhook-subscriptions/:id/test',
       '204 DELETE /api/integrations/parcel-tracking/instances/:instance',
@@ -138,6 +140,9 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
               'X-RateLimit-Limit',
               'X-RateLimit-Remaining',
               'X-RateLimit-Reset',
+              'RateLimit-Policy',
+              'RateLimit',
+              ...(rule.access === 'session' ? [] : [TOKEN_EXPIRATION_HEADER]),
             ]),
           );
       }

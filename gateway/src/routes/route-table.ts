@@ -3,6 +3,7 @@ import { OPENAPI_ROUTES } from '../openapi/index.js';
 import { ALERT_ROUTES } from './alerts/alerts.js';
 import { CATALOG_ROUTES } from './catalog/listings.js';
 import { HEALTH_ROUTES } from './health.js';
+import { LEAKED_TOKEN_ROUTES } from './identity/leaked-tokens.js';
 import { SESSION_ROUTES } from './identity/session.js';
 import { TOKEN_ROUTES } from './identity/tokens.js';
 import { USER_ROUTES } from './identity/user.js';
@@ -25,6 +26,7 @@ export const ROUTE_DECLARATIONS = [
   SESSION_ROUTES,
   USER_ROUTES,
   TOKEN_ROUTES,
+  LEAKED_TOKEN_ROUTES,
   INSTANCE_ROUTES,
   INSTANCE_ACTIVITY_ROUTES,
   TRACKINGS_ROUTES,

@@ -157,6 +157,28 @@ export interface paths {
     patch: operations['patchPersonalAccessTokensById'];
     trace?: never;
   };
+  '/api/personal-access-tokens/{id}/regenerate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new secret for the same token and a new expiry; the old secret stops working at once. The plaintext `token` is shown only in this answer
+     * @description Name, scopes, allowlist and rate limit are kept unless given (as PATCH takes them; adding a :write/:manage scope needs password and two_factor_code). `expires_at` left out: the token never expires.
+     *
+     *     Web session only: tokens get 403.
+     */
+    post: operations['postPersonalAccessTokensByIdRegenerate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/personal-access-tokens/{id}/requests': {
     parameters: {
       query?: never;
@@ -191,6 +213,28 @@ export interface paths {
     get: operations['getPersonalAccessTokensByIdUsage'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/credentials/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Report leaked tokens: each valid one is revoked and its owner alerted
+     * @description For secret scanners and anyone who finds a token: send the whole tokens and where they were found. The answer is the same whether or not any token was valid. A token is revoked only with its whole secret.
+     *
+     *     No credential. At most 10 requests a minute from one address.
+     */
+    post: operations['postCredentialsRevoke'];
     delete?: never;
     options?: never;
     head?: never;
@@ -962,6 +1006,70 @@ export interface components {
       password?: string;
       two_factor_code?: string;
     };
+    PostPersonalAccessTokensByIdRegenerateResponse: {
+      data: {
+        id: number;
+        name: string;
+        scopes: (
+          | 'orders:read'
+          | 'orders:write'
+          | 'products:read'
+          | 'products:write'
+          | 'inventory:read'
+          | 'inventory:write'
+          | 'customers:read'
+          | 'customers:write'
+          | 'suppliers:read'
+          | 'suppliers:write'
+          | 'purchase-orders:read'
+          | 'purchase-orders:write'
+          | 'warehouses:read'
+          | 'reports:read'
+          | 'webhooks:manage'
+        )[];
+        ip_allowlist: string[];
+        rate_limit_per_minute: number | null;
+        /** Format: date-time */
+        expires_at: string | null;
+        /** Format: date-time */
+        last_used_at: string | null;
+        /** Format: date-time */
+        created_at: string;
+        /** Format: date-time */
+        updated_at: string;
+        /** @description <id>|<secret> */
+        token: string;
+      };
+    };
+    PostPersonalAccessTokensByIdRegenerateRequest: {
+      /** Format: date-time */
+      expires_at?: string;
+      name?: string;
+      scopes?:
+        | (
+            | 'orders:read'
+            | 'orders:write'
+            | 'products:read'
+            | 'products:write'
+            | 'inventory:read'
+            | 'inventory:write'
+            | 'customers:read'
+            | 'customers:write'
+            | 'suppliers:read'
+            | 'suppliers:write'
+            | 'purchase-orders:read'
+            | 'purchase-orders:write'
+            | 'warehouses:read'
+            | 'reports:read'
+            | 'webhooks:manage'
+          )[]
+        | null;
+      ip_allowlist?: string[] | null;
+      /** @description Requests per minute, 1 to 1000; null uses the platform limit */
+      rate_limit_per_minute?: number | null;
+      password?: string;
+      two_factor_code?: string;
+    };
     GetPersonalAccessTokensByIdRequestsResponse: {
       data: {
         id: string;
@@ -1011,6 +1119,14 @@ export interface components {
           errors: number;
         }[];
       };
+    };
+    PostCredentialsRevokeResponse: {
+      message: string;
+    };
+    PostCredentialsRevokeRequest: {
+      /** @description Personal access tokens as found, `<id>|<secret>` */
+      credentials: string[];
+      url?: string;
     };
     GetHealthzResponse: {
       [key: string]: unknown;
@@ -1832,6 +1948,8 @@ export interface components {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
         'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
         'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+        RateLimit: components['headers']['RateLimit'];
         [name: string]: unknown;
       };
       content: {
@@ -1897,6 +2015,12 @@ export interface components {
     'X-RateLimit-Reset': number;
     /** @description Seconds to wait before trying again. */
     'Retry-After': number;
+    /** @description The budget, as draft-ietf-httpapi-ratelimit-headers writes it (a Structured Field List): the policy the budget is kept per (`"token"`, `"session"` or `"address"`), its quota `q` and window `w` in seconds, e.g. `"token";q=1000;w=60`. */
+    'RateLimit-Policy': string;
+    /** @description What is left of that budget (draft-ietf-httpapi-ratelimit-headers): `r` requests remaining now, `t` seconds until the whole quota is back, e.g. `"token";r=998;t=1`. */
+    RateLimit: string;
+    /** @description When the bearer token that authenticated the request expires (ISO 8601, UTC). Sent on every answer to a token, errors included; absent for a token without expiry and for web sessions. */
+    'Authentication-Token-Expiration': string;
   };
   pathItems: never;
 }
@@ -1948,6 +2072,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content?: never;
@@ -1976,6 +2102,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2004,6 +2133,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2039,6 +2170,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content?: never;
@@ -2073,6 +2206,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2108,6 +2243,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2141,6 +2278,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2175,6 +2314,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content?: never;
@@ -2209,10 +2350,52 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['PatchPersonalAccessTokensByIdResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postPersonalAccessTokensByIdRegenerate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostPersonalAccessTokensByIdRegenerateRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostPersonalAccessTokensByIdRegenerateResponse'];
         };
       };
       400: components['responses']['MalformedJson'];
@@ -2252,6 +2435,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2285,6 +2470,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2294,6 +2481,42 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postCredentialsRevoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostCredentialsRevokeRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostCredentialsRevokeResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -2367,6 +2590,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2399,6 +2625,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2431,6 +2660,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2465,6 +2697,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2495,6 +2730,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content?: never;
@@ -2529,6 +2767,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2563,6 +2804,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2642,6 +2886,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2675,6 +2922,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2706,6 +2955,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2736,6 +2987,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2769,6 +3022,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2802,6 +3058,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2836,6 +3095,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2866,6 +3128,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content?: never;
@@ -2900,6 +3165,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2934,6 +3202,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -2971,6 +3242,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3003,6 +3277,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3036,6 +3313,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3076,6 +3356,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3114,6 +3397,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3161,6 +3447,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3193,6 +3482,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3237,6 +3529,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {

@@ -15,3 +15,10 @@ export type ActivityEventName = (typeof ACTIVITY_EVENTS)[number];
 
 /** subject_type for rows whose subject is an integration instance. */
 export const INTEGRATION_INSTANCE_SUBJECT = 'integration_instance';
+
+/** subject_type for rows whose subject is a personal access token (identity). */
+export const PERSONAL_ACCESS_TOKEN_SUBJECT = 'personal_access_token';
+
+/** Activity event names identity records about personal access tokens (issue #44). */
+export const TOKEN_ACTIVITY_EVENTS = ['token_revoked_as_leaked', 'token_regenerated'] as const;
+export type TokenActivityEventName = (typeof TOKEN_ACTIVITY_EVENTS)[number];

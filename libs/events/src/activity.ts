@@ -13,7 +13,10 @@ export const activityRecorded = defineEvent('activity.recorded', ActivityRecorde
 export {
   ACTIVITY_EVENTS,
   INTEGRATION_INSTANCE_SUBJECT,
+  PERSONAL_ACCESS_TOKEN_SUBJECT,
+  TOKEN_ACTIVITY_EVENTS,
   type ActivityEventName,
+  type TokenActivityEventName,
 } from './activity-events.js';
 
 export type { ActivityRecorded };

@@ -14,6 +14,9 @@ export const ALERT_KINDS = [
   'inbound_shipment_delivered',
   'rma_delivered',
   'webhook_subscription_deactivated',
+  'token_leak_reported',
+  'token_expiring',
+  'token_expired',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -1,11 +1,13 @@
-import { IDENTITY_STREAM } from '@inventory/events';
+import { ACTIVITY_STREAM, IDENTITY_STREAM } from '@inventory/events';
 import { dropRetiredIndexes, SecretBox, ServiceRuntime } from '@inventory/platform';
 import { readConfig, settingsFrom } from './config.js';
 import { consumeRequestLog } from './events/request-log-consumer.js';
+import { startExpiryAlerts } from './events/expiry-alert-timer.js';
 import { TokenEvents } from './events/token-events.js';
 import { UserEvents } from './events/user-events.js';
 import { identityService } from './grpc/identity-service.js';
 import { createStore } from './store/index.js';
+import { RaiseExpiryAlerts } from './use-cases/raise-expiry-alerts.js';
 import { wireUseCases } from './wiring.js';
 
 export const SERVICE_NAME = 'identity';
@@ -19,7 +21,12 @@ export {
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {
   const config = readConfig(env);
   return ServiceRuntime.run(
-    { name: SERVICE_NAME, config, dbName: config.MONGO_DB, streams: [IDENTITY_STREAM] },
+    {
+      name: SERVICE_NAME,
+      config,
+      dbName: config.MONGO_DB,
+      streams: [IDENTITY_STREAM, ACTIVITY_STREAM],
+    },
     async (runtime) => {
       const store = createStore(runtime.mongo, {
         requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS,
@@ -36,6 +43,12 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       runtime.startOutboxRelay();
       await runtime.serve([identityService(useCases, runtime.logger)]);
       await consumeRequestLog(runtime, useCases.recordTokenRequests);
+      const stopExpiryAlerts = startExpiryAlerts(
+        new RaiseExpiryAlerts(store.tokens, store.users, runtime.outbox),
+        config.TOKEN_EXPIRY_ALERT_INTERVAL_MS,
+        runtime.logger,
+      );
+      runtime.onStop(stopExpiryAlerts);
     },
   );
 }

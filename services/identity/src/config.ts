@@ -47,6 +47,8 @@ export const configSchema = z
     /** How long token request-log rows are kept (a TTL index). */
     REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
     TOTP_ISSUER: z.string().min(1).default('Inventory'),
+    /** How often a replica looks for tokens to alert about their expiry (ADR 0118); 0: never. */
+    TOKEN_EXPIRY_ALERT_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
   })
   .superRefine(requireKeyInProduction)
   .transform(withDevelopmentKey);

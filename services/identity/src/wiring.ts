@@ -21,6 +21,8 @@ import { Login } from './use-cases/login.js';
 import { Logout } from './use-cases/logout.js';
 import { RecordTokenRequests } from './use-cases/record-token-requests.js';
 import { ResolveTenant } from './use-cases/resolve-tenant.js';
+import { RegenerateToken } from './use-cases/regenerate-token.js';
+import { ReportLeakedTokens } from './use-cases/report-leaked-tokens.js';
 import { RevokeToken } from './use-cases/revoke-token.js';
 import { SecondFactor } from './use-cases/second-factor.js';
 import { UpdateToken } from './use-cases/update-token.js';
@@ -60,6 +62,8 @@ export function wireUseCases(parts: {
     listTokens: new ListTokens(tokens),
     updateToken: new UpdateToken(tokens, users, secondFactor, tokenEvents),
     revokeToken: new RevokeToken(tokens, tokenEvents),
+    regenerateToken: new RegenerateToken(tokens, users, secondFactor, tokenEvents),
+    reportLeakedTokens: new ReportLeakedTokens(tokens, users, tokenEvents),
     listTokenRequests: new ListTokenRequests(tokens, requests),
     getTokenUsage: new GetTokenUsage(tokens, requests),
     recordTokenRequests: new RecordTokenRequests(requests, tokens),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { hasTokenChecksum } from '@inventory/access';
 import { IdentityServiceClient } from '@inventory/contracts/identity/v1/identity.js';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import {
@@ -230,7 +231,8 @@ describe('npm run admin (the operator CLI, as a child process)', { timeout: 120_
     const plain = created.json.plain_text_token as string;
     const [id, secret] = plain.split('|');
     expect(Number(id)).toBe(created.json.token.id);
-    expect(secret).toMatch(/^[A-Za-z0-9]{48}$/);
+    expect(secret).toMatch(/^[A-Za-z0-9]{50}$/);
+    expect(hasTokenChecksum(plain)).toBe(true);
     const auth = await tokenForAuth(tenant.json.id, Number(id));
     expect(auth.token).toMatchObject({
       secret_hash: sha256(secret!),

@@ -28,6 +28,8 @@ const ACTION_ROUTES = new Set([
   'POST /api/user/two-factor',
   'POST /api/alerts/read-all',
   'POST /api/alerts/:id/read',
+  // Any body, even `{}`, gives the token a new secret: the suite's own token would stop working.
+  'POST /api/personal-access-tokens/:id/regenerate',
   'POST /api/webhook-subscriptions/:id/rotate-secret',
   'POST /api/webhook-subscriptions/:id/deliveries/:delivery_id/redeliver',
   'POST /api/webhook-subscriptions/:id/test',

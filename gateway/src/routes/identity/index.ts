@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdentityRouteDeps } from './deps.js';
+import { leakedTokenRoutes } from './leaked-tokens.js';
 import { sessionRoutes } from './session.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './user.js';
@@ -11,4 +12,5 @@ export async function identityRoutes(app: FastifyInstance, deps: IdentityRouteDe
   await app.register(sessionRoutes, deps);
   await userRoutes(app, deps);
   await tokenRoutes(app, deps);
+  await leakedTokenRoutes(app, deps);
 }

@@ -45,6 +45,20 @@ export const UPDATE_TOKEN_BODY = body({
   two_factor_code: field.string({ max: 64 }),
 });
 
+/**
+ * A new secret, a new expiry (left out: never expires, as on creation), and optionally the
+ * edits PATCH takes, with the password when they add a :write or :manage scope.
+ */
+export const REGENERATE_TOKEN_BODY = body({
+  expires_at: field.date(),
+  name: field.string({ required: 'if-present', max: 255 }),
+  scopes: scopes(),
+  ip_allowlist: allowlist(),
+  rate_limit_per_minute: rateLimit(),
+  password: field.string({ max: 1024 }),
+  two_factor_code: field.string({ max: 64 }),
+});
+
 export interface StatusFilter {
   statuses: number[];
   classes: number[];

@@ -50,6 +50,16 @@ export const tokenSchemas = {
     response: { 200: dataOf(TOKEN_ROW) },
   },
   revoke: { tags, summary: 'Revoke a token (immediate)' },
+  regenerate: {
+    tags,
+    summary:
+      'A new secret for the same token and a new expiry; the old secret stops working at once. The plaintext `token` is shown only in this answer',
+    description:
+      'Name, scopes, allowlist and rate limit are kept unless given (as PATCH takes them; adding a :write/:manage scope needs password and two_factor_code). `expires_at` left out: the token never expires.',
+    response: {
+      200: dataOf(row({ ...tokenFields, token: { type: 'string', description: '<id>|<secret>' } })),
+    },
+  },
   requests: {
     tags,
     summary: "A token's request history (flat pagination envelope)",

@@ -6,6 +6,7 @@ import type { IdentityRouteDeps } from './deps.js';
 import { presentRequest, presentToken } from './present.js';
 import {
   CREATE_TOKEN_BODY,
+  REGENERATE_TOKEN_BODY,
   TOKEN,
   TOKEN_REQUESTS_QUERY,
   TOKEN_USAGE_QUERY,
@@ -40,6 +41,12 @@ export const TOKEN_ROUTES = declareRoutes({
     successStatus: 204,
     input: { params: TOKEN },
   },
+  regenerate: {
+    method: 'POST',
+    url: `${BASE}/:id/regenerate`,
+    access: 'session',
+    input: { params: TOKEN, body: REGENERATE_TOKEN_BODY, deferErrors: true },
+  },
   requests: {
     method: 'GET',
     url: `${BASE}/:id/requests`,
@@ -53,6 +60,10 @@ export const TOKEN_ROUTES = declareRoutes({
     input: { params: TOKEN, query: TOKEN_USAGE_QUERY },
   },
 });
+
+/** A list field as identity takes it: absent stays absent, `null` clears it. */
+const listOf = (values: string[] | null | undefined) =>
+  values === undefined ? undefined : { values: values ?? [] };
 
 const rawQuery = (request: FastifyRequest) => request.url.split('?')[1] ?? '';
 
@@ -91,13 +102,11 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
 
   handle(app, TOKEN_ROUTES.update, { schema: tokenSchemas.update }, async (_req, _reply, input) => {
     const { body } = input;
-    const list = (values: string[] | null | undefined) =>
-      values === undefined ? undefined : { values: values ?? [] };
     const token = await deps.identity.updateToken({
       id: input.params.id,
       name: body.name,
-      scopes: list(body.scopes),
-      ip_allowlist: list(body.ip_allowlist),
+      scopes: listOf(body.scopes),
+      ip_allowlist: listOf(body.ip_allowlist),
       // null clears the token's own limit (back to the platform's).
       rate_limit_per_minute: body.rate_limit_per_minute === null ? 0 : body.rate_limit_per_minute,
       password: body.password,
@@ -106,6 +115,27 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
     });
     return { data: presentToken(token) };
   });
+
+  handle(
+    app,
+    TOKEN_ROUTES.regenerate,
+    { schema: tokenSchemas.regenerate },
+    async (_q, _r, input) => {
+      const { body } = input;
+      const answer = await deps.identity.regenerateToken({
+        id: input.params.id,
+        expires_at: body.expires_at,
+        name: body.name,
+        scopes: listOf(body.scopes),
+        ip_allowlist: listOf(body.ip_allowlist),
+        rate_limit_per_minute: body.rate_limit_per_minute === null ? 0 : body.rate_limit_per_minute,
+        password: body.password,
+        two_factor_code: body.two_factor_code,
+        input_violations: violationsOf(input.errors),
+      });
+      return { data: { ...presentToken(answer.token!), token: answer.plain_text_token } };
+    },
+  );
 
   handle(app, TOKEN_ROUTES.revoke, { schema: tokenSchemas.revoke }, async (_req, reply, input) => {
     await deps.identity.revokeToken(input.params.id);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { secretWithChecksum, TOKEN_RANDOM_LENGTH } from '@inventory/access';
 
 const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-export const TOKEN_SECRET_LENGTH = 48;
 
 /** Unbiased random alphanumerics (rejection sampling over random bytes). */
 export function randomAlphanumeric(length: number): string {
@@ -18,8 +18,9 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export function newTokenSecret(): string {
-  return randomAlphanumeric(TOKEN_SECRET_LENGTH);
+/** The secret of token `id`: random alphanumerics and their checksum (ADR 0114). */
+export function newTokenSecret(id: number): string {
+  return secretWithChecksum(id, randomAlphanumeric(TOKEN_RANDOM_LENGTH));
 }
 
 export function hashesEqual(aHex: string, bHex: string): boolean {

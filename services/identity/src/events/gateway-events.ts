@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { EventPublisher, EventType, Logger, Outbox } from '@inventory/platform';
+import type { EventPublisher, EventType, Logger, Outbox, OutboxEntry } from '@inventory/platform';
+
+/** An entry of any event type, as `Outbox.withEvents` takes them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- payload types differ per entry
+export type AnyOutboxEntry = OutboxEntry<any>;
 
 /**
  * Events that make every gateway replica drop something it caches (token records, users:
@@ -23,9 +27,11 @@ export class GatewayEvents {
     tenantId: string,
     payload: P,
     change: () => Promise<R>,
+    /** Other events recorded with the change (an alert, an activity row): all or none. */
+    alongside: readonly AnyOutboxEntry[] = [],
   ): Promise<R> {
     const event = { id: randomUUID(), tenantId, payload };
-    const result = await this.outbox.withEvents([{ type, event }], change);
+    const result = await this.outbox.withEvents([{ type, event }, ...alongside], change);
     try {
       await this.publisher?.publish(type, event);
     } catch (error) {

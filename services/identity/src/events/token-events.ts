@@ -1,5 +1,5 @@
 import { tokenChanged, tokenRevoked } from '@inventory/events';
-import { GatewayEvents } from './gateway-events.js';
+import { GatewayEvents, type AnyOutboxEntry } from './gateway-events.js';
 
 export { GatewaysNotNotified } from './gateway-events.js';
 
@@ -15,12 +15,20 @@ export interface TokenRef {
  * drop its cached token record (ADR 0104), published before the caller is answered.
  */
 export class TokenEvents extends GatewayEvents {
-  revoked<R>(ref: TokenRef, change: () => Promise<R>): Promise<R> {
-    return this.notify(tokenRevoked, ref.tenantId, payloadOf(ref), change);
+  revoked<R>(
+    ref: TokenRef,
+    change: () => Promise<R>,
+    alongside?: readonly AnyOutboxEntry[],
+  ): Promise<R> {
+    return this.notify(tokenRevoked, ref.tenantId, payloadOf(ref), change, alongside);
   }
 
-  changed<R>(ref: TokenRef, change: () => Promise<R>): Promise<R> {
-    return this.notify(tokenChanged, ref.tenantId, payloadOf(ref), change);
+  changed<R>(
+    ref: TokenRef,
+    change: () => Promise<R>,
+    alongside?: readonly AnyOutboxEntry[],
+  ): Promise<R> {
+    return this.notify(tokenChanged, ref.tenantId, payloadOf(ref), change, alongside);
   }
 }
 

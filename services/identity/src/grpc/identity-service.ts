@@ -159,6 +159,31 @@ export function identityService(
       await useCases.revokeToken.execute(ctx.tenant(), actingUser(ctx), request.id);
       return {};
     },
+    regenerateToken: async (request, ctx) => {
+      const regenerated = await useCases.regenerateToken.execute(
+        ctx.tenant(),
+        actingUser(ctx),
+        request.id,
+        {
+          expiresAt: request.expires_at,
+          name: request.name,
+          scopes: request.scopes?.values,
+          ipAllowlist: request.ip_allowlist?.values,
+          rateLimitPerMinute: request.rate_limit_per_minute,
+          password: request.password,
+          twoFactorCode: request.two_factor_code,
+          inputViolations: request.input_violations,
+        },
+      );
+      return {
+        token: presentToken(regenerated.token),
+        plain_text_token: regenerated.plainTextToken,
+      };
+    },
+    reportLeakedTokens: async (request, ctx) => {
+      await useCases.reportLeakedTokens.execute(ctx.tenant(), request.tokens, request.url);
+      return {};
+    },
     listTokenRequests: async (request, ctx) => {
       const { rows, total } = await useCases.listTokenRequests.execute(
         ctx.tenant(),

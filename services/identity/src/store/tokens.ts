@@ -16,6 +16,11 @@ export interface TokenDocument {
   last_used_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /**
+   * The expiry alerts already raised, `<stage>@<expires_at ms>` (ADR 0118): a stage is raised once
+   * per expiry, whichever replica claims it first. Absent on tokens that never had one.
+   */
+  expiry_alerts?: string[];
 }
 
 const schema = new Schema<TokenDocument>(
@@ -33,10 +38,13 @@ const schema = new Schema<TokenDocument>(
     last_used_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    expiry_alerts: { type: [String], default: undefined },
   },
   { versionKey: false, collection: 'personal_access_tokens' },
 );
 schema.index({ tenant_id: 1, user_id: 1, revoked_at: 1 });
+// The expiry scan reads unrevoked tokens by expiry, across tenants.
+schema.index({ revoked_at: 1, expires_at: 1 });
 
 /** Active: not revoked and not past its expiry. */
 function activeFilter(now: Date) {
@@ -135,6 +143,38 @@ export class TokenRepository extends TenantScopedRepository<TokenDocument> {
       { id, ...owner, revoked_at: null },
       { $set: { revoked_at: new Date(), updated_at: new Date() } },
     );
+  }
+
+  /**
+   * Unrevoked tokens whose expiry is at or before `until` and after `since`, of every tenant:
+   * what the expiry alerts look at (ADR 0118), oldest expiry first, at most `limit`.
+   */
+  expiringAcrossTenants(since: Date, until: Date, limit: number): Promise<TokenDocument[]> {
+    return this.acrossTenants()
+      .find({ revoked_at: null, expires_at: { $gt: since, $lte: until } })
+      .sort({ expires_at: 1 })
+      .limit(limit)
+      .lean<TokenDocument[]>()
+      .exec();
+  }
+
+  /**
+   * Claims one expiry alert of a token: true for the one caller that records `mark` while the
+   * token is unrevoked and still expires at `expiresAt` (an extended or revoked token is not
+   * claimed), false for every other, on any replica.
+   */
+  async claimExpiryAlert(
+    tenantId: string,
+    id: number,
+    expiresAt: Date,
+    mark: string,
+  ): Promise<boolean> {
+    const claimed = await this.findOneAndUpdate(
+      tenantId,
+      { id, revoked_at: null, expires_at: expiresAt, expiry_alerts: { $ne: mark } },
+      { $push: { expiry_alerts: mark } },
+    );
+    return claimed !== null;
   }
 
   /** One bulk write for a batch; `$max` only moves forward, so out-of-order batches never set an older time. */

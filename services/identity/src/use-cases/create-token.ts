@@ -200,7 +200,7 @@ function newToken(
   { input, scopes, allowlist }: PendingCreation,
   now: Date,
 ): { token: TokenDocument; secret: string } {
-  const secret = newTokenSecret();
+  const secret = newTokenSecret(id);
   return {
     secret,
     token: {

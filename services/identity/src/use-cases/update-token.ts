@@ -1,17 +1,11 @@
-import {
-  notFound,
-  permissionDenied,
-  validationFailed,
-  type FieldViolation,
-} from '@inventory/platform';
-import { verifyPassword } from '../domain/password.js';
-import { addedElevatedScopes } from '@inventory/access';
+import { notFound, validationFailed, type FieldViolation } from '@inventory/platform';
 import { checkAllowlist, checkName, checkRateLimit, checkScopes } from '../domain/token-rules.js';
-import { messages, Violations } from '../domain/validation.js';
+import { Violations } from '../domain/validation.js';
 import type { TokenEvents } from '../events/token-events.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserRepository } from '../store/users.js';
-import { twoFactorRefusal, type SecondFactor } from './second-factor.js';
+import { confirmElevation } from './confirm-elevation.js';
+import type { SecondFactor } from './second-factor.js';
 
 export interface UpdateTokenInput {
   name?: string;
@@ -23,6 +17,26 @@ export interface UpdateTokenInput {
   twoFactorCode?: string;
   /** The gateway's type errors, answered together with these rules' (one 422). */
   inputViolations?: readonly FieldViolation[];
+}
+
+/** The settings a change names (the others are left as they are), checked by the token rules. */
+export function settingsToChange(
+  input: Pick<UpdateTokenInput, 'name' | 'scopes' | 'ipAllowlist' | 'rateLimitPerMinute'>,
+  violations: Violations,
+): Partial<TokenDocument> {
+  const set: Partial<TokenDocument> = {};
+  if (input.name !== undefined) {
+    checkName(input.name, violations);
+    set.name = input.name.trim();
+  }
+  if (input.scopes !== undefined) set.scopes = checkScopes(input.scopes, violations);
+  if (input.ipAllowlist !== undefined)
+    set.ip_allowlist = checkAllowlist(input.ipAllowlist, violations);
+  if (input.rateLimitPerMinute !== undefined) {
+    if (input.rateLimitPerMinute !== 0) checkRateLimit(input.rateLimitPerMinute, violations);
+    set.rate_limit_per_minute = input.rateLimitPerMinute === 0 ? null : input.rateLimitPerMinute;
+  }
+  return set;
 }
 
 export class UpdateToken {
@@ -43,41 +57,16 @@ export class UpdateToken {
     if (!token) throw notFound('Personal access token not found.');
 
     const violations = new Violations(input.inputViolations);
-    const set: Partial<TokenDocument> = {};
-    if (input.name !== undefined) {
-      checkName(input.name, violations);
-      set.name = input.name.trim();
-    }
-    if (input.scopes !== undefined) set.scopes = checkScopes(input.scopes, violations);
-    if (input.ipAllowlist !== undefined)
-      set.ip_allowlist = checkAllowlist(input.ipAllowlist, violations);
-    if (input.rateLimitPerMinute !== undefined) {
-      if (input.rateLimitPerMinute !== 0) checkRateLimit(input.rateLimitPerMinute, violations);
-      set.rate_limit_per_minute = input.rateLimitPerMinute === 0 ? null : input.rateLimitPerMinute;
-    }
+    const set = settingsToChange(input, violations);
     if (!violations.empty) throw validationFailed(violations.list);
 
     // Adding a :write or :manage scope re-authenticates the user in the same request.
-    if (set.scopes && addedElevatedScopes(token.scopes, set.scopes).length > 0) {
-      const user = await this.users.findById(tenantId, userId);
-      if (!user) throw notFound('User not found.');
-      const missing = [];
-      if (!input.password)
-        missing.push({ field: 'password', description: messages.required('password') });
-      if (user.two_factor_enabled && !input.twoFactorCode)
-        missing.push({
-          field: 'two_factor_code',
-          description: messages.required('two_factor_code'),
-        });
-      if (missing.length > 0) throw validationFailed(missing);
-      if (!(await verifyPassword(input.password!, user.password_hash)))
-        throw permissionDenied('The provided password is incorrect.', 'invalid_password');
-      if (user.two_factor_enabled) {
-        const outcome = await this.secondFactor.verify(user, input.twoFactorCode!);
-        if (outcome !== 'ok')
-          throw permissionDenied(twoFactorRefusal(outcome), 'invalid_two_factor_code');
-      }
-    }
+    await confirmElevation(this.users, this.secondFactor, tenantId, userId, {
+      before: token.scopes,
+      after: set.scopes,
+      password: input.password,
+      twoFactorCode: input.twoFactorCode,
+    });
 
     const updated = await this.events.changed({ tenantId, tokenId, userId }, () =>
       this.tokens.update(tenantId, userId, tokenId, set),

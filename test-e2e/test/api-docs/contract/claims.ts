@@ -21,6 +21,8 @@ export const IDENTITY_CLAIMS: Record<string, number[]> = {
   deletePersonalAccessTokensById: [204, 400, 413, ...GATED_NO_422],
   getPersonalAccessTokensByIdRequests: [200, ...GATED],
   getPersonalAccessTokensByIdUsage: [200, ...GATED],
+  postPersonalAccessTokensByIdRegenerate: [200, 400, 413, 415, ...GATED],
+  postCredentialsRevoke: [202, 400, 413, 415, 404, 422, 429, 503],
 };
 
 export const PARCEL_TRACKING_CLAIMS: Record<string, number[]> = {

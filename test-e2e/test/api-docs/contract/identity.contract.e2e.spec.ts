@@ -137,6 +137,14 @@ describe('contract: sign-in, user, two-factor, personal access tokens', { shuffl
     const badDays = { params: { path: { id: Number(id) }, query: { days: 'abc' } } } as never;
     expect((await api.GET(`${TOKENS}/{id}/usage`, badDays)).response.status).toBe(422);
 
+    const regenerated = await api.POST(`${TOKENS}/{id}/regenerate`, { ...path, body: {} as never });
+    expect(regenerated.data).toMatchObject({ data: { token: expect.any(String) } });
+    const badExpiry = await api.POST(`${TOKENS}/{id}/regenerate`, {
+      ...path,
+      body: { expires_at: 'soon' } as never,
+    });
+    expect(badExpiry.response.status).toBe(422);
+
     expect((await api.DELETE(`${TOKENS}/{id}`, path)).response.status).toBe(204);
     const unknown = { params: { path: { id: '999999' } } };
     expect(
@@ -144,10 +152,42 @@ describe('contract: sign-in, user, two-factor, personal access tokens', { shuffl
         .status,
     ).toBe(404);
     expect((await api.DELETE(`${TOKENS}/{id}`, unknown)).response.status).toBe(404);
+    expect(
+      (await api.POST(`${TOKENS}/{id}/regenerate`, { ...unknown, body: {} as never })).response
+        .status,
+    ).toBe(404);
     const theirs = { params: { path: { id: String((await c.otherTenant()).tokenId) } } };
     expect((await api.DELETE(`${TOKENS}/{id}`, theirs)).response.status).toBe(404);
     expect((await api.GET(`${TOKENS}/{id}/requests`, unknown)).response.status).toBe(404);
     expect((await api.GET(`${TOKENS}/{id}/usage`, unknown)).response.status).toBe(404);
+  });
+
+  it('leak reports: 202 whatever was reported, 422 for a bad body, 429 once the address’s minute is spent', async () => {
+    const anonymous = c.api({ token: undefined });
+    const victim = await c.tokenFor({});
+    const reported = await anonymous.POST('/api/credentials/revoke', {
+      body: { credentials: [victim.token], url: 'https://example.test/paste' } as never,
+    });
+    expect(reported.response.status).toBe(202);
+    expect((await c.api({ token: victim.token }).GET('/api/user')).response.status).toBe(401);
+    const empty = await anonymous.POST('/api/credentials/revoke', {
+      body: { credentials: [] } as never,
+    });
+    expect(empty.error).toMatchObject({ errors: { credentials: [expect.any(String)] } });
+    // From an address of its own (a trusted proxy's X-Forwarded-For), so the sweeps that follow
+    // keep this address's budget.
+    const proxied = await c.gatewayWith({ TRUSTED_PROXIES: '127.0.0.1' });
+    const elsewhere = contractClient(c.ledger, {
+      gatewayUrl: proxied.url,
+      host: c.tenant.fixture.host,
+      headers: { 'x-forwarded-for': '198.51.100.9' },
+    });
+    let status = 202;
+    for (let attempt = 0; attempt < 11 && status !== 429; attempt++)
+      status = (
+        await elsewhere.POST('/api/credentials/revoke', { body: { credentials: ['1|x'] } as never })
+      ).response.status;
+    expect(status).toBe(429);
   });
 
   describeGateSweeps(sweeps);

@@ -10,6 +10,7 @@ import { MAX_ACTIVE_TOKENS } from '@inventory/access';
 import { TokenForm } from './token-form.js';
 import { expiryBadge } from './scopes.js';
 import { NewTokenSecret } from './new-token-secret.js';
+import { RegenerateForm } from './regenerate-form.js';
 
 /** "expires in 12 days" (the date on hover), "expired", "never expires". */
 export function ExpiryBadge(props: { expiresAt: string | null }) {
@@ -33,7 +34,10 @@ export function TokensPage() {
     `tokens:${page}`,
   );
   const [mode, setMode] = useState<
-    { kind: 'list' } | { kind: 'create' } | { kind: 'edit'; token: Token }
+    | { kind: 'list' }
+    | { kind: 'create' }
+    | { kind: 'edit'; token: Token }
+    | { kind: 'regenerate'; token: Token }
   >({ kind: 'list' });
   const [created, setCreated] = useState<(Token & Partial<NewToken>) | null>(null);
   const [notice, setNotice] = useState('');
@@ -78,6 +82,17 @@ export function TokensPage() {
             </p>
           )}
         </div>
+      ) : mode.kind === 'regenerate' ? (
+        <RegenerateForm
+          token={mode.token}
+          onCancel={() => setMode({ kind: 'list' })}
+          onDone={(regenerated) => {
+            setMode({ kind: 'list' });
+            setCreated(regenerated);
+            setNotice(`Regenerated “${regenerated.name}”: the previous token no longer works.`);
+            tokens.reload();
+          }}
+        />
       ) : (
         <TokenForm
           token={mode.kind === 'edit' ? mode.token : undefined}
@@ -138,6 +153,12 @@ export function TokensPage() {
                         <td class="actions" data-label="Actions">
                           <button type="button" onClick={() => start({ kind: 'edit', token })}>
                             Edit
+                          </button>
+                          <button
+                            type="button"
+                            onClick={() => start({ kind: 'regenerate', token })}
+                          >
+                            Regenerate
                           </button>
                           <ConfirmButton
                             label="Revoke"

@@ -27,7 +27,8 @@ export interface AlertRaised {
   key: string;
   /**
    * One of the kinds in libs/events ALERT_KINDS (quota_warning, quota_exhausted,
-   * inbound_shipment_delivered, rma_delivered, webhook_subscription_deactivated).
+   * inbound_shipment_delivered, rma_delivered, webhook_subscription_deactivated,
+   * token_leak_reported, token_expiring, token_expired).
    */
   kind: string;
   /** "normal" or "high". */

@@ -308,6 +308,35 @@ export interface GetTokenUsageResponse {
   usage?: TokenUsage | undefined;
 }
 
+export interface ReportLeakedTokensRequest {
+  /** Whole tokens, `<id>|<secret>`, as found; anything else is ignored. */
+  tokens: string[];
+  /** Where they were found (a URL or a short description); shown to each owner. */
+  url: string;
+}
+
+export interface ReportLeakedTokensResponse {}
+
+/** Fields left out keep the token's current value; `expires_at` left out means no expiry. */
+export interface RegenerateTokenRequest {
+  id: number;
+  expires_at?: Date | undefined;
+  name?: string | undefined;
+  scopes?: StringList | undefined;
+  ip_allowlist?: StringList | undefined;
+  /** 0 removes the token's own limit. */
+  rate_limit_per_minute?: number | undefined;
+  password?: string | undefined;
+  two_factor_code?: string | undefined;
+  input_violations: FieldViolation[];
+}
+
+export interface RegenerateTokenResponse {
+  token?: Token | undefined;
+  /** `<id>|<secret>`, returned once. */
+  plain_text_token: string;
+}
+
 function createBaseTenant(): Tenant {
   return { id: '', slug: '', name: '', domains: [], created_at: undefined };
 }
@@ -5202,6 +5231,493 @@ export const GetTokenUsageResponse: MessageFns<GetTokenUsageResponse> = {
   },
 };
 
+function createBaseReportLeakedTokensRequest(): ReportLeakedTokensRequest {
+  return { tokens: [], url: '' };
+}
+
+export const ReportLeakedTokensRequest: MessageFns<ReportLeakedTokensRequest> = {
+  encode(
+    message: ReportLeakedTokensRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.tokens) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.url !== '') {
+      writer.uint32(18).string(message.url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReportLeakedTokensRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReportLeakedTokensRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tokens.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReportLeakedTokensRequest {
+    return {
+      tokens: globalThis.Array.isArray(object?.tokens)
+        ? object.tokens.map((e: any) => globalThis.String(e))
+        : [],
+      url: isSet(object.url) ? globalThis.String(object.url) : '',
+    };
+  },
+
+  toJSON(message: ReportLeakedTokensRequest): unknown {
+    const obj: any = {};
+    if (message.tokens?.length) {
+      obj.tokens = message.tokens;
+    }
+    if (message.url !== '') {
+      obj.url = message.url;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReportLeakedTokensRequest>, I>>(
+    base?: I,
+  ): ReportLeakedTokensRequest {
+    return ReportLeakedTokensRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReportLeakedTokensRequest>, I>>(
+    object: I,
+  ): ReportLeakedTokensRequest {
+    const message = createBaseReportLeakedTokensRequest();
+    message.tokens = object.tokens?.map((e) => e) || [];
+    message.url = object.url ?? '';
+    return message;
+  },
+};
+
+function createBaseReportLeakedTokensResponse(): ReportLeakedTokensResponse {
+  return {};
+}
+
+export const ReportLeakedTokensResponse: MessageFns<ReportLeakedTokensResponse> = {
+  encode(_: ReportLeakedTokensResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReportLeakedTokensResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReportLeakedTokensResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ReportLeakedTokensResponse {
+    return {};
+  },
+
+  toJSON(_: ReportLeakedTokensResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReportLeakedTokensResponse>, I>>(
+    base?: I,
+  ): ReportLeakedTokensResponse {
+    return ReportLeakedTokensResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReportLeakedTokensResponse>, I>>(
+    _: I,
+  ): ReportLeakedTokensResponse {
+    const message = createBaseReportLeakedTokensResponse();
+    return message;
+  },
+};
+
+function createBaseRegenerateTokenRequest(): RegenerateTokenRequest {
+  return {
+    id: 0,
+    expires_at: undefined,
+    name: undefined,
+    scopes: undefined,
+    ip_allowlist: undefined,
+    rate_limit_per_minute: undefined,
+    password: undefined,
+    two_factor_code: undefined,
+    input_violations: [],
+  };
+}
+
+export const RegenerateTokenRequest: MessageFns<RegenerateTokenRequest> = {
+  encode(message: RegenerateTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.expires_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.expires_at), writer.uint32(18).fork()).join();
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.scopes !== undefined) {
+      StringList.encode(message.scopes, writer.uint32(34).fork()).join();
+    }
+    if (message.ip_allowlist !== undefined) {
+      StringList.encode(message.ip_allowlist, writer.uint32(42).fork()).join();
+    }
+    if (message.rate_limit_per_minute !== undefined) {
+      writer.uint32(48).int32(message.rate_limit_per_minute);
+    }
+    if (message.password !== undefined) {
+      writer.uint32(58).string(message.password);
+    }
+    if (message.two_factor_code !== undefined) {
+      writer.uint32(66).string(message.two_factor_code);
+    }
+    for (const v of message.input_violations) {
+      FieldViolation.encode(v!, writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegenerateTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegenerateTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expires_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.scopes = StringList.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.ip_allowlist = StringList.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.rate_limit_per_minute = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.two_factor_code = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegenerateTokenRequest {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      expires_at: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+          ? fromJsonTimestamp(object.expires_at)
+          : undefined,
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      scopes: isSet(object.scopes) ? StringList.fromJSON(object.scopes) : undefined,
+      ip_allowlist: isSet(object.ipAllowlist)
+        ? StringList.fromJSON(object.ipAllowlist)
+        : isSet(object.ip_allowlist)
+          ? StringList.fromJSON(object.ip_allowlist)
+          : undefined,
+      rate_limit_per_minute: isSet(object.rateLimitPerMinute)
+        ? globalThis.Number(object.rateLimitPerMinute)
+        : isSet(object.rate_limit_per_minute)
+          ? globalThis.Number(object.rate_limit_per_minute)
+          : undefined,
+      password: isSet(object.password) ? globalThis.String(object.password) : undefined,
+      two_factor_code: isSet(object.twoFactorCode)
+        ? globalThis.String(object.twoFactorCode)
+        : isSet(object.two_factor_code)
+          ? globalThis.String(object.two_factor_code)
+          : undefined,
+      input_violations: globalThis.Array.isArray(object?.inputViolations)
+        ? object.inputViolations.map((e: any) => FieldViolation.fromJSON(e))
+        : globalThis.Array.isArray(object?.input_violations)
+          ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
+          : [],
+    };
+  },
+
+  toJSON(message: RegenerateTokenRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.expires_at !== undefined) {
+      obj.expiresAt = message.expires_at.toISOString();
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.scopes !== undefined) {
+      obj.scopes = StringList.toJSON(message.scopes);
+    }
+    if (message.ip_allowlist !== undefined) {
+      obj.ipAllowlist = StringList.toJSON(message.ip_allowlist);
+    }
+    if (message.rate_limit_per_minute !== undefined) {
+      obj.rateLimitPerMinute = Math.round(message.rate_limit_per_minute);
+    }
+    if (message.password !== undefined) {
+      obj.password = message.password;
+    }
+    if (message.two_factor_code !== undefined) {
+      obj.twoFactorCode = message.two_factor_code;
+    }
+    if (message.input_violations?.length) {
+      obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegenerateTokenRequest>, I>>(
+    base?: I,
+  ): RegenerateTokenRequest {
+    return RegenerateTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegenerateTokenRequest>, I>>(
+    object: I,
+  ): RegenerateTokenRequest {
+    const message = createBaseRegenerateTokenRequest();
+    message.id = object.id ?? 0;
+    message.expires_at = object.expires_at ?? undefined;
+    message.name = object.name ?? undefined;
+    message.scopes =
+      object.scopes !== undefined && object.scopes !== null
+        ? StringList.fromPartial(object.scopes)
+        : undefined;
+    message.ip_allowlist =
+      object.ip_allowlist !== undefined && object.ip_allowlist !== null
+        ? StringList.fromPartial(object.ip_allowlist)
+        : undefined;
+    message.rate_limit_per_minute = object.rate_limit_per_minute ?? undefined;
+    message.password = object.password ?? undefined;
+    message.two_factor_code = object.two_factor_code ?? undefined;
+    message.input_violations =
+      object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRegenerateTokenResponse(): RegenerateTokenResponse {
+  return { token: undefined, plain_text_token: '' };
+}
+
+export const RegenerateTokenResponse: MessageFns<RegenerateTokenResponse> = {
+  encode(
+    message: RegenerateTokenResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.token !== undefined) {
+      Token.encode(message.token, writer.uint32(10).fork()).join();
+    }
+    if (message.plain_text_token !== '') {
+      writer.uint32(18).string(message.plain_text_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegenerateTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegenerateTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = Token.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.plain_text_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegenerateTokenResponse {
+    return {
+      token: isSet(object.token) ? Token.fromJSON(object.token) : undefined,
+      plain_text_token: isSet(object.plainTextToken)
+        ? globalThis.String(object.plainTextToken)
+        : isSet(object.plain_text_token)
+          ? globalThis.String(object.plain_text_token)
+          : '',
+    };
+  },
+
+  toJSON(message: RegenerateTokenResponse): unknown {
+    const obj: any = {};
+    if (message.token !== undefined) {
+      obj.token = Token.toJSON(message.token);
+    }
+    if (message.plain_text_token !== '') {
+      obj.plainTextToken = message.plain_text_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegenerateTokenResponse>, I>>(
+    base?: I,
+  ): RegenerateTokenResponse {
+    return RegenerateTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegenerateTokenResponse>, I>>(
+    object: I,
+  ): RegenerateTokenResponse {
+    const message = createBaseRegenerateTokenResponse();
+    message.token =
+      object.token !== undefined && object.token !== null
+        ? Token.fromPartial(object.token)
+        : undefined;
+    message.plain_text_token = object.plain_text_token ?? '';
+    return message;
+  },
+};
+
 /**
  * Tenants, users, web sessions and personal access tokens. Every method except
  * the tenant look-ups reads the tenant from `x-tenant-id` metadata and, where it
@@ -5433,6 +5949,41 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): GetTokenUsageResponse =>
       GetTokenUsageResponse.decode(value),
   },
+  /**
+   * Tokens reported as leaked (public, no acting user): each one whose whole secret matches an
+   * unrevoked token of the tenant is revoked, and its owner alerted (docs/decisions/0115). The
+   * answer says nothing about what was found.
+   */
+  reportLeakedTokens: {
+    path: '/inventory.identity.v1.IdentityService/ReportLeakedTokens' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReportLeakedTokensRequest): Buffer =>
+      Buffer.from(ReportLeakedTokensRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReportLeakedTokensRequest =>
+      ReportLeakedTokensRequest.decode(value),
+    responseSerialize: (value: ReportLeakedTokensResponse): Buffer =>
+      Buffer.from(ReportLeakedTokensResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReportLeakedTokensResponse =>
+      ReportLeakedTokensResponse.decode(value),
+  },
+  /**
+   * A new secret for the acting user's token, with its settings kept or changed as given and a
+   * new expiry; the old secret stops working at once (docs/decisions/0116).
+   */
+  regenerateToken: {
+    path: '/inventory.identity.v1.IdentityService/RegenerateToken' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RegenerateTokenRequest): Buffer =>
+      Buffer.from(RegenerateTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RegenerateTokenRequest =>
+      RegenerateTokenRequest.decode(value),
+    responseSerialize: (value: RegenerateTokenResponse): Buffer =>
+      Buffer.from(RegenerateTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RegenerateTokenResponse =>
+      RegenerateTokenResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -5467,6 +6018,17 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   revokeToken: handleUnaryCall<RevokeTokenRequest, RevokeTokenResponse>;
   listTokenRequests: handleUnaryCall<ListTokenRequestsRequest, ListTokenRequestsResponse>;
   getTokenUsage: handleUnaryCall<GetTokenUsageRequest, GetTokenUsageResponse>;
+  /**
+   * Tokens reported as leaked (public, no acting user): each one whose whole secret matches an
+   * unrevoked token of the tenant is revoked, and its owner alerted (docs/decisions/0115). The
+   * answer says nothing about what was found.
+   */
+  reportLeakedTokens: handleUnaryCall<ReportLeakedTokensRequest, ReportLeakedTokensResponse>;
+  /**
+   * A new secret for the acting user's token, with its settings kept or changed as given and a
+   * new expiry; the old secret stops working at once (docs/decisions/0116).
+   */
+  regenerateToken: handleUnaryCall<RegenerateTokenRequest, RegenerateTokenResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -5745,6 +6307,45 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetTokenUsageResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Tokens reported as leaked (public, no acting user): each one whose whole secret matches an
+   * unrevoked token of the tenant is revoked, and its owner alerted (docs/decisions/0115). The
+   * answer says nothing about what was found.
+   */
+  reportLeakedTokens(
+    request: ReportLeakedTokensRequest,
+    callback: (error: ServiceError | null, response: ReportLeakedTokensResponse) => void,
+  ): ClientUnaryCall;
+  reportLeakedTokens(
+    request: ReportLeakedTokensRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReportLeakedTokensResponse) => void,
+  ): ClientUnaryCall;
+  reportLeakedTokens(
+    request: ReportLeakedTokensRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReportLeakedTokensResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A new secret for the acting user's token, with its settings kept or changed as given and a
+   * new expiry; the old secret stops working at once (docs/decisions/0116).
+   */
+  regenerateToken(
+    request: RegenerateTokenRequest,
+    callback: (error: ServiceError | null, response: RegenerateTokenResponse) => void,
+  ): ClientUnaryCall;
+  regenerateToken(
+    request: RegenerateTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RegenerateTokenResponse) => void,
+  ): ClientUnaryCall;
+  regenerateToken(
+    request: RegenerateTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RegenerateTokenResponse) => void,
   ): ClientUnaryCall;
 }
 

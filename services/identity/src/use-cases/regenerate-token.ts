@@ -1,0 +1,94 @@
+import { MAX_ACTIVE_TOKENS } from '@inventory/access';
+import {
+  activityEntry,
+  PERSONAL_ACCESS_TOKEN_SUBJECT,
+  type TokenActivityEventName,
+} from '@inventory/events';
+import { failedPrecondition, notFound, validationFailed } from '@inventory/platform';
+import { newTokenSecret, sha256Hex } from '../domain/secrets.js';
+import { checkExpiry } from '../domain/token-rules.js';
+import { Violations } from '../domain/validation.js';
+import type { TokenEvents } from '../events/token-events.js';
+import type { TokenRepository } from '../store/tokens.js';
+import type { UserRepository } from '../store/users.js';
+import { confirmElevation } from './confirm-elevation.js';
+import type { CreatedToken } from './create-token.js';
+import type { SecondFactor } from './second-factor.js';
+import { settingsToChange, type UpdateTokenInput } from './update-token.js';
+
+export interface RegenerateTokenInput extends UpdateTokenInput {
+  /** The new expiry; undefined: the token never expires (as on creation). */
+  expiresAt?: Date;
+}
+
+/**
+ * A new secret for the same token (ADR 0116): its id, history and settings stay, any setting
+ * given changes as an edit would (adding a :write or :manage scope asks for the password), and
+ * it gets a new expiry. The new `<id>|<secret>` is answered once. The old secret stops working on
+ * the next request: the change reaches every gateway before this returns, as an edit does.
+ */
+export class RegenerateToken {
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly users: UserRepository,
+    private readonly secondFactor: SecondFactor,
+    private readonly events: TokenEvents,
+  ) {}
+
+  async execute(
+    tenantId: string,
+    userId: number,
+    tokenId: number,
+    input: RegenerateTokenInput,
+  ): Promise<CreatedToken> {
+    const token = await this.tokens.findOwned(tenantId, userId, tokenId);
+    if (!token) throw notFound('Personal access token not found.');
+    const now = new Date();
+    const violations = new Violations(input.inputViolations);
+    const set = settingsToChange(input, violations);
+    checkExpiry(input.expiresAt, now, violations);
+    if (!violations.empty) throw validationFailed(violations.list);
+
+    await confirmElevation(this.users, this.secondFactor, tenantId, userId, {
+      before: token.scopes,
+      after: set.scopes,
+      password: input.password,
+      twoFactorCode: input.twoFactorCode,
+    });
+    // An expired token brought back counts again towards the 50 (ADR 0102).
+    const wasExpired = token.expires_at !== null && token.expires_at <= now;
+    if (wasExpired && (await this.tokens.countActive(tenantId, userId, now)) >= MAX_ACTIVE_TOKENS)
+      throw failedPrecondition(
+        'token_limit_reached',
+        `You may hold at most ${MAX_ACTIVE_TOKENS} active personal access tokens. Revoke one first.`,
+      );
+
+    const secret = newTokenSecret(token.id);
+    const event: TokenActivityEventName = 'token_regenerated';
+    const updated = await this.events.changed(
+      { tenantId, tokenId, userId },
+      () =>
+        this.tokens.update(tenantId, userId, tokenId, {
+          ...set,
+          secret_hash: sha256Hex(secret),
+          expires_at: input.expiresAt ?? null,
+        }),
+      [
+        activityEntry({
+          tenantId,
+          event,
+          description: `Personal access token "${(set.name ?? token.name).slice(0, 255)}" regenerated`,
+          subject: { type: PERSONAL_ACCESS_TOKEN_SUBJECT, id: token.id },
+          causerId: String(userId),
+          properties: {
+            token_id: token.id,
+            expires_at: input.expiresAt?.toISOString() ?? null,
+          },
+          occurredAt: now,
+        }),
+      ],
+    );
+    if (!updated) throw notFound('Personal access token not found.');
+    return { token: updated, plainTextToken: `${updated.id}|${secret}` };
+  }
+}
