@@ -79,6 +79,52 @@ describe('the 50-active-token limit across two identity replicas', () => {
     expect(stored).toBe(50);
   });
 
+  it('brings back expired tokens by regenerate only into free slots, under the same lease, across both replicas', async () => {
+    const { tenantId, userId } = await newUser('limit-regenerate');
+    const create = (name: string) =>
+      as(tenantId, userId, () =>
+        first.client.call.createToken({
+          name,
+          scopes: ['orders:read'],
+          ip_allowlist: [],
+          input_violations: [],
+        }),
+      );
+    const expired = [];
+    for (let i = 0; i < 10; i++) expired.push((await create(`old${i}`)).token!.id);
+    await first.service.mongo
+      .collection('personal_access_tokens')
+      .updateMany(
+        { tenant_id: tenantId, id: { $in: expired } },
+        { $set: { expires_at: new Date(Date.now() - 60_000) } },
+      );
+    // 48 active: two slots left for ten expired tokens brought back at once.
+    for (let i = 0; i < 48; i++) await create(`live${i}`);
+    const outcomes = await Promise.all(
+      expired.map((id, i) =>
+        as(tenantId, userId, () =>
+          (i % 2 === 0 ? first.client : secondClient).call.regenerateToken({
+            id,
+            expires_at: new Date(Date.now() + 86_400_000),
+            input_violations: [],
+          }),
+        ).then(
+          () => 'regenerated',
+          (error: unknown) => describeCallError(error).reason,
+        ),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === 'regenerated')).toHaveLength(2);
+    expect(outcomes.filter((outcome) => outcome === 'token_limit_reached')).toHaveLength(8);
+    const active = await first.service.mongo.collection('personal_access_tokens').countDocuments({
+      tenant_id: tenantId,
+      user_id: userId,
+      revoked_at: null,
+      $or: [{ expires_at: null }, { expires_at: { $gt: new Date() } }],
+    });
+    expect(active).toBe(50);
+  });
+
   it("refuses an invalid creation alone, without failing the burst it arrived in or another user's creation", async () => {
     const busy = await newUser('limit-busy');
     const other = await newUser('limit-other');

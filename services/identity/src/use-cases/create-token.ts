@@ -1,14 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { MAX_ACTIVE_TOKENS } from '@inventory/access';
-import {
-  AppError,
-  failedPrecondition,
-  type FieldViolation,
-  notFound,
-  unavailable,
-  validationFailed,
-} from '@inventory/platform';
+import { AppError, type FieldViolation, validationFailed } from '@inventory/platform';
 import { newTokenSecret, sha256Hex } from '../domain/secrets.js';
 import {
   checkAllowlist,
@@ -20,6 +12,7 @@ import {
 import { Violations } from '../domain/validation.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserRepository } from '../store/users.js';
+import { tokenLimitReached, withTokenLease } from './token-slots.js';
 
 /** A token made, with the plain `<id>|<secret>` its caller sees once. */
 export interface CreatedToken {
@@ -37,9 +30,6 @@ export interface CreateTokenInput {
   inputViolations?: readonly FieldViolation[];
 }
 
-const LEASE_MS = 5_000;
-const WAIT_LIMIT_MS = 4_000;
-
 interface PendingCreation {
   input: CreateTokenInput;
   scopes: string[];
@@ -49,12 +39,6 @@ interface PendingCreation {
   resolve(response: CreatedToken): void;
   reject(error: unknown): void;
 }
-
-const limitReached = () =>
-  failedPrecondition(
-    'token_limit_reached',
-    `You may hold at most ${MAX_ACTIVE_TOKENS} active personal access tokens. Revoke one first.`,
-  );
 
 const callerGone = () =>
   new AppError(
@@ -139,7 +123,7 @@ export class CreateToken {
     userId: number,
     group: PendingCreation[],
   ): Promise<Array<CreatedToken | Error>> {
-    return this.withLease(tenantId, userId, async () => {
+    return withTokenLease(this.users, tenantId, userId, async () => {
       const now = new Date();
       let room = Math.max(
         0,
@@ -154,7 +138,7 @@ export class CreateToken {
         else if (room > 0) {
           admitted.push(index);
           room--;
-        } else outcomes[index] = limitReached();
+        } else outcomes[index] = tokenLimitReached();
       });
       if (admitted.length === 0) return outcomes;
       const firstId = await this.tokens.reserveIds(admitted.length);
@@ -170,26 +154,6 @@ export class CreateToken {
       });
       return outcomes;
     });
-  }
-
-  private async withLease<T>(tenantId: string, userId: number, task: () => Promise<T>): Promise<T> {
-    const users = this.users;
-    if (!(await users.findById(tenantId, userId))) throw notFound('User not found.');
-    const owner = randomUUID();
-    const deadline = Date.now() + WAIT_LIMIT_MS;
-    while (!(await users.acquireTokenLease(tenantId, userId, owner, LEASE_MS))) {
-      if (Date.now() > deadline)
-        throw unavailable(
-          'token_create_contended',
-          'Another token is being created for this user; try again.',
-        );
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
-    }
-    try {
-      return await task();
-    } finally {
-      await users.releaseTokenLease(tenantId, userId, owner);
-    }
   }
 }
 

@@ -4,7 +4,7 @@ import {
   PERSONAL_ACCESS_TOKEN_SUBJECT,
   type TokenActivityEventName,
 } from '@inventory/events';
-import { failedPrecondition, notFound, validationFailed } from '@inventory/platform';
+import { notFound, validationFailed } from '@inventory/platform';
 import { newTokenSecret, sha256Hex } from '../domain/secrets.js';
 import { checkExpiry } from '../domain/token-rules.js';
 import { Violations } from '../domain/validation.js';
@@ -14,6 +14,7 @@ import type { UserRepository } from '../store/users.js';
 import { confirmElevation } from './confirm-elevation.js';
 import type { CreatedToken } from './create-token.js';
 import type { SecondFactor } from './second-factor.js';
+import { tokenLimitReached, withTokenLease } from './token-slots.js';
 import { settingsToChange, type UpdateTokenInput } from './update-token.js';
 
 export interface RegenerateTokenInput extends UpdateTokenInput {
@@ -55,39 +56,44 @@ export class RegenerateToken {
       password: input.password,
       twoFactorCode: input.twoFactorCode,
     });
-    // An expired token brought back counts again towards the 50 (ADR 0102).
+    // An expired token brought back takes one of the 50 slots again: counted and written under
+    // the user's token lease, as a creation is (ADR 0102).
     const wasExpired = token.expires_at !== null && token.expires_at <= now;
-    if (wasExpired && (await this.tokens.countActive(tenantId, userId, now)) >= MAX_ACTIVE_TOKENS)
-      throw failedPrecondition(
-        'token_limit_reached',
-        `You may hold at most ${MAX_ACTIVE_TOKENS} active personal access tokens. Revoke one first.`,
-      );
-
     const secret = newTokenSecret(token.id);
     const event: TokenActivityEventName = 'token_regenerated';
-    const updated = await this.events.changed(
-      { tenantId, tokenId, userId },
-      () =>
-        this.tokens.update(tenantId, userId, tokenId, {
-          ...set,
-          secret_hash: sha256Hex(secret),
-          expires_at: input.expiresAt ?? null,
-        }),
-      [
-        activityEntry({
-          tenantId,
-          event,
-          description: `Personal access token "${(set.name ?? token.name).slice(0, 255)}" regenerated`,
-          subject: { type: PERSONAL_ACCESS_TOKEN_SUBJECT, id: token.id },
-          causerId: String(userId),
-          properties: {
-            token_id: token.id,
-            expires_at: input.expiresAt?.toISOString() ?? null,
-          },
-          occurredAt: now,
-        }),
-      ],
-    );
+    const write = async () => {
+      if (
+        wasExpired &&
+        (await this.tokens.countActive(tenantId, userId, new Date())) >= MAX_ACTIVE_TOKENS
+      )
+        throw tokenLimitReached();
+      return this.events.changed(
+        { tenantId, tokenId, userId },
+        () =>
+          this.tokens.update(tenantId, userId, tokenId, {
+            ...set,
+            secret_hash: sha256Hex(secret),
+            expires_at: input.expiresAt ?? null,
+          }),
+        [
+          activityEntry({
+            tenantId,
+            event,
+            description: `Personal access token "${(set.name ?? token.name).slice(0, 255)}" regenerated`,
+            subject: { type: PERSONAL_ACCESS_TOKEN_SUBJECT, id: token.id },
+            causerId: String(userId),
+            properties: {
+              token_id: token.id,
+              expires_at: input.expiresAt?.toISOString() ?? null,
+            },
+            occurredAt: now,
+          }),
+        ],
+      );
+    };
+    const updated = wasExpired
+      ? await withTokenLease(this.users, tenantId, userId, write)
+      : await write();
     if (!updated) throw notFound('Personal access token not found.');
     return { token: updated, plainTextToken: `${updated.id}|${secret}` };
   }
