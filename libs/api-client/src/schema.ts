@@ -633,7 +633,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * One tracked shipment (its page in the web app)
+     * One tracked shipment with its checkpoint timeline (its page in the web app)
      * @description Any valid token, or a web session.
      */
     get: operations['getIntegrationsParcelTrackingInstancesByInstanceTrackingsByTracking'];
@@ -1741,6 +1741,16 @@ export interface components {
         stopped_at: string | null;
         /** Format: date-time */
         created_at: string | null;
+        /** @description The carrier checkpoints kept for the row, newest first (at most 100). */
+        checkpoints: {
+          /** Format: date-time */
+          occurred_at: string;
+          description: string;
+          location: string;
+          status: string;
+          sub_status: string;
+          stage: string;
+        }[];
       };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceWebhooksResponse: {

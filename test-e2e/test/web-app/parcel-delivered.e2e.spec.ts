@@ -194,6 +194,14 @@ describe(
         expect(await facts.getByRole('link', { name: 'SO-702 / F1' }).getAttribute('href')).toBe(
           '/sales-orders/702/fulfillments/1',
         );
+        // Every carrier checkpoint the pushes carried, newest first, each once.
+        const checkpoints = page.getByRole('list', { name: 'Checkpoints' });
+        await checkpoints.waitFor();
+        expect(
+          await checkpoints
+            .getByRole('listitem')
+            .evaluateAll((items) => items.map((item) => item.getAttribute('data-status'))),
+        ).toEqual(['delivered', 'out_for_delivery', 'in_transit', 'info_received']);
         const pushes = page.getByRole('list', { name: 'Inbound webhooks' });
         await pushes.waitFor();
         expect(await pushes.getByRole('listitem').count()).toBe(4);

@@ -1,5 +1,8 @@
 import { trackingSchema, trackingsSchema } from './tracking-schema.js';
-import type { TrackingRow } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import type {
+  Checkpoint,
+  TrackingRow,
+} from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import type { FastifyInstance } from 'fastify';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
 import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
@@ -62,6 +65,17 @@ export function presentTracking(row: TrackingRow) {
   };
 }
 
+export function presentCheckpoint(checkpoint: Checkpoint) {
+  return {
+    occurred_at: isoOrNull(checkpoint.occurred_at),
+    description: checkpoint.description,
+    location: checkpoint.location,
+    status: checkpoint.status,
+    sub_status: checkpoint.sub_status,
+    stage: checkpoint.stage,
+  };
+}
+
 /**
  * `GET .../instances/{instance}/trackings`: the instance id shape is checked
  * (404), the query parsed (422 naming each bad field), then one ListTrackings
@@ -99,8 +113,13 @@ export async function parcelTrackingTrackingsRoutes(
     TRACKINGS_ROUTES.tracking,
     { schema: trackingSchema },
     async (_request, _reply, { params }) => {
-      const tracking = await deps.parcelTracking.getTracking(params.instance, params.tracking);
-      return { data: presentTracking(tracking) };
+      const found = await deps.parcelTracking.getTracking(params.instance, params.tracking);
+      return {
+        data: {
+          ...presentTracking(found.tracking!),
+          checkpoints: found.checkpoints.map(presentCheckpoint),
+        },
+      };
     },
   );
 }

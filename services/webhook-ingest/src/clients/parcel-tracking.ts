@@ -140,6 +140,10 @@ export function createParcelTrackingClient(address: string, deadlineMs: number):
           latest_event_location: present(update.latest_event_location),
           estimated_delivery_at: asDate(update.estimated_delivery_at),
           picked_up_at: asDate(update.picked_up_at),
+          checkpoints: (update.checkpoints ?? []).map((checkpoint) => ({
+            ...checkpoint,
+            occurred_at: asDate(checkpoint.occurred_at),
+          })),
         },
       });
     },

@@ -1,6 +1,13 @@
 import { Fragment } from 'preact';
 import { api, withQuery } from '../../api.js';
-import type { ActivityRow, LinksMetaPage, TrackingRow, WebhookRow } from '../../api-types.js';
+import type {
+  ActivityRow,
+  Checkpoint,
+  LinksMetaPage,
+  TrackingDetail,
+  TrackingRow,
+  WebhookRow,
+} from '../../api-types.js';
 import { Link } from '../../components/link.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
 import { Time } from '../../components/time.js';
@@ -55,6 +62,28 @@ function Facts(props: { row: TrackingRow }) {
           </Fragment>
         ))}
       </dl>
+    </section>
+  );
+}
+
+/** The carrier's checkpoints, newest first, as the service keeps them. */
+function Timeline(props: { checkpoints: Checkpoint[] }) {
+  return (
+    <section class="card" aria-labelledby="shipment-timeline-h">
+      <h2 id="shipment-timeline-h">Carrier checkpoints</h2>
+      {props.checkpoints.length === 0 ? (
+        <Empty>The carrier has reported no checkpoint yet.</Empty>
+      ) : (
+        <ol class="timeline checkpoints" aria-label="Checkpoints">
+          {props.checkpoints.map((checkpoint, index) => (
+            <li key={`${checkpoint.occurred_at}:${index}`} data-status={checkpoint.status}>
+              <Time value={checkpoint.occurred_at} /> · {checkpoint.description || '—'}
+              {checkpoint.location ? ` — ${checkpoint.location}` : ''}
+              {checkpoint.sub_status ? <span class="hint"> ({checkpoint.sub_status})</span> : null}
+            </li>
+          ))}
+        </ol>
+      )}
     </section>
   );
 }
@@ -133,11 +162,14 @@ function Activity(props: { instanceId: number; number: string }) {
   );
 }
 
-/** One shipment: its status and carrier, the record it is for, its webhooks and activity. */
+/**
+ * One shipment: its status and carrier, the record it is for, its carrier checkpoints, its
+ * webhooks and activity.
+ */
 export function Shipment(props: { instanceId: number; id: string }) {
   const row = useLoad(
     () =>
-      api<{ data: TrackingRow }>(
+      api<{ data: TrackingDetail }>(
         'GET',
         `${PREFIX}/instances/${props.instanceId}/trackings/${encodeURIComponent(props.id)}`,
       ),
@@ -152,6 +184,7 @@ export function Shipment(props: { instanceId: number; id: string }) {
         {({ data }) => (
           <div class="shipment">
             <Facts row={data} />
+            <Timeline checkpoints={data.checkpoints} />
             <Webhooks instanceId={props.instanceId} number={data.tracking_number} />
             <Activity instanceId={props.instanceId} number={data.tracking_number} />
           </div>

@@ -366,6 +366,21 @@ export interface ProviderTrackingUpdate {
   estimated_delivery_at?: Date | undefined;
   /** Time of the provider's PickedUp milestone, when reported. */
   picked_up_at?: Date | undefined;
+  /**
+   * The carrier's checkpoints the provider reported with this update (its event history,
+   * newest first as the provider sends them); kept idempotently per row (ADR 0216).
+   */
+  checkpoints: ProviderCheckpoint[];
+}
+
+/** One carrier checkpoint (a provider event): when, what, where, and the provider's status. */
+export interface ProviderCheckpoint {
+  occurred_at?: Date | undefined;
+  description: string;
+  location: string;
+  /** Provider sub-status (`InTransit_PickedUp`...) and key stage (`PickedUp`...), when given. */
+  sub_status: string;
+  stage: string;
 }
 
 export interface ApplyTrackingUpdateRequest {
@@ -478,6 +493,19 @@ export interface GetTrackingRequest {
 
 export interface GetTrackingResponse {
   tracking?: TrackingRow | undefined;
+  /** The row's kept checkpoints, newest first (at most TRACKING_CHECKPOINTS_MAX, ADR 0216). */
+  checkpoints: Checkpoint[];
+}
+
+/** One kept checkpoint of a tracking row. */
+export interface Checkpoint {
+  occurred_at?: Date | undefined;
+  description: string;
+  location: string;
+  /** Our delivery status (`in_transit`...) of the provider's sub-status; empty when unknown. */
+  status: string;
+  sub_status: string;
+  stage: string;
 }
 
 function createBaseQuota(): Quota {
@@ -5007,6 +5035,7 @@ function createBaseProviderTrackingUpdate(): ProviderTrackingUpdate {
     latest_event_location: undefined,
     estimated_delivery_at: undefined,
     picked_up_at: undefined,
+    checkpoints: [],
   };
 }
 
@@ -5041,6 +5070,9 @@ export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
     }
     if (message.picked_up_at !== undefined) {
       Timestamp.encode(toTimestamp(message.picked_up_at), writer.uint32(82).fork()).join();
+    }
+    for (const v of message.checkpoints) {
+      ProviderCheckpoint.encode(v!, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -5140,6 +5172,14 @@ export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
             message.picked_up_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.checkpoints.push(ProviderCheckpoint.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5204,6 +5244,9 @@ export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
         : isSet(object.picked_up_at)
           ? fromJsonTimestamp(object.picked_up_at)
           : undefined,
+      checkpoints: globalThis.Array.isArray(object?.checkpoints)
+        ? object.checkpoints.map((e: any) => ProviderCheckpoint.fromJSON(e))
+        : [],
     };
   },
 
@@ -5239,6 +5282,9 @@ export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
     if (message.picked_up_at !== undefined) {
       obj.pickedUpAt = message.picked_up_at.toISOString();
     }
+    if (message.checkpoints?.length) {
+      obj.checkpoints = message.checkpoints.map((e) => ProviderCheckpoint.toJSON(e));
+    }
     return obj;
   },
 
@@ -5261,6 +5307,148 @@ export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
     message.latest_event_location = object.latest_event_location ?? undefined;
     message.estimated_delivery_at = object.estimated_delivery_at ?? undefined;
     message.picked_up_at = object.picked_up_at ?? undefined;
+    message.checkpoints = object.checkpoints?.map((e) => ProviderCheckpoint.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseProviderCheckpoint(): ProviderCheckpoint {
+  return { occurred_at: undefined, description: '', location: '', sub_status: '', stage: '' };
+}
+
+export const ProviderCheckpoint: MessageFns<ProviderCheckpoint> = {
+  encode(message: ProviderCheckpoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.occurred_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.occurred_at), writer.uint32(10).fork()).join();
+    }
+    if (message.description !== '') {
+      writer.uint32(18).string(message.description);
+    }
+    if (message.location !== '') {
+      writer.uint32(26).string(message.location);
+    }
+    if (message.sub_status !== '') {
+      writer.uint32(34).string(message.sub_status);
+    }
+    if (message.stage !== '') {
+      writer.uint32(42).string(message.stage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProviderCheckpoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProviderCheckpoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.occurred_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.location = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sub_status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.stage = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProviderCheckpoint {
+    return {
+      occurred_at: isSet(object.occurredAt)
+        ? fromJsonTimestamp(object.occurredAt)
+        : isSet(object.occurred_at)
+          ? fromJsonTimestamp(object.occurred_at)
+          : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : '',
+      location: isSet(object.location) ? globalThis.String(object.location) : '',
+      sub_status: isSet(object.subStatus)
+        ? globalThis.String(object.subStatus)
+        : isSet(object.sub_status)
+          ? globalThis.String(object.sub_status)
+          : '',
+      stage: isSet(object.stage) ? globalThis.String(object.stage) : '',
+    };
+  },
+
+  toJSON(message: ProviderCheckpoint): unknown {
+    const obj: any = {};
+    if (message.occurred_at !== undefined) {
+      obj.occurredAt = message.occurred_at.toISOString();
+    }
+    if (message.description !== '') {
+      obj.description = message.description;
+    }
+    if (message.location !== '') {
+      obj.location = message.location;
+    }
+    if (message.sub_status !== '') {
+      obj.subStatus = message.sub_status;
+    }
+    if (message.stage !== '') {
+      obj.stage = message.stage;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProviderCheckpoint>, I>>(base?: I): ProviderCheckpoint {
+    return ProviderCheckpoint.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProviderCheckpoint>, I>>(object: I): ProviderCheckpoint {
+    const message = createBaseProviderCheckpoint();
+    message.occurred_at = object.occurred_at ?? undefined;
+    message.description = object.description ?? '';
+    message.location = object.location ?? '';
+    message.sub_status = object.sub_status ?? '';
+    message.stage = object.stage ?? '';
     return message;
   },
 };
@@ -7117,13 +7305,16 @@ export const GetTrackingRequest: MessageFns<GetTrackingRequest> = {
 };
 
 function createBaseGetTrackingResponse(): GetTrackingResponse {
-  return { tracking: undefined };
+  return { tracking: undefined, checkpoints: [] };
 }
 
 export const GetTrackingResponse: MessageFns<GetTrackingResponse> = {
   encode(message: GetTrackingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.tracking !== undefined) {
       TrackingRow.encode(message.tracking, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.checkpoints) {
+      Checkpoint.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -7149,6 +7340,14 @@ export const GetTrackingResponse: MessageFns<GetTrackingResponse> = {
             message.tracking = TrackingRow.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.checkpoints.push(Checkpoint.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7162,13 +7361,21 @@ export const GetTrackingResponse: MessageFns<GetTrackingResponse> = {
   },
 
   fromJSON(object: any): GetTrackingResponse {
-    return { tracking: isSet(object.tracking) ? TrackingRow.fromJSON(object.tracking) : undefined };
+    return {
+      tracking: isSet(object.tracking) ? TrackingRow.fromJSON(object.tracking) : undefined,
+      checkpoints: globalThis.Array.isArray(object?.checkpoints)
+        ? object.checkpoints.map((e: any) => Checkpoint.fromJSON(e))
+        : [],
+    };
   },
 
   toJSON(message: GetTrackingResponse): unknown {
     const obj: any = {};
     if (message.tracking !== undefined) {
       obj.tracking = TrackingRow.toJSON(message.tracking);
+    }
+    if (message.checkpoints?.length) {
+      obj.checkpoints = message.checkpoints.map((e) => Checkpoint.toJSON(e));
     }
     return obj;
   },
@@ -7184,6 +7391,171 @@ export const GetTrackingResponse: MessageFns<GetTrackingResponse> = {
       object.tracking !== undefined && object.tracking !== null
         ? TrackingRow.fromPartial(object.tracking)
         : undefined;
+    message.checkpoints = object.checkpoints?.map((e) => Checkpoint.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCheckpoint(): Checkpoint {
+  return {
+    occurred_at: undefined,
+    description: '',
+    location: '',
+    status: '',
+    sub_status: '',
+    stage: '',
+  };
+}
+
+export const Checkpoint: MessageFns<Checkpoint> = {
+  encode(message: Checkpoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.occurred_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.occurred_at), writer.uint32(10).fork()).join();
+    }
+    if (message.description !== '') {
+      writer.uint32(18).string(message.description);
+    }
+    if (message.location !== '') {
+      writer.uint32(26).string(message.location);
+    }
+    if (message.status !== '') {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.sub_status !== '') {
+      writer.uint32(42).string(message.sub_status);
+    }
+    if (message.stage !== '') {
+      writer.uint32(50).string(message.stage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Checkpoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckpoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.occurred_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.location = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sub_status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.stage = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Checkpoint {
+    return {
+      occurred_at: isSet(object.occurredAt)
+        ? fromJsonTimestamp(object.occurredAt)
+        : isSet(object.occurred_at)
+          ? fromJsonTimestamp(object.occurred_at)
+          : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : '',
+      location: isSet(object.location) ? globalThis.String(object.location) : '',
+      status: isSet(object.status) ? globalThis.String(object.status) : '',
+      sub_status: isSet(object.subStatus)
+        ? globalThis.String(object.subStatus)
+        : isSet(object.sub_status)
+          ? globalThis.String(object.sub_status)
+          : '',
+      stage: isSet(object.stage) ? globalThis.String(object.stage) : '',
+    };
+  },
+
+  toJSON(message: Checkpoint): unknown {
+    const obj: any = {};
+    if (message.occurred_at !== undefined) {
+      obj.occurredAt = message.occurred_at.toISOString();
+    }
+    if (message.description !== '') {
+      obj.description = message.description;
+    }
+    if (message.location !== '') {
+      obj.location = message.location;
+    }
+    if (message.status !== '') {
+      obj.status = message.status;
+    }
+    if (message.sub_status !== '') {
+      obj.subStatus = message.sub_status;
+    }
+    if (message.stage !== '') {
+      obj.stage = message.stage;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Checkpoint>, I>>(base?: I): Checkpoint {
+    return Checkpoint.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Checkpoint>, I>>(object: I): Checkpoint {
+    const message = createBaseCheckpoint();
+    message.occurred_at = object.occurred_at ?? undefined;
+    message.description = object.description ?? '';
+    message.location = object.location ?? '';
+    message.status = object.status ?? '';
+    message.sub_status = object.sub_status ?? '';
+    message.stage = object.stage ?? '';
     return message;
   },
 };
