@@ -1751,6 +1751,50 @@ export interface components {
           sub_status: string;
           stage: string;
         }[];
+        /** @description The newest inbound webhooks (at most 50) naming the row's tracking number, of the instance and its history, newest first; the webhook log lists them all. */
+        webhooks: {
+          id: number;
+          integration_instance_id: number;
+          /** Format: date-time */
+          received_at: string | null;
+          event_type: string;
+          /** @description `data.number` of the payload; empty when the body had none */
+          tracking_number: string;
+          /** @description the row's delivery status before the update; empty when no transition was recorded (ignored and failed rows) */
+          status_from: string;
+          /** @description the row's delivery status after the update; empty when no transition was recorded (ignored and failed rows) */
+          status_to: string;
+          /** @description `<status_from> → <status_to>`; empty when no transition was recorded (ignored and failed rows) */
+          summary: string;
+          /** @description The provider payload as received (JSON), or null */
+          payload: unknown;
+          result: string;
+          error_message: string | null;
+          processing_duration_ms: number;
+          /** Format: date-time */
+          created_at: string | null;
+          /** Format: date-time */
+          updated_at: string | null;
+        }[];
+        /** @description How many inbound webhooks name the number. */
+        webhooks_total: number;
+        /** @description The newest activity rows (at most 50) whose properties.tracking_number is the row's number, newest first. */
+        activity: {
+          id: number;
+          event: string;
+          description: string;
+          subject_type: string | null;
+          subject_id: number | null;
+          /** @description A user id; a non-numeric causer id is passed through as text */
+          causer_id: number | string | null;
+          properties: {
+            [key: string]: unknown;
+          };
+          /** Format: date-time */
+          created_at: string;
+        }[];
+        /** @description How many activity rows name the number. */
+        activity_total: number;
       };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceWebhooksResponse: {

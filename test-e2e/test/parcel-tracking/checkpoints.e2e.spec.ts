@@ -89,6 +89,57 @@ describe('every carrier checkpoint kept, through the whole system', () => {
     ]);
   });
 
+  it('answers the inbound webhooks and the activity naming the number, newest first, not a longer number', async () => {
+    const { t, instance } = await suite.connected();
+    const { sim } = suite.p;
+    const number = 'DETAIL0001';
+    const longer = `${number}9`;
+    await seedPendingRows(suite.p, t, instance.id, [number]);
+    await fetch(`${sim.url}/track/v2.2/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', '17token': GOOD_KEY },
+      body: JSON.stringify([{ number }, { number: longer }]),
+    });
+    const gatewayPort = new URL(suite.p.system.gatewayUrl).port;
+    const url = `http://${t.host}:${gatewayPort}${new URL(instance.webhook_url).pathname}`;
+    for (const which of [number, longer, number]) {
+      sim.advance(which);
+      expect((await sim.pushWebhook({ url, number: which, apiKey: GOOD_KEY })).delivered).toBe(
+        true,
+      );
+    }
+    const id = (await t.request('GET', `${PREFIX}/instances/${instance.id}/trackings`)).body.data[0]
+      .id as number;
+    const detail = await eventually(async () => {
+      const answer = await t.request('GET', `${PREFIX}/instances/${instance.id}/trackings/${id}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body.data.activity_total).toBe(2);
+      return answer.body.data;
+    });
+    expect(detail.webhooks_total).toBe(2);
+    expect(detail.webhooks).toHaveLength(2);
+    for (const row of detail.webhooks)
+      expect(row).toMatchObject({ tracking_number: number, result: 'processed' });
+    const received = detail.webhooks.map((row: { received_at: string }) => row.received_at);
+    expect(received).toEqual([...received].sort().reverse());
+    expect(detail.webhooks[0]).toMatchObject({
+      status_from: 'info_received',
+      status_to: 'in_transit',
+    });
+    expect(detail.activity.map((row: { event: string }) => row.event)).toEqual([
+      'webhook_processed',
+      'webhook_processed',
+    ]);
+    for (const row of detail.activity)
+      expect(row.properties).toMatchObject({ tracking_number: number });
+    // The longer number's push is in the log, never in this shipment's answer.
+    const log = await t.request(
+      'GET',
+      `${PREFIX}/instances/${instance.id}/webhooks?filter[tracking_number]=${number}`,
+    );
+    expect(log.body.meta.total).toBe(3);
+  });
+
   it("answers 404 for another tenant's tracking, an unknown id and a malformed one", async () => {
     const { t, instance } = await suite.connected();
     await seedPendingRows(suite.p, t, instance.id, ['CHECKPOINT404']);
