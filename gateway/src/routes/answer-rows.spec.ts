@@ -56,6 +56,8 @@ const dashboard = (full: boolean) =>
   ({
     quota: full ? { used: 1, total: 100, remaining: 99 } : undefined,
     quota_error: full ? undefined : { code: 'api_error', message: 'down' },
+    stalled_count: full ? 2 : 0,
+    late_count: 0,
     status_counts: Object.fromEntries(
       ['pending', 'info_received', 'in_transit', 'available_for_pickup', 'out_for_delivery']
         .concat(['delivered', 'delivery_failure', 'exception', 'expired', 'not_found'])

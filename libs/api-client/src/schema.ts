@@ -1184,6 +1184,10 @@ export interface components {
         last_webhook_at: string | null;
         /** Format: date-time */
         last_event_at: string | null;
+        /** @description Active rows in transit with no new checkpoint for longer than the stalled threshold (ADR 0218). */
+        stalled_count: number;
+        /** @description Active rows past their estimated delivery and not delivered (ADR 0218). */
+        late_count: number;
         side_effects: {
           vendor_credit_shipment_auto_delivered: boolean;
           inbound_shipment_arrival_alert: boolean;
@@ -3196,6 +3200,8 @@ export interface operations {
         'filter[date_from]'?: string;
         /** @description m/d/Y */
         'filter[date_to]'?: string;
+        'filter[stalled]'?: 'true' | 'false' | '1' | '0';
+        'filter[late]'?: 'true' | 'false' | '1' | '0';
         /** @description One of created_at, last_event_at, delivered_at; a leading minus for descending. */
         sort?: string;
         page?: number;

@@ -118,6 +118,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const verifyWebhookSignature = new VerifyWebhookSignature(webhookKeys);
       const appliedUpdates = new AppliedUpdateStore(runtime.mongo);
       const checkpoints = new CheckpointStore(runtime.mongo);
+      const stalledAfterMs = config.STALLED_AFTER_HOURS * 3600_000;
       await applyRetention(logger, checkpoints.retention(config.CHECKPOINT_RETENTION_DAYS));
 
       await runtime.serve([
@@ -139,6 +140,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             registry,
             outbox,
             logger,
+            stalledAfterMs,
           ),
           listInstances: new ListInstances(instances),
           updateInstance: new UpdateInstance(instances, provider, secrets, outbox, webhookKeys),
@@ -170,7 +172,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             appliedUpdates,
             outbox,
           ),
-          listTrackings: new ListTrackings(instances, rows, history),
+          listTrackings: new ListTrackings(instances, rows, history, stalledAfterMs),
           getTracking: new GetTracking(instances, rows, history, checkpoints),
         }),
       ]);

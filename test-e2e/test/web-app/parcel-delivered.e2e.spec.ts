@@ -237,6 +237,8 @@ describe(
         // The refused shipment stays pending, but is not waiting for registration: it failed.
         expect(await counts.locator('[data-status="pending"]').textContent()).toBe('1');
         await page.getByText('Pending registrations: 0').waitFor();
+        // Neither shipment is stalled or late (ADR 0218); each count links to its filtered list.
+        expect(await page.getByTestId('watch-counts').textContent()).toBe('Stalled: 0 · Late: 0');
         const registrationErrors = page.getByRole('region', { name: 'Registration errors' });
         expect(await registrationErrors.getByRole('listitem').allTextContents()).toEqual([
           expect.stringMatching(/carrier.* — 1× \(last .*\d.*\)$/i),

@@ -54,7 +54,9 @@ export function fromProviderUpdate(
 }
 
 /** Zero is proto's "not set" (the default); above the one maximum is refused, never clamped. */
-export function fromListRequest(request: ListTrackingsRequest): TrackingListQuery {
+export function fromListRequest(
+  request: ListTrackingsRequest,
+): TrackingListQuery & { stalled: boolean; late: boolean } {
   const { perPage, violations } = readPage(request, {
     defaultPerPage: TRACKINGS_DEFAULT_PER_PAGE,
     maxPerPage: TRACKINGS_MAX_PER_PAGE,
@@ -74,6 +76,8 @@ export function fromListRequest(request: ListTrackingsRequest): TrackingListQuer
     descending: request.sort_field ? request.sort_descending : true,
     page: Math.max(1, request.page || 1),
     perPage,
+    stalled: request.stalled,
+    late: request.late,
   };
 }
 

@@ -231,6 +231,12 @@ export interface Dashboard {
   last_webhook_at?: Date | undefined;
   last_event_at?: Date | undefined;
   transit?: Transit | undefined;
+  /**
+   * Active rows in transit with no checkpoint for longer than the stalled threshold, and rows
+   * past their estimated delivery and not delivered (ADR 0218).
+   */
+  stalled_count: number;
+  late_count: number;
 }
 
 export interface TestApiKeyRequest {
@@ -453,6 +459,9 @@ export interface ListTrackingsRequest {
   sort_descending: boolean;
   page: number;
   per_page: number;
+  /** Only stalled rows (ADR 0218), and only late ones. */
+  stalled: boolean;
+  late: boolean;
 }
 
 export interface TrackingRow {
@@ -2911,6 +2920,8 @@ function createBaseDashboard(): Dashboard {
     last_webhook_at: undefined,
     last_event_at: undefined,
     transit: undefined,
+    stalled_count: 0,
+    late_count: 0,
   };
 }
 
@@ -2939,6 +2950,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     }
     if (message.transit !== undefined) {
       Transit.encode(message.transit, writer.uint32(66).fork()).join();
+    }
+    if (message.stalled_count !== 0) {
+      writer.uint32(72).int64(message.stalled_count);
+    }
+    if (message.late_count !== 0) {
+      writer.uint32(80).int64(message.late_count);
     }
     return writer;
   },
@@ -3020,6 +3037,22 @@ export const Dashboard: MessageFns<Dashboard> = {
             message.transit = Transit.decode(reader, reader.uint32());
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.stalled_count = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.late_count = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3066,6 +3099,16 @@ export const Dashboard: MessageFns<Dashboard> = {
           ? fromJsonTimestamp(object.last_event_at)
           : undefined,
       transit: isSet(object.transit) ? Transit.fromJSON(object.transit) : undefined,
+      stalled_count: isSet(object.stalledCount)
+        ? globalThis.Number(object.stalledCount)
+        : isSet(object.stalled_count)
+          ? globalThis.Number(object.stalled_count)
+          : 0,
+      late_count: isSet(object.lateCount)
+        ? globalThis.Number(object.lateCount)
+        : isSet(object.late_count)
+          ? globalThis.Number(object.late_count)
+          : 0,
     };
   },
 
@@ -3094,6 +3137,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     }
     if (message.transit !== undefined) {
       obj.transit = Transit.toJSON(message.transit);
+    }
+    if (message.stalled_count !== 0) {
+      obj.stalledCount = Math.round(message.stalled_count);
+    }
+    if (message.late_count !== 0) {
+      obj.lateCount = Math.round(message.late_count);
     }
     return obj;
   },
@@ -3124,6 +3173,8 @@ export const Dashboard: MessageFns<Dashboard> = {
       object.transit !== undefined && object.transit !== null
         ? Transit.fromPartial(object.transit)
         : undefined;
+    message.stalled_count = object.stalled_count ?? 0;
+    message.late_count = object.late_count ?? 0;
     return message;
   },
 };
@@ -6329,6 +6380,8 @@ function createBaseListTrackingsRequest(): ListTrackingsRequest {
     sort_descending: false,
     page: 0,
     per_page: 0,
+    stalled: false,
+    late: false,
   };
 }
 
@@ -6370,6 +6423,12 @@ export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
     }
     if (message.per_page !== 0) {
       writer.uint32(88).int32(message.per_page);
+    }
+    if (message.stalled !== false) {
+      writer.uint32(96).bool(message.stalled);
+    }
+    if (message.late !== false) {
+      writer.uint32(104).bool(message.late);
     }
     return writer;
   },
@@ -6485,6 +6544,22 @@ export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
             message.per_page = reader.int32();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.stalled = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.late = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6546,6 +6621,8 @@ export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
         : isSet(object.per_page)
           ? globalThis.Number(object.per_page)
           : 0,
+      stalled: isSet(object.stalled) ? globalThis.Boolean(object.stalled) : false,
+      late: isSet(object.late) ? globalThis.Boolean(object.late) : false,
     };
   },
 
@@ -6584,6 +6661,12 @@ export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
     if (message.per_page !== 0) {
       obj.perPage = Math.round(message.per_page);
     }
+    if (message.stalled !== false) {
+      obj.stalled = message.stalled;
+    }
+    if (message.late !== false) {
+      obj.late = message.late;
+    }
     return obj;
   },
 
@@ -6605,6 +6688,8 @@ export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
     message.sort_descending = object.sort_descending ?? false;
     message.page = object.page ?? 0;
     message.per_page = object.per_page ?? 0;
+    message.stalled = object.stalled ?? false;
+    message.late = object.late ?? false;
     return message;
   },
 };
