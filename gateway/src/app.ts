@@ -152,6 +152,8 @@ async function gatewayRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<v
   await app.register(catalogRoutes, { catalog: deps.catalog });
   await app.register(parcelTrackingTrackingsRoutes, {
     parcelTracking: deps.parcelTracking,
+    webhookIngest: deps.webhookIngest,
+    activity: deps.activity,
     ...publicUrl,
   });
   await app.register(parcelTrackingWebhookLogRoutes, {

@@ -39,6 +39,10 @@ export type ChannelsAnswer =
 export type Channel = ChannelsAnswer['data'][number];
 type TrackingList = Schemas['GetIntegrationsParcelTrackingInstancesByInstanceTrackingsResponse'];
 export type TrackingRow = RowOf<TrackingList>;
+/** One shipment as its page reads it: the row with its checkpoint timeline (ADR 0216). */
+export type TrackingDetail =
+  Schemas['GetIntegrationsParcelTrackingInstancesByInstanceTrackingsByTrackingResponse']['data'];
+export type Checkpoint = TrackingDetail['checkpoints'][number];
 export type WebhookRow = RowOf<
   Schemas['GetIntegrationsParcelTrackingInstancesByInstanceWebhooksResponse']
 >;

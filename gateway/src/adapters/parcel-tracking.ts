@@ -6,7 +6,7 @@ import {
   type Instance,
   type ListTrackingsRequest,
   type ListTrackingsResponse,
-  type TrackingRow,
+  type GetTrackingResponse,
   type ListTrackableChannelsResponse,
   type TestApiKeyRequest,
   type TestApiKeyResponse,
@@ -33,8 +33,11 @@ export interface ParcelTrackingAdapter {
    */
   checkInstance(id: number): Promise<{ historyIds: number[] }>;
   listTrackings(request: ListTrackingsRequest): Promise<ListTrackingsResponse>;
-  /** One row of the instance (or its history); the 404 HttpError when unknown. */
-  getTracking(instanceId: number, id: number): Promise<TrackingRow>;
+  /**
+   * One row of the instance (or its history) with its kept checkpoints, newest first; the 404
+   * HttpError when unknown.
+   */
+  getTracking(instanceId: number, id: number): Promise<GetTrackingResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<ParcelTrackingServiceClient>;
 }
@@ -92,8 +95,7 @@ export function createParcelTrackingAdapter(
     getTracking: (instanceId, id) =>
       asHttp(
         async () =>
-          (await handle.call.getTracking({ integration_instance_id: instanceId, id }, local))
-            .tracking!,
+          await handle.call.getTracking({ integration_instance_id: instanceId, id }, local),
       ),
     close: () => handle.close(),
   };

@@ -22,8 +22,9 @@ import {
   presentDashboard,
   presentUpdated,
 } from './parcel-tracking/present.js';
-import { TRACKING_ROW } from './parcel-tracking/tracking-schema.js';
-import { presentTracking } from './parcel-tracking/trackings.js';
+import { CHECKPOINT_ROW, TRACKING_ROW } from './parcel-tracking/tracking-schema.js';
+import { presentCheckpoint } from './parcel-tracking/tracking-detail.js';
+import { presentTracking } from './parcel-tracking/present-tracking.js';
 import { presentDelivery, presentSubscription } from './webhook-subscriptions/present.js';
 import { DELIVERY_ROW, SUBSCRIPTION_ROW } from './webhook-subscriptions/schemas.js';
 import { WEBHOOK_EVENT_ROW } from './webhooks/webhook-event-schema.js';
@@ -55,6 +56,8 @@ const dashboard = (full: boolean) =>
   ({
     quota: full ? { used: 1, total: 100, remaining: 99 } : undefined,
     quota_error: full ? undefined : { code: 'api_error', message: 'down' },
+    stalled_count: full ? 2 : 0,
+    late_count: 0,
     status_counts: Object.fromEntries(
       ['pending', 'info_received', 'in_transit', 'available_for_pickup', 'out_for_delivery']
         .concat(['delivered', 'delivery_failure', 'exception', 'expired', 'not_found'])
@@ -163,6 +166,19 @@ const cases: Array<[string, Record<string, unknown>, (full: boolean) => unknown]
         last_event_at: full ? at : undefined,
         created_at: at,
       } as any),
+  ],
+  [
+    'checkpoint',
+    CHECKPOINT_ROW,
+    (full) =>
+      presentCheckpoint({
+        occurred_at: at,
+        description: full ? 'Picked up' : '',
+        location: full ? 'Los Angeles' : '',
+        status: full ? 'in_transit' : '',
+        sub_status: full ? 'InTransit_PickedUp' : '',
+        stage: '',
+      }),
   ],
   [
     'webhook event',

@@ -677,7 +677,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * One tracked shipment (its page in the web app)
+     * One tracked shipment with its checkpoint timeline (its page in the web app)
      * @description Any valid token, or a web session.
      */
     get: operations['getIntegrationsParcelTrackingInstancesByInstanceTrackingsByTracking'];
@@ -1300,6 +1300,10 @@ export interface components {
         last_webhook_at: string | null;
         /** Format: date-time */
         last_event_at: string | null;
+        /** @description Active rows in transit with no new checkpoint for longer than the stalled threshold (ADR 0218). */
+        stalled_count: number;
+        /** @description Active rows past their estimated delivery and not delivered (ADR 0218). */
+        late_count: number;
         side_effects: {
           vendor_credit_shipment_auto_delivered: boolean;
           inbound_shipment_arrival_alert: boolean;
@@ -1857,6 +1861,60 @@ export interface components {
         stopped_at: string | null;
         /** Format: date-time */
         created_at: string | null;
+        /** @description The carrier checkpoints kept for the row, newest first (at most 100). */
+        checkpoints: {
+          /** Format: date-time */
+          occurred_at: string;
+          description: string;
+          location: string;
+          status: string;
+          sub_status: string;
+          stage: string;
+        }[];
+        /** @description The newest inbound webhooks (at most 50) naming the row's tracking number, of the instance and its history, newest first; the webhook log lists them all. */
+        webhooks: {
+          id: number;
+          integration_instance_id: number;
+          /** Format: date-time */
+          received_at: string | null;
+          event_type: string;
+          /** @description `data.number` of the payload; empty when the body had none */
+          tracking_number: string;
+          /** @description the row's delivery status before the update; empty when no transition was recorded (ignored and failed rows) */
+          status_from: string;
+          /** @description the row's delivery status after the update; empty when no transition was recorded (ignored and failed rows) */
+          status_to: string;
+          /** @description `<status_from> → <status_to>`; empty when no transition was recorded (ignored and failed rows) */
+          summary: string;
+          /** @description The provider payload as received (JSON), or null */
+          payload: unknown;
+          result: string;
+          error_message: string | null;
+          processing_duration_ms: number;
+          /** Format: date-time */
+          created_at: string | null;
+          /** Format: date-time */
+          updated_at: string | null;
+        }[];
+        /** @description How many inbound webhooks name the number. */
+        webhooks_total: number;
+        /** @description The newest activity rows (at most 50) whose properties.tracking_number is the row's number, newest first. */
+        activity: {
+          id: number;
+          event: string;
+          description: string;
+          subject_type: string | null;
+          subject_id: number | null;
+          /** @description A user id; a non-numeric causer id is passed through as text */
+          causer_id: number | string | null;
+          properties: {
+            [key: string]: unknown;
+          };
+          /** Format: date-time */
+          created_at: string;
+        }[];
+        /** @description How many activity rows name the number. */
+        activity_total: number;
       };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceWebhooksResponse: {
@@ -3428,6 +3486,8 @@ export interface operations {
         'filter[date_from]'?: string;
         /** @description m/d/Y */
         'filter[date_to]'?: string;
+        'filter[stalled]'?: 'true' | 'false' | '1' | '0';
+        'filter[late]'?: 'true' | 'false' | '1' | '0';
         /** @description One of created_at, last_event_at, delivered_at; a leading minus for descending. */
         sort?: string;
         page?: number;

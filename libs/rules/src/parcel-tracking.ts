@@ -44,6 +44,13 @@ export const TRACKINGS_DEFAULT_PER_PAGE = 10;
 export const TRACKINGS_MAX_PER_PAGE = 1000;
 
 /**
+ * The most carrier checkpoints a tracking row keeps (the newest; older ones are dropped as new
+ * ones arrive). A parcel rarely has more than 40; webhook-ingest hands on at most this many of a
+ * push's events too (ADR 0216).
+ */
+export const TRACKING_CHECKPOINTS_MAX = 100;
+
+/**
  * The record types a tracking row belongs to, by the slug rows store, in display order: the web
  * app's model class (`filter[trackable_type]` accepts it too) and the `auto_track` flag that
  * turns auto-tracking of the type on.

@@ -87,6 +87,7 @@ export async function startActivityHarness(): Promise<ActivityHarness> {
         event_types: [],
         causer_ids: [],
         search: '',
+        tracking_number: '',
         sort: [],
         history_instance_ids: [],
         ...request,

@@ -31,12 +31,14 @@ const seed: Array<Omit<ActivityInput, 'tenantId'>> = [
     event: 'webhook_processed',
     description: 'Webhook a.b* processed',
     integrationInstanceId: 5,
+    properties: { tracking_number: 'ab1234' },
     occurredAt: at('2024-03-02T23:59:59.999Z'),
   },
   {
     event: 'webhook_failed',
     description: 'Webhook aXbbb failed',
     integrationInstanceId: 5,
+    properties: { tracking_number: 'AB12345' },
     occurredAt: at('2024-03-03T00:00:00.000Z'),
   },
   {
@@ -228,6 +230,15 @@ describe('ListActivities', () => {
     expect((await scoped({ search: '(' })).page_info!.total).toBe(0);
   });
 
+  it("narrows to one shipment's rows: properties.tracking_number, whole and in any case", async () => {
+    const rows = await harness.list(A, { integration_instance_id: 5, tracking_number: 'AB1234' });
+    expect(events(rows.activities)).toEqual(['webhook_processed']);
+    expect(
+      (await harness.list(A, { integration_instance_id: 5, tracking_number: 'AB.*' })).activities,
+    ).toEqual([]);
+    expect((await harness.list(B, { tracking_number: 'ab1234' })).activities).toEqual([]);
+  });
+
   it('includes both ends of whole-day date bounds', async () => {
     const oneDay = await scoped({ created: { from: '2024-03-02', to: '2024-03-02' } });
     expect(events(oneDay.activities)).toEqual(['webhook_processed', 'updated']);
@@ -312,6 +323,7 @@ describe('ListActivities', () => {
           event_types: [],
           causer_ids: [],
           search: '',
+          tracking_number: '',
           sort: [],
           history_instance_ids: [],
         }),

@@ -8,7 +8,13 @@ import {
   shipmentTrackingChanged,
   shipmentTrackingRemoved,
 } from '@inventory/events';
-import { connectRedis, dropRetiredIndexes, ServiceRuntime, SecretBox } from '@inventory/platform';
+import {
+  applyRetention,
+  connectRedis,
+  dropRetiredIndexes,
+  ServiceRuntime,
+  SecretBox,
+} from '@inventory/platform';
 import { createWebhookRegistry } from './clients/webhook-registry.js';
 import { readConfig } from './config.js';
 import {
@@ -28,6 +34,7 @@ import { SalesChannelStore } from './store/sales-channel-store.js';
 import { InstanceHistoryStore } from './store/instance-history-store.js';
 import { StopJobStore } from './store/stop-job-store.js';
 import { TrackingStore } from './store/tracking-store.js';
+import { CheckpointStore } from './store/checkpoint-store.js';
 import { AppliedUpdateStore } from './store/applied-update-store.js';
 import { ShipmentStore } from './store/shipment-store.js';
 import { TrackingQueue } from './store/tracking-queue.js';
@@ -110,6 +117,9 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       });
       const verifyWebhookSignature = new VerifyWebhookSignature(webhookKeys);
       const appliedUpdates = new AppliedUpdateStore(runtime.mongo);
+      const checkpoints = new CheckpointStore(runtime.mongo);
+      const stalledAfterMs = config.STALLED_AFTER_HOURS * 3600_000;
+      await applyRetention(logger, checkpoints.retention(config.CHECKPOINT_RETENTION_DAYS));
 
       await runtime.serve([
         parcelTrackingService(
@@ -131,6 +141,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               registry,
               outbox,
               logger,
+              stalledAfterMs,
             ),
             listInstances: new ListInstances(instances),
             updateInstance: new UpdateInstance(instances, provider, secrets, outbox, webhookKeys),
@@ -147,11 +158,23 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             listTrackableChannels: new ListTrackableChannels(instances, channels),
             checkInstance: new CheckInstance(instances, history),
             verifyWebhookSignature,
-            applyTrackingUpdate: new ApplyTrackingUpdate(instances, rows, appliedUpdates, outbox),
+            applyTrackingUpdate: new ApplyTrackingUpdate(
+              instances,
+              rows,
+              checkpoints,
+              appliedUpdates,
+              outbox,
+            ),
             verifyWebhookSignatures: new VerifyWebhookSignatures(verifyWebhookSignature),
-            applyTrackingUpdates: new ApplyTrackingUpdates(instances, rows, appliedUpdates, outbox),
-            listTrackings: new ListTrackings(instances, rows, history),
-            getTracking: new GetTracking(instances, rows, history),
+            applyTrackingUpdates: new ApplyTrackingUpdates(
+              instances,
+              rows,
+              checkpoints,
+              appliedUpdates,
+              outbox,
+            ),
+            listTrackings: new ListTrackings(instances, rows, history, stalledAfterMs),
+            getTracking: new GetTracking(instances, rows, history, checkpoints),
           },
           logger,
         ),
@@ -227,10 +250,20 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
           logger,
           workerOptions,
         ),
-        poll: new PollTrackings(instances, queue, rows, provider, secrets, outbox, logger, {
-          ...workerOptions,
-          staleAfterMs: config.POLL_STALE_AFTER_MS,
-        }),
+        poll: new PollTrackings(
+          instances,
+          queue,
+          rows,
+          checkpoints,
+          provider,
+          secrets,
+          outbox,
+          logger,
+          {
+            ...workerOptions,
+            staleAfterMs: config.POLL_STALE_AFTER_MS,
+          },
+        ),
         stop: new StopTrackings(instances, queue, provider, secrets, logger, {
           ...workerOptions,
           stopDeliveredAfterMs: config.STOP_DELIVERED_AFTER_MS,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, serviceEnv, url } from '@inventory/platform';
+import { loadConfig, retentionDays, serviceEnv, url } from '@inventory/platform';
 
 const grpcAddress = z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port');
 
@@ -64,6 +64,10 @@ export const configSchema = z
       .int()
       .nonnegative()
       .default(7 * 24 * 3600_000),
+    /** A row in transit with no new checkpoint for this long is stalled (ADR 0218). */
+    STALLED_AFTER_HOURS: z.coerce.number().positive().max(8_760).default(72),
+    /** A row's checkpoints are deleted this many days after it last took a new one (ADR 0216). */
+    CHECKPOINT_RETENTION_DAYS: retentionDays(365),
   })
   .superRefine((config, context) => {
     if (config.NODE_ENV === 'production' && !config.PROVIDER_KEY_ENCRYPTION_KEY) {

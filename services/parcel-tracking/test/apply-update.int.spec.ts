@@ -24,6 +24,7 @@ const update = (over: Partial<ProviderTrackingUpdate> = {}): ProviderTrackingUpd
   latest_event_at: t(1),
   latest_event_description: 'Picked up',
   latest_event_location: 'Shenzhen',
+  checkpoints: [],
   ...over,
 });
 

@@ -30,6 +30,8 @@ describe('GetInstance', () => {
         not_found: 0,
       },
       pending_registration_count: 0,
+      stalled_count: 0,
+      late_count: 0,
       registration_errors: [],
       transit: {
         window_days: 90,

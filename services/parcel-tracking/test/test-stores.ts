@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { CheckpointStore } from '../src/store/checkpoint-store.js';
 import { InstanceStore } from '../src/store/instance-store.js';
 import { ShipmentStore } from '../src/store/shipment-store.js';
 import { TrackingQueue } from '../src/store/tracking-queue.js';
@@ -16,6 +17,7 @@ export function testStores(connection: Connection) {
     rows: new TrackingRows(connection),
     queue: new TrackingQueue(connection),
     shipments: new ShipmentStore(connection),
+    checkpoints: new CheckpointStore(connection),
   };
 }
 

@@ -48,11 +48,12 @@ export function registerWorker(h: Harness, options: Options = {}): RegisterPendi
 }
 
 export function pollWorker(h: Harness, options: Options & { staleAfterMs: number }): PollTrackings {
-  const { instances, queue, rows } = h.stores;
+  const { instances, queue, rows, checkpoints } = h.stores;
   return new PollTrackings(
     instances,
     queue,
     rows,
+    checkpoints,
     options.provider ?? testProvider(h),
     h.secrets,
     h.service.outbox,

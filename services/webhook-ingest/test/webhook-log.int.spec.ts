@@ -20,6 +20,7 @@ describe('webhook-ingest: the webhook log (fake parcel-tracking)', () => {
         event_types: [],
         results: [],
         tracking_number: '',
+        tracking_number_exact: false,
         sort: [],
         history_instance_ids: [],
         ...request,
@@ -82,6 +83,13 @@ describe('webhook-ingest: the webhook log (fake parcel-tracking)', () => {
       'processed',
     ]);
     expect(await list({ tracking_number: '.*' })).toMatchObject({ events: [] });
+  });
+
+  it("matches the whole number, in any case, with tracking_number_exact (one shipment's webhooks)", async () => {
+    const exact = await list({ tracking_number: MOVED.toLowerCase(), tracking_number_exact: true });
+    expect(exact.events.map((event) => event.tracking_number)).toEqual([MOVED, MOVED, MOVED]);
+    const part = await list({ tracking_number: 'aa10000000002', tracking_number_exact: true });
+    expect(part.events).toEqual([]);
   });
 
   it("shows another tenant nothing, and refuses an unknown result by the filter's field", async () => {

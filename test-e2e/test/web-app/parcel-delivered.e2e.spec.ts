@@ -194,6 +194,14 @@ describe(
         expect(await facts.getByRole('link', { name: 'SO-702 / F1' }).getAttribute('href')).toBe(
           '/sales-orders/702/fulfillments/1',
         );
+        // Every carrier checkpoint the pushes carried, newest first, each once.
+        const checkpoints = page.getByRole('list', { name: 'Checkpoints' });
+        await checkpoints.waitFor();
+        expect(
+          await checkpoints
+            .getByRole('listitem')
+            .evaluateAll((items) => items.map((item) => item.getAttribute('data-status'))),
+        ).toEqual(['delivered', 'out_for_delivery', 'in_transit', 'info_received']);
         const pushes = page.getByRole('list', { name: 'Inbound webhooks' });
         await pushes.waitFor();
         expect(await pushes.getByRole('listitem').count()).toBe(4);
@@ -229,6 +237,8 @@ describe(
         // The refused shipment stays pending, but is not waiting for registration: it failed.
         expect(await counts.locator('[data-status="pending"]').textContent()).toBe('1');
         await page.getByText('Pending registrations: 0').waitFor();
+        // Neither shipment is stalled or late (ADR 0218); each count links to its filtered list.
+        expect(await page.getByTestId('watch-counts').textContent()).toBe('Stalled: 0 · Late: 0');
         const registrationErrors = page.getByRole('region', { name: 'Registration errors' });
         expect(await registrationErrors.getByRole('listitem').allTextContents()).toEqual([
           expect.stringMatching(/carrier.* — 1× \(last .*\d.*\)$/i),

@@ -28,6 +28,8 @@ export interface ProviderSimControls {
   advance(number: string, apiKey?: string): ChangeResult;
   setStatus(number: string, status: MainStatus, subStatus?: string, apiKey?: string): ChangeResult;
   pushWebhook(request: PushRequest): Promise<PushResult & { body: string }>;
+  /** Sends an earlier delivery's exact body again (a late or repeated push). */
+  replayWebhook(request: { index: number; url?: string }): Promise<PushResult & { body: string }>;
   failNext(endpoint: TrackEndpoint | '*', spec?: FaultSpec): void;
   setAuthStyle(style: AuthStyle): void;
   reset(): void;
@@ -57,6 +59,7 @@ function controlsOf(sim: ProviderSim): ProviderSimControls {
     advance: (n, k) => sim.advance(n, k),
     setStatus: (n, s, sub, k) => sim.setStatus(n, s, sub, k),
     pushWebhook: (r) => sim.pushWebhook(r),
+    replayWebhook: (r) => sim.replayWebhook(r),
     failNext: (e, spec) => sim.failNext(e, spec),
     setAuthStyle: (s) => sim.setAuthStyle(s),
     reset: () => sim.reset(),

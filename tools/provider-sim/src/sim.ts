@@ -80,6 +80,8 @@ export class ProviderSim {
   readonly rateLimiter: RateLimiter;
   readonly clock: Clock;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The key each logged delivery was signed with (kept out of the public log). */
+  private readonly deliveryKeys: string[] = [];
 
   constructor(private readonly options: SimOptions = {}) {
     this.clock = options.now ?? (() => new Date());
@@ -132,6 +134,25 @@ export class ProviderSim {
     return this.push(tracking!, request.event ?? 'TRACKING_UPDATED', request.url);
   }
 
+  /**
+   * Sends the exact body of an earlier delivery again (signed with the key that sent it), to
+   * `url` or its own URL: a late or repeated push, as the real provider's retries and queues
+   * deliver them, after newer ones. The event history in it is the one of that moment.
+   */
+  async replayWebhook(request: {
+    index: number;
+    url?: string;
+  }): Promise<PushResult & { body: string }> {
+    const earlier = this.state.deliveries[request.index];
+    const apiKey = this.deliveryKeys[request.index];
+    if (!earlier || apiKey === undefined)
+      throw new SimError(404, `no webhook delivery ${request.index}`);
+    return this.send(
+      { url: request.url ?? earlier.url, body: earlier.body, apiKey },
+      { number: earlier.number, event: earlier.event, replay_of: request.index },
+    );
+  }
+
   failNext(endpoint: TrackEndpoint | '*', spec: FaultSpec = {}): void {
     if (endpoint !== '*' && !TRACK_ENDPOINTS.includes(endpoint)) {
       throw new SimError(400, `unknown endpoint '${String(endpoint)}'`);
@@ -175,21 +196,27 @@ export class ProviderSim {
   ): Promise<PushResult & { body: string }> {
     const item = trackInfoItem(t, this.clock);
     const body = JSON.stringify({ event, data: item });
+    return this.send({ url, body, apiKey: t.apiKey }, { number: t.number, event });
+  }
+
+  private async send(
+    push: { url: string; body: string; apiKey: string },
+    about: { number: string; event: string; replay_of?: number },
+  ): Promise<PushResult & { body: string }> {
     const result = await pushSigned({
-      url,
-      body,
-      apiKey: t.apiKey,
+      ...push,
       maxAttempts: this.options.webhookMaxAttempts ?? 3,
       retryDelayMs: this.options.webhookRetryDelayMs ?? 500,
     });
-    this.state.deliveries.push({
-      url,
-      number: t.number,
-      event,
+    const index = this.state.deliveries.push({
+      url: push.url,
+      ...about,
       statuses: result.statuses,
       delivered: result.delivered,
+      body: push.body,
     });
-    return { ...result, body };
+    this.deliveryKeys[index - 1] = push.apiKey;
+    return { ...result, body: push.body };
   }
 
   private require(number: string, apiKey?: string): Tracking[] {

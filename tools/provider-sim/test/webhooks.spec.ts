@@ -106,6 +106,34 @@ describe('webhooks', () => {
     expect(log.json.deliveries).toHaveLength(2);
   });
 
+  it('carries the event history newest first, and replays an earlier push exactly, late', async () => {
+    receiver = await startReceiver([200]);
+    sim = await startSim({ keys: [{ key: KEY, webhookUrl: receiver.url }] });
+    await call(sim, 'register', items(N));
+    sim.advance(N);
+    await sim.flushWebhooks();
+    sim.advance(N);
+    await sim.flushWebhooks();
+    const [first, second] = receiver.received.map((r) => JSON.parse(r.body));
+    const events = (push: {
+      data: {
+        track_info: { tracking: { providers: Array<{ events: Array<{ sub_status: string }> }> } };
+      };
+    }) => push.data.track_info.tracking.providers[0]!.events.map((event) => event.sub_status);
+    expect(events(first)).toEqual(['InfoReceived']);
+    expect(events(second)).toEqual(['InTransit_PickedUp', 'InfoReceived']);
+
+    const replay = await admin(sim, 'POST', '/webhooks/0/replay', {});
+    expect(replay.json).toMatchObject({ delivered: true, status: 200 });
+    const late = receiver.received[2]!;
+    expect(late.body).toBe(receiver.received[0]!.body);
+    expect(late.headers.sign).toBe(sha256(`${late.body}/${KEY}`));
+    const log = await admin(sim, 'GET', '/webhooks');
+    expect(log.json.deliveries[2]).toMatchObject({ number: N, replay_of: 0, delivered: true });
+    expect((await admin(sim, 'POST', '/webhooks/9/replay', {})).status).toBe(404);
+    expect((await admin(sim, 'POST', '/webhooks/x/replay', {})).status).toBe(404);
+  });
+
   it('refuses to push for an unregistered number', async () => {
     sim = await startSim();
     const res = await admin(sim, 'POST', '/push', {

@@ -31,6 +31,7 @@ describe('parseActivityQuery', () => {
       event_types: [],
       causer_ids: [],
       search: '',
+      tracking_number: '',
       created: {},
       sort: [],
       page: { page: 1, per_page: 10 },
@@ -55,6 +56,7 @@ describe('parseActivityQuery', () => {
       event_types: ['webhook_processed', 'webhook_failed'],
       causer_ids: ['7', '8'],
       search: 'a.b*',
+      tracking_number: '',
       created: { from: '2024-03-01', to: '2024-03-31' },
       sort: [{ field: 'event', descending: true }],
       page: { page: 2, per_page: 25 },
@@ -175,6 +177,7 @@ describe('parseActivityQuery', () => {
         event_types: ['connected', 'updated'],
         causer_ids: ['7'],
         search: 'a.b*',
+        tracking_number: '',
         created: { from: '2024-03-01' },
         sort: [
           { field: 'id', descending: true },

@@ -43,6 +43,7 @@ export function activityRequest(
     event_types: values.event_type,
     causer_ids: values.causer_id,
     search: values.search,
+    tracking_number: '',
     created,
     sort: values.sort,
     page: { page: values.page, per_page: values.per_page },

@@ -180,6 +180,7 @@ describe('instance activity page through the real activity service', () => {
         event_types: [],
         causer_ids: [],
         search: '',
+        tracking_number: '',
         sort: [],
         history_instance_ids: [],
       }),

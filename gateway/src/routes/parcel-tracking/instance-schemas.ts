@@ -88,6 +88,15 @@ export const DASHBOARD_ROW = row({
   },
   last_webhook_at: 'date-time?',
   last_event_at: 'date-time?',
+  stalled_count: {
+    type: 'integer',
+    description:
+      'Active rows in transit with no new checkpoint for longer than the stalled threshold (ADR 0218).',
+  },
+  late_count: {
+    type: 'integer',
+    description: 'Active rows past their estimated delivery and not delivered (ADR 0218).',
+  },
   side_effects: sideEffects,
   quota_alert_threshold: 'integer',
   transit: row({

@@ -101,6 +101,8 @@ export function presentDashboard(instance: Instance, dashboard: Dashboard, baseU
     })),
     last_webhook_at: isoOrNull(dashboard.last_webhook_at),
     last_event_at: isoOrNull(dashboard.last_event_at),
+    stalled_count: dashboard.stalled_count,
+    late_count: dashboard.late_count,
     side_effects: instance.side_effects,
     quota_alert_threshold: instance.quota_alert_threshold,
     transit: {

@@ -26,6 +26,8 @@ describe('parseTrackingsQuery', () => {
         sort_descending: true,
         page: 1,
         per_page: 10,
+        stalled: false,
+        late: false,
       },
     });
   });

@@ -49,6 +49,9 @@ export const TRACKINGS_QUERY = {
   }),
   date_from: query.day(),
   date_to: query.day(),
+  // Beside the specification's filters (ADR 0218).
+  stalled: query.flag(),
+  late: query.flag(),
   sort: query.sort(TRACKING_SORTS, 'single'),
   page: page.counted({ fallback: 1, max: INT32_MAX }),
   per_page: page.counted({ fallback: TRACKINGS_DEFAULT_PER_PAGE, max: TRACKINGS_MAX_PER_PAGE }),
@@ -83,5 +86,7 @@ export function trackingsRequest(
     sort_descending: sort.descending,
     page: values.page,
     per_page: values.per_page,
+    stalled: values.stalled,
+    late: values.late,
   };
 }

@@ -1,7 +1,10 @@
 import { trackingSchema, trackingsSchema } from './tracking-schema.js';
-import type { TrackingRow } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import type { FastifyInstance } from 'fastify';
+import type { ActivityAdapter } from '../../adapters/activity.js';
 import type { ParcelTrackingAdapter } from '../../adapters/parcel-tracking.js';
+import type { WebhookIngestAdapter } from '../../adapters/webhook-ingest.js';
+import { trackingDetail } from './tracking-detail.js';
+import { presentTracking } from './present-tracking.js';
 import { linksMetaEnvelope, pageMeta } from '../../http/pagination.js';
 import { refuseInvalid } from '../../http/route-input.js';
 import { pageAddressOf } from './base-url.js';
@@ -10,10 +13,11 @@ import { INSTANCE } from './inputs.js';
 import { param } from '../../http/param-fields.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { TRACKINGS_QUERY, trackingsRequest } from './trackings-query.js';
-import { isoOrNull } from '../../http/timestamps.js';
 
 export interface ParcelTrackingTrackingsRouteDeps {
   parcelTracking: ParcelTrackingAdapter;
+  webhookIngest: Pick<WebhookIngestAdapter, 'listWebhookEvents'>;
+  activity: Pick<ActivityAdapter, 'listActivities'>;
   publicScheme: 'http' | 'https';
   publicPort: number;
 }
@@ -33,34 +37,6 @@ export const TRACKINGS_ROUTES = declareRoutes({
     input: { params: { ...INSTANCE, tracking: param.id('Tracking not found.') } },
   },
 });
-
-/** Exactly the specification's tracking row fields, in its order. */
-export function presentTracking(row: TrackingRow) {
-  return {
-    id: row.id,
-    trackable_type: row.trackable_type,
-    trackable_id: row.trackable_id,
-    trackable_label: row.trackable_label,
-    trackable_url: row.trackable_url,
-    tracking_number: row.tracking_number,
-    carrier_code: row.carrier_code ?? null,
-    carrier_name: row.carrier_name ?? null,
-    delivery_status: row.delivery_status,
-    delivery_status_label: row.delivery_status_label,
-    delivery_status_color: row.delivery_status_color,
-    sub_status: row.sub_status ?? null,
-    latest_event_description: row.latest_event_description ?? null,
-    latest_event_location: row.latest_event_location ?? null,
-    last_event_at: isoOrNull(row.last_event_at),
-    estimated_delivery_at: isoOrNull(row.estimated_delivery_at),
-    delivered_at: isoOrNull(row.delivered_at),
-    picked_up_at: isoOrNull(row.picked_up_at),
-    registered_at: isoOrNull(row.registered_at),
-    registration_error: row.registration_error ?? null,
-    stopped_at: isoOrNull(row.stopped_at),
-    created_at: isoOrNull(row.created_at),
-  };
-}
 
 /**
  * `GET .../instances/{instance}/trackings`: the instance id shape is checked
@@ -99,8 +75,7 @@ export async function parcelTrackingTrackingsRoutes(
     TRACKINGS_ROUTES.tracking,
     { schema: trackingSchema },
     async (_request, _reply, { params }) => {
-      const tracking = await deps.parcelTracking.getTracking(params.instance, params.tracking);
-      return { data: presentTracking(tracking) };
+      return { data: await trackingDetail(deps, params.instance, params.tracking) };
     },
   );
 }

@@ -20,6 +20,7 @@ describe('webhook log query', () => {
         event_types: [],
         results: [],
         tracking_number: '',
+        tracking_number_exact: false,
         received: {},
         sort: [],
         page: { page: 1, per_page: 10 },
@@ -48,6 +49,7 @@ describe('webhook log query', () => {
         event_types: ['TRACKING_UPDATED', 'TRACKING_STOPPED'],
         results: ['processed', 'ignored'],
         tracking_number: '1Z9',
+        tracking_number_exact: false,
         received: { from: '2025-03-01', to: '2025-03-31' },
         sort: [
           { field: 'result', descending: true },

@@ -47,6 +47,7 @@ export function webhookLogRequest(
     event_types: values.event_type,
     results: values.result,
     tracking_number: values.tracking_number,
+    tracking_number_exact: false,
     received,
     sort: values.sort,
     page: { page: values.page, per_page: values.per_page },

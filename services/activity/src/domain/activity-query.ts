@@ -34,6 +34,8 @@ export interface ActivityQuery {
   eventTypes: string[];
   causerIds: string[];
   search: string;
+  /** Only rows about this shipment's number (`properties.tracking_number`, whole, any case). */
+  trackingNumber?: string;
   createdFrom?: Date;
   createdTo?: Date;
   sort: SortKey[];
@@ -47,6 +49,7 @@ export interface ActivityQueryInput {
   event_types: string[];
   causer_ids: string[];
   search: string;
+  tracking_number?: string | undefined;
   created?: { from?: string | undefined; to?: string | undefined } | undefined;
   sort: Array<{ field: string; descending: boolean }>;
   page?: { page: number; per_page: number } | undefined;
@@ -143,6 +146,7 @@ export function toActivityQuery(
       eventTypes: unique(input.event_types),
       causerIds: unique(input.causer_ids),
       search: input.search.trim(),
+      ...(input.tracking_number?.trim() ? { trackingNumber: input.tracking_number.trim() } : {}),
       ...(bounds.from ? { createdFrom: bounds.from } : {}),
       ...(bounds.to ? { createdTo: bounds.to } : {}),
       sort: withIdTiebreak(sort.length > 0 ? sort : DEFAULT_SORT),

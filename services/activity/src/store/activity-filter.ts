@@ -24,6 +24,11 @@ export function activityConditions(query: ActivityQuery): ScopedFilter<ActivityD
   // User text is a literal substring: regex characters are escaped, never interpreted.
   if (query.search !== '')
     filter.description = { $regex: escapeRegex(query.search), $options: 'i' };
+  if (query.trackingNumber)
+    (filter as Record<string, unknown>)['properties.tracking_number'] = {
+      $regex: `^${escapeRegex(query.trackingNumber)}$`,
+      $options: 'i',
+    };
   if (query.createdFrom || query.createdTo) {
     filter.created_at = {
       ...(query.createdFrom ? { $gte: query.createdFrom } : {}),

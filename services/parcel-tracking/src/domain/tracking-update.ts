@@ -1,3 +1,4 @@
+import type { ProviderCheckpoint } from './checkpoints.js';
 import { mapProviderStatus, type DeliveryStatus } from './delivery-status.js';
 
 /** One provider update of a number, from a webhook or a `gettrackinfo` answer (DESIGN §8). */
@@ -12,6 +13,8 @@ export interface ProviderUpdate {
   latest_event_location?: string | null;
   estimated_delivery_at?: Date | null;
   picked_up_at?: Date | null;
+  /** The carrier's event history reported with this update (kept apart from the row, ADR 0216). */
+  checkpoints?: ProviderCheckpoint[];
 }
 
 /** The parts of a row the status machine reads. */

@@ -48,6 +48,8 @@ export function toDashboard(dashboard: InstanceDashboard): Dashboard {
     registration_errors: dashboard.registration_errors,
     last_webhook_at: dashboard.last_webhook_at ?? undefined,
     last_event_at: dashboard.last_event_at ?? undefined,
+    stalled_count: dashboard.stalled_count,
+    late_count: dashboard.late_count,
     transit: {
       window_days: dashboard.transit.window_days,
       overall: stats(dashboard.transit.overall),

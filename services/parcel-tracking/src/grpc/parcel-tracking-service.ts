@@ -24,6 +24,7 @@ import type { UpdateInstance } from '../use-cases/update-instance.js';
 import type { VerifyWebhookSignature } from '../use-cases/verify-webhook-signature.js';
 import { toDashboard, toInstance, toTrackableChannel } from './mappers.js';
 import {
+  toCheckpoint,
   fromListRequest,
   fromProviderUpdate,
   toOutcome,
@@ -177,12 +178,12 @@ export function parcelTrackingService(
       return { trackings: rows.map(toTrackingRow), total };
     },
     async getTracking(request, context) {
-      const row = await useCases.getTracking.execute(
+      const { row, checkpoints } = await useCases.getTracking.execute(
         context.tenant(),
         request.integration_instance_id,
         request.id,
       );
-      return { tracking: toTrackingRow(row) };
+      return { tracking: toTrackingRow(row), checkpoints: checkpoints.map(toCheckpoint) };
     },
   };
   return {

@@ -7,12 +7,14 @@ import {
 } from '@inventory/rules';
 import {
   TrackingUpdateOutcome,
+  type Checkpoint,
   type ListTrackingsRequest,
   type ProviderTrackingUpdate,
   type TrackingRow,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { presentStatus } from '../domain/delivery-status.js';
 import type { ProviderUpdate } from '../domain/tracking-update.js';
+import type { CheckpointDocument } from '../store/checkpoint-store.js';
 import type { TrackingListQuery } from '../store/tracking-rows.js';
 import type { TrackingDocument } from '../store/tracking-store.js';
 
@@ -41,11 +43,20 @@ export function fromProviderUpdate(
     latest_event_location: update?.latest_event_location ?? null,
     estimated_delivery_at: update?.estimated_delivery_at ?? null,
     picked_up_at: update?.picked_up_at ?? null,
+    checkpoints: (update?.checkpoints ?? []).map((checkpoint) => ({
+      occurred_at: checkpoint.occurred_at ?? new Date(Number.NaN),
+      description: checkpoint.description,
+      location: checkpoint.location,
+      sub_status: checkpoint.sub_status,
+      stage: checkpoint.stage,
+    })),
   };
 }
 
 /** Zero is proto's "not set" (the default); above the one maximum is refused, never clamped. */
-export function fromListRequest(request: ListTrackingsRequest): TrackingListQuery {
+export function fromListRequest(
+  request: ListTrackingsRequest,
+): TrackingListQuery & { stalled: boolean; late: boolean } {
   const { perPage, violations } = readPage(request, {
     defaultPerPage: TRACKINGS_DEFAULT_PER_PAGE,
     maxPerPage: TRACKINGS_MAX_PER_PAGE,
@@ -65,6 +76,8 @@ export function fromListRequest(request: ListTrackingsRequest): TrackingListQuer
     descending: request.sort_field ? request.sort_descending : true,
     page: Math.max(1, request.page || 1),
     perPage,
+    stalled: request.stalled,
+    late: request.late,
   };
 }
 
@@ -94,5 +107,16 @@ export function toTrackingRow(row: TrackingDocument): TrackingRow {
     registration_error: opt(row.registration_error),
     stopped_at: opt(row.stopped_at),
     created_at: row.created_at,
+  };
+}
+
+export function toCheckpoint(checkpoint: CheckpointDocument): Checkpoint {
+  return {
+    occurred_at: checkpoint.occurred_at,
+    description: checkpoint.description,
+    location: checkpoint.location,
+    status: checkpoint.status,
+    sub_status: checkpoint.sub_status,
+    stage: checkpoint.stage,
   };
 }

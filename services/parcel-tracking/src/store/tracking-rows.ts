@@ -8,6 +8,8 @@ import {
 } from '@inventory/platform';
 import { trackingModel, type NewTracking, type TrackingDocument } from './tracking-store.js';
 
+import { lateConditions, stalledConditions } from '../domain/shipment-watch.js';
+
 export interface TrackingListQuery {
   search: string;
   deliveryStatuses: string[];
@@ -15,6 +17,10 @@ export interface TrackingListQuery {
   trackableTypes: string[];
   createdFrom?: Date;
   createdBefore?: Date;
+  /** Only stalled rows: in transit, no checkpoint since this time (ADR 0218). */
+  stalledBefore?: Date;
+  /** Only late rows: past their estimated delivery at this time, not delivered. */
+  lateAt?: Date;
   sortField: 'created_at' | 'last_event_at' | 'delivered_at';
   descending: boolean;
   page: number;
@@ -173,6 +179,10 @@ export class TrackingRows extends TenantScopedRepository<TrackingDocument> {
         ...(query.createdFrom ? { $gte: query.createdFrom } : {}),
         ...(query.createdBefore ? { $lt: query.createdBefore } : {}),
       };
+    const watched: Array<Record<string, unknown>> = [];
+    if (query.stalledBefore) watched.push(stalledConditions(query.stalledBefore, 0));
+    if (query.lateAt) watched.push(lateConditions(query.lateAt));
+    if (watched.length > 0) (filter as Record<string, unknown>).$and = watched;
     const direction = query.descending ? -1 : 1;
     return this.page(tenantId, filter, {
       sort: { [query.sortField]: direction, id: direction },

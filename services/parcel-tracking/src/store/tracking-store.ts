@@ -1,3 +1,4 @@
+import { lateConditions, stalledConditions } from '../domain/shipment-watch.js';
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
   nextSequence,
@@ -174,6 +175,9 @@ schema.index({
   delivered_at: 1,
 });
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
+// Stalled and late rows (the dashboard's counts, the list's filters; ADR 0218).
+schema.index({ tenant_id: 1, integration_instance_id: 1, delivery_status: 1, last_event_at: 1 });
+schema.index({ tenant_id: 1, integration_instance_id: 1, estimated_delivery_at: 1 });
 // A number is tracked (and so registered) once per instance: concurrent intake on
 // several replicas cannot create a second active row for it.
 schema.index(
@@ -289,6 +293,20 @@ export class TrackingStore extends TenantScopedRepository<TrackingDocument> {
     );
     for (const group of groups) if (group._id in counts) counts[group._id] = group.count;
     return counts;
+  }
+
+  /** How many of the instance's rows are stalled and late at `now` (ADR 0218). */
+  async watchCounts(
+    tenantId: string,
+    instanceId: number,
+    now: Date,
+    stalledAfterMs: number,
+  ): Promise<{ stalled: number; late: number }> {
+    const [stalled, late] = await Promise.all([
+      this.count(tenantId, this.ofInstance(instanceId, stalledConditions(now, stalledAfterMs))),
+      this.count(tenantId, this.ofInstance(instanceId, lateConditions(now))),
+    ]);
+    return { stalled, late };
   }
 
   /**

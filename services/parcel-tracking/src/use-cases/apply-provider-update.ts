@@ -4,6 +4,8 @@ import {
   type UpdateDecision,
 } from '../domain/tracking-update.js';
 import type { Outbox } from '@inventory/platform';
+import { keepableCheckpoints } from '../domain/checkpoints.js';
+import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { InstanceDocument } from '../store/instance-store.js';
 import type { TrackingRows } from '../store/tracking-rows.js';
 import type { TrackingDocument } from '../store/tracking-store.js';
@@ -18,16 +20,26 @@ export interface AppliedResult extends Omit<UpdateDecision, 'changes'> {
  * webhooks and polling alike. The write is conditional on the row being as it
  * was read (a concurrent writer makes this one re-read and decide again), and
  * the delivery side effects go through the outbox in the same step, guarded by
- * the row's `delivery_effects_at`.
+ * the row's `delivery_effects_at`. The update's checkpoints are kept first, whatever the status
+ * machine decides (a stale or repeated push still reports facts, ADR 0216), so a retry after a
+ * crash finds them kept.
  */
 export async function applyProviderUpdate(
   rows: TrackingRows,
+  checkpoints: CheckpointStore,
   outbox: Outbox,
   instance: Pick<InstanceDocument, 'side_effects'>,
   first: TrackingDocument,
   update: ProviderUpdate,
   options: { now: Date; webhookEventId?: number; extra?: Record<string, unknown> },
 ): Promise<AppliedResult> {
+  if (update.checkpoints?.length)
+    await checkpoints.merge(
+      first.tenant_id,
+      first.id,
+      keepableCheckpoints(update.checkpoints),
+      options.now,
+    );
   let row = first;
   for (let attempt = 0; attempt < 10; attempt++) {
     const decision = decideUpdate(row, update, options.now);

@@ -1,6 +1,7 @@
 import { notFound, validationFailed, type Outbox } from '@inventory/platform';
 import type { ProviderUpdate } from '../domain/tracking-update.js';
 import type { AppliedUpdate, AppliedUpdateStore } from '../store/applied-update-store.js';
+import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingRows } from '../store/tracking-rows.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
@@ -23,6 +24,7 @@ export class ApplyTrackingUpdate {
   constructor(
     private readonly instances: InstanceStore,
     private readonly rows: TrackingRows,
+    private readonly checkpoints: CheckpointStore,
     private readonly appliedUpdates: AppliedUpdateStore,
     private readonly outbox: Outbox,
   ) {}
@@ -55,10 +57,18 @@ export class ApplyTrackingUpdate {
         status_to: row.delivery_status,
         tracking_id: row.id,
       });
-    const result = await applyProviderUpdate(rows, this.outbox, instance, row, update, {
-      now: input.now ?? new Date(),
-      webhookEventId,
-    });
+    const result = await applyProviderUpdate(
+      rows,
+      this.checkpoints,
+      this.outbox,
+      instance,
+      row,
+      update,
+      {
+        now: input.now ?? new Date(),
+        webhookEventId,
+      },
+    );
     return appliedUpdates.record(tenantId, {
       ...base,
       outcome: result.outcome,

@@ -1,5 +1,6 @@
 import { notFound, validationFailed, type Outbox } from '@inventory/platform';
 import type { AppliedUpdate, AppliedUpdateStore } from '../store/applied-update-store.js';
+import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import { normalizeNumber, type TrackingRows } from '../store/tracking-rows.js';
 import type { TrackingDocument } from '../store/tracking-store.js';
@@ -23,6 +24,7 @@ export class ApplyTrackingUpdates {
   constructor(
     private readonly instances: InstanceStore,
     private readonly rows: TrackingRows,
+    private readonly checkpoints: CheckpointStore,
     private readonly appliedUpdates: AppliedUpdateStore,
     private readonly outbox: Outbox,
   ) {}
@@ -142,10 +144,18 @@ export class ApplyTrackingUpdates {
           tracking_id: row.id,
         },
       };
-    const result = await applyProviderUpdate(this.rows, this.outbox, instance, row, update, {
-      now,
-      webhookEventId,
-    });
+    const result = await applyProviderUpdate(
+      this.rows,
+      this.checkpoints,
+      this.outbox,
+      instance,
+      row,
+      update,
+      {
+        now,
+        webhookEventId,
+      },
+    );
     return {
       answer: {
         ...base,

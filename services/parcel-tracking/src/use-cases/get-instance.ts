@@ -1,3 +1,4 @@
+import { DEFAULT_STALLED_AFTER_HOURS } from '../domain/shipment-watch.js';
 import { notFound, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import type { DeliveryStatus } from '../domain/delivery-status.js';
 import { summarizeTransit, TRANSIT_WINDOW_DAYS, type TransitSummary } from '../domain/transit.js';
@@ -18,6 +19,8 @@ export interface InstanceDashboard {
   last_webhook_at: Date | null;
   last_event_at: Date | null;
   transit: TransitSummary;
+  stalled_count: number;
+  late_count: number;
 }
 
 /**
@@ -35,6 +38,8 @@ export class GetInstance {
     private readonly registry: WebhookRegistry,
     private readonly outbox: Outbox,
     private readonly logger: Logger,
+    /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
+    private readonly stalledAfterMs = DEFAULT_STALLED_AFTER_HOURS * 3600_000,
   ) {}
 
   async execute(
@@ -70,7 +75,7 @@ export class GetInstance {
       );
       return null;
     });
-    const [live, statusCounts, pending, errors, lastEventAt, delivered, lastWebhook] =
+    const [live, statusCounts, pending, errors, lastEventAt, delivered, lastWebhook, watched] =
       await Promise.all([
         quota,
         trackings.statusCounts(tenantId, id),
@@ -79,6 +84,7 @@ export class GetInstance {
         trackings.lastEventAt(tenantId, id),
         trackings.deliveredSince(tenantId, id, since),
         lastWebhookAt,
+        trackings.watchCounts(tenantId, id, now, this.stalledAfterMs),
       ]);
     return {
       instance,
@@ -90,6 +96,8 @@ export class GetInstance {
         last_webhook_at: lastWebhook,
         last_event_at: lastEventAt,
         transit: summarizeTransit(delivered, now),
+        stalled_count: watched.stalled,
+        late_count: watched.late,
       },
     };
   }

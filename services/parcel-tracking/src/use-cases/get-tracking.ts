@@ -1,4 +1,5 @@
 import { notFound } from '@inventory/platform';
+import type { CheckpointDocument, CheckpointStore } from '../store/checkpoint-store.js';
 import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingRows } from '../store/tracking-rows.js';
@@ -6,16 +7,22 @@ import type { TrackingDocument } from '../store/tracking-store.js';
 
 /**
  * One tracking row for a shipment's page: the instance's own, or one of the tenant's disconnected
- * instances' rows that the list shows as its history (ADR 0215).
+ * instances' rows that the list shows as its history (ADR 0215), with its kept checkpoints,
+ * newest first (ADR 0216).
  */
 export class GetTracking {
   constructor(
     private readonly instances: InstanceStore,
     private readonly rows: TrackingRows,
     private readonly history: InstanceHistoryStore,
+    private readonly checkpoints: CheckpointStore,
   ) {}
 
-  async execute(tenantId: string, instanceId: number, id: number): Promise<TrackingDocument> {
+  async execute(
+    tenantId: string,
+    instanceId: number,
+    id: number,
+  ): Promise<{ row: TrackingDocument; checkpoints: CheckpointDocument[] }> {
     const [instance, earlier] = await Promise.all([
       this.instances.find(tenantId, instanceId),
       this.history.instanceIds(tenantId),
@@ -23,6 +30,6 @@ export class GetTracking {
     if (!instance) throw notFound('Parcel-tracking instance not found.');
     const row = await this.rows.ofInstances(tenantId, [instanceId, ...earlier], id);
     if (!row) throw notFound('Tracking not found.');
-    return row;
+    return { row, checkpoints: await this.checkpoints.timeline(tenantId, row.id) };
   }
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_STALLED_AFTER_HOURS } from '../domain/shipment-watch.js';
 import { notFound } from '@inventory/platform';
 import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
@@ -13,13 +14,19 @@ export class ListTrackings {
     private readonly instances: InstanceStore,
     private readonly rows: TrackingRows,
     private readonly history: InstanceHistoryStore,
+    /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
+    private readonly stalledAfterMs = DEFAULT_STALLED_AFTER_HOURS * 3600_000,
   ) {}
 
   async execute(
     tenantId: string,
     instanceId: number,
-    query: TrackingListQuery,
+    listing: TrackingListQuery & { stalled?: boolean; late?: boolean },
+    now = new Date(),
   ): Promise<{ rows: TrackingDocument[]; total: number }> {
+    const { stalled, late, ...query } = listing;
+    if (stalled) query.stalledBefore = new Date(now.getTime() - this.stalledAfterMs);
+    if (late) query.lateAt = now;
     // Both reads are scoped to the tenant; the page needs the history, so it is read after them.
     const [instance, earlier] = await Promise.all([
       this.instances.find(tenantId, instanceId),

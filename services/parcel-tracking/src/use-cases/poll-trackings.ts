@@ -1,6 +1,7 @@
 import { emptyLease, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import { updateFromTrackInfo } from '../domain/track-info.js';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
+import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import type { TrackingQueue } from '../store/tracking-queue.js';
 import type { TrackingRows } from '../store/tracking-rows.js';
@@ -18,6 +19,7 @@ export class PollTrackings {
     private readonly instances: InstanceStore,
     private readonly queue: TrackingQueue,
     private readonly rows: TrackingRows,
+    private readonly checkpoints: CheckpointStore,
     private readonly provider: ProviderClient,
     private readonly secrets: SecretBox,
     private readonly outbox: Outbox,
@@ -79,7 +81,7 @@ export class PollTrackings {
           continue;
         }
         const update = updateFromTrackInfo('TRACKING_UPDATED', answer.carrier, answer.track_info);
-        await applyProviderUpdate(this.rows, this.outbox, current, row, update, {
+        await applyProviderUpdate(this.rows, this.checkpoints, this.outbox, current, row, update, {
           now,
           extra: polledAt,
         });

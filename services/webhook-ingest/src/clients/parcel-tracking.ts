@@ -58,7 +58,13 @@ export function createParcelTrackingClient(address: string, deadlineMs: number):
     batch: async (updatesOfTenant) =>
       (await applies.call.applyTrackingUpdates({ updates: updatesOfTenant })).results,
     single: (update) => applies.call.applyTrackingUpdate(update),
-    sizeOf: () => 0,
+    // The checkpoints come from the push's body (up to 1 MiB): their text is what weighs.
+    sizeOf: (update) =>
+      (update.update?.checkpoints ?? []).reduce(
+        (bytes, checkpoint) =>
+          bytes + 64 + checkpoint.description.length + checkpoint.location.length,
+        0,
+      ),
     keyIsTenant: true,
   });
   return {
@@ -86,6 +92,10 @@ export function createParcelTrackingClient(address: string, deadlineMs: number):
             latest_event_location: present(update.latest_event_location),
             estimated_delivery_at: asDate(update.estimated_delivery_at),
             picked_up_at: asDate(update.picked_up_at),
+            checkpoints: (update.checkpoints ?? []).map((checkpoint) => ({
+              ...checkpoint,
+              occurred_at: asDate(checkpoint.occurred_at),
+            })),
           },
         },
         tenantId,

@@ -1,3 +1,4 @@
+import { TRACKING_CHECKPOINTS_MAX } from '@inventory/rules';
 import { describe, expect, it } from 'vitest';
 import { jsonDepthExceeds, MAX_BODY_BYTES, MAX_JSON_DEPTH, readWebhookBody } from './payload.js';
 import { hashToken } from './token-hash.js';
@@ -37,6 +38,30 @@ const push = (overrides: { event?: string; time?: string; status?: string; sub?:
           { key_stage: 'PickedUp', time_utc: '2025-03-02T14:47:05Z' },
           { key_stage: 'Delivered', time_utc: null },
         ],
+        tracking: {
+          providers: [
+            {
+              provider: { key: 100002, name: 'UPS' },
+              events: [
+                {
+                  time_utc: '2025-03-02T14:47:05Z',
+                  description: 'Picked up by the carrier',
+                  location: 'Los Angeles, CA, US',
+                  stage: 'PickedUp',
+                  sub_status: 'InTransit_PickedUp',
+                },
+                { time_utc: 'not a time', description: 'dropped' },
+                {
+                  time_utc: '2025-03-01T10:00:00Z',
+                  description: 'Shipment information received',
+                  location: null,
+                  stage: 'InfoReceived',
+                  sub_status: 'InfoReceived',
+                },
+              ],
+            },
+          ],
+        },
       },
     },
   });
@@ -65,7 +90,37 @@ describe('reading a provider push', () => {
       latest_event_location: 'Los Angeles, CA, US',
       estimated_delivery_at: '2025-03-06T00:00:00.000Z',
       picked_up_at: '2025-03-02T14:47:05.000Z',
+      checkpoints: [
+        {
+          occurred_at: '2025-03-02T14:47:05.000Z',
+          description: 'Picked up by the carrier',
+          location: 'Los Angeles, CA, US',
+          sub_status: 'InTransit_PickedUp',
+          stage: 'PickedUp',
+        },
+        {
+          occurred_at: '2025-03-01T10:00:00.000Z',
+          description: 'Shipment information received',
+          location: '',
+          sub_status: 'InfoReceived',
+          stage: 'InfoReceived',
+        },
+      ],
     });
+  });
+
+  it('hands on at most TRACKING_CHECKPOINTS_MAX events of a push, the newest', () => {
+    const body = JSON.parse(push()) as {
+      data: { track_info: { tracking: { providers: Array<{ events: unknown[] }> } } };
+    };
+    body.data.track_info.tracking.providers[0]!.events = Array.from({ length: 150 }, (_, i) => ({
+      time_utc: new Date(Date.UTC(2025, 2, 2, 0, 150 - i)).toISOString(),
+      description: `Scan ${150 - i}`,
+    }));
+    const read = readWebhookBody(bytes(JSON.stringify(body)));
+    if (!read.ok) throw new Error('refused');
+    expect(read.update.checkpoints).toHaveLength(TRACKING_CHECKPOINTS_MAX);
+    expect(read.update.checkpoints![0]!.description).toBe('Scan 150');
   });
 
   it('gives a provider retry the same identity, and a new event or status a new one', () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { TRACKING_CHECKPOINTS_MAX } from '@inventory/rules';
 
 /** Bodies above this are refused (stored as `failed` without their bytes); ADR 0220. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -28,6 +29,20 @@ export interface TrackingUpdate {
   latest_event_location: string | null;
   estimated_delivery_at: string | null;
   picked_up_at: string | null;
+  /**
+   * The push's event history (`track_info.tracking.providers[].events`), newest first, the
+   * newest TRACKING_CHECKPOINTS_MAX with a valid time; parcel-tracking keeps them (ADR 0216).
+   * Rows stored before it existed have none.
+   */
+  checkpoints?: PushedCheckpoint[];
+}
+
+export interface PushedCheckpoint {
+  occurred_at: string;
+  description: string;
+  location: string;
+  sub_status: string;
+  stage: string;
 }
 
 export interface BodyViolation {
@@ -88,6 +103,29 @@ function refuse(description: string, field = 'body', event_type = '', tracking_n
   return { ok: false as const, violations: [{ field, description }], event_type, tracking_number };
 }
 
+/** Every provider's events of a `track_info` (a parcel handed between carriers has several). */
+function checkpointsOf(trackInfo: Record<string, unknown> | undefined): PushedCheckpoint[] {
+  const providers = object(trackInfo?.tracking)?.providers;
+  const checkpoints: PushedCheckpoint[] = [];
+  for (const provider of Array.isArray(providers) ? providers : []) {
+    const events = object(provider)?.events;
+    for (const item of Array.isArray(events) ? events : []) {
+      const event = object(item);
+      const occurredAt = isoTime(event?.time_utc);
+      if (!occurredAt) continue;
+      checkpoints.push({
+        occurred_at: occurredAt,
+        description: text(event?.description) ?? '',
+        location: text(event?.location) ?? '',
+        sub_status: text(event?.sub_status) ?? '',
+        stage: text(event?.stage) ?? '',
+      });
+      if (checkpoints.length >= TRACKING_CHECKPOINTS_MAX) return checkpoints;
+    }
+  }
+  return checkpoints;
+}
+
 /** Reads a provider push (DESIGN §8) from its raw bytes, or says why it cannot be processed. */
 export function readWebhookBody(raw: Uint8Array): ReadBody {
   if (raw.byteLength === 0) return refuse('The body is empty.');
@@ -135,6 +173,7 @@ export function readWebhookBody(raw: Uint8Array): ReadBody {
     latest_event_location: text(latestEvent?.location),
     estimated_delivery_at: isoTime(estimate?.to) ?? isoTime(estimate?.from),
     picked_up_at: isoTime(pickedUp?.time_utc),
+    checkpoints: checkpointsOf(trackInfo),
   };
   return {
     ok: true,

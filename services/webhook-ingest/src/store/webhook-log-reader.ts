@@ -6,6 +6,8 @@ export interface ListQuery {
   eventTypes: string[];
   results: string[];
   trackingNumber: string;
+  /** The whole number, not a substring (one shipment's webhooks). */
+  trackingNumberExact?: boolean;
   receivedFrom?: Date;
   receivedTo?: Date;
   sort: Array<{ field: string; descending: boolean }>;
@@ -30,8 +32,13 @@ export class WebhookLogReader extends TenantScopedRepository<WebhookEventDocumen
     };
     if (query.eventTypes.length > 0) filter.event_type = { $in: query.eventTypes };
     if (query.results.length > 0) filter.result = { $in: query.results };
-    if (query.trackingNumber)
-      filter.tracking_number = { $regex: escapeRegex(query.trackingNumber), $options: 'i' };
+    if (query.trackingNumber) {
+      const literal = escapeRegex(query.trackingNumber);
+      filter.tracking_number = {
+        $regex: query.trackingNumberExact ? `^${literal}$` : literal,
+        $options: 'i',
+      };
+    }
     if (query.receivedFrom || query.receivedTo)
       filter.received_at = {
         ...(query.receivedFrom ? { $gte: query.receivedFrom } : {}),

@@ -69,6 +69,7 @@ export class ListWebhookEvents {
       eventTypes: request.event_types,
       results: request.results,
       trackingNumber: request.tracking_number,
+      trackingNumberExact: request.tracking_number_exact,
       receivedFrom: from ?? undefined,
       receivedTo: to ?? undefined,
       sort: request.sort.length > 0 ? request.sort : [{ field: 'received_at', descending: true }],

@@ -28,6 +28,10 @@ export interface WebhookDelivery {
   event: string;
   statuses: Array<number | null>;
   delivered: boolean;
+  /** The exact body sent (what was signed), so a test can have it delivered again, late. */
+  body: string;
+  /** Set on a replay: the index of the delivery whose body it sent again. */
+  replay_of?: number;
 }
 
 export const DEFAULT_QUOTA_TOTAL = 1000;

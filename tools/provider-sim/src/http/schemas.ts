@@ -32,6 +32,8 @@ export const pushSchema = z.object({
   api_key: z.string().optional(),
 });
 
+export const replaySchema = z.object({ url: z.string().url().optional() });
+
 export const failSchema = z.object({
   endpoint: z.string().min(1),
   http_status: z.number().int().min(200).max(599).optional(),

@@ -8,6 +8,7 @@ import {
   describeIssue,
   failSchema,
   pushSchema,
+  replaySchema,
   setStatusSchema,
 } from '../http/schemas.js';
 import { SimError } from '../sim.js';
@@ -101,6 +102,19 @@ export function adminRoutes(app: FastifyInstance, sim: ProviderSim): void {
   });
 
   route('GET', '/webhooks', () => ({ deliveries: sim.state.deliveries }));
+
+  route('POST', '/webhooks/:index/replay', async (req) => {
+    const b = body(req, replaySchema);
+    const index = Number((req.params as unknown as { index: string }).index);
+    if (!Number.isInteger(index) || index < 0) throw new SimError(404, 'no such webhook delivery');
+    const result = await sim.replayWebhook({ index, ...(b.url && { url: b.url }) });
+    return {
+      status: result.status,
+      delivered: result.delivered,
+      attempts: result.attempts,
+      statuses: result.statuses,
+    };
+  });
 
   route('POST', '/fail', (req) => {
     const b = body(req, failSchema);

@@ -13,7 +13,8 @@ export interface Filter {
   /** The API's query parameter, used as is in the page URL too (so the URL is shareable). */
   param: string;
   label: string;
-  type: 'text' | 'date' | 'choices';
+  /** `flag`: a checkbox, `true` when ticked, absent otherwise. */
+  type: 'text' | 'date' | 'choices' | 'flag';
   choices?: readonly string[];
 }
 
@@ -22,7 +23,11 @@ const PAGE_SIZES = [10, 25, 50, 100] as const;
 
 /** A filter's value as a person reads it: choices without underscores. */
 const shown = (filter: Filter, value: string) =>
-  filter.type === 'choices' ? value.split(',').join(', ').replace(/_/g, ' ') : value;
+  filter.type === 'choices'
+    ? value.split(',').join(', ').replace(/_/g, ' ')
+    : filter.type === 'flag'
+      ? 'yes'
+      : value;
 
 const mapUndefined = (values: Record<string, string>) =>
   Object.fromEntries(Object.keys(values).map((key) => [key, undefined]));
@@ -85,7 +90,16 @@ export function ApiList<Row extends { id: number }>(props: {
           return (
             <div class="field" key={filter.param}>
               <label for={id}>{filter.label}</label>
-              {filter.type === 'date' ? (
+              {filter.type === 'flag' ? (
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={value === 'true'}
+                  onChange={(event) =>
+                    set((event.target as HTMLInputElement).checked ? 'true' : '')
+                  }
+                />
+              ) : filter.type === 'date' ? (
                 <input
                   id={id}
                   type="date"

@@ -149,6 +149,15 @@ export function Dashboard(props: {
           ))}
         </ul>
         <p>Pending registrations: {instance.pending_registration_count}</p>
+        <p data-testid="watch-counts">
+          <Link to={`${PARCEL_PAGE}/trackings?filter%5Bstalled%5D=true`}>
+            Stalled: <span data-count="stalled">{instance.stalled_count}</span>
+          </Link>{' '}
+          ·{' '}
+          <Link to={`${PARCEL_PAGE}/trackings?filter%5Blate%5D=true`}>
+            Late: <span data-count="late">{instance.late_count}</span>
+          </Link>
+        </p>
       </section>
       <section class="card" aria-labelledby="regerr-h">
         <h2 id="regerr-h">Registration errors</h2>

@@ -36,6 +36,8 @@ export function Trackings(props: { instanceId: number }) {
         },
         { param: 'filter[date_from]', label: 'Created from', type: 'date' },
         { param: 'filter[date_to]', label: 'Created to', type: 'date' },
+        { param: 'filter[stalled]', label: 'Stalled only', type: 'flag' },
+        { param: 'filter[late]', label: 'Late only', type: 'flag' },
       ]}
       sorts={TRACKING_SORTS}
       defaultSort="-created_at"

@@ -1,6 +1,6 @@
 import { Fragment } from 'preact';
-import { api, withQuery } from '../../api.js';
-import type { ActivityRow, LinksMetaPage, TrackingRow, WebhookRow } from '../../api-types.js';
+import { api } from '../../api.js';
+import type { Checkpoint, TrackingDetail, TrackingRow } from '../../api-types.js';
 import { Link } from '../../components/link.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
 import { Time } from '../../components/time.js';
@@ -59,85 +59,93 @@ function Facts(props: { row: TrackingRow }) {
   );
 }
 
-function Webhooks(props: { instanceId: number; number: string }) {
-  const rows = useLoad(
-    () =>
-      api<LinksMetaPage<WebhookRow>>(
-        'GET',
-        withQuery(`${PREFIX}/instances/${props.instanceId}/webhooks`, {
-          'filter[tracking_number]': props.number,
-          per_page: 50,
-        }),
-      ),
-    `shipment-webhooks:${props.number}`,
+/** The carrier's checkpoints, newest first, as the service keeps them. */
+function Timeline(props: { checkpoints: Checkpoint[] }) {
+  return (
+    <section class="card" aria-labelledby="shipment-timeline-h">
+      <h2 id="shipment-timeline-h">Carrier checkpoints</h2>
+      {props.checkpoints.length === 0 ? (
+        <Empty>The carrier has reported no checkpoint yet.</Empty>
+      ) : (
+        <ol class="timeline checkpoints" aria-label="Checkpoints">
+          {props.checkpoints.map((checkpoint, index) => (
+            <li key={`${checkpoint.occurred_at}:${index}`} data-status={checkpoint.status}>
+              <Time value={checkpoint.occurred_at} /> · {checkpoint.description || '—'}
+              {checkpoint.location ? ` — ${checkpoint.location}` : ''}
+              {checkpoint.sub_status ? <span class="hint"> ({checkpoint.sub_status})</span> : null}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
+}
+
+function Webhooks(props: { rows: TrackingDetail['webhooks']; total: number }) {
   return (
     <section class="card" aria-labelledby="shipment-webhooks-h">
       <h2 id="shipment-webhooks-h">Inbound webhooks</h2>
-      <Async state={rows}>
-        {(page) => {
-          // The filter is a substring match: keep this number's own.
-          const own = page.data.filter((row) => row.tracking_number === props.number);
-          return own.length === 0 ? (
-            <Empty>No webhook has mentioned this shipment yet.</Empty>
-          ) : (
-            <ol class="timeline" aria-label="Inbound webhooks">
-              {own.map((row) => (
-                <li key={row.id}>
-                  <Time value={row.received_at} /> · {row.summary || row.event_type} ·{' '}
-                  <span class={row.result === 'failed' ? 'bad' : undefined}>
-                    {row.result}
-                    {row.error_message ? `: ${row.error_message}` : ''}
-                  </span>
-                </li>
-              ))}
-            </ol>
-          );
-        }}
-      </Async>
+      {props.rows.length === 0 ? (
+        <Empty>No webhook has mentioned this shipment yet.</Empty>
+      ) : (
+        <>
+          <ol class="timeline" aria-label="Inbound webhooks">
+            {props.rows.map((row) => (
+              <li key={row.id}>
+                <Time value={row.received_at} /> · {row.summary || row.event_type} ·{' '}
+                <span class={row.result === 'failed' ? 'bad' : undefined}>
+                  {row.result}
+                  {row.error_message ? `: ${row.error_message}` : ''}
+                </span>
+              </li>
+            ))}
+          </ol>
+          <More shown={props.rows.length} total={props.total} what="webhooks" />
+        </>
+      )}
     </section>
   );
 }
 
-function Activity(props: { instanceId: number; number: string }) {
-  const rows = useLoad(
-    () =>
-      api<LinksMetaPage<ActivityRow>>(
-        'GET',
-        withQuery(`${PREFIX}/instances/${props.instanceId}/activity`, {
-          'filter[search]': props.number,
-          per_page: 50,
-        }),
-      ),
-    `shipment-activity:${props.number}`,
-  );
+function Activity(props: { rows: TrackingDetail['activity']; total: number }) {
   return (
     <section class="card" aria-labelledby="shipment-activity-h">
       <h2 id="shipment-activity-h">Activity</h2>
-      <Async state={rows}>
-        {(page) =>
-          page.data.length === 0 ? (
-            <Empty>No activity mentions this shipment yet.</Empty>
-          ) : (
-            <ol class="timeline" aria-label="Activity">
-              {page.data.map((row) => (
-                <li key={row.id}>
-                  <Time value={row.created_at} /> · {label(row.event)} · {row.description ?? ''}
-                </li>
-              ))}
-            </ol>
-          )
-        }
-      </Async>
+      {props.rows.length === 0 ? (
+        <Empty>No activity mentions this shipment yet.</Empty>
+      ) : (
+        <>
+          <ol class="timeline" aria-label="Activity">
+            {props.rows.map((row) => (
+              <li key={row.id}>
+                <Time value={row.created_at} /> · {label(row.event)} · {row.description}
+              </li>
+            ))}
+          </ol>
+          <More shown={props.rows.length} total={props.total} what="rows" />
+        </>
+      )}
     </section>
   );
 }
 
-/** One shipment: its status and carrier, the record it is for, its webhooks and activity. */
+/** The answer carries the newest rows only; says how many more the full lists hold. */
+function More(props: { shown: number; total: number; what: string }) {
+  return props.total > props.shown ? (
+    <p class="hint">
+      The newest {props.shown} of {props.total} {props.what}.
+    </p>
+  ) : null;
+}
+
+/**
+ * One shipment: its status and carrier, the record it is for, its carrier checkpoints, its
+ * webhooks and activity.
+ */
 export function Shipment(props: { instanceId: number; id: string }) {
   const row = useLoad(
     () =>
-      api<{ data: TrackingRow }>(
+      api<{ data: TrackingDetail }>(
         'GET',
         `${PREFIX}/instances/${props.instanceId}/trackings/${encodeURIComponent(props.id)}`,
       ),
@@ -152,8 +160,9 @@ export function Shipment(props: { instanceId: number; id: string }) {
         {({ data }) => (
           <div class="shipment">
             <Facts row={data} />
-            <Webhooks instanceId={props.instanceId} number={data.tracking_number} />
-            <Activity instanceId={props.instanceId} number={data.tracking_number} />
+            <Timeline checkpoints={data.checkpoints} />
+            <Webhooks rows={data.webhooks} total={data.webhooks_total} />
+            <Activity rows={data.activity} total={data.activity_total} />
           </div>
         )}
       </Async>

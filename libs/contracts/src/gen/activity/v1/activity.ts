@@ -72,6 +72,11 @@ export interface ListActivitiesRequest {
    * matched the same way, as the instance's history (ADR 0215).
    */
   history_instance_ids: number[];
+  /**
+   * When set, only rows whose properties.tracking_number is this number
+   * (case-insensitive, whole): the activity of one shipment (ADR 0217).
+   */
+  tracking_number: string;
 }
 
 export interface ListActivitiesResponse {
@@ -371,6 +376,7 @@ function createBaseListActivitiesRequest(): ListActivitiesRequest {
     sort: [],
     page: undefined,
     history_instance_ids: [],
+    tracking_number: '',
   };
 }
 
@@ -403,6 +409,9 @@ export const ListActivitiesRequest: MessageFns<ListActivitiesRequest> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    if (message.tracking_number !== '') {
+      writer.uint32(74).string(message.tracking_number);
     }
     return writer;
   },
@@ -494,6 +503,14 @@ export const ListActivitiesRequest: MessageFns<ListActivitiesRequest> = {
 
             break;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.tracking_number = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -534,6 +551,11 @@ export const ListActivitiesRequest: MessageFns<ListActivitiesRequest> = {
         : globalThis.Array.isArray(object?.history_instance_ids)
           ? object.history_instance_ids.map((e: any) => globalThis.Number(e))
           : [],
+      tracking_number: isSet(object.trackingNumber)
+        ? globalThis.String(object.trackingNumber)
+        : isSet(object.tracking_number)
+          ? globalThis.String(object.tracking_number)
+          : '',
     };
   },
 
@@ -563,6 +585,9 @@ export const ListActivitiesRequest: MessageFns<ListActivitiesRequest> = {
     if (message.history_instance_ids?.length) {
       obj.historyInstanceIds = message.history_instance_ids.map((e) => Math.round(e));
     }
+    if (message.tracking_number !== '') {
+      obj.trackingNumber = message.tracking_number;
+    }
     return obj;
   },
 
@@ -587,6 +612,7 @@ export const ListActivitiesRequest: MessageFns<ListActivitiesRequest> = {
         ? PageRequest.fromPartial(object.page)
         : undefined;
     message.history_instance_ids = object.history_instance_ids?.map((e) => e) || [];
+    message.tracking_number = object.tracking_number ?? '';
     return message;
   },
 };

@@ -231,6 +231,12 @@ export interface Dashboard {
   last_webhook_at?: Date | undefined;
   last_event_at?: Date | undefined;
   transit?: Transit | undefined;
+  /**
+   * Active rows in transit with no checkpoint for longer than the stalled threshold, and rows
+   * past their estimated delivery and not delivered (ADR 0218).
+   */
+  stalled_count: number;
+  late_count: number;
 }
 
 export interface TestApiKeyRequest {
@@ -366,6 +372,21 @@ export interface ProviderTrackingUpdate {
   estimated_delivery_at?: Date | undefined;
   /** Time of the provider's PickedUp milestone, when reported. */
   picked_up_at?: Date | undefined;
+  /**
+   * The carrier's checkpoints the provider reported with this update (its event history,
+   * newest first as the provider sends them); kept idempotently per row (ADR 0216).
+   */
+  checkpoints: ProviderCheckpoint[];
+}
+
+/** One carrier checkpoint (a provider event): when, what, where, and the provider's status. */
+export interface ProviderCheckpoint {
+  occurred_at?: Date | undefined;
+  description: string;
+  location: string;
+  /** Provider sub-status (`InTransit_PickedUp`...) and key stage (`PickedUp`...), when given. */
+  sub_status: string;
+  stage: string;
 }
 
 export interface ApplyTrackingUpdateRequest {
@@ -438,6 +459,9 @@ export interface ListTrackingsRequest {
   sort_descending: boolean;
   page: number;
   per_page: number;
+  /** Only stalled rows (ADR 0218), and only late ones. */
+  stalled: boolean;
+  late: boolean;
 }
 
 export interface TrackingRow {
@@ -478,6 +502,19 @@ export interface GetTrackingRequest {
 
 export interface GetTrackingResponse {
   tracking?: TrackingRow | undefined;
+  /** The row's kept checkpoints, newest first (at most TRACKING_CHECKPOINTS_MAX, ADR 0216). */
+  checkpoints: Checkpoint[];
+}
+
+/** One kept checkpoint of a tracking row. */
+export interface Checkpoint {
+  occurred_at?: Date | undefined;
+  description: string;
+  location: string;
+  /** Our delivery status (`in_transit`...) of the provider's sub-status; empty when unknown. */
+  status: string;
+  sub_status: string;
+  stage: string;
 }
 
 function createBaseQuota(): Quota {
@@ -2883,6 +2920,8 @@ function createBaseDashboard(): Dashboard {
     last_webhook_at: undefined,
     last_event_at: undefined,
     transit: undefined,
+    stalled_count: 0,
+    late_count: 0,
   };
 }
 
@@ -2911,6 +2950,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     }
     if (message.transit !== undefined) {
       Transit.encode(message.transit, writer.uint32(66).fork()).join();
+    }
+    if (message.stalled_count !== 0) {
+      writer.uint32(72).int64(message.stalled_count);
+    }
+    if (message.late_count !== 0) {
+      writer.uint32(80).int64(message.late_count);
     }
     return writer;
   },
@@ -2992,6 +3037,22 @@ export const Dashboard: MessageFns<Dashboard> = {
             message.transit = Transit.decode(reader, reader.uint32());
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.stalled_count = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.late_count = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3038,6 +3099,16 @@ export const Dashboard: MessageFns<Dashboard> = {
           ? fromJsonTimestamp(object.last_event_at)
           : undefined,
       transit: isSet(object.transit) ? Transit.fromJSON(object.transit) : undefined,
+      stalled_count: isSet(object.stalledCount)
+        ? globalThis.Number(object.stalledCount)
+        : isSet(object.stalled_count)
+          ? globalThis.Number(object.stalled_count)
+          : 0,
+      late_count: isSet(object.lateCount)
+        ? globalThis.Number(object.lateCount)
+        : isSet(object.late_count)
+          ? globalThis.Number(object.late_count)
+          : 0,
     };
   },
 
@@ -3066,6 +3137,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     }
     if (message.transit !== undefined) {
       obj.transit = Transit.toJSON(message.transit);
+    }
+    if (message.stalled_count !== 0) {
+      obj.stalledCount = Math.round(message.stalled_count);
+    }
+    if (message.late_count !== 0) {
+      obj.lateCount = Math.round(message.late_count);
     }
     return obj;
   },
@@ -3096,6 +3173,8 @@ export const Dashboard: MessageFns<Dashboard> = {
       object.transit !== undefined && object.transit !== null
         ? Transit.fromPartial(object.transit)
         : undefined;
+    message.stalled_count = object.stalled_count ?? 0;
+    message.late_count = object.late_count ?? 0;
     return message;
   },
 };
@@ -5007,6 +5086,7 @@ function createBaseProviderTrackingUpdate(): ProviderTrackingUpdate {
     latest_event_location: undefined,
     estimated_delivery_at: undefined,
     picked_up_at: undefined,
+    checkpoints: [],
   };
 }
 
@@ -5041,6 +5121,9 @@ export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
     }
     if (message.picked_up_at !== undefined) {
       Timestamp.encode(toTimestamp(message.picked_up_at), writer.uint32(82).fork()).join();
+    }
+    for (const v of message.checkpoints) {
+      ProviderCheckpoint.encode(v!, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -5140,6 +5223,14 @@ export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
             message.picked_up_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.checkpoints.push(ProviderCheckpoint.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5204,6 +5295,9 @@ export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
         : isSet(object.picked_up_at)
           ? fromJsonTimestamp(object.picked_up_at)
           : undefined,
+      checkpoints: globalThis.Array.isArray(object?.checkpoints)
+        ? object.checkpoints.map((e: any) => ProviderCheckpoint.fromJSON(e))
+        : [],
     };
   },
 
@@ -5239,6 +5333,9 @@ export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
     if (message.picked_up_at !== undefined) {
       obj.pickedUpAt = message.picked_up_at.toISOString();
     }
+    if (message.checkpoints?.length) {
+      obj.checkpoints = message.checkpoints.map((e) => ProviderCheckpoint.toJSON(e));
+    }
     return obj;
   },
 
@@ -5261,6 +5358,148 @@ export const ProviderTrackingUpdate: MessageFns<ProviderTrackingUpdate> = {
     message.latest_event_location = object.latest_event_location ?? undefined;
     message.estimated_delivery_at = object.estimated_delivery_at ?? undefined;
     message.picked_up_at = object.picked_up_at ?? undefined;
+    message.checkpoints = object.checkpoints?.map((e) => ProviderCheckpoint.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseProviderCheckpoint(): ProviderCheckpoint {
+  return { occurred_at: undefined, description: '', location: '', sub_status: '', stage: '' };
+}
+
+export const ProviderCheckpoint: MessageFns<ProviderCheckpoint> = {
+  encode(message: ProviderCheckpoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.occurred_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.occurred_at), writer.uint32(10).fork()).join();
+    }
+    if (message.description !== '') {
+      writer.uint32(18).string(message.description);
+    }
+    if (message.location !== '') {
+      writer.uint32(26).string(message.location);
+    }
+    if (message.sub_status !== '') {
+      writer.uint32(34).string(message.sub_status);
+    }
+    if (message.stage !== '') {
+      writer.uint32(42).string(message.stage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProviderCheckpoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProviderCheckpoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.occurred_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.location = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sub_status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.stage = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProviderCheckpoint {
+    return {
+      occurred_at: isSet(object.occurredAt)
+        ? fromJsonTimestamp(object.occurredAt)
+        : isSet(object.occurred_at)
+          ? fromJsonTimestamp(object.occurred_at)
+          : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : '',
+      location: isSet(object.location) ? globalThis.String(object.location) : '',
+      sub_status: isSet(object.subStatus)
+        ? globalThis.String(object.subStatus)
+        : isSet(object.sub_status)
+          ? globalThis.String(object.sub_status)
+          : '',
+      stage: isSet(object.stage) ? globalThis.String(object.stage) : '',
+    };
+  },
+
+  toJSON(message: ProviderCheckpoint): unknown {
+    const obj: any = {};
+    if (message.occurred_at !== undefined) {
+      obj.occurredAt = message.occurred_at.toISOString();
+    }
+    if (message.description !== '') {
+      obj.description = message.description;
+    }
+    if (message.location !== '') {
+      obj.location = message.location;
+    }
+    if (message.sub_status !== '') {
+      obj.subStatus = message.sub_status;
+    }
+    if (message.stage !== '') {
+      obj.stage = message.stage;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProviderCheckpoint>, I>>(base?: I): ProviderCheckpoint {
+    return ProviderCheckpoint.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProviderCheckpoint>, I>>(object: I): ProviderCheckpoint {
+    const message = createBaseProviderCheckpoint();
+    message.occurred_at = object.occurred_at ?? undefined;
+    message.description = object.description ?? '';
+    message.location = object.location ?? '';
+    message.sub_status = object.sub_status ?? '';
+    message.stage = object.stage ?? '';
     return message;
   },
 };
@@ -6141,6 +6380,8 @@ function createBaseListTrackingsRequest(): ListTrackingsRequest {
     sort_descending: false,
     page: 0,
     per_page: 0,
+    stalled: false,
+    late: false,
   };
 }
 
@@ -6182,6 +6423,12 @@ export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
     }
     if (message.per_page !== 0) {
       writer.uint32(88).int32(message.per_page);
+    }
+    if (message.stalled !== false) {
+      writer.uint32(96).bool(message.stalled);
+    }
+    if (message.late !== false) {
+      writer.uint32(104).bool(message.late);
     }
     return writer;
   },
@@ -6297,6 +6544,22 @@ export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
             message.per_page = reader.int32();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.stalled = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.late = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6358,6 +6621,8 @@ export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
         : isSet(object.per_page)
           ? globalThis.Number(object.per_page)
           : 0,
+      stalled: isSet(object.stalled) ? globalThis.Boolean(object.stalled) : false,
+      late: isSet(object.late) ? globalThis.Boolean(object.late) : false,
     };
   },
 
@@ -6396,6 +6661,12 @@ export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
     if (message.per_page !== 0) {
       obj.perPage = Math.round(message.per_page);
     }
+    if (message.stalled !== false) {
+      obj.stalled = message.stalled;
+    }
+    if (message.late !== false) {
+      obj.late = message.late;
+    }
     return obj;
   },
 
@@ -6417,6 +6688,8 @@ export const ListTrackingsRequest: MessageFns<ListTrackingsRequest> = {
     message.sort_descending = object.sort_descending ?? false;
     message.page = object.page ?? 0;
     message.per_page = object.per_page ?? 0;
+    message.stalled = object.stalled ?? false;
+    message.late = object.late ?? false;
     return message;
   },
 };
@@ -7117,13 +7390,16 @@ export const GetTrackingRequest: MessageFns<GetTrackingRequest> = {
 };
 
 function createBaseGetTrackingResponse(): GetTrackingResponse {
-  return { tracking: undefined };
+  return { tracking: undefined, checkpoints: [] };
 }
 
 export const GetTrackingResponse: MessageFns<GetTrackingResponse> = {
   encode(message: GetTrackingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.tracking !== undefined) {
       TrackingRow.encode(message.tracking, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.checkpoints) {
+      Checkpoint.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -7149,6 +7425,14 @@ export const GetTrackingResponse: MessageFns<GetTrackingResponse> = {
             message.tracking = TrackingRow.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.checkpoints.push(Checkpoint.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7162,13 +7446,21 @@ export const GetTrackingResponse: MessageFns<GetTrackingResponse> = {
   },
 
   fromJSON(object: any): GetTrackingResponse {
-    return { tracking: isSet(object.tracking) ? TrackingRow.fromJSON(object.tracking) : undefined };
+    return {
+      tracking: isSet(object.tracking) ? TrackingRow.fromJSON(object.tracking) : undefined,
+      checkpoints: globalThis.Array.isArray(object?.checkpoints)
+        ? object.checkpoints.map((e: any) => Checkpoint.fromJSON(e))
+        : [],
+    };
   },
 
   toJSON(message: GetTrackingResponse): unknown {
     const obj: any = {};
     if (message.tracking !== undefined) {
       obj.tracking = TrackingRow.toJSON(message.tracking);
+    }
+    if (message.checkpoints?.length) {
+      obj.checkpoints = message.checkpoints.map((e) => Checkpoint.toJSON(e));
     }
     return obj;
   },
@@ -7184,6 +7476,171 @@ export const GetTrackingResponse: MessageFns<GetTrackingResponse> = {
       object.tracking !== undefined && object.tracking !== null
         ? TrackingRow.fromPartial(object.tracking)
         : undefined;
+    message.checkpoints = object.checkpoints?.map((e) => Checkpoint.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCheckpoint(): Checkpoint {
+  return {
+    occurred_at: undefined,
+    description: '',
+    location: '',
+    status: '',
+    sub_status: '',
+    stage: '',
+  };
+}
+
+export const Checkpoint: MessageFns<Checkpoint> = {
+  encode(message: Checkpoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.occurred_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.occurred_at), writer.uint32(10).fork()).join();
+    }
+    if (message.description !== '') {
+      writer.uint32(18).string(message.description);
+    }
+    if (message.location !== '') {
+      writer.uint32(26).string(message.location);
+    }
+    if (message.status !== '') {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.sub_status !== '') {
+      writer.uint32(42).string(message.sub_status);
+    }
+    if (message.stage !== '') {
+      writer.uint32(50).string(message.stage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Checkpoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckpoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.occurred_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.location = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sub_status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.stage = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Checkpoint {
+    return {
+      occurred_at: isSet(object.occurredAt)
+        ? fromJsonTimestamp(object.occurredAt)
+        : isSet(object.occurred_at)
+          ? fromJsonTimestamp(object.occurred_at)
+          : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : '',
+      location: isSet(object.location) ? globalThis.String(object.location) : '',
+      status: isSet(object.status) ? globalThis.String(object.status) : '',
+      sub_status: isSet(object.subStatus)
+        ? globalThis.String(object.subStatus)
+        : isSet(object.sub_status)
+          ? globalThis.String(object.sub_status)
+          : '',
+      stage: isSet(object.stage) ? globalThis.String(object.stage) : '',
+    };
+  },
+
+  toJSON(message: Checkpoint): unknown {
+    const obj: any = {};
+    if (message.occurred_at !== undefined) {
+      obj.occurredAt = message.occurred_at.toISOString();
+    }
+    if (message.description !== '') {
+      obj.description = message.description;
+    }
+    if (message.location !== '') {
+      obj.location = message.location;
+    }
+    if (message.status !== '') {
+      obj.status = message.status;
+    }
+    if (message.sub_status !== '') {
+      obj.subStatus = message.sub_status;
+    }
+    if (message.stage !== '') {
+      obj.stage = message.stage;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Checkpoint>, I>>(base?: I): Checkpoint {
+    return Checkpoint.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Checkpoint>, I>>(object: I): Checkpoint {
+    const message = createBaseCheckpoint();
+    message.occurred_at = object.occurred_at ?? undefined;
+    message.description = object.description ?? '';
+    message.location = object.location ?? '';
+    message.status = object.status ?? '';
+    message.sub_status = object.sub_status ?? '';
+    message.stage = object.stage ?? '';
     return message;
   },
 };

@@ -138,6 +138,11 @@ export interface ListWebhookEventsRequest {
    * history (ADR 0215).
    */
   history_instance_ids: number[];
+  /**
+   * When set, tracking_number matches the whole number (case-insensitive), not a
+   * substring: one shipment's webhooks (ADR 0217).
+   */
+  tracking_number_exact: boolean;
 }
 
 /** One row of the specification's "Webhook event row". */
@@ -1477,6 +1482,7 @@ function createBaseListWebhookEventsRequest(): ListWebhookEventsRequest {
     sort: [],
     page: undefined,
     history_instance_ids: [],
+    tracking_number_exact: false,
   };
 }
 
@@ -1512,6 +1518,9 @@ export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    if (message.tracking_number_exact !== false) {
+      writer.uint32(72).bool(message.tracking_number_exact);
     }
     return writer;
   },
@@ -1603,6 +1612,14 @@ export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
 
             break;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.tracking_number_exact = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1645,6 +1662,11 @@ export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
         : globalThis.Array.isArray(object?.history_instance_ids)
           ? object.history_instance_ids.map((e: any) => globalThis.Number(e))
           : [],
+      tracking_number_exact: isSet(object.trackingNumberExact)
+        ? globalThis.Boolean(object.trackingNumberExact)
+        : isSet(object.tracking_number_exact)
+          ? globalThis.Boolean(object.tracking_number_exact)
+          : false,
     };
   },
 
@@ -1674,6 +1696,9 @@ export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
     if (message.history_instance_ids?.length) {
       obj.historyInstanceIds = message.history_instance_ids.map((e) => Math.round(e));
     }
+    if (message.tracking_number_exact !== false) {
+      obj.trackingNumberExact = message.tracking_number_exact;
+    }
     return obj;
   },
 
@@ -1700,6 +1725,7 @@ export const ListWebhookEventsRequest: MessageFns<ListWebhookEventsRequest> = {
         ? PageRequest.fromPartial(object.page)
         : undefined;
     message.history_instance_ids = object.history_instance_ids?.map((e) => e) || [];
+    message.tracking_number_exact = object.tracking_number_exact ?? false;
     return message;
   },
 };
