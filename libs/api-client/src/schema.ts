@@ -561,6 +561,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhook-event-types': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The webhook event catalog: each event, when it fires, its scope and the JSON Schema of its data
+     * @description Any valid token, or a web session.
+     */
+    get: operations['getWebhookEventTypes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/asyncapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The AsyncAPI 3 document of the outbound webhooks
+     * @description No credential.
+     */
+    get: operations['getAsyncapiJson'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/products': {
     parameters: {
       query?: never;
@@ -1595,6 +1635,26 @@ export interface components {
           response_body: string | null;
         }[];
       };
+    };
+    GetWebhookEventTypesResponse: {
+      data: {
+        /** @description The event name, as listed in a subscription */
+        name: string;
+        /** @description When it fires */
+        description: string;
+        /** @description The token scope (and user permission) a subscription needs to receive it */
+        scope: string;
+        /** @description JSON Schema (2020-12) of the delivery's `data`, with an example */
+        data_schema: {
+          [key: string]: unknown;
+        };
+      }[];
+    };
+    GetAsyncapiJsonResponse: {
+      /** @enum {string} */
+      asyncapi: '3.0.0';
+    } & {
+      [key: string]: unknown;
     };
     GetV2ProductsResponse: {
       data: {
@@ -3050,6 +3110,54 @@ export interface operations {
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhookEventTypes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetWebhookEventTypesResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAsyncapiJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetAsyncapiJsonResponse'];
+        };
+      };
     };
   };
   getV2Products: {

@@ -14,3 +14,14 @@ export {
   webhookEventScope,
   type WebhookEventName,
 } from './webhook-catalog.js';
+export {
+  WEBHOOK_EVENT_DATA_SCHEMAS,
+  webhookEnvelopeSchema,
+  type JsonSchema,
+} from './webhook-event-schemas.js';
+export {
+  WEBHOOK_SCHEMA_DIALECT,
+  webhookAsyncApiDocument,
+  webhookEventTypes,
+  type WebhookEventType,
+} from './webhook-event-types.js';

@@ -1,33 +1,62 @@
 // No imports: the web app bundles this file for the browser (`@inventory/events/browser`).
 
 /**
- * The outbound-webhook event catalog (spec: Events → Outbound webhooks): each event's name and
- * the token scope (and user permission) a subscriber needs to receive it. The one definition
+ * The outbound-webhook event catalog (spec: Events → Outbound webhooks): each event's name, when
+ * it fires (`description`, the specification's words) and the token scope (and user permission)
+ * a subscriber needs to receive it; the schema of its `data` is in webhook-event-schemas.ts. The one definition
  * the gateway's subscription check and the outbound-delivery service both read.
  */
 export const WEBHOOK_EVENT_CATALOG = {
-  'sales_order.created': { scope: 'orders:read', firesWhen: 'a sales order is created' },
-  'sales_order.shipped': { scope: 'orders:read', firesWhen: 'a sales order is fully shipped' },
-  'sales_order.cancelled': { scope: 'orders:read', firesWhen: 'a sales order is cancelled' },
+  'sales_order.created': {
+    scope: 'orders:read',
+    firesWhen: 'a sales order is created',
+    description: 'A sales order is created (any channel or manual).',
+  },
+  'sales_order.shipped': {
+    scope: 'orders:read',
+    firesWhen: 'a sales order is fully shipped',
+    description: 'A sales order is fully fulfilled / shipped.',
+  },
+  'sales_order.cancelled': {
+    scope: 'orders:read',
+    firesWhen: 'a sales order is cancelled',
+    description: 'A sales order is cancelled (manual or channel sync).',
+  },
   'purchase_order.created': {
     scope: 'purchase-orders:read',
     firesWhen: 'a purchase order is created',
+    description: 'A purchase order is created.',
   },
   'purchase_order.approved': {
     scope: 'purchase-orders:read',
     firesWhen: 'a purchase order is approved',
+    description: 'A purchase order is approved.',
   },
   'purchase_order.submitted': {
     scope: 'purchase-orders:read',
     firesWhen: 'a purchase order is submitted to the supplier',
+    description: 'A purchase order is submitted to the supplier.',
   },
   'purchase_order.received': {
     scope: 'purchase-orders:read',
     firesWhen: 'goods are received against a purchase order',
+    description: 'Goods are received against a purchase order.',
   },
-  'inventory.adjusted': { scope: 'inventory:read', firesWhen: 'inventory levels are adjusted' },
-  'product.created': { scope: 'products:read', firesWhen: 'a product is created' },
-  'customer.created': { scope: 'customers:read', firesWhen: 'a customer is created' },
+  'inventory.adjusted': {
+    scope: 'inventory:read',
+    firesWhen: 'inventory levels are adjusted',
+    description: 'Inventory levels are adjusted (manual or system).',
+  },
+  'product.created': {
+    scope: 'products:read',
+    firesWhen: 'a product is created',
+    description: 'A product is created (UI, API or import).',
+  },
+  'customer.created': {
+    scope: 'customers:read',
+    firesWhen: 'a customer is created',
+    description: 'A customer is created (manual or first seen from a channel).',
+  },
 } as const;
 
 export type WebhookEventName = keyof typeof WEBHOOK_EVENT_CATALOG;

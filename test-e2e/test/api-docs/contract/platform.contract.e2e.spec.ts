@@ -118,6 +118,17 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
     expect((await api.DELETE(`${SUBSCRIPTIONS}/{id}`, path)).response.status).toBe(204);
   });
 
+  it('webhook event types: 200 for the catalog and its AsyncAPI document', async () => {
+    const types = await c.api().GET('/api/webhook-event-types');
+    expect(types.response.status).toBe(200);
+    expect((types.data as { data: unknown[] }).data).toHaveLength(10);
+    const asyncApi = await contractClient(c.ledger, {
+      gatewayUrl: c.r.system.gatewayUrl,
+      host: UNKNOWN_HOST,
+    }).GET('/api/asyncapi.json');
+    expect(asyncApi.data).toMatchObject({ asyncapi: '3.0.0' });
+  });
+
   it('alerts: 200 for the list, marking one read and marking all read', async () => {
     const api = c.session();
     const list = await api.GET('/api/alerts');
@@ -174,7 +185,19 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
         accessOf(operation) === 'session'
           ? { session: c.tenant.session }
           : { token: c.tenant.fixture.token },
-      ['getReadyz'],
+      ['getReadyz', 'getWebhookEventTypes'],
+    );
+  });
+
+  it('503 for the event catalog when identity (the token check) is down', async () => {
+    const others = Object.keys(CLAIMS).filter((id) => id !== 'getWebhookEventTypes');
+    await unavailableSweep(
+      c,
+      CLAIMS,
+      ids(),
+      ['identity'],
+      () => ({ token: c.tenant.fixture.token }),
+      others,
     );
   });
 
