@@ -8,8 +8,16 @@ import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument } from '../store/subscription-store.js';
 
 /** The stored subscription as the API sees it: never a secret. */
-export function toSubscription(doc: SubscriptionDocument): Subscription {
+export function toSubscription(
+  doc: SubscriptionDocument,
+  pause: { heldCount: number; pauseMaxMs: number } = { heldCount: 0, pauseMaxMs: 0 },
+): Subscription {
+  const pausedAt = doc.paused_at ? new Date(doc.paused_at) : undefined;
   return {
+    paused_at: pausedAt,
+    pause_expires_at: pausedAt && new Date(pausedAt.getTime() + pause.pauseMaxMs),
+    resuming: doc.resuming === true,
+    held_count: pause.heldCount,
     id: doc.id,
     url: doc.url,
     events: doc.events,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
 import {
   isDuplicateKeyError,
@@ -246,11 +247,56 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     });
   }
 
+  /**
+   * The subscription's oldest held delivery (by when its event occurred), turned pending and
+   * leased to `owner` in the same write, so it is sent once whoever resumes; null when none is
+   * left. A crash after this leaves an ordinary pending delivery whose lease expires: the worker
+   * sends it.
+   */
+  takeOldestHeld(
+    tenantId: string,
+    subscriptionId: number,
+    owner: string,
+    leaseMs: number,
+  ): Promise<DeliveryDocument | null> {
+    const now = new Date();
+    return this.findOneAndUpdate(
+      tenantId,
+      { subscription_id: subscriptionId, status: 'held' },
+      {
+        $set: {
+          status: 'pending',
+          next_attempt_at: now,
+          lease_owner: owner,
+          lease_until: new Date(now.getTime() + leaseMs),
+          lease_token: randomUUID(),
+          updated_at: now,
+        },
+      },
+      { sort: { occurred_at: 1, created_at: 1, delivery_id: 1 } },
+    );
+  }
+
+  hasHeld(tenantId: string, subscriptionId: number): Promise<boolean> {
+    return this.exists(tenantId, { subscription_id: subscriptionId, status: 'held' });
+  }
+
+  /** How many deliveries each of these subscriptions holds (absent: none). */
+  async heldCounts(tenantId: string, subscriptionIds: number[]): Promise<Map<number, number>> {
+    if (subscriptionIds.length === 0) return new Map();
+    const rows = await this.aggregate<{ _id: number; n: number }>(
+      tenantId,
+      { subscription_id: { $in: subscriptionIds }, status: 'held' },
+      [{ $group: { _id: '$subscription_id', n: { $sum: 1 } } }],
+    );
+    return new Map(rows.map((row) => [row._id, row.n]));
+  }
+
   /** Deliveries of a deleted subscription are kept as history but never attempted again. */
   async skipPending(tenantId: string, subscriptionId: number): Promise<void> {
     await this.updateMany(
       tenantId,
-      { subscription_id: subscriptionId, status: 'pending' },
+      { subscription_id: subscriptionId, status: { $in: ['pending', 'held'] } },
       { $set: { status: 'skipped', updated_at: new Date() } },
     );
   }

@@ -77,7 +77,9 @@ export class AttemptDelivery {
     const admitted = batch.map((delivery) => delivery.admitted);
     const waiting = new Map<string, number[]>();
     batch.forEach((delivery, index) => {
-      if (delivery.admitted || !targets[index]?.is_active) return;
+      const target = targets[index];
+      // A paused subscription's delivery takes its slot when it is sent, not when it is held.
+      if (delivery.admitted || !target?.is_active || target.paused_at) return;
       const list = waiting.get(delivery.tenant_id) ?? [];
       list.push(index);
       waiting.set(delivery.tenant_id, list);
@@ -100,6 +102,11 @@ export class AttemptDelivery {
     if (!subscription?.is_active) {
       await settles.add({ delivery, changes: { status: 'skipped' } });
       this.metrics.settled('skipped');
+      return;
+    }
+    if (subscription.paused_at) {
+      // Paused since it was scheduled (a retry, a redelivery, a ping): held, sent on resume.
+      await settles.add({ delivery, changes: { status: 'held' } });
       return;
     }
     if (!admitted) {

@@ -6,7 +6,7 @@ import { parseEventData, serialiseEnvelope } from '../domain/delivery-envelope.j
 import { ownerMayReceive } from '../domain/subscription-owner.js';
 import type { AttemptSlots } from '../delivery/attempt-slots.js';
 import type { DeliveryStore } from '../store/delivery-store.js';
-import { pendingDelivery, type DeliveryDocument } from '../store/delivery.js';
+import { heldDelivery, pendingDelivery, type DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 import type { AttemptDelivery, FirstAttempt } from './attempt-delivery.js';
 
@@ -42,6 +42,8 @@ export class FanOutEvent {
     private readonly logger: Logger,
     /** Told each event withheld from a subscription whose owner lost its permission. */
     private readonly withheld?: (event: string) => void,
+    /** Told which subscriptions had deliveries held while they were resuming (ADR 0412). */
+    private readonly heldWhileResuming?: (tenantId: string, subscriptionId: number) => void,
   ) {}
 
   async execute(event: DomainEvent<DomainEventPayload>): Promise<number> {
@@ -139,9 +141,11 @@ export class FanOutEvent {
       }
       for (const subscription of targets) {
         const deliveryId = deliveryIdOf(event.id, subscription.id);
+        // Paused, or resuming (new events queue behind the held ones): stored held (ADR 0412).
+        const holds = Boolean(subscription.paused_at) || subscription.resuming === true;
         candidates.push({
           subscription,
-          delivery: pendingDelivery(
+          delivery: (holds ? heldDelivery : pendingDelivery)(
             {
               delivery_id: deliveryId,
               tenant_id: event.tenantId,
@@ -168,7 +172,12 @@ export class FanOutEvent {
     const recorded = await this.deliveries.recordedKeysAcrossTenants(
       candidates.map(({ delivery }) => delivery.dedupe_key),
     );
-    const fresh = candidates.filter(({ delivery }) => !recorded.has(delivery.dedupe_key));
+    const unrecorded = candidates.filter(({ delivery }) => !recorded.has(delivery.dedupe_key));
+    const held = unrecorded.filter(({ delivery }) => delivery.status === 'held');
+    const fresh = unrecorded.filter(({ delivery }) => delivery.status !== 'held');
+    const heldStored = await this.deliveries.insertRecorded(held.map(({ delivery }) => delivery));
+    for (const { subscription } of held)
+      if (subscription.resuming) this.heldWhileResuming?.(subscription.tenant_id, subscription.id);
     // Attempts this replica made whose rows could not be stored (MongoDB failed after the
     // receiver answered): stored now as they were, never sent again (ADR 0741).
     const remembered = fresh.flatMap(({ delivery }) => {
@@ -206,6 +215,6 @@ export class FanOutEvent {
       if (settle) settles.push(settle());
     }
     await Promise.all(settles);
-    return stored.size;
+    return stored.size + heldStored.length;
   }
 }

@@ -40,6 +40,14 @@ export interface Subscription {
    */
   deactivated_reason?: string | undefined;
   consecutive_failures: number;
+  /** Set while paused by hand; its deliveries are held until resumed (or the pause runs out). */
+  paused_at?: Date | undefined;
+  /** When the pause ends by itself (paused_at + WEBHOOK_PAUSE_MAX_MS). */
+  pause_expires_at?: Date | undefined;
+  /** true from a resume until every held delivery has been sent. */
+  resuming: boolean;
+  /** Deliveries waiting in status "held". */
+  held_count: number;
 }
 
 /**
@@ -137,7 +145,7 @@ export interface Delivery {
   id: string;
   subscription_id: number;
   event: string;
-  /** pending, succeeded, failed, dropped or skipped. */
+  /** pending, succeeded, failed, dropped, skipped or held (its subscription is paused). */
   status: string;
   occurred_at?: Date | undefined;
   created_at?: Date | undefined;
@@ -175,6 +183,22 @@ export interface SendTestPingResponse {
   delivery?: Delivery | undefined;
 }
 
+export interface PauseSubscriptionRequest {
+  id: number;
+}
+
+export interface PauseSubscriptionResponse {
+  subscription?: Subscription | undefined;
+}
+
+export interface ResumeSubscriptionRequest {
+  id: number;
+}
+
+export interface ResumeSubscriptionResponse {
+  subscription?: Subscription | undefined;
+}
+
 function createBaseSubscription(): Subscription {
   return {
     id: 0,
@@ -186,6 +210,10 @@ function createBaseSubscription(): Subscription {
     updated_at: undefined,
     deactivated_reason: undefined,
     consecutive_failures: 0,
+    paused_at: undefined,
+    pause_expires_at: undefined,
+    resuming: false,
+    held_count: 0,
   };
 }
 
@@ -217,6 +245,18 @@ export const Subscription: MessageFns<Subscription> = {
     }
     if (message.consecutive_failures !== 0) {
       writer.uint32(72).int64(message.consecutive_failures);
+    }
+    if (message.paused_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.paused_at), writer.uint32(82).fork()).join();
+    }
+    if (message.pause_expires_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.pause_expires_at), writer.uint32(90).fork()).join();
+    }
+    if (message.resuming !== false) {
+      writer.uint32(96).bool(message.resuming);
+    }
+    if (message.held_count !== 0) {
+      writer.uint32(104).int64(message.held_count);
     }
     return writer;
   },
@@ -306,6 +346,38 @@ export const Subscription: MessageFns<Subscription> = {
             message.consecutive_failures = longToNumber(reader.int64());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.paused_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.pause_expires_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.resuming = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.held_count = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -351,6 +423,22 @@ export const Subscription: MessageFns<Subscription> = {
         : isSet(object.consecutive_failures)
           ? globalThis.Number(object.consecutive_failures)
           : 0,
+      paused_at: isSet(object.pausedAt)
+        ? fromJsonTimestamp(object.pausedAt)
+        : isSet(object.paused_at)
+          ? fromJsonTimestamp(object.paused_at)
+          : undefined,
+      pause_expires_at: isSet(object.pauseExpiresAt)
+        ? fromJsonTimestamp(object.pauseExpiresAt)
+        : isSet(object.pause_expires_at)
+          ? fromJsonTimestamp(object.pause_expires_at)
+          : undefined,
+      resuming: isSet(object.resuming) ? globalThis.Boolean(object.resuming) : false,
+      held_count: isSet(object.heldCount)
+        ? globalThis.Number(object.heldCount)
+        : isSet(object.held_count)
+          ? globalThis.Number(object.held_count)
+          : 0,
     };
   },
 
@@ -383,6 +471,18 @@ export const Subscription: MessageFns<Subscription> = {
     if (message.consecutive_failures !== 0) {
       obj.consecutiveFailures = Math.round(message.consecutive_failures);
     }
+    if (message.paused_at !== undefined) {
+      obj.pausedAt = message.paused_at.toISOString();
+    }
+    if (message.pause_expires_at !== undefined) {
+      obj.pauseExpiresAt = message.pause_expires_at.toISOString();
+    }
+    if (message.resuming !== false) {
+      obj.resuming = message.resuming;
+    }
+    if (message.held_count !== 0) {
+      obj.heldCount = Math.round(message.held_count);
+    }
     return obj;
   },
 
@@ -400,6 +500,10 @@ export const Subscription: MessageFns<Subscription> = {
     message.updated_at = object.updated_at ?? undefined;
     message.deactivated_reason = object.deactivated_reason ?? undefined;
     message.consecutive_failures = object.consecutive_failures ?? 0;
+    message.paused_at = object.paused_at ?? undefined;
+    message.pause_expires_at = object.pause_expires_at ?? undefined;
+    message.resuming = object.resuming ?? false;
+    message.held_count = object.held_count ?? 0;
     return message;
   },
 };
@@ -2650,6 +2754,316 @@ export const SendTestPingResponse: MessageFns<SendTestPingResponse> = {
   },
 };
 
+function createBasePauseSubscriptionRequest(): PauseSubscriptionRequest {
+  return { id: 0 };
+}
+
+export const PauseSubscriptionRequest: MessageFns<PauseSubscriptionRequest> = {
+  encode(
+    message: PauseSubscriptionRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PauseSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePauseSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PauseSubscriptionRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: PauseSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PauseSubscriptionRequest>, I>>(
+    base?: I,
+  ): PauseSubscriptionRequest {
+    return PauseSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PauseSubscriptionRequest>, I>>(
+    object: I,
+  ): PauseSubscriptionRequest {
+    const message = createBasePauseSubscriptionRequest();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBasePauseSubscriptionResponse(): PauseSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const PauseSubscriptionResponse: MessageFns<PauseSubscriptionResponse> = {
+  encode(
+    message: PauseSubscriptionResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PauseSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePauseSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PauseSubscriptionResponse {
+    return {
+      subscription: isSet(object.subscription)
+        ? Subscription.fromJSON(object.subscription)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PauseSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PauseSubscriptionResponse>, I>>(
+    base?: I,
+  ): PauseSubscriptionResponse {
+    return PauseSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PauseSubscriptionResponse>, I>>(
+    object: I,
+  ): PauseSubscriptionResponse {
+    const message = createBasePauseSubscriptionResponse();
+    message.subscription =
+      object.subscription !== undefined && object.subscription !== null
+        ? Subscription.fromPartial(object.subscription)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseResumeSubscriptionRequest(): ResumeSubscriptionRequest {
+  return { id: 0 };
+}
+
+export const ResumeSubscriptionRequest: MessageFns<ResumeSubscriptionRequest> = {
+  encode(
+    message: ResumeSubscriptionRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResumeSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResumeSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResumeSubscriptionRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: ResumeSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResumeSubscriptionRequest>, I>>(
+    base?: I,
+  ): ResumeSubscriptionRequest {
+    return ResumeSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResumeSubscriptionRequest>, I>>(
+    object: I,
+  ): ResumeSubscriptionRequest {
+    const message = createBaseResumeSubscriptionRequest();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseResumeSubscriptionResponse(): ResumeSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const ResumeSubscriptionResponse: MessageFns<ResumeSubscriptionResponse> = {
+  encode(
+    message: ResumeSubscriptionResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResumeSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResumeSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResumeSubscriptionResponse {
+    return {
+      subscription: isSet(object.subscription)
+        ? Subscription.fromJSON(object.subscription)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ResumeSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResumeSubscriptionResponse>, I>>(
+    base?: I,
+  ): ResumeSubscriptionResponse {
+    return ResumeSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResumeSubscriptionResponse>, I>>(
+    object: I,
+  ): ResumeSubscriptionResponse {
+    const message = createBaseResumeSubscriptionResponse();
+    message.subscription =
+      object.subscription !== undefined && object.subscription !== null
+        ? Subscription.fromPartial(object.subscription)
+        : undefined;
+    return message;
+  },
+};
+
 /**
  * Outbound webhook subscriptions, their signed deliveries and the delivery log.
  * Every call needs x-tenant-id metadata; another tenant's ids are NOT_FOUND.
@@ -2781,6 +3195,41 @@ export const OutboundDeliveryServiceService = {
     responseDeserialize: (value: Buffer): SendTestPingResponse =>
       SendTestPingResponse.decode(value),
   },
+  /**
+   * Holds the subscription's deliveries (status "held") instead of sending them, for at most
+   * WEBHOOK_PAUSE_MAX_MS; then it resumes by itself. Pausing a paused subscription changes
+   * nothing.
+   */
+  pauseSubscription: {
+    path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/PauseSubscription' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PauseSubscriptionRequest): Buffer =>
+      Buffer.from(PauseSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PauseSubscriptionRequest =>
+      PauseSubscriptionRequest.decode(value),
+    responseSerialize: (value: PauseSubscriptionResponse): Buffer =>
+      Buffer.from(PauseSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PauseSubscriptionResponse =>
+      PauseSubscriptionResponse.decode(value),
+  },
+  /**
+   * Sends the held deliveries, one at a time in the order their events occurred, then new
+   * ones as usual; events arriving meanwhile queue behind them (ADR 0412).
+   */
+  resumeSubscription: {
+    path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/ResumeSubscription' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResumeSubscriptionRequest): Buffer =>
+      Buffer.from(ResumeSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResumeSubscriptionRequest =>
+      ResumeSubscriptionRequest.decode(value),
+    responseSerialize: (value: ResumeSubscriptionResponse): Buffer =>
+      Buffer.from(ResumeSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResumeSubscriptionResponse =>
+      ResumeSubscriptionResponse.decode(value),
+  },
 } as const;
 
 export interface OutboundDeliveryServiceServer extends UntypedServiceImplementation {
@@ -2804,6 +3253,17 @@ export interface OutboundDeliveryServiceServer extends UntypedServiceImplementat
   redeliver: handleUnaryCall<RedeliverRequest, RedeliverResponse>;
   /** Queues a signed `ping` delivery to the subscription. */
   sendTestPing: handleUnaryCall<SendTestPingRequest, SendTestPingResponse>;
+  /**
+   * Holds the subscription's deliveries (status "held") instead of sending them, for at most
+   * WEBHOOK_PAUSE_MAX_MS; then it resumes by itself. Pausing a paused subscription changes
+   * nothing.
+   */
+  pauseSubscription: handleUnaryCall<PauseSubscriptionRequest, PauseSubscriptionResponse>;
+  /**
+   * Sends the held deliveries, one at a time in the order their events occurred, then new
+   * ones as usual; events arriving meanwhile queue behind them (ADR 0412).
+   */
+  resumeSubscription: handleUnaryCall<ResumeSubscriptionRequest, ResumeSubscriptionResponse>;
 }
 
 export interface OutboundDeliveryServiceClient extends Client {
@@ -2952,6 +3412,45 @@ export interface OutboundDeliveryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SendTestPingResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Holds the subscription's deliveries (status "held") instead of sending them, for at most
+   * WEBHOOK_PAUSE_MAX_MS; then it resumes by itself. Pausing a paused subscription changes
+   * nothing.
+   */
+  pauseSubscription(
+    request: PauseSubscriptionRequest,
+    callback: (error: ServiceError | null, response: PauseSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  pauseSubscription(
+    request: PauseSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PauseSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  pauseSubscription(
+    request: PauseSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PauseSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sends the held deliveries, one at a time in the order their events occurred, then new
+   * ones as usual; events arriving meanwhile queue behind them (ADR 0412).
+   */
+  resumeSubscription(
+    request: ResumeSubscriptionRequest,
+    callback: (error: ServiceError | null, response: ResumeSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  resumeSubscription(
+    request: ResumeSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResumeSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  resumeSubscription(
+    request: ResumeSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResumeSubscriptionResponse) => void,
   ): ClientUnaryCall;
 }
 
