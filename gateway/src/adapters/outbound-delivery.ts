@@ -6,6 +6,8 @@ import {
   type ListDeliveriesRequest,
   type ListDeliveriesResponse,
   type ListSubscriptionsResponse,
+  type PauseSubscriptionResponse,
+  type ResumeSubscriptionResponse,
   type RedeliverResponse,
   type RotateSecretResponse,
   type SendTestPingResponse,
@@ -26,6 +28,8 @@ export interface OutboundDeliveryAdapter {
   listDeliveries(request: ListDeliveriesRequest): Promise<ListDeliveriesResponse>;
   redeliver(subscriptionId: number, deliveryId: string): Promise<RedeliverResponse>;
   sendTestPing(subscriptionId: number): Promise<SendTestPingResponse>;
+  pauseSubscription(id: number): Promise<PauseSubscriptionResponse>;
+  resumeSubscription(id: number): Promise<ResumeSubscriptionResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<OutboundDeliveryServiceClient>;
 }
@@ -60,6 +64,8 @@ export function createOutboundDeliveryAdapter(
       ),
     sendTestPing: (subscriptionId) =>
       asHttp(() => handle.call.sendTestPing({ subscription_id: subscriptionId })),
+    pauseSubscription: (id) => asHttp(() => handle.call.pauseSubscription({ id })),
+    resumeSubscription: (id) => asHttp(() => handle.call.resumeSubscription({ id })),
     close: () => handle.close(),
   };
 }

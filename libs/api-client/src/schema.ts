@@ -561,6 +561,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhook-subscriptions/{id}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause a subscription: its deliveries are held, not sent, until it is resumed
+     * @description Token scope `webhooks:manage` (sessions: the same user permission).
+     */
+    post: operations['postWebhookSubscriptionsByIdPause'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-subscriptions/{id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a paused subscription: the held deliveries are sent in event order
+     * @description Token scope `webhooks:manage` (sessions: the same user permission).
+     */
+    post: operations['postWebhookSubscriptionsByIdResume'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/webhook-event-types': {
     parameters: {
       query?: never;
@@ -1449,6 +1489,20 @@ export interface components {
         deactivated_reason: 'gone' | 'consecutive_failures' | null;
         /** @description Deliveries failed in a row since the last success (25 switch it off) */
         consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1486,6 +1540,20 @@ export interface components {
         deactivated_reason: 'gone' | 'consecutive_failures' | null;
         /** @description Deliveries failed in a row since the last success (25 switch it off) */
         consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1514,6 +1582,20 @@ export interface components {
         deactivated_reason: 'gone' | 'consecutive_failures' | null;
         /** @description Deliveries failed in a row since the last success (25 switch it off) */
         consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1534,6 +1616,20 @@ export interface components {
         deactivated_reason: 'gone' | 'consecutive_failures' | null;
         /** @description Deliveries failed in a row since the last success (25 switch it off) */
         consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1634,6 +1730,74 @@ export interface components {
           error: string | null;
           response_body: string | null;
         }[];
+      };
+    };
+    PostWebhookSubscriptionsByIdPauseResponse: {
+      data: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
+    };
+    PostWebhookSubscriptionsByIdResumeResponse: {
+      data: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
       };
     };
     GetWebhookEventTypesResponse: {
@@ -3108,6 +3272,70 @@ export interface operations {
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhookSubscriptionsByIdPause: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostWebhookSubscriptionsByIdPauseResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhookSubscriptionsByIdResume: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostWebhookSubscriptionsByIdResumeResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };

@@ -15,6 +15,11 @@ export function presentSubscription(subscription: Subscription) {
     // Its health: why the platform switched it off, and the failures in a row so far.
     deactivated_reason: subscription.deactivated_reason ?? null,
     consecutive_failures: subscription.consecutive_failures,
+    // Paused by hand (ADR 0412): deliveries are held until resumed or the pause runs out.
+    paused_at: isoOrNull(subscription.paused_at),
+    pause_expires_at: isoOrNull(subscription.pause_expires_at),
+    resuming: subscription.resuming,
+    held_count: subscription.held_count,
     created_at: isoOrNull(subscription.created_at),
     updated_at: isoOrNull(subscription.updated_at),
   };

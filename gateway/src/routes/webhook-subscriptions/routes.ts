@@ -63,6 +63,8 @@ export const WEBHOOK_SUBSCRIPTION_ROUTES = declareRoutes({
     refusesState: true,
     input: ONE,
   },
+  pause: { method: 'POST', url: `${PREFIX}/:id/pause`, access: MANAGE, input: ONE },
+  resume: { method: 'POST', url: `${PREFIX}/:id/resume`, access: MANAGE, input: ONE },
 });
 
 export interface WebhookSubscriptionRouteDeps {
@@ -226,6 +228,28 @@ export async function webhookSubscriptionRoutes(
       await subscriptionFor(request, params.id);
       const { delivery } = await outboundDelivery.sendTestPing(params.id);
       return reply.send({ data: presentDelivery(delivery!) });
+    },
+  );
+
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.pause,
+    { schema: subscriptionSchemas.pause },
+    async (request, _reply, { params }) => {
+      await subscriptionFor(request, params.id);
+      const { subscription } = await outboundDelivery.pauseSubscription(params.id);
+      return { data: presentSubscription(subscription!) };
+    },
+  );
+
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.resume,
+    { schema: subscriptionSchemas.resume },
+    async (request, _reply, { params }) => {
+      await subscriptionFor(request, params.id);
+      const { subscription } = await outboundDelivery.resumeSubscription(params.id);
+      return { data: presentSubscription(subscription!) };
     },
   );
 }

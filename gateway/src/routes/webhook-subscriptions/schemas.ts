@@ -18,6 +18,23 @@ export const SUBSCRIPTION_ROW = row({
     type: 'integer',
     description: 'Deliveries failed in a row since the last success (25 switch it off)',
   },
+  paused_at: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description:
+      'When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile',
+  },
+  pause_expires_at: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description:
+      'When the pause ends by itself and the held deliveries are sent; null when not paused',
+  },
+  resuming: {
+    type: 'boolean',
+    description: 'true from a resume until every held delivery has been sent, in event order',
+  },
+  held_count: { type: 'integer', description: 'Deliveries held, waiting for the resume' },
   created_at: 'date-time?',
   updated_at: 'date-time?',
 });
@@ -63,4 +80,14 @@ export const subscriptionSchemas = {
   deliveries: { tags, response: { 200: flatEnvelopeSchema(DELIVERY_ROW) } },
   redeliver: { tags, response: { 202: dataOf(DELIVERY_ROW) } },
   sendTest: { tags, response: { 202: dataOf(DELIVERY_ROW) } },
+  pause: {
+    tags,
+    summary: 'Pause a subscription: its deliveries are held, not sent, until it is resumed',
+    response: { 200: dataOf(SUBSCRIPTION_ROW) },
+  },
+  resume: {
+    tags,
+    summary: 'Resume a paused subscription: the held deliveries are sent in event order',
+    response: { 200: dataOf(SUBSCRIPTION_ROW) },
+  },
 };

@@ -53,6 +53,8 @@ export const PLATFORM_CLAIMS: Record<string, number[]> = {
   getWebhookSubscriptionsByIdDeliveries: [200, ...GATED],
   postWebhookSubscriptionsByIdDeliveriesByDeliveryIdRedeliver: [202, 400, 413, ...GATED],
   postWebhookSubscriptionsByIdTest: [202, 400, 413, ...GATED],
+  postWebhookSubscriptionsByIdPause: [200, 400, 413, ...GATED_NO_422],
+  postWebhookSubscriptionsByIdResume: [200, 400, 413, ...GATED_NO_422],
   getWebhookEventTypes: [200, ...GATED_NO_422],
   getAsyncapiJson: [200],
   getV2Products: [200, ...GATED],

@@ -81,6 +81,12 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
       body: { description: 'ERP (renamed)' } as never,
     });
     expect(patched.data).toMatchObject({ data: { description: 'ERP (renamed)' } });
+    const pausedByHand = await api.POST(`${SUBSCRIPTIONS}/{id}/pause`, path);
+    expect(pausedByHand.data).toMatchObject({
+      data: { paused_at: expect.any(String), held_count: 0 },
+    });
+    const resumed = await api.POST(`${SUBSCRIPTIONS}/{id}/resume`, path);
+    expect(resumed.data).toMatchObject({ data: { paused_at: null } });
     const rotated = await api.POST(`${SUBSCRIPTIONS}/{id}/rotate-secret`, path);
     expect(rotated.data).toMatchObject({ data: { secret: expect.any(String) } });
     const ping = await api.POST(`${SUBSCRIPTIONS}/{id}/test`, path);
