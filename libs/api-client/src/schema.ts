@@ -890,6 +890,7 @@ export interface components {
           | 'warehouses:read'
           | 'reports:read'
           | 'webhooks:manage'
+          | 'webhooks:read'
         )[];
         ip_allowlist: string[];
         rate_limit_per_minute: number | null;
@@ -940,6 +941,7 @@ export interface components {
           | 'warehouses:read'
           | 'reports:read'
           | 'webhooks:manage'
+          | 'webhooks:read'
         )[];
         ip_allowlist: string[];
         rate_limit_per_minute: number | null;
@@ -974,6 +976,7 @@ export interface components {
             | 'warehouses:read'
             | 'reports:read'
             | 'webhooks:manage'
+            | 'webhooks:read'
           )[]
         | null;
       /** Format: date-time */
@@ -1002,6 +1005,7 @@ export interface components {
           | 'warehouses:read'
           | 'reports:read'
           | 'webhooks:manage'
+          | 'webhooks:read'
         )[];
         ip_allowlist: string[];
         rate_limit_per_minute: number | null;
@@ -1034,6 +1038,7 @@ export interface components {
             | 'warehouses:read'
             | 'reports:read'
             | 'webhooks:manage'
+            | 'webhooks:read'
           )[]
         | null;
       ip_allowlist?: string[] | null;

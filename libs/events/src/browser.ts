@@ -9,6 +9,7 @@ export {
 } from './activity-events.js';
 export {
   isWebhookEventName,
+  SPECIFICATION_WEBHOOK_EVENT_NAMES,
   WEBHOOK_EVENT_CATALOG,
   WEBHOOK_EVENT_NAMES,
   webhookEventScope,

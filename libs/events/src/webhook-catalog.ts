@@ -57,7 +57,29 @@ export const WEBHOOK_EVENT_CATALOG = {
     firesWhen: 'a customer is created',
     description: 'A customer is created (manual or first seen from a channel).',
   },
+  // Beyond the specification's ten: the platform's own event, so a tenant's tooling learns that
+  // a subscription was switched off (ADR 0413). Published by outbound-delivery.
+  'webhook_subscription.deactivated': {
+    scope: 'webhooks:read',
+    firesWhen: 'a webhook subscription is switched off (HTTP 410 or 25 failures in a row)',
+    description:
+      'A webhook subscription is switched off by the platform: its receiver answered HTTP 410, or 25 deliveries in a row failed.',
+  },
 } as const;
+
+/** The specification's ten events (the catalog adds the platform's own after them). */
+export const SPECIFICATION_WEBHOOK_EVENT_NAMES = [
+  'sales_order.created',
+  'sales_order.shipped',
+  'sales_order.cancelled',
+  'purchase_order.created',
+  'purchase_order.approved',
+  'purchase_order.submitted',
+  'purchase_order.received',
+  'inventory.adjusted',
+  'product.created',
+  'customer.created',
+] as const satisfies ReadonlyArray<keyof typeof WEBHOOK_EVENT_CATALOG>;
 
 export type WebhookEventName = keyof typeof WEBHOOK_EVENT_CATALOG;
 export const WEBHOOK_EVENT_NAMES = Object.keys(WEBHOOK_EVENT_CATALOG) as WebhookEventName[];

@@ -185,6 +185,57 @@ export const WEBHOOK_EVENT_DATA_SCHEMAS = {
     },
     { id: 77, name: 'Wile E. Coyote', email: 'wile@example.com', sales_channel_id: null },
   ),
+  'webhook_subscription.deactivated': dataSchema(
+    'webhook_subscription.deactivated data',
+    {
+      id: id('webhook subscription'),
+      url: text('Where its deliveries went'),
+      description: optionalText('Its description'),
+      reason: {
+        type: 'string',
+        enum: ['gone', 'consecutive_failures'],
+        description: 'The receiver answered HTTP 410 (gone), or 25 deliveries in a row failed',
+      },
+      consecutive_failures: { type: 'integer', minimum: 0, description: 'Failed in a row' },
+      deactivated_at: dateTime('When it was switched off'),
+      last_failures: {
+        type: 'array',
+        description: 'Its latest failed attempts, newest first (at most 3)',
+        items: {
+          type: 'object',
+          required: ['delivery_id', 'event', 'attempted_at', 'response_status', 'error'],
+          properties: {
+            delivery_id: { type: 'string', format: 'uuid' },
+            event: text('The delivery event'),
+            attempted_at: dateTime('When the attempt was made'),
+            response_status: {
+              type: ['integer', 'null'],
+              description: 'The HTTP status, null when no response arrived',
+            },
+            error: optionalText('What went wrong without a response (timeout, refused…)'),
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+    {
+      id: 12,
+      url: 'https://erp.example.com/hooks',
+      description: 'ERP sync',
+      reason: 'gone',
+      consecutive_failures: 0,
+      deactivated_at: '2026-03-04T05:06:07.000Z',
+      last_failures: [
+        {
+          delivery_id: '5f0c6a9e-2d7b-4c1e-9a51-0d1f1b0e7c11',
+          event: 'product.created',
+          attempted_at: '2026-03-04T05:06:07.000Z',
+          response_status: 410,
+          error: null,
+        },
+      ],
+    },
+  ),
 } as const satisfies Record<string, JsonSchema>;
 
 /**

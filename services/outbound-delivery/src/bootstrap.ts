@@ -111,7 +111,7 @@ export async function bootstrap(
         sender,
         new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE, options.clock),
         secretBox,
-        new DeactivateSubscription(subscriptions, runtime.outbox),
+        new DeactivateSubscription(subscriptions, deliveries, runtime.outbox),
         {
           shortName: config.WEBHOOK_SHORT_NAME,
           maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,

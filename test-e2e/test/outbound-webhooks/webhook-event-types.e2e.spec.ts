@@ -55,13 +55,17 @@ const lowerCased = (schema: AsyncApiMessage['headers']) => ({
 describe('the webhook event catalog and its AsyncAPI document, checked against real deliveries', () => {
   const h = subscriptionHarness();
 
-  it('lists the ten events with the specification’s scopes, and every real delivery of each validates against both documents', async () => {
+  it('lists the ten events with the specification’s scopes (and the platform’s own), and every real delivery of each validates against both documents', async () => {
     const listed = await h.owner.request('GET', '/api/webhook-event-types');
     expect(listed.status).toBe(200);
     const types = listed.body.data as EventType[];
-    expect(types.map((type) => [type.name, type.scope, type.description])).toEqual(
+    // The specification's ten, then the platform's own event with its own scope (ADR 0413).
+    expect(types.slice(0, 10).map((type) => [type.name, type.scope, type.description])).toEqual(
       SPEC_CATALOG.map((row) => [...row]),
     );
+    expect(types.slice(10).map((type) => [type.name, type.scope])).toEqual([
+      ['webhook_subscription.deactivated', 'webhooks:read'],
+    ]);
     const asyncApiAnswer = await httpCall(h.system.gatewayUrl, 'GET', '/api/asyncapi.json', {
       host: 'anything.example',
     });

@@ -277,6 +277,26 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     );
   }
 
+  /**
+   * The subscription's latest failed deliveries, newest first (their attempts only): what a
+   * deactivation notice shows.
+   */
+  recentFailures(
+    tenantId: string,
+    subscriptionId: number,
+    limit: number,
+  ): Promise<Array<Pick<DeliveryDocument, 'delivery_id' | 'event' | 'attempts'>>> {
+    return this.findMany(
+      tenantId,
+      { subscription_id: subscriptionId, status: 'failed' },
+      {
+        projection: { delivery_id: 1, event: 1, attempts: 1, _id: 0 },
+        sort: { updated_at: -1 },
+        limit,
+      },
+    );
+  }
+
   hasHeld(tenantId: string, subscriptionId: number): Promise<boolean> {
     return this.exists(tenantId, { subscription_id: subscriptionId, status: 'held' });
   }

@@ -243,7 +243,10 @@ export class AttemptDelivery {
         return;
       case 'gone':
         // Switched off first: a crash before settling leaves a delivery that is then skipped.
-        await this.deactivate.execute(subscription, 'gone', subscription.consecutive_failures);
+        await this.deactivate.execute(subscription, 'gone', subscription.consecutive_failures, {
+          delivery,
+          attempt,
+        });
         await settles.add({
           delivery,
           changes: { ...base, status: 'failed' },
@@ -256,7 +259,10 @@ export class AttemptDelivery {
         // any deactivation already include it (a crash in between retries the delivery instead).
         const failures = await subscriptions.recordFailure(subscription.tenant_id, subscription.id);
         if (failures >= this.rules.deactivateAfterFailures)
-          await this.deactivate.execute(subscription, 'consecutive_failures', failures);
+          await this.deactivate.execute(subscription, 'consecutive_failures', failures, {
+            delivery,
+            attempt,
+          });
         await settles.add({
           delivery,
           changes: { ...base, status: 'failed' },
