@@ -16,6 +16,7 @@ export {
   type WebhookEventName,
 } from './webhook-catalog.js';
 export {
+  RESOURCE_SEQUENCE_FIELD,
   WEBHOOK_EVENT_DATA_SCHEMAS,
   webhookEnvelopeSchema,
   type JsonSchema,

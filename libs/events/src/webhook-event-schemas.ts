@@ -23,8 +23,22 @@ const decimal = (description: string) => ({
 const dateTime = (description: string) => ({ type: 'string', format: 'date-time', description });
 
 /**
+ * The key outbound-delivery adds to every catalog delivery's `data` (ADR 0414): a number that
+ * increases with each event of the tenant, so of each resource too (it is the event's position
+ * in the DOMAIN stream). Reserved: a producer's own value under this key is replaced.
+ */
+export const RESOURCE_SEQUENCE_FIELD = 'resource_sequence';
+
+const resourceSequence = {
+  type: 'integer',
+  minimum: 1,
+  description:
+    'Increases with every event of a resource (not by one): of two deliveries about the same resource, the higher number is the newer event. The same on every delivery and attempt of one event',
+};
+
+/**
  * The object schema of one event's `data`. The producing areas own the shapes (the specification
- * leaves them open), so only the resource id is required; the fields named here are what a
+ * leaves them open), so only the resource id (and the sequence added on delivery) is required; the fields named here are what a
  * receiver may rely on when present, and further fields may appear.
  */
 function dataSchema(
@@ -35,10 +49,10 @@ function dataSchema(
   return {
     title,
     type: 'object',
-    required: ['id'],
-    properties,
+    required: ['id', RESOURCE_SEQUENCE_FIELD],
+    properties: { ...properties, [RESOURCE_SEQUENCE_FIELD]: resourceSequence },
     additionalProperties: true,
-    examples: [example],
+    examples: [{ ...example, [RESOURCE_SEQUENCE_FIELD]: 1042 }],
   };
 }
 

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { webhookEventOfSubject, type DomainEventPayload } from '@inventory/events';
+import {
+  RESOURCE_SEQUENCE_FIELD,
+  webhookEventOfSubject,
+  type DomainEventPayload,
+} from '@inventory/events';
 import type { DomainEvent, Logger } from '@inventory/platform';
 import { deliveryIdOf } from '../domain/delivery-id.js';
 import { parseEventData, serialiseEnvelope } from '../domain/delivery-envelope.js';
@@ -132,7 +136,12 @@ export class FanOutEvent {
         subscribers.get(`${event.tenantId}\u0000${name}`) ?? [],
       );
       if (targets.length === 0) continue;
-      const data = parseEventData(event.payload.data_json);
+      const parsed = parseEventData(event.payload.data_json);
+      // Its place in the DOMAIN stream orders the events of each resource (ADR 0414).
+      const data =
+        parsed && event.streamSequence !== undefined
+          ? { ...parsed, [RESOURCE_SEQUENCE_FIELD]: event.streamSequence }
+          : parsed;
       if (!data) {
         this.logger.warn(
           { event_id: event.id, subject: event.subject },
@@ -156,7 +165,11 @@ export class FanOutEvent {
                 event: name,
                 deliveryId,
                 occurredAt: event.occurredAt,
-                data: data ?? {},
+                data:
+                  data ??
+                  (event.streamSequence === undefined
+                    ? {}
+                    : { [RESOURCE_SEQUENCE_FIELD]: event.streamSequence }),
               }),
               occurred_at: event.occurredAt,
             },
