@@ -19,6 +19,9 @@ import { readConfig } from './config.js';
 import { DeliveryMetrics } from './delivery/delivery-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { HeldDeliveries } from './delivery/held-deliveries.js';
+import { RecoverJobs } from './delivery/recover-jobs.js';
+import { RecoverJobStore } from './store/recover-job-store.js';
+import { RecoverDeliveries } from './use-cases/recover-deliveries.js';
 import { systemResolve } from './delivery/guarded-lookup.js';
 import { HttpSender } from './delivery/http-sender.js';
 import { AttemptSlots } from './delivery/attempt-slots.js';
@@ -106,10 +109,11 @@ export async function bootstrap(
       const settles = new GroupCommitQueue((batch: Settle[]) => deliveries.settleMany(batch));
       runtime.onStop(() => settles.stop());
       const metrics = new DeliveryMetrics(runtime.metrics.registry);
+      const rateCap = new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE, options.clock);
       const attempt = new AttemptDelivery(
         { subscriptions, settles },
         sender,
-        new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE, options.clock),
+        rateCap,
         secretBox,
         new DeactivateSubscription(subscriptions, deliveries, runtime.outbox),
         {
@@ -135,6 +139,14 @@ export async function bootstrap(
         runtime.logger,
       );
       const wake = () => worker.wake();
+      const recoverJobStore = new RecoverJobStore(runtime.mongo);
+      const recoverJobs = new RecoverJobs(
+        recoverJobStore,
+        deliveries,
+        rateCap,
+        wake,
+        runtime.logger,
+      );
       const held = new HeldDeliveries(
         subscriptions,
         deliveries,
@@ -166,6 +178,12 @@ export async function bootstrap(
             sendTestPing: new SendTestPing(subscriptions, deliveries, wake),
             pauseSubscription: new PauseSubscription(subscriptions),
             resumeSubscription: new ResumeSubscription(subscriptions, held),
+            recoverDeliveries: new RecoverDeliveries(
+              subscriptions,
+              deliveries,
+              recoverJobStore,
+              recoverJobs,
+            ),
           },
           new SubscriptionView(deliveries, config.WEBHOOK_PAUSE_MAX_MS),
         ),
@@ -178,6 +196,8 @@ export async function bootstrap(
       // Stopped before the worker and the settles: a release in flight finishes its attempt.
       held.start();
       runtime.onStop(() => held.stop());
+      await recoverJobs.start();
+      runtime.onStop(() => recoverJobs.stop());
       const fanOut = new FanOutEvent(
         subscriptions,
         deliveries,

@@ -15,7 +15,8 @@ import type { SendTestPing } from '../use-cases/send-test-ping.js';
 import type { UpdateSubscription } from '../use-cases/update-subscription.js';
 import type { PauseSubscription } from '../use-cases/pause-subscription.js';
 import type { ResumeSubscription } from '../use-cases/resume-subscription.js';
-import { ownerOf, toDelivery } from './mappers.js';
+import type { RecoverDeliveries } from '../use-cases/recover-deliveries.js';
+import { ownerOf, toDelivery, toRecoverJob } from './mappers.js';
 import type { SubscriptionView } from './subscription-view.js';
 
 export interface OutboundDeliveryUseCases {
@@ -30,6 +31,7 @@ export interface OutboundDeliveryUseCases {
   sendTestPing: SendTestPing;
   pauseSubscription: PauseSubscription;
   resumeSubscription: ResumeSubscription;
+  recoverDeliveries: RecoverDeliveries;
 }
 
 /** Thin handlers: tenant from metadata, one use case each. */
@@ -115,6 +117,22 @@ export function outboundDeliveryService(
     async pauseSubscription(request, context) {
       const subscription = await useCases.pauseSubscription.execute(context.tenant(), request.id);
       return { subscription: await view.one(context.tenant(), subscription) };
+    },
+    async recoverDeliveries(request, context) {
+      const view = await useCases.recoverDeliveries.start(
+        context.tenant(),
+        request.subscription_id,
+        request.since,
+      );
+      return { job: toRecoverJob(view) };
+    },
+    async getRecoverJob(request, context) {
+      const view = await useCases.recoverDeliveries.get(
+        context.tenant(),
+        request.subscription_id,
+        request.job_id,
+      );
+      return { job: toRecoverJob(view) };
     },
     async resumeSubscription(request, context) {
       const subscription = await useCases.resumeSubscription.execute(context.tenant(), request.id);

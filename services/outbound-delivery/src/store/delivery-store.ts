@@ -297,6 +297,57 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     );
   }
 
+  /** Ids of the subscription's failed deliveries created since `since`, oldest first. */
+  async failedIdsSince(
+    tenantId: string,
+    subscriptionId: number,
+    since: Date,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = await this.findMany(
+      tenantId,
+      { subscription_id: subscriptionId, status: 'failed', created_at: { $gte: since } },
+      { projection: { delivery_id: 1, _id: 0 }, sort: { created_at: 1, delivery_id: 1 }, limit },
+    );
+    return rows.map((row) => row.delivery_id);
+  }
+
+  /**
+   * A recover's send (ADR 0415): a new cycle for a delivery that is still failed, due now and
+   * already admitted (the recover took its cap slot). A delivery no longer failed (a recover
+   * step repeated after a restart, a redelivery meanwhile) is left alone: nothing is sent twice.
+   */
+  async restartFailed(tenantId: string, deliveryIds: string[]): Promise<number> {
+    if (deliveryIds.length === 0) return 0;
+    const now = new Date();
+    const { modified } = await this.updateMany(
+      tenantId,
+      { delivery_id: { $in: deliveryIds }, status: 'failed' },
+      {
+        $set: {
+          status: 'pending',
+          cycle_attempts: 0,
+          admitted: true,
+          next_attempt_at: now,
+          lease_until: EPOCH,
+          updated_at: now,
+        },
+      },
+    );
+    return modified;
+  }
+
+  /** How the given deliveries stand, by status. */
+  async statusCounts(tenantId: string, deliveryIds: string[]): Promise<Map<string, number>> {
+    if (deliveryIds.length === 0) return new Map();
+    const rows = await this.aggregate<{ _id: string; n: number }>(
+      tenantId,
+      { delivery_id: { $in: deliveryIds } },
+      [{ $group: { _id: '$status', n: { $sum: 1 } } }],
+    );
+    return new Map(rows.map((row) => [row._id, row.n]));
+  }
+
   hasHeld(tenantId: string, subscriptionId: number): Promise<boolean> {
     return this.exists(tenantId, { subscription_id: subscriptionId, status: 'held' });
   }

@@ -199,6 +199,42 @@ export interface ResumeSubscriptionResponse {
   subscription?: Subscription | undefined;
 }
 
+/** A recover: the failed deliveries found when it started, re-sent one cap slot at a time. */
+export interface RecoverJob {
+  id: string;
+  subscription_id: number;
+  since?: Date | undefined;
+  /** "running" or "completed" (every found delivery sent again). */
+  status: string;
+  found: number;
+  /** Sent again so far. */
+  sent: number;
+  /** Of those sent again: how they stand now. */
+  succeeded: number;
+  failed: number;
+  pending: number;
+  created_at?: Date | undefined;
+  finished_at?: Date | undefined;
+}
+
+export interface RecoverDeliveriesRequest {
+  subscription_id: number;
+  since?: Date | undefined;
+}
+
+export interface RecoverDeliveriesResponse {
+  job?: RecoverJob | undefined;
+}
+
+export interface GetRecoverJobRequest {
+  subscription_id: number;
+  job_id: string;
+}
+
+export interface GetRecoverJobResponse {
+  job?: RecoverJob | undefined;
+}
+
 function createBaseSubscription(): Subscription {
   return {
     id: 0,
@@ -3064,6 +3100,599 @@ export const ResumeSubscriptionResponse: MessageFns<ResumeSubscriptionResponse> 
   },
 };
 
+function createBaseRecoverJob(): RecoverJob {
+  return {
+    id: '',
+    subscription_id: 0,
+    since: undefined,
+    status: '',
+    found: 0,
+    sent: 0,
+    succeeded: 0,
+    failed: 0,
+    pending: 0,
+    created_at: undefined,
+    finished_at: undefined,
+  };
+}
+
+export const RecoverJob: MessageFns<RecoverJob> = {
+  encode(message: RecoverJob, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.subscription_id !== 0) {
+      writer.uint32(16).int64(message.subscription_id);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(26).fork()).join();
+    }
+    if (message.status !== '') {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.found !== 0) {
+      writer.uint32(40).int64(message.found);
+    }
+    if (message.sent !== 0) {
+      writer.uint32(48).int64(message.sent);
+    }
+    if (message.succeeded !== 0) {
+      writer.uint32(56).int64(message.succeeded);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(64).int64(message.failed);
+    }
+    if (message.pending !== 0) {
+      writer.uint32(72).int64(message.pending);
+    }
+    if (message.created_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.created_at), writer.uint32(82).fork()).join();
+    }
+    if (message.finished_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.finished_at), writer.uint32(90).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoverJob {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoverJob();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.subscription_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.found = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sent = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.succeeded = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.failed = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.pending = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.created_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.finished_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoverJob {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      subscription_id: isSet(object.subscriptionId)
+        ? globalThis.Number(object.subscriptionId)
+        : isSet(object.subscription_id)
+          ? globalThis.Number(object.subscription_id)
+          : 0,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : '',
+      found: isSet(object.found) ? globalThis.Number(object.found) : 0,
+      sent: isSet(object.sent) ? globalThis.Number(object.sent) : 0,
+      succeeded: isSet(object.succeeded) ? globalThis.Number(object.succeeded) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      pending: isSet(object.pending) ? globalThis.Number(object.pending) : 0,
+      created_at: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+      finished_at: isSet(object.finishedAt)
+        ? fromJsonTimestamp(object.finishedAt)
+        : isSet(object.finished_at)
+          ? fromJsonTimestamp(object.finished_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: RecoverJob): unknown {
+    const obj: any = {};
+    if (message.id !== '') {
+      obj.id = message.id;
+    }
+    if (message.subscription_id !== 0) {
+      obj.subscriptionId = Math.round(message.subscription_id);
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.status !== '') {
+      obj.status = message.status;
+    }
+    if (message.found !== 0) {
+      obj.found = Math.round(message.found);
+    }
+    if (message.sent !== 0) {
+      obj.sent = Math.round(message.sent);
+    }
+    if (message.succeeded !== 0) {
+      obj.succeeded = Math.round(message.succeeded);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.pending !== 0) {
+      obj.pending = Math.round(message.pending);
+    }
+    if (message.created_at !== undefined) {
+      obj.createdAt = message.created_at.toISOString();
+    }
+    if (message.finished_at !== undefined) {
+      obj.finishedAt = message.finished_at.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecoverJob>, I>>(base?: I): RecoverJob {
+    return RecoverJob.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecoverJob>, I>>(object: I): RecoverJob {
+    const message = createBaseRecoverJob();
+    message.id = object.id ?? '';
+    message.subscription_id = object.subscription_id ?? 0;
+    message.since = object.since ?? undefined;
+    message.status = object.status ?? '';
+    message.found = object.found ?? 0;
+    message.sent = object.sent ?? 0;
+    message.succeeded = object.succeeded ?? 0;
+    message.failed = object.failed ?? 0;
+    message.pending = object.pending ?? 0;
+    message.created_at = object.created_at ?? undefined;
+    message.finished_at = object.finished_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRecoverDeliveriesRequest(): RecoverDeliveriesRequest {
+  return { subscription_id: 0, since: undefined };
+}
+
+export const RecoverDeliveriesRequest: MessageFns<RecoverDeliveriesRequest> = {
+  encode(
+    message: RecoverDeliveriesRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.subscription_id !== 0) {
+      writer.uint32(8).int64(message.subscription_id);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoverDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoverDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.subscription_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoverDeliveriesRequest {
+    return {
+      subscription_id: isSet(object.subscriptionId)
+        ? globalThis.Number(object.subscriptionId)
+        : isSet(object.subscription_id)
+          ? globalThis.Number(object.subscription_id)
+          : 0,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+    };
+  },
+
+  toJSON(message: RecoverDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.subscription_id !== 0) {
+      obj.subscriptionId = Math.round(message.subscription_id);
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecoverDeliveriesRequest>, I>>(
+    base?: I,
+  ): RecoverDeliveriesRequest {
+    return RecoverDeliveriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecoverDeliveriesRequest>, I>>(
+    object: I,
+  ): RecoverDeliveriesRequest {
+    const message = createBaseRecoverDeliveriesRequest();
+    message.subscription_id = object.subscription_id ?? 0;
+    message.since = object.since ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRecoverDeliveriesResponse(): RecoverDeliveriesResponse {
+  return { job: undefined };
+}
+
+export const RecoverDeliveriesResponse: MessageFns<RecoverDeliveriesResponse> = {
+  encode(
+    message: RecoverDeliveriesResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.job !== undefined) {
+      RecoverJob.encode(message.job, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoverDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoverDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.job = RecoverJob.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoverDeliveriesResponse {
+    return { job: isSet(object.job) ? RecoverJob.fromJSON(object.job) : undefined };
+  },
+
+  toJSON(message: RecoverDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.job !== undefined) {
+      obj.job = RecoverJob.toJSON(message.job);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecoverDeliveriesResponse>, I>>(
+    base?: I,
+  ): RecoverDeliveriesResponse {
+    return RecoverDeliveriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecoverDeliveriesResponse>, I>>(
+    object: I,
+  ): RecoverDeliveriesResponse {
+    const message = createBaseRecoverDeliveriesResponse();
+    message.job =
+      object.job !== undefined && object.job !== null
+        ? RecoverJob.fromPartial(object.job)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseGetRecoverJobRequest(): GetRecoverJobRequest {
+  return { subscription_id: 0, job_id: '' };
+}
+
+export const GetRecoverJobRequest: MessageFns<GetRecoverJobRequest> = {
+  encode(message: GetRecoverJobRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription_id !== 0) {
+      writer.uint32(8).int64(message.subscription_id);
+    }
+    if (message.job_id !== '') {
+      writer.uint32(18).string(message.job_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRecoverJobRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRecoverJobRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.subscription_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.job_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRecoverJobRequest {
+    return {
+      subscription_id: isSet(object.subscriptionId)
+        ? globalThis.Number(object.subscriptionId)
+        : isSet(object.subscription_id)
+          ? globalThis.Number(object.subscription_id)
+          : 0,
+      job_id: isSet(object.jobId)
+        ? globalThis.String(object.jobId)
+        : isSet(object.job_id)
+          ? globalThis.String(object.job_id)
+          : '',
+    };
+  },
+
+  toJSON(message: GetRecoverJobRequest): unknown {
+    const obj: any = {};
+    if (message.subscription_id !== 0) {
+      obj.subscriptionId = Math.round(message.subscription_id);
+    }
+    if (message.job_id !== '') {
+      obj.jobId = message.job_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRecoverJobRequest>, I>>(base?: I): GetRecoverJobRequest {
+    return GetRecoverJobRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRecoverJobRequest>, I>>(
+    object: I,
+  ): GetRecoverJobRequest {
+    const message = createBaseGetRecoverJobRequest();
+    message.subscription_id = object.subscription_id ?? 0;
+    message.job_id = object.job_id ?? '';
+    return message;
+  },
+};
+
+function createBaseGetRecoverJobResponse(): GetRecoverJobResponse {
+  return { job: undefined };
+}
+
+export const GetRecoverJobResponse: MessageFns<GetRecoverJobResponse> = {
+  encode(message: GetRecoverJobResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.job !== undefined) {
+      RecoverJob.encode(message.job, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRecoverJobResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRecoverJobResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.job = RecoverJob.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRecoverJobResponse {
+    return { job: isSet(object.job) ? RecoverJob.fromJSON(object.job) : undefined };
+  },
+
+  toJSON(message: GetRecoverJobResponse): unknown {
+    const obj: any = {};
+    if (message.job !== undefined) {
+      obj.job = RecoverJob.toJSON(message.job);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRecoverJobResponse>, I>>(base?: I): GetRecoverJobResponse {
+    return GetRecoverJobResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRecoverJobResponse>, I>>(
+    object: I,
+  ): GetRecoverJobResponse {
+    const message = createBaseGetRecoverJobResponse();
+    message.job =
+      object.job !== undefined && object.job !== null
+        ? RecoverJob.fromPartial(object.job)
+        : undefined;
+    return message;
+  },
+};
+
 /**
  * Outbound webhook subscriptions, their signed deliveries and the delivery log.
  * Every call needs x-tenant-id metadata; another tenant's ids are NOT_FOUND.
@@ -3230,6 +3859,35 @@ export const OutboundDeliveryServiceService = {
     responseDeserialize: (value: Buffer): ResumeSubscriptionResponse =>
       ResumeSubscriptionResponse.decode(value),
   },
+  /**
+   * Sends again every failed delivery of the subscription created since `since`, as a job
+   * paced by the per-tenant cap (ADR 0415); INVALID_ARGUMENT (code form) when it is inactive.
+   */
+  recoverDeliveries: {
+    path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/RecoverDeliveries' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecoverDeliveriesRequest): Buffer =>
+      Buffer.from(RecoverDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecoverDeliveriesRequest =>
+      RecoverDeliveriesRequest.decode(value),
+    responseSerialize: (value: RecoverDeliveriesResponse): Buffer =>
+      Buffer.from(RecoverDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecoverDeliveriesResponse =>
+      RecoverDeliveriesResponse.decode(value),
+  },
+  getRecoverJob: {
+    path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/GetRecoverJob' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRecoverJobRequest): Buffer =>
+      Buffer.from(GetRecoverJobRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRecoverJobRequest => GetRecoverJobRequest.decode(value),
+    responseSerialize: (value: GetRecoverJobResponse): Buffer =>
+      Buffer.from(GetRecoverJobResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRecoverJobResponse =>
+      GetRecoverJobResponse.decode(value),
+  },
 } as const;
 
 export interface OutboundDeliveryServiceServer extends UntypedServiceImplementation {
@@ -3264,6 +3922,12 @@ export interface OutboundDeliveryServiceServer extends UntypedServiceImplementat
    * ones as usual; events arriving meanwhile queue behind them (ADR 0412).
    */
   resumeSubscription: handleUnaryCall<ResumeSubscriptionRequest, ResumeSubscriptionResponse>;
+  /**
+   * Sends again every failed delivery of the subscription created since `since`, as a job
+   * paced by the per-tenant cap (ADR 0415); INVALID_ARGUMENT (code form) when it is inactive.
+   */
+  recoverDeliveries: handleUnaryCall<RecoverDeliveriesRequest, RecoverDeliveriesResponse>;
+  getRecoverJob: handleUnaryCall<GetRecoverJobRequest, GetRecoverJobResponse>;
 }
 
 export interface OutboundDeliveryServiceClient extends Client {
@@ -3451,6 +4115,40 @@ export interface OutboundDeliveryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResumeSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sends again every failed delivery of the subscription created since `since`, as a job
+   * paced by the per-tenant cap (ADR 0415); INVALID_ARGUMENT (code form) when it is inactive.
+   */
+  recoverDeliveries(
+    request: RecoverDeliveriesRequest,
+    callback: (error: ServiceError | null, response: RecoverDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  recoverDeliveries(
+    request: RecoverDeliveriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecoverDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  recoverDeliveries(
+    request: RecoverDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecoverDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  getRecoverJob(
+    request: GetRecoverJobRequest,
+    callback: (error: ServiceError | null, response: GetRecoverJobResponse) => void,
+  ): ClientUnaryCall;
+  getRecoverJob(
+    request: GetRecoverJobRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRecoverJobResponse) => void,
+  ): ClientUnaryCall;
+  getRecoverJob(
+    request: GetRecoverJobRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRecoverJobResponse) => void,
   ): ClientUnaryCall;
 }
 
