@@ -7,6 +7,8 @@ import {
   type ListDeliveriesResponse,
   type ListSubscriptionsResponse,
   type PauseSubscriptionResponse,
+  type RecoverDeliveriesResponse,
+  type GetRecoverJobResponse,
   type ResumeSubscriptionResponse,
   type RedeliverResponse,
   type RotateSecretResponse,
@@ -29,6 +31,8 @@ export interface OutboundDeliveryAdapter {
   redeliver(subscriptionId: number, deliveryId: string): Promise<RedeliverResponse>;
   sendTestPing(subscriptionId: number): Promise<SendTestPingResponse>;
   pauseSubscription(id: number): Promise<PauseSubscriptionResponse>;
+  recoverDeliveries(subscriptionId: number, since: Date): Promise<RecoverDeliveriesResponse>;
+  getRecoverJob(subscriptionId: number, jobId: string): Promise<GetRecoverJobResponse>;
   resumeSubscription(id: number): Promise<ResumeSubscriptionResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<OutboundDeliveryServiceClient>;
@@ -65,6 +69,10 @@ export function createOutboundDeliveryAdapter(
     sendTestPing: (subscriptionId) =>
       asHttp(() => handle.call.sendTestPing({ subscription_id: subscriptionId })),
     pauseSubscription: (id) => asHttp(() => handle.call.pauseSubscription({ id })),
+    recoverDeliveries: (subscriptionId, since) =>
+      asHttp(() => handle.call.recoverDeliveries({ subscription_id: subscriptionId, since })),
+    getRecoverJob: (subscriptionId, jobId) =>
+      asHttp(() => handle.call.getRecoverJob({ subscription_id: subscriptionId, job_id: jobId })),
     resumeSubscription: (id) => asHttp(() => handle.call.resumeSubscription({ id })),
     close: () => handle.close(),
   };

@@ -561,6 +561,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhook-subscriptions/{id}/recover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Recover: send again every failed delivery since a time, as a job paced by the per-tenant cap
+     * @description Token scope `webhooks:manage` (sessions: the same user permission).
+     */
+    post: operations['postWebhookSubscriptionsByIdRecover'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-subscriptions/{id}/recover/{job_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A recover job and its progress
+     * @description Token scope `webhooks:manage` (sessions: the same user permission).
+     */
+    get: operations['getWebhookSubscriptionsByIdRecoverByJobId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/webhook-subscriptions/{id}/pause': {
     parameters: {
       query?: never;
@@ -1735,6 +1775,64 @@ export interface components {
           error: string | null;
           response_body: string | null;
         }[];
+      };
+    };
+    PostWebhookSubscriptionsByIdRecoverResponse: {
+      data: {
+        id: string;
+        subscription_id: number;
+        /** Format: date-time */
+        since: string | null;
+        /**
+         * @description completed once every found delivery has been sent again
+         * @enum {string}
+         */
+        status: 'running' | 'completed';
+        /** @description Failed deliveries found when it started */
+        found: number;
+        /** @description Sent again so far, as the per-tenant cap allows */
+        sent: number;
+        /** @description Of those sent again: delivered */
+        succeeded: number;
+        /** @description Of those sent again: failed again */
+        failed: number;
+        /** @description Of those sent again: still being attempted */
+        pending: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        finished_at: string | null;
+      };
+    };
+    PostWebhookSubscriptionsByIdRecoverRequest: {
+      /** Format: date-time */
+      since?: string;
+    };
+    GetWebhookSubscriptionsByIdRecoverByJobIdResponse: {
+      data: {
+        id: string;
+        subscription_id: number;
+        /** Format: date-time */
+        since: string | null;
+        /**
+         * @description completed once every found delivery has been sent again
+         * @enum {string}
+         */
+        status: 'running' | 'completed';
+        /** @description Failed deliveries found when it started */
+        found: number;
+        /** @description Sent again so far, as the per-tenant cap allows */
+        sent: number;
+        /** @description Of those sent again: delivered */
+        succeeded: number;
+        /** @description Of those sent again: failed again */
+        failed: number;
+        /** @description Of those sent again: still being attempted */
+        pending: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        finished_at: string | null;
       };
     };
     PostWebhookSubscriptionsByIdPauseResponse: {
@@ -3277,6 +3375,75 @@ export interface operations {
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhookSubscriptionsByIdRecover: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostWebhookSubscriptionsByIdRecoverRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostWebhookSubscriptionsByIdRecoverResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhookSubscriptionsByIdRecoverByJobId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetWebhookSubscriptionsByIdRecoverByJobIdResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };

@@ -1,4 +1,5 @@
 import type {
+  RecoverJob,
   Delivery,
   Subscription,
 } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
@@ -22,6 +23,23 @@ export function presentSubscription(subscription: Subscription) {
     held_count: subscription.held_count,
     created_at: isoOrNull(subscription.created_at),
     updated_at: isoOrNull(subscription.updated_at),
+  };
+}
+
+/** A recover job and its progress. */
+export function presentRecoverJob(job: RecoverJob) {
+  return {
+    id: job.id,
+    subscription_id: job.subscription_id,
+    since: isoOrNull(job.since),
+    status: job.status,
+    found: job.found,
+    sent: job.sent,
+    succeeded: job.succeeded,
+    failed: job.failed,
+    pending: job.pending,
+    created_at: isoOrNull(job.created_at),
+    finished_at: isoOrNull(job.finished_at),
   };
 }
 
