@@ -59,3 +59,4 @@ export type NewSubscriptionAnswer = Schemas['PostWebhookSubscriptionsResponse'];
 export type RotatedSecretAnswer = Schemas['PostWebhookSubscriptionsByIdRotateSecretResponse'];
 export type DeliveryPage = Schemas['GetWebhookSubscriptionsByIdDeliveriesResponse'];
 export type Delivery = DeliveryPage['data'][number];
+export type RecoverJobAnswer = Schemas['GetWebhookSubscriptionsByIdRecoverByJobIdResponse'];

@@ -101,6 +101,17 @@ describe('the web app in Chromium: webhook subscriptions', () => {
       await expect.poll(() => pings(), { timeout: 90_000 }).toBe(3);
       await page.getByRole('button', { name: 'Refresh' }).click();
       await expect.poll(() => pause.textContent()).toMatch(/^(no|resuming: 0 held)/);
+      // Recover: nothing failed, so the job finds nothing and completes.
+      await page.getByLabel('Failed since').fill('2020-01-01T00:00');
+      await page.getByRole('button', { name: 'Recover', exact: true }).click();
+      const progress = page.getByTestId('recover-progress');
+      await expect.poll(() => progress.textContent()).toMatch(/^(Running|Completed): 0 found/);
+      await expect
+        .poll(async () => {
+          await page.getByRole('button', { name: 'Refresh progress' }).click();
+          return progress.textContent();
+        })
+        .toMatch(/^Completed: 0 found, 0 sent again/);
       await page.getByRole('button', { name: 'Edit' }).click();
       await page.getByLabel('Description (optional)').fill('Orders feed');
       await page.getByRole('button', { name: 'Save changes' }).click();

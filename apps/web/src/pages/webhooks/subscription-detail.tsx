@@ -9,6 +9,7 @@ import { Link } from '../../components/link.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, ErrorState, Loading, useLoad } from '../../components/states.js';
 import { navigate, setQuery, useRoute } from '../../router.js';
+import { RecoverPanel } from './recover-panel.js';
 import { SecretOnce, SubscriptionForm } from './subscription-form.js';
 
 function Deliveries(props: { id: string; refreshKey: number; onRefresh: () => void }) {
@@ -348,6 +349,10 @@ export function SubscriptionDetail(props: { id: string }) {
         </div>
       )}
       <Health subscription={subscription} refreshKey={refreshKey} />
+      <RecoverPanel
+        subscriptionId={subscription.id}
+        onStarted={() => setRefreshKey((key) => key + 1)}
+      />
       <Deliveries
         id={props.id}
         refreshKey={refreshKey}
