@@ -1,3 +1,5 @@
+import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import { createGrpcClient } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -112,5 +114,64 @@ describe('recover: every failed delivery since a time, sent again under the cap'
         )
       ).reason,
     ).toBe('not_found');
+  });
+});
+
+describe('a recover across a restart of outbound-delivery', () => {
+  it('is carried on by the restarted service from its position, sending none twice', async () => {
+    let minute = 0;
+    const h = await startHarness(
+      { WEBHOOK_RATE_PER_MINUTE: '4' },
+      { clock: () => minute * 60_000 + 1_000 },
+    );
+    const receiver = await startReceiver();
+    try {
+      let answer = 503;
+      receiver.respond((_request, response) => response.writeHead(answer).end());
+      const { id } = await subscribe(h, TENANT, `${receiver.url}/restart`);
+      const before = new Date(Date.now() - 1000);
+      for (const batch of [0, 1]) {
+        minute = batch;
+        for (let n = 0; n < 3; n += 1) await h.publish(TENANT, 'product.created', { n, batch });
+        await settledDeliveries(h, TENANT, id, 3 * (batch + 1));
+      }
+      answer = 200;
+      minute = 2;
+      const { job } = await as(TENANT, () =>
+        h.client.call.recoverDeliveries({ subscription_id: id, since: before }),
+      );
+      await waitFor(async () => {
+        const { deliveries } = await deliveriesOf(h, TENANT, id, { status: 'succeeded' });
+        return deliveries.length === 4 || undefined;
+      }, 'four re-sent before the restart');
+      await h.stopReplicas();
+      minute = 3;
+      const restarted = await h.startReplica();
+      const client = createGrpcClient(OutboundDeliveryServiceClient, restarted.grpc!.address, {
+        deadlineMs: 10_000,
+      });
+      try {
+        const done = await waitFor(async () => {
+          const progress = await as(TENANT, () =>
+            client.call.getRecoverJob({ subscription_id: id, job_id: job!.id }),
+          );
+          return progress.job!.status === 'completed' && progress.job!.succeeded === 6
+            ? progress.job
+            : undefined;
+        }, 'the recover carried on');
+        expect(done).toMatchObject({ found: 6, sent: 6, succeeded: 6 });
+      } finally {
+        client.close();
+      }
+      const perDelivery = new Map<string, number>();
+      for (const request of receiver.requests) {
+        const key = request.headers['x-svc-delivery-id'] as string;
+        perDelivery.set(key, (perDelivery.get(key) ?? 0) + 1);
+      }
+      expect([...perDelivery.values()]).toEqual(Array(6).fill(4));
+    } finally {
+      await receiver.stop();
+      await h.stop();
+    }
   });
 });
