@@ -124,7 +124,7 @@ describe('the web app in Chromium: personal access tokens', () => {
         'View sales orders and order lines',
       );
       await form.getByRole('button', { name: 'Select all read' }).click();
-      expect(await form.locator('input[name="scopes"]:checked').count()).toBe(8);
+      expect(await form.locator('input[name="scopes"]:checked').count()).toBe(9); // the specification's 8 and webhooks:read (ADR 0413)
       // 30 days unless chosen otherwise; no expiration is allowed, with a warning.
       expect(await form.getByLabel('Expiration').inputValue()).toBe('30');
       await form.getByLabel('Expiration').selectOption('never');
