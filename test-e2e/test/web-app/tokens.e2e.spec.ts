@@ -147,7 +147,9 @@ describe('the web app in Chromium: personal access tokens', () => {
       expect(await row.locator('td[data-label="Expires"]').textContent()).toMatch(
         /^expires in [67] days$/,
       );
-      expect(await row.getByText(/^customers:read, .*warehouses:read$/).count()).toBe(1);
+      expect(
+        await row.getByText(/^customers:read, .*warehouses:read, webhooks:read$/).count(),
+      ).toBe(1);
       await screenshot(page, 'tokens-expiry-badges');
     },
     BROWSER_TEST_MS,
