@@ -25,6 +25,7 @@ import { parcelTrackingRoutes } from './routes/parcel-tracking/instances.js';
 import { parcelTrackingTrackingsRoutes } from './routes/parcel-tracking/trackings.js';
 import { parcelTrackingWebhookRoutes } from './routes/webhooks/parcel-tracking.js';
 import { alertRoutes } from './routes/alerts/alerts.js';
+import { webhookEventTypeRoutes } from './routes/webhook-event-types/routes.js';
 import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/routes.js';
 import { parcelTrackingWebhookLogRoutes } from './routes/parcel-tracking/webhooks.js';
 import { webAppRoutes } from './routes/web-app/routes.js';
@@ -149,6 +150,7 @@ async function gatewayRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<v
     outboundDelivery: deps.outboundDelivery,
     ...publicUrl,
   });
+  await app.register(webhookEventTypeRoutes);
   await app.register(catalogRoutes, { catalog: deps.catalog });
   await app.register(parcelTrackingTrackingsRoutes, {
     parcelTracking: deps.parcelTracking,

@@ -64,3 +64,4 @@ export type RotatedSecretAnswer = Schemas['PostWebhookSubscriptionsByIdRotateSec
 export type DeliveryPage = Schemas['GetWebhookSubscriptionsByIdDeliveriesResponse'];
 export type Delivery = DeliveryPage['data'][number];
 export type RegeneratedTokenAnswer = Schemas['PostPersonalAccessTokensByIdRegenerateResponse'];
+export type RecoverJobAnswer = Schemas['GetWebhookSubscriptionsByIdRecoverByJobIdResponse'];

@@ -78,7 +78,7 @@ describe('scopes', () => {
       'purchase-orders:read',
       'purchase-orders:write',
     ]);
-    expect(SCOPES).toHaveLength(15);
+    expect(SCOPES).toHaveLength(16);
   });
 
   it('treats :write and :manage as needing the password again', () => {

@@ -6,6 +6,10 @@ import {
   type ListDeliveriesRequest,
   type ListDeliveriesResponse,
   type ListSubscriptionsResponse,
+  type PauseSubscriptionResponse,
+  type RecoverDeliveriesResponse,
+  type GetRecoverJobResponse,
+  type ResumeSubscriptionResponse,
   type RedeliverResponse,
   type RotateSecretResponse,
   type SendTestPingResponse,
@@ -27,6 +31,10 @@ export interface OutboundDeliveryAdapter {
   listDeliveries(request: ListDeliveriesRequest): Promise<ListDeliveriesResponse>;
   redeliver(subscriptionId: number, deliveryId: string): Promise<RedeliverResponse>;
   sendTestPing(subscriptionId: number): Promise<SendTestPingResponse>;
+  pauseSubscription(id: number): Promise<PauseSubscriptionResponse>;
+  recoverDeliveries(subscriptionId: number, since: Date): Promise<RecoverDeliveriesResponse>;
+  getRecoverJob(subscriptionId: number, jobId: string): Promise<GetRecoverJobResponse>;
+  resumeSubscription(id: number): Promise<ResumeSubscriptionResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<OutboundDeliveryServiceClient>;
 }
@@ -60,6 +68,12 @@ export function createOutboundDeliveryAdapter(
       ),
     sendTestPing: (subscriptionId) =>
       asHttp(() => handle.call.sendTestPing({ subscription_id: subscriptionId })),
+    pauseSubscription: (id) => asHttp(() => handle.call.pauseSubscription({ id })),
+    recoverDeliveries: (subscriptionId, since) =>
+      asHttp(() => handle.call.recoverDeliveries({ subscription_id: subscriptionId, since })),
+    getRecoverJob: (subscriptionId, jobId) =>
+      asHttp(() => handle.call.getRecoverJob({ subscription_id: subscriptionId, job_id: jobId })),
+    resumeSubscription: (id) => asHttp(() => handle.call.resumeSubscription({ id })),
     close: () => handle.close(),
   };
 }

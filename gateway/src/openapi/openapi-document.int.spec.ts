@@ -71,6 +71,7 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
       '201 POST /api/webhook-subscriptions',
       '202 POST /api/credentials/revoke',
       '202 POST /api/webhook-subscriptions/:id/deliveries/:delivery_id/redeliver',
+      '202 POST /api/webhook-subscriptions/:id/recover',
       '202 POST /api/webhook-subscriptions/:id/test',
       '204 DELETE /api/integrations/parcel-tracking/instances/:instance',
       '204 DELETE /api/personal-access-tokens/:id',

@@ -25,8 +25,16 @@ import {
 import { CHECKPOINT_ROW, TRACKING_ROW } from './parcel-tracking/tracking-schema.js';
 import { presentCheckpoint } from './parcel-tracking/tracking-detail.js';
 import { presentTracking } from './parcel-tracking/present-tracking.js';
-import { presentDelivery, presentSubscription } from './webhook-subscriptions/present.js';
-import { DELIVERY_ROW, SUBSCRIPTION_ROW } from './webhook-subscriptions/schemas.js';
+import {
+  presentDelivery,
+  presentRecoverJob,
+  presentSubscription,
+} from './webhook-subscriptions/present.js';
+import {
+  DELIVERY_ROW,
+  RECOVER_JOB_ROW,
+  SUBSCRIPTION_ROW,
+} from './webhook-subscriptions/schemas.js';
 import { WEBHOOK_EVENT_ROW } from './webhooks/webhook-event-schema.js';
 import { presentWebhookEvent } from './webhooks/webhook-log-page.js';
 
@@ -89,8 +97,30 @@ const cases: Array<[string, Record<string, unknown>, (full: boolean) => unknown]
         is_active: true,
         deactivated_reason: full ? 'gone' : undefined,
         consecutive_failures: 0,
+        paused_at: full ? at : undefined,
+        pause_expires_at: full ? at : undefined,
+        resuming: full,
+        held_count: full ? 3 : 0,
         created_at: full ? at : undefined,
         updated_at: full ? at : undefined,
+      } as any),
+  ],
+  [
+    'recover job',
+    RECOVER_JOB_ROW,
+    (full) =>
+      presentRecoverJob({
+        id: 'b1f0c6a2-0000-4000-8000-000000000001',
+        subscription_id: 1,
+        since: at,
+        status: full ? 'completed' : 'running',
+        found: 5,
+        sent: full ? 5 : 2,
+        succeeded: 2,
+        failed: 0,
+        pending: 0,
+        created_at: at,
+        finished_at: full ? at : undefined,
       } as any),
   ],
   [

@@ -8,8 +8,10 @@ import {
 } from './scopes.js';
 
 describe('scope rules', () => {
-  it('knows exactly the specification table', () => {
-    expect(SCOPES).toHaveLength(15);
+  it('knows exactly the specification table and webhooks:read', () => {
+    expect(SCOPES).toHaveLength(16);
+    expect(isKnownScope('webhooks:read')).toBe(true);
+    expect(isElevatedScope('webhooks:read')).toBe(false);
     expect(isKnownScope('orders:read')).toBe(true);
     expect(isKnownScope('warehouses:write')).toBe(false);
     expect(isKnownScope('orders:*')).toBe(false);

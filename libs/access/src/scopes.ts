@@ -1,6 +1,7 @@
 /**
- * The specification's scope table; nothing else is a scope. The one definition: identity
- * validates against it, the gateway documents it in OpenAPI, the tests use it.
+ * The specification's scope table, and `webhooks:read` beside it (the platform's own webhook
+ * events, ADR 0413); nothing else is a scope. The one definition: identity validates against it,
+ * the gateway documents it in OpenAPI, the tests use it.
  */
 export const SCOPES = [
   'orders:read',
@@ -18,6 +19,8 @@ export const SCOPES = [
   'warehouses:read',
   'reports:read',
   'webhooks:manage',
+  // Not in the specification's table: receiving webhook_subscription.deactivated (ADR 0413).
+  'webhooks:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

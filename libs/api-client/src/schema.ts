@@ -605,6 +605,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhook-subscriptions/{id}/recover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Recover: send again every failed delivery since a time, as a job paced by the per-tenant cap
+     * @description Token scope `webhooks:manage` (sessions: the same user permission).
+     */
+    post: operations['postWebhookSubscriptionsByIdRecover'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-subscriptions/{id}/recover/{job_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A recover job and its progress
+     * @description Token scope `webhooks:manage` (sessions: the same user permission).
+     */
+    get: operations['getWebhookSubscriptionsByIdRecoverByJobId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-subscriptions/{id}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause a subscription: its deliveries are held, not sent, until it is resumed
+     * @description Token scope `webhooks:manage` (sessions: the same user permission).
+     */
+    post: operations['postWebhookSubscriptionsByIdPause'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-subscriptions/{id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a paused subscription: the held deliveries are sent in event order
+     * @description Token scope `webhooks:manage` (sessions: the same user permission).
+     */
+    post: operations['postWebhookSubscriptionsByIdResume'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-event-types': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The webhook event catalog: each event, when it fires, its scope and the JSON Schema of its data
+     * @description Any valid token, or a web session.
+     */
+    get: operations['getWebhookEventTypes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/asyncapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The AsyncAPI 3 document of the outbound webhooks
+     * @description No credential.
+     */
+    get: operations['getAsyncapiJson'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/products': {
     parameters: {
       query?: never;
@@ -854,6 +974,7 @@ export interface components {
           | 'warehouses:read'
           | 'reports:read'
           | 'webhooks:manage'
+          | 'webhooks:read'
         )[];
         ip_allowlist: string[];
         rate_limit_per_minute: number | null;
@@ -904,6 +1025,7 @@ export interface components {
           | 'warehouses:read'
           | 'reports:read'
           | 'webhooks:manage'
+          | 'webhooks:read'
         )[];
         ip_allowlist: string[];
         rate_limit_per_minute: number | null;
@@ -938,6 +1060,7 @@ export interface components {
             | 'warehouses:read'
             | 'reports:read'
             | 'webhooks:manage'
+            | 'webhooks:read'
           )[]
         | null;
       /** Format: date-time */
@@ -966,6 +1089,7 @@ export interface components {
           | 'warehouses:read'
           | 'reports:read'
           | 'webhooks:manage'
+          | 'webhooks:read'
         )[];
         ip_allowlist: string[];
         rate_limit_per_minute: number | null;
@@ -998,6 +1122,7 @@ export interface components {
             | 'warehouses:read'
             | 'reports:read'
             | 'webhooks:manage'
+            | 'webhooks:read'
           )[]
         | null;
       ip_allowlist?: string[] | null;
@@ -1529,6 +1654,20 @@ export interface components {
         deactivated_reason: 'gone' | 'consecutive_failures' | null;
         /** @description Deliveries failed in a row since the last success (25 switch it off) */
         consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1566,6 +1705,20 @@ export interface components {
         deactivated_reason: 'gone' | 'consecutive_failures' | null;
         /** @description Deliveries failed in a row since the last success (25 switch it off) */
         consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1594,6 +1747,20 @@ export interface components {
         deactivated_reason: 'gone' | 'consecutive_failures' | null;
         /** @description Deliveries failed in a row since the last success (25 switch it off) */
         consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1614,6 +1781,20 @@ export interface components {
         deactivated_reason: 'gone' | 'consecutive_failures' | null;
         /** @description Deliveries failed in a row since the last success (25 switch it off) */
         consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1715,6 +1896,152 @@ export interface components {
           response_body: string | null;
         }[];
       };
+    };
+    PostWebhookSubscriptionsByIdRecoverResponse: {
+      data: {
+        id: string;
+        subscription_id: number;
+        /** Format: date-time */
+        since: string | null;
+        /**
+         * @description completed once every found delivery has been sent again
+         * @enum {string}
+         */
+        status: 'running' | 'completed';
+        /** @description Failed deliveries found when it started */
+        found: number;
+        /** @description Sent again so far, as the per-tenant cap allows */
+        sent: number;
+        /** @description Of those sent again: delivered */
+        succeeded: number;
+        /** @description Of those sent again: failed again */
+        failed: number;
+        /** @description Of those sent again: still being attempted */
+        pending: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        finished_at: string | null;
+      };
+    };
+    PostWebhookSubscriptionsByIdRecoverRequest: {
+      /** Format: date-time */
+      since?: string;
+    };
+    GetWebhookSubscriptionsByIdRecoverByJobIdResponse: {
+      data: {
+        id: string;
+        subscription_id: number;
+        /** Format: date-time */
+        since: string | null;
+        /**
+         * @description completed once every found delivery has been sent again
+         * @enum {string}
+         */
+        status: 'running' | 'completed';
+        /** @description Failed deliveries found when it started */
+        found: number;
+        /** @description Sent again so far, as the per-tenant cap allows */
+        sent: number;
+        /** @description Of those sent again: delivered */
+        succeeded: number;
+        /** @description Of those sent again: failed again */
+        failed: number;
+        /** @description Of those sent again: still being attempted */
+        pending: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        finished_at: string | null;
+      };
+    };
+    PostWebhookSubscriptionsByIdPauseResponse: {
+      data: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
+    };
+    PostWebhookSubscriptionsByIdResumeResponse: {
+      data: {
+        id: number;
+        url: string;
+        events: string[];
+        description: string | null;
+        is_active: boolean;
+        /**
+         * @description Why the platform switched it off: the receiver answered 410 (gone), or 25 deliveries failed in a row; null when active or switched off by a user
+         * @enum {string|null}
+         */
+        deactivated_reason: 'gone' | 'consecutive_failures' | null;
+        /** @description Deliveries failed in a row since the last success (25 switch it off) */
+        consecutive_failures: number;
+        /**
+         * Format: date-time
+         * @description When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile
+         */
+        paused_at: string | null;
+        /**
+         * Format: date-time
+         * @description When the pause ends by itself and the held deliveries are sent; null when not paused
+         */
+        pause_expires_at: string | null;
+        /** @description true from a resume until every held delivery has been sent, in event order */
+        resuming: boolean;
+        /** @description Deliveries held, waiting for the resume */
+        held_count: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+      };
+    };
+    GetWebhookEventTypesResponse: {
+      data: {
+        /** @description The event name, as listed in a subscription */
+        name: string;
+        /** @description When it fires */
+        description: string;
+        /** @description The token scope (and user permission) a subscription needs to receive it */
+        scope: string;
+        /** @description JSON Schema (2020-12) of the delivery's `data`, with an example */
+        data_schema: {
+          [key: string]: unknown;
+        };
+      }[];
+    };
+    GetAsyncapiJsonResponse: {
+      /** @enum {string} */
+      asyncapi: '3.0.0';
+    } & {
+      [key: string]: unknown;
     };
     GetV2ProductsResponse: {
       data: {
@@ -3388,6 +3715,187 @@ export interface operations {
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhookSubscriptionsByIdRecover: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostWebhookSubscriptionsByIdRecoverRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostWebhookSubscriptionsByIdRecoverResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhookSubscriptionsByIdRecoverByJobId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetWebhookSubscriptionsByIdRecoverByJobIdResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhookSubscriptionsByIdPause: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostWebhookSubscriptionsByIdPauseResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postWebhookSubscriptionsByIdResume: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostWebhookSubscriptionsByIdResumeResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhookEventTypes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetWebhookEventTypesResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAsyncapiJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetAsyncapiJsonResponse'];
+        };
+      };
     };
   };
   getV2Products: {

@@ -9,8 +9,21 @@ export {
 } from './activity-events.js';
 export {
   isWebhookEventName,
+  SPECIFICATION_WEBHOOK_EVENT_NAMES,
   WEBHOOK_EVENT_CATALOG,
   WEBHOOK_EVENT_NAMES,
   webhookEventScope,
   type WebhookEventName,
 } from './webhook-catalog.js';
+export {
+  RESOURCE_SEQUENCE_FIELD,
+  WEBHOOK_EVENT_DATA_SCHEMAS,
+  webhookEnvelopeSchema,
+  type JsonSchema,
+} from './webhook-event-schemas.js';
+export {
+  WEBHOOK_SCHEMA_DIALECT,
+  webhookAsyncApiDocument,
+  webhookEventTypes,
+  type WebhookEventType,
+} from './webhook-event-types.js';

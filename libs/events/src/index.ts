@@ -5,3 +5,5 @@ export * from './domain-events.js';
 export * from './webhook-catalog.js';
 export * from './catalog.js';
 export * from './shipment.js';
+export * from './webhook-event-schemas.js';
+export * from './webhook-event-types.js';

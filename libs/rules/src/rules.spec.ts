@@ -56,6 +56,7 @@ describe('the rules both sides import', () => {
       'failed',
       'dropped',
       'skipped',
+      'held',
     ]);
     expect(WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE).toBe(10);
     expect(WEBHOOK_SUBSCRIPTIONS_MAX_PER_PAGE).toBe(1000);

@@ -21,6 +21,8 @@ export const OUTBOUND_DELIVERY_STATUSES = [
   'failed',
   'dropped',
   'skipped',
+  // Its subscription is paused: stored, sent on resume (ADR 0412).
+  'held',
 ] as const;
 export type OutboundDeliveryStatus = (typeof OUTBOUND_DELIVERY_STATUSES)[number];
 

@@ -127,7 +127,7 @@ describe('identity service over gRPC', () => {
     const auth = await as(first.tenant.id, undefined, () =>
       client.call.getTokenForAuth({ token_id: Number(secondId) }),
     );
-    expect(auth.token!.scopes).toHaveLength(15);
+    expect(auth.token!.scopes).toHaveLength(16); // the 15 of the specification and webhooks:read (ADR 0413)
     expect(auth.token!.user_is_owner).toBe(true);
     const login = await as(first.tenant.id, undefined, () =>
       client.call.login({ email: 'owner@dev.test', password: 'development-password' }),

@@ -18,12 +18,17 @@ import {
 import { readConfig } from './config.js';
 import { DeliveryMetrics } from './delivery/delivery-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { HeldDeliveries } from './delivery/held-deliveries.js';
+import { RecoverJobs } from './delivery/recover-jobs.js';
+import { RecoverJobStore } from './store/recover-job-store.js';
+import { RecoverDeliveries } from './use-cases/recover-deliveries.js';
 import { systemResolve } from './delivery/guarded-lookup.js';
 import { HttpSender } from './delivery/http-sender.js';
 import { AttemptSlots } from './delivery/attempt-slots.js';
 import { RateCap } from './delivery/rate-cap.js';
 import type { Resolve } from './domain/receiver-url.js';
 import { outboundDeliveryService } from './grpc/outbound-delivery-service.js';
+import { SubscriptionView } from './grpc/subscription-view.js';
 import { DeliveryStore } from './store/delivery-store.js';
 import { type Settle } from './store/delivery.js';
 import { SubscriptionStore } from './store/subscription-store.js';
@@ -35,6 +40,8 @@ import { FanOutEvent } from './use-cases/fan-out-event.js';
 import { GetSubscription } from './use-cases/get-subscription.js';
 import { ListDeliveries } from './use-cases/list-deliveries.js';
 import { ListSubscriptions } from './use-cases/list-subscriptions.js';
+import { PauseSubscription } from './use-cases/pause-subscription.js';
+import { ResumeSubscription } from './use-cases/resume-subscription.js';
 import type { ReceiverRules } from './use-cases/receiver-rules.js';
 import { Redeliver } from './use-cases/redeliver.js';
 import { RotateSecret } from './use-cases/rotate-secret.js';
@@ -102,12 +109,13 @@ export async function bootstrap(
       const settles = new GroupCommitQueue((batch: Settle[]) => deliveries.settleMany(batch));
       runtime.onStop(() => settles.stop());
       const metrics = new DeliveryMetrics(runtime.metrics.registry);
+      const rateCap = new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE, options.clock);
       const attempt = new AttemptDelivery(
         { subscriptions, settles },
         sender,
-        new RateCap(redis, config.WEBHOOK_RATE_PER_MINUTE, options.clock),
+        rateCap,
         secretBox,
-        new DeactivateSubscription(subscriptions, runtime.outbox),
+        new DeactivateSubscription(subscriptions, deliveries, runtime.outbox),
         {
           shortName: config.WEBHOOK_SHORT_NAME,
           maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
@@ -131,29 +139,65 @@ export async function bootstrap(
         runtime.logger,
       );
       const wake = () => worker.wake();
+      const recoverJobStore = new RecoverJobStore(runtime.mongo);
+      const recoverJobs = new RecoverJobs(
+        recoverJobStore,
+        deliveries,
+        rateCap,
+        wake,
+        runtime.logger,
+      );
+      const held = new HeldDeliveries(
+        subscriptions,
+        deliveries,
+        (batch) => attempt.executeAll(batch),
+        {
+          pauseMaxMs: config.WEBHOOK_PAUSE_MAX_MS,
+          // A minute in production; short bounds (tests) are looked at as often as they need.
+          sweepMs: Math.min(60_000, Math.max(25, Math.floor(config.WEBHOOK_PAUSE_MAX_MS / 4))),
+          leaseMs: config.DELIVERY_LEASE_MS,
+        },
+        runtime.logger,
+      );
 
       await runtime.serve([
-        outboundDeliveryService({
-          createSubscription: new CreateSubscription(subscriptions, secretBox, receivers),
-          listSubscriptions: new ListSubscriptions(subscriptions),
-          getSubscription: new GetSubscription(subscriptions),
-          updateSubscription: new UpdateSubscription(subscriptions, receivers),
-          deleteSubscription: new DeleteSubscription(subscriptions, deliveries),
-          rotateSecret: new RotateSecret(
-            subscriptions,
-            secretBox,
-            config.WEBHOOK_SECRET_OVERLAP_MS,
-          ),
-          listDeliveries: new ListDeliveries(subscriptions, deliveries),
-          redeliver: new Redeliver(subscriptions, deliveries, wake),
-          sendTestPing: new SendTestPing(subscriptions, deliveries, wake),
-        }),
+        outboundDeliveryService(
+          {
+            createSubscription: new CreateSubscription(subscriptions, secretBox, receivers),
+            listSubscriptions: new ListSubscriptions(subscriptions),
+            getSubscription: new GetSubscription(subscriptions),
+            updateSubscription: new UpdateSubscription(subscriptions, receivers),
+            deleteSubscription: new DeleteSubscription(subscriptions, deliveries),
+            rotateSecret: new RotateSecret(
+              subscriptions,
+              secretBox,
+              config.WEBHOOK_SECRET_OVERLAP_MS,
+            ),
+            listDeliveries: new ListDeliveries(subscriptions, deliveries),
+            redeliver: new Redeliver(subscriptions, deliveries, wake),
+            sendTestPing: new SendTestPing(subscriptions, deliveries, wake),
+            pauseSubscription: new PauseSubscription(subscriptions),
+            resumeSubscription: new ResumeSubscription(subscriptions, held),
+            recoverDeliveries: new RecoverDeliveries(
+              subscriptions,
+              deliveries,
+              recoverJobStore,
+              recoverJobs,
+            ),
+          },
+          new SubscriptionView(deliveries, config.WEBHOOK_PAUSE_MAX_MS),
+        ),
       ]);
 
       // Stopped after the consumer, which finishes its batches first: a first attempt whose
       // subscription change must come first is settled through the same settles.
       worker.start();
       runtime.onStop(() => worker.stop());
+      // Stopped before the worker and the settles: a release in flight finishes its attempt.
+      held.start();
+      runtime.onStop(() => held.stop());
+      await recoverJobs.start();
+      runtime.onStop(() => recoverJobs.stop());
       const fanOut = new FanOutEvent(
         subscriptions,
         deliveries,
@@ -162,6 +206,7 @@ export async function bootstrap(
         config.DELIVERY_LEASE_MS,
         runtime.logger,
         (event) => metrics.withheld(event),
+        (tenantId, id) => held.release(tenantId, id),
       );
       const fanOutConsumer = await startBatchConsumer({
         jetstream: runtime.jetstream,

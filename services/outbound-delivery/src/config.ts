@@ -44,6 +44,12 @@ export const configSchema = z
     WEBHOOK_RATE_PER_MINUTE: positiveInt(600),
     /** How long a rotated-out secret keeps signing next to the new one. */
     WEBHOOK_SECRET_OVERLAP_MS: positiveInt(24 * 3600 * 1000),
+    /**
+     * The longest a pause holds deliveries (ADR 0412): a subscription paused longer resumes by
+     * itself and sends what it held. Far below the delivery log's retention, so nothing held is
+     * deleted unsent.
+     */
+    WEBHOOK_PAUSE_MAX_MS: positiveInt(7 * 24 * 3600 * 1000),
     /** Response bodies kept in the delivery log are cut to this many bytes. */
     WEBHOOK_RESPONSE_BODY_LIMIT_BYTES: positiveInt(4096),
     /** How often an idle worker looks for due deliveries. */

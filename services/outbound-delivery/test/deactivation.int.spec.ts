@@ -37,7 +37,9 @@ describe('25 consecutive failures', () => {
     receiver = await startReceiver();
     // Data `ok: true` succeeds, anything else fails (500), so each test scripts its sequence.
     receiver.respond((request, response) => {
-      const ok = (JSON.parse(request.body) as { data: { ok?: boolean } }).data.ok === true;
+      const ok =
+        request.path === '/watcher' ||
+        (JSON.parse(request.body) as { data: { ok?: boolean } }).data.ok === true;
       response.writeHead(ok ? 200 : 500).end();
     });
   });
@@ -72,6 +74,8 @@ describe('25 consecutive failures', () => {
     { timeout: 180_000 },
     async () => {
       const { id } = await subscribe(h, TENANT, `${receiver.url}/dying`, ['customer.created']);
+      // The tenant's own tooling, listening for the platform's event (ADR 0413).
+      await subscribe(h, TENANT, `${receiver.url}/watcher`, ['webhook_subscription.deactivated']);
       await fire(25, false);
       const settled = await settledDeliveries(h, TENANT, id, 25);
       expect(settled.every((d) => d.status === 'failed' && d.attempts.length === 3)).toBe(true);
@@ -92,9 +96,48 @@ describe('25 consecutive failures', () => {
         kind: 'webhook_subscription_deactivated',
         priority: 'high',
       });
+      const lastFailure = {
+        delivery_id: expect.any(String),
+        event: 'customer.created',
+        attempted_at: expect.any(String),
+        response_status: 500,
+        error: null,
+      };
       expect(JSON.parse(alerts[0]!.payload.properties_json)).toMatchObject({
         subscription_id: id,
         reason: 'consecutive_failures',
+        last_failures: [lastFailure, lastFailure, lastFailure],
+      });
+      expect(alerts[0]!.payload.title).toBe(`Webhook subscription #${id} deactivated`);
+      expect(alerts[0]!.payload.message).toMatch(
+        new RegExp(
+          `^Deliveries of subscription #${id} to \\S+/dying stopped because 25 consecutive deliveries failed\\. Last failures: (\\S+ customer\\.created: HTTP 500(; )?){3}\\.`,
+        ),
+      );
+      // The newest failure first: the one that switched it off.
+      const newest = settled
+        .map((d) => d.attempts.at(-1)!.attempted_at!.toISOString())
+        .sort()
+        .at(-1);
+      expect(JSON.parse(alerts[0]!.payload.properties_json).last_failures[0].attempted_at).toBe(
+        newest,
+      );
+
+      const watched = await waitFor(
+        () => receiver.requests.find((r) => r.path === '/watcher'),
+        'the webhook_subscription.deactivated delivery',
+      );
+      expect(watched.headers['x-svc-event']).toBe('webhook_subscription.deactivated');
+      expect(JSON.parse(watched.body)).toMatchObject({
+        event: 'webhook_subscription.deactivated',
+        data: {
+          id,
+          url: `${receiver.url}/dying`,
+          description: null,
+          reason: 'consecutive_failures',
+          consecutive_failures: 25,
+          last_failures: [lastFailure, lastFailure, lastFailure],
+        },
       });
       const activity = await waitFor(async () => {
         const found = await eventsOn(h, 'ACTIVITY', 'activity.recorded', ActivityRecorded);

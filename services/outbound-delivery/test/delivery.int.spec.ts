@@ -54,7 +54,14 @@ describe('signed deliveries', () => {
       event: 'product.created',
       delivery_id: expect.stringMatching(UUID),
       occurred_at: '2026-03-04T05:06:07.089Z',
-      data: { id: 42, sku: 'A-1', tags: ['x'], price: { amount: '9.90' } },
+      // As the producer wrote it, plus the resource sequence (ADR 0414).
+      data: {
+        id: 42,
+        sku: 'A-1',
+        tags: ['x'],
+        price: { amount: '9.90' },
+        resource_sequence: expect.any(Number),
+      },
     });
     expect(request.headers['x-svc-event']).toBe('product.created');
     expect(request.headers['x-svc-delivery-id']).toBe(body.delivery_id);

@@ -38,7 +38,10 @@ describe('outbound webhook deliveries through the gateway', () => {
     expect((await h.owner.request('PATCH', `${PATH}/${id}`, { is_active: true })).status).toBe(200);
     await emit(2);
     const delivered = await poll(() => h.received.find((r) => r.path === '/paused'));
-    expect(JSON.parse(delivered.body).data).toEqual({ id: 2 });
+    expect(JSON.parse(delivered.body).data).toEqual({
+      id: 2,
+      resource_sequence: expect.any(Number),
+    });
     expect(
       h.received.filter((r) => r.path === '/paused').map((r) => JSON.parse(r.body).data.id),
     ).toEqual([2]);

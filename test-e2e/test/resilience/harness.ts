@@ -158,6 +158,7 @@ export function pathFor(route: string, tenant: PopulatedTenant, override?: strin
       case 'token':
         return tenant.webhookPath.split('/').pop()!;
       case 'delivery_id':
+      case 'job_id':
       case 'tracking':
         return '1';
       case 'id':

@@ -33,6 +33,8 @@ const ACTION_ROUTES = new Set([
   'POST /api/webhook-subscriptions/:id/rotate-secret',
   'POST /api/webhook-subscriptions/:id/deliveries/:delivery_id/redeliver',
   'POST /api/webhook-subscriptions/:id/test',
+  'POST /api/webhook-subscriptions/:id/pause',
+  'POST /api/webhook-subscriptions/:id/resume',
 ]);
 /** Stores any body as received (the provider's signature is checked later): 2xx is right. */
 const ACCEPTS_ANY_BODY = new Set(['POST /webhooks/parcel-tracking/:token']);

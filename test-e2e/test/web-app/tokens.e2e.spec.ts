@@ -124,7 +124,7 @@ describe('the web app in Chromium: personal access tokens', () => {
         'View sales orders and order lines',
       );
       await form.getByRole('button', { name: 'Select all read' }).click();
-      expect(await form.locator('input[name="scopes"]:checked').count()).toBe(8);
+      expect(await form.locator('input[name="scopes"]:checked').count()).toBe(9); // the specification's 8 and webhooks:read (ADR 0413)
       // 30 days unless chosen otherwise; no expiration is allowed, with a warning.
       expect(await form.getByLabel('Expiration').inputValue()).toBe('30');
       await form.getByLabel('Expiration').selectOption('never');
@@ -147,7 +147,9 @@ describe('the web app in Chromium: personal access tokens', () => {
       expect(await row.locator('td[data-label="Expires"]').textContent()).toMatch(
         /^expires in [67] days$/,
       );
-      expect(await row.getByText(/^customers:read, .*warehouses:read$/).count()).toBe(1);
+      expect(
+        await row.getByText(/^customers:read, .*warehouses:read, webhooks:read$/).count(),
+      ).toBe(1);
       await screenshot(page, 'tokens-expiry-badges');
     },
     BROWSER_TEST_MS,

@@ -79,6 +79,39 @@ describe('the web app in Chromium: webhook subscriptions', () => {
         .poll(() => page.getByTestId('success-rate').textContent())
         .toBe('100% of the last 1 finished deliveries');
       await screenshot(page, 'webhook-subscription-health');
+      // Pause: a ping sent meanwhile is held, not sent; resume sends it.
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await summary.getByText(/\(paused\)/).waitFor();
+      const pause = page.getByTestId('subscription-pause');
+      await expect.poll(() => pause.textContent()).toMatch(/^since .*, 0 held; resumes by itself/);
+      await page.getByRole('button', { name: 'Send test ping' }).click();
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            return page.locator('[data-delivery-status="held"]').count();
+          },
+          { timeout: 90_000 },
+        )
+        .toBe(1);
+      const pings = () => web.received.filter((path) => path === '/hooks/orders').length;
+      expect(pings()).toBe(2);
+      await screenshot(page, 'webhook-subscription-paused');
+      await page.getByRole('button', { name: 'Resume' }).click();
+      await expect.poll(() => pings(), { timeout: 90_000 }).toBe(3);
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await expect.poll(() => pause.textContent()).toMatch(/^(no|resuming: 0 held)/);
+      // Recover: nothing failed, so the job finds nothing and completes.
+      await page.getByLabel('Failed since').fill('2020-01-01T00:00');
+      await page.getByRole('button', { name: 'Recover', exact: true }).click();
+      const progress = page.getByTestId('recover-progress');
+      await expect.poll(() => progress.textContent()).toMatch(/^(Running|Completed): 0 found/);
+      await expect
+        .poll(async () => {
+          await page.getByRole('button', { name: 'Refresh progress' }).click();
+          return progress.textContent();
+        })
+        .toMatch(/^Completed: 0 found, 0 sent again/);
       await page.getByRole('button', { name: 'Edit' }).click();
       await page.getByLabel('Description (optional)').fill('Orders feed');
       await page.getByRole('button', { name: 'Save changes' }).click();

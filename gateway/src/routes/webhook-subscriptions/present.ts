@@ -1,4 +1,5 @@
 import type {
+  RecoverJob,
   Delivery,
   Subscription,
 } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
@@ -15,8 +16,30 @@ export function presentSubscription(subscription: Subscription) {
     // Its health: why the platform switched it off, and the failures in a row so far.
     deactivated_reason: subscription.deactivated_reason ?? null,
     consecutive_failures: subscription.consecutive_failures,
+    // Paused by hand (ADR 0412): deliveries are held until resumed or the pause runs out.
+    paused_at: isoOrNull(subscription.paused_at),
+    pause_expires_at: isoOrNull(subscription.pause_expires_at),
+    resuming: subscription.resuming,
+    held_count: subscription.held_count,
     created_at: isoOrNull(subscription.created_at),
     updated_at: isoOrNull(subscription.updated_at),
+  };
+}
+
+/** A recover job and its progress. */
+export function presentRecoverJob(job: RecoverJob) {
+  return {
+    id: job.id,
+    subscription_id: job.subscription_id,
+    since: isoOrNull(job.since),
+    status: job.status,
+    found: job.found,
+    sent: job.sent,
+    succeeded: job.succeeded,
+    failed: job.failed,
+    pending: job.pending,
+    created_at: isoOrNull(job.created_at),
+    finished_at: isoOrNull(job.finished_at),
   };
 }
 

@@ -1,12 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutboundDeliveryAdapter } from '../../adapters/outbound-delivery.js';
+import { validationBody } from '../../http/envelopes.js';
+import { HttpError } from '../../http/http-error.js';
 import { flatEnvelope, pageMeta } from '../../http/pagination.js';
 import { violationsOf } from '../../http/route-input.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { baseUrlOf } from '../parcel-tracking/base-url.js';
 import { assertMayReceive, subscriptionOwner } from './event-scopes.js';
-import { DELIVERY, DELIVERY_FILTERS, PAGING, SUBSCRIPTION, SUBSCRIPTION_BODY } from './inputs.js';
-import { presentDelivery, presentSubscription } from './present.js';
+import {
+  DELIVERY,
+  DELIVERY_FILTERS,
+  PAGING,
+  RECOVER_BODY,
+  RECOVER_JOB,
+  SUBSCRIPTION,
+  SUBSCRIPTION_BODY,
+} from './inputs.js';
+import { presentDelivery, presentRecoverJob, presentSubscription } from './present.js';
 import { subscriptionSchemas } from './schemas.js';
 
 export const PREFIX = '/api/webhook-subscriptions';
@@ -63,6 +73,22 @@ export const WEBHOOK_SUBSCRIPTION_ROUTES = declareRoutes({
     refusesState: true,
     input: ONE,
   },
+  recover: {
+    method: 'POST',
+    url: `${PREFIX}/:id/recover`,
+    access: MANAGE,
+    successStatus: 202,
+    refusesState: true,
+    input: { params: SUBSCRIPTION, body: RECOVER_BODY },
+  },
+  recoverJob: {
+    method: 'GET',
+    url: `${PREFIX}/:id/recover/:job_id`,
+    access: MANAGE,
+    input: { params: RECOVER_JOB },
+  },
+  pause: { method: 'POST', url: `${PREFIX}/:id/pause`, access: MANAGE, input: ONE },
+  resume: { method: 'POST', url: `${PREFIX}/:id/resume`, access: MANAGE, input: ONE },
 });
 
 export interface WebhookSubscriptionRouteDeps {
@@ -226,6 +252,52 @@ export async function webhookSubscriptionRoutes(
       await subscriptionFor(request, params.id);
       const { delivery } = await outboundDelivery.sendTestPing(params.id);
       return reply.send({ data: presentDelivery(delivery!) });
+    },
+  );
+
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.recover,
+    { schema: subscriptionSchemas.recover },
+    async (request, reply, { params, body }) => {
+      await subscriptionFor(request, params.id);
+      if (!body.since)
+        throw new HttpError(422, validationBody({ since: ['The since field is required.'] }));
+      const { job } = await outboundDelivery.recoverDeliveries(params.id, body.since);
+      return reply.send({ data: presentRecoverJob(job!) });
+    },
+  );
+
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.recoverJob,
+    { schema: subscriptionSchemas.recoverJob },
+    async (request, _reply, { params }) => {
+      await subscriptionFor(request, params.id);
+      const { job } = await outboundDelivery.getRecoverJob(params.id, params.job_id);
+      return { data: presentRecoverJob(job!) };
+    },
+  );
+
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.pause,
+    { schema: subscriptionSchemas.pause },
+    async (request, _reply, { params }) => {
+      await subscriptionFor(request, params.id);
+      const { subscription } = await outboundDelivery.pauseSubscription(params.id);
+      return { data: presentSubscription(subscription!) };
+    },
+  );
+
+  handle(
+    app,
+    WEBHOOK_SUBSCRIPTION_ROUTES.resume,
+    { schema: subscriptionSchemas.resume },
+    async (request, _reply, { params }) => {
+      await subscriptionFor(request, params.id);
+      const { subscription } = await outboundDelivery.resumeSubscription(params.id);
+      return { data: presentSubscription(subscription!) };
     },
   );
 }

@@ -18,6 +18,23 @@ export const SUBSCRIPTION_ROW = row({
     type: 'integer',
     description: 'Deliveries failed in a row since the last success (25 switch it off)',
   },
+  paused_at: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description:
+      'When it was paused by hand; null when not paused. Deliveries are held (status held) meanwhile',
+  },
+  pause_expires_at: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description:
+      'When the pause ends by itself and the held deliveries are sent; null when not paused',
+  },
+  resuming: {
+    type: 'boolean',
+    description: 'true from a resume until every held delivery has been sent, in event order',
+  },
+  held_count: { type: 'integer', description: 'Deliveries held, waiting for the resume' },
   created_at: 'date-time?',
   updated_at: 'date-time?',
 });
@@ -42,6 +59,24 @@ export const DELIVERY_ROW = row({
   },
 });
 
+export const RECOVER_JOB_ROW = row({
+  id: 'string',
+  subscription_id: 'integer',
+  since: 'date-time?',
+  status: {
+    type: 'string',
+    enum: ['running', 'completed'],
+    description: 'completed once every found delivery has been sent again',
+  },
+  found: { type: 'integer', description: 'Failed deliveries found when it started' },
+  sent: { type: 'integer', description: 'Sent again so far, as the per-tenant cap allows' },
+  succeeded: { type: 'integer', description: 'Of those sent again: delivered' },
+  failed: { type: 'integer', description: 'Of those sent again: failed again' },
+  pending: { type: 'integer', description: 'Of those sent again: still being attempted' },
+  created_at: 'date-time?',
+  finished_at: 'date-time?',
+});
+
 const withSecret = row({
   ...(SUBSCRIPTION_ROW.properties as Record<string, never>),
   secret: { type: 'string', description: 'Shown only in this answer' },
@@ -63,4 +98,25 @@ export const subscriptionSchemas = {
   deliveries: { tags, response: { 200: flatEnvelopeSchema(DELIVERY_ROW) } },
   redeliver: { tags, response: { 202: dataOf(DELIVERY_ROW) } },
   sendTest: { tags, response: { 202: dataOf(DELIVERY_ROW) } },
+  recover: {
+    tags,
+    summary:
+      'Recover: send again every failed delivery since a time, as a job paced by the per-tenant cap',
+    response: { 202: dataOf(RECOVER_JOB_ROW) },
+  },
+  recoverJob: {
+    tags,
+    summary: 'A recover job and its progress',
+    response: { 200: dataOf(RECOVER_JOB_ROW) },
+  },
+  pause: {
+    tags,
+    summary: 'Pause a subscription: its deliveries are held, not sent, until it is resumed',
+    response: { 200: dataOf(SUBSCRIPTION_ROW) },
+  },
+  resume: {
+    tags,
+    summary: 'Resume a paused subscription: the held deliveries are sent in event order',
+    response: { 200: dataOf(SUBSCRIPTION_ROW) },
+  },
 };

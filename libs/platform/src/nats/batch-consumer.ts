@@ -74,7 +74,8 @@ export async function startBatchConsumer<T>(
     const decoded: Array<{ message: JsMsg; event: DomainEvent<T> }> = [];
     for (const message of batch) {
       try {
-        decoded.push({ message, event: decodeEvent(options.event, decodeEnvelope(message.data)) });
+        const event = decodeEvent(options.event, decodeEnvelope(message.data));
+        decoded.push({ message, event: { ...event, streamSequence: message.seq } });
       } catch (error) {
         logger.error(
           { err: error, subject: message.subject, durable },

@@ -93,7 +93,10 @@ export async function startConsumer<T>(options: ConsumerOptions<T>): Promise<Con
   const handleDecoded = async (message: JsMsg, span: Span | undefined): Promise<Outcome> => {
     let event: DomainEvent<T>;
     try {
-      event = decodeEvent(options.event, decodeEnvelope(message.data));
+      event = {
+        ...decodeEvent(options.event, decodeEnvelope(message.data)),
+        streamSequence: message.seq,
+      };
     } catch (error) {
       logger.error(
         { err: error, subject: message.subject, durable },

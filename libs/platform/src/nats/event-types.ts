@@ -26,6 +26,11 @@ export interface DomainEvent<T> {
   subject: string;
   requestId: string;
   payload: T;
+  /**
+   * The message's sequence in its JetStream stream, when it came from one: increases in the order
+   * the stream stored the events, and stays the same when an event is redelivered.
+   */
+  streamSequence?: number;
 }
 
 export interface NewEvent<T> {

@@ -1,4 +1,5 @@
 import type {
+  RecoverJob,
   Delivery,
   Subscription,
   SubscriptionOwner as SubscriptionOwnerMessage,
@@ -6,10 +7,19 @@ import type {
 import type { SubscriptionOwner } from '../domain/subscription-owner.js';
 import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument } from '../store/subscription-store.js';
+import type { RecoverJobView } from '../use-cases/recover-deliveries.js';
 
 /** The stored subscription as the API sees it: never a secret. */
-export function toSubscription(doc: SubscriptionDocument): Subscription {
+export function toSubscription(
+  doc: SubscriptionDocument,
+  pause: { heldCount: number; pauseMaxMs: number } = { heldCount: 0, pauseMaxMs: 0 },
+): Subscription {
+  const pausedAt = doc.paused_at ? new Date(doc.paused_at) : undefined;
   return {
+    paused_at: pausedAt,
+    pause_expires_at: pausedAt && new Date(pausedAt.getTime() + pause.pauseMaxMs),
+    resuming: doc.resuming === true,
+    held_count: pause.heldCount,
     id: doc.id,
     url: doc.url,
     events: doc.events,
@@ -38,6 +48,24 @@ export function toDelivery(doc: DeliveryDocument): Delivery {
       error: attempt.error ?? undefined,
       response_body: attempt.response_body ?? undefined,
     })),
+  };
+}
+
+/** A recover job with its progress (ADR 0415). */
+export function toRecoverJob(view: RecoverJobView): RecoverJob {
+  const { job } = view;
+  return {
+    id: job.id,
+    subscription_id: job.subscription_id,
+    since: job.since,
+    status: job.status,
+    found: job.delivery_ids.length,
+    sent: job.sent,
+    succeeded: view.succeeded,
+    failed: view.failed,
+    pending: view.pending,
+    created_at: job.created_at,
+    finished_at: job.finished_at ?? undefined,
   };
 }
 

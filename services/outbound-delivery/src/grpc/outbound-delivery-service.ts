@@ -13,7 +13,11 @@ import type { Redeliver } from '../use-cases/redeliver.js';
 import type { RotateSecret } from '../use-cases/rotate-secret.js';
 import type { SendTestPing } from '../use-cases/send-test-ping.js';
 import type { UpdateSubscription } from '../use-cases/update-subscription.js';
-import { ownerOf, toDelivery, toSubscription } from './mappers.js';
+import type { PauseSubscription } from '../use-cases/pause-subscription.js';
+import type { ResumeSubscription } from '../use-cases/resume-subscription.js';
+import type { RecoverDeliveries } from '../use-cases/recover-deliveries.js';
+import { ownerOf, toDelivery, toRecoverJob } from './mappers.js';
+import type { SubscriptionView } from './subscription-view.js';
 
 export interface OutboundDeliveryUseCases {
   createSubscription: CreateSubscription;
@@ -25,11 +29,15 @@ export interface OutboundDeliveryUseCases {
   listDeliveries: ListDeliveries;
   redeliver: Redeliver;
   sendTestPing: SendTestPing;
+  pauseSubscription: PauseSubscription;
+  resumeSubscription: ResumeSubscription;
+  recoverDeliveries: RecoverDeliveries;
 }
 
 /** Thin handlers: tenant from metadata, one use case each. */
 export function outboundDeliveryService(
   useCases: OutboundDeliveryUseCases,
+  view: SubscriptionView,
 ): ServiceRegistration<OutboundDeliveryServiceServer> {
   const implementation: AsyncService<OutboundDeliveryServiceServer> = {
     async createSubscription(request, context) {
@@ -42,19 +50,20 @@ export function outboundDeliveryService(
         owner: ownerOf(request.owner),
         isActive: request.is_active,
       });
-      return { subscription: toSubscription(subscription), secret };
+      return { subscription: await view.one(context.tenant(), subscription), secret };
     },
     async listSubscriptions(request, context) {
+      const tenantId = context.tenant();
       const { rows, total } = await useCases.listSubscriptions.execute(
-        context.tenant(),
+        tenantId,
         request.page || 1,
         request.per_page || WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE,
       );
-      return { subscriptions: rows.map(toSubscription), total };
+      return { subscriptions: await view.many(tenantId, rows), total };
     },
     async getSubscription(request, context) {
       const subscription = await useCases.getSubscription.execute(context.tenant(), request.id);
-      return { subscription: toSubscription(subscription) };
+      return { subscription: await view.one(context.tenant(), subscription) };
     },
     async updateSubscription(request, context) {
       const subscription = await useCases.updateSubscription.execute({
@@ -67,7 +76,7 @@ export function outboundDeliveryService(
         inputViolations: request.input_violations,
         owner: ownerOf(request.owner),
       });
-      return { subscription: toSubscription(subscription) };
+      return { subscription: await view.one(context.tenant(), subscription) };
     },
     async deleteSubscription(request, context) {
       await useCases.deleteSubscription.execute(context.tenant(), request.id);
@@ -104,6 +113,30 @@ export function outboundDeliveryService(
         request.subscription_id,
       );
       return { delivery: toDelivery(delivery) };
+    },
+    async pauseSubscription(request, context) {
+      const subscription = await useCases.pauseSubscription.execute(context.tenant(), request.id);
+      return { subscription: await view.one(context.tenant(), subscription) };
+    },
+    async recoverDeliveries(request, context) {
+      const view = await useCases.recoverDeliveries.start(
+        context.tenant(),
+        request.subscription_id,
+        request.since,
+      );
+      return { job: toRecoverJob(view) };
+    },
+    async getRecoverJob(request, context) {
+      const view = await useCases.recoverDeliveries.get(
+        context.tenant(),
+        request.subscription_id,
+        request.job_id,
+      );
+      return { job: toRecoverJob(view) };
+    },
+    async resumeSubscription(request, context) {
+      const subscription = await useCases.resumeSubscription.execute(context.tenant(), request.id);
+      return { subscription: await view.one(context.tenant(), subscription) };
     },
   };
   return {

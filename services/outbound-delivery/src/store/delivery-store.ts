@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
 import {
   isDuplicateKeyError,
@@ -246,11 +247,127 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     });
   }
 
+  /**
+   * The subscription's oldest held delivery (by when its event occurred), turned pending and
+   * leased to `owner` in the same write, so it is sent once whoever resumes; null when none is
+   * left. A crash after this leaves an ordinary pending delivery whose lease expires: the worker
+   * sends it.
+   */
+  takeOldestHeld(
+    tenantId: string,
+    subscriptionId: number,
+    owner: string,
+    leaseMs: number,
+  ): Promise<DeliveryDocument | null> {
+    const now = new Date();
+    return this.findOneAndUpdate(
+      tenantId,
+      { subscription_id: subscriptionId, status: 'held' },
+      {
+        $set: {
+          status: 'pending',
+          next_attempt_at: now,
+          lease_owner: owner,
+          lease_until: new Date(now.getTime() + leaseMs),
+          lease_token: randomUUID(),
+          updated_at: now,
+        },
+      },
+      { sort: { occurred_at: 1, created_at: 1, delivery_id: 1 } },
+    );
+  }
+
+  /**
+   * The subscription's latest failed deliveries, newest first (their attempts only): what a
+   * deactivation notice shows.
+   */
+  recentFailures(
+    tenantId: string,
+    subscriptionId: number,
+    limit: number,
+  ): Promise<Array<Pick<DeliveryDocument, 'delivery_id' | 'event' | 'attempts'>>> {
+    return this.findMany(
+      tenantId,
+      { subscription_id: subscriptionId, status: 'failed' },
+      {
+        projection: { delivery_id: 1, event: 1, attempts: 1, _id: 0 },
+        sort: { updated_at: -1 },
+        limit,
+      },
+    );
+  }
+
+  /** Ids of the subscription's failed deliveries created since `since`, oldest first. */
+  async failedIdsSince(
+    tenantId: string,
+    subscriptionId: number,
+    since: Date,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = await this.findMany(
+      tenantId,
+      { subscription_id: subscriptionId, status: 'failed', created_at: { $gte: since } },
+      { projection: { delivery_id: 1, _id: 0 }, sort: { created_at: 1, delivery_id: 1 }, limit },
+    );
+    return rows.map((row) => row.delivery_id);
+  }
+
+  /**
+   * A recover's send (ADR 0415): a new cycle for a delivery that is still failed, due now and
+   * already admitted (the recover took its cap slot). A delivery no longer failed (a recover
+   * step repeated after a restart, a redelivery meanwhile) is left alone: nothing is sent twice.
+   */
+  async restartFailed(tenantId: string, deliveryIds: string[]): Promise<number> {
+    if (deliveryIds.length === 0) return 0;
+    const now = new Date();
+    const { modified } = await this.updateMany(
+      tenantId,
+      { delivery_id: { $in: deliveryIds }, status: 'failed' },
+      {
+        $set: {
+          status: 'pending',
+          cycle_attempts: 0,
+          admitted: true,
+          next_attempt_at: now,
+          lease_until: EPOCH,
+          updated_at: now,
+        },
+      },
+    );
+    return modified;
+  }
+
+  /** How the given deliveries stand, by status. */
+  async statusCounts(tenantId: string, deliveryIds: string[]): Promise<Map<string, number>> {
+    if (deliveryIds.length === 0) return new Map();
+    const rows = await this.aggregate<{ _id: string; n: number }>(
+      tenantId,
+      { delivery_id: { $in: deliveryIds } },
+      [{ $group: { _id: '$status', n: { $sum: 1 } } }],
+    );
+    return new Map(rows.map((row) => [row._id, row.n]));
+  }
+
+  hasHeld(tenantId: string, subscriptionId: number): Promise<boolean> {
+    return this.exists(tenantId, { subscription_id: subscriptionId, status: 'held' });
+  }
+
+  /** How many deliveries each of these subscriptions holds (absent: none). */
+  async heldCounts(tenantId: string, subscriptionIds: number[]): Promise<Map<number, number>> {
+    if (subscriptionIds.length === 0) return new Map();
+    const rows = await this.aggregate<{ _id: number; n: number }>(
+      tenantId,
+      { subscription_id: { $in: subscriptionIds }, status: 'held' },
+      [{ $group: { _id: '$subscription_id', n: { $sum: 1 } } }],
+    );
+    return new Map(rows.map((row) => [row._id, row.n]));
+  }
+
   /** Deliveries of a deleted subscription are kept as history but never attempted again. */
   async skipPending(tenantId: string, subscriptionId: number): Promise<void> {
     await this.updateMany(
       tenantId,
-      { subscription_id: subscriptionId, status: 'pending' },
+      { subscription_id: subscriptionId, status: { $in: ['pending', 'held'] } },
       { $set: { status: 'skipped', updated_at: new Date() } },
     );
   }

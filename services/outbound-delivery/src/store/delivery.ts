@@ -64,6 +64,11 @@ schema.index({ delivery_id: 1 }, { unique: true });
 schema.index({ dedupe_key: 1 }, { unique: true });
 schema.index({ status: 1, next_attempt_at: 1 });
 schema.index({ tenant_id: 1, subscription_id: 1, created_at: -1 });
+// A resume takes a subscription's held deliveries oldest event first (ADR 0412).
+schema.index(
+  { tenant_id: 1, subscription_id: 1, status: 1, occurred_at: 1, created_at: 1 },
+  { partialFilterExpression: { status: 'held' } },
+);
 
 export type NewDelivery = Pick<
   DeliveryDocument,
@@ -87,6 +92,14 @@ export function pendingDelivery(input: NewDelivery, now: Date): DeliveryDocument
     created_at: now,
     updated_at: now,
   };
+}
+
+/**
+ * A delivery of a paused subscription: stored `held`, which the worker never claims, until a
+ * resume releases it (ADR 0412). No attempt, no cap slot yet: the cap counts it when it is sent.
+ */
+export function heldDelivery(input: NewDelivery, now: Date): DeliveryDocument {
+  return { ...pendingDelivery(input, now), status: 'held' };
 }
 
 export interface DeliveryFilter {

@@ -21,6 +21,10 @@ export interface SubscriptionDocument {
   consecutive_failures: number;
   /** Newest first; the first is the current secret. */
   secrets: StoredSecret[];
+  /** Set while paused by hand: its deliveries are held (ADR 0412). */
+  paused_at?: Date | null;
+  /** From a resume until its held deliveries are all sent: new ones queue behind them. */
+  resuming?: boolean;
   /** Who it acts for (ADR 0409); null for subscriptions made before owners were recorded. */
   owner?: SubscriptionOwner | null;
   created_at: Date;
@@ -39,6 +43,8 @@ const schema = new Schema<SubscriptionDocument>(
     consecutive_failures: { type: Number, required: true },
     secrets: { type: Schema.Types.Mixed, required: true },
     owner: { type: Schema.Types.Mixed, default: null },
+    paused_at: { type: Date, default: null },
+    resuming: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -47,6 +53,8 @@ const schema = new Schema<SubscriptionDocument>(
 schema.index({ id: 1 }, { unique: true });
 schema.index({ tenant_id: 1, events: 1, is_active: 1 });
 schema.index({ tenant_id: 1, 'owner.user_id': 1 });
+schema.index({ resuming: 1 }, { partialFilterExpression: { resuming: true } });
+schema.index({ paused_at: 1 }, { partialFilterExpression: { paused_at: { $type: 'date' } } });
 
 export type NewSubscription = Pick<
   SubscriptionDocument,
@@ -163,6 +171,56 @@ export class SubscriptionStore extends TenantScopedRepository<SubscriptionDocume
       { $inc: { consecutive_failures: 1 } },
     );
     return updated?.consecutive_failures ?? 0;
+  }
+
+  /** Pauses it (again, during a resume); an already paused one keeps its `paused_at`. */
+  pause(tenantId: string, id: number): Promise<SubscriptionDocument | null> {
+    const now = new Date();
+    return this.findOneAndUpdate(
+      tenantId,
+      { id, paused_at: null },
+      { $set: { paused_at: now, updated_at: now } },
+    );
+  }
+
+  /** Ends a pause: the held deliveries are to be sent (`resuming` until they all are). */
+  resume(tenantId: string, id: number): Promise<SubscriptionDocument | null> {
+    const now = new Date();
+    return this.findOneAndUpdate(
+      tenantId,
+      { id, paused_at: { $ne: null } },
+      { $set: { paused_at: null, resuming: true, updated_at: now } },
+    );
+  }
+
+  /** Marks a subscription resuming (held deliveries found without a resume under way). */
+  async markResuming(tenantId: string, id: number): Promise<void> {
+    await this.updateOne(tenantId, { id, paused_at: null }, { $set: { resuming: true } });
+  }
+
+  /** The resume is over; false when it was paused again meanwhile. */
+  async finishResume(tenantId: string, id: number): Promise<boolean> {
+    const { modified } = await this.updateOne(
+      tenantId,
+      { id, resuming: true, paused_at: null },
+      { $set: { resuming: false } },
+    );
+    return modified === 1;
+  }
+
+  /**
+   * Subscriptions of every tenant with a resume to carry on (a replica stopped mid-way) or a
+   * pause older than `pausedBefore` (it runs out): the sweep's work.
+   */
+  async resumableAcrossTenants(
+    pausedBefore: Date,
+  ): Promise<Array<Pick<SubscriptionDocument, 'tenant_id' | 'id' | 'paused_at'>>> {
+    return this.acrossTenants()
+      .find(
+        { $or: [{ resuming: true }, { paused_at: { $type: 'date', $lte: pausedBefore } }] },
+        { tenant_id: 1, id: 1, paused_at: 1, _id: 0 },
+      )
+      .lean<Array<Pick<SubscriptionDocument, 'tenant_id' | 'id' | 'paused_at'>>>();
   }
 
   /**

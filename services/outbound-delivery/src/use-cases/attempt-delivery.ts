@@ -77,7 +77,9 @@ export class AttemptDelivery {
     const admitted = batch.map((delivery) => delivery.admitted);
     const waiting = new Map<string, number[]>();
     batch.forEach((delivery, index) => {
-      if (delivery.admitted || !targets[index]?.is_active) return;
+      const target = targets[index];
+      // A paused subscription's delivery takes its slot when it is sent, not when it is held.
+      if (delivery.admitted || !target?.is_active || target.paused_at) return;
       const list = waiting.get(delivery.tenant_id) ?? [];
       list.push(index);
       waiting.set(delivery.tenant_id, list);
@@ -100,6 +102,11 @@ export class AttemptDelivery {
     if (!subscription?.is_active) {
       await settles.add({ delivery, changes: { status: 'skipped' } });
       this.metrics.settled('skipped');
+      return;
+    }
+    if (subscription.paused_at) {
+      // Paused since it was scheduled (a retry, a redelivery, a ping): held, sent on resume.
+      await settles.add({ delivery, changes: { status: 'held' } });
       return;
     }
     if (!admitted) {
@@ -236,7 +243,10 @@ export class AttemptDelivery {
         return;
       case 'gone':
         // Switched off first: a crash before settling leaves a delivery that is then skipped.
-        await this.deactivate.execute(subscription, 'gone', subscription.consecutive_failures);
+        await this.deactivate.execute(subscription, 'gone', subscription.consecutive_failures, {
+          delivery,
+          attempt,
+        });
         await settles.add({
           delivery,
           changes: { ...base, status: 'failed' },
@@ -249,7 +259,10 @@ export class AttemptDelivery {
         // any deactivation already include it (a crash in between retries the delivery instead).
         const failures = await subscriptions.recordFailure(subscription.tenant_id, subscription.id);
         if (failures >= this.rules.deactivateAfterFailures)
-          await this.deactivate.execute(subscription, 'consecutive_failures', failures);
+          await this.deactivate.execute(subscription, 'consecutive_failures', failures, {
+            delivery,
+            attempt,
+          });
         await settles.add({
           delivery,
           changes: { ...base, status: 'failed' },

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { webhookEventOfSubject, type DomainEventPayload } from '@inventory/events';
+import {
+  RESOURCE_SEQUENCE_FIELD,
+  webhookEventOfSubject,
+  type DomainEventPayload,
+} from '@inventory/events';
 import type { DomainEvent, Logger } from '@inventory/platform';
 import { deliveryIdOf } from '../domain/delivery-id.js';
 import { parseEventData, serialiseEnvelope } from '../domain/delivery-envelope.js';
 import { ownerMayReceive } from '../domain/subscription-owner.js';
 import type { AttemptSlots } from '../delivery/attempt-slots.js';
 import type { DeliveryStore } from '../store/delivery-store.js';
-import { pendingDelivery, type DeliveryDocument } from '../store/delivery.js';
+import { heldDelivery, pendingDelivery, type DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 import type { AttemptDelivery, FirstAttempt } from './attempt-delivery.js';
 
@@ -42,6 +46,8 @@ export class FanOutEvent {
     private readonly logger: Logger,
     /** Told each event withheld from a subscription whose owner lost its permission. */
     private readonly withheld?: (event: string) => void,
+    /** Told which subscriptions had deliveries held while they were resuming (ADR 0412). */
+    private readonly heldWhileResuming?: (tenantId: string, subscriptionId: number) => void,
   ) {}
 
   async execute(event: DomainEvent<DomainEventPayload>): Promise<number> {
@@ -130,7 +136,12 @@ export class FanOutEvent {
         subscribers.get(`${event.tenantId}\u0000${name}`) ?? [],
       );
       if (targets.length === 0) continue;
-      const data = parseEventData(event.payload.data_json);
+      const parsed = parseEventData(event.payload.data_json);
+      // Its place in the DOMAIN stream orders the events of each resource (ADR 0414).
+      const data =
+        parsed && event.streamSequence !== undefined
+          ? { ...parsed, [RESOURCE_SEQUENCE_FIELD]: event.streamSequence }
+          : parsed;
       if (!data) {
         this.logger.warn(
           { event_id: event.id, subject: event.subject },
@@ -139,9 +150,11 @@ export class FanOutEvent {
       }
       for (const subscription of targets) {
         const deliveryId = deliveryIdOf(event.id, subscription.id);
+        // Paused, or resuming (new events queue behind the held ones): stored held (ADR 0412).
+        const holds = Boolean(subscription.paused_at) || subscription.resuming === true;
         candidates.push({
           subscription,
-          delivery: pendingDelivery(
+          delivery: (holds ? heldDelivery : pendingDelivery)(
             {
               delivery_id: deliveryId,
               tenant_id: event.tenantId,
@@ -152,7 +165,11 @@ export class FanOutEvent {
                 event: name,
                 deliveryId,
                 occurredAt: event.occurredAt,
-                data: data ?? {},
+                data:
+                  data ??
+                  (event.streamSequence === undefined
+                    ? {}
+                    : { [RESOURCE_SEQUENCE_FIELD]: event.streamSequence }),
               }),
               occurred_at: event.occurredAt,
             },
@@ -168,7 +185,12 @@ export class FanOutEvent {
     const recorded = await this.deliveries.recordedKeysAcrossTenants(
       candidates.map(({ delivery }) => delivery.dedupe_key),
     );
-    const fresh = candidates.filter(({ delivery }) => !recorded.has(delivery.dedupe_key));
+    const unrecorded = candidates.filter(({ delivery }) => !recorded.has(delivery.dedupe_key));
+    const held = unrecorded.filter(({ delivery }) => delivery.status === 'held');
+    const fresh = unrecorded.filter(({ delivery }) => delivery.status !== 'held');
+    const heldStored = await this.deliveries.insertRecorded(held.map(({ delivery }) => delivery));
+    for (const { subscription } of held)
+      if (subscription.resuming) this.heldWhileResuming?.(subscription.tenant_id, subscription.id);
     // Attempts this replica made whose rows could not be stored (MongoDB failed after the
     // receiver answered): stored now as they were, never sent again (ADR 0741).
     const remembered = fresh.flatMap(({ delivery }) => {
@@ -206,6 +228,6 @@ export class FanOutEvent {
       if (settle) settles.push(settle());
     }
     await Promise.all(settles);
-    return stored.size;
+    return stored.size + heldStored.length;
   }
 }

@@ -55,6 +55,12 @@ export const PLATFORM_CLAIMS: Record<string, number[]> = {
   getWebhookSubscriptionsByIdDeliveries: [200, ...GATED],
   postWebhookSubscriptionsByIdDeliveriesByDeliveryIdRedeliver: [202, 400, 413, ...GATED],
   postWebhookSubscriptionsByIdTest: [202, 400, 413, ...GATED],
+  postWebhookSubscriptionsByIdRecover: [202, 400, 413, 415, ...GATED],
+  getWebhookSubscriptionsByIdRecoverByJobId: [200, ...GATED_NO_422],
+  postWebhookSubscriptionsByIdPause: [200, 400, 413, ...GATED_NO_422],
+  postWebhookSubscriptionsByIdResume: [200, 400, 413, ...GATED_NO_422],
+  getWebhookEventTypes: [200, ...GATED_NO_422],
+  getAsyncapiJson: [200],
   getV2Products: [200, ...GATED],
   getPurchaseInvoices: [200, ...GATED],
 };

@@ -25,9 +25,11 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
   let c: ContractSystem;
   let alertId: string;
   let deliveryId: string;
+  let recoverJobId: string;
   const ids = () => ({
     id: c.tenant.subscriptionId,
     delivery_id: deliveryId ?? '00000000-0000-4000-8000-000000000000',
+    job_id: recoverJobId ?? '00000000-0000-4000-8000-000000000000',
   });
 
   beforeAll(async () => {
@@ -81,6 +83,30 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
       body: { description: 'ERP (renamed)' } as never,
     });
     expect(patched.data).toMatchObject({ data: { description: 'ERP (renamed)' } });
+    const recovered = await api.POST(`${SUBSCRIPTIONS}/{id}/recover`, {
+      ...path,
+      body: { since: '2026-01-01T00:00:00Z' } as never,
+    });
+    expect(recovered.response.status).toBe(202);
+    recoverJobId = (recovered.data as { data: { id: string } }).data.id;
+    const job = await api.GET(`${SUBSCRIPTIONS}/{id}/recover/{job_id}`, {
+      params: { path: { id, job_id: recoverJobId } },
+    });
+    expect(job.data).toMatchObject({ data: { id: recoverJobId, found: 0 } });
+    const noSince = await api.POST(`${SUBSCRIPTIONS}/{id}/recover`, {
+      ...path,
+      body: { since: 'yesterday' } as never,
+    });
+    expect(noSince.error).toEqual({
+      message: 'The since field must be a valid date.',
+      errors: { since: ['The since field must be a valid date.'] },
+    });
+    const pausedByHand = await api.POST(`${SUBSCRIPTIONS}/{id}/pause`, path);
+    expect(pausedByHand.data).toMatchObject({
+      data: { paused_at: expect.any(String), held_count: 0 },
+    });
+    const resumed = await api.POST(`${SUBSCRIPTIONS}/{id}/resume`, path);
+    expect(resumed.data).toMatchObject({ data: { paused_at: null } });
     const rotated = await api.POST(`${SUBSCRIPTIONS}/{id}/rotate-secret`, path);
     expect(rotated.data).toMatchObject({ data: { secret: expect.any(String) } });
     const ping = await api.POST(`${SUBSCRIPTIONS}/{id}/test`, path);
@@ -116,6 +142,17 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
     expect(paused.error).toEqual(inactive);
 
     expect((await api.DELETE(`${SUBSCRIPTIONS}/{id}`, path)).response.status).toBe(204);
+  });
+
+  it('webhook event types: 200 for the catalog and its AsyncAPI document', async () => {
+    const types = await c.api().GET('/api/webhook-event-types');
+    expect(types.response.status).toBe(200);
+    expect((types.data as { data: unknown[] }).data).toHaveLength(11);
+    const asyncApi = await contractClient(c.ledger, {
+      gatewayUrl: c.r.system.gatewayUrl,
+      host: UNKNOWN_HOST,
+    }).GET('/api/asyncapi.json');
+    expect(asyncApi.data).toMatchObject({ asyncapi: '3.0.0' });
   });
 
   it('alerts: 200 for the list, marking one read and marking all read', async () => {
@@ -174,7 +211,20 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
         accessOf(operation) === 'session'
           ? { session: c.tenant.session }
           : { token: c.tenant.fixture.token },
-      ['getReadyz'],
+      ['getReadyz', 'getWebhookEventTypes'],
+      { postWebhookSubscriptionsByIdRecover: { body: { since: '2026-01-01T00:00:00Z' } } },
+    );
+  });
+
+  it('503 for the event catalog when identity (the token check) is down', async () => {
+    const others = Object.keys(CLAIMS).filter((id) => id !== 'getWebhookEventTypes');
+    await unavailableSweep(
+      c,
+      CLAIMS,
+      ids(),
+      ['identity'],
+      () => ({ token: c.tenant.fixture.token }),
+      others,
     );
   });
 

@@ -1,5 +1,5 @@
 import { DomainEventPayload } from '@inventory/contracts/events/v1/domain_events.js';
-import { WEBHOOK_EVENT_NAMES } from '@inventory/events';
+import { SPECIFICATION_WEBHOOK_EVENT_NAMES } from '@inventory/events';
 import { describe, expect, it } from 'vitest';
 import { DOMAIN_EVENTS } from './domain-events.js';
 import { EMITTABLE_EVENTS } from './index.js';
@@ -7,7 +7,7 @@ import { EMITTABLE_EVENTS } from './index.js';
 describe('outbound-webhook catalog events in the emit registry', () => {
   it('declares all ten, on the DOMAIN stream, each on its own domain.<name> subject', () => {
     expect(DOMAIN_EVENTS.map((event) => event.name).sort()).toEqual(
-      [...WEBHOOK_EVENT_NAMES].sort(),
+      [...SPECIFICATION_WEBHOOK_EVENT_NAMES].sort(),
     );
     expect(DOMAIN_EVENTS).toHaveLength(10);
     for (const event of DOMAIN_EVENTS) {

@@ -1,7 +1,7 @@
 import {
   DOMAIN_STREAM,
   WEBHOOK_EVENT_CATALOG,
-  WEBHOOK_EVENT_NAMES,
+  SPECIFICATION_WEBHOOK_EVENT_NAMES,
   domainEvent,
 } from '@inventory/events';
 import type { DomainEventPayload } from '@inventory/contracts/events/v1/domain_events.js';
@@ -14,7 +14,7 @@ const jsonObject = z
   .transform((data): DomainEventPayload => ({ data_json: JSON.stringify(data) }));
 
 /** The ten outbound-webhook catalog events (libs/events WEBHOOK_EVENT_CATALOG). */
-export const DOMAIN_EVENTS: EmittableEvent[] = WEBHOOK_EVENT_NAMES.map((name) =>
+export const DOMAIN_EVENTS: EmittableEvent[] = SPECIFICATION_WEBHOOK_EVENT_NAMES.map((name) =>
   emittable<DomainEventPayload>({
     name,
     description: `${WEBHOOK_EVENT_CATALOG[name].firesWhen} (outbound webhook catalog event)`,

@@ -28,6 +28,7 @@ export const SCOPE_GRANTS: Record<Scope, string> = {
   'purchase-orders:read': 'View purchase orders',
   'purchase-orders:write': 'Create, update, approve purchase orders',
   'warehouses:read': 'View warehouses and locations',
+  'webhooks:read': 'Receive webhook subscription events (a subscription switched off)',
   'reports:read': 'View reports and analytics',
   'webhooks:manage': 'Create and delete webhook subscriptions',
 };

@@ -9,6 +9,7 @@ import { Link } from '../../components/link.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, ErrorState, Loading, useLoad } from '../../components/states.js';
 import { navigate, setQuery, useRoute } from '../../router.js';
+import { RecoverPanel } from './recover-panel.js';
 import { SecretOnce, SubscriptionForm } from './subscription-form.js';
 
 function Deliveries(props: { id: string; refreshKey: number; onRefresh: () => void }) {
@@ -44,6 +45,7 @@ function Deliveries(props: { id: string; refreshKey: number; onRefresh: () => vo
             <option value="pending">pending</option>
             <option value="succeeded">succeeded</option>
             <option value="failed">failed</option>
+            <option value="held">held (paused)</option>
           </select>
         </label>
         {/* Reads the log and the health above it again. */}
@@ -167,6 +169,19 @@ function Health(props: { subscription: SubscriptionAnswer['data']; refreshKey: n
                 `Switched off (${subscription.deactivated_reason}).`)
               : 'Disabled by a user.'}
         </dd>
+        <dt>Paused</dt>
+        <dd data-testid="subscription-pause">
+          {subscription.paused_at ? (
+            <>
+              since <Time value={subscription.paused_at} />, {subscription.held_count} held; resumes
+              by itself <Time value={subscription.pause_expires_at} />
+            </>
+          ) : subscription.resuming ? (
+            `resuming: ${subscription.held_count} held to send, oldest first`
+          ) : (
+            'no'
+          )}
+        </dd>
         <dt>Failures in a row</dt>
         <dd class={subscription.consecutive_failures > 0 ? 'bad' : undefined}>
           {subscription.consecutive_failures}
@@ -232,7 +247,8 @@ export function SubscriptionDetail(props: { id: string }) {
         <CopyButton text={subscription.url} what="URL" label="Copy URL" />
       </h1>
       <p data-testid="subscription-summary">
-        {subscription.is_active ? 'Active' : 'Disabled'} · {subscription.events.join(', ')}
+        {subscription.is_active ? 'Active' : 'Disabled'}
+        {subscription.paused_at ? ' (paused)' : ''} · {subscription.events.join(', ')}
         {subscription.description ? ` · ${subscription.description}` : ''}
       </p>
       {secret && <SecretOnce secret={secret} note={note} onDismiss={() => setSecret(null)} />}
@@ -269,6 +285,25 @@ export function SubscriptionDetail(props: { id: string }) {
             }
           >
             {subscription.is_active ? 'Disable' : 'Re-enable'}
+          </button>
+          {/* Paused, events are held (not dropped) and sent in order on resume. */}
+          <button
+            type="button"
+            onClick={() =>
+              act(async () => {
+                const action = subscription.paused_at ? 'resume' : 'pause';
+                await api('POST', `/api/webhook-subscriptions/${subscription.id}/${action}`);
+                setNote(
+                  action === 'pause'
+                    ? 'Paused: new events are held until you resume.'
+                    : 'Resumed: held events are being sent, oldest first.',
+                );
+                sub.reload();
+                setRefreshKey((key) => key + 1);
+              })
+            }
+          >
+            {subscription.paused_at ? 'Resume' : 'Pause'}
           </button>
           <button
             type="button"
@@ -314,6 +349,10 @@ export function SubscriptionDetail(props: { id: string }) {
         </div>
       )}
       <Health subscription={subscription} refreshKey={refreshKey} />
+      <RecoverPanel
+        subscriptionId={subscription.id}
+        onStarted={() => setRefreshKey((key) => key + 1)}
+      />
       <Deliveries
         id={props.id}
         refreshKey={refreshKey}

@@ -40,6 +40,14 @@ export interface Subscription {
    */
   deactivated_reason?: string | undefined;
   consecutive_failures: number;
+  /** Set while paused by hand; its deliveries are held until resumed (or the pause runs out). */
+  paused_at?: Date | undefined;
+  /** When the pause ends by itself (paused_at + WEBHOOK_PAUSE_MAX_MS). */
+  pause_expires_at?: Date | undefined;
+  /** true from a resume until every held delivery has been sent. */
+  resuming: boolean;
+  /** Deliveries waiting in status "held". */
+  held_count: number;
 }
 
 /**
@@ -137,7 +145,7 @@ export interface Delivery {
   id: string;
   subscription_id: number;
   event: string;
-  /** pending, succeeded, failed, dropped or skipped. */
+  /** pending, succeeded, failed, dropped, skipped or held (its subscription is paused). */
   status: string;
   occurred_at?: Date | undefined;
   created_at?: Date | undefined;
@@ -175,6 +183,58 @@ export interface SendTestPingResponse {
   delivery?: Delivery | undefined;
 }
 
+export interface PauseSubscriptionRequest {
+  id: number;
+}
+
+export interface PauseSubscriptionResponse {
+  subscription?: Subscription | undefined;
+}
+
+export interface ResumeSubscriptionRequest {
+  id: number;
+}
+
+export interface ResumeSubscriptionResponse {
+  subscription?: Subscription | undefined;
+}
+
+/** A recover: the failed deliveries found when it started, re-sent one cap slot at a time. */
+export interface RecoverJob {
+  id: string;
+  subscription_id: number;
+  since?: Date | undefined;
+  /** "running" or "completed" (every found delivery sent again). */
+  status: string;
+  found: number;
+  /** Sent again so far. */
+  sent: number;
+  /** Of those sent again: how they stand now. */
+  succeeded: number;
+  failed: number;
+  pending: number;
+  created_at?: Date | undefined;
+  finished_at?: Date | undefined;
+}
+
+export interface RecoverDeliveriesRequest {
+  subscription_id: number;
+  since?: Date | undefined;
+}
+
+export interface RecoverDeliveriesResponse {
+  job?: RecoverJob | undefined;
+}
+
+export interface GetRecoverJobRequest {
+  subscription_id: number;
+  job_id: string;
+}
+
+export interface GetRecoverJobResponse {
+  job?: RecoverJob | undefined;
+}
+
 function createBaseSubscription(): Subscription {
   return {
     id: 0,
@@ -186,6 +246,10 @@ function createBaseSubscription(): Subscription {
     updated_at: undefined,
     deactivated_reason: undefined,
     consecutive_failures: 0,
+    paused_at: undefined,
+    pause_expires_at: undefined,
+    resuming: false,
+    held_count: 0,
   };
 }
 
@@ -217,6 +281,18 @@ export const Subscription: MessageFns<Subscription> = {
     }
     if (message.consecutive_failures !== 0) {
       writer.uint32(72).int64(message.consecutive_failures);
+    }
+    if (message.paused_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.paused_at), writer.uint32(82).fork()).join();
+    }
+    if (message.pause_expires_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.pause_expires_at), writer.uint32(90).fork()).join();
+    }
+    if (message.resuming !== false) {
+      writer.uint32(96).bool(message.resuming);
+    }
+    if (message.held_count !== 0) {
+      writer.uint32(104).int64(message.held_count);
     }
     return writer;
   },
@@ -306,6 +382,38 @@ export const Subscription: MessageFns<Subscription> = {
             message.consecutive_failures = longToNumber(reader.int64());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.paused_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.pause_expires_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.resuming = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.held_count = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -351,6 +459,22 @@ export const Subscription: MessageFns<Subscription> = {
         : isSet(object.consecutive_failures)
           ? globalThis.Number(object.consecutive_failures)
           : 0,
+      paused_at: isSet(object.pausedAt)
+        ? fromJsonTimestamp(object.pausedAt)
+        : isSet(object.paused_at)
+          ? fromJsonTimestamp(object.paused_at)
+          : undefined,
+      pause_expires_at: isSet(object.pauseExpiresAt)
+        ? fromJsonTimestamp(object.pauseExpiresAt)
+        : isSet(object.pause_expires_at)
+          ? fromJsonTimestamp(object.pause_expires_at)
+          : undefined,
+      resuming: isSet(object.resuming) ? globalThis.Boolean(object.resuming) : false,
+      held_count: isSet(object.heldCount)
+        ? globalThis.Number(object.heldCount)
+        : isSet(object.held_count)
+          ? globalThis.Number(object.held_count)
+          : 0,
     };
   },
 
@@ -383,6 +507,18 @@ export const Subscription: MessageFns<Subscription> = {
     if (message.consecutive_failures !== 0) {
       obj.consecutiveFailures = Math.round(message.consecutive_failures);
     }
+    if (message.paused_at !== undefined) {
+      obj.pausedAt = message.paused_at.toISOString();
+    }
+    if (message.pause_expires_at !== undefined) {
+      obj.pauseExpiresAt = message.pause_expires_at.toISOString();
+    }
+    if (message.resuming !== false) {
+      obj.resuming = message.resuming;
+    }
+    if (message.held_count !== 0) {
+      obj.heldCount = Math.round(message.held_count);
+    }
     return obj;
   },
 
@@ -400,6 +536,10 @@ export const Subscription: MessageFns<Subscription> = {
     message.updated_at = object.updated_at ?? undefined;
     message.deactivated_reason = object.deactivated_reason ?? undefined;
     message.consecutive_failures = object.consecutive_failures ?? 0;
+    message.paused_at = object.paused_at ?? undefined;
+    message.pause_expires_at = object.pause_expires_at ?? undefined;
+    message.resuming = object.resuming ?? false;
+    message.held_count = object.held_count ?? 0;
     return message;
   },
 };
@@ -2650,6 +2790,909 @@ export const SendTestPingResponse: MessageFns<SendTestPingResponse> = {
   },
 };
 
+function createBasePauseSubscriptionRequest(): PauseSubscriptionRequest {
+  return { id: 0 };
+}
+
+export const PauseSubscriptionRequest: MessageFns<PauseSubscriptionRequest> = {
+  encode(
+    message: PauseSubscriptionRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PauseSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePauseSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PauseSubscriptionRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: PauseSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PauseSubscriptionRequest>, I>>(
+    base?: I,
+  ): PauseSubscriptionRequest {
+    return PauseSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PauseSubscriptionRequest>, I>>(
+    object: I,
+  ): PauseSubscriptionRequest {
+    const message = createBasePauseSubscriptionRequest();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBasePauseSubscriptionResponse(): PauseSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const PauseSubscriptionResponse: MessageFns<PauseSubscriptionResponse> = {
+  encode(
+    message: PauseSubscriptionResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PauseSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePauseSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PauseSubscriptionResponse {
+    return {
+      subscription: isSet(object.subscription)
+        ? Subscription.fromJSON(object.subscription)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PauseSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PauseSubscriptionResponse>, I>>(
+    base?: I,
+  ): PauseSubscriptionResponse {
+    return PauseSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PauseSubscriptionResponse>, I>>(
+    object: I,
+  ): PauseSubscriptionResponse {
+    const message = createBasePauseSubscriptionResponse();
+    message.subscription =
+      object.subscription !== undefined && object.subscription !== null
+        ? Subscription.fromPartial(object.subscription)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseResumeSubscriptionRequest(): ResumeSubscriptionRequest {
+  return { id: 0 };
+}
+
+export const ResumeSubscriptionRequest: MessageFns<ResumeSubscriptionRequest> = {
+  encode(
+    message: ResumeSubscriptionRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResumeSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResumeSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResumeSubscriptionRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: ResumeSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResumeSubscriptionRequest>, I>>(
+    base?: I,
+  ): ResumeSubscriptionRequest {
+    return ResumeSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResumeSubscriptionRequest>, I>>(
+    object: I,
+  ): ResumeSubscriptionRequest {
+    const message = createBaseResumeSubscriptionRequest();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseResumeSubscriptionResponse(): ResumeSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const ResumeSubscriptionResponse: MessageFns<ResumeSubscriptionResponse> = {
+  encode(
+    message: ResumeSubscriptionResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResumeSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResumeSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResumeSubscriptionResponse {
+    return {
+      subscription: isSet(object.subscription)
+        ? Subscription.fromJSON(object.subscription)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ResumeSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResumeSubscriptionResponse>, I>>(
+    base?: I,
+  ): ResumeSubscriptionResponse {
+    return ResumeSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResumeSubscriptionResponse>, I>>(
+    object: I,
+  ): ResumeSubscriptionResponse {
+    const message = createBaseResumeSubscriptionResponse();
+    message.subscription =
+      object.subscription !== undefined && object.subscription !== null
+        ? Subscription.fromPartial(object.subscription)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseRecoverJob(): RecoverJob {
+  return {
+    id: '',
+    subscription_id: 0,
+    since: undefined,
+    status: '',
+    found: 0,
+    sent: 0,
+    succeeded: 0,
+    failed: 0,
+    pending: 0,
+    created_at: undefined,
+    finished_at: undefined,
+  };
+}
+
+export const RecoverJob: MessageFns<RecoverJob> = {
+  encode(message: RecoverJob, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.subscription_id !== 0) {
+      writer.uint32(16).int64(message.subscription_id);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(26).fork()).join();
+    }
+    if (message.status !== '') {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.found !== 0) {
+      writer.uint32(40).int64(message.found);
+    }
+    if (message.sent !== 0) {
+      writer.uint32(48).int64(message.sent);
+    }
+    if (message.succeeded !== 0) {
+      writer.uint32(56).int64(message.succeeded);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(64).int64(message.failed);
+    }
+    if (message.pending !== 0) {
+      writer.uint32(72).int64(message.pending);
+    }
+    if (message.created_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.created_at), writer.uint32(82).fork()).join();
+    }
+    if (message.finished_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.finished_at), writer.uint32(90).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoverJob {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoverJob();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.subscription_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.found = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sent = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.succeeded = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.failed = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.pending = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.created_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.finished_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoverJob {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      subscription_id: isSet(object.subscriptionId)
+        ? globalThis.Number(object.subscriptionId)
+        : isSet(object.subscription_id)
+          ? globalThis.Number(object.subscription_id)
+          : 0,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : '',
+      found: isSet(object.found) ? globalThis.Number(object.found) : 0,
+      sent: isSet(object.sent) ? globalThis.Number(object.sent) : 0,
+      succeeded: isSet(object.succeeded) ? globalThis.Number(object.succeeded) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      pending: isSet(object.pending) ? globalThis.Number(object.pending) : 0,
+      created_at: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+      finished_at: isSet(object.finishedAt)
+        ? fromJsonTimestamp(object.finishedAt)
+        : isSet(object.finished_at)
+          ? fromJsonTimestamp(object.finished_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: RecoverJob): unknown {
+    const obj: any = {};
+    if (message.id !== '') {
+      obj.id = message.id;
+    }
+    if (message.subscription_id !== 0) {
+      obj.subscriptionId = Math.round(message.subscription_id);
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.status !== '') {
+      obj.status = message.status;
+    }
+    if (message.found !== 0) {
+      obj.found = Math.round(message.found);
+    }
+    if (message.sent !== 0) {
+      obj.sent = Math.round(message.sent);
+    }
+    if (message.succeeded !== 0) {
+      obj.succeeded = Math.round(message.succeeded);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.pending !== 0) {
+      obj.pending = Math.round(message.pending);
+    }
+    if (message.created_at !== undefined) {
+      obj.createdAt = message.created_at.toISOString();
+    }
+    if (message.finished_at !== undefined) {
+      obj.finishedAt = message.finished_at.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecoverJob>, I>>(base?: I): RecoverJob {
+    return RecoverJob.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecoverJob>, I>>(object: I): RecoverJob {
+    const message = createBaseRecoverJob();
+    message.id = object.id ?? '';
+    message.subscription_id = object.subscription_id ?? 0;
+    message.since = object.since ?? undefined;
+    message.status = object.status ?? '';
+    message.found = object.found ?? 0;
+    message.sent = object.sent ?? 0;
+    message.succeeded = object.succeeded ?? 0;
+    message.failed = object.failed ?? 0;
+    message.pending = object.pending ?? 0;
+    message.created_at = object.created_at ?? undefined;
+    message.finished_at = object.finished_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRecoverDeliveriesRequest(): RecoverDeliveriesRequest {
+  return { subscription_id: 0, since: undefined };
+}
+
+export const RecoverDeliveriesRequest: MessageFns<RecoverDeliveriesRequest> = {
+  encode(
+    message: RecoverDeliveriesRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.subscription_id !== 0) {
+      writer.uint32(8).int64(message.subscription_id);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoverDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoverDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.subscription_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoverDeliveriesRequest {
+    return {
+      subscription_id: isSet(object.subscriptionId)
+        ? globalThis.Number(object.subscriptionId)
+        : isSet(object.subscription_id)
+          ? globalThis.Number(object.subscription_id)
+          : 0,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+    };
+  },
+
+  toJSON(message: RecoverDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.subscription_id !== 0) {
+      obj.subscriptionId = Math.round(message.subscription_id);
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecoverDeliveriesRequest>, I>>(
+    base?: I,
+  ): RecoverDeliveriesRequest {
+    return RecoverDeliveriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecoverDeliveriesRequest>, I>>(
+    object: I,
+  ): RecoverDeliveriesRequest {
+    const message = createBaseRecoverDeliveriesRequest();
+    message.subscription_id = object.subscription_id ?? 0;
+    message.since = object.since ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRecoverDeliveriesResponse(): RecoverDeliveriesResponse {
+  return { job: undefined };
+}
+
+export const RecoverDeliveriesResponse: MessageFns<RecoverDeliveriesResponse> = {
+  encode(
+    message: RecoverDeliveriesResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.job !== undefined) {
+      RecoverJob.encode(message.job, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecoverDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecoverDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.job = RecoverJob.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecoverDeliveriesResponse {
+    return { job: isSet(object.job) ? RecoverJob.fromJSON(object.job) : undefined };
+  },
+
+  toJSON(message: RecoverDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.job !== undefined) {
+      obj.job = RecoverJob.toJSON(message.job);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecoverDeliveriesResponse>, I>>(
+    base?: I,
+  ): RecoverDeliveriesResponse {
+    return RecoverDeliveriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecoverDeliveriesResponse>, I>>(
+    object: I,
+  ): RecoverDeliveriesResponse {
+    const message = createBaseRecoverDeliveriesResponse();
+    message.job =
+      object.job !== undefined && object.job !== null
+        ? RecoverJob.fromPartial(object.job)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseGetRecoverJobRequest(): GetRecoverJobRequest {
+  return { subscription_id: 0, job_id: '' };
+}
+
+export const GetRecoverJobRequest: MessageFns<GetRecoverJobRequest> = {
+  encode(message: GetRecoverJobRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription_id !== 0) {
+      writer.uint32(8).int64(message.subscription_id);
+    }
+    if (message.job_id !== '') {
+      writer.uint32(18).string(message.job_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRecoverJobRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRecoverJobRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.subscription_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.job_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRecoverJobRequest {
+    return {
+      subscription_id: isSet(object.subscriptionId)
+        ? globalThis.Number(object.subscriptionId)
+        : isSet(object.subscription_id)
+          ? globalThis.Number(object.subscription_id)
+          : 0,
+      job_id: isSet(object.jobId)
+        ? globalThis.String(object.jobId)
+        : isSet(object.job_id)
+          ? globalThis.String(object.job_id)
+          : '',
+    };
+  },
+
+  toJSON(message: GetRecoverJobRequest): unknown {
+    const obj: any = {};
+    if (message.subscription_id !== 0) {
+      obj.subscriptionId = Math.round(message.subscription_id);
+    }
+    if (message.job_id !== '') {
+      obj.jobId = message.job_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRecoverJobRequest>, I>>(base?: I): GetRecoverJobRequest {
+    return GetRecoverJobRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRecoverJobRequest>, I>>(
+    object: I,
+  ): GetRecoverJobRequest {
+    const message = createBaseGetRecoverJobRequest();
+    message.subscription_id = object.subscription_id ?? 0;
+    message.job_id = object.job_id ?? '';
+    return message;
+  },
+};
+
+function createBaseGetRecoverJobResponse(): GetRecoverJobResponse {
+  return { job: undefined };
+}
+
+export const GetRecoverJobResponse: MessageFns<GetRecoverJobResponse> = {
+  encode(message: GetRecoverJobResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.job !== undefined) {
+      RecoverJob.encode(message.job, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRecoverJobResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRecoverJobResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.job = RecoverJob.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRecoverJobResponse {
+    return { job: isSet(object.job) ? RecoverJob.fromJSON(object.job) : undefined };
+  },
+
+  toJSON(message: GetRecoverJobResponse): unknown {
+    const obj: any = {};
+    if (message.job !== undefined) {
+      obj.job = RecoverJob.toJSON(message.job);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRecoverJobResponse>, I>>(base?: I): GetRecoverJobResponse {
+    return GetRecoverJobResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRecoverJobResponse>, I>>(
+    object: I,
+  ): GetRecoverJobResponse {
+    const message = createBaseGetRecoverJobResponse();
+    message.job =
+      object.job !== undefined && object.job !== null
+        ? RecoverJob.fromPartial(object.job)
+        : undefined;
+    return message;
+  },
+};
+
 /**
  * Outbound webhook subscriptions, their signed deliveries and the delivery log.
  * Every call needs x-tenant-id metadata; another tenant's ids are NOT_FOUND.
@@ -2781,6 +3824,70 @@ export const OutboundDeliveryServiceService = {
     responseDeserialize: (value: Buffer): SendTestPingResponse =>
       SendTestPingResponse.decode(value),
   },
+  /**
+   * Holds the subscription's deliveries (status "held") instead of sending them, for at most
+   * WEBHOOK_PAUSE_MAX_MS; then it resumes by itself. Pausing a paused subscription changes
+   * nothing.
+   */
+  pauseSubscription: {
+    path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/PauseSubscription' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PauseSubscriptionRequest): Buffer =>
+      Buffer.from(PauseSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PauseSubscriptionRequest =>
+      PauseSubscriptionRequest.decode(value),
+    responseSerialize: (value: PauseSubscriptionResponse): Buffer =>
+      Buffer.from(PauseSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PauseSubscriptionResponse =>
+      PauseSubscriptionResponse.decode(value),
+  },
+  /**
+   * Sends the held deliveries, one at a time in the order their events occurred, then new
+   * ones as usual; events arriving meanwhile queue behind them (ADR 0412).
+   */
+  resumeSubscription: {
+    path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/ResumeSubscription' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResumeSubscriptionRequest): Buffer =>
+      Buffer.from(ResumeSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResumeSubscriptionRequest =>
+      ResumeSubscriptionRequest.decode(value),
+    responseSerialize: (value: ResumeSubscriptionResponse): Buffer =>
+      Buffer.from(ResumeSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResumeSubscriptionResponse =>
+      ResumeSubscriptionResponse.decode(value),
+  },
+  /**
+   * Sends again every failed delivery of the subscription created since `since`, as a job
+   * paced by the per-tenant cap (ADR 0415); INVALID_ARGUMENT (code form) when it is inactive.
+   */
+  recoverDeliveries: {
+    path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/RecoverDeliveries' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecoverDeliveriesRequest): Buffer =>
+      Buffer.from(RecoverDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecoverDeliveriesRequest =>
+      RecoverDeliveriesRequest.decode(value),
+    responseSerialize: (value: RecoverDeliveriesResponse): Buffer =>
+      Buffer.from(RecoverDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecoverDeliveriesResponse =>
+      RecoverDeliveriesResponse.decode(value),
+  },
+  getRecoverJob: {
+    path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/GetRecoverJob' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRecoverJobRequest): Buffer =>
+      Buffer.from(GetRecoverJobRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRecoverJobRequest => GetRecoverJobRequest.decode(value),
+    responseSerialize: (value: GetRecoverJobResponse): Buffer =>
+      Buffer.from(GetRecoverJobResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRecoverJobResponse =>
+      GetRecoverJobResponse.decode(value),
+  },
 } as const;
 
 export interface OutboundDeliveryServiceServer extends UntypedServiceImplementation {
@@ -2804,6 +3911,23 @@ export interface OutboundDeliveryServiceServer extends UntypedServiceImplementat
   redeliver: handleUnaryCall<RedeliverRequest, RedeliverResponse>;
   /** Queues a signed `ping` delivery to the subscription. */
   sendTestPing: handleUnaryCall<SendTestPingRequest, SendTestPingResponse>;
+  /**
+   * Holds the subscription's deliveries (status "held") instead of sending them, for at most
+   * WEBHOOK_PAUSE_MAX_MS; then it resumes by itself. Pausing a paused subscription changes
+   * nothing.
+   */
+  pauseSubscription: handleUnaryCall<PauseSubscriptionRequest, PauseSubscriptionResponse>;
+  /**
+   * Sends the held deliveries, one at a time in the order their events occurred, then new
+   * ones as usual; events arriving meanwhile queue behind them (ADR 0412).
+   */
+  resumeSubscription: handleUnaryCall<ResumeSubscriptionRequest, ResumeSubscriptionResponse>;
+  /**
+   * Sends again every failed delivery of the subscription created since `since`, as a job
+   * paced by the per-tenant cap (ADR 0415); INVALID_ARGUMENT (code form) when it is inactive.
+   */
+  recoverDeliveries: handleUnaryCall<RecoverDeliveriesRequest, RecoverDeliveriesResponse>;
+  getRecoverJob: handleUnaryCall<GetRecoverJobRequest, GetRecoverJobResponse>;
 }
 
 export interface OutboundDeliveryServiceClient extends Client {
@@ -2952,6 +4076,79 @@ export interface OutboundDeliveryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SendTestPingResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Holds the subscription's deliveries (status "held") instead of sending them, for at most
+   * WEBHOOK_PAUSE_MAX_MS; then it resumes by itself. Pausing a paused subscription changes
+   * nothing.
+   */
+  pauseSubscription(
+    request: PauseSubscriptionRequest,
+    callback: (error: ServiceError | null, response: PauseSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  pauseSubscription(
+    request: PauseSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PauseSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  pauseSubscription(
+    request: PauseSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PauseSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sends the held deliveries, one at a time in the order their events occurred, then new
+   * ones as usual; events arriving meanwhile queue behind them (ADR 0412).
+   */
+  resumeSubscription(
+    request: ResumeSubscriptionRequest,
+    callback: (error: ServiceError | null, response: ResumeSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  resumeSubscription(
+    request: ResumeSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResumeSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  resumeSubscription(
+    request: ResumeSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResumeSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sends again every failed delivery of the subscription created since `since`, as a job
+   * paced by the per-tenant cap (ADR 0415); INVALID_ARGUMENT (code form) when it is inactive.
+   */
+  recoverDeliveries(
+    request: RecoverDeliveriesRequest,
+    callback: (error: ServiceError | null, response: RecoverDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  recoverDeliveries(
+    request: RecoverDeliveriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecoverDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  recoverDeliveries(
+    request: RecoverDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecoverDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  getRecoverJob(
+    request: GetRecoverJobRequest,
+    callback: (error: ServiceError | null, response: GetRecoverJobResponse) => void,
+  ): ClientUnaryCall;
+  getRecoverJob(
+    request: GetRecoverJobRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRecoverJobResponse) => void,
+  ): ClientUnaryCall;
+  getRecoverJob(
+    request: GetRecoverJobRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRecoverJobResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,26 @@
+import { notFound } from '@inventory/platform';
+import type { HeldDeliveries } from '../delivery/held-deliveries.js';
+import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
+
+/**
+ * Ends a pause (ADR 0412): the subscription is `resuming` and its held deliveries are sent one at
+ * a time, oldest event first; resuming one that is not paused changes nothing.
+ */
+export class ResumeSubscription {
+  constructor(
+    private readonly subscriptions: SubscriptionStore,
+    private readonly held: Pick<HeldDeliveries, 'release'>,
+  ) {}
+
+  async execute(tenantId: string, id: number): Promise<SubscriptionDocument> {
+    const resumed = await this.subscriptions.resume(tenantId, id);
+    if (resumed) {
+      this.held.release(tenantId, id);
+      return resumed;
+    }
+    const current = await this.subscriptions.find(tenantId, id);
+    if (!current) throw notFound(SUBSCRIPTION_NOT_FOUND);
+    return current;
+  }
+}
