@@ -1151,6 +1151,7 @@ export interface components {
           | 'warehouses:read'
           | 'reports:read'
           | 'webhooks:manage'
+          | 'webhooks:read'
         )[];
         ip_allowlist: string[];
         rate_limit_per_minute: number | null;
@@ -1187,6 +1188,7 @@ export interface components {
             | 'warehouses:read'
             | 'reports:read'
             | 'webhooks:manage'
+            | 'webhooks:read'
           )[]
         | null;
       ip_allowlist?: string[] | null;
@@ -3738,6 +3740,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3773,6 +3778,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3803,6 +3811,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3835,6 +3846,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
@@ -3865,6 +3879,9 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
           [name: string]: unknown;
         };
         content: {
