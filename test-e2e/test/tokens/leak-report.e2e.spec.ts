@@ -100,6 +100,7 @@ describe('leaked tokens reported on the public endpoint (ADR 0115)', () => {
           history_instance_ids: [],
           sort: [],
           search: '',
+          tracking_number: '',
         }),
       );
       expect(listed.activities).toHaveLength(1);
