@@ -106,6 +106,11 @@ export class IngestWebhook {
       if (lease) this.deps.processor.release();
       throw error;
     }
+    // A caller that gave up while this process was frozen (the gateway's watch answered 503,
+    // ADR 0744) has its cancellation waiting in a socket, read in the same I/O phase as the
+    // insert's reply: let that phase end before judging, so the push is not also processed.
+    if (input.callerAnswered && !input.callerAnswered.aborted)
+      await new Promise((resolve) => setImmediate(resolve));
     // Answered 503 before the write landed: the row must not be processed, nor take the
     // retry's place as the original (ADR 0743).
     if (input.callerAnswered?.aborted && stored.duplicateOf === null) {
