@@ -87,7 +87,14 @@ describe('body fields: each rule answers with its exact message', () => {
   });
 
   it('date, object and flags', () => {
-    for (const bad of ['nope', 5, 'x'.repeat(65)])
+    for (const bad of [
+      'nope',
+      5,
+      'x'.repeat(65),
+      '2030-01-01T00:00:00Z\u0000',
+      '2030-01-01',
+      'Jan 1 2030',
+    ])
       expect(errorsOf(field.date(), bad, 'expires_at')).toEqual({
         expires_at: ['The expires at field must be a valid date.'],
       });

@@ -156,13 +156,20 @@ function stringArray(options: StringArrayOptions): InputField<string[] | null | 
   };
 }
 
-/** A date-time string (ISO 8601, as `Date` reads it); `null` and `''` read as not given. */
+/** ISO 8601 date-time with a zone, as `format: date-time` says (`Date` alone also reads looser
+ * text, a trailing NUL byte included). */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A date-time string (ISO 8601 with a zone); `null` and `''` read as not given. */
 function date(): InputField<Date | undefined> {
   return {
     schema: { type: 'string', format: 'date-time' },
     read(value, name, errors) {
       if (value === undefined || value === null || value === '') return undefined;
-      const parsed = typeof value === 'string' && value.length <= 64 ? new Date(value) : undefined;
+      const parsed =
+        typeof value === 'string' && value.length <= 64 && ISO_DATE_TIME.test(value)
+          ? new Date(value)
+          : undefined;
       if (!parsed || Number.isNaN(parsed.getTime()))
         return void addError(errors, name, `The ${label(name)} field must be a valid date.`);
       return parsed;
