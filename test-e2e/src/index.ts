@@ -22,7 +22,7 @@ export {
   type ContractClientOptions,
   type DocumentedOperation,
 } from './fixtures/contract.js';
-export { totpCode } from './fixtures/totp.js';
+export { previousStepCode, totpCode } from './fixtures/totp.js';
 export { npmRunEmit, type EmitResult } from './fixtures/emit.js';
 export { adminEnv, npmRunAdmin } from './fixtures/admin.js';
 export {

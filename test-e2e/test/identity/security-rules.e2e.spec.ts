@@ -4,6 +4,7 @@ import {
   createUserWithToken,
   httpCall,
   loginSession,
+  previousStepCode,
   startSystem,
   totpCode,
   type RunningSystem,
@@ -21,37 +22,40 @@ describe('security rules at their edges', () => {
   });
   afterAll(() => system?.stop());
 
-  it('a TOTP code is accepted once: replaying it within its window is refused, as used', async () => {
-    const user = await createUserWithToken(system, owner.tenant);
-    const session = await loginSession(user, system.gatewayUrl);
-    const enroll = await session.request('POST', '/api/user/two-factor');
-    const secret = enroll.body.data.secret as string;
-    // Confirm with the previous step's code, so the current step is still unused.
-    const confirm = await session.request('POST', '/api/user/two-factor/confirm', {
-      code: totpCode(secret, Date.now() - 30_000),
-    });
-    expect(confirm.status).toBe(200);
-
-    const login = (code: string) =>
-      httpCall(system.gatewayUrl, 'POST', '/auth/login', {
-        host: user.host,
-        body: { email: user.user.email, password: user.password, two_factor_code: code },
+  it(
+    'a TOTP code is accepted once: replaying it within its window is refused, as used',
+    { timeout: 90_000 },
+    async () => {
+      const user = await createUserWithToken(system, owner.tenant);
+      const session = await loginSession(user, system.gatewayUrl);
+      const enroll = await session.request('POST', '/api/user/two-factor');
+      const secret = enroll.body.data.secret as string;
+      const confirm = await session.request('POST', '/api/user/two-factor/confirm', {
+        code: await previousStepCode(secret),
       });
-    const code = totpCode(secret);
-    expect((await login(code)).status).toBe(200);
-    const replayed = await login(code);
-    const wrong = await login('000000');
-    expect(replayed.status).toBe(422);
-    expect(wrong.status).toBe(422);
-    // Refused like a wrong code (422, throttled alike), but told to wait for the next code: the
-    // password already matched, so this tells nothing to someone without it (issue 43).
-    expect(replayed.body.errors.two_factor_code).toEqual([
-      'This two-factor code has already been used. Wait for the next code from your app.',
-    ]);
-    expect(wrong.body.errors.two_factor_code).toEqual([
-      'The provided two factor authentication code was invalid.',
-    ]);
-  });
+      expect(confirm.status).toBe(200);
+
+      const login = (code: string) =>
+        httpCall(system.gatewayUrl, 'POST', '/auth/login', {
+          host: user.host,
+          body: { email: user.user.email, password: user.password, two_factor_code: code },
+        });
+      const code = totpCode(secret);
+      expect((await login(code)).status).toBe(200);
+      const replayed = await login(code);
+      const wrong = await login('000000');
+      expect(replayed.status).toBe(422);
+      expect(wrong.status).toBe(422);
+      // Refused like a wrong code (422, throttled alike), but told to wait for the next code: the
+      // password already matched, so this tells nothing to someone without it (issue 43).
+      expect(replayed.body.errors.two_factor_code).toEqual([
+        'This two-factor code has already been used. Wait for the next code from your app.',
+      ]);
+      expect(wrong.body.errors.two_factor_code).toEqual([
+        'The provided two factor authentication code was invalid.',
+      ]);
+    },
+  );
 
   it('an expired token stops counting toward the 50 active tokens', async () => {
     const user = await createUserWithToken(system, owner.tenant);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTenantWithToken,
+  previousStepCode,
   totpCode as totp,
   createUserWithToken,
   httpCall,
@@ -258,7 +259,7 @@ describe('web sessions, CSRF, 2FA and personal access token management', () => {
     const secret = enroll.body.data.secret as string;
     expect(enroll.body.data.otpauth_url).toContain('otpauth://totp/');
     const confirm = await s.request('POST', '/api/user/two-factor/confirm', {
-      code: totp(secret, Date.now() - 30_000),
+      code: await previousStepCode(secret),
     });
     expect(confirm.status).toBe(200);
     expect(confirm.body.data.recovery_codes).toHaveLength(8);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
 import { npmRunEmit } from '../../src/fixtures/emit.js';
 import { createUserWithToken, type TenantFixture } from '../../src/fixtures/tenants.js';
-import { totpCode } from '../../src/fixtures/totp.js';
+import { previousStepCode, totpCode } from '../../src/fixtures/totp.js';
 import { BROWSER_TEST_MS, PROVIDER_KEY, signIn, useWebApp, type WebSystem } from './web-harness.js';
 
 const TOKENS = '/app/settings/developer/tokens';
@@ -302,7 +302,7 @@ describe('the web app in Chromium: what an admin found wrong', { shuffle: false 
         const secret = (await tab.getByTestId('totp-secret').textContent())!;
         // Confirmed with the previous step's code, early in a step, so the current one is unused.
         await waitFor(() => Date.now() % 30_000 < 15_000, { everyMs: 200, timeoutMs: 40_000 });
-        await tab.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
+        await tab.getByLabel('Code from the app').fill(await previousStepCode(secret));
         await tab.getByRole('button', { name: 'Confirm and turn on' }).click();
         await tab.getByText('Two-factor authentication is on.').waitFor();
         const code = totpCode(secret);

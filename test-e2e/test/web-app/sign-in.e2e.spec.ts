@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
 import { httpCall } from '../../src/fixtures/http.js';
 import { createUserWithToken, type TenantFixture } from '../../src/fixtures/tenants.js';
-import { totpCode } from '../../src/fixtures/totp.js';
+import { previousStepCode, totpCode } from '../../src/fixtures/totp.js';
 import { BROWSER_TEST_MS, signIn, useWebApp, type WebSystem } from './web-harness.js';
 
 /** The page itself, signing in and out, the alerts bell and two-factor (the Security page). */
@@ -114,7 +114,7 @@ describe('the web app in Chromium: the page, signing in, alerts and two-factor',
       // The step before now: the sign-in below uses the current step (replays are refused). Taken
       // early in a step, so a loaded machine cannot carry the check two steps on before it runs.
       await waitFor(() => Date.now() % 30_000 < 15_000, { everyMs: 200, timeoutMs: 40_000 });
-      await twoFactor.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
+      await twoFactor.getByLabel('Code from the app').fill(await previousStepCode(secret));
       await twoFactor.getByRole('button', { name: 'Confirm and turn on' }).click();
       await twoFactor.getByRole('region', { name: 'Recovery codes' }).waitFor();
       await twoFactor.getByText('Two-factor authentication is on.').waitFor();
