@@ -133,9 +133,98 @@ describe('the web app in Chromium: personal access tokens', () => {
       await form.getByLabel('Name').fill('Seven days');
       await form.getByRole('button', { name: 'Create token' }).click();
       const plain = await page.getByTestId('new-token').inputValue();
-      expect(
-        await page.evaluate<string>('document.activeElement?.getAttribute("aria-label")'),
-      ).toBe('New token');
+      // Focus moves to the new secret once it is shown (polled: the move follows the render).
+      await expect
+        .poll(() => page.evaluate<string>('document.activeElement?.getAttribute("aria-label")'))
+        .toBe('New token');
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      const row = page.locator(`tr[data-token-id="${plain.split('|')[0]}"]`);
+      await row.getByText('orders:read, orders:write').waitFor();
+      await row.getByRole('link', { name: 'Browser CI' }).click();
+      // The request log is written after the answer: reload until it shows.
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return page
+              .getByRole('table', { name: 'Request history' })
+              .or(page.getByText('No requests match.'))
+              .textContent();
+          },
+          { timeout: 90_000 },
+        )
+        .toContain('GET /api/user');
+      await page.getByText('Requests (30 days)').waitFor();
+      await screenshot(page, 'token-usage-history');
+      // Filters: a bad status is named next to its field; a class filter keeps the row; all in the URL.
+      await page.getByLabel('Status').fill('abc');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page
+        .locator('#filter-status-error')
+        .getByText('“abc” is not a status', { exact: false })
+        .waitFor();
+      await page.getByLabel('Status').fill('4xx');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByText('No requests match.').waitFor();
+      await page.getByLabel('Status').fill('2xx');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page
+        .getByRole('table', { name: 'Request history' })
+        .getByText('GET /api/user')
+        .waitFor();
+      expect(page.url()).toContain('status=2xx');
+
+      await page.getByRole('link', { name: 'Personal access tokens' }).click();
+      // Adding a write scope to an existing token asks for the password again (rule 6).
+      await row.getByRole('button', { name: 'Edit' }).click();
+      const edit = page.getByRole('form', { name: 'Edit token' });
+      await edit.getByRole('checkbox', { name: 'products:write', exact: true }).check();
+      await edit.getByLabel('Password').fill('not-the-password');
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await edit.getByRole('alert').first().waitFor();
+      await screenshot(page, 'token-edit-reauth');
+      await edit.getByLabel('Password').fill(owner.password);
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Saved “Browser CI”.').waitFor();
+      await row.getByText('orders:read, orders:write, products:write').waitFor();
+      await row.getByRole('button', { name: 'Revoke' }).click();
+      await row.getByRole('button', { name: 'Yes, revoke' }).click();
+      await page.getByText('Revoked “Browser CI”.').waitFor();
+      await row.waitFor({ state: 'detached' });
+      const refused = await owner.withToken(plain)('GET', '/api/user');
+      expect(refused.status).toBe(401);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'offers expiry presets, warns about a token that never expires, and shows what each scope grants',
+    async () => {
+      await page.goto(`${origin()}/app/settings/developer/tokens`);
+      await page.getByRole('button', { name: 'New token' }).click();
+      const form = page.getByRole('form', { name: 'New token' });
+      // Focus lands where the person works next: the form's name, then the new token itself.
+      await expect.poll(() => page.evaluate<string>('document.activeElement?.name')).toBe('name');
+      // Each scope says what it grants, in the specification's words.
+      const ordersRead = form.getByRole('checkbox', { name: 'orders:read', exact: true });
+      const describedBy = await ordersRead.getAttribute('aria-describedby');
+      expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(
+        'View sales orders and order lines',
+      );
+      await form.getByRole('button', { name: 'Select all read' }).click();
+      expect(await form.locator('input[name="scopes"]:checked').count()).toBe(9); // the specification's 8 and webhooks:read (ADR 0413)
+      // 30 days unless chosen otherwise; no expiration is allowed, with a warning.
+      expect(await form.getByLabel('Expiration').inputValue()).toBe('30');
+      await form.getByLabel('Expiration').selectOption('never');
+      await form.getByText('works until it is revoked', { exact: false }).waitFor();
+      await form.getByLabel('Expiration').selectOption('7');
+      await form.getByLabel('Name').fill('Seven days');
+      await form.getByRole('button', { name: 'Create token' }).click();
+      const plain = await page.getByTestId('new-token').inputValue();
+      // Focus moves to the new secret once it is shown (polled: the move follows the render).
+      await page.waitForFunction(
+        'document.activeElement?.getAttribute("aria-label") === "New token"',
+      );
       await page.getByRole('button', { name: 'I have saved it' }).click();
       const row = page.locator(`tr[data-token-id="${plain.split('|')[0]}"]`);
       // A revoke question cancelled gives focus back to its Revoke button.
