@@ -327,4 +327,34 @@ describe('the web app in Chromium: what an admin found wrong', { shuffle: false 
     },
     BROWSER_TEST_MS,
   );
+
+  it(
+    'shows placeholders in the shape of a list while it loads, not a line of text',
+    async () => {
+      // The list's answer is held until the placeholders have been seen, then let through.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const tokenList = (url: URL) => url.pathname === '/api/personal-access-tokens';
+      await page.route(tokenList, async (route) => {
+        await held;
+        await route.continue();
+      });
+      try {
+        await page.goto(`${origin()}${TOKENS}`);
+        const loading = page.getByRole('status').filter({ hasText: 'Loading' });
+        await loading.waitFor();
+        expect(await loading.getAttribute('aria-busy')).toBe('true');
+        expect(await loading.locator('.skeleton-line').count()).toBe(6);
+        expect(await loading.locator('.skeleton-line').first().isVisible()).toBe(true);
+        await screenshot(page, 'tokens-loading');
+        release();
+        await page.locator(`tr[data-token-id="${owner.tokenId}"]`).waitFor();
+        expect(await page.locator('.skeleton').count()).toBe(0);
+      } finally {
+        release();
+        await page.unroute(tokenList);
+      }
+    },
+    BROWSER_TEST_MS,
+  );
 });

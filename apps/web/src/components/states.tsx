@@ -2,11 +2,20 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 
-export function Loading(props: { label?: string }) {
+/**
+ * What is being loaded, drawn as grey placeholder lines in the shape of what comes (a table's
+ * rows, a card's lines), so the page does not jump when it arrives; the label is for screen
+ * readers. `lines` is how many placeholders (default 3).
+ */
+export function Loading(props: { label?: string; lines?: number }) {
+  const lines = Array.from({ length: props.lines ?? 3 }, (_, index) => index);
   return (
-    <p class="state loading" role="status" aria-live="polite">
-      {props.label ?? 'Loading…'}
-    </p>
+    <div class="state loading skeleton" role="status" aria-live="polite" aria-busy="true">
+      <span class="visually-hidden">{props.label ?? 'Loading…'}</span>
+      {lines.map((line) => (
+        <span key={line} class="skeleton-line" aria-hidden="true" />
+      ))}
+    </div>
   );
 }
 
@@ -63,9 +72,14 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
 }
 
 /** Renders loading / error / content for a Loaded value. */
-export function Async<T>(props: { state: Loaded<T>; children: (data: T) => ComponentChildren }) {
+export function Async<T>(props: {
+  state: Loaded<T>;
+  children: (data: T) => ComponentChildren;
+  /** Placeholder lines while it loads (a list: about its page's rows). */
+  lines?: number;
+}) {
   const { state } = props;
   if (state.error) return <ErrorState error={state.error} onRetry={state.reload} />;
-  if (state.data === undefined) return <Loading />;
+  if (state.data === undefined) return <Loading lines={props.lines} />;
   return <>{props.children(state.data)}</>;
 }

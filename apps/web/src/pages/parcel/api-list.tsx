@@ -217,7 +217,7 @@ export function ApiList<Row extends { id: number }>(props: {
         </ul>
       )}
       {errors ? null : (
-        <Async state={rows}>
+        <Async state={rows} lines={8}>
           {(list) =>
             list.data.length === 0 ? (
               <Empty>{filtered ? 'Nothing matches these filters.' : props.empty}</Empty>

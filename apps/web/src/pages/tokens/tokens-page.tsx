@@ -105,7 +105,7 @@ export function TokensPage() {
           }}
         />
       )}
-      <Async state={tokens}>
+      <Async state={tokens} lines={6}>
         {(list) =>
           list.data.length === 0 ? (
             <Empty>You have no tokens yet.</Empty>

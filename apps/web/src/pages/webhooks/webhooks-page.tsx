@@ -43,7 +43,7 @@ export function WebhooksPage() {
           New subscription
         </button>
       )}
-      <Async state={list}>
+      <Async state={list} lines={5}>
         {(subs) =>
           subs.data.length === 0 ? (
             <Empty>No subscriptions yet.</Empty>
