@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { waitFor } from '@inventory/local-infra';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -354,6 +355,44 @@ describe('the web app in Chromium: what an admin found wrong', { shuffle: false 
         release();
         await page.unroute(tokenList);
       }
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'exports the trackings list as filtered to CSV: the filter holds, cells are text',
+    async () => {
+      // A second shipment, not in transit: the filtered export leaves it out.
+      const other = '1Z999AA10123456791';
+      await npmRunEmit(web.system, 'shipment.tracking_assigned', owner.tenant.slug, {
+        trackable_type: 'sales_order_fulfillment',
+        trackable_id: 802,
+        trackable_label: 'SO-802 / F1',
+        trackable_url: '/sales-orders/802/fulfillments/1',
+        tracking_number: other,
+        sales_channel_id: 1,
+        sub_channel_id: 11,
+      });
+      await page.goto(`${origin()}${PARCEL}/trackings`);
+      await page.getByRole('table', { name: 'Trackings' }).getByText(other).waitFor();
+      await page.goto(`${origin()}${PARCEL}/trackings?filter%5Bdelivery_status%5D=in_transit`);
+      await page.getByRole('table', { name: 'Trackings' }).getByText(NUMBER).waitFor();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^trackings-\d{4}-\d{2}-\d{2}\.csv$/);
+      const lines = (await readFile((await download.path())!, 'utf8'))
+        .replace(/^\uFEFF/, '')
+        .split('\r\n');
+      expect(lines[0]).toBe(
+        'Tracking number,For,Carrier,Registered,Status,Latest event,Last event,Estimated,Delivered',
+      );
+      expect(lines.slice(1).filter(Boolean)).toHaveLength(1);
+      expect(lines[1]!.split(',').slice(0, 2)).toEqual([NUMBER, 'SO-801 / F1']);
+      expect(lines[1]).toContain(',in_transit,');
+      await page.getByText(/^Exported 1 row to trackings-/).waitFor();
+      await screenshot(page, 'trackings-exported');
     },
     BROWSER_TEST_MS,
   );

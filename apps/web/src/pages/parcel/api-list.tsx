@@ -6,6 +6,7 @@ import { FieldError } from '../../components/field.js';
 import { messagesFor } from '../../messages.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
+import { ExportCsv } from '../../components/export-csv.js';
 import { setQuery, useRoute } from '../../router.js';
 import { apiDateToInput, inputDateToApi } from '../../dates.js';
 
@@ -35,6 +36,8 @@ const mapUndefined = (values: Record<string, string>) =>
 export interface Column<T> {
   label: string;
   render: (row: T) => ComponentChildren;
+  /** The cell as plain text for the CSV export; a list offers the export when its columns do. */
+  text?: (row: T) => string | number | null | undefined;
 }
 
 /**
@@ -71,6 +74,9 @@ export function ApiList<Row extends { id: number }>(props: {
     rows.error instanceof ApiError && rows.error.status === 422
       ? rows.error.fieldErrors
       : undefined;
+  const exportable = props.columns.flatMap((column) =>
+    column.text ? [{ label: column.label, text: column.text }] : [],
+  );
   const fieldErrors = (param: string) => messagesFor(errors, param.replace(/\[(\w+)\]/, '.$1'));
 
   return (
@@ -182,6 +188,14 @@ export function ApiList<Row extends { id: number }>(props: {
           Refresh
         </button>
       </form>
+      {exportable.length > 0 && !errors && (
+        <ExportCsv<Row>
+          title={props.title}
+          path={props.path}
+          query={{ ...params, sort }}
+          columns={exportable}
+        />
+      )}
       {active.length > 0 && (
         <ul class="chips" aria-label="Active filters">
           {active.map((filter) => (

@@ -50,9 +50,18 @@ export function Trackings(props: { instanceId: number }) {
               <code class="tracking-number">{row.tracking_number}</code>
             </Link>
           ),
+          text: (row) => row.tracking_number,
         },
-        { label: 'For', render: (row) => row.trackable_label || label(row.trackable_type) },
-        { label: 'Carrier', render: (row) => row.carrier_name ?? '—' },
+        {
+          label: 'For',
+          render: (row) => row.trackable_label || label(row.trackable_type),
+          text: (row) => row.trackable_label || label(row.trackable_type),
+        },
+        {
+          label: 'Carrier',
+          render: (row) => row.carrier_name ?? '—',
+          text: (row) => row.carrier_name,
+        },
         {
           label: 'Registered',
           render: (row) =>
@@ -61,18 +70,33 @@ export function Trackings(props: { instanceId: number }) {
               : row.registration_error
                 ? 'failed'
                 : 'pending',
+          text: (row) => row.registered_at ?? (row.registration_error ? 'failed' : 'pending'),
         },
         {
           label: 'Status',
           render: (row) => <StatusBadge row={row} />,
+          text: (row) => row.delivery_status,
         },
         {
           label: 'Latest event',
           render: (row) => row.registration_error ?? row.latest_event_description ?? '—',
+          text: (row) => row.registration_error ?? row.latest_event_description,
         },
-        { label: 'Last event', render: (row) => formatDate(row.last_event_at) },
-        { label: 'Estimated', render: (row) => formatDate(row.estimated_delivery_at) },
-        { label: 'Delivered', render: (row) => formatDate(row.delivered_at) },
+        {
+          label: 'Last event',
+          render: (row) => formatDate(row.last_event_at),
+          text: (row) => row.last_event_at,
+        },
+        {
+          label: 'Estimated',
+          render: (row) => formatDate(row.estimated_delivery_at),
+          text: (row) => row.estimated_delivery_at,
+        },
+        {
+          label: 'Delivered',
+          render: (row) => formatDate(row.delivered_at),
+          text: (row) => row.delivered_at,
+        },
       ]}
     />
   );
@@ -99,16 +123,29 @@ export function WebhookLog(props: { instanceId: number }) {
       defaultSort="-received_at"
       empty="No webhooks received yet."
       columns={[
-        { label: 'Received', render: (row) => formatDate(row.received_at) },
-        { label: 'Event', render: (row) => row.event_type },
+        {
+          label: 'Received',
+          render: (row) => formatDate(row.received_at),
+          text: (row) => row.received_at,
+        },
+        { label: 'Event', render: (row) => row.event_type, text: (row) => row.event_type },
         // Empty strings when the body had no number or nothing changed (ADR 0214).
-        { label: 'Tracking number', render: (row) => <code>{row.tracking_number || '—'}</code> },
-        { label: 'Change', render: (row) => row.summary || '—' },
+        {
+          label: 'Tracking number',
+          render: (row) => <code>{row.tracking_number || '—'}</code>,
+          text: (row) => row.tracking_number,
+        },
+        { label: 'Change', render: (row) => row.summary || '—', text: (row) => row.summary },
         {
           label: 'Result',
           render: (row) => (row.error_message ? `${row.result}: ${row.error_message}` : row.result),
+          text: (row) => (row.error_message ? `${row.result}: ${row.error_message}` : row.result),
         },
-        { label: 'Took', render: (row) => `${row.processing_duration_ms} ms` },
+        {
+          label: 'Took',
+          render: (row) => `${row.processing_duration_ms} ms`,
+          text: (row) => row.processing_duration_ms,
+        },
       ]}
     />
   );
@@ -130,10 +167,22 @@ export function ActivityLog(props: { instanceId: number }) {
       defaultSort="-created_at"
       empty="No activity yet."
       columns={[
-        { label: 'When', render: (row) => formatDate(row.created_at) },
-        { label: 'Event', render: (row) => label(row.event) },
-        { label: 'Description', render: (row) => row.description ?? '—' },
-        { label: 'User', render: (row) => (row.causer_id ? `#${row.causer_id}` : 'system') },
+        {
+          label: 'When',
+          render: (row) => formatDate(row.created_at),
+          text: (row) => row.created_at,
+        },
+        { label: 'Event', render: (row) => label(row.event), text: (row) => row.event },
+        {
+          label: 'Description',
+          render: (row) => row.description ?? '—',
+          text: (row) => row.description,
+        },
+        {
+          label: 'User',
+          render: (row) => (row.causer_id ? `#${row.causer_id}` : 'system'),
+          text: (row) => row.causer_id ?? 'system',
+        },
       ]}
     />
   );
