@@ -11,6 +11,8 @@ type RowOf<List extends { data: readonly unknown[] }> = List['data'][number];
 export type LoginAnswer = Schemas['PostAuthLoginResponse'];
 export type UserAnswer = Schemas['GetUserResponse'];
 export type CurrentUser = UserAnswer['data'];
+/** The tenant of the address: its name for the header. */
+export type TenantAnswer = Schemas['GetTenantResponse'];
 export type TwoFactorSetupAnswer = Schemas['PostUserTwoFactorResponse'];
 export type RecoveryCodesAnswer = Schemas['PostUserTwoFactorConfirmResponse'];
 

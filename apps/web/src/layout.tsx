@@ -1,5 +1,8 @@
 import { useEffect } from 'preact/hooks';
+import { api } from './api.js';
+import type { TenantAnswer } from './api-types.js';
 import { AlertsBell } from './components/alerts-bell.js';
+import { useLoad } from './components/states.js';
 import { Link } from './components/link.js';
 import { match, useRoute } from './router.js';
 import { useSession } from './session.js';
@@ -70,6 +73,8 @@ export function Layout() {
   const { user, signOut } = useSession();
   const { path } = useRoute();
   const section = (to: string) => (to === '/' ? path === '/' : path.startsWith(to));
+  // Which tenant this is, for an admin of several; the header does without it if it fails.
+  const tenant = useLoad(() => api<TenantAnswer>('GET', '/api/tenant'), 'tenant');
   useEffect(() => {
     document.title = `${titleOf(path)} · Inventory`;
   }, [path]);
@@ -80,6 +85,11 @@ export function Layout() {
       </a>
       <header class="top">
         <strong class="brand">Inventory</strong>
+        {tenant.data && (
+          <span class="tenant-name" data-testid="tenant-name" title="Your organisation">
+            {tenant.data.data.name}
+          </span>
+        )}
         <nav aria-label="Main">
           <ul>
             {NAV.map((item) => (

@@ -38,7 +38,7 @@ async function startApp(publisher: RequestLogPublisher): Promise<FastifyInstance
   app.decorateRequest('tenant', null as never);
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
-    request.tenant = { id: 't1', slug: 't1', host: 'h', base_url: 'https://h' };
+    request.tenant = { id: 't1', slug: 't1', name: 'T1', host: 'h', base_url: 'https://h' };
     request.auth = {
       kind: 'token',
       tokenId: 7,

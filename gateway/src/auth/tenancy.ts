@@ -61,6 +61,7 @@ export class TenantResolver {
     return {
       id: found.id,
       slug: found.slug,
+      name: found.name,
       host,
       base_url: baseUrlFor(host, this.settings.publicScheme, this.settings.publicPort),
     };

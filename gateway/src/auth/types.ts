@@ -2,6 +2,8 @@
 export interface ResolvedTenant {
   id: string;
   slug: string;
+  /** What people call the tenant (the web app's header). */
+  name: string;
   host: string;
   base_url: string;
 }

@@ -5,6 +5,7 @@ import { CATALOG_ROUTES } from './catalog/listings.js';
 import { HEALTH_ROUTES } from './health.js';
 import { LEAKED_TOKEN_ROUTES } from './identity/leaked-tokens.js';
 import { SESSION_ROUTES } from './identity/session.js';
+import { TENANT_ROUTES } from './identity/tenant.js';
 import { TOKEN_ROUTES } from './identity/tokens.js';
 import { USER_ROUTES } from './identity/user.js';
 import { INSTANCE_ACTIVITY_ROUTES } from './parcel-tracking/activity.js';
@@ -26,6 +27,7 @@ export const ROUTE_DECLARATIONS = [
   OPENAPI_ROUTES,
   SESSION_ROUTES,
   USER_ROUTES,
+  TENANT_ROUTES,
   TOKEN_ROUTES,
   LEAKED_TOKEN_ROUTES,
   INSTANCE_ROUTES,

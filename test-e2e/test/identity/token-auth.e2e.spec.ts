@@ -30,7 +30,11 @@ describe('tenancy and bearer tokens through the gateway', () => {
   beforeAll(async () => {
     system = await startSystem();
     a = await createTenantWithToken(system, { slug: 'acme' });
-    b = await createTenantWithToken(system, { slug: 'globex', customDomains: ['api.globex.test'] });
+    b = await createTenantWithToken(system, {
+      slug: 'globex',
+      tenantName: 'Globex Corporation',
+      customDomains: ['api.globex.test'],
+    });
   });
   afterAll(() => system?.stop());
 
@@ -43,6 +47,21 @@ describe('tenancy and bearer tokens through the gateway', () => {
       is_owner: true,
     });
     expect(a.host).toBe('acme.inventory.localhost');
+  });
+
+  it('names the tenant of the address (GET /api/tenant), on each of its hosts', async () => {
+    const own = await b.request('GET', '/api/tenant');
+    expect(own.status).toBe(200);
+    expect(own.body.data).toMatchObject({ name: 'Globex Corporation', slug: 'globex' });
+    expect(own.body.data.base_url).toMatch(/^https?:\/\/globex\.inventory\.localhost(:\d+)?$/);
+    const custom = await b.withToken(b.token)('GET', '/api/tenant', undefined, {
+      host: 'api.globex.test',
+    });
+    expect(custom.body.data).toMatchObject({ name: 'Globex Corporation', slug: 'globex' });
+    expect(custom.body.data.base_url).toMatch(/^https?:\/\/api\.globex\.test(:\d+)?$/);
+    // Another tenant's token is unknown here; no credentials, no name.
+    expect((await b.withToken(a.token)('GET', '/api/tenant')).body).toEqual(INVALID);
+    expect((await b.anonymous('GET', '/api/tenant')).status).toBe(401);
   });
 
   it('answers on a custom domain too', async () => {

@@ -20,6 +20,7 @@ describe('the web app in Chromium: what an admin found wrong', { shuffle: false 
   useWebApp(
     {
       slug: 'webapp-defects',
+      tenantName: 'Defects & Sons Ltd',
       signedIn: true,
       // Registration (and a fresh row's first poll) runs soon after the emit.
       parcelTrackingEnv: { TRACKING_WORKER_INTERVAL_MS: '500' },
@@ -271,6 +272,13 @@ describe('the web app in Chromium: what an admin found wrong', { shuffle: false 
     },
     BROWSER_TEST_MS,
   );
+
+  it('names the organisation in the header, read from the API', async () => {
+    await page.goto(`${origin()}${TOKENS}`);
+    const name = page.getByRole('banner').getByTestId('tenant-name');
+    await name.waitFor();
+    expect(await name.textContent()).toBe('Defects & Sons Ltd');
+  });
 
   it('names each page in the title, and has a favicon (defect 6)', async () => {
     for (const [path, title] of [

@@ -118,13 +118,16 @@ export interface WebApp {
  * tab first, for files whose tests start on a signed-in page.
  */
 export function useWebApp(
-  options: WebSystemOptions & { slug: string; signedIn?: boolean },
+  options: WebSystemOptions & { slug: string; tenantName?: string; signedIn?: boolean },
   opened: (app: WebApp) => void,
 ): void {
   let web: WebSystem | undefined;
   beforeAll(async () => {
     web = await startWebSystem(options);
-    const owner = await createTenantWithToken(web.system, { slug: options.slug });
+    const owner = await createTenantWithToken(web.system, {
+      slug: options.slug,
+      tenantName: options.tenantName,
+    });
     const { page } = await web.newPage();
     if (options.signedIn)
       await signIn(page, web.origin(owner.host), {

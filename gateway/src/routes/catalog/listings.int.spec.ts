@@ -82,6 +82,7 @@ beforeAll(async () => {
     request.tenant = {
       id: slug,
       slug,
+      name: slug,
       host: `${slug}.inventory.localhost`,
       base_url: `https://${slug}.inventory.localhost`,
     };

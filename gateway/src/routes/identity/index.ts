@@ -2,15 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import type { IdentityRouteDeps } from './deps.js';
 import { leakedTokenRoutes } from './leaked-tokens.js';
 import { sessionRoutes } from './session.js';
+import { tenantRoutes } from './tenant.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './user.js';
 
 export type { IdentityRouteDeps } from './deps.js';
 
-/** Sign-in, the current user and 2FA, personal access tokens: every route here calls adapters/identity.ts. */
+/** Sign-in, the current user and 2FA, its tenant, personal access tokens (adapters/identity.ts). */
 export async function identityRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
   await app.register(sessionRoutes, deps);
   await userRoutes(app, deps);
+  await tenantRoutes(app);
   await tokenRoutes(app, deps);
   await leakedTokenRoutes(app, deps);
 }

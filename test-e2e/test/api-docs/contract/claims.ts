@@ -12,6 +12,7 @@ export const IDENTITY_CLAIMS: Record<string, number[]> = {
   postAuthLogin: [200, 400, 413, 415, 404, 422, 429, 503],
   postAuthLogout: [204, 400, 413, ...GATED_NO_422],
   getUser: [200, ...GATED_NO_422],
+  getTenant: [200, ...GATED_NO_422],
   postUserTwoFactor: [200, 400, 413, ...GATED],
   deleteUserTwoFactor: [204, 400, 413, 415, ...GATED],
   postUserTwoFactorConfirm: [200, 400, 413, 415, ...GATED],

@@ -78,6 +78,11 @@ describe('contract: sign-in, user, two-factor, personal access tokens', { shuffl
     expect(user.data).toMatchObject({ data: { email: c.tenant.fixture.user.email } });
   });
 
+  it('the tenant of the address: 200', async () => {
+    const tenant = await c.api().GET('/api/tenant');
+    expect(tenant.data).toMatchObject({ data: { slug: c.tenant.fixture.tenant.slug } });
+  });
+
   it('two-factor: enrol 200, confirm 200, turn off 204; 422 in both forms', async () => {
     const { user, api } = await ownSession();
     const notEnrolled = await api.POST('/api/user/two-factor/confirm', {
