@@ -5,6 +5,7 @@ export {
   isKnownScope,
   PERMISSIONS,
   SCOPES,
+  TOKEN_POLICY_PERMISSION,
   userHasPermission,
   type Scope,
 } from './scopes.js';

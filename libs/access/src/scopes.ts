@@ -45,8 +45,11 @@ export function addedElevatedScopes(current: string[], next: string[]): string[]
 /** The in-app admin alerts (ADR 0302): a session user needs it to see and mark alerts. */
 export const ALERTS_PERMISSION = 'alerts:view';
 
+/** Setting the tenant's token policy (ADR 0119): a session user needs it. */
+export const TOKEN_POLICY_PERMISSION = 'tokens:govern';
+
 /** Permissions the web app needs that no token scope grants (session-only routes). */
-export const SESSION_PERMISSIONS = [ALERTS_PERMISSION] as const;
+export const SESSION_PERMISSIONS = [ALERTS_PERMISSION, TOKEN_POLICY_PERMISSION] as const;
 
 /**
  * Permissions share the scopes' names (see docs/decisions/0101-permission-model.md), plus the

@@ -25,6 +25,7 @@ import { RegenerateToken } from './use-cases/regenerate-token.js';
 import { ReportLeakedTokens } from './use-cases/report-leaked-tokens.js';
 import { RevokeToken } from './use-cases/revoke-token.js';
 import { SecondFactor } from './use-cases/second-factor.js';
+import { TokenPolicies } from './use-cases/token-policy.js';
 import { UpdateToken } from './use-cases/update-token.js';
 
 /**
@@ -41,9 +42,10 @@ export function wireUseCases(parts: {
   logger: Logger;
 }) {
   const { store, tokenEvents, userEvents, secrets, settings, logger } = parts;
-  const { tenants, users, sessions, tokens, requests } = store;
+  const { tenants, users, sessions, tokens, requests, policies } = store;
   const secondFactor = new SecondFactor(users, secrets, logger);
   const getUser = new GetUser(users);
+  const tokenPolicies = new TokenPolicies({ policies, tokens, users });
   return {
     resolveTenant: new ResolveTenant(tenants),
     createTenant: new CreateTenant(tenants, settings.baseDomain),
@@ -58,11 +60,12 @@ export function wireUseCases(parts: {
     disableTwoFactor: new DisableTwoFactor(users, secondFactor, userEvents),
     setUserPermissions: new SetUserPermissions(users, userEvents),
     getTokenForAuth: new GetTokenForAuth(tokens, users),
-    createToken: new CreateToken(tokens, users),
-    listTokens: new ListTokens(tokens),
-    updateToken: new UpdateToken(tokens, users, secondFactor, tokenEvents),
+    tokenPolicies,
+    createToken: new CreateToken(tokens, users, tokenPolicies),
+    listTokens: new ListTokens(tokens, tokenPolicies),
+    updateToken: new UpdateToken(tokens, users, secondFactor, tokenEvents, tokenPolicies),
     revokeToken: new RevokeToken(tokens, tokenEvents),
-    regenerateToken: new RegenerateToken(tokens, users, secondFactor, tokenEvents),
+    regenerateToken: new RegenerateToken(tokens, users, secondFactor, tokenEvents, tokenPolicies),
     reportLeakedTokens: new ReportLeakedTokens(tokens, users, tokenEvents),
     listTokenRequests: new ListTokenRequests(tokens, requests),
     getTokenUsage: new GetTokenUsage(tokens, requests),

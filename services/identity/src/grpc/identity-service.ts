@@ -15,8 +15,10 @@ import {
   presentRequest,
   presentTenant,
   presentToken,
+  presentTokenPolicy,
   presentUsage,
   presentUser,
+  tokenPolicyOf,
 } from './mappers.js';
 import { streamUsers } from './user-stream.js';
 
@@ -134,13 +136,16 @@ export function identityService(
       return { token: presentToken(created.token), plain_text_token: created.plainTextToken };
     },
     listTokens: async (request, ctx) => {
-      const { rows, total } = await useCases.listTokens.execute(
+      const { rows, total, flags } = await useCases.listTokens.execute(
         ctx.tenant(),
         actingUser(ctx),
         request.page || 1,
         request.per_page || 10,
       );
-      return { tokens: rows.map(presentToken), total };
+      return {
+        tokens: rows.map((token) => presentToken(token, flags.get(token.id))),
+        total,
+      };
     },
     updateToken: async (request, ctx) => ({
       token: presentToken(
@@ -199,6 +204,18 @@ export function identityService(
         request.per_page || 10,
       );
       return { requests: rows.map(presentRequest), total };
+    },
+    getTokenPolicy: async (_request, ctx) => ({
+      policy: presentTokenPolicy(await useCases.tokenPolicies.get(ctx.tenant())),
+    }),
+    setTokenPolicy: async (request, ctx) => {
+      const { policy, tokensBreaking } = await useCases.tokenPolicies.set(
+        ctx.tenant(),
+        actingUser(ctx),
+        tokenPolicyOf(request.policy),
+        request.input_violations,
+      );
+      return { policy: presentTokenPolicy(policy), tokens_breaking: tokensBreaking };
     },
     getTokenUsage: async (request, ctx) => ({
       usage: presentUsage(

@@ -3,10 +3,12 @@ import type {
   AuthToken,
   Tenant,
   Token,
+  TokenPolicy as TokenPolicyMessage,
   TokenRequest,
   TokenUsage,
   User,
 } from '@inventory/contracts/identity/v1/identity.js';
+import type { TokenPolicy } from '../domain/token-policy.js';
 import type { TokenUsageFigures } from '../domain/token-usage.js';
 import type { TenantDocument, TenantWithDomains } from '../store/tenants.js';
 import type { TokenRequestDocument } from '../store/token-requests.js';
@@ -39,9 +41,10 @@ export function presentUser(user: UserDocument): User {
   };
 }
 
-/** Never carries the secret or its hash. */
-export function presentToken(token: TokenDocument): Token {
+/** Never carries the secret or its hash; `policyViolations`: the policy rules it breaks. */
+export function presentToken(token: TokenDocument, policyViolations: string[] = []): Token {
   return {
+    policy_violations: policyViolations,
     id: token.id,
     name: token.name,
     scopes: token.scopes,
@@ -96,5 +99,28 @@ export function presentUsage(
     p95_ms: usage.p95Ms,
     last_used_at: usage.lastUsedAt ?? undefined,
     per_day: usage.perDay,
+  };
+}
+
+export function presentTokenPolicy(
+  policy: TokenPolicy & { updated_at?: Date; updated_by?: number },
+): TokenPolicyMessage {
+  return {
+    max_lifetime_days: policy.max_lifetime_days ?? undefined,
+    allow_no_expiry: policy.allow_no_expiry,
+    restrict_member_scopes: policy.member_scopes !== null,
+    member_scopes: policy.member_scopes ?? [],
+    require_ip_allowlist: policy.require_ip_allowlist,
+    updated_at: policy.updated_at,
+    updated_by: policy.updated_by ?? 0,
+  };
+}
+
+export function tokenPolicyOf(message: TokenPolicyMessage | undefined): TokenPolicy {
+  return {
+    max_lifetime_days: message?.max_lifetime_days ?? null,
+    allow_no_expiry: message?.allow_no_expiry ?? false,
+    member_scopes: message?.restrict_member_scopes ? message.member_scopes : null,
+    require_ip_allowlist: message?.require_ip_allowlist ?? false,
   };
 }

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { SessionRepository } from './sessions.js';
 import { TenantRepository } from './tenants.js';
+import { TokenPolicyRepository } from './token-policies.js';
 import { TokenRequestRepository } from './token-requests.js';
 import { TokenRepository } from './tokens.js';
 import { UserRepository } from './users.js';
@@ -12,6 +13,7 @@ export interface IdentityStore {
   sessions: SessionRepository;
   tokens: TokenRepository;
   requests: TokenRequestRepository;
+  policies: TokenPolicyRepository;
 }
 
 export function createStore(
@@ -24,5 +26,6 @@ export function createStore(
     sessions: new SessionRepository(connection),
     tokens: new TokenRepository(connection),
     requests: new TokenRequestRepository(connection, options.requestLogRetentionDays),
+    policies: new TokenPolicyRepository(connection),
   };
 }

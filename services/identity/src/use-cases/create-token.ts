@@ -12,6 +12,7 @@ import {
 import { Violations } from '../domain/validation.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserRepository } from '../store/users.js';
+import type { TokenPolicies } from './token-policy.js';
 import { tokenLimitReached, withTokenLease } from './token-slots.js';
 
 /** A token made, with the plain `<id>|<secret>` its caller sees once. */
@@ -63,9 +64,10 @@ export class CreateToken {
   constructor(
     private readonly tokens: TokenRepository,
     private readonly users: UserRepository,
+    private readonly policies: TokenPolicies,
   ) {}
 
-  execute(
+  async execute(
     tenantId: string,
     userId: number,
     input: CreateTokenInput,
@@ -77,7 +79,13 @@ export class CreateToken {
     const allowlist = checkAllowlist(input.ipAllowlist, violations);
     checkRateLimit(input.rateLimitPerMinute, violations);
     checkExpiry(input.expiresAt, new Date(), violations);
-    if (!violations.empty) return Promise.reject(validationFailed(violations.list));
+    await this.policies.check(
+      tenantId,
+      userId,
+      { expires_at: input.expiresAt ?? null, scopes, ip_allowlist: allowlist },
+      violations,
+    );
+    if (!violations.empty) throw validationFailed(violations.list);
     return new Promise((resolve, reject) => {
       const key = `${tenantId}:${userId}`;
       const queue = this.queues.get(key) ?? [];

@@ -1,19 +1,26 @@
+import type { PolicyRule } from '../domain/token-policy.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
+import type { TokenPolicies } from './token-policy.js';
 
 export class ListTokens {
-  constructor(private readonly tokens: TokenRepository) {}
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly policies: TokenPolicies,
+  ) {}
 
-  execute(
+  /** One page of the user's tokens, each with the policy rules it breaks today (ADR 0119). */
+  async execute(
     tenantId: string,
     userId: number,
     page: number,
     perPage: number,
-  ): Promise<{ rows: TokenDocument[]; total: number }> {
-    return this.tokens.listOwned(
+  ): Promise<{ rows: TokenDocument[]; total: number; flags: Map<number, PolicyRule[]> }> {
+    const { rows, total } = await this.tokens.listOwned(
       tenantId,
       userId,
       Math.max(1, page),
       Math.min(Math.max(1, perPage), 1000),
     );
+    return { rows, total, flags: await this.policies.flagsFor(tenantId, userId, rows) };
   }
 }

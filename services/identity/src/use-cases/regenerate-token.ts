@@ -14,6 +14,7 @@ import type { UserRepository } from '../store/users.js';
 import { confirmElevation } from './confirm-elevation.js';
 import type { CreatedToken } from './create-token.js';
 import type { SecondFactor } from './second-factor.js';
+import type { TokenPolicies } from './token-policy.js';
 import { tokenLimitReached, withTokenLease } from './token-slots.js';
 import { settingsToChange, type UpdateTokenInput } from './update-token.js';
 
@@ -34,6 +35,7 @@ export class RegenerateToken {
     private readonly users: UserRepository,
     private readonly secondFactor: SecondFactor,
     private readonly events: TokenEvents,
+    private readonly policies: TokenPolicies,
   ) {}
 
   async execute(
@@ -48,6 +50,17 @@ export class RegenerateToken {
     const violations = new Violations(input.inputViolations);
     const set = settingsToChange(input, violations);
     checkExpiry(input.expiresAt, now, violations);
+    // A new secret is a new start: the whole token answers to the policy, as on creation.
+    await this.policies.check(
+      tenantId,
+      userId,
+      {
+        expires_at: input.expiresAt ?? null,
+        scopes: set.scopes ?? token.scopes,
+        ip_allowlist: set.ip_allowlist ?? token.ip_allowlist,
+      },
+      violations,
+    );
     if (!violations.empty) throw validationFailed(violations.list);
 
     await confirmElevation(this.users, this.secondFactor, tenantId, userId, {

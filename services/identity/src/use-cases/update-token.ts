@@ -6,6 +6,7 @@ import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserRepository } from '../store/users.js';
 import { confirmElevation } from './confirm-elevation.js';
 import type { SecondFactor } from './second-factor.js';
+import type { TokenPolicies } from './token-policy.js';
 
 export interface UpdateTokenInput {
   name?: string;
@@ -45,6 +46,7 @@ export class UpdateToken {
     private readonly users: UserRepository,
     private readonly secondFactor: SecondFactor,
     private readonly events: TokenEvents,
+    private readonly policies: TokenPolicies,
   ) {}
 
   async execute(
@@ -58,6 +60,23 @@ export class UpdateToken {
 
     const violations = new Violations(input.inputViolations);
     const set = settingsToChange(input, violations);
+    // Only what this edit changes answers to the policy: a token made before it was tightened
+    // stays flagged, and can still be renamed.
+    const changed = new Set<'scopes' | 'ip_allowlist'>();
+    if (set.scopes) changed.add('scopes');
+    if (set.ip_allowlist) changed.add('ip_allowlist');
+    if (changed.size > 0)
+      await this.policies.check(
+        tenantId,
+        userId,
+        {
+          expires_at: token.expires_at,
+          scopes: set.scopes ?? token.scopes,
+          ip_allowlist: set.ip_allowlist ?? token.ip_allowlist,
+        },
+        violations,
+        changed,
+      );
     if (!violations.empty) throw validationFailed(violations.list);
 
     // Adding a :write or :manage scope re-authenticates the user in the same request.

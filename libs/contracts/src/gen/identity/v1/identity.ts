@@ -170,6 +170,11 @@ export interface Token {
   last_used_at?: Date | undefined;
   created_at?: Date | undefined;
   updated_at?: Date | undefined;
+  /**
+   * The rules of the tenant's token policy this token breaks today (a policy tightened after it
+   * was made): `max_lifetime`, `no_expiry`, `member_scopes`, `ip_allowlist`. Empty when none.
+   */
+  policy_violations: string[];
 }
 
 export interface CreateTokenRequest {
@@ -335,6 +340,46 @@ export interface RegenerateTokenResponse {
   token?: Token | undefined;
   /** `<id>|<secret>`, returned once. */
   plain_text_token: string;
+}
+
+/** What a tenant allows its users' personal access tokens (docs/decisions/0119). */
+export interface TokenPolicy {
+  /**
+   * No token may expire later than this many days from when it is made or regenerated; unset:
+   * no bound (and then `allow_no_expiry` decides whether a token may never expire).
+   */
+  max_lifetime_days?: number | undefined;
+  /** Whether a token may never expire; false whenever `max_lifetime_days` is set. */
+  allow_no_expiry: boolean;
+  /**
+   * The scopes a member (a user who is not an owner) may grant; `restrict_member_scopes` false:
+   * any scope.
+   */
+  restrict_member_scopes: boolean;
+  member_scopes: string[];
+  /** Whether every token needs an IP allowlist. */
+  require_ip_allowlist: boolean;
+  updated_at?: Date | undefined;
+  /** The user who last set it; 0 when never set (the open default). */
+  updated_by: number;
+}
+
+export interface GetTokenPolicyRequest {}
+
+export interface GetTokenPolicyResponse {
+  policy?: TokenPolicy | undefined;
+}
+
+export interface SetTokenPolicyRequest {
+  policy?: TokenPolicy | undefined;
+  /** Type errors the gateway found in the JSON body, answered with the rules' (one 422). */
+  input_violations: FieldViolation[];
+}
+
+export interface SetTokenPolicyResponse {
+  policy?: TokenPolicy | undefined;
+  /** Unrevoked, unexpired tokens of the tenant that break the policy as set. */
+  tokens_breaking: number;
 }
 
 function createBaseTenant(): Tenant {
@@ -2649,6 +2694,7 @@ function createBaseToken(): Token {
     last_used_at: undefined,
     created_at: undefined,
     updated_at: undefined,
+    policy_violations: [],
   };
 }
 
@@ -2680,6 +2726,9 @@ export const Token: MessageFns<Token> = {
     }
     if (message.updated_at !== undefined) {
       Timestamp.encode(toTimestamp(message.updated_at), writer.uint32(74).fork()).join();
+    }
+    for (const v of message.policy_violations) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -2769,6 +2818,14 @@ export const Token: MessageFns<Token> = {
             message.updated_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.policy_violations.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2818,6 +2875,11 @@ export const Token: MessageFns<Token> = {
         : isSet(object.updated_at)
           ? fromJsonTimestamp(object.updated_at)
           : undefined,
+      policy_violations: globalThis.Array.isArray(object?.policyViolations)
+        ? object.policyViolations.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.policy_violations)
+          ? object.policy_violations.map((e: any) => globalThis.String(e))
+          : [],
     };
   },
 
@@ -2850,6 +2912,9 @@ export const Token: MessageFns<Token> = {
     if (message.updated_at !== undefined) {
       obj.updatedAt = message.updated_at.toISOString();
     }
+    if (message.policy_violations?.length) {
+      obj.policyViolations = message.policy_violations;
+    }
     return obj;
   },
 
@@ -2867,6 +2932,7 @@ export const Token: MessageFns<Token> = {
     message.last_used_at = object.last_used_at ?? undefined;
     message.created_at = object.created_at ?? undefined;
     message.updated_at = object.updated_at ?? undefined;
+    message.policy_violations = object.policy_violations?.map((e) => e) || [];
     return message;
   },
 };
@@ -5718,6 +5784,524 @@ export const RegenerateTokenResponse: MessageFns<RegenerateTokenResponse> = {
   },
 };
 
+function createBaseTokenPolicy(): TokenPolicy {
+  return {
+    max_lifetime_days: undefined,
+    allow_no_expiry: false,
+    restrict_member_scopes: false,
+    member_scopes: [],
+    require_ip_allowlist: false,
+    updated_at: undefined,
+    updated_by: 0,
+  };
+}
+
+export const TokenPolicy: MessageFns<TokenPolicy> = {
+  encode(message: TokenPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.max_lifetime_days !== undefined) {
+      writer.uint32(8).int32(message.max_lifetime_days);
+    }
+    if (message.allow_no_expiry !== false) {
+      writer.uint32(16).bool(message.allow_no_expiry);
+    }
+    if (message.restrict_member_scopes !== false) {
+      writer.uint32(24).bool(message.restrict_member_scopes);
+    }
+    for (const v of message.member_scopes) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.require_ip_allowlist !== false) {
+      writer.uint32(40).bool(message.require_ip_allowlist);
+    }
+    if (message.updated_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.updated_at), writer.uint32(50).fork()).join();
+    }
+    if (message.updated_by !== 0) {
+      writer.uint32(56).int64(message.updated_by);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenPolicy {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenPolicy();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.max_lifetime_days = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.allow_no_expiry = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.restrict_member_scopes = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.member_scopes.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.require_ip_allowlist = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.updated_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.updated_by = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenPolicy {
+    return {
+      max_lifetime_days: isSet(object.maxLifetimeDays)
+        ? globalThis.Number(object.maxLifetimeDays)
+        : isSet(object.max_lifetime_days)
+          ? globalThis.Number(object.max_lifetime_days)
+          : undefined,
+      allow_no_expiry: isSet(object.allowNoExpiry)
+        ? globalThis.Boolean(object.allowNoExpiry)
+        : isSet(object.allow_no_expiry)
+          ? globalThis.Boolean(object.allow_no_expiry)
+          : false,
+      restrict_member_scopes: isSet(object.restrictMemberScopes)
+        ? globalThis.Boolean(object.restrictMemberScopes)
+        : isSet(object.restrict_member_scopes)
+          ? globalThis.Boolean(object.restrict_member_scopes)
+          : false,
+      member_scopes: globalThis.Array.isArray(object?.memberScopes)
+        ? object.memberScopes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.member_scopes)
+          ? object.member_scopes.map((e: any) => globalThis.String(e))
+          : [],
+      require_ip_allowlist: isSet(object.requireIpAllowlist)
+        ? globalThis.Boolean(object.requireIpAllowlist)
+        : isSet(object.require_ip_allowlist)
+          ? globalThis.Boolean(object.require_ip_allowlist)
+          : false,
+      updated_at: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+          ? fromJsonTimestamp(object.updated_at)
+          : undefined,
+      updated_by: isSet(object.updatedBy)
+        ? globalThis.Number(object.updatedBy)
+        : isSet(object.updated_by)
+          ? globalThis.Number(object.updated_by)
+          : 0,
+    };
+  },
+
+  toJSON(message: TokenPolicy): unknown {
+    const obj: any = {};
+    if (message.max_lifetime_days !== undefined) {
+      obj.maxLifetimeDays = Math.round(message.max_lifetime_days);
+    }
+    if (message.allow_no_expiry !== false) {
+      obj.allowNoExpiry = message.allow_no_expiry;
+    }
+    if (message.restrict_member_scopes !== false) {
+      obj.restrictMemberScopes = message.restrict_member_scopes;
+    }
+    if (message.member_scopes?.length) {
+      obj.memberScopes = message.member_scopes;
+    }
+    if (message.require_ip_allowlist !== false) {
+      obj.requireIpAllowlist = message.require_ip_allowlist;
+    }
+    if (message.updated_at !== undefined) {
+      obj.updatedAt = message.updated_at.toISOString();
+    }
+    if (message.updated_by !== 0) {
+      obj.updatedBy = Math.round(message.updated_by);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenPolicy>, I>>(base?: I): TokenPolicy {
+    return TokenPolicy.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenPolicy>, I>>(object: I): TokenPolicy {
+    const message = createBaseTokenPolicy();
+    message.max_lifetime_days = object.max_lifetime_days ?? undefined;
+    message.allow_no_expiry = object.allow_no_expiry ?? false;
+    message.restrict_member_scopes = object.restrict_member_scopes ?? false;
+    message.member_scopes = object.member_scopes?.map((e) => e) || [];
+    message.require_ip_allowlist = object.require_ip_allowlist ?? false;
+    message.updated_at = object.updated_at ?? undefined;
+    message.updated_by = object.updated_by ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetTokenPolicyRequest(): GetTokenPolicyRequest {
+  return {};
+}
+
+export const GetTokenPolicyRequest: MessageFns<GetTokenPolicyRequest> = {
+  encode(_: GetTokenPolicyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTokenPolicyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTokenPolicyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetTokenPolicyRequest {
+    return {};
+  },
+
+  toJSON(_: GetTokenPolicyRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTokenPolicyRequest>, I>>(base?: I): GetTokenPolicyRequest {
+    return GetTokenPolicyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTokenPolicyRequest>, I>>(_: I): GetTokenPolicyRequest {
+    const message = createBaseGetTokenPolicyRequest();
+    return message;
+  },
+};
+
+function createBaseGetTokenPolicyResponse(): GetTokenPolicyResponse {
+  return { policy: undefined };
+}
+
+export const GetTokenPolicyResponse: MessageFns<GetTokenPolicyResponse> = {
+  encode(message: GetTokenPolicyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.policy !== undefined) {
+      TokenPolicy.encode(message.policy, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTokenPolicyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTokenPolicyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.policy = TokenPolicy.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTokenPolicyResponse {
+    return { policy: isSet(object.policy) ? TokenPolicy.fromJSON(object.policy) : undefined };
+  },
+
+  toJSON(message: GetTokenPolicyResponse): unknown {
+    const obj: any = {};
+    if (message.policy !== undefined) {
+      obj.policy = TokenPolicy.toJSON(message.policy);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTokenPolicyResponse>, I>>(
+    base?: I,
+  ): GetTokenPolicyResponse {
+    return GetTokenPolicyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTokenPolicyResponse>, I>>(
+    object: I,
+  ): GetTokenPolicyResponse {
+    const message = createBaseGetTokenPolicyResponse();
+    message.policy =
+      object.policy !== undefined && object.policy !== null
+        ? TokenPolicy.fromPartial(object.policy)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseSetTokenPolicyRequest(): SetTokenPolicyRequest {
+  return { policy: undefined, input_violations: [] };
+}
+
+export const SetTokenPolicyRequest: MessageFns<SetTokenPolicyRequest> = {
+  encode(message: SetTokenPolicyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.policy !== undefined) {
+      TokenPolicy.encode(message.policy, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.input_violations) {
+      FieldViolation.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetTokenPolicyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetTokenPolicyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.policy = TokenPolicy.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetTokenPolicyRequest {
+    return {
+      policy: isSet(object.policy) ? TokenPolicy.fromJSON(object.policy) : undefined,
+      input_violations: globalThis.Array.isArray(object?.inputViolations)
+        ? object.inputViolations.map((e: any) => FieldViolation.fromJSON(e))
+        : globalThis.Array.isArray(object?.input_violations)
+          ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
+          : [],
+    };
+  },
+
+  toJSON(message: SetTokenPolicyRequest): unknown {
+    const obj: any = {};
+    if (message.policy !== undefined) {
+      obj.policy = TokenPolicy.toJSON(message.policy);
+    }
+    if (message.input_violations?.length) {
+      obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetTokenPolicyRequest>, I>>(base?: I): SetTokenPolicyRequest {
+    return SetTokenPolicyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetTokenPolicyRequest>, I>>(
+    object: I,
+  ): SetTokenPolicyRequest {
+    const message = createBaseSetTokenPolicyRequest();
+    message.policy =
+      object.policy !== undefined && object.policy !== null
+        ? TokenPolicy.fromPartial(object.policy)
+        : undefined;
+    message.input_violations =
+      object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSetTokenPolicyResponse(): SetTokenPolicyResponse {
+  return { policy: undefined, tokens_breaking: 0 };
+}
+
+export const SetTokenPolicyResponse: MessageFns<SetTokenPolicyResponse> = {
+  encode(message: SetTokenPolicyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.policy !== undefined) {
+      TokenPolicy.encode(message.policy, writer.uint32(10).fork()).join();
+    }
+    if (message.tokens_breaking !== 0) {
+      writer.uint32(16).int64(message.tokens_breaking);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetTokenPolicyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetTokenPolicyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.policy = TokenPolicy.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.tokens_breaking = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetTokenPolicyResponse {
+    return {
+      policy: isSet(object.policy) ? TokenPolicy.fromJSON(object.policy) : undefined,
+      tokens_breaking: isSet(object.tokensBreaking)
+        ? globalThis.Number(object.tokensBreaking)
+        : isSet(object.tokens_breaking)
+          ? globalThis.Number(object.tokens_breaking)
+          : 0,
+    };
+  },
+
+  toJSON(message: SetTokenPolicyResponse): unknown {
+    const obj: any = {};
+    if (message.policy !== undefined) {
+      obj.policy = TokenPolicy.toJSON(message.policy);
+    }
+    if (message.tokens_breaking !== 0) {
+      obj.tokensBreaking = Math.round(message.tokens_breaking);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetTokenPolicyResponse>, I>>(
+    base?: I,
+  ): SetTokenPolicyResponse {
+    return SetTokenPolicyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetTokenPolicyResponse>, I>>(
+    object: I,
+  ): SetTokenPolicyResponse {
+    const message = createBaseSetTokenPolicyResponse();
+    message.policy =
+      object.policy !== undefined && object.policy !== null
+        ? TokenPolicy.fromPartial(object.policy)
+        : undefined;
+    message.tokens_breaking = object.tokens_breaking ?? 0;
+    return message;
+  },
+};
+
 /**
  * Tenants, users, web sessions and personal access tokens. Every method except
  * the tenant look-ups reads the tenant from `x-tenant-id` metadata and, where it
@@ -5984,6 +6568,38 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): RegenerateTokenResponse =>
       RegenerateTokenResponse.decode(value),
   },
+  /** The tenant's token policy (docs/decisions/0119): every user may read it. */
+  getTokenPolicy: {
+    path: '/inventory.identity.v1.IdentityService/GetTokenPolicy' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTokenPolicyRequest): Buffer =>
+      Buffer.from(GetTokenPolicyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTokenPolicyRequest =>
+      GetTokenPolicyRequest.decode(value),
+    responseSerialize: (value: GetTokenPolicyResponse): Buffer =>
+      Buffer.from(GetTokenPolicyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTokenPolicyResponse =>
+      GetTokenPolicyResponse.decode(value),
+  },
+  /**
+   * Replaces the tenant's token policy (the gateway lets only a session user holding
+   * `tokens:govern` call it). Tokens that break the new policy are flagged
+   * (Token.policy_violations), never changed.
+   */
+  setTokenPolicy: {
+    path: '/inventory.identity.v1.IdentityService/SetTokenPolicy' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetTokenPolicyRequest): Buffer =>
+      Buffer.from(SetTokenPolicyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetTokenPolicyRequest =>
+      SetTokenPolicyRequest.decode(value),
+    responseSerialize: (value: SetTokenPolicyResponse): Buffer =>
+      Buffer.from(SetTokenPolicyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetTokenPolicyResponse =>
+      SetTokenPolicyResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -6029,6 +6645,14 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * new expiry; the old secret stops working at once (docs/decisions/0116).
    */
   regenerateToken: handleUnaryCall<RegenerateTokenRequest, RegenerateTokenResponse>;
+  /** The tenant's token policy (docs/decisions/0119): every user may read it. */
+  getTokenPolicy: handleUnaryCall<GetTokenPolicyRequest, GetTokenPolicyResponse>;
+  /**
+   * Replaces the tenant's token policy (the gateway lets only a session user holding
+   * `tokens:govern` call it). Tokens that break the new policy are flagged
+   * (Token.policy_violations), never changed.
+   */
+  setTokenPolicy: handleUnaryCall<SetTokenPolicyRequest, SetTokenPolicyResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -6346,6 +6970,42 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RegenerateTokenResponse) => void,
+  ): ClientUnaryCall;
+  /** The tenant's token policy (docs/decisions/0119): every user may read it. */
+  getTokenPolicy(
+    request: GetTokenPolicyRequest,
+    callback: (error: ServiceError | null, response: GetTokenPolicyResponse) => void,
+  ): ClientUnaryCall;
+  getTokenPolicy(
+    request: GetTokenPolicyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTokenPolicyResponse) => void,
+  ): ClientUnaryCall;
+  getTokenPolicy(
+    request: GetTokenPolicyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTokenPolicyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Replaces the tenant's token policy (the gateway lets only a session user holding
+   * `tokens:govern` call it). Tokens that break the new policy are flagged
+   * (Token.policy_violations), never changed.
+   */
+  setTokenPolicy(
+    request: SetTokenPolicyRequest,
+    callback: (error: ServiceError | null, response: SetTokenPolicyResponse) => void,
+  ): ClientUnaryCall;
+  setTokenPolicy(
+    request: SetTokenPolicyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetTokenPolicyResponse) => void,
+  ): ClientUnaryCall;
+  setTokenPolicy(
+    request: SetTokenPolicyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetTokenPolicyResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,59 @@
+import { Schema, type Connection } from 'mongoose';
+import { TenantScopedRepository } from '@inventory/platform';
+import { OPEN_POLICY, type TokenPolicy } from '../domain/token-policy.js';
+
+export interface TokenPolicyDocument extends TokenPolicy {
+  tenant_id: string;
+  updated_at: Date;
+  updated_by: number;
+}
+
+const schema = new Schema<TokenPolicyDocument>(
+  {
+    tenant_id: { type: String, required: true, unique: true },
+    max_lifetime_days: { type: Number, default: null },
+    allow_no_expiry: { type: Boolean, required: true },
+    member_scopes: { type: [String], default: null },
+    require_ip_allowlist: { type: Boolean, required: true },
+    updated_at: { type: Date, required: true },
+    updated_by: { type: Number, required: true },
+  },
+  { versionKey: false, collection: 'token_policies' },
+);
+
+/** One policy per tenant; a tenant without one has the open policy (ADR 0119). */
+export class TokenPolicyRepository extends TenantScopedRepository<TokenPolicyDocument> {
+  constructor(connection: Connection) {
+    super(connection.model<TokenPolicyDocument>('TokenPolicy', schema));
+  }
+
+  async get(tenantId: string): Promise<TokenPolicy & { updated_at?: Date; updated_by?: number }> {
+    const stored = await this.findOne(tenantId, {});
+    if (!stored) return { ...OPEN_POLICY };
+    return {
+      max_lifetime_days: stored.max_lifetime_days ?? null,
+      allow_no_expiry: stored.allow_no_expiry,
+      member_scopes: stored.member_scopes ?? null,
+      require_ip_allowlist: stored.require_ip_allowlist,
+      updated_at: stored.updated_at,
+      updated_by: stored.updated_by,
+    };
+  }
+
+  async set(tenantId: string, policy: TokenPolicy, userId: number, now: Date): Promise<void> {
+    await this.upsertOne(
+      tenantId,
+      {},
+      {
+        $set: {
+          max_lifetime_days: policy.max_lifetime_days,
+          allow_no_expiry: policy.allow_no_expiry,
+          member_scopes: policy.member_scopes,
+          require_ip_allowlist: policy.require_ip_allowlist,
+          updated_at: now,
+          updated_by: userId,
+        },
+      },
+    );
+  }
+}
