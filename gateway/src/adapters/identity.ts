@@ -11,8 +11,11 @@ import {
   type RegenerateTokenRequest,
   type RegenerateTokenResponse,
   type Session,
+  type SetTokenPolicyRequest,
+  type SetTokenPolicyResponse,
   type Tenant,
   type Token,
+  type TokenPolicy,
   type TokenUsage,
   type UpdateTokenRequest,
 } from '@inventory/contracts/identity/v1/identity.js';
@@ -43,6 +46,8 @@ export interface IdentityAdapter {
   updateToken(request: UpdateTokenRequest): Promise<Token>;
   revokeToken(id: number): Promise<void>;
   regenerateToken(request: RegenerateTokenRequest): Promise<RegenerateTokenResponse>;
+  getTokenPolicy(): Promise<TokenPolicy | undefined>;
+  setTokenPolicy(request: SetTokenPolicyRequest): Promise<SetTokenPolicyResponse>;
   /** Tokens reported as leaked, on the request's tenant; answers nothing about them. */
   reportLeakedTokens(tokens: string[], url: string): Promise<void>;
   listTokenRequests(request: ListTokenRequestsRequest): Promise<ListTokenRequestsResponse>;
@@ -94,6 +99,8 @@ export function createIdentityAdapter(
     updateToken: async (request) => (await asHttp(() => call.updateToken(request))).token!,
     revokeToken: (id) => asHttp(async () => void (await call.revokeToken({ id }))),
     regenerateToken: (request) => asHttp(() => call.regenerateToken(request)),
+    getTokenPolicy: async () => (await asHttp(() => call.getTokenPolicy({}))).policy,
+    setTokenPolicy: (request) => asHttp(() => call.setTokenPolicy(request)),
     reportLeakedTokens: (tokens, url) =>
       asHttp(async () => void (await call.reportLeakedTokens({ tokens, url }))),
     listTokenRequests: (request) => asHttp(() => call.listTokenRequests(request)),

@@ -272,6 +272,7 @@ const cases: Array<[string, Record<string, unknown>, (full: boolean) => unknown]
         last_used_at: full ? at : undefined,
         created_at: at,
         updated_at: at,
+        policy_violations: full ? ['no_expiry', 'ip_allowlist'] : [],
       } as any),
   ],
   [

@@ -6,6 +6,7 @@ import { HEALTH_ROUTES } from './health.js';
 import { LEAKED_TOKEN_ROUTES } from './identity/leaked-tokens.js';
 import { SESSION_ROUTES } from './identity/session.js';
 import { TENANT_ROUTES } from './identity/tenant.js';
+import { TOKEN_POLICY_ROUTES } from './identity/token-policy.js';
 import { TOKEN_ROUTES } from './identity/tokens.js';
 import { USER_ROUTES } from './identity/user.js';
 import { INSTANCE_ACTIVITY_ROUTES } from './parcel-tracking/activity.js';
@@ -29,6 +30,7 @@ export const ROUTE_DECLARATIONS = [
   USER_ROUTES,
   TENANT_ROUTES,
   TOKEN_ROUTES,
+  TOKEN_POLICY_ROUTES,
   LEAKED_TOKEN_ROUTES,
   INSTANCE_ROUTES,
   INSTANCE_ACTIVITY_ROUTES,

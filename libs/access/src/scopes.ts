@@ -45,7 +45,7 @@ export function addedElevatedScopes(current: string[], next: string[]): string[]
 /** The in-app admin alerts (ADR 0302): a session user needs it to see and mark alerts. */
 export const ALERTS_PERMISSION = 'alerts:view';
 
-/** Setting the tenant's token policy (ADR 0119): a session user needs it. */
+/** Setting the tenant's token policy (ADR 0120): a session user needs it. */
 export const TOKEN_POLICY_PERMISSION = 'tokens:govern';
 
 /** Permissions the web app needs that no token scope grants (session-only routes). */

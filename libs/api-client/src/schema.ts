@@ -239,6 +239,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/token-policy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organisation's token policy
+     * @description Any valid token, or a web session.
+     */
+    get: operations['getTokenPolicy'];
+    /**
+     * Replace the organisation's token policy; answers how many active tokens break it (flagged, not changed)
+     * @description Web session only: tokens get 403.
+     */
+    put: operations['putTokenPolicy'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/credentials/revoke': {
     parameters: {
       query?: never;
@@ -1013,6 +1037,8 @@ export interface components {
         created_at: string;
         /** Format: date-time */
         updated_at: string;
+        /** @description The rules of the organisation's token policy the token breaks today (ADR 0120) */
+        policy_violations: ('max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist')[];
       }[];
       current_page: number;
       last_page: number;
@@ -1064,6 +1090,8 @@ export interface components {
         created_at: string;
         /** Format: date-time */
         updated_at: string;
+        /** @description The rules of the organisation's token policy the token breaks today (ADR 0120) */
+        policy_violations: ('max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist')[];
         /** @description <id>|<secret> */
         token: string;
       };
@@ -1128,6 +1156,8 @@ export interface components {
         created_at: string;
         /** Format: date-time */
         updated_at: string;
+        /** @description The rules of the organisation's token policy the token breaks today (ADR 0120) */
+        policy_violations: ('max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist')[];
       };
     };
     PatchPersonalAccessTokensByIdRequest: {
@@ -1190,6 +1220,8 @@ export interface components {
         created_at: string;
         /** Format: date-time */
         updated_at: string;
+        /** @description The rules of the organisation's token policy the token breaks today (ADR 0120) */
+        policy_violations: ('max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist')[];
         /** @description <id>|<secret> */
         token: string;
       };
@@ -1273,6 +1305,96 @@ export interface components {
           errors: number;
         }[];
       };
+    };
+    GetTokenPolicyResponse: {
+      data: {
+        max_lifetime_days: number | null;
+        allow_no_expiry: boolean;
+        member_scopes:
+          | (
+              | 'orders:read'
+              | 'orders:write'
+              | 'products:read'
+              | 'products:write'
+              | 'inventory:read'
+              | 'inventory:write'
+              | 'customers:read'
+              | 'customers:write'
+              | 'suppliers:read'
+              | 'suppliers:write'
+              | 'purchase-orders:read'
+              | 'purchase-orders:write'
+              | 'warehouses:read'
+              | 'reports:read'
+              | 'webhooks:manage'
+              | 'webhooks:read'
+            )[]
+          | null;
+        require_ip_allowlist: boolean;
+        /** Format: date-time */
+        updated_at: string | null;
+        updated_by: number | null;
+      };
+    };
+    PutTokenPolicyResponse: {
+      data: {
+        max_lifetime_days: number | null;
+        allow_no_expiry: boolean;
+        member_scopes:
+          | (
+              | 'orders:read'
+              | 'orders:write'
+              | 'products:read'
+              | 'products:write'
+              | 'inventory:read'
+              | 'inventory:write'
+              | 'customers:read'
+              | 'customers:write'
+              | 'suppliers:read'
+              | 'suppliers:write'
+              | 'purchase-orders:read'
+              | 'purchase-orders:write'
+              | 'warehouses:read'
+              | 'reports:read'
+              | 'webhooks:manage'
+              | 'webhooks:read'
+            )[]
+          | null;
+        require_ip_allowlist: boolean;
+        /** Format: date-time */
+        updated_at: string | null;
+        updated_by: number | null;
+        tokens_breaking: number;
+      };
+    };
+    PutTokenPolicyRequest: {
+      /** @description Days a token may live from when it is made or regenerated, 1 to 3650; null: no bound */
+      max_lifetime_days?: number | null;
+      /** @description Whether a token may never expire (false while max_lifetime_days is set) */
+      allow_no_expiry?: boolean;
+      /** @description The scopes a member (not an owner) may grant; null: any scope */
+      member_scopes?:
+        | (
+            | 'orders:read'
+            | 'orders:write'
+            | 'products:read'
+            | 'products:write'
+            | 'inventory:read'
+            | 'inventory:write'
+            | 'customers:read'
+            | 'customers:write'
+            | 'suppliers:read'
+            | 'suppliers:write'
+            | 'purchase-orders:read'
+            | 'purchase-orders:write'
+            | 'warehouses:read'
+            | 'reports:read'
+            | 'webhooks:manage'
+            | 'webhooks:read'
+          )[]
+        | null;
+      /** @description Whether every token needs an IP allowlist */
+      require_ip_allowlist?: boolean;
     };
     PostCredentialsRevokeResponse: {
       message: string;
@@ -2926,6 +3048,75 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTokenPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetTokenPolicyResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  putTokenPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PutTokenPolicyRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PutTokenPolicyResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];

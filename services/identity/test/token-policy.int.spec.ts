@@ -4,7 +4,7 @@ import { as, startIdentity, type IdentityUnderTest } from './harness.js';
 
 const DAY_MS = 86_400_000;
 
-/** A tenant's token policy through the real service (ADR 0119): enforced, flagged, per tenant. */
+/** A tenant's token policy through the real service (ADR 0120): enforced, flagged, per tenant. */
 describe('the token policy', () => {
   let identity: IdentityUnderTest;
   let tenantId: string;

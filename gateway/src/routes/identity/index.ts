@@ -3,6 +3,7 @@ import type { IdentityRouteDeps } from './deps.js';
 import { leakedTokenRoutes } from './leaked-tokens.js';
 import { sessionRoutes } from './session.js';
 import { tenantRoutes } from './tenant.js';
+import { tokenPolicyRoutes } from './token-policy.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './user.js';
 
@@ -14,5 +15,6 @@ export async function identityRoutes(app: FastifyInstance, deps: IdentityRouteDe
   await userRoutes(app, deps);
   await tenantRoutes(app);
   await tokenRoutes(app, deps);
+  await tokenPolicyRoutes(app, deps);
   await leakedTokenRoutes(app, deps);
 }

@@ -25,6 +25,7 @@ export function presentToken(token: Token) {
     last_used_at: isoOrNull(token.last_used_at),
     created_at: isoOrNull(token.created_at),
     updated_at: isoOrNull(token.updated_at),
+    policy_violations: token.policy_violations,
   };
 }
 

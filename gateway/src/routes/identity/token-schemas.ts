@@ -13,6 +13,11 @@ const tokenFields = {
   last_used_at: 'date-time?',
   created_at: 'date-time',
   updated_at: 'date-time',
+  policy_violations: {
+    type: 'array',
+    items: { type: 'string', enum: ['max_lifetime', 'no_expiry', 'member_scopes', 'ip_allowlist'] },
+    description: "The rules of the organisation's token policy the token breaks today (ADR 0120)",
+  },
 } as const;
 export const TOKEN_ROW = row(tokenFields);
 const tags = ['Personal access tokens'];

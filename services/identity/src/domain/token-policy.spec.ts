@@ -13,7 +13,7 @@ const TOKEN = {
 const rules = (policy: TokenPolicy, token = TOKEN) =>
   policyBreaches(policy, token, NOW).map((breach) => breach.rule);
 
-describe('policyBreaches (ADR 0119)', () => {
+describe('policyBreaches (ADR 0120)', () => {
   it('finds nothing under the open policy, whatever the token', () => {
     expect(rules(OPEN_POLICY, { ...TOKEN, expires_at: null, scopes: ['webhooks:manage'] })).toEqual(
       [],

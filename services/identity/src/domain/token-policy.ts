@@ -1,7 +1,7 @@
 import { isKnownScope } from '@inventory/access';
 import type { Violations } from './validation.js';
 
-/** What a tenant allows its users' personal access tokens (ADR 0119). */
+/** What a tenant allows its users' personal access tokens (ADR 0120). */
 export interface TokenPolicy {
   /** No token may expire later than this many days after it is made or regenerated. */
   max_lifetime_days: number | null;

@@ -21,7 +21,7 @@ const schema = new Schema<TokenPolicyDocument>(
   { versionKey: false, collection: 'token_policies' },
 );
 
-/** One policy per tenant; a tenant without one has the open policy (ADR 0119). */
+/** One policy per tenant; a tenant without one has the open policy (ADR 0120). */
 export class TokenPolicyRepository extends TenantScopedRepository<TokenPolicyDocument> {
   constructor(connection: Connection) {
     super(connection.model<TokenPolicyDocument>('TokenPolicy', schema));

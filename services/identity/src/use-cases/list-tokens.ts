@@ -8,7 +8,7 @@ export class ListTokens {
     private readonly policies: TokenPolicies,
   ) {}
 
-  /** One page of the user's tokens, each with the policy rules it breaks today (ADR 0119). */
+  /** One page of the user's tokens, each with the policy rules it breaks today (ADR 0120). */
   async execute(
     tenantId: string,
     userId: number,

@@ -19,7 +19,7 @@ interface PolicyDeps {
 }
 
 /**
- * The tenant's token policy (ADR 0119): read by every user, replaced by those the gateway lets
+ * The tenant's token policy (ADR 0120): read by every user, replaced by those the gateway lets
  * (`tokens:govern`). Setting it changes no token: those that break it are counted and flagged.
  */
 export class TokenPolicies {

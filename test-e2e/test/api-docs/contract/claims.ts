@@ -23,6 +23,8 @@ export const IDENTITY_CLAIMS: Record<string, number[]> = {
   getPersonalAccessTokensByIdRequests: [200, ...GATED],
   getPersonalAccessTokensByIdUsage: [200, ...GATED],
   postPersonalAccessTokensByIdRegenerate: [200, 400, 413, 415, ...GATED],
+  getTokenPolicy: [200, ...GATED_NO_422],
+  putTokenPolicy: [200, 400, 413, 415, ...GATED],
   postCredentialsRevoke: [202, 400, 413, 415, 404, 422, 429, 503],
 };
 

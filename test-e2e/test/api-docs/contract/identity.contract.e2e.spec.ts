@@ -167,6 +167,29 @@ describe('contract: sign-in, user, two-factor, personal access tokens', { shuffl
     expect((await api.GET(`${TOKENS}/{id}/usage`, unknown)).response.status).toBe(404);
   });
 
+  it('token policy: 200 read and replaced, 422 for a contradictory one', async () => {
+    const api = c.session();
+    const open = await api.GET('/api/token-policy');
+    expect(open.data).toMatchObject({ data: { allow_no_expiry: true, max_lifetime_days: null } });
+    const strict = await api.PUT('/api/token-policy', {
+      body: { max_lifetime_days: 90, allow_no_expiry: false, member_scopes: null } as never,
+    });
+    expect(strict.data).toMatchObject({
+      data: { max_lifetime_days: 90, allow_no_expiry: false, tokens_breaking: expect.any(Number) },
+    });
+    const contradictory = await api.PUT('/api/token-policy', {
+      body: { max_lifetime_days: 90, allow_no_expiry: true } as never,
+    });
+    expect(contradictory.error).toMatchObject({
+      errors: { allow_no_expiry: [expect.any(String)] },
+    });
+    // Back to the open policy: the tokens the other checks make never expire.
+    const reopened = await api.PUT('/api/token-policy', { body: {} as never });
+    expect(reopened.data).toMatchObject({
+      data: { allow_no_expiry: true, max_lifetime_days: null },
+    });
+  });
+
   it('leak reports: 202 whatever was reported, 422 for a bad body, 429 once the address’s minute is spent', async () => {
     const anonymous = c.api({ token: undefined });
     const victim = await c.tokenFor({});

@@ -342,7 +342,7 @@ export interface RegenerateTokenResponse {
   plain_text_token: string;
 }
 
-/** What a tenant allows its users' personal access tokens (docs/decisions/0119). */
+/** What a tenant allows its users' personal access tokens (docs/decisions/0120). */
 export interface TokenPolicy {
   /**
    * No token may expire later than this many days from when it is made or regenerated; unset:
@@ -6568,7 +6568,7 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): RegenerateTokenResponse =>
       RegenerateTokenResponse.decode(value),
   },
-  /** The tenant's token policy (docs/decisions/0119): every user may read it. */
+  /** The tenant's token policy (docs/decisions/0120): every user may read it. */
   getTokenPolicy: {
     path: '/inventory.identity.v1.IdentityService/GetTokenPolicy' as const,
     requestStream: false as const,
@@ -6645,7 +6645,7 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * new expiry; the old secret stops working at once (docs/decisions/0116).
    */
   regenerateToken: handleUnaryCall<RegenerateTokenRequest, RegenerateTokenResponse>;
-  /** The tenant's token policy (docs/decisions/0119): every user may read it. */
+  /** The tenant's token policy (docs/decisions/0120): every user may read it. */
   getTokenPolicy: handleUnaryCall<GetTokenPolicyRequest, GetTokenPolicyResponse>;
   /**
    * Replaces the tenant's token policy (the gateway lets only a session user holding
@@ -6971,7 +6971,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RegenerateTokenResponse) => void,
   ): ClientUnaryCall;
-  /** The tenant's token policy (docs/decisions/0119): every user may read it. */
+  /** The tenant's token policy (docs/decisions/0120): every user may read it. */
   getTokenPolicy(
     request: GetTokenPolicyRequest,
     callback: (error: ServiceError | null, response: GetTokenPolicyResponse) => void,
