@@ -11,6 +11,10 @@ type RowOf<List extends { data: readonly unknown[] }> = List['data'][number];
 export type LoginAnswer = Schemas['PostAuthLoginResponse'];
 export type UserAnswer = Schemas['GetUserResponse'];
 export type CurrentUser = UserAnswer['data'];
+/** The organisation's token policy (ADR 0120), and what replacing it answers. */
+export type TokenPolicyAnswer = Schemas['GetTokenPolicyResponse'];
+export type TokenPolicy = TokenPolicyAnswer['data'];
+export type TokenPolicySaved = Schemas['PutTokenPolicyResponse']['data'];
 /** The tenant of the address: its name for the header. */
 export type TenantAnswer = Schemas['GetTenantResponse'];
 export type TwoFactorSetupAnswer = Schemas['PostUserTwoFactorResponse'];

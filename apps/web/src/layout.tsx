@@ -103,7 +103,9 @@ export function Layout() {
         </nav>
         <div class="account">
           <AlertsBell />
-          <span class="who">{user.email}</span>
+          <span class="who" title={user.email}>
+            {user.email}
+          </span>
           <button type="button" onClick={signOut}>
             Sign out
           </button>

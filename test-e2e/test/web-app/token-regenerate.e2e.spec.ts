@@ -4,44 +4,93 @@ import { screenshot } from '../../src/fixtures/browser.js';
 import type { TenantFixture } from '../../src/fixtures/tenants.js';
 import { BROWSER_TEST_MS, signIn, useWebApp, type WebSystem } from './web-harness.js';
 
-/** The tokens page's Regenerate: a new secret shown once, the old one refused at once. */
-describe('the web app in Chromium: regenerating a token', () => {
-  let web: WebSystem;
-  let owner: TenantFixture;
-  let page: Page;
-  useWebApp({ slug: 'webapp-regenerate' }, (app) => ({ web, owner, page } = app));
+/**
+ * The tokens page's Regenerate (a new secret shown once, the old one refused at once) and the
+ * organisation's token policy above the list (ADR 0120).
+ */
+describe(
+  'the web app in Chromium: regenerating a token, the token policy',
+  { shuffle: false },
+  () => {
+    let web: WebSystem;
+    let owner: TenantFixture;
+    let page: Page;
+    useWebApp({ slug: 'webapp-regenerate' }, (app) => ({ web, owner, page } = app));
 
-  it(
-    'regenerates the fixture token with a new expiry; the old secret gets 401, the new one works',
-    async () => {
-      await signIn(page, web.origin(owner.host), {
-        email: owner.user.email,
-        password: owner.password,
-      });
-      await page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'Access tokens' })
-        .click();
-      const row = page.locator(`tr[data-token-id="${owner.tokenId}"]`);
-      await row.getByText('never expires').waitFor();
-      await row.getByRole('button', { name: 'Regenerate' }).click();
-      const form = page.getByRole('form', { name: 'Regenerate token' });
-      await form.getByText('stops working at once', { exact: false }).waitFor();
-      await form.getByLabel('New expiration').selectOption('7');
-      await screenshot(page, 'token-regenerate-form');
-      await form.getByRole('button', { name: 'Regenerate token' }).click();
+    it(
+      'regenerates the fixture token with a new expiry; the old secret gets 401, the new one works',
+      async () => {
+        await signIn(page, web.origin(owner.host), {
+          email: owner.user.email,
+          password: owner.password,
+        });
+        await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: 'Access tokens' })
+          .click();
+        const row = page.locator(`tr[data-token-id="${owner.tokenId}"]`);
+        await row.getByText('never expires').waitFor();
+        await row.getByRole('button', { name: 'Regenerate' }).click();
+        const form = page.getByRole('form', { name: 'Regenerate token' });
+        await form.getByText('stops working at once', { exact: false }).waitFor();
+        await form.getByLabel('New expiration').selectOption('7');
+        await screenshot(page, 'token-regenerate-form');
+        await form.getByRole('button', { name: 'Regenerate token' }).click();
 
-      const plain = await page.getByTestId('new-token').inputValue();
-      expect(plain.startsWith(`${owner.tokenId}|`)).toBe(true);
-      expect(plain).not.toBe(owner.token);
-      await page.getByText('the previous token no longer works', { exact: false }).waitFor();
-      await screenshot(page, 'token-regenerated');
-      await page.getByRole('button', { name: 'I have saved it' }).click();
-      await row.getByText(/expires in [67] days/).waitFor();
+        const plain = await page.getByTestId('new-token').inputValue();
+        expect(plain.startsWith(`${owner.tokenId}|`)).toBe(true);
+        expect(plain).not.toBe(owner.token);
+        await page.getByText('the previous token no longer works', { exact: false }).waitFor();
+        await screenshot(page, 'token-regenerated');
+        await page.getByRole('button', { name: 'I have saved it' }).click();
+        await row.getByText(/expires in [67] days/).waitFor();
 
-      expect((await owner.request('GET', '/api/user')).status).toBe(401);
-      expect((await owner.withToken(plain)('GET', '/api/user')).status).toBe(200);
-    },
-    BROWSER_TEST_MS,
-  );
-});
+        expect((await owner.request('GET', '/api/user')).status).toBe(401);
+        expect((await owner.withToken(plain)('GET', '/api/user')).status).toBe(200);
+      },
+      BROWSER_TEST_MS,
+    );
+
+    it(
+      'sets a token policy: the token breaking it is flagged, a token outside it refused, then lifted',
+      async () => {
+        const rules = page.getByTestId('policy-rules');
+        await expect.poll(() => rules.textContent()).toContain('No organisation rules');
+        await page.getByRole('button', { name: 'Edit policy' }).click();
+        const form = page.getByRole('form', { name: 'Token policy' });
+        await form.getByLabel('Maximum lifetime (days)').fill('30');
+        await form.getByLabel('Require an IP allowlist on every token').check();
+        await form.getByRole('button', { name: 'Save policy' }).click();
+        await page.getByText(/^Saved\. 1 active token breaks it/).waitFor();
+        await expect.poll(() => rules.textContent()).toContain('Tokens expire within 30 days.');
+        const row = page.locator(`tr[data-token-id="${owner.tokenId}"]`);
+        await expect
+          .poll(() => row.getByTestId('policy-breach').textContent())
+          .toBe('Breaks the policy: needs an IP allowlist');
+        await screenshot(page, 'token-policy-flagged');
+
+        await page.getByRole('button', { name: 'New token' }).click();
+        const create = page.getByRole('form', { name: 'New token' });
+        await create.getByLabel('Name').fill('outside the policy');
+        await create.getByLabel('Expiration').selectOption('never');
+        await create.getByRole('button', { name: 'Create token' }).click();
+        await create
+          .getByText("Your organisation's token policy requires an expiry, at most 30 days away.")
+          .waitFor();
+        await create
+          .getByText("Your organisation's token policy requires an IP allowlist.")
+          .waitFor();
+        await create.getByRole('button', { name: 'Cancel' }).click();
+
+        await page.getByRole('button', { name: 'Edit policy' }).click();
+        await form.getByLabel('Maximum lifetime (days)').fill('');
+        await form.getByLabel('Allow tokens that never expire').check();
+        await form.getByLabel('Require an IP allowlist on every token').uncheck();
+        await form.getByRole('button', { name: 'Save policy' }).click();
+        await page.getByText('Saved. Every active token keeps to it.').waitFor();
+        await expect.poll(() => row.getByTestId('policy-breach').count()).toBe(0);
+      },
+      BROWSER_TEST_MS,
+    );
+  },
+);

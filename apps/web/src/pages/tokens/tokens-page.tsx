@@ -11,6 +11,7 @@ import { TokenForm } from './token-form.js';
 import { expiryBadge } from './scopes.js';
 import { NewTokenSecret } from './new-token-secret.js';
 import { RegenerateForm } from './regenerate-form.js';
+import { POLICY_RULE_LABELS, TokenPolicyPanel } from './token-policy-panel.js';
 
 /** "expires in 12 days" (the date on hover), "expired", "never expires". */
 export function ExpiryBadge(props: { expiresAt: string | null }) {
@@ -53,6 +54,7 @@ export function TokensPage() {
       <p class="crumbs">Settings › Developer</p>
       <h1>Personal access tokens</h1>
       <p>Tokens let scripts and integrations call the API as you. Treat them like passwords.</p>
+      <TokenPolicyPanel onSaved={tokens.reload} />
       {notice && (
         <p class="notice" role="status">
           {notice}
@@ -131,6 +133,14 @@ export function TokensPage() {
                       <tr key={token.id} data-token-id={token.id}>
                         <td data-label="Name">
                           <Link to={`/settings/developer/tokens/${token.id}`}>{token.name}</Link>
+                          {token.policy_violations.length > 0 && (
+                            <span class="badge policy-breach" data-testid="policy-breach">
+                              Breaks the policy:{' '}
+                              {token.policy_violations
+                                .map((rule) => POLICY_RULE_LABELS[rule] ?? rule)
+                                .join('; ')}
+                            </span>
+                          )}
                         </td>
                         <td data-label="Scopes">
                           {token.scopes.length ? [...token.scopes].sort().join(', ') : 'none'}
