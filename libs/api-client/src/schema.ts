@@ -1038,7 +1038,9 @@ export interface components {
         /** Format: date-time */
         updated_at: string;
         /** @description The rules of the organisation's token policy the token breaks today (ADR 0120) */
-        policy_violations: ('max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist')[];
+        policy_violations: (
+          'max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist' | 'unused'
+        )[];
       }[];
       current_page: number;
       last_page: number;
@@ -1091,7 +1093,9 @@ export interface components {
         /** Format: date-time */
         updated_at: string;
         /** @description The rules of the organisation's token policy the token breaks today (ADR 0120) */
-        policy_violations: ('max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist')[];
+        policy_violations: (
+          'max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist' | 'unused'
+        )[];
         /** @description <id>|<secret> */
         token: string;
       };
@@ -1157,7 +1161,9 @@ export interface components {
         /** Format: date-time */
         updated_at: string;
         /** @description The rules of the organisation's token policy the token breaks today (ADR 0120) */
-        policy_violations: ('max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist')[];
+        policy_violations: (
+          'max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist' | 'unused'
+        )[];
       };
     };
     PatchPersonalAccessTokensByIdRequest: {
@@ -1221,7 +1227,9 @@ export interface components {
         /** Format: date-time */
         updated_at: string;
         /** @description The rules of the organisation's token policy the token breaks today (ADR 0120) */
-        policy_violations: ('max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist')[];
+        policy_violations: (
+          'max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist' | 'unused'
+        )[];
         /** @description <id>|<secret> */
         token: string;
       };
@@ -1331,6 +1339,7 @@ export interface components {
             )[]
           | null;
         require_ip_allowlist: boolean;
+        flag_unused_after_days: number | null;
         /** Format: date-time */
         updated_at: string | null;
         updated_by: number | null;
@@ -1361,6 +1370,7 @@ export interface components {
             )[]
           | null;
         require_ip_allowlist: boolean;
+        flag_unused_after_days: number | null;
         /** Format: date-time */
         updated_at: string | null;
         updated_by: number | null;
@@ -1395,6 +1405,8 @@ export interface components {
         | null;
       /** @description Whether every token needs an IP allowlist */
       require_ip_allowlist?: boolean;
+      /** @description Flag tokens unused for longer than this many days, 1 to 365; null: never */
+      flag_unused_after_days?: number | null;
     };
     PostCredentialsRevokeResponse: {
       message: string;

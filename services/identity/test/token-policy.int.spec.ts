@@ -1,4 +1,4 @@
-import { describeCallError } from '@inventory/platform';
+import { connectMongo, describeCallError } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, startIdentity, type IdentityUnderTest } from './harness.js';
 
@@ -245,5 +245,51 @@ describe('the token policy', () => {
     );
     expect(made.token!.expires_at).toBeUndefined();
     expect(made.token!.policy_violations).toEqual([]);
+  });
+
+  it('flags a token unused for longer than the policy says, for review: still listed, still working', async () => {
+    const made = await as(tenantId, memberId, () =>
+      call().createToken({
+        name: 'idle',
+        scopes: ['orders:read'],
+        expires_at: new Date(Date.now() + 20 * DAY_MS),
+        ip_allowlist: ['10.0.0.0/8'],
+        input_violations: [],
+      }),
+    );
+    // Its creation and last use moved 100 days back, as if it had sat idle since.
+    const connection = await connectMongo(identity.infra.mongoUrl, identity.dbName);
+    try {
+      const longAgo = new Date(Date.now() - 100 * DAY_MS);
+      await connection
+        .collection('personal_access_tokens')
+        .updateOne(
+          { tenant_id: tenantId, id: made.token!.id },
+          { $set: { created_at: longAgo, last_used_at: longAgo } },
+        );
+    } finally {
+      await connection.close();
+    }
+    const flags = async () =>
+      (
+        await as(tenantId, memberId, () => call().listTokens({ page: 1, per_page: 10 }))
+      ).tokens.find((token) => token.id === made.token!.id)!.policy_violations;
+    expect(await flags()).toEqual([]);
+    const set = await as(tenantId, ownerId, () =>
+      call().setTokenPolicy({
+        policy: {
+          max_lifetime_days: 30,
+          allow_no_expiry: false,
+          restrict_member_scopes: true,
+          member_scopes: ['orders:read'],
+          require_ip_allowlist: true,
+          flag_unused_after_days: 90,
+          updated_by: 0,
+        },
+        input_violations: [],
+      }),
+    );
+    expect(set.policy!.flag_unused_after_days).toBe(90);
+    expect(await flags()).toEqual(['unused']);
   });
 });

@@ -25,6 +25,9 @@ const POLICY_BODY = body({
   require_ip_allowlist: documented(field.boolean(), {
     description: 'Whether every token needs an IP allowlist',
   }),
+  flag_unused_after_days: documented(field.integer({ int32: true }), {
+    description: 'Flag tokens unused for longer than this many days, 1 to 365; null: never',
+  }),
 });
 
 const POLICY_FIELDS = {
@@ -32,6 +35,7 @@ const POLICY_FIELDS = {
   allow_no_expiry: 'boolean',
   member_scopes: { type: ['array', 'null'], items: { type: 'string', enum: SCOPES } },
   require_ip_allowlist: 'boolean',
+  flag_unused_after_days: { type: ['integer', 'null'] },
   updated_at: 'date-time?',
   updated_by: { type: ['integer', 'null'] },
 } as const;
@@ -54,6 +58,7 @@ function presentPolicy(policy: TokenPolicy | undefined) {
     allow_no_expiry: policy?.allow_no_expiry ?? true,
     member_scopes: policy?.restrict_member_scopes ? policy.member_scopes : null,
     require_ip_allowlist: policy?.require_ip_allowlist ?? false,
+    flag_unused_after_days: policy?.flag_unused_after_days ?? null,
     updated_at: isoOrNull(policy?.updated_at),
     updated_by: policy?.updated_by || null,
   };
@@ -104,6 +109,7 @@ export async function tokenPolicyRoutes(
           restrict_member_scopes: Array.isArray(given.member_scopes),
           member_scopes: given.member_scopes ?? [],
           require_ip_allowlist: given.require_ip_allowlist ?? false,
+          flag_unused_after_days: given.flag_unused_after_days ?? undefined,
           updated_by: 0,
         },
         input_violations: violationsOf(input.errors),

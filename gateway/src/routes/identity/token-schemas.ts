@@ -15,7 +15,10 @@ const tokenFields = {
   updated_at: 'date-time',
   policy_violations: {
     type: 'array',
-    items: { type: 'string', enum: ['max_lifetime', 'no_expiry', 'member_scopes', 'ip_allowlist'] },
+    items: {
+      type: 'string',
+      enum: ['max_lifetime', 'no_expiry', 'member_scopes', 'ip_allowlist', 'unused'],
+    },
     description: "The rules of the organisation's token policy the token breaks today (ADR 0120)",
   },
 } as const;

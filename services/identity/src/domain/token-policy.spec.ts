@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkPolicy, OPEN_POLICY, policyBreaches, type TokenPolicy } from './token-policy.js';
+import {
+  checkPolicy,
+  isUnused,
+  OPEN_POLICY,
+  policyBreaches,
+  type TokenPolicy,
+} from './token-policy.js';
 import { Violations } from './validation.js';
 
 const NOW = new Date('2026-11-29T12:00:00Z');
@@ -74,6 +80,7 @@ describe('policyBreaches (ADR 0120)', () => {
       allow_no_expiry: false,
       member_scopes: [],
       require_ip_allowlist: true,
+      flag_unused_after_days: null,
     };
     expect(rules(policy)).toEqual(['max_lifetime', 'member_scopes', 'ip_allowlist']);
     expect(
@@ -111,5 +118,28 @@ describe('checkPolicy', () => {
       check({ ...OPEN_POLICY, member_scopes: ['orders:read', 'orders:read'] }).checked
         .member_scopes,
     ).toEqual(['orders:read']);
+  });
+});
+
+describe('isUnused', () => {
+  const policy = { ...OPEN_POLICY, flag_unused_after_days: 90 };
+  const made = inDays(-200);
+
+  it('counts from the last use, or from creation when never used; never under no setting', () => {
+    expect(isUnused(policy, { last_used_at: inDays(-90), created_at: made }, NOW)).toBe(false);
+    expect(isUnused(policy, { last_used_at: inDays(-91), created_at: made }, NOW)).toBe(true);
+    expect(isUnused(policy, { last_used_at: null, created_at: inDays(-10) }, NOW)).toBe(false);
+    expect(isUnused(policy, { last_used_at: null, created_at: made }, NOW)).toBe(true);
+    expect(isUnused(OPEN_POLICY, { last_used_at: null, created_at: made }, NOW)).toBe(false);
+  });
+
+  it('takes a setting of 1 to 365 days', () => {
+    for (const days of [0, 366, 2.5]) {
+      const violations = new Violations();
+      checkPolicy({ ...OPEN_POLICY, flag_unused_after_days: days }, violations);
+      expect(violations.list.map((violation) => violation.field)).toEqual([
+        'flag_unused_after_days',
+      ]);
+    }
   });
 });

@@ -10,6 +10,8 @@ export interface TokenPolicy {
   /** The scopes a member (not an owner) may grant; null: any scope. */
   member_scopes: string[] | null;
   require_ip_allowlist: boolean;
+  /** Tokens not used for longer than this are flagged `unused` (a review, not a refusal). */
+  flag_unused_after_days: number | null;
 }
 
 /** A tenant that never set a policy: the specification's rules alone. */
@@ -18,12 +20,29 @@ export const OPEN_POLICY: TokenPolicy = {
   allow_no_expiry: true,
   member_scopes: null,
   require_ip_allowlist: false,
+  flag_unused_after_days: null,
 };
+
+export const MAX_UNUSED_DAYS = 365;
+
+/**
+ * Whether a token has gone unused for longer than the policy allows: since its last use, or
+ * since it was made when it never was. A flag for review, never a refusal.
+ */
+export function isUnused(
+  policy: TokenPolicy,
+  token: { last_used_at: Date | null; created_at: Date },
+  now: Date,
+): boolean {
+  if (policy.flag_unused_after_days === null) return false;
+  const since = (token.last_used_at ?? token.created_at).getTime();
+  return now.getTime() - since > policy.flag_unused_after_days * DAY_MS;
+}
 
 export const MAX_POLICY_LIFETIME_DAYS = 3650;
 const DAY_MS = 86_400_000;
 
-export type PolicyRule = 'max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist';
+export type PolicyRule = 'max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist' | 'unused';
 
 /** What a token is judged on: its settings after the change, and who holds it. */
 export interface TokenUnderPolicy {
@@ -103,6 +122,12 @@ export function checkPolicy(policy: TokenPolicy, violations: Violations): TokenP
     violations.add(
       'allow_no_expiry',
       'A token cannot be allowed to never expire while the policy sets a maximum lifetime.',
+    );
+  const unused = policy.flag_unused_after_days;
+  if (unused !== null && (!Number.isInteger(unused) || unused < 1 || unused > MAX_UNUSED_DAYS))
+    violations.add(
+      'flag_unused_after_days',
+      `The flag unused after days field must be between 1 and ${MAX_UNUSED_DAYS}.`,
     );
   policy.member_scopes?.forEach((scope, index) => {
     if (!isKnownScope(scope))

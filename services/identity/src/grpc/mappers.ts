@@ -111,6 +111,7 @@ export function presentTokenPolicy(
     restrict_member_scopes: policy.member_scopes !== null,
     member_scopes: policy.member_scopes ?? [],
     require_ip_allowlist: policy.require_ip_allowlist,
+    flag_unused_after_days: policy.flag_unused_after_days ?? undefined,
     updated_at: policy.updated_at,
     updated_by: policy.updated_by ?? 0,
   };
@@ -122,5 +123,6 @@ export function tokenPolicyOf(message: TokenPolicyMessage | undefined): TokenPol
     allow_no_expiry: message?.allow_no_expiry ?? false,
     member_scopes: message?.restrict_member_scopes ? message.member_scopes : null,
     require_ip_allowlist: message?.require_ip_allowlist ?? false,
+    flag_unused_after_days: message?.flag_unused_after_days ?? null,
   };
 }

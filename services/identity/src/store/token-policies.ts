@@ -15,6 +15,7 @@ const schema = new Schema<TokenPolicyDocument>(
     allow_no_expiry: { type: Boolean, required: true },
     member_scopes: { type: [String], default: null },
     require_ip_allowlist: { type: Boolean, required: true },
+    flag_unused_after_days: { type: Number, default: null },
     updated_at: { type: Date, required: true },
     updated_by: { type: Number, required: true },
   },
@@ -35,6 +36,7 @@ export class TokenPolicyRepository extends TenantScopedRepository<TokenPolicyDoc
       allow_no_expiry: stored.allow_no_expiry,
       member_scopes: stored.member_scopes ?? null,
       require_ip_allowlist: stored.require_ip_allowlist,
+      flag_unused_after_days: stored.flag_unused_after_days ?? null,
       updated_at: stored.updated_at,
       updated_by: stored.updated_by,
     };
@@ -50,6 +52,7 @@ export class TokenPolicyRepository extends TenantScopedRepository<TokenPolicyDoc
           allow_no_expiry: policy.allow_no_expiry,
           member_scopes: policy.member_scopes,
           require_ip_allowlist: policy.require_ip_allowlist,
+          flag_unused_after_days: policy.flag_unused_after_days,
           updated_at: now,
           updated_by: userId,
         },

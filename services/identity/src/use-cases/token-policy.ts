@@ -1,6 +1,7 @@
 import { validationFailed, type FieldViolation } from '@inventory/platform';
 import {
   checkPolicy,
+  isUnused,
   policyBreaches,
   type PolicyBreach,
   type PolicyRule,
@@ -20,7 +21,8 @@ interface PolicyDeps {
 
 /**
  * The tenant's token policy (ADR 0120): read by every user, replaced by those the gateway lets
- * (`tokens:govern`). Setting it changes no token: those that break it are counted and flagged.
+ * (`tokens:govern`). Setting it changes no token: those that break it are counted and flagged,
+ * and those unused for longer than it says are flagged `unused` for review.
  */
 export class TokenPolicies {
   constructor(private readonly deps: PolicyDeps) {}
@@ -84,7 +86,10 @@ export class TokenPolicies {
     return new Map(
       tokens.map((token) => [
         token.id,
-        policyBreaches(policy, underPolicy(token, owners), now).map((breach) => breach.rule),
+        [
+          ...policyBreaches(policy, underPolicy(token, owners), now).map((breach) => breach.rule),
+          ...(isUnused(policy, token, now) ? (['unused'] as const) : []),
+        ],
       ]),
     );
   }

@@ -13,6 +13,7 @@ export const POLICY_RULE_LABELS: Record<string, string> = {
   no_expiry: 'must expire',
   member_scopes: 'has scopes members may not grant',
   ip_allowlist: 'needs an IP allowlist',
+  unused: 'not used for a long time: still needed?',
 };
 
 /** The policy in a sentence or three: what a person creating a token must keep to. */
@@ -28,10 +29,18 @@ export function policySummary(policy: TokenPolicy): string[] {
         : 'Members may grant no scope.',
     );
   if (policy.require_ip_allowlist) rules.push('Every token needs an IP allowlist.');
+  if (policy.flag_unused_after_days !== null)
+    rules.push(`Tokens unused for ${policy.flag_unused_after_days} days are flagged for review.`);
   return rules;
 }
 
-const FIELDS = ['max_lifetime_days', 'allow_no_expiry', 'member_scopes', 'require_ip_allowlist'];
+const FIELDS = [
+  'max_lifetime_days',
+  'allow_no_expiry',
+  'member_scopes',
+  'require_ip_allowlist',
+  'flag_unused_after_days',
+];
 
 /**
  * The organisation's token policy above the tokens list: everyone sees it; a user holding
@@ -104,6 +113,9 @@ function PolicyForm(props: {
   const [restrict, setRestrict] = useState(props.policy.member_scopes !== null);
   const [memberScopes, setMemberScopes] = useState<string[]>(props.policy.member_scopes ?? []);
   const [allowlist, setAllowlist] = useState(props.policy.require_ip_allowlist);
+  const [unusedDays, setUnusedDays] = useState(
+    props.policy.flag_unused_after_days?.toString() ?? '',
+  );
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const bounded = days.trim() !== '';
@@ -118,6 +130,7 @@ function PolicyForm(props: {
         allow_no_expiry: bounded ? false : allowNever,
         member_scopes: restrict ? memberScopes : null,
         require_ip_allowlist: allowlist,
+        flag_unused_after_days: unusedDays.trim() === '' ? null : Number(unusedDays),
       });
       props.onSaved(answer.data);
     } catch (caught) {
@@ -161,6 +174,23 @@ function PolicyForm(props: {
         />
         Require an IP allowlist on every token
       </label>
+      <div class="field">
+        <label for="policy-unused">Flag tokens unused for (days)</label>
+        <input
+          id="policy-unused"
+          inputMode="numeric"
+          value={unusedDays}
+          aria-describedby="policy-unused-hint policy-unused-error"
+          onInput={(event) => setUnusedDays((event.target as HTMLInputElement).value)}
+        />
+        <p class="hint" id="policy-unused-hint">
+          Empty: never. Flagged tokens keep working; their owners see the flag.
+        </p>
+        <FieldError
+          id="policy-unused-error"
+          messages={messagesFor(errors, 'flag_unused_after_days')}
+        />
+      </div>
       <fieldset>
         <legend>
           <label class="check">

@@ -172,7 +172,8 @@ export interface Token {
   updated_at?: Date | undefined;
   /**
    * The rules of the tenant's token policy this token breaks today (a policy tightened after it
-   * was made): `max_lifetime`, `no_expiry`, `member_scopes`, `ip_allowlist`. Empty when none.
+   * was made): `max_lifetime`, `no_expiry`, `member_scopes`, `ip_allowlist`, and `unused` (not
+   * used for longer than the policy's `flag_unused_after_days`). Empty when none.
    */
   policy_violations: string[];
 }
@@ -362,6 +363,11 @@ export interface TokenPolicy {
   updated_at?: Date | undefined;
   /** The user who last set it; 0 when never set (the open default). */
   updated_by: number;
+  /**
+   * Tokens not used for more than this many days (since their last use, or their creation) are
+   * flagged `unused`; unset: never.
+   */
+  flag_unused_after_days?: number | undefined;
 }
 
 export interface GetTokenPolicyRequest {}
@@ -5793,6 +5799,7 @@ function createBaseTokenPolicy(): TokenPolicy {
     require_ip_allowlist: false,
     updated_at: undefined,
     updated_by: 0,
+    flag_unused_after_days: undefined,
   };
 }
 
@@ -5818,6 +5825,9 @@ export const TokenPolicy: MessageFns<TokenPolicy> = {
     }
     if (message.updated_by !== 0) {
       writer.uint32(56).int64(message.updated_by);
+    }
+    if (message.flag_unused_after_days !== undefined) {
+      writer.uint32(64).int32(message.flag_unused_after_days);
     }
     return writer;
   },
@@ -5891,6 +5901,14 @@ export const TokenPolicy: MessageFns<TokenPolicy> = {
             message.updated_by = longToNumber(reader.int64());
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.flag_unused_after_days = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5940,6 +5958,11 @@ export const TokenPolicy: MessageFns<TokenPolicy> = {
         : isSet(object.updated_by)
           ? globalThis.Number(object.updated_by)
           : 0,
+      flag_unused_after_days: isSet(object.flagUnusedAfterDays)
+        ? globalThis.Number(object.flagUnusedAfterDays)
+        : isSet(object.flag_unused_after_days)
+          ? globalThis.Number(object.flag_unused_after_days)
+          : undefined,
     };
   },
 
@@ -5966,6 +5989,9 @@ export const TokenPolicy: MessageFns<TokenPolicy> = {
     if (message.updated_by !== 0) {
       obj.updatedBy = Math.round(message.updated_by);
     }
+    if (message.flag_unused_after_days !== undefined) {
+      obj.flagUnusedAfterDays = Math.round(message.flag_unused_after_days);
+    }
     return obj;
   },
 
@@ -5981,6 +6007,7 @@ export const TokenPolicy: MessageFns<TokenPolicy> = {
     message.require_ip_allowlist = object.require_ip_allowlist ?? false;
     message.updated_at = object.updated_at ?? undefined;
     message.updated_by = object.updated_by ?? 0;
+    message.flag_unused_after_days = object.flag_unused_after_days ?? undefined;
     return message;
   },
 };
