@@ -8,7 +8,7 @@ import { keepableCheckpoints } from '../domain/checkpoints.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { InstanceDocument } from '../store/instance-store.js';
 import type { TrackingRows } from '../store/tracking-rows.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 import { deliveryEffects } from './delivery-effects.js';
 
 export interface AppliedResult extends Omit<UpdateDecision, 'changes'> {

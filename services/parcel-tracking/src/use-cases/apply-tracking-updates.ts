@@ -3,7 +3,7 @@ import type { AppliedUpdate, AppliedUpdateStore } from '../store/applied-update-
 import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import { normalizeNumber, type TrackingRows } from '../store/tracking-rows.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 import type { ApplyTrackingUpdateInput } from './apply-tracking-update.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
 import { perItem, type BatchItem } from './batch-results.js';

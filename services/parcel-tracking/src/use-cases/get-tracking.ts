@@ -3,7 +3,7 @@ import type { CheckpointDocument, CheckpointStore } from '../store/checkpoint-st
 import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingRows } from '../store/tracking-rows.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 
 /**
  * One tracking row for a shipment's page: the instance's own, or one of the tenant's disconnected

@@ -3,7 +3,7 @@ import { notFound } from '@inventory/platform';
 import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingListQuery, TrackingRows } from '../store/tracking-rows.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 
 /**
  * One page of an instance's tracking rows, with the rows of the tenant's disconnected instances

@@ -3,7 +3,7 @@ import { groupByKey } from '../domain/key-ring.js';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import type { TrackingQueue } from '../store/tracking-queue.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 import type { WorkerOptions } from './register-pending.js';
 
 /** Not registered / already stopped: the provider no longer tracks it, which is the goal. */
