@@ -25,14 +25,13 @@ export interface AppliedResult extends Omit<UpdateDecision, 'changes'> {
  * crash finds them kept.
  */
 export async function applyProviderUpdate(
-  rows: TrackingRows,
-  checkpoints: CheckpointStore,
-  outbox: Outbox,
+  deps: { rows: TrackingRows; checkpoints: CheckpointStore; outbox: Outbox },
   instance: Pick<InstanceDocument, 'side_effects'>,
   first: TrackingDocument,
   update: ProviderUpdate,
   options: { now: Date; webhookEventId?: number; extra?: Record<string, unknown> },
 ): Promise<AppliedResult> {
+  const { rows, checkpoints, outbox } = deps;
   if (update.checkpoints?.length)
     await checkpoints.merge(
       first.tenant_id,

@@ -22,15 +22,17 @@ export interface ApplyTrackingUpdateInput {
  */
 export class ApplyTrackingUpdate {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly rows: TrackingRows,
-    private readonly checkpoints: CheckpointStore,
-    private readonly appliedUpdates: AppliedUpdateStore,
-    private readonly outbox: Outbox,
+    private readonly deps: {
+      instances: InstanceStore;
+      rows: TrackingRows;
+      checkpoints: CheckpointStore;
+      appliedUpdates: AppliedUpdateStore;
+      outbox: Outbox;
+    },
   ) {}
 
   async execute(input: ApplyTrackingUpdateInput): Promise<AppliedUpdate> {
-    const { instances, rows, appliedUpdates } = this;
+    const { instances, rows, appliedUpdates } = this.deps;
     const { tenantId, instanceId, webhookEventId, update } = input;
     if (!update.tracking_number.trim())
       throw validationFailed([{ field: 'update.tracking_number', description: 'is required' }]);
@@ -57,18 +59,10 @@ export class ApplyTrackingUpdate {
         status_to: row.delivery_status,
         tracking_id: row.id,
       });
-    const result = await applyProviderUpdate(
-      rows,
-      this.checkpoints,
-      this.outbox,
-      instance,
-      row,
-      update,
-      {
-        now: input.now ?? new Date(),
-        webhookEventId,
-      },
-    );
+    const result = await applyProviderUpdate(this.deps, instance, row, update, {
+      now: input.now ?? new Date(),
+      webhookEventId,
+    });
     return appliedUpdates.record(tenantId, {
       ...base,
       outcome: result.outcome,

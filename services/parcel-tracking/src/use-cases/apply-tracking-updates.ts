@@ -22,11 +22,13 @@ export type BatchUpdate = Omit<ApplyTrackingUpdateInput, 'tenantId' | 'now'>;
  */
 export class ApplyTrackingUpdates {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly rows: TrackingRows,
-    private readonly checkpoints: CheckpointStore,
-    private readonly appliedUpdates: AppliedUpdateStore,
-    private readonly outbox: Outbox,
+    private readonly deps: {
+      instances: InstanceStore;
+      rows: TrackingRows;
+      checkpoints: CheckpointStore;
+      appliedUpdates: AppliedUpdateStore;
+      outbox: Outbox;
+    },
   ) {}
 
   async execute(
@@ -34,7 +36,7 @@ export class ApplyTrackingUpdates {
     updates: BatchUpdate[],
     now = new Date(),
   ): Promise<Array<BatchItem<AppliedUpdate>>> {
-    const known = await this.appliedUpdates.findByIds(
+    const known = await this.deps.appliedUpdates.findByIds(
       tenantId,
       updates.map((update) => update.webhookEventId),
     );
@@ -43,7 +45,7 @@ export class ApplyTrackingUpdates {
       await Promise.all(
         instanceIds.map(
           async (id) =>
-            [id, await this.instances.findDirect(tenantId, id)] as [
+            [id, await this.deps.instances.findDirect(tenantId, id)] as [
               number,
               InstanceDocument | null,
             ],
@@ -58,7 +60,7 @@ export class ApplyTrackingUpdates {
             async (id) =>
               [
                 id,
-                await this.rows.forNumbers(
+                await this.deps.rows.forNumbers(
                   tenantId,
                   id,
                   updates
@@ -104,7 +106,7 @@ export class ApplyTrackingUpdates {
       return run;
     });
     const recorded = new Map(
-      (await this.appliedUpdates.recordMany(tenantId, fresh)).map((answer) => [
+      (await this.deps.appliedUpdates.recordMany(tenantId, fresh)).map((answer) => [
         answer.webhook_event_id,
         answer,
       ]),
@@ -144,18 +146,10 @@ export class ApplyTrackingUpdates {
           tracking_id: row.id,
         },
       };
-    const result = await applyProviderUpdate(
-      this.rows,
-      this.checkpoints,
-      this.outbox,
-      instance,
-      row,
-      update,
-      {
-        now,
-        webhookEventId,
-      },
-    );
+    const result = await applyProviderUpdate(this.deps, instance, row, update, {
+      now,
+      webhookEventId,
+    });
     return {
       answer: {
         ...base,
