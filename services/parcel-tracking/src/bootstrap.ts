@@ -284,12 +284,12 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       };
       if (config.TRACKING_WORKER_INTERVAL_MS > 0) {
         for (const [name, worker] of Object.entries(workers)) {
-          const loop = startWorkerLoop(
+          const loop = startWorkerLoop({
             name,
-            () => worker.runOnce(),
-            config.TRACKING_WORKER_INTERVAL_MS,
-            runtime.logger,
-          );
+            runOnce: () => worker.runOnce(),
+            intervalMs: config.TRACKING_WORKER_INTERVAL_MS,
+            logger: runtime.logger,
+          });
           runtime.onStop(() => loop.stop());
         }
       }
