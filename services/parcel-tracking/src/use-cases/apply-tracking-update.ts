@@ -14,6 +14,15 @@ export interface ApplyTrackingUpdateInput {
   now?: Date;
 }
 
+/** What applying a stored webhook's update needs, one at a time or many in one call. */
+export interface ApplyTrackingUpdateDeps {
+  instances: InstanceStore;
+  rows: TrackingRows;
+  checkpoints: CheckpointStore;
+  appliedUpdates: AppliedUpdateStore;
+  outbox: Outbox;
+}
+
 /**
  * One stored inbound webhook applied to its row (proto ApplyTrackingUpdate).
  * Idempotent by webhook event id: the first answer is stored and repeated; a
@@ -21,15 +30,7 @@ export interface ApplyTrackingUpdateInput {
  * by the row's `last_webhook_event_id`, so the retry answers `applied` again.
  */
 export class ApplyTrackingUpdate {
-  constructor(
-    private readonly deps: {
-      instances: InstanceStore;
-      rows: TrackingRows;
-      checkpoints: CheckpointStore;
-      appliedUpdates: AppliedUpdateStore;
-      outbox: Outbox;
-    },
-  ) {}
+  constructor(private readonly deps: ApplyTrackingUpdateDeps) {}
 
   async execute(input: ApplyTrackingUpdateInput): Promise<AppliedUpdate> {
     const { instances, rows, appliedUpdates } = this.deps;

@@ -1,10 +1,9 @@
-import { notFound, validationFailed, type Outbox } from '@inventory/platform';
-import type { AppliedUpdate, AppliedUpdateStore } from '../store/applied-update-store.js';
-import type { CheckpointStore } from '../store/checkpoint-store.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
-import { normalizeNumber, type TrackingRows } from '../store/tracking-rows.js';
+import { notFound, validationFailed } from '@inventory/platform';
+import type { AppliedUpdate } from '../store/applied-update-store.js';
+import type { InstanceDocument } from '../store/instance-store.js';
+import { normalizeNumber } from '../store/tracking-rows.js';
 import type { TrackingDocument } from '../store/tracking.js';
-import type { ApplyTrackingUpdateInput } from './apply-tracking-update.js';
+import type { ApplyTrackingUpdateDeps, ApplyTrackingUpdateInput } from './apply-tracking-update.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
 import { perItem, type BatchItem } from './batch-results.js';
 
@@ -21,15 +20,7 @@ export type BatchUpdate = Omit<ApplyTrackingUpdateInput, 'tenantId' | 'now'>;
  * `last_webhook_event_id` on the retry.
  */
 export class ApplyTrackingUpdates {
-  constructor(
-    private readonly deps: {
-      instances: InstanceStore;
-      rows: TrackingRows;
-      checkpoints: CheckpointStore;
-      appliedUpdates: AppliedUpdateStore;
-      outbox: Outbox;
-    },
-  ) {}
+  constructor(private readonly deps: ApplyTrackingUpdateDeps) {}
 
   async execute(
     tenantId: string,
