@@ -1,3 +1,8 @@
+import { forbiddenBody } from '../http/envelopes.js';
+import { HttpError } from '../http/http-error.js';
+import { assertPermission, assertTokenScope } from './grants.js';
+import type { AuthenticatedUser } from './types.js';
+
 /**
  * Route access: what each route module declares beside its method and path
  * (`declareRoutes`, http/routes.ts); the table built from those declarations is
@@ -61,4 +66,30 @@ export function ruleFor(
   if (!url) return undefined;
   // HEAD is served by the GET route and governed by its rule.
   return table[routeKey(method === 'HEAD' ? 'GET' : method, url)];
+}
+
+export const NOT_FOR_TOKENS = 'This endpoint is not available to API tokens.';
+
+/** A token's access to the route: not a session-only route, its scope, then its user's permission. */
+export function assertTokenAccess(
+  rule: RouteRule,
+  method: string,
+  scopes: readonly string[],
+  user: AuthenticatedUser,
+): void {
+  if (rule.access === 'session') throw new HttpError(403, forbiddenBody(NOT_FOR_TOKENS));
+  const scope = requiredScope(rule.access, method);
+  if (scope) assertTokenScope(scopes, scope);
+  const permission = rule.permission ?? scope;
+  if (permission) assertPermission(user, permission);
+}
+
+/** A session's access to the route: its user's permission, the one a token's scope would name. */
+export function assertSessionAccess(
+  rule: RouteRule,
+  method: string,
+  user: AuthenticatedUser,
+): void {
+  const permission = rule.permission ?? requiredScope(rule.access, method);
+  if (permission) assertPermission(user, permission);
 }

@@ -1,5 +1,8 @@
-import { TtlCache } from '@inventory/platform';
+import type { FastifyRequest } from 'fastify';
+import { currentContext, enterContext, TtlCache } from '@inventory/platform';
 import type { IdentityAdapter } from '../adapters/identity.js';
+import { notFoundBody } from '../http/envelopes.js';
+import { HttpError } from '../http/http-error.js';
 import type { ResolvedTenant } from './types.js';
 
 export interface TenancySettings {
@@ -45,6 +48,19 @@ export class TenantResolver {
     return rawHost ? (this.cache.peek(rawHost)?.value ?? undefined) : undefined;
   }
 
+  /**
+   * `next` with the host's tenant: at once when it is cached, so the caller makes no promise
+   * (ADR 0718), else once `resolve` has answered.
+   */
+  withTenant(
+    rawHost: string | undefined,
+    next: (tenant: ResolvedTenant | null) => Promise<void> | void,
+  ): Promise<void> | void {
+    const tenant = this.cached(rawHost);
+    if (tenant) return next(tenant);
+    return this.resolve(rawHost).then(next);
+  }
+
   async resolve(rawHost: string | undefined): Promise<ResolvedTenant | null> {
     const host = normaliseHost(rawHost);
     if (this.settings.loopbackTenantHost && LOOPBACK_HOSTS.has(host))
@@ -66,4 +82,16 @@ export class TenantResolver {
       base_url: baseUrlFor(host, this.settings.publicScheme, this.settings.publicPort),
     };
   }
+}
+
+/** The request is the tenant's from here on (handlers, logs, traces); an unknown host is a 404. */
+export function enterTenant(request: FastifyRequest, tenant: ResolvedTenant | null): void {
+  if (!tenant)
+    throw new HttpError(
+      404,
+      notFoundBody(`No tenant answers on ${request.hostname.slice(0, 253)}.`),
+    );
+  request.tenant = tenant;
+  const context = currentContext() ?? enterContext({ requestId: request.id });
+  context.tenantId = tenant.id;
 }

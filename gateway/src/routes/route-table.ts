@@ -15,7 +15,11 @@ import { TRACKINGS_ROUTES } from './parcel-tracking/trackings.js';
 import { WEBHOOK_LOG_ROUTES } from './parcel-tracking/webhooks.js';
 import { WEB_APP_ROUTES } from './web-app/routes.js';
 import { WEBHOOK_EVENT_TYPE_ROUTES } from './webhook-event-types/routes.js';
-import { WEBHOOK_SUBSCRIPTION_ROUTES } from './webhook-subscriptions/routes.js';
+import {
+  DELIVERY_ROUTES,
+  HOLD_ROUTES,
+  SUBSCRIPTION_ROUTES,
+} from './webhook-subscriptions/routes.js';
 import { INBOUND_WEBHOOK_ROUTES } from './webhooks/parcel-tracking.js';
 
 /**
@@ -38,7 +42,9 @@ export const ROUTE_DECLARATIONS = [
   WEBHOOK_LOG_ROUTES,
   ALERT_ROUTES,
   INBOUND_WEBHOOK_ROUTES,
-  WEBHOOK_SUBSCRIPTION_ROUTES,
+  SUBSCRIPTION_ROUTES,
+  DELIVERY_ROUTES,
+  HOLD_ROUTES,
   WEBHOOK_EVENT_TYPE_ROUTES,
   CATALOG_ROUTES,
   WEB_APP_ROUTES,

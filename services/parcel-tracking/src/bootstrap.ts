@@ -125,15 +125,15 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         parcelTrackingService(
           {
             testApiKey: new TestApiKey(provider),
-            createInstance: new CreateInstance(
+            createInstance: new CreateInstance({
               instances,
               provider,
               secrets,
               registry,
               outbox,
               logger,
-            ),
-            getInstance: new GetInstance(
+            }),
+            getInstance: new GetInstance({
               instances,
               trackings,
               quotas,
@@ -142,10 +142,16 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               outbox,
               logger,
               stalledAfterMs,
-            ),
+            }),
             listInstances: new ListInstances(instances),
-            updateInstance: new UpdateInstance(instances, provider, secrets, outbox, webhookKeys),
-            deleteInstance: new DeleteInstance(
+            updateInstance: new UpdateInstance({
+              instances,
+              provider,
+              secrets,
+              outbox,
+              webhookKeys,
+            }),
+            deleteInstance: new DeleteInstance({
               instances,
               trackings,
               stopJobs,
@@ -154,33 +160,39 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               logger,
               webhookKeys,
               history,
-            ),
+            }),
             listTrackableChannels: new ListTrackableChannels(instances, channels),
             checkInstance: new CheckInstance(instances, history),
             verifyWebhookSignature,
-            applyTrackingUpdate: new ApplyTrackingUpdate(
+            applyTrackingUpdate: new ApplyTrackingUpdate({
               instances,
               rows,
               checkpoints,
               appliedUpdates,
               outbox,
-            ),
+            }),
             verifyWebhookSignatures: new VerifyWebhookSignatures(verifyWebhookSignature),
-            applyTrackingUpdates: new ApplyTrackingUpdates(
+            applyTrackingUpdates: new ApplyTrackingUpdates({
               instances,
               rows,
               checkpoints,
               appliedUpdates,
               outbox,
-            ),
-            listTrackings: new ListTrackings(instances, rows, history, stalledAfterMs),
-            getTracking: new GetTracking(instances, rows, history, checkpoints),
+            }),
+            listTrackings: new ListTrackings({ instances, rows, history, stalledAfterMs }),
+            getTracking: new GetTracking({ instances, rows, history, checkpoints }),
           },
           logger,
         ),
       ]);
 
-      const stopper = new StopDisconnectedTrackings(stopJobs, trackings, provider, secrets, logger);
+      const stopper = new StopDisconnectedTrackings({
+        stopJobs,
+        trackings,
+        provider,
+        secrets,
+        logger,
+      });
       await runtime.consume({
         stream: PARCEL_STREAM.name,
         durable: 'parcel-tracking-stop-disconnected',
@@ -226,7 +238,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         event: shipmentTrackingRemoved,
         handle: async (event) => void (await intake.execute({ kind: 'removed', event })),
       });
-      const backfill = new BackfillInstance(instances, shipments, rows, outbox);
+      const backfill = new BackfillInstance({ instances, shipments, rows, outbox });
       await runtime.consume({
         stream: PARCEL_STREAM.name,
         durable: 'parcel-tracking-backfill',
@@ -241,16 +253,16 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         maxBackoffMs: config.REGISTRATION_MAX_BACKOFF_MS,
       };
       const workers = {
-        register: new RegisterPending(
+        register: new RegisterPending({
           instances,
           queue,
           provider,
           secrets,
           outbox,
           logger,
-          workerOptions,
-        ),
-        poll: new PollTrackings(
+          options: workerOptions,
+        }),
+        poll: new PollTrackings({
           instances,
           queue,
           rows,
@@ -259,24 +271,25 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
           secrets,
           outbox,
           logger,
-          {
-            ...workerOptions,
-            staleAfterMs: config.POLL_STALE_AFTER_MS,
-          },
-        ),
-        stop: new StopTrackings(instances, queue, provider, secrets, logger, {
-          ...workerOptions,
-          stopDeliveredAfterMs: config.STOP_DELIVERED_AFTER_MS,
+          options: { ...workerOptions, staleAfterMs: config.POLL_STALE_AFTER_MS },
+        }),
+        stop: new StopTrackings({
+          instances,
+          queue,
+          provider,
+          secrets,
+          logger,
+          options: { ...workerOptions, stopDeliveredAfterMs: config.STOP_DELIVERED_AFTER_MS },
         }),
       };
       if (config.TRACKING_WORKER_INTERVAL_MS > 0) {
         for (const [name, worker] of Object.entries(workers)) {
-          const loop = startWorkerLoop(
+          const loop = startWorkerLoop({
             name,
-            () => worker.runOnce(),
-            config.TRACKING_WORKER_INTERVAL_MS,
-            runtime.logger,
-          );
+            runOnce: () => worker.runOnce(),
+            intervalMs: config.TRACKING_WORKER_INTERVAL_MS,
+            logger: runtime.logger,
+          });
           runtime.onStop(() => loop.stop());
         }
       }

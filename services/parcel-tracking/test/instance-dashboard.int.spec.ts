@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { RETIRED_TRACKING_INDEXES } from '../src/store/tracking-store.js';
+import { RETIRED_TRACKING_INDEXES } from '../src/store/tracking.js';
 import { as, failureOf, startReplica, startReplicaWithOpenBreaker } from './harness.js';
 
 import { useInstanceSuite } from './instance-suite.js';

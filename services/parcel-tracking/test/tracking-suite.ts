@@ -10,7 +10,7 @@ import { decodeEnvelope } from '@inventory/platform';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { RegisterPending } from '../src/use-cases/register-pending.js';
-import type { TrackingDocument } from '../src/store/tracking-store.js';
+import type { TrackingDocument } from '../src/store/tracking.js';
 import { as, eventually, GOOD_KEY, startHarness, type Harness } from './harness.js';
 import { registerWorker } from './workers.js';
 

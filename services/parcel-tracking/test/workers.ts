@@ -36,30 +36,30 @@ const defaults = (options: Options): WorkerOptions => ({
 
 export function registerWorker(h: Harness, options: Options = {}): RegisterPending {
   const { instances, queue } = h.stores;
-  return new RegisterPending(
+  return new RegisterPending({
     instances,
     queue,
-    options.provider ?? testProvider(h),
-    h.secrets,
-    h.service.outbox,
-    h.service.logger,
-    defaults(options),
-  );
+    provider: options.provider ?? testProvider(h),
+    secrets: h.secrets,
+    outbox: h.service.outbox,
+    logger: h.service.logger,
+    options: defaults(options),
+  });
 }
 
 export function pollWorker(h: Harness, options: Options & { staleAfterMs: number }): PollTrackings {
   const { instances, queue, rows, checkpoints } = h.stores;
-  return new PollTrackings(
+  return new PollTrackings({
     instances,
     queue,
     rows,
     checkpoints,
-    options.provider ?? testProvider(h),
-    h.secrets,
-    h.service.outbox,
-    h.service.logger,
-    { ...defaults(options), staleAfterMs: options.staleAfterMs },
-  );
+    provider: options.provider ?? testProvider(h),
+    secrets: h.secrets,
+    outbox: h.service.outbox,
+    logger: h.service.logger,
+    options: { ...defaults(options), staleAfterMs: options.staleAfterMs },
+  });
 }
 
 export function stopWorker(
@@ -67,12 +67,12 @@ export function stopWorker(
   options: Options & { stopDeliveredAfterMs: number },
 ): StopTrackings {
   const { instances, queue } = h.stores;
-  return new StopTrackings(
+  return new StopTrackings({
     instances,
     queue,
-    options.provider ?? testProvider(h),
-    h.secrets,
-    h.service.logger,
-    { ...defaults(options), stopDeliveredAfterMs: options.stopDeliveredAfterMs },
-  );
+    provider: options.provider ?? testProvider(h),
+    secrets: h.secrets,
+    logger: h.service.logger,
+    options: { ...defaults(options), stopDeliveredAfterMs: options.stopDeliveredAfterMs },
+  });
 }

@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
-import { SESSION_COOKIE } from '../../auth/auth-hook.js';
+import { SESSION_COOKIE } from '../../auth/session-auth.js';
 import { HttpError } from '../../http/http-error.js';
 import type { IdentityRouteDeps } from './deps.js';
 import { presentUser } from './present.js';

@@ -64,23 +64,44 @@ export class ServiceRuntime {
   private closers: Array<() => Promise<unknown>> = [];
   private relay?: OutboxRelayHandle;
 
-  private constructor(
-    readonly options: ServiceRuntimeOptions,
-    readonly mongo: Connection,
-    readonly nats: NatsConnection,
-    readonly jetstream: JetStreamClient,
-    readonly jetstreamManager: JetStreamManager,
-    readonly publisher: EventPublisher,
-    readonly outbox: Outbox,
-    readonly processed: ProcessedEventStore,
-    /** Whether `mongo` answers: the gRPC server fails calls fast while it does not. */
-    readonly store: StoreWatch,
-    logger: Logger,
-    private readonly metricsPort: { stop(): Promise<void>; port: number },
-    metrics: Metrics,
-  ) {
-    this.logger = logger;
-    this.metrics = metrics;
+  readonly options: ServiceRuntimeOptions;
+  readonly mongo: Connection;
+  readonly nats: NatsConnection;
+  readonly jetstream: JetStreamClient;
+  readonly jetstreamManager: JetStreamManager;
+  readonly publisher: EventPublisher;
+  readonly outbox: Outbox;
+  readonly processed: ProcessedEventStore;
+  /** Whether `mongo` answers: the gRPC server fails calls fast while it does not. */
+  readonly store: StoreWatch;
+  private readonly metricsPort: { stop(): Promise<void>; port: number };
+
+  private constructor(parts: {
+    options: ServiceRuntimeOptions;
+    mongo: Connection;
+    nats: NatsConnection;
+    jetstream: JetStreamClient;
+    jetstreamManager: JetStreamManager;
+    publisher: EventPublisher;
+    outbox: Outbox;
+    processed: ProcessedEventStore;
+    store: StoreWatch;
+    logger: Logger;
+    metricsPort: { stop(): Promise<void>; port: number };
+    metrics: Metrics;
+  }) {
+    this.options = parts.options;
+    this.mongo = parts.mongo;
+    this.nats = parts.nats;
+    this.jetstream = parts.jetstream;
+    this.jetstreamManager = parts.jetstreamManager;
+    this.publisher = parts.publisher;
+    this.outbox = parts.outbox;
+    this.processed = parts.processed;
+    this.store = parts.store;
+    this.logger = parts.logger;
+    this.metricsPort = parts.metricsPort;
+    this.metrics = parts.metrics;
   }
 
   static async start(options: ServiceRuntimeOptions): Promise<ServiceRuntime> {
@@ -115,20 +136,20 @@ export class ServiceRuntime {
       config.METRICS_PORT,
     );
     const tracing = startTracing(name, config);
-    const runtime = new ServiceRuntime(
+    const runtime = new ServiceRuntime({
       options,
       mongo,
       nats,
       jetstream,
       jetstreamManager,
-      new EventPublisher(jetstream),
+      publisher: new EventPublisher(jetstream),
       outbox,
       processed,
       store,
       logger,
-      metricsServer,
+      metricsPort: metricsServer,
       metrics,
-    );
+    });
     runtime.tracing = tracing;
     runtime.closers = [
       () => nats.drain(),

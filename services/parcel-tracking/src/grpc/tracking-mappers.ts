@@ -16,7 +16,7 @@ import { presentStatus } from '../domain/delivery-status.js';
 import type { ProviderUpdate } from '../domain/tracking-update.js';
 import type { CheckpointDocument } from '../store/checkpoint-store.js';
 import type { TrackingListQuery } from '../store/tracking-rows.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 
 const OUTCOMES: Record<string, TrackingUpdateOutcome> = {
   applied: TrackingUpdateOutcome.TRACKING_UPDATE_OUTCOME_APPLIED,

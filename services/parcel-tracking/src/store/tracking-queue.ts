@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { LeasedQueue, TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
 import { DELIVERY_STATUSES, TERMINAL_STATUSES } from '../domain/delivery-status.js';
-import { IS_SET, trackingModel, type TrackingDocument } from './tracking-store.js';
+import { IS_SET, trackingModel, type TrackingDocument } from './tracking.js';
 
 export type WorkKind = 'register' | 'poll' | 'stop';
 
@@ -40,7 +40,7 @@ export interface ClaimOptions {
  * The workers' queues over tracking rows. A row is leased by a write that
  * requires it still due and unleased, so two replicas never send the same row to
  * the provider; a crashed worker's lease runs out and the row becomes due again.
- * Each queue's queries are bounded by an index to its due rows (tracking-store.ts):
+ * Each queue's queries are bounded by an index to its due rows (tracking.ts):
  * a pass reads each row about once however many are queued (ADR 0727), and a pass
  * with nothing due reads nothing, however many rows the instance has (ADR 0730).
  */

@@ -6,7 +6,7 @@ import {
   TenantScopedRepository,
   type ScopedFilter,
 } from '@inventory/platform';
-import { trackingModel, type NewTracking, type TrackingDocument } from './tracking-store.js';
+import { trackingModel, type NewTracking, type TrackingDocument } from './tracking.js';
 
 import { lateConditions, stalledConditions } from '../domain/shipment-watch.js';
 

@@ -8,7 +8,7 @@ import { keepableCheckpoints } from '../domain/checkpoints.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { InstanceDocument } from '../store/instance-store.js';
 import type { TrackingRows } from '../store/tracking-rows.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 import { deliveryEffects } from './delivery-effects.js';
 
 export interface AppliedResult extends Omit<UpdateDecision, 'changes'> {
@@ -25,14 +25,13 @@ export interface AppliedResult extends Omit<UpdateDecision, 'changes'> {
  * crash finds them kept.
  */
 export async function applyProviderUpdate(
-  rows: TrackingRows,
-  checkpoints: CheckpointStore,
-  outbox: Outbox,
+  deps: { rows: TrackingRows; checkpoints: CheckpointStore; outbox: Outbox },
   instance: Pick<InstanceDocument, 'side_effects'>,
   first: TrackingDocument,
   update: ProviderUpdate,
   options: { now: Date; webhookEventId?: number; extra?: Record<string, unknown> },
 ): Promise<AppliedResult> {
+  const { rows, checkpoints, outbox } = deps;
   if (update.checkpoints?.length)
     await checkpoints.merge(
       first.tenant_id,

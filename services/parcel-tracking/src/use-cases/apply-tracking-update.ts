@@ -14,6 +14,15 @@ export interface ApplyTrackingUpdateInput {
   now?: Date;
 }
 
+/** What applying a stored webhook's update needs, one at a time or many in one call. */
+export interface ApplyTrackingUpdateDeps {
+  instances: InstanceStore;
+  rows: TrackingRows;
+  checkpoints: CheckpointStore;
+  appliedUpdates: AppliedUpdateStore;
+  outbox: Outbox;
+}
+
 /**
  * One stored inbound webhook applied to its row (proto ApplyTrackingUpdate).
  * Idempotent by webhook event id: the first answer is stored and repeated; a
@@ -21,16 +30,10 @@ export interface ApplyTrackingUpdateInput {
  * by the row's `last_webhook_event_id`, so the retry answers `applied` again.
  */
 export class ApplyTrackingUpdate {
-  constructor(
-    private readonly instances: InstanceStore,
-    private readonly rows: TrackingRows,
-    private readonly checkpoints: CheckpointStore,
-    private readonly appliedUpdates: AppliedUpdateStore,
-    private readonly outbox: Outbox,
-  ) {}
+  constructor(private readonly deps: ApplyTrackingUpdateDeps) {}
 
   async execute(input: ApplyTrackingUpdateInput): Promise<AppliedUpdate> {
-    const { instances, rows, appliedUpdates } = this;
+    const { instances, rows, appliedUpdates } = this.deps;
     const { tenantId, instanceId, webhookEventId, update } = input;
     if (!update.tracking_number.trim())
       throw validationFailed([{ field: 'update.tracking_number', description: 'is required' }]);
@@ -57,18 +60,10 @@ export class ApplyTrackingUpdate {
         status_to: row.delivery_status,
         tracking_id: row.id,
       });
-    const result = await applyProviderUpdate(
-      rows,
-      this.checkpoints,
-      this.outbox,
-      instance,
-      row,
-      update,
-      {
-        now: input.now ?? new Date(),
-        webhookEventId,
-      },
-    );
+    const result = await applyProviderUpdate(this.deps, instance, row, update, {
+      now: input.now ?? new Date(),
+      webhookEventId,
+    });
     return appliedUpdates.record(tenantId, {
       ...base,
       outcome: result.outcome,

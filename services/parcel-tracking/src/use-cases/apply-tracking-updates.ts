@@ -1,10 +1,9 @@
-import { notFound, validationFailed, type Outbox } from '@inventory/platform';
-import type { AppliedUpdate, AppliedUpdateStore } from '../store/applied-update-store.js';
-import type { CheckpointStore } from '../store/checkpoint-store.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
-import { normalizeNumber, type TrackingRows } from '../store/tracking-rows.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
-import type { ApplyTrackingUpdateInput } from './apply-tracking-update.js';
+import { notFound, validationFailed } from '@inventory/platform';
+import type { AppliedUpdate } from '../store/applied-update-store.js';
+import type { InstanceDocument } from '../store/instance-store.js';
+import { normalizeNumber } from '../store/tracking-rows.js';
+import type { TrackingDocument } from '../store/tracking.js';
+import type { ApplyTrackingUpdateDeps, ApplyTrackingUpdateInput } from './apply-tracking-update.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
 import { perItem, type BatchItem } from './batch-results.js';
 
@@ -21,20 +20,14 @@ export type BatchUpdate = Omit<ApplyTrackingUpdateInput, 'tenantId' | 'now'>;
  * `last_webhook_event_id` on the retry.
  */
 export class ApplyTrackingUpdates {
-  constructor(
-    private readonly instances: InstanceStore,
-    private readonly rows: TrackingRows,
-    private readonly checkpoints: CheckpointStore,
-    private readonly appliedUpdates: AppliedUpdateStore,
-    private readonly outbox: Outbox,
-  ) {}
+  constructor(private readonly deps: ApplyTrackingUpdateDeps) {}
 
   async execute(
     tenantId: string,
     updates: BatchUpdate[],
     now = new Date(),
   ): Promise<Array<BatchItem<AppliedUpdate>>> {
-    const known = await this.appliedUpdates.findByIds(
+    const known = await this.deps.appliedUpdates.findByIds(
       tenantId,
       updates.map((update) => update.webhookEventId),
     );
@@ -43,7 +36,7 @@ export class ApplyTrackingUpdates {
       await Promise.all(
         instanceIds.map(
           async (id) =>
-            [id, await this.instances.findDirect(tenantId, id)] as [
+            [id, await this.deps.instances.findDirect(tenantId, id)] as [
               number,
               InstanceDocument | null,
             ],
@@ -58,7 +51,7 @@ export class ApplyTrackingUpdates {
             async (id) =>
               [
                 id,
-                await this.rows.forNumbers(
+                await this.deps.rows.forNumbers(
                   tenantId,
                   id,
                   updates
@@ -104,7 +97,7 @@ export class ApplyTrackingUpdates {
       return run;
     });
     const recorded = new Map(
-      (await this.appliedUpdates.recordMany(tenantId, fresh)).map((answer) => [
+      (await this.deps.appliedUpdates.recordMany(tenantId, fresh)).map((answer) => [
         answer.webhook_event_id,
         answer,
       ]),
@@ -144,18 +137,10 @@ export class ApplyTrackingUpdates {
           tracking_id: row.id,
         },
       };
-    const result = await applyProviderUpdate(
-      this.rows,
-      this.checkpoints,
-      this.outbox,
-      instance,
-      row,
-      update,
-      {
-        now,
-        webhookEventId,
-      },
-    );
+    const result = await applyProviderUpdate(this.deps, instance, row, update, {
+      now,
+      webhookEventId,
+    });
     return {
       answer: {
         ...base,

@@ -14,14 +14,16 @@ import { trackShipment } from './track-shipment.js';
  */
 export class BackfillInstance {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly shipments: ShipmentStore,
-    private readonly rows: TrackingRows,
-    private readonly outbox: Outbox,
+    private readonly deps: {
+      instances: InstanceStore;
+      shipments: ShipmentStore;
+      rows: TrackingRows;
+      outbox: Outbox;
+    },
   ) {}
 
   async execute(event: DomainEvent<ParcelBackfillRequested>, now = new Date()): Promise<void> {
-    const { instances, shipments, outbox } = this;
+    const { instances, shipments, outbox } = this.deps;
     const tenantId = event.tenantId;
     const instanceId = event.payload.integration_instance_id;
     const instance = await instances.find(tenantId, instanceId);
@@ -40,7 +42,7 @@ export class BackfillInstance {
     ]);
     const counts = { created: 0, already_tracked: 0, not_tracked: 0 };
     for (const shipment of remembered) {
-      const outcome = await trackShipment(this.rows, instance, shipment, now);
+      const outcome = await trackShipment(this.deps.rows, instance, shipment, now);
       if (outcome === 'created') counts.created++;
       else if (outcome === 'kept') counts.already_tracked++;
       else counts.not_tracked++;

@@ -11,11 +11,11 @@ import type { InstanceDocument, InstanceStore } from '../store/instance-store.js
  * count of alerts raised, so a re-armed crossing raises a new one.
  */
 export async function checkQuotaAlert(
-  instances: InstanceStore,
-  outbox: Outbox,
+  deps: { instances: InstanceStore; outbox: Outbox },
   instance: InstanceDocument,
   quota: ProviderQuota,
 ): Promise<'warning' | 'exhausted' | null> {
+  const { instances, outbox } = deps;
   const { state, fire } = nextQuotaAlert(
     instance.quota_alert_state,
     quota,

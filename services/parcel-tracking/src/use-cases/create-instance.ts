@@ -51,12 +51,14 @@ const ALREADY_CONNECTED = 'A parcel-tracking instance already exists for this ac
  */
 export class CreateInstance {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly provider: ProviderClient,
-    private readonly secrets: SecretBox,
-    private readonly registry: WebhookRegistry,
-    private readonly outbox: Outbox,
-    private readonly logger: Logger,
+    private readonly deps: {
+      instances: InstanceStore;
+      provider: ProviderClient;
+      secrets: SecretBox;
+      registry: WebhookRegistry;
+      outbox: Outbox;
+      logger: Logger;
+    },
   ) {}
 
   async execute(input: CreateInstanceInput): Promise<InstanceDocument> {
@@ -67,7 +69,7 @@ export class CreateInstance {
     const violations = withInputViolations(input.inputViolations ?? [], own);
     if (violations.length > 0) throw validationFailed(violations);
 
-    const { instances, provider, secrets, registry, outbox, logger } = this;
+    const { instances, provider, secrets, registry, outbox, logger } = this.deps;
     if (await instances.existsForTenant(input.tenantId)) throw alreadyExists(ALREADY_CONNECTED);
     try {
       await provider.getQuota(input.apiKey!);

@@ -23,20 +23,22 @@ import type { WebhookKeys } from './webhook-keys.js';
  */
 export class DeleteInstance {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly trackings: TrackingStore,
-    private readonly stopJobs: StopJobStore,
-    private readonly registry: WebhookRegistry,
-    private readonly outbox: Outbox,
-    private readonly logger: Logger,
-    /** Drops the cached key once the instance is gone (ADR 0225). */
-    private readonly webhookKeys: Pick<WebhookKeys, 'forget'>,
-    /** Remembers the instance, so the tenant's next one lists its rows as history (ADR 0215). */
-    private readonly history: InstanceHistoryStore,
+    private readonly deps: {
+      instances: InstanceStore;
+      trackings: TrackingStore;
+      stopJobs: StopJobStore;
+      registry: WebhookRegistry;
+      outbox: Outbox;
+      logger: Logger;
+      /** Drops the cached key once the instance is gone (ADR 0225). */
+      webhookKeys: Pick<WebhookKeys, 'forget'>;
+      /** Remembers the instance, so the tenant's next one lists its rows as history (ADR 0215). */
+      history: InstanceHistoryStore;
+    },
   ) {}
 
   async execute(tenantId: string, id: number, userId?: string): Promise<void> {
-    const { instances, trackings, stopJobs, registry, outbox, logger } = this;
+    const { instances, trackings, stopJobs, registry, outbox, logger } = this.deps;
     const instance = await instances.find(tenantId, id);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
     try {
@@ -83,9 +85,9 @@ export class DeleteInstance {
         });
       }
       // Before the delete: a retry after a failure in between finds the instance again.
-      await this.history.remember(tenantId, id, new Date());
+      await this.deps.history.remember(tenantId, id, new Date());
       await instances.delete(tenantId, id);
     });
-    this.webhookKeys.forget(tenantId, id);
+    this.deps.webhookKeys.forget(tenantId, id);
   }
 }

@@ -2,7 +2,7 @@ import { alertEntry, vendorCreditShipmentDelivered } from '@inventory/events';
 import type { OutboxEntry } from '@inventory/platform';
 import type { SideEffectSettings } from '../domain/instance-settings.js';
 import { trackableTypeOf } from '../domain/trackable-type.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 
 /**
  * The side effects of a row becoming delivered (spec: side_effects), each

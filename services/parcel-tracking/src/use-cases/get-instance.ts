@@ -30,23 +30,25 @@ export interface InstanceDashboard {
  */
 export class GetInstance {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly trackings: TrackingStore,
-    /** The live quota, cached briefly per key and shared by concurrent readers. */
-    private readonly quotas: QuotaReader,
-    private readonly secrets: SecretBox,
-    private readonly registry: WebhookRegistry,
-    private readonly outbox: Outbox,
-    private readonly logger: Logger,
-    /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
-    private readonly stalledAfterMs = DEFAULT_STALLED_AFTER_HOURS * 3600_000,
+    private readonly deps: {
+      instances: InstanceStore;
+      trackings: TrackingStore;
+      /** The live quota, cached briefly per key and shared by concurrent readers. */
+      quotas: QuotaReader;
+      secrets: SecretBox;
+      registry: WebhookRegistry;
+      outbox: Outbox;
+      logger: Logger;
+      /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
+      stalledAfterMs?: number;
+    },
   ) {}
 
   async execute(
     tenantId: string,
     id: number,
   ): Promise<{ instance: InstanceDocument; dashboard: InstanceDashboard }> {
-    const { instances, trackings, quotas, secrets, registry, outbox, logger } = this;
+    const { instances, trackings, quotas, secrets, registry, outbox, logger } = this.deps;
     const instance = await instances.find(tenantId, id);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
     const now = new Date();
@@ -55,7 +57,7 @@ export class GetInstance {
     const quota = quotas.read(secrets.decrypt(instance.api_key_encrypted)).then(
       async (value) => {
         // Each quota read feeds the alert state machine; a failure there never fails the read.
-        await checkQuotaAlert(instances, outbox, instance, value).catch((error: unknown) =>
+        await checkQuotaAlert({ instances, outbox }, instance, value).catch((error: unknown) =>
           logger.warn({ err: error, instance_id: id }, 'quota alert check failed'),
         );
         return { quota: value, quota_error: null };
@@ -84,7 +86,12 @@ export class GetInstance {
         trackings.lastEventAt(tenantId, id),
         trackings.deliveredSince(tenantId, id, since),
         lastWebhookAt,
-        trackings.watchCounts(tenantId, id, now, this.stalledAfterMs),
+        trackings.watchCounts(
+          tenantId,
+          id,
+          now,
+          this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000,
+        ),
       ]);
     return {
       instance,

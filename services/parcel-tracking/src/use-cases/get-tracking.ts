@@ -3,7 +3,7 @@ import type { CheckpointDocument, CheckpointStore } from '../store/checkpoint-st
 import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingRows } from '../store/tracking-rows.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 
 /**
  * One tracking row for a shipment's page: the instance's own, or one of the tenant's disconnected
@@ -12,10 +12,12 @@ import type { TrackingDocument } from '../store/tracking-store.js';
  */
 export class GetTracking {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly rows: TrackingRows,
-    private readonly history: InstanceHistoryStore,
-    private readonly checkpoints: CheckpointStore,
+    private readonly deps: {
+      instances: InstanceStore;
+      rows: TrackingRows;
+      history: InstanceHistoryStore;
+      checkpoints: CheckpointStore;
+    },
   ) {}
 
   async execute(
@@ -24,12 +26,12 @@ export class GetTracking {
     id: number,
   ): Promise<{ row: TrackingDocument; checkpoints: CheckpointDocument[] }> {
     const [instance, earlier] = await Promise.all([
-      this.instances.find(tenantId, instanceId),
-      this.history.instanceIds(tenantId),
+      this.deps.instances.find(tenantId, instanceId),
+      this.deps.history.instanceIds(tenantId),
     ]);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
-    const row = await this.rows.ofInstances(tenantId, [instanceId, ...earlier], id);
+    const row = await this.deps.rows.ofInstances(tenantId, [instanceId, ...earlier], id);
     if (!row) throw notFound('Tracking not found.');
-    return { row, checkpoints: await this.checkpoints.timeline(tenantId, row.id) };
+    return { row, checkpoints: await this.deps.checkpoints.timeline(tenantId, row.id) };
   }
 }

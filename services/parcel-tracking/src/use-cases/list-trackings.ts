@@ -3,7 +3,7 @@ import { notFound } from '@inventory/platform';
 import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingListQuery, TrackingRows } from '../store/tracking-rows.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 
 /**
  * One page of an instance's tracking rows, with the rows of the tenant's disconnected instances
@@ -11,11 +11,13 @@ import type { TrackingDocument } from '../store/tracking-store.js';
  */
 export class ListTrackings {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly rows: TrackingRows,
-    private readonly history: InstanceHistoryStore,
-    /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
-    private readonly stalledAfterMs = DEFAULT_STALLED_AFTER_HOURS * 3600_000,
+    private readonly deps: {
+      instances: InstanceStore;
+      rows: TrackingRows;
+      history: InstanceHistoryStore;
+      /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
+      stalledAfterMs?: number;
+    },
   ) {}
 
   async execute(
@@ -25,15 +27,18 @@ export class ListTrackings {
     now = new Date(),
   ): Promise<{ rows: TrackingDocument[]; total: number }> {
     const { stalled, late, ...query } = listing;
-    if (stalled) query.stalledBefore = new Date(now.getTime() - this.stalledAfterMs);
+    if (stalled)
+      query.stalledBefore = new Date(
+        now.getTime() - (this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000),
+      );
     if (late) query.lateAt = now;
     // Both reads are scoped to the tenant; the page needs the history, so it is read after them.
     const [instance, earlier] = await Promise.all([
-      this.instances.find(tenantId, instanceId),
-      this.history.instanceIds(tenantId),
+      this.deps.instances.find(tenantId, instanceId),
+      this.deps.history.instanceIds(tenantId),
     ]);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
     const ids = [instanceId, ...earlier.filter((id) => id !== instanceId)];
-    return this.rows.list(tenantId, ids, query);
+    return this.deps.rows.list(tenantId, ids, query);
   }
 }

@@ -16,22 +16,24 @@ import type { WorkerOptions } from './register-pending.js';
  */
 export class PollTrackings {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly queue: TrackingQueue,
-    private readonly rows: TrackingRows,
-    private readonly checkpoints: CheckpointStore,
-    private readonly provider: ProviderClient,
-    private readonly secrets: SecretBox,
-    private readonly outbox: Outbox,
-    private readonly logger: Logger,
-    private readonly options: Pick<WorkerOptions, 'owner' | 'leaseMs' | 'now'> & {
-      staleAfterMs: number;
+    private readonly deps: {
+      instances: InstanceStore;
+      queue: TrackingQueue;
+      rows: TrackingRows;
+      checkpoints: CheckpointStore;
+      provider: ProviderClient;
+      secrets: SecretBox;
+      outbox: Outbox;
+      logger: Logger;
+      options: Pick<WorkerOptions, 'owner' | 'leaseMs' | 'now'> & {
+        staleAfterMs: number;
+      };
     },
   ) {}
 
   async runOnce(): Promise<number> {
     let polled = 0;
-    for (const instance of await this.instances.listAcrossTenants()) {
+    for (const instance of await this.deps.instances.listAcrossTenants()) {
       if (!instance.is_automatic_sync_enabled) continue;
       polled += await this.pollInstance(instance);
     }
@@ -39,23 +41,23 @@ export class PollTrackings {
   }
 
   private async pollInstance(instance: InstanceDocument): Promise<number> {
-    const { queue, provider, secrets, logger } = this;
+    const { queue, provider, secrets, logger } = this.deps;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
     const tenantId = instance.tenant_id;
     let polled = 0;
     // A polled row leaves the queue (ADR 0730): each claim takes the next due rows.
     for (;;) {
-      const now = this.options.now?.() ?? new Date();
-      const current = await this.instances.find(tenantId, instance.id);
+      const now = this.deps.options.now?.() ?? new Date();
+      const current = await this.deps.instances.find(tenantId, instance.id);
       if (!current?.is_automatic_sync_enabled) return polled;
       const batch = await queue.claim('poll', {
         tenantId,
         instanceId: instance.id,
-        owner: this.options.owner,
+        owner: this.deps.options.owner,
         now,
-        leaseMs: this.options.leaseMs,
+        leaseMs: this.deps.options.leaseMs,
         limit: MAX_BATCH,
-        staleBefore: new Date(now.getTime() - this.options.staleAfterMs),
+        staleBefore: new Date(now.getTime() - this.deps.options.staleAfterMs),
       });
       if (batch.length === 0) return polled;
       let answers;
@@ -69,7 +71,7 @@ export class PollTrackings {
         );
       } catch (error) {
         logger.warn({ err: error, instance_id: instance.id }, 'polling batch failed; will retry');
-        await queue.release(tenantId, this.options.owner, batch, {}, now);
+        await queue.release(tenantId, this.deps.options.owner, batch, {}, now);
         return polled;
       }
       const byNumber = new Map(answers.accepted.map((item) => [item.number.toUpperCase(), item]));
@@ -77,11 +79,17 @@ export class PollTrackings {
         const answer = byNumber.get(row.tracking_number);
         const polledAt = { last_polled_at: now, ...emptyLease() };
         if (!answer) {
-          await queue.release(tenantId, this.options.owner, [row], { last_polled_at: now }, now);
+          await queue.release(
+            tenantId,
+            this.deps.options.owner,
+            [row],
+            { last_polled_at: now },
+            now,
+          );
           continue;
         }
         const update = updateFromTrackInfo('TRACKING_UPDATED', answer.carrier, answer.track_info);
-        await applyProviderUpdate(this.rows, this.checkpoints, this.outbox, current, row, update, {
+        await applyProviderUpdate(this.deps, current, row, update, {
           now,
           extra: polledAt,
         });

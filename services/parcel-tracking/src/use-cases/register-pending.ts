@@ -27,19 +27,21 @@ export interface WorkerOptions {
  */
 export class RegisterPending {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly queue: TrackingQueue,
-    private readonly provider: ProviderClient,
-    private readonly secrets: SecretBox,
-    private readonly outbox: Outbox,
-    private readonly logger: Logger,
-    private readonly options: WorkerOptions,
+    private readonly deps: {
+      instances: InstanceStore;
+      queue: TrackingQueue;
+      provider: ProviderClient;
+      secrets: SecretBox;
+      outbox: Outbox;
+      logger: Logger;
+      options: WorkerOptions;
+    },
   ) {}
 
   /** One pass over every instance; resolves with the number of rows sent. */
   async runOnce(): Promise<number> {
     let sent = 0;
-    for (const instance of await this.instances.listAcrossTenants()) {
+    for (const instance of await this.deps.instances.listAcrossTenants()) {
       if (!instance.is_automatic_sync_enabled) continue;
       sent += await this.registerInstance(instance);
     }
@@ -47,17 +49,17 @@ export class RegisterPending {
   }
 
   private async registerInstance(instance: InstanceDocument): Promise<number> {
-    const { queue, provider, secrets, logger } = this;
-    const { owner, leaseMs } = this.options;
+    const { queue, provider, secrets, logger } = this.deps;
+    const { owner, leaseMs } = this.deps.options;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
     const keyRef = keyFingerprint(apiKey);
     let sent = 0;
     // Each batch walks the queue on from the last row claimed (ADR 0727).
     let afterId: number | undefined;
     for (;;) {
-      const now = this.options.now?.() ?? new Date();
+      const now = this.deps.options.now?.() ?? new Date();
       // Re-read between batches: the kill switch stops the work at once.
-      const current = await this.instances.find(instance.tenant_id, instance.id);
+      const current = await this.deps.instances.find(instance.tenant_id, instance.id);
       if (!current?.is_automatic_sync_enabled) return sent;
       const batch = await queue.claim('register', {
         tenantId: instance.tenant_id,
@@ -143,16 +145,19 @@ export class RegisterPending {
     now: Date,
   ): { registration_attempts: number; next_attempt_at: Date } {
     const attempts = Math.max(...rows.map((row) => row.registration_attempts ?? 0)) + 1;
-    const delay = Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** (attempts - 1));
+    const delay = Math.min(
+      this.deps.options.maxBackoffMs,
+      this.deps.options.backoffMs * 2 ** (attempts - 1),
+    );
     return { registration_attempts: attempts, next_attempt_at: new Date(now.getTime() + delay) };
   }
 
   private async readQuota(instance: InstanceDocument, apiKey: string): Promise<void> {
     try {
-      const quota = await this.provider.getQuota(apiKey);
-      await checkQuotaAlert(this.instances, this.outbox, instance, quota);
+      const quota = await this.deps.provider.getQuota(apiKey);
+      await checkQuotaAlert(this.deps, instance, quota);
     } catch (error) {
-      this.logger.warn(
+      this.deps.logger.warn(
         { err: error, instance_id: instance.id },
         'quota read after registration failed',
       );

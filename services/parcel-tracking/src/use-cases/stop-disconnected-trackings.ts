@@ -18,15 +18,17 @@ const ALREADY_STOPPED = new Set([-18019902, -18019906]);
  */
 export class StopDisconnectedTrackings {
   constructor(
-    private readonly stopJobs: StopJobStore,
-    private readonly trackings: TrackingStore,
-    private readonly provider: ProviderClient,
-    private readonly secrets: SecretBox,
-    private readonly logger: Logger,
+    private readonly deps: {
+      stopJobs: StopJobStore;
+      trackings: TrackingStore;
+      provider: ProviderClient;
+      secrets: SecretBox;
+      logger: Logger;
+    },
   ) {}
 
   async execute(event: DomainEvent<ParcelInstanceDisconnected>): Promise<void> {
-    const { stopJobs, trackings, provider, secrets, logger } = this;
+    const { stopJobs, trackings, provider, secrets, logger } = this.deps;
     const { integration_instance_id: instanceId, stop_job_id: jobId } = event.payload;
     const job = await stopJobs.find(event.tenantId, jobId);
     if (!job) return;

@@ -3,7 +3,7 @@ import { groupByKey } from '../domain/key-ring.js';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import type { TrackingQueue } from '../store/tracking-queue.js';
-import type { TrackingDocument } from '../store/tracking-store.js';
+import type { TrackingDocument } from '../store/tracking.js';
 import type { WorkerOptions } from './register-pending.js';
 
 /** Not registered / already stopped: the provider no longer tracks it, which is the goal. */
@@ -24,19 +24,21 @@ const stoppedThere = (row: TrackingDocument, now: Date) => ({
  */
 export class StopTrackings {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly queue: TrackingQueue,
-    private readonly provider: ProviderClient,
-    private readonly secrets: SecretBox,
-    private readonly logger: Logger,
-    private readonly options: Pick<WorkerOptions, 'owner' | 'leaseMs' | 'now'> & {
-      stopDeliveredAfterMs: number;
+    private readonly deps: {
+      instances: InstanceStore;
+      queue: TrackingQueue;
+      provider: ProviderClient;
+      secrets: SecretBox;
+      logger: Logger;
+      options: Pick<WorkerOptions, 'owner' | 'leaseMs' | 'now'> & {
+        stopDeliveredAfterMs: number;
+      };
     },
   ) {}
 
   async runOnce(): Promise<number> {
     let stopped = 0;
-    for (const instance of await this.instances.listAcrossTenants()) {
+    for (const instance of await this.deps.instances.listAcrossTenants()) {
       if (!instance.is_automatic_sync_enabled) continue;
       stopped += await this.stopInstance(instance);
     }
@@ -44,14 +46,14 @@ export class StopTrackings {
   }
 
   private async stopInstance(instance: InstanceDocument): Promise<number> {
-    const { queue, provider, secrets, logger } = this;
-    const { owner, leaseMs } = this.options;
+    const { queue, provider, secrets, logger } = this.deps;
+    const { owner, leaseMs } = this.deps.options;
     const tenantId = instance.tenant_id;
     const ring = { current: instance.api_key_encrypted, retired: instance.retired_keys ?? [] };
     let stopped = 0;
     // A handled row leaves the queue (ADR 0730): each claim takes the next due rows.
     for (;;) {
-      const now = this.options.now?.() ?? new Date();
+      const now = this.deps.options.now?.() ?? new Date();
       const batch = await queue.claim('stop', {
         tenantId,
         instanceId: instance.id,
@@ -59,7 +61,7 @@ export class StopTrackings {
         now,
         leaseMs,
         limit: MAX_BATCH,
-        deliveredBefore: new Date(now.getTime() - this.options.stopDeliveredAfterMs),
+        deliveredBefore: new Date(now.getTime() - this.deps.options.stopDeliveredAfterMs),
       });
       if (batch.length === 0) return stopped;
       // Never registered: the provider does not track it, so there is nothing to stop there.

@@ -68,16 +68,18 @@ function changedKeys(
  */
 export class UpdateInstance {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly provider: ProviderClient,
-    private readonly secrets: SecretBox,
-    private readonly outbox: Outbox,
-    /** Drops the cached key once a new one is written (ADR 0225). */
-    private readonly webhookKeys: Pick<WebhookKeys, 'forget'>,
+    private readonly deps: {
+      instances: InstanceStore;
+      provider: ProviderClient;
+      secrets: SecretBox;
+      outbox: Outbox;
+      /** Drops the cached key once a new one is written (ADR 0225). */
+      webhookKeys: Pick<WebhookKeys, 'forget'>;
+    },
   ) {}
 
   async execute({ tenantId, userId, request }: UpdateInstanceInput): Promise<InstanceDocument> {
-    const { instances, provider, secrets, outbox } = this;
+    const { instances, provider, secrets, outbox } = this.deps;
     const current = await instances.find(tenantId, request.id);
     if (!current) throw notFound('Parcel-tracking instance not found.');
 
@@ -156,7 +158,7 @@ export class UpdateInstance {
     const updated = await outbox.withEvents(events, () =>
       instances.update(tenantId, current.id, changes),
     );
-    if (changes.api_key_encrypted) this.webhookKeys.forget(tenantId, current.id);
+    if (changes.api_key_encrypted) this.deps.webhookKeys.forget(tenantId, current.id);
     if (!updated) throw notFound('Parcel-tracking instance not found.');
     return updated;
   }

@@ -7,12 +7,13 @@ import { WorkerLoop, type Logger } from '@inventory/platform';
  * batch of each instance's queue itself (tracking-queue.ts), so the loop has nothing to hold and
  * only paces the passes. Tests call `runOnce` directly instead.
  */
-export function startWorkerLoop(
-  name: string,
-  runOnce: () => Promise<unknown>,
-  intervalMs: number,
-  logger: Logger,
-): { stop(): Promise<void> } {
+export function startWorkerLoop(options: {
+  name: string;
+  runOnce: () => Promise<unknown>;
+  intervalMs: number;
+  logger: Logger;
+}): { stop(): Promise<void> } {
+  const { name, runOnce, intervalMs, logger } = options;
   const loop = new WorkerLoop<never>({
     logger,
     concurrency: 1,
