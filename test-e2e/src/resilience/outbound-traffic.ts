@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { domainEventEntry } from '@inventory/events';
 import { EventPublisher, connectNats } from '@inventory/platform';
 import type { HttpResponse } from '../fixtures/http.js';
+import { productCreatedEntry } from '../fixtures/product-created.js';
 import { storedRows } from './stored-rows.js';
 
 /** One product.created event JetStream acknowledged: outbound work the system owes. */
@@ -96,10 +96,9 @@ export async function startOutboundTraffic(
     for (let n = 1; running; n += 1) {
       const sku = `FAULT-${runId}-${n}`;
       const phase = options.phase?.() ?? '';
-      const { type, event } = domainEventEntry({
+      const { type, event } = productCreatedEntry({
         tenantId: dev.tenant_id!,
-        name: 'product.created',
-        data: { id: n, sku },
+        product: { product_id: n, sku },
       });
       await publisher.publish(type, event).then(
         () => scheduled.push({ sku, phase }),
