@@ -27,6 +27,8 @@ import { HttpSender } from './delivery/http-sender.js';
 import { AttemptSlots } from './delivery/attempt-slots.js';
 import { RateCap } from './delivery/rate-cap.js';
 import type { Resolve } from './domain/receiver-url.js';
+import { RECORD_WEBHOOK_EVENTS, webhookEventOfRecord } from './domain/record-webhook-events.js';
+import { webhookEventOfDomainEvent, type WebhookEvent } from './domain/webhook-event.js';
 import { outboundDeliveryService } from './grpc/outbound-delivery-service.js';
 import { SubscriptionView } from './grpc/subscription-view.js';
 import { DeliveryStore } from './store/delivery-store.js';
@@ -37,8 +39,6 @@ import { CreateSubscription } from './use-cases/create-subscription.js';
 import { DeactivateSubscription } from './use-cases/deactivate-subscription.js';
 import { DeleteSubscription } from './use-cases/delete-subscription.js';
 import { FanOutEvent } from './use-cases/fan-out-event.js';
-import { RECORD_WEBHOOK_EVENTS, webhookEventOfRecord } from './domain/record-webhook-events.js';
-import { webhookEventOfDomainEvent, type WebhookEvent } from './domain/webhook-event.js';
 import { GetSubscription } from './use-cases/get-subscription.js';
 import { ListDeliveries } from './use-cases/list-deliveries.js';
 import { ListSubscriptions } from './use-cases/list-subscriptions.js';
@@ -246,10 +246,21 @@ export async function bootstrap(
         const consumer = await startBatchConsumer({
           ...fanOutConsumer(source.stream.name, source.durable),
           event: source.event,
-          handle: async (events) =>
-            void (await fanOut.executeAll(
-              deliverable(events.map((event) => webhookEventOfRecord(source, event))),
-            )),
+          // Created from the next event on: the record events already in the stream were
+          // delivered from their DOMAIN twins before ADR 0416, and would be sent a second time.
+          deliverPolicy: 'new',
+          handle: async (events) => {
+            const mapped = events.map((event) => {
+              const webhook = webhookEventOfRecord(source, event);
+              if (!webhook)
+                runtime.logger.warn(
+                  { event_id: event.id, subject: event.subject },
+                  'record event without its record; nothing delivered',
+                );
+              return webhook;
+            });
+            await fanOut.executeAll(deliverable(mapped));
+          },
         });
         runtime.onStop(() => consumer.stop());
       }

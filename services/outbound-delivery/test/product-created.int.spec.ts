@@ -1,6 +1,6 @@
 import { productCreated } from '@inventory/events';
 import { DomainEventPayload } from '@inventory/contracts/events/v1/domain_events.js';
-import { defineEvent, encodeEvent } from '@inventory/platform';
+import { connectNats, defineEvent, encodeEvent, EventPublisher } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deliveriesOf,
@@ -114,5 +114,47 @@ describe('product.created from the catalog record', () => {
     );
     expect(bodiesTo('/stray').map((body) => body.data.sku)).toEqual(['AFTER-100']);
     expect((await deliveriesOf(h, TENANT, id)).total).toBe(1);
+  });
+});
+
+describe('the catalog.product.created consumer on its first start', () => {
+  let h: Harness;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    h = await startHarness();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await h?.stop();
+  });
+
+  it('starts at the next event: products already in the stream had their webhook from domain.product.created', async () => {
+    await subscribe(h, TENANT, `${receiver.url}/first-start`, ['product.created']);
+    await h.stopReplicas();
+    // As before this version: the stream holds a product, and the consumer does not exist yet.
+    const nats = await connectNats(h.infra.natsUrl, 'first-start-test');
+    try {
+      const manager = await nats.jetstreamManager();
+      await manager.consumers.delete('CATALOG', 'outbound-delivery-product-created');
+      await new EventPublisher(nats.jetstream()).publish(productCreated, {
+        tenantId: TENANT,
+        payload: productPayload({ product_id: 1, sku: 'BEFORE-1' }),
+      });
+    } finally {
+      await nats.close();
+    }
+
+    const replica = await h.startReplica();
+    await replica.publisher.publish(productCreated, {
+      tenantId: TENANT,
+      payload: productPayload({ product_id: 2, sku: 'AFTER-2' }),
+    });
+    const skus = () =>
+      receiver.requests
+        .filter((r) => r.path === '/first-start')
+        .map((r) => (JSON.parse(r.body) as { data: { sku: string } }).data.sku);
+    await waitFor(() => skus().includes('AFTER-2') || undefined, 'the later product');
+    expect(skus()).toEqual(['AFTER-2']);
   });
 });

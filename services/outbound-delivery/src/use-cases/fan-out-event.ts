@@ -15,10 +15,11 @@ import type { AttemptDelivery, FirstAttempt } from './attempt-delivery.js';
 const MAX_UNSTORED = 20_000;
 
 /**
- * Webhook events (from `domain.<name>`, or mapped from a record event: ADR 0416) → one delivery per active subscription of the event's tenant that lists it,
- * its first attempt made straight from the consumed batch (ADR 0408). JetStream is the durable
- * schedule of a first attempt: the events are acked only once their deliveries are stored, and
- * a delivery's id comes from (event id, subscription id), so an event redelivered after a crash
+ * Webhook events (a `domain.<name>` event, or a record event mapped to one: ADR 0416) → one
+ * delivery per active subscription of the event's tenant that lists it, its first attempt made
+ * straight from the consumed batch (ADR 0408). JetStream is the durable schedule of a first
+ * attempt: the events are acked only once their deliveries are stored, and a delivery's id comes
+ * from (event id, subscription id), so an event redelivered after a crash
  * mid-attempt repeats it with the same id and body (at-least-once), while a redelivered event
  * whose deliveries are stored sends nothing (the unique `<event id>:<subscription id>` key).
  * The rows are written once, with their outcome, in one insert per batch; retries, pings and
