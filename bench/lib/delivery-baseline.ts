@@ -1,8 +1,8 @@
 /**
  * The outbound delivery baseline (issue #48): one process doing the work a signed delivery cannot
- * avoid, with nothing of ours in between. It consumes `domain.product.created` from the same
+ * avoid, with nothing of ours in between. It consumes `catalog.product.created` from the same
  * JetStream stream (its own consumer, explicit acks), decodes each event (the contract's
- * envelope), builds the delivery body and signs it as outbound-delivery does (`X-SVC-Signature`,
+ * envelope and record), builds the delivery body (the product as `data`, as outbound-delivery maps it) and signs it as outbound-delivery does (`X-SVC-Signature`,
  * HMAC-SHA256 hex of the body keyed with the secret; Standard Webhooks' `webhook-signature`, HMAC
  * of `<id>.<timestamp>.<body>` keyed with the secret's decoded base64), POSTs it to the receiver
  * over a keep-alive pool, inserts the same delivery row with its attempt (into a collection with
@@ -20,12 +20,12 @@ import http from 'node:http';
 import { createInterface } from 'node:readline';
 import { MongoClient } from 'mongodb';
 import { AckPolicy, connect, DeliverPolicy, type Consumer, type JsMsg } from 'nats';
-import { DomainEventPayload } from '@inventory/contracts/events/v1/domain_events.js';
+import { ProductCreated } from '@inventory/contracts/events/v1/catalog_records.js';
 import { EventEnvelope } from '@inventory/contracts/events/v1/envelope.js';
 
 const BASELINE_DELIVERY_COLLECTION = 'baseline_deliveries';
-const STREAM = 'DOMAIN';
-const SUBJECT = 'domain.product.created';
+const STREAM = 'CATALOG';
+const SUBJECT = 'catalog.product.created';
 const CONSUMER = 'bench-delivery-baseline';
 const BATCH = 128;
 
@@ -99,14 +99,24 @@ const post = (body: string, headers: Record<string, string>) =>
 /** One event: the body, both signatures, the POST, and the row it leaves. */
 async function deliver(message: JsMsg) {
   const envelope = EventEnvelope.decode(message.data);
-  const payload = DomainEventPayload.decode(envelope.payload);
+  const product = ProductCreated.decode(envelope.payload).product;
   const occurredAt = envelope.occurred_at ?? new Date();
+  const createdAt = product?.created_at ?? occurredAt;
   const deliveryId = deliveryIdOf(envelope.id);
   const body = JSON.stringify({
     event: 'product.created',
     delivery_id: deliveryId,
     occurred_at: occurredAt.toISOString(),
-    data: JSON.parse(payload.data_json || '{}') as unknown,
+    data: product && {
+      id: product.product_id,
+      sku: product.sku,
+      name: product.name,
+      type: product.type,
+      barcode: product.barcode ? product.barcode : null,
+      price: product.price,
+      created_at: createdAt.toISOString(),
+      updated_at: (product.updated_at ?? createdAt).toISOString(),
+    },
   });
   const timestamp = Math.floor(Date.now() / 1000);
   const attemptedAt = new Date();

@@ -10,7 +10,8 @@ export interface Published {
 }
 
 /**
- * A publisher of `count` `product.created` events for `tenantId` (`publisher.ts`), its own
+ * A publisher of `count` `catalog.product.created` events (delivered as `product.created`) for
+ * `tenantId` (`publisher.ts`), its own
  * process as another area would be, connected and waiting: `go()` starts it and resolves to its
  * report once every ack is in. `window` publishes await their acks at once.
  */

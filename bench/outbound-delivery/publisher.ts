@@ -1,5 +1,6 @@
 /**
- * Publishes `count` catalog events (`product.created`) for one tenant on NATS, with up to
+ * Publishes `count` `catalog.product.created` events (the one event of a product created, which
+ * outbound-delivery delivers as `product.created`: ADR 0416) for one tenant on NATS, with up to
  * `window` acks awaited at once, as another area would; its own process, so its CPU is its
  * own. Connects, prints `ready`, and starts on a line read from stdin, so whoever measures starts
  * its clock at the first publish, not at this process's start-up. Prints one JSON line once every
@@ -8,13 +9,16 @@
  *   npx tsx --conditions=development bench/outbound-delivery/publisher.ts <natsUrl> <tenant> <count> <window>
  */
 import { once } from 'node:events';
-import { domainEventEntry } from '@inventory/events';
+import { productCreated, type ProductCreated } from '@inventory/events';
 import { connectNats, EventPublisher } from '@inventory/platform';
 
 const [natsUrl, tenantId, countArg, windowArg] = process.argv.slice(2);
 const count = Number(countArg);
 const window = Number(windowArg);
-const data = { id: 1, sku: 'SKU-1', name: 'A product', price: '9.90', tags: ['a', 'b'] };
+const payload: ProductCreated = {
+  product: { product_id: 1, sku: 'SKU-1', name: 'A product', type: 'standard', price: '9.90' },
+  version: 1,
+};
 
 const nats = await connectNats(natsUrl!, 'bench-publisher');
 const publisher = new EventPublisher(nats.jetstream());
@@ -27,12 +31,7 @@ await Promise.all(
   Array.from({ length: window }, async () => {
     while (next < count) {
       next++;
-      const { type, event } = domainEventEntry({
-        tenantId: tenantId!,
-        name: 'product.created',
-        data,
-      });
-      await publisher.publish(type, event);
+      await publisher.publish(productCreated, { tenantId: tenantId!, payload });
     }
   }),
 );

@@ -209,10 +209,19 @@ function runChild<T>(args: string[]): Promise<T> {
   });
 }
 
-/** The data each published event carries (./publisher.ts). */
-const PRODUCT = { id: 1, sku: 'SKU-1', name: 'A product', price: '9.90', tags: ['a', 'b'] };
+/** The data each delivery carries: the record ./publisher.ts publishes, as outbound-delivery maps it. */
+const PRODUCT = {
+  id: 1,
+  sku: 'SKU-1',
+  name: 'A product',
+  type: 'standard',
+  barcode: null,
+  price: '9.90',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
 
-/** A publisher of `n` catalog events for the bench tenant, its own process (../lib/event-publisher.ts). */
+/** A publisher of `n` `catalog.product.created` events for the bench tenant, its own process (../lib/event-publisher.ts). */
 const publisherOf = (n: number) => startPublisher(infra.natsUrl, TENANT, n, publishWindow);
 
 /** CPU spent while `run` runs: the service's, every process's, and each part's. */

@@ -156,7 +156,8 @@ export async function webhookRows(
 
 /** The baseline's own tenant: the system has no subscription for it, so it delivers none of these. */
 const BASELINE_TENANT = 'bench-delivery-baseline';
-const FAN_OUT = { stream: 'DOMAIN', durable: 'outbound-delivery-fan-out' };
+/** outbound-delivery's consumer of `catalog.product.created`, the one event of a product created. */
+const FAN_OUT = { stream: 'CATALOG', durable: 'outbound-delivery-product-created' };
 
 /**
  * Signed outbound deliveries of `product.created` (issue #48), live and from a backlog, against

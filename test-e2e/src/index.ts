@@ -24,6 +24,7 @@ export {
 } from './fixtures/contract.js';
 export { previousStepCode, totpCode } from './fixtures/totp.js';
 export { npmRunEmit, type EmitResult } from './fixtures/emit.js';
+export { productCreatedEntry, type ProductRecordFields } from './fixtures/product-created.js';
 export { adminEnv, npmRunAdmin } from './fixtures/admin.js';
 export {
   launchSystem,

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import mongoose from 'mongoose';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainEventEntry } from '@inventory/events';
 import { waitFor } from '@inventory/local-infra';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@inventory/mongo-embedded';
 import { connectNats, EventPublisher } from '@inventory/platform';
@@ -15,6 +14,7 @@ import {
   watchCommands,
   type SeenCommand,
 } from '../src/fixtures/shard-keys.js';
+import { productCreatedEntry } from '../src/fixtures/product-created.js';
 import {
   PARCEL,
   PROVIDER_KEY,
@@ -93,10 +93,9 @@ describe('shard keys: every query reaching a sharded collection carries its tena
     });
     expect(pushed.status).toBe(200);
     // An outbound delivery and the activity it leaves.
-    const { type, event } = domainEventEntry({
+    const { type, event } = productCreatedEntry({
       tenantId: tenant.fixture.tenant.id,
-      name: 'product.created',
-      data: { id: 1, sku: 'SKU-1', name: 'A product' },
+      product: { product_id: 1, sku: 'SKU-1', name: 'A product' },
     });
     await new EventPublisher(nats.jetstream()).publish(type, event);
     await waitFor(

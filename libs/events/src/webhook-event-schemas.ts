@@ -25,7 +25,7 @@ const dateTime = (description: string) => ({ type: 'string', format: 'date-time'
 /**
  * The key outbound-delivery adds to every catalog delivery's `data` (ADR 0414): a number that
  * increases with each event of the tenant, so of each resource too (it is the event's position
- * in the DOMAIN stream). Reserved: a producer's own value under this key is replaced.
+ * in its stream: DOMAIN, or CATALOG for `product.created`). Reserved: a producer's own value under this key is replaced.
  */
 export const RESOURCE_SEQUENCE_FIELD = 'resource_sequence';
 

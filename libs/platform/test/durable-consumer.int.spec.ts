@@ -46,6 +46,31 @@ describe('ensureDurableConsumer', () => {
     expect(message?.string()).toBe('before');
   });
 
+  it("created with deliverPolicy 'new', reads only what is published after it, and keeps its position on a later start", async () => {
+    const jetstream = nats.jetstream();
+    const manager = await nats.jetstreamManager();
+    await jetstream.publish('durables.fresh', 'before');
+    const spec = {
+      stream: STREAM,
+      durable: 'fresh',
+      filterSubject: 'durables.fresh',
+      deliverPolicy: 'new' as const,
+    };
+    const consumer = await ensureDurableConsumer(jetstream, manager, spec);
+    expect((await manager.consumers.info(STREAM, 'fresh')).config.deliver_policy).toBe(
+      DeliverPolicy.New,
+    );
+    await jetstream.publish('durables.fresh', 'after');
+    await jetstream.publish('durables.fresh', 'later');
+    const message = await consumer.next({ expires: 5_000 });
+    expect(message?.string()).toBe('after');
+    await message!.ackAck();
+
+    const again = await ensureDurableConsumer(jetstream, manager, spec);
+    const next = await again.next({ expires: 5_000 });
+    expect(next?.string()).toBe('later');
+  });
+
   it('keeps an existing consumer and its position, bringing its redelivery settings up to date', async () => {
     const jetstream = nats.jetstream();
     const manager = await nats.jetstreamManager();

@@ -27,6 +27,8 @@ import { HttpSender } from './delivery/http-sender.js';
 import { AttemptSlots } from './delivery/attempt-slots.js';
 import { RateCap } from './delivery/rate-cap.js';
 import type { Resolve } from './domain/receiver-url.js';
+import { RECORD_WEBHOOK_EVENTS, webhookEventOfRecord } from './domain/record-webhook-events.js';
+import { webhookEventOfDomainEvent, type WebhookEvent } from './domain/webhook-event.js';
 import { outboundDeliveryService } from './grpc/outbound-delivery-service.js';
 import { SubscriptionView } from './grpc/subscription-view.js';
 import { DeliveryStore } from './store/delivery-store.js';
@@ -80,7 +82,13 @@ export async function bootstrap(
       name: SERVICE_NAME,
       config,
       dbName: config.MONGO_DB,
-      streams: [DOMAIN_STREAM, OUTBOUND_STREAM, ACTIVITY_STREAM, IDENTITY_STREAM],
+      streams: [
+        DOMAIN_STREAM,
+        OUTBOUND_STREAM,
+        ACTIVITY_STREAM,
+        IDENTITY_STREAM,
+        ...new Set(RECORD_WEBHOOK_EVENTS.map((source) => source.stream)),
+      ],
     },
     async (runtime) => {
       // Registered first, so it closes last: after gRPC has drained and the worker stopped.
@@ -208,15 +216,16 @@ export async function bootstrap(
         (event) => metrics.withheld(event),
         (tenantId, id) => held.release(tenantId, id),
       );
-      const fanOutConsumer = await startBatchConsumer({
+      const deliverable = (events: Array<WebhookEvent | undefined>) =>
+        events.filter((event): event is WebhookEvent => event !== undefined);
+      // Every fan-out consumer alike, whichever stream it reads.
+      const fanOutConsumer = (stream: string, durable: string) => ({
         jetstream: runtime.jetstream,
         manager: runtime.jetstreamManager,
-        stream: DOMAIN_STREAM.name,
-        durable: 'outbound-delivery-fan-out',
-        event: anyDomainEvent,
+        stream,
+        durable,
         // Fan-out is idempotent by itself (one delivery per event id and subscription, a unique
         // key), so no per-event processed record: it would add two writes per event (ADR 0401).
-        handle: async (events) => void (await fanOut.executeAll(events)),
         // First attempts are made inside the batch (ADR 0408): several batches at once, so one
         // stuck on a slow receiver does not hold the others; the ack wait is the first attempt's
         // lease (a dead replica's events come back after it, to be repeated with the same ids).
@@ -225,7 +234,36 @@ export async function bootstrap(
         ackWaitMs: config.DELIVERY_LEASE_MS,
         logger: runtime.logger,
       });
-      runtime.onStop(() => fanOutConsumer.stop());
+      const domainConsumer = await startBatchConsumer({
+        ...fanOutConsumer(DOMAIN_STREAM.name, 'outbound-delivery-fan-out'),
+        event: anyDomainEvent,
+        handle: async (events) =>
+          void (await fanOut.executeAll(deliverable(events.map(webhookEventOfDomainEvent)))),
+      });
+      runtime.onStop(() => domainConsumer.stop());
+      // The webhook events whose one fact is a record of another stream (ADR 0416).
+      for (const source of RECORD_WEBHOOK_EVENTS) {
+        const consumer = await startBatchConsumer({
+          ...fanOutConsumer(source.stream.name, source.durable),
+          event: source.event,
+          // Created from the next event on: the record events already in the stream were
+          // delivered from their DOMAIN twins before ADR 0416, and would be sent a second time.
+          deliverPolicy: 'new',
+          handle: async (events) => {
+            const mapped = events.map((event) => {
+              const webhook = webhookEventOfRecord(source, event);
+              if (!webhook)
+                runtime.logger.warn(
+                  { event_id: event.id, subject: event.subject },
+                  'record event without its record; nothing delivered',
+                );
+              return webhook;
+            });
+            await fanOut.executeAll(deliverable(mapped));
+          },
+        });
+        runtime.onStop(() => consumer.stop());
+      }
       // Owners' grants follow identity (ADR 0409). Idempotent by itself: a change is applied only
       // over grants older than it.
       const grantsConsumer = await startConsumer({

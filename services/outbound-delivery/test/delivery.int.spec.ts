@@ -41,7 +41,7 @@ describe('signed deliveries', () => {
     const occurredAt = new Date('2026-03-04T05:06:07.089Z');
     const { type, event } = domainEventEntry({
       tenantId: TENANT,
-      name: 'product.created',
+      name: 'sales_order.created',
       data: { id: 42, sku: 'A-1', tags: ['x'], price: { amount: '9.90' } },
       occurredAt,
     });
@@ -51,7 +51,7 @@ describe('signed deliveries', () => {
     const body = JSON.parse(request.body) as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(['event', 'delivery_id', 'occurred_at', 'data']);
     expect(body).toEqual({
-      event: 'product.created',
+      event: 'sales_order.created',
       delivery_id: expect.stringMatching(UUID),
       occurred_at: '2026-03-04T05:06:07.089Z',
       // As the producer wrote it, plus the resource sequence (ADR 0414).
@@ -63,7 +63,7 @@ describe('signed deliveries', () => {
         resource_sequence: expect.any(Number),
       },
     });
-    expect(request.headers['x-svc-event']).toBe('product.created');
+    expect(request.headers['x-svc-event']).toBe('sales_order.created');
     expect(request.headers['x-svc-delivery-id']).toBe(body.delivery_id);
     expect(request.headers['user-agent']).toBe('SVC-Webhook/1.0');
     expect(request.headers['content-type']).toBe('application/json');
@@ -76,7 +76,7 @@ describe('signed deliveries', () => {
     expect(delivery).toMatchObject({
       id: body.delivery_id,
       status: 'succeeded',
-      event: 'product.created',
+      event: 'sales_order.created',
     });
     expect(delivery!.attempts).toHaveLength(1);
     expect(delivery!.attempts[0]).toMatchObject({ response_status: 200, response_body: 'ok' });
@@ -103,14 +103,14 @@ describe('signed deliveries', () => {
     // The same event twice on the stream (no publish dedupe header): as a redelivery would be.
     const { type, event } = domainEventEntry({
       tenantId: TENANT,
-      name: 'product.created',
+      name: 'sales_order.created',
       data: { n: 'dup' },
     });
     const { bytes } = encodeEvent(type, { ...event, id: 'evt-dup-1' });
     await h.service.jetstream.publish(type.subject, bytes);
     await h.service.jetstream.publish(type.subject, bytes);
     // A later event: once it is delivered, the consumer has handled both copies before it.
-    await h.publish(TENANT, 'product.created', { n: 'marker' });
+    await h.publish(TENANT, 'sales_order.created', { n: 'marker' });
     await waitFor(
       () => requestsTo('/listed').some((r) => JSON.parse(r.body).data.n === 'marker'),
       'the marker delivery',
@@ -129,7 +129,7 @@ describe('signed deliveries', () => {
     const { id } = await subscribe(h, TENANT, `${receiver.url}/late-copy`);
     const { type, event } = domainEventEntry({
       tenantId: TENANT,
-      name: 'product.created',
+      name: 'sales_order.created',
       data: { n: 'late' },
     });
     const { bytes } = encodeEvent(type, { ...event, id: 'evt-late-copy-1' });
@@ -137,7 +137,7 @@ describe('signed deliveries', () => {
     await settledDeliveries(h, TENANT, id, 1);
     // The same event again, once its delivery is stored: as a redelivery after a lost ack.
     await h.service.jetstream.publish(type.subject, bytes);
-    await h.publish(TENANT, 'product.created', { n: 'late-marker' });
+    await h.publish(TENANT, 'sales_order.created', { n: 'late-marker' });
     await settledDeliveries(h, TENANT, id, 2);
     const late = requestsTo('/late-copy').filter((r) => JSON.parse(r.body).data.n === 'late');
     expect(late).toHaveLength(1);
@@ -222,10 +222,10 @@ describe('signed deliveries', () => {
 
   it('keeps a delivery log filtered by status and event, redelivers the same body and id, and cuts stored response bodies', async () => {
     receiver.respond((_r, response) => response.writeHead(200).end('y'.repeat(10_000)));
-    const { id } = await subscribe(h, TENANT, `${receiver.url}/log`, ['product.created']);
+    const { id } = await subscribe(h, TENANT, `${receiver.url}/log`, ['sales_order.created']);
     const ping = await as(TENANT, () => h.client.call.sendTestPing({ subscription_id: id }));
     expect(ping.delivery).toMatchObject({ event: 'ping', status: 'pending' });
-    await h.publish(TENANT, 'product.created', { n: 'logged' });
+    await h.publish(TENANT, 'sales_order.created', { n: 'logged' });
     const settled = await settledDeliveries(h, TENANT, id, 2);
     expect(settled.every((d) => d.status === 'succeeded')).toBe(true);
     expect(settled[0]!.attempts[0]!.response_body).toHaveLength(4096);
@@ -240,7 +240,7 @@ describe('signed deliveries', () => {
     expect((await deliveriesOf(h, TENANT, id, { status: 'succeeded' })).total).toBe(2);
 
     const original = requestsTo('/log').find(
-      (r) => r.headers['x-svc-event'] === 'product.created',
+      (r) => r.headers['x-svc-event'] === 'sales_order.created',
     )!;
     const deliveryId = original.headers['x-svc-delivery-id'] as string;
     await as(TENANT, () =>
@@ -257,7 +257,7 @@ describe('signed deliveries', () => {
     )[1]!;
     expect(again.body).toBe(original.body);
     const redelivered = await waitFor(async () => {
-      const { deliveries } = await deliveriesOf(h, TENANT, id, { event: 'product.created' });
+      const { deliveries } = await deliveriesOf(h, TENANT, id, { event: 'sales_order.created' });
       return deliveries[0]?.attempts.length === 2 && deliveries[0].status === 'succeeded'
         ? deliveries[0]
         : undefined;

@@ -51,7 +51,7 @@ describe('durable schedule', () => {
       let answer = 503;
       receiver.respond((_r, response) => response.writeHead(answer).end());
       const { id } = await subscribe(h, TENANT, `${receiver.url}/restart`);
-      await h.publish(TENANT, 'product.created', { n: 'restart' });
+      await h.publish(TENANT, 'sales_order.created', { n: 'restart' });
       await waitFor(() => receiver.requests.length === 1, 'the first attempt');
       await h.stopReplicas();
       answer = 200;
@@ -142,7 +142,7 @@ describe('durable schedule', () => {
       try {
         const { type, event } = domainEventEntry({
           tenantId: TENANT,
-          name: 'product.created',
+          name: 'sales_order.created',
           data: { n: 'kill-event' },
         });
         await new EventPublisher(nats.jetstream()).publish(type, event);

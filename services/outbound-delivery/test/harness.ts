@@ -1,5 +1,10 @@
 import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
-import { domainEventEntry, type WebhookEventName } from '@inventory/events';
+import {
+  domainEventEntry,
+  productCreated,
+  type DomainEventName,
+  type ProductCreated,
+} from '@inventory/events';
 import { waitFor, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import {
   createGrpcClient,
@@ -33,9 +38,15 @@ export interface Harness {
   stopReplicas(): Promise<void>;
   publish(
     tenantId: string,
-    name: WebhookEventName,
+    name: DomainEventName,
     data: Record<string, unknown>,
     id?: string,
+  ): Promise<string>;
+  /** Publishes `catalog.product.created` (the one fact behind `product.created`, ADR 0416). */
+  publishProduct(
+    tenantId: string,
+    product: ProductRecordInput,
+    options?: { id?: string; occurredAt?: Date },
   ): Promise<string>;
   stop(): Promise<void>;
 }
@@ -76,6 +87,13 @@ export async function startHarness(
       const { type, event } = domainEventEntry({ tenantId, name, data, id });
       return service.publisher.publish(type, event);
     },
+    async publishProduct(tenantId, product, options = {}) {
+      return service.publisher.publish(productCreated, {
+        tenantId,
+        ...options,
+        payload: productPayload(product),
+      });
+    },
     async stop() {
       client.close();
       for (const replica of replicas) await replica.stop().catch(() => undefined);
@@ -83,6 +101,22 @@ export async function startHarness(
     },
   };
 }
+
+export type ProductRecordInput = Partial<NonNullable<ProductCreated['product']>> & {
+  product_id: number;
+};
+
+/** A `catalog.product.created` payload: the record with plain defaults for what is not given. */
+export const productPayload = (product: ProductRecordInput): ProductCreated => ({
+  product: {
+    sku: `SKU-${product.product_id}`,
+    name: 'Product',
+    type: 'standard',
+    price: '1.00',
+    ...product,
+  },
+  version: 1,
+});
 
 /** Runs a call as a tenant, the way the gateway's metadata would. */
 export const as = <T>(tenantId: string, fn: () => Promise<T>) =>
@@ -105,7 +139,7 @@ export async function subscribe(
   h: Harness,
   tenant: string,
   url: string,
-  events: string[] = ['product.created'],
+  events: string[] = ['sales_order.created'],
 ): Promise<{ id: number; secret: string }> {
   const created = await as(tenant, () =>
     h.client.call.createSubscription({ url, events, input_violations: [] }),

@@ -11,7 +11,7 @@ import { startReceiver, type Receiver } from './receiver.js';
  */
 async function burst(h: Harness, receiver: Receiver, tenant: string, path: string, count: number) {
   const { id } = await subscribe(h, tenant, `${receiver.url}${path}`);
-  for (let n = 0; n < count; n++) await h.publish(tenant, 'product.created', { n });
+  for (let n = 0; n < count; n++) await h.publish(tenant, 'sales_order.created', { n });
   const settled = await settledDeliveries(h, tenant, id, count);
   const sent = receiver.requests.filter((request) => request.path === path);
   return { settled, sent };

@@ -16,12 +16,12 @@ import { startReceiver, type Receiver } from './receiver.js';
 const TENANT = 'tenant-pause';
 const START = Date.parse('2026-05-01T10:00:00.000Z');
 
-/** Publishes product.created events numbered `from`…, each a second after the last. */
+/** Publishes sales_order.created events numbered `from`…, each a second after the last. */
 async function emit(service: Service, from: number, count: number): Promise<void> {
   for (let n = from; n < from + count; n += 1) {
     const { type, event } = domainEventEntry({
       tenantId: TENANT,
-      name: 'product.created',
+      name: 'sales_order.created',
       data: { id: n },
       occurredAt: new Date(START + n * 1000),
     });

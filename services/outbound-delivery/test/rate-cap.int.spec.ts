@@ -36,8 +36,8 @@ describe('per-tenant cap shared by replicas', () => {
       const second = await h.startReplica();
       const { id } = await subscribe(h, TENANT, `${receiver.url}/capped`);
       const other = await subscribe(h, 'tenant-uncapped', `${receiver.url}/other`);
-      for (let n = 0; n < 12; n++) await h.publish(TENANT, 'product.created', { n });
-      for (let n = 0; n < 3; n++) await h.publish('tenant-uncapped', 'product.created', { n });
+      for (let n = 0; n < 12; n++) await h.publish(TENANT, 'sales_order.created', { n });
+      for (let n = 0; n < 3; n++) await h.publish('tenant-uncapped', 'sales_order.created', { n });
 
       const settled = await settledDeliveries(h, TENANT, id, 12);
       const byStatus = (status: string) => settled.filter((d) => d.status === status);

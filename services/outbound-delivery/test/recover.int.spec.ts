@@ -39,7 +39,7 @@ describe('recover: every failed delivery since a time, sent again under the cap'
     const before = new Date(Date.now() - 1000);
     for (const batch of [0, 1]) {
       minute = batch;
-      for (let n = 0; n < 3; n += 1) await h.publish(TENANT, 'product.created', { n, batch });
+      for (let n = 0; n < 3; n += 1) await h.publish(TENANT, 'sales_order.created', { n, batch });
       await settledDeliveries(h, TENANT, id, 3 * (batch + 1));
     }
     const { deliveries } = await deliveriesOf(h, TENANT, id);
@@ -132,7 +132,7 @@ describe('a recover across a restart of outbound-delivery', () => {
       const before = new Date(Date.now() - 1000);
       for (const batch of [0, 1]) {
         minute = batch;
-        for (let n = 0; n < 3; n += 1) await h.publish(TENANT, 'product.created', { n, batch });
+        for (let n = 0; n < 3; n += 1) await h.publish(TENANT, 'sales_order.created', { n, batch });
         await settledDeliveries(h, TENANT, id, 3 * (batch + 1));
       }
       answer = 200;

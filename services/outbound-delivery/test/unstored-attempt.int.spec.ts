@@ -41,7 +41,7 @@ describe('a delivery whose row could not be stored after a successful attempt', 
     });
     const { type, event } = domainEventEntry({
       tenantId: TENANT,
-      name: 'product.created',
+      name: 'sales_order.created',
       data: { n: 'once' },
     });
     const eventId = await replica.publisher.publish(type, event);

@@ -26,7 +26,7 @@ export interface FaultFigures {
     doubled: number;
     answerLost: number;
   };
-  /** product.created events JetStream acknowledged during the fault and its recovery. */
+  /** catalog.product.created events JetStream acknowledged during the fault and its recovery. */
   outbound: { scheduled: number; lost: number; doubled: number; resent: number };
 }
 

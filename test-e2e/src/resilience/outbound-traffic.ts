@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { domainEventEntry } from '@inventory/events';
 import { EventPublisher, connectNats } from '@inventory/platform';
 import type { HttpResponse } from '../fixtures/http.js';
+import { productCreatedEntry } from '../fixtures/product-created.js';
 import { storedRows } from './stored-rows.js';
 
-/** One product.created event JetStream acknowledged: outbound work the system owes. */
+/** One product created (`catalog.product.created`) JetStream acknowledged: outbound work owed. */
 export interface ScheduledEvent {
   sku: string;
   /** The fault under way when it was published. */
@@ -45,8 +45,8 @@ type Call = (method: string, path: string, body?: unknown) => Promise<HttpRespon
 
 /**
  * Outbound work scheduled while faults run: a subscription to a loopback receiver, and
- * product.created events published on the domain stream (as the catalog's owners publish them)
- * at a steady pace. Publishes that fail (NATS down) were never acknowledged and owe nothing.
+ * products created, each published once as `catalog.product.created` (as the products area
+ * publishes them; outbound-delivery delivers each as `product.created`, ADR 0416), at a steady pace. Publishes that fail (NATS down) were never acknowledged and owe nothing.
  * The receiver notes each delivery's id, so a delivery sent twice under two ids shows.
  */
 export async function startOutboundTraffic(
@@ -96,10 +96,9 @@ export async function startOutboundTraffic(
     for (let n = 1; running; n += 1) {
       const sku = `FAULT-${runId}-${n}`;
       const phase = options.phase?.() ?? '';
-      const { type, event } = domainEventEntry({
+      const { type, event } = productCreatedEntry({
         tenantId: dev.tenant_id!,
-        name: 'product.created',
-        data: { id: n, sku },
+        product: { product_id: n, sku },
       });
       await publisher.publish(type, event).then(
         () => scheduled.push({ sku, phase }),

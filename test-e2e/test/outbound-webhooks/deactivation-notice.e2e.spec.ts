@@ -2,9 +2,8 @@ import { createServer } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { AddressInfo } from 'node:net';
-import { domainEventEntry } from '@inventory/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserWithToken, loginSession } from '../../src/index.js';
+import { createUserWithToken, loginSession, productCreatedEntry } from '../../src/index.js';
 import { PATH, poll, subscriptionHarness } from './subscription-harness.js';
 
 describe('a deactivated subscription notifies the account: the alert and the webhook event', () => {
@@ -36,10 +35,9 @@ describe('a deactivated subscription notifies the account: the alert and the web
       description: 'Old ERP',
     });
     const id = dying.body.data.id as number;
-    const { type, event } = domainEventEntry({
+    const { type, event } = productCreatedEntry({
       tenantId: h.owner.tenant.id,
-      name: 'product.created',
-      data: { id: 9, sku: 'SKU-9' },
+      product: { product_id: 9, sku: 'SKU-9' },
     });
     await h.publisher.publish(type, event);
 

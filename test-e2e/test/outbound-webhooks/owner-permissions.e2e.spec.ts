@@ -10,6 +10,7 @@ import {
   createTenantWithToken,
   npmRunAdmin as admin,
   createUserWithToken,
+  productCreatedEntry,
   startSystem,
   type RunningSystem,
   type TenantFixture,
@@ -54,7 +55,14 @@ describe('outbound webhooks follow their owner’s permissions', { timeout: 240_
   });
 
   const publish = async (name: 'sales_order.created' | 'product.created', id: number) => {
-    const { type, event } = domainEventEntry({ tenantId: owner.tenant.id, name, data: { id } });
+    const tenantId = owner.tenant.id;
+    // A product created is one event, the catalog record (ADR 0416).
+    if (name === 'product.created') {
+      const { type, event } = productCreatedEntry({ tenantId, product: { product_id: id } });
+      await publisher.publish(type, event);
+      return;
+    }
+    const { type, event } = domainEventEntry({ tenantId, name, data: { id } });
     await publisher.publish(type, event);
   };
   /** outbound-delivery's consumer of identity.user.changed has handled every change so far. */

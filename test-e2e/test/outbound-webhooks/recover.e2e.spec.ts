@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { domainEventEntry } from '@inventory/events';
+import { productCreatedEntry } from '../../src/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenantWithToken } from '../../src/index.js';
 import { PATH, poll, subscriptionHarness } from './subscription-harness.js';
@@ -32,10 +32,9 @@ describe('recover through the gateway', () => {
     const created = await h.create(h.owner, { url: flakyUrl, events: ['product.created'] });
     const id = created.body.data.id as number;
     for (const n of [1, 2, 3, 4, 5]) {
-      const { type, event } = domainEventEntry({
+      const { type, event } = productCreatedEntry({
         tenantId: h.owner.tenant.id,
-        name: 'product.created',
-        data: { id: n },
+        product: { product_id: n },
       });
       await h.publisher.publish(type, event);
     }

@@ -1,4 +1,4 @@
-import { domainEventEntry, type WebhookEventName } from '@inventory/events';
+import { domainEventEntry, type DomainEventName } from '@inventory/events';
 import { describe, expect, it } from 'vitest';
 import { PATH, poll, subscriptionHarness, type Received } from './subscription-harness.js';
 
@@ -11,7 +11,7 @@ interface Body {
 describe('per-resource sequence numbers in every delivery', () => {
   const h = subscriptionHarness();
 
-  const emit = async (name: WebhookEventName, id: number) => {
+  const emit = async (name: DomainEventName, id: number) => {
     const { type, event } = domainEventEntry({ tenantId: h.owner.tenant.id, name, data: { id } });
     await h.publisher.publish(type, event);
   };

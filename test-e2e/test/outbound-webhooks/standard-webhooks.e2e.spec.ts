@@ -1,6 +1,6 @@
 import { verify } from '@octokit/webhooks-methods';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { domainEventEntry } from '@inventory/events';
+import { productCreatedEntry } from '../../src/index.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PATH, poll, subscriptionHarness, type Received } from './subscription-harness.js';
 
@@ -26,10 +26,9 @@ describe('catalog deliveries verified by the official Standard Webhooks library'
   afterEach(() => vi.useRealTimers());
 
   const emitProduct = async (id: number) => {
-    const { type, event } = domainEventEntry({
+    const { type, event } = productCreatedEntry({
       tenantId: h.owner.tenant.id,
-      name: 'product.created',
-      data: { id, sku: `SKU-${id}` },
+      product: { product_id: id, sku: `SKU-${id}` },
     });
     await h.publisher.publish(type, event);
   };

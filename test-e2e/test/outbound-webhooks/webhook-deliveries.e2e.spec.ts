@@ -2,7 +2,7 @@ import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { domainEventEntry } from '@inventory/events';
 import { describe, expect, it } from 'vitest';
-import { createUserWithToken } from '../../src/index.js';
+import { createUserWithToken, productCreatedEntry } from '../../src/index.js';
 import { PATH, poll, subscriptionHarness } from './subscription-harness.js';
 
 describe('outbound webhook deliveries through the gateway', () => {
@@ -140,11 +140,11 @@ describe('outbound webhook deliveries through the gateway', () => {
       events: ['product.created'],
     });
     const { id, secret } = created.body.data as { id: number; secret: string };
-    // What `npm run emit -- product.created --data '{"id":7,"sku":"SKU-7"}'` publishes.
-    const { type, event } = domainEventEntry({
+    // What `npm run emit -- catalog.product.created --data '{"product_id":7,"sku":"SKU-7",…}'`
+    // publishes: the one event of a product created (ADR 0416).
+    const { type, event } = productCreatedEntry({
       tenantId: h.owner.tenant.id,
-      name: 'product.created',
-      data: { id: 7, sku: 'SKU-7' },
+      product: { product_id: 7, sku: 'SKU-7' },
     });
     await h.publisher.publish(type, event);
     const delivery = await poll(() => h.received.find((r) => r.path === '/emit'));

@@ -1,9 +1,9 @@
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { domainEventEntry, type WebhookEventName } from '@inventory/events';
+import { domainEventEntry, isDomainEventName, type WebhookEventName } from '@inventory/events';
 import { describe, expect, it } from 'vitest';
-import { createUserWithToken, httpCall } from '../../src/index.js';
+import { createUserWithToken, httpCall, productCreatedEntry } from '../../src/index.js';
 import { poll, subscriptionHarness, type Received } from './subscription-harness.js';
 
 /** The specification's event catalog (Events → Outbound webhooks), written out here on purpose. */
@@ -88,10 +88,26 @@ describe('the webhook event catalog and its AsyncAPI document, checked against r
     });
     expect(created.status).toBe(201);
     for (const type of types) {
+      const example = type.data_schema.examples[0]!;
+      const tenantId = h.owner.tenant.id;
+      // product.created's one fact is the catalog record (ADR 0416); the others are DOMAIN events.
+      if (type.name === 'product.created') {
+        const { type: busType, event } = productCreatedEntry({
+          tenantId,
+          product: {
+            product_id: example.id as number,
+            sku: example.sku as string,
+            name: example.name as string,
+          },
+        });
+        await h.publisher.publish(busType, event);
+        continue;
+      }
+      if (!isDomainEventName(type.name)) throw new Error(`${type.name} has no DOMAIN subject`);
       const { type: busType, event } = domainEventEntry({
-        tenantId: h.owner.tenant.id,
+        tenantId,
         name: type.name,
-        data: type.data_schema.examples[0]!,
+        data: example,
       });
       await h.publisher.publish(busType, event);
     }

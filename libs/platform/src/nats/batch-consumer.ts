@@ -33,6 +33,8 @@ export interface BatchConsumerOptions<T> {
   retryDelayMs?: number;
   /** The longest wait between redeliveries (default 60 s). */
   maxRetryDelayMs?: number;
+  /** Where the durable starts when it is created (`ensureDurableConsumer`; default `all`). */
+  deliverPolicy?: 'all' | 'new';
 }
 
 /**
@@ -54,6 +56,7 @@ export async function startBatchConsumer<T>(
     filterSubject: options.event.subject,
     maxDeliver: options.maxDeliver,
     ackWaitMs: options.ackWaitMs,
+    deliverPolicy: options.deliverPolicy,
   });
   const concurrency = options.concurrency ?? 1;
   // Enough pulled for every batch place to start a full batch.

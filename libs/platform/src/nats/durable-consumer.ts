@@ -16,11 +16,18 @@ export interface DurableConsumerSpec {
   /** Default: no limit (ADR 0740). */
   maxDeliver?: number;
   ackWaitMs?: number;
+  /**
+   * Where a consumer created now starts (default `all`: the stream's first message). `new`: the
+   * messages published from its creation on, for a consumer added to a stream whose earlier
+   * events were already handled another way. An existing consumer keeps its position either way.
+   */
+  deliverPolicy?: 'all' | 'new';
 }
 
 /**
  * The durable, explicitly acknowledged JetStream consumer a service reads one event type with,
- * created on first start from the first message on. On a later start the existing consumer is
+ * created on first start from the first message on (or, `deliverPolicy: 'new'`, from the next
+ * one). On a later start the existing consumer is
  * kept, so its position is too; only the redelivery settings that may change between releases
  * (`max_deliver`, `ack_wait`) are brought up to date.
  */
@@ -39,7 +46,7 @@ export async function ensureDurableConsumer(
     await manager.consumers.add(stream, {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
+      deliver_policy: spec.deliverPolicy === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
       filter_subject: spec.filterSubject,
       max_deliver: maxDeliver,
       ack_wait: ackWait,

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  RESOURCE_SEQUENCE_FIELD,
-  webhookEventOfSubject,
-  type DomainEventPayload,
-} from '@inventory/events';
-import type { DomainEvent, Logger } from '@inventory/platform';
+import { RESOURCE_SEQUENCE_FIELD } from '@inventory/events';
+import type { Logger } from '@inventory/platform';
 import { deliveryIdOf } from '../domain/delivery-id.js';
-import { parseEventData, serialiseEnvelope } from '../domain/delivery-envelope.js';
+import { serialiseEnvelope } from '../domain/delivery-envelope.js';
+import type { WebhookEvent } from '../domain/webhook-event.js';
 import { ownerMayReceive } from '../domain/subscription-owner.js';
 import type { AttemptSlots } from '../delivery/attempt-slots.js';
 import type { DeliveryStore } from '../store/delivery-store.js';
@@ -18,10 +15,11 @@ import type { AttemptDelivery, FirstAttempt } from './attempt-delivery.js';
 const MAX_UNSTORED = 20_000;
 
 /**
- * Catalog events → one delivery per active subscription of the event's tenant that lists it,
- * its first attempt made straight from the consumed batch (ADR 0408). JetStream is the durable
- * schedule of a first attempt: the events are acked only once their deliveries are stored, and
- * a delivery's id comes from (event id, subscription id), so an event redelivered after a crash
+ * Webhook events (a `domain.<name>` event, or a record event mapped to one: ADR 0416) → one
+ * delivery per active subscription of the event's tenant that lists it, its first attempt made
+ * straight from the consumed batch (ADR 0408). JetStream is the durable schedule of a first
+ * attempt: the events are acked only once their deliveries are stored, and a delivery's id comes
+ * from (event id, subscription id), so an event redelivered after a crash
  * mid-attempt repeats it with the same id and body (at-least-once), while a redelivered event
  * whose deliveries are stored sends nothing (the unique `<event id>:<subscription id>` key).
  * The rows are written once, with their outcome, in one insert per batch; retries, pings and
@@ -50,20 +48,19 @@ export class FanOutEvent {
     private readonly heldWhileResuming?: (tenantId: string, subscriptionId: number) => void,
   ) {}
 
-  async execute(event: DomainEvent<DomainEventPayload>): Promise<number> {
+  async execute(event: WebhookEvent): Promise<number> {
     return this.executeAll([event]);
   }
 
   /** Returns how many deliveries were stored. */
-  async executeAll(events: Array<DomainEvent<DomainEventPayload>>): Promise<number> {
+  async executeAll(events: WebhookEvent[]): Promise<number> {
     const copies: Array<Promise<void>> = [];
-    const mine = new Map<string, { event: DomainEvent<DomainEventPayload>; name: string }>();
+    const mine = new Map<string, WebhookEvent>();
     for (const event of events) {
-      const name = webhookEventOfSubject(event.subject);
-      if (!name || mine.has(event.id)) continue;
+      if (mine.has(event.id)) continue;
       const elsewhere = this.inProgress.get(event.id);
       if (elsewhere) copies.push(elsewhere);
-      else mine.set(event.id, { event, name });
+      else mine.set(event.id, event);
     }
     let release!: () => void;
     const handled = new Promise<void>((resolve) => (release = resolve));
@@ -89,11 +86,8 @@ export class FanOutEvent {
    * delivery, a counted and logged refusal, and the subscription is left as it is, so it sends
    * again once the permission is back.
    */
-  private permitted(
-    event: DomainEvent<DomainEventPayload>,
-    name: string,
-    targets: SubscriptionDocument[],
-  ): SubscriptionDocument[] {
+  private permitted(event: WebhookEvent, targets: SubscriptionDocument[]): SubscriptionDocument[] {
+    const { name } = event;
     const permitted = targets.filter((target) => ownerMayReceive(target.owner, name));
     for (const target of targets) {
       if (permitted.includes(target)) continue;
@@ -112,13 +106,11 @@ export class FanOutEvent {
     return permitted;
   }
 
-  private async deliver(
-    catalog: Array<{ event: DomainEvent<DomainEventPayload>; name: string }>,
-  ): Promise<number> {
+  private async deliver(catalog: WebhookEvent[]): Promise<number> {
     if (catalog.length === 0) return 0;
     const groups = new Map<string, { tenantId: string; name: string }>();
-    for (const { event, name } of catalog)
-      groups.set(`${event.tenantId}\u0000${name}`, { tenantId: event.tenantId, name });
+    for (const { tenantId, name } of catalog)
+      groups.set(`${tenantId}\u0000${name}`, { tenantId, name });
     const subscribers = new Map<string, SubscriptionDocument[]>();
     await Promise.all(
       [...groups].map(async ([key, { tenantId, name }]) =>
@@ -129,15 +121,15 @@ export class FanOutEvent {
     const candidates: Array<{ delivery: DeliveryDocument; subscription: SubscriptionDocument }> =
       [];
     const now = new Date();
-    for (const { event, name } of catalog) {
+    for (const event of catalog) {
+      const { name } = event;
       const targets = this.permitted(
         event,
-        name,
         subscribers.get(`${event.tenantId}\u0000${name}`) ?? [],
       );
       if (targets.length === 0) continue;
-      const parsed = parseEventData(event.payload.data_json);
-      // Its place in the DOMAIN stream orders the events of each resource (ADR 0414).
+      const parsed = event.data;
+      // Its place in its stream orders the events of each resource (ADR 0414).
       const data =
         parsed && event.streamSequence !== undefined
           ? { ...parsed, [RESOURCE_SEQUENCE_FIELD]: event.streamSequence }

@@ -11,8 +11,9 @@ import { z, type ZodType, type ZodTypeDef } from 'zod';
 import { emittable, type EmittableEvent } from '../emittable-event.js';
 
 /**
- * Named by their subjects (`catalog.product.created`...): `product.created` alone is the outbound
- * webhook catalog event (domain-events.ts), which another stream carries.
+ * Named by their subjects (`catalog.product.created`...). `catalog.product.created` is also the
+ * one fact behind the outbound webhook event `product.created`: outbound-delivery delivers it to
+ * that event's subscribers (ADR 0416), so no second event is emitted for it.
  *
  * The products and purchase-invoices areas' events, which services/catalog reads into the
  * listings `GET /api/v2/products` and `GET /api/purchase-invoices`. `--data` is the record's
@@ -80,7 +81,7 @@ export const CATALOG_EVENTS: EmittableEvent[] = [
   emittable({
     name: 'catalog.product.created',
     description:
-      'A product was created: {"product_id":1,"sku":"TSHIRT-M","name":"T-shirt","price":"19.99"}',
+      'A product was created (shown in GET /api/v2/products and delivered as the outbound webhook event product.created): {"product_id":1,"sku":"TSHIRT-M","name":"T-shirt","price":"19.99"}',
     type: productCreated,
     stream: CATALOG_STREAM,
     data: productSnapshot,

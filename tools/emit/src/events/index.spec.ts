@@ -14,16 +14,24 @@ describe('the emit registry', () => {
       'shipment.tracking_assigned',
       'shipment.tracking_changed',
       'shipment.tracking_removed',
-      'product.created',
       'sales_order.shipped',
       'customer.created',
       'catalog.product.created',
       'catalog.purchase_invoice.deleted',
     ])
       expect(names.has(name), name).toBe(true);
+  });
+
+  it('emits each fact once: a product created is catalog.product.created alone (ADR 0416)', () => {
+    const names = EMITTABLE_EVENTS.map((event) => event.name);
+    expect(names).not.toContain('product.created');
+    const subjects = EMITTABLE_EVENTS.map((event) => event.type.subject);
+    expect(subjects.filter((subject) => subject.endsWith('product.created'))).toEqual([
+      'catalog.product.created',
+    ]);
     expect(
-      EMITTABLE_EVENTS.find((event) => event.name === 'product.created')!.stream.name,
-    ).not.toBe('CATALOG');
+      EMITTABLE_EVENTS.find((event) => event.name === 'catalog.product.created')!.stream.name,
+    ).toBe('CATALOG');
   });
 
   it('is listed whole in the README, with each event under its stream', () => {

@@ -13,17 +13,22 @@ export const protobufPackage = 'inventory.events.v1';
 export const protobufFileName = 'events/v1/domain_events.proto';
 
 /**
- * The ten outbound-webhook catalog events (spec: Events → Outbound webhooks), on
- * stream `DOMAIN` (subjects `domain.>`), one subject per event:
+ * The outbound-webhook catalog events (spec: Events → Outbound webhooks) whose
+ * one fact is this event, on stream `DOMAIN` (subjects `domain.>`), one subject
+ * per event:
  *   domain.sales_order.created       domain.purchase_order.created
  *   domain.sales_order.shipped       domain.purchase_order.approved
  *   domain.sales_order.cancelled     domain.purchase_order.submitted
  *   domain.inventory.adjusted        domain.purchase_order.received
- *   domain.product.created           domain.customer.created
+ *   domain.customer.created          domain.webhook_subscription.deactivated
+ * `product.created` is not among them: its fact is `catalog.product.created`
+ * (ProductCreated, catalog_records.proto), which outbound-delivery maps to the
+ * webhook event; each fact is published once (ADR 0416).
  * id, tenant and occurred_at come from the EventEnvelope; they become the
  * delivery's occurred_at, and the event id makes fan-out idempotent.
  * The catalog (names and the read scope each needs) is libs/events
- * WEBHOOK_EVENT_CATALOG; ADR 0400 explains the JSON payload.
+ * WEBHOOK_EVENT_CATALOG, the subjects DOMAIN_EVENT_NAMES; ADR 0400 explains the
+ * JSON payload.
  */
 export interface DomainEventPayload {
   /**
