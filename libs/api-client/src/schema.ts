@@ -2355,6 +2355,16 @@ export interface components {
           components['schemas']['ValidationFailed'] | components['schemas']['CodedError'];
       };
     };
+    /** @description A request with the same `Idempotency-Key` is still being processed (`code`: `idempotency_key_in_use`); retry once it has completed. */
+    IdempotencyKeyInUse: {
+      headers: {
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['CodedError'];
+      };
+    };
     /** @description Rate limited: retry after `Retry-After` seconds. */
     TooManyRequests: {
       headers: {
@@ -2433,6 +2443,8 @@ export interface components {
     'RateLimit-Policy': string;
     /** @description What is left of that budget (draft-ietf-httpapi-ratelimit-headers): `r` requests remaining now, `t` seconds until the whole quota is back, e.g. `"token";r=998;t=1`. */
     RateLimit: string;
+    /** @description `true` when this answer is the first answer to an earlier request with the same `Idempotency-Key`, sent again; nothing was done a second time. Absent otherwise. */
+    'Idempotent-Replayed': 'true';
     /** @description When the bearer token that authenticated the request expires (ISO 8601, UTC). Sent on every answer to a token, errors included; absent for a token without expiry and for web sessions. */
     'Authentication-Token-Expiration': string;
   };
@@ -2707,7 +2719,10 @@ export interface operations {
   postPersonalAccessTokens: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2725,6 +2740,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2735,6 +2751,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
@@ -2817,7 +2834,10 @@ export interface operations {
   postPersonalAccessTokensByIdRegenerate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -2837,6 +2857,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2847,6 +2868,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
@@ -3089,7 +3111,10 @@ export interface operations {
   postIntegrationsParcelTrackingInstances: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3108,6 +3133,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3118,6 +3144,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
@@ -3487,7 +3514,10 @@ export interface operations {
   postWebhookSubscriptions: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3506,6 +3536,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3516,6 +3547,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
@@ -3633,7 +3665,10 @@ export interface operations {
   postWebhookSubscriptionsByIdRotateSecret: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3650,6 +3685,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3660,7 +3696,9 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -3707,7 +3745,10 @@ export interface operations {
   postWebhookSubscriptionsByIdDeliveriesByDeliveryIdRedeliver: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
         delivery_id: string;
@@ -3725,6 +3766,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3735,6 +3777,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
@@ -3744,7 +3787,10 @@ export interface operations {
   postWebhookSubscriptionsByIdTest: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3761,6 +3807,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3771,6 +3818,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
@@ -3780,7 +3828,10 @@ export interface operations {
   postWebhookSubscriptionsByIdRecover: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3801,6 +3852,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3811,6 +3863,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
