@@ -20,10 +20,12 @@ const KEY_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
  */
 export function readIdempotencyKey(
   value: string | string[] | undefined,
+  rawHeaders: string[] = [],
 ): { key: string } | { refused: string } | undefined {
   if (value === undefined) return undefined;
-  // Two fields would be two keys: the draft's field is a single Item.
-  if (Array.isArray(value)) return { refused: 'The Idempotency-Key header must be sent once.' };
+  // Two fields would be two keys (the draft's field is a single Item); Node joins them with ", ".
+  if (Array.isArray(value) || fieldCount(rawHeaders, IDEMPOTENCY_KEY_HEADER) > 1)
+    return { refused: 'The Idempotency-Key header must be sent once.' };
   const quoted = /^"([^"\\]*)"$/.exec(value);
   const key = quoted ? quoted[1]! : value;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || !KEY_PATTERN.test(key))
@@ -31,6 +33,14 @@ export function readIdempotencyKey(
       refused: `The Idempotency-Key header must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters.`,
     };
   return { key };
+}
+
+/** How many times a field was sent (`rawHeaders` alternates names and values). */
+function fieldCount(rawHeaders: string[], name: string): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2)
+    if (rawHeaders[index]!.toLowerCase() === name) count += 1;
+  return count;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { eventually, startRedisServer, waitFor, type LocalServer } from '@inventory/local-infra';
@@ -60,12 +61,10 @@ async function testApp(redis: Redis, ttlMs = DAY_MS): Promise<TestApp> {
     }
     const body = request.body as { name?: unknown };
     if (typeof body?.name !== 'string')
-      return reply
-        .code(422)
-        .send({
-          message: 'The name field is required.',
-          errors: { name: ['The name field is required.'] },
-        });
+      return reply.code(422).send({
+        message: 'The name field is required.',
+        errors: { name: ['The name field is required.'] },
+      });
     state.created.push(body);
     void reply.header('location', `/things/${state.created.length}`);
     return reply.code(201).send({ data: { id: state.created.length, name: body.name } });
@@ -276,6 +275,54 @@ describe('Idempotency-Key on a real Redis (ADR 0119)', () => {
           'The Idempotency-Key header must be 1 to 255 printable ASCII characters.',
         ],
       },
+    });
+    expect(t.created.length).toBe(before);
+  });
+
+  it('a body the parser refuses (a __proto__ key) runs nothing and does not take the key', async () => {
+    const before = t.created.length;
+    const key = 'proto-1';
+    const poisoned = await t.app.inject({
+      method: 'POST',
+      url: '/things',
+      payload: '{"__proto__": {"isOwner": true}, "name": "p"}',
+      headers: { 'content-type': 'application/json', 'x-token': '7', 'idempotency-key': key },
+    });
+    expect(poisoned.statusCode).toBe(400);
+    expect(t.created.length).toBe(before);
+    const clean = await post(t.app, '/things', { name: 'p' }, { 'idempotency-key': key });
+    expect(clean.statusCode).toBe(201);
+    expect(clean.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('refuses the header sent twice (two keys), over a real socket', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const before = t.created.length;
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const sent = request(
+        `${address}/things`,
+        {
+          method: 'POST',
+          headers: [
+            ['host', 'tenant-a.test'],
+            ['content-type', 'application/json'],
+            ['x-token', '7'],
+            ['idempotency-key', 'one'],
+            ['idempotency-key', 'two'],
+          ].flat(),
+        },
+        (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        },
+      );
+      sent.on('error', reject);
+      sent.end(JSON.stringify({ name: 'twice' }));
+    });
+    expect(answer.status).toBe(422);
+    expect(JSON.parse(answer.body).errors).toEqual({
+      'Idempotency-Key': ['The Idempotency-Key header must be sent once.'],
     });
     expect(t.created.length).toBe(before);
   });

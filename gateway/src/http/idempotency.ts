@@ -75,7 +75,10 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
   const maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
 
   const preHandler: preHandlerAsyncHookHandler = async (request, reply) => {
-    const read = readIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
+    const read = readIdempotencyKey(
+      request.headers[IDEMPOTENCY_KEY_HEADER],
+      request.raw.rawHeaders,
+    );
     if (!read) return;
     if ('refused' in read)
       throw new HttpError(422, validationBody({ 'Idempotency-Key': [read.refused] }));
