@@ -47,10 +47,43 @@ function fieldCount(rawHeaders: string[], name: string): number {
  * Who a key belongs to: the tenant and the token, or the tenant and the signed-in user (every
  * session of one user shares its keys, as a user retrying from another tab expects).
  */
-export function keyOwner(tenant: ResolvedTenant, auth: RequestAuth): string {
-  return auth.kind === 'token'
-    ? `${tenant.id}:token:${auth.tokenId}`
-    : `${tenant.id}:user:${auth.user.id}`;
+export interface KeyOwner {
+  tenantId: string;
+  credential: { tokenId: number } | { userId: number };
+}
+
+export function keyOwner(tenant: ResolvedTenant, auth: RequestAuth): KeyOwner {
+  return {
+    tenantId: tenant.id,
+    credential: auth.kind === 'token' ? { tokenId: auth.tokenId } : { userId: auth.user.id },
+  };
+}
+
+/** Where one owner's key lives in Redis (its answer, its lock), and the sealing key for its answer. */
+export interface IdempotencyEntry {
+  record: string;
+  lock: string;
+  secret: Buffer;
+}
+
+export function idempotencyEntry(owner: KeyOwner, key: string): IdempotencyEntry {
+  const who =
+    'tokenId' in owner.credential
+      ? `token:${owner.credential.tokenId}`
+      : `user:${owner.credential.userId}`;
+  const material = `${owner.tenantId}:${who}\n${key}`;
+  const name = createHash('sha256').update(`name\n${material}`).digest('base64url');
+  const secret = createHash('sha256').update(`seal\n${material}`).digest();
+  // One hash slot for the answer and its lock (a cluster runs the scripts on one node).
+  return { record: `idem:{${name}}`, lock: `idem:{${name}}:lock`, secret };
+}
+
+/**
+ * The Redis name of the lock a request with `key` holds while it runs: for suites that hold a
+ * key as an in-flight request would (the test-e2e contract files' 409).
+ */
+export function idempotencyLockName(owner: KeyOwner, key: string): string {
+  return idempotencyEntry(owner, key).lock;
 }
 
 /** JSON with every object's keys sorted: one body written in two key orders is one body. */

@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { Redis } from '@inventory/platform';
+import type { IdempotencyEntry } from './idempotency-key.js';
 
 /** A first answer as it is replayed. */
 export interface StoredAnswer {
@@ -14,7 +15,7 @@ export type Claim =
   | { state: 'replay'; answer: StoredAnswer }
   /** The key was used with another method, path or body. */
   | { state: 'mismatch' }
-  /** A request with the key (and this body) is still running. */
+  /** A request with the key is still running (whatever its body: its answer is not known yet). */
   | { state: 'in-flight' };
 
 /**
@@ -25,7 +26,7 @@ const CLAIM = `
 local done = redis.call('GET', KEYS[1])
 if done then return {'done', done} end
 if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return {'run', ''} end
-return {'busy', redis.call('GET', KEYS[2]) or ''}
+return {'busy', ''}
 `;
 
 /** The answer kept, and the lock dropped, only by the request that holds the lock. */
@@ -74,15 +75,6 @@ export class IdempotencyStore {
     this.redis = redis as IdempotencyRedis;
   }
 
-  /** Where one owner's key lives, and the sealing key for its answer. */
-  entry(owner: string, key: string): IdempotencyEntry {
-    const material = `${owner}\n${key}`;
-    const name = createHash('sha256').update(`name\n${material}`).digest('base64url');
-    const secret = createHash('sha256').update(`seal\n${material}`).digest();
-    // One hash slot for the answer and its lock (a cluster runs the scripts on one node).
-    return { record: `idem:{${name}}`, lock: `idem:{${name}}:lock`, secret };
-  }
-
   /** Seals a request's fingerprint: Redis sees the same value for the same request, nothing more. */
   private sealedFingerprint(entry: IdempotencyEntry, fingerprint: string): string {
     return createHmac('sha256', entry.secret).update(fingerprint).digest('base64url');
@@ -98,10 +90,7 @@ export class IdempotencyStore {
       String(this.options.leaseMs),
     );
     if (state === 'run') return { state: 'run', lock };
-    if (state === 'busy')
-      return value.startsWith(`${sealed}.`) || value === ''
-        ? { state: 'in-flight' }
-        : { state: 'mismatch' };
+    if (state === 'busy') return { state: 'in-flight' };
     const stored = open(entry.secret, value);
     if (!stored || stored.fingerprint !== sealed) return { state: 'mismatch' };
     return { state: 'replay', answer: stored.answer };
@@ -119,12 +108,6 @@ export class IdempotencyStore {
       String(this.options.ttlMs),
     );
   }
-}
-
-export interface IdempotencyEntry {
-  record: string;
-  lock: string;
-  secret: Buffer;
 }
 
 interface Sealed {

@@ -165,8 +165,8 @@ describe('Idempotency-Key on a real Redis (ADR 0119)', () => {
     expect(busy.statusCode).toBe(409);
     expect(busy.json()).toEqual({ code: 'idempotency_key_in_use', message: expect.any(String) });
     expect(busy.headers['retry-after']).toBe('1');
-    // Another body under the key in flight is the mismatch, not the wait.
-    expect((await post(t.app, '/things', { name: 'other' }, key)).statusCode).toBe(422);
+    // Another body under the key in flight waits too: the first answer is not known yet.
+    expect((await post(t.app, '/things', { name: 'other' }, key)).statusCode).toBe(409);
     t.gate = undefined;
     open();
     expect((await first).statusCode).toBe(201);

@@ -13,12 +13,14 @@ import { codeBody, validationBody } from './envelopes.js';
 import { HttpError } from './http-error.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
+  idempotencyEntry,
   keyOwner,
+  type IdempotencyEntry,
   readIdempotencyKey,
   REPLAYED_HEADER,
   requestFingerprint,
 } from './idempotency-key.js';
-import type { IdempotencyEntry, IdempotencyStore, StoredAnswer } from './idempotency-store.js';
+import type { IdempotencyStore, StoredAnswer } from './idempotency-store.js';
 
 /**
  * The largest answer kept for a replay. Creating routes answer one record (a few KiB); an answer
@@ -84,7 +86,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
       throw new HttpError(422, validationBody({ 'Idempotency-Key': [read.refused] }));
     // Every opted-in route needs a credential; a key without an owner has nothing to scope it.
     if (!request.auth) return;
-    const entry = store.entry(keyOwner(request.tenant, request.auth), read.key);
+    const entry = idempotencyEntry(keyOwner(request.tenant, request.auth), read.key);
     const fingerprint = requestFingerprint(request.method, request.url, request.body);
     let claim;
     try {
