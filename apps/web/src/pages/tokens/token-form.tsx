@@ -1,11 +1,20 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError } from '../../api.js';
+import { api, ApiError, newIdempotencyKey } from '../../api.js';
 import { FieldError, FormError, TextField } from '../../components/field.js';
 import { messagesFor } from '../../messages.js';
 import { useSession } from '../../session.js';
 import { addedElevatedScopes, SCOPES, type Scope } from '@inventory/access';
 import type { NewToken, NewTokenAnswer, Token, TokenAnswer } from '../../api-types.js';
 import { EXPIRY_PRESETS, SCOPE_GRANTS, scopesByResource } from './scopes.js';
+
+/** What the create form sends. */
+interface NewTokenBody {
+  name: string;
+  scopes: string[];
+  expires_at?: string;
+  ip_allowlist?: string[];
+  rate_limit_per_minute?: number | string;
+}
 
 const FIELDS = [
   'name',
@@ -54,6 +63,16 @@ export function TokenForm(props: {
   const errors = error?.fieldErrors;
   // The form opens where the person works next: its name.
   const formRef = useRef<HTMLFormElement>(null);
+  // One key per token asked for: submitting the same form again after a failure (the answer lost
+  // on the way) sends the same body with the same key and gets the first answer, its secret
+  // included, instead of creating a second token. The body is kept, not rebuilt: a preset's
+  // expiry is computed from the time of the submit. A changed form is a new request and key.
+  const attempt = useRef<{ inputs: string; body: NewTokenBody; key: string } | null>(null);
+  const sameAttempt = (inputs: string, build: () => NewTokenBody) => {
+    if (attempt.current?.inputs !== inputs)
+      attempt.current = { inputs, body: build(), key: newIdempotencyKey() };
+    return attempt.current;
+  };
   useEffect(
     () => formRef.current?.querySelector<HTMLInputElement>('input[name="name"]')?.focus(),
     [],
@@ -102,12 +121,16 @@ export function TokenForm(props: {
         );
         props.onDone(answer.data);
       } else {
-        const answer = await api<NewTokenAnswer>('POST', '/api/personal-access-tokens', {
+        const inputs = JSON.stringify([name, scopes, preset, expiry, ips, limit]);
+        const { body, key } = sameAttempt(inputs, () => ({
           name,
           scopes,
           ...(expiresAt ? { expires_at: expiresAt } : {}),
           ...(ips.length ? { ip_allowlist: ips } : {}),
           ...(limit !== null ? { rate_limit_per_minute: limit } : {}),
+        }));
+        const answer = await api<NewTokenAnswer>('POST', '/api/personal-access-tokens', body, {
+          idempotencyKey: key,
         });
         props.onDone(answer.data);
       }
