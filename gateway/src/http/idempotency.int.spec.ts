@@ -42,7 +42,13 @@ async function testApp(redis: Redis, ttlMs = DAY_MS): Promise<TestApp> {
   registerErrorHandling(app);
   app.addHook('onRequest', (request, _reply, done) => {
     const tenant = String(request.headers['x-tenant'] ?? 'tenant-a');
-    request.tenant = { id: tenant, slug: tenant, host: `${tenant}.test`, base_url: '' };
+    request.tenant = {
+      id: tenant,
+      slug: tenant,
+      name: tenant,
+      host: `${tenant}.test`,
+      base_url: '',
+    };
     const user = { id: Number(request.headers['x-user'] ?? 1), isOwner: true, permissions: [] };
     request.auth = request.headers['x-token']
       ? { kind: 'token', tokenId: Number(request.headers['x-token']), user, scopes: [] }
