@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, newIdempotencyKey } from '../../api.js';
+import { api, ApiError } from '../../api.js';
+import { useRetryKey } from '../../retry-key.js';
 import { FieldError, FormError, TextField } from '../../components/field.js';
 import { messagesFor } from '../../messages.js';
 import { useSession } from '../../session.js';
@@ -63,16 +64,7 @@ export function TokenForm(props: {
   const errors = error?.fieldErrors;
   // The form opens where the person works next: its name.
   const formRef = useRef<HTMLFormElement>(null);
-  // One key per token asked for: submitting the same form again after a failure (the answer lost
-  // on the way) sends the same body with the same key and gets the first answer, its secret
-  // included, instead of creating a second token. The body is kept, not rebuilt: a preset's
-  // expiry is computed from the time of the submit. A changed form is a new request and key.
-  const attempt = useRef<{ inputs: string; body: NewTokenBody; key: string } | null>(null);
-  const sameAttempt = (inputs: string, build: () => NewTokenBody) => {
-    if (attempt.current?.inputs !== inputs)
-      attempt.current = { inputs, body: build(), key: newIdempotencyKey() };
-    return attempt.current;
-  };
+  const retryKey = useRetryKey<NewTokenBody>();
   useEffect(
     () => formRef.current?.querySelector<HTMLInputElement>('input[name="name"]')?.focus(),
     [],
@@ -121,8 +113,8 @@ export function TokenForm(props: {
         );
         props.onDone(answer.data);
       } else {
-        const inputs = JSON.stringify([name, scopes, preset, expiry, ips, limit]);
-        const { body, key } = sameAttempt(inputs, () => ({
+        // A preset's expiry is computed at the submit: the inputs, not the body, name the attempt.
+        const { body, key } = retryKey([name, scopes, preset, expiry, ips, limit], () => ({
           name,
           scopes,
           ...(expiresAt ? { expires_at: expiresAt } : {}),
