@@ -8,6 +8,8 @@ import type { GatewayConfig } from './config.js';
 import { errorEnvelopeServerOptions, registerErrorHandling } from './http/error-handler.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { refuseUndeclaredRoutes } from './http/routes.js';
+import { registerIdempotency } from './http/idempotency.js';
+import { IdempotencyStore } from './http/idempotency-store.js';
 import { ROUTE_TABLE } from './routes/route-table.js';
 import { registerHttpTracing } from './http/tracing.js';
 import { lazyChildLoggerFactory } from './http/request-logger.js';
@@ -115,6 +117,15 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Before any route: every route after this is documented in OpenAPI and guarded by the route table.
   await registerOpenApi(app, deps.auth.routeTable);
   await registerAuth(app, deps.auth, deps.identity);
+  // Before any route: the routes that declare `idempotent` get its hooks as they are added.
+  registerIdempotency(app, {
+    store: new IdempotencyStore(deps.redis, {
+      ttlMs: deps.config.IDEMPOTENCY_KEY_TTL_SECONDS * 1000,
+      leaseMs: deps.config.IDEMPOTENCY_LOCK_LEASE_MS,
+    }),
+    routeTable: deps.auth.routeTable,
+    logger: deps.logger,
+  });
   await app.register(gatewayRoutes, deps);
   // Test-only probes (BootstrapOptions.extraRoutes) sit outside: an unlisted one shows deny by default.
   if (deps.auth.extraRoutes) await app.register(deps.auth.extraRoutes.plugin);

@@ -25,6 +25,8 @@ import { readConfig, type GatewayConfig } from './config.js';
 
 /** The route table, for suites that must cover every route (test-e2e/test/resilience). */
 export { ROUTE_TABLE } from './routes/route-table.js';
+/** Where a key's lock lives in Redis, for suites that hold one as an in-flight request would. */
+export { idempotencyLockName } from './http/idempotency-key.js';
 
 export interface GatewayHandle {
   app: FastifyInstance;

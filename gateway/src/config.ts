@@ -45,6 +45,10 @@ const fields = z.object({
    * Redis on every request. Leases are at most 1 % of a budget and live 100 ms.
    */
   RATE_LIMIT_LEASE_MAX_SLOTS: z.coerce.number().int().positive().default(64),
+  /** How long an `Idempotency-Key`'s first answer is kept (ADR 0119): 24 h, as Stripe's. */
+  IDEMPOTENCY_KEY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  /** The lease of a key's lock while its first request runs: past any request's deadline. */
+  IDEMPOTENCY_LOCK_LEASE_MS: z.coerce.number().int().positive().default(60_000),
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(100),
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),

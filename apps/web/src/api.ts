@@ -52,9 +52,20 @@ export function setCsrfToken(token: string | null): void {
   else sessionStorage.removeItem(CSRF_KEY);
 }
 
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+export interface ApiOptions {
+  /** Sent as `Idempotency-Key` on the creating POSTs that take one (`newIdempotencyKey`). */
+  idempotencyKey?: string;
+}
+
+export async function api<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: ApiOptions = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   if (method !== 'GET') headers['x-csrf-token'] = sessionStorage.getItem(CSRF_KEY) ?? '';
   const response = await fetch(path, {
     method,
@@ -75,6 +86,15 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     throw new ApiError(response.status, parsed as ErrorBody | null);
   }
   return parsed as T;
+}
+
+/**
+ * A fresh `Idempotency-Key`: 128 random bits in hex. `crypto.getRandomValues`, unlike
+ * `randomUUID`, also works on a plain-HTTP origin.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** Builds `path?query` from a record, dropping empty values; keys like `filter[status]` kept. */

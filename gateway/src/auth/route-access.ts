@@ -52,6 +52,11 @@ export interface RouteRule {
    * (and headers, and 429) as tokens and sessions. The key is the route and the address.
    */
   perAddressPerMinute?: number;
+  /**
+   * The route creates something and takes an `Idempotency-Key` (http/idempotency.ts, ADR 0119):
+   * a retry with the key answers the first answer again instead of creating a second thing.
+   */
+  idempotent?: true;
 }
 
 function routeKey(method: string, url: string): string {

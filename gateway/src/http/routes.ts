@@ -6,6 +6,7 @@ import type {
   RouteShorthandOptions,
 } from 'fastify';
 import { ruleFor, type RouteRule } from '../auth/route-access.js';
+import { IDEMPOTENCY_HEADER_SCHEMA } from './idempotency.js';
 import { inputSchema, readInput, type InputOf, type RouteInput } from './route-input.js';
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -55,7 +56,12 @@ export function handle<R extends RouteDeclaration>(
   const [options, handler] = args.length === 1 ? [{}, args[0]] : args;
   refuseUndeclaredParams(route);
   const status = route.successStatus;
-  const schema = { ...inputSchema(route.input), ...options.schema };
+  const schema = {
+    ...inputSchema(route.input),
+    // Documented here, read and checked by the idempotency hook (http/idempotency.ts).
+    ...(route.idempotent ? { headers: IDEMPOTENCY_HEADER_SCHEMA } : {}),
+    ...options.schema,
+  };
   app.route({
     ...options,
     ...NO_SCHEMA_CHECKS,

@@ -116,6 +116,13 @@ export const HEADERS = {
     required: true,
     schema: { type: 'string', pattern: '^"[a-z]+";r=[0-9]+;t=[0-9]+$' },
   },
+  'Idempotent-Replayed': {
+    description:
+      '`true` when this answer is the first answer to an earlier request with the same ' +
+      '`Idempotency-Key`, sent again; nothing was done a second time. Absent otherwise.',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+  },
   [TOKEN_EXPIRATION_HEADER]: {
     description:
       'When the bearer token that authenticated the request expires (ISO 8601, UTC). ' +
@@ -135,6 +142,11 @@ export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Reset': ref('headers', 'X-RateLimit-Reset'),
   'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
   RateLimit: ref('headers', 'RateLimit'),
+};
+
+/** On the answers of the routes that take an `Idempotency-Key` (http/idempotency.ts). */
+export const IDEMPOTENCY_HEADERS = {
+  'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed'),
 };
 
 /** On the answers of the routes a token may call. */
@@ -160,6 +172,13 @@ export const RESPONSES = {
   Unprocessable: {
     description: 'The request was refused: field errors, or a business rule with a `code`.',
     content: json({ oneOf: [ref('schemas', 'ValidationFailed'), ref('schemas', 'CodedError')] }),
+  },
+  IdempotencyKeyInUse: {
+    description:
+      'A request with the same `Idempotency-Key` is still being processed (`code`: ' +
+      '`idempotency_key_in_use`); retry once it has completed.',
+    headers: { 'Retry-After': ref('headers', 'Retry-After') },
+    content: json(ref('schemas', 'CodedError')),
   },
   TooManyRequests: {
     description: 'Rate limited: retry after `Retry-After` seconds.',

@@ -1,5 +1,5 @@
 import { requiredScope, ruleFor, type RouteRule } from '../auth/route-access.js';
-import { RATE_LIMIT_HEADERS, ref, TOKEN_HEADERS } from './components.js';
+import { IDEMPOTENCY_HEADERS, RATE_LIMIT_HEADERS, ref, TOKEN_HEADERS } from './components.js';
 import { SUMMARIES } from './summaries.js';
 
 type Json = Record<string, unknown>;
@@ -203,6 +203,7 @@ export function describeOperations(document: Document, table: Record<string, Rou
           response.headers = {
             ...RATE_LIMIT_HEADERS,
             ...(rule.access === 'session' || rule.access === 'public' ? {} : TOKEN_HEADERS),
+            ...(rule.idempotent ? IDEMPOTENCY_HEADERS : {}),
             ...response.headers,
           };
       }
@@ -224,9 +225,11 @@ export function describeOperations(document: Document, table: Record<string, Rou
         errors['404'] = 'NotFound';
         // 422 only where something can be refused: a declared body or query, or a refused state
         // (a bad path parameter is the record's 404).
-        if (canBeRefused(operation, rule)) errors['422'] = 'Unprocessable';
+        if (canBeRefused(operation, rule) || rule.idempotent) errors['422'] = 'Unprocessable';
         errors['503'] = 'ServiceUnavailable';
       }
+      // A second request with an Idempotency-Key while the first runs (ADR 0119).
+      if (rule.idempotent) errors['409'] = 'IdempotencyKeyInUse';
       // Tokens and sessions are rate limited; sign-in is throttled per account and address.
       if (rule.access !== 'public' || rule.perAddressPerMinute) errors['429'] = 'TooManyRequests';
       if (key === 'POST /auth/login') errors['429'] = 'LoginThrottled';

@@ -153,7 +153,8 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
         const refusable =
           Boolean(operation.requestBody) ||
           ((operation.parameters ?? []) as Doc[]).some((parameter) => parameter.in === 'query') ||
-          rule.refusesState === true;
+          rule.refusesState === true ||
+          rule.idempotent === true;
         if (refusable) expect(responses['422'], key).toEqual(responseRef('Unprocessable'));
         else expect(responses['422'], key).toBeUndefined();
       }
@@ -174,6 +175,43 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
     expect(shared.TooManyRequests.headers['Retry-After']).toEqual({
       $ref: '#/components/headers/Retry-After',
     });
+  });
+
+  it('documents Idempotency-Key, its 409 and Idempotent-Replayed on every creating POST, and only there', () => {
+    const idempotent = operations.filter(({ key }) => ROUTE_TABLE[key]!.idempotent);
+    expect(idempotent.map(({ key }) => key).sort()).toEqual([
+      'POST /api/integrations/parcel-tracking/instances',
+      'POST /api/personal-access-tokens',
+      'POST /api/personal-access-tokens/:id/regenerate',
+      'POST /api/webhook-subscriptions',
+      'POST /api/webhook-subscriptions/:id/deliveries/:delivery_id/redeliver',
+      'POST /api/webhook-subscriptions/:id/recover',
+      'POST /api/webhook-subscriptions/:id/rotate-secret',
+      'POST /api/webhook-subscriptions/:id/test',
+    ]);
+    const headerOf = (operation: Doc) =>
+      ((operation.parameters ?? []) as Doc[]).find(
+        (parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key',
+      );
+    for (const { key, operation } of operations) {
+      if (!ROUTE_TABLE[key]!.idempotent) {
+        expect(headerOf(operation), key).toBeUndefined();
+        expect(operation.responses['409'], key).toBeUndefined();
+        continue;
+      }
+      expect(headerOf(operation), key).toMatchObject({
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      });
+      expect(operation.responses['409'], key).toEqual({
+        $ref: '#/components/responses/IdempotencyKeyInUse',
+      });
+      for (const [status, response] of Object.entries(operation.responses) as Array<[string, Doc]>)
+        if (status.startsWith('2'))
+          expect(response.headers['Idempotent-Replayed'], key).toEqual({
+            $ref: '#/components/headers/Idempotent-Replayed',
+          });
+    }
   });
 
   it('keeps request and response bodies in components', () => {

@@ -2489,6 +2489,16 @@ export interface components {
           components['schemas']['ValidationFailed'] | components['schemas']['CodedError'];
       };
     };
+    /** @description A request with the same `Idempotency-Key` is still being processed (`code`: `idempotency_key_in_use`); retry once it has completed. */
+    IdempotencyKeyInUse: {
+      headers: {
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['CodedError'];
+      };
+    };
     /** @description Rate limited: retry after `Retry-After` seconds. */
     TooManyRequests: {
       headers: {
@@ -2567,6 +2577,8 @@ export interface components {
     'RateLimit-Policy': string;
     /** @description What is left of that budget (draft-ietf-httpapi-ratelimit-headers): `r` requests remaining now, `t` seconds until the whole quota is back, e.g. `"token";r=998;t=1`. */
     RateLimit: string;
+    /** @description `true` when this answer is the first answer to an earlier request with the same `Idempotency-Key`, sent again; nothing was done a second time. Absent otherwise. */
+    'Idempotent-Replayed': 'true';
     /** @description When the bearer token that authenticated the request expires (ISO 8601, UTC). Sent on every answer to a token, errors included; absent for a token without expiry and for web sessions. */
     'Authentication-Token-Expiration': string;
   };
@@ -2841,7 +2853,10 @@ export interface operations {
   postPersonalAccessTokens: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2859,6 +2874,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2869,6 +2885,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
@@ -2951,7 +2968,10 @@ export interface operations {
   postPersonalAccessTokensByIdRegenerate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -2971,6 +2991,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2981,6 +3002,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
@@ -3292,7 +3314,10 @@ export interface operations {
   postIntegrationsParcelTrackingInstances: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3311,6 +3336,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3321,6 +3347,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
@@ -3690,7 +3717,10 @@ export interface operations {
   postWebhookSubscriptions: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3709,6 +3739,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3719,6 +3750,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
@@ -3836,7 +3868,10 @@ export interface operations {
   postWebhookSubscriptionsByIdRotateSecret: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3853,6 +3888,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3863,7 +3899,9 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -3910,7 +3948,10 @@ export interface operations {
   postWebhookSubscriptionsByIdDeliveriesByDeliveryIdRedeliver: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
         delivery_id: string;
@@ -3928,6 +3969,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3938,6 +3980,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
@@ -3947,7 +3990,10 @@ export interface operations {
   postWebhookSubscriptionsByIdTest: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -3964,6 +4010,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3974,6 +4021,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
@@ -3983,7 +4031,10 @@ export interface operations {
   postWebhookSubscriptionsByIdRecover: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -4004,6 +4055,7 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4014,6 +4066,7 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];

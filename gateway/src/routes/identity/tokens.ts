@@ -25,6 +25,7 @@ export const TOKEN_ROUTES = declareRoutes({
     url: BASE,
     access: 'session',
     successStatus: 201,
+    idempotent: true,
     // Type errors go with identity's rules, so one 422 names every field (the web form's one submit).
     input: { body: CREATE_TOKEN_BODY, deferErrors: true },
   },
@@ -45,6 +46,7 @@ export const TOKEN_ROUTES = declareRoutes({
     method: 'POST',
     url: `${BASE}/:id/regenerate`,
     access: 'session',
+    idempotent: true,
     input: { params: TOKEN, body: REGENERATE_TOKEN_BODY, deferErrors: true },
   },
   requests: {

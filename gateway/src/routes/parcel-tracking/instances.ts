@@ -35,6 +35,7 @@ export const INSTANCE_ROUTES = declareRoutes({
     url: `${PREFIX}/instances`,
     access: 'any-token',
     successStatus: 201,
+    idempotent: true,
     input: { body: CREATE_BODY, deferErrors: true },
   },
   list: { method: 'GET', url: `${PREFIX}/instances`, access: 'any-token' },

@@ -28,6 +28,7 @@ export const DELIVERY_ROUTES = declareRoutes({
     access: MANAGE,
     successStatus: 202,
     refusesState: true,
+    idempotent: true,
     input: { params: DELIVERY },
   },
   sendTest: {
@@ -36,6 +37,7 @@ export const DELIVERY_ROUTES = declareRoutes({
     access: MANAGE,
     successStatus: 202,
     refusesState: true,
+    idempotent: true,
     input: BY_ID,
   },
   recover: {
@@ -44,6 +46,7 @@ export const DELIVERY_ROUTES = declareRoutes({
     access: MANAGE,
     successStatus: 202,
     refusesState: true,
+    idempotent: true,
     input: { params: SUBSCRIPTION, body: RECOVER_BODY },
   },
   recoverJob: {

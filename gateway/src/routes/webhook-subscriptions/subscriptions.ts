@@ -14,6 +14,7 @@ export const SUBSCRIPTION_ROUTES = declareRoutes({
     url: PREFIX,
     access: MANAGE,
     successStatus: 201,
+    idempotent: true,
     input: { body: SUBSCRIPTION_BODY, deferErrors: true },
   },
   list: { method: 'GET', url: PREFIX, access: MANAGE, input: { query: PAGING } },
@@ -35,6 +36,7 @@ export const SUBSCRIPTION_ROUTES = declareRoutes({
     method: 'POST',
     url: `${PREFIX}/:id/rotate-secret`,
     access: MANAGE,
+    idempotent: true,
     input: BY_ID,
   },
 });

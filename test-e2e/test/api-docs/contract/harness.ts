@@ -1,6 +1,7 @@
 import type { ApiClient } from '@inventory/api-client';
-import type { GatewayHandle } from '@inventory/gateway';
+import { idempotencyLockName, type GatewayHandle } from '@inventory/gateway';
 import { freePort } from '@inventory/local-infra';
+import { connectRedis } from '@inventory/platform';
 import { expect, it } from 'vitest';
 import {
   ContractLedger,
@@ -186,6 +187,8 @@ export function describeGateSweeps(sweeps: ReturnType<typeof gateSweeps>): void 
   it('415 for a body of another media type', () => sweeps.unsupportedMedia());
   it('413 for a body over the size limit', () => sweeps.tooLarge());
   it('429 with Retry-After once the token’s minute is spent', () => sweeps.rateLimited());
+  it('409 while a request with the same Idempotency-Key runs; 422 for a malformed key', () =>
+    sweeps.idempotencyKeys());
 }
 
 /**
@@ -278,6 +281,50 @@ export function gateSweeps(
       const gateway = await contract().gatewayWith({ BODY_LIMIT_BYTES: '64' });
       const raw = JSON.stringify({ name: 'x'.repeat(200) });
       await bodySweep(413, { raw }, 'payload_too_large', gateway.url);
+    },
+    /**
+     * The routes that take an `Idempotency-Key` (ADR 0119): a malformed key is the 422 field
+     * form; a key whose lock is held, as by a first request still running, is 409.
+     */
+    async idempotencyKeys() {
+      const c = contract();
+      const redis = await connectRedis(c.r.system.infra.redisUrl);
+      try {
+        for (const operation of claiming(claims, 409)) {
+          const session = accessOf(operation) === 'session';
+          const api = c.api(session ? { session: c.tenant.session } : {});
+          const malformed = await callOperation(api, operation, ids(), {
+            headers: { 'idempotency-key': 'k'.repeat(256) },
+          });
+          expect(malformed.response.status, operation.operationId).toBe(422);
+          expect(malformed.error, operation.operationId).toMatchObject({
+            errors: { 'Idempotency-Key': [expect.any(String)] },
+          });
+          const key = `contract-${operation.operationId}`;
+          const fixture = c.tenant.fixture;
+          const lock = idempotencyLockName(
+            {
+              tenantId: fixture.tenant.id,
+              credential: session ? { userId: fixture.user.id } : { tokenId: fixture.tokenId },
+            },
+            key,
+          );
+          await redis.set(lock, 'held by the contract test', 'PX', 60_000);
+          try {
+            const busy = await callOperation(api, operation, ids(), {
+              headers: { 'idempotency-key': key },
+            });
+            expect(busy.response.status, operation.operationId).toBe(409);
+            expect(busy.error, operation.operationId).toMatchObject({
+              code: 'idempotency_key_in_use',
+            });
+          } finally {
+            await redis.del(lock);
+          }
+        }
+      } finally {
+        redis.disconnect();
+      }
     },
     async rateLimited() {
       const c = contract();

@@ -1,11 +1,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
+import { useRetryKey } from '../../retry-key.js';
 import { FieldError, FormError, TextField } from '../../components/field.js';
 import { messagesFor } from '../../messages.js';
 import { useSession } from '../../session.js';
 import { addedElevatedScopes, SCOPES, type Scope } from '@inventory/access';
 import type { NewToken, NewTokenAnswer, Token, TokenAnswer } from '../../api-types.js';
 import { EXPIRY_PRESETS, SCOPE_GRANTS, scopesByResource } from './scopes.js';
+
+/** What the create form sends. */
+interface NewTokenBody {
+  name: string;
+  scopes: string[];
+  expires_at?: string;
+  ip_allowlist?: string[];
+  rate_limit_per_minute?: number | string;
+}
 
 const FIELDS = [
   'name',
@@ -54,6 +64,7 @@ export function TokenForm(props: {
   const errors = error?.fieldErrors;
   // The form opens where the person works next: its name.
   const formRef = useRef<HTMLFormElement>(null);
+  const retryKey = useRetryKey<NewTokenBody>();
   useEffect(
     () => formRef.current?.querySelector<HTMLInputElement>('input[name="name"]')?.focus(),
     [],
@@ -102,12 +113,16 @@ export function TokenForm(props: {
         );
         props.onDone(answer.data);
       } else {
-        const answer = await api<NewTokenAnswer>('POST', '/api/personal-access-tokens', {
+        // A preset's expiry is computed at the submit: the inputs, not the body, name the attempt.
+        const { body, key } = retryKey([name, scopes, preset, expiry, ips, limit], () => ({
           name,
           scopes,
           ...(expiresAt ? { expires_at: expiresAt } : {}),
           ...(ips.length ? { ip_allowlist: ips } : {}),
           ...(limit !== null ? { rate_limit_per_minute: limit } : {}),
+        }));
+        const answer = await api<NewTokenAnswer>('POST', '/api/personal-access-tokens', body, {
+          idempotencyKey: key,
         });
         props.onDone(answer.data);
       }

@@ -1,9 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api.js';
+import { useRetryKey, type Attempt } from '../../retry-key.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { errorFor, FieldError, FormError, TextField } from '../../components/field.js';
 import { WEBHOOK_EVENT_CATALOG, WEBHOOK_EVENT_NAMES } from '@inventory/events/browser';
 import type { NewSubscriptionAnswer, Subscription, SubscriptionAnswer } from '../../api-types.js';
+
+const createSubscription = ({ body, key }: Attempt<Record<string, unknown>>) =>
+  api<NewSubscriptionAnswer>('POST', '/api/webhook-subscriptions', body, { idempotencyKey: key });
 
 /** Create (the answer carries the secret, shown once) or edit url, events and description. */
 export function SubscriptionForm(props: {
@@ -18,6 +22,7 @@ export function SubscriptionForm(props: {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const errors = error?.fieldErrors;
+  const retryKey = useRetryKey<Record<string, unknown>>();
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -27,10 +32,12 @@ export function SubscriptionForm(props: {
     try {
       const answer = editing
         ? await api<SubscriptionAnswer>('PATCH', `/api/webhook-subscriptions/${editing.id}`, body)
-        : await api<NewSubscriptionAnswer>('POST', '/api/webhook-subscriptions', {
-            ...body,
-            ...(description === '' ? { description: undefined } : {}),
-          });
+        : await createSubscription(
+            retryKey(body, () => ({
+              ...body,
+              ...(description === '' ? { description: undefined } : {}),
+            })),
+          );
       props.onDone(answer.data);
     } catch (caught) {
       setError(caught instanceof ApiError ? caught : new ApiError(0, null));
