@@ -20,5 +20,9 @@ export const INTEGRATION_INSTANCE_SUBJECT = 'integration_instance';
 export const PERSONAL_ACCESS_TOKEN_SUBJECT = 'personal_access_token';
 
 /** Activity event names identity records about personal access tokens (issue #44). */
-export const TOKEN_ACTIVITY_EVENTS = ['token_revoked_as_leaked', 'token_regenerated'] as const;
+export const TOKEN_ACTIVITY_EVENTS = [
+  'token_revoked_as_leaked',
+  'token_regenerated',
+  'token_revoked_by_admin',
+] as const;
 export type TokenActivityEventName = (typeof TOKEN_ACTIVITY_EVENTS)[number];

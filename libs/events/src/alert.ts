@@ -17,6 +17,7 @@ export const ALERT_KINDS = [
   'token_leak_reported',
   'token_expiring',
   'token_expired',
+  'token_revoked_by_admin',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -25,6 +25,7 @@ import { RegenerateToken } from './use-cases/regenerate-token.js';
 import { ReportLeakedTokens } from './use-cases/report-leaked-tokens.js';
 import { RevokeToken } from './use-cases/revoke-token.js';
 import { SecondFactor } from './use-cases/second-factor.js';
+import { TenantTokens } from './use-cases/tenant-tokens.js';
 import { TokenPolicies } from './use-cases/token-policy.js';
 import { UpdateToken } from './use-cases/update-token.js';
 
@@ -67,6 +68,13 @@ export function wireUseCases(parts: {
     revokeToken: new RevokeToken(tokens, tokenEvents),
     regenerateToken: new RegenerateToken(tokens, users, secondFactor, tokenEvents, tokenPolicies),
     reportLeakedTokens: new ReportLeakedTokens(tokens, users, tokenEvents),
+    tenantTokens: new TenantTokens({
+      tokens,
+      users,
+      requests,
+      policies: tokenPolicies,
+      events: tokenEvents,
+    }),
     listTokenRequests: new ListTokenRequests(tokens, requests),
     getTokenUsage: new GetTokenUsage(tokens, requests),
     recordTokenRequests: new RecordTokenRequests(requests, tokens),

@@ -13,6 +13,7 @@ import type { IdentityUseCases } from '../wiring.js';
 import {
   presentAuthToken,
   presentRequest,
+  presentReviewedToken,
   presentTenant,
   presentToken,
   presentTokenPolicy,
@@ -216,6 +217,18 @@ export function identityService(
         request.input_violations,
       );
       return { policy: presentTokenPolicy(policy), tokens_breaking: tokensBreaking };
+    },
+    listTenantTokens: async (request, ctx) => {
+      const { rows, total } = await useCases.tenantTokens.list(ctx.tenant(), {
+        userId: request.user_id,
+        page: request.page || 1,
+        perPage: request.per_page || 20,
+      });
+      return { tokens: rows.map(presentReviewedToken), total };
+    },
+    revokeTenantToken: async (request, ctx) => {
+      await useCases.tenantTokens.revoke(ctx.tenant(), actingUser(ctx), request.id);
+      return {};
     },
     getTokenUsage: async (request, ctx) => ({
       usage: presentUsage(

@@ -2,6 +2,7 @@
 import type {
   AuthToken,
   Tenant,
+  TenantToken,
   Token,
   TokenPolicy as TokenPolicyMessage,
   TokenRequest,
@@ -9,6 +10,7 @@ import type {
   User,
 } from '@inventory/contracts/identity/v1/identity.js';
 import type { TokenPolicy } from '../domain/token-policy.js';
+import type { ReviewedToken } from '../use-cases/tenant-tokens.js';
 import type { TokenUsageFigures } from '../domain/token-usage.js';
 import type { TenantDocument, TenantWithDomains } from '../store/tenants.js';
 import type { TokenRequestDocument } from '../store/token-requests.js';
@@ -124,5 +126,18 @@ export function tokenPolicyOf(message: TokenPolicyMessage | undefined): TokenPol
     member_scopes: message?.restrict_member_scopes ? message.member_scopes : null,
     require_ip_allowlist: message?.require_ip_allowlist ?? false,
     flag_unused_after_days: message?.flag_unused_after_days ?? null,
+  };
+}
+
+/** A member's token as an admin reviews it (ListTenantTokens). */
+export function presentReviewedToken(row: ReviewedToken): TenantToken {
+  return {
+    token: presentToken(row.token, row.flags),
+    user_id: row.token.user_id,
+    user_name: row.owner?.name ?? '',
+    user_email: row.owner?.email ?? '',
+    last_used_ip: row.lastUsedIp,
+    last_used_user_agent: row.lastUsedUserAgent,
+    state: row.state,
   };
 }

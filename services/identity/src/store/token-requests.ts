@@ -102,6 +102,16 @@ export class TokenRequestRepository extends TenantScopedRepository<TokenRequestD
     });
   }
 
+  /** A token's newest logged request: where and with what it was last used. */
+  async latest(tenantId: string, tokenId: number): Promise<TokenRequestDocument | undefined> {
+    const [row] = await this.findMany(
+      tenantId,
+      { token_id: tokenId },
+      { sort: { at: -1, _id: -1 }, limit: 1 },
+    );
+    return row;
+  }
+
   /** Status, duration and time of the window's requests, newest first, capped for memory. */
   window(
     tenantId: string,

@@ -113,6 +113,17 @@ export class TokenRepository extends TenantScopedRepository<TokenDocument> {
     );
   }
 
+  /** One page of the tenant's unrevoked tokens, of every user or one, newest first. */
+  listTenantPage(
+    tenantId: string,
+    userId: number | undefined,
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: TokenDocument[]; total: number }> {
+    const owner = userId === undefined ? {} : { user_id: userId };
+    return this.page(tenantId, { ...owner, revoked_at: null }, { sort: { id: -1 }, page, perPage });
+  }
+
   /** Unrevoked tokens by id, of one user or (undefined) of every user: for operators. */
   listUnrevoked(tenantId: string, userId: number | undefined): Promise<TokenDocument[]> {
     const owner = userId === undefined ? {} : { user_id: userId };

@@ -11,7 +11,7 @@ import {
 import { Violations } from '../domain/validation.js';
 import type { TokenPolicyRepository } from '../store/token-policies.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
-import type { UserRepository } from '../store/users.js';
+import type { UserDocument, UserRepository } from '../store/users.js';
 
 interface PolicyDeps {
   policies: TokenPolicyRepository;
@@ -79,9 +79,18 @@ export class TokenPolicies {
     userId: number,
     tokens: TokenDocument[],
   ): Promise<Map<number, PolicyRule[]>> {
-    const policy = await this.deps.policies.get(tenantId);
     const holder = await this.deps.users.findById(tenantId, userId);
-    const owners = new Set(holder?.is_owner ? [userId] : []);
+    return this.flagsOfMany(tenantId, tokens, new Map(holder ? [[userId, holder]] : []));
+  }
+
+  /** The same for tokens of any users of the tenant, whose records the caller already read. */
+  async flagsOfMany(
+    tenantId: string,
+    tokens: TokenDocument[],
+    users: ReadonlyMap<number, Pick<UserDocument, 'is_owner'>>,
+  ): Promise<Map<number, PolicyRule[]>> {
+    const policy = await this.deps.policies.get(tenantId);
+    const owners = new Set([...users].flatMap(([id, user]) => (user.is_owner ? [id] : [])));
     const now = new Date();
     return new Map(
       tokens.map((token) => [

@@ -388,6 +388,37 @@ export interface SetTokenPolicyResponse {
   tokens_breaking: number;
 }
 
+export interface ListTenantTokensRequest {
+  page: number;
+  per_page: number;
+  /** Only this user's tokens; unset: every user's. */
+  user_id?: number | undefined;
+}
+
+/** A member's token as an admin reviews it. */
+export interface TenantToken {
+  token?: Token | undefined;
+  user_id: number;
+  user_name: string;
+  user_email: string;
+  /** Where and with what it was last used (its newest logged request); empty when never. */
+  last_used_ip: string;
+  last_used_user_agent: string;
+  /** `active` or `expired` (revoked tokens are not listed). */
+  state: string;
+}
+
+export interface ListTenantTokensResponse {
+  tokens: TenantToken[];
+  total: number;
+}
+
+export interface RevokeTenantTokenRequest {
+  id: number;
+}
+
+export interface RevokeTenantTokenResponse {}
+
 function createBaseTenant(): Tenant {
   return { id: '', slug: '', name: '', domains: [], created_at: undefined };
 }
@@ -6329,6 +6360,542 @@ export const SetTokenPolicyResponse: MessageFns<SetTokenPolicyResponse> = {
   },
 };
 
+function createBaseListTenantTokensRequest(): ListTenantTokensRequest {
+  return { page: 0, per_page: 0, user_id: undefined };
+}
+
+export const ListTenantTokensRequest: MessageFns<ListTenantTokensRequest> = {
+  encode(
+    message: ListTenantTokensRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.page !== 0) {
+      writer.uint32(8).int32(message.page);
+    }
+    if (message.per_page !== 0) {
+      writer.uint32(16).int32(message.per_page);
+    }
+    if (message.user_id !== undefined) {
+      writer.uint32(24).int64(message.user_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTenantTokensRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTenantTokensRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.per_page = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.user_id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTenantTokensRequest {
+    return {
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      per_page: isSet(object.perPage)
+        ? globalThis.Number(object.perPage)
+        : isSet(object.per_page)
+          ? globalThis.Number(object.per_page)
+          : 0,
+      user_id: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.Number(object.user_id)
+          : undefined,
+    };
+  },
+
+  toJSON(message: ListTenantTokensRequest): unknown {
+    const obj: any = {};
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.per_page !== 0) {
+      obj.perPage = Math.round(message.per_page);
+    }
+    if (message.user_id !== undefined) {
+      obj.userId = Math.round(message.user_id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTenantTokensRequest>, I>>(
+    base?: I,
+  ): ListTenantTokensRequest {
+    return ListTenantTokensRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTenantTokensRequest>, I>>(
+    object: I,
+  ): ListTenantTokensRequest {
+    const message = createBaseListTenantTokensRequest();
+    message.page = object.page ?? 0;
+    message.per_page = object.per_page ?? 0;
+    message.user_id = object.user_id ?? undefined;
+    return message;
+  },
+};
+
+function createBaseTenantToken(): TenantToken {
+  return {
+    token: undefined,
+    user_id: 0,
+    user_name: '',
+    user_email: '',
+    last_used_ip: '',
+    last_used_user_agent: '',
+    state: '',
+  };
+}
+
+export const TenantToken: MessageFns<TenantToken> = {
+  encode(message: TenantToken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== undefined) {
+      Token.encode(message.token, writer.uint32(10).fork()).join();
+    }
+    if (message.user_id !== 0) {
+      writer.uint32(16).int64(message.user_id);
+    }
+    if (message.user_name !== '') {
+      writer.uint32(26).string(message.user_name);
+    }
+    if (message.user_email !== '') {
+      writer.uint32(34).string(message.user_email);
+    }
+    if (message.last_used_ip !== '') {
+      writer.uint32(42).string(message.last_used_ip);
+    }
+    if (message.last_used_user_agent !== '') {
+      writer.uint32(50).string(message.last_used_user_agent);
+    }
+    if (message.state !== '') {
+      writer.uint32(58).string(message.state);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TenantToken {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTenantToken();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = Token.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.user_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.user_name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user_email = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.last_used_ip = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.last_used_user_agent = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TenantToken {
+    return {
+      token: isSet(object.token) ? Token.fromJSON(object.token) : undefined,
+      user_id: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.Number(object.user_id)
+          : 0,
+      user_name: isSet(object.userName)
+        ? globalThis.String(object.userName)
+        : isSet(object.user_name)
+          ? globalThis.String(object.user_name)
+          : '',
+      user_email: isSet(object.userEmail)
+        ? globalThis.String(object.userEmail)
+        : isSet(object.user_email)
+          ? globalThis.String(object.user_email)
+          : '',
+      last_used_ip: isSet(object.lastUsedIp)
+        ? globalThis.String(object.lastUsedIp)
+        : isSet(object.last_used_ip)
+          ? globalThis.String(object.last_used_ip)
+          : '',
+      last_used_user_agent: isSet(object.lastUsedUserAgent)
+        ? globalThis.String(object.lastUsedUserAgent)
+        : isSet(object.last_used_user_agent)
+          ? globalThis.String(object.last_used_user_agent)
+          : '',
+      state: isSet(object.state) ? globalThis.String(object.state) : '',
+    };
+  },
+
+  toJSON(message: TenantToken): unknown {
+    const obj: any = {};
+    if (message.token !== undefined) {
+      obj.token = Token.toJSON(message.token);
+    }
+    if (message.user_id !== 0) {
+      obj.userId = Math.round(message.user_id);
+    }
+    if (message.user_name !== '') {
+      obj.userName = message.user_name;
+    }
+    if (message.user_email !== '') {
+      obj.userEmail = message.user_email;
+    }
+    if (message.last_used_ip !== '') {
+      obj.lastUsedIp = message.last_used_ip;
+    }
+    if (message.last_used_user_agent !== '') {
+      obj.lastUsedUserAgent = message.last_used_user_agent;
+    }
+    if (message.state !== '') {
+      obj.state = message.state;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TenantToken>, I>>(base?: I): TenantToken {
+    return TenantToken.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TenantToken>, I>>(object: I): TenantToken {
+    const message = createBaseTenantToken();
+    message.token =
+      object.token !== undefined && object.token !== null
+        ? Token.fromPartial(object.token)
+        : undefined;
+    message.user_id = object.user_id ?? 0;
+    message.user_name = object.user_name ?? '';
+    message.user_email = object.user_email ?? '';
+    message.last_used_ip = object.last_used_ip ?? '';
+    message.last_used_user_agent = object.last_used_user_agent ?? '';
+    message.state = object.state ?? '';
+    return message;
+  },
+};
+
+function createBaseListTenantTokensResponse(): ListTenantTokensResponse {
+  return { tokens: [], total: 0 };
+}
+
+export const ListTenantTokensResponse: MessageFns<ListTenantTokensResponse> = {
+  encode(
+    message: ListTenantTokensResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.tokens) {
+      TenantToken.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTenantTokensResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTenantTokensResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tokens.push(TenantToken.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTenantTokensResponse {
+    return {
+      tokens: globalThis.Array.isArray(object?.tokens)
+        ? object.tokens.map((e: any) => TenantToken.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListTenantTokensResponse): unknown {
+    const obj: any = {};
+    if (message.tokens?.length) {
+      obj.tokens = message.tokens.map((e) => TenantToken.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTenantTokensResponse>, I>>(
+    base?: I,
+  ): ListTenantTokensResponse {
+    return ListTenantTokensResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTenantTokensResponse>, I>>(
+    object: I,
+  ): ListTenantTokensResponse {
+    const message = createBaseListTenantTokensResponse();
+    message.tokens = object.tokens?.map((e) => TenantToken.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseRevokeTenantTokenRequest(): RevokeTenantTokenRequest {
+  return { id: 0 };
+}
+
+export const RevokeTenantTokenRequest: MessageFns<RevokeTenantTokenRequest> = {
+  encode(
+    message: RevokeTenantTokenRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeTenantTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeTenantTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeTenantTokenRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: RevokeTenantTokenRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeTenantTokenRequest>, I>>(
+    base?: I,
+  ): RevokeTenantTokenRequest {
+    return RevokeTenantTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeTenantTokenRequest>, I>>(
+    object: I,
+  ): RevokeTenantTokenRequest {
+    const message = createBaseRevokeTenantTokenRequest();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseRevokeTenantTokenResponse(): RevokeTenantTokenResponse {
+  return {};
+}
+
+export const RevokeTenantTokenResponse: MessageFns<RevokeTenantTokenResponse> = {
+  encode(_: RevokeTenantTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeTenantTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeTenantTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RevokeTenantTokenResponse {
+    return {};
+  },
+
+  toJSON(_: RevokeTenantTokenResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeTenantTokenResponse>, I>>(
+    base?: I,
+  ): RevokeTenantTokenResponse {
+    return RevokeTenantTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeTenantTokenResponse>, I>>(
+    _: I,
+  ): RevokeTenantTokenResponse {
+    const message = createBaseRevokeTenantTokenResponse();
+    return message;
+  },
+};
+
 /**
  * Tenants, users, web sessions and personal access tokens. Every method except
  * the tenant look-ups reads the tenant from `x-tenant-id` metadata and, where it
@@ -6627,6 +7194,41 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): SetTokenPolicyResponse =>
       SetTokenPolicyResponse.decode(value),
   },
+  /**
+   * Every member's unrevoked tokens, or one member's, with their owner and last use, for the
+   * tenant's admins (the gateway lets only a session holding `tokens:govern` call it;
+   * docs/decisions/0121).
+   */
+  listTenantTokens: {
+    path: '/inventory.identity.v1.IdentityService/ListTenantTokens' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTenantTokensRequest): Buffer =>
+      Buffer.from(ListTenantTokensRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTenantTokensRequest =>
+      ListTenantTokensRequest.decode(value),
+    responseSerialize: (value: ListTenantTokensResponse): Buffer =>
+      Buffer.from(ListTenantTokensResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTenantTokensResponse =>
+      ListTenantTokensResponse.decode(value),
+  },
+  /**
+   * Revokes any member's token as an admin: at once on every gateway, with an alert to its owner
+   * and an activity row (the acting user is the admin).
+   */
+  revokeTenantToken: {
+    path: '/inventory.identity.v1.IdentityService/RevokeTenantToken' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeTenantTokenRequest): Buffer =>
+      Buffer.from(RevokeTenantTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeTenantTokenRequest =>
+      RevokeTenantTokenRequest.decode(value),
+    responseSerialize: (value: RevokeTenantTokenResponse): Buffer =>
+      Buffer.from(RevokeTenantTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeTenantTokenResponse =>
+      RevokeTenantTokenResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -6680,6 +7282,17 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * (Token.policy_violations), never changed.
    */
   setTokenPolicy: handleUnaryCall<SetTokenPolicyRequest, SetTokenPolicyResponse>;
+  /**
+   * Every member's unrevoked tokens, or one member's, with their owner and last use, for the
+   * tenant's admins (the gateway lets only a session holding `tokens:govern` call it;
+   * docs/decisions/0121).
+   */
+  listTenantTokens: handleUnaryCall<ListTenantTokensRequest, ListTenantTokensResponse>;
+  /**
+   * Revokes any member's token as an admin: at once on every gateway, with an alert to its owner
+   * and an activity row (the acting user is the admin).
+   */
+  revokeTenantToken: handleUnaryCall<RevokeTenantTokenRequest, RevokeTenantTokenResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -7033,6 +7646,45 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetTokenPolicyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Every member's unrevoked tokens, or one member's, with their owner and last use, for the
+   * tenant's admins (the gateway lets only a session holding `tokens:govern` call it;
+   * docs/decisions/0121).
+   */
+  listTenantTokens(
+    request: ListTenantTokensRequest,
+    callback: (error: ServiceError | null, response: ListTenantTokensResponse) => void,
+  ): ClientUnaryCall;
+  listTenantTokens(
+    request: ListTenantTokensRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTenantTokensResponse) => void,
+  ): ClientUnaryCall;
+  listTenantTokens(
+    request: ListTenantTokensRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTenantTokensResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Revokes any member's token as an admin: at once on every gateway, with an alert to its owner
+   * and an activity row (the acting user is the admin).
+   */
+  revokeTenantToken(
+    request: RevokeTenantTokenRequest,
+    callback: (error: ServiceError | null, response: RevokeTenantTokenResponse) => void,
+  ): ClientUnaryCall;
+  revokeTenantToken(
+    request: RevokeTenantTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevokeTenantTokenResponse) => void,
+  ): ClientUnaryCall;
+  revokeTenantToken(
+    request: RevokeTenantTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevokeTenantTokenResponse) => void,
   ): ClientUnaryCall;
 }
 
