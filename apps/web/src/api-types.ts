@@ -15,6 +15,9 @@ export type CurrentUser = UserAnswer['data'];
 export type TokenPolicyAnswer = Schemas['GetTokenPolicyResponse'];
 export type TokenPolicy = TokenPolicyAnswer['data'];
 export type TokenPolicySaved = Schemas['PutTokenPolicyResponse']['data'];
+/** Every member's tokens, for admins holding tokens:govern (ADR 0121). */
+export type MemberTokenPage = Schemas['GetOrganizationPersonalAccessTokensResponse'];
+export type MemberToken = MemberTokenPage['data'][number];
 /** The tenant of the address: its name for the header. */
 export type TenantAnswer = Schemas['GetTenantResponse'];
 export type TwoFactorSetupAnswer = Schemas['PostUserTwoFactorResponse'];

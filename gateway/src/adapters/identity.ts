@@ -3,6 +3,8 @@ import {
   type AuthToken,
   type CreateTokenRequest,
   type CreateTokenResponse,
+  type ListTenantTokensRequest,
+  type ListTenantTokensResponse,
   type ListTokenRequestsRequest,
   type ListTokenRequestsResponse,
   type ListTokensResponse,
@@ -48,6 +50,8 @@ export interface IdentityAdapter {
   regenerateToken(request: RegenerateTokenRequest): Promise<RegenerateTokenResponse>;
   getTokenPolicy(): Promise<TokenPolicy | undefined>;
   setTokenPolicy(request: SetTokenPolicyRequest): Promise<SetTokenPolicyResponse>;
+  listTenantTokens(request: ListTenantTokensRequest): Promise<ListTenantTokensResponse>;
+  revokeTenantToken(id: number): Promise<void>;
   /** Tokens reported as leaked, on the request's tenant; answers nothing about them. */
   reportLeakedTokens(tokens: string[], url: string): Promise<void>;
   listTokenRequests(request: ListTokenRequestsRequest): Promise<ListTokenRequestsResponse>;
@@ -101,6 +105,10 @@ export function createIdentityAdapter(
     regenerateToken: (request) => asHttp(() => call.regenerateToken(request)),
     getTokenPolicy: async () => (await asHttp(() => call.getTokenPolicy({}))).policy,
     setTokenPolicy: (request) => asHttp(() => call.setTokenPolicy(request)),
+    listTenantTokens: (request) => asHttp(() => call.listTenantTokens(request)),
+    revokeTenantToken: async (id) => {
+      await asHttp(() => call.revokeTenantToken({ id }));
+    },
     reportLeakedTokens: (tokens, url) =>
       asHttp(async () => void (await call.reportLeakedTokens({ tokens, url }))),
     listTokenRequests: (request) => asHttp(() => call.listTokenRequests(request)),

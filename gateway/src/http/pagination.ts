@@ -168,3 +168,9 @@ export function flatPage<T, Extra extends Record<string, unknown> = Record<never
     input.extra ?? ({} as Extra),
   );
 }
+
+/** The request's raw query (after `?`), as the page links carry it on. */
+export function rawQueryOf(request: { url: string }): string {
+  const at = request.url.indexOf('?');
+  return at < 0 ? '' : request.url.slice(at + 1);
+}

@@ -6,6 +6,7 @@ import { HEALTH_ROUTES } from './health.js';
 import { LEAKED_TOKEN_ROUTES } from './identity/leaked-tokens.js';
 import { SESSION_ROUTES } from './identity/session.js';
 import { TENANT_ROUTES } from './identity/tenant.js';
+import { TENANT_TOKEN_ROUTES } from './identity/tenant-tokens.js';
 import { TOKEN_POLICY_ROUTES } from './identity/token-policy.js';
 import { TOKEN_ROUTES } from './identity/tokens.js';
 import { USER_ROUTES } from './identity/user.js';
@@ -35,6 +36,7 @@ export const ROUTE_DECLARATIONS = [
   TENANT_ROUTES,
   TOKEN_ROUTES,
   TOKEN_POLICY_ROUTES,
+  TENANT_TOKEN_ROUTES,
   LEAKED_TOKEN_ROUTES,
   INSTANCE_ROUTES,
   INSTANCE_ACTIVITY_ROUTES,

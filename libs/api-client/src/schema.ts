@@ -263,6 +263,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/organization/personal-access-tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every member's active and expired tokens with their owner and last use (admins holding tokens:govern)
+     * @description Web session only: tokens get 403.
+     */
+    get: operations['getOrganizationPersonalAccessTokens'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/organization/personal-access-tokens/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke any member's token: refused on the next request, its owner alerted, in the activity log
+     * @description Web session only: tokens get 403.
+     */
+    delete: operations['deleteOrganizationPersonalAccessTokensById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/credentials/revoke': {
     parameters: {
       query?: never;
@@ -1407,6 +1447,70 @@ export interface components {
       require_ip_allowlist?: boolean;
       /** @description Flag tokens unused for longer than this many days, 1 to 365; null: never */
       flag_unused_after_days?: number | null;
+    };
+    GetOrganizationPersonalAccessTokensResponse: {
+      data: {
+        id: number;
+        name: string;
+        scopes: (
+          | 'orders:read'
+          | 'orders:write'
+          | 'products:read'
+          | 'products:write'
+          | 'inventory:read'
+          | 'inventory:write'
+          | 'customers:read'
+          | 'customers:write'
+          | 'suppliers:read'
+          | 'suppliers:write'
+          | 'purchase-orders:read'
+          | 'purchase-orders:write'
+          | 'warehouses:read'
+          | 'reports:read'
+          | 'webhooks:manage'
+          | 'webhooks:read'
+        )[];
+        ip_allowlist: string[];
+        rate_limit_per_minute: number | null;
+        /** Format: date-time */
+        expires_at: string | null;
+        /** Format: date-time */
+        last_used_at: string | null;
+        /** Format: date-time */
+        created_at: string;
+        /** Format: date-time */
+        updated_at: string;
+        /** @description The rules of the organisation's token policy the token breaks today (ADR 0120) */
+        policy_violations: (
+          'max_lifetime' | 'no_expiry' | 'member_scopes' | 'ip_allowlist' | 'unused'
+        )[];
+        user: {
+          id: number;
+          name: string;
+          email: string;
+        };
+        last_used_ip: string | null;
+        last_used_user_agent: string | null;
+        /** @enum {string} */
+        state: 'active' | 'expired';
+      }[];
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      first_page_url: string;
+      last_page_url: string;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      path: string;
+      links: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
     };
     PostCredentialsRevokeResponse: {
       message: string;
@@ -3152,6 +3256,74 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getOrganizationPersonalAccessTokens: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+        /** @description A user's id: only that member's tokens */
+        'filter[user_id]'?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetOrganizationPersonalAccessTokensResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteOrganizationPersonalAccessTokensById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };

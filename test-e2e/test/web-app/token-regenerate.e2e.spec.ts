@@ -1,15 +1,16 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
-import type { TenantFixture } from '../../src/fixtures/tenants.js';
+import { createUserWithToken, type TenantFixture } from '../../src/fixtures/tenants.js';
 import { BROWSER_TEST_MS, signIn, useWebApp, type WebSystem } from './web-harness.js';
 
 /**
  * The tokens page's Regenerate (a new secret shown once, the old one refused at once) and the
- * organisation's token policy above the list (ADR 0120).
+ * organisation's token policy above the list (ADR 0120), and every member's tokens below it for
+ * an admin (ADR 0121).
  */
 describe(
-  'the web app in Chromium: regenerating a token, the token policy',
+  "the web app in Chromium: regenerating a token, the token policy, members' tokens",
   { shuffle: false },
   () => {
     let web: WebSystem;
@@ -89,6 +90,30 @@ describe(
         await form.getByRole('button', { name: 'Save policy' }).click();
         await page.getByText('Saved. Every active token keeps to it.').waitFor();
         await expect.poll(() => row.getByTestId('policy-breach').count()).toBe(0);
+      },
+      BROWSER_TEST_MS,
+    );
+    it(
+      "lists every member's tokens for the admin, and revokes one: its owner's next call is 401",
+      async () => {
+        const member = await createUserWithToken(web.system, owner.tenant, {
+          isOwner: false,
+          permissions: ['orders:read'],
+          scopes: ['orders:read'],
+          token: { name: 'warehouse sync' },
+        });
+        await page.reload();
+        const table = page.getByRole('table', { name: "Every member's tokens" });
+        const row = table.locator(`tr[data-member-token-id="${member.tokenId}"]`);
+        await row.waitFor();
+        expect(await row.getByText(member.user.email).count()).toBeGreaterThan(0);
+        expect(await row.getByText('warehouse sync').count()).toBe(1);
+        await screenshot(page, 'member-tokens');
+        await row.getByRole('button', { name: 'Revoke' }).click();
+        await row.getByRole('button', { name: 'Yes, revoke' }).click();
+        await page.getByText(`Revoked “warehouse sync” of ${member.user.email}.`).waitFor();
+        await expect.poll(() => row.count()).toBe(0);
+        expect((await member.request('GET', '/api/user')).status).toBe(401);
       },
       BROWSER_TEST_MS,
     );

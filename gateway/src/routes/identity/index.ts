@@ -3,6 +3,7 @@ import type { IdentityRouteDeps } from './deps.js';
 import { leakedTokenRoutes } from './leaked-tokens.js';
 import { sessionRoutes } from './session.js';
 import { tenantRoutes } from './tenant.js';
+import { tenantTokenRoutes } from './tenant-tokens.js';
 import { tokenPolicyRoutes } from './token-policy.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './user.js';
@@ -16,5 +17,6 @@ export async function identityRoutes(app: FastifyInstance, deps: IdentityRouteDe
   await tenantRoutes(app);
   await tokenRoutes(app, deps);
   await tokenPolicyRoutes(app, deps);
+  await tenantTokenRoutes(app, deps);
   await leakedTokenRoutes(app, deps);
 }

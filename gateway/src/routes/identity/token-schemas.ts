@@ -3,7 +3,7 @@ import { flatEnvelopeSchema } from '../../http/page-schemas.js';
 import { dataOf, row } from '../../http/row-schema.js';
 
 /** What the token routes answer, and their tags and summaries (their input is in token-inputs.ts). */
-const tokenFields = {
+export const TOKEN_FIELDS = {
   id: 'integer',
   name: 'string',
   scopes: { type: 'array', items: { type: 'string', enum: SCOPES } },
@@ -22,7 +22,7 @@ const tokenFields = {
     description: "The rules of the organisation's token policy the token breaks today (ADR 0120)",
   },
 } as const;
-export const TOKEN_ROW = row(tokenFields);
+export const TOKEN_ROW = row(TOKEN_FIELDS);
 const tags = ['Personal access tokens'];
 
 /** One entry of a token's request history (present.ts `presentRequest`). */
@@ -48,7 +48,9 @@ export const tokenSchemas = {
     tags,
     summary: 'Create a token; the plaintext `token` is shown only in this answer',
     response: {
-      201: dataOf(row({ ...tokenFields, token: { type: 'string', description: '<id>|<secret>' } })),
+      201: dataOf(
+        row({ ...TOKEN_FIELDS, token: { type: 'string', description: '<id>|<secret>' } }),
+      ),
     },
   },
   update: {
@@ -65,7 +67,9 @@ export const tokenSchemas = {
     description:
       'Name, scopes, allowlist and rate limit are kept unless given (as PATCH takes them; adding a :write/:manage scope needs password and two_factor_code). `expires_at` left out: the token never expires.',
     response: {
-      200: dataOf(row({ ...tokenFields, token: { type: 'string', description: '<id>|<secret>' } })),
+      200: dataOf(
+        row({ ...TOKEN_FIELDS, token: { type: 'string', description: '<id>|<secret>' } }),
+      ),
     },
   },
   requests: {

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { flatEnvelope, pageMeta } from '../../http/pagination.js';
+import type { FastifyInstance } from 'fastify';
+import { flatEnvelope, pageMeta, rawQueryOf } from '../../http/pagination.js';
 import { violationsOf } from '../../http/route-input.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import type { IdentityRouteDeps } from './deps.js';
@@ -67,8 +67,6 @@ export const TOKEN_ROUTES = declareRoutes({
 const listOf = (values: string[] | null | undefined) =>
   values === undefined ? undefined : { values: values ?? [] };
 
-const rawQuery = (request: FastifyRequest) => request.url.split('?')[1] ?? '';
-
 /** A day filter's instant: its first millisecond, or with `inclusiveEnd` its last (UTC). */
 function dayBound(day: string | undefined, inclusiveEnd: boolean): Date | undefined {
   if (day === undefined) return undefined;
@@ -85,7 +83,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
       data,
       pageMeta(page, perPage, answer.total, data.length),
       `${request.tenant.base_url}${BASE}`,
-      rawQuery(request),
+      rawQueryOf(request),
     );
   });
 
@@ -168,7 +166,7 @@ export async function tokenRoutes(app: FastifyInstance, deps: IdentityRouteDeps)
         data,
         pageMeta(page, perPage, answer.total, data.length),
         `${request.tenant.base_url}${BASE}/${id}/requests`,
-        rawQuery(request),
+        rawQueryOf(request),
       );
     },
   );

@@ -20,10 +20,7 @@ export interface WebhookSubscriptionRouteDeps {
   publicPort: number;
 }
 
-export const rawQueryOf = (request: FastifyRequest) => {
-  const at = request.url.indexOf('?');
-  return at < 0 ? '' : request.url.slice(at + 1);
-};
+export { rawQueryOf } from '../../http/pagination.js';
 
 /** What the handlers of every group share. */
 export function subscriptionRouteKit(deps: WebhookSubscriptionRouteDeps) {

@@ -25,6 +25,8 @@ export const IDENTITY_CLAIMS: Record<string, number[]> = {
   postPersonalAccessTokensByIdRegenerate: [200, 400, 409, 413, 415, ...GATED],
   getTokenPolicy: [200, ...GATED_NO_422],
   putTokenPolicy: [200, 400, 413, 415, ...GATED],
+  getOrganizationPersonalAccessTokens: [200, ...GATED],
+  deleteOrganizationPersonalAccessTokensById: [204, 400, 413, ...GATED_NO_422],
   postCredentialsRevoke: [202, 400, 413, 415, 404, 422, 429, 503],
 };
 

@@ -190,6 +190,23 @@ describe('contract: sign-in, user, two-factor, personal access tokens', { shuffl
     });
   });
 
+  it("members' tokens for admins: 200 listed, 204 revoked, 422 for a bad filter, 404 by id", async () => {
+    const api = c.session();
+    const ORG = '/api/organization/personal-access-tokens';
+    const member = await c.tokenFor({});
+    const listed = await api.GET(ORG, {
+      params: { query: { 'filter[user_id]': String(member.user.id) } },
+    } as never);
+    expect(listed.data).toMatchObject({ data: [{ id: member.tokenId, state: 'active' }] });
+    const badFilter = await api.GET(ORG, {
+      params: { query: { 'filter[user_id]': 'x' } },
+    } as never);
+    expect(badFilter.response.status).toBe(422);
+    const path = { params: { path: { id: String(member.tokenId) } } };
+    expect((await api.DELETE(`${ORG}/{id}`, path)).response.status).toBe(204);
+    expect((await api.DELETE(`${ORG}/{id}`, path)).response.status).toBe(404);
+  });
+
   it('leak reports: 202 whatever was reported, 422 for a bad body, 429 once the address’s minute is spent', async () => {
     const anonymous = c.api({ token: undefined });
     const victim = await c.tokenFor({});

@@ -6,25 +6,14 @@ import { Link } from '../../components/link.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
 import { setQuery, useRoute } from '../../router.js';
-import { MAX_ACTIVE_TOKENS } from '@inventory/access';
+import { MAX_ACTIVE_TOKENS, TOKEN_POLICY_PERMISSION } from '@inventory/access';
+import { can, useSession } from '../../session.js';
 import { TokenForm } from './token-form.js';
-import { expiryBadge } from './scopes.js';
+import { ExpiryBadge } from './expiry-badge.js';
+import { MemberTokens } from './member-tokens.js';
 import { NewTokenSecret } from './new-token-secret.js';
 import { RegenerateForm } from './regenerate-form.js';
 import { POLICY_RULE_LABELS, TokenPolicyPanel } from './token-policy-panel.js';
-
-/** "expires in 12 days" (the date on hover), "expired", "never expires". */
-export function ExpiryBadge(props: { expiresAt: string | null }) {
-  const badge = expiryBadge(props.expiresAt);
-  return (
-    <span
-      class={`badge expiry-${badge.level}`}
-      title={props.expiresAt ? formatDate(props.expiresAt) : undefined}
-    >
-      {badge.text}
-    </span>
-  );
-}
 
 /** Settings → Developer → Personal Access Tokens. */
 export function TokensPage() {
@@ -48,13 +37,21 @@ export function TokensPage() {
     setMode(next);
   };
   const atLimit = (tokens.data?.total ?? 0) >= MAX_ACTIVE_TOKENS;
+  const { user } = useSession();
+  // Members' tokens carry the policy's flags: read again when it changes.
+  const [policyVersion, setPolicyVersion] = useState(0);
 
   return (
     <section>
       <p class="crumbs">Settings › Developer</p>
       <h1>Personal access tokens</h1>
       <p>Tokens let scripts and integrations call the API as you. Treat them like passwords.</p>
-      <TokenPolicyPanel onSaved={tokens.reload} />
+      <TokenPolicyPanel
+        onSaved={() => {
+          tokens.reload();
+          setPolicyVersion((version) => version + 1);
+        }}
+      />
       {notice && (
         <p class="notice" role="status">
           {notice}
@@ -197,6 +194,7 @@ export function TokensPage() {
           )
         }
       </Async>
+      {can(user, TOKEN_POLICY_PERMISSION) && <MemberTokens refreshKey={policyVersion} />}
     </section>
   );
 }
