@@ -1380,6 +1380,7 @@ export interface components {
           | null;
         require_ip_allowlist: boolean;
         flag_unused_after_days: number | null;
+        expire_unused: boolean;
         /** Format: date-time */
         updated_at: string | null;
         updated_by: number | null;
@@ -1411,6 +1412,7 @@ export interface components {
           | null;
         require_ip_allowlist: boolean;
         flag_unused_after_days: number | null;
+        expire_unused: boolean;
         /** Format: date-time */
         updated_at: string | null;
         updated_by: number | null;
@@ -1447,6 +1449,8 @@ export interface components {
       require_ip_allowlist?: boolean;
       /** @description Flag tokens unused for longer than this many days, 1 to 365; null: never */
       flag_unused_after_days?: number | null;
+      /** @description Expire tokens unused for flag_unused_after_days, their owner warned 7 days before (ADR 0122) */
+      expire_unused?: boolean;
     };
     GetOrganizationPersonalAccessTokensResponse: {
       data: {

@@ -24,5 +24,6 @@ export const TOKEN_ACTIVITY_EVENTS = [
   'token_revoked_as_leaked',
   'token_regenerated',
   'token_revoked_by_admin',
+  'token_expired_unused',
 ] as const;
 export type TokenActivityEventName = (typeof TOKEN_ACTIVITY_EVENTS)[number];

@@ -18,6 +18,8 @@ export const ALERT_KINDS = [
   'token_expiring',
   'token_expired',
   'token_revoked_by_admin',
+  'token_idle_expiring',
+  'token_expired_unused',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -7,6 +7,7 @@ import { TokenEvents } from './events/token-events.js';
 import { UserEvents } from './events/user-events.js';
 import { identityService } from './grpc/identity-service.js';
 import { createStore } from './store/index.js';
+import { ExpireIdleTokens } from './use-cases/expire-idle-tokens.js';
 import { RaiseExpiryAlerts } from './use-cases/raise-expiry-alerts.js';
 import { wireUseCases } from './wiring.js';
 
@@ -32,9 +33,10 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS,
       });
       await dropRetiredIndexes(runtime.logger, store.requests);
+      const tokenEvents = new TokenEvents(runtime.outbox, runtime.publisher, runtime.logger);
       const useCases = wireUseCases({
         store,
-        tokenEvents: new TokenEvents(runtime.outbox, runtime.publisher, runtime.logger),
+        tokenEvents,
         userEvents: new UserEvents(runtime.outbox, runtime.publisher, runtime.logger),
         secrets: new SecretBox(config.IDENTITY_SECRET_ENCRYPTION_KEY),
         settings: settingsFrom(config),
@@ -43,8 +45,19 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       runtime.startOutboxRelay();
       await runtime.serve([identityService(useCases, runtime.logger)]);
       await consumeRequestLog(runtime, useCases.recordTokenRequests);
+      const idle = new ExpireIdleTokens({
+        policies: store.policies,
+        tokens: store.tokens,
+        users: store.users,
+        outbox: runtime.outbox,
+        events: tokenEvents,
+      });
+      const alerts = new RaiseExpiryAlerts(store.tokens, store.users, runtime.outbox);
       const stopExpiryAlerts = startExpiryAlerts(
-        new RaiseExpiryAlerts(store.tokens, store.users, runtime.outbox),
+        [
+          { name: 'unused token expiry', execute: () => idle.execute() },
+          { name: 'expiry alerts', execute: () => alerts.execute() },
+        ],
         config.TOKEN_EXPIRY_ALERT_INTERVAL_MS,
         runtime.logger,
       );

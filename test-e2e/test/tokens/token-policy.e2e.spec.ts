@@ -129,4 +129,18 @@ describe('the token policy', () => {
     expect(free.status).toBe(201);
     expect((await otherSession.request('GET', POLICY)).body.data.require_ip_allowlist).toBe(false);
   });
+
+  it('expires unused tokens only with a period to count: 422 without one, kept with one', async () => {
+    const without = await admin.request('PUT', POLICY, { expire_unused: true });
+    expect(without.status).toBe(422);
+    expect(Object.keys(without.body.errors)).toEqual(['expire_unused']);
+    const kept = await admin.request('PUT', POLICY, {
+      flag_unused_after_days: 60,
+      expire_unused: true,
+    });
+    expect(kept.status).toBe(200);
+    expect(kept.body.data).toMatchObject({ flag_unused_after_days: 60, expire_unused: true });
+    expect((await member.request('GET', POLICY)).body.data.expire_unused).toBe(true);
+    await admin.request('PUT', POLICY, {});
+  });
 });

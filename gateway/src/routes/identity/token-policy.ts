@@ -28,6 +28,10 @@ const POLICY_BODY = body({
   flag_unused_after_days: documented(field.integer({ int32: true }), {
     description: 'Flag tokens unused for longer than this many days, 1 to 365; null: never',
   }),
+  expire_unused: documented(field.boolean(), {
+    description:
+      'Expire tokens unused for flag_unused_after_days, their owner warned 7 days before (ADR 0122)',
+  }),
 });
 
 const POLICY_FIELDS = {
@@ -36,6 +40,7 @@ const POLICY_FIELDS = {
   member_scopes: { type: ['array', 'null'], items: { type: 'string', enum: SCOPES } },
   require_ip_allowlist: 'boolean',
   flag_unused_after_days: { type: ['integer', 'null'] },
+  expire_unused: 'boolean',
   updated_at: 'date-time?',
   updated_by: { type: ['integer', 'null'] },
 } as const;
@@ -59,6 +64,7 @@ function presentPolicy(policy: TokenPolicy | undefined) {
     member_scopes: policy?.restrict_member_scopes ? policy.member_scopes : null,
     require_ip_allowlist: policy?.require_ip_allowlist ?? false,
     flag_unused_after_days: policy?.flag_unused_after_days ?? null,
+    expire_unused: policy?.expire_unused ?? false,
     updated_at: isoOrNull(policy?.updated_at),
     updated_by: policy?.updated_by || null,
   };
@@ -110,6 +116,7 @@ export async function tokenPolicyRoutes(
           member_scopes: given.member_scopes ?? [],
           require_ip_allowlist: given.require_ip_allowlist ?? false,
           flag_unused_after_days: given.flag_unused_after_days ?? undefined,
+          expire_unused: given.expire_unused ?? false,
           updated_by: 0,
         },
         input_violations: violationsOf(input.errors),

@@ -81,6 +81,7 @@ describe('policyBreaches (ADR 0120)', () => {
       member_scopes: [],
       require_ip_allowlist: true,
       flag_unused_after_days: null,
+      expire_unused: false,
     };
     expect(rules(policy)).toEqual(['max_lifetime', 'member_scopes', 'ip_allowlist']);
     expect(

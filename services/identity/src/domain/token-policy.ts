@@ -12,6 +12,8 @@ export interface TokenPolicy {
   require_ip_allowlist: boolean;
   /** Tokens not used for longer than this are flagged `unused` (a review, not a refusal). */
   flag_unused_after_days: number | null;
+  /** Tokens unused for `flag_unused_after_days` are expired, their owner warned first (ADR 0122). */
+  expire_unused: boolean;
 }
 
 /** A tenant that never set a policy: the specification's rules alone. */
@@ -21,6 +23,7 @@ export const OPEN_POLICY: TokenPolicy = {
   member_scopes: null,
   require_ip_allowlist: false,
   flag_unused_after_days: null,
+  expire_unused: false,
 };
 
 export const MAX_UNUSED_DAYS = 365;
@@ -128,6 +131,11 @@ export function checkPolicy(policy: TokenPolicy, violations: Violations): TokenP
     violations.add(
       'flag_unused_after_days',
       `The flag unused after days field must be between 1 and ${MAX_UNUSED_DAYS}.`,
+    );
+  if (policy.expire_unused && unused === null)
+    violations.add(
+      'expire_unused',
+      'Choose after how many days a token counts as unused (flag_unused_after_days) to expire unused tokens.',
     );
   policy.member_scopes?.forEach((scope, index) => {
     if (!isKnownScope(scope))

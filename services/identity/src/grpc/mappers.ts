@@ -114,6 +114,7 @@ export function presentTokenPolicy(
     member_scopes: policy.member_scopes ?? [],
     require_ip_allowlist: policy.require_ip_allowlist,
     flag_unused_after_days: policy.flag_unused_after_days ?? undefined,
+    expire_unused: policy.expire_unused,
     updated_at: policy.updated_at,
     updated_by: policy.updated_by ?? 0,
   };
@@ -126,6 +127,7 @@ export function tokenPolicyOf(message: TokenPolicyMessage | undefined): TokenPol
     member_scopes: message?.restrict_member_scopes ? message.member_scopes : null,
     require_ip_allowlist: message?.require_ip_allowlist ?? false,
     flag_unused_after_days: message?.flag_unused_after_days ?? null,
+    expire_unused: message?.expire_unused ?? false,
   };
 }
 

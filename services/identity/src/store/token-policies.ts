@@ -16,6 +16,7 @@ const schema = new Schema<TokenPolicyDocument>(
     member_scopes: { type: [String], default: null },
     require_ip_allowlist: { type: Boolean, required: true },
     flag_unused_after_days: { type: Number, default: null },
+    expire_unused: { type: Boolean, default: false },
     updated_at: { type: Date, required: true },
     updated_by: { type: Number, required: true },
   },
@@ -37,9 +38,18 @@ export class TokenPolicyRepository extends TenantScopedRepository<TokenPolicyDoc
       member_scopes: stored.member_scopes ?? null,
       require_ip_allowlist: stored.require_ip_allowlist,
       flag_unused_after_days: stored.flag_unused_after_days ?? null,
+      expire_unused: stored.expire_unused ?? false,
       updated_at: stored.updated_at,
       updated_by: stored.updated_by,
     };
+  }
+
+  /** The tenants whose policy expires unused tokens, with it (the idle-token pass, ADR 0122). */
+  async expiringUnusedAcrossTenants(): Promise<TokenPolicyDocument[]> {
+    return this.acrossTenants()
+      .find({ expire_unused: true, flag_unused_after_days: { $ne: null } })
+      .lean<TokenPolicyDocument[]>()
+      .exec();
   }
 
   async set(tenantId: string, policy: TokenPolicy, userId: number, now: Date): Promise<void> {
@@ -53,6 +63,7 @@ export class TokenPolicyRepository extends TenantScopedRepository<TokenPolicyDoc
           member_scopes: policy.member_scopes,
           require_ip_allowlist: policy.require_ip_allowlist,
           flag_unused_after_days: policy.flag_unused_after_days,
+          expire_unused: policy.expire_unused,
           updated_at: now,
           updated_by: userId,
         },

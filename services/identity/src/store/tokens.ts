@@ -1,5 +1,6 @@
 import { Schema, type Connection } from 'mongoose';
 import { nextSequence, TenantScopedRepository } from '@inventory/platform';
+import { expiryMark } from '../domain/expiry-alerts.js';
 
 export interface TokenDocument {
   tenant_id: string;
@@ -21,6 +22,8 @@ export interface TokenDocument {
    * per expiry, whichever replica claims it first. Absent on tokens that never had one.
    */
   expiry_alerts?: string[];
+  /** The warning that this token will be expired as unused (ADR 0122), for its idle period. */
+  idle_warning?: { since: Date; at: Date } | null;
 }
 
 const schema = new Schema<TokenDocument>(
@@ -39,6 +42,7 @@ const schema = new Schema<TokenDocument>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     expiry_alerts: { type: [String], default: undefined },
+    idle_warning: { type: { since: Date, at: Date, _id: false }, default: undefined },
   },
   { versionKey: false, collection: 'personal_access_tokens' },
 );
@@ -186,6 +190,83 @@ export class TokenRepository extends TenantScopedRepository<TokenDocument> {
       { $push: { expiry_alerts: mark } },
     );
     return claimed !== null;
+  }
+
+  /**
+   * A tenant's active tokens last active (used, or made when never used) at or before `before`,
+   * oldest activity first: the idle-token pass's candidates (ADR 0122).
+   */
+  idleCandidates(
+    tenantId: string,
+    before: Date,
+    now: Date,
+    limit: number,
+  ): Promise<TokenDocument[]> {
+    return this.findMany(
+      tenantId,
+      {
+        ...activeFilter(now),
+        $and: [
+          {
+            $or: [
+              { last_used_at: { $lte: before } },
+              { last_used_at: null, created_at: { $lte: before } },
+            ],
+          },
+        ],
+      },
+      { sort: { last_used_at: 1, created_at: 1 }, limit },
+    );
+  }
+
+  /**
+   * Records the idle warning of a token still unused since `lastUsedAt` (a use meanwhile, or a
+   * warning another replica recorded, wins): true for the one caller that records it.
+   */
+  async claimIdleWarning(
+    tenantId: string,
+    id: number,
+    lastUsedAt: Date | null,
+    warning: { since: Date; at: Date },
+  ): Promise<boolean> {
+    const { modified } = await this.updateOne(
+      tenantId,
+      {
+        id,
+        revoked_at: null,
+        last_used_at: lastUsedAt,
+        'idle_warning.since': { $ne: warning.since },
+      },
+      { $set: { idle_warning: warning } },
+    );
+    return modified > 0;
+  }
+
+  /**
+   * Expires a token warned for this idle period and still unused since: its expiry becomes now,
+   * with the expiry alert's mark, so the expiry pass does not announce it a second time.
+   */
+  async expireIdle(
+    tenantId: string,
+    id: number,
+    lastUsedAt: Date | null,
+    since: Date,
+    now: Date,
+  ): Promise<boolean> {
+    const { modified } = await this.updateOne(
+      tenantId,
+      {
+        id,
+        last_used_at: lastUsedAt,
+        'idle_warning.since': since,
+        ...activeFilter(now),
+      },
+      {
+        $set: { expires_at: now, updated_at: now },
+        $push: { expiry_alerts: expiryMark('expired', now) },
+      },
+    );
+    return modified > 0;
   }
 
   /** One bulk write for a batch; `$max` only moves forward, so out-of-order batches never set an older time. */

@@ -30,7 +30,11 @@ export function policySummary(policy: TokenPolicy): string[] {
     );
   if (policy.require_ip_allowlist) rules.push('Every token needs an IP allowlist.');
   if (policy.flag_unused_after_days !== null)
-    rules.push(`Tokens unused for ${policy.flag_unused_after_days} days are flagged for review.`);
+    rules.push(
+      policy.expire_unused
+        ? `Tokens unused for ${policy.flag_unused_after_days} days expire; their owners are warned 7 days before.`
+        : `Tokens unused for ${policy.flag_unused_after_days} days are flagged for review.`,
+    );
   return rules;
 }
 
@@ -40,6 +44,7 @@ const FIELDS = [
   'member_scopes',
   'require_ip_allowlist',
   'flag_unused_after_days',
+  'expire_unused',
 ];
 
 /**
@@ -116,6 +121,7 @@ function PolicyForm(props: {
   const [unusedDays, setUnusedDays] = useState(
     props.policy.flag_unused_after_days?.toString() ?? '',
   );
+  const [expireUnused, setExpireUnused] = useState(props.policy.expire_unused);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const bounded = days.trim() !== '';
@@ -131,6 +137,7 @@ function PolicyForm(props: {
         member_scopes: restrict ? memberScopes : null,
         require_ip_allowlist: allowlist,
         flag_unused_after_days: unusedDays.trim() === '' ? null : Number(unusedDays),
+        expire_unused: unusedDays.trim() === '' ? false : expireUnused,
       });
       props.onSaved(answer.data);
     } catch (caught) {
@@ -191,6 +198,16 @@ function PolicyForm(props: {
           messages={messagesFor(errors, 'flag_unused_after_days')}
         />
       </div>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={unusedDays.trim() !== '' && expireUnused}
+          disabled={unusedDays.trim() === ''}
+          onChange={(event) => setExpireUnused((event.target as HTMLInputElement).checked)}
+        />
+        Expire unused tokens (their owners are warned 7 days before)
+      </label>
+      <FieldError id="policy-expire-error" messages={messagesFor(errors, 'expire_unused')} />
       <fieldset>
         <legend>
           <label class="check">

@@ -368,6 +368,11 @@ export interface TokenPolicy {
    * flagged `unused`; unset: never.
    */
   flag_unused_after_days?: number | undefined;
+  /**
+   * Tokens unused for `flag_unused_after_days` are expired, their owner warned 7 days before
+   * (docs/decisions/0122); needs `flag_unused_after_days`.
+   */
+  expire_unused: boolean;
 }
 
 export interface GetTokenPolicyRequest {}
@@ -5831,6 +5836,7 @@ function createBaseTokenPolicy(): TokenPolicy {
     updated_at: undefined,
     updated_by: 0,
     flag_unused_after_days: undefined,
+    expire_unused: false,
   };
 }
 
@@ -5859,6 +5865,9 @@ export const TokenPolicy: MessageFns<TokenPolicy> = {
     }
     if (message.flag_unused_after_days !== undefined) {
       writer.uint32(64).int32(message.flag_unused_after_days);
+    }
+    if (message.expire_unused !== false) {
+      writer.uint32(72).bool(message.expire_unused);
     }
     return writer;
   },
@@ -5940,6 +5949,14 @@ export const TokenPolicy: MessageFns<TokenPolicy> = {
             message.flag_unused_after_days = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.expire_unused = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5994,6 +6011,11 @@ export const TokenPolicy: MessageFns<TokenPolicy> = {
         : isSet(object.flag_unused_after_days)
           ? globalThis.Number(object.flag_unused_after_days)
           : undefined,
+      expire_unused: isSet(object.expireUnused)
+        ? globalThis.Boolean(object.expireUnused)
+        : isSet(object.expire_unused)
+          ? globalThis.Boolean(object.expire_unused)
+          : false,
     };
   },
 
@@ -6023,6 +6045,9 @@ export const TokenPolicy: MessageFns<TokenPolicy> = {
     if (message.flag_unused_after_days !== undefined) {
       obj.flagUnusedAfterDays = Math.round(message.flag_unused_after_days);
     }
+    if (message.expire_unused !== false) {
+      obj.expireUnused = message.expire_unused;
+    }
     return obj;
   },
 
@@ -6039,6 +6064,7 @@ export const TokenPolicy: MessageFns<TokenPolicy> = {
     message.updated_at = object.updated_at ?? undefined;
     message.updated_by = object.updated_by ?? 0;
     message.flag_unused_after_days = object.flag_unused_after_days ?? undefined;
+    message.expire_unused = object.expire_unused ?? false;
     return message;
   },
 };
