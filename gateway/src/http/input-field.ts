@@ -74,3 +74,18 @@ export function objectSchema(
 export function documented<T>(field: InputField<T>, schema: JsonSchema): InputField<T> {
   return { ...field, schema: { ...field.schema, ...schema } };
 }
+
+/**
+ * The same field, required: absent, it is "The <name> field is required." and the schema lists
+ * it in `required` (a `null` the field reads stays a value: given, and cleared).
+ */
+export function required<T>(field: InputField<T>): InputField<T> {
+  return {
+    ...field,
+    required: true,
+    read(raw, name, errors) {
+      if (raw === undefined) addError(errors, name, `The ${label(name)} field is required.`);
+      return field.read(raw, name, errors);
+    },
+  };
+}

@@ -1421,11 +1421,11 @@ export interface components {
     };
     PutTokenPolicyRequest: {
       /** @description Days a token may live from when it is made or regenerated, 1 to 3650; null: no bound */
-      max_lifetime_days?: number | null;
+      max_lifetime_days: number | null;
       /** @description Whether a token may never expire (false while max_lifetime_days is set) */
-      allow_no_expiry?: boolean;
+      allow_no_expiry: boolean;
       /** @description The scopes a member (not an owner) may grant; null: any scope */
-      member_scopes?:
+      member_scopes:
         | (
             | 'orders:read'
             | 'orders:write'
@@ -1446,7 +1446,7 @@ export interface components {
           )[]
         | null;
       /** @description Whether every token needs an IP allowlist */
-      require_ip_allowlist?: boolean;
+      require_ip_allowlist: boolean;
       /** @description Flag tokens unused for longer than this many days, 1 to 365; null: never */
       flag_unused_after_days?: number | null;
       /** @description Expire tokens unused for flag_unused_after_days, their owner warned 7 days before (ADR 0122) */

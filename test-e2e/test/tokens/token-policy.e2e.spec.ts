@@ -12,6 +12,13 @@ import {
 const TOKENS = '/api/personal-access-tokens';
 const POLICY = '/api/token-policy';
 const DAY = 24 * 3600 * 1000;
+/** The open policy in full: a PUT names every rule (ADR 0120). */
+const OPEN = {
+  max_lifetime_days: null,
+  allow_no_expiry: true,
+  member_scopes: null,
+  require_ip_allowlist: false,
+};
 
 /** A tenant's token policy through the gateway (ADR 0120), as its admins and members meet it. */
 describe('the token policy', () => {
@@ -96,7 +103,7 @@ describe('the token policy', () => {
   });
 
   it('is replaced only by a session user holding tokens:govern', async () => {
-    const body = { max_lifetime_days: null, allow_no_expiry: true };
+    const body = OPEN;
     const byMember = await memberSession.request('PUT', POLICY, body);
     expect(byMember.status).toBe(403);
     expect((await owner.request('PUT', POLICY, body)).status).toBe(403);
@@ -122,7 +129,7 @@ describe('the token policy', () => {
       'member_scopes.2',
       'require_ip_allowlist',
     ]);
-    await admin.request('PUT', POLICY, { require_ip_allowlist: true });
+    await admin.request('PUT', POLICY, { ...OPEN, require_ip_allowlist: true });
     const other = await createTenantWithToken(system);
     const otherSession = await loginSession(other, system.gatewayUrl);
     const free = await otherSession.request('POST', TOKENS, { name: 'free' });
@@ -130,17 +137,31 @@ describe('the token policy', () => {
     expect((await otherSession.request('GET', POLICY)).body.data.require_ip_allowlist).toBe(false);
   });
 
+  it('refuses a PUT that leaves a rule out, naming each, and keeps the policy in force', async () => {
+    await admin.request('PUT', POLICY, { ...OPEN, require_ip_allowlist: true });
+    const partial = await admin.request('PUT', POLICY, { allow_no_expiry: true });
+    expect(partial.status).toBe(422);
+    expect(Object.keys(partial.body.errors).sort()).toEqual([
+      'max_lifetime_days',
+      'member_scopes',
+      'require_ip_allowlist',
+    ]);
+    expect((await admin.request('GET', POLICY)).body.data.require_ip_allowlist).toBe(true);
+    await admin.request('PUT', POLICY, OPEN);
+  });
+
   it('expires unused tokens only with a period to count: 422 without one, kept with one', async () => {
-    const without = await admin.request('PUT', POLICY, { expire_unused: true });
+    const without = await admin.request('PUT', POLICY, { ...OPEN, expire_unused: true });
     expect(without.status).toBe(422);
     expect(Object.keys(without.body.errors)).toEqual(['expire_unused']);
     const kept = await admin.request('PUT', POLICY, {
+      ...OPEN,
       flag_unused_after_days: 60,
       expire_unused: true,
     });
     expect(kept.status).toBe(200);
     expect(kept.body.data).toMatchObject({ flag_unused_after_days: 60, expire_unused: true });
     expect((await member.request('GET', POLICY)).body.data.expire_unused).toBe(true);
-    await admin.request('PUT', POLICY, {});
+    await admin.request('PUT', POLICY, OPEN);
   });
 });

@@ -2,29 +2,41 @@ import { SCOPES, TOKEN_POLICY_PERMISSION } from '@inventory/access';
 import type { TokenPolicy } from '@inventory/contracts/identity/v1/identity.js';
 import type { FastifyInstance } from 'fastify';
 import { field } from '../../http/body-fields.js';
-import { documented } from '../../http/input-field.js';
+import { documented, required } from '../../http/input-field.js';
 import { body, violationsOf } from '../../http/route-input.js';
 import { dataOf, row } from '../../http/row-schema.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { isoOrNull } from '../../http/timestamps.js';
 import type { IdentityRouteDeps } from './deps.js';
 
-/** A field left out takes the open policy's value: the body is the whole policy (PUT). */
+/**
+ * The body is the whole policy (PUT): its four rules are required (`null` where a rule allows
+ * it), so a body that names none of them never resets a tenant's policy to open; the unused-token
+ * settings may be left out (none).
+ */
 const POLICY_BODY = body({
-  max_lifetime_days: documented(field.integer({ int32: true }), {
-    description:
-      'Days a token may live from when it is made or regenerated, 1 to 3650; null: no bound',
-  }),
-  allow_no_expiry: documented(field.boolean(), {
-    description: 'Whether a token may never expire (false while max_lifetime_days is set)',
-  }),
-  member_scopes: documented(field.stringArray({ maxItems: 100, itemMax: 255 }), {
-    items: { type: 'string', enum: SCOPES },
-    description: 'The scopes a member (not an owner) may grant; null: any scope',
-  }),
-  require_ip_allowlist: documented(field.boolean(), {
-    description: 'Whether every token needs an IP allowlist',
-  }),
+  max_lifetime_days: required(
+    documented(field.integer({ int32: true }), {
+      description:
+        'Days a token may live from when it is made or regenerated, 1 to 3650; null: no bound',
+    }),
+  ),
+  allow_no_expiry: required(
+    documented(field.boolean(), {
+      description: 'Whether a token may never expire (false while max_lifetime_days is set)',
+    }),
+  ),
+  member_scopes: required(
+    documented(field.stringArray({ maxItems: 100, itemMax: 255 }), {
+      items: { type: 'string', enum: SCOPES },
+      description: 'The scopes a member (not an owner) may grant; null: any scope',
+    }),
+  ),
+  require_ip_allowlist: required(
+    documented(field.boolean(), {
+      description: 'Whether every token needs an IP allowlist',
+    }),
+  ),
   flag_unused_after_days: documented(field.integer({ int32: true }), {
     description: 'Flag tokens unused for longer than this many days, 1 to 365; null: never',
   }),

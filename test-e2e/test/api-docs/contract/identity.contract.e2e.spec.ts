@@ -172,7 +172,12 @@ describe('contract: sign-in, user, two-factor, personal access tokens', { shuffl
     const open = await api.GET('/api/token-policy');
     expect(open.data).toMatchObject({ data: { allow_no_expiry: true, max_lifetime_days: null } });
     const strict = await api.PUT('/api/token-policy', {
-      body: { max_lifetime_days: 90, allow_no_expiry: false, member_scopes: null } as never,
+      body: {
+        max_lifetime_days: 90,
+        allow_no_expiry: false,
+        member_scopes: null,
+        require_ip_allowlist: false,
+      } as never,
     });
     expect(strict.data).toMatchObject({
       data: { max_lifetime_days: 90, allow_no_expiry: false, tokens_breaking: expect.any(Number) },
@@ -184,7 +189,14 @@ describe('contract: sign-in, user, two-factor, personal access tokens', { shuffl
       errors: { allow_no_expiry: [expect.any(String)] },
     });
     // Back to the open policy: the tokens the other checks make never expire.
-    const reopened = await api.PUT('/api/token-policy', { body: {} as never });
+    const reopened = await api.PUT('/api/token-policy', {
+      body: {
+        max_lifetime_days: null,
+        allow_no_expiry: true,
+        member_scopes: null,
+        require_ip_allowlist: false,
+      } as never,
+    });
     expect(reopened.data).toMatchObject({
       data: { allow_no_expiry: true, max_lifetime_days: null },
     });
