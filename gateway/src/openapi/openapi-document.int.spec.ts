@@ -74,6 +74,7 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
       '202 POST /api/webhook-subscriptions/:id/recover',
       '202 POST /api/webhook-subscriptions/:id/test',
       '204 DELETE /api/integrations/parcel-tracking/instances/:instance',
+      '204 DELETE /api/organization/personal-access-tokens/:id',
       '204 DELETE /api/personal-access-tokens/:id',
       '204 DELETE /api/user/two-factor',
       '204 DELETE /api/webhook-subscriptions/:id',

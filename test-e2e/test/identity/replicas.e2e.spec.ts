@@ -185,6 +185,7 @@ describe('two gateway replicas on shared Redis and NATS', () => {
     expect(get.body.tenant).toEqual({
       id: a.tenant.id,
       slug: 'replicas',
+      name: 'replicas',
       host: a.host,
       base_url: `https://${a.host}`,
     });

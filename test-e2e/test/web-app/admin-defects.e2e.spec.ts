@@ -351,8 +351,8 @@ describe('the web app in Chromium: what an admin found wrong', { shuffle: false 
       });
       try {
         await page.goto(`${origin()}${TOKENS}`);
-        // The list's own placeholders (the token policy above it loads apart).
-        const loading = page.getByRole('status').filter({ hasText: /^Loading…$/ });
+        // The list's own placeholders (the token policy and every member's tokens load apart).
+        const loading = page.getByRole('status').filter({ hasText: 'Loading your tokens…' });
         await loading.waitFor();
         expect(await loading.getAttribute('aria-busy')).toBe('true');
         expect(await loading.locator('.skeleton-line').count()).toBe(6);

@@ -77,9 +77,11 @@ export function Async<T>(props: {
   children: (data: T) => ComponentChildren;
   /** Placeholder lines while it loads (a list: about its page's rows). */
   lines?: number;
+  /** What loads, for screen readers (default "Loading…"). */
+  label?: string;
 }) {
   const { state } = props;
   if (state.error) return <ErrorState error={state.error} onRetry={state.reload} />;
-  if (state.data === undefined) return <Loading lines={props.lines} />;
+  if (state.data === undefined) return <Loading lines={props.lines} label={props.label} />;
   return <>{props.children(state.data)}</>;
 }

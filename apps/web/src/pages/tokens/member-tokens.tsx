@@ -34,7 +34,7 @@ export function MemberTokens(props: { refreshKey: number }) {
           {notice}
         </p>
       )}
-      <Async state={tokens} lines={5}>
+      <Async state={tokens} lines={5} label="Loading every member's tokens…">
         {(list) =>
           list.data.length === 0 ? (
             <Empty>No member has a token.</Empty>

@@ -104,7 +104,7 @@ export function TokensPage() {
           }}
         />
       )}
-      <Async state={tokens} lines={6}>
+      <Async state={tokens} lines={6} label="Loading your tokens…">
         {(list) =>
           list.data.length === 0 ? (
             <Empty>You have no tokens yet.</Empty>
