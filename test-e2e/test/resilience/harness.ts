@@ -163,7 +163,11 @@ export function pathFor(route: string, tenant: PopulatedTenant, override?: strin
         return '1';
       case 'id':
         if (pattern.startsWith('/api/webhook-subscriptions')) return tenant.subscriptionId;
-        if (pattern.startsWith('/api/personal-access-tokens')) return String(tenant.tokenId);
+        if (
+          pattern.startsWith('/api/personal-access-tokens') ||
+          pattern.startsWith('/api/organization/personal-access-tokens')
+        )
+          return String(tenant.tokenId);
         return '1';
       default:
         throw new Error(`no id for :${name} in ${route}; teach pathFor about it`);
