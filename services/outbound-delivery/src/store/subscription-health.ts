@@ -19,12 +19,15 @@ export interface HealthWindowRow {
   last_failure: HealthFailureRow | null;
 }
 
-/** A 2xx response is a success, as the worker settles it (domain/attempt-outcome). */
-export const SUCCEEDED = { 'attempts.response_status': { $gte: 200, $lt: 300 } };
 /** Attempts whose latency counts: the ones a response came back to. */
 export const RESPONDED = { 'attempts.response_status': { $ne: null } };
 
-/** Counts and last failure of the attempts made since `since` (one `$facet` branch). */
+/** A 2xx response is a success, as the worker settles it (domain/attempt-outcome). */
+const isSucceeded = {
+  $and: [{ $gte: ['$attempts.response_status', 200] }, { $lt: ['$attempts.response_status', 300] }],
+};
+
+/** Counts of the attempts made since `since`: all, 2xx, answered (one `$facet` branch). */
 export function windowFacet(since: Date): PipelineStage.FacetPipelineStage[] {
   return [
     { $match: { 'attempts.attempted_at': { $gte: since } } },
@@ -38,10 +41,6 @@ export function windowFacet(since: Date): PipelineStage.FacetPipelineStage[] {
     },
   ];
 }
-
-const isSucceeded = {
-  $and: [{ $gte: ['$attempts.response_status', 200] }, { $lt: ['$attempts.response_status', 300] }],
-};
 
 /** The latest failed attempt since `since` (one `$facet` branch). */
 export function lastFailureFacet(since: Date): PipelineStage.FacetPipelineStage[] {
