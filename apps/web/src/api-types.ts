@@ -74,3 +74,5 @@ export type DeliveryPage = Schemas['GetWebhookSubscriptionsByIdDeliveriesRespons
 export type Delivery = DeliveryPage['data'][number];
 export type RegeneratedTokenAnswer = Schemas['PostPersonalAccessTokensByIdRegenerateResponse'];
 export type RecoverJobAnswer = Schemas['GetWebhookSubscriptionsByIdRecoverByJobIdResponse'];
+export type SubscriptionHealthAnswer = Schemas['GetWebhookSubscriptionsByIdHealthResponse'];
+export type HealthWindow = SubscriptionHealthAnswer['data']['last_24h'];

@@ -3,6 +3,7 @@ import {
   type CreateSubscriptionRequest,
   type CreateSubscriptionResponse,
   type GetSubscriptionResponse,
+  type GetSubscriptionHealthResponse,
   type ListDeliveriesRequest,
   type ListDeliveriesResponse,
   type ListSubscriptionsResponse,
@@ -35,6 +36,7 @@ export interface OutboundDeliveryAdapter {
   recoverDeliveries(subscriptionId: number, since: Date): Promise<RecoverDeliveriesResponse>;
   getRecoverJob(subscriptionId: number, jobId: string): Promise<GetRecoverJobResponse>;
   resumeSubscription(id: number): Promise<ResumeSubscriptionResponse>;
+  getSubscriptionHealth(id: number): Promise<GetSubscriptionHealthResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<OutboundDeliveryServiceClient>;
 }
@@ -74,6 +76,7 @@ export function createOutboundDeliveryAdapter(
     getRecoverJob: (subscriptionId, jobId) =>
       asHttp(() => handle.call.getRecoverJob({ subscription_id: subscriptionId, job_id: jobId })),
     resumeSubscription: (id) => asHttp(() => handle.call.resumeSubscription({ id })),
+    getSubscriptionHealth: (id) => asHttp(() => handle.call.getSubscriptionHealth({ id })),
     close: () => handle.close(),
   };
 }

@@ -19,6 +19,7 @@ import { WEBHOOK_EVENT_TYPE_ROUTES } from './webhook-event-types/routes.js';
 import {
   DELIVERY_ROUTES,
   HOLD_ROUTES,
+  SUBSCRIPTION_HEALTH_ROUTES,
   SUBSCRIPTION_ROUTES,
 } from './webhook-subscriptions/routes.js';
 import { INBOUND_WEBHOOK_ROUTES } from './webhooks/parcel-tracking.js';
@@ -47,6 +48,7 @@ export const ROUTE_DECLARATIONS = [
   SUBSCRIPTION_ROUTES,
   DELIVERY_ROUTES,
   HOLD_ROUTES,
+  SUBSCRIPTION_HEALTH_ROUTES,
   WEBHOOK_EVENT_TYPE_ROUTES,
   CATALOG_ROUTES,
   WEB_APP_ROUTES,

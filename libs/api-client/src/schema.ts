@@ -769,6 +769,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhook-subscriptions/{id}/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Success rate, p95 latency and last failure over the last 24 hours and 7 days
+     * @description Token scope `webhooks:manage` (sessions: the same user permission).
+     */
+    get: operations['getWebhookSubscriptionsByIdHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/webhook-event-types': {
     parameters: {
       query?: never;
@@ -2292,6 +2312,46 @@ export interface components {
         created_at: string | null;
         /** Format: date-time */
         updated_at: string | null;
+      };
+    };
+    GetWebhookSubscriptionsByIdHealthResponse: {
+      data: {
+        last_24h: {
+          /** @description Attempts made in the window, of every cycle */
+          attempts: number;
+          /** @description Of those, answered with a 2xx */
+          succeeded: number;
+          /** @description succeeded / attempts, from 0 to 1; null when no attempt was made */
+          success_rate: number | null;
+          /** @description Nearest-rank 95th percentile of the response times of the attempts that got a response; null when none did */
+          p95_latency_ms: number | null;
+          /** @description The latest attempt that did not get a 2xx: its response status, or its error when no response came; null when none */
+          last_failure: null | {
+            /** Format: date-time */
+            attempted_at: string | null;
+            response_status: number | null;
+            error: string | null;
+            delivery_id: string;
+          };
+        };
+        last_7d: {
+          /** @description Attempts made in the window, of every cycle */
+          attempts: number;
+          /** @description Of those, answered with a 2xx */
+          succeeded: number;
+          /** @description succeeded / attempts, from 0 to 1; null when no attempt was made */
+          success_rate: number | null;
+          /** @description Nearest-rank 95th percentile of the response times of the attempts that got a response; null when none did */
+          p95_latency_ms: number | null;
+          /** @description The latest attempt that did not get a 2xx: its response status, or its error when no response came; null when none */
+          last_failure: null | {
+            /** Format: date-time */
+            attempted_at: string | null;
+            response_status: number | null;
+            error: string | null;
+            delivery_id: string;
+          };
+        };
       };
     };
     GetWebhookEventTypesResponse: {
@@ -4350,6 +4410,39 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhookSubscriptionsByIdHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetWebhookSubscriptionsByIdHealthResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };

@@ -40,6 +40,7 @@ import { DeactivateSubscription } from './use-cases/deactivate-subscription.js';
 import { DeleteSubscription } from './use-cases/delete-subscription.js';
 import { FanOutEvent } from './use-cases/fan-out-event.js';
 import { GetSubscription } from './use-cases/get-subscription.js';
+import { GetSubscriptionHealth } from './use-cases/get-subscription-health.js';
 import { ListDeliveries } from './use-cases/list-deliveries.js';
 import { ListSubscriptions } from './use-cases/list-subscriptions.js';
 import { PauseSubscription } from './use-cases/pause-subscription.js';
@@ -191,6 +192,10 @@ export async function bootstrap(
               deliveries,
               recoverJobStore,
               recoverJobs,
+            ),
+            getSubscriptionHealth: new GetSubscriptionHealth(
+              new GetSubscription(subscriptions),
+              deliveries,
             ),
           },
           new SubscriptionView(deliveries, config.WEBHOOK_PAUSE_MAX_MS),

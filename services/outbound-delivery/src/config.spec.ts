@@ -25,6 +25,14 @@ describe('outbound-delivery config', () => {
     });
   });
 
+  it('keeps the attempt log at least as long as the 7-day health window', () => {
+    expect(configSchema.parse(base).DELIVERY_RETENTION_DAYS).toBe(90);
+    expect(
+      configSchema.parse({ ...base, DELIVERY_RETENTION_DAYS: '7' }).DELIVERY_RETENTION_DAYS,
+    ).toBe(7);
+    expect(configSchema.safeParse({ ...base, DELIVERY_RETENTION_DAYS: '6' }).success).toBe(false);
+  });
+
   it('requires its own encryption key in production', () => {
     const result = configSchema.safeParse({ ...base, NODE_ENV: 'production' });
     expect(result.success).toBe(false);

@@ -62,7 +62,8 @@ export const configSchema = z
      */
     DELIVERY_LEASE_MS: z.coerce.number().int().positive().optional(),
     /** Days the delivery log keeps a delivery with its attempts, by when it was created. */
-    DELIVERY_RETENTION_DAYS: retentionDays(90),
+    // At least the longest health window (7 days, ADR 0417), so the attempt log it reads is whole.
+    DELIVERY_RETENTION_DAYS: retentionDays(90).pipe(z.number().min(7)),
   })
   .superRefine((config, context) => {
     if (config.NODE_ENV === 'production' && !config.WEBHOOK_SECRET_ENCRYPTION_KEY) {

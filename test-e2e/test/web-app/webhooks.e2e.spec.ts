@@ -75,9 +75,13 @@ describe('the web app in Chromium: webhook subscriptions', () => {
       await page.getByRole('button', { name: 'Re-enable' }).click();
       await summary.getByText(/^Active/).waitFor();
       await expect.poll(() => state.textContent()).toBe('Active');
+      // The service's figures over both windows: the ping and its redelivery, both answered 200.
       await expect
         .poll(() => page.getByTestId('success-rate').textContent())
-        .toBe('100% of the last 1 finished deliveries');
+        .toBe('100% of 2 attempts');
+      await expect
+        .poll(() => page.getByTestId('success-rate-7d').textContent())
+        .toBe('100% of 2 attempts');
       await screenshot(page, 'webhook-subscription-health');
       // Pause: a ping sent meanwhile is held, not sent; resume sends it.
       await page.getByRole('button', { name: 'Pause' }).click();

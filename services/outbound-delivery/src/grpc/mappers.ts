@@ -1,11 +1,13 @@
 import type {
   RecoverJob,
   Delivery,
+  HealthWindow,
   Subscription,
   SubscriptionOwner as SubscriptionOwnerMessage,
 } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import type { SubscriptionOwner } from '../domain/subscription-owner.js';
 import type { DeliveryDocument } from '../store/delivery.js';
+import type { HealthWindowRow } from '../store/subscription-health.js';
 import type { SubscriptionDocument } from '../store/subscription-store.js';
 import type { RecoverJobView } from '../use-cases/recover-deliveries.js';
 
@@ -78,5 +80,24 @@ export function ownerOf(
     user_id: owner.user_id,
     is_owner: owner.is_owner,
     permissions: [...owner.permissions],
+  };
+}
+
+/** A health window for the wire: nulls become absent optional fields. */
+export function toHealthWindow(row: HealthWindowRow): HealthWindow {
+  const failure = row.last_failure;
+  return {
+    attempts: row.attempts,
+    succeeded: row.succeeded,
+    success_rate: row.success_rate ?? undefined,
+    p95_latency_ms: row.p95_latency_ms ?? undefined,
+    last_failure: failure
+      ? {
+          attempted_at: failure.attempted_at,
+          response_status: failure.response_status ?? undefined,
+          error: failure.error ?? undefined,
+          delivery_id: failure.delivery_id,
+        }
+      : undefined,
   };
 }

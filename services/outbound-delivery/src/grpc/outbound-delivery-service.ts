@@ -7,6 +7,7 @@ import { WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE } from '@inventory/rules';
 import type { CreateSubscription } from '../use-cases/create-subscription.js';
 import type { DeleteSubscription } from '../use-cases/delete-subscription.js';
 import type { GetSubscription } from '../use-cases/get-subscription.js';
+import type { GetSubscriptionHealth } from '../use-cases/get-subscription-health.js';
 import type { ListDeliveries } from '../use-cases/list-deliveries.js';
 import type { ListSubscriptions } from '../use-cases/list-subscriptions.js';
 import type { Redeliver } from '../use-cases/redeliver.js';
@@ -16,7 +17,7 @@ import type { UpdateSubscription } from '../use-cases/update-subscription.js';
 import type { PauseSubscription } from '../use-cases/pause-subscription.js';
 import type { ResumeSubscription } from '../use-cases/resume-subscription.js';
 import type { RecoverDeliveries } from '../use-cases/recover-deliveries.js';
-import { ownerOf, toDelivery, toRecoverJob } from './mappers.js';
+import { ownerOf, toDelivery, toHealthWindow, toRecoverJob } from './mappers.js';
 import type { SubscriptionView } from './subscription-view.js';
 
 export interface OutboundDeliveryUseCases {
@@ -32,6 +33,7 @@ export interface OutboundDeliveryUseCases {
   pauseSubscription: PauseSubscription;
   resumeSubscription: ResumeSubscription;
   recoverDeliveries: RecoverDeliveries;
+  getSubscriptionHealth: GetSubscriptionHealth;
 }
 
 /** Thin handlers: tenant from metadata, one use case each. */
@@ -133,6 +135,13 @@ export function outboundDeliveryService(
         request.job_id,
       );
       return { job: toRecoverJob(view) };
+    },
+    async getSubscriptionHealth(request, context) {
+      const health = await useCases.getSubscriptionHealth.execute(context.tenant(), request.id);
+      return {
+        last_24h: toHealthWindow(health.last_24h),
+        last_7d: toHealthWindow(health.last_7d),
+      };
     },
     async resumeSubscription(request, context) {
       const subscription = await useCases.resumeSubscription.execute(context.tenant(), request.id);

@@ -64,6 +64,7 @@ export const PLATFORM_CLAIMS: Record<string, number[]> = {
   getWebhookSubscriptionsByIdRecoverByJobId: [200, ...GATED_NO_422],
   postWebhookSubscriptionsByIdPause: [200, 400, 413, ...GATED_NO_422],
   postWebhookSubscriptionsByIdResume: [200, 400, 413, ...GATED_NO_422],
+  getWebhookSubscriptionsByIdHealth: [200, ...GATED_NO_422],
   getWebhookEventTypes: [200, ...GATED_NO_422],
   getAsyncapiJson: [200],
   getV2Products: [200, ...GATED],

@@ -107,6 +107,10 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
     });
     const resumed = await api.POST(`${SUBSCRIPTIONS}/{id}/resume`, path);
     expect(resumed.data).toMatchObject({ data: { paused_at: null } });
+    const health = await api.GET(`${SUBSCRIPTIONS}/{id}/health`, path);
+    expect(health.data).toMatchObject({
+      data: { last_24h: { attempts: 0, success_rate: null }, last_7d: { last_failure: null } },
+    });
     const rotated = await api.POST(`${SUBSCRIPTIONS}/{id}/rotate-secret`, path);
     expect(rotated.data).toMatchObject({ data: { secret: expect.any(String) } });
     const ping = await api.POST(`${SUBSCRIPTIONS}/{id}/test`, path);
@@ -182,6 +186,8 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
     const theirId = { params: { path: { id: String(theirs.body.data.id) } } };
     expect((await api.GET(`${SUBSCRIPTIONS}/{id}`, theirId)).response.status).toBe(404);
     expect((await api.DELETE(`${SUBSCRIPTIONS}/{id}`, theirId)).response.status).toBe(404);
+    expect((await api.GET(`${SUBSCRIPTIONS}/{id}/health`, theirId)).response.status).toBe(404);
+    expect((await api.GET(`${SUBSCRIPTIONS}/{id}/health`, unknown)).response.status).toBe(404);
     expect((await c.session().POST('/api/alerts/{id}/read', unknown)).response.status).toBe(404);
   });
 

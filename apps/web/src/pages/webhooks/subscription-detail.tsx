@@ -1,6 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, withQuery } from '../../api.js';
-import type { DeliveryPage, RotatedSecretAnswer, SubscriptionAnswer } from '../../api-types.js';
+import type {
+  DeliveryPage,
+  HealthWindow,
+  RotatedSecretAnswer,
+  SubscriptionAnswer,
+  SubscriptionHealthAnswer,
+} from '../../api-types.js';
 import { ConfirmButton, formatDate } from '../../components/confirm.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { FormError } from '../../components/field.js';
@@ -129,33 +135,48 @@ const SWITCHED_OFF: Record<string, string> = {
   consecutive_failures: 'Switched off after 25 failed deliveries in a row.',
 };
 
+/** One window's figures: success rate, p95 latency and the last failure with its time. */
+function HealthWindowFacts(props: { label: string; testId: string; window: HealthWindow }) {
+  const { window: w } = props;
+  const failure = w.last_failure;
+  return (
+    <>
+      <dt>Success rate, {props.label}</dt>
+      <dd data-testid={props.testId}>
+        {w.success_rate === null
+          ? 'no attempts'
+          : `${Math.round(w.success_rate * 100)}% of ${w.attempts} attempts`}
+      </dd>
+      <dt>p95 latency, {props.label}</dt>
+      <dd>{w.p95_latency_ms === null ? 'no responses' : `${w.p95_latency_ms} ms`}</dd>
+      <dt>Last failure, {props.label}</dt>
+      <dd class={failure ? 'bad' : undefined}>
+        {failure ? (
+          <>
+            <Time value={failure.attempted_at} /> · {failure.response_status ?? 'no response'}
+            {failure.error ? ` — ${failure.error}` : ''} · delivery {failure.delivery_id}
+          </>
+        ) : (
+          'none'
+        )}
+      </dd>
+    </>
+  );
+}
+
 /**
  * How the subscription is doing, as Svix's portal shows it: on or off and why, failures in a row,
- * the success rate of its latest deliveries and its last failure.
+ * and, from the service's attempt log, success rate, p95 latency and last failure over the last
+ * 24 hours and 7 days (ADR 0417).
  */
 function Health(props: { subscription: SubscriptionAnswer['data']; refreshKey: number }) {
   const { subscription } = props;
-  const recent = useLoad(
+  const health = useLoad(
     () =>
-      api<DeliveryPage>(
-        'GET',
-        withQuery(`/api/webhook-subscriptions/${subscription.id}/deliveries`, { per_page: 50 }),
-      ),
+      api<SubscriptionHealthAnswer>('GET', `/api/webhook-subscriptions/${subscription.id}/health`),
     // Read again after a test ping and after any change to the subscription.
     `health:${subscription.id}:${props.refreshKey}:${subscription.updated_at}`,
   );
-  const deliveries = recent.data?.data ?? [];
-  const finished = deliveries.filter((d) => d.status === 'succeeded' || d.status === 'failed');
-  const succeeded = finished.filter((d) => d.status === 'succeeded').length;
-  const lastFailure = deliveries
-    .flatMap((delivery) =>
-      delivery.attempts
-        .filter((attempt) => attempt.error || (attempt.response_status ?? 0) >= 300)
-        .map((attempt) => ({ delivery, attempt })),
-    )
-    .sort((a, b) =>
-      String(b.attempt.attempted_at).localeCompare(String(a.attempt.attempted_at)),
-    )[0];
   return (
     <section class="card" aria-labelledby="health-h">
       <h2 id="health-h">Health</h2>
@@ -187,28 +208,30 @@ function Health(props: { subscription: SubscriptionAnswer['data']; refreshKey: n
           {subscription.consecutive_failures}
           {subscription.consecutive_failures > 0 ? ' (25 switch it off)' : ''}
         </dd>
-        <dt>Success rate</dt>
-        <dd data-testid="success-rate">
-          {recent.error
-            ? 'unavailable'
-            : !recent.data
-              ? 'reading…'
-              : finished.length === 0
-                ? 'no finished deliveries yet'
-                : `${Math.round((succeeded / finished.length) * 100)}% of the last ${finished.length} finished deliveries`}
-        </dd>
-        <dt>Last failure</dt>
-        <dd>
-          {lastFailure ? (
-            <>
-              <Time value={lastFailure.attempt.attempted_at} /> · {lastFailure.delivery.event} ·{' '}
-              {lastFailure.attempt.response_status ?? 'no response'}
-              {lastFailure.attempt.error ? ` — ${lastFailure.attempt.error}` : ''}
-            </>
-          ) : (
-            'none among the latest deliveries'
-          )}
-        </dd>
+        {health.error ? (
+          <>
+            <dt>Attempts</dt>
+            <dd data-testid="success-rate">unavailable</dd>
+          </>
+        ) : !health.data ? (
+          <>
+            <dt>Attempts</dt>
+            <dd data-testid="success-rate">reading…</dd>
+          </>
+        ) : (
+          <>
+            <HealthWindowFacts
+              label="last 24 hours"
+              testId="success-rate"
+              window={health.data.data.last_24h}
+            />
+            <HealthWindowFacts
+              label="last 7 days"
+              testId="success-rate-7d"
+              window={health.data.data.last_7d}
+            />
+          </>
+        )}
       </dl>
     </section>
   );

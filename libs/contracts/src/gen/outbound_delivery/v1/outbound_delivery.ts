@@ -235,6 +235,37 @@ export interface GetRecoverJobResponse {
   job?: RecoverJob | undefined;
 }
 
+export interface GetSubscriptionHealthRequest {
+  id: number;
+}
+
+/**
+ * The last failed attempt of a window: its response status, or the transport error when no
+ * response came.
+ */
+export interface HealthFailure {
+  attempted_at?: Date | undefined;
+  response_status?: number | undefined;
+  error?: string | undefined;
+  delivery_id: string;
+}
+
+/** The attempts made within one window, however many cycles they belong to. */
+export interface HealthWindow {
+  attempts: number;
+  succeeded: number;
+  /** succeeded / attempts; absent when no attempt was made. */
+  success_rate?: number | undefined;
+  /** Nearest-rank p95 of the attempts' response times; absent when none. */
+  p95_latency_ms?: number | undefined;
+  last_failure?: HealthFailure | undefined;
+}
+
+export interface GetSubscriptionHealthResponse {
+  last_24h?: HealthWindow | undefined;
+  last_7d?: HealthWindow | undefined;
+}
+
 function createBaseSubscription(): Subscription {
   return {
     id: 0,
@@ -3693,6 +3724,469 @@ export const GetRecoverJobResponse: MessageFns<GetRecoverJobResponse> = {
   },
 };
 
+function createBaseGetSubscriptionHealthRequest(): GetSubscriptionHealthRequest {
+  return { id: 0 };
+}
+
+export const GetSubscriptionHealthRequest: MessageFns<GetSubscriptionHealthRequest> = {
+  encode(
+    message: GetSubscriptionHealthRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubscriptionHealthRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubscriptionHealthRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubscriptionHealthRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: GetSubscriptionHealthRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSubscriptionHealthRequest>, I>>(
+    base?: I,
+  ): GetSubscriptionHealthRequest {
+    return GetSubscriptionHealthRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSubscriptionHealthRequest>, I>>(
+    object: I,
+  ): GetSubscriptionHealthRequest {
+    const message = createBaseGetSubscriptionHealthRequest();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseHealthFailure(): HealthFailure {
+  return { attempted_at: undefined, response_status: undefined, error: undefined, delivery_id: '' };
+}
+
+export const HealthFailure: MessageFns<HealthFailure> = {
+  encode(message: HealthFailure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.attempted_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.attempted_at), writer.uint32(10).fork()).join();
+    }
+    if (message.response_status !== undefined) {
+      writer.uint32(16).int32(message.response_status);
+    }
+    if (message.error !== undefined) {
+      writer.uint32(26).string(message.error);
+    }
+    if (message.delivery_id !== '') {
+      writer.uint32(34).string(message.delivery_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HealthFailure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHealthFailure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.attempted_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.response_status = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.delivery_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HealthFailure {
+    return {
+      attempted_at: isSet(object.attemptedAt)
+        ? fromJsonTimestamp(object.attemptedAt)
+        : isSet(object.attempted_at)
+          ? fromJsonTimestamp(object.attempted_at)
+          : undefined,
+      response_status: isSet(object.responseStatus)
+        ? globalThis.Number(object.responseStatus)
+        : isSet(object.response_status)
+          ? globalThis.Number(object.response_status)
+          : undefined,
+      error: isSet(object.error) ? globalThis.String(object.error) : undefined,
+      delivery_id: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+          ? globalThis.String(object.delivery_id)
+          : '',
+    };
+  },
+
+  toJSON(message: HealthFailure): unknown {
+    const obj: any = {};
+    if (message.attempted_at !== undefined) {
+      obj.attemptedAt = message.attempted_at.toISOString();
+    }
+    if (message.response_status !== undefined) {
+      obj.responseStatus = Math.round(message.response_status);
+    }
+    if (message.error !== undefined) {
+      obj.error = message.error;
+    }
+    if (message.delivery_id !== '') {
+      obj.deliveryId = message.delivery_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HealthFailure>, I>>(base?: I): HealthFailure {
+    return HealthFailure.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HealthFailure>, I>>(object: I): HealthFailure {
+    const message = createBaseHealthFailure();
+    message.attempted_at = object.attempted_at ?? undefined;
+    message.response_status = object.response_status ?? undefined;
+    message.error = object.error ?? undefined;
+    message.delivery_id = object.delivery_id ?? '';
+    return message;
+  },
+};
+
+function createBaseHealthWindow(): HealthWindow {
+  return {
+    attempts: 0,
+    succeeded: 0,
+    success_rate: undefined,
+    p95_latency_ms: undefined,
+    last_failure: undefined,
+  };
+}
+
+export const HealthWindow: MessageFns<HealthWindow> = {
+  encode(message: HealthWindow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.attempts !== 0) {
+      writer.uint32(8).int64(message.attempts);
+    }
+    if (message.succeeded !== 0) {
+      writer.uint32(16).int64(message.succeeded);
+    }
+    if (message.success_rate !== undefined) {
+      writer.uint32(25).double(message.success_rate);
+    }
+    if (message.p95_latency_ms !== undefined) {
+      writer.uint32(32).int64(message.p95_latency_ms);
+    }
+    if (message.last_failure !== undefined) {
+      HealthFailure.encode(message.last_failure, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HealthWindow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHealthWindow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.attempts = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.succeeded = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.success_rate = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.p95_latency_ms = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.last_failure = HealthFailure.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HealthWindow {
+    return {
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      succeeded: isSet(object.succeeded) ? globalThis.Number(object.succeeded) : 0,
+      success_rate: isSet(object.successRate)
+        ? globalThis.Number(object.successRate)
+        : isSet(object.success_rate)
+          ? globalThis.Number(object.success_rate)
+          : undefined,
+      p95_latency_ms: isSet(object.p95LatencyMs)
+        ? globalThis.Number(object.p95LatencyMs)
+        : isSet(object.p95_latency_ms)
+          ? globalThis.Number(object.p95_latency_ms)
+          : undefined,
+      last_failure: isSet(object.lastFailure)
+        ? HealthFailure.fromJSON(object.lastFailure)
+        : isSet(object.last_failure)
+          ? HealthFailure.fromJSON(object.last_failure)
+          : undefined,
+    };
+  },
+
+  toJSON(message: HealthWindow): unknown {
+    const obj: any = {};
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.succeeded !== 0) {
+      obj.succeeded = Math.round(message.succeeded);
+    }
+    if (message.success_rate !== undefined) {
+      obj.successRate = floatToJson(message.success_rate);
+    }
+    if (message.p95_latency_ms !== undefined) {
+      obj.p95LatencyMs = Math.round(message.p95_latency_ms);
+    }
+    if (message.last_failure !== undefined) {
+      obj.lastFailure = HealthFailure.toJSON(message.last_failure);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HealthWindow>, I>>(base?: I): HealthWindow {
+    return HealthWindow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HealthWindow>, I>>(object: I): HealthWindow {
+    const message = createBaseHealthWindow();
+    message.attempts = object.attempts ?? 0;
+    message.succeeded = object.succeeded ?? 0;
+    message.success_rate = object.success_rate ?? undefined;
+    message.p95_latency_ms = object.p95_latency_ms ?? undefined;
+    message.last_failure =
+      object.last_failure !== undefined && object.last_failure !== null
+        ? HealthFailure.fromPartial(object.last_failure)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSubscriptionHealthResponse(): GetSubscriptionHealthResponse {
+  return { last_24h: undefined, last_7d: undefined };
+}
+
+export const GetSubscriptionHealthResponse: MessageFns<GetSubscriptionHealthResponse> = {
+  encode(
+    message: GetSubscriptionHealthResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.last_24h !== undefined) {
+      HealthWindow.encode(message.last_24h, writer.uint32(10).fork()).join();
+    }
+    if (message.last_7d !== undefined) {
+      HealthWindow.encode(message.last_7d, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubscriptionHealthResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubscriptionHealthResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.last_24h = HealthWindow.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.last_7d = HealthWindow.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubscriptionHealthResponse {
+    return {
+      last_24h: isSet(object.last24h)
+        ? HealthWindow.fromJSON(object.last24h)
+        : isSet(object.last_24h)
+          ? HealthWindow.fromJSON(object.last_24h)
+          : undefined,
+      last_7d: isSet(object.last7d)
+        ? HealthWindow.fromJSON(object.last7d)
+        : isSet(object.last_7d)
+          ? HealthWindow.fromJSON(object.last_7d)
+          : undefined,
+    };
+  },
+
+  toJSON(message: GetSubscriptionHealthResponse): unknown {
+    const obj: any = {};
+    if (message.last_24h !== undefined) {
+      obj.last24h = HealthWindow.toJSON(message.last_24h);
+    }
+    if (message.last_7d !== undefined) {
+      obj.last7d = HealthWindow.toJSON(message.last_7d);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSubscriptionHealthResponse>, I>>(
+    base?: I,
+  ): GetSubscriptionHealthResponse {
+    return GetSubscriptionHealthResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSubscriptionHealthResponse>, I>>(
+    object: I,
+  ): GetSubscriptionHealthResponse {
+    const message = createBaseGetSubscriptionHealthResponse();
+    message.last_24h =
+      object.last_24h !== undefined && object.last_24h !== null
+        ? HealthWindow.fromPartial(object.last_24h)
+        : undefined;
+    message.last_7d =
+      object.last_7d !== undefined && object.last_7d !== null
+        ? HealthWindow.fromPartial(object.last_7d)
+        : undefined;
+    return message;
+  },
+};
+
 /**
  * Outbound webhook subscriptions, their signed deliveries and the delivery log.
  * Every call needs x-tenant-id metadata; another tenant's ids are NOT_FOUND.
@@ -3888,6 +4382,23 @@ export const OutboundDeliveryServiceService = {
     responseDeserialize: (value: Buffer): GetRecoverJobResponse =>
       GetRecoverJobResponse.decode(value),
   },
+  /**
+   * The subscription's success rate, p95 latency and last failure over the last 24 hours and
+   * the last 7 days, from its attempt log (ADR 0417).
+   */
+  getSubscriptionHealth: {
+    path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/GetSubscriptionHealth' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSubscriptionHealthRequest): Buffer =>
+      Buffer.from(GetSubscriptionHealthRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSubscriptionHealthRequest =>
+      GetSubscriptionHealthRequest.decode(value),
+    responseSerialize: (value: GetSubscriptionHealthResponse): Buffer =>
+      Buffer.from(GetSubscriptionHealthResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSubscriptionHealthResponse =>
+      GetSubscriptionHealthResponse.decode(value),
+  },
 } as const;
 
 export interface OutboundDeliveryServiceServer extends UntypedServiceImplementation {
@@ -3928,6 +4439,14 @@ export interface OutboundDeliveryServiceServer extends UntypedServiceImplementat
    */
   recoverDeliveries: handleUnaryCall<RecoverDeliveriesRequest, RecoverDeliveriesResponse>;
   getRecoverJob: handleUnaryCall<GetRecoverJobRequest, GetRecoverJobResponse>;
+  /**
+   * The subscription's success rate, p95 latency and last failure over the last 24 hours and
+   * the last 7 days, from its attempt log (ADR 0417).
+   */
+  getSubscriptionHealth: handleUnaryCall<
+    GetSubscriptionHealthRequest,
+    GetSubscriptionHealthResponse
+  >;
 }
 
 export interface OutboundDeliveryServiceClient extends Client {
@@ -4150,6 +4669,25 @@ export interface OutboundDeliveryServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetRecoverJobResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * The subscription's success rate, p95 latency and last failure over the last 24 hours and
+   * the last 7 days, from its attempt log (ADR 0417).
+   */
+  getSubscriptionHealth(
+    request: GetSubscriptionHealthRequest,
+    callback: (error: ServiceError | null, response: GetSubscriptionHealthResponse) => void,
+  ): ClientUnaryCall;
+  getSubscriptionHealth(
+    request: GetSubscriptionHealthRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSubscriptionHealthResponse) => void,
+  ): ClientUnaryCall;
+  getSubscriptionHealth(
+    request: GetSubscriptionHealthRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSubscriptionHealthResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const OutboundDeliveryServiceClient = makeGenericClientConstructor(
@@ -4164,6 +4702,12 @@ export const OutboundDeliveryServiceClient = makeGenericClientConstructor(
   service: typeof OutboundDeliveryServiceService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === 'number' && !globalThis.Number.isFinite(value)
+    ? globalThis.String(value)
+    : value;
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
