@@ -103,6 +103,7 @@ describe(
           token: { name: 'warehouse sync' },
         });
         await page.reload();
+        await page.getByRole('button', { name: "Show every member's tokens" }).click();
         const table = page.getByRole('table', { name: "Every member's tokens" });
         const row = table.locator(`tr[data-member-token-id="${member.tokenId}"]`);
         await row.waitFor();

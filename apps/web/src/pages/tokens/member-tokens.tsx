@@ -12,6 +12,24 @@ import { POLICY_RULE_LABELS } from './token-policy-panel.js';
  * where and with what each was last used, and a revoke that alerts the token's owner.
  */
 export function MemberTokens(props: { refreshKey: number }) {
+  // Closed until asked for: the admin's own tokens are listed above, and most visits are for them.
+  const [open, setOpen] = useState(false);
+  return (
+    <section aria-labelledby="member-tokens-title">
+      <h2 id="member-tokens-title">Every member's tokens</h2>
+      <p class="hint">
+        As an admin you see every token of the organisation. Revoking one stops it at once and tells
+        its owner.
+      </p>
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? "Hide every member's tokens" : "Show every member's tokens"}
+      </button>
+      {open && <MemberTokenList refreshKey={props.refreshKey} />}
+    </section>
+  );
+}
+
+function MemberTokenList(props: { refreshKey: number }) {
   const [page, setPage] = useState(1);
   const [notice, setNotice] = useState('');
   const tokens = useLoad(
@@ -23,12 +41,7 @@ export function MemberTokens(props: { refreshKey: number }) {
     `member-tokens:${page}:${props.refreshKey}`,
   );
   return (
-    <section aria-labelledby="member-tokens-title">
-      <h2 id="member-tokens-title">Every member's tokens</h2>
-      <p class="hint">
-        As an admin you see every token of the organisation. Revoking one stops it at once and tells
-        its owner.
-      </p>
+    <>
       {notice && (
         <p class="notice" role="status">
           {notice}
@@ -124,6 +137,6 @@ export function MemberTokens(props: { refreshKey: number }) {
           )
         }
       </Async>
-    </section>
+    </>
   );
 }
