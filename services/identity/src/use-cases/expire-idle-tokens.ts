@@ -11,6 +11,7 @@ import type { TokenEvents } from '../events/token-events.js';
 import type { TokenPolicyRepository } from '../store/token-policies.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserRepository } from '../store/users.js';
+import { userLabel } from '../domain/user-label.js';
 
 /** Tokens looked at per tenant per pass; the rest wait for the next one. */
 const PER_PASS = 1_000;
@@ -57,7 +58,7 @@ export class ExpireIdleTokens {
   private async describe(token: TokenDocument) {
     const owner = await this.deps.users.findById(token.tenant_id, token.user_id);
     return {
-      whose: owner ? `${owner.name} (${owner.email})` : `user ${token.user_id}`,
+      whose: userLabel(owner, token.user_id),
       name: token.name.slice(0, 255),
       properties: {
         token_id: token.id,
@@ -86,7 +87,7 @@ export class ExpireIdleTokens {
             kind: 'token_idle_expiring',
             priority: 'normal',
             title: `Personal access token “${name.slice(0, 180)}” will expire unused`,
-            message: `The token “${name}” of ${whose.slice(0, 600)} has not been used since ${since.toISOString()}. Your organisation expires tokens unused for ${policy.flag_unused_after_days} days: it will stop working at ${expiresAt.toISOString()} unless it is used before then.`,
+            message: `The token “${name}” of ${whose} has not been used since ${since.toISOString()}. Your organisation expires tokens unused for ${policy.flag_unused_after_days} days: it will stop working at ${expiresAt.toISOString()} unless it is used before then.`,
             link: '/settings/developer/tokens',
             properties: { ...properties, expires_at: expiresAt.toISOString() },
             occurredAt: now,
@@ -131,7 +132,7 @@ export class ExpireIdleTokens {
             kind: 'token_expired_unused',
             priority: 'high',
             title: `Personal access token “${name.slice(0, 180)}” expired unused`,
-            message: `The token “${name}” of ${whose.slice(0, 600)} was expired: ${reason}. Regenerate it to use it again.`,
+            message: `The token “${name}” of ${whose} was expired: ${reason}. Regenerate it to use it again.`,
             link: '/settings/developer/tokens',
             properties,
             occurredAt: now,
@@ -139,7 +140,7 @@ export class ExpireIdleTokens {
           activityEntry({
             tenantId,
             event,
-            description: `Personal access token "${name}" of ${whose.slice(0, 600)} expired: ${reason}`,
+            description: `Personal access token "${name}" of ${whose} expired: ${reason}`,
             subject: { type: PERSONAL_ACCESS_TOKEN_SUBJECT, id: token.id },
             properties,
             occurredAt: now,

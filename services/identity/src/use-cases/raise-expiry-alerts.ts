@@ -9,6 +9,7 @@ import {
 } from '../domain/expiry-alerts.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserRepository } from '../store/users.js';
+import { userLabel } from '../domain/user-label.js';
 
 /** Tokens looked at per pass; the rest wait for the next one. */
 const PER_PASS = 5_000;
@@ -64,7 +65,7 @@ export class RaiseExpiryAlerts {
     const tenantId = token.tenant_id;
     const expiresAt = token.expires_at!;
     const owner = await this.users.findById(tenantId, token.user_id);
-    const whose = owner ? `${owner.name} (${owner.email})` : `user ${token.user_id}`;
+    const whose = userLabel(owner, token.user_id);
     const name = token.name.slice(0, 255);
     try {
       await this.outbox.withEvents(
@@ -78,7 +79,7 @@ export class RaiseExpiryAlerts {
               stage === 'expired'
                 ? `Personal access token “${name.slice(0, 180)}” expired`
                 : `Personal access token “${name.slice(0, 180)}” ${WHEN[stage]}`,
-            message: `The token “${name}” of ${whose.slice(0, 600)} ${WHEN[stage]} (${expiresAt.toISOString()}). ${
+            message: `The token “${name}” of ${whose} ${WHEN[stage]} (${expiresAt.toISOString()}). ${
               stage === 'expired'
                 ? 'Calls with it are refused; regenerate it to give it a new secret and expiry.'
                 : 'Regenerate it before then, or calls with it will be refused.'

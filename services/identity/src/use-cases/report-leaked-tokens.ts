@@ -9,6 +9,7 @@ import { hashesEqual, sha256Hex } from '../domain/secrets.js';
 import type { TokenEvents } from '../events/token-events.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserRepository } from '../store/users.js';
+import { userLabel } from '../domain/user-label.js';
 
 /** At most this many tokens are read from one report (the gateway admits no more). */
 export const MAX_REPORTED_TOKENS = 100;
@@ -45,7 +46,7 @@ export class ReportLeakedTokens {
   private async revoke(tenantId: string, token: TokenDocument, url: string): Promise<void> {
     const now = new Date();
     const owner = await this.users.findById(tenantId, token.user_id);
-    const whose = owner ? `${owner.name} (${owner.email})` : `user ${token.user_id}`;
+    const whose = userLabel(owner, token.user_id);
     const where = url === '' ? 'an unnamed place' : url.slice(0, SHOWN_URL);
     const properties = {
       token_id: token.id,
@@ -70,7 +71,7 @@ export class ReportLeakedTokens {
             kind: 'token_leak_reported',
             priority: 'high',
             title: 'Personal access token revoked: reported as leaked',
-            message: `The token "${token.name.slice(0, 255)}" of ${whose.slice(0, 600)} was reported as leaked (found at ${where}) and has been revoked. Create a new token where it was used.`,
+            message: `The token "${token.name.slice(0, 255)}" of ${whose} was reported as leaked (found at ${where}) and has been revoked. Create a new token where it was used.`,
             link: '/settings/developer/tokens',
             properties,
             occurredAt: now,

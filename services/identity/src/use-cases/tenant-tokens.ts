@@ -11,6 +11,7 @@ import type { TokenRequestRepository } from '../store/token-requests.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserDocument, UserRepository } from '../store/users.js';
 import type { TokenPolicies } from './token-policy.js';
+import { userLabel } from '../domain/user-label.js';
 
 /** One member's token as an admin reviews it: its owner, where it was last used, its flags. */
 export interface ReviewedToken {
@@ -79,8 +80,8 @@ export class TenantTokens {
       this.deps.users.findById(tenantId, token.user_id),
       this.deps.users.findById(tenantId, adminId),
     ]);
-    const whose = owner ? `${owner.name} (${owner.email})` : `user ${token.user_id}`;
-    const by = admin ? `${admin.name} (${admin.email})` : `user ${adminId}`;
+    const whose = userLabel(owner, token.user_id);
+    const by = userLabel(admin, adminId);
     const name = token.name.slice(0, 255);
     const now = new Date();
     const properties = {
@@ -105,7 +106,7 @@ export class TenantTokens {
             kind: 'token_revoked_by_admin',
             priority: 'high',
             title: 'Personal access token revoked by an admin',
-            message: `The token "${name}" of ${whose.slice(0, 600)} was revoked by ${by.slice(0, 600)}. Calls with it are refused; create a new token where it was used.`,
+            message: `The token "${name}" of ${whose} was revoked by ${by}. Calls with it are refused; create a new token where it was used.`,
             link: '/settings/developer/tokens',
             properties,
             occurredAt: now,
@@ -113,7 +114,7 @@ export class TenantTokens {
           activityEntry({
             tenantId,
             event,
-            description: `Personal access token "${name}" of ${whose.slice(0, 600)} revoked by ${by.slice(0, 600)}`,
+            description: `Personal access token "${name}" of ${whose} revoked by ${by}`,
             subject: { type: PERSONAL_ACCESS_TOKEN_SUBJECT, id: token.id },
             causerId: String(adminId),
             properties,
