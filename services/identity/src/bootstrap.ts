@@ -2,7 +2,7 @@ import { ACTIVITY_STREAM, IDENTITY_STREAM } from '@inventory/events';
 import { dropRetiredIndexes, SecretBox, ServiceRuntime } from '@inventory/platform';
 import { readConfig, settingsFrom } from './config.js';
 import { consumeRequestLog } from './events/request-log-consumer.js';
-import { startExpiryAlerts } from './events/expiry-alert-timer.js';
+import { startTokenPasses } from './events/token-pass-timer.js';
 import { TokenEvents } from './events/token-events.js';
 import { UserEvents } from './events/user-events.js';
 import { identityService } from './grpc/identity-service.js';
@@ -53,7 +53,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         events: tokenEvents,
       });
       const alerts = new RaiseExpiryAlerts(store.tokens, store.users, runtime.outbox);
-      const stopExpiryAlerts = startExpiryAlerts(
+      const stopTokenPasses = startTokenPasses(
         [
           { name: 'unused token expiry', execute: () => idle.execute() },
           { name: 'expiry alerts', execute: () => alerts.execute() },
@@ -61,7 +61,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         config.TOKEN_EXPIRY_ALERT_INTERVAL_MS,
         runtime.logger,
       );
-      runtime.onStop(stopExpiryAlerts);
+      runtime.onStop(stopTokenPasses);
     },
   );
 }

@@ -12,7 +12,7 @@ export interface TokenPass {
  * two never overlap here); other replicas run theirs, and the claims on the tokens keep every
  * alert and expiry single. Answers the stop, which waits for a round in flight.
  */
-export function startExpiryAlerts(
+export function startTokenPasses(
   passes: readonly TokenPass[],
   intervalMs: number,
   logger: Logger,
