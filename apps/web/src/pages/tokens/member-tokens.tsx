@@ -5,7 +5,8 @@ import { ConfirmButton, formatDate } from '../../components/confirm.js';
 import { Pager } from '../../components/pager.js';
 import { Async, Empty, useLoad } from '../../components/states.js';
 import { ExpiryBadge } from './expiry-badge.js';
-import { POLICY_RULE_LABELS } from './token-policy-panel.js';
+import { PolicyBreachBadge } from './token-policy-panel.js';
+import { scopesText } from './scopes.js';
 
 /**
  * Every member's tokens, for an admin holding `tokens:govern` (ADR 0121): whose, what they grant,
@@ -75,18 +76,9 @@ function MemberTokenList(props: { refreshKey: number }) {
                         </td>
                         <td data-label="Name">
                           {token.name}
-                          {token.policy_violations.length > 0 && (
-                            <span class="badge policy-breach">
-                              Breaks the policy:{' '}
-                              {token.policy_violations
-                                .map((rule) => POLICY_RULE_LABELS[rule] ?? rule)
-                                .join('; ')}
-                            </span>
-                          )}
+                          <PolicyBreachBadge rules={token.policy_violations} />
                         </td>
-                        <td data-label="Scopes">
-                          {token.scopes.length ? [...token.scopes].sort().join(', ') : 'none'}
-                        </td>
+                        <td data-label="Scopes">{scopesText(token.scopes)}</td>
                         <td data-label="Created">{formatDate(token.created_at)}</td>
                         <td data-label="Last used">
                           {token.last_used_at ? (

@@ -51,3 +51,7 @@ export function expiryBadge(
     days === 0 ? 'expires today' : days === 1 ? 'expires tomorrow' : `expires in ${days} days`;
   return { text, level: days < 7 ? 'soon' : 'ok' };
 }
+
+/** A token's scopes as a table cell reads them: sorted, or "none". */
+export const scopesText = (scopes: readonly string[]) =>
+  scopes.length ? [...scopes].sort().join(', ') : 'none';

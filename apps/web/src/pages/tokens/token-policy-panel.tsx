@@ -8,13 +8,23 @@ import { messagesFor } from '../../messages.js';
 import { can, useSession } from '../../session.js';
 
 /** What a flagged token breaks, as its owner reads it beside the token. */
-export const POLICY_RULE_LABELS: Record<string, string> = {
+const POLICY_RULE_LABELS: Record<string, string> = {
   max_lifetime: 'expires later than allowed',
   no_expiry: 'must expire',
   member_scopes: 'has scopes members may not grant',
   ip_allowlist: 'needs an IP allowlist',
   unused: 'not used for a long time: still needed?',
 };
+
+/** The rules of the policy a token breaks, beside its name; nothing when it keeps to them. */
+export function PolicyBreachBadge(props: { rules: readonly string[] }) {
+  if (props.rules.length === 0) return null;
+  return (
+    <span class="badge policy-breach" data-testid="policy-breach">
+      Breaks the policy: {props.rules.map((rule) => POLICY_RULE_LABELS[rule] ?? rule).join('; ')}
+    </span>
+  );
+}
 
 /** The policy in a sentence or three: what a person creating a token must keep to. */
 export function policySummary(policy: TokenPolicy): string[] {

@@ -13,7 +13,8 @@ import { ExpiryBadge } from './expiry-badge.js';
 import { MemberTokens } from './member-tokens.js';
 import { NewTokenSecret } from './new-token-secret.js';
 import { RegenerateForm } from './regenerate-form.js';
-import { POLICY_RULE_LABELS, TokenPolicyPanel } from './token-policy-panel.js';
+import { PolicyBreachBadge, TokenPolicyPanel } from './token-policy-panel.js';
+import { scopesText } from './scopes.js';
 
 /** Settings → Developer → Personal Access Tokens. */
 export function TokensPage() {
@@ -130,18 +131,9 @@ export function TokensPage() {
                       <tr key={token.id} data-token-id={token.id}>
                         <td data-label="Name">
                           <Link to={`/settings/developer/tokens/${token.id}`}>{token.name}</Link>
-                          {token.policy_violations.length > 0 && (
-                            <span class="badge policy-breach" data-testid="policy-breach">
-                              Breaks the policy:{' '}
-                              {token.policy_violations
-                                .map((rule) => POLICY_RULE_LABELS[rule] ?? rule)
-                                .join('; ')}
-                            </span>
-                          )}
+                          <PolicyBreachBadge rules={token.policy_violations} />
                         </td>
-                        <td data-label="Scopes">
-                          {token.scopes.length ? [...token.scopes].sort().join(', ') : 'none'}
-                        </td>
+                        <td data-label="Scopes">{scopesText(token.scopes)}</td>
                         <td data-label="Created">{formatDate(token.created_at)}</td>
                         <td data-label="Last used">
                           {token.last_used_at ? formatDate(token.last_used_at) : 'never'}
