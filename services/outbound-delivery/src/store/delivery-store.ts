@@ -16,14 +16,7 @@ import {
   type NewDelivery,
   type Settle,
 } from './delivery.js';
-import {
-  lastFailureFacet,
-  p95Rank,
-  RESPONDED,
-  windowFacet,
-  type HealthFailureRow,
-  type HealthWindowRow,
-} from './subscription-health.js';
+import { healthWindow, type HealthWindowRow } from './subscription-health.js';
 
 /**
  * Most keys in one `$in` on the dedupe index: simply a batch size. A `$in` of any length is
@@ -384,37 +377,10 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
    * One window's health from the subscription's attempt log (ADR 0417). The match is served by
    * the `{ tenant_id, subscription_id, created_at: -1 }` index (its prefix): only this
    * subscription's deliveries are read, and retention bounds them. `created_at` cannot narrow it
-   * further, since a redelivery attempts an old delivery again inside the window. One `$facet`
-   * gives the counts and the last failure; a second pass takes the nearest-rank p95 by `$skip`.
+   * further, since a redelivery attempts an old delivery again inside the window.
    */
-  async health(tenantId: string, subscriptionId: number, since: Date): Promise<HealthWindowRow> {
+  health(tenantId: string, subscriptionId: number, since: Date): Promise<HealthWindowRow> {
     const base = { subscription_id: subscriptionId, 'attempts.attempted_at': { $gte: since } };
-    const [facets] = await this.aggregate<{
-      counts: Array<{ attempts: number; succeeded: number; responded: number }>;
-      last_failure: HealthFailureRow[];
-    }>(tenantId, base, [
-      { $unwind: '$attempts' },
-      { $facet: { counts: windowFacet(since), last_failure: lastFailureFacet(since) } },
-    ]);
-    const counts = facets?.counts[0] ?? { attempts: 0, succeeded: 0, responded: 0 };
-    let p95: number | null = null;
-    if (counts.responded > 0) {
-      const [row] = await this.aggregate<{ duration_ms: number }>(tenantId, base, [
-        { $unwind: '$attempts' },
-        { $match: { 'attempts.attempted_at': { $gte: since }, ...RESPONDED } },
-        { $sort: { 'attempts.duration_ms': 1 } },
-        { $skip: p95Rank(counts.responded) - 1 },
-        { $limit: 1 },
-        { $project: { _id: 0, duration_ms: '$attempts.duration_ms' } },
-      ]);
-      p95 = row?.duration_ms ?? null;
-    }
-    return {
-      attempts: counts.attempts,
-      succeeded: counts.succeeded,
-      success_rate: counts.attempts === 0 ? null : counts.succeeded / counts.attempts,
-      p95_latency_ms: p95,
-      last_failure: facets?.last_failure[0] ?? null,
-    };
+    return healthWindow(since, (pipeline) => this.aggregate(tenantId, base, pipeline));
   }
 }

@@ -20,7 +20,7 @@ export interface HealthWindowRow {
 }
 
 /** Attempts whose latency counts: the ones a response came back to. */
-export const RESPONDED = { 'attempts.response_status': { $ne: null } };
+const RESPONDED = { 'attempts.response_status': { $ne: null } };
 
 /** A 2xx response is a success, as the worker settles it (domain/attempt-outcome). */
 const isSucceeded = {
@@ -28,7 +28,7 @@ const isSucceeded = {
 };
 
 /** Counts of the attempts made since `since`: all, 2xx, answered (one `$facet` branch). */
-export function windowFacet(since: Date): PipelineStage.FacetPipelineStage[] {
+function windowFacet(since: Date): PipelineStage.FacetPipelineStage[] {
   return [
     { $match: { 'attempts.attempted_at': { $gte: since } } },
     {
@@ -43,7 +43,7 @@ export function windowFacet(since: Date): PipelineStage.FacetPipelineStage[] {
 }
 
 /** The latest failed attempt since `since` (one `$facet` branch). */
-export function lastFailureFacet(since: Date): PipelineStage.FacetPipelineStage[] {
+function lastFailureFacet(since: Date): PipelineStage.FacetPipelineStage[] {
   return [
     { $match: { 'attempts.attempted_at': { $gte: since } } },
     { $match: { $expr: { $not: [isSucceeded] } } },
@@ -64,4 +64,44 @@ export function lastFailureFacet(since: Date): PipelineStage.FacetPipelineStage[
 /** 1-based nearest rank of the 95th percentile among `n` sorted values. */
 export function p95Rank(n: number): number {
   return Math.ceil(0.95 * n);
+}
+
+/** Runs a pipeline after the store's scoped match of the subscription's attempts in the window. */
+type AggregateAttempts = <R>(pipeline: PipelineStage[]) => Promise<R[]>;
+
+/**
+ * One window's figures: one `$facet` gives the counts and the last failure; a second pass takes
+ * the nearest-rank p95 by `$skip`, only when some attempt got a response.
+ */
+export async function healthWindow(
+  since: Date,
+  aggregate: AggregateAttempts,
+): Promise<HealthWindowRow> {
+  const [facets] = await aggregate<{
+    counts: Array<{ attempts: number; succeeded: number; responded: number }>;
+    last_failure: HealthFailureRow[];
+  }>([
+    { $unwind: '$attempts' },
+    { $facet: { counts: windowFacet(since), last_failure: lastFailureFacet(since) } },
+  ]);
+  const counts = facets?.counts[0] ?? { attempts: 0, succeeded: 0, responded: 0 };
+  let p95: number | null = null;
+  if (counts.responded > 0) {
+    const [row] = await aggregate<{ duration_ms: number }>([
+      { $unwind: '$attempts' },
+      { $match: { 'attempts.attempted_at': { $gte: since }, ...RESPONDED } },
+      { $sort: { 'attempts.duration_ms': 1 } },
+      { $skip: p95Rank(counts.responded) - 1 },
+      { $limit: 1 },
+      { $project: { _id: 0, duration_ms: '$attempts.duration_ms' } },
+    ]);
+    p95 = row?.duration_ms ?? null;
+  }
+  return {
+    attempts: counts.attempts,
+    succeeded: counts.succeeded,
+    success_rate: counts.attempts === 0 ? null : counts.succeeded / counts.attempts,
+    p95_latency_ms: p95,
+    last_failure: facets?.last_failure[0] ?? null,
+  };
 }
