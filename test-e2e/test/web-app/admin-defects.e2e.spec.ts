@@ -338,38 +338,6 @@ describe('the web app in Chromium: what an admin found wrong', { shuffle: false 
   );
 
   it(
-    'shows placeholders in the shape of a list while it loads, not a line of text',
-    async () => {
-      // The list's answer is held until the placeholders have been seen, then let through.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const tokenList = (url: URL) => url.pathname === '/api/personal-access-tokens';
-      await page.route(tokenList, async (route) => {
-        await held;
-        // A request the page gave up meanwhile (a failed step navigated away) has nothing to continue.
-        await route.continue().catch(() => undefined);
-      });
-      try {
-        await page.goto(`${origin()}${TOKENS}`);
-        // The list's own placeholders (the token policy and every member's tokens load apart).
-        const loading = page.getByRole('status').filter({ hasText: 'Loading your tokens…' });
-        await loading.waitFor();
-        expect(await loading.getAttribute('aria-busy')).toBe('true');
-        expect(await loading.locator('.skeleton-line').count()).toBe(6);
-        expect(await loading.locator('.skeleton-line').first().isVisible()).toBe(true);
-        await screenshot(page, 'tokens-loading');
-        release();
-        await page.locator(`tr[data-token-id="${owner.tokenId}"]`).waitFor();
-        expect(await page.locator('.skeleton').count()).toBe(0);
-      } finally {
-        release();
-        await page.unroute(tokenList);
-      }
-    },
-    BROWSER_TEST_MS,
-  );
-
-  it(
     'exports the trackings list as filtered to CSV: the filter holds, cells are text',
     async () => {
       // A second shipment, not in transit: the filtered export leaves it out.

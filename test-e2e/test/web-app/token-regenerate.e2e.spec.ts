@@ -6,8 +6,8 @@ import { BROWSER_TEST_MS, signIn, useWebApp, type WebSystem } from './web-harnes
 
 /**
  * The tokens page's Regenerate (a new secret shown once, the old one refused at once) and the
- * organisation's token policy above the list (ADR 0120), and every member's tokens below it for
- * an admin (ADR 0121).
+ * organisation's token policy above the list (ADR 0120), every member's tokens below it for an
+ * admin (ADR 0121), and the list's loading placeholders.
  */
 describe(
   "the web app in Chromium: regenerating a token, the token policy, members' tokens",
@@ -115,6 +115,38 @@ describe(
         await page.getByText(`Revoked “warehouse sync” of ${member.user.email}.`).waitFor();
         await expect.poll(() => row.count()).toBe(0);
         expect((await member.request('GET', '/api/user')).status).toBe(401);
+      },
+      BROWSER_TEST_MS,
+    );
+
+    it(
+      'shows placeholders in the shape of a list while it loads, not a line of text',
+      async () => {
+        // The list's answer is held until the placeholders have been seen, then let through.
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        const tokenList = (url: URL) => url.pathname === '/api/personal-access-tokens';
+        await page.route(tokenList, async (route) => {
+          await held;
+          // A request the page gave up meanwhile (a failed step navigated away) has nothing to continue.
+          await route.continue().catch(() => undefined);
+        });
+        try {
+          await page.goto(`${web.origin(owner.host)}/app/settings/developer/tokens`);
+          // The list's own placeholders (the token policy and every member's tokens load apart).
+          const loading = page.getByRole('status').filter({ hasText: 'Loading your tokens…' });
+          await loading.waitFor();
+          expect(await loading.getAttribute('aria-busy')).toBe('true');
+          expect(await loading.locator('.skeleton-line').count()).toBe(6);
+          expect(await loading.locator('.skeleton-line').first().isVisible()).toBe(true);
+          await screenshot(page, 'tokens-loading');
+          release();
+          await page.locator(`tr[data-token-id="${owner.tokenId}"]`).waitFor();
+          expect(await page.locator('.skeleton').count()).toBe(0);
+        } finally {
+          release();
+          await page.unroute(tokenList);
+        }
       },
       BROWSER_TEST_MS,
     );
