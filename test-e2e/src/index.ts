@@ -26,6 +26,7 @@ export { previousStepCode, totpCode } from './fixtures/totp.js';
 export { npmRunEmit, type EmitResult } from './fixtures/emit.js';
 export { productCreatedEntry, type ProductRecordFields } from './fixtures/product-created.js';
 export { adminEnv, npmRunAdmin } from './fixtures/admin.js';
+export { activityRowsOf } from './fixtures/activity-rows.js';
 export {
   launchSystem,
   descendants,

@@ -3,7 +3,7 @@ import { ActivityServiceClient } from '@inventory/contracts/activity/v1/activity
 import { eventually } from '@inventory/local-infra';
 import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
 import {
-  asUser,
+  activityRowsOf,
   createTenantWithToken,
   createUserWithToken,
   loginSession,
@@ -93,18 +93,9 @@ describe("an admin's view of every member's tokens", () => {
     });
     expect(alert.message).toContain(member.user.email);
     const rows = await eventually(async () => {
-      const listed = await asUser(owner.tenant.id, undefined, () =>
-        activity.call.listActivities({
-          event_types: ['token_revoked_by_admin'],
-          causer_ids: [],
-          history_instance_ids: [],
-          sort: [],
-          search: '',
-          tracking_number: '',
-        }),
-      );
-      expect(listed.activities).toHaveLength(1);
-      return listed.activities;
+      const rows = await activityRowsOf(activity, owner.tenant.id, 'token_revoked_by_admin');
+      expect(rows).toHaveLength(1);
+      return rows;
     }, 'the activity row');
     expect(rows[0]).toMatchObject({
       subject_type: 'personal_access_token',
