@@ -44,7 +44,7 @@ export function idleStep(policy: TokenPolicy, token: IdleTokenState, now: Date):
   return now.getTime() >= due ? { kind: 'expire' } : undefined;
 }
 
-/** The first moment a token last active at `since` can be due for its warning. */
+/** The latest last activity that makes a token due for its warning now (the pass's cut-off). */
 export function idleWarningFrom(policy: TokenPolicy, now: Date): Date {
   const allowed = (policy.flag_unused_after_days ?? 0) * DAY_MS;
   return new Date(now.getTime() - Math.max(0, allowed - IDLE_WARNING_MS));

@@ -52,8 +52,9 @@ export class TenantTokens {
       Math.min(Math.max(1, options.perPage), 100),
     );
     const now = new Date();
-    const users = new Map((await this.deps.users.list(tenantId)).map((user) => [user.id, user]));
-    const flags = await this.deps.policies.flagsOfMany(tenantId, rows, users);
+    const members = await this.deps.users.list(tenantId);
+    const users = new Map(members.map((user) => [user.id, user]));
+    const flags = await this.deps.policies.flagsOfMany(tenantId, rows, members);
     const reviewed = await Promise.all(
       rows.map(async (token): Promise<ReviewedToken> => {
         const latest = token.last_used_at

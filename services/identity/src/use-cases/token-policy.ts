@@ -45,11 +45,14 @@ export class TokenPolicies {
     const active = (await this.deps.tokens.listUnrevoked(tenantId, undefined)).filter(
       (token) => token.expires_at === null || token.expires_at > now,
     );
-    const owners = await this.ownersAmong(tenantId, active);
+    const owners = active.length
+      ? ownersIn(await this.deps.users.list(tenantId))
+      : new Set<number>();
     const breaking = active.filter(
       (token) => policyBreaches(policy, underPolicy(token, owners), now).length > 0,
     ).length;
-    return { policy: await this.deps.policies.get(tenantId), tokensBreaking: breaking };
+    // What was just written, not read back.
+    return { policy: { ...policy, updated_at: now, updated_by: userId }, tokensBreaking: breaking };
   }
 
   /**
@@ -80,17 +83,17 @@ export class TokenPolicies {
     tokens: TokenDocument[],
   ): Promise<Map<number, PolicyRule[]>> {
     const holder = await this.deps.users.findById(tenantId, userId);
-    return this.flagsOfMany(tenantId, tokens, new Map(holder ? [[userId, holder]] : []));
+    return this.flagsOfMany(tenantId, tokens, holder ? [holder] : []);
   }
 
   /** The same for tokens of any users of the tenant, whose records the caller already read. */
   async flagsOfMany(
     tenantId: string,
     tokens: TokenDocument[],
-    users: ReadonlyMap<number, Pick<UserDocument, 'is_owner'>>,
+    users: Iterable<Pick<UserDocument, 'id' | 'is_owner'>>,
   ): Promise<Map<number, PolicyRule[]>> {
     const policy = await this.deps.policies.get(tenantId);
-    const owners = new Set([...users].flatMap(([id, user]) => (user.is_owner ? [id] : [])));
+    const owners = ownersIn(users);
     const now = new Date();
     return new Map(
       tokens.map((token) => [
@@ -102,12 +105,11 @@ export class TokenPolicies {
       ]),
     );
   }
+}
 
-  private async ownersAmong(tenantId: string, tokens: TokenDocument[]): Promise<Set<number>> {
-    if (tokens.length === 0) return new Set();
-    const users = await this.deps.users.list(tenantId);
-    return new Set(users.flatMap((user) => (user.is_owner ? [user.id] : [])));
-  }
+/** The ids of the owners among `users`: their tokens may grant any scope. */
+function ownersIn(users: Iterable<Pick<UserDocument, 'id' | 'is_owner'>>): Set<number> {
+  return new Set([...users].flatMap((user) => (user.is_owner ? [user.id] : [])));
 }
 
 function underPolicy(token: TokenDocument, owners: Set<number>) {
