@@ -33,7 +33,9 @@ describe('25 consecutive failures', () => {
   let h: Harness;
   let receiver: Receiver;
   beforeAll(async () => {
-    h = await startHarness();
+    // One delivery at a time: the attempt that makes the 25th failure is then also the newest one.
+    // With concurrent workers it may have started a millisecond before another worker's attempt.
+    h = await startHarness({ DELIVERY_CONCURRENCY: '1' });
     receiver = await startReceiver();
     // Data `ok: true` succeeds, anything else fails (500), so each test scripts its sequence.
     receiver.respond((request, response) => {
