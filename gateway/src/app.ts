@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerOptions } from 'node:htt
 import { enterContext, newRequestId, runWithContext, type Logger } from '@inventory/platform';
 import type { IdentityAdapter } from './adapters/identity.js';
 import { registerAuth, type AuthWiring } from './auth/index.js';
+import { droppingChangedTokens } from './auth/token-changes.js';
 import type { GatewayConfig } from './config.js';
 import { errorEnvelopeServerOptions, registerErrorHandling } from './http/error-handler.js';
 import { registerHttpMetrics } from './http/metrics.js';
@@ -143,7 +144,7 @@ async function gatewayRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<v
     publicPort: deps.config.PUBLIC_PORT,
   };
   await app.register(identityRoutes, {
-    identity: deps.identity,
+    identity: droppingChangedTokens(deps.identity, deps.auth.tokens),
     currentUsers: deps.auth.currentUsers,
     throttle: deps.auth.throttle,
     sessionCookieSecure: deps.config.SESSION_COOKIE_SECURE,

@@ -1,61 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData } from '@grpc/grpc-js';
-import {
-  IdentityServiceService,
-  type AuthToken,
-  type GetTokenForAuthRequest,
-  type GetTokenForAuthResponse,
-} from '@inventory/contracts/identity/v1/identity.js';
 import { userChanged } from '@inventory/events';
 import { startNatsServer, waitFor, type LocalServer } from '@inventory/local-infra';
 import { connectNats, createLogger, encodeEvent, runWithContext } from '@inventory/platform';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdentityAdapter, type IdentityAdapter } from '../adapters/identity.js';
+import { startFakeIdentity } from './fake-identity.test-util.js';
 import { TokenCache } from './token-cache.js';
 
 const HOUR = 3_600_000;
-
-/** A fake identity (a real gRPC server of the proto) whose tokens' permissions the test sets. */
-async function startFakeIdentity() {
-  const permissions = new Map<number, string[]>();
-  let loads = 0;
-  const server = new Server();
-  server.addService(IdentityServiceService, {
-    getTokenForAuth: (
-      call: ServerUnaryCall<GetTokenForAuthRequest, GetTokenForAuthResponse>,
-      callback: sendUnaryData<GetTokenForAuthResponse>,
-    ) => {
-      loads++;
-      const id = call.request.token_id;
-      const token: AuthToken = {
-        id,
-        tenant_id: 't1',
-        user_id: id < 100 ? 1 : 2,
-        secret_hash: '',
-        scopes: [],
-        ip_allowlist: [],
-        rate_limit_per_minute: 0,
-        user_is_owner: false,
-        user_permissions: permissions.get(id < 100 ? 1 : 2) ?? [],
-      };
-      callback(null, { token });
-    },
-  } as never);
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
-  );
-  return {
-    permissions,
-    loads: () => loads,
-    address: `127.0.0.1:${port}`,
-    stop: () => server.forceShutdown(),
-  };
-}
 
 /** ADR 0109: a token record carries its user's permissions, so the user's change drops it. */
 describe('TokenCache on identity.user.changed', () => {
