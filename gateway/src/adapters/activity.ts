@@ -4,6 +4,7 @@ import {
   type ListActivitiesResponse,
   type ListAlertsRequest,
   type ListAlertsResponse,
+  type AlertReader,
   type MarkAlertReadResponse,
   type MarkAllAlertsReadResponse,
 } from '@inventory/contracts/activity/v1/activity.js';
@@ -15,11 +16,11 @@ import { FAIL_FAST_ON_A_STOPPED_SERVICE } from './downstream.js';
 export interface ActivityAdapter {
   /** One page of the caller's tenant's activity (tenant from the request context metadata). Throws HttpError on refusal or outage. */
   listActivities(request: ListActivitiesRequest): Promise<ListActivitiesResponse>;
-  /** One page of the tenant's in-app alerts, newest first, with the unread count. */
+  /** One page of the alerts the reader sees (ADR 0303), newest first, with their unread count. */
   listAlerts(request: ListAlertsRequest): Promise<ListAlertsResponse>;
-  /** Marks one alert read; 404 HttpError for an unknown id or another tenant's. */
-  markAlertRead(id: number): Promise<MarkAlertReadResponse>;
-  markAllAlertsRead(): Promise<MarkAllAlertsReadResponse>;
+  /** Marks one alert read; 404 HttpError for an unknown id, another tenant's or another user's. */
+  markAlertRead(reader: AlertReader, id: number): Promise<MarkAlertReadResponse>;
+  markAllAlertsRead(reader: AlertReader): Promise<MarkAllAlertsReadResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<ActivityServiceClient>;
 }
@@ -50,8 +51,8 @@ export function createActivityAdapter(
     // Service refusals and outages become the spec's envelopes (422, 503...) here, once.
     listActivities: (request) => asHttp(() => handle.call.listActivities(request)),
     listAlerts: (request) => asHttp(() => handle.call.listAlerts(request)),
-    markAlertRead: (id) => asHttp(() => handle.call.markAlertRead({ id })),
-    markAllAlertsRead: () => asHttp(() => handle.call.markAllAlertsRead({})),
+    markAlertRead: (reader, id) => asHttp(() => handle.call.markAlertRead({ id, reader })),
+    markAllAlertsRead: (reader) => asHttp(() => handle.call.markAllAlertsRead({ reader })),
     close: () => handle.close(),
   };
 }

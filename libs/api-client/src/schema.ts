@@ -1885,6 +1885,8 @@ export interface components {
         read_at: string | null;
         /** Format: date-time */
         created_at: string;
+        /** @description The one user it is for (a token's owner); null for the tenant's alert inbox */
+        recipient_user_id: number | null;
       }[];
       current_page: number;
       last_page: number;
@@ -1924,6 +1926,8 @@ export interface components {
         read_at: string | null;
         /** Format: date-time */
         created_at: string;
+        /** @description The one user it is for (a token's owner); null for the tenant's alert inbox */
+        recipient_user_id: number | null;
       };
     };
     PostAlertsReadAllResponse: {

@@ -2,7 +2,7 @@ import { AlertRaised } from '@inventory/contracts/events/v1/alert.js';
 import { defineEvent, type NewEvent } from '@inventory/platform';
 
 /**
- * `activity.alert.raised`: one in-app admin alert, on the ACTIVITY stream. Producers publish it
+ * `activity.alert.raised`: one in-app alert, for one user or the tenant's inbox, on the ACTIVITY stream. Producers publish it
  * through their outbox; the activity service stores one alert per (tenant, key).
  */
 export const alertRaised = defineEvent('activity.alert.raised', AlertRaised);
@@ -40,6 +40,8 @@ export interface AlertInput {
   link?: string;
   properties?: Record<string, unknown>;
   occurredAt?: Date;
+  /** The one user it is for (a token's owner); without it, the tenant's alert inbox (ADR 0303). */
+  recipientUserId?: number;
 }
 
 /**
@@ -65,6 +67,7 @@ export function alertEntry(input: AlertInput): {
         message: input.message,
         link: input.link ?? '',
         properties_json: JSON.stringify(input.properties ?? {}),
+        recipient_user_id: input.recipientUserId ?? 0,
       },
     },
   };

@@ -1,5 +1,5 @@
 import { ACTIVITY_STREAM } from '@inventory/events';
-import { applyRetention, ServiceRuntime } from '@inventory/platform';
+import { applyRetention, dropRetiredIndexes, ServiceRuntime } from '@inventory/platform';
 import { readConfig } from './config.js';
 import { consumeActivityRecorded } from './events/activity-recorded-consumer.js';
 import { consumeAlertRaised } from './events/alert-raised-consumer.js';
@@ -27,6 +27,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
     async (runtime) => {
       const activities = new ActivityRepository(runtime.mongo);
       const alerts = new AlertRepository(runtime.mongo);
+      await dropRetiredIndexes(runtime.logger, alerts);
       await applyRetention(
         runtime.logger,
         activities.retention(config.ACTIVITY_RETENTION_DAYS),

@@ -2,7 +2,8 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { alertEntry, alertRaised, type AlertInput } from '@inventory/events';
 import { encodeEvent, type ServiceRuntime } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startActivityHarness, type ActivityHarness } from './harness.js';
+import { eventually } from '@inventory/local-infra';
+import { INBOX_READER, startActivityHarness, type ActivityHarness } from './harness.js';
 
 const quotaWarning = (tenantId: string, overrides: Partial<AlertInput> = {}): AlertInput => ({
   tenantId,
@@ -57,6 +58,7 @@ describe('in-app alerts (activity.alert.raised → ListAlerts / MarkAlertRead)',
       properties_json: '{"integration_instance_id":1,"percent":80}',
       read_at: undefined,
       created_at: at,
+      recipient_user_id: 0,
     });
     expect(response.unread_count).toBe(1);
     expect(response.page_info).toEqual({
@@ -85,7 +87,9 @@ describe('in-app alerts (activity.alert.raised → ListAlerts / MarkAlertRead)',
   it('keeps one alert per key: a second event with the same key (another event id) changes nothing', async () => {
     await publish(quotaWarning('t-key'));
     const [first] = (await harness.waitForAlerts('t-key', (r) => r.alerts.length === 1)).alerts;
-    await harness.asTenant('t-key', (call) => call.markAlertRead({ id: first!.id }));
+    await harness.asTenant('t-key', (call) =>
+      call.markAlertRead({ id: first!.id, reader: INBOX_READER }),
+    );
     // Same key, different event id (not deduplicated by the runtime or JetStream), different text.
     const again = alertEntry(quotaWarning('t-key', { title: 'changed' }));
     await producer.publisher.publish(alertRaised, { ...again.event, id: 'another-event-id' });
@@ -135,11 +139,17 @@ describe('in-app alerts (activity.alert.raised → ListAlerts / MarkAlertRead)',
     expect(a.alerts[0]!.id).not.toBe(b.alerts[0]!.id);
 
     await expect(
-      harness.asTenant('t-iso-b', (call) => call.markAlertRead({ id: a.alerts[0]!.id })),
+      harness.asTenant('t-iso-b', (call) =>
+        call.markAlertRead({ id: a.alerts[0]!.id, reader: INBOX_READER }),
+      ),
     ).rejects.toMatchObject({ code: GrpcStatus.NOT_FOUND });
-    expect((await harness.asTenant('t-iso-b', (call) => call.markAllAlertsRead({}))).marked).toBe(
-      1,
-    );
+    expect(
+      (
+        await harness.asTenant('t-iso-b', (call) =>
+          call.markAllAlertsRead({ reader: INBOX_READER }),
+        )
+      ).marked,
+    ).toBe(1);
     expect((await harness.listAlerts('t-iso-a')).unread_count).toBe(1);
     await expect(harness.listAlerts(undefined as unknown as string)).rejects.toMatchObject({
       code: GrpcStatus.INVALID_ARGUMENT,
@@ -156,10 +166,12 @@ describe('in-app alerts (activity.alert.raised → ListAlerts / MarkAlertRead)',
     const target = all.alerts[1]!;
 
     const marked = await harness.asTenant('t-read', (call) =>
-      call.markAlertRead({ id: target.id }),
+      call.markAlertRead({ id: target.id, reader: INBOX_READER }),
     );
     expect(marked.alert!.read_at).toBeInstanceOf(Date);
-    const again = await harness.asTenant('t-read', (call) => call.markAlertRead({ id: target.id }));
+    const again = await harness.asTenant('t-read', (call) =>
+      call.markAlertRead({ id: target.id, reader: INBOX_READER }),
+    );
     expect(again.alert!.read_at).toEqual(marked.alert!.read_at);
 
     const unread = await harness.listAlerts('t-read', { unread_only: true });
@@ -172,13 +184,57 @@ describe('in-app alerts (activity.alert.raised → ListAlerts / MarkAlertRead)',
 
     for (const id of [0, -1, 99_999_999])
       await expect(
-        harness.asTenant('t-read', (call) => call.markAlertRead({ id })),
+        harness.asTenant('t-read', (call) => call.markAlertRead({ id, reader: INBOX_READER })),
       ).rejects.toMatchObject({ code: GrpcStatus.NOT_FOUND });
 
-    const all2 = await harness.asTenant('t-read', (call) => call.markAllAlertsRead({}));
+    const all2 = await harness.asTenant('t-read', (call) =>
+      call.markAllAlertsRead({ reader: INBOX_READER }),
+    );
     expect(all2.marked).toBe(2);
     expect((await harness.listAlerts('t-read')).unread_count).toBe(0);
-    expect((await harness.asTenant('t-read', (call) => call.markAllAlertsRead({}))).marked).toBe(0);
+    expect(
+      (await harness.asTenant('t-read', (call) => call.markAllAlertsRead({ reader: INBOX_READER })))
+        .marked,
+    ).toBe(0);
+  });
+
+  it('shows an alert for one user to that user alone, and the inbox to holders of alerts:view', async () => {
+    const owner = { user_id: 7, tenant_inbox: false };
+    const admin = { user_id: 8, tenant_inbox: true };
+    const nobody = { user_id: 0, tenant_inbox: false };
+    await publish(quotaWarning('t-to', { key: 'inbox', title: 'for the inbox' }));
+    await publish(quotaWarning('t-to', { key: 'mine', title: 'for 7', recipientUserId: 7 }));
+    await publish(quotaWarning('t-to', { key: 'theirs', title: 'for 9', recipientUserId: 9 }));
+    const titles = (reader: typeof owner, unread = false) =>
+      harness
+        .listAlerts('t-to', { reader, unread_only: unread })
+        .then((r) => ({ titles: r.alerts.map((a) => a.title).sort(), unread: r.unread_count }));
+    await harness.waitForAlerts('t-to', (r) => r.alerts.length === 1);
+    await eventually(async () => expect((await titles(owner)).titles).toEqual(['for 7']));
+    await eventually(async () => expect((await titles({ ...owner, user_id: 9 })).unread).toBe(1));
+    expect(await titles(admin)).toEqual({ titles: ['for the inbox'], unread: 1 });
+    expect(await titles({ ...owner, tenant_inbox: true })).toEqual({
+      titles: ['for 7', 'for the inbox'],
+      unread: 2,
+    });
+    expect(await titles(nobody)).toEqual({ titles: [], unread: 0 });
+    expect(await titles({ ...owner, user_id: 9 })).toEqual({ titles: ['for 9'], unread: 1 });
+    const mine = (await harness.listAlerts('t-to', { reader: owner })).alerts[0]!;
+    expect(mine.recipient_user_id).toBe(7);
+
+    // Another user cannot read, nor mark read, what is addressed to someone else.
+    await expect(
+      harness.asTenant('t-to', (call) => call.markAlertRead({ id: mine.id, reader: admin })),
+    ).rejects.toMatchObject({ code: GrpcStatus.NOT_FOUND });
+    expect(
+      (await harness.asTenant('t-to', (call) => call.markAllAlertsRead({ reader: admin }))).marked,
+    ).toBe(1);
+    expect(await titles(owner, true)).toEqual({ titles: ['for 7'], unread: 1 });
+    expect(
+      (await harness.asTenant('t-to', (call) => call.markAlertRead({ id: mine.id, reader: owner })))
+        .alert!.read_at,
+    ).toBeInstanceOf(Date);
+    expect(await titles({ ...owner, user_id: 9 }, true)).toEqual({ titles: ['for 9'], unread: 1 });
   });
 
   it('refuses out-of-range paging', async () => {

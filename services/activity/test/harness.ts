@@ -28,6 +28,9 @@ import { ACTIVITY_RECORDER_DURABLE } from '../src/events/activity-recorded-consu
  * stand-in producer service whose outbox relay publishes `activity.recorded`
  * exactly as parcel-tracking or webhook-ingest would.
  */
+/** A user holding alerts:view: sees the tenant's inbox (and their own alerts, user 1's). */
+export const INBOX_READER = { user_id: 1, tenant_inbox: true };
+
 export interface ActivityHarness {
   infra: TestInfra;
   service: ServiceRuntime;
@@ -96,7 +99,12 @@ export async function startActivityHarness(): Promise<ActivityHarness> {
 
   const listAlerts: ActivityHarness['listAlerts'] = (tenantId, request = {}) =>
     asTenant(tenantId, (call) =>
-      call.listAlerts({ unread_only: false, page: { page: 1, per_page: 100 }, ...request }),
+      call.listAlerts({
+        unread_only: false,
+        page: { page: 1, per_page: 100 },
+        reader: INBOX_READER,
+        ...request,
+      }),
     );
 
   return {

@@ -43,12 +43,26 @@ describe('token expiry alerts with two identity replicas (ADR 0118)', () => {
   /** Makes a token expire in 20 hours, without waiting for time to pass. */
   const expireTomorrow = (id: number) =>
     tokens().updateOne({ id }, { $set: { expires_at: new Date(Date.now() + 20 * HOUR) } });
-  const alertsFor = async (tokenId: number) => {
-    const answer = await session.request('GET', '/api/alerts?per_page=100');
-    expect(answer.status).toBe(200);
-    return (answer.body.data as Array<{ kind: string; properties: { token_id?: number } }>).filter(
-      (alert) => alert.properties.token_id === tokenId,
+  /** The alerts about a token that a session sees: the token's owner's by default (ADR 0303). */
+  const sessions = new Map<number, SessionFixture>();
+  const alertsFor = async (
+    user: Awaited<ReturnType<typeof createUserWithToken>>,
+    reader?: SessionFixture,
+  ) => {
+    if (!reader && !sessions.has(user.tokenId))
+      sessions.set(user.tokenId, await loginSession(user, system.gatewayUrl));
+    const answer = await (reader ?? sessions.get(user.tokenId)!).request(
+      'GET',
+      '/api/alerts?per_page=100',
     );
+    expect(answer.status).toBe(200);
+    return (
+      answer.body.data as Array<{
+        kind: string;
+        recipient_user_id: number | null;
+        properties: { token_id?: number };
+      }>
+    ).filter((alert) => alert.properties.token_id === user.tokenId);
   };
 
   it('a token expiring tomorrow raises one alert, not two; a revoked one raises none', async () => {
@@ -64,7 +78,7 @@ describe('token expiry alerts with two identity replicas (ADR 0118)', () => {
     await expireTomorrow(expiring.tokenId);
 
     const [alert] = await eventually(async () => {
-      const found = await alertsFor(expiring.tokenId);
+      const found = await alertsFor(expiring);
       expect(found).toHaveLength(1);
       return found;
     }, 'the expiry alert');
@@ -73,15 +87,18 @@ describe('token expiry alerts with two identity replicas (ADR 0118)', () => {
       priority: 'high',
       link: '/settings/developer/tokens',
       properties: { token_id: expiring.tokenId, stage: '1d', user_id: expiring.user.id },
+      recipient_user_id: expiring.user.id,
     });
+    // It is the owner's: the tenant's admin, who reads the tenant's inbox, does not get it.
+    expect(await alertsFor(expiring, session)).toEqual([]);
 
     // A token made to expire afterwards is alerted about in a later pass of some replica; by
     // then the first one has been looked at again and again.
     const later = await createUserWithToken(system, owner.tenant, far);
     await expireTomorrow(later.tokenId);
-    await eventually(async () => expect(await alertsFor(later.tokenId)).toHaveLength(1), 'later');
-    expect(await alertsFor(expiring.tokenId)).toHaveLength(1);
-    expect(await alertsFor(revoked.tokenId)).toEqual([]);
+    await eventually(async () => expect(await alertsFor(later)).toHaveLength(1), 'later');
+    expect(await alertsFor(expiring)).toHaveLength(1);
+    expect(await alertsFor(revoked, revokeSession)).toEqual([]);
     const stored = await tokens().findOne({ id: expiring.tokenId });
     expect(stored?.expiry_alerts).toHaveLength(1);
   });

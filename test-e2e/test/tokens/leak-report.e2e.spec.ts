@@ -70,14 +70,19 @@ describe('leaked tokens reported on the public endpoint (ADR 0115)', () => {
       body: report.body,
     });
 
-    const alert = await eventually(async () => {
-      const alerts = await session.request('GET', '/api/alerts?per_page=100');
-      const found = alerts.body.data.find(
+    // The owner's alert: they sign in with their password, the revoked token being useless.
+    const victimSession = await loginSession(victim, system.gatewayUrl);
+    const leakAlertOf = async (reader: SessionFixture) =>
+      (await reader.request('GET', '/api/alerts?per_page=100')).body.data.find(
         (row: { kind: string }) => row.kind === 'token_leak_reported',
       );
+    const alert = await eventually(async () => {
+      const found = await leakAlertOf(victimSession);
       expect(found).toBeDefined();
       return found;
     }, 'the leak alert');
+    expect(alert.recipient_user_id).toBe(victim.user.id);
+    expect(await leakAlertOf(session)).toBeUndefined();
     expect(alert).toMatchObject({
       priority: 'high',
       link: '/settings/developer/tokens',

@@ -79,14 +79,19 @@ describe("an admin's view of every member's tokens", () => {
   it("revokes a member's token: the next request is 401, the owner is alerted, the log says who", async () => {
     expect((await admin.request('DELETE', `${ORG}/${member.tokenId}`)).status).toBe(204);
     expect((await member.request('GET', '/api/user')).status).toBe(401);
-    const alert = await eventually(async () => {
-      const alerts = await admin.request('GET', '/api/alerts?per_page=100');
-      const found = alerts.body.data.find(
+    // In the owner's alerts (they hold no alerts:view), not in the admin's.
+    const memberSession = await loginSession(member, system.gatewayUrl);
+    const revocationAlertOf = async (reader: SessionFixture) =>
+      (await reader.request('GET', '/api/alerts?per_page=100')).body.data.find(
         (row: { kind: string }) => row.kind === 'token_revoked_by_admin',
       );
+    const alert = await eventually(async () => {
+      const found = await revocationAlertOf(memberSession);
       expect(found).toBeDefined();
       return found;
     }, 'the revocation alert');
+    expect(alert.recipient_user_id).toBe(member.user.id);
+    expect(await revocationAlertOf(admin)).toBeUndefined();
     expect(alert).toMatchObject({
       priority: 'high',
       properties: { token_id: member.tokenId, user_id: member.user.id, revoked_by: owner.user.id },

@@ -5,7 +5,7 @@ import { navigate } from '../router.js';
 import { formatDate } from './confirm.js';
 import { ErrorState, Loading } from './states.js';
 
-/** Unread in-app alerts (quota, arrivals, deactivated subscriptions); mark one or all as read. */
+/** Unread in-app alerts: the user's own (their tokens) and, for admins, the tenant's inbox (quota, arrivals, deactivated subscriptions); mark one or all as read. */
 export function AlertsBell() {
   const [open, setOpen] = useState(false);
   const [alerts, setAlerts] = useState<Alert[] | null>(null);

@@ -13,6 +13,8 @@ export interface AlertItem {
   /** ISO 8601 UTC, null while unread. */
   read_at: string | null;
   created_at: string;
+  /** The one user it is for; null for the tenant's inbox (ADR 0303). */
+  recipient_user_id: number | null;
 }
 
 function parseProperties(text: string): Record<string, unknown> {
@@ -37,5 +39,6 @@ export function presentAlert(alert: Alert): AlertItem {
     properties: parseProperties(alert.properties_json),
     read_at: alert.read_at ? alert.read_at.toISOString() : null,
     created_at: (alert.created_at ?? new Date(0)).toISOString(),
+    recipient_user_id: alert.recipient_user_id || null,
   };
 }

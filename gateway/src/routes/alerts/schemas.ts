@@ -12,6 +12,10 @@ export const ALERT_ROW = row({
   properties: 'object',
   read_at: { type: ['string', 'null'], format: 'date-time', description: 'null while unread' },
   created_at: 'date-time',
+  recipient_user_id: {
+    type: ['integer', 'null'],
+    description: "The one user it is for (a token's owner); null for the tenant's alert inbox",
+  },
 });
 
 export const alertSchemas = {

@@ -9,6 +9,7 @@ const fields: AlertFields = {
   message: 'You have used 80% of your tracking quota.',
   link: '/integrations/parcel-tracking',
   properties_json: '{"integration_instance_id":1}',
+  recipient_user_id: 0,
 };
 
 describe('validateAlert', () => {
@@ -22,8 +23,16 @@ describe('validateAlert', () => {
         message: 'You have used 80% of your tracking quota.',
         link: null,
         properties: { integration_instance_id: 1 },
+        recipient_user_id: null,
       },
     });
+  });
+
+  it('addresses an alert to one user, or to the tenant inbox when the recipient is 0', () => {
+    expect(validateAlert({ ...fields, recipient_user_id: 7 })).toMatchObject({
+      alert: { recipient_user_id: 7 },
+    });
+    expect(validateAlert(fields)).toMatchObject({ alert: { recipient_user_id: null } });
   });
 
   it('names every field at fault', () => {
@@ -35,6 +44,7 @@ describe('validateAlert', () => {
       message: 'x'.repeat(2001),
       link: '//evil.example/phish',
       properties_json: '[1]',
+      recipient_user_id: -2,
     });
     expect('violations' in result && result.violations.map((v) => v.field)).toEqual([
       'key',
@@ -43,6 +53,7 @@ describe('validateAlert', () => {
       'title',
       'message',
       'link',
+      'recipient_user_id',
       'properties_json',
     ]);
   });

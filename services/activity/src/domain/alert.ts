@@ -16,6 +16,8 @@ export interface AlertFields {
   message: string;
   link: string;
   properties_json: string;
+  /** 0: the tenant's alert inbox. */
+  recipient_user_id: number;
 }
 
 export interface ValidAlert {
@@ -26,6 +28,14 @@ export interface ValidAlert {
   message: string;
   link: string | null;
   properties: Properties;
+  /** The one user it is for; null: the tenant's inbox, for users holding alerts:view (ADR 0303). */
+  recipient_user_id: number | null;
+}
+
+/** Who is reading: a user sees alerts addressed to them, and the inbox if they hold alerts:view. */
+export interface AlertReader {
+  userId: number;
+  tenantInbox: boolean;
 }
 
 const isOneOf = (list: readonly string[], value: string) => list.includes(value);
@@ -72,6 +82,12 @@ export function validateAlert(
     (!link.startsWith('/') || link.startsWith('//') || link.length > MAX_ALERT_LINK_LENGTH)
   )
     violations.push({ field: 'link', description: 'The link must be a relative path.' });
+  const recipient = fields.recipient_user_id ?? 0;
+  if (!Number.isSafeInteger(recipient) || recipient < 0)
+    violations.push({
+      field: 'recipient_user_id',
+      description: 'The recipient must be a user id, or 0 for the tenant inbox.',
+    });
   const properties = parseProperties(fields.properties_json);
   if (!properties.ok) violations.push({ field: 'properties_json', description: properties.error });
   if (violations.length > 0 || !properties.ok) return { violations };
@@ -84,6 +100,7 @@ export function validateAlert(
       message: fields.message,
       link: link === '' ? null : link,
       properties: properties.properties,
+      recipient_user_id: recipient === 0 ? null : recipient,
     },
   };
 }

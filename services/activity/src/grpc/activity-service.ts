@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import {
   ActivityServiceService,
   type ActivityServiceServer,
+  type AlertReader as AlertReaderMessage,
 } from '@inventory/contracts/activity/v1/activity.js';
 import { validationFailed, type AsyncService, type ServiceRegistration } from '@inventory/platform';
+import type { AlertReader } from '../domain/alert.js';
 import { parseProperties } from '../domain/properties.js';
 import type { ListActivities } from '../use-cases/list-activities.js';
 import type { ListAlerts } from '../use-cases/list-alerts.js';
@@ -21,6 +23,15 @@ export interface ActivityUseCases {
   markAlertRead: MarkAlertRead;
   markAllAlertsRead: MarkAllAlertsRead;
 }
+
+/**
+ * Who reads alerts. A call that names no reader sees nothing personal (user 0 is nobody) and the
+ * inbox only when it says the user holds alerts:view.
+ */
+const readerOf = (reader: AlertReaderMessage | undefined): AlertReader => ({
+  userId: reader?.user_id ?? 0,
+  tenantInbox: reader?.tenant_inbox ?? false,
+});
 
 /** Thin handlers: the tenant from metadata, decode, one use case, encode. */
 export function activityService(
@@ -56,6 +67,7 @@ export function activityService(
 
     async listAlerts(request, context) {
       const { rows, page, unreadCount } = await useCases.listAlerts.execute(context.tenant(), {
+        reader: readerOf(request.reader),
         unreadOnly: request.unread_only,
         page: request.page,
       });
@@ -64,12 +76,23 @@ export function activityService(
 
     async markAlertRead(request, context) {
       return {
-        alert: toAlertMessage(await useCases.markAlertRead.execute(context.tenant(), request.id)),
+        alert: toAlertMessage(
+          await useCases.markAlertRead.execute(
+            context.tenant(),
+            readerOf(request.reader),
+            request.id,
+          ),
+        ),
       };
     },
 
-    async markAllAlertsRead(_request, context) {
-      return { marked: await useCases.markAllAlertsRead.execute(context.tenant()) };
+    async markAllAlertsRead(request, context) {
+      return {
+        marked: await useCases.markAllAlertsRead.execute(
+          context.tenant(),
+          readerOf(request.reader),
+        ),
+      };
     },
   };
   return { name: ACTIVITY_SERVICE_NAME, definition: ActivityServiceService, implementation };

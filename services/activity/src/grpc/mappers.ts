@@ -26,5 +26,6 @@ export function toAlertMessage(row: AlertDocument): Alert {
     properties_json: JSON.stringify(row.properties ?? {}),
     read_at: row.read_at ?? undefined,
     created_at: row.created_at,
+    recipient_user_id: row.recipient_user_id ?? 0,
   };
 }

@@ -1,14 +1,15 @@
 import { validationFailed } from '@inventory/platform';
-import { toAlertPage } from '../domain/alert.js';
+import { toAlertPage, type AlertReader } from '../domain/alert.js';
 import { pageInfo, type PageInfo } from '../domain/activity-query.js';
 import type { AlertDocument, AlertRepository } from '../store/alert-repository.js';
 
 export interface ListAlertsInput {
+  reader: AlertReader;
   unreadOnly: boolean;
   page?: { page: number; per_page: number } | undefined;
 }
 
-/** One page of a tenant's alerts, newest first, and its unread count. */
+/** One page of the alerts a reader sees, newest first, and their unread count. */
 export class ListAlerts {
   constructor(private readonly alerts: AlertRepository) {}
 
@@ -19,6 +20,7 @@ export class ListAlerts {
     const paging = toAlertPage(input.page);
     if ('violations' in paging) throw validationFailed(paging.violations);
     const { rows, total, unread } = await this.alerts.listPage(tenantId, {
+      reader: input.reader,
       unreadOnly: input.unreadOnly,
       page: paging.page,
       perPage: paging.perPage,

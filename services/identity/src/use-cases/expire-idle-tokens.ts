@@ -83,6 +83,7 @@ export class ExpireIdleTokens {
         [
           alertEntry({
             tenantId,
+            recipientUserId: token.user_id,
             key: `token_idle:${token.id}:${since.getTime()}`,
             kind: 'token_idle_expiring',
             priority: 'normal',
@@ -128,6 +129,7 @@ export class ExpireIdleTokens {
         [
           alertEntry({
             tenantId,
+            recipientUserId: token.user_id,
             key: `token_expired_unused:${token.id}:${since.getTime()}`,
             kind: 'token_expired_unused',
             priority: 'high',

@@ -72,6 +72,7 @@ export class RaiseExpiryAlerts {
         [
           alertEntry({
             tenantId,
+            recipientUserId: token.user_id,
             key: `token_expiry:${token.id}:${mark}`,
             kind: stage === 'expired' ? 'token_expired' : 'token_expiring',
             priority: stage === '7d' ? 'normal' : 'high',

@@ -67,6 +67,7 @@ export class ReportLeakedTokens {
         [
           alertEntry({
             tenantId,
+            recipientUserId: token.user_id,
             key: `token_leak_reported:${token.id}`,
             kind: 'token_leak_reported',
             priority: 'high',

@@ -103,6 +103,7 @@ export class TenantTokens {
         [
           alertEntry({
             tenantId,
+            recipientUserId: token.user_id,
             key: `token_revoked_by_admin:${token.id}`,
             kind: 'token_revoked_by_admin',
             priority: 'high',

@@ -107,8 +107,8 @@ export interface RecordActivityResponse {
 }
 
 /**
- * One in-app admin alert. Read state is the tenant's (one admin marking it read
- * marks it read for all; see docs/decisions/0302-in-app-alerts.md).
+ * One in-app alert. Read state is the alert's (one admin marking an inbox alert read marks it
+ * read for all; see docs/decisions/0302-in-app-alerts.md and 0303).
  */
 export interface Alert {
   id: number;
@@ -125,6 +125,17 @@ export interface Alert {
   /** Absent while unread. */
   read_at?: Date | undefined;
   created_at?: Date | undefined;
+  /** The one user it is for; 0 when it is in the tenant's alert inbox. */
+  recipient_user_id: number;
+}
+
+/**
+ * Who reads alerts (ADR 0303): a user sees the alerts addressed to them, and the tenant's inbox
+ * (alerts with no recipient) when they hold alerts:view. Reading and marking read both keep to it.
+ */
+export interface AlertReader {
+  user_id: number;
+  tenant_inbox: boolean;
 }
 
 export interface ListAlertsRequest {
@@ -132,25 +143,29 @@ export interface ListAlertsRequest {
   unread_only: boolean;
   /** Default page 1, per_page 10; per_page at most 100. */
   page?: PageRequest | undefined;
+  reader?: AlertReader | undefined;
 }
 
 export interface ListAlertsResponse {
   /** Newest first (created_at, then id, descending). */
   alerts: Alert[];
   page_info?: PageInfo | undefined;
-  /** The tenant's unread alerts, whatever the filter. */
+  /** The reader's unread alerts, whatever the filter. */
   unread_count: number;
 }
 
 export interface MarkAlertReadRequest {
   id: number;
+  reader?: AlertReader | undefined;
 }
 
 export interface MarkAlertReadResponse {
   alert?: Alert | undefined;
 }
 
-export interface MarkAllAlertsReadRequest {}
+export interface MarkAllAlertsReadRequest {
+  reader?: AlertReader | undefined;
+}
 
 export interface MarkAllAlertsReadResponse {
   marked: number;
@@ -1037,6 +1052,7 @@ function createBaseAlert(): Alert {
     properties_json: '',
     read_at: undefined,
     created_at: undefined,
+    recipient_user_id: 0,
   };
 }
 
@@ -1068,6 +1084,9 @@ export const Alert: MessageFns<Alert> = {
     }
     if (message.created_at !== undefined) {
       Timestamp.encode(toTimestamp(message.created_at), writer.uint32(74).fork()).join();
+    }
+    if (message.recipient_user_id !== 0) {
+      writer.uint32(80).int64(message.recipient_user_id);
     }
     return writer;
   },
@@ -1157,6 +1176,14 @@ export const Alert: MessageFns<Alert> = {
             message.created_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.recipient_user_id = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1192,6 +1219,11 @@ export const Alert: MessageFns<Alert> = {
         : isSet(object.created_at)
           ? fromJsonTimestamp(object.created_at)
           : undefined,
+      recipient_user_id: isSet(object.recipientUserId)
+        ? globalThis.Number(object.recipientUserId)
+        : isSet(object.recipient_user_id)
+          ? globalThis.Number(object.recipient_user_id)
+          : 0,
     };
   },
 
@@ -1224,6 +1256,9 @@ export const Alert: MessageFns<Alert> = {
     if (message.created_at !== undefined) {
       obj.createdAt = message.created_at.toISOString();
     }
+    if (message.recipient_user_id !== 0) {
+      obj.recipientUserId = Math.round(message.recipient_user_id);
+    }
     return obj;
   },
 
@@ -1241,12 +1276,106 @@ export const Alert: MessageFns<Alert> = {
     message.properties_json = object.properties_json ?? '';
     message.read_at = object.read_at ?? undefined;
     message.created_at = object.created_at ?? undefined;
+    message.recipient_user_id = object.recipient_user_id ?? 0;
+    return message;
+  },
+};
+
+function createBaseAlertReader(): AlertReader {
+  return { user_id: 0, tenant_inbox: false };
+}
+
+export const AlertReader: MessageFns<AlertReader> = {
+  encode(message: AlertReader, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user_id !== 0) {
+      writer.uint32(8).int64(message.user_id);
+    }
+    if (message.tenant_inbox !== false) {
+      writer.uint32(16).bool(message.tenant_inbox);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AlertReader {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAlertReader();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.user_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.tenant_inbox = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AlertReader {
+    return {
+      user_id: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+          ? globalThis.Number(object.user_id)
+          : 0,
+      tenant_inbox: isSet(object.tenantInbox)
+        ? globalThis.Boolean(object.tenantInbox)
+        : isSet(object.tenant_inbox)
+          ? globalThis.Boolean(object.tenant_inbox)
+          : false,
+    };
+  },
+
+  toJSON(message: AlertReader): unknown {
+    const obj: any = {};
+    if (message.user_id !== 0) {
+      obj.userId = Math.round(message.user_id);
+    }
+    if (message.tenant_inbox !== false) {
+      obj.tenantInbox = message.tenant_inbox;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AlertReader>, I>>(base?: I): AlertReader {
+    return AlertReader.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AlertReader>, I>>(object: I): AlertReader {
+    const message = createBaseAlertReader();
+    message.user_id = object.user_id ?? 0;
+    message.tenant_inbox = object.tenant_inbox ?? false;
     return message;
   },
 };
 
 function createBaseListAlertsRequest(): ListAlertsRequest {
-  return { unread_only: false, page: undefined };
+  return { unread_only: false, page: undefined, reader: undefined };
 }
 
 export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
@@ -1256,6 +1385,9 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    if (message.reader !== undefined) {
+      AlertReader.encode(message.reader, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -1289,6 +1421,14 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reader = AlertReader.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1309,6 +1449,7 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
           ? globalThis.Boolean(object.unread_only)
           : false,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      reader: isSet(object.reader) ? AlertReader.fromJSON(object.reader) : undefined,
     };
   },
 
@@ -1319,6 +1460,9 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.reader !== undefined) {
+      obj.reader = AlertReader.toJSON(message.reader);
     }
     return obj;
   },
@@ -1332,6 +1476,10 @@ export const ListAlertsRequest: MessageFns<ListAlertsRequest> = {
     message.page =
       object.page !== undefined && object.page !== null
         ? PageRequest.fromPartial(object.page)
+        : undefined;
+    message.reader =
+      object.reader !== undefined && object.reader !== null
+        ? AlertReader.fromPartial(object.reader)
         : undefined;
     return message;
   },
@@ -1452,13 +1600,16 @@ export const ListAlertsResponse: MessageFns<ListAlertsResponse> = {
 };
 
 function createBaseMarkAlertReadRequest(): MarkAlertReadRequest {
-  return { id: 0 };
+  return { id: 0, reader: undefined };
 }
 
 export const MarkAlertReadRequest: MessageFns<MarkAlertReadRequest> = {
   encode(message: MarkAlertReadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.reader !== undefined) {
+      AlertReader.encode(message.reader, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -1484,6 +1635,14 @@ export const MarkAlertReadRequest: MessageFns<MarkAlertReadRequest> = {
             message.id = longToNumber(reader.int64());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reader = AlertReader.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1497,13 +1656,19 @@ export const MarkAlertReadRequest: MessageFns<MarkAlertReadRequest> = {
   },
 
   fromJSON(object: any): MarkAlertReadRequest {
-    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      reader: isSet(object.reader) ? AlertReader.fromJSON(object.reader) : undefined,
+    };
   },
 
   toJSON(message: MarkAlertReadRequest): unknown {
     const obj: any = {};
     if (message.id !== 0) {
       obj.id = Math.round(message.id);
+    }
+    if (message.reader !== undefined) {
+      obj.reader = AlertReader.toJSON(message.reader);
     }
     return obj;
   },
@@ -1516,6 +1681,10 @@ export const MarkAlertReadRequest: MessageFns<MarkAlertReadRequest> = {
   ): MarkAlertReadRequest {
     const message = createBaseMarkAlertReadRequest();
     message.id = object.id ?? 0;
+    message.reader =
+      object.reader !== undefined && object.reader !== null
+        ? AlertReader.fromPartial(object.reader)
+        : undefined;
     return message;
   },
 };
@@ -1593,11 +1762,17 @@ export const MarkAlertReadResponse: MessageFns<MarkAlertReadResponse> = {
 };
 
 function createBaseMarkAllAlertsReadRequest(): MarkAllAlertsReadRequest {
-  return {};
+  return { reader: undefined };
 }
 
 export const MarkAllAlertsReadRequest: MessageFns<MarkAllAlertsReadRequest> = {
-  encode(_: MarkAllAlertsReadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(
+    message: MarkAllAlertsReadRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.reader !== undefined) {
+      AlertReader.encode(message.reader, writer.uint32(10).fork()).join();
+    }
     return writer;
   },
 
@@ -1614,6 +1789,14 @@ export const MarkAllAlertsReadRequest: MessageFns<MarkAllAlertsReadRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reader = AlertReader.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1626,12 +1809,15 @@ export const MarkAllAlertsReadRequest: MessageFns<MarkAllAlertsReadRequest> = {
     }
   },
 
-  fromJSON(_: any): MarkAllAlertsReadRequest {
-    return {};
+  fromJSON(object: any): MarkAllAlertsReadRequest {
+    return { reader: isSet(object.reader) ? AlertReader.fromJSON(object.reader) : undefined };
   },
 
-  toJSON(_: MarkAllAlertsReadRequest): unknown {
+  toJSON(message: MarkAllAlertsReadRequest): unknown {
     const obj: any = {};
+    if (message.reader !== undefined) {
+      obj.reader = AlertReader.toJSON(message.reader);
+    }
     return obj;
   },
 
@@ -1641,9 +1827,13 @@ export const MarkAllAlertsReadRequest: MessageFns<MarkAllAlertsReadRequest> = {
     return MarkAllAlertsReadRequest.fromPartial(base ?? ({} as any));
   },
   fromPartial<I extends Exact<DeepPartial<MarkAllAlertsReadRequest>, I>>(
-    _: I,
+    object: I,
   ): MarkAllAlertsReadRequest {
     const message = createBaseMarkAllAlertsReadRequest();
+    message.reader =
+      object.reader !== undefined && object.reader !== null
+        ? AlertReader.fromPartial(object.reader)
+        : undefined;
     return message;
   },
 };

@@ -16,8 +16,8 @@ export const protobufFileName = 'events/v1/alert.proto';
  * Subject `activity.alert.raised` on stream `ACTIVITY` (subjects `activity.>`).
  * An in-app admin alert (spec: quota alerts, arrival alerts; deactivated outbound
  * subscriptions). Producers publish it through their outbox; the activity service
- * stores it once per `key` (tenant from the EventEnvelope) and lists it to the
- * tenant's admins (`GET /api/alerts`).
+ * stores it once per `key` (tenant from the EventEnvelope) and lists it to its recipient, or
+ * to the tenant's admins when it has none (`GET /api/alerts`, ADR 0303).
  */
 export interface AlertRaised {
   /**
@@ -39,10 +39,24 @@ export interface AlertRaised {
   link: string;
   /** JSON object with the kind's details (integration_instance_id, tracking_number...). */
   properties_json: string;
+  /**
+   * The one user the alert is for (a token's owner: its expiry, its revocation by an admin or
+   * as leaked); 0 puts it in the tenant's alert inbox, seen by every user holding alerts:view.
+   */
+  recipient_user_id: number;
 }
 
 function createBaseAlertRaised(): AlertRaised {
-  return { key: '', kind: '', priority: '', title: '', message: '', link: '', properties_json: '' };
+  return {
+    key: '',
+    kind: '',
+    priority: '',
+    title: '',
+    message: '',
+    link: '',
+    properties_json: '',
+    recipient_user_id: 0,
+  };
 }
 
 export const AlertRaised: MessageFns<AlertRaised> = {
@@ -67,6 +81,9 @@ export const AlertRaised: MessageFns<AlertRaised> = {
     }
     if (message.properties_json !== '') {
       writer.uint32(58).string(message.properties_json);
+    }
+    if (message.recipient_user_id !== 0) {
+      writer.uint32(64).int64(message.recipient_user_id);
     }
     return writer;
   },
@@ -140,6 +157,14 @@ export const AlertRaised: MessageFns<AlertRaised> = {
             message.properties_json = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.recipient_user_id = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -165,6 +190,11 @@ export const AlertRaised: MessageFns<AlertRaised> = {
         : isSet(object.properties_json)
           ? globalThis.String(object.properties_json)
           : '',
+      recipient_user_id: isSet(object.recipientUserId)
+        ? globalThis.Number(object.recipientUserId)
+        : isSet(object.recipient_user_id)
+          ? globalThis.Number(object.recipient_user_id)
+          : 0,
     };
   },
 
@@ -191,6 +221,9 @@ export const AlertRaised: MessageFns<AlertRaised> = {
     if (message.properties_json !== '') {
       obj.propertiesJson = message.properties_json;
     }
+    if (message.recipient_user_id !== 0) {
+      obj.recipientUserId = Math.round(message.recipient_user_id);
+    }
     return obj;
   },
 
@@ -206,6 +239,7 @@ export const AlertRaised: MessageFns<AlertRaised> = {
     message.message = object.message ?? '';
     message.link = object.link ?? '';
     message.properties_json = object.properties_json ?? '';
+    message.recipient_user_id = object.recipient_user_id ?? 0;
     return message;
   },
 };
@@ -226,6 +260,17 @@ type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin
   ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+  }
+  return num;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
