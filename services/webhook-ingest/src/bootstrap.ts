@@ -5,7 +5,7 @@ import { readConfig } from './config.js';
 import { webhookIngestService } from './grpc/webhook-ingest-service.js';
 import { WebhookMetrics } from './metrics/webhook-metrics.js';
 import { InboxStore } from './store/inbox-store.js';
-import { TokenStore } from './store/token-store.js';
+import { WebhookTokenRepository } from './store/webhook-token-repository.js';
 import { WebhookLogReader } from './store/webhook-log-reader.js';
 import { GetWebhookSummary } from './use-cases/get-webhook-summary.js';
 import { IngestWebhook } from './use-cases/ingest-webhook.js';
@@ -37,7 +37,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       );
       // Registered first, so it closes last: after the processor and the gRPC server stopped.
       runtime.onStop(async () => parcelTracking.close());
-      const tokens = new TokenStore(runtime.mongo);
+      const tokens = new WebhookTokenRepository(runtime.mongo);
       const inbox = new InboxStore(runtime.mongo);
       await dropRetiredIndexes(runtime.logger, inbox);
       await applyRetention(runtime.logger, inbox.retention(config.WEBHOOK_EVENT_RETENTION_DAYS));

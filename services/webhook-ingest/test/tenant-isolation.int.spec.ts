@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, ensureIndexes } from '@inventory/platform';
 import { InboxStore } from '../src/store/inbox-store.js';
-import { TokenStore } from '../src/store/token-store.js';
+import { WebhookTokenRepository } from '../src/store/webhook-token-repository.js';
 import type { Outcome } from '../src/store/webhook-event.js';
 import { WebhookLogReader } from '../src/store/webhook-log-reader.js';
 import { webhookEvents } from './harness.js';
@@ -28,14 +28,14 @@ describe('webhook-ingest repositories keep tenants apart', () => {
   let infra: TestInfra;
   let connection: Connection;
   let inbox: InboxStore;
-  let tokens: TokenStore;
+  let tokens: WebhookTokenRepository;
   let log: WebhookLogReader;
 
   beforeAll(async () => {
     infra = await startTestInfra({ nats: false, redis: false });
     connection = await connectMongo(infra.mongoUrl, infra.dbName('webhook_ingest_isolation'));
     inbox = new InboxStore(connection);
-    tokens = new TokenStore(connection);
+    tokens = new WebhookTokenRepository(connection);
     log = new WebhookLogReader(connection);
     await ensureIndexes(connection);
   });
