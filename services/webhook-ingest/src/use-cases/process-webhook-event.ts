@@ -6,7 +6,7 @@ import {
 import { describeCallError, type Logger } from '@inventory/platform';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
 import { webhookActivity } from '../domain/webhook-activity.js';
-import type { InboxStore } from '../store/inbox-store.js';
+import type { WebhookEventRepository } from '../store/webhook-event-repository.js';
 import type { Outcome, WebhookEventDocument } from '../store/webhook-event.js';
 import type { FinishQueue } from '../worker/finish-queue.js';
 
@@ -59,7 +59,7 @@ export interface ProcessingPolicy {
 export class ProcessWebhookEvent {
   constructor(
     private readonly deps: {
-      inbox: InboxStore;
+      inbox: WebhookEventRepository;
       parcelTracking: Pick<ParcelTracking, 'applyUpdate'>;
       /** Writes a result with its activity entries (batched with others in flight). */
       finishes: Pick<FinishQueue, 'add'>;
