@@ -13,9 +13,9 @@ import { ProcessWebhookEvent } from './use-cases/process-webhook-event.js';
 import { RegisterToken } from './use-cases/register-token.js';
 import { ResolveToken } from './use-cases/resolve-token.js';
 import { UnregisterToken } from './use-cases/unregister-token.js';
-import { Backlog } from './worker/backlog.js';
-import { finishQueue } from './worker/finish-queue.js';
-import { WebhookProcessor } from './worker/webhook-processor.js';
+import { Backlog } from './workers/backlog.js';
+import { finishQueue } from './workers/finish-queue.js';
+import { WebhookProcessor } from './workers/webhook-processor.js';
 
 export const SERVICE_NAME = 'webhook-ingest';
 

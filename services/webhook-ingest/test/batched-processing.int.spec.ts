@@ -6,7 +6,7 @@ import { webhookActivity } from '../src/domain/webhook-activity.js';
 import { CLAIM_ORDER, dueForClaim } from '../src/store/webhook-event-queries.js';
 import { WebhookEventRepository } from '../src/store/webhook-event-repository.js';
 import { type Outcome, type WebhookEventDocument } from '../src/store/webhook-event.js';
-import { finishQueue } from '../src/worker/finish-queue.js';
+import { finishQueue } from '../src/workers/finish-queue.js';
 import { webhookEvents } from './harness.js';
 import { inTransit, receivedEvent } from './rows.js';
 

@@ -4,7 +4,7 @@ import { callTimes, startTestInfra, type TestInfra } from '@inventory/local-infr
 import { connectMongo, createLogger, ensureIndexes } from '@inventory/platform';
 import { WebhookEventRepository } from '../src/store/webhook-event-repository.js';
 import type { WebhookEventDocument } from '../src/store/webhook-event.js';
-import { WebhookProcessor } from '../src/worker/webhook-processor.js';
+import { WebhookProcessor } from '../src/workers/webhook-processor.js';
 import { inTransit, receivedEvent } from './rows.js';
 
 const TENANT = 'tenant-idle-polling';

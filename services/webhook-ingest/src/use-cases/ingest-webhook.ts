@@ -5,8 +5,8 @@ import { webhookActivity } from '../domain/webhook-activity.js';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
 import type { WebhookEventRepository } from '../store/webhook-event-repository.js';
 import type { NewWebhookEvent } from '../store/webhook-event.js';
-import type { Backlog } from '../worker/backlog.js';
-import type { WebhookProcessor } from '../worker/webhook-processor.js';
+import type { Backlog } from '../workers/backlog.js';
+import type { WebhookProcessor } from '../workers/webhook-processor.js';
 import type { ResolveToken } from './resolve-token.js';
 
 export interface IngestInput {

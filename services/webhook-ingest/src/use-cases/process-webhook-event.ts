@@ -8,7 +8,7 @@ import type { ParcelTracking } from '../clients/parcel-tracking.js';
 import { webhookActivity } from '../domain/webhook-activity.js';
 import type { WebhookEventRepository } from '../store/webhook-event-repository.js';
 import type { Outcome, WebhookEventDocument } from '../store/webhook-event.js';
-import type { FinishQueue } from '../worker/finish-queue.js';
+import type { FinishQueue } from '../workers/finish-queue.js';
 
 /** Why an ignored row changed nothing (kept in its error_message). ADR 0221. */
 export const IGNORED_REASONS: Partial<Record<TrackingUpdateOutcome, string>> = {
