@@ -31,7 +31,7 @@ import { RECORD_WEBHOOK_EVENTS, webhookEventOfRecord } from './domain/record-web
 import { webhookEventOfDomainEvent, type WebhookEvent } from './domain/webhook-event.js';
 import { outboundDeliveryService } from './grpc/outbound-delivery-service.js';
 import { SubscriptionView } from './grpc/subscription-view.js';
-import { DeliveryStore } from './store/delivery-store.js';
+import { DeliveryRepository } from './store/delivery-repository.js';
 import { type Settle } from './store/delivery.js';
 import { SubscriptionStore } from './store/subscription-store.js';
 import { AttemptDelivery } from './use-cases/attempt-delivery.js';
@@ -97,7 +97,7 @@ export async function bootstrap(
       runtime.onStop(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
 
       const subscriptions = new SubscriptionStore(runtime.mongo);
-      const deliveries = new DeliveryStore(runtime.mongo);
+      const deliveries = new DeliveryRepository(runtime.mongo);
       await applyRetention(runtime.logger, deliveries.retention(config.DELIVERY_RETENTION_DAYS));
       const secretBox = new SecretBox(config.WEBHOOK_SECRET_ENCRYPTION_KEY);
       const receivers: ReceiverRules = {

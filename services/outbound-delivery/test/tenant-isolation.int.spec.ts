@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, ensureIndexes } from '@inventory/platform';
-import { DeliveryStore } from '../src/store/delivery-store.js';
+import { DeliveryRepository } from '../src/store/delivery-repository.js';
 import { SubscriptionStore, type SubscriptionDocument } from '../src/store/subscription-store.js';
 
 const [A, B] = ['tenant-iso-a', 'tenant-iso-b'];
@@ -12,14 +12,14 @@ describe('outbound-delivery repositories keep tenants apart', () => {
   let infra: TestInfra;
   let connection: Connection;
   let subscriptions: SubscriptionStore;
-  let deliveries: DeliveryStore;
+  let deliveries: DeliveryRepository;
   let owned: SubscriptionDocument;
 
   beforeAll(async () => {
     infra = await startTestInfra({ nats: false, redis: false });
     connection = await connectMongo(infra.mongoUrl, infra.dbName('outbound_isolation'));
     subscriptions = new SubscriptionStore(connection);
-    deliveries = new DeliveryStore(connection);
+    deliveries = new DeliveryRepository(connection);
     await ensureIndexes(connection);
     owned = await subscriptions.create({
       tenant_id: A,

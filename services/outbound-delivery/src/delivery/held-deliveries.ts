@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
 
@@ -28,7 +28,7 @@ export class HeldDeliveries {
 
   constructor(
     private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: DeliveryRepository,
     /** Starts the attempts of a batch; resolves to them in flight (the worker's `start`). */
     private readonly attempt: (batch: DeliveryDocument[]) => Promise<Array<Promise<void>>>,
     private readonly options: HeldDeliveriesOptions,

@@ -1,5 +1,5 @@
 import type { Logger } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { RecoverJobDocument, RecoverJobStore } from '../store/recover-job-store.js';
 import type { RateCap } from './rate-cap.js';
 
@@ -22,7 +22,7 @@ export class RecoverJobs {
 
   constructor(
     private readonly jobs: RecoverJobStore,
-    private readonly deliveries: Pick<DeliveryStore, 'restartFailed'>,
+    private readonly deliveries: Pick<DeliveryRepository, 'restartFailed'>,
     private readonly rateCap: Pick<RateCap, 'takeMany'>,
     private readonly wake: () => void,
     private readonly logger: Logger,

@@ -7,7 +7,7 @@ import type {
 } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import type { SubscriptionOwner } from '../domain/subscription-owner.js';
 import type { DeliveryDocument } from '../store/delivery.js';
-import type { HealthWindowRow } from '../store/subscription-health.js';
+import type { HealthWindowRow } from '../store/delivery-queries.js';
 import type { SubscriptionDocument } from '../store/subscription-store.js';
 import type { RecoverJobView } from '../use-cases/recover-deliveries.js';
 

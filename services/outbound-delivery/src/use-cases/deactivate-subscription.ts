@@ -5,7 +5,7 @@ import {
   webhookSubscriptionDeactivated,
 } from '@inventory/events';
 import type { Outbox } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { AttemptRecord, DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 
@@ -54,7 +54,7 @@ const describeFailure = (failure: FailureShown) =>
 export class DeactivateSubscription {
   constructor(
     private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: Pick<DeliveryStore, 'recentFailures'>,
+    private readonly deliveries: Pick<DeliveryRepository, 'recentFailures'>,
     private readonly outbox: Outbox,
   ) {}
 

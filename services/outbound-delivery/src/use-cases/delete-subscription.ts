@@ -1,5 +1,5 @@
 import { notFound } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 
@@ -7,7 +7,7 @@ import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 export class DeleteSubscription {
   constructor(
     private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: DeliveryRepository,
   ) {}
 
   async execute(tenantId: string, id: number): Promise<void> {

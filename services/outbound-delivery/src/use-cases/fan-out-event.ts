@@ -6,7 +6,7 @@ import { serialiseEnvelope } from '../domain/delivery-envelope.js';
 import type { WebhookEvent } from '../domain/webhook-event.js';
 import { ownerMayReceive } from '../domain/subscription-owner.js';
 import type { AttemptSlots } from '../delivery/attempt-slots.js';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import { heldDelivery, pendingDelivery, type DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
 import type { AttemptDelivery, FirstAttempt } from './attempt-delivery.js';
@@ -37,7 +37,7 @@ export class FanOutEvent {
 
   constructor(
     private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: DeliveryRepository,
     private readonly attempts: AttemptDelivery,
     private readonly slots: AttemptSlots,
     private readonly leaseMs: number,

@@ -1,6 +1,6 @@
 import { notFound, validationFailed } from '@inventory/platform';
 import { OUTBOUND_DELIVERY_STATUSES } from '@inventory/rules';
-import { type DeliveryStore } from '../store/delivery-store.js';
+import { type DeliveryRepository } from '../store/delivery-repository.js';
 import { type DeliveryDocument, type DeliveryFilter } from '../store/delivery.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
@@ -9,7 +9,7 @@ import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 export class ListDeliveries {
   constructor(
     private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: DeliveryRepository,
   ) {}
 
   async execute(

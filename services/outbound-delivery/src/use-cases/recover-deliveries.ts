@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { notFound, validationFailed } from '@inventory/platform';
 import type { RecoverJobs } from '../delivery/recover-jobs.js';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { RecoverJobDocument, RecoverJobStore } from '../store/recover-job-store.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
@@ -25,7 +25,7 @@ export interface RecoverJobView {
 export class RecoverDeliveries {
   constructor(
     private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: DeliveryRepository,
     private readonly jobs: RecoverJobStore,
     private readonly runner: Pick<RecoverJobs, 'run'>,
   ) {}

@@ -1,5 +1,5 @@
 import { notFound } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
@@ -9,7 +9,7 @@ import { INACTIVE } from './send-test-ping.js';
 export class Redeliver {
   constructor(
     private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: DeliveryRepository,
     private readonly wake: () => void,
   ) {}
 

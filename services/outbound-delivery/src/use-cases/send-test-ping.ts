@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { failedPrecondition, notFound } from '@inventory/platform';
 import { serialiseEnvelope } from '../domain/delivery-envelope.js';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionStore } from '../store/subscription-store.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
@@ -18,7 +18,7 @@ export const INACTIVE = () =>
 export class SendTestPing {
   constructor(
     private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: DeliveryRepository,
     private readonly wake: () => void,
   ) {}
 
