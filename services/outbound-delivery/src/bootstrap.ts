@@ -33,7 +33,7 @@ import { outboundDeliveryService } from './grpc/outbound-delivery-service.js';
 import { SubscriptionView } from './grpc/subscription-view.js';
 import { DeliveryRepository } from './store/delivery-repository.js';
 import { type Settle } from './store/delivery.js';
-import { SubscriptionStore } from './store/subscription-store.js';
+import { SubscriptionRepository } from './store/subscription-repository.js';
 import { AttemptDelivery } from './use-cases/attempt-delivery.js';
 import { CreateSubscription } from './use-cases/create-subscription.js';
 import { DeactivateSubscription } from './use-cases/deactivate-subscription.js';
@@ -96,7 +96,7 @@ export async function bootstrap(
       const redis = await connectRedis(config.REDIS_URL, runtime.logger);
       runtime.onStop(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
 
-      const subscriptions = new SubscriptionStore(runtime.mongo);
+      const subscriptions = new SubscriptionRepository(runtime.mongo);
       const deliveries = new DeliveryRepository(runtime.mongo);
       await applyRetention(runtime.logger, deliveries.retention(config.DELIVERY_RETENTION_DAYS));
       const secretBox = new SecretBox(config.WEBHOOK_SECRET_ENCRYPTION_KEY);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@inventory/platform';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { DeliveryDocument } from '../store/delivery.js';
-import type { SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
 
 export interface HeldDeliveriesOptions {
   /** How long a pause lasts at most (`WEBHOOK_PAUSE_MAX_MS`); then it resumes by itself. */
@@ -27,7 +27,7 @@ export class HeldDeliveries {
   private stopped = false;
 
   constructor(
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly deliveries: DeliveryRepository,
     /** Starts the attempts of a batch; resolves to them in flight (the worker's `start`). */
     private readonly attempt: (batch: DeliveryDocument[]) => Promise<Array<Promise<void>>>,

@@ -1,6 +1,6 @@
 import type { Subscription } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
-import type { SubscriptionDocument } from '../store/subscription-store.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 import { toSubscription } from './mappers.js';
 
 /** Subscriptions as the API shows them, with their pause and how many deliveries they hold. */

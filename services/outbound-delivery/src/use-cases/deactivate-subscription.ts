@@ -7,7 +7,8 @@ import {
 import type { Outbox } from '@inventory/platform';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { AttemptRecord, DeliveryDocument } from '../store/delivery.js';
-import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 
 export type DeactivationReason = 'gone' | 'consecutive_failures';
 
@@ -53,7 +54,7 @@ const describeFailure = (failure: FailureShown) =>
  */
 export class DeactivateSubscription {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly deliveries: Pick<DeliveryRepository, 'recentFailures'>,
     private readonly outbox: Outbox,
   ) {}

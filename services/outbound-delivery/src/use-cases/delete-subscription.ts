@@ -1,12 +1,12 @@
 import { notFound } from '@inventory/platform';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
-import type { SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 
 /** Removes the subscription; its scheduled retries are skipped, its log kept. */
 export class DeleteSubscription {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly deliveries: DeliveryRepository,
   ) {}
 

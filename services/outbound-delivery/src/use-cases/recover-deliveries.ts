@@ -3,7 +3,7 @@ import { notFound, validationFailed } from '@inventory/platform';
 import type { RecoverJobs } from '../delivery/recover-jobs.js';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { RecoverJobDocument, RecoverJobStore } from '../store/recover-job-store.js';
-import type { SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 import { INACTIVE } from './send-test-ping.js';
 
@@ -24,7 +24,7 @@ export interface RecoverJobView {
  */
 export class RecoverDeliveries {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly deliveries: DeliveryRepository,
     private readonly jobs: RecoverJobStore,
     private readonly runner: Pick<RecoverJobs, 'run'>,

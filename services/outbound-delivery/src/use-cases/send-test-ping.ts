@@ -3,7 +3,7 @@ import { failedPrecondition, notFound } from '@inventory/platform';
 import { serialiseEnvelope } from '../domain/delivery-envelope.js';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { DeliveryDocument } from '../store/delivery.js';
-import type { SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 
 export const PING_EVENT = 'ping';
@@ -17,7 +17,7 @@ export const INACTIVE = () =>
 /** Schedules a signed `ping` delivery now; it follows the rules of any other delivery. */
 export class SendTestPing {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly deliveries: DeliveryRepository,
     private readonly wake: () => void,
   ) {}
