@@ -20,7 +20,7 @@ import { DeliveryMetrics } from './delivery/delivery-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { HeldDeliveries } from './delivery/held-deliveries.js';
 import { RecoverJobs } from './delivery/recover-jobs.js';
-import { RecoverJobStore } from './store/recover-job-store.js';
+import { RecoverJobRepository } from './store/recover-job-repository.js';
 import { RecoverDeliveries } from './use-cases/recover-deliveries.js';
 import { systemResolve } from './delivery/guarded-lookup.js';
 import { HttpSender } from './delivery/http-sender.js';
@@ -148,9 +148,9 @@ export async function bootstrap(
         runtime.logger,
       );
       const wake = () => worker.wake();
-      const recoverJobStore = new RecoverJobStore(runtime.mongo);
+      const recoverJobRepository = new RecoverJobRepository(runtime.mongo);
       const recoverJobs = new RecoverJobs(
-        recoverJobStore,
+        recoverJobRepository,
         deliveries,
         rateCap,
         wake,
@@ -190,7 +190,7 @@ export async function bootstrap(
             recoverDeliveries: new RecoverDeliveries(
               subscriptions,
               deliveries,
-              recoverJobStore,
+              recoverJobRepository,
               recoverJobs,
             ),
             getSubscriptionHealth: new GetSubscriptionHealth(

@@ -1,6 +1,7 @@
 import type { Logger } from '@inventory/platform';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
-import type { RecoverJobDocument, RecoverJobStore } from '../store/recover-job-store.js';
+import type { RecoverJobRepository } from '../store/recover-job-repository.js';
+import type { RecoverJobDocument } from '../store/recover-job.js';
 import type { RateCap } from './rate-cap.js';
 
 /** Deliveries sent again per step: one cap request and one write for them. */
@@ -21,7 +22,7 @@ export class RecoverJobs {
   private readonly sleeping = new Set<() => void>();
 
   constructor(
-    private readonly jobs: RecoverJobStore,
+    private readonly jobs: RecoverJobRepository,
     private readonly deliveries: Pick<DeliveryRepository, 'restartFailed'>,
     private readonly rateCap: Pick<RateCap, 'takeMany'>,
     private readonly wake: () => void,

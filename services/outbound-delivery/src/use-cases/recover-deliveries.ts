@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { notFound, validationFailed } from '@inventory/platform';
 import type { RecoverJobs } from '../delivery/recover-jobs.js';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
-import type { RecoverJobDocument, RecoverJobStore } from '../store/recover-job-store.js';
+import type { RecoverJobRepository } from '../store/recover-job-repository.js';
+import type { RecoverJobDocument } from '../store/recover-job.js';
 import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 import { INACTIVE } from './send-test-ping.js';
@@ -26,7 +27,7 @@ export class RecoverDeliveries {
   constructor(
     private readonly subscriptions: SubscriptionRepository,
     private readonly deliveries: DeliveryRepository,
-    private readonly jobs: RecoverJobStore,
+    private readonly jobs: RecoverJobRepository,
     private readonly runner: Pick<RecoverJobs, 'run'>,
   ) {}
 
