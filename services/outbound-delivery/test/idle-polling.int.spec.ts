@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTimes, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, createLogger, ensureIndexes } from '@inventory/platform';
-import { DeliveryWorker } from '../src/delivery/delivery-worker.js';
+import { DeliveryWorker } from '../src/workers/delivery-worker.js';
 import { DeliveryRepository } from '../src/store/delivery-repository.js';
 import type { DeliveryDocument } from '../src/store/delivery.js';
 

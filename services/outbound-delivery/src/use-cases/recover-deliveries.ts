@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { notFound, validationFailed } from '@inventory/platform';
-import type { RecoverJobs } from '../delivery/recover-jobs.js';
+import type { RecoverJobs } from '../workers/recover-jobs.js';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { RecoverJobRepository } from '../store/recover-job-repository.js';
 import type { RecoverJobDocument } from '../store/recover-job.js';

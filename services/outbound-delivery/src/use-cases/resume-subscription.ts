@@ -1,5 +1,5 @@
 import { notFound } from '@inventory/platform';
-import type { HeldDeliveries } from '../delivery/held-deliveries.js';
+import type { HeldDeliveries } from '../workers/held-deliveries.js';
 import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import type { SubscriptionDocument } from '../store/subscription.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';

@@ -2,7 +2,7 @@ import type { Logger } from '@inventory/platform';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { RecoverJobRepository } from '../store/recover-job-repository.js';
 import type { RecoverJobDocument } from '../store/recover-job.js';
-import type { RateCap } from './rate-cap.js';
+import type { RateCap } from '../delivery/rate-cap.js';
 
 /** Deliveries sent again per step: one cap request and one write for them. */
 const STEP = 50;
