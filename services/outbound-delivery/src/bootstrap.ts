@@ -16,40 +16,40 @@ import {
   startConsumer,
 } from '@inventory/platform';
 import { readConfig } from './config.js';
+import { AttemptSlots } from './delivery/attempt-slots.js';
 import { DeliveryMetrics } from './delivery/delivery-metrics.js';
-import { DeliveryWorker } from './delivery/delivery-worker.js';
-import { HeldDeliveries } from './delivery/held-deliveries.js';
-import { RecoverJobs } from './delivery/recover-jobs.js';
-import { RecoverJobStore } from './store/recover-job-store.js';
-import { RecoverDeliveries } from './use-cases/recover-deliveries.js';
 import { systemResolve } from './delivery/guarded-lookup.js';
 import { HttpSender } from './delivery/http-sender.js';
-import { AttemptSlots } from './delivery/attempt-slots.js';
 import { RateCap } from './delivery/rate-cap.js';
 import type { Resolve } from './domain/receiver-url.js';
 import { RECORD_WEBHOOK_EVENTS, webhookEventOfRecord } from './domain/record-webhook-events.js';
 import { webhookEventOfDomainEvent, type WebhookEvent } from './domain/webhook-event.js';
 import { outboundDeliveryService } from './grpc/outbound-delivery-service.js';
 import { SubscriptionView } from './grpc/subscription-view.js';
-import { DeliveryStore } from './store/delivery-store.js';
+import { DeliveryRepository } from './store/delivery-repository.js';
 import { type Settle } from './store/delivery.js';
-import { SubscriptionStore } from './store/subscription-store.js';
+import { RecoverJobRepository } from './store/recover-job-repository.js';
+import { SubscriptionRepository } from './store/subscription-repository.js';
 import { AttemptDelivery } from './use-cases/attempt-delivery.js';
 import { CreateSubscription } from './use-cases/create-subscription.js';
 import { DeactivateSubscription } from './use-cases/deactivate-subscription.js';
 import { DeleteSubscription } from './use-cases/delete-subscription.js';
 import { FanOutEvent } from './use-cases/fan-out-event.js';
-import { GetSubscription } from './use-cases/get-subscription.js';
 import { GetSubscriptionHealth } from './use-cases/get-subscription-health.js';
+import { GetSubscription } from './use-cases/get-subscription.js';
 import { ListDeliveries } from './use-cases/list-deliveries.js';
 import { ListSubscriptions } from './use-cases/list-subscriptions.js';
 import { PauseSubscription } from './use-cases/pause-subscription.js';
-import { ResumeSubscription } from './use-cases/resume-subscription.js';
 import type { ReceiverRules } from './use-cases/receiver-rules.js';
+import { RecoverDeliveries } from './use-cases/recover-deliveries.js';
 import { Redeliver } from './use-cases/redeliver.js';
+import { ResumeSubscription } from './use-cases/resume-subscription.js';
 import { RotateSecret } from './use-cases/rotate-secret.js';
 import { SendTestPing } from './use-cases/send-test-ping.js';
 import { UpdateSubscription } from './use-cases/update-subscription.js';
+import { DeliveryWorker } from './workers/delivery-worker.js';
+import { HeldDeliveries } from './workers/held-deliveries.js';
+import { RecoverJobs } from './workers/recover-jobs.js';
 
 export const SERVICE_NAME = 'outbound-delivery';
 export { WEBHOOK_SUBSCRIPTION_SUBJECT } from './use-cases/deactivate-subscription.js';
@@ -96,8 +96,8 @@ export async function bootstrap(
       const redis = await connectRedis(config.REDIS_URL, runtime.logger);
       runtime.onStop(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
 
-      const subscriptions = new SubscriptionStore(runtime.mongo);
-      const deliveries = new DeliveryStore(runtime.mongo);
+      const subscriptions = new SubscriptionRepository(runtime.mongo);
+      const deliveries = new DeliveryRepository(runtime.mongo);
       await applyRetention(runtime.logger, deliveries.retention(config.DELIVERY_RETENTION_DAYS));
       const secretBox = new SecretBox(config.WEBHOOK_SECRET_ENCRYPTION_KEY);
       const receivers: ReceiverRules = {
@@ -148,9 +148,9 @@ export async function bootstrap(
         runtime.logger,
       );
       const wake = () => worker.wake();
-      const recoverJobStore = new RecoverJobStore(runtime.mongo);
+      const recoverJobRepository = new RecoverJobRepository(runtime.mongo);
       const recoverJobs = new RecoverJobs(
-        recoverJobStore,
+        recoverJobRepository,
         deliveries,
         rateCap,
         wake,
@@ -190,7 +190,7 @@ export async function bootstrap(
             recoverDeliveries: new RecoverDeliveries(
               subscriptions,
               deliveries,
-              recoverJobStore,
+              recoverJobRepository,
               recoverJobs,
             ),
             getSubscriptionHealth: new GetSubscriptionHealth(

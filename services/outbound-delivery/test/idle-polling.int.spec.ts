@@ -2,8 +2,8 @@ import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTimes, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, createLogger, ensureIndexes } from '@inventory/platform';
-import { DeliveryWorker } from '../src/delivery/delivery-worker.js';
-import { DeliveryStore } from '../src/store/delivery-store.js';
+import { DeliveryWorker } from '../src/workers/delivery-worker.js';
+import { DeliveryRepository } from '../src/store/delivery-repository.js';
 import type { DeliveryDocument } from '../src/store/delivery.js';
 
 describe('an idle delivery worker (ADR 0715)', () => {
@@ -20,7 +20,7 @@ describe('an idle delivery worker (ADR 0715)', () => {
   });
 
   it('looks at the schedule less and less often while nothing is due, and still runs what comes due', async () => {
-    const deliveries = new DeliveryStore(connection);
+    const deliveries = new DeliveryRepository(connection);
     const lookedAt = callTimes(deliveries, 'dueIdsAcrossTenants');
     const attempted: string[] = [];
     const worker = new DeliveryWorker(

@@ -5,7 +5,7 @@ import {
   type AttemptRecord,
   type DeliveryDocument,
 } from '../src/store/delivery.js';
-import { DeliveryStore } from '../src/store/delivery-store.js';
+import { DeliveryRepository } from '../src/store/delivery-repository.js';
 import { as, failureOf, startHarness, subscribe, type Harness } from './harness.js';
 
 const TENANT = 'tenant-health';
@@ -80,7 +80,12 @@ describe('subscription health: success rate, p95 and last failure over 24 h and 
     const elsewhere = delivery(neighbour, new Date(now - HOUR), [
       attempt(now - 30 * 60_000, 500, 7),
     ]);
-    await new DeliveryStore(h.service.mongo).insertRecorded([recent, older, outside, elsewhere]);
+    await new DeliveryRepository(h.service.mongo).insertRecorded([
+      recent,
+      older,
+      outside,
+      elsewhere,
+    ]);
 
     const result = await health(TENANT, id);
     const lastFailure = {
@@ -111,7 +116,7 @@ describe('subscription health: success rate, p95 and last failure over 24 h and 
     const { id } = await subscribe(h, TENANT, 'http://127.0.0.1:9/quiet');
     const now = Date.now();
     // Only attempts older than 24 h, and only an unanswered one: no p95 either.
-    await new DeliveryStore(h.service.mongo).insertRecorded([
+    await new DeliveryRepository(h.service.mongo).insertRecorded([
       delivery(id, new Date(now - 3 * DAY), [attempt(now - 2 * DAY, null, 30_000, 'ECONNREFUSED')]),
     ]);
     const result = await health(TENANT, id);

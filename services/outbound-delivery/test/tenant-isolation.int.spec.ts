@@ -2,8 +2,9 @@ import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, ensureIndexes } from '@inventory/platform';
-import { DeliveryStore } from '../src/store/delivery-store.js';
-import { SubscriptionStore, type SubscriptionDocument } from '../src/store/subscription-store.js';
+import { DeliveryRepository } from '../src/store/delivery-repository.js';
+import { SubscriptionRepository } from '../src/store/subscription-repository.js';
+import type { SubscriptionDocument } from '../src/store/subscription.js';
 
 const [A, B] = ['tenant-iso-a', 'tenant-iso-b'];
 
@@ -11,15 +12,15 @@ const [A, B] = ['tenant-iso-a', 'tenant-iso-b'];
 describe('outbound-delivery repositories keep tenants apart', () => {
   let infra: TestInfra;
   let connection: Connection;
-  let subscriptions: SubscriptionStore;
-  let deliveries: DeliveryStore;
+  let subscriptions: SubscriptionRepository;
+  let deliveries: DeliveryRepository;
   let owned: SubscriptionDocument;
 
   beforeAll(async () => {
     infra = await startTestInfra({ nats: false, redis: false });
     connection = await connectMongo(infra.mongoUrl, infra.dbName('outbound_isolation'));
-    subscriptions = new SubscriptionStore(connection);
-    deliveries = new DeliveryStore(connection);
+    subscriptions = new SubscriptionRepository(connection);
+    deliveries = new DeliveryRepository(connection);
     await ensureIndexes(connection);
     owned = await subscriptions.create({
       tenant_id: A,

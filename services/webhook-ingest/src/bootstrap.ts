@@ -4,9 +4,8 @@ import { createParcelTrackingClient } from './clients/parcel-tracking.js';
 import { readConfig } from './config.js';
 import { webhookIngestService } from './grpc/webhook-ingest-service.js';
 import { WebhookMetrics } from './metrics/webhook-metrics.js';
-import { InboxStore } from './store/inbox-store.js';
-import { TokenStore } from './store/token-store.js';
-import { WebhookLogReader } from './store/webhook-log-reader.js';
+import { WebhookEventRepository } from './store/webhook-event-repository.js';
+import { WebhookTokenRepository } from './store/webhook-token-repository.js';
 import { GetWebhookSummary } from './use-cases/get-webhook-summary.js';
 import { IngestWebhook } from './use-cases/ingest-webhook.js';
 import { ListWebhookEvents } from './use-cases/list-webhook-events.js';
@@ -14,9 +13,9 @@ import { ProcessWebhookEvent } from './use-cases/process-webhook-event.js';
 import { RegisterToken } from './use-cases/register-token.js';
 import { ResolveToken } from './use-cases/resolve-token.js';
 import { UnregisterToken } from './use-cases/unregister-token.js';
-import { Backlog } from './worker/backlog.js';
-import { finishQueue } from './worker/finish-queue.js';
-import { WebhookProcessor } from './worker/webhook-processor.js';
+import { Backlog } from './workers/backlog.js';
+import { finishQueue } from './workers/finish-queue.js';
+import { WebhookProcessor } from './workers/webhook-processor.js';
 
 export const SERVICE_NAME = 'webhook-ingest';
 
@@ -37,21 +36,23 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       );
       // Registered first, so it closes last: after the processor and the gRPC server stopped.
       runtime.onStop(async () => parcelTracking.close());
-      const tokens = new TokenStore(runtime.mongo);
-      const inbox = new InboxStore(runtime.mongo);
-      await dropRetiredIndexes(runtime.logger, inbox);
-      await applyRetention(runtime.logger, inbox.retention(config.WEBHOOK_EVENT_RETENTION_DAYS));
-      const log = new WebhookLogReader(runtime.mongo);
+      const tokens = new WebhookTokenRepository(runtime.mongo);
+      const webhookEvents = new WebhookEventRepository(runtime.mongo);
+      await dropRetiredIndexes(runtime.logger, webhookEvents);
+      await applyRetention(
+        runtime.logger,
+        webhookEvents.retention(config.WEBHOOK_EVENT_RETENTION_DAYS),
+      );
       const resolveToken = new ResolveToken(tokens);
       const metrics = new WebhookMetrics(runtime.metrics.registry);
-      const finishes = finishQueue(inbox, runtime.outbox);
+      const finishes = finishQueue(webhookEvents, runtime.outbox);
       // Registered before the processor's stop, so it runs after it: the last results are written.
       runtime.onStop(() => finishes.stop());
       const processor = new WebhookProcessor({
-        inbox,
+        inbox: webhookEvents,
         process: metrics.countProcessing(
           new ProcessWebhookEvent({
-            inbox,
+            inbox: webhookEvents,
             parcelTracking,
             finishes,
             logger: runtime.logger,
@@ -69,7 +70,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         concurrency: config.WEBHOOK_PROCESSING_CONCURRENCY,
       });
       const backlog = new Backlog({
-        inbox,
+        inbox: webhookEvents,
         logger: runtime.logger,
         limit: config.WEBHOOK_BACKLOG_LIMIT,
         checkMs: config.WEBHOOK_BACKLOG_CHECK_MS,
@@ -86,15 +87,15 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             ingestWebhook: metrics.countIngest(
               new IngestWebhook({
                 resolveToken,
-                inbox,
+                inbox: webhookEvents,
                 parcelTracking,
                 outbox: runtime.outbox,
                 processor,
                 backlog,
               }),
             ),
-            getWebhookSummary: new GetWebhookSummary(log),
-            listWebhookEvents: new ListWebhookEvents(log),
+            getWebhookSummary: new GetWebhookSummary(webhookEvents),
+            listWebhookEvents: new ListWebhookEvents(webhookEvents),
           },
           runtime.logger,
         ),

@@ -2,7 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { documentsExamined } from '@inventory/local-infra';
 import { describeCallError } from '@inventory/platform';
 import { describe, expect, it } from 'vitest';
-import { InboxStore } from '../src/store/inbox-store.js';
+import { WebhookEventRepository } from '../src/store/webhook-event-repository.js';
 import { connect, eventually, finished, ingest, newToken, webhookEvents } from './harness.js';
 import { useIngestSuite } from './ingest-suite.js';
 import { SIM_KEY } from './provider-pushes.js';
@@ -99,9 +99,9 @@ describe('webhook-ingest: the backlog bound', () => {
     try {
       const examined = () => documentsExamined(suite.service.mongo.db!);
       const before = await examined();
-      expect(await new InboxStore(suite.service.mongo).waitingCountAcrossTenants(LIMIT)).toBe(
-        LIMIT,
-      );
+      expect(
+        await new WebhookEventRepository(suite.service.mongo).waitingCountAcrossTenants(LIMIT),
+      ).toBe(LIMIT);
       // The service's own counts run meanwhile, each bounded alike; never the 500 rows.
       expect((await examined()) - before).toBeLessThan(100);
       await expect.poll(backlogGauge, { timeout: 10_000 }).toBe(LIMIT);

@@ -3,15 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, ensureIndexes, Outbox } from '@inventory/platform';
 import { webhookActivity } from '../src/domain/webhook-activity.js';
-import { CLAIM_ORDER, dueForClaim, InboxStore } from '../src/store/inbox-store.js';
+import { CLAIM_ORDER, dueForClaim } from '../src/store/webhook-event-queries.js';
+import { WebhookEventRepository } from '../src/store/webhook-event-repository.js';
 import { type Outcome, type WebhookEventDocument } from '../src/store/webhook-event.js';
-import { finishQueue } from '../src/worker/finish-queue.js';
+import { finishQueue } from '../src/workers/finish-queue.js';
 import { webhookEvents } from './harness.js';
 import { inTransit, receivedEvent } from './rows.js';
 
 const TENANT = 'tenant-batched';
 
-async function storeRows(inbox: InboxStore, prefix: string, count: number): Promise<number[]> {
+async function storeRows(
+  inbox: WebhookEventRepository,
+  prefix: string,
+  count: number,
+): Promise<number[]> {
   const ids: number[] = [];
   for (let n = 0; n < count; n++) {
     const number = `${prefix}${n}`;
@@ -28,12 +33,12 @@ async function storeRows(inbox: InboxStore, prefix: string, count: number): Prom
 describe('batched claims and results (ADR 0224)', () => {
   let infra: TestInfra;
   let connection: Connection;
-  let inbox: InboxStore;
+  let inbox: WebhookEventRepository;
   let outbox: Outbox;
   beforeAll(async () => {
     infra = await startTestInfra({ redis: false });
     connection = await connectMongo(infra.mongoUrl, infra.dbName('webhook_ingest_batched'));
-    inbox = new InboxStore(connection);
+    inbox = new WebhookEventRepository(connection);
     outbox = new Outbox(connection);
     await ensureIndexes(connection);
   });

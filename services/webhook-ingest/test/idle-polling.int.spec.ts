@@ -2,9 +2,9 @@ import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTimes, startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, createLogger, ensureIndexes } from '@inventory/platform';
-import { InboxStore } from '../src/store/inbox-store.js';
+import { WebhookEventRepository } from '../src/store/webhook-event-repository.js';
 import type { WebhookEventDocument } from '../src/store/webhook-event.js';
-import { WebhookProcessor } from '../src/worker/webhook-processor.js';
+import { WebhookProcessor } from '../src/workers/webhook-processor.js';
 import { inTransit, receivedEvent } from './rows.js';
 
 const TENANT = 'tenant-idle-polling';
@@ -23,7 +23,7 @@ describe('an idle processing job (ADR 0715)', () => {
   });
 
   it('looks less and less often while it finds nothing, and still takes a row another replica stored', async () => {
-    const inbox = new InboxStore(connection);
+    const inbox = new WebhookEventRepository(connection);
     const lookedAt = callTimes(inbox, 'claimDueAcrossTenants');
     const processed: number[] = [];
     const processor = new WebhookProcessor({

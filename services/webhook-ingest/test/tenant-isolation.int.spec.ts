@@ -2,10 +2,9 @@ import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo, ensureIndexes } from '@inventory/platform';
-import { InboxStore } from '../src/store/inbox-store.js';
-import { TokenStore } from '../src/store/token-store.js';
 import type { Outcome } from '../src/store/webhook-event.js';
-import { WebhookLogReader } from '../src/store/webhook-log-reader.js';
+import { WebhookEventRepository } from '../src/store/webhook-event-repository.js';
+import { WebhookTokenRepository } from '../src/store/webhook-token-repository.js';
 import { webhookEvents } from './harness.js';
 import { inTransit, receivedEvent } from './rows.js';
 
@@ -27,16 +26,14 @@ const failed: Outcome = {
 describe('webhook-ingest repositories keep tenants apart', () => {
   let infra: TestInfra;
   let connection: Connection;
-  let inbox: InboxStore;
-  let tokens: TokenStore;
-  let log: WebhookLogReader;
+  let events: WebhookEventRepository;
+  let tokens: WebhookTokenRepository;
 
   beforeAll(async () => {
     infra = await startTestInfra({ nats: false, redis: false });
     connection = await connectMongo(infra.mongoUrl, infra.dbName('webhook_ingest_isolation'));
-    inbox = new InboxStore(connection);
-    tokens = new TokenStore(connection);
-    log = new WebhookLogReader(connection);
+    events = new WebhookEventRepository(connection);
+    tokens = new WebhookTokenRepository(connection);
     await ensureIndexes(connection);
   });
   afterAll(async () => {
@@ -45,7 +42,7 @@ describe('webhook-ingest repositories keep tenants apart', () => {
   });
 
   it("lists and summarises only the caller's rows", async () => {
-    await inbox.storeFinished(await inbox.newId(), event(A, 'A1'), failed);
+    await events.storeFinished(await events.newId(), event(A, 'A1'), failed);
     const query = {
       eventTypes: [],
       results: [],
@@ -54,14 +51,14 @@ describe('webhook-ingest repositories keep tenants apart', () => {
       page: 1,
       perPage: 10,
     };
-    expect((await log.list(A, [INSTANCE], query)).total).toBe(1);
-    expect(await log.list(B, [INSTANCE], query)).toEqual({ rows: [], total: 0 });
-    expect(await log.summary(B, INSTANCE)).toEqual({ last_webhook_at: null });
-    expect((await log.summary(A, INSTANCE)).last_webhook_at).toBeInstanceOf(Date);
+    expect((await events.list(A, [INSTANCE], query)).total).toBe(1);
+    expect(await events.list(B, [INSTANCE], query)).toEqual({ rows: [], total: 0 });
+    expect(await events.summary(B, INSTANCE)).toEqual({ last_webhook_at: null });
+    expect((await events.summary(A, INSTANCE)).last_webhook_at).toBeInstanceOf(Date);
   });
 
   it("does not release or finish another tenant's leased row", async () => {
-    const stored = await inbox.storeForProcessing(
+    const stored = await events.storeForProcessing(
       event(A, 'A2', INSTANCE + 1),
       inTransit('A2'),
       'A2:1',
@@ -71,9 +68,9 @@ describe('webhook-ingest repositories keep tenants apart', () => {
       },
     );
     const asB = { id: stored.id, tenant_id: B };
-    await inbox.release(asB, 'worker', new Date(0), 'should not be written');
+    await events.release(asB, 'worker', new Date(0), 'should not be written');
     expect(
-      await inbox.finishMany([{ owner: 'worker', row: asB, outcome: failed, durationMs: 1 }], 't'),
+      await events.finishMany([{ owner: 'worker', row: asB, outcome: failed, durationMs: 1 }], 't'),
     ).toBe(0);
     expect(await webhookEvents(connection).findOne({ id: stored.id })).toMatchObject({
       tenant_id: A,

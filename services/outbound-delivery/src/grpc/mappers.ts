@@ -7,8 +7,8 @@ import type {
 } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import type { SubscriptionOwner } from '../domain/subscription-owner.js';
 import type { DeliveryDocument } from '../store/delivery.js';
-import type { HealthWindowRow } from '../store/subscription-health.js';
-import type { SubscriptionDocument } from '../store/subscription-store.js';
+import type { HealthWindowRow } from '../store/delivery-queries.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 import type { RecoverJobView } from '../use-cases/recover-deliveries.js';
 
 /** The stored subscription as the API sees it: never a secret. */

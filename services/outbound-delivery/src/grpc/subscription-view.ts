@@ -1,12 +1,12 @@
 import type { Subscription } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
-import type { DeliveryStore } from '../store/delivery-store.js';
-import type { SubscriptionDocument } from '../store/subscription-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 import { toSubscription } from './mappers.js';
 
 /** Subscriptions as the API shows them, with their pause and how many deliveries they hold. */
 export class SubscriptionView {
   constructor(
-    private readonly deliveries: Pick<DeliveryStore, 'heldCounts'>,
+    private readonly deliveries: Pick<DeliveryRepository, 'heldCounts'>,
     private readonly pauseMaxMs: number,
   ) {}
 

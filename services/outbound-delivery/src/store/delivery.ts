@@ -115,7 +115,7 @@ export interface Settle {
   attempt?: AttemptRecord;
 }
 
-/** The `deliveries` collection's one model on a connection (kept private by `DeliveryStore`). */
+/** The `deliveries` collection's one model on a connection (kept private by `DeliveryRepository`). */
 export function deliveryModel(connection: Connection): Model<DeliveryDocument> {
   return connection.model<DeliveryDocument>('Delivery', schema);
 }

@@ -6,7 +6,8 @@ import type { DeliveryMetrics } from '../delivery/delivery-metrics.js';
 import type { HttpSender } from '../delivery/http-sender.js';
 import type { RateCap } from '../delivery/rate-cap.js';
 import type { AttemptRecord, DeliveryDocument, Settle } from '../store/delivery.js';
-import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 import type { DeactivateSubscription } from './deactivate-subscription.js';
 
 export type SettledOutcome = 'succeeded' | 'failed' | 'dropped' | 'skipped';
@@ -35,7 +36,7 @@ export interface DeliveryRules {
 export class AttemptDelivery {
   constructor(
     private readonly stores: {
-      subscriptions: SubscriptionStore;
+      subscriptions: SubscriptionRepository;
       /** Settles by group commit (ADR 0406): each waits for its own write, in order. */
       settles: Pick<GroupCommitQueue<Settle>, 'add'>;
     },

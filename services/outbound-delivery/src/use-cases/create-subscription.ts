@@ -7,7 +7,8 @@ import {
   checkReceiverUrl,
   mergeViolations,
 } from '../domain/subscription-input.js';
-import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 import type { ReceiverRules } from './receiver-rules.js';
 
 export interface CreateSubscriptionInput {
@@ -25,7 +26,7 @@ export interface CreateSubscriptionInput {
 /** Validates everything (the URL's addresses included), stores the secret encrypted, returns it once. */
 export class CreateSubscription {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly secretBox: SecretBox,
     private readonly receivers: ReceiverRules,
   ) {}

@@ -5,9 +5,10 @@ import {
   webhookSubscriptionDeactivated,
 } from '@inventory/events';
 import type { Outbox } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { AttemptRecord, DeliveryDocument } from '../store/delivery.js';
-import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 
 export type DeactivationReason = 'gone' | 'consecutive_failures';
 
@@ -53,8 +54,8 @@ const describeFailure = (failure: FailureShown) =>
  */
 export class DeactivateSubscription {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: Pick<DeliveryStore, 'recentFailures'>,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly deliveries: Pick<DeliveryRepository, 'recentFailures'>,
     private readonly outbox: Outbox,
   ) {}
 

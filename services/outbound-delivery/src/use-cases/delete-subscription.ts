@@ -1,13 +1,13 @@
 import { notFound } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
-import type { SubscriptionStore } from '../store/subscription-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 
 /** Removes the subscription; its scheduled retries are skipped, its log kept. */
 export class DeleteSubscription {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly deliveries: DeliveryRepository,
   ) {}
 
   async execute(tenantId: string, id: number): Promise<void> {

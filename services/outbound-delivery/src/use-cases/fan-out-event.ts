@@ -6,9 +6,10 @@ import { serialiseEnvelope } from '../domain/delivery-envelope.js';
 import type { WebhookEvent } from '../domain/webhook-event.js';
 import { ownerMayReceive } from '../domain/subscription-owner.js';
 import type { AttemptSlots } from '../delivery/attempt-slots.js';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import { heldDelivery, pendingDelivery, type DeliveryDocument } from '../store/delivery.js';
-import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 import type { AttemptDelivery, FirstAttempt } from './attempt-delivery.js';
 
 /** First attempts remembered while their rows are not stored; far above one replica's batches. */
@@ -36,8 +37,8 @@ export class FanOutEvent {
   private readonly unstored = new Map<string, FirstAttempt>();
 
   constructor(
-    private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly deliveries: DeliveryRepository,
     private readonly attempts: AttemptDelivery,
     private readonly slots: AttemptSlots,
     private readonly leaseMs: number,

@@ -1,5 +1,5 @@
-import type { DeliveryStore } from '../store/delivery-store.js';
-import type { HealthWindowRow } from '../store/subscription-health.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
+import type { HealthWindowRow } from '../store/delivery-queries.js';
 import type { GetSubscription } from './get-subscription.js';
 
 const HOUR_MS = 3_600_000;
@@ -14,7 +14,7 @@ export interface SubscriptionHealth {
 export class GetSubscriptionHealth {
   constructor(
     private readonly getSubscription: GetSubscription,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: DeliveryRepository,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 

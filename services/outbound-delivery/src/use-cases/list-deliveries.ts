@@ -1,15 +1,15 @@
 import { notFound, validationFailed } from '@inventory/platform';
 import { OUTBOUND_DELIVERY_STATUSES } from '@inventory/rules';
-import { type DeliveryStore } from '../store/delivery-store.js';
+import { type DeliveryRepository } from '../store/delivery-repository.js';
 import { type DeliveryDocument, type DeliveryFilter } from '../store/delivery.js';
-import type { SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 
 /** The delivery log of one subscription, newest first, filtered by status and event. */
 export class ListDeliveries {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly deliveries: DeliveryRepository,
   ) {}
 
   async execute(

@@ -1,8 +1,9 @@
-import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 
 /** One page of the tenant's subscriptions, oldest first. */
 export class ListSubscriptions {
-  constructor(private readonly subscriptions: SubscriptionStore) {}
+  constructor(private readonly subscriptions: SubscriptionRepository) {}
 
   execute(
     tenantId: string,

@@ -1,5 +1,6 @@
 import { notFound } from '@inventory/platform';
-import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 
 /** A subscription and what the API shows of its pause. */
@@ -13,7 +14,7 @@ export interface PauseView {
  * sent, until it is resumed or the pause runs out. Pausing a paused one changes nothing.
  */
 export class PauseSubscription {
-  constructor(private readonly subscriptions: SubscriptionStore) {}
+  constructor(private readonly subscriptions: SubscriptionRepository) {}
 
   async execute(tenantId: string, id: number): Promise<SubscriptionDocument> {
     const paused = await this.subscriptions.pause(tenantId, id);

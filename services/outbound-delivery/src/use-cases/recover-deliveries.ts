@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { notFound, validationFailed } from '@inventory/platform';
-import type { RecoverJobs } from '../delivery/recover-jobs.js';
-import type { DeliveryStore } from '../store/delivery-store.js';
-import type { RecoverJobDocument, RecoverJobStore } from '../store/recover-job-store.js';
-import type { SubscriptionStore } from '../store/subscription-store.js';
+import type { RecoverJobs } from '../workers/recover-jobs.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
+import type { RecoverJobRepository } from '../store/recover-job-repository.js';
+import type { RecoverJobDocument } from '../store/recover-job.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 import { INACTIVE } from './send-test-ping.js';
 
@@ -24,9 +25,9 @@ export interface RecoverJobView {
  */
 export class RecoverDeliveries {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
-    private readonly jobs: RecoverJobStore,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly jobs: RecoverJobRepository,
     private readonly runner: Pick<RecoverJobs, 'run'>,
   ) {}
 

@@ -1,15 +1,15 @@
 import { notFound } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { DeliveryDocument } from '../store/delivery.js';
-import type { SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 import { INACTIVE } from './send-test-ping.js';
 
 /** A new cycle of attempts for a past delivery: the same stored body, the same delivery id. */
 export class Redeliver {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly deliveries: DeliveryRepository,
     private readonly wake: () => void,
   ) {}
 

@@ -1,6 +1,7 @@
 import { notFound } from '@inventory/platform';
-import type { HeldDeliveries } from '../delivery/held-deliveries.js';
-import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { HeldDeliveries } from '../workers/held-deliveries.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 
 /**
@@ -9,7 +10,7 @@ import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
  */
 export class ResumeSubscription {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly held: Pick<HeldDeliveries, 'release'>,
   ) {}
 

@@ -1,6 +1,7 @@
 import { notFound, type SecretBox } from '@inventory/platform';
 import { mintSigningSecret } from '../domain/signing-secret.js';
-import type { StoredSecret, SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import type { StoredSecret } from '../store/subscription.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 
 /**
@@ -9,7 +10,7 @@ import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
  */
 export class RotateSecret {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly secretBox: SecretBox,
     private readonly overlapMs: number,
   ) {}

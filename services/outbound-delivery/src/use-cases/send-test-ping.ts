@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { failedPrecondition, notFound } from '@inventory/platform';
 import { serialiseEnvelope } from '../domain/delivery-envelope.js';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { DeliveryDocument } from '../store/delivery.js';
-import type { SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 
 export const PING_EVENT = 'ping';
@@ -17,8 +17,8 @@ export const INACTIVE = () =>
 /** Schedules a signed `ping` delivery now; it follows the rules of any other delivery. */
 export class SendTestPing {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly deliveries: DeliveryRepository,
     private readonly wake: () => void,
   ) {}
 

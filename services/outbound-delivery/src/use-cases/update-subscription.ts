@@ -6,7 +6,8 @@ import {
   mergeViolations,
 } from '../domain/subscription-input.js';
 import type { SubscriptionOwner } from '../domain/subscription-owner.js';
-import type { SubscriptionDocument, SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import type { SubscriptionDocument } from '../store/subscription.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 import type { ReceiverRules } from './receiver-rules.js';
 
@@ -29,7 +30,7 @@ export interface UpdateSubscriptionInput {
  */
 export class UpdateSubscription {
   constructor(
-    private readonly subscriptions: SubscriptionStore,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly receivers: ReceiverRules,
   ) {}
 

@@ -2,7 +2,7 @@ import { AppError, isMongoUnreachable } from '@inventory/platform';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Outcome } from '../store/webhook-event.js';
 import type { IngestAnswer, IngestWebhook } from '../use-cases/ingest-webhook.js';
-import type { Backlog } from '../worker/backlog.js';
+import type { Backlog } from '../workers/backlog.js';
 import type { ProcessWebhookEvent } from '../use-cases/process-webhook-event.js';
 
 /**

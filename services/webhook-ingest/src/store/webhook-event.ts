@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { NO_LEASE } from '@inventory/platform';
 import type { StoredPayload, TrackingUpdate } from '../domain/payload.js';
 
 export type WebhookResult = 'processed' | 'failed' | 'ignored';
@@ -108,6 +109,30 @@ export type NewWebhookEvent = Pick<
   | 'signature_state'
 >;
 
+/**
+ * A row as ingest first builds it: no result, no duplicate, never attempted, not leased. What
+ * it becomes (to process, or finished at once) is set over it.
+ */
+export function newWebhookEventRow(event: NewWebhookEvent, id: number) {
+  return {
+    ...event,
+    id,
+    status_from: null,
+    status_to: null,
+    summary: null,
+    update: null,
+    duplicate_of: null,
+    result: null,
+    error_message: null,
+    processing_duration_ms: null,
+    attempts: 0,
+    lease_owner: null,
+    lease_until: NO_LEASE,
+    created_at: new Date(),
+    updated_at: new Date(),
+  };
+}
+
 /** How a row ends: the fields processing (or ingest, for refused rows) writes. */
 export interface Outcome {
   result: WebhookResult;
@@ -120,8 +145,8 @@ export const summaryOf = (from: string | null, to: string | null) =>
   from !== null && to !== null ? `${from} → ${to}` : null;
 
 /**
- * The one model of the `webhook_events` collection on a connection, shared by the inbox (writes,
- * claims and leases) and the log reader (reads), each of which keeps it private.
+ * The one model of the `webhook_events` collection on a connection, kept private by
+ * `WebhookEventRepository` (a test may build a second repository on the service's connection).
  */
 export function webhookEventModel(connection: Connection): Model<WebhookEventDocument> {
   return (

@@ -3,10 +3,10 @@ import { describeCallError, notFound, unavailable, type Outbox } from '@inventor
 import { readWebhookBody, type BodyViolation } from '../domain/payload.js';
 import { webhookActivity } from '../domain/webhook-activity.js';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
-import type { InboxStore } from '../store/inbox-store.js';
+import type { WebhookEventRepository } from '../store/webhook-event-repository.js';
 import type { NewWebhookEvent } from '../store/webhook-event.js';
-import type { Backlog } from '../worker/backlog.js';
-import type { WebhookProcessor } from '../worker/webhook-processor.js';
+import type { Backlog } from '../workers/backlog.js';
+import type { WebhookProcessor } from '../workers/webhook-processor.js';
 import type { ResolveToken } from './resolve-token.js';
 
 export interface IngestInput {
@@ -43,7 +43,7 @@ export class IngestWebhook {
   constructor(
     private readonly deps: {
       resolveToken: ResolveToken;
-      inbox: InboxStore;
+      inbox: WebhookEventRepository;
       parcelTracking: Pick<ParcelTracking, 'verifySignature'>;
       outbox: Outbox;
       /** The local processing job (other replicas find stored rows by polling). */
@@ -99,7 +99,7 @@ export class IngestWebhook {
     // Stored already leased to this replica's job when it has a free slot, and handed to it:
     // no claim round trip; if this replica dies, the lease expires and any replica claims it.
     const lease = this.deps.processor.reserve();
-    let stored: Awaited<ReturnType<InboxStore['storeForProcessing']>>;
+    let stored: Awaited<ReturnType<WebhookEventRepository['storeForProcessing']>>;
     try {
       stored = await inbox.storeForProcessing(row, body.update, body.identity, lease);
     } catch (error) {

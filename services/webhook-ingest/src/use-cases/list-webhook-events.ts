@@ -8,7 +8,8 @@ import {
   WEBHOOK_RESULTS,
   readPage,
 } from '@inventory/rules';
-import type { ListQuery, WebhookLogReader } from '../store/webhook-log-reader.js';
+import type { ListQuery } from '../store/webhook-event-queries.js';
+import type { WebhookEventRepository } from '../store/webhook-event-repository.js';
 
 /** A day `YYYY-MM-DD` as the first or last millisecond of that UTC day; null when not a day. */
 function dayBound(text: string | undefined, end: 'from' | 'to'): Date | undefined | null {
@@ -28,7 +29,7 @@ function dayBound(text: string | undefined, end: 'from' | 'to'): Date | undefine
  * or event type no row has is not an error here: it matches nothing.
  */
 export class ListWebhookEvents {
-  constructor(private readonly log: WebhookLogReader) {}
+  constructor(private readonly log: WebhookEventRepository) {}
 
   async execute(tenantId: string, request: ListWebhookEventsRequest) {
     const violations: FieldViolation[] = [];

@@ -6,9 +6,9 @@ import {
 import { describeCallError, type Logger } from '@inventory/platform';
 import type { ParcelTracking } from '../clients/parcel-tracking.js';
 import { webhookActivity } from '../domain/webhook-activity.js';
-import type { InboxStore } from '../store/inbox-store.js';
+import type { WebhookEventRepository } from '../store/webhook-event-repository.js';
 import type { Outcome, WebhookEventDocument } from '../store/webhook-event.js';
-import type { FinishQueue } from '../worker/finish-queue.js';
+import type { FinishQueue } from '../workers/finish-queue.js';
 
 /** Why an ignored row changed nothing (kept in its error_message). ADR 0221. */
 export const IGNORED_REASONS: Partial<Record<TrackingUpdateOutcome, string>> = {
@@ -59,7 +59,7 @@ export interface ProcessingPolicy {
 export class ProcessWebhookEvent {
   constructor(
     private readonly deps: {
-      inbox: InboxStore;
+      inbox: WebhookEventRepository;
       parcelTracking: Pick<ParcelTracking, 'applyUpdate'>;
       /** Writes a result with its activity entries (batched with others in flight). */
       finishes: Pick<FinishQueue, 'add'>;

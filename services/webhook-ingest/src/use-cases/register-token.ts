@@ -4,11 +4,11 @@ import {
   validationFailed,
   type FieldViolation,
 } from '@inventory/platform';
-import type { TokenStore } from '../store/token-store.js';
+import type { WebhookTokenRepository } from '../store/webhook-token-repository.js';
 
 /** Adds a token to the central registry, owned by the caller's tenant. */
 export class RegisterToken {
-  constructor(private readonly tokens: TokenStore) {}
+  constructor(private readonly tokens: WebhookTokenRepository) {}
 
   async execute(
     tenantId: string,

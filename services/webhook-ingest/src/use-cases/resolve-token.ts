@@ -1,11 +1,12 @@
 import { notFound } from '@inventory/platform';
-import type { TokenDocument, TokenStore } from '../store/token-store.js';
+import type { WebhookTokenRepository } from '../store/webhook-token-repository.js';
+import type { WebhookTokenDocument } from '../store/webhook-token.js';
 
 /** Who an inbound webhook belongs to; NOT_FOUND for an unknown or removed token. */
 export class ResolveToken {
-  constructor(private readonly tokens: TokenStore) {}
+  constructor(private readonly tokens: WebhookTokenRepository) {}
 
-  async execute(token: string): Promise<TokenDocument> {
+  async execute(token: string): Promise<WebhookTokenDocument> {
     const found = token ? await this.tokens.resolveAcrossTenants(token) : null;
     if (!found) throw notFound('The webhook address is not known.');
     return found;

@@ -1,42 +1,22 @@
-import { Schema, type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import { GroupCommitQueue, TenantScopedRepository } from '@inventory/platform';
 import { hashToken } from '../domain/token-hash.js';
+import { webhookTokenModel, type WebhookTokenDocument } from './webhook-token.js';
 
-/** One registered inbound webhook token; the token itself is kept only as a hash. */
-export interface TokenDocument {
-  token_hash: string;
-  tenant_id: string;
-  provider: string;
-  integration_instance_id: number;
-  created_at: Date;
-}
-
-const schema = new Schema<TokenDocument>(
-  {
-    token_hash: { type: String, required: true },
-    tenant_id: { type: String, required: true },
-    provider: { type: String, required: true },
-    integration_instance_id: { type: Number, required: true },
-    created_at: { type: Date, required: true },
-  },
-  { versionKey: false, collection: 'webhook_tokens' },
-);
-schema.index({ token_hash: 1 }, { unique: true });
-schema.index({ tenant_id: 1, integration_instance_id: 1 });
-
-export class TokenStore extends TenantScopedRepository<TokenDocument> {
+/** The registry of inbound webhook tokens (`webhook_tokens`, ADR 0203). */
+export class WebhookTokenRepository extends TenantScopedRepository<WebhookTokenDocument> {
   /**
    * Look-ups of inbound tokens made while one read is in flight go together in the next, one
    * `$in` (ADR 0228): pushes mostly name the same few tokens. Every push still reads the
    * registry as it is now (nothing is kept), so a removed token is unknown at once.
    */
-  private readonly lookups = new GroupCommitQueue<string, TokenDocument | null>(
+  private readonly lookups = new GroupCommitQueue<string, WebhookTokenDocument | null>(
     (hashes) => this.readByHashes(hashes),
     256,
   );
 
   constructor(connection: Connection) {
-    super(connection.model<TokenDocument>('WebhookToken', schema));
+    super(webhookTokenModel(connection));
   }
 
   /** Throws a duplicate-key error when the token is already registered. */
@@ -63,15 +43,15 @@ export class TokenStore extends TenantScopedRepository<TokenDocument> {
    * The token's registration, whatever its tenant: an inbound call is identified by its token
    * alone (the tenant is what this answers).
    */
-  resolveAcrossTenants(token: string): Promise<TokenDocument | null> {
+  resolveAcrossTenants(token: string): Promise<WebhookTokenDocument | null> {
     return this.lookups.add(hashToken(token));
   }
 
-  private async readByHashes(hashes: string[]): Promise<Array<TokenDocument | null>> {
+  private async readByHashes(hashes: string[]): Promise<Array<WebhookTokenDocument | null>> {
     // Through the driver: mongoose's query building showed in the profile (ADR 0229).
     const found = (await this.acrossTenants()
       .collection.find({ token_hash: { $in: [...new Set(hashes)] } })
-      .toArray()) as unknown as TokenDocument[];
+      .toArray()) as unknown as WebhookTokenDocument[];
     const byHash = new Map(found.map((row) => [row.token_hash, row]));
     return hashes.map((hash) => byHash.get(hash) ?? null);
   }

@@ -4,28 +4,30 @@ import {
   GroupCommitQueue,
   isDuplicateKeyError,
   LeasedQueue,
-  NO_LEASE,
   TenantScopedRepository,
-  unleasedAt,
   type Retention,
 } from '@inventory/platform';
 import type { TrackingUpdate } from '../domain/payload.js';
 import { IdBlock } from './id-block.js';
 import {
   RETIRED_WEBHOOK_EVENT_INDEXES,
+  newWebhookEventRow,
   summaryOf,
   webhookEventModel,
   type NewWebhookEvent,
   type Outcome,
   type WebhookEventDocument,
 } from './webhook-event.js';
-
-/** The rows the job processes: not processed yet. */
-const TO_PROCESS = { state: 'received' as const };
-/** The rows a claim may take at `now`: not processed yet, and no live lease on them. */
-export const dueForClaim = (now: Date) => ({ ...TO_PROCESS, ...unleasedAt(now) });
-/** Oldest first; the index `{state, lease_until, id}` holds the rows in this order. */
-export const CLAIM_ORDER = { lease_until: 1, id: 1 } as const;
+import {
+  CLAIM_ORDER,
+  logFilter,
+  logSort,
+  resultFields,
+  signsOfLife,
+  TO_PROCESS,
+  unacknowledgedFields,
+  type ListQuery,
+} from './webhook-event-queries.js';
 
 /** A row the job holds: its lease's token keys its release and its result. */
 export type LeasedRow = Pick<WebhookEventDocument, 'id' | 'tenant_id' | 'lease_token'>;
@@ -39,12 +41,12 @@ export interface RowResult {
 }
 
 /**
- * The write side of the webhook log: rows stored at ingest, then claimed, released and finished
- * by the processing job under a lease (ADR 0220, 0221, 0224). Every tenant-owned write names its
- * tenant; the job's claims, which take due rows of every tenant, say so in their names. The log's
- * reads are `WebhookLogReader`'s.
+ * The webhook log (`webhook_events`): rows stored at ingest, then claimed, released and finished
+ * by the processing job under a lease (ADR 0220, 0221, 0224), and read by the log endpoint and
+ * the dashboard's summary. Every tenant-owned query names its tenant; the job's claims, which
+ * take due rows of every tenant, say so in their names.
  */
-export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
+export class WebhookEventRepository extends TenantScopedRepository<WebhookEventDocument> {
   private readonly ids: IdBlock;
   /**
    * The processing job's queue (ADR 0018): rows to process, oldest first, of every tenant; each
@@ -120,26 +122,6 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
     }
   }
 
-  private base(event: NewWebhookEvent, id: number) {
-    return {
-      ...event,
-      id,
-      status_from: null,
-      status_to: null,
-      summary: null,
-      update: null,
-      duplicate_of: null,
-      result: null,
-      error_message: null,
-      processing_duration_ms: null,
-      attempts: 0,
-      lease_owner: null,
-      lease_until: NO_LEASE,
-      created_at: new Date(),
-      updated_at: new Date(),
-    };
-  }
-
   /**
    * Stores a webhook to process. A provider retry of one already stored (same
    * identity for the instance) is stored as its own row, `ignored` as a
@@ -153,7 +135,7 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
     /** Stores the row already claimed by this worker (ADR 0224): it needs no claim round trip. */
     lease?: { owner: string; ms: number },
   ): Promise<{ id: number; duplicateOf: number | null; leased?: WebhookEventDocument }> {
-    const row = this.base(event, await this.newId());
+    const row = newWebhookEventRow(event, await this.newId());
     const key = `${event.tenant_id}:${event.integration_instance_id}:${identity}`;
     const stored: WebhookEventDocument = {
       ...row,
@@ -207,23 +189,13 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
     await this.updateOne(
       tenantId,
       { id, state: 'received', ...holder },
-      {
-        $set: {
-          dedupe_key: `late:${id}`,
-          state: 'done',
-          result: 'ignored',
-          error_message:
-            'Stored after the push had been answered 503 (the database did not answer in time); not applied: the provider sends it again.',
-          lease_owner: null,
-          updated_at: new Date(),
-        },
-      },
+      { $set: unacknowledgedFields(id) },
     );
   }
 
   /** Stores a webhook that ends at ingest (refused): one row, already with its result. */
   async storeFinished(id: number, event: NewWebhookEvent, outcome: Outcome): Promise<number> {
-    const row = this.base(event, id);
+    const row = newWebhookEventRow(event, id);
     await this.insert({
       ...row,
       ...outcome,
@@ -280,14 +252,7 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
         tenantId: row.tenant_id,
         key: row.id,
         holder: { owner, token: row.lease_token },
-        set: {
-          ...outcome,
-          summary: summaryOf(outcome.status_from, outcome.status_to),
-          state: 'done',
-          processing_duration_ms: durationMs,
-          finish_token: token,
-          updated_at: updatedAt,
-        },
+        set: resultFields(outcome, durationMs, token, updatedAt),
       })),
     );
   }
@@ -312,5 +277,28 @@ export class InboxStore extends TenantScopedRepository<WebhookEventDocument> {
       { error_message: error, updated_at: new Date() },
       retryAt,
     );
+  }
+
+  /** One page of the instances' finished rows (the log endpoint). */
+  async list(
+    tenantId: string,
+    instanceIds: number[],
+    query: ListQuery,
+  ): Promise<{ rows: WebhookEventDocument[]; total: number }> {
+    return this.page(tenantId, logFilter(instanceIds, query), {
+      sort: logSort(query),
+      page: query.page,
+      perPage: query.perPage,
+    });
+  }
+
+  /** When the instance last received a webhook: the newest row, read from the index's end. */
+  async summary(tenantId: string, instanceId: number): Promise<{ last_webhook_at: Date | null }> {
+    const [last] = await this.findMany(tenantId, signsOfLife(instanceId), {
+      sort: { received_at: -1 },
+      limit: 1,
+      projection: { received_at: 1 },
+    });
+    return { last_webhook_at: last?.received_at ?? null };
   }
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { DeliveryDocument } from '../store/delivery.js';
-import type { SubscriptionStore } from '../store/subscription-store.js';
+import type { SubscriptionRepository } from '../store/subscription-repository.js';
 
 export interface HeldDeliveriesOptions {
   /** How long a pause lasts at most (`WEBHOOK_PAUSE_MAX_MS`); then it resumes by itself. */
@@ -27,8 +27,8 @@ export class HeldDeliveries {
   private stopped = false;
 
   constructor(
-    private readonly subscriptions: SubscriptionStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly deliveries: DeliveryRepository,
     /** Starts the attempts of a batch; resolves to them in flight (the worker's `start`). */
     private readonly attempt: (batch: DeliveryDocument[]) => Promise<Array<Promise<void>>>,
     private readonly options: HeldDeliveriesOptions,

@@ -1,49 +1,46 @@
-import { randomUUID } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
 import {
   isDuplicateKeyError,
   LeasedQueue,
   TenantScopedRepository,
-  type ClaimRequest,
   type Retention,
 } from '@inventory/platform';
 import {
   deliveryModel,
-  EPOCH,
   pendingDelivery,
   type DeliveryDocument,
   type DeliveryFilter,
   type NewDelivery,
   type Settle,
 } from './delivery.js';
-import { healthWindow, type HealthWindowRow } from './subscription-health.js';
+import {
+  countBy,
+  dueClaim,
+  duplicateOnlyFailures,
+  healthCounts,
+  healthFacets,
+  healthMatch,
+  healthWindow,
+  HELD_ORDER,
+  inListChunks,
+  LIST_ORDER,
+  listFilter,
+  newCycle,
+  p95Latency,
+  releasedHeld,
+  settled,
+  type HealthFacets,
+  type HealthWindowRow,
+} from './delivery-queries.js';
 
 /**
- * Most keys in one `$in` on the dedupe index: simply a batch size. A `$in` of any length is
- * served from the index by MongoDB and, since ADR 0611, by the embedded server too (which
- * scanned the whole collection past 64 points before).
- */
-const IN_LIST_CHUNK = 64;
-
-/** The indexes that failed in an unordered insert when every failure is a duplicate key. */
-function duplicateOnlyFailures(error: unknown): Set<number> | undefined {
-  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
-  const list = (
-    Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []
-  ) as Array<{ index?: unknown; code?: unknown; err?: { index?: unknown } }>;
-  if (list.length === 0 || !list.every((entry) => isDuplicateKeyError(entry))) return undefined;
-  const indexes = list.map((entry) => entry.index ?? entry.err?.index);
-  if (!indexes.every((index) => typeof index === 'number')) return undefined;
-  return new Set(indexes as number[]);
-}
-
-/**
- * The delivery log and schedule. A tenant's reads and writes name the tenant; the worker's work
+ * The delivery log and schedule (`deliveries`): every query on the collection, its health
+ * figures included. A tenant's reads and writes name the tenant; the worker's work
  * over due deliveries of every tenant (find, claim, release) says so in its names. Fan-out and
  * settles write many tenants' deliveries in one round trip, each document or filter carrying its
  * own tenant (ADR 0406).
  */
-export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
+export class DeliveryRepository extends TenantScopedRepository<DeliveryDocument> {
   /**
    * The worker's queue (ADR 0018): pending deliveries due by their next attempt, oldest first, of
    * every tenant; a claim is not an attempt (the settle counts the attempt it records).
@@ -107,11 +104,8 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
    * unique) already have a row: a redelivered event's recorded deliveries are not sent again.
    */
   async recordedKeysAcrossTenants(dedupeKeys: string[]): Promise<Set<string>> {
-    const chunks: string[][] = [];
-    for (let at = 0; at < dedupeKeys.length; at += IN_LIST_CHUNK)
-      chunks.push(dedupeKeys.slice(at, at + IN_LIST_CHUNK));
     const found = await Promise.all(
-      chunks.map((keys) =>
+      inListChunks(dedupeKeys).map((keys) =>
         this.acrossTenants()
           .find({ dedupe_key: { $in: keys } }, { dedupe_key: 1, _id: 0 })
           .lean<Array<{ dedupe_key: string }>>(),
@@ -120,27 +114,9 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     return new Set(found.flat().map((row) => row.dedupe_key));
   }
 
-  /** A claim of the schedule's due deliveries, of every tenant. */
-  private dueClaim(
-    now: Date,
-    limit: number,
-    owner = '',
-    leaseMs = 0,
-  ): ClaimRequest<DeliveryDocument> {
-    return {
-      scope: 'acrossTenants',
-      due: { status: 'pending', next_attempt_at: { $lte: now } },
-      order: { next_attempt_at: 1 },
-      owner,
-      leaseMs,
-      limit,
-      now,
-    };
-  }
-
   /** Ids of pending deliveries of every tenant due by `now` and not held by a live lease, oldest first. */
   async dueIdsAcrossTenants(now: Date, limit: number): Promise<string[]> {
-    return (await this.queue.dueKeys(this.dueClaim(now, limit))) as string[];
+    return (await this.queue.dueKeys(dueClaim(now, limit))) as string[];
   }
 
   /**
@@ -154,7 +130,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     leaseMs: number,
     owner: string,
   ): Promise<DeliveryDocument[]> {
-    return this.queue.lease(deliveryIds, this.dueClaim(now, deliveryIds.length, owner, leaseMs));
+    return this.queue.lease(deliveryIds, dueClaim(now, deliveryIds.length, owner, leaseMs));
   }
 
   /**
@@ -172,10 +148,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
           filter: this.scope(delivery.tenant_id, {
             delivery_id: delivery.delivery_id,
           }) as mongo.Filter<DeliveryDocument>,
-          update: {
-            $set: { ...changes, lease_owner: null, lease_until: EPOCH, updated_at: updatedAt },
-            ...(attempt ? { $push: { attempts: attempt } } : {}),
-          },
+          update: settled(changes, attempt, updatedAt),
         },
       })),
       { ordered: false },
@@ -210,20 +183,10 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
 
   /** A new cycle of attempts (redeliver), due now; it passes the cap again. */
   restartCycle(tenantId: string, deliveryId: string): Promise<DeliveryDocument | null> {
-    const now = new Date();
     return this.findOneAndUpdate(
       tenantId,
       { delivery_id: deliveryId },
-      {
-        $set: {
-          status: 'pending',
-          cycle_attempts: 0,
-          admitted: false,
-          next_attempt_at: now,
-          lease_until: EPOCH,
-          updated_at: now,
-        },
-      },
+      { $set: newCycle(new Date(), false) },
     );
   }
 
@@ -235,14 +198,9 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     page: number,
     perPage: number,
   ): Promise<{ rows: DeliveryDocument[]; total: number }> {
-    const scoped = {
-      subscription_id: subscriptionId,
-      ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.event ? { event: filter.event } : {}),
-    };
-    return this.page(tenantId, scoped, {
+    return this.page(tenantId, listFilter(subscriptionId, filter), {
       projection: { body: 0 },
-      sort: { created_at: -1, delivery_id: 1 },
+      sort: LIST_ORDER,
       page,
       perPage,
     });
@@ -260,21 +218,11 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     owner: string,
     leaseMs: number,
   ): Promise<DeliveryDocument | null> {
-    const now = new Date();
     return this.findOneAndUpdate(
       tenantId,
       { subscription_id: subscriptionId, status: 'held' },
-      {
-        $set: {
-          status: 'pending',
-          next_attempt_at: now,
-          lease_owner: owner,
-          lease_until: new Date(now.getTime() + leaseMs),
-          lease_token: randomUUID(),
-          updated_at: now,
-        },
-      },
-      { sort: { occurred_at: 1, created_at: 1, delivery_id: 1 } },
+      { $set: releasedHeld(owner, leaseMs, new Date()) },
+      { sort: HELD_ORDER },
     );
   }
 
@@ -320,20 +268,10 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
    */
   async restartFailed(tenantId: string, deliveryIds: string[]): Promise<number> {
     if (deliveryIds.length === 0) return 0;
-    const now = new Date();
     const { modified } = await this.updateMany(
       tenantId,
       { delivery_id: { $in: deliveryIds }, status: 'failed' },
-      {
-        $set: {
-          status: 'pending',
-          cycle_attempts: 0,
-          admitted: true,
-          next_attempt_at: now,
-          lease_until: EPOCH,
-          updated_at: now,
-        },
-      },
+      { $set: newCycle(new Date(), true) },
     );
     return modified;
   }
@@ -344,7 +282,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     const rows = await this.aggregate<{ _id: string; n: number }>(
       tenantId,
       { delivery_id: { $in: deliveryIds } },
-      [{ $group: { _id: '$status', n: { $sum: 1 } } }],
+      countBy('$status'),
     );
     return new Map(rows.map((row) => [row._id, row.n]));
   }
@@ -359,7 +297,7 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
     const rows = await this.aggregate<{ _id: number; n: number }>(
       tenantId,
       { subscription_id: { $in: subscriptionIds }, status: 'held' },
-      [{ $group: { _id: '$subscription_id', n: { $sum: 1 } } }],
+      countBy('$subscription_id'),
     );
     return new Map(rows.map((row) => [row._id, row.n]));
   }
@@ -374,13 +312,20 @@ export class DeliveryStore extends TenantScopedRepository<DeliveryDocument> {
   }
 
   /**
-   * One window's health from the subscription's attempt log (ADR 0417). The match is served by
-   * the `{ tenant_id, subscription_id, created_at: -1 }` index (its prefix): only this
-   * subscription's deliveries are read, and retention bounds them. `created_at` cannot narrow it
-   * further, since a redelivery attempts an old delivery again inside the window.
+   * One window's health from the subscription's attempt log (ADR 0417): one `$facet` gives the
+   * counts and the last failure; a second pass takes the nearest-rank p95, only when some
+   * attempt got a response.
    */
-  health(tenantId: string, subscriptionId: number, since: Date): Promise<HealthWindowRow> {
-    const base = { subscription_id: subscriptionId, 'attempts.attempted_at': { $gte: since } };
-    return healthWindow(since, (pipeline) => this.aggregate(tenantId, base, pipeline));
+  async health(tenantId: string, subscriptionId: number, since: Date): Promise<HealthWindowRow> {
+    const match = healthMatch(subscriptionId, since);
+    const [facets] = await this.aggregate<HealthFacets>(tenantId, match, healthFacets(since));
+    const { responded } = healthCounts(facets);
+    if (responded === 0) return healthWindow(facets, null);
+    const [row] = await this.aggregate<{ duration_ms: number }>(
+      tenantId,
+      match,
+      p95Latency(since, responded),
+    );
+    return healthWindow(facets, row?.duration_ms ?? null);
   }
 }

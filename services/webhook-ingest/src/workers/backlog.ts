@@ -1,8 +1,8 @@
 import type { Logger } from '@inventory/platform';
-import type { InboxStore } from '../store/inbox-store.js';
+import type { WebhookEventRepository } from '../store/webhook-event-repository.js';
 
 export interface BacklogOptions {
-  inbox: Pick<InboxStore, 'waitingCountAcrossTenants'>;
+  inbox: Pick<WebhookEventRepository, 'waitingCountAcrossTenants'>;
   logger: Logger;
   /** Rows waiting for their result at which ingest refuses new pushes (ADR 0729). */
   limit: number;

@@ -1,7 +1,8 @@
 import type { Logger } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
-import type { RecoverJobDocument, RecoverJobStore } from '../store/recover-job-store.js';
-import type { RateCap } from './rate-cap.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
+import type { RecoverJobRepository } from '../store/recover-job-repository.js';
+import type { RecoverJobDocument } from '../store/recover-job.js';
+import type { RateCap } from '../delivery/rate-cap.js';
 
 /** Deliveries sent again per step: one cap request and one write for them. */
 const STEP = 50;
@@ -21,8 +22,8 @@ export class RecoverJobs {
   private readonly sleeping = new Set<() => void>();
 
   constructor(
-    private readonly jobs: RecoverJobStore,
-    private readonly deliveries: Pick<DeliveryStore, 'restartFailed'>,
+    private readonly jobs: RecoverJobRepository,
+    private readonly deliveries: Pick<DeliveryRepository, 'restartFailed'>,
     private readonly rateCap: Pick<RateCap, 'takeMany'>,
     private readonly wake: () => void,
     private readonly logger: Logger,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WorkerLoop, type Logger } from '@inventory/platform';
-import type { DeliveryStore } from '../store/delivery-store.js';
+import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { DeliveryDocument } from '../store/delivery.js';
 
 export interface DeliveryWorkerOptions {
@@ -31,7 +31,7 @@ export class DeliveryWorker {
 
   constructor(
     deliveries: Pick<
-      DeliveryStore,
+      DeliveryRepository,
       'dueIdsAcrossTenants' | 'claimAcrossTenants' | 'releaseLeasesAcrossTenants'
     >,
     /** Starts the attempts of a claimed batch; resolves to them in flight. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GroupCommitQueue, type Outbox, type OutboxEntry } from '@inventory/platform';
-import type { InboxStore, LeasedRow } from '../store/inbox-store.js';
+import type { LeasedRow, WebhookEventRepository } from '../store/webhook-event-repository.js';
 import type { Outcome } from '../store/webhook-event.js';
 
 /** One processed row's result, with the activity entries written with it. */
@@ -25,14 +25,18 @@ class PartlyWritten extends Error {}
  * such a row, its outbox entries are dropped as a whole and re-written for the rows that were
  * finished, so an entry never names a result another worker wrote.
  */
-export function finishQueue(inbox: InboxStore, outbox: Outbox, maxBatch = 128): FinishQueue {
+export function finishQueue(
+  inbox: WebhookEventRepository,
+  outbox: Outbox,
+  maxBatch = 128,
+): FinishQueue {
   return new GroupCommitQueue(async (batch: Finish[]) => {
     const written = await writeBatch(inbox, outbox, batch);
     return batch.map((entry) => written.has(entry.row.id));
   }, maxBatch);
 }
 
-async function writeBatch(inbox: InboxStore, outbox: Outbox, batch: Finish[]) {
+async function writeBatch(inbox: WebhookEventRepository, outbox: Outbox, batch: Finish[]) {
   const token = randomUUID();
   const ids = batch.map((entry) => entry.row.id);
   try {

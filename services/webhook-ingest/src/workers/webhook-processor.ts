@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { WorkerLoop, type Logger } from '@inventory/platform';
-import type { InboxStore } from '../store/inbox-store.js';
+import type { WebhookEventRepository } from '../store/webhook-event-repository.js';
 import type { WebhookEventDocument } from '../store/webhook-event.js';
 import type { ProcessWebhookEvent } from '../use-cases/process-webhook-event.js';
 
 export interface ProcessorOptions {
-  inbox: Pick<InboxStore, 'claimDueAcrossTenants'>;
+  inbox: Pick<WebhookEventRepository, 'claimDueAcrossTenants'>;
   process: Pick<ProcessWebhookEvent, 'execute'>;
   logger: Logger;
   /** How long a claim keeps other workers off a row; a crashed worker's rows return after it. */
