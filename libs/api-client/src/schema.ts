@@ -1963,6 +1963,10 @@ export interface components {
         resuming: boolean;
         /** @description Deliveries held, waiting for the resume */
         held_count: number;
+        /** @description The content filter: only events whose data matches it are sent (ADR 0418); null for every event of its types */
+        filter: {
+          [key: string]: unknown;
+        } | null;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -2014,6 +2018,10 @@ export interface components {
         resuming: boolean;
         /** @description Deliveries held, waiting for the resume */
         held_count: number;
+        /** @description The content filter: only events whose data matches it are sent (ADR 0418); null for every event of its types */
+        filter: {
+          [key: string]: unknown;
+        } | null;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -2027,6 +2035,16 @@ export interface components {
       events?: string[];
       description?: string | null;
       is_active?: boolean;
+      /**
+       * @description Send only events whose data matches: a subset of MongoDB's query language ($eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists, $startsWith, $endsWith, $contains, $not, $and, $or) over the event's data; null for every event
+       * @example {
+       *       "warehouse_id": 3,
+       *       "sku": {
+       *         "$startsWith": "ACME-"
+       *       }
+       *     }
+       */
+      filter?: Record<string, never> | null;
     };
     GetWebhookSubscriptionsByIdResponse: {
       data: {
@@ -2056,6 +2074,10 @@ export interface components {
         resuming: boolean;
         /** @description Deliveries held, waiting for the resume */
         held_count: number;
+        /** @description The content filter: only events whose data matches it are sent (ADR 0418); null for every event of its types */
+        filter: {
+          [key: string]: unknown;
+        } | null;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -2090,6 +2112,10 @@ export interface components {
         resuming: boolean;
         /** @description Deliveries held, waiting for the resume */
         held_count: number;
+        /** @description The content filter: only events whose data matches it are sent (ADR 0418); null for every event of its types */
+        filter: {
+          [key: string]: unknown;
+        } | null;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -2101,6 +2127,16 @@ export interface components {
       events?: string[];
       description?: string | null;
       is_active?: boolean;
+      /**
+       * @description Send only events whose data matches: a subset of MongoDB's query language ($eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists, $startsWith, $endsWith, $contains, $not, $and, $or) over the event's data; null for every event
+       * @example {
+       *       "warehouse_id": 3,
+       *       "sku": {
+       *         "$startsWith": "ACME-"
+       *       }
+       *     }
+       */
+      filter?: Record<string, never> | null;
     };
     PostWebhookSubscriptionsByIdRotateSecretResponse: {
       data: {
@@ -2278,6 +2314,10 @@ export interface components {
         resuming: boolean;
         /** @description Deliveries held, waiting for the resume */
         held_count: number;
+        /** @description The content filter: only events whose data matches it are sent (ADR 0418); null for every event of its types */
+        filter: {
+          [key: string]: unknown;
+        } | null;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -2312,6 +2352,10 @@ export interface components {
         resuming: boolean;
         /** @description Deliveries held, waiting for the resume */
         held_count: number;
+        /** @description The content filter: only events whose data matches it are sent (ADR 0418); null for every event of its types */
+        filter: {
+          [key: string]: unknown;
+        } | null;
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */

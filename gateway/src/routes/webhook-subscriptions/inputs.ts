@@ -27,7 +27,29 @@ export const SUBSCRIPTION_BODY = body({
   events: field.stringArray({ maxItems: MAX_EVENTS_ITEMS, nulls: 'invalid', itemErrors: 'first' }),
   description: field.nullableString(),
   is_active: field.boolean(),
+  filter: contentFilter(),
 });
+
+/**
+ * A content filter (ADR 0418): an object, or null for every event. Only its JSON type is
+ * checked here; the service owns the language and names what is wrong in it.
+ */
+function contentFilter(): InputField<Record<string, unknown> | null | undefined> {
+  const holder = field.object();
+  return {
+    schema: {
+      type: ['object', 'null'],
+      description:
+        "Send only events whose data matches: a subset of MongoDB's query language ($eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists, $startsWith, $endsWith, $contains, $not, $and, $or) over the event's data; null for every event",
+      example: { warehouse_id: 3, sku: { $startsWith: 'ACME-' } },
+    },
+    read: (value, name, errors) => (value === null ? null : holder.read(value, name, errors)),
+  };
+}
+
+/** The filter as the service takes it: JSON text when given (`"null"` removes it). */
+export const filterJsonOf = (filter: Record<string, unknown> | null | undefined) =>
+  filter === undefined ? undefined : JSON.stringify(filter);
 
 /** A recover: the failed deliveries created since this time are sent again (ADR 0415). */
 export const RECOVER_BODY = body({ since: field.date() });

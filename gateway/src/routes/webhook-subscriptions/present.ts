@@ -21,6 +21,8 @@ export function presentSubscription(subscription: Subscription) {
     pause_expires_at: isoOrNull(subscription.pause_expires_at),
     resuming: subscription.resuming,
     held_count: subscription.held_count,
+    // Only events whose data matches are sent (ADR 0418); null: every event of its types.
+    filter: subscription.filter_json ? (JSON.parse(subscription.filter_json) as object) : null,
     created_at: isoOrNull(subscription.created_at),
     updated_at: isoOrNull(subscription.updated_at),
   };

@@ -35,6 +35,12 @@ export const SUBSCRIPTION_ROW = row({
     description: 'true from a resume until every held delivery has been sent, in event order',
   },
   held_count: { type: 'integer', description: 'Deliveries held, waiting for the resume' },
+  filter: {
+    type: ['object', 'null'],
+    additionalProperties: true,
+    description:
+      'The content filter: only events whose data matches it are sent (ADR 0418); null for every event of its types',
+  },
   created_at: 'date-time?',
   updated_at: 'date-time?',
 });

@@ -3,7 +3,7 @@ import { flatEnvelope, pageMeta } from '../../http/pagination.js';
 import { violationsOf } from '../../http/route-input.js';
 import { declareRoutes, handle } from '../../http/routes.js';
 import { assertMayReceive, subscriptionOwner } from './event-scopes.js';
-import { PAGING, SUBSCRIPTION, SUBSCRIPTION_BODY } from './inputs.js';
+import { filterJsonOf, PAGING, SUBSCRIPTION, SUBSCRIPTION_BODY } from './inputs.js';
 import { presentSubscription } from './present.js';
 import { BY_ID, MANAGE, PREFIX, rawQueryOf, type SubscriptionRouteKit } from './route-kit.js';
 import { subscriptionSchemas } from './schemas.js';
@@ -58,6 +58,7 @@ export function subscriptionRoutes(app: FastifyInstance, kit: SubscriptionRouteK
         input_violations: violationsOf(errors),
         owner: subscriptionOwner(request),
         is_active: body.is_active,
+        filter_json: filterJsonOf(body.filter),
       });
       return reply.send({ data: { ...presentSubscription(subscription!), secret } });
     },
@@ -106,6 +107,7 @@ export function subscriptionRoutes(app: FastifyInstance, kit: SubscriptionRouteK
         is_active: body.is_active,
         input_violations: violationsOf(input.errors),
         owner: subscriptionOwner(request),
+        filter_json: filterJsonOf(body.filter),
       });
       return { data: presentSubscription(subscription!) };
     },

@@ -195,3 +195,19 @@ export function compileContentFilter(filter: ContentFilter): (data: unknown) => 
   const query = new Query(toQuery(filter) as Record<string, unknown>);
   return (data) => isPlainObject(data) && query.test(data);
 }
+
+/** Compiled filters by their JSON text: a subscription's filter is compiled once, not per event. */
+const compiled = new Map<string, (data: unknown) => boolean>();
+const MAX_COMPILED = 10_000;
+
+/** Whether a stored filter (JSON text, already checked; null: none) lets `data` through. */
+export function passesContentFilter(filterJson: string | null | undefined, data: unknown): boolean {
+  if (!filterJson) return true;
+  let test = compiled.get(filterJson);
+  if (!test) {
+    test = compileContentFilter(JSON.parse(filterJson) as ContentFilter);
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+    compiled.set(filterJson, test);
+  }
+  return test(data);
+}

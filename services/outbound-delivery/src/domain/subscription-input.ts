@@ -1,4 +1,5 @@
 import { isWebhookEventName } from '@inventory/events';
+import { readContentFilter } from './content-filter.js';
 import type { FieldViolation } from '@inventory/platform';
 import { controlCharactersMessage, hasControlCharacters } from '@inventory/rules';
 import {
@@ -60,6 +61,29 @@ export async function checkReceiverUrl(
   }
   const refused = await checkResolvedHost(shape.url, policy, resolve);
   if (refused) violations.push({ field: 'url', description: refused });
+}
+
+/**
+ * `filter`, as JSON text (ADR 0418): answers the checked filter's JSON, or null for none (`"null"`,
+ * `{}`); undefined when it is refused, with one violation on `filter` naming the bad part.
+ */
+export function checkFilter(
+  violations: FieldViolation[],
+  filterJson: string,
+): string | null | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(filterJson);
+  } catch {
+    violations.push({ field: 'filter', description: 'The filter must be JSON.' });
+    return undefined;
+  }
+  const read = readContentFilter(value);
+  if ('problem' in read) {
+    violations.push({ field: 'filter', description: read.problem });
+    return undefined;
+  }
+  return read.filter === null ? null : JSON.stringify(read.filter);
 }
 
 /** Gateway type errors first, then the service's own, so one 422 names every bad field. */

@@ -31,6 +31,7 @@ export function toSubscription(
     updated_at: doc.updated_at,
     deactivated_reason: doc.deactivated_reason ?? undefined,
     consecutive_failures: doc.consecutive_failures,
+    filter_json: doc.filter_json ?? undefined,
   };
 }
 

@@ -51,6 +51,7 @@ export function outboundDeliveryService(
         inputViolations: request.input_violations,
         owner: ownerOf(request.owner),
         isActive: request.is_active,
+        filterJson: request.filter_json,
       });
       return { subscription: await view.one(context.tenant(), subscription), secret };
     },
@@ -77,6 +78,7 @@ export function outboundDeliveryService(
         isActive: request.is_active,
         inputViolations: request.input_violations,
         owner: ownerOf(request.owner),
+        filterJson: request.filter_json,
       });
       return { subscription: await view.one(context.tenant(), subscription) };
     },

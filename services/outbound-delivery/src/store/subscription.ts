@@ -26,6 +26,11 @@ export interface SubscriptionDocument {
   resuming?: boolean;
   /** Who it acts for (ADR 0409); null for subscriptions made before owners were recorded. */
   owner?: SubscriptionOwner | null;
+  /**
+   * The content filter, checked, as JSON text (ADR 0418): its operators start with `$`, which a
+   * stored field name may not. null or absent: every event of its types.
+   */
+  filter_json?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -42,6 +47,7 @@ const schema = new Schema<SubscriptionDocument>(
     consecutive_failures: { type: Number, required: true },
     secrets: { type: Schema.Types.Mixed, required: true },
     owner: { type: Schema.Types.Mixed, default: null },
+    filter_json: { type: String, default: null },
     paused_at: { type: Date, default: null },
     resuming: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
@@ -58,7 +64,7 @@ schema.index({ paused_at: 1 }, { partialFilterExpression: { paused_at: { $type: 
 export type NewSubscription = Pick<
   SubscriptionDocument,
   'tenant_id' | 'url' | 'events' | 'description' | 'secrets' | 'owner'
-> & { is_active?: boolean };
+> & { is_active?: boolean; filter_json?: string | null };
 
 /** The `subscriptions` collection's model on a connection (kept private by its repository). */
 export function subscriptionModel(connection: Connection): Model<SubscriptionDocument> {

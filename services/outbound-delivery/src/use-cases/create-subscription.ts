@@ -4,6 +4,7 @@ import type { SubscriptionOwner } from '../domain/subscription-owner.js';
 import {
   checkDescription,
   checkEvents,
+  checkFilter,
   checkReceiverUrl,
   mergeViolations,
 } from '../domain/subscription-input.js';
@@ -21,6 +22,8 @@ export interface CreateSubscriptionInput {
   isActive?: boolean;
   /** The caller, who becomes the subscription's owner (ADR 0409). */
   owner?: Omit<SubscriptionOwner, 'as_of'>;
+  /** The content filter as JSON text (ADR 0418); absent or "null": none. */
+  filterJson?: string;
 }
 
 /** Validates everything (the URL's addresses included), stores the secret encrypted, returns it once. */
@@ -40,6 +43,10 @@ export class CreateSubscription {
       await checkReceiverUrl(own, input.url, this.receivers.policy, this.receivers.resolve);
     const events = typed.has('events') ? [] : checkEvents(own, input.events ?? []);
     checkDescription(own, input.description);
+    const filterJson =
+      input.filterJson === undefined || typed.has('filter')
+        ? null
+        : checkFilter(own, input.filterJson);
     const violations = mergeViolations(input.inputViolations ?? [], own);
     if (violations.length > 0) throw validationFailed(violations);
 
@@ -51,6 +58,7 @@ export class CreateSubscription {
       description: input.description ?? null,
       owner: input.owner ? { ...input.owner, as_of: new Date() } : null,
       is_active: input.isActive ?? true,
+      filter_json: filterJson ?? null,
       secrets: [
         { encrypted: this.secretBox.encrypt(secret), created_at: new Date(), expires_at: null },
       ],

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RESOURCE_SEQUENCE_FIELD } from '@inventory/events';
 import type { Logger } from '@inventory/platform';
+import { passesContentFilter } from '../domain/content-filter.js';
 import { deliveryIdOf } from '../domain/delivery-id.js';
 import { serialiseEnvelope } from '../domain/delivery-envelope.js';
 import type { WebhookEvent } from '../domain/webhook-event.js';
@@ -124,12 +125,14 @@ export class FanOutEvent {
     const now = new Date();
     for (const event of catalog) {
       const { name } = event;
+      const parsed = event.data;
+      // A subscription's content filter picks its events before anything is stored or counted
+      // toward the cap (ADR 0418).
       const targets = this.permitted(
         event,
         subscribers.get(`${event.tenantId}\u0000${name}`) ?? [],
-      );
+      ).filter((subscription) => passesContentFilter(subscription.filter_json, parsed));
       if (targets.length === 0) continue;
-      const parsed = event.data;
       // Its place in its stream orders the events of each resource (ADR 0414).
       const data =
         parsed && event.streamSequence !== undefined

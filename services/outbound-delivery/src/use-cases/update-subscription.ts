@@ -2,6 +2,7 @@ import { notFound, validationFailed, type FieldViolation } from '@inventory/plat
 import {
   checkDescription,
   checkEvents,
+  checkFilter,
   checkReceiverUrl,
   mergeViolations,
 } from '../domain/subscription-input.js';
@@ -22,6 +23,8 @@ export interface UpdateSubscriptionInput {
   inputViolations?: readonly FieldViolation[];
   /** The caller: the subscription's owner from now on when url or events change (ADR 0409). */
   owner?: Omit<SubscriptionOwner, 'as_of'>;
+  /** A new content filter as JSON text ("null" removes it, ADR 0418); absent: unchanged. */
+  filterJson?: string;
 }
 
 /**
@@ -46,6 +49,10 @@ export class UpdateSubscription {
         ? undefined
         : checkEvents(own, input.events);
     if (typeof input.description === 'string') checkDescription(own, input.description);
+    const filterJson =
+      input.filterJson === undefined || typed.has('filter')
+        ? undefined
+        : checkFilter(own, input.filterJson);
     const violations = mergeViolations(input.inputViolations ?? [], own);
     if (violations.length > 0) throw validationFailed(violations);
 
@@ -53,6 +60,7 @@ export class UpdateSubscription {
     if (input.url !== undefined) changes.url = input.url;
     if (events !== undefined) changes.events = events;
     if (input.description !== undefined) changes.description = input.description;
+    if (filterJson !== undefined) changes.filter_json = filterJson;
     // Whoever aims a subscription vouches for what it sends, with their own grants.
     if (input.owner && (changes.url !== undefined || changes.events !== undefined))
       changes.owner = { ...input.owner, as_of: new Date() };

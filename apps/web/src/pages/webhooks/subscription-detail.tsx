@@ -203,6 +203,14 @@ function Health(props: { subscription: SubscriptionAnswer['data']; refreshKey: n
             'no'
           )}
         </dd>
+        <dt>Content filter</dt>
+        <dd data-testid="subscription-filter">
+          {subscription.filter ? (
+            <code>{JSON.stringify(subscription.filter)}</code>
+          ) : (
+            'none: every event of its types'
+          )}
+        </dd>
         <dt>Failures in a row</dt>
         <dd class={subscription.consecutive_failures > 0 ? 'bad' : undefined}>
           {subscription.consecutive_failures}

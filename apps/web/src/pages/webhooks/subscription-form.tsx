@@ -19,16 +19,29 @@ export function SubscriptionForm(props: {
   const [url, setUrl] = useState(editing?.url ?? '');
   const [events, setEvents] = useState<string[]>(editing?.events ?? []);
   const [description, setDescription] = useState(editing?.description ?? '');
+  const [filter, setFilter] = useState(
+    editing?.filter ? JSON.stringify(editing.filter, null, 2) : '',
+  );
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const errors = error?.fieldErrors;
+  // Text that is not JSON never leaves the page: it is named here, as the API would name it.
+  const [filterNotJson, setFilterNotJson] = useState(false);
+  const filterValue = parseFilter(filter);
+  const errors = filterNotJson ? { filter: ['The filter must be JSON.'] } : error?.fieldErrors;
   const retryKey = useRetryKey<Record<string, unknown>>();
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    setFilterNotJson(filterValue === INVALID);
+    if (filterValue === INVALID) return;
     setBusy(true);
     setError(null);
-    const body = { url, events, description: description === '' ? null : description };
+    const body = {
+      url,
+      events,
+      description: description === '' ? null : description,
+      filter: filterValue,
+    };
     try {
       const answer = editing
         ? await api<SubscriptionAnswer>('PATCH', `/api/webhook-subscriptions/${editing.id}`, body)
@@ -102,7 +115,28 @@ export function SubscriptionForm(props: {
         onInput={setDescription}
         errors={errors}
       />
-      {error && <FormError error={error} fields={['url', 'events', 'description']} />}
+      <TextField
+        label="Content filter (optional)"
+        name="filter"
+        value={filter}
+        onInput={setFilter}
+        errors={errors}
+        multiline
+        hint={
+          <>
+            Send only events whose data matches, as JSON, for example{' '}
+            <code>{'{"warehouse_id": 3, "sku": {"$startsWith": "ACME-"}}'}</code>. Operators:{' '}
+            <code>
+              $eq $ne $gt $gte $lt $lte $in $nin $exists $startsWith $endsWith $contains $not $and
+              $or
+            </code>
+            . Empty: every event.
+          </>
+        }
+      />
+      {error && !filterNotJson && (
+        <FormError error={error} fields={['url', 'events', 'description', 'filter']} />
+      )}
       <div class="row">
         <button type="submit" class="primary" disabled={busy}>
           {editing ? 'Save changes' : 'Create subscription'}
@@ -113,6 +147,18 @@ export function SubscriptionForm(props: {
       </div>
     </form>
   );
+}
+
+const INVALID = Symbol('invalid JSON');
+
+/** The filter as the API takes it: null when empty, the parsed JSON, or INVALID. */
+function parseFilter(text: string): unknown {
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return INVALID;
+  }
 }
 
 /** A signing secret, shown once (on create and on rotation). */

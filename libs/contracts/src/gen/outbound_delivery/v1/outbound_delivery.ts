@@ -48,6 +48,8 @@ export interface Subscription {
   resuming: boolean;
   /** Deliveries waiting in status "held". */
   held_count: number;
+  /** The content filter as JSON text (ADR 0418); absent: every event of its types is sent. */
+  filter_json?: string | undefined;
 }
 
 /**
@@ -70,6 +72,8 @@ export interface CreateSubscriptionRequest {
   owner?: SubscriptionOwner | undefined;
   /** false creates it paused (no deliveries until it is set true); absent or true: active. */
   is_active?: boolean | undefined;
+  /** The content filter as the caller sent it, JSON text (ADR 0418); absent or "null": none. */
+  filter_json?: string | undefined;
 }
 
 export interface CreateSubscriptionResponse {
@@ -112,6 +116,8 @@ export interface UpdateSubscriptionRequest {
   input_violations: FieldViolation[];
   /** The caller; becomes the subscription's owner when url or events change. */
   owner?: SubscriptionOwner | undefined;
+  /** Present: the new content filter as JSON text ("null" removes it); absent: unchanged. */
+  filter_json?: string | undefined;
 }
 
 export interface DeleteSubscriptionRequest {
@@ -281,6 +287,7 @@ function createBaseSubscription(): Subscription {
     pause_expires_at: undefined,
     resuming: false,
     held_count: 0,
+    filter_json: undefined,
   };
 }
 
@@ -324,6 +331,9 @@ export const Subscription: MessageFns<Subscription> = {
     }
     if (message.held_count !== 0) {
       writer.uint32(104).int64(message.held_count);
+    }
+    if (message.filter_json !== undefined) {
+      writer.uint32(114).string(message.filter_json);
     }
     return writer;
   },
@@ -445,6 +455,14 @@ export const Subscription: MessageFns<Subscription> = {
             message.held_count = longToNumber(reader.int64());
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.filter_json = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -506,6 +524,11 @@ export const Subscription: MessageFns<Subscription> = {
         : isSet(object.held_count)
           ? globalThis.Number(object.held_count)
           : 0,
+      filter_json: isSet(object.filterJson)
+        ? globalThis.String(object.filterJson)
+        : isSet(object.filter_json)
+          ? globalThis.String(object.filter_json)
+          : undefined,
     };
   },
 
@@ -550,6 +573,9 @@ export const Subscription: MessageFns<Subscription> = {
     if (message.held_count !== 0) {
       obj.heldCount = Math.round(message.held_count);
     }
+    if (message.filter_json !== undefined) {
+      obj.filterJson = message.filter_json;
+    }
     return obj;
   },
 
@@ -571,6 +597,7 @@ export const Subscription: MessageFns<Subscription> = {
     message.pause_expires_at = object.pause_expires_at ?? undefined;
     message.resuming = object.resuming ?? false;
     message.held_count = object.held_count ?? 0;
+    message.filter_json = object.filter_json ?? undefined;
     return message;
   },
 };
@@ -694,6 +721,7 @@ function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
     input_violations: [],
     owner: undefined,
     is_active: undefined,
+    filter_json: undefined,
   };
 }
 
@@ -719,6 +747,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     }
     if (message.is_active !== undefined) {
       writer.uint32(48).bool(message.is_active);
+    }
+    if (message.filter_json !== undefined) {
+      writer.uint32(58).string(message.filter_json);
     }
     return writer;
   },
@@ -784,6 +815,14 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
             message.is_active = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.filter_json = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -814,6 +853,11 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
         : isSet(object.is_active)
           ? globalThis.Boolean(object.is_active)
           : undefined,
+      filter_json: isSet(object.filterJson)
+        ? globalThis.String(object.filterJson)
+        : isSet(object.filter_json)
+          ? globalThis.String(object.filter_json)
+          : undefined,
     };
   },
 
@@ -837,6 +881,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     if (message.is_active !== undefined) {
       obj.isActive = message.is_active;
     }
+    if (message.filter_json !== undefined) {
+      obj.filterJson = message.filter_json;
+    }
     return obj;
   },
 
@@ -859,6 +906,7 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
         ? SubscriptionOwner.fromPartial(object.owner)
         : undefined;
     message.is_active = object.is_active ?? undefined;
+    message.filter_json = object.filter_json ?? undefined;
     return message;
   },
 };
@@ -1394,6 +1442,7 @@ function createBaseUpdateSubscriptionRequest(): UpdateSubscriptionRequest {
     is_active: undefined,
     input_violations: [],
     owner: undefined,
+    filter_json: undefined,
   };
 }
 
@@ -1428,6 +1477,9 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
     }
     if (message.owner !== undefined) {
       SubscriptionOwner.encode(message.owner, writer.uint32(74).fork()).join();
+    }
+    if (message.filter_json !== undefined) {
+      writer.uint32(82).string(message.filter_json);
     }
     return writer;
   },
@@ -1517,6 +1569,14 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
             message.owner = SubscriptionOwner.decode(reader, reader.uint32());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.filter_json = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1558,6 +1618,11 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
           ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
           : [],
       owner: isSet(object.owner) ? SubscriptionOwner.fromJSON(object.owner) : undefined,
+      filter_json: isSet(object.filterJson)
+        ? globalThis.String(object.filterJson)
+        : isSet(object.filter_json)
+          ? globalThis.String(object.filter_json)
+          : undefined,
     };
   },
 
@@ -1590,6 +1655,9 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
     if (message.owner !== undefined) {
       obj.owner = SubscriptionOwner.toJSON(message.owner);
     }
+    if (message.filter_json !== undefined) {
+      obj.filterJson = message.filter_json;
+    }
     return obj;
   },
 
@@ -1615,6 +1683,7 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
       object.owner !== undefined && object.owner !== null
         ? SubscriptionOwner.fromPartial(object.owner)
         : undefined;
+    message.filter_json = object.filter_json ?? undefined;
     return message;
   },
 };

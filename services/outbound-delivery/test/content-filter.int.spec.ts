@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  deliveriesOf,
+  failureOf,
+  startHarness,
+  subscribe,
+  waitFor,
+  type Harness,
+} from './harness.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+const TENANT = 'tenant-filters';
+const ADJUSTED = 'inventory.adjusted';
+
+/** Content filters (ADR 0418): a subscription receives only the events whose data matches. */
+describe('content filters on a subscription', () => {
+  let h: Harness;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    h = await startHarness();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await h?.stop();
+  });
+
+  const filtered = async (path: string, filter: unknown) => {
+    const created = await as(TENANT, () =>
+      h.client.call.createSubscription({
+        url: `${receiver.url}/${path}`,
+        events: [ADJUSTED],
+        input_violations: [],
+        filter_json: JSON.stringify(filter),
+      }),
+    );
+    return created.subscription!;
+  };
+  const received = (path: string) =>
+    receiver.requests
+      .filter((request) => request.path === `/${path}`)
+      .map((request) => (JSON.parse(request.body) as { data: { n: number } }).data.n)
+      .sort((a, b) => a - b);
+
+  it("sends only matching events, before the cap counts them, for the issue's three examples", async () => {
+    const warehouse = await filtered('warehouse-3', { warehouse_id: 3 });
+    const acme = await filtered('acme', { sku: { $startsWith: 'ACME-' } });
+    const low = await filtered('low', { new_quantity: { $lt: 10 } });
+    expect(JSON.parse(low.filter_json!)).toEqual({ new_quantity: { $lt: 10 } });
+    // Every event reaches an unfiltered subscription: the sentinel that all were handled.
+    const { id: all } = await subscribe(h, TENANT, `${receiver.url}/all`, [ADJUSTED]);
+    const events = [
+      { n: 1, warehouse_id: 3, sku: 'ACME-1', new_quantity: 50 },
+      { n: 2, warehouse_id: 4, sku: 'acme-2', new_quantity: 5 },
+      { n: 3, warehouse_id: 3, sku: 'OTHER', new_quantity: 9 },
+      { n: 4, warehouse_id: '3', sku: 'ACME-4', new_quantity: '1' },
+    ];
+    for (const data of events) await h.publish(TENANT, ADJUSTED, data);
+    await waitFor(() => received('all').length === 4 || undefined, 'every event to /all');
+    await waitFor(
+      () =>
+        received('warehouse-3').length + received('acme').length + received('low').length === 6 ||
+        undefined,
+      'the filtered deliveries',
+    );
+    expect(received('warehouse-3')).toEqual([1, 3]);
+    expect(received('acme')).toEqual([1, 4]);
+    expect(received('low')).toEqual([2, 3]);
+    // Nothing is stored for an event a filter left out.
+    expect((await deliveriesOf(h, TENANT, warehouse.id)).total).toBe(2);
+    expect((await deliveriesOf(h, TENANT, all)).total).toBe(4);
+    expect((await deliveriesOf(h, TENANT, acme.id)).total).toBe(2);
+  });
+
+  it('changes and removes a filter on update, and keeps it when the update does not name it', async () => {
+    const subscription = await filtered('changing', { warehouse_id: 1 });
+    const update = (request: Record<string, unknown>) =>
+      as(TENANT, () =>
+        h.client.call.updateSubscription({
+          id: subscription.id,
+          events: [],
+          has_events: false,
+          clear_description: false,
+          input_violations: [],
+          ...request,
+        }),
+      );
+    const renamed = await update({ description: 'still filtered' });
+    expect(JSON.parse(renamed.subscription!.filter_json!)).toEqual({ warehouse_id: 1 });
+    const changed = await update({
+      filter_json: JSON.stringify({ warehouse_id: { $in: [2, 3] } }),
+    });
+    expect(JSON.parse(changed.subscription!.filter_json!)).toEqual({
+      warehouse_id: { $in: [2, 3] },
+    });
+    const removed = await update({ filter_json: 'null' });
+    expect(removed.subscription!.filter_json).toBeUndefined();
+    const emptied = await update({ filter_json: '{}' });
+    expect(emptied.subscription!.filter_json).toBeUndefined();
+  });
+
+  it('refuses a bad filter with a violation on `filter` naming the bad part, and stores nothing', async () => {
+    const before = (
+      await as(TENANT, () => h.client.call.listSubscriptions({ page: 1, per_page: 100 }))
+    ).total;
+    for (const [filter, message] of [
+      [{ sku: { $regex: '^A' } }, '$regex at filter.sku is not supported'],
+      [{ $where: 'true' }, '$where is not supported at the filter'],
+      [{ 'a.__proto__.b': 1 }, 'is not a field path'],
+      [[1], 'The filter must be a JSON object'],
+    ] as const) {
+      const failure = await failureOf(
+        as(TENANT, () =>
+          h.client.call.createSubscription({
+            url: `${receiver.url}/refused`,
+            events: [ADJUSTED],
+            input_violations: [],
+            filter_json: JSON.stringify(filter),
+          }),
+        ),
+      );
+      expect(failure.fieldViolations).toHaveLength(1);
+      expect(failure.fieldViolations[0]!.field).toBe('filter');
+      expect(failure.fieldViolations[0]!.description).toContain(message);
+    }
+    const notJson = await failureOf(
+      as(TENANT, () =>
+        h.client.call.createSubscription({
+          url: `${receiver.url}/refused`,
+          events: [ADJUSTED],
+          input_violations: [],
+          filter_json: '{"a":',
+        }),
+      ),
+    );
+    expect(notJson.fieldViolations).toEqual([
+      { field: 'filter', description: 'The filter must be JSON.' },
+    ]);
+    expect(
+      (await as(TENANT, () => h.client.call.listSubscriptions({ page: 1, per_page: 100 }))).total,
+    ).toBe(before);
+  });
+});
