@@ -33,12 +33,10 @@ import { InstanceStore } from './store/instance-store.js';
 import { SalesChannelStore } from './store/sales-channel-store.js';
 import { InstanceHistoryStore } from './store/instance-history-store.js';
 import { StopJobStore } from './store/stop-job-store.js';
-import { TrackingStore } from './store/tracking-store.js';
+import { TrackingRepository } from './store/tracking-repository.js';
 import { CheckpointStore } from './store/checkpoint-store.js';
 import { AppliedUpdateStore } from './store/applied-update-store.js';
 import { ShipmentStore } from './store/shipment-store.js';
-import { TrackingQueue } from './store/tracking-queue.js';
-import { TrackingRows } from './store/tracking-rows.js';
 import { ApplyTrackingUpdate } from './use-cases/apply-tracking-update.js';
 import { BackfillInstance } from './use-cases/backfill-instance.js';
 import { IntakeShipment } from './use-cases/intake-shipment.js';
@@ -103,10 +101,8 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const { outbox, logger } = runtime;
       const secrets = new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY);
       const instances = new InstanceStore(runtime.mongo);
-      const trackings = new TrackingStore(runtime.mongo);
+      const trackings = new TrackingRepository(runtime.mongo);
       await dropRetiredIndexes(logger, trackings);
-      const rows = new TrackingRows(runtime.mongo);
-      const queue = new TrackingQueue(runtime.mongo);
       const shipments = new ShipmentStore(runtime.mongo);
       const stopJobs = new StopJobStore(runtime.mongo);
       const history = new InstanceHistoryStore(runtime.mongo);
@@ -166,7 +162,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             verifyWebhookSignature,
             applyTrackingUpdate: new ApplyTrackingUpdate({
               instances,
-              rows,
+              trackings,
               checkpoints,
               appliedUpdates,
               outbox,
@@ -174,13 +170,13 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             verifyWebhookSignatures: new VerifyWebhookSignatures(verifyWebhookSignature),
             applyTrackingUpdates: new ApplyTrackingUpdates({
               instances,
-              rows,
+              trackings,
               checkpoints,
               appliedUpdates,
               outbox,
             }),
-            listTrackings: new ListTrackings({ instances, rows, history, stalledAfterMs }),
-            getTracking: new GetTracking({ instances, rows, history, checkpoints }),
+            listTrackings: new ListTrackings({ instances, trackings, history, stalledAfterMs }),
+            getTracking: new GetTracking({ instances, trackings, history, checkpoints }),
           },
           logger,
         ),
@@ -219,7 +215,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         event: salesChannelDisconnected,
         handle: channelEvents.disconnected,
       });
-      const intake = new IntakeShipment(instances, shipments, rows);
+      const intake = new IntakeShipment(instances, shipments, trackings);
       await runtime.consume({
         stream: SHIPMENTS_STREAM.name,
         durable: 'parcel-tracking-shipment-assigned',
@@ -238,7 +234,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         event: shipmentTrackingRemoved,
         handle: async (event) => void (await intake.execute({ kind: 'removed', event })),
       });
-      const backfill = new BackfillInstance({ instances, shipments, rows, outbox });
+      const backfill = new BackfillInstance({ instances, shipments, trackings, outbox });
       await runtime.consume({
         stream: PARCEL_STREAM.name,
         durable: 'parcel-tracking-backfill',
@@ -255,7 +251,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const workers = {
         register: new RegisterPending({
           instances,
-          queue,
+          trackings,
           provider,
           secrets,
           outbox,
@@ -264,8 +260,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         }),
         poll: new PollTrackings({
           instances,
-          queue,
-          rows,
+          trackings,
           checkpoints,
           provider,
           secrets,
@@ -275,7 +270,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         }),
         stop: new StopTrackings({
           instances,
-          queue,
+          trackings,
           provider,
           secrets,
           logger,

@@ -13,9 +13,7 @@ import { InstanceStore, type NewInstance } from '../src/store/instance-store.js'
 import { SalesChannelStore } from '../src/store/sales-channel-store.js';
 import { ShipmentStore } from '../src/store/shipment-store.js';
 import { StopJobStore } from '../src/store/stop-job-store.js';
-import { TrackingQueue } from '../src/store/tracking-queue.js';
-import { TrackingRows } from '../src/store/tracking-rows.js';
-import { TrackingStore } from '../src/store/tracking-store.js';
+import { TrackingRepository } from '../src/store/tracking-repository.js';
 
 /** Tenant A owns every row; tenant B names A's ids and keys and must neither see nor change them. */
 const A = 'tenant-a';
@@ -64,10 +62,8 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect((await instances.listAcrossTenants()).map((row) => row.id)).toEqual([a.id, b.id]);
   });
 
-  it('TrackingStore, TrackingRows and TrackingQueue: another tenant cannot read, stop, update, claim or release a row', async () => {
-    const trackings = new TrackingStore(connection);
-    const rows = new TrackingRows(connection);
-    const queue = new TrackingQueue(connection);
+  it('TrackingRepository: another tenant cannot read, stop, update, claim or release a row', async () => {
+    const trackings = new TrackingRepository(connection);
     const row = await trackings.insert({
       tenant_id: A,
       integration_instance_id: 1,
@@ -82,17 +78,17 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect((await trackings.statusCounts(B, 1)).in_transit).toBe(0);
     expect(await trackings.stopActive(B, 1, now)).toEqual([]);
     await trackings.markProviderStopped(B, 1, ['ISO0000001'], now);
-    expect(await rows.byId(B, row.id)).toBeNull();
-    expect(await rows.forNumber(B, 1, 'ISO0000001')).toBeNull();
-    expect(await rows.applyIfUnchanged(B, row.id, 0, { delivery_status: 'delivered' }, now)).toBe(
-      false,
-    );
-    await rows.stop(B, [row.id], now);
-    expect((await rows.list(B, [1], listAll)).total).toBe(0);
+    expect(await trackings.byId(B, row.id)).toBeNull();
+    expect(await trackings.forNumber(B, 1, 'ISO0000001')).toBeNull();
+    expect(
+      await trackings.applyIfUnchanged(B, row.id, 0, { delivery_status: 'delivered' }, now),
+    ).toBe(false);
+    await trackings.stop(B, [row.id], now);
+    expect((await trackings.list(B, [1], listAll)).total).toBe(0);
     const claim = { instanceId: 1, owner: 'w', now, leaseMs: 60_000, limit: 10 };
     const staleBefore = new Date(now.getTime() + 1);
-    expect(await queue.claim('poll', { ...claim, tenantId: B, staleBefore })).toEqual([]);
-    expect(await queue.release(B, 'w', [row], { last_polled_at: now }, now)).toBe(0);
+    expect(await trackings.claim('poll', { ...claim, tenantId: B, staleBefore })).toEqual([]);
+    expect(await trackings.release(B, 'w', [row], { last_polled_at: now }, now)).toBe(0);
 
     const [mine] = await trackings.find(A, 1);
     expect(mine).toMatchObject({
@@ -103,8 +99,8 @@ describe('tenant isolation of every parcel-tracking repository', () => {
       lease_owner: null,
       revision: 0,
     });
-    expect((await rows.list(A, [1], listAll)).total).toBe(1);
-    expect(await queue.claim('poll', { ...claim, tenantId: A, staleBefore })).toHaveLength(1);
+    expect((await trackings.list(A, [1], listAll)).total).toBe(1);
+    expect(await trackings.claim('poll', { ...claim, tenantId: A, staleBefore })).toHaveLength(1);
   });
 
   it('ShipmentStore: the same trackable key is a separate shipment per tenant', async () => {

@@ -15,7 +15,7 @@ import {
 import { presentStatus } from '../domain/delivery-status.js';
 import type { ProviderUpdate } from '../domain/tracking-update.js';
 import type { CheckpointDocument } from '../store/checkpoint-store.js';
-import type { TrackingListQuery } from '../store/tracking-rows.js';
+import type { TrackingListQuery } from '../store/tracking-queries.js';
 import type { TrackingDocument } from '../store/tracking.js';
 
 const OUTCOMES: Record<string, TrackingUpdateOutcome> = {

@@ -11,7 +11,7 @@ import { instanceDisconnected } from '../events/parcel-events.js';
 import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import { StopJobStore } from '../store/stop-job-store.js';
-import type { TrackingStore } from '../store/tracking-store.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { WebhookKeys } from './webhook-keys.js';
 
 /**
@@ -25,7 +25,7 @@ export class DeleteInstance {
   constructor(
     private readonly deps: {
       instances: InstanceStore;
-      trackings: TrackingStore;
+      trackings: TrackingRepository;
       stopJobs: StopJobStore;
       registry: WebhookRegistry;
       outbox: Outbox;

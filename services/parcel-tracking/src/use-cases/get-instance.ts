@@ -7,7 +7,7 @@ import type { ProviderQuota } from '../provider/client.js';
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
 import type { QuotaReader } from '../provider/quota-reader.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
-import type { TrackingStore } from '../store/tracking-store.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
 
 export interface InstanceDashboard {
@@ -32,7 +32,7 @@ export class GetInstance {
   constructor(
     private readonly deps: {
       instances: InstanceStore;
-      trackings: TrackingStore;
+      trackings: TrackingRepository;
       /** The live quota, cached briefly per key and shared by concurrent readers. */
       quotas: QuotaReader;
       secrets: SecretBox;

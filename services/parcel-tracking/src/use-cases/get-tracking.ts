@@ -2,7 +2,7 @@ import { notFound } from '@inventory/platform';
 import type { CheckpointDocument, CheckpointStore } from '../store/checkpoint-store.js';
 import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
-import type { TrackingRows } from '../store/tracking-rows.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingDocument } from '../store/tracking.js';
 
 /**
@@ -14,7 +14,7 @@ export class GetTracking {
   constructor(
     private readonly deps: {
       instances: InstanceStore;
-      rows: TrackingRows;
+      trackings: TrackingRepository;
       history: InstanceHistoryStore;
       checkpoints: CheckpointStore;
     },
@@ -30,7 +30,7 @@ export class GetTracking {
       this.deps.history.instanceIds(tenantId),
     ]);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
-    const row = await this.deps.rows.ofInstances(tenantId, [instanceId, ...earlier], id);
+    const row = await this.deps.trackings.ofInstances(tenantId, [instanceId, ...earlier], id);
     if (!row) throw notFound('Tracking not found.');
     return { row, checkpoints: await this.deps.checkpoints.timeline(tenantId, row.id) };
   }

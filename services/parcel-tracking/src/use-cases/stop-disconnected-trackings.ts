@@ -4,7 +4,7 @@ import { groupByKey } from '../domain/key-ring.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/client.js';
 import type { StopJobStore } from '../store/stop-job-store.js';
-import type { TrackingStore } from '../store/tracking-store.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 
 /** Not registered / already stopped: the provider is not tracking it, which is what we want. */
 const ALREADY_STOPPED = new Set([-18019902, -18019906]);
@@ -20,7 +20,7 @@ export class StopDisconnectedTrackings {
   constructor(
     private readonly deps: {
       stopJobs: StopJobStore;
-      trackings: TrackingStore;
+      trackings: TrackingRepository;
       provider: ProviderClient;
       secrets: SecretBox;
       logger: Logger;
