@@ -35,7 +35,7 @@ import { InstanceHistoryStore } from './store/instance-history-store.js';
 import { StopJobStore } from './store/stop-job-store.js';
 import { TrackingRepository } from './store/tracking-repository.js';
 import { CheckpointStore } from './store/checkpoint-store.js';
-import { AppliedUpdateStore } from './store/applied-update-store.js';
+import { AppliedUpdateRepository } from './store/applied-update-repository.js';
 import { ShipmentStore } from './store/shipment-store.js';
 import { ApplyTrackingUpdate } from './use-cases/apply-tracking-update.js';
 import { BackfillInstance } from './use-cases/backfill-instance.js';
@@ -112,7 +112,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         ttlMs: config.WEBHOOK_KEY_CACHE_TTL_MS,
       });
       const verifyWebhookSignature = new VerifyWebhookSignature(webhookKeys);
-      const appliedUpdates = new AppliedUpdateStore(runtime.mongo);
+      const appliedUpdates = new AppliedUpdateRepository(runtime.mongo);
       const checkpoints = new CheckpointStore(runtime.mongo);
       const stalledAfterMs = config.STALLED_AFTER_HOURS * 3600_000;
       await applyRetention(logger, checkpoints.retention(config.CHECKPOINT_RETENTION_DAYS));

@@ -7,7 +7,7 @@ import {
   fillBooleans,
   SIDE_EFFECT_KEYS,
 } from '../src/domain/instance-settings.js';
-import { AppliedUpdateStore } from '../src/store/applied-update-store.js';
+import { AppliedUpdateRepository } from '../src/store/applied-update-repository.js';
 import { InstanceHistoryStore } from '../src/store/instance-history-store.js';
 import { InstanceStore, type NewInstance } from '../src/store/instance-store.js';
 import { SalesChannelStore } from '../src/store/sales-channel-store.js';
@@ -131,7 +131,7 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect(await history.instanceIds(A)).toEqual([3]);
   });
 
-  it('StopJobStore and AppliedUpdateStore: another tenant cannot read, progress or delete a job, nor see an answer', async () => {
+  it('StopJobStore and AppliedUpdateRepository: another tenant cannot read, progress or delete a job, nor see an answer', async () => {
     const jobs = new StopJobStore(connection);
     const jobId = StopJobStore.newId();
     await jobs.create({
@@ -146,7 +146,7 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     await jobs.delete(B, jobId);
     expect(await jobs.find(A, jobId)).toMatchObject({ attempts: 0, last_error: null });
 
-    const answers = new AppliedUpdateStore(connection);
+    const answers = new AppliedUpdateRepository(connection);
     const answer = {
       webhook_event_id: 42,
       integration_instance_id: 1,

@@ -1,6 +1,7 @@
 import { notFound, validationFailed, type Outbox } from '@inventory/platform';
 import type { ProviderUpdate } from '../domain/tracking-update.js';
-import type { AppliedUpdate, AppliedUpdateStore } from '../store/applied-update-store.js';
+import type { AppliedUpdate } from '../store/applied-update.js';
+import type { AppliedUpdateRepository } from '../store/applied-update-repository.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
@@ -19,7 +20,7 @@ export interface ApplyTrackingUpdateDeps {
   instances: InstanceStore;
   trackings: TrackingRepository;
   checkpoints: CheckpointStore;
-  appliedUpdates: AppliedUpdateStore;
+  appliedUpdates: AppliedUpdateRepository;
   outbox: Outbox;
 }
 

@@ -1,5 +1,5 @@
 import { notFound, validationFailed } from '@inventory/platform';
-import type { AppliedUpdate } from '../store/applied-update-store.js';
+import type { AppliedUpdate } from '../store/applied-update.js';
 import type { InstanceDocument } from '../store/instance-store.js';
 import { normalizeNumber } from '../store/tracking-queries.js';
 import type { TrackingDocument } from '../store/tracking.js';
