@@ -34,7 +34,7 @@ import { SalesChannelStore } from './store/sales-channel-store.js';
 import { InstanceHistoryStore } from './store/instance-history-store.js';
 import { StopJobStore } from './store/stop-job-store.js';
 import { TrackingRepository } from './store/tracking-repository.js';
-import { CheckpointStore } from './store/checkpoint-store.js';
+import { CheckpointRepository } from './store/checkpoint-repository.js';
 import { AppliedUpdateRepository } from './store/applied-update-repository.js';
 import { ShipmentStore } from './store/shipment-store.js';
 import { ApplyTrackingUpdate } from './use-cases/apply-tracking-update.js';
@@ -113,7 +113,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       });
       const verifyWebhookSignature = new VerifyWebhookSignature(webhookKeys);
       const appliedUpdates = new AppliedUpdateRepository(runtime.mongo);
-      const checkpoints = new CheckpointStore(runtime.mongo);
+      const checkpoints = new CheckpointRepository(runtime.mongo);
       const stalledAfterMs = config.STALLED_AFTER_HOURS * 3600_000;
       await applyRetention(logger, checkpoints.retention(config.CHECKPOINT_RETENTION_DAYS));
 

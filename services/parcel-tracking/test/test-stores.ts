@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { CheckpointStore } from '../src/store/checkpoint-store.js';
+import { CheckpointRepository } from '../src/store/checkpoint-repository.js';
 import { InstanceStore } from '../src/store/instance-store.js';
 import { ShipmentStore } from '../src/store/shipment-store.js';
 import { TrackingRepository } from '../src/store/tracking-repository.js';
@@ -13,7 +13,7 @@ export function testStores(connection: Connection) {
     instances: new InstanceStore(connection),
     trackings: new TrackingRepository(connection),
     shipments: new ShipmentStore(connection),
-    checkpoints: new CheckpointStore(connection),
+    checkpoints: new CheckpointRepository(connection),
   };
 }
 

@@ -5,7 +5,7 @@ import {
 } from '../domain/tracking-update.js';
 import type { Outbox } from '@inventory/platform';
 import { keepableCheckpoints } from '../domain/checkpoints.js';
-import type { CheckpointStore } from '../store/checkpoint-store.js';
+import type { CheckpointRepository } from '../store/checkpoint-repository.js';
 import type { InstanceDocument } from '../store/instance-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingDocument } from '../store/tracking.js';
@@ -25,7 +25,7 @@ export interface AppliedResult extends Omit<UpdateDecision, 'changes'> {
  * crash finds them kept.
  */
 export async function applyProviderUpdate(
-  deps: { trackings: TrackingRepository; checkpoints: CheckpointStore; outbox: Outbox },
+  deps: { trackings: TrackingRepository; checkpoints: CheckpointRepository; outbox: Outbox },
   instance: Pick<InstanceDocument, 'side_effects'>,
   first: TrackingDocument,
   update: ProviderUpdate,

@@ -2,7 +2,7 @@ import { notFound, validationFailed, type Outbox } from '@inventory/platform';
 import type { ProviderUpdate } from '../domain/tracking-update.js';
 import type { AppliedUpdate } from '../store/applied-update.js';
 import type { AppliedUpdateRepository } from '../store/applied-update-repository.js';
-import type { CheckpointStore } from '../store/checkpoint-store.js';
+import type { CheckpointRepository } from '../store/checkpoint-repository.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
@@ -19,7 +19,7 @@ export interface ApplyTrackingUpdateInput {
 export interface ApplyTrackingUpdateDeps {
   instances: InstanceStore;
   trackings: TrackingRepository;
-  checkpoints: CheckpointStore;
+  checkpoints: CheckpointRepository;
   appliedUpdates: AppliedUpdateRepository;
   outbox: Outbox;
 }

@@ -1,5 +1,6 @@
 import { notFound } from '@inventory/platform';
-import type { CheckpointDocument, CheckpointStore } from '../store/checkpoint-store.js';
+import type { CheckpointDocument } from '../store/checkpoint.js';
+import type { CheckpointRepository } from '../store/checkpoint-repository.js';
 import type { InstanceHistoryStore } from '../store/instance-history-store.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
@@ -16,7 +17,7 @@ export class GetTracking {
       instances: InstanceStore;
       trackings: TrackingRepository;
       history: InstanceHistoryStore;
-      checkpoints: CheckpointStore;
+      checkpoints: CheckpointRepository;
     },
   ) {}
 

@@ -1,7 +1,7 @@
 import { emptyLease, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import { updateFromTrackInfo } from '../domain/track-info.js';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
-import type { CheckpointStore } from '../store/checkpoint-store.js';
+import type { CheckpointRepository } from '../store/checkpoint-repository.js';
 import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
@@ -18,7 +18,7 @@ export class PollTrackings {
     private readonly deps: {
       instances: InstanceStore;
       trackings: TrackingRepository;
-      checkpoints: CheckpointStore;
+      checkpoints: CheckpointRepository;
       provider: ProviderClient;
       secrets: SecretBox;
       outbox: Outbox;
