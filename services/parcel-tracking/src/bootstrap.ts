@@ -31,7 +31,7 @@ import { QuotaReader } from './provider/quota-reader.js';
 import { RedisPacer } from './provider/redis-pacer.js';
 import { InstanceStore } from './store/instance-store.js';
 import { SalesChannelStore } from './store/sales-channel-store.js';
-import { InstanceHistoryStore } from './store/instance-history-store.js';
+import { InstanceHistoryRepository } from './store/instance-history-repository.js';
 import { StopJobStore } from './store/stop-job-store.js';
 import { TrackingRepository } from './store/tracking-repository.js';
 import { CheckpointRepository } from './store/checkpoint-repository.js';
@@ -105,7 +105,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       await dropRetiredIndexes(logger, trackings);
       const shipments = new ShipmentStore(runtime.mongo);
       const stopJobs = new StopJobStore(runtime.mongo);
-      const history = new InstanceHistoryStore(runtime.mongo);
+      const history = new InstanceHistoryRepository(runtime.mongo);
       const channels = new SalesChannelStore(runtime.mongo);
       const quotas = new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS });
       const webhookKeys = new WebhookKeys(instances, secrets, {

@@ -8,7 +8,7 @@ import {
   SIDE_EFFECT_KEYS,
 } from '../src/domain/instance-settings.js';
 import { AppliedUpdateRepository } from '../src/store/applied-update-repository.js';
-import { InstanceHistoryStore } from '../src/store/instance-history-store.js';
+import { InstanceHistoryRepository } from '../src/store/instance-history-repository.js';
 import { InstanceStore, type NewInstance } from '../src/store/instance-store.js';
 import { SalesChannelStore } from '../src/store/sales-channel-store.js';
 import { ShipmentStore } from '../src/store/shipment-store.js';
@@ -123,8 +123,8 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     ]);
   });
 
-  it('InstanceHistoryStore: one tenant’s disconnected instances are never another’s history', async () => {
-    const history = new InstanceHistoryStore(connection);
+  it('InstanceHistoryRepository: one tenant’s disconnected instances are never another’s history', async () => {
+    const history = new InstanceHistoryRepository(connection);
     await history.remember(A, 3, new Date());
     await history.remember(A, 3, new Date());
     expect(await history.instanceIds(B)).toEqual([]);

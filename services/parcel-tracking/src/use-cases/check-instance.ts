@@ -1,5 +1,5 @@
 import { notFound } from '@inventory/platform';
-import type { InstanceHistoryStore } from '../store/instance-history-store.js';
+import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
 import type { InstanceStore } from '../store/instance-store.js';
 
 /**
@@ -9,7 +9,7 @@ import type { InstanceStore } from '../store/instance-store.js';
 export class CheckInstance {
   constructor(
     private readonly instances: InstanceStore,
-    private readonly history: InstanceHistoryStore,
+    private readonly history: InstanceHistoryRepository,
   ) {}
 
   async execute(tenantId: string, id: number): Promise<{ id: number; historyIds: number[] }> {

@@ -8,7 +8,7 @@ import {
 } from '@inventory/platform';
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
 import { instanceDisconnected } from '../events/parcel-events.js';
-import type { InstanceHistoryStore } from '../store/instance-history-store.js';
+import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import { StopJobStore } from '../store/stop-job-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
@@ -33,7 +33,7 @@ export class DeleteInstance {
       /** Drops the cached key once the instance is gone (ADR 0225). */
       webhookKeys: Pick<WebhookKeys, 'forget'>;
       /** Remembers the instance, so the tenant's next one lists its rows as history (ADR 0215). */
-      history: InstanceHistoryStore;
+      history: InstanceHistoryRepository;
     },
   ) {}
 

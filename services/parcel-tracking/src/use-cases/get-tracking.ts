@@ -1,7 +1,7 @@
 import { notFound } from '@inventory/platform';
 import type { CheckpointDocument } from '../store/checkpoint.js';
 import type { CheckpointRepository } from '../store/checkpoint-repository.js';
-import type { InstanceHistoryStore } from '../store/instance-history-store.js';
+import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingDocument } from '../store/tracking.js';
@@ -16,7 +16,7 @@ export class GetTracking {
     private readonly deps: {
       instances: InstanceStore;
       trackings: TrackingRepository;
-      history: InstanceHistoryStore;
+      history: InstanceHistoryRepository;
       checkpoints: CheckpointRepository;
     },
   ) {}

@@ -1,6 +1,6 @@
 import { DEFAULT_STALLED_AFTER_HOURS } from '../domain/shipment-watch.js';
 import { notFound } from '@inventory/platform';
-import type { InstanceHistoryStore } from '../store/instance-history-store.js';
+import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
 import type { InstanceStore } from '../store/instance-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingListQuery } from '../store/tracking-queries.js';
@@ -15,7 +15,7 @@ export class ListTrackings {
     private readonly deps: {
       instances: InstanceStore;
       trackings: TrackingRepository;
-      history: InstanceHistoryStore;
+      history: InstanceHistoryRepository;
       /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
       stalledAfterMs?: number;
     },
