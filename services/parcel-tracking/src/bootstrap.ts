@@ -29,7 +29,7 @@ import { ProviderClient } from './provider/client.js';
 import { providerMetrics } from './provider/provider-metrics.js';
 import { QuotaReader } from './provider/quota-reader.js';
 import { RedisPacer } from './provider/redis-pacer.js';
-import { InstanceStore } from './store/instance-store.js';
+import { InstanceRepository } from './store/instance-repository.js';
 import { SalesChannelStore } from './store/sales-channel-store.js';
 import { InstanceHistoryRepository } from './store/instance-history-repository.js';
 import { StopJobStore } from './store/stop-job-store.js';
@@ -100,7 +100,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       runtime.onStop(async () => provider.breakers.shutdown());
       const { outbox, logger } = runtime;
       const secrets = new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY);
-      const instances = new InstanceStore(runtime.mongo);
+      const instances = new InstanceRepository(runtime.mongo);
       const trackings = new TrackingRepository(runtime.mongo);
       await dropRetiredIndexes(logger, trackings);
       const shipments = new ShipmentStore(runtime.mongo);

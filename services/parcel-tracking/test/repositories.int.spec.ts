@@ -9,7 +9,8 @@ import {
 } from '../src/domain/instance-settings.js';
 import { AppliedUpdateRepository } from '../src/store/applied-update-repository.js';
 import { InstanceHistoryRepository } from '../src/store/instance-history-repository.js';
-import { InstanceStore, type NewInstance } from '../src/store/instance-store.js';
+import { type NewInstance } from '../src/store/instance.js';
+import { InstanceRepository } from '../src/store/instance-repository.js';
 import { SalesChannelStore } from '../src/store/sales-channel-store.js';
 import { ShipmentStore } from '../src/store/shipment-store.js';
 import { StopJobStore } from '../src/store/stop-job-store.js';
@@ -46,8 +47,8 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     await infra?.stop();
   });
 
-  it('InstanceStore: another tenant cannot find, change, move the alert of or delete an instance; only the named sweep spans tenants', async () => {
-    const instances = new InstanceStore(connection);
+  it('InstanceRepository: another tenant cannot find, change, move the alert of or delete an instance; only the named sweep spans tenants', async () => {
+    const instances = new InstanceRepository(connection);
     const a = await instances.create(instance(A, 'wh_a'));
     const b = await instances.create(instance(B, 'wh_b'));
     expect(await instances.find(B, a.id)).toBeNull();

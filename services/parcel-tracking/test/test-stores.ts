@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { CheckpointRepository } from '../src/store/checkpoint-repository.js';
-import { InstanceStore } from '../src/store/instance-store.js';
+import { InstanceRepository } from '../src/store/instance-repository.js';
 import { ShipmentStore } from '../src/store/shipment-store.js';
 import { TrackingRepository } from '../src/store/tracking-repository.js';
 
@@ -10,7 +10,7 @@ import { TrackingRepository } from '../src/store/tracking-repository.js';
  */
 export function testStores(connection: Connection) {
   return {
-    instances: new InstanceStore(connection),
+    instances: new InstanceRepository(connection),
     trackings: new TrackingRepository(connection),
     shipments: new ShipmentStore(connection),
     checkpoints: new CheckpointRepository(connection),

@@ -4,7 +4,7 @@ import type {
   TrackableChannel,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { webhookPath } from '../domain/webhook-token.js';
-import type { InstanceDocument } from '../store/instance-store.js';
+import type { InstanceDocument } from '../store/instance.js';
 import type { SalesChannelDocument } from '../store/sales-channel-store.js';
 import type { InstanceDashboard } from '../use-cases/get-instance.js';
 

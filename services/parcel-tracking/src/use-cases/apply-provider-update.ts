@@ -6,7 +6,7 @@ import {
 import type { Outbox } from '@inventory/platform';
 import { keepableCheckpoints } from '../domain/checkpoints.js';
 import type { CheckpointRepository } from '../store/checkpoint-repository.js';
-import type { InstanceDocument } from '../store/instance-store.js';
+import type { InstanceDocument } from '../store/instance.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingDocument } from '../store/tracking.js';
 import { deliveryEffects } from './delivery-effects.js';

@@ -3,7 +3,7 @@ import type { ProviderUpdate } from '../domain/tracking-update.js';
 import type { AppliedUpdate } from '../store/applied-update.js';
 import type { AppliedUpdateRepository } from '../store/applied-update-repository.js';
 import type { CheckpointRepository } from '../store/checkpoint-repository.js';
-import type { InstanceStore } from '../store/instance-store.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
 
@@ -17,7 +17,7 @@ export interface ApplyTrackingUpdateInput {
 
 /** What applying a stored webhook's update needs, one at a time or many in one call. */
 export interface ApplyTrackingUpdateDeps {
-  instances: InstanceStore;
+  instances: InstanceRepository;
   trackings: TrackingRepository;
   checkpoints: CheckpointRepository;
   appliedUpdates: AppliedUpdateRepository;

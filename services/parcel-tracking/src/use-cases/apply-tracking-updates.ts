@@ -1,6 +1,6 @@
 import { notFound, validationFailed } from '@inventory/platform';
 import type { AppliedUpdate } from '../store/applied-update.js';
-import type { InstanceDocument } from '../store/instance-store.js';
+import type { InstanceDocument } from '../store/instance.js';
 import { normalizeNumber } from '../store/tracking-queries.js';
 import type { TrackingDocument } from '../store/tracking.js';
 import type { ApplyTrackingUpdateDeps, ApplyTrackingUpdateInput } from './apply-tracking-update.js';

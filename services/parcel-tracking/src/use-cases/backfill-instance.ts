@@ -1,7 +1,7 @@
 import { activityEntry } from '@inventory/events';
 import type { DomainEvent, Outbox } from '@inventory/platform';
 import type { ParcelBackfillRequested } from '@inventory/contracts/events/v1/parcel_tracking.js';
-import type { InstanceStore } from '../store/instance-store.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import type { ShipmentStore } from '../store/shipment-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { trackShipment } from './track-shipment.js';
@@ -15,7 +15,7 @@ import { trackShipment } from './track-shipment.js';
 export class BackfillInstance {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
+      instances: InstanceRepository;
       shipments: ShipmentStore;
       trackings: TrackingRepository;
       outbox: Outbox;

@@ -1,6 +1,6 @@
 import { notFound } from '@inventory/platform';
 import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
-import type { InstanceStore } from '../store/instance-store.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 
 /**
  * Whether the tenant has this instance, and the tenant's disconnected instances whose rows are
@@ -8,7 +8,7 @@ import type { InstanceStore } from '../store/instance-store.js';
  */
 export class CheckInstance {
   constructor(
-    private readonly instances: InstanceStore,
+    private readonly instances: InstanceRepository,
     private readonly history: InstanceHistoryRepository,
   ) {}
 

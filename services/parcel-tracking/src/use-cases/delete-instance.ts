@@ -9,7 +9,7 @@ import {
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
 import { instanceDisconnected } from '../events/parcel-events.js';
 import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
-import type { InstanceStore } from '../store/instance-store.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import { StopJobStore } from '../store/stop-job-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { WebhookKeys } from './webhook-keys.js';
@@ -24,7 +24,7 @@ import type { WebhookKeys } from './webhook-keys.js';
 export class DeleteInstance {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
+      instances: InstanceRepository;
       trackings: TrackingRepository;
       stopJobs: StopJobStore;
       registry: WebhookRegistry;

@@ -2,7 +2,7 @@ import { notFound } from '@inventory/platform';
 import type { CheckpointDocument } from '../store/checkpoint.js';
 import type { CheckpointRepository } from '../store/checkpoint-repository.js';
 import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
-import type { InstanceStore } from '../store/instance-store.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingDocument } from '../store/tracking.js';
 
@@ -14,7 +14,7 @@ import type { TrackingDocument } from '../store/tracking.js';
 export class GetTracking {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
+      instances: InstanceRepository;
       trackings: TrackingRepository;
       history: InstanceHistoryRepository;
       checkpoints: CheckpointRepository;

@@ -5,7 +5,7 @@ import type {
 } from '@inventory/events';
 import type { DomainEvent } from '@inventory/platform';
 import { boundedLabel, isPlausibleNumber, relativeUrl } from '../domain/shipment-input.js';
-import type { InstanceStore } from '../store/instance-store.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import type { ShipmentChange, ShipmentStore } from '../store/shipment-store.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { trackShipment, type TrackOutcome } from './track-shipment.js';
@@ -43,7 +43,7 @@ function changeOf(input: IntakeEvent): ShipmentChange {
  */
 export class IntakeShipment {
   constructor(
-    private readonly instances: InstanceStore,
+    private readonly instances: InstanceRepository,
     private readonly shipments: ShipmentStore,
     private readonly trackings: TrackingRepository,
   ) {}

@@ -1,11 +1,11 @@
 import { notFound } from '@inventory/platform';
-import type { InstanceStore } from '../store/instance-store.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import type { SalesChannelDocument, SalesChannelStore } from '../store/sales-channel-store.js';
 
 /** Every connected sales channel of the tenant, with its sub-channels. */
 export class ListTrackableChannels {
   constructor(
-    private readonly instances: InstanceStore,
+    private readonly instances: InstanceRepository,
     private readonly channels: SalesChannelStore,
   ) {}
 

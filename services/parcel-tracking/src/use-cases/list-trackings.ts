@@ -1,7 +1,7 @@
 import { DEFAULT_STALLED_AFTER_HOURS } from '../domain/shipment-watch.js';
 import { notFound } from '@inventory/platform';
 import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
-import type { InstanceStore } from '../store/instance-store.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingListQuery } from '../store/tracking-queries.js';
 import type { TrackingDocument } from '../store/tracking.js';
@@ -13,7 +13,7 @@ import type { TrackingDocument } from '../store/tracking.js';
 export class ListTrackings {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
+      instances: InstanceRepository;
       trackings: TrackingRepository;
       history: InstanceHistoryRepository;
       /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */

@@ -2,7 +2,8 @@ import { emptyLease, type Logger, type Outbox, type SecretBox } from '@inventory
 import { updateFromTrackInfo } from '../domain/track-info.js';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
 import type { CheckpointRepository } from '../store/checkpoint-repository.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
 import type { WorkerOptions } from './register-pending.js';
@@ -16,7 +17,7 @@ import type { WorkerOptions } from './register-pending.js';
 export class PollTrackings {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
+      instances: InstanceRepository;
       trackings: TrackingRepository;
       checkpoints: CheckpointRepository;
       provider: ProviderClient;

@@ -2,7 +2,8 @@ import type { Logger, Outbox, SecretBox } from '@inventory/platform';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
 import { ProviderError, RETRYABLE_REGISTER_CODES } from '../provider/errors.js';
 import { carrierName } from '../domain/carriers.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
 import { keyFingerprint } from '../provider/key-fingerprint.js';
@@ -28,7 +29,7 @@ export interface WorkerOptions {
 export class RegisterPending {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
+      instances: InstanceRepository;
       trackings: TrackingRepository;
       provider: ProviderClient;
       secrets: SecretBox;

@@ -1,7 +1,8 @@
 import type { Logger, SecretBox } from '@inventory/platform';
 import { groupByKey } from '../domain/key-ring.js';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingDocument } from '../store/tracking.js';
 import type { WorkerOptions } from './register-pending.js';
@@ -25,7 +26,7 @@ const stoppedThere = (row: TrackingDocument, now: Date) => ({
 export class StopTrackings {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
+      instances: InstanceRepository;
       trackings: TrackingRepository;
       provider: ProviderClient;
       secrets: SecretBox;
