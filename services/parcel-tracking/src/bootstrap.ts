@@ -30,7 +30,7 @@ import { providerMetrics } from './provider/provider-metrics.js';
 import { QuotaReader } from './provider/quota-reader.js';
 import { RedisPacer } from './provider/redis-pacer.js';
 import { InstanceRepository } from './store/instance-repository.js';
-import { SalesChannelStore } from './store/sales-channel-store.js';
+import { SalesChannelRepository } from './store/sales-channel-repository.js';
 import { InstanceHistoryRepository } from './store/instance-history-repository.js';
 import { StopJobStore } from './store/stop-job-store.js';
 import { TrackingRepository } from './store/tracking-repository.js';
@@ -106,7 +106,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const shipments = new ShipmentStore(runtime.mongo);
       const stopJobs = new StopJobStore(runtime.mongo);
       const history = new InstanceHistoryRepository(runtime.mongo);
-      const channels = new SalesChannelStore(runtime.mongo);
+      const channels = new SalesChannelRepository(runtime.mongo);
       const quotas = new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS });
       const webhookKeys = new WebhookKeys(instances, secrets, {
         ttlMs: config.WEBHOOK_KEY_CACHE_TTL_MS,

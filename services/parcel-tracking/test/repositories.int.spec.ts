@@ -11,7 +11,7 @@ import { AppliedUpdateRepository } from '../src/store/applied-update-repository.
 import { InstanceHistoryRepository } from '../src/store/instance-history-repository.js';
 import { type NewInstance } from '../src/store/instance.js';
 import { InstanceRepository } from '../src/store/instance-repository.js';
-import { SalesChannelStore } from '../src/store/sales-channel-store.js';
+import { SalesChannelRepository } from '../src/store/sales-channel-repository.js';
 import { ShipmentStore } from '../src/store/shipment-store.js';
 import { StopJobStore } from '../src/store/stop-job-store.js';
 import { TrackingRepository } from '../src/store/tracking-repository.js';
@@ -114,8 +114,8 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect((await shipments.withNumber(A)).map((s) => s.tracking_number)).toEqual(['A-NUMBER']);
   });
 
-  it('SalesChannelStore: another tenant’s event for the same channel id never touches this one', async () => {
-    const channels = new SalesChannelStore(connection);
+  it('SalesChannelRepository: another tenant’s event for the same channel id never touches this one', async () => {
+    const channels = new SalesChannelRepository(connection);
     expect(await channels.apply(A, 1, 1, { name: 'Shop', connected: true })).toBe(true);
     expect(await channels.listConnected(B)).toEqual([]);
     expect(await channels.apply(B, 1, 5, { connected: false })).toBe(true);
