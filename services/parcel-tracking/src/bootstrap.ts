@@ -36,7 +36,7 @@ import { StopJobStore } from './store/stop-job-store.js';
 import { TrackingRepository } from './store/tracking-repository.js';
 import { CheckpointRepository } from './store/checkpoint-repository.js';
 import { AppliedUpdateRepository } from './store/applied-update-repository.js';
-import { ShipmentStore } from './store/shipment-store.js';
+import { ShipmentRepository } from './store/shipment-repository.js';
 import { ApplyTrackingUpdate } from './use-cases/apply-tracking-update.js';
 import { BackfillInstance } from './use-cases/backfill-instance.js';
 import { IntakeShipment } from './use-cases/intake-shipment.js';
@@ -103,7 +103,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const instances = new InstanceRepository(runtime.mongo);
       const trackings = new TrackingRepository(runtime.mongo);
       await dropRetiredIndexes(logger, trackings);
-      const shipments = new ShipmentStore(runtime.mongo);
+      const shipments = new ShipmentRepository(runtime.mongo);
       const stopJobs = new StopJobStore(runtime.mongo);
       const history = new InstanceHistoryRepository(runtime.mongo);
       const channels = new SalesChannelRepository(runtime.mongo);

@@ -12,7 +12,7 @@ import { InstanceHistoryRepository } from '../src/store/instance-history-reposit
 import { type NewInstance } from '../src/store/instance.js';
 import { InstanceRepository } from '../src/store/instance-repository.js';
 import { SalesChannelRepository } from '../src/store/sales-channel-repository.js';
-import { ShipmentStore } from '../src/store/shipment-store.js';
+import { ShipmentRepository } from '../src/store/shipment-repository.js';
 import { StopJobStore } from '../src/store/stop-job-store.js';
 import { TrackingRepository } from '../src/store/tracking-repository.js';
 
@@ -104,8 +104,8 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect(await trackings.claim('poll', { ...claim, tenantId: A, staleBefore })).toHaveLength(1);
   });
 
-  it('ShipmentStore: the same trackable key is a separate shipment per tenant', async () => {
-    const shipments = new ShipmentStore(connection);
+  it('ShipmentRepository: the same trackable key is a separate shipment per tenant', async () => {
+    const shipments = new ShipmentRepository(connection);
     const key = { trackable_type: 'rma', trackable_id: 7 };
     await shipments.applyIfNewer(A, key, { tracking_number: 'A-NUMBER' }, new Date(1_000));
     expect(await shipments.withNumber(B)).toEqual([]);

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { CheckpointRepository } from '../src/store/checkpoint-repository.js';
 import { InstanceRepository } from '../src/store/instance-repository.js';
-import { ShipmentStore } from '../src/store/shipment-store.js';
+import { ShipmentRepository } from '../src/store/shipment-repository.js';
 import { TrackingRepository } from '../src/store/tracking-repository.js';
 
 /**
@@ -12,7 +12,7 @@ export function testStores(connection: Connection) {
   return {
     instances: new InstanceRepository(connection),
     trackings: new TrackingRepository(connection),
-    shipments: new ShipmentStore(connection),
+    shipments: new ShipmentRepository(connection),
     checkpoints: new CheckpointRepository(connection),
   };
 }

@@ -2,7 +2,7 @@ import { activityEntry } from '@inventory/events';
 import type { DomainEvent, Outbox } from '@inventory/platform';
 import type { ParcelBackfillRequested } from '@inventory/contracts/events/v1/parcel_tracking.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
-import type { ShipmentStore } from '../store/shipment-store.js';
+import type { ShipmentRepository } from '../store/shipment-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { trackShipment } from './track-shipment.js';
 
@@ -16,7 +16,7 @@ export class BackfillInstance {
   constructor(
     private readonly deps: {
       instances: InstanceRepository;
-      shipments: ShipmentStore;
+      shipments: ShipmentRepository;
       trackings: TrackingRepository;
       outbox: Outbox;
     },

@@ -6,7 +6,8 @@ import type {
 import type { DomainEvent } from '@inventory/platform';
 import { boundedLabel, isPlausibleNumber, relativeUrl } from '../domain/shipment-input.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
-import type { ShipmentChange, ShipmentStore } from '../store/shipment-store.js';
+import type { ShipmentChange } from '../store/shipment.js';
+import type { ShipmentRepository } from '../store/shipment-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { trackShipment, type TrackOutcome } from './track-shipment.js';
 
@@ -44,7 +45,7 @@ function changeOf(input: IntakeEvent): ShipmentChange {
 export class IntakeShipment {
   constructor(
     private readonly instances: InstanceRepository,
-    private readonly shipments: ShipmentStore,
+    private readonly shipments: ShipmentRepository,
     private readonly trackings: TrackingRepository,
   ) {}
 

@@ -1,6 +1,6 @@
 import { isAutoTracked } from '../domain/channel-scope.js';
 import type { InstanceDocument } from '../store/instance.js';
-import type { ShipmentDocument } from '../store/shipment-store.js';
+import type { ShipmentDocument } from '../store/shipment.js';
 import { normalizeNumber } from '../store/tracking-queries.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 
