@@ -32,7 +32,7 @@ import { RedisPacer } from './provider/redis-pacer.js';
 import { InstanceRepository } from './store/instance-repository.js';
 import { SalesChannelRepository } from './store/sales-channel-repository.js';
 import { InstanceHistoryRepository } from './store/instance-history-repository.js';
-import { StopJobStore } from './store/stop-job-store.js';
+import { StopJobRepository } from './store/stop-job-repository.js';
 import { TrackingRepository } from './store/tracking-repository.js';
 import { CheckpointRepository } from './store/checkpoint-repository.js';
 import { AppliedUpdateRepository } from './store/applied-update-repository.js';
@@ -104,7 +104,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const trackings = new TrackingRepository(runtime.mongo);
       await dropRetiredIndexes(logger, trackings);
       const shipments = new ShipmentRepository(runtime.mongo);
-      const stopJobs = new StopJobStore(runtime.mongo);
+      const stopJobs = new StopJobRepository(runtime.mongo);
       const history = new InstanceHistoryRepository(runtime.mongo);
       const channels = new SalesChannelRepository(runtime.mongo);
       const quotas = new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS });

@@ -13,7 +13,7 @@ import { type NewInstance } from '../src/store/instance.js';
 import { InstanceRepository } from '../src/store/instance-repository.js';
 import { SalesChannelRepository } from '../src/store/sales-channel-repository.js';
 import { ShipmentRepository } from '../src/store/shipment-repository.js';
-import { StopJobStore } from '../src/store/stop-job-store.js';
+import { StopJobRepository } from '../src/store/stop-job-repository.js';
 import { TrackingRepository } from '../src/store/tracking-repository.js';
 
 /** Tenant A owns every row; tenant B names A's ids and keys and must neither see nor change them. */
@@ -132,9 +132,9 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect(await history.instanceIds(A)).toEqual([3]);
   });
 
-  it('StopJobStore and AppliedUpdateRepository: another tenant cannot read, progress or delete a job, nor see an answer', async () => {
-    const jobs = new StopJobStore(connection);
-    const jobId = StopJobStore.newId();
+  it('StopJobRepository and AppliedUpdateRepository: another tenant cannot read, progress or delete a job, nor see an answer', async () => {
+    const jobs = new StopJobRepository(connection);
+    const jobId = StopJobRepository.newId();
     await jobs.create({
       job_id: jobId,
       tenant_id: A,

@@ -10,7 +10,7 @@ import type { WebhookRegistry } from '../clients/webhook-registry.js';
 import { instanceDisconnected } from '../events/parcel-events.js';
 import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
-import { StopJobStore } from '../store/stop-job-store.js';
+import { StopJobRepository } from '../store/stop-job-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { WebhookKeys } from './webhook-keys.js';
 
@@ -26,7 +26,7 @@ export class DeleteInstance {
     private readonly deps: {
       instances: InstanceRepository;
       trackings: TrackingRepository;
-      stopJobs: StopJobStore;
+      stopJobs: StopJobRepository;
       registry: WebhookRegistry;
       outbox: Outbox;
       logger: Logger;
@@ -54,7 +54,7 @@ export class DeleteInstance {
       );
     }
 
-    const jobId = StopJobStore.newId();
+    const jobId = StopJobRepository.newId();
     const events: Array<OutboxEntry<unknown>> = [
       activityEntry({
         tenantId,

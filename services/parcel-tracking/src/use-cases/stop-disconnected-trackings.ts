@@ -3,7 +3,7 @@ import type { ParcelInstanceDisconnected } from '@inventory/contracts/events/v1/
 import { groupByKey } from '../domain/key-ring.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/client.js';
-import type { StopJobStore } from '../store/stop-job-store.js';
+import type { StopJobRepository } from '../store/stop-job-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 
 /** Not registered / already stopped: the provider is not tracking it, which is what we want. */
@@ -19,7 +19,7 @@ const ALREADY_STOPPED = new Set([-18019902, -18019906]);
 export class StopDisconnectedTrackings {
   constructor(
     private readonly deps: {
-      stopJobs: StopJobStore;
+      stopJobs: StopJobRepository;
       trackings: TrackingRepository;
       provider: ProviderClient;
       secrets: SecretBox;
