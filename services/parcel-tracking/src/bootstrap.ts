@@ -1,5 +1,3 @@
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import {
   ACTIVITY_STREAM,
   CATALOG_STREAM,
@@ -42,10 +40,7 @@ import { BackfillInstance } from './use-cases/backfill-instance.js';
 import { IntakeShipment } from './use-cases/intake-shipment.js';
 import { ListTrackings } from './use-cases/list-trackings.js';
 import { GetTracking } from './use-cases/get-tracking.js';
-import { PollTrackings } from './use-cases/poll-trackings.js';
-import { RegisterPending } from './use-cases/register-pending.js';
-import { StopTrackings } from './use-cases/stop-trackings.js';
-import { startWorkerLoop } from './workers/worker-loop.js';
+import { startTrackingWorkers } from './workers/tracking-workers.js';
 import { CheckInstance } from './use-cases/check-instance.js';
 import { CreateInstance } from './use-cases/create-instance.js';
 import { DeleteInstance } from './use-cases/delete-instance.js';
@@ -242,52 +237,14 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         handle: (event) => backfill.execute(event),
       });
 
-      const workerOptions = {
-        owner: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-        leaseMs: config.TRACKING_LEASE_MS,
-        backoffMs: config.REGISTRATION_BACKOFF_MS,
-        maxBackoffMs: config.REGISTRATION_MAX_BACKOFF_MS,
-      };
-      const workers = {
-        register: new RegisterPending({
-          instances,
-          trackings,
-          provider,
-          secrets,
-          outbox,
-          logger,
-          options: workerOptions,
-        }),
-        poll: new PollTrackings({
-          instances,
-          trackings,
-          checkpoints,
-          provider,
-          secrets,
-          outbox,
-          logger,
-          options: { ...workerOptions, staleAfterMs: config.POLL_STALE_AFTER_MS },
-        }),
-        stop: new StopTrackings({
-          instances,
-          trackings,
-          provider,
-          secrets,
-          logger,
-          options: { ...workerOptions, stopDeliveredAfterMs: config.STOP_DELIVERED_AFTER_MS },
-        }),
-      };
-      if (config.TRACKING_WORKER_INTERVAL_MS > 0) {
-        for (const [name, worker] of Object.entries(workers)) {
-          const loop = startWorkerLoop({
-            name,
-            runOnce: () => worker.runOnce(),
-            intervalMs: config.TRACKING_WORKER_INTERVAL_MS,
-            logger: runtime.logger,
-          });
-          runtime.onStop(() => loop.stop());
-        }
-      }
+      startTrackingWorkers(runtime, {
+        instances,
+        trackings,
+        checkpoints,
+        provider,
+        secrets,
+        config,
+      });
       runtime.startOutboxRelay();
     },
   );
