@@ -57,7 +57,6 @@ import { WebhookKeys } from './use-cases/webhook-keys.js';
 
 export const SERVICE_NAME = 'parcel-tracking';
 
-export { seedSalesChannels, DEV_SALES_CHANNELS } from './events/seed-sales-channels.js';
 /**
  * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
  * failed wiring step (Redis unreachable, a consumer that cannot bind) stops what was started.
