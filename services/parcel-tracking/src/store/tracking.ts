@@ -43,7 +43,7 @@ export interface TrackingDocument {
   /** A worker's claim on the row (registration, polling, stopping); free when past. */
   lease_owner: string | null;
   lease_until: Date | null;
-  /** Which claim took the lease: a claim reads back exactly the rows it won (tracking-repository.ts). */
+  /** Which claim took the lease: a claim reads back the rows it won (TrackingRepository). */
   lease_token?: string;
   /** Transient registration failures so far, and when the next attempt may run. */
   registration_attempts: number;
