@@ -1,5 +1,3 @@
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import {
   ACTIVITY_STREAM,
   CATALOG_STREAM,
@@ -29,25 +27,20 @@ import { ProviderClient } from './provider/client.js';
 import { providerMetrics } from './provider/provider-metrics.js';
 import { QuotaReader } from './provider/quota-reader.js';
 import { RedisPacer } from './provider/redis-pacer.js';
-import { InstanceStore } from './store/instance-store.js';
-import { SalesChannelStore } from './store/sales-channel-store.js';
-import { InstanceHistoryStore } from './store/instance-history-store.js';
-import { StopJobStore } from './store/stop-job-store.js';
-import { TrackingStore } from './store/tracking-store.js';
-import { CheckpointStore } from './store/checkpoint-store.js';
-import { AppliedUpdateStore } from './store/applied-update-store.js';
-import { ShipmentStore } from './store/shipment-store.js';
-import { TrackingQueue } from './store/tracking-queue.js';
-import { TrackingRows } from './store/tracking-rows.js';
+import { InstanceRepository } from './store/instance-repository.js';
+import { SalesChannelRepository } from './store/sales-channel-repository.js';
+import { InstanceHistoryRepository } from './store/instance-history-repository.js';
+import { StopJobRepository } from './store/stop-job-repository.js';
+import { TrackingRepository } from './store/tracking-repository.js';
+import { CheckpointRepository } from './store/checkpoint-repository.js';
+import { AppliedUpdateRepository } from './store/applied-update-repository.js';
+import { ShipmentRepository } from './store/shipment-repository.js';
 import { ApplyTrackingUpdate } from './use-cases/apply-tracking-update.js';
 import { BackfillInstance } from './use-cases/backfill-instance.js';
 import { IntakeShipment } from './use-cases/intake-shipment.js';
 import { ListTrackings } from './use-cases/list-trackings.js';
 import { GetTracking } from './use-cases/get-tracking.js';
-import { PollTrackings } from './use-cases/poll-trackings.js';
-import { RegisterPending } from './use-cases/register-pending.js';
-import { StopTrackings } from './use-cases/stop-trackings.js';
-import { startWorkerLoop } from './workers/worker-loop.js';
+import { startTrackingWorkers } from './workers/tracking-workers.js';
 import { CheckInstance } from './use-cases/check-instance.js';
 import { CreateInstance } from './use-cases/create-instance.js';
 import { DeleteInstance } from './use-cases/delete-instance.js';
@@ -64,7 +57,6 @@ import { WebhookKeys } from './use-cases/webhook-keys.js';
 
 export const SERVICE_NAME = 'parcel-tracking';
 
-export { seedSalesChannels, DEV_SALES_CHANNELS } from './events/seed-sales-channels.js';
 /**
  * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
  * failed wiring step (Redis unreachable, a consumer that cannot bind) stops what was started.
@@ -102,22 +94,20 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       runtime.onStop(async () => provider.breakers.shutdown());
       const { outbox, logger } = runtime;
       const secrets = new SecretBox(config.PROVIDER_KEY_ENCRYPTION_KEY);
-      const instances = new InstanceStore(runtime.mongo);
-      const trackings = new TrackingStore(runtime.mongo);
+      const instances = new InstanceRepository(runtime.mongo);
+      const trackings = new TrackingRepository(runtime.mongo);
       await dropRetiredIndexes(logger, trackings);
-      const rows = new TrackingRows(runtime.mongo);
-      const queue = new TrackingQueue(runtime.mongo);
-      const shipments = new ShipmentStore(runtime.mongo);
-      const stopJobs = new StopJobStore(runtime.mongo);
-      const history = new InstanceHistoryStore(runtime.mongo);
-      const channels = new SalesChannelStore(runtime.mongo);
+      const shipments = new ShipmentRepository(runtime.mongo);
+      const stopJobs = new StopJobRepository(runtime.mongo);
+      const history = new InstanceHistoryRepository(runtime.mongo);
+      const channels = new SalesChannelRepository(runtime.mongo);
       const quotas = new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS });
       const webhookKeys = new WebhookKeys(instances, secrets, {
         ttlMs: config.WEBHOOK_KEY_CACHE_TTL_MS,
       });
       const verifyWebhookSignature = new VerifyWebhookSignature(webhookKeys);
-      const appliedUpdates = new AppliedUpdateStore(runtime.mongo);
-      const checkpoints = new CheckpointStore(runtime.mongo);
+      const appliedUpdates = new AppliedUpdateRepository(runtime.mongo);
+      const checkpoints = new CheckpointRepository(runtime.mongo);
       const stalledAfterMs = config.STALLED_AFTER_HOURS * 3600_000;
       await applyRetention(logger, checkpoints.retention(config.CHECKPOINT_RETENTION_DAYS));
 
@@ -166,7 +156,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             verifyWebhookSignature,
             applyTrackingUpdate: new ApplyTrackingUpdate({
               instances,
-              rows,
+              trackings,
               checkpoints,
               appliedUpdates,
               outbox,
@@ -174,13 +164,13 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             verifyWebhookSignatures: new VerifyWebhookSignatures(verifyWebhookSignature),
             applyTrackingUpdates: new ApplyTrackingUpdates({
               instances,
-              rows,
+              trackings,
               checkpoints,
               appliedUpdates,
               outbox,
             }),
-            listTrackings: new ListTrackings({ instances, rows, history, stalledAfterMs }),
-            getTracking: new GetTracking({ instances, rows, history, checkpoints }),
+            listTrackings: new ListTrackings({ instances, trackings, history, stalledAfterMs }),
+            getTracking: new GetTracking({ instances, trackings, history, checkpoints }),
           },
           logger,
         ),
@@ -219,7 +209,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         event: salesChannelDisconnected,
         handle: channelEvents.disconnected,
       });
-      const intake = new IntakeShipment(instances, shipments, rows);
+      const intake = new IntakeShipment(instances, shipments, trackings);
       await runtime.consume({
         stream: SHIPMENTS_STREAM.name,
         durable: 'parcel-tracking-shipment-assigned',
@@ -238,7 +228,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         event: shipmentTrackingRemoved,
         handle: async (event) => void (await intake.execute({ kind: 'removed', event })),
       });
-      const backfill = new BackfillInstance({ instances, shipments, rows, outbox });
+      const backfill = new BackfillInstance({ instances, shipments, trackings, outbox });
       await runtime.consume({
         stream: PARCEL_STREAM.name,
         durable: 'parcel-tracking-backfill',
@@ -246,53 +236,14 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         handle: (event) => backfill.execute(event),
       });
 
-      const workerOptions = {
-        owner: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-        leaseMs: config.TRACKING_LEASE_MS,
-        backoffMs: config.REGISTRATION_BACKOFF_MS,
-        maxBackoffMs: config.REGISTRATION_MAX_BACKOFF_MS,
-      };
-      const workers = {
-        register: new RegisterPending({
-          instances,
-          queue,
-          provider,
-          secrets,
-          outbox,
-          logger,
-          options: workerOptions,
-        }),
-        poll: new PollTrackings({
-          instances,
-          queue,
-          rows,
-          checkpoints,
-          provider,
-          secrets,
-          outbox,
-          logger,
-          options: { ...workerOptions, staleAfterMs: config.POLL_STALE_AFTER_MS },
-        }),
-        stop: new StopTrackings({
-          instances,
-          queue,
-          provider,
-          secrets,
-          logger,
-          options: { ...workerOptions, stopDeliveredAfterMs: config.STOP_DELIVERED_AFTER_MS },
-        }),
-      };
-      if (config.TRACKING_WORKER_INTERVAL_MS > 0) {
-        for (const [name, worker] of Object.entries(workers)) {
-          const loop = startWorkerLoop({
-            name,
-            runOnce: () => worker.runOnce(),
-            intervalMs: config.TRACKING_WORKER_INTERVAL_MS,
-            logger: runtime.logger,
-          });
-          runtime.onStop(() => loop.stop());
-        }
-      }
+      startTrackingWorkers(runtime, {
+        instances,
+        trackings,
+        checkpoints,
+        provider,
+        secrets,
+        config,
+      });
       runtime.startOutboxRelay();
     },
   );

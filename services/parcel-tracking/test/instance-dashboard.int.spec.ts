@@ -198,7 +198,7 @@ describe('GetInstance', () => {
       { message: 'Carrier cannot be detected.', count: 1 },
       { message: 'Quota exhausted.', count: 1 },
     ]);
-    // The shapes TrackingStore asks (pendingRegistrationCount, registrationErrors): the index that
+    // The shapes TrackingRepository asks (pendingRegistrationCount, registrationErrors): the index that
     // leads with registered_at bounds both to the three unregistered rows, whatever MongoDB serves it.
     const rows = suite.h.stored('tracking_rows');
     const scope = { tenant_id: tenant, integration_instance_id: id };

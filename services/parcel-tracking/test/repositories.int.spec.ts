@@ -7,15 +7,14 @@ import {
   fillBooleans,
   SIDE_EFFECT_KEYS,
 } from '../src/domain/instance-settings.js';
-import { AppliedUpdateStore } from '../src/store/applied-update-store.js';
-import { InstanceHistoryStore } from '../src/store/instance-history-store.js';
-import { InstanceStore, type NewInstance } from '../src/store/instance-store.js';
-import { SalesChannelStore } from '../src/store/sales-channel-store.js';
-import { ShipmentStore } from '../src/store/shipment-store.js';
-import { StopJobStore } from '../src/store/stop-job-store.js';
-import { TrackingQueue } from '../src/store/tracking-queue.js';
-import { TrackingRows } from '../src/store/tracking-rows.js';
-import { TrackingStore } from '../src/store/tracking-store.js';
+import { AppliedUpdateRepository } from '../src/store/applied-update-repository.js';
+import { InstanceHistoryRepository } from '../src/store/instance-history-repository.js';
+import { type NewInstance } from '../src/store/instance.js';
+import { InstanceRepository } from '../src/store/instance-repository.js';
+import { SalesChannelRepository } from '../src/store/sales-channel-repository.js';
+import { ShipmentRepository } from '../src/store/shipment-repository.js';
+import { StopJobRepository } from '../src/store/stop-job-repository.js';
+import { TrackingRepository } from '../src/store/tracking-repository.js';
 
 /** Tenant A owns every row; tenant B names A's ids and keys and must neither see nor change them. */
 const A = 'tenant-a';
@@ -48,8 +47,8 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     await infra?.stop();
   });
 
-  it('InstanceStore: another tenant cannot find, change, move the alert of or delete an instance; only the named sweep spans tenants', async () => {
-    const instances = new InstanceStore(connection);
+  it('InstanceRepository: another tenant cannot find, change, move the alert of or delete an instance; only the named sweep spans tenants', async () => {
+    const instances = new InstanceRepository(connection);
     const a = await instances.create(instance(A, 'wh_a'));
     const b = await instances.create(instance(B, 'wh_b'));
     expect(await instances.find(B, a.id)).toBeNull();
@@ -64,10 +63,8 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect((await instances.listAcrossTenants()).map((row) => row.id)).toEqual([a.id, b.id]);
   });
 
-  it('TrackingStore, TrackingRows and TrackingQueue: another tenant cannot read, stop, update, claim or release a row', async () => {
-    const trackings = new TrackingStore(connection);
-    const rows = new TrackingRows(connection);
-    const queue = new TrackingQueue(connection);
+  it('TrackingRepository: another tenant cannot read, stop, update, claim or release a row', async () => {
+    const trackings = new TrackingRepository(connection);
     const row = await trackings.insert({
       tenant_id: A,
       integration_instance_id: 1,
@@ -82,17 +79,17 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect((await trackings.statusCounts(B, 1)).in_transit).toBe(0);
     expect(await trackings.stopActive(B, 1, now)).toEqual([]);
     await trackings.markProviderStopped(B, 1, ['ISO0000001'], now);
-    expect(await rows.byId(B, row.id)).toBeNull();
-    expect(await rows.forNumber(B, 1, 'ISO0000001')).toBeNull();
-    expect(await rows.applyIfUnchanged(B, row.id, 0, { delivery_status: 'delivered' }, now)).toBe(
-      false,
-    );
-    await rows.stop(B, [row.id], now);
-    expect((await rows.list(B, [1], listAll)).total).toBe(0);
+    expect(await trackings.byId(B, row.id)).toBeNull();
+    expect(await trackings.forNumber(B, 1, 'ISO0000001')).toBeNull();
+    expect(
+      await trackings.applyIfUnchanged(B, row.id, 0, { delivery_status: 'delivered' }, now),
+    ).toBe(false);
+    await trackings.stop(B, [row.id], now);
+    expect((await trackings.list(B, [1], listAll)).total).toBe(0);
     const claim = { instanceId: 1, owner: 'w', now, leaseMs: 60_000, limit: 10 };
     const staleBefore = new Date(now.getTime() + 1);
-    expect(await queue.claim('poll', { ...claim, tenantId: B, staleBefore })).toEqual([]);
-    expect(await queue.release(B, 'w', [row], { last_polled_at: now }, now)).toBe(0);
+    expect(await trackings.claim('poll', { ...claim, tenantId: B, staleBefore })).toEqual([]);
+    expect(await trackings.release(B, 'w', [row], { last_polled_at: now }, now)).toBe(0);
 
     const [mine] = await trackings.find(A, 1);
     expect(mine).toMatchObject({
@@ -103,12 +100,12 @@ describe('tenant isolation of every parcel-tracking repository', () => {
       lease_owner: null,
       revision: 0,
     });
-    expect((await rows.list(A, [1], listAll)).total).toBe(1);
-    expect(await queue.claim('poll', { ...claim, tenantId: A, staleBefore })).toHaveLength(1);
+    expect((await trackings.list(A, [1], listAll)).total).toBe(1);
+    expect(await trackings.claim('poll', { ...claim, tenantId: A, staleBefore })).toHaveLength(1);
   });
 
-  it('ShipmentStore: the same trackable key is a separate shipment per tenant', async () => {
-    const shipments = new ShipmentStore(connection);
+  it('ShipmentRepository: the same trackable key is a separate shipment per tenant', async () => {
+    const shipments = new ShipmentRepository(connection);
     const key = { trackable_type: 'rma', trackable_id: 7 };
     await shipments.applyIfNewer(A, key, { tracking_number: 'A-NUMBER' }, new Date(1_000));
     expect(await shipments.withNumber(B)).toEqual([]);
@@ -117,8 +114,8 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect((await shipments.withNumber(A)).map((s) => s.tracking_number)).toEqual(['A-NUMBER']);
   });
 
-  it('SalesChannelStore: another tenant’s event for the same channel id never touches this one', async () => {
-    const channels = new SalesChannelStore(connection);
+  it('SalesChannelRepository: another tenant’s event for the same channel id never touches this one', async () => {
+    const channels = new SalesChannelRepository(connection);
     expect(await channels.apply(A, 1, 1, { name: 'Shop', connected: true })).toBe(true);
     expect(await channels.listConnected(B)).toEqual([]);
     expect(await channels.apply(B, 1, 5, { connected: false })).toBe(true);
@@ -127,17 +124,17 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     ]);
   });
 
-  it('InstanceHistoryStore: one tenant’s disconnected instances are never another’s history', async () => {
-    const history = new InstanceHistoryStore(connection);
+  it('InstanceHistoryRepository: one tenant’s disconnected instances are never another’s history', async () => {
+    const history = new InstanceHistoryRepository(connection);
     await history.remember(A, 3, new Date());
     await history.remember(A, 3, new Date());
     expect(await history.instanceIds(B)).toEqual([]);
     expect(await history.instanceIds(A)).toEqual([3]);
   });
 
-  it('StopJobStore and AppliedUpdateStore: another tenant cannot read, progress or delete a job, nor see an answer', async () => {
-    const jobs = new StopJobStore(connection);
-    const jobId = StopJobStore.newId();
+  it('StopJobRepository and AppliedUpdateRepository: another tenant cannot read, progress or delete a job, nor see an answer', async () => {
+    const jobs = new StopJobRepository(connection);
+    const jobId = StopJobRepository.newId();
     await jobs.create({
       job_id: jobId,
       tenant_id: A,
@@ -150,7 +147,7 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     await jobs.delete(B, jobId);
     expect(await jobs.find(A, jobId)).toMatchObject({ attempts: 0, last_error: null });
 
-    const answers = new AppliedUpdateStore(connection);
+    const answers = new AppliedUpdateRepository(connection);
     const answer = {
       webhook_event_id: 42,
       integration_instance_id: 1,

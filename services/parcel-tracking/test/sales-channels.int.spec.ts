@@ -4,7 +4,7 @@ import {
   salesChannelDisconnected,
   salesChannelUpdated,
 } from '../src/events/sales-channel-events.js';
-import { seedSalesChannels } from '../src/events/seed-sales-channels.js';
+import { seedSalesChannels } from '../src/dev/seed-sales-channels.js';
 import { as, eventually, startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -1,10 +1,8 @@
 import type { Connection } from 'mongoose';
-import { CheckpointStore } from '../src/store/checkpoint-store.js';
-import { InstanceStore } from '../src/store/instance-store.js';
-import { ShipmentStore } from '../src/store/shipment-store.js';
-import { TrackingQueue } from '../src/store/tracking-queue.js';
-import { TrackingRows } from '../src/store/tracking-rows.js';
-import { TrackingStore } from '../src/store/tracking-store.js';
+import { CheckpointRepository } from '../src/store/checkpoint-repository.js';
+import { InstanceRepository } from '../src/store/instance-repository.js';
+import { ShipmentRepository } from '../src/store/shipment-repository.js';
+import { TrackingRepository } from '../src/store/tracking-repository.js';
 
 /**
  * The service's repositories on the test's own connection: tests seed and read rows through
@@ -12,12 +10,10 @@ import { TrackingStore } from '../src/store/tracking-store.js';
  */
 export function testStores(connection: Connection) {
   return {
-    instances: new InstanceStore(connection),
-    trackings: new TrackingStore(connection),
-    rows: new TrackingRows(connection),
-    queue: new TrackingQueue(connection),
-    shipments: new ShipmentStore(connection),
-    checkpoints: new CheckpointStore(connection),
+    instances: new InstanceRepository(connection),
+    trackings: new TrackingRepository(connection),
+    shipments: new ShipmentRepository(connection),
+    checkpoints: new CheckpointRepository(connection),
   };
 }
 

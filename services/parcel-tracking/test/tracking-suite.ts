@@ -90,7 +90,7 @@ export function useTrackingSuite(env: NodeJS.ProcessEnv = {}) {
     ) => {
       const now = new Date();
       for (const [index, number] of numbers.entries())
-        await h().stores.rows.insertActive(
+        await h().stores.trackings.insertActive(
           {
             tenant_id: tenant,
             integration_instance_id: instanceId,

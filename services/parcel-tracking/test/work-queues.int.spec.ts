@@ -81,8 +81,8 @@ describe('the workers’ queues (ADR 0727, 0730)', () => {
       limit: 40,
     };
     const [first, second] = await Promise.all([
-      suite.h.stores.queue.claim('register', claim),
-      suite.h.stores.queue.claim('register', claim),
+      suite.h.stores.trackings.claim('register', claim),
+      suite.h.stores.trackings.claim('register', claim),
     ]);
     const taken = [...first, ...second].map((row) => row.id);
     expect(new Set(taken).size).toBe(taken.length);

@@ -35,10 +35,10 @@ const defaults = (options: Options): WorkerOptions => ({
 });
 
 export function registerWorker(h: Harness, options: Options = {}): RegisterPending {
-  const { instances, queue } = h.stores;
+  const { instances, trackings } = h.stores;
   return new RegisterPending({
     instances,
-    queue,
+    trackings,
     provider: options.provider ?? testProvider(h),
     secrets: h.secrets,
     outbox: h.service.outbox,
@@ -48,11 +48,10 @@ export function registerWorker(h: Harness, options: Options = {}): RegisterPendi
 }
 
 export function pollWorker(h: Harness, options: Options & { staleAfterMs: number }): PollTrackings {
-  const { instances, queue, rows, checkpoints } = h.stores;
+  const { instances, trackings, checkpoints } = h.stores;
   return new PollTrackings({
     instances,
-    queue,
-    rows,
+    trackings,
     checkpoints,
     provider: options.provider ?? testProvider(h),
     secrets: h.secrets,
@@ -66,10 +65,10 @@ export function stopWorker(
   h: Harness,
   options: Options & { stopDeliveredAfterMs: number },
 ): StopTrackings {
-  const { instances, queue } = h.stores;
+  const { instances, trackings } = h.stores;
   return new StopTrackings({
     instances,
-    queue,
+    trackings,
     provider: options.provider ?? testProvider(h),
     secrets: h.secrets,
     logger: h.service.logger,

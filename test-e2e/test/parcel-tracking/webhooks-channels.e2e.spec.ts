@@ -1,4 +1,4 @@
-import { seedSalesChannels } from '@inventory/parcel-tracking';
+import { seedSalesChannels } from '@inventory/parcel-tracking/dev';
 import { signBody } from '@inventory/provider-sim';
 import { eventually } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { seedSalesChannels } from '@inventory/parcel-tracking';
+import { seedSalesChannels } from '@inventory/parcel-tracking/dev';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { seedDevelopment } from '@inventory/identity';
-import { seedSalesChannels } from '@inventory/parcel-tracking';
+import { seedSalesChannels } from '@inventory/parcel-tracking/dev';
 import { seedCatalog } from '@inventory/catalog';
 import { join } from 'node:path';
 import { credentialsNotice } from './credentials-notice.js';

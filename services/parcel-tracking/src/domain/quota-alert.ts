@@ -1,4 +1,4 @@
-import type { QuotaAlertState } from '../store/instance-store.js';
+import type { QuotaAlertState } from '../store/instance.js';
 
 export type QuotaAlertFiring = 'warning' | 'exhausted';
 

@@ -5,7 +5,8 @@ import {
   type SalesChannelSnapshot,
 } from '@inventory/contracts/events/v1/sales_channel.js';
 import { defineEvent, type DomainEvent } from '@inventory/platform';
-import type { ChannelSnapshot, SalesChannelStore } from '../store/sales-channel-store.js';
+import type { ChannelSnapshot } from '../store/sales-channel.js';
+import type { SalesChannelRepository } from '../store/sales-channel-repository.js';
 
 export const salesChannelConnected = defineEvent(
   'catalog.sales_channel.connected',
@@ -42,7 +43,7 @@ const versionOf = (version: number, event: DomainEvent<unknown>) =>
  * on `version`, so redeliveries and out-of-order events are harmless, and only
  * `connected` can (re)connect a channel.
  */
-export function salesChannelHandlers(store: SalesChannelStore) {
+export function salesChannelHandlers(store: SalesChannelRepository) {
   return {
     async connected(event: DomainEvent<SalesChannelConnected>) {
       const channel = event.payload.channel;

@@ -4,8 +4,8 @@ import type {
   TrackableChannel,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { webhookPath } from '../domain/webhook-token.js';
-import type { InstanceDocument } from '../store/instance-store.js';
-import type { SalesChannelDocument } from '../store/sales-channel-store.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { SalesChannelDocument } from '../store/sales-channel.js';
 import type { InstanceDashboard } from '../use-cases/get-instance.js';
 
 /** The stored instance as the API sees it: never the key, the webhook as a path. */

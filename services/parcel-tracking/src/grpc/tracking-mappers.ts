@@ -14,8 +14,8 @@ import {
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { presentStatus } from '../domain/delivery-status.js';
 import type { ProviderUpdate } from '../domain/tracking-update.js';
-import type { CheckpointDocument } from '../store/checkpoint-store.js';
-import type { TrackingListQuery } from '../store/tracking-rows.js';
+import type { CheckpointDocument } from '../store/checkpoint.js';
+import type { TrackingListQuery } from '../store/tracking-queries.js';
 import type { TrackingDocument } from '../store/tracking.js';
 
 const OUTCOMES: Record<string, TrackingUpdateOutcome> = {

@@ -43,7 +43,7 @@ export interface TrackingDocument {
   /** A worker's claim on the row (registration, polling, stopping); free when past. */
   lease_owner: string | null;
   lease_until: Date | null;
-  /** Which claim took the lease: a claim reads back exactly the rows it won (tracking-queue.ts). */
+  /** Which claim took the lease: a claim reads back the rows it won (TrackingRepository). */
   lease_token?: string;
   /** Transient registration failures so far, and when the next attempt may run. */
   registration_attempts: number;
@@ -135,7 +135,7 @@ schema.index({
 schema.index({ tenant_id: 1, integration_instance_id: 1, tracking_number: 1 });
 // The dashboard's rows not registered yet: pending (not given up) and failed (grouped by error).
 // The points on null bound both to the unregistered rows instead of the whole instance; `id` last
-// holds the registration queue's candidates in its claim order (tracking-queue.ts, ADR 0212).
+// holds the registration queue's candidates in its claim order (tracking-queries.ts, ADR 0212).
 schema.index({
   tenant_id: 1,
   integration_instance_id: 1,
@@ -144,7 +144,7 @@ schema.index({
   id: 1,
 });
 // The polling queue's due rows only: active, not terminal, then never polled (null) and
-// registered, or polled before the stale time (tracking-queue.ts, ADR 0730).
+// registered, or polled before the stale time (tracking-queries.ts, ADR 0730).
 schema.index({
   tenant_id: 1,
   integration_instance_id: 1,
@@ -215,7 +215,7 @@ type NullableDefaults = Pick<
   | 'trackable_url'
 >;
 
-/** The tracking rows' model, shared by the repositories that read and work the rows. */
+/** The tracking rows' model, which TrackingRepository reads and works. */
 export function trackingModel(connection: Connection): Model<TrackingDocument> {
   return (
     (connection.models.Tracking as Model<TrackingDocument> | undefined) ??

@@ -5,9 +5,9 @@ import {
 } from '../domain/tracking-update.js';
 import type { Outbox } from '@inventory/platform';
 import { keepableCheckpoints } from '../domain/checkpoints.js';
-import type { CheckpointStore } from '../store/checkpoint-store.js';
-import type { InstanceDocument } from '../store/instance-store.js';
-import type { TrackingRows } from '../store/tracking-rows.js';
+import type { CheckpointRepository } from '../store/checkpoint-repository.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingDocument } from '../store/tracking.js';
 import { deliveryEffects } from './delivery-effects.js';
 
@@ -25,13 +25,13 @@ export interface AppliedResult extends Omit<UpdateDecision, 'changes'> {
  * crash finds them kept.
  */
 export async function applyProviderUpdate(
-  deps: { rows: TrackingRows; checkpoints: CheckpointStore; outbox: Outbox },
+  deps: { trackings: TrackingRepository; checkpoints: CheckpointRepository; outbox: Outbox },
   instance: Pick<InstanceDocument, 'side_effects'>,
   first: TrackingDocument,
   update: ProviderUpdate,
   options: { now: Date; webhookEventId?: number; extra?: Record<string, unknown> },
 ): Promise<AppliedResult> {
-  const { rows, checkpoints, outbox } = deps;
+  const { trackings, checkpoints, outbox } = deps;
   if (update.checkpoints?.length)
     await checkpoints.merge(
       first.tenant_id,
@@ -65,7 +65,7 @@ export async function applyProviderUpdate(
       : [];
     const written = await outbox
       .withEvents(entries, async () => {
-        const ok = await rows.applyIfUnchanged(
+        const ok = await trackings.applyIfUnchanged(
           row.tenant_id,
           row.id,
           row.revision ?? 0,
@@ -81,7 +81,7 @@ export async function applyProviderUpdate(
         throw error;
       });
     if (written) return { ...answer, row: { ...row, ...changes } as TrackingDocument };
-    const fresh = await rows.byId(row.tenant_id, row.id);
+    const fresh = await trackings.byId(row.tenant_id, row.id);
     if (!fresh) return { ...answer, outcome: 'unknown_number', row };
     row = fresh;
   }

@@ -1,9 +1,10 @@
 import { notFound, validationFailed, type Outbox } from '@inventory/platform';
 import type { ProviderUpdate } from '../domain/tracking-update.js';
-import type { AppliedUpdate, AppliedUpdateStore } from '../store/applied-update-store.js';
-import type { CheckpointStore } from '../store/checkpoint-store.js';
-import type { InstanceStore } from '../store/instance-store.js';
-import type { TrackingRows } from '../store/tracking-rows.js';
+import type { AppliedUpdate } from '../store/applied-update.js';
+import type { AppliedUpdateRepository } from '../store/applied-update-repository.js';
+import type { CheckpointRepository } from '../store/checkpoint-repository.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
 
 export interface ApplyTrackingUpdateInput {
@@ -16,10 +17,10 @@ export interface ApplyTrackingUpdateInput {
 
 /** What applying a stored webhook's update needs, one at a time or many in one call. */
 export interface ApplyTrackingUpdateDeps {
-  instances: InstanceStore;
-  rows: TrackingRows;
-  checkpoints: CheckpointStore;
-  appliedUpdates: AppliedUpdateStore;
+  instances: InstanceRepository;
+  trackings: TrackingRepository;
+  checkpoints: CheckpointRepository;
+  appliedUpdates: AppliedUpdateRepository;
   outbox: Outbox;
 }
 
@@ -33,7 +34,7 @@ export class ApplyTrackingUpdate {
   constructor(private readonly deps: ApplyTrackingUpdateDeps) {}
 
   async execute(input: ApplyTrackingUpdateInput): Promise<AppliedUpdate> {
-    const { instances, rows, appliedUpdates } = this.deps;
+    const { instances, trackings, appliedUpdates } = this.deps;
     const { tenantId, instanceId, webhookEventId, update } = input;
     if (!update.tracking_number.trim())
       throw validationFailed([{ field: 'update.tracking_number', description: 'is required' }]);
@@ -43,7 +44,7 @@ export class ApplyTrackingUpdate {
     if (!instance) throw notFound('Parcel-tracking instance not found.');
 
     const base = { webhook_event_id: webhookEventId, integration_instance_id: instanceId };
-    const row = await rows.forNumber(tenantId, instanceId, update.tracking_number);
+    const row = await trackings.forNumber(tenantId, instanceId, update.tracking_number);
     if (!row)
       return appliedUpdates.record(tenantId, {
         ...base,

@@ -1,7 +1,7 @@
 import { notFound, validationFailed } from '@inventory/platform';
-import type { AppliedUpdate } from '../store/applied-update-store.js';
-import type { InstanceDocument } from '../store/instance-store.js';
-import { normalizeNumber } from '../store/tracking-rows.js';
+import type { AppliedUpdate } from '../store/applied-update.js';
+import type { InstanceDocument } from '../store/instance.js';
+import { normalizeNumber } from '../store/tracking-queries.js';
 import type { TrackingDocument } from '../store/tracking.js';
 import type { ApplyTrackingUpdateDeps, ApplyTrackingUpdateInput } from './apply-tracking-update.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
@@ -51,7 +51,7 @@ export class ApplyTrackingUpdates {
             async (id) =>
               [
                 id,
-                await this.deps.rows.forNumbers(
+                await this.deps.trackings.forNumbers(
                   tenantId,
                   id,
                   updates

@@ -1,9 +1,9 @@
 import { activityEntry } from '@inventory/events';
 import type { DomainEvent, Outbox } from '@inventory/platform';
 import type { ParcelBackfillRequested } from '@inventory/contracts/events/v1/parcel_tracking.js';
-import type { InstanceStore } from '../store/instance-store.js';
-import type { ShipmentStore } from '../store/shipment-store.js';
-import type { TrackingRows } from '../store/tracking-rows.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import type { ShipmentRepository } from '../store/shipment-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import { trackShipment } from './track-shipment.js';
 
 /**
@@ -15,9 +15,9 @@ import { trackShipment } from './track-shipment.js';
 export class BackfillInstance {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
-      shipments: ShipmentStore;
-      rows: TrackingRows;
+      instances: InstanceRepository;
+      shipments: ShipmentRepository;
+      trackings: TrackingRepository;
       outbox: Outbox;
     },
   ) {}
@@ -42,7 +42,7 @@ export class BackfillInstance {
     ]);
     const counts = { created: 0, already_tracked: 0, not_tracked: 0 };
     for (const shipment of remembered) {
-      const outcome = await trackShipment(this.deps.rows, instance, shipment, now);
+      const outcome = await trackShipment(this.deps.trackings, instance, shipment, now);
       if (outcome === 'created') counts.created++;
       else if (outcome === 'kept') counts.already_tracked++;
       else counts.not_tracked++;

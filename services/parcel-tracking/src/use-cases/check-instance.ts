@@ -1,6 +1,6 @@
 import { notFound } from '@inventory/platform';
-import type { InstanceHistoryStore } from '../store/instance-history-store.js';
-import type { InstanceStore } from '../store/instance-store.js';
+import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 
 /**
  * Whether the tenant has this instance, and the tenant's disconnected instances whose rows are
@@ -8,8 +8,8 @@ import type { InstanceStore } from '../store/instance-store.js';
  */
 export class CheckInstance {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly history: InstanceHistoryStore,
+    private readonly instances: InstanceRepository,
+    private readonly history: InstanceHistoryRepository,
   ) {}
 
   async execute(tenantId: string, id: number): Promise<{ id: number; historyIds: number[] }> {

@@ -2,7 +2,8 @@ import { activityEntry, alertEntry } from '@inventory/events';
 import type { Outbox, OutboxEntry } from '@inventory/platform';
 import { nextQuotaAlert } from '../domain/quota-alert.js';
 import type { ProviderQuota } from '../provider/client.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 
 /**
  * Runs the quota alert state machine after a registration batch or a quota
@@ -11,7 +12,7 @@ import type { InstanceDocument, InstanceStore } from '../store/instance-store.js
  * count of alerts raised, so a re-armed crossing raises a new one.
  */
 export async function checkQuotaAlert(
-  deps: { instances: InstanceStore; outbox: Outbox },
+  deps: { instances: InstanceRepository; outbox: Outbox },
   instance: InstanceDocument,
   quota: ProviderQuota,
 ): Promise<'warning' | 'exhausted' | null> {

@@ -28,7 +28,8 @@ import {
 import { mintWebhookToken, PROVIDER_SEGMENT } from '../domain/webhook-token.js';
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
 import type { ProviderClient } from '../provider/client.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import { providerFailure } from './provider-failure.js';
 
 export interface CreateInstanceInput {
@@ -52,7 +53,7 @@ const ALREADY_CONNECTED = 'A parcel-tracking instance already exists for this ac
 export class CreateInstance {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
+      instances: InstanceRepository;
       provider: ProviderClient;
       secrets: SecretBox;
       registry: WebhookRegistry;

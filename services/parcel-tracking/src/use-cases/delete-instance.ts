@@ -8,10 +8,10 @@ import {
 } from '@inventory/platform';
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
 import { instanceDisconnected } from '../events/parcel-events.js';
-import type { InstanceHistoryStore } from '../store/instance-history-store.js';
-import type { InstanceStore } from '../store/instance-store.js';
-import { StopJobStore } from '../store/stop-job-store.js';
-import type { TrackingStore } from '../store/tracking-store.js';
+import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import { StopJobRepository } from '../store/stop-job-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { WebhookKeys } from './webhook-keys.js';
 
 /**
@@ -24,16 +24,16 @@ import type { WebhookKeys } from './webhook-keys.js';
 export class DeleteInstance {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
-      trackings: TrackingStore;
-      stopJobs: StopJobStore;
+      instances: InstanceRepository;
+      trackings: TrackingRepository;
+      stopJobs: StopJobRepository;
       registry: WebhookRegistry;
       outbox: Outbox;
       logger: Logger;
       /** Drops the cached key once the instance is gone (ADR 0225). */
       webhookKeys: Pick<WebhookKeys, 'forget'>;
       /** Remembers the instance, so the tenant's next one lists its rows as history (ADR 0215). */
-      history: InstanceHistoryStore;
+      history: InstanceHistoryRepository;
     },
   ) {}
 
@@ -54,7 +54,7 @@ export class DeleteInstance {
       );
     }
 
-    const jobId = StopJobStore.newId();
+    const jobId = StopJobRepository.newId();
     const events: Array<OutboxEntry<unknown>> = [
       activityEntry({
         tenantId,

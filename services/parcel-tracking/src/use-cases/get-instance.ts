@@ -6,8 +6,9 @@ import { ProviderError } from '../provider/errors.js';
 import type { ProviderQuota } from '../provider/client.js';
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
 import type { QuotaReader } from '../provider/quota-reader.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
-import type { TrackingStore } from '../store/tracking-store.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
 
 export interface InstanceDashboard {
@@ -31,8 +32,8 @@ export interface InstanceDashboard {
 export class GetInstance {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
-      trackings: TrackingStore;
+      instances: InstanceRepository;
+      trackings: TrackingRepository;
       /** The live quota, cached briefly per key and shared by concurrent readers. */
       quotas: QuotaReader;
       secrets: SecretBox;

@@ -1,8 +1,9 @@
 import { notFound } from '@inventory/platform';
-import type { CheckpointDocument, CheckpointStore } from '../store/checkpoint-store.js';
-import type { InstanceHistoryStore } from '../store/instance-history-store.js';
-import type { InstanceStore } from '../store/instance-store.js';
-import type { TrackingRows } from '../store/tracking-rows.js';
+import type { CheckpointDocument } from '../store/checkpoint.js';
+import type { CheckpointRepository } from '../store/checkpoint-repository.js';
+import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingDocument } from '../store/tracking.js';
 
 /**
@@ -13,10 +14,10 @@ import type { TrackingDocument } from '../store/tracking.js';
 export class GetTracking {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
-      rows: TrackingRows;
-      history: InstanceHistoryStore;
-      checkpoints: CheckpointStore;
+      instances: InstanceRepository;
+      trackings: TrackingRepository;
+      history: InstanceHistoryRepository;
+      checkpoints: CheckpointRepository;
     },
   ) {}
 
@@ -30,7 +31,7 @@ export class GetTracking {
       this.deps.history.instanceIds(tenantId),
     ]);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
-    const row = await this.deps.rows.ofInstances(tenantId, [instanceId, ...earlier], id);
+    const row = await this.deps.trackings.ofInstances(tenantId, [instanceId, ...earlier], id);
     if (!row) throw notFound('Tracking not found.');
     return { row, checkpoints: await this.deps.checkpoints.timeline(tenantId, row.id) };
   }

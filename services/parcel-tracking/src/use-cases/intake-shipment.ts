@@ -5,9 +5,10 @@ import type {
 } from '@inventory/events';
 import type { DomainEvent } from '@inventory/platform';
 import { boundedLabel, isPlausibleNumber, relativeUrl } from '../domain/shipment-input.js';
-import type { InstanceStore } from '../store/instance-store.js';
-import type { ShipmentChange, ShipmentStore } from '../store/shipment-store.js';
-import type { TrackingRows } from '../store/tracking-rows.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import type { ShipmentChange } from '../store/shipment.js';
+import type { ShipmentRepository } from '../store/shipment-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import { trackShipment, type TrackOutcome } from './track-shipment.js';
 
 type IntakeEvent =
@@ -43,9 +44,9 @@ function changeOf(input: IntakeEvent): ShipmentChange {
  */
 export class IntakeShipment {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly shipments: ShipmentStore,
-    private readonly rows: TrackingRows,
+    private readonly instances: InstanceRepository,
+    private readonly shipments: ShipmentRepository,
+    private readonly trackings: TrackingRepository,
   ) {}
 
   async execute(input: IntakeEvent, now = new Date()): Promise<TrackOutcome> {
@@ -55,6 +56,6 @@ export class IntakeShipment {
     const shipment = await this.shipments.applyIfNewer(tenantId, key, changeOf(input), occurredAt);
     const instance = await this.instances.findForTenant(tenantId);
     if (!shipment || !instance) return 'untracked';
-    return trackShipment(this.rows, instance, shipment, now);
+    return trackShipment(this.trackings, instance, shipment, now);
   }
 }

@@ -1,11 +1,12 @@
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 
 /**
  * The tenant's instances: none, or its one (the singleton), so a client finds it without its id.
  * Stored settings only, no provider call; the live dashboard is GetInstance's.
  */
 export class ListInstances {
-  constructor(private readonly instances: InstanceStore) {}
+  constructor(private readonly instances: InstanceRepository) {}
 
   async execute(tenantId: string): Promise<InstanceDocument[]> {
     const instance = await this.instances.findForTenant(tenantId);

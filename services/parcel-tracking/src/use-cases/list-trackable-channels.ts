@@ -1,12 +1,13 @@
 import { notFound } from '@inventory/platform';
-import type { InstanceStore } from '../store/instance-store.js';
-import type { SalesChannelDocument, SalesChannelStore } from '../store/sales-channel-store.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import type { SalesChannelDocument } from '../store/sales-channel.js';
+import type { SalesChannelRepository } from '../store/sales-channel-repository.js';
 
 /** Every connected sales channel of the tenant, with its sub-channels. */
 export class ListTrackableChannels {
   constructor(
-    private readonly instances: InstanceStore,
-    private readonly channels: SalesChannelStore,
+    private readonly instances: InstanceRepository,
+    private readonly channels: SalesChannelRepository,
   ) {}
 
   async execute(tenantId: string, instanceId: number): Promise<SalesChannelDocument[]> {

@@ -1,8 +1,9 @@
 import { DEFAULT_STALLED_AFTER_HOURS } from '../domain/shipment-watch.js';
 import { notFound } from '@inventory/platform';
-import type { InstanceHistoryStore } from '../store/instance-history-store.js';
-import type { InstanceStore } from '../store/instance-store.js';
-import type { TrackingListQuery, TrackingRows } from '../store/tracking-rows.js';
+import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
+import type { TrackingListQuery } from '../store/tracking-queries.js';
 import type { TrackingDocument } from '../store/tracking.js';
 
 /**
@@ -12,9 +13,9 @@ import type { TrackingDocument } from '../store/tracking.js';
 export class ListTrackings {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
-      rows: TrackingRows;
-      history: InstanceHistoryStore;
+      instances: InstanceRepository;
+      trackings: TrackingRepository;
+      history: InstanceHistoryRepository;
       /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
       stalledAfterMs?: number;
     },
@@ -39,6 +40,6 @@ export class ListTrackings {
     ]);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
     const ids = [instanceId, ...earlier.filter((id) => id !== instanceId)];
-    return this.deps.rows.list(tenantId, ids, query);
+    return this.deps.trackings.list(tenantId, ids, query);
   }
 }

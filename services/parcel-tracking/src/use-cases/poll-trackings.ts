@@ -1,10 +1,10 @@
 import { emptyLease, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import { updateFromTrackInfo } from '../domain/track-info.js';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
-import type { CheckpointStore } from '../store/checkpoint-store.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
-import type { TrackingQueue } from '../store/tracking-queue.js';
-import type { TrackingRows } from '../store/tracking-rows.js';
+import type { CheckpointRepository } from '../store/checkpoint-repository.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import { applyProviderUpdate } from './apply-provider-update.js';
 import type { WorkerOptions } from './register-pending.js';
 
@@ -17,10 +17,9 @@ import type { WorkerOptions } from './register-pending.js';
 export class PollTrackings {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
-      queue: TrackingQueue;
-      rows: TrackingRows;
-      checkpoints: CheckpointStore;
+      instances: InstanceRepository;
+      trackings: TrackingRepository;
+      checkpoints: CheckpointRepository;
       provider: ProviderClient;
       secrets: SecretBox;
       outbox: Outbox;
@@ -41,7 +40,7 @@ export class PollTrackings {
   }
 
   private async pollInstance(instance: InstanceDocument): Promise<number> {
-    const { queue, provider, secrets, logger } = this.deps;
+    const { trackings, provider, secrets, logger } = this.deps;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
     const tenantId = instance.tenant_id;
     let polled = 0;
@@ -50,7 +49,7 @@ export class PollTrackings {
       const now = this.deps.options.now?.() ?? new Date();
       const current = await this.deps.instances.find(tenantId, instance.id);
       if (!current?.is_automatic_sync_enabled) return polled;
-      const batch = await queue.claim('poll', {
+      const batch = await trackings.claim('poll', {
         tenantId,
         instanceId: instance.id,
         owner: this.deps.options.owner,
@@ -71,7 +70,7 @@ export class PollTrackings {
         );
       } catch (error) {
         logger.warn({ err: error, instance_id: instance.id }, 'polling batch failed; will retry');
-        await queue.release(tenantId, this.deps.options.owner, batch, {}, now);
+        await trackings.release(tenantId, this.deps.options.owner, batch, {}, now);
         return polled;
       }
       const byNumber = new Map(answers.accepted.map((item) => [item.number.toUpperCase(), item]));
@@ -79,7 +78,7 @@ export class PollTrackings {
         const answer = byNumber.get(row.tracking_number);
         const polledAt = { last_polled_at: now, ...emptyLease() };
         if (!answer) {
-          await queue.release(
+          await trackings.release(
             tenantId,
             this.deps.options.owner,
             [row],

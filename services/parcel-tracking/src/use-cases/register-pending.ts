@@ -2,8 +2,9 @@ import type { Logger, Outbox, SecretBox } from '@inventory/platform';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
 import { ProviderError, RETRYABLE_REGISTER_CODES } from '../provider/errors.js';
 import { carrierName } from '../domain/carriers.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
-import type { TrackingQueue } from '../store/tracking-queue.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
 import { keyFingerprint } from '../provider/key-fingerprint.js';
 
@@ -28,8 +29,8 @@ export interface WorkerOptions {
 export class RegisterPending {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
-      queue: TrackingQueue;
+      instances: InstanceRepository;
+      trackings: TrackingRepository;
       provider: ProviderClient;
       secrets: SecretBox;
       outbox: Outbox;
@@ -49,7 +50,7 @@ export class RegisterPending {
   }
 
   private async registerInstance(instance: InstanceDocument): Promise<number> {
-    const { queue, provider, secrets, logger } = this.deps;
+    const { trackings, provider, secrets, logger } = this.deps;
     const { owner, leaseMs } = this.deps.options;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
     const keyRef = keyFingerprint(apiKey);
@@ -61,7 +62,7 @@ export class RegisterPending {
       // Re-read between batches: the kill switch stops the work at once.
       const current = await this.deps.instances.find(instance.tenant_id, instance.id);
       if (!current?.is_automatic_sync_enabled) return sent;
-      const batch = await queue.claim('register', {
+      const batch = await trackings.claim('register', {
         tenantId: instance.tenant_id,
         instanceId: instance.id,
         owner,
@@ -87,7 +88,7 @@ export class RegisterPending {
           const row = byNumber.get(item.number.toUpperCase());
           if (!row) continue;
           const carrier = item.carrier ?? row.carrier_code;
-          await queue.release(
+          await trackings.release(
             tenantId,
             owner,
             [row],
@@ -110,7 +111,7 @@ export class RegisterPending {
           const retry = RETRYABLE_REGISTER_CODES.has(item.code)
             ? this.retryLater([row], now)
             : { registration_given_up_at: now };
-          await queue.release(
+          await trackings.release(
             tenantId,
             owner,
             [row],
@@ -132,7 +133,7 @@ export class RegisterPending {
           },
           'registration batch failed; will retry',
         );
-        await queue.release(tenantId, owner, batch, retry, now);
+        await trackings.release(tenantId, owner, batch, retry, now);
         return sent;
       }
       await this.readQuota(current, apiKey);

@@ -3,8 +3,8 @@ import type { ParcelInstanceDisconnected } from '@inventory/contracts/events/v1/
 import { groupByKey } from '../domain/key-ring.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderClient } from '../provider/client.js';
-import type { StopJobStore } from '../store/stop-job-store.js';
-import type { TrackingStore } from '../store/tracking-store.js';
+import type { StopJobRepository } from '../store/stop-job-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 
 /** Not registered / already stopped: the provider is not tracking it, which is what we want. */
 const ALREADY_STOPPED = new Set([-18019902, -18019906]);
@@ -19,8 +19,8 @@ const ALREADY_STOPPED = new Set([-18019902, -18019906]);
 export class StopDisconnectedTrackings {
   constructor(
     private readonly deps: {
-      stopJobs: StopJobStore;
-      trackings: TrackingStore;
+      stopJobs: StopJobRepository;
+      trackings: TrackingRepository;
       provider: ProviderClient;
       secrets: SecretBox;
       logger: Logger;

@@ -1,8 +1,9 @@
 import type { Logger, SecretBox } from '@inventory/platform';
 import { groupByKey } from '../domain/key-ring.js';
 import { MAX_BATCH, type ProviderClient } from '../provider/client.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
-import type { TrackingQueue } from '../store/tracking-queue.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TrackingDocument } from '../store/tracking.js';
 import type { WorkerOptions } from './register-pending.js';
 
@@ -25,8 +26,8 @@ const stoppedThere = (row: TrackingDocument, now: Date) => ({
 export class StopTrackings {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
-      queue: TrackingQueue;
+      instances: InstanceRepository;
+      trackings: TrackingRepository;
       provider: ProviderClient;
       secrets: SecretBox;
       logger: Logger;
@@ -46,7 +47,7 @@ export class StopTrackings {
   }
 
   private async stopInstance(instance: InstanceDocument): Promise<number> {
-    const { queue, provider, secrets, logger } = this.deps;
+    const { trackings, provider, secrets, logger } = this.deps;
     const { owner, leaseMs } = this.deps.options;
     const tenantId = instance.tenant_id;
     const ring = { current: instance.api_key_encrypted, retired: instance.retired_keys ?? [] };
@@ -54,7 +55,7 @@ export class StopTrackings {
     // A handled row leaves the queue (ADR 0730): each claim takes the next due rows.
     for (;;) {
       const now = this.deps.options.now?.() ?? new Date();
-      const batch = await queue.claim('stop', {
+      const batch = await trackings.claim('stop', {
         tenantId,
         instanceId: instance.id,
         owner,
@@ -67,7 +68,7 @@ export class StopTrackings {
       // Never registered: the provider does not track it, so there is nothing to stop there.
       const unregistered = batch.filter((row) => row.registered_at === null);
       for (const row of unregistered) {
-        await queue.release(tenantId, owner, [row], stoppedThere(row, now), now);
+        await trackings.release(tenantId, owner, [row], stoppedThere(row, now), now);
         stopped++;
       }
       // Each row is stopped with the key that registered it, a rotated-out one too (ADR 0213).
@@ -103,12 +104,12 @@ export class StopTrackings {
                 { instance_id: instance.id, tracking_id: row.id },
                 'provider refused to stop a tracking; not retried',
               );
-            await queue.release(tenantId, owner, [row], changes, now);
+            await trackings.release(tenantId, owner, [row], changes, now);
             stopped++;
           }
         } catch (error) {
           logger.warn({ err: error, instance_id: instance.id }, 'stop batch failed; will retry');
-          await queue.release(tenantId, owner, registered, {}, now);
+          await trackings.release(tenantId, owner, registered, {}, now);
           failed = true;
         }
       }

@@ -1,7 +1,8 @@
 import { isAutoTracked } from '../domain/channel-scope.js';
-import type { InstanceDocument } from '../store/instance-store.js';
-import type { ShipmentDocument } from '../store/shipment-store.js';
-import { normalizeNumber, type TrackingRows } from '../store/tracking-rows.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { ShipmentDocument } from '../store/shipment.js';
+import { normalizeNumber } from '../store/tracking-queries.js';
+import type { TrackingRepository } from '../store/tracking-repository.js';
 
 export type TrackOutcome = 'created' | 'kept' | 'untracked' | 'stopped';
 
@@ -13,13 +14,13 @@ export type TrackOutcome = 'created' | 'kept' | 'untracked' | 'stopped';
  * the settings do not track stays remembered in `shipments` only.
  */
 export async function trackShipment(
-  rows: TrackingRows,
+  trackings: TrackingRepository,
   instance: InstanceDocument,
   shipment: ShipmentDocument,
   now: Date,
 ): Promise<TrackOutcome> {
   const tenantId = shipment.tenant_id;
-  const active = await rows.activeForTrackable(
+  const active = await trackings.activeForTrackable(
     tenantId,
     instance.id,
     shipment.trackable_type,
@@ -27,7 +28,7 @@ export async function trackShipment(
   );
   const number = shipment.tracking_number ? normalizeNumber(shipment.tracking_number) : null;
   const outdated = active.filter((row) => row.tracking_number !== number);
-  await rows.stop(
+  await trackings.stop(
     tenantId,
     outdated.map((row) => row.id),
     now,
@@ -35,7 +36,7 @@ export async function trackShipment(
   if (!number) return outdated.length > 0 ? 'stopped' : 'untracked';
   if (active.some((row) => row.tracking_number === number)) return 'kept';
   if (!isAutoTracked(instance, shipment)) return outdated.length > 0 ? 'stopped' : 'untracked';
-  const created = await rows.insertActive(
+  const created = await trackings.insertActive(
     {
       tenant_id: tenantId,
       integration_instance_id: instance.id,

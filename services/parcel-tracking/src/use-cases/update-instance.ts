@@ -20,7 +20,8 @@ import {
   mergeBooleans,
 } from '../domain/instance-settings.js';
 import type { ProviderClient } from '../provider/client.js';
-import type { InstanceDocument, InstanceStore } from '../store/instance-store.js';
+import type { InstanceDocument } from '../store/instance.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 import { providerFailure } from './provider-failure.js';
 import type { WebhookKeys } from './webhook-keys.js';
 import { retire } from '../domain/key-ring.js';
@@ -69,7 +70,7 @@ function changedKeys(
 export class UpdateInstance {
   constructor(
     private readonly deps: {
-      instances: InstanceStore;
+      instances: InstanceRepository;
       provider: ProviderClient;
       secrets: SecretBox;
       outbox: Outbox;

@@ -1,5 +1,5 @@
 import { TtlCache, type SecretBox } from '@inventory/platform';
-import type { InstanceStore } from '../store/instance-store.js';
+import type { InstanceRepository } from '../store/instance-repository.js';
 
 /**
  * Instances' API keys as the signature check needs them, decrypted, kept per replica for a short
@@ -13,7 +13,7 @@ export class WebhookKeys {
   private readonly keys: TtlCache<string, string | null>;
 
   constructor(
-    private readonly instances: InstanceStore,
+    private readonly instances: InstanceRepository,
     private readonly secrets: SecretBox,
     options: { ttlMs: number; now?: () => number },
   ) {

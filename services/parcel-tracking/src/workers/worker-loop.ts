@@ -4,8 +4,8 @@ import { WorkerLoop, type Logger } from '@inventory/platform';
  * Runs a worker's `runOnce` every `intervalMs`, one pass at a time (a pass never overlaps the
  * previous one), until stopped; stop waits for the pass in flight. The platform's worker loop
  * (ADR 0018) with one slot, whose look is the whole pass: a pass claims and runs batch after
- * batch of each instance's queue itself (tracking-queue.ts), so the loop has nothing to hold and
- * only paces the passes. Tests call `runOnce` directly instead.
+ * batch of each instance's queue itself (TrackingRepository.claim), so the loop has nothing to
+ * hold and only paces the passes. Tests call `runOnce` directly instead.
  */
 export function startWorkerLoop(options: {
   name: string;

@@ -1,67 +1,15 @@
-import { Schema, type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import { nextSequence, TenantScopedRepository } from '@inventory/platform';
-import type { ChannelScopeSettings } from '../domain/channel-scope.js';
-import type { RetiredKey } from '../domain/key-ring.js';
-import type { AutoTrackSettings, SideEffectSettings } from '../domain/instance-settings.js';
+import {
+  instanceModel,
+  type InstanceDocument,
+  type NewInstance,
+  type QuotaAlertState,
+} from './instance.js';
 
-export type QuotaAlertState = 'armed' | 'warned' | 'exhausted';
-
-export interface InstanceDocument {
-  id: number;
-  tenant_id: string;
-  name: string;
-  /** AES-256-GCM (see SecretBox); the plaintext key is never stored. */
-  api_key_encrypted: string;
-  /** Keys replaced by rotations, kept so rows they registered can still be stopped (ADR 0213). */
-  retired_keys?: RetiredKey[];
-  is_automatic_sync_enabled: boolean;
-  auto_track: AutoTrackSettings;
-  auto_track_channels: ChannelScopeSettings;
-  webhook_token: string;
-  side_effects: SideEffectSettings;
-  quota_alert_threshold: number;
-  /** Where the quota alert state machine stands; a threshold change re-arms it. */
-  quota_alert_state: QuotaAlertState;
-  /** Alerts raised so far: part of each alert's key, so a re-armed crossing alerts again. */
-  quota_alerts_raised?: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const schema = new Schema<InstanceDocument>(
-  {
-    id: { type: Number, required: true },
-    tenant_id: { type: String, required: true },
-    name: { type: String, required: true },
-    api_key_encrypted: { type: String, required: true },
-    retired_keys: {
-      type: [{ _id: false, key_ref: String, api_key_encrypted: String, retired_at: Date }],
-      default: [],
-    },
-    is_automatic_sync_enabled: { type: Boolean, required: true },
-    auto_track: { type: Schema.Types.Mixed, required: true },
-    auto_track_channels: { type: Schema.Types.Mixed, required: true },
-    webhook_token: { type: String, required: true },
-    side_effects: { type: Schema.Types.Mixed, required: true },
-    quota_alert_threshold: { type: Number, required: true },
-    quota_alert_state: { type: String, required: true },
-    quota_alerts_raised: { type: Number, default: 0 },
-    created_at: { type: Date, required: true },
-    updated_at: { type: Date, required: true },
-  },
-  { versionKey: false, collection: 'instances', minimize: false },
-);
-// The singleton rule: one instance per tenant, enforced by the database so two
-// concurrent creates cannot both win.
-schema.index({ tenant_id: 1 }, { unique: true });
-schema.index({ id: 1 }, { unique: true });
-schema.index({ webhook_token: 1 }, { unique: true });
-
-export type NewInstance = Omit<InstanceDocument, 'id' | 'created_at' | 'updated_at'>;
-
-export class InstanceStore extends TenantScopedRepository<InstanceDocument> {
+export class InstanceRepository extends TenantScopedRepository<InstanceDocument> {
   constructor(private readonly connection: Connection) {
-    super(connection.model<InstanceDocument>('Instance', schema));
+    super(instanceModel(connection));
   }
 
   /** Throws a duplicate-key error when the tenant already has an instance. */

@@ -1,7 +1,7 @@
 import type { SalesChannelSnapshot } from '@inventory/contracts/events/v1/sales_channel.js';
 import { connectNats, ensureStream, EventPublisher } from '@inventory/platform';
 import { CATALOG_STREAM } from '@inventory/events';
-import { salesChannelConnected } from './sales-channel-events.js';
+import { salesChannelConnected } from '../events/sales-channel-events.js';
 
 /** A few channels for a development tenant; fulfillment types are sub-channels. */
 export const DEV_SALES_CHANNELS: SalesChannelSnapshot[] = [

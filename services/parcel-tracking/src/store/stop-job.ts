@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { Schema, type Connection } from 'mongoose';
-import { TenantScopedRepository } from '@inventory/platform';
+import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
  * What the disconnect worker needs after the instance is gone: the key
@@ -49,39 +47,6 @@ const schema = new Schema<StopJobDocument>(
 );
 schema.index({ job_id: 1 }, { unique: true });
 
-export class StopJobStore extends TenantScopedRepository<StopJobDocument> {
-  constructor(connection: Connection) {
-    super(connection.model<StopJobDocument>('StopJob', schema));
-  }
-
-  static newId(): string {
-    return randomUUID();
-  }
-
-  async create(
-    job: Omit<StopJobDocument, 'attempts' | 'last_error' | 'created_at'>,
-  ): Promise<void> {
-    await this.insertOne({ ...job, attempts: 0, last_error: null, created_at: new Date() });
-  }
-
-  find(tenantId: string, jobId: string): Promise<StopJobDocument | null> {
-    return this.findOne(tenantId, { job_id: jobId });
-  }
-
-  async progress(
-    tenantId: string,
-    jobId: string,
-    remaining: StopJobDocument['numbers'],
-    lastError: string | null,
-  ): Promise<void> {
-    await this.updateOne(
-      tenantId,
-      { job_id: jobId },
-      { $set: { numbers: remaining, last_error: lastError }, $inc: { attempts: 1 } },
-    );
-  }
-
-  async delete(tenantId: string, jobId: string): Promise<void> {
-    await this.deleteOne(tenantId, { job_id: jobId });
-  }
+export function stopJobModel(connection: Connection): Model<StopJobDocument> {
+  return connection.model<StopJobDocument>('StopJob', schema);
 }

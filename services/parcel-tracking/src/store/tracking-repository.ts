@@ -1,0 +1,352 @@
+import { randomUUID } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import {
+  isDuplicateKeyError,
+  LeasedQueue,
+  nextSequence,
+  TenantScopedRepository,
+} from '@inventory/platform';
+import { zeroStatusCounts, type DeliveryStatus } from '../domain/delivery-status.js';
+import { lateConditions, stalledConditions } from '../domain/shipment-watch.js';
+import type { DeliveredRow } from '../domain/transit.js';
+import {
+  IS_SET,
+  RETIRED_TRACKING_INDEXES,
+  trackingModel,
+  type NewTracking,
+  type TrackingDocument,
+} from './tracking.js';
+import {
+  applicableByNumber,
+  DELIVERED_ROW_PROJECTION,
+  dueQueries,
+  idsByLeaseToken,
+  listFilter,
+  listSort,
+  normalizeNumber,
+  ofInstance,
+  pendingRegistration,
+  preferApplicable,
+  PROVIDER_STOP_PROJECTION,
+  providerStopOf,
+  rankRegistrationErrors,
+  REGISTRATION_ERROR_PIPELINE,
+  registrationErrorsOf,
+  STATUS_COUNT_PIPELINE,
+  stillActive,
+  trackedAtProvider,
+  type ClaimOptions,
+  type ProviderStop,
+  type RegistrationError,
+  type RegistrationErrorGroup,
+  type TrackingListQuery,
+  type WorkKind,
+} from './tracking-queries.js';
+
+/**
+ * Every query on the tracking rows: intake and status updates, the trackings list, the dashboard,
+ * a disconnect, and the workers' queues. A queued row is leased by a write that requires it still
+ * due and unleased, so two replicas never send the same row to the provider; a crashed worker's
+ * lease runs out and the row becomes due again. Each queue's queries are bounded by an index to
+ * its due rows (tracking.ts): a pass reads each row about once however many are queued (ADR
+ * 0727), and a pass with nothing due reads nothing, however many rows the instance has (ADR 0730).
+ */
+export class TrackingRepository extends TenantScopedRepository<TrackingDocument> {
+  /**
+   * The platform's leased queue (ADR 0018), one tenant's rows per claim; a claim is not an attempt
+   * (registration counts its own). Rows written before it keep an empty lease as null.
+   */
+  private readonly queue: LeasedQueue<TrackingDocument>;
+
+  constructor(private readonly connection: Connection) {
+    super(trackingModel(connection));
+    // The model unscoped, for the queue, which scopes every claim and release to its tenant.
+    this.queue = new LeasedQueue(this.acrossTenants(), { key: 'id', nullLeaseIsEmpty: true });
+  }
+
+  /** Drops the retired indexes still present (`dropIndexes`); answers the names dropped. */
+  dropRetiredIndexes(): Promise<string[]> {
+    return this.dropIndexes(RETIRED_TRACKING_INDEXES);
+  }
+
+  async insert(row: NewTracking): Promise<TrackingDocument> {
+    return this.insertWithDefaults(await this.numbered(row, new Date()));
+  }
+
+  /** Inserts an active row; null when the number already has one (another replica, another record). */
+  async insertActive(row: NewTracking, now: Date): Promise<TrackingDocument | null> {
+    const document = await this.numbered({ ...row, active: true }, now);
+    try {
+      return await this.insertWithDefaults(document);
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return null;
+      throw error;
+    }
+  }
+
+  /** The row with its id, from the rows' sequence, and its times. */
+  private async numbered(row: NewTracking, now: Date) {
+    const id = await nextSequence(this.connection, 'tracking_rows');
+    return { ...row, id, created_at: row.created_at ?? now, updated_at: now };
+  }
+
+  byId(tenantId: string, id: number): Promise<TrackingDocument | null> {
+    return this.findOne(tenantId, { id });
+  }
+
+  /** One row by id, among the rows of these instances (the current one and its history). */
+  ofInstances(
+    tenantId: string,
+    instanceIds: number[],
+    id: number,
+  ): Promise<TrackingDocument | null> {
+    return this.findOne(tenantId, { id, integration_instance_id: { $in: instanceIds } });
+  }
+
+  /** The instance's rows, in id order. */
+  find(tenantId: string, instanceId: number): Promise<TrackingDocument[]> {
+    return this.findMany(tenantId, ofInstance(instanceId), { sort: { id: 1 } });
+  }
+
+  /** The trackable's active rows of one instance (normally zero or one). */
+  activeForTrackable(
+    tenantId: string,
+    instanceId: number,
+    trackableType: string,
+    trackableId: number,
+  ): Promise<TrackingDocument[]> {
+    return this.findMany(
+      tenantId,
+      ofInstance(instanceId, {
+        trackable_type: trackableType,
+        trackable_id: trackableId,
+        active: true,
+      }),
+    );
+  }
+
+  /** The row a provider update for `number` applies to: the active one, else the latest. */
+  async forNumber(
+    tenantId: string,
+    instanceId: number,
+    number: string,
+  ): Promise<TrackingDocument | null> {
+    const rows = await this.findMany(
+      tenantId,
+      ofInstance(instanceId, { tracking_number: normalizeNumber(number) }),
+    );
+    return rows.reduce<TrackingDocument | null>(preferApplicable, null);
+  }
+
+  /**
+   * `forNumber` for many numbers of one instance in one read: by normalised number, the row an
+   * update applies to (the active one, else the latest); numbers with no row are absent.
+   */
+  async forNumbers(
+    tenantId: string,
+    instanceId: number,
+    numbers: string[],
+  ): Promise<Map<string, TrackingDocument>> {
+    // Through the driver, scoped to the tenant: mongoose's query building showed in the profile.
+    const found = (await this.driverCollection()
+      .find(
+        this.scope(
+          tenantId,
+          ofInstance(instanceId, {
+            tracking_number: { $in: [...new Set(numbers.map(normalizeNumber))] },
+          }),
+        ) as object,
+      )
+      .toArray()) as TrackingDocument[];
+    return applicableByNumber(found);
+  }
+
+  /**
+   * Writes a status change only when the row is still at the revision it was
+   * read at, so two writers never both apply (or both fire side effects).
+   */
+  async applyIfUnchanged(
+    tenantId: string,
+    id: number,
+    revision: number,
+    changes: Record<string, unknown>,
+    now: Date,
+  ): Promise<boolean> {
+    const { modified } = await this.updateOne(
+      tenantId,
+      { id, revision },
+      { $set: { ...changes, updated_at: now }, $inc: { revision: 1 } },
+    );
+    return modified === 1;
+  }
+
+  /** Stops rows locally (number changed or removed); the stop worker tells the provider. */
+  async stop(tenantId: string, ids: number[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.updateMany(
+      tenantId,
+      { id: { $in: ids }, active: true },
+      { $set: { active: false, stopped_at: at, updated_at: at } },
+    );
+  }
+
+  /**
+   * Marks every active row (not stopped, not in a terminal status) stopped and
+   * returns those the provider is tracking, so they can be stopped there too.
+   */
+  async stopActive(tenantId: string, instanceId: number, at: Date): Promise<ProviderStop[]> {
+    const registered = await this.findMany(tenantId, trackedAtProvider(instanceId), {
+      projection: PROVIDER_STOP_PROJECTION,
+    });
+    await this.updateMany(tenantId, stillActive(instanceId), {
+      $set: { stopped_at: at, active: false, updated_at: at },
+    });
+    return registered.map(providerStopOf);
+  }
+
+  async markProviderStopped(
+    tenantId: string,
+    instanceId: number,
+    numbers: string[],
+    at: Date,
+  ): Promise<void> {
+    await this.updateMany(
+      tenantId,
+      ofInstance(instanceId, { tracking_number: { $in: numbers }, provider_stopped_at: null }),
+      { $set: { provider_stopped_at: at } },
+    );
+  }
+
+  /** A page of the rows of these instances (an instance and its history, ADR 0215). */
+  list(
+    tenantId: string,
+    instanceIds: number[],
+    query: TrackingListQuery,
+  ): Promise<{ rows: TrackingDocument[]; total: number }> {
+    return this.page(tenantId, listFilter(instanceIds, query), {
+      sort: listSort(query),
+      page: query.page,
+      perPage: query.perPage,
+    });
+  }
+
+  async statusCounts(
+    tenantId: string,
+    instanceId: number,
+  ): Promise<Record<DeliveryStatus, number>> {
+    const counts = zeroStatusCounts();
+    const groups = await this.aggregate<{ _id: DeliveryStatus; count: number }>(
+      tenantId,
+      ofInstance(instanceId),
+      STATUS_COUNT_PIPELINE,
+    );
+    for (const group of groups) if (group._id in counts) counts[group._id] = group.count;
+    return counts;
+  }
+
+  /** How many of the instance's rows are stalled and late at `now` (ADR 0218). */
+  async watchCounts(
+    tenantId: string,
+    instanceId: number,
+    now: Date,
+    stalledAfterMs: number,
+  ): Promise<{ stalled: number; late: number }> {
+    const [stalled, late] = await Promise.all([
+      this.count(tenantId, ofInstance(instanceId, stalledConditions(now, stalledAfterMs))),
+      this.count(tenantId, ofInstance(instanceId, lateConditions(now))),
+    ]);
+    return { stalled, late };
+  }
+
+  /** Rows still waiting to be registered (`pendingRegistration`), retried rejections included. */
+  pendingRegistrationCount(tenantId: string, instanceId: number): Promise<number> {
+    return this.count(tenantId, pendingRegistration(instanceId));
+  }
+
+  /** The unregistered rows' errors by message, most frequent first, then the latest first. */
+  async registrationErrors(tenantId: string, instanceId: number): Promise<RegistrationError[]> {
+    const groups = await this.aggregate<RegistrationErrorGroup>(
+      tenantId,
+      registrationErrorsOf(instanceId),
+      REGISTRATION_ERROR_PIPELINE,
+    );
+    return rankRegistrationErrors(groups);
+  }
+
+  async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {
+    const [row] = await this.findMany(tenantId, ofInstance(instanceId, { last_event_at: IS_SET }), {
+      projection: { last_event_at: 1 },
+      sort: { last_event_at: -1 },
+      limit: 1,
+    });
+    return row?.last_event_at ?? null;
+  }
+
+  async deliveredSince(tenantId: string, instanceId: number, since: Date): Promise<DeliveredRow[]> {
+    const rows = await this.findMany(
+      tenantId,
+      ofInstance(instanceId, { delivered_at: { $gte: since } }),
+      { projection: DELIVERED_ROW_PROJECTION },
+    );
+    return rows as DeliveredRow[];
+  }
+
+  /**
+   * Up to `limit` due rows of a queue, leased to `owner`. Three round trips per round whatever the
+   * limit: the next candidates' ids, the lease on those still due (another replica may have taken
+   * some first), and the rows this lease won. Rounds go on past rows lost to another replica until
+   * `limit` are won or none is due.
+   */
+  async claim(kind: WorkKind, options: ClaimOptions): Promise<TrackingDocument[]> {
+    const { tenantId, owner, now, leaseMs, limit } = options;
+    // Names this call's lease: another claim of the same owner at the same instant (two passes
+    // of one replica) writes another token, so neither reads back the other's rows.
+    const token = randomUUID();
+    // Registration walks on in id order from the last row claimed; the other queues lose theirs.
+    const walksOn = kind === 'register';
+    const claimed: TrackingDocument[] = [];
+    let afterId = options.afterId;
+    for (const { filter: due, sort } of dueQueries(kind, options)) {
+      while (claimed.length < limit) {
+        const request = {
+          scope: { tenantId },
+          due,
+          ...(walksOn && afterId !== undefined ? { after: afterId } : {}),
+          order: sort,
+          owner,
+          leaseMs,
+          limit: limit - claimed.length,
+          now,
+        };
+        const ids = (await this.queue.dueKeys(request)) as number[];
+        if (ids.length === 0) break;
+        afterId = ids[ids.length - 1];
+        claimed.push(...(await this.queue.lease(ids, request, token)));
+      }
+    }
+    return claimed;
+  }
+
+  /**
+   * Writes the worker's result for rows it claimed and frees their lease, only where the claim
+   * that took them (`owner` and the rows' token) still holds them. Answers how many were written.
+   */
+  async release(
+    tenantId: string,
+    owner: string,
+    rows: Array<Pick<TrackingDocument, 'id' | 'lease_token'>>,
+    changes: Record<string, unknown>,
+    now: Date,
+  ): Promise<number> {
+    // One write per claim the rows came from (a batch is one claim's: one write).
+    let released = 0;
+    for (const [token, ids] of idsByLeaseToken(rows))
+      released += await this.queue.release(
+        tenantId,
+        ids,
+        { owner, token },
+        { ...changes, updated_at: now },
+      );
+    return released;
+  }
+}
