@@ -72,6 +72,8 @@ export type NewSubscriptionAnswer = Schemas['PostWebhookSubscriptionsResponse'];
 export type RotatedSecretAnswer = Schemas['PostWebhookSubscriptionsByIdRotateSecretResponse'];
 export type DeliveryPage = Schemas['GetWebhookSubscriptionsByIdDeliveriesResponse'];
 export type Delivery = DeliveryPage['data'][number];
+/** One delivery with the payload it sends. */
+export type DeliveryAnswer = Schemas['GetWebhookSubscriptionsByIdDeliveriesByDeliveryIdResponse'];
 export type RegeneratedTokenAnswer = Schemas['PostPersonalAccessTokensByIdRegenerateResponse'];
 export type RecoverJobAnswer = Schemas['GetWebhookSubscriptionsByIdRecoverByJobIdResponse'];
 export type SubscriptionHealthAnswer = Schemas['GetWebhookSubscriptionsByIdHealthResponse'];

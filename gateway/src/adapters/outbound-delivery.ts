@@ -9,6 +9,7 @@ import {
   type ListSubscriptionsResponse,
   type PauseSubscriptionResponse,
   type RecoverDeliveriesResponse,
+  type GetDeliveryResponse,
   type GetRecoverJobResponse,
   type ResumeSubscriptionResponse,
   type RedeliverResponse,
@@ -30,6 +31,8 @@ export interface OutboundDeliveryAdapter {
   deleteSubscription(id: number): Promise<void>;
   rotateSecret(id: number): Promise<RotateSecretResponse>;
   listDeliveries(request: ListDeliveriesRequest): Promise<ListDeliveriesResponse>;
+  /** One delivery with its payload and each attempt's request; 404 HttpError for anyone else's. */
+  getDelivery(subscriptionId: number, deliveryId: string): Promise<GetDeliveryResponse>;
   redeliver(subscriptionId: number, deliveryId: string): Promise<RedeliverResponse>;
   sendTestPing(subscriptionId: number): Promise<SendTestPingResponse>;
   pauseSubscription(id: number): Promise<PauseSubscriptionResponse>;
@@ -64,6 +67,10 @@ export function createOutboundDeliveryAdapter(
       asHttp(async () => void (await handle.call.deleteSubscription({ id }))),
     rotateSecret: (id) => asHttp(() => handle.call.rotateSecret({ id })),
     listDeliveries: (request) => asHttp(() => handle.call.listDeliveries(request)),
+    getDelivery: (subscriptionId, deliveryId) =>
+      asHttp(() =>
+        handle.call.getDelivery({ subscription_id: subscriptionId, delivery_id: deliveryId }),
+      ),
     redeliver: (subscriptionId, deliveryId) =>
       asHttp(() =>
         handle.call.redeliver({ subscription_id: subscriptionId, delivery_id: deliveryId }),

@@ -649,6 +649,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhook-subscriptions/{id}/deliveries/{delivery_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One delivery: the payload it sends and each attempt's request beside its response
+     * @description Token scope `webhooks:manage` (sessions: the same user permission).
+     */
+    get: operations['getWebhookSubscriptionsByIdDeliveriesByDeliveryId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/webhook-subscriptions/{id}/deliveries/{delivery_id}/redeliver': {
     parameters: {
       query?: never;
@@ -2164,6 +2184,14 @@ export interface components {
           duration_ms: number;
           error: string | null;
           response_body: string | null;
+          /** @description The request as sent: the URL without its password or credential-like query values, the headers with signature values masked; null for attempts recorded before */
+          request: {
+            method: string;
+            url: string;
+            headers: {
+              [key: string]: string;
+            };
+          } | null;
         }[];
       }[];
       current_page: number;
@@ -2184,6 +2212,38 @@ export interface components {
         active: boolean;
       }[];
     };
+    GetWebhookSubscriptionsByIdDeliveriesByDeliveryIdResponse: {
+      data: {
+        delivery_id: string;
+        subscription_id: number;
+        event: string;
+        status: string;
+        /** Format: date-time */
+        occurred_at: string | null;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        next_attempt_at: string | null;
+        attempts: {
+          /** Format: date-time */
+          attempted_at: string | null;
+          response_status: number | null;
+          duration_ms: number;
+          error: string | null;
+          response_body: string | null;
+          /** @description The request as sent: the URL without its password or credential-like query values, the headers with signature values masked; null for attempts recorded before */
+          request: {
+            method: string;
+            url: string;
+            headers: {
+              [key: string]: string;
+            };
+          } | null;
+        }[];
+        /** @description The JSON body every attempt sends, as sent */
+        payload: string | null;
+      };
+    };
     PostWebhookSubscriptionsByIdDeliveriesByDeliveryIdRedeliverResponse: {
       data: {
         delivery_id: string;
@@ -2203,6 +2263,14 @@ export interface components {
           duration_ms: number;
           error: string | null;
           response_body: string | null;
+          /** @description The request as sent: the URL without its password or credential-like query values, the headers with signature values masked; null for attempts recorded before */
+          request: {
+            method: string;
+            url: string;
+            headers: {
+              [key: string]: string;
+            };
+          } | null;
         }[];
       };
     };
@@ -2225,6 +2293,14 @@ export interface components {
           duration_ms: number;
           error: string | null;
           response_body: string | null;
+          /** @description The request as sent: the URL without its password or credential-like query values, the headers with signature values masked; null for attempts recorded before */
+          request: {
+            method: string;
+            url: string;
+            headers: {
+              [key: string]: string;
+            };
+          } | null;
         }[];
       };
     };
@@ -4225,6 +4301,40 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWebhookSubscriptionsByIdDeliveriesByDeliveryId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetWebhookSubscriptionsByIdDeliveriesByDeliveryIdResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };

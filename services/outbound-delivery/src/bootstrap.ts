@@ -42,6 +42,7 @@ import { ListSubscriptions } from './use-cases/list-subscriptions.js';
 import { PauseSubscription } from './use-cases/pause-subscription.js';
 import type { ReceiverRules } from './use-cases/receiver-rules.js';
 import { RecoverDeliveries } from './use-cases/recover-deliveries.js';
+import { GetDelivery } from './use-cases/get-delivery.js';
 import { Redeliver } from './use-cases/redeliver.js';
 import { ResumeSubscription } from './use-cases/resume-subscription.js';
 import { RotateSecret } from './use-cases/rotate-secret.js';
@@ -183,6 +184,7 @@ export async function bootstrap(
               config.WEBHOOK_SECRET_OVERLAP_MS,
             ),
             listDeliveries: new ListDeliveries(subscriptions, deliveries),
+            getDelivery: new GetDelivery(deliveries),
             redeliver: new Redeliver(subscriptions, deliveries, wake),
             sendTestPing: new SendTestPing(subscriptions, deliveries, wake),
             pauseSubscription: new PauseSubscription(subscriptions),

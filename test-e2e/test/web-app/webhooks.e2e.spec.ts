@@ -134,4 +134,69 @@ describe('the web app in Chromium: webhook subscriptions', () => {
     },
     BROWSER_TEST_MS,
   );
+  it(
+    'filters by content, shows a delivery’s payload and each request (redacted), and finds a delivery by id',
+    async () => {
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Webhooks' })
+        .click();
+      await page.getByRole('button', { name: 'New subscription' }).click();
+      const form = page.getByRole('form', { name: 'New subscription' });
+      await form.getByLabel('Endpoint URL').fill(`${web.receiverUrl}/hooks/acme?token=s3cret`);
+      await form.getByRole('checkbox', { name: 'product.created' }).check();
+      // Text that is not JSON is named at the field, and nothing is sent.
+      await form.getByLabel('Content filter (optional)').fill('{"sku": ');
+      await form.getByRole('button', { name: 'Create subscription' }).click();
+      await form.getByText('The filter must be JSON.').waitFor();
+      // The service's rule names the bad part.
+      await form.getByLabel('Content filter (optional)').fill('{"sku": {"$regex": "^A"}}');
+      await form.getByRole('button', { name: 'Create subscription' }).click();
+      await form.getByText(/\$regex at filter\.sku is not supported/).waitFor();
+      await form.getByLabel('Content filter (optional)').fill('{"sku": {"$startsWith": "ACME-"}}');
+      await form.getByRole('button', { name: 'Create subscription' }).click();
+      await page.getByTestId('signing-secret').waitFor();
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      await page.getByRole('link', { name: /\/hooks\/acme/ }).click();
+      await expect
+        .poll(() => page.getByTestId('subscription-filter').textContent())
+        .toBe('{"sku":{"$startsWith":"ACME-"}}');
+
+      await page.getByRole('button', { name: 'Send test ping' }).click();
+      const delivered = page.locator('[data-delivery-status="succeeded"]');
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            await page.locator('.deliveries, .state.empty').first().waitFor();
+            return delivered.count();
+          },
+          { timeout: 90_000 },
+        )
+        .toBe(1);
+      await delivered.getByText(/attempt/).click();
+      const payload = delivered.getByTestId('delivery-payload');
+      await expect.poll(() => payload.textContent()).toMatch(/^\{"event":"ping"/);
+      const request = await delivered.getByTestId('attempt-request').textContent();
+      expect(request).toContain(`POST ${web.receiverUrl}/hooks/acme?token=%5Bredacted%5D`);
+      expect(request).toMatch(/X-SVC-Signature: sha256=\[redacted\]/);
+      expect(request).not.toContain('s3cret');
+      await screenshot(page, 'webhook-delivery-request');
+
+      // One delivery by its id; an unknown id finds nothing; the event filter hides the ping.
+      const deliveryId = (await delivered.locator('small code').textContent())!;
+      await page.getByLabel('Delivery id').fill(deliveryId);
+      await page.getByRole('button', { name: 'Find' }).click();
+      await expect.poll(() => page.locator('.deliveries > li').count()).toBe(1);
+      await page.getByLabel('Delivery id').fill('00000000-0000-4000-8000-000000000000');
+      await page.getByRole('button', { name: 'Find' }).click();
+      await page.getByText('No delivery of this subscription has that id.').waitFor();
+      await page.getByRole('button', { name: 'Show all' }).click();
+      await page.getByLabel('Event').selectOption('product.created');
+      await page.getByText('No deliveries yet.').waitFor();
+      await page.getByLabel('Event').selectOption('ping');
+      await expect.poll(() => page.locator('.deliveries > li').count()).toBe(1);
+    },
+    BROWSER_TEST_MS,
+  );
 });

@@ -22,6 +22,12 @@ export const DELIVERY_ROUTES = declareRoutes({
     access: MANAGE,
     input: { params: SUBSCRIPTION, query: { ...PAGING, ...DELIVERY_FILTERS } },
   },
+  delivery: {
+    method: 'GET',
+    url: `${PREFIX}/:id/deliveries/:delivery_id`,
+    access: MANAGE,
+    input: { params: DELIVERY },
+  },
   redeliver: {
     method: 'POST',
     url: `${PREFIX}/:id/deliveries/:delivery_id/redeliver`,
@@ -82,6 +88,17 @@ export function deliveryRoutes(app: FastifyInstance, kit: SubscriptionRouteKit):
         pathOf(request, `/${id}/deliveries`),
         rawQueryOf(request),
       );
+    },
+  );
+
+  handle(
+    app,
+    DELIVERY_ROUTES.delivery,
+    { schema: subscriptionSchemas.delivery },
+    async (request, _reply, { params }) => {
+      await subscriptionFor(request, params.id);
+      const { delivery } = await outboundDelivery.getDelivery(params.id, params.delivery_id);
+      return { data: { ...presentDelivery(delivery!), payload: delivery!.payload ?? null } };
     },
   );
 

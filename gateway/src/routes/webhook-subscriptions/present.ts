@@ -61,6 +61,10 @@ export function presentDelivery(delivery: Delivery) {
       duration_ms: attempt.duration_ms,
       error: attempt.error ?? null,
       response_body: attempt.response_body ?? null,
+      // The request as sent, redacted (ADR 0419); null for attempts recorded before.
+      request: attempt.request_url
+        ? { method: 'POST', url: attempt.request_url, headers: attempt.request_headers }
+        : null,
     })),
   };
 }

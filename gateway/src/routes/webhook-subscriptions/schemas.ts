@@ -45,7 +45,7 @@ export const SUBSCRIPTION_ROW = row({
   updated_at: 'date-time?',
 });
 
-export const DELIVERY_ROW = row({
+const DELIVERY_FIELDS = {
   delivery_id: 'string',
   subscription_id: 'integer',
   event: 'string',
@@ -61,7 +61,29 @@ export const DELIVERY_ROW = row({
       duration_ms: 'integer',
       error: 'string?',
       response_body: 'string?',
+      request: {
+        type: ['object', 'null'],
+        description:
+          'The request as sent: the URL without its password or credential-like query values, the headers with signature values masked; null for attempts recorded before',
+        properties: {
+          method: { type: 'string' },
+          url: { type: 'string' },
+          headers: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+        required: ['method', 'url', 'headers'],
+      },
     }),
+  },
+} as const;
+
+export const DELIVERY_ROW = row(DELIVERY_FIELDS);
+
+/** One delivery: its log entry and the JSON body every attempt sends. */
+export const DELIVERY_DETAIL_ROW = row({
+  ...DELIVERY_FIELDS,
+  payload: {
+    type: ['string', 'null'],
+    description: 'The JSON body every attempt sends, as sent',
   },
 });
 
@@ -102,6 +124,11 @@ export const subscriptionSchemas = {
     },
   },
   deliveries: { tags, response: { 200: flatEnvelopeSchema(DELIVERY_ROW) } },
+  delivery: {
+    tags,
+    summary: "One delivery: the payload it sends and each attempt's request beside its response",
+    response: { 200: dataOf(DELIVERY_DETAIL_ROW) },
+  },
   redeliver: { tags, response: { 202: dataOf(DELIVERY_ROW) } },
   sendTest: { tags, response: { 202: dataOf(DELIVERY_ROW) } },
   recover: {

@@ -35,8 +35,10 @@ export function toSubscription(
   };
 }
 
-export function toDelivery(doc: DeliveryDocument): Delivery {
+/** A delivery as the log shows it; `withPayload` adds the body it sends (one delivery's view). */
+export function toDelivery(doc: DeliveryDocument, withPayload = false): Delivery {
   return {
+    payload: withPayload ? doc.body : undefined,
     id: doc.delivery_id,
     subscription_id: doc.subscription_id,
     event: doc.event,
@@ -50,6 +52,8 @@ export function toDelivery(doc: DeliveryDocument): Delivery {
       duration_ms: attempt.duration_ms,
       error: attempt.error ?? undefined,
       response_body: attempt.response_body ?? undefined,
+      request_url: attempt.request_url,
+      request_headers: attempt.request_headers ?? {},
     })),
   };
 }

@@ -10,6 +10,7 @@ import type { GetSubscription } from '../use-cases/get-subscription.js';
 import type { GetSubscriptionHealth } from '../use-cases/get-subscription-health.js';
 import type { ListDeliveries } from '../use-cases/list-deliveries.js';
 import type { ListSubscriptions } from '../use-cases/list-subscriptions.js';
+import type { GetDelivery } from '../use-cases/get-delivery.js';
 import type { Redeliver } from '../use-cases/redeliver.js';
 import type { RotateSecret } from '../use-cases/rotate-secret.js';
 import type { SendTestPing } from '../use-cases/send-test-ping.js';
@@ -28,6 +29,7 @@ export interface OutboundDeliveryUseCases {
   deleteSubscription: DeleteSubscription;
   rotateSecret: RotateSecret;
   listDeliveries: ListDeliveries;
+  getDelivery: GetDelivery;
   redeliver: Redeliver;
   sendTestPing: SendTestPing;
   pauseSubscription: PauseSubscription;
@@ -101,7 +103,15 @@ export function outboundDeliveryService(
         request.page || 1,
         request.per_page || WEBHOOK_SUBSCRIPTIONS_DEFAULT_PER_PAGE,
       );
-      return { deliveries: rows.map(toDelivery), total };
+      return { deliveries: rows.map((row) => toDelivery(row)), total };
+    },
+    async getDelivery(request, context) {
+      const delivery = await useCases.getDelivery.execute(
+        context.tenant(),
+        request.subscription_id,
+        request.delivery_id,
+      );
+      return { delivery: toDelivery(delivery, true) };
     },
     async redeliver(request, context) {
       const delivery = await useCases.redeliver.execute(

@@ -8,6 +8,9 @@ export interface AttemptRecord {
   duration_ms: number;
   error: string | null;
   response_body: string | null;
+  /** The request as sent, redacted (ADR 0419); absent on attempts recorded before. */
+  request_url?: string;
+  request_headers?: Record<string, string>;
 }
 
 export interface DeliveryDocument {

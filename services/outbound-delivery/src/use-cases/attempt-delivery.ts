@@ -1,4 +1,5 @@
 import type { GroupCommitQueue, Logger, SecretBox } from '@inventory/platform';
+import { redactedHeaders, redactedUrl } from '../domain/attempt-request.js';
 import { nextStep, type NextStep } from '../domain/attempt-outcome.js';
 import { deliveryHeaders } from '../domain/delivery-envelope.js';
 import { signatureOf, standardSignature } from '../domain/signing-secret.js';
@@ -201,6 +202,11 @@ export class AttemptDelivery {
       duration_ms: outcome.durationMs,
       error: outcome.error ?? null,
       response_body: outcome.responseBody ?? null,
+      request_url: redactedUrl(subscription.url),
+      request_headers: redactedHeaders(headers, [
+        `X-${this.rules.shortName}-Signature`,
+        'webhook-signature',
+      ]),
     };
     const made = delivery.cycle_attempts + 1;
     return {

@@ -2,6 +2,7 @@ import { notFound } from '@inventory/platform';
 import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { DeliveryDocument } from '../store/delivery.js';
 import type { SubscriptionRepository } from '../store/subscription-repository.js';
+import { DELIVERY_NOT_FOUND } from './get-delivery.js';
 import { SUBSCRIPTION_NOT_FOUND } from './get-subscription.js';
 import { INACTIVE } from './send-test-ping.js';
 
@@ -21,7 +22,7 @@ export class Redeliver {
     const subscription = await this.subscriptions.find(tenantId, subscriptionId);
     if (!subscription) throw notFound(SUBSCRIPTION_NOT_FOUND);
     const delivery = await this.deliveries.find(tenantId, subscriptionId, deliveryId);
-    if (!delivery) throw notFound('Webhook delivery not found.');
+    if (!delivery) throw notFound(DELIVERY_NOT_FOUND);
     if (!subscription.is_active) throw INACTIVE();
     const restarted = await this.deliveries.restartCycle(tenantId, deliveryId);
     this.wake();

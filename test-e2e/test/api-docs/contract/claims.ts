@@ -58,6 +58,7 @@ export const PLATFORM_CLAIMS: Record<string, number[]> = {
   deleteWebhookSubscriptionsById: [204, 400, 413, ...GATED_NO_422],
   postWebhookSubscriptionsByIdRotateSecret: [200, 400, 409, 413, ...GATED],
   getWebhookSubscriptionsByIdDeliveries: [200, ...GATED],
+  getWebhookSubscriptionsByIdDeliveriesByDeliveryId: [200, ...GATED_NO_422],
   postWebhookSubscriptionsByIdDeliveriesByDeliveryIdRedeliver: [202, 400, 409, 413, ...GATED],
   postWebhookSubscriptionsByIdTest: [202, 400, 409, 413, ...GATED],
   postWebhookSubscriptionsByIdRecover: [202, 400, 409, 413, 415, ...GATED],

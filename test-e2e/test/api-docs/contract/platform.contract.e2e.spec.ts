@@ -122,6 +122,12 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
       params: { path: { id, delivery_id: deliveryId } },
     });
     expect(redelivered.response.status).toBe(202);
+    const oneDelivery = await api.GET(`${SUBSCRIPTIONS}/{id}/deliveries/{delivery_id}`, {
+      params: { path: { id, delivery_id: deliveryId } },
+    });
+    expect(oneDelivery.data).toMatchObject({
+      data: { delivery_id: deliveryId, event: 'ping', payload: expect.any(String) },
+    });
 
     // 422, field form: a mistyped field, an unknown delivery status.
     const mistyped = await api.PATCH(`${SUBSCRIPTIONS}/{id}`, {
@@ -188,6 +194,13 @@ describe('contract: health, alerts, webhook subscriptions, catalog', { shuffle: 
     expect((await api.DELETE(`${SUBSCRIPTIONS}/{id}`, theirId)).response.status).toBe(404);
     expect((await api.GET(`${SUBSCRIPTIONS}/{id}/health`, theirId)).response.status).toBe(404);
     expect((await api.GET(`${SUBSCRIPTIONS}/{id}/health`, unknown)).response.status).toBe(404);
+    const unknownDelivery = {
+      params: { path: { id: '999999', delivery_id: '00000000-0000-4000-8000-000000000000' } },
+    };
+    expect(
+      (await api.GET(`${SUBSCRIPTIONS}/{id}/deliveries/{delivery_id}`, unknownDelivery)).response
+        .status,
+    ).toBe(404);
     expect((await c.session().POST('/api/alerts/{id}/read', unknown)).response.status).toBe(404);
   });
 

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, withQuery } from '../../api.js';
+import { api, ApiError } from '../../api.js';
 import type {
-  DeliveryPage,
   HealthWindow,
   RotatedSecretAnswer,
   SubscriptionAnswer,
@@ -12,123 +11,11 @@ import { CopyButton } from '../../components/copy-button.js';
 import { FormError } from '../../components/field.js';
 import { Time } from '../../components/time.js';
 import { Link } from '../../components/link.js';
-import { Pager } from '../../components/pager.js';
-import { Async, Empty, ErrorState, Loading, useLoad } from '../../components/states.js';
-import { navigate, setQuery, useRoute } from '../../router.js';
+import { ErrorState, Loading, useLoad } from '../../components/states.js';
+import { navigate } from '../../router.js';
+import { Deliveries } from './delivery-log.js';
 import { RecoverPanel } from './recover-panel.js';
 import { SecretOnce, SubscriptionForm } from './subscription-form.js';
-
-function Deliveries(props: { id: string; refreshKey: number; onRefresh: () => void }) {
-  const { query } = useRoute();
-  const page = query.get('page') ?? '1';
-  const status = query.get('status') ?? '';
-  const list = useLoad(
-    () =>
-      api<DeliveryPage>(
-        'GET',
-        withQuery(`/api/webhook-subscriptions/${props.id}/deliveries`, {
-          page,
-          status,
-          per_page: 20,
-        }),
-      ),
-    `deliveries:${props.id}:${page}:${status}:${props.refreshKey}`,
-  );
-  const [error, setError] = useState<unknown>(null);
-  return (
-    <section aria-label="Deliveries">
-      <h2>Delivery log</h2>
-      <div class="row">
-        <label class="inline">
-          Status{' '}
-          <select
-            value={status}
-            onChange={(event) =>
-              setQuery({ status: (event.target as HTMLSelectElement).value, page: undefined })
-            }
-          >
-            <option value="">any</option>
-            <option value="pending">pending</option>
-            <option value="succeeded">succeeded</option>
-            <option value="failed">failed</option>
-            <option value="held">held (paused)</option>
-          </select>
-        </label>
-        {/* Reads the log and the health above it again. */}
-        <button type="button" onClick={props.onRefresh}>
-          Refresh
-        </button>
-      </div>
-      {error ? <FormError error={error} /> : null}
-      <Async state={list}>
-        {(rows) =>
-          rows.data.length === 0 ? (
-            <Empty>No deliveries yet.</Empty>
-          ) : (
-            <>
-              <ul class="deliveries">
-                {rows.data.map((delivery) => (
-                  <li
-                    key={delivery.delivery_id}
-                    class="card"
-                    data-delivery-status={delivery.status}
-                  >
-                    <div class="row spread">
-                      <strong>{delivery.event}</strong>
-                      <span class={`status status-${delivery.status}`}>{delivery.status}</span>
-                    </div>
-                    <small>
-                      {formatDate(delivery.created_at)} · <code>{delivery.delivery_id}</code>
-                      {delivery.next_attempt_at
-                        ? ` · next attempt ${formatDate(delivery.next_attempt_at)}`
-                        : ''}
-                    </small>
-                    <details>
-                      <summary>{delivery.attempts.length} attempt(s)</summary>
-                      <ol>
-                        {delivery.attempts.map((attempt, index) => (
-                          <li key={index}>
-                            {formatDate(attempt.attempted_at)}:{' '}
-                            {attempt.response_status ?? 'no response'} in {attempt.duration_ms} ms
-                            {attempt.error ? ` — ${attempt.error}` : ''}
-                            {attempt.response_body ? <pre>{attempt.response_body}</pre> : null}
-                          </li>
-                        ))}
-                      </ol>
-                    </details>
-                    <button
-                      type="button"
-                      onClick={async () => {
-                        setError(null);
-                        try {
-                          await api(
-                            'POST',
-                            `/api/webhook-subscriptions/${props.id}/deliveries/${delivery.delivery_id}/redeliver`,
-                          );
-                          props.onRefresh();
-                        } catch (caught) {
-                          setError(caught);
-                        }
-                      }}
-                    >
-                      Redeliver
-                    </button>
-                  </li>
-                ))}
-              </ul>
-              <Pager
-                page={rows.current_page}
-                lastPage={rows.last_page}
-                total={rows.total}
-                onPage={(next) => setQuery({ page: String(next) })}
-              />
-            </>
-          )
-        }
-      </Async>
-    </section>
-  );
-}
 
 const SWITCHED_OFF: Record<string, string> = {
   gone: 'Switched off: the receiver answered 410 Gone.',

@@ -144,6 +144,17 @@ export interface DeliveryAttempt {
   error?: string | undefined;
   /** The first bytes of the response body (see the service README for the size). */
   response_body?: string | undefined;
+  /**
+   * The request as sent, redacted (ADR 0419): the URL without its password or credential-like
+   * query values, the headers with signatures masked. Absent for attempts recorded before.
+   */
+  request_url?: string | undefined;
+  request_headers: { [key: string]: string };
+}
+
+export interface DeliveryAttempt_RequestHeadersEntry {
+  key: string;
+  value: string;
 }
 
 export interface Delivery {
@@ -157,6 +168,17 @@ export interface Delivery {
   created_at?: Date | undefined;
   next_attempt_at?: Date | undefined;
   attempts: DeliveryAttempt[];
+  /** The JSON body every attempt sends; only in GetDelivery (lists leave it out). */
+  payload?: string | undefined;
+}
+
+export interface GetDeliveryRequest {
+  subscription_id: number;
+  delivery_id: string;
+}
+
+export interface GetDeliveryResponse {
+  delivery?: Delivery | undefined;
 }
 
 export interface ListDeliveriesRequest {
@@ -1990,6 +2012,8 @@ function createBaseDeliveryAttempt(): DeliveryAttempt {
     duration_ms: 0,
     error: undefined,
     response_body: undefined,
+    request_url: undefined,
+    request_headers: {},
   };
 }
 
@@ -2010,6 +2034,15 @@ export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
     if (message.response_body !== undefined) {
       writer.uint32(42).string(message.response_body);
     }
+    if (message.request_url !== undefined) {
+      writer.uint32(50).string(message.request_url);
+    }
+    globalThis.Object.entries(message.request_headers).forEach(([key, value]: [string, string]) => {
+      DeliveryAttempt_RequestHeadersEntry.encode(
+        { key: key as any, value },
+        writer.uint32(58).fork(),
+      ).join();
+    });
     return writer;
   },
 
@@ -2066,6 +2099,25 @@ export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
             message.response_body = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.request_url = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            const entry7 = DeliveryAttempt_RequestHeadersEntry.decode(reader, reader.uint32());
+            if (entry7.value !== undefined) {
+              message.request_headers[entry7.key] = entry7.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2101,6 +2153,38 @@ export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
         : isSet(object.response_body)
           ? globalThis.String(object.response_body)
           : undefined,
+      request_url: isSet(object.requestUrl)
+        ? globalThis.String(object.requestUrl)
+        : isSet(object.request_url)
+          ? globalThis.String(object.request_url)
+          : undefined,
+      request_headers: isObject(object.requestHeaders)
+        ? (globalThis.Object.entries(object.requestHeaders) as [string, any][]).reduce(
+            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+              globalThis.Object.defineProperty(acc, key, {
+                value: globalThis.String(value),
+                enumerable: true,
+                configurable: true,
+                writable: true,
+              });
+              return acc;
+            },
+            {},
+          )
+        : isObject(object.request_headers)
+          ? (globalThis.Object.entries(object.request_headers) as [string, any][]).reduce(
+              (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+                globalThis.Object.defineProperty(acc, key, {
+                  value: globalThis.String(value),
+                  enumerable: true,
+                  configurable: true,
+                  writable: true,
+                });
+                return acc;
+              },
+              {},
+            )
+          : {},
     };
   },
 
@@ -2121,6 +2205,18 @@ export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
     if (message.response_body !== undefined) {
       obj.responseBody = message.response_body;
     }
+    if (message.request_url !== undefined) {
+      obj.requestUrl = message.request_url;
+    }
+    if (message.request_headers) {
+      const entries = globalThis.Object.entries(message.request_headers) as [string, string][];
+      if (entries.length > 0) {
+        obj.requestHeaders = {};
+        entries.forEach(([k, v]) => {
+          obj.requestHeaders[k] = v;
+        });
+      }
+    }
     return obj;
   },
 
@@ -2134,9 +2230,111 @@ export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
     message.duration_ms = object.duration_ms ?? 0;
     message.error = object.error ?? undefined;
     message.response_body = object.response_body ?? undefined;
+    message.request_url = object.request_url ?? undefined;
+    message.request_headers = (
+      globalThis.Object.entries(object.request_headers ?? {}) as [string, string][]
+    ).reduce((acc: { [key: string]: string }, [key, value]: [string, string]) => {
+      if (value !== undefined) {
+        acc[key] = globalThis.String(value);
+      }
+      return acc;
+    }, {});
     return message;
   },
 };
+
+function createBaseDeliveryAttempt_RequestHeadersEntry(): DeliveryAttempt_RequestHeadersEntry {
+  return { key: '', value: '' };
+}
+
+export const DeliveryAttempt_RequestHeadersEntry: MessageFns<DeliveryAttempt_RequestHeadersEntry> =
+  {
+    encode(
+      message: DeliveryAttempt_RequestHeadersEntry,
+      writer: BinaryWriter = new BinaryWriter(),
+    ): BinaryWriter {
+      if (message.key !== '') {
+        writer.uint32(10).string(message.key);
+      }
+      if (message.value !== '') {
+        writer.uint32(18).string(message.value);
+      }
+      return writer;
+    },
+
+    decode(input: BinaryReader | Uint8Array, length?: number): DeliveryAttempt_RequestHeadersEntry {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseDeliveryAttempt_RequestHeadersEntry();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 10) {
+                break;
+              }
+
+              message.key = reader.string();
+              continue;
+            }
+            case 2: {
+              if (tag !== 18) {
+                break;
+              }
+
+              message.value = reader.string();
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): DeliveryAttempt_RequestHeadersEntry {
+      return {
+        key: isSet(object.key) ? globalThis.String(object.key) : '',
+        value: isSet(object.value) ? globalThis.String(object.value) : '',
+      };
+    },
+
+    toJSON(message: DeliveryAttempt_RequestHeadersEntry): unknown {
+      const obj: any = {};
+      if (message.key !== '') {
+        obj.key = message.key;
+      }
+      if (message.value !== '') {
+        obj.value = message.value;
+      }
+      return obj;
+    },
+
+    create<I extends Exact<DeepPartial<DeliveryAttempt_RequestHeadersEntry>, I>>(
+      base?: I,
+    ): DeliveryAttempt_RequestHeadersEntry {
+      return DeliveryAttempt_RequestHeadersEntry.fromPartial(base ?? ({} as any));
+    },
+    fromPartial<I extends Exact<DeepPartial<DeliveryAttempt_RequestHeadersEntry>, I>>(
+      object: I,
+    ): DeliveryAttempt_RequestHeadersEntry {
+      const message = createBaseDeliveryAttempt_RequestHeadersEntry();
+      message.key = object.key ?? '';
+      message.value = object.value ?? '';
+      return message;
+    },
+  };
 
 function createBaseDelivery(): Delivery {
   return {
@@ -2148,6 +2346,7 @@ function createBaseDelivery(): Delivery {
     created_at: undefined,
     next_attempt_at: undefined,
     attempts: [],
+    payload: undefined,
   };
 }
 
@@ -2176,6 +2375,9 @@ export const Delivery: MessageFns<Delivery> = {
     }
     for (const v of message.attempts) {
       DeliveryAttempt.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.payload !== undefined) {
+      writer.uint32(74).string(message.payload);
     }
     return writer;
   },
@@ -2257,6 +2459,14 @@ export const Delivery: MessageFns<Delivery> = {
             message.attempts.push(DeliveryAttempt.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.payload = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2297,6 +2507,7 @@ export const Delivery: MessageFns<Delivery> = {
       attempts: globalThis.Array.isArray(object?.attempts)
         ? object.attempts.map((e: any) => DeliveryAttempt.fromJSON(e))
         : [],
+      payload: isSet(object.payload) ? globalThis.String(object.payload) : undefined,
     };
   },
 
@@ -2326,6 +2537,9 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.attempts?.length) {
       obj.attempts = message.attempts.map((e) => DeliveryAttempt.toJSON(e));
     }
+    if (message.payload !== undefined) {
+      obj.payload = message.payload;
+    }
     return obj;
   },
 
@@ -2342,6 +2556,172 @@ export const Delivery: MessageFns<Delivery> = {
     message.created_at = object.created_at ?? undefined;
     message.next_attempt_at = object.next_attempt_at ?? undefined;
     message.attempts = object.attempts?.map((e) => DeliveryAttempt.fromPartial(e)) || [];
+    message.payload = object.payload ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetDeliveryRequest(): GetDeliveryRequest {
+  return { subscription_id: 0, delivery_id: '' };
+}
+
+export const GetDeliveryRequest: MessageFns<GetDeliveryRequest> = {
+  encode(message: GetDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription_id !== 0) {
+      writer.uint32(8).int64(message.subscription_id);
+    }
+    if (message.delivery_id !== '') {
+      writer.uint32(18).string(message.delivery_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.subscription_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.delivery_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeliveryRequest {
+    return {
+      subscription_id: isSet(object.subscriptionId)
+        ? globalThis.Number(object.subscriptionId)
+        : isSet(object.subscription_id)
+          ? globalThis.Number(object.subscription_id)
+          : 0,
+      delivery_id: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+          ? globalThis.String(object.delivery_id)
+          : '',
+    };
+  },
+
+  toJSON(message: GetDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.subscription_id !== 0) {
+      obj.subscriptionId = Math.round(message.subscription_id);
+    }
+    if (message.delivery_id !== '') {
+      obj.deliveryId = message.delivery_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDeliveryRequest>, I>>(base?: I): GetDeliveryRequest {
+    return GetDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDeliveryRequest>, I>>(object: I): GetDeliveryRequest {
+    const message = createBaseGetDeliveryRequest();
+    message.subscription_id = object.subscription_id ?? 0;
+    message.delivery_id = object.delivery_id ?? '';
+    return message;
+  },
+};
+
+function createBaseGetDeliveryResponse(): GetDeliveryResponse {
+  return { delivery: undefined };
+}
+
+export const GetDeliveryResponse: MessageFns<GetDeliveryResponse> = {
+  encode(message: GetDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== undefined) {
+      Delivery.encode(message.delivery, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery = Delivery.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDeliveryResponse {
+    return { delivery: isSet(object.delivery) ? Delivery.fromJSON(object.delivery) : undefined };
+  },
+
+  toJSON(message: GetDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.delivery !== undefined) {
+      obj.delivery = Delivery.toJSON(message.delivery);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDeliveryResponse>, I>>(base?: I): GetDeliveryResponse {
+    return GetDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDeliveryResponse>, I>>(
+    object: I,
+  ): GetDeliveryResponse {
+    const message = createBaseGetDeliveryResponse();
+    message.delivery =
+      object.delivery !== undefined && object.delivery !== null
+        ? Delivery.fromPartial(object.delivery)
+        : undefined;
     return message;
   },
 };
@@ -4362,6 +4742,18 @@ export const OutboundDeliveryServiceService = {
     responseDeserialize: (value: Buffer): ListDeliveriesResponse =>
       ListDeliveriesResponse.decode(value),
   },
+  /** One delivery with the payload it sends and each attempt's request (ADR 0419). */
+  getDelivery: {
+    path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/GetDelivery' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDeliveryRequest): Buffer =>
+      Buffer.from(GetDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDeliveryRequest => GetDeliveryRequest.decode(value),
+    responseSerialize: (value: GetDeliveryResponse): Buffer =>
+      Buffer.from(GetDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDeliveryResponse => GetDeliveryResponse.decode(value),
+  },
   /** A new attempt cycle of the same delivery: same body, same delivery id. */
   redeliver: {
     path: '/inventory.outbound_delivery.v1.OutboundDeliveryService/Redeliver' as const,
@@ -4487,6 +4879,8 @@ export interface OutboundDeliveryServiceServer extends UntypedServiceImplementat
   /** A new secret, returned once; the previous one keeps signing for the overlap. */
   rotateSecret: handleUnaryCall<RotateSecretRequest, RotateSecretResponse>;
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
+  /** One delivery with the payload it sends and each attempt's request (ADR 0419). */
+  getDelivery: handleUnaryCall<GetDeliveryRequest, GetDeliveryResponse>;
   /** A new attempt cycle of the same delivery: same body, same delivery id. */
   redeliver: handleUnaryCall<RedeliverRequest, RedeliverResponse>;
   /** Queues a signed `ping` delivery to the subscription. */
@@ -4632,6 +5026,22 @@ export interface OutboundDeliveryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  /** One delivery with the payload it sends and each attempt's request (ADR 0419). */
+  getDelivery(
+    request: GetDeliveryRequest,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  getDelivery(
+    request: GetDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  getDelivery(
+    request: GetDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDeliveryResponse) => void,
   ): ClientUnaryCall;
   /** A new attempt cycle of the same delivery: same body, same delivery id. */
   redeliver(
@@ -4826,6 +5236,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 function isSet(value: any): boolean {
