@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { SessionRepository } from './sessions.js';
+import { SessionRepository } from './session-repository.js';
 import { TenantRepository } from './tenants.js';
 import { TokenPolicyRepository } from './token-policies.js';
 import { TokenRequestRepository } from './token-requests.js';

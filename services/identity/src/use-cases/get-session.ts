@@ -1,6 +1,7 @@
 import { unauthenticated } from '@inventory/platform';
 import { sha256Hex } from '../domain/secrets.js';
-import type { SessionDocument, SessionRepository } from '../store/sessions.js';
+import type { SessionDocument } from '../store/session.js';
+import type { SessionRepository } from '../store/session-repository.js';
 import type { UserDocument, UserRepository } from '../store/users.js';
 
 /** The session behind a cookie value, with its user; unauthenticated when unknown or expired. */

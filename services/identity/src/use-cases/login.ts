@@ -3,7 +3,7 @@ import { AppError, validationFailed } from '@inventory/platform';
 import { hashPassword, verifyPassword } from '../domain/password.js';
 import { newOpaqueToken, sha256Hex } from '../domain/secrets.js';
 import { messages, Violations } from '../domain/validation.js';
-import type { SessionRepository } from '../store/sessions.js';
+import type { SessionRepository } from '../store/session-repository.js';
 import type { UserDocument, UserRepository } from '../store/users.js';
 import { twoFactorRefusal, type SecondFactor } from './second-factor.js';
 
