@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { SessionRepository } from './session-repository.js';
-import { TenantRepository } from './tenants.js';
+import { TenantRepository } from './tenant-repository.js';
 import { TokenPolicyRepository } from './token-policies.js';
 import { TokenRequestRepository } from './token-requests.js';
 import { TokenRepository } from './tokens.js';

@@ -2,7 +2,7 @@ import { isDuplicateKeyError, validationFailed } from '@inventory/platform';
 import { hashPassword } from '../domain/password.js';
 import { PERMISSIONS } from '@inventory/access';
 import { EMAIL_PATTERN, messages, Violations } from '../domain/validation.js';
-import type { TenantRepository } from '../store/tenants.js';
+import type { TenantRepository } from '../store/tenant-repository.js';
 import type { UserDocument, UserRepository } from '../store/users.js';
 
 export interface CreateUserInput {
