@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { SessionRepository } from './session-repository.js';
 import { TenantRepository } from './tenant-repository.js';
-import { TokenPolicyRepository } from './token-policies.js';
+import { TokenPolicyRepository } from './token-policy-repository.js';
 import { TokenRequestRepository } from './token-requests.js';
 import { TokenRepository } from './tokens.js';
 import { UserRepository } from './users.js';

@@ -9,7 +9,7 @@ import {
   type TokenUnderPolicy,
 } from '../domain/token-policy.js';
 import { Violations } from '../domain/validation.js';
-import type { TokenPolicyRepository } from '../store/token-policies.js';
+import type { TokenPolicyRepository } from '../store/token-policy-repository.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserDocument, UserRepository } from '../store/users.js';
 
