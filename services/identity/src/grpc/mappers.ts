@@ -13,7 +13,7 @@ import type { TokenPolicy } from '../domain/token-policy.js';
 import type { ReviewedToken } from '../use-cases/tenant-tokens.js';
 import type { TokenUsageFigures } from '../domain/token-usage.js';
 import type { TenantDocument, TenantWithDomains } from '../store/tenant.js';
-import type { TokenRequestDocument } from '../store/token-requests.js';
+import type { TokenRequestDocument } from '../store/token-request.js';
 import type { TokenDocument } from '../store/tokens.js';
 import type { UserDocument } from '../store/users.js';
 

@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import { SessionRepository } from './session-repository.js';
 import { TenantRepository } from './tenant-repository.js';
 import { TokenPolicyRepository } from './token-policy-repository.js';
-import { TokenRequestRepository } from './token-requests.js';
+import { TokenRequestRepository } from './token-request-repository.js';
 import { TokenRepository } from './tokens.js';
 import { UserRepository } from './users.js';
 

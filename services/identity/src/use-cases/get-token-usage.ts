@@ -1,5 +1,5 @@
 import { tokenUsage, usageWindow, type TokenUsageFigures } from '../domain/token-usage.js';
-import type { TokenRequestRepository } from '../store/token-requests.js';
+import type { TokenRequestRepository } from '../store/token-request-repository.js';
 import type { TokenRepository } from '../store/tokens.js';
 import { ownedToken } from './owned-token.js';
 

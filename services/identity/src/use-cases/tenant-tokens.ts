@@ -7,7 +7,7 @@ import {
 import { notFound } from '@inventory/platform';
 import type { PolicyRule } from '../domain/token-policy.js';
 import type { TokenEvents } from '../events/token-events.js';
-import type { TokenRequestRepository } from '../store/token-requests.js';
+import type { TokenRequestRepository } from '../store/token-request-repository.js';
 import type { TokenDocument, TokenRepository } from '../store/tokens.js';
 import type { UserDocument, UserRepository } from '../store/users.js';
 import type { TokenPolicies } from './token-policy.js';
