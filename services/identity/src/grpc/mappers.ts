@@ -14,7 +14,7 @@ import type { ReviewedToken } from '../use-cases/tenant-tokens.js';
 import type { TokenUsageFigures } from '../domain/token-usage.js';
 import type { TenantDocument, TenantWithDomains } from '../store/tenant.js';
 import type { TokenRequestDocument } from '../store/token-request.js';
-import type { TokenDocument } from '../store/tokens.js';
+import type { TokenDocument } from '../store/token.js';
 import type { UserDocument } from '../store/users.js';
 
 export function presentTenant({ tenant, domains }: TenantWithDomains): Tenant {

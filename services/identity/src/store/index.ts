@@ -3,7 +3,7 @@ import { SessionRepository } from './session-repository.js';
 import { TenantRepository } from './tenant-repository.js';
 import { TokenPolicyRepository } from './token-policy-repository.js';
 import { TokenRequestRepository } from './token-request-repository.js';
-import { TokenRepository } from './tokens.js';
+import { TokenRepository } from './token-repository.js';
 import { UserRepository } from './users.js';
 
 /** Identity's repositories; each owns its model, and only they touch the database. */

@@ -9,7 +9,8 @@ import { idleStep, idleWarningFrom, lastActivity } from '../domain/idle-tokens.j
 import type { TokenPolicy } from '../domain/token-policy.js';
 import type { TokenEvents } from '../events/token-events.js';
 import type { TokenPolicyRepository } from '../store/token-policy-repository.js';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
 import type { UserRepository } from '../store/users.js';
 import { userLabel } from '../domain/user-label.js';
 

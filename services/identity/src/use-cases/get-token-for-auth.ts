@@ -1,5 +1,6 @@
 import { notFound } from '@inventory/platform';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
 import type { UserDocument, UserRepository } from '../store/users.js';
 
 /**

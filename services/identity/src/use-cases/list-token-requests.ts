@@ -1,6 +1,6 @@
 import type { TokenRequestDocument } from '../store/token-request.js';
 import type { RequestQuery, TokenRequestRepository } from '../store/token-request-repository.js';
-import type { TokenRepository } from '../store/tokens.js';
+import type { TokenRepository } from '../store/token-repository.js';
 import { ownedToken } from './owned-token.js';
 
 export class ListTokenRequests {

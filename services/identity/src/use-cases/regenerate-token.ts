@@ -9,7 +9,7 @@ import { newTokenSecret, sha256Hex } from '../domain/secrets.js';
 import { checkExpiry } from '../domain/token-rules.js';
 import { Violations } from '../domain/validation.js';
 import type { TokenEvents } from '../events/token-events.js';
-import type { TokenRepository } from '../store/tokens.js';
+import type { TokenRepository } from '../store/token-repository.js';
 import type { UserRepository } from '../store/users.js';
 import { confirmElevation } from './confirm-elevation.js';
 import type { CreatedToken } from './create-token.js';

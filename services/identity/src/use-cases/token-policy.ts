@@ -10,7 +10,8 @@ import {
 } from '../domain/token-policy.js';
 import { Violations } from '../domain/validation.js';
 import type { TokenPolicyRepository } from '../store/token-policy-repository.js';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
 import type { UserDocument, UserRepository } from '../store/users.js';
 
 interface PolicyDeps {
