@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expiryMark } from '../src/domain/expiry-alerts.js';
 import type { TokenDocument } from '../src/store/token.js';
 import { TokenRepository } from '../src/store/token-repository.js';
-import { UserRepository } from '../src/store/users.js';
+import { UserRepository } from '../src/store/user-repository.js';
 import { RaiseExpiryAlerts } from '../src/use-cases/raise-expiry-alerts.js';
 
 const HOUR = 3600 * 1000;

@@ -15,7 +15,7 @@ import type { TokenUsageFigures } from '../domain/token-usage.js';
 import type { TenantDocument, TenantWithDomains } from '../store/tenant.js';
 import type { TokenRequestDocument } from '../store/token-request.js';
 import type { TokenDocument } from '../store/token.js';
-import type { UserDocument } from '../store/users.js';
+import type { UserDocument } from '../store/user.js';
 
 export function presentTenant({ tenant, domains }: TenantWithDomains): Tenant {
   return presentTenantRow(tenant, domains);

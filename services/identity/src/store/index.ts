@@ -4,7 +4,7 @@ import { TenantRepository } from './tenant-repository.js';
 import { TokenPolicyRepository } from './token-policy-repository.js';
 import { TokenRequestRepository } from './token-request-repository.js';
 import { TokenRepository } from './token-repository.js';
-import { UserRepository } from './users.js';
+import { UserRepository } from './user-repository.js';
 
 /** Identity's repositories; each owns its model, and only they touch the database. */
 export interface IdentityStore {

@@ -11,7 +11,7 @@ import type { TokenEvents } from '../events/token-events.js';
 import type { TokenPolicyRepository } from '../store/token-policy-repository.js';
 import type { TokenDocument } from '../store/token.js';
 import type { TokenRepository } from '../store/token-repository.js';
-import type { UserRepository } from '../store/users.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { userLabel } from '../domain/user-label.js';
 
 /** Tokens looked at per tenant per pass; the rest wait for the next one. */

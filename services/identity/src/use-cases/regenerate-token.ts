@@ -10,7 +10,7 @@ import { checkExpiry } from '../domain/token-rules.js';
 import { Violations } from '../domain/validation.js';
 import type { TokenEvents } from '../events/token-events.js';
 import type { TokenRepository } from '../store/token-repository.js';
-import type { UserRepository } from '../store/users.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { confirmElevation } from './confirm-elevation.js';
 import type { CreatedToken } from './create-token.js';
 import type { SecondFactor } from './second-factor.js';

@@ -10,7 +10,8 @@ import type { TokenEvents } from '../events/token-events.js';
 import type { TokenRequestRepository } from '../store/token-request-repository.js';
 import type { TokenDocument } from '../store/token.js';
 import type { TokenRepository } from '../store/token-repository.js';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 import type { TokenPolicies } from './token-policy.js';
 import { userLabel } from '../domain/user-label.js';
 
