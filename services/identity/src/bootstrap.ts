@@ -6,7 +6,7 @@ import { startTokenPasses } from './events/token-pass-timer.js';
 import { TokenEvents } from './events/token-events.js';
 import { UserEvents } from './events/user-events.js';
 import { identityService } from './grpc/identity-service.js';
-import { createStore } from './store/index.js';
+import { createStore } from './store/repositories.js';
 import { ExpireIdleTokens } from './use-cases/expire-idle-tokens.js';
 import { RaiseExpiryAlerts } from './use-cases/raise-expiry-alerts.js';
 import { wireUseCases } from './wiring.js';

@@ -16,6 +16,10 @@ export interface IdentityStore {
   policies: TokenPolicyRepository;
 }
 
+/**
+ * One repository per collection on one connection: the service's bootstrap and the offline entry
+ * (admin CLI, development seed) build the same set, which `wireUseCases` hands out.
+ */
 export function createStore(
   connection: Connection,
   options: { requestLogRetentionDays: number },
