@@ -12,11 +12,6 @@ import { RaiseExpiryAlerts } from './use-cases/raise-expiry-alerts.js';
 import { wireUseCases } from './wiring.js';
 
 export const SERVICE_NAME = 'identity';
-export {
-  seedDevelopment,
-  type SeedDevelopmentOptions,
-  type SeededDevelopment,
-} from './seed-development.js';
 
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { seedDevelopment } from '@inventory/identity';
+import { seedDevelopment } from '@inventory/identity/dev';
 import { seedSalesChannels } from '@inventory/parcel-tracking';
 import { seedCatalog } from '@inventory/catalog';
 import { join } from 'node:path';
