@@ -6,7 +6,7 @@ import {
 } from '@inventory/platform';
 import type { Connection } from 'mongoose';
 import type { ActivityQuery } from '../domain/activity-query.js';
-import { activityConditions, activitySort } from './activity-filter.js';
+import { activityConditions, activitySort } from './activity-queries.js';
 import { activityModel, type ActivityDocument, type NewActivity } from './activity.js';
 import { insertOnce } from './insert-once.js';
 
