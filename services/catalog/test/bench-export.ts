@@ -1,5 +1,6 @@
 import type { Model } from 'mongoose';
-import { ProductRepository, type ProductDocument } from '../src/store/product-repository.js';
+import type { ProductDocument } from '../src/store/product.js';
+import { ProductRepository } from '../src/store/product-repository.js';
 import {
   PurchaseInvoiceRepository,
   type InvoiceDocument,

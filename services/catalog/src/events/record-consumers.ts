@@ -10,7 +10,7 @@ import {
 import type { DomainEvent, EventType, ServiceRuntime } from '@inventory/platform';
 import type { ProductRecordInput } from '../domain/product.js';
 import type { InvoiceRecordInput } from '../domain/purchase-invoice.js';
-import type { ProductDocument } from '../store/product-repository.js';
+import type { ProductDocument } from '../store/product.js';
 import type { InvoiceDocument } from '../store/purchase-invoice-repository.js';
 import type { ApplyRecordChange, RecordChange } from '../use-cases/apply-record-change.js';
 
