@@ -12,8 +12,6 @@ import { ListPurchaseInvoices } from './use-cases/list-purchase-invoices.js';
 
 export const SERVICE_NAME = 'catalog';
 
-export { seedCatalog, DEV_PRODUCTS, DEV_PURCHASE_INVOICES } from './events/seed-catalog.js';
-
 /**
  * Wires the service and starts serving; the returned runtime's `stop()` drains and closes. A
  * failed wiring step stops what was started (ServiceRuntime.run).

@@ -1,9 +1,8 @@
 import type { Model } from 'mongoose';
-import { ProductRepository, type ProductDocument } from '../src/store/product-repository.js';
-import {
-  PurchaseInvoiceRepository,
-  type InvoiceDocument,
-} from '../src/store/purchase-invoice-repository.js';
+import type { ProductDocument } from '../src/store/product.js';
+import { ProductRepository } from '../src/store/product-repository.js';
+import type { InvoiceDocument } from '../src/store/purchase-invoice.js';
+import { PurchaseInvoiceRepository } from '../src/store/purchase-invoice-repository.js';
 
 /**
  * For bench/catalog only (the `./bench` export): the read-model repositories, with the same

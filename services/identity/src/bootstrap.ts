@@ -6,17 +6,12 @@ import { startTokenPasses } from './events/token-pass-timer.js';
 import { TokenEvents } from './events/token-events.js';
 import { UserEvents } from './events/user-events.js';
 import { identityService } from './grpc/identity-service.js';
-import { createStore } from './store/index.js';
+import { createStore } from './store/repositories.js';
 import { ExpireIdleTokens } from './use-cases/expire-idle-tokens.js';
 import { RaiseExpiryAlerts } from './use-cases/raise-expiry-alerts.js';
 import { wireUseCases } from './wiring.js';
 
 export const SERVICE_NAME = 'identity';
-export {
-  seedDevelopment,
-  type SeedDevelopmentOptions,
-  type SeededDevelopment,
-} from './seed-development.js';
 
 /** Wires the service and starts serving; the returned runtime's `stop()` drains and closes. */
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<ServiceRuntime> {

@@ -11,7 +11,7 @@ import type { NatsConnection } from 'nats';
 import { DEV_IDENTITY_SECRET_ENCRYPTION_KEY } from './config.js';
 import { TokenEvents } from './events/token-events.js';
 import { UserEvents } from './events/user-events.js';
-import { createStore, type IdentityStore } from './store/index.js';
+import { createStore, type IdentityStore } from './store/repositories.js';
 import { wireUseCases, type IdentityUseCases } from './wiring.js';
 
 export interface OfflineIdentity {

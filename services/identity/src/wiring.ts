@@ -2,7 +2,7 @@ import type { Logger, SecretBox } from '@inventory/platform';
 import type { IdentitySettings } from './config.js';
 import type { TokenEvents } from './events/token-events.js';
 import type { UserEvents } from './events/user-events.js';
-import type { IdentityStore } from './store/index.js';
+import type { IdentityStore } from './store/repositories.js';
 import { ConfirmTwoFactor } from './use-cases/confirm-two-factor.js';
 import { CreateTenant } from './use-cases/create-tenant.js';
 import { CreateToken } from './use-cases/create-token.js';

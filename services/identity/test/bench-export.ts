@@ -1,5 +1,6 @@
 import type { Model } from 'mongoose';
-import { TokenRequestRepository, type TokenRequestDocument } from '../src/store/token-requests.js';
+import type { TokenRequestDocument } from '../src/store/token-request.js';
+import { TokenRequestRepository } from '../src/store/token-request-repository.js';
 
 /**
  * For `bench/` only (package export `@inventory/identity/bench`), never for another

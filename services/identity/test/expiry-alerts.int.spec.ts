@@ -3,8 +3,9 @@ import { connectMongo, Outbox } from '@inventory/platform';
 import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expiryMark } from '../src/domain/expiry-alerts.js';
-import { TokenRepository, type TokenDocument } from '../src/store/tokens.js';
-import { UserRepository } from '../src/store/users.js';
+import type { TokenDocument } from '../src/store/token.js';
+import { TokenRepository } from '../src/store/token-repository.js';
+import { UserRepository } from '../src/store/user-repository.js';
 import { RaiseExpiryAlerts } from '../src/use-cases/raise-expiry-alerts.js';
 
 const HOUR = 3600 * 1000;

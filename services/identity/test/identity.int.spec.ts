@@ -2,7 +2,7 @@ import type { IdentityServiceClient } from '@inventory/contracts/identity/v1/ide
 import { type TestInfra } from '@inventory/local-infra';
 import { describeCallError, type GrpcClientHandle, type ServiceRuntime } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDevelopment } from '../src/bootstrap.js';
+import { seedDevelopment } from '../src/dev/seed-development.js';
 import { as, startIdentity, type IdentityUnderTest } from './harness.js';
 
 describe('identity service over gRPC', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenEvents } from '../src/events/token-events.js';
-import { TokenPolicyRepository } from '../src/store/token-policies.js';
-import { TokenRepository } from '../src/store/tokens.js';
-import { UserRepository } from '../src/store/users.js';
+import { TokenPolicyRepository } from '../src/store/token-policy-repository.js';
+import { TokenRepository } from '../src/store/token-repository.js';
+import { UserRepository } from '../src/store/user-repository.js';
 import { ExpireIdleTokens } from '../src/use-cases/expire-idle-tokens.js';
 import { as, startIdentity, type IdentityUnderTest } from './harness.js';
 

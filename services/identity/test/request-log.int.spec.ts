@@ -9,7 +9,7 @@ import {
 } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
-import { RETIRED_TOKEN_REQUEST_INDEXES } from '../src/store/token-requests.js';
+import { RETIRED_TOKEN_REQUEST_INDEXES } from '../src/store/token-request.js';
 import { as, loggedRequest, startIdentity, tokenOwner, type IdentityUnderTest } from './harness.js';
 
 describe('request log batches from the gateways', () => {

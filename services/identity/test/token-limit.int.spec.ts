@@ -9,7 +9,8 @@ import {
 } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
-import { TokenRepository, type TokenDocument } from '../src/store/tokens.js';
+import type { TokenDocument } from '../src/store/token.js';
+import { TokenRepository } from '../src/store/token-repository.js';
 import { as, startIdentity, type IdentityUnderTest } from './harness.js';
 
 describe('the 50-active-token limit across two identity replicas', () => {

@@ -2,7 +2,8 @@ import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { connectMongo } from '@inventory/platform';
 import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenRepository, type TokenDocument } from '../src/store/tokens.js';
+import type { TokenDocument } from '../src/store/token.js';
+import { TokenRepository } from '../src/store/token-repository.js';
 
 // Token ids are unique across tenants, so an id alone names another tenant's token: only the
 // repository's tenant filter keeps a caller of one tenant from changing it.

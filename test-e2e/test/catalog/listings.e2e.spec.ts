@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { seedCatalog } from '@inventory/catalog';
+import { seedCatalog } from '@inventory/catalog/dev';
 import {
   CATALOG_STREAM,
   productDeleted,

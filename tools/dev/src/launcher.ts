@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { seedDevelopment } from '@inventory/identity';
+import { seedDevelopment } from '@inventory/identity/dev';
 import { seedSalesChannels } from '@inventory/parcel-tracking/dev';
-import { seedCatalog } from '@inventory/catalog';
+import { seedCatalog } from '@inventory/catalog/dev';
 import { join } from 'node:path';
 import { credentialsNotice } from './credentials-notice.js';
 import { writeDevFile } from './dev-file.js';

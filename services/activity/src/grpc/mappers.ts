@@ -1,6 +1,6 @@
 import type { Activity, Alert } from '@inventory/contracts/activity/v1/activity.js';
-import type { ActivityDocument } from '../store/activity-repository.js';
-import type { AlertDocument } from '../store/alert-repository.js';
+import type { ActivityDocument } from '../store/activity.js';
+import type { AlertDocument } from '../store/alert.js';
 
 export function toActivityMessage(row: ActivityDocument): Activity {
   return {

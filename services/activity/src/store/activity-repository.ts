@@ -4,66 +4,18 @@ import {
   type ScopedFilter,
   type Retention,
 } from '@inventory/platform';
-import { Schema, type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import type { ActivityQuery } from '../domain/activity-query.js';
-import { activityConditions, activitySort } from './activity-filter.js';
+import { activityConditions, activitySort } from './activity-queries.js';
+import { activityModel, type ActivityDocument, type NewActivity } from './activity.js';
 import { insertOnce } from './insert-once.js';
-
-export interface ActivityDocument {
-  id: number;
-  tenant_id: string;
-  /** The event id (or `rpc:<idempotency key>`) the row came from; unique per tenant, so a redelivery never doubles a row. */
-  source_id: string;
-  event: string;
-  description: string;
-  subject_type: string | null;
-  subject_id: number | null;
-  causer_id: string | null;
-  properties: Record<string, unknown>;
-  created_at: Date;
-  /**
-   * When this service stored the row: what retention counts from (`created_at` is when the
-   * event happened, which a backfill can put years back). Absent on rows stored before it was.
-   */
-  stored_at?: Date;
-}
-
-const schema = new Schema<ActivityDocument>(
-  {
-    id: { type: Number, required: true },
-    tenant_id: { type: String, required: true },
-    source_id: { type: String, required: true },
-    event: { type: String, required: true },
-    description: { type: String, default: '' },
-    subject_type: { type: String, default: null },
-    subject_id: { type: Number, default: null },
-    causer_id: { type: String, default: null },
-    properties: { type: Schema.Types.Mixed, default: () => ({}) },
-    created_at: { type: Date, required: true },
-    stored_at: { type: Date },
-  },
-  // `minimize: false` keeps an empty properties object instead of dropping the field.
-  { versionKey: false, collection: 'activities', minimize: false },
-);
-
-schema.index({ tenant_id: 1, id: 1 }, { unique: true });
-schema.index({ tenant_id: 1, source_id: 1 }, { unique: true });
-// The instance log is an $or of these two; each branch has its own index.
-schema.index({ tenant_id: 1, subject_type: 1, subject_id: 1, created_at: -1 });
-schema.index({ tenant_id: 1, 'properties.integration_instance_id': 1, created_at: -1 });
-// The default sort and date bounds.
-schema.index({ tenant_id: 1, created_at: -1, id: -1 });
-schema.index({ tenant_id: 1, event: 1, created_at: -1 });
-
-export type NewActivity = Omit<ActivityDocument, 'id' | 'tenant_id' | 'stored_at'>;
 
 const WITHOUT_MONGO_ID = { _id: 0 } as const;
 
 /** The tenant's activity log; every query goes through `TenantScopedRepository`. */
 export class ActivityRepository extends TenantScopedRepository<ActivityDocument> {
   constructor(private readonly connection: Connection) {
-    // A second repository on the same connection reuses the model (mongoose refuses a redefinition).
-    super(connection.models.Activity ?? connection.model<ActivityDocument>('Activity', schema));
+    super(activityModel(connection));
   }
   /** Entries stored more than `days` ago are deleted (`ACTIVITY_RETENTION_DAYS`). */
   retention(days: number): Retention {

@@ -5,7 +5,8 @@ import {
   type ActivityQueryInput,
   type PageInfo,
 } from '../domain/activity-query.js';
-import type { ActivityDocument, ActivityRepository } from '../store/activity-repository.js';
+import type { ActivityDocument } from '../store/activity.js';
+import type { ActivityRepository } from '../store/activity-repository.js';
 
 /** One page of a tenant's activity log. */
 export class ListActivities {

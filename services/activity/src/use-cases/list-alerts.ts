@@ -1,7 +1,8 @@
 import { validationFailed } from '@inventory/platform';
 import { toAlertPage, type AlertReader } from '../domain/alert.js';
 import { pageInfo, type PageInfo } from '../domain/activity-query.js';
-import type { AlertDocument, AlertRepository } from '../store/alert-repository.js';
+import type { AlertDocument } from '../store/alert.js';
+import type { AlertRepository } from '../store/alert-repository.js';
 
 export interface ListAlertsInput {
   reader: AlertReader;

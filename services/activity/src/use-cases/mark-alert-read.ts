@@ -1,6 +1,7 @@
 import { notFound } from '@inventory/platform';
 import type { AlertReader } from '../domain/alert.js';
-import type { AlertDocument, AlertRepository } from '../store/alert-repository.js';
+import type { AlertDocument } from '../store/alert.js';
+import type { AlertRepository } from '../store/alert-repository.js';
 
 /** Marks one alert the reader sees read; an alert already read keeps its first read_at. */
 export class MarkAlertRead {

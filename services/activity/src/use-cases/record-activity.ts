@@ -1,6 +1,7 @@
 import { validationFailed, type FieldViolation } from '@inventory/platform';
 import { withInstanceId, type Properties } from '../domain/properties.js';
-import type { ActivityDocument, ActivityRepository } from '../store/activity-repository.js';
+import type { ActivityDocument } from '../store/activity.js';
+import type { ActivityRepository } from '../store/activity-repository.js';
 
 export interface RecordActivityInput {
   tenantId: string;

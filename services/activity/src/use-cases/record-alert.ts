@@ -1,6 +1,7 @@
 import { validationFailed } from '@inventory/platform';
 import { validateAlert, type AlertFields } from '../domain/alert.js';
-import type { AlertDocument, AlertRepository } from '../store/alert-repository.js';
+import type { AlertDocument } from '../store/alert.js';
+import type { AlertRepository } from '../store/alert-repository.js';
 
 export interface RecordAlertInput extends AlertFields {
   tenantId: string;

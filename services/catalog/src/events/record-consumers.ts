@@ -10,8 +10,8 @@ import {
 import type { DomainEvent, EventType, ServiceRuntime } from '@inventory/platform';
 import type { ProductRecordInput } from '../domain/product.js';
 import type { InvoiceRecordInput } from '../domain/purchase-invoice.js';
-import type { ProductDocument } from '../store/product-repository.js';
-import type { InvoiceDocument } from '../store/purchase-invoice-repository.js';
+import type { ProductDocument } from '../store/product.js';
+import type { InvoiceDocument } from '../store/purchase-invoice.js';
 import type { ApplyRecordChange, RecordChange } from '../use-cases/apply-record-change.js';
 
 /** A record's three subjects, each with its durable. */

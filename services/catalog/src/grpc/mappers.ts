@@ -4,8 +4,8 @@ import type {
   Product,
   PurchaseInvoice,
 } from '@inventory/contracts/catalog/v1/catalog.js';
-import type { ProductDocument } from '../store/product-repository.js';
-import type { InvoiceDocument } from '../store/purchase-invoice-repository.js';
+import type { ProductDocument } from '../store/product.js';
+import type { InvoiceDocument } from '../store/purchase-invoice.js';
 import type { ListProducts } from '../use-cases/list-products.js';
 import type { ListPurchaseInvoices } from '../use-cases/list-purchase-invoices.js';
 

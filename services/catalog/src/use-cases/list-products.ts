@@ -1,5 +1,6 @@
 import { toProductQuery, type ProductQuery, type ProductQueryInput } from '../domain/product.js';
-import type { ProductDocument, ProductRepository } from '../store/product-repository.js';
+import type { ProductDocument } from '../store/product.js';
+import type { ProductRepository } from '../store/product-repository.js';
 import { ListPage } from './list-page.js';
 
 /** One page of a tenant's products, with the count before filters. */

@@ -3,10 +3,8 @@ import {
   type InvoiceQuery,
   type InvoiceQueryInput,
 } from '../domain/purchase-invoice.js';
-import type {
-  InvoiceDocument,
-  PurchaseInvoiceRepository,
-} from '../store/purchase-invoice-repository.js';
+import type { InvoiceDocument } from '../store/purchase-invoice.js';
+import type { PurchaseInvoiceRepository } from '../store/purchase-invoice-repository.js';
 import { ListPage } from './list-page.js';
 
 /** One page of a tenant's purchase invoices. */

@@ -1,7 +1,7 @@
 import { toProductSnapshot, type ProductRecordInput } from '../domain/product.js';
 import { toInvoiceSnapshot, type InvoiceRecordInput } from '../domain/purchase-invoice.js';
-import type { ProductDocument } from '../store/product-repository.js';
-import type { InvoiceDocument } from '../store/purchase-invoice-repository.js';
+import type { ProductDocument } from '../store/product.js';
+import type { InvoiceDocument } from '../store/purchase-invoice.js';
 import type { RecordKind } from './apply-record-change.js';
 
 export const PRODUCT_RECORDS: RecordKind<ProductRecordInput, ProductDocument> = {

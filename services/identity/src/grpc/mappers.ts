@@ -12,10 +12,10 @@ import type {
 import type { TokenPolicy } from '../domain/token-policy.js';
 import type { ReviewedToken } from '../use-cases/tenant-tokens.js';
 import type { TokenUsageFigures } from '../domain/token-usage.js';
-import type { TenantDocument, TenantWithDomains } from '../store/tenants.js';
-import type { TokenRequestDocument } from '../store/token-requests.js';
-import type { TokenDocument } from '../store/tokens.js';
-import type { UserDocument } from '../store/users.js';
+import type { TenantDocument, TenantWithDomains } from '../store/tenant.js';
+import type { TokenRequestDocument } from '../store/token-request.js';
+import type { TokenDocument } from '../store/token.js';
+import type { UserDocument } from '../store/user.js';
 
 export function presentTenant({ tenant, domains }: TenantWithDomains): Tenant {
   return presentTenantRow(tenant, domains);

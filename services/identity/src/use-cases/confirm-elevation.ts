@@ -2,7 +2,7 @@ import { addedElevatedScopes } from '@inventory/access';
 import { notFound, permissionDenied, validationFailed } from '@inventory/platform';
 import { verifyPassword } from '../domain/password.js';
 import { messages } from '../domain/validation.js';
-import type { UserRepository } from '../store/users.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { twoFactorRefusal, type SecondFactor } from './second-factor.js';
 
 /**

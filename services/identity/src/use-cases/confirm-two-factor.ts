@@ -4,7 +4,7 @@ import { openTotpSecret, sealTotpSecret } from '../domain/totp-secrets.js';
 import { verifyTotp } from '../domain/totp.js';
 import { messages } from '../domain/validation.js';
 import type { UserEvents } from '../events/user-events.js';
-import type { UserRepository } from '../store/users.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { loadUser } from './load-user.js';
 
 const RECOVERY_CODES = 8;

@@ -1,6 +1,7 @@
 import { isDuplicateKeyError, validationFailed } from '@inventory/platform';
 import { messages, Violations } from '../domain/validation.js';
-import type { TenantRepository, TenantWithDomains } from '../store/tenants.js';
+import type { TenantWithDomains } from '../store/tenant.js';
+import type { TenantRepository } from '../store/tenant-repository.js';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const HOST = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{1,63}$/;

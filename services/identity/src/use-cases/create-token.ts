@@ -10,8 +10,9 @@ import {
   checkScopes,
 } from '../domain/token-rules.js';
 import { Violations } from '../domain/validation.js';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
-import type { UserRepository } from '../store/users.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
+import type { UserRepository } from '../store/user-repository.js';
 import type { TokenPolicies } from './token-policy.js';
 import { tokenLimitReached, withTokenLease } from './token-slots.js';
 

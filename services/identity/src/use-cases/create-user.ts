@@ -2,8 +2,9 @@ import { isDuplicateKeyError, validationFailed } from '@inventory/platform';
 import { hashPassword } from '../domain/password.js';
 import { PERMISSIONS } from '@inventory/access';
 import { EMAIL_PATTERN, messages, Violations } from '../domain/validation.js';
-import type { TenantRepository } from '../store/tenants.js';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { TenantRepository } from '../store/tenant-repository.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 
 export interface CreateUserInput {
   email: string;

@@ -2,7 +2,7 @@ import { failedPrecondition, permissionDenied, validationFailed } from '@invento
 import { verifyPassword } from '../domain/password.js';
 import { messages } from '../domain/validation.js';
 import type { UserEvents } from '../events/user-events.js';
-import type { UserRepository } from '../store/users.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { loadUser } from './load-user.js';
 import { twoFactorRefusal, type SecondFactor } from './second-factor.js';
 

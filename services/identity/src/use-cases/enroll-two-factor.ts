@@ -1,7 +1,7 @@
 import { failedPrecondition, type SecretBox } from '@inventory/platform';
 import { sealTotpSecret } from '../domain/totp-secrets.js';
 import { newTotpSecret, otpauthUrl } from '../domain/totp.js';
-import type { UserRepository } from '../store/users.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { loadUser } from './load-user.js';
 
 /** Step 1: a new secret, pending until a code from it is confirmed. */

@@ -8,9 +8,10 @@ import { isDuplicateKeyError, type Outbox } from '@inventory/platform';
 import { idleStep, idleWarningFrom, lastActivity } from '../domain/idle-tokens.js';
 import type { TokenPolicy } from '../domain/token-policy.js';
 import type { TokenEvents } from '../events/token-events.js';
-import type { TokenPolicyRepository } from '../store/token-policies.js';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
-import type { UserRepository } from '../store/users.js';
+import type { TokenPolicyRepository } from '../store/token-policy-repository.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { userLabel } from '../domain/user-label.js';
 
 /** Tokens looked at per tenant per pass; the rest wait for the next one. */

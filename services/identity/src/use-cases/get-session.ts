@@ -1,7 +1,9 @@
 import { unauthenticated } from '@inventory/platform';
 import { sha256Hex } from '../domain/secrets.js';
-import type { SessionDocument, SessionRepository } from '../store/sessions.js';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { SessionDocument } from '../store/session.js';
+import type { SessionRepository } from '../store/session-repository.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 
 /** The session behind a cookie value, with its user; unauthenticated when unknown or expired. */
 export class GetSession {

@@ -1,6 +1,8 @@
 import { notFound } from '@inventory/platform';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 
 /**
  * The token record the gateway checks a bearer secret against (hash only), with

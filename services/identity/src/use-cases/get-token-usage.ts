@@ -1,6 +1,6 @@
 import { tokenUsage, usageWindow, type TokenUsageFigures } from '../domain/token-usage.js';
-import type { TokenRequestRepository } from '../store/token-requests.js';
-import type { TokenRepository } from '../store/tokens.js';
+import type { TokenRequestRepository } from '../store/token-request-repository.js';
+import type { TokenRepository } from '../store/token-repository.js';
 import { ownedToken } from './owned-token.js';
 
 /** Rows read to compute one usage answer; past this the figures cover the newest rows only. */

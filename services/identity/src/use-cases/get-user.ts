@@ -1,5 +1,6 @@
 import { notFound } from '@inventory/platform';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 
 /**
  * A user's profile, read from the store every time. The gateways cache it (ADR 0109) and

@@ -1,6 +1,6 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { AppError, validationFailed } from '@inventory/platform';
-import type { UserDocument } from '../store/users.js';
+import type { UserDocument } from '../store/user.js';
 import type { GetUser } from './get-user.js';
 
 /** The most users one batched look-up may name. */

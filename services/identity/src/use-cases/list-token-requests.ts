@@ -1,9 +1,6 @@
-import type {
-  RequestQuery,
-  TokenRequestDocument,
-  TokenRequestRepository,
-} from '../store/token-requests.js';
-import type { TokenRepository } from '../store/tokens.js';
+import type { TokenRequestDocument } from '../store/token-request.js';
+import type { RequestQuery, TokenRequestRepository } from '../store/token-request-repository.js';
+import type { TokenRepository } from '../store/token-repository.js';
 import { ownedToken } from './owned-token.js';
 
 export class ListTokenRequests {

@@ -1,5 +1,6 @@
 import type { PolicyRule } from '../domain/token-policy.js';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
 import type { TokenPolicies } from './token-policy.js';
 
 export class ListTokens {

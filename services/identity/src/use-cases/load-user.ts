@@ -1,5 +1,6 @@
 import { notFound } from '@inventory/platform';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 
 /** The acting user, or NOT_FOUND: the first step of the 2FA use cases. */
 export async function loadUser(

@@ -3,8 +3,9 @@ import { AppError, validationFailed } from '@inventory/platform';
 import { hashPassword, verifyPassword } from '../domain/password.js';
 import { newOpaqueToken, sha256Hex } from '../domain/secrets.js';
 import { messages, Violations } from '../domain/validation.js';
-import type { SessionRepository } from '../store/sessions.js';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { SessionRepository } from '../store/session-repository.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { twoFactorRefusal, type SecondFactor } from './second-factor.js';
 
 export const BAD_CREDENTIALS = 'These credentials do not match our records.';

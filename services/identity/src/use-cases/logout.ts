@@ -1,5 +1,5 @@
 import { sha256Hex } from '../domain/secrets.js';
-import type { SessionRepository } from '../store/sessions.js';
+import type { SessionRepository } from '../store/session-repository.js';
 
 export class Logout {
   constructor(private readonly sessions: SessionRepository) {}

@@ -1,5 +1,6 @@
 import { notFound } from '@inventory/platform';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
 
 /** The acting user's unrevoked token, or NOT_FOUND (another user's or tenant's looks the same). */
 export async function ownedToken(

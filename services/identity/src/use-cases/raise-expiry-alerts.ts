@@ -7,8 +7,9 @@ import {
   expiryStage,
   type ExpiryStage,
 } from '../domain/expiry-alerts.js';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
-import type { UserRepository } from '../store/users.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { userLabel } from '../domain/user-label.js';
 
 /** Tokens looked at per pass; the rest wait for the next one. */

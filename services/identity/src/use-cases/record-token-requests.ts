@@ -1,7 +1,7 @@
 import type { TokenRequestsLogged } from '@inventory/contracts/events/v1/identity.js';
 import type { DomainEvent } from '@inventory/platform';
-import type { TokenRequestRepository } from '../store/token-requests.js';
-import type { TokenRepository } from '../store/tokens.js';
+import type { TokenRequestRepository } from '../store/token-request-repository.js';
+import type { TokenRepository } from '../store/token-repository.js';
 
 /** Stores one batch of request-log entries and moves each token's `last_used_at` forward. */
 export class RecordTokenRequests {

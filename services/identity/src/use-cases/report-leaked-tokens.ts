@@ -7,8 +7,9 @@ import {
 import { parseToken } from '@inventory/access';
 import { hashesEqual, sha256Hex } from '../domain/secrets.js';
 import type { TokenEvents } from '../events/token-events.js';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
-import type { UserRepository } from '../store/users.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { userLabel } from '../domain/user-label.js';
 
 /** At most this many tokens are read from one report (the gateway admits no more). */

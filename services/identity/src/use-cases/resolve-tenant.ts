@@ -1,5 +1,6 @@
 import { notFound } from '@inventory/platform';
-import type { TenantRepository, TenantWithDomains } from '../store/tenants.js';
+import type { TenantWithDomains } from '../store/tenant.js';
+import type { TenantRepository } from '../store/tenant-repository.js';
 
 export class ResolveTenant {
   constructor(private readonly tenants: TenantRepository) {}

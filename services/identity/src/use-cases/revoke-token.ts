@@ -1,6 +1,6 @@
 import { notFound } from '@inventory/platform';
 import type { TokenEvents } from '../events/token-events.js';
-import type { TokenRepository } from '../store/tokens.js';
+import type { TokenRepository } from '../store/token-repository.js';
 
 /**
  * Revocation is immediate: the gateways drop the token on the event sent before

@@ -2,7 +2,8 @@ import type { Logger, SecretBox } from '@inventory/platform';
 import { sha256Hex } from '../domain/secrets.js';
 import { openTotpSecret, sealTotpSecret } from '../domain/totp-secrets.js';
 import { verifyTotp } from '../domain/totp.js';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 
 export const BAD_TWO_FACTOR = 'The provided two factor authentication code was invalid.';
 export const USED_TWO_FACTOR =

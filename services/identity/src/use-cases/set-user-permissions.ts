@@ -2,7 +2,8 @@ import { PERMISSIONS } from '@inventory/access';
 import { validationFailed } from '@inventory/platform';
 import { messages, Violations } from '../domain/validation.js';
 import type { UserEvents } from '../events/user-events.js';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { loadUser } from './load-user.js';
 
 export interface UserGrants {

@@ -7,9 +7,11 @@ import {
 import { notFound } from '@inventory/platform';
 import type { PolicyRule } from '../domain/token-policy.js';
 import type { TokenEvents } from '../events/token-events.js';
-import type { TokenRequestRepository } from '../store/token-requests.js';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { TokenRequestRepository } from '../store/token-request-repository.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 import type { TokenPolicies } from './token-policy.js';
 import { userLabel } from '../domain/user-label.js';
 

@@ -9,9 +9,11 @@ import {
   type TokenUnderPolicy,
 } from '../domain/token-policy.js';
 import { Violations } from '../domain/validation.js';
-import type { TokenPolicyRepository } from '../store/token-policies.js';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
-import type { UserDocument, UserRepository } from '../store/users.js';
+import type { TokenPolicyRepository } from '../store/token-policy-repository.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
+import type { UserDocument } from '../store/user.js';
+import type { UserRepository } from '../store/user-repository.js';
 
 interface PolicyDeps {
   policies: TokenPolicyRepository;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_ACTIVE_TOKENS } from '@inventory/access';
 import { failedPrecondition, notFound, unavailable } from '@inventory/platform';
-import type { UserRepository } from '../store/users.js';
+import type { UserRepository } from '../store/user-repository.js';
 
 const LEASE_MS = 5_000;
 const WAIT_LIMIT_MS = 4_000;

@@ -2,8 +2,9 @@ import { notFound, validationFailed, type FieldViolation } from '@inventory/plat
 import { checkAllowlist, checkName, checkRateLimit, checkScopes } from '../domain/token-rules.js';
 import { Violations } from '../domain/validation.js';
 import type { TokenEvents } from '../events/token-events.js';
-import type { TokenDocument, TokenRepository } from '../store/tokens.js';
-import type { UserRepository } from '../store/users.js';
+import type { TokenDocument } from '../store/token.js';
+import type { TokenRepository } from '../store/token-repository.js';
+import type { UserRepository } from '../store/user-repository.js';
 import { confirmElevation } from './confirm-elevation.js';
 import type { SecondFactor } from './second-factor.js';
 import type { TokenPolicies } from './token-policy.js';

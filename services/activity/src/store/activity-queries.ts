@@ -2,7 +2,7 @@ import { INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
 import { escapeRegex, type ScopedFilter } from '@inventory/platform';
 import type { SortOrder } from 'mongoose';
 import type { ActivityQuery, SortKey } from '../domain/activity-query.js';
-import type { ActivityDocument } from './activity-repository.js';
+import type { ActivityDocument } from './activity.js';
 
 /**
  * The conditions of a validated query. No tenant here: `ActivityRepository` sends them

@@ -1,10 +1,10 @@
 import type { Connection } from 'mongoose';
-import { SessionRepository } from './sessions.js';
-import { TenantRepository } from './tenants.js';
-import { TokenPolicyRepository } from './token-policies.js';
-import { TokenRequestRepository } from './token-requests.js';
-import { TokenRepository } from './tokens.js';
-import { UserRepository } from './users.js';
+import { SessionRepository } from './session-repository.js';
+import { TenantRepository } from './tenant-repository.js';
+import { TokenPolicyRepository } from './token-policy-repository.js';
+import { TokenRequestRepository } from './token-request-repository.js';
+import { TokenRepository } from './token-repository.js';
+import { UserRepository } from './user-repository.js';
 
 /** Identity's repositories; each owns its model, and only they touch the database. */
 export interface IdentityStore {
@@ -16,6 +16,10 @@ export interface IdentityStore {
   policies: TokenPolicyRepository;
 }
 
+/**
+ * One repository per collection on one connection: the service's bootstrap and the offline entry
+ * (admin CLI, development seed) build the same set, which `wireUseCases` hands out.
+ */
 export function createStore(
   connection: Connection,
   options: { requestLogRetentionDays: number },

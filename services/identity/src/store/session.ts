@@ -1,5 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
-import { TenantScopedRepository } from '@inventory/platform';
+import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface SessionDocument {
   tenant_id: string;
@@ -25,20 +24,7 @@ const schema = new Schema<SessionDocument>(
 // Expired sessions are refused on read and swept by the TTL monitor.
 schema.index({ expires_at: 1 }, { expireAfterSeconds: 0 });
 
-export class SessionRepository extends TenantScopedRepository<SessionDocument> {
-  constructor(connection: Connection) {
-    super(connection.model<SessionDocument>('Session', schema));
-  }
-
-  async create(session: SessionDocument): Promise<void> {
-    await this.insertOne(session);
-  }
-
-  findActive(tenantId: string, idHash: string, now = new Date()): Promise<SessionDocument | null> {
-    return this.findOne(tenantId, { id_hash: idHash, expires_at: { $gt: now } });
-  }
-
-  async delete(tenantId: string, idHash: string): Promise<void> {
-    await this.deleteOne(tenantId, { id_hash: idHash });
-  }
+/** The `sessions` collection's one model on a connection (kept private by `SessionRepository`). */
+export function sessionModel(connection: Connection): Model<SessionDocument> {
+  return connection.model<SessionDocument>('Session', schema);
 }

@@ -1,32 +1,12 @@
-import { Schema, type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import { TenantScopedRepository } from '@inventory/platform';
 import { OPEN_POLICY, type TokenPolicy } from '../domain/token-policy.js';
-
-export interface TokenPolicyDocument extends TokenPolicy {
-  tenant_id: string;
-  updated_at: Date;
-  updated_by: number;
-}
-
-const schema = new Schema<TokenPolicyDocument>(
-  {
-    tenant_id: { type: String, required: true, unique: true },
-    max_lifetime_days: { type: Number, default: null },
-    allow_no_expiry: { type: Boolean, required: true },
-    member_scopes: { type: [String], default: null },
-    require_ip_allowlist: { type: Boolean, required: true },
-    flag_unused_after_days: { type: Number, default: null },
-    expire_unused: { type: Boolean, default: false },
-    updated_at: { type: Date, required: true },
-    updated_by: { type: Number, required: true },
-  },
-  { versionKey: false, collection: 'token_policies' },
-);
+import { tokenPolicyModel, type TokenPolicyDocument } from './token-policy.js';
 
 /** One policy per tenant; a tenant without one has the open policy (ADR 0120). */
 export class TokenPolicyRepository extends TenantScopedRepository<TokenPolicyDocument> {
   constructor(connection: Connection) {
-    super(connection.model<TokenPolicyDocument>('TokenPolicy', schema));
+    super(tokenPolicyModel(connection));
   }
 
   async get(tenantId: string): Promise<TokenPolicy & { updated_at?: Date; updated_by?: number }> {

@@ -1,8 +1,8 @@
 import type { Tenant } from '@inventory/contracts/identity/v1/identity.js';
 import { SCOPES } from '@inventory/access';
-import { hashPassword, verifyPassword } from './domain/password.js';
-import { presentTenant } from './grpc/mappers.js';
-import { openOffline } from './offline.js';
+import { hashPassword, verifyPassword } from '../domain/password.js';
+import { presentTenant } from '../grpc/mappers.js';
+import { openOffline } from '../offline.js';
 
 export interface SeedDevelopmentOptions {
   mongoUrl: string;

@@ -1,42 +1,12 @@
-import { Schema, type Connection, type Model } from 'mongoose';
+import type { Connection, Model } from 'mongoose';
 import { nextSequence } from '@inventory/platform';
-
-export interface TenantDocument {
-  tenant_id: string;
-  slug: string;
-  name: string;
-  created_at: Date;
-}
-
-export interface TenantDomainDocument {
-  domain: string;
-  tenant_id: string;
-}
-
-/** A tenant with the host names it answers on, sorted. */
-export interface TenantWithDomains {
-  tenant: TenantDocument;
-  domains: string[];
-}
-
-const tenantSchema = new Schema<TenantDocument>(
-  {
-    tenant_id: { type: String, required: true, unique: true },
-    slug: { type: String, required: true, unique: true },
-    name: { type: String, required: true },
-    created_at: { type: Date, required: true },
-  },
-  { versionKey: false, collection: 'tenants' },
-);
-
-// One row per host name: a host belongs to exactly one tenant.
-const domainSchema = new Schema<TenantDomainDocument>(
-  {
-    domain: { type: String, required: true, unique: true },
-    tenant_id: { type: String, required: true, index: true },
-  },
-  { versionKey: false, collection: 'tenant_domains' },
-);
+import {
+  tenantDomainModel,
+  tenantModel,
+  type TenantDocument,
+  type TenantDomainDocument,
+  type TenantWithDomains,
+} from './tenant.js';
 
 /**
  * Tenants and their domains: the one tenantless store (it is how a request finds
@@ -47,8 +17,8 @@ export class TenantRepository {
   private readonly domains: Model<TenantDomainDocument>;
 
   constructor(private readonly connection: Connection) {
-    this.tenants = connection.model<TenantDocument>('Tenant', tenantSchema);
-    this.domains = connection.model<TenantDomainDocument>('TenantDomain', domainSchema);
+    this.tenants = tenantModel(connection);
+    this.domains = tenantDomainModel(connection);
   }
 
   async nextId(): Promise<string> {

@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SORT, withIdTiebreak, type ActivityQuery } from '../domain/activity-query.js';
-import { activityConditions, activitySort } from './activity-filter.js';
+import { activityConditions, activitySort } from './activity-queries.js';
 import { ActivityRepository } from './activity-repository.js';
 
 /** The filter `ActivityRepository.list` sends: the query's conditions through the tenant scope. */
