@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
 import { BROWSER_TEST_MS, useWebApp, type WebSystem } from './web-harness.js';
@@ -8,6 +8,13 @@ describe('the web app in Chromium: webhook subscriptions', () => {
   let web: WebSystem;
   let page: Page;
   useWebApp({ slug: 'webapp-webhooks', signedIn: true }, (app) => ({ web, page } = app));
+
+  /** The delivery log read again, then how many of its deliveries `locator` finds. */
+  const refreshedCount = async (locator: Locator) => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator('.deliveries, .state.empty').first().waitFor();
+    return locator.count();
+  };
 
   it(
     'creates a webhook subscription (secret once), sends a test ping and sees it delivered',
@@ -30,16 +37,7 @@ describe('the web app in Chromium: webhook subscriptions', () => {
       await page.getByRole('button', { name: 'Send test ping' }).click();
       await page.getByText('Test ping queued.').waitFor();
       const delivered = page.locator('[data-delivery-status="succeeded"]');
-      await expect
-        .poll(
-          async () => {
-            await page.getByRole('button', { name: 'Refresh' }).click();
-            await page.locator('.deliveries, .state.empty').first().waitFor();
-            return delivered.count();
-          },
-          { timeout: 90_000 },
-        )
-        .toBeGreaterThan(0);
+      await expect.poll(() => refreshedCount(delivered), { timeout: 90_000 }).toBeGreaterThan(0);
       expect(web.received).toContain('/hooks/orders');
       await delivered
         .first()
@@ -164,16 +162,7 @@ describe('the web app in Chromium: webhook subscriptions', () => {
 
       await page.getByRole('button', { name: 'Send test ping' }).click();
       const delivered = page.locator('[data-delivery-status="succeeded"]');
-      await expect
-        .poll(
-          async () => {
-            await page.getByRole('button', { name: 'Refresh' }).click();
-            await page.locator('.deliveries, .state.empty').first().waitFor();
-            return delivered.count();
-          },
-          { timeout: 90_000 },
-        )
-        .toBe(1);
+      await expect.poll(() => refreshedCount(delivered), { timeout: 90_000 }).toBe(1);
       await delivered.getByText(/attempt/).click();
       const payload = delivered.getByTestId('delivery-payload');
       await expect.poll(() => payload.textContent()).toMatch(/^\{"event":"ping"/);
