@@ -142,3 +142,43 @@ describe('content filters on a subscription', () => {
     ).toBe(before);
   });
 });
+
+describe('a content filter and the per-tenant cap', () => {
+  let h: Harness;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    // Three deliveries in the cap's one minute (pinned, so the run cannot straddle two).
+    h = await startHarness({ WEBHOOK_RATE_PER_MINUTE: '3' }, { clock: () => 1_000 });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await h?.stop();
+  });
+
+  it('counts only the events the filter lets through: ten left out spend none of the cap', async () => {
+    const { subscription } = await as(TENANT, () =>
+      h.client.call.createSubscription({
+        url: `${receiver.url}/capped`,
+        events: [ADJUSTED],
+        input_violations: [],
+        filter_json: JSON.stringify({ warehouse_id: 3 }),
+      }),
+    );
+    for (let n = 1; n <= 10; n++) await h.publish(TENANT, ADJUSTED, { n, warehouse_id: 4 });
+    for (let n = 11; n <= 13; n++) await h.publish(TENANT, ADJUSTED, { n, warehouse_id: 3 });
+    const { deliveries } = await waitFor(async () => {
+      const log = await deliveriesOf(h, TENANT, subscription!.id);
+      return log.deliveries.length === 3 && log.deliveries.every((d) => d.status === 'succeeded')
+        ? log
+        : undefined;
+    }, 'the three matching deliveries, sent');
+    expect(deliveries).toHaveLength(3);
+    expect(
+      receiver.requests.map(
+        (request) => (JSON.parse(request.body) as { data: { n: number } }).data.n,
+      ),
+    ).toEqual(expect.arrayContaining([11, 12, 13]));
+    expect(receiver.requests).toHaveLength(3);
+  });
+});
