@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { badValue, indexNotFound, namespaceNotFound } from '../errors.js';
+import { badValue, CommandError, indexNotFound, namespaceNotFound } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { Collection } from '../storage/collection.js';
 import { validationOptions } from '../storage/validation.js';
@@ -20,7 +20,11 @@ const GENERIC = new Set([
   'readConcern',
 ]);
 const VALIDATION = new Set(['validator', 'validationLevel', 'validationAction']);
-const INDEX_FIELDS = new Set(['name', 'keyPattern', 'hidden']);
+const INDEX_FIELDS = new Set(['name', 'keyPattern', 'hidden', 'expireAfterSeconds']);
+/** MongoDB's range for `expireAfterSeconds`. */
+const MAX_EXPIRE_AFTER_SECONDS = 2_147_483_647;
+
+const invalidOptions = (message: string) => new CommandError(72, 'InvalidOptions', message);
 
 /** The index a `collMod` `index` option names (by `name` or `keyPattern`), with its checks. */
 function indexToModify(coll: Collection, spec: unknown): string {
@@ -31,7 +35,18 @@ function indexToModify(coll: Collection, spec: unknown): string {
     if (!INDEX_FIELDS.has(key)) throw notImplemented(`collMod option 'index.${key}'`);
   if ((s.name === undefined) === (s.keyPattern === undefined))
     throw badValue('Must specify either index name or key pattern.');
-  if (typeof s.hidden !== 'boolean') throw badValue("'hidden' must be a boolean");
+  if (s.hidden === undefined && s.expireAfterSeconds === undefined)
+    throw invalidOptions('no expireAfterSeconds or hidden field');
+  if (s.hidden !== undefined && typeof s.hidden !== 'boolean')
+    throw badValue("'hidden' must be a boolean");
+  if (s.expireAfterSeconds !== undefined) {
+    if (typeof s.expireAfterSeconds !== 'number' || !Number.isFinite(s.expireAfterSeconds))
+      throw new CommandError(14, 'TypeMismatch', 'expireAfterSeconds must be a number');
+    if (s.expireAfterSeconds < 0 || s.expireAfterSeconds > MAX_EXPIRE_AFTER_SECONDS)
+      throw invalidOptions(
+        `TTL index 'expireAfterSeconds' option must be within an acceptable range, try a value between 0 and ${MAX_EXPIRE_AFTER_SECONDS}`,
+      );
+  }
   const idx =
     typeof s.name === 'string'
       ? coll.indexes.get(s.name)
@@ -40,22 +55,44 @@ function indexToModify(coll: Collection, spec: unknown): string {
     throw indexNotFound(
       `cannot find index ${JSON.stringify(s.name ?? s.keyPattern)} for ns ${coll.ns}`,
     );
-  if (idx.name === '_id_') throw badValue("can't hide _id index");
+  if (idx.name === '_id_' && s.hidden !== undefined) throw badValue("can't hide _id index");
+  if (s.expireAfterSeconds !== undefined) {
+    if (idx.name === '_id_') throw invalidOptions('the _id field does not support TTL indexes');
+    if (idx.fields.length !== 1)
+      throw invalidOptions(
+        'TTL indexes are single-field indexes, compound indexes do not support TTL',
+      );
+  }
   return idx.name;
 }
 
-/** `index: {name | keyPattern, hidden}`: answers the flag before and after, as MongoDB does. */
+/**
+ * `index: {name | keyPattern, hidden?, expireAfterSeconds?}`: answers each option's value before
+ * and after, as MongoDB does (`expireAfterSeconds_old` only when the index had one).
+ */
 function modifyIndex(catalog: Catalog, coll: Collection, spec: Document): Document {
   const name = indexToModify(coll, spec);
-  const before = coll.indexes.get(name)!.spec.hidden === true;
-  if (before !== spec.hidden) catalog.setIndexHidden(coll, name, spec.hidden as boolean);
-  return { hidden_old: before, hidden_new: spec.hidden };
+  const answer: Document = {};
+  if (spec.expireAfterSeconds !== undefined) {
+    const before = coll.indexes.get(name)!.spec.expireAfterSeconds;
+    const seconds = Math.trunc(spec.expireAfterSeconds as number);
+    if (before !== seconds) catalog.setIndexExpiry(coll, name, seconds);
+    if (typeof before === 'number') answer.expireAfterSeconds_old = before;
+    answer.expireAfterSeconds_new = seconds;
+  }
+  if (spec.hidden !== undefined) {
+    const before = coll.indexes.get(name)!.spec.hidden === true;
+    if (before !== spec.hidden) catalog.setIndexHidden(coll, name, spec.hidden as boolean);
+    Object.assign(answer, { hidden_old: before, hidden_new: spec.hidden });
+  }
+  return answer;
 }
 
 /**
  * `collMod` of a collection's schema validation (`validator`, `validationLevel`,
- * `validationAction`) and of an index's `hidden` flag. Any other option (TTL, `prepareUnique`,
- * views, pre- and post-images) is NotImplemented by name, and nothing changes when one is present.
+ * `validationAction`) and of an index's `hidden` flag and `expireAfterSeconds`. Any other option
+ * (`prepareUnique`, `unique`, views, pre- and post-images) is NotImplemented by name, and nothing
+ * changes when one is present.
  */
 const collMod: CommandHandler = (cmd, { catalog, db }) => {
   const name = collectionName(cmd, 'collMod');

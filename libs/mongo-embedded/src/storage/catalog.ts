@@ -148,6 +148,12 @@ export class Catalog {
     this.log({ o: 'hideIndex', db: coll.db, c: coll.name, name, hidden });
   }
 
+  /** `collMod` of an index's `expireAfterSeconds` (a TTL index's, or one made TTL), journaled. */
+  setIndexExpiry(coll: Collection, name: string, seconds: number): void {
+    setExpiry(coll, name, seconds);
+    this.log({ o: 'ttlIndex', db: coll.db, c: coll.name, name, seconds });
+  }
+
   dropIndex(coll: Collection, name: string): void {
     coll.dropIndex(name);
     this.log({ o: 'dropIndex', db: coll.db, c: coll.name, name });
@@ -185,6 +191,11 @@ export class Catalog {
       case 'hideIndex': {
         const coll = this.get(r.db, r.c);
         if (coll?.indexes.has(r.name)) setHidden(coll, r.name, r.hidden);
+        return;
+      }
+      case 'ttlIndex': {
+        const coll = this.get(r.db, r.c);
+        if (coll?.indexes.has(r.name)) setExpiry(coll, r.name, r.seconds);
         return;
       }
       case 'dropIndex':
@@ -239,6 +250,21 @@ function setHidden(coll: Collection, name: string, hidden: boolean): void {
   const spec = coll.indexes.get(name)!.spec;
   if (hidden) spec.hidden = true;
   else delete spec.hidden;
+}
+
+/**
+ * A TTL index takes the new value as it is. A single-field index made TTL is built again with
+ * the option, so its entries join the expiry queue (MongoDB 5.1+ converts in place).
+ */
+function setExpiry(coll: Collection, name: string, seconds: number): void {
+  const idx = coll.indexes.get(name)!;
+  if (typeof idx.spec.expireAfterSeconds === 'number') {
+    idx.spec.expireAfterSeconds = seconds;
+    return;
+  }
+  const spec = { ...idx.spec, expireAfterSeconds: seconds };
+  coll.dropIndex(name);
+  coll.createIndex(spec, { check: false });
 }
 
 const optionsRecord = (options: CollectionOptions): { opts?: CollectionOptions } =>

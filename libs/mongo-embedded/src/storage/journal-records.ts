@@ -16,6 +16,7 @@ export type JournalRecord =
   | { o: 'createIndex'; db: string; c: string; spec: Document }
   | { o: 'dropIndex'; db: string; c: string; name: string }
   | { o: 'hideIndex'; db: string; c: string; name: string; hidden: boolean }
+  | { o: 'ttlIndex'; db: string; c: string; name: string; seconds: number }
   | { o: 'put'; db: string; c: string; d: Document }
   | { o: 'del'; db: string; c: string; id: unknown };
 
