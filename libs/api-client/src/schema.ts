@@ -1763,6 +1763,11 @@ export interface components {
             on_time_rate: number | null;
           }[];
         };
+        /** @description Every carrier the instance's shipments have been assigned, by code (the values of filter[carrier_code]), with its name when known. */
+        carriers_seen: {
+          carrier_code: number;
+          carrier_name: string | null;
+        }[];
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */

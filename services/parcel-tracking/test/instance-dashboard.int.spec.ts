@@ -38,6 +38,7 @@ describe('GetInstance', () => {
         overall: { delivered_count: 0, with_estimate_count: 0, on_time_count: 0 },
         carriers: [],
       },
+      carriers_seen: [],
     });
   });
 

@@ -127,5 +127,9 @@ describe('a shipment emitted with npm run emit reaches delivered by polling', ()
     const dashboard = await t.request('GET', `${PREFIX}/instances/${created.body.data.id}`);
     expect(dashboard.body.data.status_counts.delivered).toBe(1);
     expect(dashboard.body.data.pending_registration_count).toBe(0);
+    // The carrier the provider assigned, by name: the trackings filter's choice.
+    expect(dashboard.body.data.carriers_seen).toEqual([
+      { carrier_code: 100002, carrier_name: 'UPS' },
+    ]);
   });
 });

@@ -107,6 +107,12 @@ export const DASHBOARD_ROW = row({
       items: row({ carrier_code: 'integer?', carrier_name: 'string?', ...stats }),
     },
   }),
+  carriers_seen: {
+    type: 'array',
+    description:
+      "Every carrier the instance's shipments have been assigned, by code (the values of filter[carrier_code]), with its name when known.",
+    items: row({ carrier_code: 'integer', carrier_name: 'string?' }),
+  },
   created_at: 'date-time?',
   updated_at: 'date-time?',
 });

@@ -114,6 +114,10 @@ export function presentDashboard(instance: Instance, dashboard: Dashboard, baseU
         ...stats(carrier.stats),
       })),
     },
+    carriers_seen: dashboard.carriers_seen.map((carrier) => ({
+      carrier_code: carrier.carrier_code,
+      carrier_name: carrier.carrier_name ?? null,
+    })),
     created_at: isoOrNull(instance.created_at),
     updated_at: isoOrNull(instance.updated_at),
   };

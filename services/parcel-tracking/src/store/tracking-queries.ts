@@ -194,6 +194,17 @@ export const trackedAtProvider = (instanceId: number): TrackingFilter =>
 /** The dashboard's count per delivery status, as one `$group`. */
 export const STATUS_COUNT_PIPELINE = [{ $group: { _id: '$delivery_status', count: { $sum: 1 } } }];
 
+/** Each carrier code of the instance's rows once, with a name one of its rows carries. */
+export const CARRIERS_SEEN_PIPELINE = [
+  { $group: { _id: '$carrier_code', names: { $addToSet: '$carrier_name' } } },
+  { $sort: { _id: 1 as const } },
+];
+
+export interface CarrierSeenGroup {
+  _id: number;
+  names: Array<string | null>;
+}
+
 export interface RegistrationErrorGroup {
   _id: string;
   count: number;

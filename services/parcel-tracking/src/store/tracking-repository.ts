@@ -33,6 +33,8 @@ import {
   REGISTRATION_ERROR_PIPELINE,
   registrationErrorsOf,
   STATUS_COUNT_PIPELINE,
+  CARRIERS_SEEN_PIPELINE,
+  type CarrierSeenGroup,
   stillActive,
   trackedAtProvider,
   type ClaimOptions,
@@ -271,6 +273,22 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
       REGISTRATION_ERROR_PIPELINE,
     );
     return rankRegistrationErrors(groups);
+  }
+
+  /** Every carrier assigned to the instance's rows, by code, with its name when a row has one. */
+  async carriersSeen(
+    tenantId: string,
+    instanceId: number,
+  ): Promise<Array<{ carrier_code: number; carrier_name: string | null }>> {
+    const groups = await this.aggregate<CarrierSeenGroup>(
+      tenantId,
+      ofInstance(instanceId, { carrier_code: { $ne: null } }),
+      CARRIERS_SEEN_PIPELINE,
+    );
+    return groups.map((group) => ({
+      carrier_code: group._id,
+      carrier_name: group.names.find((name) => name) ?? null,
+    }));
   }
 
   async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {

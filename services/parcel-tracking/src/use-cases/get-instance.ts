@@ -22,6 +22,7 @@ export interface InstanceDashboard {
   transit: TransitSummary;
   stalled_count: number;
   late_count: number;
+  carriers_seen: Array<{ carrier_code: number; carrier_name: string | null }>;
 }
 
 /**
@@ -78,22 +79,32 @@ export class GetInstance {
       );
       return null;
     });
-    const [live, statusCounts, pending, errors, lastEventAt, delivered, lastWebhook, watched] =
-      await Promise.all([
-        quota,
-        trackings.statusCounts(tenantId, id),
-        trackings.pendingRegistrationCount(tenantId, id),
-        trackings.registrationErrors(tenantId, id),
-        trackings.lastEventAt(tenantId, id),
-        trackings.deliveredSince(tenantId, id, since),
-        lastWebhookAt,
-        trackings.watchCounts(
-          tenantId,
-          id,
-          now,
-          this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000,
-        ),
-      ]);
+    const [
+      live,
+      statusCounts,
+      pending,
+      errors,
+      lastEventAt,
+      delivered,
+      lastWebhook,
+      watched,
+      carriersSeen,
+    ] = await Promise.all([
+      quota,
+      trackings.statusCounts(tenantId, id),
+      trackings.pendingRegistrationCount(tenantId, id),
+      trackings.registrationErrors(tenantId, id),
+      trackings.lastEventAt(tenantId, id),
+      trackings.deliveredSince(tenantId, id, since),
+      lastWebhookAt,
+      trackings.watchCounts(
+        tenantId,
+        id,
+        now,
+        this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000,
+      ),
+      trackings.carriersSeen(tenantId, id),
+    ]);
     return {
       instance,
       dashboard: {
@@ -106,6 +117,7 @@ export class GetInstance {
         transit: summarizeTransit(delivered, now),
         stalled_count: watched.stalled,
         late_count: watched.late,
+        carriers_seen: carriersSeen,
       },
     };
   }

@@ -9,12 +9,23 @@ import {
   WEBHOOK_LOG_SORTS,
   WEBHOOK_RESULTS,
 } from '@inventory/rules';
-import type { ActivityRow, TrackingRow, WebhookRow } from '../../api-types.js';
+import type { ActivityRow, Instance, TrackingRow, WebhookRow } from '../../api-types.js';
 import { label, PARCEL_PAGE, PREFIX } from './instance.js';
 import { StatusBadge } from './status-badge.js';
 import { Link } from '../../components/link.js';
 
-export function Trackings(props: { instanceId: number }) {
+/** The carriers the instance has seen, by name, with their code as the filter's value. */
+export type CarriersSeen = Instance['carriers_seen'];
+
+const carrierChoices = (carriers: CarriersSeen) =>
+  carriers.map((carrier) => ({
+    value: String(carrier.carrier_code),
+    label: carrier.carrier_name
+      ? `${carrier.carrier_name} (${carrier.carrier_code})`
+      : `Carrier ${carrier.carrier_code}`,
+  }));
+
+export function Trackings(props: { instanceId: number; carriers: CarriersSeen }) {
   return (
     <ApiList<TrackingRow>
       title="Trackings"
@@ -27,7 +38,12 @@ export function Trackings(props: { instanceId: number }) {
           type: 'choices',
           choices: DELIVERY_STATUSES,
         },
-        { param: 'filter[carrier_code]', label: 'Carrier codes', type: 'text' },
+        {
+          param: 'filter[carrier_code]',
+          label: 'Carrier',
+          type: 'choices',
+          choices: carrierChoices(props.carriers),
+        },
         {
           param: 'filter[trackable_type]',
           label: 'Type',

@@ -237,6 +237,13 @@ export interface Dashboard {
    */
   stalled_count: number;
   late_count: number;
+  /** Every carrier the instance's rows have been assigned, by name (the trackings filter's choices). */
+  carriers_seen: CarrierSeen[];
+}
+
+export interface CarrierSeen {
+  carrier_code: number;
+  carrier_name?: string | undefined;
 }
 
 export interface TestApiKeyRequest {
@@ -2922,6 +2929,7 @@ function createBaseDashboard(): Dashboard {
     transit: undefined,
     stalled_count: 0,
     late_count: 0,
+    carriers_seen: [],
   };
 }
 
@@ -2956,6 +2964,9 @@ export const Dashboard: MessageFns<Dashboard> = {
     }
     if (message.late_count !== 0) {
       writer.uint32(80).int64(message.late_count);
+    }
+    for (const v of message.carriers_seen) {
+      CarrierSeen.encode(v!, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -3053,6 +3064,14 @@ export const Dashboard: MessageFns<Dashboard> = {
             message.late_count = longToNumber(reader.int64());
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.carriers_seen.push(CarrierSeen.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3109,6 +3128,11 @@ export const Dashboard: MessageFns<Dashboard> = {
         : isSet(object.late_count)
           ? globalThis.Number(object.late_count)
           : 0,
+      carriers_seen: globalThis.Array.isArray(object?.carriersSeen)
+        ? object.carriersSeen.map((e: any) => CarrierSeen.fromJSON(e))
+        : globalThis.Array.isArray(object?.carriers_seen)
+          ? object.carriers_seen.map((e: any) => CarrierSeen.fromJSON(e))
+          : [],
     };
   },
 
@@ -3144,6 +3168,9 @@ export const Dashboard: MessageFns<Dashboard> = {
     if (message.late_count !== 0) {
       obj.lateCount = Math.round(message.late_count);
     }
+    if (message.carriers_seen?.length) {
+      obj.carriersSeen = message.carriers_seen.map((e) => CarrierSeen.toJSON(e));
+    }
     return obj;
   },
 
@@ -3175,6 +3202,100 @@ export const Dashboard: MessageFns<Dashboard> = {
         : undefined;
     message.stalled_count = object.stalled_count ?? 0;
     message.late_count = object.late_count ?? 0;
+    message.carriers_seen = object.carriers_seen?.map((e) => CarrierSeen.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCarrierSeen(): CarrierSeen {
+  return { carrier_code: 0, carrier_name: undefined };
+}
+
+export const CarrierSeen: MessageFns<CarrierSeen> = {
+  encode(message: CarrierSeen, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.carrier_code !== 0) {
+      writer.uint32(8).int64(message.carrier_code);
+    }
+    if (message.carrier_name !== undefined) {
+      writer.uint32(18).string(message.carrier_name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CarrierSeen {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCarrierSeen();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.carrier_code = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.carrier_name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CarrierSeen {
+    return {
+      carrier_code: isSet(object.carrierCode)
+        ? globalThis.Number(object.carrierCode)
+        : isSet(object.carrier_code)
+          ? globalThis.Number(object.carrier_code)
+          : 0,
+      carrier_name: isSet(object.carrierName)
+        ? globalThis.String(object.carrierName)
+        : isSet(object.carrier_name)
+          ? globalThis.String(object.carrier_name)
+          : undefined,
+    };
+  },
+
+  toJSON(message: CarrierSeen): unknown {
+    const obj: any = {};
+    if (message.carrier_code !== 0) {
+      obj.carrierCode = Math.round(message.carrier_code);
+    }
+    if (message.carrier_name !== undefined) {
+      obj.carrierName = message.carrier_name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CarrierSeen>, I>>(base?: I): CarrierSeen {
+    return CarrierSeen.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CarrierSeen>, I>>(object: I): CarrierSeen {
+    const message = createBaseCarrierSeen();
+    message.carrier_code = object.carrier_code ?? 0;
+    message.carrier_name = object.carrier_name ?? undefined;
     return message;
   },
 };
