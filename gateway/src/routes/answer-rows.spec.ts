@@ -81,6 +81,9 @@ const dashboard = (full: boolean) =>
           carriers: [{ carrier_code: 100002, stats: { delivered_count: 1 } }],
         }
       : undefined,
+    carriers_seen: full
+      ? [{ carrier_code: 100002, carrier_name: 'UPS' }, { carrier_code: 3011 }]
+      : [],
   }) as any;
 
 /** Each documented row against what its presenter writes, with every optional field set and unset. */
