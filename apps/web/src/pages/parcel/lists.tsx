@@ -11,6 +11,7 @@ import {
 } from '@inventory/rules';
 import type { ActivityRow, Instance, TrackingRow, WebhookRow } from '../../api-types.js';
 import { label, PARCEL_PAGE, PREFIX } from './instance.js';
+import { causerName, useMembers } from './members.js';
 import { StatusBadge } from './status-badge.js';
 import { Link } from '../../components/link.js';
 
@@ -168,6 +169,11 @@ export function WebhookLog(props: { instanceId: number }) {
 }
 
 export function ActivityLog(props: { instanceId: number }) {
+  const members = useMembers();
+  const people = [...members.values()].map((member) => ({
+    value: String(member.id),
+    label: member.name,
+  }));
   return (
     <ApiList<ActivityRow>
       title="Activity"
@@ -175,7 +181,10 @@ export function ActivityLog(props: { instanceId: number }) {
       filters={[
         { param: 'filter[search]', label: 'Search', type: 'text' },
         { param: 'filter[event_type]', label: 'Events', type: 'choices', choices: ACTIVITY_EVENTS },
-        { param: 'filter[causer_id]', label: 'User ids', type: 'text' },
+        // By name for admins who may list the members (ADR 0124); ids typed by hand otherwise.
+        people.length > 0
+          ? { param: 'filter[causer_id]', label: 'User', type: 'choices', choices: people }
+          : { param: 'filter[causer_id]', label: 'User ids', type: 'text' },
         { param: 'filter[date_from]', label: 'From', type: 'date' },
         { param: 'filter[date_to]', label: 'To', type: 'date' },
       ]}
@@ -196,8 +205,8 @@ export function ActivityLog(props: { instanceId: number }) {
         },
         {
           label: 'User',
-          render: (row) => (row.causer_id ? `#${row.causer_id}` : 'system'),
-          text: (row) => row.causer_id ?? 'system',
+          render: (row) => causerName(members, row.causer_id),
+          text: (row) => causerName(members, row.causer_id),
         },
       ]}
     />
