@@ -1812,6 +1812,15 @@ export interface components {
           carrier_code: number;
           carrier_name: string | null;
         }[];
+        trends: {
+          days: number;
+          /** @description Shipments registered with the provider and delivered per UTC day, oldest first, today last; a day without any counts 0 (ADR 0219). */
+          daily: {
+            date: string;
+            registered: number;
+            delivered: number;
+          }[];
+        };
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */

@@ -39,7 +39,12 @@ describe('GetInstance', () => {
         carriers: [],
       },
       carriers_seen: [],
+      trends: { days: 30, daily: expect.any(Array) },
     });
+    expect(dashboard!.trends!.daily).toHaveLength(30);
+    expect(
+      dashboard!.trends!.daily.every((day) => day.registered === 0 && day.delivered === 0),
+    ).toBe(true);
   });
 
   it('computes counts, pending registrations, grouped errors, last event, last webhook and transit from real rows', async () => {

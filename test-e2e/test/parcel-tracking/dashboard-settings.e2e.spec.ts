@@ -36,6 +36,7 @@ describe('GET /instances/{id}', () => {
         carriers: [],
       },
       carriers_seen: [],
+      trends: { days: 30 },
     });
     expect(Object.keys(data.status_counts)).toEqual(STATUSES);
     expect(Object.values(data.status_counts).every((count) => count === 0)).toBe(true);

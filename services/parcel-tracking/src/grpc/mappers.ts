@@ -54,6 +54,7 @@ export function toDashboard(dashboard: InstanceDashboard): Dashboard {
       carrier_code: carrier.carrier_code,
       carrier_name: carrier.carrier_name ?? undefined,
     })),
+    trends: dashboard.trends,
     transit: {
       window_days: dashboard.transit.window_days,
       overall: stats(dashboard.transit.overall),

@@ -200,6 +200,16 @@ export const CARRIERS_SEEN_PIPELINE = [
   { $sort: { _id: 1 as const } },
 ];
 
+/** Rows per UTC day of `field` (`YYYY-MM-DD`; `$dateToString` works in UTC), for the dashboard's trends. */
+export const perDayPipeline = (field: 'registered_at' | 'delivered_at') => [
+  {
+    $group: {
+      _id: { $dateToString: { format: '%Y-%m-%d', date: `$${field}` } },
+      count: { $sum: 1 },
+    },
+  },
+];
+
 export interface CarrierSeenGroup {
   _id: number;
   names: Array<string | null>;

@@ -34,6 +34,7 @@ import {
   registrationErrorsOf,
   STATUS_COUNT_PIPELINE,
   CARRIERS_SEEN_PIPELINE,
+  perDayPipeline,
   type CarrierSeenGroup,
   stillActive,
   trackedAtProvider,
@@ -289,6 +290,21 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
       carrier_code: group._id,
       carrier_name: group.names.find((name) => name) ?? null,
     }));
+  }
+
+  /** How many of the instance's rows were registered (or delivered) each UTC day since `since`. */
+  async countsPerDay(
+    tenantId: string,
+    instanceId: number,
+    field: 'registered_at' | 'delivered_at',
+    since: Date,
+  ): Promise<Map<string, number>> {
+    const groups = await this.aggregate<{ _id: string; count: number }>(
+      tenantId,
+      ofInstance(instanceId, { [field]: { $gte: since } }),
+      perDayPipeline(field),
+    );
+    return new Map(groups.map((group) => [group._id, group.count]));
   }
 
   async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {

@@ -2,6 +2,7 @@ import { DEFAULT_STALLED_AFTER_HOURS } from '../domain/shipment-watch.js';
 import { notFound, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import type { DeliveryStatus } from '../domain/delivery-status.js';
 import { summarizeTransit, TRANSIT_WINDOW_DAYS, type TransitSummary } from '../domain/transit.js';
+import { dailyTrends, trendsSince, type Trends } from '../domain/trends.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderQuota } from '../provider/client.js';
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
@@ -23,6 +24,7 @@ export interface InstanceDashboard {
   stalled_count: number;
   late_count: number;
   carriers_seen: Array<{ carrier_code: number; carrier_name: string | null }>;
+  trends: Trends;
 }
 
 /**
@@ -89,6 +91,8 @@ export class GetInstance {
       lastWebhook,
       watched,
       carriersSeen,
+      registeredPerDay,
+      deliveredPerDay,
     ] = await Promise.all([
       quota,
       trackings.statusCounts(tenantId, id),
@@ -104,6 +108,8 @@ export class GetInstance {
         this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000,
       ),
       trackings.carriersSeen(tenantId, id),
+      trackings.countsPerDay(tenantId, id, 'registered_at', trendsSince(now)),
+      trackings.countsPerDay(tenantId, id, 'delivered_at', trendsSince(now)),
     ]);
     return {
       instance,
@@ -118,6 +124,7 @@ export class GetInstance {
         stalled_count: watched.stalled,
         late_count: watched.late,
         carriers_seen: carriersSeen,
+        trends: dailyTrends(now, registeredPerDay, deliveredPerDay),
       },
     };
   }

@@ -239,6 +239,21 @@ export interface Dashboard {
   late_count: number;
   /** Every carrier the instance's rows have been assigned, by name (the trackings filter's choices). */
   carriers_seen: CarrierSeen[];
+  /** Shipments registered and delivered per UTC day over the last `days` days (ADR 0219). */
+  trends?: Trends | undefined;
+}
+
+export interface DailyCounts {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  registered: number;
+  delivered: number;
+}
+
+export interface Trends {
+  days: number;
+  /** One entry per day, oldest first, today last; days without a shipment count 0. */
+  daily: DailyCounts[];
 }
 
 export interface CarrierSeen {
@@ -2930,6 +2945,7 @@ function createBaseDashboard(): Dashboard {
     stalled_count: 0,
     late_count: 0,
     carriers_seen: [],
+    trends: undefined,
   };
 }
 
@@ -2967,6 +2983,9 @@ export const Dashboard: MessageFns<Dashboard> = {
     }
     for (const v of message.carriers_seen) {
       CarrierSeen.encode(v!, writer.uint32(90).fork()).join();
+    }
+    if (message.trends !== undefined) {
+      Trends.encode(message.trends, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -3072,6 +3091,14 @@ export const Dashboard: MessageFns<Dashboard> = {
             message.carriers_seen.push(CarrierSeen.decode(reader, reader.uint32()));
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.trends = Trends.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3133,6 +3160,7 @@ export const Dashboard: MessageFns<Dashboard> = {
         : globalThis.Array.isArray(object?.carriers_seen)
           ? object.carriers_seen.map((e: any) => CarrierSeen.fromJSON(e))
           : [],
+      trends: isSet(object.trends) ? Trends.fromJSON(object.trends) : undefined,
     };
   },
 
@@ -3171,6 +3199,9 @@ export const Dashboard: MessageFns<Dashboard> = {
     if (message.carriers_seen?.length) {
       obj.carriersSeen = message.carriers_seen.map((e) => CarrierSeen.toJSON(e));
     }
+    if (message.trends !== undefined) {
+      obj.trends = Trends.toJSON(message.trends);
+    }
     return obj;
   },
 
@@ -3203,6 +3234,198 @@ export const Dashboard: MessageFns<Dashboard> = {
     message.stalled_count = object.stalled_count ?? 0;
     message.late_count = object.late_count ?? 0;
     message.carriers_seen = object.carriers_seen?.map((e) => CarrierSeen.fromPartial(e)) || [];
+    message.trends =
+      object.trends !== undefined && object.trends !== null
+        ? Trends.fromPartial(object.trends)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseDailyCounts(): DailyCounts {
+  return { date: '', registered: 0, delivered: 0 };
+}
+
+export const DailyCounts: MessageFns<DailyCounts> = {
+  encode(message: DailyCounts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.date !== '') {
+      writer.uint32(10).string(message.date);
+    }
+    if (message.registered !== 0) {
+      writer.uint32(16).int64(message.registered);
+    }
+    if (message.delivered !== 0) {
+      writer.uint32(24).int64(message.delivered);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DailyCounts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDailyCounts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.registered = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.delivered = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DailyCounts {
+    return {
+      date: isSet(object.date) ? globalThis.String(object.date) : '',
+      registered: isSet(object.registered) ? globalThis.Number(object.registered) : 0,
+      delivered: isSet(object.delivered) ? globalThis.Number(object.delivered) : 0,
+    };
+  },
+
+  toJSON(message: DailyCounts): unknown {
+    const obj: any = {};
+    if (message.date !== '') {
+      obj.date = message.date;
+    }
+    if (message.registered !== 0) {
+      obj.registered = Math.round(message.registered);
+    }
+    if (message.delivered !== 0) {
+      obj.delivered = Math.round(message.delivered);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DailyCounts>, I>>(base?: I): DailyCounts {
+    return DailyCounts.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DailyCounts>, I>>(object: I): DailyCounts {
+    const message = createBaseDailyCounts();
+    message.date = object.date ?? '';
+    message.registered = object.registered ?? 0;
+    message.delivered = object.delivered ?? 0;
+    return message;
+  },
+};
+
+function createBaseTrends(): Trends {
+  return { days: 0, daily: [] };
+}
+
+export const Trends: MessageFns<Trends> = {
+  encode(message: Trends, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.days !== 0) {
+      writer.uint32(8).int32(message.days);
+    }
+    for (const v of message.daily) {
+      DailyCounts.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Trends {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTrends();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.days = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.daily.push(DailyCounts.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Trends {
+    return {
+      days: isSet(object.days) ? globalThis.Number(object.days) : 0,
+      daily: globalThis.Array.isArray(object?.daily)
+        ? object.daily.map((e: any) => DailyCounts.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: Trends): unknown {
+    const obj: any = {};
+    if (message.days !== 0) {
+      obj.days = Math.round(message.days);
+    }
+    if (message.daily?.length) {
+      obj.daily = message.daily.map((e) => DailyCounts.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Trends>, I>>(base?: I): Trends {
+    return Trends.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Trends>, I>>(object: I): Trends {
+    const message = createBaseTrends();
+    message.days = object.days ?? 0;
+    message.daily = object.daily?.map((e) => DailyCounts.fromPartial(e)) || [];
     return message;
   },
 };
