@@ -18,6 +18,9 @@ export type TokenPolicySaved = Schemas['PutTokenPolicyResponse']['data'];
 /** Every member's tokens, for admins holding tokens:govern (ADR 0121). */
 export type MemberTokenPage = Schemas['GetOrganizationPersonalAccessTokensResponse'];
 export type MemberToken = MemberTokenPage['data'][number];
+/** The tenant's members by id (ADR 0124): who a user id in a log is. */
+export type MemberPage = Schemas['GetOrganizationMembersResponse'];
+export type Member = MemberPage['data'][number];
 /** The tenant of the address: its name for the header. */
 export type TenantAnswer = Schemas['GetTenantResponse'];
 export type TwoFactorSetupAnswer = Schemas['PostUserTwoFactorResponse'];

@@ -3,6 +3,7 @@ import {
   type AuthToken,
   type CreateTokenRequest,
   type CreateTokenResponse,
+  type ListMembersResponse,
   type ListTenantTokensRequest,
   type ListTenantTokensResponse,
   type ListTokenRequestsRequest,
@@ -52,6 +53,7 @@ export interface IdentityAdapter {
   setTokenPolicy(request: SetTokenPolicyRequest): Promise<SetTokenPolicyResponse>;
   listTenantTokens(request: ListTenantTokensRequest): Promise<ListTenantTokensResponse>;
   revokeTenantToken(id: number): Promise<void>;
+  listMembers(page: number, perPage: number): Promise<ListMembersResponse>;
   /** Tokens reported as leaked, on the request's tenant; answers nothing about them. */
   reportLeakedTokens(tokens: string[], url: string): Promise<void>;
   listTokenRequests(request: ListTokenRequestsRequest): Promise<ListTokenRequestsResponse>;
@@ -109,6 +111,7 @@ export function createIdentityAdapter(
     revokeTenantToken: async (id) => {
       await asHttp(() => call.revokeTenantToken({ id }));
     },
+    listMembers: (page, perPage) => asHttp(() => call.listMembers({ page, per_page: perPage })),
     reportLeakedTokens: (tokens, url) =>
       asHttp(async () => void (await call.reportLeakedTokens({ tokens, url }))),
     listTokenRequests: (request) => asHttp(() => call.listTokenRequests(request)),

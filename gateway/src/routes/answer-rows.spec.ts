@@ -81,6 +81,12 @@ const dashboard = (full: boolean) =>
           carriers: [{ carrier_code: 100002, stats: { delivered_count: 1 } }],
         }
       : undefined,
+    carriers_seen: full
+      ? [{ carrier_code: 100002, carrier_name: 'UPS' }, { carrier_code: 3011 }]
+      : [],
+    trends: full
+      ? { days: 30, daily: [{ date: '2026-01-02', registered: 2, delivered: 1 }] }
+      : undefined,
   }) as any;
 
 /** Each documented row against what its presenter writes, with every optional field set and unset. */

@@ -4,6 +4,7 @@ import { ALERT_ROUTES } from './alerts/alerts.js';
 import { CATALOG_ROUTES } from './catalog/listings.js';
 import { HEALTH_ROUTES } from './health.js';
 import { LEAKED_TOKEN_ROUTES } from './identity/leaked-tokens.js';
+import { MEMBER_ROUTES } from './identity/members.js';
 import { SESSION_ROUTES } from './identity/session.js';
 import { TENANT_ROUTES } from './identity/tenant.js';
 import { TENANT_TOKEN_ROUTES } from './identity/tenant-tokens.js';
@@ -39,6 +40,7 @@ export const ROUTE_DECLARATIONS = [
   TOKEN_POLICY_ROUTES,
   TENANT_TOKEN_ROUTES,
   LEAKED_TOKEN_ROUTES,
+  MEMBER_ROUTES,
   INSTANCE_ROUTES,
   INSTANCE_ACTIVITY_ROUTES,
   TRACKINGS_ROUTES,

@@ -325,6 +325,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/organization/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's members by id: id, name and email (admins holding tokens:govern)
+     * @description Web session only: tokens get 403.
+     */
+    get: operations['getOrganizationMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/healthz': {
     parameters: {
       query?: never;
@@ -1564,6 +1584,30 @@ export interface components {
       credentials: string[];
       url?: string;
     };
+    GetOrganizationMembersResponse: {
+      data: {
+        id: number;
+        name: string;
+        email: string;
+      }[];
+      current_page: number;
+      last_page: number;
+      per_page: number;
+      total: number;
+      from: number | null;
+      to: number | null;
+      first_page_url: string;
+      last_page_url: string;
+      next_page_url: string | null;
+      prev_page_url: string | null;
+      path: string;
+      links: {
+        url: string | null;
+        /** @description "« Previous", a page number, "..." or "Next »" */
+        label: string;
+        active: boolean;
+      }[];
+    };
     GetHealthzResponse: {
       [key: string]: unknown;
     };
@@ -1761,6 +1805,20 @@ export interface components {
             with_estimate_count: number;
             on_time_count: number;
             on_time_rate: number | null;
+          }[];
+        };
+        /** @description Every carrier the instance's shipments have been assigned, by code (the values of filter[carrier_code]), with its name when known. */
+        carriers_seen: {
+          carrier_code: number;
+          carrier_name: string | null;
+        }[];
+        trends: {
+          days: number;
+          /** @description Shipments registered with the provider and delivered per UTC day, oldest first, today last; a day without any counts 0 (ADR 0219). */
+          daily: {
+            date: string;
+            registered: number;
+            delivered: number;
           }[];
         };
         /** Format: date-time */
@@ -3547,6 +3605,40 @@ export interface operations {
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getOrganizationMembers: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetOrganizationMembersResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];

@@ -53,6 +53,8 @@ export function wireUseCases(parts: {
     createUser: new CreateUser(tenants, users),
     getUser,
     getUsers: new GetUsers(getUser),
+    /** The members list reads the repository as is: a page of who they are, nothing to decide. */
+    users,
     login: new Login(users, sessions, secondFactor, settings.sessionTtlMinutes),
     getSession: new GetSession(sessions, users),
     logout: new Logout(sessions),

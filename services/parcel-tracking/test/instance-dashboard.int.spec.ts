@@ -38,7 +38,13 @@ describe('GetInstance', () => {
         overall: { delivered_count: 0, with_estimate_count: 0, on_time_count: 0 },
         carriers: [],
       },
+      carriers_seen: [],
+      trends: { days: 30, daily: expect.any(Array) },
     });
+    expect(dashboard!.trends!.daily).toHaveLength(30);
+    expect(
+      dashboard!.trends!.daily.every((day) => day.registered === 0 && day.delivered === 0),
+    ).toBe(true);
   });
 
   it('computes counts, pending registrations, grouped errors, last event, last webhook and transit from real rows', async () => {

@@ -35,6 +35,8 @@ describe('GET /instances/{id}', () => {
         on_time_rate: null,
         carriers: [],
       },
+      carriers_seen: [],
+      trends: { days: 30 },
     });
     expect(Object.keys(data.status_counts)).toEqual(STATUSES);
     expect(Object.values(data.status_counts).every((count) => count === 0)).toBe(true);

@@ -127,5 +127,18 @@ describe('a shipment emitted with npm run emit reaches delivered by polling', ()
     const dashboard = await t.request('GET', `${PREFIX}/instances/${created.body.data.id}`);
     expect(dashboard.body.data.status_counts.delivered).toBe(1);
     expect(dashboard.body.data.pending_registration_count).toBe(0);
+    // The shipment in the daily trends: registered and delivered within the last 30 days.
+    const daily = dashboard.body.data.trends.daily as Array<{
+      registered: number;
+      delivered: number;
+    }>;
+    expect(daily).toHaveLength(30);
+    const sum = (key: 'registered' | 'delivered') =>
+      daily.reduce((total, day) => total + day[key], 0);
+    expect([sum('registered'), sum('delivered')]).toEqual([1, 1]);
+    // The carrier the provider assigned, by name: the trackings filter's choice.
+    expect(dashboard.body.data.carriers_seen).toEqual([
+      { carrier_code: 100002, carrier_name: 'UPS' },
+    ]);
   });
 });

@@ -98,8 +98,23 @@ export async function seedPendingRows(
   instanceId: number,
   numbers: string[],
 ): Promise<void> {
-  const mongo = p.system.services['parcel-tracking']!.mongo;
-  for (const number of numbers)
+  await seedTrackingRows(
+    p.system,
+    t,
+    instanceId,
+    numbers.map((tracking_number) => ({ tracking_number })),
+  );
+}
+
+/** Rows stored as parcel-tracking stores them, each with its own fields over a pending row's. */
+export async function seedTrackingRows(
+  system: RunningSystem,
+  t: TenantFixture,
+  instanceId: number,
+  rows: Array<{ tracking_number: string } & Record<string, unknown>>,
+): Promise<void> {
+  const mongo = system.services['parcel-tracking']!.mongo;
+  for (const { tracking_number: number, ...fields } of rows)
     await mongo.collection('tracking_rows').insertOne({
       tenant_id: t.tenant.id,
       integration_instance_id: instanceId,
@@ -139,5 +154,6 @@ export async function seedPendingRows(
       revision: 0,
       created_at: new Date(),
       updated_at: new Date(),
+      ...fields,
     });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdentityRouteDeps } from './deps.js';
 import { leakedTokenRoutes } from './leaked-tokens.js';
+import { memberRoutes } from './members.js';
 import { sessionRoutes } from './session.js';
 import { tenantRoutes } from './tenant.js';
 import { tenantTokenRoutes } from './tenant-tokens.js';
@@ -19,4 +20,5 @@ export async function identityRoutes(app: FastifyInstance, deps: IdentityRouteDe
   await tokenPolicyRoutes(app, deps);
   await tenantTokenRoutes(app, deps);
   await leakedTokenRoutes(app, deps);
+  await memberRoutes(app, deps);
 }

@@ -107,6 +107,21 @@ export const DASHBOARD_ROW = row({
       items: row({ carrier_code: 'integer?', carrier_name: 'string?', ...stats }),
     },
   }),
+  carriers_seen: {
+    type: 'array',
+    description:
+      "Every carrier the instance's shipments have been assigned, by code (the values of filter[carrier_code]), with its name when known.",
+    items: row({ carrier_code: 'integer', carrier_name: 'string?' }),
+  },
+  trends: row({
+    days: 'integer',
+    daily: {
+      type: 'array',
+      description:
+        'Shipments registered with the provider and delivered per UTC day, oldest first, today last; a day without any counts 0 (ADR 0219).',
+      items: row({ date: 'string', registered: 'integer', delivered: 'integer' }),
+    },
+  }),
   created_at: 'date-time?',
   updated_at: 'date-time?',
 });

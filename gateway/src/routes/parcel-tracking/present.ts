@@ -114,6 +114,18 @@ export function presentDashboard(instance: Instance, dashboard: Dashboard, baseU
         ...stats(carrier.stats),
       })),
     },
+    carriers_seen: dashboard.carriers_seen.map((carrier) => ({
+      carrier_code: carrier.carrier_code,
+      carrier_name: carrier.carrier_name ?? null,
+    })),
+    trends: {
+      days: dashboard.trends?.days ?? 0,
+      daily: (dashboard.trends?.daily ?? []).map((day) => ({
+        date: day.date,
+        registered: day.registered,
+        delivered: day.delivered,
+      })),
+    },
     created_at: isoOrNull(instance.created_at),
     updated_at: isoOrNull(instance.updated_at),
   };

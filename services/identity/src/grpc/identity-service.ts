@@ -226,6 +226,17 @@ export function identityService(
       });
       return { tokens: rows.map(presentReviewedToken), total };
     },
+    listMembers: async (request, ctx) => {
+      const { rows, total } = await useCases.users.members(
+        ctx.tenant(),
+        request.page || 1,
+        request.per_page || 20,
+      );
+      return {
+        members: rows.map((user) => ({ id: user.id, name: user.name, email: user.email })),
+        total,
+      };
+    },
     revokeTenantToken: async (request, ctx) => {
       await useCases.tenantTokens.revoke(ctx.tenant(), actingUser(ctx), request.id);
       return {};

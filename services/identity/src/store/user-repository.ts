@@ -29,6 +29,24 @@ export class UserRepository extends TenantScopedRepository<UserDocument> {
     return this.findMany(tenantId, {}, { sort: { id: 1 } });
   }
 
+  /** One page of the tenant's members by id, with only who they are (no secrets read). */
+  members(
+    tenantId: string,
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: Array<Pick<UserDocument, 'id' | 'name' | 'email'>>; total: number }> {
+    return this.page(
+      tenantId,
+      {},
+      {
+        sort: { id: 1 },
+        page,
+        perPage,
+        projection: { id: 1, name: 1, email: 1 },
+      },
+    );
+  }
+
   async update(tenantId: string, id: number, set: Partial<UserDocument>): Promise<boolean> {
     const { matched } = await this.updateOne(
       tenantId,

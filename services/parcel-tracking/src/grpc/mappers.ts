@@ -50,6 +50,11 @@ export function toDashboard(dashboard: InstanceDashboard): Dashboard {
     last_event_at: dashboard.last_event_at ?? undefined,
     stalled_count: dashboard.stalled_count,
     late_count: dashboard.late_count,
+    carriers_seen: dashboard.carriers_seen.map((carrier) => ({
+      carrier_code: carrier.carrier_code,
+      carrier_name: carrier.carrier_name ?? undefined,
+    })),
+    trends: dashboard.trends,
     transit: {
       window_days: dashboard.transit.window_days,
       overall: stats(dashboard.transit.overall),

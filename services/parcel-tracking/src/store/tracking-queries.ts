@@ -194,6 +194,27 @@ export const trackedAtProvider = (instanceId: number): TrackingFilter =>
 /** The dashboard's count per delivery status, as one `$group`. */
 export const STATUS_COUNT_PIPELINE = [{ $group: { _id: '$delivery_status', count: { $sum: 1 } } }];
 
+/** Each carrier code of the instance's rows once, with a name one of its rows carries. */
+export const CARRIERS_SEEN_PIPELINE = [
+  { $group: { _id: '$carrier_code', names: { $addToSet: '$carrier_name' } } },
+  { $sort: { _id: 1 as const } },
+];
+
+/** Rows per UTC day of `field` (`YYYY-MM-DD`; `$dateToString` works in UTC), for the dashboard's trends. */
+export const perDayPipeline = (field: 'registered_at' | 'delivered_at') => [
+  {
+    $group: {
+      _id: { $dateToString: { format: '%Y-%m-%d', date: `$${field}` } },
+      count: { $sum: 1 },
+    },
+  },
+];
+
+export interface CarrierSeenGroup {
+  _id: number;
+  names: Array<string | null>;
+}
+
 export interface RegistrationErrorGroup {
   _id: string;
   count: number;

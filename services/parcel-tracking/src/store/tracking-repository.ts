@@ -33,6 +33,9 @@ import {
   REGISTRATION_ERROR_PIPELINE,
   registrationErrorsOf,
   STATUS_COUNT_PIPELINE,
+  CARRIERS_SEEN_PIPELINE,
+  perDayPipeline,
+  type CarrierSeenGroup,
   stillActive,
   trackedAtProvider,
   type ClaimOptions,
@@ -271,6 +274,37 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
       REGISTRATION_ERROR_PIPELINE,
     );
     return rankRegistrationErrors(groups);
+  }
+
+  /** Every carrier assigned to the instance's rows, by code, with its name when a row has one. */
+  async carriersSeen(
+    tenantId: string,
+    instanceId: number,
+  ): Promise<Array<{ carrier_code: number; carrier_name: string | null }>> {
+    const groups = await this.aggregate<CarrierSeenGroup>(
+      tenantId,
+      ofInstance(instanceId, { carrier_code: { $ne: null } }),
+      CARRIERS_SEEN_PIPELINE,
+    );
+    return groups.map((group) => ({
+      carrier_code: group._id,
+      carrier_name: group.names.find((name) => name) ?? null,
+    }));
+  }
+
+  /** How many of the instance's rows were registered (or delivered) each UTC day since `since`. */
+  async countsPerDay(
+    tenantId: string,
+    instanceId: number,
+    field: 'registered_at' | 'delivered_at',
+    since: Date,
+  ): Promise<Map<string, number>> {
+    const groups = await this.aggregate<{ _id: string; count: number }>(
+      tenantId,
+      ofInstance(instanceId, { [field]: { $gte: since } }),
+      perDayPipeline(field),
+    );
+    return new Map(groups.map((group) => [group._id, group.count]));
   }
 
   async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {

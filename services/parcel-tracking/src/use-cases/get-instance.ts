@@ -2,6 +2,7 @@ import { DEFAULT_STALLED_AFTER_HOURS } from '../domain/shipment-watch.js';
 import { notFound, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import type { DeliveryStatus } from '../domain/delivery-status.js';
 import { summarizeTransit, TRANSIT_WINDOW_DAYS, type TransitSummary } from '../domain/transit.js';
+import { dailyTrends, trendsSince, type Trends } from '../domain/trends.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderQuota } from '../provider/client.js';
 import type { WebhookRegistry } from '../clients/webhook-registry.js';
@@ -22,6 +23,8 @@ export interface InstanceDashboard {
   transit: TransitSummary;
   stalled_count: number;
   late_count: number;
+  carriers_seen: Array<{ carrier_code: number; carrier_name: string | null }>;
+  trends: Trends;
 }
 
 /**
@@ -78,22 +81,36 @@ export class GetInstance {
       );
       return null;
     });
-    const [live, statusCounts, pending, errors, lastEventAt, delivered, lastWebhook, watched] =
-      await Promise.all([
-        quota,
-        trackings.statusCounts(tenantId, id),
-        trackings.pendingRegistrationCount(tenantId, id),
-        trackings.registrationErrors(tenantId, id),
-        trackings.lastEventAt(tenantId, id),
-        trackings.deliveredSince(tenantId, id, since),
-        lastWebhookAt,
-        trackings.watchCounts(
-          tenantId,
-          id,
-          now,
-          this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000,
-        ),
-      ]);
+    const [
+      live,
+      statusCounts,
+      pending,
+      errors,
+      lastEventAt,
+      delivered,
+      lastWebhook,
+      watched,
+      carriersSeen,
+      registeredPerDay,
+      deliveredPerDay,
+    ] = await Promise.all([
+      quota,
+      trackings.statusCounts(tenantId, id),
+      trackings.pendingRegistrationCount(tenantId, id),
+      trackings.registrationErrors(tenantId, id),
+      trackings.lastEventAt(tenantId, id),
+      trackings.deliveredSince(tenantId, id, since),
+      lastWebhookAt,
+      trackings.watchCounts(
+        tenantId,
+        id,
+        now,
+        this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000,
+      ),
+      trackings.carriersSeen(tenantId, id),
+      trackings.countsPerDay(tenantId, id, 'registered_at', trendsSince(now)),
+      trackings.countsPerDay(tenantId, id, 'delivered_at', trendsSince(now)),
+    ]);
     return {
       instance,
       dashboard: {
@@ -106,6 +123,8 @@ export class GetInstance {
         transit: summarizeTransit(delivered, now),
         stalled_count: watched.stalled,
         late_count: watched.late,
+        carriers_seen: carriersSeen,
+        trends: dailyTrends(now, registeredPerDay, deliveredPerDay),
       },
     };
   }

@@ -27,6 +27,7 @@ export const IDENTITY_CLAIMS: Record<string, number[]> = {
   putTokenPolicy: [200, 400, 413, 415, ...GATED],
   getOrganizationPersonalAccessTokens: [200, ...GATED],
   deleteOrganizationPersonalAccessTokensById: [204, 400, 413, ...GATED_NO_422],
+  getOrganizationMembers: [200, ...GATED],
   postCredentialsRevoke: [202, 400, 413, 415, 404, 422, 429, 503],
 };
 

@@ -219,6 +219,28 @@ describe('contract: sign-in, user, two-factor, personal access tokens', { shuffl
     expect((await api.DELETE(`${ORG}/{id}`, path)).response.status).toBe(404);
   });
 
+  it("the tenant's members for admins: 200 paged by id with name and email, 422 for a bad page size", async () => {
+    const api = c.session();
+    const member = await c.tokenFor({});
+    const listed = await api.GET('/api/organization/members', {
+      params: { query: { per_page: 100 } },
+    } as never);
+    expect(listed.response.status).toBe(200);
+    const rows = (
+      listed.data as unknown as { data: Array<{ id: number; name: string; email: string }> }
+    ).data;
+    expect(rows.map((row) => row.id)).toEqual([...rows.map((row) => row.id)].sort((a, b) => a - b));
+    expect(rows.find((row) => row.id === member.user.id)).toEqual({
+      id: member.user.id,
+      name: expect.any(String),
+      email: member.user.email,
+    });
+    const bad = await api.GET('/api/organization/members', {
+      params: { query: { per_page: 'many' } },
+    } as never);
+    expect(bad.response.status).toBe(422);
+  });
+
   it('leak reports: 202 whatever was reported, 422 for a bad body, 429 once the address’s minute is spent', async () => {
     const anonymous = c.api({ token: undefined });
     const victim = await c.tokenFor({});

@@ -16,16 +16,43 @@ export interface Filter {
   label: string;
   /** `flag`: a checkbox, `true` when ticked, absent otherwise. */
   type: 'text' | 'date' | 'choices' | 'flag';
-  choices?: readonly string[];
+  /** A plain string is its own label (underscores shown as spaces). */
+  choices?: readonly Choice[];
+}
+
+/** A choice shown by its label (a carrier's or a person's name) with the API's value behind it. */
+export type Choice = string | { value: string; label: string };
+
+const optionOf = (choice: Choice) =>
+  typeof choice === 'string' ? { value: choice, label: choice.replace(/_/g, ' ') } : choice;
+
+/**
+ * The filter's options: its choices, then any value of a shared link the choices do not name
+ * (still shown and removable, by its value).
+ */
+function optionsOf(filter: Filter, value: string) {
+  const options = (filter.choices ?? []).map(optionOf);
+  const known = new Set(options.map((option) => option.value));
+  const unknown = value
+    .split(',')
+    .filter((item) => item !== '' && !known.has(item))
+    .map((item) => ({ value: item, label: item }));
+  return [...options, ...unknown];
 }
 
 /** Page sizes a person may pick (the API's default is 10; at most 100 is advised). */
 const PAGE_SIZES = [10, 25, 50, 100] as const;
 
-/** A filter's value as a person reads it: choices without underscores. */
+/** A filter's value as a person reads it: choices by their labels. */
 const shown = (filter: Filter, value: string) =>
   filter.type === 'choices'
-    ? value.split(',').join(', ').replace(/_/g, ' ')
+    ? (() => {
+        const labels = new Map(optionsOf(filter, value).map((o) => [o.value, o.label]));
+        return value
+          .split(',')
+          .map((item) => labels.get(item) ?? item)
+          .join(', ');
+      })()
     : filter.type === 'flag'
       ? 'yes'
       : value;
@@ -116,7 +143,7 @@ export function ApiList<Row extends { id: number }>(props: {
                 <select
                   id={id}
                   multiple
-                  size={Math.min(4, filter.choices!.length)}
+                  size={Math.max(2, Math.min(4, optionsOf(filter, value).length))}
                   onChange={(event) =>
                     set(
                       [...(event.target as HTMLSelectElement).selectedOptions]
@@ -125,13 +152,13 @@ export function ApiList<Row extends { id: number }>(props: {
                     )
                   }
                 >
-                  {filter.choices!.map((choice) => (
+                  {optionsOf(filter, value).map((option) => (
                     <option
-                      key={choice}
-                      value={choice}
-                      selected={value.split(',').includes(choice)}
+                      key={option.value}
+                      value={option.value}
+                      selected={value.split(',').includes(option.value)}
                     >
-                      {choice.replace(/_/g, ' ')}
+                      {option.label}
                     </option>
                   ))}
                 </select>

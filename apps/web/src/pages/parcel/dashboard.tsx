@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatDate } from '../../components/confirm.js';
+import { DayChart } from '../../components/day-chart.js';
 import { Link } from '../../components/link.js';
 import { Empty } from '../../components/states.js';
 import { Time } from '../../components/time.js';
@@ -158,6 +159,20 @@ export function Dashboard(props: {
             Late: <span data-count="late">{instance.late_count}</span>
           </Link>
         </p>
+      </section>
+      <section class="card" aria-labelledby="trends-h">
+        <h2 id="trends-h">Last {instance.trends.days} days</h2>
+        <DayChart
+          caption="Shipments per day"
+          series={[
+            { name: 'Registered', tone: 'series-a' },
+            { name: 'Delivered', tone: 'series-b' },
+          ]}
+          days={instance.trends.daily.map((day) => ({
+            date: day.date,
+            values: [day.registered, day.delivered],
+          }))}
+        />
       </section>
       <section class="card" aria-labelledby="regerr-h">
         <h2 id="regerr-h">Registration errors</h2>

@@ -9,12 +9,24 @@ import {
   WEBHOOK_LOG_SORTS,
   WEBHOOK_RESULTS,
 } from '@inventory/rules';
-import type { ActivityRow, TrackingRow, WebhookRow } from '../../api-types.js';
+import type { ActivityRow, Instance, TrackingRow, WebhookRow } from '../../api-types.js';
 import { label, PARCEL_PAGE, PREFIX } from './instance.js';
+import { causerName, useMembers } from './members.js';
 import { StatusBadge } from './status-badge.js';
 import { Link } from '../../components/link.js';
 
-export function Trackings(props: { instanceId: number }) {
+/** The carriers the instance has seen, by name, with their code as the filter's value. */
+export type CarriersSeen = Instance['carriers_seen'];
+
+const carrierChoices = (carriers: CarriersSeen) =>
+  carriers.map((carrier) => ({
+    value: String(carrier.carrier_code),
+    label: carrier.carrier_name
+      ? `${carrier.carrier_name} (${carrier.carrier_code})`
+      : `Carrier ${carrier.carrier_code}`,
+  }));
+
+export function Trackings(props: { instanceId: number; carriers: CarriersSeen }) {
   return (
     <ApiList<TrackingRow>
       title="Trackings"
@@ -27,7 +39,12 @@ export function Trackings(props: { instanceId: number }) {
           type: 'choices',
           choices: DELIVERY_STATUSES,
         },
-        { param: 'filter[carrier_code]', label: 'Carrier codes', type: 'text' },
+        {
+          param: 'filter[carrier_code]',
+          label: 'Carrier',
+          type: 'choices',
+          choices: carrierChoices(props.carriers),
+        },
         {
           param: 'filter[trackable_type]',
           label: 'Type',
@@ -152,6 +169,11 @@ export function WebhookLog(props: { instanceId: number }) {
 }
 
 export function ActivityLog(props: { instanceId: number }) {
+  const members = useMembers();
+  const people = [...members.values()].map((member) => ({
+    value: String(member.id),
+    label: member.name,
+  }));
   return (
     <ApiList<ActivityRow>
       title="Activity"
@@ -159,7 +181,10 @@ export function ActivityLog(props: { instanceId: number }) {
       filters={[
         { param: 'filter[search]', label: 'Search', type: 'text' },
         { param: 'filter[event_type]', label: 'Events', type: 'choices', choices: ACTIVITY_EVENTS },
-        { param: 'filter[causer_id]', label: 'User ids', type: 'text' },
+        // By name for admins who may list the members (ADR 0124); ids typed by hand otherwise.
+        people.length > 0
+          ? { param: 'filter[causer_id]', label: 'User', type: 'choices', choices: people }
+          : { param: 'filter[causer_id]', label: 'User ids', type: 'text' },
         { param: 'filter[date_from]', label: 'From', type: 'date' },
         { param: 'filter[date_to]', label: 'To', type: 'date' },
       ]}
@@ -180,8 +205,8 @@ export function ActivityLog(props: { instanceId: number }) {
         },
         {
           label: 'User',
-          render: (row) => (row.causer_id ? `#${row.causer_id}` : 'system'),
-          text: (row) => row.causer_id ?? 'system',
+          render: (row) => causerName(members, row.causer_id),
+          text: (row) => causerName(members, row.causer_id),
         },
       ]}
     />

@@ -37,12 +37,12 @@ function Connected(props: { id: number; onGone: () => void }) {
   useEffect(() => {
     if (gone) props.onGone();
   }, [gone]);
-  // The dashboard and settings read the instance afresh each time they are opened, and the
-  // dashboard keeps reading it while it is open.
+  // The dashboard, settings and trackings (its carriers are the carrier filter's choices) read
+  // the instance afresh each time they are opened, and the dashboard keeps reading it while open.
   const { reload } = instance;
   const live = tab === '';
   useEffect(() => {
-    if (tab !== '' && tab !== '/settings') return;
+    if (tab !== '' && tab !== '/settings' && tab !== '/trackings') return;
     reload();
     if (!live) return;
     const timer = setInterval(reload, DASHBOARD_REFRESH_MS);
@@ -65,7 +65,7 @@ function Connected(props: { id: number; onGone: () => void }) {
       {shipment ? (
         <Shipment instanceId={props.id} id={shipment} />
       ) : tab === '/trackings' ? (
-        <Trackings instanceId={props.id} />
+        <Trackings instanceId={props.id} carriers={instance.data?.data.carriers_seen ?? []} />
       ) : tab === '/webhooks' ? (
         <WebhookLog instanceId={props.id} />
       ) : tab === '/activity' ? (

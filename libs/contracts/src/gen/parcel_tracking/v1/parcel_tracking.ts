@@ -237,6 +237,28 @@ export interface Dashboard {
    */
   stalled_count: number;
   late_count: number;
+  /** Every carrier the instance's rows have been assigned, by name (the trackings filter's choices). */
+  carriers_seen: CarrierSeen[];
+  /** Shipments registered and delivered per UTC day over the last `days` days (ADR 0219). */
+  trends?: Trends | undefined;
+}
+
+export interface DailyCounts {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  registered: number;
+  delivered: number;
+}
+
+export interface Trends {
+  days: number;
+  /** One entry per day, oldest first, today last; days without a shipment count 0. */
+  daily: DailyCounts[];
+}
+
+export interface CarrierSeen {
+  carrier_code: number;
+  carrier_name?: string | undefined;
 }
 
 export interface TestApiKeyRequest {
@@ -2922,6 +2944,8 @@ function createBaseDashboard(): Dashboard {
     transit: undefined,
     stalled_count: 0,
     late_count: 0,
+    carriers_seen: [],
+    trends: undefined,
   };
 }
 
@@ -2956,6 +2980,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     }
     if (message.late_count !== 0) {
       writer.uint32(80).int64(message.late_count);
+    }
+    for (const v of message.carriers_seen) {
+      CarrierSeen.encode(v!, writer.uint32(90).fork()).join();
+    }
+    if (message.trends !== undefined) {
+      Trends.encode(message.trends, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -3053,6 +3083,22 @@ export const Dashboard: MessageFns<Dashboard> = {
             message.late_count = longToNumber(reader.int64());
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.carriers_seen.push(CarrierSeen.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.trends = Trends.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3109,6 +3155,12 @@ export const Dashboard: MessageFns<Dashboard> = {
         : isSet(object.late_count)
           ? globalThis.Number(object.late_count)
           : 0,
+      carriers_seen: globalThis.Array.isArray(object?.carriersSeen)
+        ? object.carriersSeen.map((e: any) => CarrierSeen.fromJSON(e))
+        : globalThis.Array.isArray(object?.carriers_seen)
+          ? object.carriers_seen.map((e: any) => CarrierSeen.fromJSON(e))
+          : [],
+      trends: isSet(object.trends) ? Trends.fromJSON(object.trends) : undefined,
     };
   },
 
@@ -3144,6 +3196,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     if (message.late_count !== 0) {
       obj.lateCount = Math.round(message.late_count);
     }
+    if (message.carriers_seen?.length) {
+      obj.carriersSeen = message.carriers_seen.map((e) => CarrierSeen.toJSON(e));
+    }
+    if (message.trends !== undefined) {
+      obj.trends = Trends.toJSON(message.trends);
+    }
     return obj;
   },
 
@@ -3175,6 +3233,292 @@ export const Dashboard: MessageFns<Dashboard> = {
         : undefined;
     message.stalled_count = object.stalled_count ?? 0;
     message.late_count = object.late_count ?? 0;
+    message.carriers_seen = object.carriers_seen?.map((e) => CarrierSeen.fromPartial(e)) || [];
+    message.trends =
+      object.trends !== undefined && object.trends !== null
+        ? Trends.fromPartial(object.trends)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseDailyCounts(): DailyCounts {
+  return { date: '', registered: 0, delivered: 0 };
+}
+
+export const DailyCounts: MessageFns<DailyCounts> = {
+  encode(message: DailyCounts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.date !== '') {
+      writer.uint32(10).string(message.date);
+    }
+    if (message.registered !== 0) {
+      writer.uint32(16).int64(message.registered);
+    }
+    if (message.delivered !== 0) {
+      writer.uint32(24).int64(message.delivered);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DailyCounts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDailyCounts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.registered = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.delivered = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DailyCounts {
+    return {
+      date: isSet(object.date) ? globalThis.String(object.date) : '',
+      registered: isSet(object.registered) ? globalThis.Number(object.registered) : 0,
+      delivered: isSet(object.delivered) ? globalThis.Number(object.delivered) : 0,
+    };
+  },
+
+  toJSON(message: DailyCounts): unknown {
+    const obj: any = {};
+    if (message.date !== '') {
+      obj.date = message.date;
+    }
+    if (message.registered !== 0) {
+      obj.registered = Math.round(message.registered);
+    }
+    if (message.delivered !== 0) {
+      obj.delivered = Math.round(message.delivered);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DailyCounts>, I>>(base?: I): DailyCounts {
+    return DailyCounts.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DailyCounts>, I>>(object: I): DailyCounts {
+    const message = createBaseDailyCounts();
+    message.date = object.date ?? '';
+    message.registered = object.registered ?? 0;
+    message.delivered = object.delivered ?? 0;
+    return message;
+  },
+};
+
+function createBaseTrends(): Trends {
+  return { days: 0, daily: [] };
+}
+
+export const Trends: MessageFns<Trends> = {
+  encode(message: Trends, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.days !== 0) {
+      writer.uint32(8).int32(message.days);
+    }
+    for (const v of message.daily) {
+      DailyCounts.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Trends {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTrends();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.days = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.daily.push(DailyCounts.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Trends {
+    return {
+      days: isSet(object.days) ? globalThis.Number(object.days) : 0,
+      daily: globalThis.Array.isArray(object?.daily)
+        ? object.daily.map((e: any) => DailyCounts.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: Trends): unknown {
+    const obj: any = {};
+    if (message.days !== 0) {
+      obj.days = Math.round(message.days);
+    }
+    if (message.daily?.length) {
+      obj.daily = message.daily.map((e) => DailyCounts.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Trends>, I>>(base?: I): Trends {
+    return Trends.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Trends>, I>>(object: I): Trends {
+    const message = createBaseTrends();
+    message.days = object.days ?? 0;
+    message.daily = object.daily?.map((e) => DailyCounts.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCarrierSeen(): CarrierSeen {
+  return { carrier_code: 0, carrier_name: undefined };
+}
+
+export const CarrierSeen: MessageFns<CarrierSeen> = {
+  encode(message: CarrierSeen, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.carrier_code !== 0) {
+      writer.uint32(8).int64(message.carrier_code);
+    }
+    if (message.carrier_name !== undefined) {
+      writer.uint32(18).string(message.carrier_name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CarrierSeen {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCarrierSeen();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.carrier_code = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.carrier_name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CarrierSeen {
+    return {
+      carrier_code: isSet(object.carrierCode)
+        ? globalThis.Number(object.carrierCode)
+        : isSet(object.carrier_code)
+          ? globalThis.Number(object.carrier_code)
+          : 0,
+      carrier_name: isSet(object.carrierName)
+        ? globalThis.String(object.carrierName)
+        : isSet(object.carrier_name)
+          ? globalThis.String(object.carrier_name)
+          : undefined,
+    };
+  },
+
+  toJSON(message: CarrierSeen): unknown {
+    const obj: any = {};
+    if (message.carrier_code !== 0) {
+      obj.carrierCode = Math.round(message.carrier_code);
+    }
+    if (message.carrier_name !== undefined) {
+      obj.carrierName = message.carrier_name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CarrierSeen>, I>>(base?: I): CarrierSeen {
+    return CarrierSeen.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CarrierSeen>, I>>(object: I): CarrierSeen {
+    const message = createBaseCarrierSeen();
+    message.carrier_code = object.carrier_code ?? 0;
+    message.carrier_name = object.carrier_name ?? undefined;
     return message;
   },
 };
