@@ -16,6 +16,7 @@ import { GetTokenUsage } from './use-cases/get-token-usage.js';
 import { GetUser } from './use-cases/get-user.js';
 import { GetUsers } from './use-cases/get-users.js';
 import { ListTokenRequests } from './use-cases/list-token-requests.js';
+import { ListMembers } from './use-cases/list-members.js';
 import { ListTokens } from './use-cases/list-tokens.js';
 import { Login } from './use-cases/login.js';
 import { Logout } from './use-cases/logout.js';
@@ -53,8 +54,7 @@ export function wireUseCases(parts: {
     createUser: new CreateUser(tenants, users),
     getUser,
     getUsers: new GetUsers(getUser),
-    /** The members list reads the repository as is: a page of who they are, nothing to decide. */
-    users,
+    listMembers: new ListMembers(users),
     login: new Login(users, sessions, secondFactor, settings.sessionTtlMinutes),
     getSession: new GetSession(sessions, users),
     logout: new Logout(sessions),

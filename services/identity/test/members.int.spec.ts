@@ -51,4 +51,14 @@ describe("ListMembers: who the tenant's user ids are", () => {
     );
     expect(other.members.map((member) => member.name)).toEqual(['Eve Elsewhere']);
   });
+
+  it('refuses a page past the shared page limits with INVALID_ARGUMENT', async () => {
+    for (const page of [
+      { page: 1, per_page: 101 },
+      { page: -1, per_page: 10 },
+    ])
+      await expect(as(tenantId, ids[0], () => call().listMembers(page))).rejects.toMatchObject({
+        code: 3,
+      });
+  });
 });

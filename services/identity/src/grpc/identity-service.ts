@@ -227,11 +227,7 @@ export function identityService(
       return { tokens: rows.map(presentReviewedToken), total };
     },
     listMembers: async (request, ctx) => {
-      const { rows, total } = await useCases.users.members(
-        ctx.tenant(),
-        request.page || 1,
-        request.per_page || 20,
-      );
+      const { rows, total } = await useCases.listMembers.execute(ctx.tenant(), request);
       return {
         members: rows.map((user) => ({ id: user.id, name: user.name, email: user.email })),
         total,
