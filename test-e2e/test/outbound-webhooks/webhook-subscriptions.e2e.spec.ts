@@ -32,6 +32,7 @@ describe('outbound webhook subscriptions through the gateway', () => {
         pause_expires_at: null,
         resuming: false,
         held_count: 0,
+        filter: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
         secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
