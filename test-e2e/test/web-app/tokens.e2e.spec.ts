@@ -67,6 +67,11 @@ describe('the web app in Chromium: personal access tokens', () => {
         )
         .toContain('GET /api/user');
       await page.getByText('Requests (30 days)').waitFor();
+      // The day chart: a legend for both series, the day's figures read out for each bar.
+      const chart = page.getByRole('figure', { name: 'Requests per day' });
+      await chart.locator('.legend').getByText('Errors', { exact: true }).waitFor();
+      expect(await chart.locator('.bars li').count()).toBe(30);
+      expect(await chart.locator('.bars').textContent()).toMatch(/\d+ requests, \d+ errors/);
       await screenshot(page, 'token-usage-history');
       // Filters: a bad status is named next to its field; a class filter keeps the row; all in the URL.
       await page.getByLabel('Status').fill('abc');

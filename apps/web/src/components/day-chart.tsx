@@ -2,7 +2,7 @@
 export interface DaySeries {
   name: string;
   /** A class of charts.css giving the bars and the legend swatch their colour. */
-  tone: 'series-a' | 'series-b';
+  tone: 'series-a' | 'series-b' | 'series-error';
 }
 
 /**

@@ -1,10 +1,15 @@
 import type { Usage } from '../../api-types.js';
 import { formatDate } from '../../components/confirm.js';
+import { DayChart, type DaySeries } from '../../components/day-chart.js';
 
-/** Requests per day as CSS bars (errors stacked in red), with the headline numbers. */
+const USAGE_SERIES: DaySeries[] = [
+  { name: 'Requests', tone: 'series-a' },
+  { name: 'Errors', tone: 'series-error' },
+];
+
+/** The headline numbers, and requests and errors per day on the day chart (axes, dates, legend). */
 export function UsagePanel(props: { usage: Usage }) {
   const { usage } = props;
-  const peak = Math.max(1, ...usage.requests_per_day.map((day) => day.requests));
   return (
     <div class="usage">
       <dl class="stats">
@@ -27,27 +32,14 @@ export function UsagePanel(props: { usage: Usage }) {
           <dd>{usage.last_used_at ? formatDate(usage.last_used_at) : 'never'}</dd>
         </div>
       </dl>
-      <figure>
-        <figcaption>Requests per day</figcaption>
-        <ol class="bars" aria-label="Requests per day">
-          {usage.requests_per_day.map((day) => (
-            <li
-              key={day.date}
-              title={`${day.date}: ${day.requests} requests, ${day.errors} errors`}
-            >
-              <span class="bar" style={{ height: `${(day.requests / peak) * 100}%` }}>
-                <span
-                  class="bar-errors"
-                  style={{ height: `${day.requests ? (day.errors / day.requests) * 100 : 0}%` }}
-                />
-              </span>
-              <span class="visually-hidden">
-                {day.date}: {day.requests} requests, {day.errors} errors
-              </span>
-            </li>
-          ))}
-        </ol>
-      </figure>
+      <DayChart
+        caption="Requests per day"
+        series={USAGE_SERIES}
+        days={usage.requests_per_day.map((day) => ({
+          date: day.date,
+          values: [day.requests, day.errors],
+        }))}
+      />
     </div>
   );
 }
