@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
+import { utcNamesAsOffsets } from '../query/timezones.js';
 import { computeOptions } from '../storage/mingo.js';
 import { badValue, CommandError } from '../errors.js';
 import { carryUnchangedNumericTypes, shareNumericTypes } from '../numeric/types.js';
@@ -56,7 +57,7 @@ function runRest(catalog: Catalog, db: string, source: Document[], rest: Documen
   // property access, which would reach a prototype instead of the field.
   const renamedBefore = aliasedKeyCount();
   const named = mentionsUnsafe(rest);
-  const stages = named ? aliasSpec(rest, 'pipeline') : rest;
+  const stages = utcNamesAsOffsets(named ? aliasSpec(rest, 'pipeline') : rest);
   let results = new Aggregator(
     stages,
     computeOptions({
