@@ -26,6 +26,21 @@ describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
     service = await bootstrap({ ...h.env, MONGO_URL: proxy.through(h.env.MONGO_URL!) });
     client = clientOf(service.grpc!.address);
   });
+  /**
+   * The instance's token, registered once the store answers. On a loaded machine the store watch
+   * can find a ping late and refuse a call UNAVAILABLE, as it should; a caller retries it.
+   */
+  const connected = async (instance: number): Promise<string> =>
+    waitFor<string>(
+      () =>
+        connect(client, h.fake, TENANT, instance, SIM_KEY).catch((error: unknown) => {
+          if (describeCallError(error).code === status.UNAVAILABLE) return false;
+          throw error;
+        }),
+      'the token registered',
+    );
+  const storeAnswering = () => waitFor(() => !service.store.stalled(), 'the store answering');
+
   afterAll(async () => {
     client?.close();
     await service?.stop();
@@ -35,7 +50,7 @@ describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
   });
 
   it('refuses UNAVAILABLE (never INTERNAL) each webhook whose insert the drop failed; each retry is stored once', async () => {
-    const token = await connect(client, h.fake, TENANT, INSTANCE, SIM_KEY);
+    const token = await connected(INSTANCE);
     const numbers = ['1ZOUTAGE0001', '1ZOUTAGE0002', '1ZOUTAGE0003'];
     const batch = {
       webhooks: numbers.map((number) => ({
@@ -47,6 +62,7 @@ describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
     };
 
     // The first insert of the batch has left for MongoDB when its connection drops.
+    await storeAnswering();
     proxy.stall('1ZOUTAGE');
     const batchAnswer = client.call.ingestWebhooks(batch);
     await waitFor(() => proxy.held().includes('1ZOUTAGE'), 'a webhook insert sent');
@@ -104,7 +120,7 @@ describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
   // 503 at the caller's deadline, and then the insert landed and the row was processed: the
   // provider's retry became a second row, ignored as a duplicate of a push it was told failed.
   it('answers a push in flight when the store stalls 503 at once; the row that lands later is kept unprocessed and the retry is processed', async () => {
-    const token = await connect(client, h.fake, TENANT, INSTANCE + 1, SIM_KEY);
+    const token = await connected(INSTANCE + 1);
     const number = '1ZSTALLED0001';
     const push = {
       token,
@@ -116,6 +132,7 @@ describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
     const patient = clientOf(service.grpc!.address, 120_000);
     try {
       // The insert leaves for MongoDB and is held; then the whole server freezes.
+      await storeAnswering();
       proxy.stall(number);
       const answer = patient.call.ingestWebhook(push).catch((error: unknown) => error);
       await waitFor(() => proxy.held().includes(number), 'the insert sent');

@@ -68,17 +68,22 @@ describe('the web app in Chromium: the page, signing in, alerts and two-factor',
         .waitFor();
       await screenshot(page, 'home');
 
-      // The alert arrives through NATS: reopen the bell until the activity service has stored it.
+      // The alert arrives through NATS: reload until the bell's own request counts it (read on
+      // its answer, not on the page right after the reload, which may not have asked yet).
       const bell = page.getByRole('button', { name: /^Alerts/ });
       await expect
         .poll(
           async () => {
+            const answered = page.waitForResponse((response) =>
+              response.url().includes('/api/alerts'),
+            );
             await page.reload();
-            return bell.textContent();
+            return ((await (await answered).json()) as { unread_count: number }).unread_count;
           },
           { timeout: 90_000 },
         )
-        .toContain('1');
+        .toBe(1);
+      await expect.poll(() => bell.textContent()).toContain('1');
       await bell.click();
       const panel = page.getByRole('region', { name: 'Alerts' });
       await panel.getByText('Quota at 80%').waitFor();
