@@ -1,6 +1,7 @@
 import { httpCall, type HttpResponse } from '../fixtures/http.js';
 import type { Fault, ProbeName } from './fault-list.js';
 import type { LaunchedSystem } from './launcher.js';
+import { createOnce } from './create-once.js';
 import { InboundLedger } from './inbound-ledger.js';
 import { startOutboundTraffic, type OutboundFigures } from './outbound-traffic.js';
 
@@ -91,12 +92,20 @@ export async function runFaults(
   const auth = { authorization: `Bearer ${dev.token}` };
   const call = (method: string, path: string, body?: unknown) =>
     httpCall(dev.gateway_url!, method, path, { host: dev.host, headers: auth, body });
-  const created = await call('POST', '/api/integrations/parcel-tracking/instances', {
-    name: 'Faults',
-    api_key: dev.provider_api_key,
-  });
-  if (created.status !== 201) throw new Error(`instance: ${created.status} ${created.text}`);
-  const instance = created.body.data as { id: number; webhook_url: string };
+  type Instance = { id: number; name: string; webhook_url: string };
+  const instance = await createOnce<Instance>(
+    'instance',
+    () =>
+      call('POST', '/api/integrations/parcel-tracking/instances', {
+        name: 'Faults',
+        api_key: dev.provider_api_key,
+      }),
+    async () => {
+      const listed = await call('GET', '/api/integrations/parcel-tracking/instances');
+      const rows = listed.status === 200 ? (listed.body.data as Instance[]) : [];
+      return rows.find((row) => row.name === 'Faults');
+    },
+  );
   const webhookPath = new URL(instance.webhook_url).pathname;
   // Which fault a request or an event came during, and when, to find it in the system's log.
   let phase = 'before the first fault';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { EventPublisher, connectNats } from '@inventory/platform';
 import type { HttpResponse } from '../fixtures/http.js';
 import { productCreatedEntry } from '../fixtures/product-created.js';
+import { createOnce } from './create-once.js';
 import { storedRows } from './stored-rows.js';
 
 /** One product created (`catalog.product.created`) JetStream acknowledged: outbound work owed. */
@@ -78,13 +79,20 @@ export async function startOutboundTraffic(
       receiver.close(() => resolve());
     });
   const port = (receiver.address() as AddressInfo).port;
-  const subscription = await call('POST', '/api/webhook-subscriptions', {
-    url: `http://127.0.0.1:${port}/faults`,
-    events: ['product.created'],
-  });
-  if (subscription.status !== 201) {
+  const url = `http://127.0.0.1:${port}/faults`;
+  try {
+    await createOnce(
+      'subscription',
+      () => call('POST', '/api/webhook-subscriptions', { url, events: ['product.created'] }),
+      async () => {
+        const listed = await call('GET', '/api/webhook-subscriptions');
+        const rows = listed.status === 200 ? (listed.body.data as Array<{ url: string }>) : [];
+        return rows.find((row) => row.url === url);
+      },
+    );
+  } catch (error) {
     await closeReceiver();
-    throw new Error(`subscription: ${subscription.status} ${subscription.text}`);
+    throw error;
   }
 
   const nats = await connectNats(dev.nats_url!, 'faults-emit');
