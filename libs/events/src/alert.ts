@@ -13,6 +13,8 @@ export const ALERT_KINDS = [
   'quota_exhausted',
   'inbound_shipment_delivered',
   'rma_delivered',
+  'shipment_stalled',
+  'shipment_late',
   'webhook_subscription_deactivated',
   'token_leak_reported',
   'token_expiring',

@@ -108,7 +108,6 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const verifyWebhookSignature = new VerifyWebhookSignature(webhookKeys);
       const appliedUpdates = new AppliedUpdateRepository(runtime.mongo);
       const checkpoints = new CheckpointRepository(runtime.mongo);
-      const stalledAfterMs = config.STALLED_AFTER_HOURS * 3600_000;
       await applyRetention(logger, checkpoints.retention(config.CHECKPOINT_RETENTION_DAYS));
 
       await runtime.serve([
@@ -131,7 +130,6 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               registry,
               outbox,
               logger,
-              stalledAfterMs,
             }),
             listInstances: new ListInstances(instances),
             updateInstance: new UpdateInstance({
@@ -169,7 +167,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               appliedUpdates,
               outbox,
             }),
-            listTrackings: new ListTrackings({ instances, trackings, history, stalledAfterMs }),
+            listTrackings: new ListTrackings({ instances, trackings, history }),
             getTracking: new GetTracking({ instances, trackings, history, checkpoints }),
           },
           logger,

@@ -3,6 +3,7 @@ import type {
   Instance,
   TrackableChannel,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import { shipmentWatchOf } from '../domain/shipment-watch.js';
 import { webhookPath } from '../domain/webhook-token.js';
 import type { InstanceDocument } from '../store/instance.js';
 import type { SalesChannelDocument } from '../store/sales-channel.js';
@@ -27,6 +28,7 @@ export function toInstance(doc: InstanceDocument): Instance {
     webhook_path: webhookPath(doc.webhook_token),
     side_effects: doc.side_effects,
     quota_alert_threshold: doc.quota_alert_threshold,
+    shipment_watch: shipmentWatchOf(doc.shipment_watch),
     created_at: doc.created_at,
     updated_at: doc.updated_at,
   };

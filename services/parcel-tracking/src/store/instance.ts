@@ -2,6 +2,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import type { ChannelScopeSettings } from '../domain/channel-scope.js';
 import type { RetiredKey } from '../domain/key-ring.js';
 import type { AutoTrackSettings, SideEffectSettings } from '../domain/instance-settings.js';
+import type { ShipmentWatchSettings } from '../domain/shipment-watch.js';
 
 export type QuotaAlertState = 'armed' | 'warned' | 'exhausted';
 
@@ -23,6 +24,8 @@ export interface InstanceDocument {
   quota_alert_state: QuotaAlertState;
   /** Alerts raised so far: part of each alert's key, so a re-armed crossing alerts again. */
   quota_alerts_raised?: number;
+  /** Stalled and late shipments: thresholds and alert switches; absent is the defaults (ADR 0218). */
+  shipment_watch?: ShipmentWatchSettings;
   created_at: Date;
   updated_at: Date;
 }
@@ -45,6 +48,7 @@ const schema = new Schema<InstanceDocument>(
     quota_alert_threshold: { type: Number, required: true },
     quota_alert_state: { type: String, required: true },
     quota_alerts_raised: { type: Number, default: 0 },
+    shipment_watch: { type: Schema.Types.Mixed },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

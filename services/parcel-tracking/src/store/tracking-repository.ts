@@ -7,7 +7,11 @@ import {
   TenantScopedRepository,
 } from '@inventory/platform';
 import { zeroStatusCounts, type DeliveryStatus } from '../domain/delivery-status.js';
-import { lateConditions, stalledConditions } from '../domain/shipment-watch.js';
+import {
+  lateConditions,
+  stalledConditions,
+  type StalledThresholds,
+} from '../domain/shipment-watch.js';
 import type { DeliveredRow } from '../domain/transit.js';
 import {
   IS_SET,
@@ -44,6 +48,8 @@ import {
   type RegistrationErrorGroup,
   type TrackingListQuery,
   type WorkKind,
+  type WatchAlert,
+  WATCH_ALERT_PROJECTION,
 } from './tracking-queries.js';
 
 /**
@@ -247,15 +253,52 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
     return counts;
   }
 
+  /**
+   * Up to `limit` of the instance's rows stalled (or late) at `now` and not alerted about yet,
+   * oldest first, for the watch sweep (ADR 0218).
+   */
+  watchAlertsDue(
+    tenantId: string,
+    instanceId: number,
+    watch: WatchAlert,
+    limit: number,
+  ): Promise<TrackingDocument[]> {
+    const conditions =
+      watch.kind === 'stalled'
+        ? stalledConditions(watch.now, watch.thresholds)
+        : lateConditions(watch.now);
+    return this.findMany(
+      tenantId,
+      ofInstance(instanceId, { [`${watch.kind}_alerted_at`]: null, ...conditions }),
+      { sort: { id: 1 }, limit, projection: WATCH_ALERT_PROJECTION },
+    );
+  }
+
+  /** Marks the row alerted; false when it already was (another replica's sweep won). */
+  async markWatchAlerted(
+    tenantId: string,
+    id: number,
+    kind: WatchAlert['kind'],
+    at: Date,
+  ): Promise<boolean> {
+    const field = `${kind}_alerted_at` as const;
+    const { modified } = await this.updateOne(
+      tenantId,
+      { id, [field]: null },
+      { $set: { [field]: at } },
+    );
+    return modified === 1;
+  }
+
   /** How many of the instance's rows are stalled and late at `now` (ADR 0218). */
   async watchCounts(
     tenantId: string,
     instanceId: number,
     now: Date,
-    stalledAfterMs: number,
+    thresholds: StalledThresholds,
   ): Promise<{ stalled: number; late: number }> {
     const [stalled, late] = await Promise.all([
-      this.count(tenantId, ofInstance(instanceId, stalledConditions(now, stalledAfterMs))),
+      this.count(tenantId, ofInstance(instanceId, stalledConditions(now, thresholds))),
       this.count(tenantId, ofInstance(instanceId, lateConditions(now))),
     ]);
     return { stalled, late };

@@ -51,6 +51,9 @@ export interface TrackingDocument {
   last_polled_at: Date | null;
   /** When the delivery side effects fired (at most once per shipment). */
   delivery_effects_at: Date | null;
+  /** When the shipment's stalled and late alerts were raised: each once per shipment (ADR 0218). */
+  stalled_alerted_at?: Date | null;
+  late_alerted_at?: Date | null;
   /** The last webhook event applied and the status it moved from (idempotent retries). */
   last_webhook_event_id: number | null;
   last_status_from: string | null;
@@ -103,6 +106,8 @@ const schema = new Schema<TrackingDocument>(
     next_attempt_at: nullable(Date),
     last_polled_at: nullable(Date),
     delivery_effects_at: nullable(Date),
+    stalled_alerted_at: nullable(Date),
+    late_alerted_at: nullable(Date),
     last_webhook_event_id: nullable(Number),
     last_status_from: nullable(String),
     revision: { type: Number, default: 0 },
@@ -166,6 +171,21 @@ schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
 // Stalled and late rows (the dashboard's counts, the list's filters; ADR 0218).
 schema.index({ tenant_id: 1, integration_instance_id: 1, delivery_status: 1, last_event_at: 1 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, estimated_delivery_at: 1 });
+// The rows still to alert about: the point on a null marker bounds each sweep to the rows not
+// alerted yet, however many stalled or late rows were alerted before (ADR 0218).
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  stalled_alerted_at: 1,
+  delivery_status: 1,
+  last_event_at: 1,
+});
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  late_alerted_at: 1,
+  estimated_delivery_at: 1,
+});
 // A number is tracked (and so registered) once per instance: concurrent intake on
 // several replicas cannot create a second active row for it.
 schema.index(

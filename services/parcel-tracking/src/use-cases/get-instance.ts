@@ -1,4 +1,4 @@
-import { DEFAULT_STALLED_AFTER_HOURS } from '../domain/shipment-watch.js';
+import { shipmentWatchOf, stalledThresholds } from '../domain/shipment-watch.js';
 import { notFound, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import type { DeliveryStatus } from '../domain/delivery-status.js';
 import { summarizeTransit, TRANSIT_WINDOW_DAYS, type TransitSummary } from '../domain/transit.js';
@@ -43,8 +43,6 @@ export class GetInstance {
       registry: WebhookRegistry;
       outbox: Outbox;
       logger: Logger;
-      /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
-      stalledAfterMs?: number;
     },
   ) {}
 
@@ -105,7 +103,7 @@ export class GetInstance {
         tenantId,
         id,
         now,
-        this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000,
+        stalledThresholds(shipmentWatchOf(instance.shipment_watch)),
       ),
       trackings.carriersSeen(tenantId, id),
       trackings.countsPerDay(tenantId, id, 'registered_at', trendsSince(now)),

@@ -11,6 +11,12 @@ import { backfillRequest } from '../events/parcel-events.js';
 import type { UpdateInstanceRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { mergeChannelScope } from '../domain/channel-scope.js';
 import {
+  checkShipmentWatch,
+  mergeShipmentWatch,
+  shipmentWatchOf,
+  type ShipmentWatchPatch,
+} from '../domain/shipment-watch.js';
+import {
   channelScopeInput,
   checkApiKey,
   checkChannelScope,
@@ -31,6 +37,21 @@ export interface UpdateInstanceInput {
   tenantId: string;
   userId?: string;
   request: UpdateInstanceRequest;
+}
+
+/** The proto's patch as the domain's: the carrier list only when it is to be replaced. */
+function shipmentWatchPatchOf(
+  patch: UpdateInstanceRequest['shipment_watch'],
+): ShipmentWatchPatch | undefined {
+  if (!patch) return undefined;
+  return {
+    stalled_after_hours: patch.stalled_after_hours,
+    carrier_stalled_after_hours: patch.replace_carrier_stalled_after_hours
+      ? patch.carrier_stalled_after_hours
+      : undefined,
+    stalled_alert: patch.stalled_alert,
+    late_alert: patch.late_alert,
+  };
 }
 
 const isEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -89,6 +110,8 @@ export class UpdateInstance {
     checkApiKey(own, request.api_key, false);
     checkThreshold(own, request.quota_alert_threshold);
     checkChannelScope(own, request.auto_track_channels);
+    const watchPatch = shipmentWatchPatchOf(request.shipment_watch);
+    checkShipmentWatch(own, watchPatch);
     const violations = withInputViolations(request.input_violations, own);
     if (violations.length > 0) throw validationFailed(violations);
 
@@ -99,6 +122,7 @@ export class UpdateInstance {
       auto_track_channels: current.auto_track_channels,
       side_effects: current.side_effects,
       quota_alert_threshold: current.quota_alert_threshold,
+      shipment_watch: shipmentWatchOf(current.shipment_watch),
     };
     const after = {
       name: request.name?.trim() ?? current.name,
@@ -113,6 +137,7 @@ export class UpdateInstance {
         : current.auto_track_channels,
       side_effects: mergeBooleans(current.side_effects, request.side_effects),
       quota_alert_threshold: request.quota_alert_threshold ?? current.quota_alert_threshold,
+      shipment_watch: mergeShipmentWatch(shipmentWatchOf(current.shipment_watch), watchPatch),
     };
     const changed = changedKeys(before, after);
     const changes: Partial<InstanceDocument> = { ...after };

@@ -171,6 +171,29 @@ export interface Instance {
   quota_alert_threshold: number;
   created_at?: Date | undefined;
   updated_at?: Date | undefined;
+  /** Stalled and late shipments: thresholds and alert switches (ADR 0218). */
+  shipment_watch?: ShipmentWatch | undefined;
+}
+
+export interface CarrierStalledAfter {
+  carrier_code: number;
+  hours: number;
+}
+
+export interface ShipmentWatch {
+  stalled_after_hours: number;
+  carrier_stalled_after_hours: CarrierStalledAfter[];
+  stalled_alert: boolean;
+  late_alert: boolean;
+}
+
+export interface ShipmentWatchPatch {
+  stalled_after_hours?: number | undefined;
+  /** Replaces the list when `replace_carrier_stalled_after_hours` is set (so an empty list clears it). */
+  carrier_stalled_after_hours: CarrierStalledAfter[];
+  replace_carrier_stalled_after_hours: boolean;
+  stalled_alert?: boolean | undefined;
+  late_alert?: boolean | undefined;
 }
 
 /** One bucket per delivery status. */
@@ -322,6 +345,7 @@ export interface UpdateInstanceRequest {
    * answer names every bad field, and nothing is written while any remain.
    */
   input_violations: FieldViolation[];
+  shipment_watch?: ShipmentWatchPatch | undefined;
 }
 
 export interface UpdateInstanceResponse {
@@ -1860,6 +1884,7 @@ function createBaseInstance(): Instance {
     quota_alert_threshold: 0,
     created_at: undefined,
     updated_at: undefined,
+    shipment_watch: undefined,
   };
 }
 
@@ -1894,6 +1919,9 @@ export const Instance: MessageFns<Instance> = {
     }
     if (message.updated_at !== undefined) {
       Timestamp.encode(toTimestamp(message.updated_at), writer.uint32(82).fork()).join();
+    }
+    if (message.shipment_watch !== undefined) {
+      ShipmentWatch.encode(message.shipment_watch, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -1991,6 +2019,14 @@ export const Instance: MessageFns<Instance> = {
             message.updated_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.shipment_watch = ShipmentWatch.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2047,6 +2083,11 @@ export const Instance: MessageFns<Instance> = {
         : isSet(object.updated_at)
           ? fromJsonTimestamp(object.updated_at)
           : undefined,
+      shipment_watch: isSet(object.shipmentWatch)
+        ? ShipmentWatch.fromJSON(object.shipmentWatch)
+        : isSet(object.shipment_watch)
+          ? ShipmentWatch.fromJSON(object.shipment_watch)
+          : undefined,
     };
   },
 
@@ -2082,6 +2123,9 @@ export const Instance: MessageFns<Instance> = {
     if (message.updated_at !== undefined) {
       obj.updatedAt = message.updated_at.toISOString();
     }
+    if (message.shipment_watch !== undefined) {
+      obj.shipmentWatch = ShipmentWatch.toJSON(message.shipment_watch);
+    }
     return obj;
   },
 
@@ -2109,6 +2153,409 @@ export const Instance: MessageFns<Instance> = {
     message.quota_alert_threshold = object.quota_alert_threshold ?? 0;
     message.created_at = object.created_at ?? undefined;
     message.updated_at = object.updated_at ?? undefined;
+    message.shipment_watch =
+      object.shipment_watch !== undefined && object.shipment_watch !== null
+        ? ShipmentWatch.fromPartial(object.shipment_watch)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseCarrierStalledAfter(): CarrierStalledAfter {
+  return { carrier_code: 0, hours: 0 };
+}
+
+export const CarrierStalledAfter: MessageFns<CarrierStalledAfter> = {
+  encode(message: CarrierStalledAfter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.carrier_code !== 0) {
+      writer.uint32(8).int64(message.carrier_code);
+    }
+    if (message.hours !== 0) {
+      writer.uint32(16).int64(message.hours);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CarrierStalledAfter {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCarrierStalledAfter();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.carrier_code = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.hours = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CarrierStalledAfter {
+    return {
+      carrier_code: isSet(object.carrierCode)
+        ? globalThis.Number(object.carrierCode)
+        : isSet(object.carrier_code)
+          ? globalThis.Number(object.carrier_code)
+          : 0,
+      hours: isSet(object.hours) ? globalThis.Number(object.hours) : 0,
+    };
+  },
+
+  toJSON(message: CarrierStalledAfter): unknown {
+    const obj: any = {};
+    if (message.carrier_code !== 0) {
+      obj.carrierCode = Math.round(message.carrier_code);
+    }
+    if (message.hours !== 0) {
+      obj.hours = Math.round(message.hours);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CarrierStalledAfter>, I>>(base?: I): CarrierStalledAfter {
+    return CarrierStalledAfter.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CarrierStalledAfter>, I>>(
+    object: I,
+  ): CarrierStalledAfter {
+    const message = createBaseCarrierStalledAfter();
+    message.carrier_code = object.carrier_code ?? 0;
+    message.hours = object.hours ?? 0;
+    return message;
+  },
+};
+
+function createBaseShipmentWatch(): ShipmentWatch {
+  return {
+    stalled_after_hours: 0,
+    carrier_stalled_after_hours: [],
+    stalled_alert: false,
+    late_alert: false,
+  };
+}
+
+export const ShipmentWatch: MessageFns<ShipmentWatch> = {
+  encode(message: ShipmentWatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stalled_after_hours !== 0) {
+      writer.uint32(8).int64(message.stalled_after_hours);
+    }
+    for (const v of message.carrier_stalled_after_hours) {
+      CarrierStalledAfter.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.stalled_alert !== false) {
+      writer.uint32(24).bool(message.stalled_alert);
+    }
+    if (message.late_alert !== false) {
+      writer.uint32(32).bool(message.late_alert);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShipmentWatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShipmentWatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.stalled_after_hours = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.carrier_stalled_after_hours.push(
+              CarrierStalledAfter.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.stalled_alert = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.late_alert = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShipmentWatch {
+    return {
+      stalled_after_hours: isSet(object.stalledAfterHours)
+        ? globalThis.Number(object.stalledAfterHours)
+        : isSet(object.stalled_after_hours)
+          ? globalThis.Number(object.stalled_after_hours)
+          : 0,
+      carrier_stalled_after_hours: globalThis.Array.isArray(object?.carrierStalledAfterHours)
+        ? object.carrierStalledAfterHours.map((e: any) => CarrierStalledAfter.fromJSON(e))
+        : globalThis.Array.isArray(object?.carrier_stalled_after_hours)
+          ? object.carrier_stalled_after_hours.map((e: any) => CarrierStalledAfter.fromJSON(e))
+          : [],
+      stalled_alert: isSet(object.stalledAlert)
+        ? globalThis.Boolean(object.stalledAlert)
+        : isSet(object.stalled_alert)
+          ? globalThis.Boolean(object.stalled_alert)
+          : false,
+      late_alert: isSet(object.lateAlert)
+        ? globalThis.Boolean(object.lateAlert)
+        : isSet(object.late_alert)
+          ? globalThis.Boolean(object.late_alert)
+          : false,
+    };
+  },
+
+  toJSON(message: ShipmentWatch): unknown {
+    const obj: any = {};
+    if (message.stalled_after_hours !== 0) {
+      obj.stalledAfterHours = Math.round(message.stalled_after_hours);
+    }
+    if (message.carrier_stalled_after_hours?.length) {
+      obj.carrierStalledAfterHours = message.carrier_stalled_after_hours.map((e) =>
+        CarrierStalledAfter.toJSON(e),
+      );
+    }
+    if (message.stalled_alert !== false) {
+      obj.stalledAlert = message.stalled_alert;
+    }
+    if (message.late_alert !== false) {
+      obj.lateAlert = message.late_alert;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ShipmentWatch>, I>>(base?: I): ShipmentWatch {
+    return ShipmentWatch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ShipmentWatch>, I>>(object: I): ShipmentWatch {
+    const message = createBaseShipmentWatch();
+    message.stalled_after_hours = object.stalled_after_hours ?? 0;
+    message.carrier_stalled_after_hours =
+      object.carrier_stalled_after_hours?.map((e) => CarrierStalledAfter.fromPartial(e)) || [];
+    message.stalled_alert = object.stalled_alert ?? false;
+    message.late_alert = object.late_alert ?? false;
+    return message;
+  },
+};
+
+function createBaseShipmentWatchPatch(): ShipmentWatchPatch {
+  return {
+    stalled_after_hours: undefined,
+    carrier_stalled_after_hours: [],
+    replace_carrier_stalled_after_hours: false,
+    stalled_alert: undefined,
+    late_alert: undefined,
+  };
+}
+
+export const ShipmentWatchPatch: MessageFns<ShipmentWatchPatch> = {
+  encode(message: ShipmentWatchPatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stalled_after_hours !== undefined) {
+      writer.uint32(8).int64(message.stalled_after_hours);
+    }
+    for (const v of message.carrier_stalled_after_hours) {
+      CarrierStalledAfter.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.replace_carrier_stalled_after_hours !== false) {
+      writer.uint32(24).bool(message.replace_carrier_stalled_after_hours);
+    }
+    if (message.stalled_alert !== undefined) {
+      writer.uint32(32).bool(message.stalled_alert);
+    }
+    if (message.late_alert !== undefined) {
+      writer.uint32(40).bool(message.late_alert);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShipmentWatchPatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShipmentWatchPatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.stalled_after_hours = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.carrier_stalled_after_hours.push(
+              CarrierStalledAfter.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.replace_carrier_stalled_after_hours = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.stalled_alert = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.late_alert = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShipmentWatchPatch {
+    return {
+      stalled_after_hours: isSet(object.stalledAfterHours)
+        ? globalThis.Number(object.stalledAfterHours)
+        : isSet(object.stalled_after_hours)
+          ? globalThis.Number(object.stalled_after_hours)
+          : undefined,
+      carrier_stalled_after_hours: globalThis.Array.isArray(object?.carrierStalledAfterHours)
+        ? object.carrierStalledAfterHours.map((e: any) => CarrierStalledAfter.fromJSON(e))
+        : globalThis.Array.isArray(object?.carrier_stalled_after_hours)
+          ? object.carrier_stalled_after_hours.map((e: any) => CarrierStalledAfter.fromJSON(e))
+          : [],
+      replace_carrier_stalled_after_hours: isSet(object.replaceCarrierStalledAfterHours)
+        ? globalThis.Boolean(object.replaceCarrierStalledAfterHours)
+        : isSet(object.replace_carrier_stalled_after_hours)
+          ? globalThis.Boolean(object.replace_carrier_stalled_after_hours)
+          : false,
+      stalled_alert: isSet(object.stalledAlert)
+        ? globalThis.Boolean(object.stalledAlert)
+        : isSet(object.stalled_alert)
+          ? globalThis.Boolean(object.stalled_alert)
+          : undefined,
+      late_alert: isSet(object.lateAlert)
+        ? globalThis.Boolean(object.lateAlert)
+        : isSet(object.late_alert)
+          ? globalThis.Boolean(object.late_alert)
+          : undefined,
+    };
+  },
+
+  toJSON(message: ShipmentWatchPatch): unknown {
+    const obj: any = {};
+    if (message.stalled_after_hours !== undefined) {
+      obj.stalledAfterHours = Math.round(message.stalled_after_hours);
+    }
+    if (message.carrier_stalled_after_hours?.length) {
+      obj.carrierStalledAfterHours = message.carrier_stalled_after_hours.map((e) =>
+        CarrierStalledAfter.toJSON(e),
+      );
+    }
+    if (message.replace_carrier_stalled_after_hours !== false) {
+      obj.replaceCarrierStalledAfterHours = message.replace_carrier_stalled_after_hours;
+    }
+    if (message.stalled_alert !== undefined) {
+      obj.stalledAlert = message.stalled_alert;
+    }
+    if (message.late_alert !== undefined) {
+      obj.lateAlert = message.late_alert;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ShipmentWatchPatch>, I>>(base?: I): ShipmentWatchPatch {
+    return ShipmentWatchPatch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ShipmentWatchPatch>, I>>(object: I): ShipmentWatchPatch {
+    const message = createBaseShipmentWatchPatch();
+    message.stalled_after_hours = object.stalled_after_hours ?? undefined;
+    message.carrier_stalled_after_hours =
+      object.carrier_stalled_after_hours?.map((e) => CarrierStalledAfter.fromPartial(e)) || [];
+    message.replace_carrier_stalled_after_hours =
+      object.replace_carrier_stalled_after_hours ?? false;
+    message.stalled_alert = object.stalled_alert ?? undefined;
+    message.late_alert = object.late_alert ?? undefined;
     return message;
   },
 };
@@ -4221,6 +4668,7 @@ function createBaseUpdateInstanceRequest(): UpdateInstanceRequest {
     side_effects: undefined,
     quota_alert_threshold: undefined,
     input_violations: [],
+    shipment_watch: undefined,
   };
 }
 
@@ -4252,6 +4700,9 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
     }
     for (const v of message.input_violations) {
       FieldViolation.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.shipment_watch !== undefined) {
+      ShipmentWatchPatch.encode(message.shipment_watch, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -4341,6 +4792,14 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
             message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.shipment_watch = ShipmentWatchPatch.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4392,6 +4851,11 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
         : globalThis.Array.isArray(object?.input_violations)
           ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
           : [],
+      shipment_watch: isSet(object.shipmentWatch)
+        ? ShipmentWatchPatch.fromJSON(object.shipmentWatch)
+        : isSet(object.shipment_watch)
+          ? ShipmentWatchPatch.fromJSON(object.shipment_watch)
+          : undefined,
     };
   },
 
@@ -4424,6 +4888,9 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
     if (message.input_violations?.length) {
       obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
     }
+    if (message.shipment_watch !== undefined) {
+      obj.shipmentWatch = ShipmentWatchPatch.toJSON(message.shipment_watch);
+    }
     return obj;
   },
 
@@ -4453,6 +4920,10 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
     message.quota_alert_threshold = object.quota_alert_threshold ?? undefined;
     message.input_violations =
       object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    message.shipment_watch =
+      object.shipment_watch !== undefined && object.shipment_watch !== null
+        ? ShipmentWatchPatch.fromPartial(object.shipment_watch)
+        : undefined;
     return message;
   },
 };
