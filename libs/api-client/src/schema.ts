@@ -1665,6 +1665,20 @@ export interface components {
           rma_arrival_alert: boolean;
         };
         quota_alert_threshold: number;
+        /** @description Stalled and late shipments: the thresholds and the alert switches (ADR 0218). After the specification's fields. */
+        shipment_watch: {
+          /** @description Hours without a new checkpoint after which a shipment in transit is stalled (default 72). */
+          stalled_after_hours: number;
+          /** @description Per-carrier thresholds (carrier codes as in filter[carrier_code]); replaces the instance's list. */
+          carrier_stalled_after_hours: {
+            carrier_code: number;
+            hours: number;
+          }[];
+          /** @description One in-app alert per shipment the first time it is stalled (default true). */
+          stalled_alert: boolean;
+          /** @description One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true). */
+          late_alert: boolean;
+        };
       }[];
     };
     PostIntegrationsParcelTrackingInstancesResponse: {
@@ -1790,6 +1804,20 @@ export interface components {
           rma_arrival_alert: boolean;
         };
         quota_alert_threshold: number;
+        /** @description Stalled and late shipments: the thresholds and the alert switches (ADR 0218). After the specification's fields. */
+        shipment_watch: {
+          /** @description Hours without a new checkpoint after which a shipment in transit is stalled (default 72). */
+          stalled_after_hours: number;
+          /** @description Per-carrier thresholds (carrier codes as in filter[carrier_code]); replaces the instance's list. */
+          carrier_stalled_after_hours: {
+            carrier_code: number;
+            hours: number;
+          }[];
+          /** @description One in-app alert per shipment the first time it is stalled (default true). */
+          stalled_alert: boolean;
+          /** @description One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true). */
+          late_alert: boolean;
+        };
         transit: {
           window_days: number;
           delivered_count: number;
@@ -1861,6 +1889,20 @@ export interface components {
           rma_arrival_alert: boolean;
         };
         quota_alert_threshold: number;
+        /** @description Stalled and late shipments: the thresholds and the alert switches (ADR 0218). After the specification's fields. */
+        shipment_watch: {
+          /** @description Hours without a new checkpoint after which a shipment in transit is stalled (default 72). */
+          stalled_after_hours: number;
+          /** @description Per-carrier thresholds (carrier codes as in filter[carrier_code]); replaces the instance's list. */
+          carrier_stalled_after_hours: {
+            carrier_code: number;
+            hours: number;
+          }[];
+          /** @description One in-app alert per shipment the first time it is stalled (default true). */
+          stalled_alert: boolean;
+          /** @description One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true). */
+          late_alert: boolean;
+        };
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
@@ -1895,6 +1937,19 @@ export interface components {
         rma_arrival_alert?: boolean;
       };
       quota_alert_threshold?: number;
+      shipment_watch?: {
+        /** @description Hours without a new checkpoint after which a shipment in transit is stalled (default 72). */
+        stalled_after_hours?: number;
+        /** @description Per-carrier thresholds (carrier codes as in filter[carrier_code]); replaces the instance's list. */
+        carrier_stalled_after_hours?: {
+          carrier_code: number;
+          hours: number;
+        }[];
+        /** @description One in-app alert per shipment the first time it is stalled (default true). */
+        stalled_alert?: boolean;
+        /** @description One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true). */
+        late_alert?: boolean;
+      };
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackableChannelsResponse: {
       data: {

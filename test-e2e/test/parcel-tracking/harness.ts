@@ -40,6 +40,8 @@ export async function startParcelSystem(): Promise<ParcelSystem> {
         QUOTA_CACHE_TTL_MS: '0',
         // Short, so the breaker a test opened closes soon after the simulator recovers.
         PROVIDER_BREAKER_RESET_MS: '500',
+        // The stalled and late alert sweep, often enough for a test to wait on it.
+        SHIPMENT_WATCH_INTERVAL_MS: '200',
       },
     },
   });

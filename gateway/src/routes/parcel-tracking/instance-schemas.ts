@@ -21,6 +21,11 @@ const settings = {
 } as const;
 const nothing = { type: 'null' };
 const sideEffects = answered(UPDATE_BODY.fields.side_effects.schema);
+const shipmentWatch = {
+  ...answered(UPDATE_BODY.fields.shipment_watch.schema),
+  description:
+    "Stalled and late shipments: the thresholds and the alert switches (ADR 0218). After the specification's fields.",
+};
 
 const quota = row({ used: 'integer', total: 'integer', remaining: 'integer' });
 
@@ -54,6 +59,7 @@ export const LISTED_ROW = row({
   updated_at: 'date-time?',
   side_effects: sideEffects,
   quota_alert_threshold: 'integer',
+  shipment_watch: shipmentWatch,
 });
 
 export const UPDATED_ROW = row({
@@ -65,6 +71,7 @@ export const UPDATED_ROW = row({
   last_event_at: nothing,
   side_effects: sideEffects,
   quota_alert_threshold: 'integer',
+  shipment_watch: shipmentWatch,
   created_at: 'date-time?',
   updated_at: 'date-time?',
 });
@@ -99,6 +106,7 @@ export const DASHBOARD_ROW = row({
   },
   side_effects: sideEffects,
   quota_alert_threshold: 'integer',
+  shipment_watch: shipmentWatch,
   transit: row({
     window_days: 'integer',
     ...stats,

@@ -1,4 +1,9 @@
 import type { FieldViolation } from '@inventory/platform';
+import {
+  CARRIER_THRESHOLDS_MAX,
+  SHIPMENT_WATCH_DEFAULTS,
+  STALLED_AFTER_HOURS_MAX,
+} from '@inventory/rules';
 
 /**
  * Stalled and late shipments (ADR 0218). A shipment in transit whose carrier has reported no
@@ -6,11 +11,7 @@ import type { FieldViolation } from '@inventory/platform';
  * delivery and not delivered is late. Both only for active rows (a stopped row is no longer
  * watched). Each instance sets the thresholds and the two alert switches.
  */
-export const DEFAULT_STALLED_AFTER_HOURS = 72;
-/** A month: past that a shipment is lost, not slow. */
-export const STALLED_AFTER_HOURS_MAX = 720;
-/** More carriers than a merchant ships with; bounds the stalled query's branches. */
-export const CARRIER_OVERRIDES_MAX = 50;
+export { CARRIER_THRESHOLDS_MAX, STALLED_AFTER_HOURS_MAX };
 const CARRIER_CODE_MAX = 999_999;
 
 export interface CarrierThreshold {
@@ -43,10 +44,10 @@ export function shipmentWatchOf(
   stored: Partial<ShipmentWatchSettings> | undefined,
 ): ShipmentWatchSettings {
   return {
-    stalled_after_hours: stored?.stalled_after_hours ?? DEFAULT_STALLED_AFTER_HOURS,
+    stalled_after_hours: stored?.stalled_after_hours ?? SHIPMENT_WATCH_DEFAULTS.stalled_after_hours,
     carrier_stalled_after_hours: stored?.carrier_stalled_after_hours ?? [],
-    stalled_alert: stored?.stalled_alert ?? true,
-    late_alert: stored?.late_alert ?? true,
+    stalled_alert: stored?.stalled_alert ?? SHIPMENT_WATCH_DEFAULTS.stalled_alert,
+    late_alert: stored?.late_alert ?? SHIPMENT_WATCH_DEFAULTS.late_alert,
   };
 }
 
@@ -84,10 +85,10 @@ export function checkShipmentWatch(
   const carriers = patch.carrier_stalled_after_hours;
   if (!carriers) return;
   const field = 'shipment_watch.carrier_stalled_after_hours';
-  if (carriers.length > CARRIER_OVERRIDES_MAX)
+  if (carriers.length > CARRIER_THRESHOLDS_MAX)
     violations.push({
       field,
-      description: `The ${field} field must not have more than ${CARRIER_OVERRIDES_MAX} items.`,
+      description: `The ${field} field must not have more than ${CARRIER_THRESHOLDS_MAX} items.`,
     });
   const seen = new Set<number>();
   for (const [index, { carrier_code, hours }] of carriers.entries()) {
