@@ -6,6 +6,12 @@ import { Checkbox, FormError, TextField } from '../../components/field.js';
 import { AUTO_TRACK_KEYS, SIDE_EFFECT_KEYS } from '@inventory/rules';
 import { AUTO_TRACK_LABELS, PREFIX, SIDE_EFFECT_LABELS } from './instance.js';
 import { ChannelScopeEditor } from './channel-scope.js';
+import {
+  draftOf,
+  ShipmentWatchFields,
+  watchFieldNames,
+  watchPatch,
+} from './shipment-watch-fields.js';
 
 /** PATCH with only what changed; disconnect with a confirmation. */
 export function Settings(props: {
@@ -21,6 +27,7 @@ export function Settings(props: {
   const [sideEffects, setSideEffects] = useState({ ...instance.side_effects });
   const [threshold, setThreshold] = useState(String(instance.quota_alert_threshold));
   const [scope, setScope] = useState(instance.auto_track_channels);
+  const [watch, setWatch] = useState(() => draftOf(instance.shipment_watch));
   const [error, setError] = useState<ApiError | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -40,6 +47,8 @@ export function Settings(props: {
       body.quota_alert_threshold = /^\d+$/.test(threshold) ? Number(threshold) : threshold;
     if (JSON.stringify(scope) !== JSON.stringify(instance.auto_track_channels))
       body.auto_track_channels = scope;
+    const watchChanges = watchPatch(watch, instance.shipment_watch);
+    if (watchChanges) body.shipment_watch = watchChanges;
     try {
       await api('PATCH', `${PREFIX}/instances/${instance.id}`, body);
       setApiKey('');
@@ -106,6 +115,12 @@ export function Settings(props: {
             />
           ))}
         </fieldset>
+        <ShipmentWatchFields
+          draft={watch}
+          onChange={setWatch}
+          carriersSeen={instance.carriers_seen}
+          errors={errors}
+        />
         <ChannelScopeEditor
           instanceId={instance.id}
           scope={scope}
@@ -115,7 +130,13 @@ export function Settings(props: {
         {error && (
           <FormError
             error={error}
-            fields={['name', 'api_key', 'quota_alert_threshold', 'auto_track_channels']}
+            fields={[
+              'name',
+              'api_key',
+              'quota_alert_threshold',
+              'auto_track_channels',
+              ...watchFieldNames(watch),
+            ]}
           />
         )}
         {saved && (
