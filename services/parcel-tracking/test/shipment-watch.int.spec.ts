@@ -25,6 +25,32 @@ const sweep = (now?: () => Date) =>
     now,
   });
 
+const ago = (hours: number) => new Date(Date.now() - hours * HOUR);
+
+/** One row of each kind the watch tells apart: stalled, moving, late, delivered, stopped. */
+const WATCHED_SHAPES = (): Record<string, object> => ({
+  STALLED0001: { delivery_status: 'in_transit', last_event_at: ago(100) },
+  MOVING00001: { delivery_status: 'in_transit', last_event_at: ago(1) },
+  LATE0000001: {
+    delivery_status: 'out_for_delivery',
+    last_event_at: ago(1),
+    estimated_delivery_at: ago(24),
+  },
+  DELIVERED01: {
+    delivery_status: 'delivered',
+    last_event_at: ago(100),
+    estimated_delivery_at: ago(200),
+    delivered_at: ago(100),
+  },
+  STOPPED0001: {
+    delivery_status: 'in_transit',
+    last_event_at: ago(100),
+    estimated_delivery_at: ago(24),
+    active: false,
+    stopped_at: ago(1),
+  },
+});
+
 /** Rows of the given shapes, each inserted pending and then set as the test needs. */
 async function shapedRows(tenant: string, id: number, shape: Record<string, object>) {
   await pendingRows(tenant, id, Object.keys(shape));
@@ -46,6 +72,48 @@ const setWatch = (tenant: string, id: number, patch: Partial<ShipmentWatchPatch>
       shipment_watch: ShipmentWatchPatch.fromPartial(patch),
     }),
   );
+
+describe('stalled and late shipments (ADR 0218)', () => {
+  it('counts them on the dashboard and filters the list by each, and by both', async () => {
+    const tenant = newTenant();
+    const id = await create(tenant);
+    await shapedRows(tenant, id, {
+      ...WATCHED_SHAPES(),
+      BOTH0000001: {
+        delivery_status: 'in_transit',
+        last_event_at: ago(100),
+        estimated_delivery_at: ago(24),
+      },
+    });
+
+    const { dashboard } = await as(tenant, () => suite.h.client.call.getInstance({ id }));
+    expect(dashboard).toMatchObject({ stalled_count: 2, late_count: 2 });
+
+    const listed = async (filters: { stalled?: boolean; late?: boolean }) =>
+      (
+        await as(tenant, () =>
+          suite.h.client.call.listTrackings(
+            ListTrackingsRequest.fromPartial({ integration_instance_id: id, ...filters }),
+          ),
+        )
+      ).trackings
+        .map((row) => row.tracking_number)
+        .sort();
+    expect(await listed({ stalled: true })).toEqual(['BOTH0000001', 'STALLED0001']);
+    expect(await listed({ late: true })).toEqual(['BOTH0000001', 'LATE0000001']);
+    expect(await listed({ stalled: true, late: true })).toEqual(['BOTH0000001']);
+    expect(await listed({})).toHaveLength(6);
+    expect(await rows(tenant, id)).toHaveLength(6);
+
+    // Another tenant sees none of them.
+    const other = newTenant();
+    const otherId = await create(other);
+    const { dashboard: theirs } = await as(other, () =>
+      suite.h.client.call.getInstance({ id: otherId }),
+    );
+    expect(theirs).toMatchObject({ stalled_count: 0, late_count: 0 });
+  });
+});
 
 describe('the shipment watch settings (ADR 0218)', () => {
   it('answers the defaults, takes a per-carrier threshold, and refuses bad values naming each', async () => {
@@ -102,7 +170,6 @@ describe('the shipment watch settings (ADR 0218)', () => {
   it('judges each carrier by its own threshold on the dashboard and in the list', async () => {
     const tenant = newTenant();
     const id = await create(tenant);
-    const ago = (hours: number) => new Date(Date.now() - hours * HOUR);
     await shapedRows(tenant, id, {
       UPSQUIET30H: { delivery_status: 'in_transit', carrier_code: UPS, last_event_at: ago(30) },
       DHLQUIET30H: { delivery_status: 'in_transit', carrier_code: DHL, last_event_at: ago(30) },
@@ -138,28 +205,7 @@ describe('stalled and late alerts (ADR 0218)', () => {
   it('raises one alert per shipment the first time, never again: repeated passes, a second replica, a restart', async () => {
     const tenant = newTenant();
     const id = await create(tenant);
-    const ago = (hours: number) => new Date(Date.now() - hours * HOUR);
-    await shapedRows(tenant, id, {
-      STALLED0001: { delivery_status: 'in_transit', last_event_at: ago(100) },
-      MOVING00001: { delivery_status: 'in_transit', last_event_at: ago(1) },
-      LATE0000001: {
-        delivery_status: 'out_for_delivery',
-        last_event_at: ago(1),
-        estimated_delivery_at: ago(24),
-      },
-      DELIVERED01: {
-        delivery_status: 'delivered',
-        last_event_at: ago(100),
-        estimated_delivery_at: ago(200),
-        delivered_at: ago(100),
-      },
-      STOPPED0001: {
-        delivery_status: 'in_transit',
-        last_event_at: ago(100),
-        active: false,
-        stopped_at: ago(1),
-      },
-    });
+    await shapedRows(tenant, id, WATCHED_SHAPES());
 
     await sweep().runOnce();
     // Two more passes, one of them a "new process" (a new sweep object), raise nothing.
@@ -231,7 +277,6 @@ describe('stalled and late alerts (ADR 0218)', () => {
     const other = newTenant();
     const otherId = await create(other);
     await setWatch(tenant, id, { stalled_alert: false, late_alert: false });
-    const ago = (hours: number) => new Date(Date.now() - hours * HOUR);
     await shapedRows(tenant, id, {
       SILENT00001: {
         delivery_status: 'in_transit',
