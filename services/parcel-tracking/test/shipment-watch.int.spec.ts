@@ -229,6 +229,9 @@ describe('stalled and late alerts (ADR 0218)', () => {
     }, 10_000);
     const stalledAlert = alerts.find((alert) => alert.kind === 'shipment_stalled')!;
     expect(stalledAlert).toMatchObject({ title: 'Shipment stalled', recipient_user_id: 0 });
+    // It opens the shipment's page in the web app, its checkpoint timeline.
+    const stalledRow = marked.find((row) => row.tracking_number === 'STALLED0001')!;
+    expect(stalledAlert.link).toBe(`/integrations/parcel-tracking/trackings/${stalledRow.id}`);
     expect(stalledAlert.message).toContain('STALLED0001');
     expect(stalledAlert.message).toContain('more than 72 hours');
     expect(JSON.parse(stalledAlert.properties_json)).toMatchObject({

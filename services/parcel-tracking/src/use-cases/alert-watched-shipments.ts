@@ -107,9 +107,13 @@ function watchAlertEntry(
     tracking_number: row.tracking_number,
     trackable_type: row.trackable_type,
     trackable_id: row.trackable_id,
+    trackable_url: row.trackable_url,
     carrier_code: row.carrier_code,
   };
   const day = (date: Date | null) => date?.toISOString().slice(0, 10) ?? 'an unknown day';
+  // The shipment's page in the web app (its checkpoint timeline), where a lost parcel is looked
+  // into; the record's own page stays in the properties.
+  const link = `/integrations/parcel-tracking/trackings/${row.id}`;
   if (watch.kind === 'stalled') {
     const hours = stalledHoursFor(settings, row.carrier_code);
     return alertEntry({
@@ -118,7 +122,7 @@ function watchAlertEntry(
       kind: 'shipment_stalled',
       title: 'Shipment stalled',
       message: `Shipment ${shipment} has had no carrier update for more than ${hours} hours; the last was on ${day(row.last_event_at)}.`,
-      link: row.trackable_url,
+      link,
       properties: { ...properties, last_event_at: row.last_event_at, stalled_after_hours: hours },
       occurredAt: watch.now,
     });
@@ -129,7 +133,7 @@ function watchAlertEntry(
     kind: 'shipment_late',
     title: 'Shipment late',
     message: `Shipment ${shipment} was expected by ${day(row.estimated_delivery_at)} and is not delivered.`,
-    link: row.trackable_url,
+    link,
     properties: { ...properties, estimated_delivery_at: row.estimated_delivery_at },
     occurredAt: watch.now,
   });
