@@ -1665,6 +1665,8 @@ export interface components {
           rma_arrival_alert: boolean;
         };
         quota_alert_threshold: number;
+        /** @description Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0. */
+        quota_forecast_alert_days: number;
       }[];
     };
     PostIntegrationsParcelTrackingInstancesResponse: {
@@ -1825,6 +1827,17 @@ export interface components {
         created_at: string | null;
         /** Format: date-time */
         updated_at: string | null;
+        /** @description Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0. */
+        quota_forecast_alert_days: number;
+        /** @description When the quota runs out at the quota units spent per day over the last window_days days (a rolling window); days_left and exhausted_on (YYYY-MM-DD, UTC) are null when nothing was spent in the window or the quota could not be read (ADR 0235). */
+        quota_forecast: {
+          days_left: number | null;
+          exhausted_on: string | null;
+          daily_rate: number;
+          window_days: number;
+        };
+        /** @description Registrations that re-used the provider's existing registration of a number instead of spending a quota unit (ADR 0236). */
+        quota_units_saved: number;
       };
     };
     PatchIntegrationsParcelTrackingInstancesByInstanceResponse: {
@@ -1865,6 +1878,8 @@ export interface components {
         created_at: string | null;
         /** Format: date-time */
         updated_at: string | null;
+        /** @description Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0. */
+        quota_forecast_alert_days: number;
       };
     };
     PatchIntegrationsParcelTrackingInstancesByInstanceRequest: {
@@ -1895,6 +1910,7 @@ export interface components {
         rma_arrival_alert?: boolean;
       };
       quota_alert_threshold?: number;
+      quota_forecast_alert_days?: number;
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackableChannelsResponse: {
       data: {

@@ -22,6 +22,12 @@ const settings = {
 const nothing = { type: 'null' };
 const sideEffects = answered(UPDATE_BODY.fields.side_effects.schema);
 
+const forecastAlertDays = {
+  type: 'integer',
+  description:
+    'Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0.',
+};
+
 const quota = row({ used: 'integer', total: 'integer', remaining: 'integer' });
 
 const stats = {
@@ -54,6 +60,7 @@ export const LISTED_ROW = row({
   updated_at: 'date-time?',
   side_effects: sideEffects,
   quota_alert_threshold: 'integer',
+  quota_forecast_alert_days: forecastAlertDays,
 });
 
 export const UPDATED_ROW = row({
@@ -67,6 +74,7 @@ export const UPDATED_ROW = row({
   quota_alert_threshold: 'integer',
   created_at: 'date-time?',
   updated_at: 'date-time?',
+  quota_forecast_alert_days: forecastAlertDays,
 });
 
 export const DASHBOARD_ROW = row({
@@ -124,6 +132,22 @@ export const DASHBOARD_ROW = row({
   }),
   created_at: 'date-time?',
   updated_at: 'date-time?',
+  quota_forecast_alert_days: forecastAlertDays,
+  quota_forecast: {
+    ...row({
+      days_left: 'integer?',
+      exhausted_on: 'string?',
+      daily_rate: { type: 'number' },
+      window_days: 'integer',
+    }),
+    description:
+      'When the quota runs out at the quota units spent per day over the last window_days days (a rolling window); days_left and exhausted_on (YYYY-MM-DD, UTC) are null when nothing was spent in the window or the quota could not be read (ADR 0235).',
+  },
+  quota_units_saved: {
+    type: 'integer',
+    description:
+      "Registrations that re-used the provider's existing registration of a number instead of spending a quota unit (ADR 0236).",
+  },
 });
 
 export const CHANNEL_ROW = row({

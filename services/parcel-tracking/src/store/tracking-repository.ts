@@ -307,6 +307,61 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
     return new Map(groups.map((group) => [group._id, group.count]));
   }
 
+  /**
+   * Rows registered since `since` that spent a quota unit (re-used registrations excluded): the
+   * forecast's rate (ADR 0235). Bounded by the unregistered-rows index's `registered_at` range.
+   */
+  unitsSpentSince(tenantId: string, instanceId: number, since: Date): Promise<number> {
+    return this.count(
+      tenantId,
+      ofInstance(instanceId, { registered_at: { $gte: since }, registration_reused_at: null }),
+    );
+  }
+
+  /**
+   * By number, the latest row of the instance other than `exclude` that the key `keyRef`
+   * registered: the provider's registration a re-added number can take over (ADR 0236).
+   */
+  async priorRegistrations(
+    tenantId: string,
+    instanceId: number,
+    numbers: string[],
+    keyRef: string,
+    exclude: number[],
+  ): Promise<Map<string, TrackingDocument>> {
+    const rows = await this.findMany(
+      tenantId,
+      ofInstance(instanceId, {
+        tracking_number: { $in: numbers },
+        registered_at: IS_SET,
+        registered_key_ref: keyRef,
+        id: { $nin: exclude },
+      }),
+      { sort: { id: 1 } },
+    );
+    return new Map(rows.map((row) => [row.tracking_number, row]));
+  }
+
+  /**
+   * A stopped row whose registration the provider still holds hands it to the row re-adding its
+   * number: it leaves the stopping queue, so the number is not stopped under the new row. Only
+   * while no worker holds the row (the stopping worker may be stopping it now) and it is not
+   * active; answers whether it was handed over.
+   */
+  async handOverRegistration(tenantId: string, id: number, now: Date): Promise<boolean> {
+    const { modified } = await this.updateOne(
+      tenantId,
+      {
+        id,
+        active: false,
+        provider_stopped_at: null,
+        $or: [{ lease_until: null }, { lease_until: { $lte: now } }],
+      },
+      { $set: { provider_stopped_at: now, updated_at: now } },
+    );
+    return modified === 1;
+  }
+
   async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {
     const [row] = await this.findMany(tenantId, ofInstance(instanceId, { last_event_at: IS_SET }), {
       projection: { last_event_at: 1 },

@@ -33,6 +33,11 @@ export interface TrackingDocument {
   registration_given_up_at: Date | null;
   /** The fingerprint of the API key that registered the row (ADR 0213); null before. */
   registered_key_ref?: string | null;
+  /**
+   * When the row took over the provider's existing registration of its number instead of spending
+   * a quota unit (ADR 0236); absent on rows that registered (or older rows).
+   */
+  registration_reused_at?: Date | null;
   stopped_at: Date | null;
   /** When the provider confirmed the stop (after a disconnect). */
   provider_stopped_at: Date | null;
@@ -90,6 +95,7 @@ const schema = new Schema<TrackingDocument>(
     registration_failed_at: nullable(Date),
     registration_given_up_at: nullable(Date),
     registered_key_ref: nullable(String),
+    registration_reused_at: nullable(Date),
     stopped_at: nullable(Date),
     provider_stopped_at: nullable(Date),
     active: { type: Boolean, default: true },

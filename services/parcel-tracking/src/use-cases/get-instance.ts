@@ -11,6 +11,8 @@ import type { InstanceDocument } from '../store/instance.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
+import { checkForecastAlert } from './check-forecast-alert.js';
+import { forecastSince, quotaForecast, type QuotaForecast } from '../domain/quota-forecast.js';
 
 export interface InstanceDashboard {
   quota: ProviderQuota | null;
@@ -25,6 +27,8 @@ export interface InstanceDashboard {
   late_count: number;
   carriers_seen: Array<{ carrier_code: number; carrier_name: string | null }>;
   trends: Trends;
+  quota_forecast: QuotaForecast;
+  quota_units_saved: number;
 }
 
 /**
@@ -93,6 +97,7 @@ export class GetInstance {
       carriersSeen,
       registeredPerDay,
       deliveredPerDay,
+      unitsSpent,
     ] = await Promise.all([
       quota,
       trackings.statusCounts(tenantId, id),
@@ -110,7 +115,14 @@ export class GetInstance {
       trackings.carriersSeen(tenantId, id),
       trackings.countsPerDay(tenantId, id, 'registered_at', trendsSince(now)),
       trackings.countsPerDay(tenantId, id, 'delivered_at', trendsSince(now)),
+      trackings.unitsSpentSince(tenantId, id, forecastSince(now)),
     ]);
+    const forecast = quotaForecast(now, live.quota?.remaining ?? null, unitsSpent);
+    // The forecast alert runs on the same reads; its failure never fails the read either.
+    await checkForecastAlert({ instances, outbox }, instance, forecast, live.quota !== null).catch(
+      (error: unknown) =>
+        logger.warn({ err: error, instance_id: id }, 'quota forecast alert check failed'),
+    );
     return {
       instance,
       dashboard: {
@@ -125,6 +137,8 @@ export class GetInstance {
         late_count: watched.late,
         carriers_seen: carriersSeen,
         trends: dailyTrends(now, registeredPerDay, deliveredPerDay),
+        quota_forecast: forecast,
+        quota_units_saved: instance.quota_units_saved ?? 0,
       },
     };
   }

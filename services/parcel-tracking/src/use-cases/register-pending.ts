@@ -6,6 +6,7 @@ import type { InstanceDocument } from '../store/instance.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
+import { checkForecastAlert, forecastQuota } from './check-forecast-alert.js';
 import { keyFingerprint } from '../provider/key-fingerprint.js';
 
 export interface WorkerOptions {
@@ -157,6 +158,9 @@ export class RegisterPending {
     try {
       const quota = await this.deps.provider.getQuota(apiKey);
       await checkQuotaAlert(this.deps, instance, quota);
+      const now = this.deps.options.now?.() ?? new Date();
+      const forecast = await forecastQuota(this.deps.trackings, instance, quota, now);
+      await checkForecastAlert(this.deps, instance, forecast, true);
     } catch (error) {
       this.deps.logger.warn(
         { err: error, instance_id: instance.id },
