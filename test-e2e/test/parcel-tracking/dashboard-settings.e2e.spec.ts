@@ -132,6 +132,7 @@ describe('PATCH /instances/{id}', () => {
       quota_alert_threshold: 95,
       created_at: instance.created_at,
       updated_at: expect.any(String),
+      quota_forecast_alert_days: 0,
     });
     const second = await t.request('PATCH', `${PREFIX}/instances/${instance.id}`, {
       name: 'Renamed',

@@ -86,6 +86,7 @@ describe('contract: parcel tracking', { shuffle: false }, () => {
           rma_arrival_alert: true,
         },
         quota_alert_threshold: 80,
+        quota_forecast_alert_days: 0,
       },
     ]);
     const path = { params: { path: { instance: String(instance) } } };
