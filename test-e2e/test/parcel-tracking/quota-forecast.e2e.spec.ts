@@ -1,6 +1,7 @@
+import { eventually } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
-import { httpCall } from '../../src/index.js';
-import { PREFIX, seedTrackingRows } from './harness.js';
+import { httpCall, loginSession } from '../../src/index.js';
+import { GOOD_KEY, PREFIX, seedTrackingRows } from './harness.js';
 import { useParcelSystem } from './instance-suite.js';
 
 const suite = useParcelSystem();
@@ -40,6 +41,39 @@ describe('the quota forecast (ADR 0235) and the units saved (ADR 0236)', () => {
     expect(quota.remaining).toBe(1000);
     expect(quota_forecast).toMatchObject({ days_left: 500, daily_rate: 2, window_days: 14 });
     expect(quota_forecast.exhausted_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('one quota_forecast alert reaches the tenant’s alerts when days left fall under the setting', async () => {
+    const { t, instance } = await suite.connected();
+    const url = `${PREFIX}/instances/${instance.id}`;
+    const now = Date.now();
+    await seedTrackingRows(
+      suite.p.system,
+      t,
+      instance.id,
+      Array.from({ length: 28 }, (_, i) => ({
+        tracking_number: `ALERTED${String(i).padStart(6, '0')}`,
+        trackable_id: i + 1,
+        delivery_status: 'in_transit',
+        registered_at: new Date(now - (i + 0.5) * 12 * HOUR),
+      })),
+    );
+    // 500 days left, under 600: the next reads raise one alert between them.
+    expect((await t.request('PATCH', url, { quota_forecast_alert_days: 600 })).status).toBe(422);
+    expect((await t.request('PATCH', url, { quota_forecast_alert_days: 365 })).status).toBe(200);
+    suite.p.sim.addKey({ key: GOOD_KEY, quotaTotal: 100 }); // 50 days left, under 365
+    for (let read = 0; read < 3; read++) await t.request('GET', url);
+    const session = await loginSession(t, suite.p.system.gatewayUrl);
+    const alerts = await eventually(async () => {
+      const response = await session.request('GET', '/api/alerts?per_page=100');
+      const found = response.body.data.filter(
+        (alert: { kind: string }) => alert.kind === 'quota_forecast',
+      );
+      if (found.length === 0) throw new Error('no forecast alert yet');
+      return found;
+    }, 'the forecast alert');
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ link: '/settings/integrations/parcel-tracking' });
   });
 
   it('PATCH sets quota_forecast_alert_days (0-365) and answers it', async () => {
