@@ -1829,7 +1829,7 @@ export interface components {
         updated_at: string | null;
         /** @description Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0. */
         quota_forecast_alert_days: number;
-        /** @description When the quota runs out at the quota units spent per day over the last window_days days (a rolling window); days_left and exhausted_on (YYYY-MM-DD, UTC) are null when nothing was spent in the window or the quota could not be read (ADR 0235). */
+        /** @description When the quota runs out at the quota units spent per day over the last window_days UTC days (today so far included); days_left and exhausted_on (YYYY-MM-DD, UTC) are null when nothing was spent in the window or the quota could not be read (ADR 0235). */
         quota_forecast: {
           days_left: number | null;
           exhausted_on: string | null;

@@ -118,7 +118,8 @@ describe('registration reuse', () => {
     expect(await saved()).toBe(2);
     // Re-used registrations spent nothing: the forecast's rate counts the two units only.
     const { dashboard } = await as(tenant, () => suite.h.client.call.getInstance({ id }));
-    expect(dashboard!.quota_forecast!.daily_rate).toBe(Math.round((2 / 14) * 100) / 100);
+    // 2 units over 13 to 14 days; counting the 2 re-used ones too would make it twice that.
+    expect([0.14, 0.15]).toContain(dashboard!.quota_forecast!.daily_rate);
   });
 
   it('a number registered by another row of the instance under another key costs a unit', async () => {

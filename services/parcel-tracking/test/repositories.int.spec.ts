@@ -108,9 +108,13 @@ describe('tenant isolation of every parcel-tracking repository', () => {
       stopped_at: now,
     });
     const since = new Date(now.getTime() - 60_000);
+    expect((await trackings.registrationsPerDay(B, 1, since)).size).toBe(0);
     expect(await trackings.unitsSpentSince(B, 1, since)).toBe(0);
     expect((await trackings.priorRegistrations(B, 1, ['ISO0000002'], 'key-a', [])).size).toBe(0);
     expect(await trackings.handOverRegistration(B, old.id, now)).toBe(false);
+    expect([...(await trackings.registrationsPerDay(A, 1, since)).values()]).toEqual([
+      { registered: 2, reused: 0 },
+    ]);
     expect(await trackings.unitsSpentSince(A, 1, since)).toBe(2);
     expect((await trackings.priorRegistrations(A, 1, ['ISO0000002'], 'key-a', [])).size).toBe(1);
     expect(await trackings.handOverRegistration(A, old.id, now)).toBe(true);

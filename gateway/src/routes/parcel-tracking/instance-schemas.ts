@@ -141,7 +141,7 @@ export const DASHBOARD_ROW = row({
       window_days: 'integer',
     }),
     description:
-      'When the quota runs out at the quota units spent per day over the last window_days days (a rolling window); days_left and exhausted_on (YYYY-MM-DD, UTC) are null when nothing was spent in the window or the quota could not be read (ADR 0235).',
+      'When the quota runs out at the quota units spent per day over the last window_days UTC days (today so far included); days_left and exhausted_on (YYYY-MM-DD, UTC) are null when nothing was spent in the window or the quota could not be read (ADR 0235).',
   },
   quota_units_saved: {
     type: 'integer',

@@ -4,14 +4,16 @@ import {
   forecastSince,
   nextForecastAlert,
   quotaForecast,
+  spentInWindow,
 } from './quota-forecast.js';
 
+// Noon: the window is the 13 days before today and half of today, 13.5 days.
 const now = new Date('2026-03-10T12:00:00Z');
 
 describe('quotaForecast', () => {
   it('divides the remaining quota by the units spent per day over the window', () => {
-    // 28 units in 14 days: 2 a day; 101 left lasts 50.5 days.
-    expect(quotaForecast(now, 101, 28)).toEqual({
+    // 27 units in 13.5 days: 2 a day; 101 left last 50.5 days.
+    expect(quotaForecast(now, 101, 27)).toEqual({
       days_left: 50,
       exhausted_on: '2026-04-30',
       daily_rate: 2,
@@ -20,11 +22,16 @@ describe('quotaForecast', () => {
   });
 
   it('rounds the rate to two decimals but forecasts from the exact one', () => {
-    // 10 in 14 days = 0.714.../day; 5 left lasts 7 days exactly.
+    // 10 in 13.5 days = 0.7407.../day; 5 left last 6.75 days.
     const forecast = quotaForecast(now, 5, 10);
-    expect(forecast.daily_rate).toBe(0.71);
-    expect(forecast.days_left).toBe(7);
+    expect(forecast.daily_rate).toBe(0.74);
+    expect(forecast.days_left).toBe(6);
     expect(forecast.exhausted_on).toBe('2026-03-17');
+  });
+
+  it('counts today’s hours so far: at midnight the window is 13 days, at its end 14', () => {
+    expect(quotaForecast(new Date('2026-03-10T00:00:00Z'), 130, 26).daily_rate).toBe(2);
+    expect(quotaForecast(new Date('2026-03-10T23:59:59.999Z'), 140, 28).daily_rate).toBe(2);
   });
 
   it('an exhausted quota has 0 days left, today', () => {
@@ -38,15 +45,24 @@ describe('quotaForecast', () => {
       daily_rate: 0,
       window_days: FORECAST_WINDOW_DAYS,
     });
-    expect(quotaForecast(now, null, 28)).toMatchObject({
+    expect(quotaForecast(now, null, 27)).toMatchObject({
       days_left: null,
       exhausted_on: null,
       daily_rate: 2,
     });
   });
 
-  it('counts from a rolling window ending now', () => {
-    expect(forecastSince(now).toISOString()).toBe('2026-02-24T12:00:00.000Z');
+  it('the window starts at midnight UTC 13 days before today', () => {
+    expect(forecastSince(now).toISOString()).toBe('2026-02-25T00:00:00.000Z');
+  });
+
+  it('spends the window’s registrations that did not re-use one', () => {
+    const perDay = new Map([
+      ['2026-02-24', { registered: 9, reused: 0 }],
+      ['2026-02-25', { registered: 3, reused: 1 }],
+      ['2026-03-10', { registered: 5, reused: 0 }],
+    ]);
+    expect(spentInWindow(now, perDay)).toBe(7);
   });
 });
 

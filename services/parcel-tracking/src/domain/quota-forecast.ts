@@ -1,6 +1,7 @@
 /**
  * The quota's end foreseen (ADR 0235): the remaining quota divided by the units spent per day
- * over the last FORECAST_WINDOW_DAYS days (a rolling window ending now).
+ * over the last FORECAST_WINDOW_DAYS UTC days, today's hours so far included. The days are the
+ * dashboard trends' (ADR 0219), so the forecast costs no read of its own.
  */
 export const FORECAST_WINDOW_DAYS = 14;
 
@@ -20,17 +21,32 @@ export interface QuotaForecast {
   window_days: number;
 }
 
-/** Where the window of registrations that count starts. */
+/** Where the window starts: midnight UTC of the 14th day back, today being the last. */
 export function forecastSince(now: Date): Date {
-  return new Date(now.getTime() - FORECAST_WINDOW_DAYS * DAY_MS);
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(today - (FORECAST_WINDOW_DAYS - 1) * DAY_MS);
+}
+
+/** Registrations per UTC day (`YYYY-MM-DD`), and how many of them re-used one (ADR 0236). */
+export type RegistrationsPerDay = Map<string, { registered: number; reused: number }>;
+
+/** The units spent on the window's days: registrations that did not re-use one. */
+export function spentInWindow(now: Date, perDay: RegistrationsPerDay): number {
+  const first = forecastSince(now).toISOString().slice(0, 10);
+  let spent = 0;
+  for (const [day, counts] of perDay)
+    if (day >= first) spent += Math.max(0, counts.registered - counts.reused);
+  return spent;
 }
 
 /**
- * `remaining` null: the quota could not be read. `spent`: registrations in the window that cost
- * a unit. An exhausted quota has 0 days left and ran out today.
+ * `remaining` null: the quota could not be read. `spent`: units spent in the window, whose
+ * length is the 13 days before today plus today's hours so far, so the rate neither dips in the
+ * morning nor jumps at midnight. An exhausted quota has 0 days left and ran out today.
  */
 export function quotaForecast(now: Date, remaining: number | null, spent: number): QuotaForecast {
-  const rate = spent / FORECAST_WINDOW_DAYS;
+  const elapsed = Math.max(1, (now.getTime() - forecastSince(now).getTime()) / DAY_MS);
+  const rate = spent / elapsed;
   const daily_rate = Math.round(rate * 100) / 100;
   if (remaining === null || spent <= 0)
     return { days_left: null, exhausted_on: null, daily_rate, window_days: FORECAST_WINDOW_DAYS };

@@ -9,6 +9,7 @@ import {
 import { zeroStatusCounts, type DeliveryStatus } from '../domain/delivery-status.js';
 import { lateConditions, stalledConditions } from '../domain/shipment-watch.js';
 import type { DeliveredRow } from '../domain/transit.js';
+import type { RegistrationsPerDay } from '../domain/quota-forecast.js';
 import {
   IS_SET,
   RETIRED_TRACKING_INDEXES,
@@ -308,14 +309,34 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
   }
 
   /**
-   * Rows registered since `since` that spent a quota unit (re-used registrations excluded): the
-   * forecast's rate (ADR 0235). Bounded by the unregistered-rows index's `registered_at` range.
+   * The instance's rows registered each UTC day since `since`, and how many of them re-used the
+   * provider's registration: the trends' registrations and the quota forecast's (ADR 0235).
    */
-  unitsSpentSince(tenantId: string, instanceId: number, since: Date): Promise<number> {
-    return this.count(
+  async registrationsPerDay(
+    tenantId: string,
+    instanceId: number,
+    since: Date,
+  ): Promise<RegistrationsPerDay> {
+    const groups = await this.aggregate<{ _id: string; count: number; reused: number }>(
       tenantId,
-      ofInstance(instanceId, { registered_at: { $gte: since }, registration_reused_at: null }),
+      ofInstance(instanceId, { registered_at: { $gte: since } }),
+      perDayPipeline('registered_at'),
     );
+    return new Map(
+      groups.map((group) => [group._id, { registered: group.count, reused: group.reused ?? 0 }]),
+    );
+  }
+
+  /**
+   * The units spent since `since`: rows registered, less those that re-used a registration. Two
+   * counts of index entries (no row is read), for the registration worker's forecast check.
+   */
+  async unitsSpentSince(tenantId: string, instanceId: number, since: Date): Promise<number> {
+    const [registered, reused] = await Promise.all([
+      this.count(tenantId, ofInstance(instanceId, { registered_at: { $gte: since } })),
+      this.count(tenantId, ofInstance(instanceId, { registration_reused_at: { $gte: since } })),
+    ]);
+    return Math.max(0, registered - reused);
   }
 
   /**

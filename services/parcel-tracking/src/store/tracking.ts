@@ -138,7 +138,14 @@ schema.index({
   last_event_at: -1,
   id: -1,
 });
-schema.index({ tenant_id: 1, integration_instance_id: 1, tracking_number: 1 });
+// A number's rows; with the registering key last, so the rows a re-added number may take a
+// registration over from are found without reading the batch's own unregistered rows (ADR 0236).
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  tracking_number: 1,
+  registered_key_ref: 1,
+});
 // The dashboard's rows not registered yet: pending (not given up) and failed (grouped by error).
 // The points on null bound both to the unregistered rows instead of the whole instance; `id` last
 // holds the registration queue's candidates in its claim order (tracking-queries.ts, ADR 0212).
@@ -169,6 +176,8 @@ schema.index({
   delivered_at: 1,
 });
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
+// Registrations that re-used one, counted from the index by the worker's forecast (ADR 0235).
+schema.index({ tenant_id: 1, integration_instance_id: 1, registration_reused_at: 1 });
 // Stalled and late rows (the dashboard's counts, the list's filters; ADR 0218).
 schema.index({ tenant_id: 1, integration_instance_id: 1, delivery_status: 1, last_event_at: 1 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, estimated_delivery_at: 1 });
@@ -245,4 +254,6 @@ export const RETIRED_TRACKING_INDEXES = [
   'tenant_id_1_integration_instance_id_1_active_1_id_1',
   'tenant_id_1_integration_instance_id_1_provider_stopped_at_1_id_1',
   'integration_instance_id_1_active_1_registered_at_1',
+  // ADR 0236: the number's index took the registering key as its last field.
+  'tenant_id_1_integration_instance_id_1_tracking_number_1',
 ];

@@ -12,7 +12,7 @@ import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
 import { checkForecastAlert } from './check-forecast-alert.js';
-import { forecastSince, quotaForecast, type QuotaForecast } from '../domain/quota-forecast.js';
+import { quotaForecast, spentInWindow, type QuotaForecast } from '../domain/quota-forecast.js';
 
 export interface InstanceDashboard {
   quota: ProviderQuota | null;
@@ -97,7 +97,6 @@ export class GetInstance {
       carriersSeen,
       registeredPerDay,
       deliveredPerDay,
-      unitsSpent,
     ] = await Promise.all([
       quota,
       trackings.statusCounts(tenantId, id),
@@ -113,11 +112,15 @@ export class GetInstance {
         this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000,
       ),
       trackings.carriersSeen(tenantId, id),
-      trackings.countsPerDay(tenantId, id, 'registered_at', trendsSince(now)),
+      trackings.registrationsPerDay(tenantId, id, trendsSince(now)),
       trackings.countsPerDay(tenantId, id, 'delivered_at', trendsSince(now)),
-      trackings.unitsSpentSince(tenantId, id, forecastSince(now)),
     ]);
-    const forecast = quotaForecast(now, live.quota?.remaining ?? null, unitsSpent);
+    // The trends' days (30) hold the forecast's (14): no read of its own (ADR 0235).
+    const forecast = quotaForecast(
+      now,
+      live.quota?.remaining ?? null,
+      spentInWindow(now, registeredPerDay),
+    );
     // The forecast alert runs on the same reads; its failure never fails the read either.
     await checkForecastAlert({ instances, outbox }, instance, forecast, live.quota !== null).catch(
       (error: unknown) =>
@@ -136,7 +139,11 @@ export class GetInstance {
         stalled_count: watched.stalled,
         late_count: watched.late,
         carriers_seen: carriersSeen,
-        trends: dailyTrends(now, registeredPerDay, deliveredPerDay),
+        trends: dailyTrends(
+          now,
+          new Map([...registeredPerDay].map(([day, counts]) => [day, counts.registered])),
+          deliveredPerDay,
+        ),
         quota_forecast: forecast,
         quota_units_saved: instance.quota_units_saved ?? 0,
       },

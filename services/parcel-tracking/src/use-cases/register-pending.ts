@@ -1,5 +1,10 @@
 import type { Logger, Outbox, SecretBox } from '@inventory/platform';
-import { MAX_BATCH, type BatchResult, type ProviderClient } from '../provider/client.js';
+import {
+  MAX_BATCH,
+  type BatchResult,
+  type ProviderClient,
+  type ProviderQuota,
+} from '../provider/client.js';
 import { ProviderError, RETRYABLE_REGISTER_CODES } from '../provider/errors.js';
 import { carrierName } from '../domain/carriers.js';
 import type { InstanceDocument } from '../store/instance.js';
@@ -19,6 +24,12 @@ export interface WorkerOptions {
   backoffMs: number;
   maxBackoffMs: number;
   now?: () => Date;
+}
+
+/** A pass's latest quota read, and the instance as it was then read. */
+interface LastQuotaRead {
+  quota: ProviderQuota | null;
+  instance: InstanceDocument;
 }
 
 /**
@@ -53,6 +64,14 @@ export class RegisterPending {
   }
 
   private async registerInstance(instance: InstanceDocument): Promise<number> {
+    const read: LastQuotaRead = { quota: null, instance };
+    const sent = await this.registerBatches(instance, read);
+    // Once a pass, from its last quota read: the forecast reads the instance's registrations.
+    if (read.quota) await this.checkForecast(read.instance, read.quota);
+    return sent;
+  }
+
+  private async registerBatches(instance: InstanceDocument, read: LastQuotaRead): Promise<number> {
     const { trackings, secrets, logger } = this.deps;
     const { owner, leaseMs } = this.deps.options;
     const apiKey = secrets.decrypt(instance.api_key_encrypted);
@@ -152,7 +171,7 @@ export class RegisterPending {
         await trackings.release(tenantId, owner, batch, retry, now);
         return sent;
       }
-      await this.readQuota(current, apiKey);
+      await this.readQuota(current, apiKey, read);
     }
   }
 
@@ -224,17 +243,33 @@ export class RegisterPending {
     return { registration_attempts: attempts, next_attempt_at: new Date(now.getTime() + delay) };
   }
 
-  private async readQuota(instance: InstanceDocument, apiKey: string): Promise<void> {
+  private async readQuota(
+    instance: InstanceDocument,
+    apiKey: string,
+    read: LastQuotaRead,
+  ): Promise<void> {
     try {
       const quota = await this.deps.provider.getQuota(apiKey);
+      Object.assign(read, { quota, instance });
       await checkQuotaAlert(this.deps, instance, quota);
+    } catch (error) {
+      this.deps.logger.warn(
+        { err: error, instance_id: instance.id },
+        'quota read after registration failed',
+      );
+    }
+  }
+
+  /** The forecast alert (ADR 0235) from the pass's last quota read; a failure is only logged. */
+  private async checkForecast(instance: InstanceDocument, quota: ProviderQuota): Promise<void> {
+    try {
       const now = this.deps.options.now?.() ?? new Date();
       const forecast = await forecastQuota(this.deps.trackings, instance, quota, now);
       await checkForecastAlert(this.deps, instance, forecast, true);
     } catch (error) {
       this.deps.logger.warn(
         { err: error, instance_id: instance.id },
-        'quota read after registration failed',
+        'quota forecast check after registration failed',
       );
     }
   }
