@@ -1679,6 +1679,8 @@ export interface components {
           /** @description One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true). */
           late_alert: boolean;
         };
+        /** @description Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0. */
+        quota_forecast_alert_days: number;
       }[];
     };
     PostIntegrationsParcelTrackingInstancesResponse: {
@@ -1853,6 +1855,17 @@ export interface components {
         created_at: string | null;
         /** Format: date-time */
         updated_at: string | null;
+        /** @description Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0. */
+        quota_forecast_alert_days: number;
+        /** @description When the quota runs out at the quota units spent per day over the last window_days UTC days (today so far included); days_left and exhausted_on (YYYY-MM-DD, UTC) are null when nothing was spent in the window or the quota could not be read (ADR 0235). */
+        quota_forecast: {
+          days_left: number | null;
+          exhausted_on: string | null;
+          daily_rate: number;
+          window_days: number;
+        };
+        /** @description Registrations that re-used the provider's existing registration of a number instead of spending a quota unit (ADR 0236). */
+        quota_units_saved: number;
       };
     };
     PatchIntegrationsParcelTrackingInstancesByInstanceResponse: {
@@ -1907,6 +1920,8 @@ export interface components {
         created_at: string | null;
         /** Format: date-time */
         updated_at: string | null;
+        /** @description Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0. */
+        quota_forecast_alert_days: number;
       };
     };
     PatchIntegrationsParcelTrackingInstancesByInstanceRequest: {
@@ -1950,6 +1965,7 @@ export interface components {
         /** @description One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true). */
         late_alert?: boolean;
       };
+      quota_forecast_alert_days?: number;
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackableChannelsResponse: {
       data: {

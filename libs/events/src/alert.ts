@@ -11,6 +11,7 @@ export const alertRaised = defineEvent('activity.alert.raised', AlertRaised);
 export const ALERT_KINDS = [
   'quota_warning',
   'quota_exhausted',
+  'quota_forecast',
   'inbound_shipment_delivered',
   'rma_delivered',
   'shipment_stalled',

@@ -138,6 +138,7 @@ describe('PATCH /instances/{id}', () => {
       },
       created_at: instance.created_at,
       updated_at: expect.any(String),
+      quota_forecast_alert_days: 0,
     });
     const second = await t.request('PATCH', `${PREFIX}/instances/${instance.id}`, {
       name: 'Renamed',

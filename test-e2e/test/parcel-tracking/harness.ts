@@ -159,3 +159,17 @@ export async function seedTrackingRows(
       ...fields,
     });
 }
+
+const DAY = 24 * 3600_000;
+
+/**
+ * `count` registration times over the quota forecast's 14 UTC days, today included (ADR 0235):
+ * now for today, noon for each of the 13 days before. The window then lasts 13 to 14 days.
+ */
+export function forecastRegistrationTimes(count: number, now = Date.now()): Date[] {
+  const today = now - (now % DAY);
+  return Array.from({ length: count }, (_, i) => {
+    const daysAgo = i % 14;
+    return new Date(daysAgo === 0 ? now : today - daysAgo * DAY + DAY / 2);
+  });
+}

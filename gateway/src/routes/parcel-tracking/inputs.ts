@@ -191,6 +191,8 @@ export const UPDATE_BODY = body(
     side_effects: field.flags(SIDE_EFFECT_KEYS),
     quota_alert_threshold: field.integer(),
     shipment_watch: shipmentWatch(),
+    // 0 (off) or 1-365, checked by the service with the other rules (ADR 0235).
+    quota_forecast_alert_days: field.integer(),
   },
   { required: true },
 );

@@ -55,6 +55,7 @@ export function presentListed(instance: Instance, baseUrl: string) {
     side_effects: instance.side_effects,
     quota_alert_threshold: instance.quota_alert_threshold,
     shipment_watch: presentWatch(instance.shipment_watch),
+    quota_forecast_alert_days: instance.quota_forecast_alert_days,
   };
 }
 
@@ -72,6 +73,7 @@ export function presentUpdated(instance: Instance) {
     shipment_watch: presentWatch(instance.shipment_watch),
     created_at: isoOrNull(instance.created_at),
     updated_at: isoOrNull(instance.updated_at),
+    quota_forecast_alert_days: instance.quota_forecast_alert_days,
   };
 }
 
@@ -132,6 +134,14 @@ export function presentDashboard(instance: Instance, dashboard: Dashboard, baseU
     },
     created_at: isoOrNull(instance.created_at),
     updated_at: isoOrNull(instance.updated_at),
+    quota_forecast_alert_days: instance.quota_forecast_alert_days,
+    quota_forecast: {
+      days_left: dashboard.quota_forecast?.days_left ?? null,
+      exhausted_on: dashboard.quota_forecast?.exhausted_on ?? null,
+      daily_rate: dashboard.quota_forecast?.daily_rate ?? 0,
+      window_days: dashboard.quota_forecast?.window_days ?? 0,
+    },
+    quota_units_saved: dashboard.quota_units_saved,
   };
 }
 

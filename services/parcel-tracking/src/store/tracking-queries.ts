@@ -230,6 +230,10 @@ export const perDayPipeline = (field: 'registered_at' | 'delivered_at') => [
     $group: {
       _id: { $dateToString: { format: '%Y-%m-%d', date: `$${field}` } },
       count: { $sum: 1 },
+      // Registrations that re-used the provider's (ADR 0236): the quota forecast leaves them out.
+      ...(field === 'registered_at'
+        ? { reused: { $sum: { $cond: [{ $ifNull: ['$registration_reused_at', false] }, 1, 0] } } }
+        : {}),
     },
   },
 ];

@@ -13,6 +13,7 @@ import {
   type StalledThresholds,
 } from '../domain/shipment-watch.js';
 import type { DeliveredRow } from '../domain/transit.js';
+import type { RegistrationsPerDay } from '../domain/quota-forecast.js';
 import {
   IS_SET,
   RETIRED_TRACKING_INDEXES,
@@ -348,6 +349,81 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
       perDayPipeline(field),
     );
     return new Map(groups.map((group) => [group._id, group.count]));
+  }
+
+  /**
+   * The instance's rows registered each UTC day since `since`, and how many of them re-used the
+   * provider's registration: the trends' registrations and the quota forecast's (ADR 0235).
+   */
+  async registrationsPerDay(
+    tenantId: string,
+    instanceId: number,
+    since: Date,
+  ): Promise<RegistrationsPerDay> {
+    const groups = await this.aggregate<{ _id: string; count: number; reused: number }>(
+      tenantId,
+      ofInstance(instanceId, { registered_at: { $gte: since } }),
+      perDayPipeline('registered_at'),
+    );
+    return new Map(
+      groups.map((group) => [group._id, { registered: group.count, reused: group.reused ?? 0 }]),
+    );
+  }
+
+  /**
+   * The units spent since `since`: rows registered, less those that re-used a registration. Two
+   * counts of index entries (no row is read), for the registration worker's forecast check.
+   */
+  async unitsSpentSince(tenantId: string, instanceId: number, since: Date): Promise<number> {
+    const [registered, reused] = await Promise.all([
+      this.count(tenantId, ofInstance(instanceId, { registered_at: { $gte: since } })),
+      this.count(tenantId, ofInstance(instanceId, { registration_reused_at: { $gte: since } })),
+    ]);
+    return Math.max(0, registered - reused);
+  }
+
+  /**
+   * By number, the latest row of the instance other than `exclude` that the key `keyRef`
+   * registered: the provider's registration a re-added number can take over (ADR 0236).
+   */
+  async priorRegistrations(
+    tenantId: string,
+    instanceId: number,
+    numbers: string[],
+    keyRef: string,
+    exclude: number[],
+  ): Promise<Map<string, TrackingDocument>> {
+    const rows = await this.findMany(
+      tenantId,
+      ofInstance(instanceId, {
+        tracking_number: { $in: numbers },
+        registered_at: IS_SET,
+        registered_key_ref: keyRef,
+        id: { $nin: exclude },
+      }),
+      { sort: { id: 1 } },
+    );
+    return new Map(rows.map((row) => [row.tracking_number, row]));
+  }
+
+  /**
+   * A stopped row whose registration the provider still holds hands it to the row re-adding its
+   * number: it leaves the stopping queue, so the number is not stopped under the new row. Only
+   * while no worker holds the row (the stopping worker may be stopping it now) and it is not
+   * active; answers whether it was handed over.
+   */
+  async handOverRegistration(tenantId: string, id: number, now: Date): Promise<boolean> {
+    const { modified } = await this.updateOne(
+      tenantId,
+      {
+        id,
+        active: false,
+        provider_stopped_at: null,
+        $or: [{ lease_until: null }, { lease_until: { $lte: now } }],
+      },
+      { $set: { provider_stopped_at: now, updated_at: now } },
+    );
+    return modified === 1;
   }
 
   async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {

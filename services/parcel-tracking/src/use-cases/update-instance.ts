@@ -21,6 +21,7 @@ import {
   checkApiKey,
   checkChannelScope,
   checkName,
+  checkForecastAlertDays,
   checkThreshold,
   withInputViolations,
   mergeBooleans,
@@ -30,6 +31,7 @@ import type { InstanceDocument } from '../store/instance.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
 import { providerFailure } from './provider-failure.js';
 import type { WebhookKeys } from './webhook-keys.js';
+import { DEFAULT_FORECAST_ALERT_DAYS } from '../domain/quota-forecast.js';
 import { retire } from '../domain/key-ring.js';
 import { keyFingerprint } from '../provider/key-fingerprint.js';
 
@@ -109,12 +111,14 @@ export class UpdateInstance {
     checkName(own, request.name, false);
     checkApiKey(own, request.api_key, false);
     checkThreshold(own, request.quota_alert_threshold);
+    checkForecastAlertDays(own, request.quota_forecast_alert_days);
     checkChannelScope(own, request.auto_track_channels);
     const watchPatch = shipmentWatchPatchOf(request.shipment_watch);
     checkShipmentWatch(own, watchPatch);
     const violations = withInputViolations(request.input_violations, own);
     if (violations.length > 0) throw validationFailed(violations);
 
+    const forecastAlertDays = current.quota_forecast_alert_days ?? DEFAULT_FORECAST_ALERT_DAYS;
     const before = {
       name: current.name,
       is_automatic_sync_enabled: current.is_automatic_sync_enabled,
@@ -123,6 +127,7 @@ export class UpdateInstance {
       side_effects: current.side_effects,
       quota_alert_threshold: current.quota_alert_threshold,
       shipment_watch: shipmentWatchOf(current.shipment_watch),
+      quota_forecast_alert_days: forecastAlertDays,
     };
     const after = {
       name: request.name?.trim() ?? current.name,
@@ -138,11 +143,15 @@ export class UpdateInstance {
       side_effects: mergeBooleans(current.side_effects, request.side_effects),
       quota_alert_threshold: request.quota_alert_threshold ?? current.quota_alert_threshold,
       shipment_watch: mergeShipmentWatch(shipmentWatchOf(current.shipment_watch), watchPatch),
+      quota_forecast_alert_days: request.quota_forecast_alert_days ?? forecastAlertDays,
     };
     const changed = changedKeys(before, after);
     const changes: Partial<InstanceDocument> = { ...after };
     if (after.quota_alert_threshold !== before.quota_alert_threshold)
       changes.quota_alert_state = 'armed';
+    // A new forecast setting re-arms its alert, as a new threshold does (ADR 0235).
+    if (after.quota_forecast_alert_days !== before.quota_forecast_alert_days)
+      changes.quota_forecast_alert_state = 'armed';
 
     if (request.api_key !== undefined) {
       try {

@@ -92,6 +92,7 @@ describe('contract: parcel tracking', { shuffle: false }, () => {
           stalled_alert: true,
           late_alert: true,
         },
+        quota_forecast_alert_days: 0,
       },
     ]);
     const path = { params: { path: { instance: String(instance) } } };

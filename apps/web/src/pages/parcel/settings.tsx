@@ -26,6 +26,7 @@ export function Settings(props: {
   const [autoTrack, setAutoTrack] = useState({ ...instance.auto_track });
   const [sideEffects, setSideEffects] = useState({ ...instance.side_effects });
   const [threshold, setThreshold] = useState(String(instance.quota_alert_threshold));
+  const [forecastDays, setForecastDays] = useState(String(instance.quota_forecast_alert_days));
   const [scope, setScope] = useState(instance.auto_track_channels);
   const [watch, setWatch] = useState(() => draftOf(instance.shipment_watch));
   const [error, setError] = useState<ApiError | null>(null);
@@ -45,6 +46,10 @@ export function Settings(props: {
       body.side_effects = sideEffects;
     if (threshold !== String(instance.quota_alert_threshold))
       body.quota_alert_threshold = /^\d+$/.test(threshold) ? Number(threshold) : threshold;
+    if (forecastDays !== String(instance.quota_forecast_alert_days))
+      body.quota_forecast_alert_days = /^\d+$/.test(forecastDays)
+        ? Number(forecastDays)
+        : forecastDays;
     if (JSON.stringify(scope) !== JSON.stringify(instance.auto_track_channels))
       body.auto_track_channels = scope;
     const watchChanges = watchPatch(watch, instance.shipment_watch);
@@ -83,6 +88,15 @@ export function Settings(props: {
           onInput={setThreshold}
           errors={errors}
           hint="1–99. A second alert always fires at 100%."
+        />
+        <TextField
+          label="Quota forecast alert (days left)"
+          name="quota_forecast_alert_days"
+          inputMode="numeric"
+          value={forecastDays}
+          onInput={setForecastDays}
+          errors={errors}
+          hint="0–365. Alerts when the quota is foreseen to run out within fewer days; 0 turns it off."
         />
         <fieldset>
           <legend>Kill switch</legend>
@@ -136,6 +150,7 @@ export function Settings(props: {
               'quota_alert_threshold',
               'auto_track_channels',
               ...watchFieldNames(watch),
+              'quota_forecast_alert_days',
             ]}
           />
         )}

@@ -173,6 +173,8 @@ export interface Instance {
   updated_at?: Date | undefined;
   /** Stalled and late shipments: thresholds and alert switches (ADR 0218). */
   shipment_watch?: ShipmentWatch | undefined;
+  /** Days of forecast quota left under which an alert fires; 0 = off (ADR 0235). */
+  quota_forecast_alert_days: number;
 }
 
 export interface CarrierStalledAfter {
@@ -264,6 +266,23 @@ export interface Dashboard {
   carriers_seen: CarrierSeen[];
   /** Shipments registered and delivered per UTC day over the last `days` days (ADR 0219). */
   trends?: Trends | undefined;
+  /** When the quota runs out at the recent registration rate (ADR 0235). */
+  quota_forecast?: QuotaForecast | undefined;
+  /** Registrations that re-used the provider's existing one instead of spending a unit (ADR 0236). */
+  quota_units_saved: number;
+}
+
+/**
+ * The quota's end at the registration rate of the last `window_days` days; days_left and
+ * exhausted_on are absent when nothing was registered in the window or the quota is unknown.
+ */
+export interface QuotaForecast {
+  days_left?: number | undefined;
+  /** YYYY-MM-DD (UTC). */
+  exhausted_on?: string | undefined;
+  /** Quota units spent per day over the window (registrations that re-used one excluded). */
+  daily_rate: number;
+  window_days: number;
 }
 
 export interface DailyCounts {
@@ -346,6 +365,8 @@ export interface UpdateInstanceRequest {
    */
   input_violations: FieldViolation[];
   shipment_watch?: ShipmentWatchPatch | undefined;
+  /** 0 (off) or 1-365 (ADR 0235). */
+  quota_forecast_alert_days?: number | undefined;
 }
 
 export interface UpdateInstanceResponse {
@@ -1885,6 +1906,7 @@ function createBaseInstance(): Instance {
     created_at: undefined,
     updated_at: undefined,
     shipment_watch: undefined,
+    quota_forecast_alert_days: 0,
   };
 }
 
@@ -1922,6 +1944,9 @@ export const Instance: MessageFns<Instance> = {
     }
     if (message.shipment_watch !== undefined) {
       ShipmentWatch.encode(message.shipment_watch, writer.uint32(90).fork()).join();
+    }
+    if (message.quota_forecast_alert_days !== 0) {
+      writer.uint32(96).int32(message.quota_forecast_alert_days);
     }
     return writer;
   },
@@ -2027,6 +2052,14 @@ export const Instance: MessageFns<Instance> = {
             message.shipment_watch = ShipmentWatch.decode(reader, reader.uint32());
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.quota_forecast_alert_days = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2088,6 +2121,11 @@ export const Instance: MessageFns<Instance> = {
         : isSet(object.shipment_watch)
           ? ShipmentWatch.fromJSON(object.shipment_watch)
           : undefined,
+      quota_forecast_alert_days: isSet(object.quotaForecastAlertDays)
+        ? globalThis.Number(object.quotaForecastAlertDays)
+        : isSet(object.quota_forecast_alert_days)
+          ? globalThis.Number(object.quota_forecast_alert_days)
+          : 0,
     };
   },
 
@@ -2126,6 +2164,9 @@ export const Instance: MessageFns<Instance> = {
     if (message.shipment_watch !== undefined) {
       obj.shipmentWatch = ShipmentWatch.toJSON(message.shipment_watch);
     }
+    if (message.quota_forecast_alert_days !== 0) {
+      obj.quotaForecastAlertDays = Math.round(message.quota_forecast_alert_days);
+    }
     return obj;
   },
 
@@ -2157,6 +2198,7 @@ export const Instance: MessageFns<Instance> = {
       object.shipment_watch !== undefined && object.shipment_watch !== null
         ? ShipmentWatch.fromPartial(object.shipment_watch)
         : undefined;
+    message.quota_forecast_alert_days = object.quota_forecast_alert_days ?? 0;
     return message;
   },
 };
@@ -3393,6 +3435,8 @@ function createBaseDashboard(): Dashboard {
     late_count: 0,
     carriers_seen: [],
     trends: undefined,
+    quota_forecast: undefined,
+    quota_units_saved: 0,
   };
 }
 
@@ -3433,6 +3477,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     }
     if (message.trends !== undefined) {
       Trends.encode(message.trends, writer.uint32(98).fork()).join();
+    }
+    if (message.quota_forecast !== undefined) {
+      QuotaForecast.encode(message.quota_forecast, writer.uint32(106).fork()).join();
+    }
+    if (message.quota_units_saved !== 0) {
+      writer.uint32(112).int64(message.quota_units_saved);
     }
     return writer;
   },
@@ -3546,6 +3596,22 @@ export const Dashboard: MessageFns<Dashboard> = {
             message.trends = Trends.decode(reader, reader.uint32());
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.quota_forecast = QuotaForecast.decode(reader, reader.uint32());
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.quota_units_saved = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3608,6 +3674,16 @@ export const Dashboard: MessageFns<Dashboard> = {
           ? object.carriers_seen.map((e: any) => CarrierSeen.fromJSON(e))
           : [],
       trends: isSet(object.trends) ? Trends.fromJSON(object.trends) : undefined,
+      quota_forecast: isSet(object.quotaForecast)
+        ? QuotaForecast.fromJSON(object.quotaForecast)
+        : isSet(object.quota_forecast)
+          ? QuotaForecast.fromJSON(object.quota_forecast)
+          : undefined,
+      quota_units_saved: isSet(object.quotaUnitsSaved)
+        ? globalThis.Number(object.quotaUnitsSaved)
+        : isSet(object.quota_units_saved)
+          ? globalThis.Number(object.quota_units_saved)
+          : 0,
     };
   },
 
@@ -3649,6 +3725,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     if (message.trends !== undefined) {
       obj.trends = Trends.toJSON(message.trends);
     }
+    if (message.quota_forecast !== undefined) {
+      obj.quotaForecast = QuotaForecast.toJSON(message.quota_forecast);
+    }
+    if (message.quota_units_saved !== 0) {
+      obj.quotaUnitsSaved = Math.round(message.quota_units_saved);
+    }
     return obj;
   },
 
@@ -3685,6 +3767,144 @@ export const Dashboard: MessageFns<Dashboard> = {
       object.trends !== undefined && object.trends !== null
         ? Trends.fromPartial(object.trends)
         : undefined;
+    message.quota_forecast =
+      object.quota_forecast !== undefined && object.quota_forecast !== null
+        ? QuotaForecast.fromPartial(object.quota_forecast)
+        : undefined;
+    message.quota_units_saved = object.quota_units_saved ?? 0;
+    return message;
+  },
+};
+
+function createBaseQuotaForecast(): QuotaForecast {
+  return { days_left: undefined, exhausted_on: undefined, daily_rate: 0, window_days: 0 };
+}
+
+export const QuotaForecast: MessageFns<QuotaForecast> = {
+  encode(message: QuotaForecast, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.days_left !== undefined) {
+      writer.uint32(8).int64(message.days_left);
+    }
+    if (message.exhausted_on !== undefined) {
+      writer.uint32(18).string(message.exhausted_on);
+    }
+    if (message.daily_rate !== 0) {
+      writer.uint32(25).double(message.daily_rate);
+    }
+    if (message.window_days !== 0) {
+      writer.uint32(32).int32(message.window_days);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QuotaForecast {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQuotaForecast();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.days_left = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.exhausted_on = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.daily_rate = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.window_days = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QuotaForecast {
+    return {
+      days_left: isSet(object.daysLeft)
+        ? globalThis.Number(object.daysLeft)
+        : isSet(object.days_left)
+          ? globalThis.Number(object.days_left)
+          : undefined,
+      exhausted_on: isSet(object.exhaustedOn)
+        ? globalThis.String(object.exhaustedOn)
+        : isSet(object.exhausted_on)
+          ? globalThis.String(object.exhausted_on)
+          : undefined,
+      daily_rate: isSet(object.dailyRate)
+        ? globalThis.Number(object.dailyRate)
+        : isSet(object.daily_rate)
+          ? globalThis.Number(object.daily_rate)
+          : 0,
+      window_days: isSet(object.windowDays)
+        ? globalThis.Number(object.windowDays)
+        : isSet(object.window_days)
+          ? globalThis.Number(object.window_days)
+          : 0,
+    };
+  },
+
+  toJSON(message: QuotaForecast): unknown {
+    const obj: any = {};
+    if (message.days_left !== undefined) {
+      obj.daysLeft = Math.round(message.days_left);
+    }
+    if (message.exhausted_on !== undefined) {
+      obj.exhaustedOn = message.exhausted_on;
+    }
+    if (message.daily_rate !== 0) {
+      obj.dailyRate = floatToJson(message.daily_rate);
+    }
+    if (message.window_days !== 0) {
+      obj.windowDays = Math.round(message.window_days);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QuotaForecast>, I>>(base?: I): QuotaForecast {
+    return QuotaForecast.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QuotaForecast>, I>>(object: I): QuotaForecast {
+    const message = createBaseQuotaForecast();
+    message.days_left = object.days_left ?? undefined;
+    message.exhausted_on = object.exhausted_on ?? undefined;
+    message.daily_rate = object.daily_rate ?? 0;
+    message.window_days = object.window_days ?? 0;
     return message;
   },
 };
@@ -4669,6 +4889,7 @@ function createBaseUpdateInstanceRequest(): UpdateInstanceRequest {
     quota_alert_threshold: undefined,
     input_violations: [],
     shipment_watch: undefined,
+    quota_forecast_alert_days: undefined,
   };
 }
 
@@ -4703,6 +4924,9 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
     }
     if (message.shipment_watch !== undefined) {
       ShipmentWatchPatch.encode(message.shipment_watch, writer.uint32(82).fork()).join();
+    }
+    if (message.quota_forecast_alert_days !== undefined) {
+      writer.uint32(88).int64(message.quota_forecast_alert_days);
     }
     return writer;
   },
@@ -4800,6 +5024,14 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
             message.shipment_watch = ShipmentWatchPatch.decode(reader, reader.uint32());
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.quota_forecast_alert_days = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4856,6 +5088,11 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
         : isSet(object.shipment_watch)
           ? ShipmentWatchPatch.fromJSON(object.shipment_watch)
           : undefined,
+      quota_forecast_alert_days: isSet(object.quotaForecastAlertDays)
+        ? globalThis.Number(object.quotaForecastAlertDays)
+        : isSet(object.quota_forecast_alert_days)
+          ? globalThis.Number(object.quota_forecast_alert_days)
+          : undefined,
     };
   },
 
@@ -4891,6 +5128,9 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
     if (message.shipment_watch !== undefined) {
       obj.shipmentWatch = ShipmentWatchPatch.toJSON(message.shipment_watch);
     }
+    if (message.quota_forecast_alert_days !== undefined) {
+      obj.quotaForecastAlertDays = Math.round(message.quota_forecast_alert_days);
+    }
     return obj;
   },
 
@@ -4924,6 +5164,7 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
       object.shipment_watch !== undefined && object.shipment_watch !== null
         ? ShipmentWatchPatch.fromPartial(object.shipment_watch)
         : undefined;
+    message.quota_forecast_alert_days = object.quota_forecast_alert_days ?? undefined;
     return message;
   },
 };
