@@ -18,6 +18,14 @@ export type JournalRecord =
   | { o: 'dropIndex'; db: string; c: string; name: string }
   | { o: 'hideIndex'; db: string; c: string; name: string; hidden: boolean }
   | { o: 'ttlIndex'; db: string; c: string; name: string; seconds: number }
+  | {
+      o: 'uniqueIndex';
+      db: string;
+      c: string;
+      name: string;
+      prepareUnique?: boolean;
+      unique?: true;
+    }
   | { o: 'put'; db: string; c: string; d: Document }
   | { o: 'del'; db: string; c: string; id: unknown };
 
