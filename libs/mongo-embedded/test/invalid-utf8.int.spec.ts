@@ -29,7 +29,12 @@ function opMsgWithInvalidUtf8(command: Document): Buffer {
 }
 
 /** Sends one message and resolves with the reply's body once all its declared bytes arrived. */
-function roundTrip(port: number, message: Buffer): Promise<Document> {
+async function roundTrip(port: number, message: Buffer): Promise<Document> {
+  return deserialize(await roundTripBytes(port, message), { validation: { utf8: false } });
+}
+
+/** The BSON body of the reply to one message, as sent. */
+function roundTripBytes(port: number, message: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const sock = net.connect(port, '127.0.0.1', () => sock.write(message));
     const chunks: Buffer[] = [];
@@ -39,7 +44,7 @@ function roundTrip(port: number, message: Buffer): Promise<Document> {
       const reply = Buffer.concat(chunks);
       if (reply.length >= 4 && reply.length >= reply.readInt32LE(0)) {
         sock.destroy();
-        resolve(deserialize(reply.subarray(21)));
+        resolve(reply.subarray(21));
       }
     });
   });
@@ -109,4 +114,31 @@ it('stores a document whose string is not valid UTF-8 and returns its bytes unch
   const again = await startEmbeddedMongo({ dataDir });
   servers.push(again);
   await check(again.url, 2);
+});
+
+/** One OP_MSG with `command` as its body. */
+function opMsg(command: Document): Buffer {
+  return opMsgWithInvalidUtf8(command); // no `~` in the command: nothing replaced
+}
+
+it('cuts a long key in a duplicate-key message at 150 bytes, as MongoDB does, even inside a character', async () => {
+  const server = await startEmbeddedMongo();
+  servers.push(server);
+  const _id = '\u{1F92A}'.repeat(100); // 400 bytes of 4-byte characters
+  const insert = { insert: 'dups', documents: [{ _id }], $db: 'utf8' };
+  expect(await roundTrip(server.port, opMsg(insert))).toMatchObject({ ok: 1, n: 1 });
+  const reply = await roundTripBytes(server.port, opMsg(insert));
+  // MongoDB's errmsg holds the key's first 150 bytes: 37 characters and half of the 38th.
+  const expected = Buffer.concat([
+    Buffer.from('E11000 duplicate key error collection: utf8.dups index: _id_ dup key: { _id: "'),
+    Buffer.from(_id).subarray(0, 150),
+    Buffer.from('..." }'),
+  ]);
+  expect(reply.includes(expected)).toBe(true);
+  expect(() => deserialize(reply, { validation: { utf8: true } })).toThrow(/Invalid UTF/i);
+  const decoded = deserialize(reply, { validation: { utf8: false } });
+  expect(decoded.writeErrors).toEqual([
+    expect.objectContaining({ index: 0, code: 11000, keyValue: { _id } }),
+  ]);
+  expect((decoded.writeErrors as Document[])[0]!.errmsg).toContain('\ufffd');
 });

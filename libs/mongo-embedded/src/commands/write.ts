@@ -1,4 +1,4 @@
-import { calculateObjectSize, type Document } from 'bson';
+import { calculateObjectSize, type Binary, type Document } from 'bson';
 import { projectWithMingo } from '../storage/mingo.js';
 import { badValue, toCommandError } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
@@ -26,13 +26,13 @@ import { pushedNumericTypes, type UpdateSource } from '../numeric/pushed.js';
 interface WriteError {
   index: number;
   code: number;
-  errmsg: string;
+  errmsg: string | Binary;
   [extra: string]: unknown;
 }
 
 function writeError(index: number, err: unknown): WriteError {
   const e = toCommandError(err);
-  return { index, code: e.code, errmsg: e.message, ...e.extra };
+  return { index, code: e.code, errmsg: e.errmsg, ...e.extra };
 }
 
 /** Runs each statement in order; ordered batches stop at the first failure, as MongoDB does. */

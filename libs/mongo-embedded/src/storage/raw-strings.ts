@@ -116,6 +116,14 @@ export function withRawStrings(doc: Document): Document {
   return out;
 }
 
+/** A marker sent as a string element of exactly `bytes` (a server message that is not valid UTF-8). */
+export function rawStringMarker(bytes: Uint8Array): Binary {
+  seen = true;
+  const marker = new Binary(bytes, 0);
+  MARKERS.add(marker);
+  return marker;
+}
+
 function restore(b: Uint8Array, start: number, node: unknown): void {
   const end = start + i32(b, start) - 1;
   let p = start + 4;
