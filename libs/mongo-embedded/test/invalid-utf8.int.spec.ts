@@ -142,3 +142,31 @@ it('cuts a long key in a duplicate-key message at 150 bytes, as MongoDB does, ev
   ]);
   expect((decoded.writeErrors as Document[])[0]!.errmsg).toContain('\ufffd');
 });
+
+it('keeps the bytes of strings an update writes: $set, a replacement, an upsert, findAndModify', async () => {
+  const server = await startEmbeddedMongo();
+  servers.push(server);
+  const send = async (command: Document) =>
+    expect(
+      await roundTrip(server.port, opMsgWithInvalidUtf8({ ...command, $db: 'utf8' })),
+    ).toMatchObject({ ok: 1 });
+  await send({ insert: 'docs', documents: [{ _id: 1, n: 1 }, { _id: 2 }] });
+  await send({ update: 'docs', updates: [{ q: { _id: 1 }, u: { $set: { t: 'x~y' } } }] });
+  await send({ update: 'docs', updates: [{ q: { _id: 2 }, u: { r: '~r' } }] });
+  await send({
+    update: 'docs',
+    updates: [{ q: { _id: 3, k: 'k~' }, u: { $set: { s: 's~' } }, upsert: true }],
+  });
+  await send({ findAndModify: 'docs', query: { _id: 1 }, update: { $set: { f: '~f' } } });
+  const client = await new MongoClient(server.url).connect();
+  try {
+    const found = await client.db('utf8').collection('docs').find({}, { raw: true }).toArray();
+    expect(found.map((b) => Buffer.from(b as unknown as Uint8Array))).toEqual([
+      withInvalidBytes({ _id: 1, n: 1, t: 'x~y', f: '~f' }),
+      withInvalidBytes({ _id: 2, r: '~r' }),
+      withInvalidBytes({ _id: 3, k: 'k~', s: 's~' }),
+    ]);
+  } finally {
+    await client.close();
+  }
+});

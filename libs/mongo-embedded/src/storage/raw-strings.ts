@@ -69,6 +69,57 @@ export function rememberRawStrings(doc: Document, raw: Uint8Array, under = ''): 
   if (mine.size) RAW.set(doc, mine);
 }
 
+/**
+ * On `update` and `findAndModify` commands: the invalid UTF-8 strings of the command by dotted
+ * path (`updates.0.u.$set.s`), read from its bytes, so the values an update writes keep theirs.
+ */
+const RAW_ARGS: unique symbol = Symbol('rawStringArgs');
+type WithRawArgs = Record<symbol, Map<string, RawString> | undefined>;
+
+export function attachRawArgs(command: Document, raw: Uint8Array, prefix = ''): void {
+  if (raw.length < 5 || !hasHighByte(raw, 4, raw.length)) return;
+  const found = new Map<string, RawString>();
+  if (!scan(raw, 0, '', found) || found.size === 0) return;
+  seen = true;
+  let all = (command as WithRawArgs)[RAW_ARGS];
+  if (!all) {
+    all = new Map();
+    Object.defineProperty(command, RAW_ARGS, { value: all, enumerable: false, configurable: true });
+  }
+  for (const [path, r] of found) all.set(prefix ? `${prefix}.${path}` : path, r);
+}
+
+/** `to`, a copy of the command `from` (an OP_MSG body merged with its sequences), keeps its strings. */
+export function shareRawArgs(from: Document, to: Document): void {
+  const all = (from as WithRawArgs)[RAW_ARGS];
+  if (all)
+    Object.defineProperty(to, RAW_ARGS, { value: all, enumerable: false, configurable: true });
+}
+
+/**
+ * Adds to `doc` the strings an update statement wrote: `$set`/`$setOnInsert` arguments, a
+ * replacement's fields and, for an upsert (`query` given), the filter's equalities; each only
+ * while the document holds that very text at that path.
+ */
+export function addRawArgs(doc: Document, command: Document, update: string, query?: string): void {
+  const all = (command as WithRawArgs)[RAW_ARGS];
+  if (!all) return;
+  let mine = RAW.get(doc);
+  const add = (path: string, r: RawString) => {
+    if (path.includes('$') || valueAt(doc, path.split('.')) !== r.text) return;
+    if (!mine) RAW.set(doc, (mine = new Map()));
+    mine.set(path, r);
+  };
+  for (const [path, r] of all) {
+    if (path.startsWith(`${update}.`)) {
+      const rest = path.slice(update.length + 1);
+      const op = ['$set', '$setOnInsert'].find((o) => rest.startsWith(`${o}.`));
+      if (op) add(rest.slice(op.length + 1), r);
+      else if (!rest.startsWith('$')) add(rest, r);
+    } else if (query && path.startsWith(`${query}.`)) add(path.slice(query.length + 1), r);
+  }
+}
+
 function valueAt(doc: unknown, parts: string[]): unknown {
   let cur = doc;
   for (const part of parts) {
