@@ -1,4 +1,6 @@
-import type { Document } from 'bson';
+import { isUtf8 } from 'node:buffer';
+import type { Binary, Document } from 'bson';
+import { rawStringMarker } from './storage/raw-strings.js';
 
 /** A failure that is reported to the client as a MongoDB error document rather than dropping the connection. */
 export class CommandError extends Error {
@@ -11,8 +13,20 @@ export class CommandError extends Error {
     super(message);
   }
 
+  /**
+   * The message's bytes when they are not valid UTF-8 (MongoDB cuts long key values in a
+   * duplicate-key message at a byte count, possibly inside a character); `message` holds them
+   * decoded, with U+FFFD.
+   */
+  rawMessage?: Uint8Array;
+
+  /** `errmsg` as sent: the message, or a marker that is sent as its exact bytes. */
+  get errmsg(): string | Binary {
+    return this.rawMessage ? rawStringMarker(this.rawMessage) : this.message;
+  }
+
   toDocument(): Document {
-    return { ok: 0, errmsg: this.message, code: this.code, codeName: this.codeName, ...this.extra };
+    return { ok: 0, errmsg: this.errmsg, code: this.code, codeName: this.codeName, ...this.extra };
   }
 }
 
@@ -39,23 +53,34 @@ export const indexNotFound = (msg: string) => new CommandError(27, 'IndexNotFoun
 /** Duplicate key violation, shaped so the driver/mongoose surface `code`, `keyPattern` and `keyValue` as MongoDB does. */
 export class DuplicateKeyError extends CommandError {
   constructor(ns: string, indexName: string, keyPattern: Document, keyValue: Document) {
-    const shown = Object.entries(keyValue)
-      .map(([k, v]) => `${k}: ${formatValue(v)}`)
-      .join(', ');
-    super(
-      11000,
-      'DuplicateKey',
-      `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`,
-      {
-        keyPattern,
-        keyValue,
-      },
-    );
+    const parts = Object.entries(keyValue).map(([k, v]) => {
+      const shown = formatValue(v);
+      return Buffer.concat([
+        Buffer.from(`${k}: `),
+        Buffer.isBuffer(shown) ? shown : Buffer.from(shown),
+      ]);
+    });
+    const bytes = Buffer.concat([
+      Buffer.from(`E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { `),
+      ...parts.flatMap((p, i) => (i ? [Buffer.from(', '), p] : [p])),
+      Buffer.from(' }'),
+    ]);
+    super(11000, 'DuplicateKey', bytes.toString('utf8'), { keyPattern, keyValue });
+    if (!isUtf8(bytes)) this.rawMessage = bytes;
   }
 }
 
-function formatValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
+// MongoDB prints a string of 160 bytes or more as its first 150 bytes and `..."`
+// (BSONElement::toString), which may end inside a multibyte character.
+const LONG_STRING = 160;
+const SHOWN_BYTES = 150;
+
+function formatValue(v: unknown): string | Buffer {
+  if (typeof v === 'string') {
+    const b = Buffer.from(v);
+    if (b.length < LONG_STRING) return JSON.stringify(v);
+    return Buffer.concat([Buffer.from('"'), b.subarray(0, SHOWN_BYTES), Buffer.from('..."')]);
+  }
   if (v instanceof Date) return `new Date(${v.getTime()})`;
   if (v === undefined || v === null) return 'null';
   if (

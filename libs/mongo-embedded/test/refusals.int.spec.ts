@@ -200,8 +200,8 @@ describe('features this server does not implement (238, NotImplemented)', () => 
     ).rejects.toMatchObject(notImplemented('time-series'));
     await db().createCollection('modded');
     await expect(
-      db().command({ collMod: 'modded', index: { name: '_id_', prepareUnique: true } }),
-    ).rejects.toMatchObject(notImplemented("collMod option 'index.prepareUnique'"));
+      db().command({ collMod: 'modded', index: { name: '_id_', forceNonUnique: true } }),
+    ).rejects.toMatchObject(notImplemented("collMod option 'index.forceNonUnique'"));
     await expect(db().command({ collMod: 'modded', viewOn: 'kinds' })).rejects.toMatchObject(
       notImplemented("collMod option 'viewOn'"),
     );

@@ -20,7 +20,15 @@ const GENERIC = new Set([
   'readConcern',
 ]);
 const VALIDATION = new Set(['validator', 'validationLevel', 'validationAction']);
-const INDEX_FIELDS = new Set(['name', 'keyPattern', 'hidden', 'expireAfterSeconds']);
+const INDEX_FIELDS = new Set([
+  'name',
+  'keyPattern',
+  'hidden',
+  'expireAfterSeconds',
+  'unique',
+  'prepareUnique',
+]);
+const INDEX_CHANGES = ['hidden', 'expireAfterSeconds', 'unique', 'prepareUnique'];
 /** MongoDB's range for `expireAfterSeconds`. */
 const MAX_EXPIRE_AFTER_SECONDS = 2_147_483_647;
 
@@ -35,8 +43,12 @@ function indexToModify(coll: Collection, spec: unknown): string {
     if (!INDEX_FIELDS.has(key)) throw notImplemented(`collMod option 'index.${key}'`);
   if ((s.name === undefined) === (s.keyPattern === undefined))
     throw badValue('Must specify either index name or key pattern.');
-  if (s.hidden === undefined && s.expireAfterSeconds === undefined)
-    throw invalidOptions('no expireAfterSeconds or hidden field');
+  if (INDEX_CHANGES.every((k) => s[k] === undefined))
+    throw invalidOptions('no expireAfterSeconds, hidden, unique, or prepareUnique field');
+  for (const k of ['unique', 'prepareUnique'])
+    if (s[k] !== undefined && typeof s[k] !== 'boolean' && typeof s[k] !== 'number')
+      throw new CommandError(14, 'TypeMismatch', `'${k}' must be a boolean`);
+  if (s.unique !== undefined && !s.unique) throw badValue('Cannot make index non-unique');
   if (s.hidden !== undefined && typeof s.hidden !== 'boolean')
     throw badValue("'hidden' must be a boolean");
   if (s.expireAfterSeconds !== undefined) {
@@ -63,12 +75,34 @@ function indexToModify(coll: Collection, spec: unknown): string {
         'TTL indexes are single-field indexes, compound indexes do not support TTL',
       );
   }
+  // An index already unique takes `unique`/`prepareUnique` as no-ops; otherwise `unique` needs
+  // `prepareUnique` set by an earlier collMod (MongoDB 6.0+ converts in two steps).
+  if (s.unique && !idx.spec.unique && idx.name !== '_id_' && idx.spec.prepareUnique !== true)
+    throw invalidOptions(
+      "Cannot make index unique with 'prepareUnique=false'. Run collMod to set it first.",
+    );
   return idx.name;
 }
 
+/** A `unique: true` conversion's refusal while documents share a key: 359, listing them. */
+function assertNoDuplicates(coll: Collection, name: string): void {
+  const groups = coll.indexes.get(name)!.duplicateGroups();
+  if (groups.length === 0) return;
+  throw new CommandError(
+    359,
+    'CannotConvertIndexToUnique',
+    'Cannot convert the index to unique. Please resolve conflicting documents before running collMod again.',
+    { violations: groups.map((ids) => ({ ids: ids.map((id) => coll.docs.get(id)!._id) })) },
+  );
+}
+
+const isUnique = (coll: Collection, name: string) =>
+  name === '_id_' || coll.indexes.get(name)!.spec.unique === true;
+
 /**
- * `index: {name | keyPattern, hidden?, expireAfterSeconds?}`: answers each option's value before
- * and after, as MongoDB does (`expireAfterSeconds_old` only when the index had one).
+ * `index: {name | keyPattern, hidden?, expireAfterSeconds?, unique?, prepareUnique?}`: answers
+ * each option's value before and after, as MongoDB does (`expireAfterSeconds_old` only when the
+ * index had one; `unique_new` and `prepareUnique_old`/`_new` only when the index changed).
  */
 function modifyIndex(catalog: Catalog, coll: Collection, spec: Document): Document {
   const name = indexToModify(coll, spec);
@@ -85,13 +119,26 @@ function modifyIndex(catalog: Catalog, coll: Collection, spec: Document): Docume
     if (before !== spec.hidden) catalog.setIndexHidden(coll, name, spec.hidden as boolean);
     Object.assign(answer, { hidden_old: before, hidden_new: spec.hidden });
   }
+  if (spec.unique && !isUnique(coll, name)) {
+    catalog.setIndexUnique(coll, name, { unique: true });
+    answer.unique_new = true;
+  }
+  if (spec.prepareUnique !== undefined && !isUnique(coll, name)) {
+    const before = coll.indexes.get(name)!.spec.prepareUnique === true;
+    const after = !!spec.prepareUnique;
+    if (before !== after) {
+      catalog.setIndexUnique(coll, name, { prepareUnique: after });
+      Object.assign(answer, { prepareUnique_old: before, prepareUnique_new: after });
+    }
+  }
   return answer;
 }
 
 /**
  * `collMod` of a collection's schema validation (`validator`, `validationLevel`,
- * `validationAction`) and of an index's `hidden` flag and `expireAfterSeconds`. Any other option
- * (`prepareUnique`, `unique`, views, pre- and post-images) is NotImplemented by name, and nothing
+ * `validationAction`) and of an index's `hidden`, `expireAfterSeconds`, `prepareUnique` and
+ * `unique` (the two steps of a conversion to unique, MongoDB 6.0+). Any other option
+ * (`forceNonUnique`, `dryRun`, views, pre- and post-images) is NotImplemented by name, and nothing
  * changes when one is present.
  */
 const collMod: CommandHandler = (cmd, { catalog, db }) => {
@@ -102,7 +149,16 @@ const collMod: CommandHandler = (cmd, { catalog, db }) => {
   const coll = catalog.get(db, name);
   if (!coll) throw namespaceNotFound(`ns does not exist: ${db}.${name}`);
   const changed = validationOptions(cmd);
-  if (cmd.index !== undefined) indexToModify(coll, cmd.index); // checked before anything changes
+  if (cmd.index !== undefined) {
+    // Checked before anything changes.
+    const index = cmd.index as Document;
+    const indexName = indexToModify(coll, index);
+    const changes =
+      Object.keys(changed).length + INDEX_CHANGES.filter((k) => index[k] !== undefined).length;
+    if (index.prepareUnique !== undefined && changes > 1)
+      throw invalidOptions('prepareUnique cannot be combined with any other modification.');
+    if (index.unique && !isUnique(coll, indexName)) assertNoDuplicates(coll, indexName);
+  }
   const options: Document = { ...coll.options, ...changed };
   // MongoDB lists the level and action once a validator has been set by collMod.
   if (changed.validator !== undefined) {

@@ -1,9 +1,10 @@
-import { calculateObjectSize, type Document } from 'bson';
+import { calculateObjectSize, type Binary, type Document } from 'bson';
 import { projectWithMingo } from '../storage/mingo.js';
 import { badValue, toCommandError } from '../errors.js';
 import type { Catalog } from '../storage/catalog.js';
 import { Collection } from '../storage/collection.js';
 import { moveIdFirst } from '../storage/raw-bson.js';
+import { addRawArgs } from '../storage/raw-strings.js';
 import { RAW_DOCUMENTS } from '../wire/messages.js';
 import { collectionName, type CommandHandler } from './context.js';
 import { runQuery } from './read.js';
@@ -26,13 +27,13 @@ import { pushedNumericTypes, type UpdateSource } from '../numeric/pushed.js';
 interface WriteError {
   index: number;
   code: number;
-  errmsg: string;
+  errmsg: string | Binary;
   [extra: string]: unknown;
 }
 
 function writeError(index: number, err: unknown): WriteError {
   const e = toCommandError(err);
-  return { index, code: e.code, errmsg: e.message, ...e.extra };
+  return { index, code: e.code, errmsg: e.errmsg, ...e.extra };
 }
 
 /** Runs each statement in order; ordered batches stop at the first failure, as MongoDB does. */
@@ -100,6 +101,7 @@ export function updateOne(
   const res = applyUpdate(doc, spec, opts);
   forgetSetNumbers(res.doc, spec);
   addNumericTypes(res.doc, opts.numericArgs);
+  if (opts.source) addRawArgs(res.doc, opts.source.command, opts.source.path);
   addNumericTypes(res.doc, pushedNumericTypes(opts.source, spec, doc, res.doc));
   settleOperatorTypes(doc, res.doc, spec, opts.source);
   if (res.modified) {
@@ -150,6 +152,7 @@ const update: CommandHandler = (cmd, { catalog, db, logger }) => {
       if (matches.length === 0 && st.upsert) {
         const doc = buildUpsert(q, u, st.arrayFilters);
         addNumericTypes(doc, numericArgsFor(cmd, `updates.${index}.u`, `updates.${index}.q`));
+        addRawArgs(doc, cmd, `updates.${index}.u`, `updates.${index}.q`);
         const source = { command: cmd, path: `updates.${index}.u` };
         addNumericTypes(doc, pushedNumericTypes(source, u, {}, doc));
         // `$mul: {f: 1.5}` on the inserted document writes a double 0, as on an existing one.
@@ -242,6 +245,7 @@ const findAndModify: CommandHandler = (cmd, { catalog, db, logger }) => {
       return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     const doc = buildUpsert(query, spec, arrayFilters);
     addNumericTypes(doc, numericArgsFor(cmd, 'update', 'query'));
+    addRawArgs(doc, cmd, 'update', 'query');
     const source = { command: cmd, path: 'update' };
     addNumericTypes(doc, pushedNumericTypes(source, spec, {}, doc));
     settleOperatorTypes({}, doc, spec, source);

@@ -1,5 +1,6 @@
 import { Double, Long, type Document } from 'bson';
 import { i32, valueSize } from '../storage/raw-bson.js';
+import { carryRawStrings, rememberRawStrings, withRawStrings } from '../storage/raw-strings.js';
 
 /**
  * BSON numeric types the stored (JavaScript number) form cannot tell apart: an int64 (kept as the
@@ -79,6 +80,8 @@ export function scanNumericTypes(raw: Uint8Array): Map<string, NumericType> | un
 
 /** Records the numeric types `doc` was decoded from (its exact BSON bytes). */
 export function rememberNumericTypes(doc: Document, raw: Uint8Array, under = ''): void {
+  // Strings that are not valid UTF-8 are kept on the side the same way (storage/raw-strings.ts).
+  rememberRawStrings(doc, raw, under);
   const found = scanNumericTypes(raw);
   if (!found) return;
   if (!under) return void TYPES.set(doc, found);
@@ -105,6 +108,7 @@ const asType = (t: NumericType, value: number): Long | Double =>
  * does (`$inc` on a long stays a long); a Long whose value did not change stays exact.
  */
 export function carryNumericTypes(from: Document, to: Document): void {
+  carryRawStrings(from, to);
   const types = TYPES.get(from);
   if (!types) return;
   const kept = new Map<string, NumericType>();
@@ -118,6 +122,7 @@ export function carryNumericTypes(from: Document, to: Document): void {
 
 /** A copy made to compute on (the same fields at the same paths) answers with `from`'s types. */
 export function shareNumericTypes(from: Document, to: Document): void {
+  carryRawStrings(from, to);
   const types = TYPES.get(from);
   if (types) TYPES.set(to, types);
 }
@@ -128,6 +133,7 @@ export function shareNumericTypes(from: Document, to: Document): void {
  * value (what it would be is the pipeline's arithmetic, which mingo does in plain numbers).
  */
 export function carryUnchangedNumericTypes(from: Document, to: Document): void {
+  carryRawStrings(from, to);
   const types = TYPES.get(from);
   if (!types) return;
   let kept: Map<string, NumericType> | undefined;
@@ -165,8 +171,8 @@ export function setNumericType(doc: Document, path: string, t: NumericType | und
 /** `doc` as it must be sent or journaled: the recorded int64 / double values wrapped again. */
 export function typedForm(doc: Document): Document {
   const types = TYPES.get(doc);
-  if (!types) return doc;
-  let out: Document = doc;
+  if (!types) return withRawStrings(doc);
+  let out: Document = withRawStrings(doc);
   for (const [path, t] of types) out = copyWith(out, path.split('.'), 0, t) as Document;
   return out;
 }

@@ -6,7 +6,7 @@ import { encodeKey } from '../storage/values.js';
 import { bsonTypeOf, NUMERIC_TYPES, typeAlias } from './bson-types.js';
 
 /** A compiled schema: `value` found at `path` (dotted, '' for the document) of the stored `root`. */
-type Check = (value: unknown, root: Document, path: string) => boolean;
+export type Check = (value: unknown, root: Document, path: string) => boolean;
 
 const isPlain = (v: unknown): v is Document =>
   !!v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
@@ -25,7 +25,7 @@ const JSON_TYPES: Record<string, (t: string) => boolean> = {
 };
 const UNSUPPORTED = new Set(['$ref', '$schema', 'default', 'definitions', 'format', 'id']);
 
-const typeOf = (v: unknown, root: Document, path: string): string =>
+export const typeOf = (v: unknown, root: Document, path: string): string =>
   typeof v === 'number' ? numericTypeAt(root, path, v) : bsonTypeOf(v);
 
 function list(arg: unknown, keyword: string): unknown[] {
@@ -55,7 +55,7 @@ function schemas(arg: unknown, keyword: string): Check[] {
  * numbers, `required` to objects, ...), as in JSON Schema. Numbers are typed by the stored
  * document's recorded types, so `bsonType: 'long'` tells an int64 from an int32.
  */
-function compile(schema: unknown): Check {
+export function compile(schema: unknown): Check {
   if (!isPlain(schema)) throw failedToParse('$jsonSchema must be an object');
   const checks: Check[] = [];
   const s = schema;

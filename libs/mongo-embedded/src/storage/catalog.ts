@@ -154,6 +154,19 @@ export class Catalog {
     this.log({ o: 'ttlIndex', db: coll.db, c: coll.name, name, seconds });
   }
 
+  /**
+   * `collMod` of an index's `prepareUnique` flag, or its conversion to unique (which clears
+   * `prepareUnique`, as MongoDB does), journaled. The caller has checked for duplicates.
+   */
+  setIndexUnique(
+    coll: Collection,
+    name: string,
+    change: { prepareUnique?: boolean; unique?: true },
+  ): void {
+    setUnique(coll, name, change);
+    this.log({ o: 'uniqueIndex', db: coll.db, c: coll.name, name, ...change });
+  }
+
   dropIndex(coll: Collection, name: string): void {
     coll.dropIndex(name);
     this.log({ o: 'dropIndex', db: coll.db, c: coll.name, name });
@@ -196,6 +209,12 @@ export class Catalog {
       case 'ttlIndex': {
         const coll = this.get(r.db, r.c);
         if (coll?.indexes.has(r.name)) setExpiry(coll, r.name, r.seconds);
+        return;
+      }
+      case 'uniqueIndex': {
+        const coll = this.get(r.db, r.c);
+        if (coll?.indexes.has(r.name))
+          setUnique(coll, r.name, { prepareUnique: r.prepareUnique, unique: r.unique });
         return;
       }
       case 'dropIndex':
@@ -265,6 +284,29 @@ function setExpiry(coll: Collection, name: string, seconds: number): void {
   const spec = { ...idx.spec, expireAfterSeconds: seconds };
   coll.dropIndex(name);
   coll.createIndex(spec, { check: false });
+}
+
+/**
+ * The index is built again under its new options (its uniqueness map changes form), in the same
+ * place among the collection's indexes, so `listIndexes` keeps its order.
+ */
+function setUnique(
+  coll: Collection,
+  name: string,
+  { prepareUnique, unique }: { prepareUnique?: boolean; unique?: true },
+): void {
+  const spec = { ...coll.indexes.get(name)!.spec };
+  if (unique) {
+    spec.unique = true;
+    delete spec.prepareUnique;
+  } else if (prepareUnique) spec.prepareUnique = true;
+  else delete spec.prepareUnique;
+  const order = [...coll.indexes.entries()];
+  coll.dropIndex(name);
+  coll.createIndex(spec, { check: false });
+  const rebuilt = coll.indexes.get(name)!;
+  coll.indexes.clear();
+  for (const [n, idx] of order) coll.indexes.set(n, n === name ? rebuilt : idx);
 }
 
 const optionsRecord = (options: CollectionOptions): { opts?: CollectionOptions } =>

@@ -141,9 +141,11 @@ export class Collection {
     );
     if (check && checkIndexConflict(existing, spec) === 'exists') return false;
     const idx = new IndexStore(spec, this.ns);
+    // prepareUnique keeps the duplicates already there; only later writes are checked.
+    const checked = spec.prepareUnique !== true || !!spec.unique;
     for (const [id, doc] of this.docs) {
       idx.load(doc);
-      idx.checkLoaded(id);
+      if (checked) idx.checkLoaded(id);
       idx.addLoaded(id, this.positionOf(id));
     }
     this.indexes.set(spec.name, idx);

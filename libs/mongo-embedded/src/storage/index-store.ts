@@ -17,6 +17,8 @@ export interface IndexSpec {
   expireAfterSeconds?: number;
   /** Kept up to date under writes and enforcing uniqueness, but never chosen or hinted. */
   hidden?: boolean;
+  /** MongoDB 6.0+: refuses new duplicate keys, keeps the ones already there (collMod's first step). */
+  prepareUnique?: boolean;
   [option: string]: unknown;
 }
 
@@ -49,10 +51,16 @@ export class IndexStore {
   /** Set once any document had an array on an indexed path (sticky, as in MongoDB). */
   multikey = false;
   private readonly byLeading = new Map<string, Posting>();
-  private readonly byCompound = new Map<string, string>();
+  /** Compound key → its documents: one id for unique indexes, possibly several under prepareUnique. */
+  private readonly byCompound = new Map<string, Ids>();
   private readonly partial?: Query;
-  /** Keeps its own uniqueness map; the `_id` index does not: the collection's documents are keyed by `_id`. */
+  /**
+   * Keeps its own uniqueness map and refuses a key another document holds (unique and
+   * prepareUnique indexes); the `_id` index does not: the collection's documents are keyed by `_id`.
+   */
   private readonly unique: boolean;
+  /** prepareUnique, not yet unique: duplicates already there are kept, each key lists its documents. */
+  private readonly shared: boolean;
   /** Whether writes need the encoded leading key (the uniqueness map or the TTL postings use it). */
   private readonly keyed: boolean;
   /** TTL indexes only: their dates, earliest first. */
@@ -92,7 +100,8 @@ export class IndexStore {
     this.paths = this.fields.map((f) => f.split('.'));
     this.dirs = this.fields.map((f) => spec.key[f] as number);
     if (!stored) this.keys = new OrderedKeys(this.dirs);
-    this.unique = !!spec.unique && !isIdIndex;
+    this.unique = (!!spec.unique || spec.prepareUnique === true) && !isIdIndex;
+    this.shared = this.unique && !spec.unique;
     if (spec.partialFilterExpression) this.partial = compileQuery(spec.partialFilterExpression);
     if (typeof spec.expireAfterSeconds === 'number' && this.fields.length === 1)
       this.expiry = new ExpiryQueue();
@@ -198,14 +207,16 @@ export class IndexStore {
   /** Throws MongoDB's E11000 if the loaded document would collide with a different document. */
   checkLoaded(id: string): void {
     if (!this.unique || !this.lCovered) return;
+    // A key is refused when other documents hold it and this one does not already (an update
+    // that keeps its key passes, even where prepareUnique left duplicates).
     if (this.lSingle) {
-      const owner = this.byCompound.get(this.lCompound);
-      if (owner !== undefined && owner !== id) this.duplicate(this.lCompound);
+      const owners = this.byCompound.get(this.lCompound);
+      if (owners !== undefined && !holds(owners, id)) this.duplicate(this.lCompound);
       return;
     }
     for (const key of this.lCompounds) {
-      const owner = this.byCompound.get(key);
-      if (owner !== undefined && owner !== id) this.duplicate(key);
+      const owners = this.byCompound.get(key);
+      if (owners !== undefined && !holds(owners, id)) this.duplicate(key);
     }
   }
 
@@ -253,12 +264,23 @@ export class IndexStore {
     }
     if (!this.keyed) return;
     if (this.lSingle) {
-      if (this.unique) this.byCompound.set(this.lCompound, id);
+      if (this.unique) this.own(this.lCompound, id);
       this.post(this.lKey, this.lValue, id);
     } else {
-      if (this.unique) for (const key of this.lCompounds) this.byCompound.set(key, id);
+      if (this.unique) for (const key of this.lCompounds) this.own(key, id);
       for (let i = 0; i < this.lKeys.length; i++) this.post(this.lKeys[i]!, this.lValues[i], id);
     }
+  }
+
+  private own(key: string, id: string): void {
+    this.byCompound.set(key, this.shared ? withId(this.byCompound.get(key), id) : id);
+  }
+
+  /** prepareUnique: the groups of documents sharing a key (what a conversion to unique refuses). */
+  duplicateGroups(): string[][] {
+    const out: string[][] = [];
+    for (const ids of this.byCompound.values()) if (typeof ids !== 'string') out.push([...ids]);
+    return out;
   }
 
   private post(k: string, value: unknown, id: string): void {
@@ -279,10 +301,11 @@ export class IndexStore {
   uniqueOwner(values: unknown[]): string | undefined {
     // The collection keys its documents by the encoded `_id`: the caller's look-up is the check.
     if (this.isIdIndex) return encodeKey(values[0]);
-    if (values.length === 1) return this.byCompound.get(encodeKey(values[0]));
     let key = '';
-    for (const v of values) key += keyPart(encodeKey(v));
-    return this.byCompound.get(key);
+    if (values.length === 1) key = encodeKey(values[0]);
+    else for (const v of values) key += keyPart(encodeKey(v));
+    const ids = this.byCompound.get(key);
+    return typeof ids === 'string' ? ids : undefined; // only unique indexes are asked
   }
 
   /** Throws MongoDB's E11000 if `doc` would collide with a different document. */
@@ -308,8 +331,15 @@ export class IndexStore {
         this.keys.delete(k);
       }
     if (this.unique) {
-      for (const { key } of this.compoundKeys(doc))
-        if (this.byCompound.get(key) === id) this.byCompound.delete(key);
+      for (const { key } of this.compoundKeys(doc)) {
+        const ids = this.byCompound.get(key);
+        if (ids === undefined) continue;
+        const left = withoutId(ids, id);
+        if (left === undefined) this.byCompound.delete(key);
+        else if (typeof left !== 'string' && left.size === 1)
+          this.byCompound.set(key, left.values().next().value!); // no longer a duplicate
+        else if (left !== ids) this.byCompound.set(key, left);
+      }
     }
     if (!this.expiry) return;
     for (const v of pathValues(doc, this.leading)) {
@@ -371,6 +401,9 @@ function withId(ids: Ids | undefined, id: string): Ids {
 }
 
 /** `ids` without `id`; undefined once none is left (a Set shrinks in place). */
+const holds = (ids: Ids, id: string): boolean =>
+  typeof ids === 'string' ? ids === id : ids.has(id);
+
 function withoutId(ids: Ids, id: string): Ids | undefined {
   if (typeof ids === 'string') return ids === id ? undefined : ids;
   ids.delete(id);

@@ -1,6 +1,7 @@
 import { deserialize, serialize, type Document } from 'bson';
 import { crc32 } from 'node:zlib';
 import { rememberNumericTypes } from '../numeric/types.js';
+import { restoreRawStrings } from './raw-strings.js';
 
 // The journal's and snapshot's file format: length + CRC32 + BSON per record.
 
@@ -17,6 +18,14 @@ export type JournalRecord =
   | { o: 'dropIndex'; db: string; c: string; name: string }
   | { o: 'hideIndex'; db: string; c: string; name: string; hidden: boolean }
   | { o: 'ttlIndex'; db: string; c: string; name: string; seconds: number }
+  | {
+      o: 'uniqueIndex';
+      db: string;
+      c: string;
+      name: string;
+      prepareUnique?: boolean;
+      unique?: true;
+    }
   | { o: 'put'; db: string; c: string; d: Document }
   | { o: 'del'; db: string; c: string; id: unknown };
 
@@ -34,6 +43,7 @@ export interface GenerationMark {
 export const RECORD_HEADER = 8; // uint32 length of BSON payload + uint32 crc32 of payload
 export function encodeRecord(rec: JournalRecord | GenerationMark): Buffer {
   const body = serialize(rec, { checkKeys: false });
+  restoreRawStrings(body, rec);
   const head = Buffer.allocUnsafe(RECORD_HEADER);
   head.writeUInt32LE(body.length, 0);
   head.writeUInt32LE(crc32(body), 4);

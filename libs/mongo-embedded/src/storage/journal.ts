@@ -11,6 +11,7 @@ import {
   writePutRecord,
   type JournalRecord,
 } from './journal-records.js';
+import { restoreRawStrings } from './raw-strings.js';
 import { SnapshotWriter, fsyncDir, writeFully } from './snapshot-writer.js';
 
 export type FsyncPolicy = 'always' | 'interval' | 'never';
@@ -131,6 +132,7 @@ export class Journal {
 
   append(rec: JournalRecord): void {
     const body = serialize(rec, { checkKeys: false });
+    restoreRawStrings(body, rec);
     const at = this.reserve(RECORD_HEADER + body.length);
     this.pending.writeUInt32LE(body.length, at);
     this.pending.writeUInt32LE(crc32(body), at + 4);

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import type { Query } from 'mingo';
 import { badValue, CommandError } from '../errors.js';
 import { bsonTypeOf } from '../query/bson-types.js';
+import { jsonSchemaFailure } from '../query/json-schema-errors.js';
 import { compileQuery } from './mingo.js';
 import type { Collection } from './collection.js';
 import type { Logger } from '../logger.js';
@@ -102,9 +103,10 @@ export function assertValid(
 }
 
 /**
- * What MongoDB reports under `errInfo.details`, abbreviated: the operator of each failing clause,
- * the clause as specified, a reason, and the value considered (no nested explanations of `$or`,
- * `$and` or `$expr` clauses).
+ * What MongoDB reports under `errInfo.details`, abbreviated for query operators: the operator of
+ * each failing clause, the clause as specified, a reason, and the value considered (no nested
+ * explanations of `$or`, `$and` or `$expr` clauses). `$jsonSchema` is explained in full
+ * (query/json-schema-errors.ts).
  */
 function failureDetails(validator: Document, doc: Document): Document {
   const clauses = Object.entries(validator).map(([k, v]) => ({ [k]: v }) as Document);
@@ -130,6 +132,7 @@ const REASONS: Record<string, string> = {
 
 function clauseDetails(clause: Document, doc: Document): Document {
   const [key, spec] = Object.entries(clause)[0]!;
+  if (key === '$jsonSchema') return jsonSchemaFailure(spec as Document, doc);
   if (key.startsWith('$'))
     return {
       operatorName: key,

@@ -1,5 +1,6 @@
 import { deserialize, type Document } from 'bson';
 import { attachNumericArgs, NUMERIC_ARGS } from '../numeric/types.js';
+import { attachRawArgs, shareRawArgs } from '../storage/raw-strings.js';
 import {
   HEADER_SIZE,
   MSG_CHECKSUM_PRESENT,
@@ -140,7 +141,10 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
       const r = readBytes(buf, pos, end);
       insert = isInsertCommand(r.raw);
       body = insert ? readInsertBody(r.raw) : decode(r.raw);
-      if (carriesUpdateValues(r.raw)) attachNumericArgs(body, r.raw);
+      if (carriesUpdateValues(r.raw)) {
+        attachNumericArgs(body, r.raw);
+        attachRawArgs(body, r.raw);
+      }
       pos = r.next;
     } else if (kind === 1) {
       if (pos + 4 > end) throw new ProtocolError('truncated document sequence');
@@ -171,6 +175,7 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
   // A `documents` sequence replaces the body's field, and with it any bytes taken from the body.
   const raw = (body as Record<symbol, Uint8Array[] | undefined>)[RAW_DOCUMENTS];
   withRaw(command, sequences.documents ? (insert ? rawSequence : undefined) : raw);
+  shareRawArgs(body, command);
   const bodyArgs = (body as Record<symbol, unknown>)[NUMERIC_ARGS];
   if (bodyArgs)
     Object.defineProperty(command, NUMERIC_ARGS, {
@@ -178,7 +183,10 @@ function parseOpMsg(buf: Buffer, header: MessageHeader): ParsedMessage {
       enumerable: false,
       configurable: true,
     });
-  for (const [i, bytes] of numericRaws) attachNumericArgs(command, bytes, `updates.${i}`);
+  for (const [i, bytes] of numericRaws) {
+    attachNumericArgs(command, bytes, `updates.${i}`);
+    attachRawArgs(command, bytes, `updates.${i}`);
+  }
   return {
     kind: 'msg',
     header,

@@ -1,4 +1,5 @@
 import { serialize, type Document } from 'bson';
+import { restoreRawStrings } from '../storage/raw-strings.js';
 import { HEADER_SIZE, OP_MSG, OP_REPLY } from './constants.js';
 
 let nextRequestId = 1;
@@ -14,6 +15,7 @@ function header(length: number, responseTo: number, opCode: number): Buffer {
 
 export function encodeOpMsg(responseTo: number, doc: Document): Buffer {
   const body = serialize(doc);
+  restoreRawStrings(body, doc);
   const flagsAndKind = Buffer.alloc(5); // flags 0, section kind 0
   return Buffer.concat([
     header(HEADER_SIZE + 5 + body.length, responseTo, OP_MSG),
@@ -25,6 +27,7 @@ export function encodeOpMsg(responseTo: number, doc: Document): Buffer {
 /** OP_REPLY is only used to answer the legacy OP_QUERY handshake. */
 export function encodeOpReply(responseTo: number, doc: Document): Buffer {
   const body = serialize(doc);
+  restoreRawStrings(body, doc);
   const fixed = Buffer.alloc(20); // responseFlags, cursorId(int64), startingFrom, numberReturned
   fixed.writeInt32LE(1, 16);
   return Buffer.concat([header(HEADER_SIZE + 20 + body.length, responseTo, OP_REPLY), fixed, body]);
