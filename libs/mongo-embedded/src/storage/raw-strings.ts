@@ -3,7 +3,7 @@ import { Binary, type Document } from 'bson';
 import { i32, valueSize } from './raw-bson.js';
 
 /**
- * Strings that are not valid UTF-8 (ADR 0727). MongoDB stores and returns their bytes unchanged;
+ * Strings that are not valid UTF-8 (ADR 0614). MongoDB stores and returns their bytes unchanged;
  * a JavaScript string cannot hold them, so a stored document keeps the U+FFFD form mingo
  * computes with, and beside it (like its numeric types, numeric/types.ts) the bytes of each such
  * string by dotted path. Whatever sends or journals the document puts the bytes back: the string
