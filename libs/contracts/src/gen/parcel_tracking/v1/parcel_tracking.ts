@@ -416,6 +416,12 @@ export interface ApplyTrackingUpdateRequest {
   /** webhook-ingest's webhook event row id: the idempotency key. */
   webhook_event_id: number;
   update?: ProviderTrackingUpdate | undefined;
+  /**
+   * Which processing of the event this is (0 the first; webhook-ingest counts a reprocess up):
+   * the idempotency key is (webhook_event_id, generation), so a retry of one processing gets its
+   * recorded answer while a reprocess is evaluated again (ADR 0230).
+   */
+  generation?: number | undefined;
 }
 
 export interface ApplyTrackingUpdateResponse {
@@ -5849,7 +5855,12 @@ export const ProviderCheckpoint: MessageFns<ProviderCheckpoint> = {
 };
 
 function createBaseApplyTrackingUpdateRequest(): ApplyTrackingUpdateRequest {
-  return { integration_instance_id: 0, webhook_event_id: 0, update: undefined };
+  return {
+    integration_instance_id: 0,
+    webhook_event_id: 0,
+    update: undefined,
+    generation: undefined,
+  };
 }
 
 export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> = {
@@ -5865,6 +5876,9 @@ export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> 
     }
     if (message.update !== undefined) {
       ProviderTrackingUpdate.encode(message.update, writer.uint32(26).fork()).join();
+    }
+    if (message.generation !== undefined) {
+      writer.uint32(32).int32(message.generation);
     }
     return writer;
   },
@@ -5906,6 +5920,14 @@ export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> 
             message.update = ProviderTrackingUpdate.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.generation = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5931,6 +5953,7 @@ export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> 
           ? globalThis.Number(object.webhook_event_id)
           : 0,
       update: isSet(object.update) ? ProviderTrackingUpdate.fromJSON(object.update) : undefined,
+      generation: isSet(object.generation) ? globalThis.Number(object.generation) : undefined,
     };
   },
 
@@ -5944,6 +5967,9 @@ export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> 
     }
     if (message.update !== undefined) {
       obj.update = ProviderTrackingUpdate.toJSON(message.update);
+    }
+    if (message.generation !== undefined) {
+      obj.generation = Math.round(message.generation);
     }
     return obj;
   },
@@ -5963,6 +5989,7 @@ export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> 
       object.update !== undefined && object.update !== null
         ? ProviderTrackingUpdate.fromPartial(object.update)
         : undefined;
+    message.generation = object.generation ?? undefined;
     return message;
   },
 };
@@ -8134,10 +8161,11 @@ export const ParcelTrackingServiceService = {
    * Applies one provider update (an inbound webhook, already stored by
    * webhook-ingest) to the instance's tracking row through the status logic
    * shared with polling, and fires the delivery side effects at most once per
-   * shipment. Idempotent by webhook_event_id: a repeat of an already applied
-   * webhook_event_id answers the outcome recorded the first time, so a
+   * shipment. Idempotent by (webhook_event_id, generation): a repeat of an
+   * already applied pair answers the outcome recorded the first time, so a
    * processing job that crashed after this call and retries gets the same
-   * answer. Ignored outcomes are answers, not errors.
+   * answer, while a reprocess (the next generation) is evaluated again.
+   * Ignored outcomes are answers, not errors.
    */
   applyTrackingUpdate: {
     path: '/inventory.parcel_tracking.v1.ParcelTrackingService/ApplyTrackingUpdate' as const,
@@ -8265,10 +8293,11 @@ export interface ParcelTrackingServiceServer extends UntypedServiceImplementatio
    * Applies one provider update (an inbound webhook, already stored by
    * webhook-ingest) to the instance's tracking row through the status logic
    * shared with polling, and fires the delivery side effects at most once per
-   * shipment. Idempotent by webhook_event_id: a repeat of an already applied
-   * webhook_event_id answers the outcome recorded the first time, so a
+   * shipment. Idempotent by (webhook_event_id, generation): a repeat of an
+   * already applied pair answers the outcome recorded the first time, so a
    * processing job that crashed after this call and retries gets the same
-   * answer. Ignored outcomes are answers, not errors.
+   * answer, while a reprocess (the next generation) is evaluated again.
+   * Ignored outcomes are answers, not errors.
    */
   applyTrackingUpdate: handleUnaryCall<ApplyTrackingUpdateRequest, ApplyTrackingUpdateResponse>;
   /**
@@ -8462,10 +8491,11 @@ export interface ParcelTrackingServiceClient extends Client {
    * Applies one provider update (an inbound webhook, already stored by
    * webhook-ingest) to the instance's tracking row through the status logic
    * shared with polling, and fires the delivery side effects at most once per
-   * shipment. Idempotent by webhook_event_id: a repeat of an already applied
-   * webhook_event_id answers the outcome recorded the first time, so a
+   * shipment. Idempotent by (webhook_event_id, generation): a repeat of an
+   * already applied pair answers the outcome recorded the first time, so a
    * processing job that crashed after this call and retries gets the same
-   * answer. Ignored outcomes are answers, not errors.
+   * answer, while a reprocess (the next generation) is evaluated again.
+   * Ignored outcomes are answers, not errors.
    */
   applyTrackingUpdate(
     request: ApplyTrackingUpdateRequest,
