@@ -128,7 +128,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       runtime.startOutboxRelay();
       processor.start();
       runtime.onStop(() => processor.stop());
-      reprocessRunner.start();
+      await reprocessRunner.start();
       // Stops before the processor (stops run in reverse): a job's lease is given up at once.
       runtime.onStop(() => reprocessRunner.stop());
     },

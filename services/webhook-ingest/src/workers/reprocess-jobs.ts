@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@inventory/platform';
+import { BackgroundJobs, type JobControl, type Logger } from '@inventory/platform';
 import type { ReprocessJobRepository } from '../store/reprocess-job-repository.js';
 import type { ReprocessJobDocument } from '../store/reprocess-job.js';
 import type { WebhookReprocessRepository } from '../store/webhook-reprocess-repository.js';
@@ -22,78 +22,56 @@ export interface ReprocessJobsOptions {
 }
 
 /**
- * Runs reprocess jobs (ADR 0230), on the shape of outbound-delivery's recover jobs (ADR 0415),
- * with a lease so that any replica carries on a job another one left: it puts the job's rows back
- * to the processing job a step at a time (each step recorded as the job's position), then waits
- * until each of them has its new result and completes the job. A step repeated after a restart
- * puts back no row twice (the repository skips rows the job already marked), and the processing
- * job applies each row under its own lease, so nothing is applied twice.
+ * Runs reprocess jobs (ADR 0230) on the platform's `BackgroundJobs`, the shape of
+ * outbound-delivery's recover jobs (ADR 0415) with a lease, so that any replica carries on a job
+ * another one left: it puts the job's rows back to the processing job a step at a time (each step
+ * recorded as the job's position, the lease renewed), then waits until each of them has its new
+ * result and completes the job. A step repeated after a restart puts back no row twice (the
+ * repository skips rows the job already marked), and the processing job applies each row under
+ * its own lease, so nothing is applied twice.
  */
 export class ReprocessJobs {
   readonly owner = `${process.pid}-${randomUUID()}`;
-  private readonly running = new Map<string, Promise<void>>();
-  private readonly sleeping = new Set<() => void>();
-  private stopped = false;
-  private loop?: Promise<void>;
+  private readonly runner: BackgroundJobs<ReprocessJobDocument>;
 
-  constructor(private readonly options: ReprocessJobsOptions) {}
+  constructor(private readonly options: ReprocessJobsOptions) {
+    this.runner = new BackgroundJobs({
+      logger: options.logger,
+      pending: (room) => this.claim(room),
+      execute: (job, control) => this.execute(job, control),
+      keyOf: (job) => job.id,
+      pollMs: options.pollMs,
+      maxRunning: MAX_RUNNING,
+      // The job keeps its position; its lease runs out and a replica carries it on.
+      runFailed: 'reprocess job step failed',
+    });
+  }
 
-  start(): void {
-    this.loop = this.look().catch((error: unknown) =>
-      this.options.logger.error({ err: error }, 'reprocess jobs stopped looking'),
-    );
+  start(): Promise<void> {
+    return this.runner.start();
   }
 
   /** A job was created here: look now rather than at the next poll. */
   kick(): void {
-    for (const wakeUp of this.sleeping) wakeUp();
+    this.runner.kick();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.kick();
-    await this.loop;
-    await Promise.allSettled([...this.running.values()]);
+  stop(): Promise<void> {
+    return this.runner.stop();
   }
 
-  private async look(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        while (this.running.size < MAX_RUNNING && !this.stopped) {
-          const job = await this.options.jobs.claimAcrossTenants(this.owner, this.options.leaseMs);
-          if (!job) break;
-          this.run(job);
-        }
-      } catch (error) {
-        this.options.logger.warn({ err: error }, 'reprocess job claim failed');
-      }
-      await this.pause(this.options.pollMs);
+  /** Up to `room` unfinished jobs whose lease ran out, leased to this replica. */
+  private async claim(room: number): Promise<ReprocessJobDocument[]> {
+    const claimed: ReprocessJobDocument[] = [];
+    while (claimed.length < room) {
+      const job = await this.options.jobs.claimAcrossTenants(this.owner, this.options.leaseMs);
+      if (!job) break;
+      claimed.push(job);
     }
+    return claimed;
   }
 
-  private run(job: ReprocessJobDocument): void {
-    const run = this.execute(job)
-      .catch((error: unknown) =>
-        // The job keeps its position; its lease runs out and a replica carries it on.
-        this.options.logger.error({ err: error, job_id: job.id }, 'reprocess job step failed'),
-      )
-      .finally(() => this.running.delete(job.id));
-    this.running.set(job.id, run);
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.sleeping.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.sleeping.add(done);
-    });
-  }
-
-  private async execute(job: ReprocessJobDocument): Promise<void> {
+  private async execute(job: ReprocessJobDocument, control: JobControl): Promise<void> {
     const { jobs, rows, leaseMs, pollMs } = this.options;
     let afterId = job.after_id;
     let phase = job.phase;
@@ -105,7 +83,7 @@ export class ReprocessJobs {
       receivedFrom: filter.received_from ?? undefined,
       receivedTo: filter.received_to ?? undefined,
     };
-    while (!this.stopped) {
+    while (!control.stopped) {
       if (phase === 'queueing') {
         const last = await rows.reprocessStep(
           job.tenant_id,
@@ -135,8 +113,9 @@ export class ReprocessJobs {
         return;
       }
       if (!(await jobs.step(job, this.owner, leaseMs, {}))) return;
-      await this.pause(pollMs);
+      await control.pause(pollMs);
     }
+    // Stopping: the lease is given up at once, so the next replica carries the job on.
     await jobs.release(job, this.owner);
   }
 }
