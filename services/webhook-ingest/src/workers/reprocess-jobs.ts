@@ -6,6 +6,12 @@ import type { WebhookReprocessRepository } from '../store/webhook-reprocess-repo
 
 /** Rows put back to the processing job per step: one read and one bulk write. */
 const STEP = 100;
+/**
+ * Rows of one job waiting for their result at most: a big job queues as the processing job keeps
+ * up, so the rows it puts back never fill the backlog bound the provider's pushes answer 503 at
+ * (ADR 0729).
+ */
+const IN_FLIGHT_MAX = 500;
 /** Jobs one replica runs at once. */
 const MAX_RUNNING = 4;
 
@@ -85,6 +91,12 @@ export class ReprocessJobs {
     };
     while (!control.stopped) {
       if (phase === 'queueing') {
+        const { queued, done } = await rows.progress(job.tenant_id, job.id);
+        if (queued - done >= IN_FLIGHT_MAX) {
+          if (!(await jobs.step(job, this.owner, leaseMs, {}))) return;
+          await control.pause(pollMs);
+          continue;
+        }
         const last = await rows.reprocessStep(
           job.tenant_id,
           { id: job.id, instanceIds: job.instance_ids, query, afterId, upToId: job.up_to_id },
