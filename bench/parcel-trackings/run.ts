@@ -4,7 +4,7 @@
  * `/healthz` in the same run, plus the CPU time per request of the gateway, parcel-tracking and
  * the embedded MongoDB, and the MongoDB process's memory.
  *
- *   npx tsx --conditions=development bench/parcel-trackings/run.ts [--rows 100000] [--requests 300]
+ *   npx tsx --conditions=development bench/parcel-trackings/run.ts [--rows 100000] [--checkpoints 10] [--requests 300]
  *
  * The system runs as `npm start` runs it (every part its own process, ports away from the
  * defaults, logs at `warn`). Rows are inserted straight into parcel-tracking's database, already
@@ -25,8 +25,10 @@ const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '100000' },
     requests: { type: 'string', default: '300' },
+    checkpoints: { type: 'string', default: '10' },
   },
 });
+const CHECKPOINTS = Number(values.checkpoints);
 const ROWS = Number(values.rows);
 const REQUESTS = Number(values.requests);
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -50,6 +52,7 @@ function startSystem(): Promise<ChildProcess> {
           RATE_LIMIT_PER_MINUTE: '1000000000',
           // The background workers' sweeps would share the two cores with the measured requests.
           TRACKING_WORKER_INTERVAL_MS: '0',
+          SHIPMENT_WATCH_INTERVAL_MS: '0',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -158,7 +161,7 @@ try {
   if (created.status !== 201) throw new Error(`connect failed: ${created.status} ${created.body}`);
   const instanceId = (JSON.parse(created.body) as { data: { id: number } }).data.id;
   const seedStarted = Date.now();
-  await seedTrackings(dev.mongo_url, dev.tenant_id, instanceId, ROWS);
+  await seedTrackings(dev.mongo_url, dev.tenant_id, instanceId, ROWS, CHECKPOINTS);
   const seedSeconds = Math.round((Date.now() - seedStarted) / 100) / 10;
 
   const processes = descendants(system.pid!);
@@ -185,19 +188,42 @@ try {
       `${base}?per_page=1&filter%5Bdelivery_status%5D=delivered`,
       pids,
     ),
+    page_stalled: await measure(dev, `${base}?filter%5Bstalled%5D=true&per_page=25`, pids),
+    page_late: await measure(dev, `${base}?filter%5Blate%5D=true&per_page=25`, pids),
+    // One shipment's page: the row with its checkpoint timeline, webhooks and activity.
+    shipment: await measure(dev, `${base}/${50_000_000 + Math.floor(ROWS / 2)}`, pids),
+    dashboard: await measure(
+      dev,
+      `/api/integrations/parcel-tracking/instances/${instanceId}`,
+      pids,
+    ),
   };
+  const cpuTotal = (result: { cpu_ms_per_request: Record<string, number> }) =>
+    Object.values(result.cpu_ms_per_request).reduce((sum, ms) => sum + ms, 0);
+  const baseline = Math.max(cpuTotal(results.healthz), 0.01);
+  const cpuRatios = Object.fromEntries(
+    Object.entries(results).map(([name, result]) => [
+      name,
+      Math.round((cpuTotal(result) / baseline) * 10) / 10,
+    ]),
+  );
   console.log(
     JSON.stringify(
       {
         machine: { cpus: cpus().length, node: process.version },
         rows: ROWS,
+        checkpoints_per_row: CHECKPOINTS,
         requests_per_case: REQUESTS,
         seed_seconds: seedSeconds,
         mongo_rss_mb: pids.mongo ? rssMb(pids.mongo) : null,
         results,
+        // CPU per request of every measured process, as a multiple of /healthz's in this run.
+        cpu_ratio_to_healthz: cpuRatios,
         targets: {
           page_p95_under_20ms: results.page_filtered_sorted.p95_ms < 20,
           count_p95_under_10ms: results.count_all.p95_ms < 10 && results.count_filtered.p95_ms < 10,
+          watched_pages_p95_under_20ms:
+            results.page_stalled.p95_ms < 20 && results.page_late.p95_ms < 20,
         },
       },
       null,

@@ -56,6 +56,7 @@ const instance = (full: boolean) =>
     webhook_path: '/webhooks/parcel-tracking/wh_x',
     side_effects: SideEffects.fromPartial({ rma_arrival_alert: true }),
     quota_alert_threshold: 80,
+    quota_forecast_alert_days: full ? 14 : 0,
     created_at: full ? at : undefined,
     updated_at: at,
   }) as any;
@@ -87,6 +88,10 @@ const dashboard = (full: boolean) =>
     trends: full
       ? { days: 30, daily: [{ date: '2026-01-02', registered: 2, delivered: 1 }] }
       : undefined,
+    quota_forecast: full
+      ? { days_left: 49, exhausted_on: '2026-02-20', daily_rate: 2.02, window_days: 14 }
+      : { daily_rate: 0, window_days: 14 },
+    quota_units_saved: full ? 3 : 0,
   }) as any;
 
 /** Each documented row against what its presenter writes, with every optional field set and unset. */

@@ -1725,6 +1725,22 @@ export interface components {
           rma_arrival_alert: boolean;
         };
         quota_alert_threshold: number;
+        /** @description Stalled and late shipments: the thresholds and the alert switches (ADR 0218). After the specification's fields. */
+        shipment_watch: {
+          /** @description Hours without a new checkpoint after which a shipment in transit is stalled (default 72). */
+          stalled_after_hours: number;
+          /** @description Per-carrier thresholds (carrier codes as in filter[carrier_code]); replaces the instance's list. */
+          carrier_stalled_after_hours: {
+            carrier_code: number;
+            hours: number;
+          }[];
+          /** @description One in-app alert per shipment the first time it is stalled (default true). */
+          stalled_alert: boolean;
+          /** @description One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true). */
+          late_alert: boolean;
+        };
+        /** @description Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0. */
+        quota_forecast_alert_days: number;
       }[];
     };
     PostIntegrationsParcelTrackingInstancesResponse: {
@@ -1850,6 +1866,20 @@ export interface components {
           rma_arrival_alert: boolean;
         };
         quota_alert_threshold: number;
+        /** @description Stalled and late shipments: the thresholds and the alert switches (ADR 0218). After the specification's fields. */
+        shipment_watch: {
+          /** @description Hours without a new checkpoint after which a shipment in transit is stalled (default 72). */
+          stalled_after_hours: number;
+          /** @description Per-carrier thresholds (carrier codes as in filter[carrier_code]); replaces the instance's list. */
+          carrier_stalled_after_hours: {
+            carrier_code: number;
+            hours: number;
+          }[];
+          /** @description One in-app alert per shipment the first time it is stalled (default true). */
+          stalled_alert: boolean;
+          /** @description One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true). */
+          late_alert: boolean;
+        };
         transit: {
           window_days: number;
           delivered_count: number;
@@ -1885,6 +1915,17 @@ export interface components {
         created_at: string | null;
         /** Format: date-time */
         updated_at: string | null;
+        /** @description Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0. */
+        quota_forecast_alert_days: number;
+        /** @description When the quota runs out at the quota units spent per day over the last window_days UTC days (today so far included); days_left and exhausted_on (YYYY-MM-DD, UTC) are null when nothing was spent in the window or the quota could not be read (ADR 0235). */
+        quota_forecast: {
+          days_left: number | null;
+          exhausted_on: string | null;
+          daily_rate: number;
+          window_days: number;
+        };
+        /** @description Registrations that re-used the provider's existing registration of a number instead of spending a quota unit (ADR 0236). */
+        quota_units_saved: number;
       };
     };
     PatchIntegrationsParcelTrackingInstancesByInstanceResponse: {
@@ -1921,10 +1962,26 @@ export interface components {
           rma_arrival_alert: boolean;
         };
         quota_alert_threshold: number;
+        /** @description Stalled and late shipments: the thresholds and the alert switches (ADR 0218). After the specification's fields. */
+        shipment_watch: {
+          /** @description Hours without a new checkpoint after which a shipment in transit is stalled (default 72). */
+          stalled_after_hours: number;
+          /** @description Per-carrier thresholds (carrier codes as in filter[carrier_code]); replaces the instance's list. */
+          carrier_stalled_after_hours: {
+            carrier_code: number;
+            hours: number;
+          }[];
+          /** @description One in-app alert per shipment the first time it is stalled (default true). */
+          stalled_alert: boolean;
+          /** @description One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true). */
+          late_alert: boolean;
+        };
         /** Format: date-time */
         created_at: string | null;
         /** Format: date-time */
         updated_at: string | null;
+        /** @description Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0. */
+        quota_forecast_alert_days: number;
       };
     };
     PatchIntegrationsParcelTrackingInstancesByInstanceRequest: {
@@ -1955,6 +2012,20 @@ export interface components {
         rma_arrival_alert?: boolean;
       };
       quota_alert_threshold?: number;
+      shipment_watch?: {
+        /** @description Hours without a new checkpoint after which a shipment in transit is stalled (default 72). */
+        stalled_after_hours?: number;
+        /** @description Per-carrier thresholds (carrier codes as in filter[carrier_code]); replaces the instance's list. */
+        carrier_stalled_after_hours?: {
+          carrier_code: number;
+          hours: number;
+        }[];
+        /** @description One in-app alert per shipment the first time it is stalled (default true). */
+        stalled_alert?: boolean;
+        /** @description One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true). */
+        late_alert?: boolean;
+      };
+      quota_forecast_alert_days?: number;
     };
     GetIntegrationsParcelTrackingInstancesByInstanceTrackableChannelsResponse: {
       data: {

@@ -11,8 +11,11 @@ export const alertRaised = defineEvent('activity.alert.raised', AlertRaised);
 export const ALERT_KINDS = [
   'quota_warning',
   'quota_exhausted',
+  'quota_forecast',
   'inbound_shipment_delivered',
   'rma_delivered',
+  'shipment_stalled',
+  'shipment_late',
   'webhook_subscription_deactivated',
   'token_leak_reported',
   'token_expiring',

@@ -51,6 +51,20 @@ export const TRACKINGS_MAX_PER_PAGE = 1000;
 export const TRACKING_CHECKPOINTS_MAX = 100;
 
 /**
+ * Stalled and late shipments (ADR 0218): the watch settings of an instance that has not set its
+ * own, and the bounds of the ones it sets. A month without a checkpoint is a lost parcel, not a
+ * slow one; fifty carriers are more than a merchant ships with.
+ */
+export const SHIPMENT_WATCH_DEFAULTS = {
+  stalled_after_hours: 72,
+  carrier_stalled_after_hours: [] as Array<{ carrier_code: number; hours: number }>,
+  stalled_alert: true,
+  late_alert: true,
+} as const;
+export const STALLED_AFTER_HOURS_MAX = 720;
+export const CARRIER_THRESHOLDS_MAX = 50;
+
+/**
  * The record types a tracking row belongs to, by the slug rows store, in display order: the web
  * app's model class (`filter[trackable_type]` accepts it too) and the `auto_track` flag that
  * turns auto-tracking of the type on.

@@ -109,7 +109,6 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const appliedUpdates = new AppliedUpdateRepository(runtime.mongo);
       await dropRetiredIndexes(logger, appliedUpdates);
       const checkpoints = new CheckpointRepository(runtime.mongo);
-      const stalledAfterMs = config.STALLED_AFTER_HOURS * 3600_000;
       await applyRetention(logger, checkpoints.retention(config.CHECKPOINT_RETENTION_DAYS));
 
       await runtime.serve([
@@ -132,7 +131,6 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               registry,
               outbox,
               logger,
-              stalledAfterMs,
             }),
             listInstances: new ListInstances(instances),
             updateInstance: new UpdateInstance({
@@ -170,7 +168,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               appliedUpdates,
               outbox,
             }),
-            listTrackings: new ListTrackings({ instances, trackings, history, stalledAfterMs }),
+            listTrackings: new ListTrackings({ instances, trackings, history }),
             getTracking: new GetTracking({ instances, trackings, history, checkpoints }),
           },
           logger,

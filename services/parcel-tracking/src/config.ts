@@ -64,8 +64,8 @@ export const configSchema = z
       .int()
       .nonnegative()
       .default(7 * 24 * 3600_000),
-    /** A row in transit with no new checkpoint for this long is stalled (ADR 0218). */
-    STALLED_AFTER_HOURS: z.coerce.number().positive().max(8_760).default(72),
+    /** How often the stalled and late shipments are looked for, to alert each once (ADR 0218). */
+    SHIPMENT_WATCH_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
     /** A row's checkpoints are deleted this many days after it last took a new one (ADR 0216). */
     CHECKPOINT_RETENTION_DAYS: retentionDays(365),
   })

@@ -65,6 +65,8 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     PROVIDER_KEY_ENCRYPTION_KEY: ENCRYPTION_KEY,
     WEBHOOK_INGEST_GRPC_ADDRESS: ingest.grpc!.address,
     STOP_RETRY_DELAY_MS: '200',
+    // The watch sweep runs when a test asks (AlertWatchedShipments.runOnce), or on a replica.
+    SHIPMENT_WATCH_INTERVAL_MS: '0',
     ...env,
   };
   const service = await bootstrap(serviceEnv);

@@ -40,6 +40,8 @@ describe('GetInstance', () => {
       },
       carriers_seen: [],
       trends: { days: 30, daily: expect.any(Array) },
+      quota_forecast: { daily_rate: 0, window_days: 14 },
+      quota_units_saved: 0,
     });
     expect(dashboard!.trends!.daily).toHaveLength(30);
     expect(

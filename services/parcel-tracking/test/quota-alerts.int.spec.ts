@@ -80,4 +80,30 @@ describe('quota alerts', () => {
     expect(new Set(seen.alerts.map((alert) => alert.key)).size).toBe(4);
     expect(seen.exceeded).toHaveLength(2);
   });
+
+  it('the registration worker raises the forecast alert after its pass, once', async () => {
+    const key = `forecast_worker_${Date.now()}`;
+    suite.h.sim.addKey({ key, quotaTotal: 20 });
+    const tenant = newTenant();
+    const id = await create(tenant, { api_key: key });
+    await as(tenant, () =>
+      suite.h.client.call.updateInstance({
+        id,
+        input_violations: [],
+        quota_forecast_alert_days: 30,
+      }),
+    );
+    // 14 units spent today: 14 days at most for the 6 left, under 30.
+    await pendingRows(tenant, id, numbers('QF', 14, 6));
+    await register();
+    await register();
+    const forecasts = (await published(tenant)).alerts.filter(
+      (alert) => alert.kind === 'quota_forecast',
+    );
+    expect(forecasts).toHaveLength(1);
+    expect(JSON.parse(forecasts[0]!.properties_json)).toMatchObject({
+      integration_instance_id: id,
+      alert_days: 30,
+    });
+  });
 });

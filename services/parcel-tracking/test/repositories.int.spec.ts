@@ -55,10 +55,14 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     expect((await instances.findForTenant(B))!.id).toBe(b.id);
     expect(await instances.update(B, a.id, { name: 'stolen' })).toBeNull();
     expect(await instances.moveQuotaAlert(B, a.id, 'armed', 80, 'warned', true)).toBeNull();
+    expect(await instances.moveForecastAlert(B, a.id, 'armed', 0, 'fired', true)).toBeNull();
+    await instances.addUnitsSaved(B, a.id, 5);
     expect(await instances.delete(B, a.id)).toBe(false);
     expect(await instances.find(A, a.id)).toMatchObject({
       name: `Parcel tracking ${A}`,
       quota_alert_state: 'armed',
+      quota_forecast_alert_state: 'armed',
+      quota_units_saved: 0,
     });
     expect((await instances.listAcrossTenants()).map((row) => row.id)).toEqual([a.id, b.id]);
   });
@@ -90,8 +94,32 @@ describe('tenant isolation of every parcel-tracking repository', () => {
     const staleBefore = new Date(now.getTime() + 1);
     expect(await trackings.claim('poll', { ...claim, tenantId: B, staleBefore })).toEqual([]);
     expect(await trackings.release(B, 'w', [row], { last_polled_at: now }, now)).toBe(0);
+    // The registration a re-added number takes over (ADR 0236), and the forecast's count.
+    const old = await trackings.insert({
+      tenant_id: A,
+      integration_instance_id: 1,
+      trackable_type: 'rma',
+      trackable_id: 2,
+      tracking_number: 'ISO0000002',
+      delivery_status: 'in_transit',
+      registered_at: now,
+      registered_key_ref: 'key-a',
+      active: false,
+      stopped_at: now,
+    });
+    const since = new Date(now.getTime() - 60_000);
+    expect((await trackings.registrationsPerDay(B, 1, since)).size).toBe(0);
+    expect(await trackings.unitsSpentSince(B, 1, since)).toBe(0);
+    expect((await trackings.priorRegistrations(B, 1, ['ISO0000002'], 'key-a', [])).size).toBe(0);
+    expect(await trackings.handOverRegistration(B, old.id, now)).toBe(false);
+    expect([...(await trackings.registrationsPerDay(A, 1, since)).values()]).toEqual([
+      { registered: 2, reused: 0 },
+    ]);
+    expect(await trackings.unitsSpentSince(A, 1, since)).toBe(2);
+    expect((await trackings.priorRegistrations(A, 1, ['ISO0000002'], 'key-a', [])).size).toBe(1);
+    expect(await trackings.handOverRegistration(A, old.id, now)).toBe(true);
 
-    const [mine] = await trackings.find(A, 1);
+    const [mine] = (await trackings.find(A, 1)).filter((found) => found.id === row.id);
     expect(mine).toMatchObject({
       delivery_status: 'in_transit',
       active: true,
@@ -100,7 +128,7 @@ describe('tenant isolation of every parcel-tracking repository', () => {
       lease_owner: null,
       revision: 0,
     });
-    expect((await trackings.list(A, [1], listAll)).total).toBe(1);
+    expect((await trackings.list(A, [1], listAll)).total).toBe(2);
     expect(await trackings.claim('poll', { ...claim, tenantId: A, staleBefore })).toHaveLength(1);
   });
 

@@ -130,8 +130,15 @@ describe('PATCH /instances/{id}', () => {
         rma_arrival_alert: false,
       },
       quota_alert_threshold: 95,
+      shipment_watch: {
+        stalled_after_hours: 72,
+        carrier_stalled_after_hours: [],
+        stalled_alert: true,
+        late_alert: true,
+      },
       created_at: instance.created_at,
       updated_at: expect.any(String),
+      quota_forecast_alert_days: 0,
     });
     const second = await t.request('PATCH', `${PREFIX}/instances/${instance.id}`, {
       name: 'Renamed',

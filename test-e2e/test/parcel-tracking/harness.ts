@@ -40,6 +40,8 @@ export async function startParcelSystem(): Promise<ParcelSystem> {
         QUOTA_CACHE_TTL_MS: '0',
         // Short, so the breaker a test opened closes soon after the simulator recovers.
         PROVIDER_BREAKER_RESET_MS: '500',
+        // The stalled and late alert sweep, often enough for a test to wait on it.
+        SHIPMENT_WATCH_INTERVAL_MS: '200',
       },
     },
   });
@@ -156,4 +158,18 @@ export async function seedTrackingRows(
       updated_at: new Date(),
       ...fields,
     });
+}
+
+const DAY = 24 * 3600_000;
+
+/**
+ * `count` registration times over the quota forecast's 14 UTC days, today included (ADR 0235):
+ * now for today, noon for each of the 13 days before. The window then lasts 13 to 14 days.
+ */
+export function forecastRegistrationTimes(count: number, now = Date.now()): Date[] {
+  const today = now - (now % DAY);
+  return Array.from({ length: count }, (_, i) => {
+    const daysAgo = i % 14;
+    return new Date(daysAgo === 0 ? now : today - daysAgo * DAY + DAY / 2);
+  });
 }

@@ -72,6 +72,42 @@ describe('the web app in Chromium: parcel tracking', () => {
       });
       expect(saved.body.data.auto_track.rmas).toBe(false);
       expect(saved.body.data.quota_alert_threshold).toBe(90);
+
+      // Stalled and late shipments: a refused threshold is marked on its field; a carrier's own
+      // threshold and the switches are saved as typed.
+      const stalledAfter = settings.getByLabel(/^Stalled after \(hours without/);
+      await stalledAfter.fill('800');
+      await settings.getByRole('button', { name: 'Save settings' }).click();
+      await settings
+        .locator('input[name="shipment_watch.stalled_after_hours"][aria-invalid="true"]')
+        .waitFor();
+      await stalledAfter.fill('96');
+      await settings.getByRole('button', { name: 'Add a carrier threshold' }).click();
+      await settings.getByLabel('Carrier 1 (code)').fill('100002');
+      await settings.getByLabel('Carrier 1 stalled after (hours)').fill('24');
+      await settings
+        .getByRole('checkbox', {
+          name: 'Alert once when a shipment is past its estimated delivery',
+        })
+        .uncheck();
+      await settings.getByRole('button', { name: 'Save settings' }).click();
+      await expect
+        .poll(
+          async () =>
+            (
+              await owner.request(
+                'GET',
+                `/api/integrations/parcel-tracking/instances/${instanceId}`,
+              )
+            ).body.data.shipment_watch,
+          { timeout: 30_000 },
+        )
+        .toEqual({
+          stalled_after_hours: 96,
+          carrier_stalled_after_hours: [{ carrier_code: 100002, hours: 24 }],
+          stalled_alert: true,
+          late_alert: false,
+        });
       await screenshot(page, 'parcel-settings');
       await page.getByRole('link', { name: 'Dashboard' }).click();
       await page.getByText(/Alert at 90%/).waitFor();

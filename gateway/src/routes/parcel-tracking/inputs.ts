@@ -1,5 +1,14 @@
-import { AUTO_TRACK_KEYS, SIDE_EFFECT_KEYS } from '@inventory/rules';
-import type { AutoTrackChannelsPatch } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import {
+  AUTO_TRACK_KEYS,
+  CARRIER_THRESHOLDS_MAX,
+  SIDE_EFFECT_KEYS,
+  STALLED_AFTER_HOURS_MAX,
+} from '@inventory/rules';
+import type {
+  AutoTrackChannelsPatch,
+  CarrierStalledAfter,
+  ShipmentWatchPatch,
+} from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { field } from '../../http/body-fields.js';
 import { addError, isObject, label, type InputField } from '../../http/input-field.js';
 import { param } from '../../http/param-fields.js';
@@ -73,6 +82,92 @@ function channelScope(): InputField<AutoTrackChannelsPatch | undefined> {
 
 type Channels = AutoTrackChannelsPatch['channels'];
 
+const carrierThreshold = {
+  type: 'object',
+  properties: { carrier_code: { type: 'integer' }, hours: { type: 'integer' } },
+  required: ['carrier_code', 'hours'],
+};
+
+/**
+ * `shipment_watch` (ADR 0218): the stalled threshold, per-carrier thresholds (the list, when
+ * given, replaces the stored one) and the stalled and late alert switches. Bounds are the
+ * service's; each entry's errors are named by its index.
+ */
+function shipmentWatch(): InputField<ShipmentWatchPatch | undefined> {
+  const object = field.object();
+  const whole = field.integer();
+  const flag = field.boolean();
+  return {
+    schema: {
+      type: 'object',
+      properties: {
+        stalled_after_hours: {
+          type: 'integer',
+          minimum: 1,
+          maximum: STALLED_AFTER_HOURS_MAX,
+          description:
+            'Hours without a new checkpoint after which a shipment in transit is stalled (default 72).',
+        },
+        carrier_stalled_after_hours: {
+          type: 'array',
+          maxItems: CARRIER_THRESHOLDS_MAX,
+          items: carrierThreshold,
+          description:
+            "Per-carrier thresholds (carrier codes as in filter[carrier_code]); replaces the instance's list.",
+        },
+        stalled_alert: {
+          type: 'boolean',
+          description: 'One in-app alert per shipment the first time it is stalled (default true).',
+        },
+        late_alert: {
+          type: 'boolean',
+          description:
+            'One in-app alert per shipment the first time it is past its estimated delivery and not delivered (default true).',
+        },
+      },
+    },
+    read(value, name, errors) {
+      const given = object.read(value, name, errors);
+      if (!given) return undefined;
+      const patch: ShipmentWatchPatch = {
+        carrier_stalled_after_hours: [],
+        replace_carrier_stalled_after_hours: false,
+      };
+      const hours = whole.read(given.stalled_after_hours, `${name}.stalled_after_hours`, errors);
+      if (typeof hours === 'number') patch.stalled_after_hours = hours;
+      const stalledAlert = flag.read(given.stalled_alert, `${name}.stalled_alert`, errors);
+      if (stalledAlert !== undefined) patch.stalled_alert = stalledAlert;
+      const lateAlert = flag.read(given.late_alert, `${name}.late_alert`, errors);
+      if (lateAlert !== undefined) patch.late_alert = lateAlert;
+      const list = given.carrier_stalled_after_hours;
+      const listName = `${name}.carrier_stalled_after_hours`;
+      if (list === undefined) return patch;
+      if (!Array.isArray(list)) {
+        addError(errors, listName, `The ${label(listName)} field must be an array.`);
+        return patch;
+      }
+      patch.replace_carrier_stalled_after_hours = true;
+      for (const [index, entry] of list.entries()) {
+        const path = `${listName}.${index}`;
+        if (!isObject(entry)) {
+          addError(errors, path, `The ${label(path)} field must be an object.`);
+          continue;
+        }
+        const threshold: Partial<CarrierStalledAfter> = {};
+        for (const key of ['carrier_code', 'hours'] as const) {
+          if (entry[key] === undefined || entry[key] === null)
+            addError(errors, `${path}.${key}`, `The ${label(`${path}.${key}`)} field is required.`);
+          const read = whole.read(entry[key] ?? undefined, `${path}.${key}`, errors);
+          if (typeof read === 'number') threshold[key] = read;
+        }
+        if (threshold.carrier_code !== undefined && threshold.hours !== undefined)
+          patch.carrier_stalled_after_hours.push(threshold as CarrierStalledAfter);
+      }
+      return patch;
+    },
+  };
+}
+
 /** A body that is not a JSON object reads as `{}`: the service then reports the key missing. */
 export const TEST_BODY = body({ api_key: text() }, { lenient: true });
 
@@ -95,6 +190,9 @@ export const UPDATE_BODY = body(
     auto_track_channels: channelScope(),
     side_effects: field.flags(SIDE_EFFECT_KEYS),
     quota_alert_threshold: field.integer(),
+    shipment_watch: shipmentWatch(),
+    // 0 (off) or 1-365, checked by the service with the other rules (ADR 0235).
+    quota_forecast_alert_days: field.integer(),
   },
   { required: true },
 );

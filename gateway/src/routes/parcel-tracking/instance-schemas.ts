@@ -21,6 +21,17 @@ const settings = {
 } as const;
 const nothing = { type: 'null' };
 const sideEffects = answered(UPDATE_BODY.fields.side_effects.schema);
+const shipmentWatch = {
+  ...answered(UPDATE_BODY.fields.shipment_watch.schema),
+  description:
+    "Stalled and late shipments: the thresholds and the alert switches (ADR 0218). After the specification's fields.",
+};
+
+const forecastAlertDays = {
+  type: 'integer',
+  description:
+    'Forecast days of quota left under which an alert fires; 0 turns it off (ADR 0235). Default 0.',
+};
 
 const quota = row({ used: 'integer', total: 'integer', remaining: 'integer' });
 
@@ -54,6 +65,8 @@ export const LISTED_ROW = row({
   updated_at: 'date-time?',
   side_effects: sideEffects,
   quota_alert_threshold: 'integer',
+  shipment_watch: shipmentWatch,
+  quota_forecast_alert_days: forecastAlertDays,
 });
 
 export const UPDATED_ROW = row({
@@ -65,8 +78,10 @@ export const UPDATED_ROW = row({
   last_event_at: nothing,
   side_effects: sideEffects,
   quota_alert_threshold: 'integer',
+  shipment_watch: shipmentWatch,
   created_at: 'date-time?',
   updated_at: 'date-time?',
+  quota_forecast_alert_days: forecastAlertDays,
 });
 
 export const DASHBOARD_ROW = row({
@@ -99,6 +114,7 @@ export const DASHBOARD_ROW = row({
   },
   side_effects: sideEffects,
   quota_alert_threshold: 'integer',
+  shipment_watch: shipmentWatch,
   transit: row({
     window_days: 'integer',
     ...stats,
@@ -124,6 +140,22 @@ export const DASHBOARD_ROW = row({
   }),
   created_at: 'date-time?',
   updated_at: 'date-time?',
+  quota_forecast_alert_days: forecastAlertDays,
+  quota_forecast: {
+    ...row({
+      days_left: 'integer?',
+      exhausted_on: 'string?',
+      daily_rate: { type: 'number' },
+      window_days: 'integer',
+    }),
+    description:
+      'When the quota runs out at the quota units spent per day over the last window_days UTC days (today so far included); days_left and exhausted_on (YYYY-MM-DD, UTC) are null when nothing was spent in the window or the quota could not be read (ADR 0235).',
+  },
+  quota_units_saved: {
+    type: 'integer',
+    description:
+      "Registrations that re-used the provider's existing registration of a number instead of spending a quota unit (ADR 0236).",
+  },
 });
 
 export const CHANNEL_ROW = row({

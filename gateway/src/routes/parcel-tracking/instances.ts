@@ -120,6 +120,7 @@ export async function parcelTrackingRoutes(
         id: params.instance,
         ...body,
         quota_alert_threshold: body.quota_alert_threshold ?? undefined,
+        quota_forecast_alert_days: body.quota_forecast_alert_days ?? undefined,
         input_violations: violationsOf(errors),
       });
       return { data: presentUpdated(instance!) };

@@ -1,3 +1,4 @@
+import { SHIPMENT_WATCH_DEFAULTS } from '@inventory/rules';
 import type {
   Dashboard,
   Instance,
@@ -53,6 +54,8 @@ export function presentListed(instance: Instance, baseUrl: string) {
     ...presentCreated(instance, baseUrl),
     side_effects: instance.side_effects,
     quota_alert_threshold: instance.quota_alert_threshold,
+    shipment_watch: presentWatch(instance.shipment_watch),
+    quota_forecast_alert_days: instance.quota_forecast_alert_days,
   };
 }
 
@@ -67,8 +70,10 @@ export function presentUpdated(instance: Instance) {
     last_event_at: null,
     side_effects: instance.side_effects,
     quota_alert_threshold: instance.quota_alert_threshold,
+    shipment_watch: presentWatch(instance.shipment_watch),
     created_at: isoOrNull(instance.created_at),
     updated_at: isoOrNull(instance.updated_at),
+    quota_forecast_alert_days: instance.quota_forecast_alert_days,
   };
 }
 
@@ -105,6 +110,7 @@ export function presentDashboard(instance: Instance, dashboard: Dashboard, baseU
     late_count: dashboard.late_count,
     side_effects: instance.side_effects,
     quota_alert_threshold: instance.quota_alert_threshold,
+    shipment_watch: presentWatch(instance.shipment_watch),
     transit: {
       window_days: dashboard.transit?.window_days ?? 90,
       ...stats(dashboard.transit?.overall),
@@ -128,6 +134,14 @@ export function presentDashboard(instance: Instance, dashboard: Dashboard, baseU
     },
     created_at: isoOrNull(instance.created_at),
     updated_at: isoOrNull(instance.updated_at),
+    quota_forecast_alert_days: instance.quota_forecast_alert_days,
+    quota_forecast: {
+      days_left: dashboard.quota_forecast?.days_left ?? null,
+      exhausted_on: dashboard.quota_forecast?.exhausted_on ?? null,
+      daily_rate: dashboard.quota_forecast?.daily_rate ?? 0,
+      window_days: dashboard.quota_forecast?.window_days ?? 0,
+    },
+    quota_units_saved: dashboard.quota_units_saved,
   };
 }
 
@@ -138,5 +152,18 @@ export function presentChannel(channel: TrackableChannel) {
     platform: channel.platform,
     icon_url: channel.icon_url,
     sub_channels: channel.sub_channels,
+  };
+}
+
+/** The instance's watch settings, each key always present (an older service answers without). */
+function presentWatch(watch: Instance['shipment_watch']) {
+  return {
+    stalled_after_hours: watch?.stalled_after_hours ?? SHIPMENT_WATCH_DEFAULTS.stalled_after_hours,
+    carrier_stalled_after_hours: (watch?.carrier_stalled_after_hours ?? []).map((entry) => ({
+      carrier_code: entry.carrier_code,
+      hours: entry.hours,
+    })),
+    stalled_alert: watch?.stalled_alert ?? SHIPMENT_WATCH_DEFAULTS.stalled_alert,
+    late_alert: watch?.late_alert ?? SHIPMENT_WATCH_DEFAULTS.late_alert,
   };
 }

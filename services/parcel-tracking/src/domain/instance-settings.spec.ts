@@ -7,6 +7,7 @@ import {
   checkApiKey,
   checkChannelScope,
   checkName,
+  checkForecastAlertDays,
   checkThreshold,
   fillBooleans,
   mergeBooleans,
@@ -47,6 +48,15 @@ describe('instance settings rules', () => {
       expect(run((v) => checkThreshold(v, bad))).toHaveLength(1);
     for (const good of [1, 80, 99, undefined])
       expect(run((v) => checkThreshold(v, good))).toEqual([]);
+  });
+
+  it('quota_forecast_alert_days: whole days 0 (off) to 365', () => {
+    for (const bad of [-1, 366, 1.5, Number.NaN])
+      expect(run((v) => checkForecastAlertDays(v, bad))).toEqual([
+        'The quota forecast alert days field must be between 0 and 365.',
+      ]);
+    for (const good of [0, 1, 14, 365, undefined])
+      expect(run((v) => checkForecastAlertDays(v, good))).toEqual([]);
   });
 
   it('auto_track_channels: default all/none, integer channel and sub-channel keys', () => {

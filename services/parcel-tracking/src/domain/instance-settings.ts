@@ -1,5 +1,6 @@
 import type { FieldViolation } from '@inventory/platform';
 import type { ChannelScopeSettings } from './channel-scope.js';
+import { FORECAST_ALERT_DAYS_MAX } from './quota-forecast.js';
 
 import { AUTO_TRACK_KEYS, SIDE_EFFECT_KEYS } from '@inventory/rules';
 
@@ -85,6 +86,20 @@ export function checkThreshold(violations: FieldViolation[], threshold: number |
     violations.push({
       field: 'quota_alert_threshold',
       description: 'The quota alert threshold field must be between 1 and 99.',
+    });
+  }
+}
+
+/** 0 (off) or 1-365 whole days (ADR 0235). */
+export function checkForecastAlertDays(
+  violations: FieldViolation[],
+  days: number | undefined,
+): void {
+  if (days === undefined) return;
+  if (!Number.isInteger(days) || days < 0 || days > FORECAST_ALERT_DAYS_MAX) {
+    violations.push({
+      field: 'quota_forecast_alert_days',
+      description: `The quota forecast alert days field must be between 0 and ${FORECAST_ALERT_DAYS_MAX}.`,
     });
   }
 }

@@ -3,6 +3,8 @@ import type {
   Instance,
   TrackableChannel,
 } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
+import { shipmentWatchOf } from '../domain/shipment-watch.js';
+import { DEFAULT_FORECAST_ALERT_DAYS } from '../domain/quota-forecast.js';
 import { webhookPath } from '../domain/webhook-token.js';
 import type { InstanceDocument } from '../store/instance.js';
 import type { SalesChannelDocument } from '../store/sales-channel.js';
@@ -27,6 +29,8 @@ export function toInstance(doc: InstanceDocument): Instance {
     webhook_path: webhookPath(doc.webhook_token),
     side_effects: doc.side_effects,
     quota_alert_threshold: doc.quota_alert_threshold,
+    shipment_watch: shipmentWatchOf(doc.shipment_watch),
+    quota_forecast_alert_days: doc.quota_forecast_alert_days ?? DEFAULT_FORECAST_ALERT_DAYS,
     created_at: doc.created_at,
     updated_at: doc.updated_at,
   };
@@ -55,6 +59,13 @@ export function toDashboard(dashboard: InstanceDashboard): Dashboard {
       carrier_name: carrier.carrier_name ?? undefined,
     })),
     trends: dashboard.trends,
+    quota_forecast: {
+      days_left: dashboard.quota_forecast.days_left ?? undefined,
+      exhausted_on: dashboard.quota_forecast.exhausted_on ?? undefined,
+      daily_rate: dashboard.quota_forecast.daily_rate,
+      window_days: dashboard.quota_forecast.window_days,
+    },
+    quota_units_saved: dashboard.quota_units_saved,
     transit: {
       window_days: dashboard.transit.window_days,
       overall: stats(dashboard.transit.overall),

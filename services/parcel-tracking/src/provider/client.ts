@@ -31,7 +31,8 @@ export interface TrackItem {
 }
 
 export interface BatchResult {
-  accepted: Array<{ number: string; carrier: number | null }>;
+  /** `already_registered`: register's -18019901, the account holds the number (maybe stopped). */
+  accepted: Array<{ number: string; carrier: number | null; already_registered?: boolean }>;
   rejected: Array<{ number: string; code: number; message: string }>;
 }
 
@@ -119,6 +120,16 @@ export class ProviderClient {
     return this.batched('stoptrack', apiKey, items);
   }
 
+  /** Tracks stopped numbers again, at no quota cost; the provider allows it once per number. */
+  retrack(apiKey: string, items: TrackItem[]): Promise<BatchResult> {
+    return this.batched('retrack', apiKey, items);
+  }
+
+  /** Forgets numbers, so the account can register them again (which costs a unit). */
+  deleteTrack(apiKey: string, items: TrackItem[]): Promise<BatchResult> {
+    return this.batched('deletetrack', apiKey, items);
+  }
+
   private async batched(
     endpoint: string,
     apiKey: string,
@@ -132,7 +143,7 @@ export class ProviderClient {
       for (const item of data?.rejected ?? []) {
         const code = Number(item.error?.code ?? 0);
         if (endpoint === 'register' && code === ALREADY_REGISTERED_CODE) {
-          result.accepted.push({ number: item.number, carrier: null });
+          result.accepted.push({ number: item.number, carrier: null, already_registered: true });
         } else {
           result.rejected.push({
             number: item.number,

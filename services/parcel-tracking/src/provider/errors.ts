@@ -19,6 +19,10 @@ export class ProviderError extends Error {
 export const INVALID_KEY_CODE = -18010002;
 /** Register: "already registered", which clients treat as success. */
 export const ALREADY_REGISTERED_CODE = -18019901;
+/** Retrack: the number is not stopped, so the account tracks it already. */
+export const RETRACK_NOT_STOPPED_CODE = -18019904;
+/** Retrack: the number was retracked once already; only a new registration tracks it again. */
+export const RETRACK_ONLY_ONCE_CODE = -18019905;
 /**
  * Register rejections that pass with time (today's limit, the quota until it is topped up): the
  * row is retried with back-off. Every other rejection is final for the number (ADR 0212).

@@ -6,6 +6,7 @@ import {
   type NewInstance,
   type QuotaAlertState,
 } from './instance.js';
+import { DEFAULT_FORECAST_ALERT_DAYS, type ForecastAlertState } from '../domain/quota-forecast.js';
 
 export class InstanceRepository extends TenantScopedRepository<InstanceDocument> {
   constructor(private readonly connection: Connection) {
@@ -73,6 +74,40 @@ export class InstanceRepository extends TenantScopedRepository<InstanceDocument>
         ...(raised ? { $inc: { quota_alerts_raised: 1 } } : {}),
       },
     );
+  }
+
+  /**
+   * Moves the forecast alert only from the state (and setting) it was read in, as
+   * `moveQuotaAlert` does; an instance stored before the forecast reads as armed.
+   */
+  moveForecastAlert(
+    tenantId: string,
+    id: number,
+    from: ForecastAlertState,
+    alertDays: number,
+    to: ForecastAlertState,
+    raised: boolean,
+  ): Promise<InstanceDocument | null> {
+    const state = from === 'armed' ? { $in: ['armed', null] } : from;
+    return this.findOneAndUpdate(
+      tenantId,
+      {
+        id,
+        quota_forecast_alert_state: state,
+        quota_forecast_alert_days:
+          alertDays === DEFAULT_FORECAST_ALERT_DAYS ? { $in: [alertDays, null] } : alertDays,
+      },
+      {
+        $set: { quota_forecast_alert_state: to },
+        ...(raised ? { $inc: { quota_forecast_alerts_raised: 1 } } : {}),
+      },
+    );
+  }
+
+  /** Counts registrations that re-used the provider's existing one (ADR 0236). */
+  async addUnitsSaved(tenantId: string, id: number, units: number): Promise<void> {
+    if (units <= 0) return;
+    await this.updateOne(tenantId, { id }, { $inc: { quota_units_saved: units } });
   }
 
   async update(

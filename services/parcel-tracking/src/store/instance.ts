@@ -1,7 +1,9 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { ChannelScopeSettings } from '../domain/channel-scope.js';
 import type { RetiredKey } from '../domain/key-ring.js';
+import { DEFAULT_FORECAST_ALERT_DAYS, type ForecastAlertState } from '../domain/quota-forecast.js';
 import type { AutoTrackSettings, SideEffectSettings } from '../domain/instance-settings.js';
+import type { ShipmentWatchSettings } from '../domain/shipment-watch.js';
 
 export type QuotaAlertState = 'armed' | 'warned' | 'exhausted';
 
@@ -23,6 +25,16 @@ export interface InstanceDocument {
   quota_alert_state: QuotaAlertState;
   /** Alerts raised so far: part of each alert's key, so a re-armed crossing alerts again. */
   quota_alerts_raised?: number;
+  /** Stalled and late shipments: thresholds and alert switches; absent is the defaults (ADR 0218). */
+  shipment_watch?: ShipmentWatchSettings;
+  /** Forecast days left under which an alert fires; 0 = off (ADR 0235). Absent on older rows. */
+  quota_forecast_alert_days?: number;
+  /** The forecast alert's state: `fired` until days left rise to the setting again. */
+  quota_forecast_alert_state?: ForecastAlertState;
+  /** Forecast alerts raised so far: part of each alert's key, as for the quota alerts. */
+  quota_forecast_alerts_raised?: number;
+  /** Registrations that re-used the provider's existing one (ADR 0236). */
+  quota_units_saved?: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -45,6 +57,11 @@ const schema = new Schema<InstanceDocument>(
     quota_alert_threshold: { type: Number, required: true },
     quota_alert_state: { type: String, required: true },
     quota_alerts_raised: { type: Number, default: 0 },
+    shipment_watch: { type: Schema.Types.Mixed },
+    quota_forecast_alert_days: { type: Number, default: DEFAULT_FORECAST_ALERT_DAYS },
+    quota_forecast_alert_state: { type: String, default: 'armed' },
+    quota_forecast_alerts_raised: { type: Number, default: 0 },
+    quota_units_saved: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

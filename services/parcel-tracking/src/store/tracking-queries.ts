@@ -1,6 +1,10 @@
 import { escapeRegex, type ScopedFilter } from '@inventory/platform';
 import { DELIVERY_STATUSES, TERMINAL_STATUSES } from '../domain/delivery-status.js';
-import { lateConditions, stalledConditions } from '../domain/shipment-watch.js';
+import {
+  lateConditions,
+  stalledConditions,
+  type StalledThresholds,
+} from '../domain/shipment-watch.js';
 import { IS_SET, type TrackingDocument } from './tracking.js';
 
 /**
@@ -50,8 +54,8 @@ export interface TrackingListQuery {
   trackableTypes: string[];
   createdFrom?: Date;
   createdBefore?: Date;
-  /** Only stalled rows: in transit, no checkpoint since this time (ADR 0218). */
-  stalledBefore?: Date;
+  /** Only stalled rows at `now` under these thresholds (ADR 0218). */
+  stalledAt?: { now: Date; thresholds: StalledThresholds };
   /** Only late rows: past their estimated delivery at this time, not delivered. */
   lateAt?: Date;
   sortField: 'created_at' | 'last_event_at' | 'delivered_at';
@@ -75,7 +79,8 @@ export function listFilter(instanceIds: number[], query: TrackingListQuery): Tra
       ...(query.createdBefore ? { $lt: query.createdBefore } : {}),
     };
   const watched: Array<Record<string, unknown>> = [];
-  if (query.stalledBefore) watched.push(stalledConditions(query.stalledBefore, 0));
+  if (query.stalledAt)
+    watched.push(stalledConditions(query.stalledAt.now, query.stalledAt.thresholds));
   if (query.lateAt) watched.push(lateConditions(query.lateAt));
   if (watched.length > 0) (filter as Record<string, unknown>).$and = watched;
   return filter;
@@ -88,6 +93,25 @@ export function listSort(query: TrackingListQuery): Record<string, 1 | -1> {
 }
 
 export type WorkKind = 'register' | 'poll' | 'stop';
+
+/** Which alert a watch sweep looks for, at `now`. */
+export type WatchAlert =
+  { kind: 'stalled'; now: Date; thresholds: StalledThresholds } | { kind: 'late'; now: Date };
+
+/** What an alert about a row says. */
+export const WATCH_ALERT_PROJECTION = {
+  id: 1,
+  integration_instance_id: 1,
+  trackable_type: 1,
+  trackable_id: 1,
+  trackable_label: 1,
+  trackable_url: 1,
+  tracking_number: 1,
+  carrier_code: 1,
+  carrier_name: 1,
+  last_event_at: 1,
+  estimated_delivery_at: 1,
+} as const;
 
 /** The statuses polling still asks about, as points an index can bound (`$nin` cannot). */
 const NOT_TERMINAL = DELIVERY_STATUSES.filter((status) => !TERMINAL_STATUSES.includes(status));
@@ -206,6 +230,10 @@ export const perDayPipeline = (field: 'registered_at' | 'delivered_at') => [
     $group: {
       _id: { $dateToString: { format: '%Y-%m-%d', date: `$${field}` } },
       count: { $sum: 1 },
+      // Registrations that re-used the provider's (ADR 0236): the quota forecast leaves them out.
+      ...(field === 'registered_at'
+        ? { reused: { $sum: { $cond: [{ $ifNull: ['$registration_reused_at', false] }, 1, 0] } } }
+        : {}),
     },
   },
 ];

@@ -7,8 +7,13 @@ import {
   TenantScopedRepository,
 } from '@inventory/platform';
 import { zeroStatusCounts, type DeliveryStatus } from '../domain/delivery-status.js';
-import { lateConditions, stalledConditions } from '../domain/shipment-watch.js';
+import {
+  lateConditions,
+  stalledConditions,
+  type StalledThresholds,
+} from '../domain/shipment-watch.js';
 import type { DeliveredRow } from '../domain/transit.js';
+import type { RegistrationsPerDay } from '../domain/quota-forecast.js';
 import {
   IS_SET,
   RETIRED_TRACKING_INDEXES,
@@ -44,6 +49,8 @@ import {
   type RegistrationErrorGroup,
   type TrackingListQuery,
   type WorkKind,
+  type WatchAlert,
+  WATCH_ALERT_PROJECTION,
 } from './tracking-queries.js';
 
 /**
@@ -247,15 +254,52 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
     return counts;
   }
 
+  /**
+   * Up to `limit` of the instance's rows stalled (or late) at `now` and not alerted about yet,
+   * oldest first, for the watch sweep (ADR 0218).
+   */
+  watchAlertsDue(
+    tenantId: string,
+    instanceId: number,
+    watch: WatchAlert,
+    limit: number,
+  ): Promise<TrackingDocument[]> {
+    const conditions =
+      watch.kind === 'stalled'
+        ? stalledConditions(watch.now, watch.thresholds)
+        : lateConditions(watch.now);
+    return this.findMany(
+      tenantId,
+      ofInstance(instanceId, { [`${watch.kind}_alerted_at`]: null, ...conditions }),
+      { sort: { id: 1 }, limit, projection: WATCH_ALERT_PROJECTION },
+    );
+  }
+
+  /** Marks the row alerted; false when it already was (another replica's sweep won). */
+  async markWatchAlerted(
+    tenantId: string,
+    id: number,
+    kind: WatchAlert['kind'],
+    at: Date,
+  ): Promise<boolean> {
+    const field = `${kind}_alerted_at` as const;
+    const { modified } = await this.updateOne(
+      tenantId,
+      { id, [field]: null },
+      { $set: { [field]: at } },
+    );
+    return modified === 1;
+  }
+
   /** How many of the instance's rows are stalled and late at `now` (ADR 0218). */
   async watchCounts(
     tenantId: string,
     instanceId: number,
     now: Date,
-    stalledAfterMs: number,
+    thresholds: StalledThresholds,
   ): Promise<{ stalled: number; late: number }> {
     const [stalled, late] = await Promise.all([
-      this.count(tenantId, ofInstance(instanceId, stalledConditions(now, stalledAfterMs))),
+      this.count(tenantId, ofInstance(instanceId, stalledConditions(now, thresholds))),
       this.count(tenantId, ofInstance(instanceId, lateConditions(now))),
     ]);
     return { stalled, late };
@@ -305,6 +349,81 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
       perDayPipeline(field),
     );
     return new Map(groups.map((group) => [group._id, group.count]));
+  }
+
+  /**
+   * The instance's rows registered each UTC day since `since`, and how many of them re-used the
+   * provider's registration: the trends' registrations and the quota forecast's (ADR 0235).
+   */
+  async registrationsPerDay(
+    tenantId: string,
+    instanceId: number,
+    since: Date,
+  ): Promise<RegistrationsPerDay> {
+    const groups = await this.aggregate<{ _id: string; count: number; reused: number }>(
+      tenantId,
+      ofInstance(instanceId, { registered_at: { $gte: since } }),
+      perDayPipeline('registered_at'),
+    );
+    return new Map(
+      groups.map((group) => [group._id, { registered: group.count, reused: group.reused ?? 0 }]),
+    );
+  }
+
+  /**
+   * The units spent since `since`: rows registered, less those that re-used a registration. Two
+   * counts of index entries (no row is read), for the registration worker's forecast check.
+   */
+  async unitsSpentSince(tenantId: string, instanceId: number, since: Date): Promise<number> {
+    const [registered, reused] = await Promise.all([
+      this.count(tenantId, ofInstance(instanceId, { registered_at: { $gte: since } })),
+      this.count(tenantId, ofInstance(instanceId, { registration_reused_at: { $gte: since } })),
+    ]);
+    return Math.max(0, registered - reused);
+  }
+
+  /**
+   * By number, the latest row of the instance other than `exclude` that the key `keyRef`
+   * registered: the provider's registration a re-added number can take over (ADR 0236).
+   */
+  async priorRegistrations(
+    tenantId: string,
+    instanceId: number,
+    numbers: string[],
+    keyRef: string,
+    exclude: number[],
+  ): Promise<Map<string, TrackingDocument>> {
+    const rows = await this.findMany(
+      tenantId,
+      ofInstance(instanceId, {
+        tracking_number: { $in: numbers },
+        registered_at: IS_SET,
+        registered_key_ref: keyRef,
+        id: { $nin: exclude },
+      }),
+      { sort: { id: 1 } },
+    );
+    return new Map(rows.map((row) => [row.tracking_number, row]));
+  }
+
+  /**
+   * A stopped row whose registration the provider still holds hands it to the row re-adding its
+   * number: it leaves the stopping queue, so the number is not stopped under the new row. Only
+   * while no worker holds the row (the stopping worker may be stopping it now) and it is not
+   * active; answers whether it was handed over.
+   */
+  async handOverRegistration(tenantId: string, id: number, now: Date): Promise<boolean> {
+    const { modified } = await this.updateOne(
+      tenantId,
+      {
+        id,
+        active: false,
+        provider_stopped_at: null,
+        $or: [{ lease_until: null }, { lease_until: { $lte: now } }],
+      },
+      { $set: { provider_stopped_at: now, updated_at: now } },
+    );
+    return modified === 1;
   }
 
   async lastEventAt(tenantId: string, instanceId: number): Promise<Date | null> {

@@ -33,6 +33,11 @@ export interface TrackingDocument {
   registration_given_up_at: Date | null;
   /** The fingerprint of the API key that registered the row (ADR 0213); null before. */
   registered_key_ref?: string | null;
+  /**
+   * When the row took over the provider's existing registration of its number instead of spending
+   * a quota unit (ADR 0236); absent on rows that registered (or older rows).
+   */
+  registration_reused_at?: Date | null;
   stopped_at: Date | null;
   /** When the provider confirmed the stop (after a disconnect). */
   provider_stopped_at: Date | null;
@@ -51,6 +56,9 @@ export interface TrackingDocument {
   last_polled_at: Date | null;
   /** When the delivery side effects fired (at most once per shipment). */
   delivery_effects_at: Date | null;
+  /** When the shipment's stalled and late alerts were raised: each once per shipment (ADR 0218). */
+  stalled_alerted_at?: Date | null;
+  late_alerted_at?: Date | null;
   /** The last webhook event applied and the status it moved from (idempotent retries). */
   last_webhook_event_id: number | null;
   last_status_from: string | null;
@@ -90,6 +98,7 @@ const schema = new Schema<TrackingDocument>(
     registration_failed_at: nullable(Date),
     registration_given_up_at: nullable(Date),
     registered_key_ref: nullable(String),
+    registration_reused_at: nullable(Date),
     stopped_at: nullable(Date),
     provider_stopped_at: nullable(Date),
     active: { type: Boolean, default: true },
@@ -103,6 +112,8 @@ const schema = new Schema<TrackingDocument>(
     next_attempt_at: nullable(Date),
     last_polled_at: nullable(Date),
     delivery_effects_at: nullable(Date),
+    stalled_alerted_at: nullable(Date),
+    late_alerted_at: nullable(Date),
     last_webhook_event_id: nullable(Number),
     last_status_from: nullable(String),
     revision: { type: Number, default: 0 },
@@ -132,7 +143,14 @@ schema.index({
   last_event_at: -1,
   id: -1,
 });
-schema.index({ tenant_id: 1, integration_instance_id: 1, tracking_number: 1 });
+// A number's rows; with the registering key last, so the rows a re-added number may take a
+// registration over from are found without reading the batch's own unregistered rows (ADR 0236).
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  tracking_number: 1,
+  registered_key_ref: 1,
+});
 // The dashboard's rows not registered yet: pending (not given up) and failed (grouped by error).
 // The points on null bound both to the unregistered rows instead of the whole instance; `id` last
 // holds the registration queue's candidates in its claim order (tracking-queries.ts, ADR 0212).
@@ -163,9 +181,26 @@ schema.index({
   delivered_at: 1,
 });
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
+// Registrations that re-used one, counted from the index by the worker's forecast (ADR 0235).
+schema.index({ tenant_id: 1, integration_instance_id: 1, registration_reused_at: 1 });
 // Stalled and late rows (the dashboard's counts, the list's filters; ADR 0218).
 schema.index({ tenant_id: 1, integration_instance_id: 1, delivery_status: 1, last_event_at: 1 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, estimated_delivery_at: 1 });
+// The rows still to alert about: the point on a null marker bounds each sweep to the rows not
+// alerted yet, however many stalled or late rows were alerted before (ADR 0218).
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  stalled_alerted_at: 1,
+  delivery_status: 1,
+  last_event_at: 1,
+});
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  late_alerted_at: 1,
+  estimated_delivery_at: 1,
+});
 // A number is tracked (and so registered) once per instance: concurrent intake on
 // several replicas cannot create a second active row for it.
 schema.index(
@@ -239,4 +274,6 @@ export const RETIRED_TRACKING_INDEXES = [
   'tenant_id_1_integration_instance_id_1_active_1_id_1',
   'tenant_id_1_integration_instance_id_1_provider_stopped_at_1_id_1',
   'integration_instance_id_1_active_1_registered_at_1',
+  // ADR 0236: the number's index took the registering key as its last field.
+  'tenant_id_1_integration_instance_id_1_tracking_number_1',
 ];

@@ -1,3 +1,4 @@
+import { DEFAULT_FORECAST_ALERT_DAYS } from '../domain/quota-forecast.js';
 import { activityEntry, INTEGRATION_INSTANCE_SUBJECT } from '@inventory/events';
 import { backfillRequest } from '../events/parcel-events.js';
 import {
@@ -103,6 +104,8 @@ export class CreateInstance {
         side_effects: fillBooleans(SIDE_EFFECT_KEYS, undefined),
         quota_alert_threshold: DEFAULT_QUOTA_ALERT_THRESHOLD,
         quota_alert_state: 'armed',
+        quota_forecast_alert_days: DEFAULT_FORECAST_ALERT_DAYS,
+        quota_forecast_alert_state: 'armed',
       });
     } catch (error) {
       if (isDuplicateKeyError(error)) throw alreadyExists(ALREADY_CONNECTED);

@@ -1,4 +1,4 @@
-import { DEFAULT_STALLED_AFTER_HOURS } from '../domain/shipment-watch.js';
+import { shipmentWatchOf, stalledThresholds } from '../domain/shipment-watch.js';
 import { notFound, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import type { DeliveryStatus } from '../domain/delivery-status.js';
 import { summarizeTransit, TRANSIT_WINDOW_DAYS, type TransitSummary } from '../domain/transit.js';
@@ -11,6 +11,8 @@ import type { InstanceDocument } from '../store/instance.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
+import { checkForecastAlert } from './check-forecast-alert.js';
+import { quotaForecast, spentInWindow, type QuotaForecast } from '../domain/quota-forecast.js';
 
 export interface InstanceDashboard {
   quota: ProviderQuota | null;
@@ -25,6 +27,8 @@ export interface InstanceDashboard {
   late_count: number;
   carriers_seen: Array<{ carrier_code: number; carrier_name: string | null }>;
   trends: Trends;
+  quota_forecast: QuotaForecast;
+  quota_units_saved: number;
 }
 
 /**
@@ -43,8 +47,6 @@ export class GetInstance {
       registry: WebhookRegistry;
       outbox: Outbox;
       logger: Logger;
-      /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
-      stalledAfterMs?: number;
     },
   ) {}
 
@@ -105,12 +107,23 @@ export class GetInstance {
         tenantId,
         id,
         now,
-        this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000,
+        stalledThresholds(shipmentWatchOf(instance.shipment_watch)),
       ),
       trackings.carriersSeen(tenantId, id),
-      trackings.countsPerDay(tenantId, id, 'registered_at', trendsSince(now)),
+      trackings.registrationsPerDay(tenantId, id, trendsSince(now)),
       trackings.countsPerDay(tenantId, id, 'delivered_at', trendsSince(now)),
     ]);
+    // The trends' days (30) hold the forecast's (14): no read of its own (ADR 0235).
+    const forecast = quotaForecast(
+      now,
+      live.quota?.remaining ?? null,
+      spentInWindow(now, registeredPerDay),
+    );
+    // The forecast alert runs on the same reads; its failure never fails the read either.
+    await checkForecastAlert({ instances, outbox }, instance, forecast, live.quota !== null).catch(
+      (error: unknown) =>
+        logger.warn({ err: error, instance_id: id }, 'quota forecast alert check failed'),
+    );
     return {
       instance,
       dashboard: {
@@ -124,7 +137,13 @@ export class GetInstance {
         stalled_count: watched.stalled,
         late_count: watched.late,
         carriers_seen: carriersSeen,
-        trends: dailyTrends(now, registeredPerDay, deliveredPerDay),
+        trends: dailyTrends(
+          now,
+          new Map([...registeredPerDay].map(([day, counts]) => [day, counts.registered])),
+          deliveredPerDay,
+        ),
+        quota_forecast: forecast,
+        quota_units_saved: instance.quota_units_saved ?? 0,
       },
     };
   }

@@ -1,4 +1,4 @@
-import { DEFAULT_STALLED_AFTER_HOURS } from '../domain/shipment-watch.js';
+import { shipmentWatchOf, stalledThresholds } from '../domain/shipment-watch.js';
 import { notFound } from '@inventory/platform';
 import type { InstanceHistoryRepository } from '../store/instance-history-repository.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
@@ -16,8 +16,6 @@ export class ListTrackings {
       instances: InstanceRepository;
       trackings: TrackingRepository;
       history: InstanceHistoryRepository;
-      /** How long without a checkpoint makes a row in transit stalled (ADR 0218). */
-      stalledAfterMs?: number;
     },
   ) {}
 
@@ -28,17 +26,19 @@ export class ListTrackings {
     now = new Date(),
   ): Promise<{ rows: TrackingDocument[]; total: number }> {
     const { stalled, late, ...query } = listing;
-    if (stalled)
-      query.stalledBefore = new Date(
-        now.getTime() - (this.deps.stalledAfterMs ?? DEFAULT_STALLED_AFTER_HOURS * 3600_000),
-      );
-    if (late) query.lateAt = now;
     // Both reads are scoped to the tenant; the page needs the history, so it is read after them.
     const [instance, earlier] = await Promise.all([
       this.deps.instances.find(tenantId, instanceId),
       this.deps.history.instanceIds(tenantId),
     ]);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
+    // The instance's thresholds judge its history's rows too: one answer to "is it stalled".
+    if (stalled)
+      query.stalledAt = {
+        now,
+        thresholds: stalledThresholds(shipmentWatchOf(instance.shipment_watch)),
+      };
+    if (late) query.lateAt = now;
     const ids = [instanceId, ...earlier.filter((id) => id !== instanceId)];
     return this.deps.trackings.list(tenantId, ids, query);
   }

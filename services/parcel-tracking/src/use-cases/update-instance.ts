@@ -11,10 +11,17 @@ import { backfillRequest } from '../events/parcel-events.js';
 import type { UpdateInstanceRequest } from '@inventory/contracts/parcel_tracking/v1/parcel_tracking.js';
 import { mergeChannelScope } from '../domain/channel-scope.js';
 import {
+  checkShipmentWatch,
+  mergeShipmentWatch,
+  shipmentWatchOf,
+  type ShipmentWatchPatch,
+} from '../domain/shipment-watch.js';
+import {
   channelScopeInput,
   checkApiKey,
   checkChannelScope,
   checkName,
+  checkForecastAlertDays,
   checkThreshold,
   withInputViolations,
   mergeBooleans,
@@ -24,6 +31,7 @@ import type { InstanceDocument } from '../store/instance.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
 import { providerFailure } from './provider-failure.js';
 import type { WebhookKeys } from './webhook-keys.js';
+import { DEFAULT_FORECAST_ALERT_DAYS } from '../domain/quota-forecast.js';
 import { retire } from '../domain/key-ring.js';
 import { keyFingerprint } from '../provider/key-fingerprint.js';
 
@@ -31,6 +39,21 @@ export interface UpdateInstanceInput {
   tenantId: string;
   userId?: string;
   request: UpdateInstanceRequest;
+}
+
+/** The proto's patch as the domain's: the carrier list only when it is to be replaced. */
+function shipmentWatchPatchOf(
+  patch: UpdateInstanceRequest['shipment_watch'],
+): ShipmentWatchPatch | undefined {
+  if (!patch) return undefined;
+  return {
+    stalled_after_hours: patch.stalled_after_hours,
+    carrier_stalled_after_hours: patch.replace_carrier_stalled_after_hours
+      ? patch.carrier_stalled_after_hours
+      : undefined,
+    stalled_alert: patch.stalled_alert,
+    late_alert: patch.late_alert,
+  };
 }
 
 const isEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -88,10 +111,14 @@ export class UpdateInstance {
     checkName(own, request.name, false);
     checkApiKey(own, request.api_key, false);
     checkThreshold(own, request.quota_alert_threshold);
+    checkForecastAlertDays(own, request.quota_forecast_alert_days);
     checkChannelScope(own, request.auto_track_channels);
+    const watchPatch = shipmentWatchPatchOf(request.shipment_watch);
+    checkShipmentWatch(own, watchPatch);
     const violations = withInputViolations(request.input_violations, own);
     if (violations.length > 0) throw validationFailed(violations);
 
+    const forecastAlertDays = current.quota_forecast_alert_days ?? DEFAULT_FORECAST_ALERT_DAYS;
     const before = {
       name: current.name,
       is_automatic_sync_enabled: current.is_automatic_sync_enabled,
@@ -99,6 +126,8 @@ export class UpdateInstance {
       auto_track_channels: current.auto_track_channels,
       side_effects: current.side_effects,
       quota_alert_threshold: current.quota_alert_threshold,
+      shipment_watch: shipmentWatchOf(current.shipment_watch),
+      quota_forecast_alert_days: forecastAlertDays,
     };
     const after = {
       name: request.name?.trim() ?? current.name,
@@ -113,11 +142,16 @@ export class UpdateInstance {
         : current.auto_track_channels,
       side_effects: mergeBooleans(current.side_effects, request.side_effects),
       quota_alert_threshold: request.quota_alert_threshold ?? current.quota_alert_threshold,
+      shipment_watch: mergeShipmentWatch(shipmentWatchOf(current.shipment_watch), watchPatch),
+      quota_forecast_alert_days: request.quota_forecast_alert_days ?? forecastAlertDays,
     };
     const changed = changedKeys(before, after);
     const changes: Partial<InstanceDocument> = { ...after };
     if (after.quota_alert_threshold !== before.quota_alert_threshold)
       changes.quota_alert_state = 'armed';
+    // A new forecast setting re-arms its alert, as a new threshold does (ADR 0235).
+    if (after.quota_forecast_alert_days !== before.quota_forecast_alert_days)
+      changes.quota_forecast_alert_state = 'armed';
 
     if (request.api_key !== undefined) {
       try {

@@ -6,6 +6,7 @@ import type { ProviderClient } from '../provider/client.js';
 import type { CheckpointRepository } from '../store/checkpoint-repository.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
+import { AlertWatchedShipments } from '../use-cases/alert-watched-shipments.js';
 import { PollTrackings } from '../use-cases/poll-trackings.js';
 import { RegisterPending } from '../use-cases/register-pending.js';
 import { StopTrackings } from '../use-cases/stop-trackings.js';
@@ -19,12 +20,14 @@ type WorkerConfig = Pick<
   | 'POLL_STALE_AFTER_MS'
   | 'STOP_DELIVERED_AFTER_MS'
   | 'TRACKING_WORKER_INTERVAL_MS'
+  | 'SHIPMENT_WATCH_INTERVAL_MS'
 >;
 
 /**
  * The registration, polling and stopping workers over the tracking rows' queues, each paced by
- * its own loop every TRACKING_WORKER_INTERVAL_MS (none at 0: tests run their own passes) and
- * stopped with the runtime. The owner names this replica's leases.
+ * its own loop every TRACKING_WORKER_INTERVAL_MS, and the stalled and late shipments' alert sweep
+ * every SHIPMENT_WATCH_INTERVAL_MS (none at 0: tests run their own passes), stopped with the
+ * runtime. The owner names this replica's leases.
  */
 export function startTrackingWorkers(
   runtime: ServiceRuntime,
@@ -74,14 +77,13 @@ export function startTrackingWorkers(
       options: { ...workerOptions, stopDeliveredAfterMs: config.STOP_DELIVERED_AFTER_MS },
     }),
   };
-  if (config.TRACKING_WORKER_INTERVAL_MS <= 0) return;
-  for (const [name, worker] of Object.entries(workers)) {
-    const loop = startWorkerLoop({
-      name,
-      runOnce: () => worker.runOnce(),
-      intervalMs: config.TRACKING_WORKER_INTERVAL_MS,
-      logger,
-    });
+  const paced = (name: string, runOnce: () => Promise<unknown>, intervalMs: number) => {
+    if (intervalMs <= 0) return;
+    const loop = startWorkerLoop({ name, runOnce, intervalMs, logger });
     runtime.onStop(() => loop.stop());
-  }
+  };
+  for (const [name, worker] of Object.entries(workers))
+    paced(name, () => worker.runOnce(), config.TRACKING_WORKER_INTERVAL_MS);
+  const watch = new AlertWatchedShipments({ instances, trackings, outbox, logger });
+  paced('shipment-watch', () => watch.runOnce(), config.SHIPMENT_WATCH_INTERVAL_MS);
 }

@@ -88,6 +88,13 @@ describe('contract: parcel tracking', { shuffle: false }, () => {
           rma_arrival_alert: true,
         },
         quota_alert_threshold: 80,
+        shipment_watch: {
+          stalled_after_hours: 72,
+          carrier_stalled_after_hours: [],
+          stalled_alert: true,
+          late_alert: true,
+        },
+        quota_forecast_alert_days: 0,
       },
     ]);
     const path = { params: { path: { instance: String(instance) } } };

@@ -50,6 +50,47 @@ function QuotaGauge(props: {
   );
 }
 
+/**
+ * When the quota runs out at the recent registration rate (ADR 0235), and the units registration
+ * saved by re-using the provider's registrations (ADR 0236).
+ */
+function QuotaForecast(props: { instance: Instance }) {
+  const { quota_forecast: forecast, quota_forecast_alert_days: alertDays } = props.instance;
+  const rate = `${forecast.daily_rate} a day over the last ${forecast.window_days} days`;
+  return (
+    <div data-testid="quota-forecast">
+      {forecast.days_left === null || forecast.exhausted_on === null ? (
+        <p>
+          Forecast: {props.instance.quota ? 'no registrations' : 'unknown'} ({rate}).
+        </p>
+      ) : (
+        <p class={alertDays > 0 && forecast.days_left < alertDays ? 'warning' : undefined}>
+          Forecast: runs out in{' '}
+          <strong data-count="days-left">
+            {forecast.days_left} {forecast.days_left === 1 ? 'day' : 'days'}
+          </strong>
+          , on <time dateTime={forecast.exhausted_on}>{formatDay(forecast.exhausted_on)}</time> (
+          {rate}).
+        </p>
+      )}
+      <p>
+        Quota units saved by re-used registrations:{' '}
+        <span data-count="units-saved">{props.instance.quota_units_saved}</span>
+        {alertDays > 0 ? `. Alert under ${alertDays} days left.` : '.'}
+      </p>
+    </div>
+  );
+}
+
+/** A `YYYY-MM-DD` UTC day, in the reader's words (the day itself, never shifted by a zone). */
+const formatDay = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, {
+    timeZone: 'UTC',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+  });
+
 // `on_time_rate` is already a percentage 0–100 (ADR 0200), null when no row had an estimate.
 const onTime = (stats: TransitStats) =>
   stats.on_time_rate === null
@@ -121,6 +162,7 @@ export function Dashboard(props: {
           threshold={instance.quota_alert_threshold}
           error={instance.quota_error}
         />
+        <QuotaForecast instance={instance} />
         <p>
           Webhook URL for the provider's dashboard:{' '}
           <code data-testid="webhook-url">{instance.webhook_url}</code>

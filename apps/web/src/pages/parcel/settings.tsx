@@ -6,6 +6,12 @@ import { Checkbox, FormError, TextField } from '../../components/field.js';
 import { AUTO_TRACK_KEYS, SIDE_EFFECT_KEYS } from '@inventory/rules';
 import { AUTO_TRACK_LABELS, PREFIX, SIDE_EFFECT_LABELS } from './instance.js';
 import { ChannelScopeEditor } from './channel-scope.js';
+import {
+  draftOf,
+  ShipmentWatchFields,
+  watchFieldNames,
+  watchPatch,
+} from './shipment-watch-fields.js';
 
 /** PATCH with only what changed; disconnect with a confirmation. */
 export function Settings(props: {
@@ -20,7 +26,9 @@ export function Settings(props: {
   const [autoTrack, setAutoTrack] = useState({ ...instance.auto_track });
   const [sideEffects, setSideEffects] = useState({ ...instance.side_effects });
   const [threshold, setThreshold] = useState(String(instance.quota_alert_threshold));
+  const [forecastDays, setForecastDays] = useState(String(instance.quota_forecast_alert_days));
   const [scope, setScope] = useState(instance.auto_track_channels);
+  const [watch, setWatch] = useState(() => draftOf(instance.shipment_watch));
   const [error, setError] = useState<ApiError | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -38,8 +46,14 @@ export function Settings(props: {
       body.side_effects = sideEffects;
     if (threshold !== String(instance.quota_alert_threshold))
       body.quota_alert_threshold = /^\d+$/.test(threshold) ? Number(threshold) : threshold;
+    if (forecastDays !== String(instance.quota_forecast_alert_days))
+      body.quota_forecast_alert_days = /^\d+$/.test(forecastDays)
+        ? Number(forecastDays)
+        : forecastDays;
     if (JSON.stringify(scope) !== JSON.stringify(instance.auto_track_channels))
       body.auto_track_channels = scope;
+    const watchChanges = watchPatch(watch, instance.shipment_watch);
+    if (watchChanges) body.shipment_watch = watchChanges;
     try {
       await api('PATCH', `${PREFIX}/instances/${instance.id}`, body);
       setApiKey('');
@@ -75,6 +89,15 @@ export function Settings(props: {
           errors={errors}
           hint="1–99. A second alert always fires at 100%."
         />
+        <TextField
+          label="Quota forecast alert (days left)"
+          name="quota_forecast_alert_days"
+          inputMode="numeric"
+          value={forecastDays}
+          onInput={setForecastDays}
+          errors={errors}
+          hint="0–365. Alerts when the quota is foreseen to run out within fewer days; 0 turns it off."
+        />
         <fieldset>
           <legend>Kill switch</legend>
           <Checkbox
@@ -106,6 +129,12 @@ export function Settings(props: {
             />
           ))}
         </fieldset>
+        <ShipmentWatchFields
+          draft={watch}
+          onChange={setWatch}
+          carriersSeen={instance.carriers_seen}
+          errors={errors}
+        />
         <ChannelScopeEditor
           instanceId={instance.id}
           scope={scope}
@@ -115,7 +144,14 @@ export function Settings(props: {
         {error && (
           <FormError
             error={error}
-            fields={['name', 'api_key', 'quota_alert_threshold', 'auto_track_channels']}
+            fields={[
+              'name',
+              'api_key',
+              'quota_alert_threshold',
+              'auto_track_channels',
+              ...watchFieldNames(watch),
+              'quota_forecast_alert_days',
+            ]}
           />
         )}
         {saved && (

@@ -27,8 +27,8 @@ export interface AlertRaised {
   key: string;
   /**
    * One of the kinds in libs/events ALERT_KINDS (quota_warning, quota_exhausted,
-   * inbound_shipment_delivered, rma_delivered, webhook_subscription_deactivated,
-   * token_leak_reported, token_expiring, token_expired).
+   * inbound_shipment_delivered, rma_delivered, shipment_stalled, shipment_late,
+   * webhook_subscription_deactivated, token_leak_reported, token_expiring, token_expired, ...).
    */
   kind: string;
   /** "normal" or "high". */

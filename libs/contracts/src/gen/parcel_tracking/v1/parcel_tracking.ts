@@ -171,6 +171,31 @@ export interface Instance {
   quota_alert_threshold: number;
   created_at?: Date | undefined;
   updated_at?: Date | undefined;
+  /** Stalled and late shipments: thresholds and alert switches (ADR 0218). */
+  shipment_watch?: ShipmentWatch | undefined;
+  /** Days of forecast quota left under which an alert fires; 0 = off (ADR 0235). */
+  quota_forecast_alert_days: number;
+}
+
+export interface CarrierStalledAfter {
+  carrier_code: number;
+  hours: number;
+}
+
+export interface ShipmentWatch {
+  stalled_after_hours: number;
+  carrier_stalled_after_hours: CarrierStalledAfter[];
+  stalled_alert: boolean;
+  late_alert: boolean;
+}
+
+export interface ShipmentWatchPatch {
+  stalled_after_hours?: number | undefined;
+  /** Replaces the list when `replace_carrier_stalled_after_hours` is set (so an empty list clears it). */
+  carrier_stalled_after_hours: CarrierStalledAfter[];
+  replace_carrier_stalled_after_hours: boolean;
+  stalled_alert?: boolean | undefined;
+  late_alert?: boolean | undefined;
 }
 
 /** One bucket per delivery status. */
@@ -241,6 +266,23 @@ export interface Dashboard {
   carriers_seen: CarrierSeen[];
   /** Shipments registered and delivered per UTC day over the last `days` days (ADR 0219). */
   trends?: Trends | undefined;
+  /** When the quota runs out at the recent registration rate (ADR 0235). */
+  quota_forecast?: QuotaForecast | undefined;
+  /** Registrations that re-used the provider's existing one instead of spending a unit (ADR 0236). */
+  quota_units_saved: number;
+}
+
+/**
+ * The quota's end at the registration rate of the last `window_days` days; days_left and
+ * exhausted_on are absent when nothing was registered in the window or the quota is unknown.
+ */
+export interface QuotaForecast {
+  days_left?: number | undefined;
+  /** YYYY-MM-DD (UTC). */
+  exhausted_on?: string | undefined;
+  /** Quota units spent per day over the window (registrations that re-used one excluded). */
+  daily_rate: number;
+  window_days: number;
 }
 
 export interface DailyCounts {
@@ -322,6 +364,9 @@ export interface UpdateInstanceRequest {
    * answer names every bad field, and nothing is written while any remain.
    */
   input_violations: FieldViolation[];
+  shipment_watch?: ShipmentWatchPatch | undefined;
+  /** 0 (off) or 1-365 (ADR 0235). */
+  quota_forecast_alert_days?: number | undefined;
 }
 
 export interface UpdateInstanceResponse {
@@ -1866,6 +1911,8 @@ function createBaseInstance(): Instance {
     quota_alert_threshold: 0,
     created_at: undefined,
     updated_at: undefined,
+    shipment_watch: undefined,
+    quota_forecast_alert_days: 0,
   };
 }
 
@@ -1900,6 +1947,12 @@ export const Instance: MessageFns<Instance> = {
     }
     if (message.updated_at !== undefined) {
       Timestamp.encode(toTimestamp(message.updated_at), writer.uint32(82).fork()).join();
+    }
+    if (message.shipment_watch !== undefined) {
+      ShipmentWatch.encode(message.shipment_watch, writer.uint32(90).fork()).join();
+    }
+    if (message.quota_forecast_alert_days !== 0) {
+      writer.uint32(96).int32(message.quota_forecast_alert_days);
     }
     return writer;
   },
@@ -1997,6 +2050,22 @@ export const Instance: MessageFns<Instance> = {
             message.updated_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.shipment_watch = ShipmentWatch.decode(reader, reader.uint32());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.quota_forecast_alert_days = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2053,6 +2122,16 @@ export const Instance: MessageFns<Instance> = {
         : isSet(object.updated_at)
           ? fromJsonTimestamp(object.updated_at)
           : undefined,
+      shipment_watch: isSet(object.shipmentWatch)
+        ? ShipmentWatch.fromJSON(object.shipmentWatch)
+        : isSet(object.shipment_watch)
+          ? ShipmentWatch.fromJSON(object.shipment_watch)
+          : undefined,
+      quota_forecast_alert_days: isSet(object.quotaForecastAlertDays)
+        ? globalThis.Number(object.quotaForecastAlertDays)
+        : isSet(object.quota_forecast_alert_days)
+          ? globalThis.Number(object.quota_forecast_alert_days)
+          : 0,
     };
   },
 
@@ -2088,6 +2167,12 @@ export const Instance: MessageFns<Instance> = {
     if (message.updated_at !== undefined) {
       obj.updatedAt = message.updated_at.toISOString();
     }
+    if (message.shipment_watch !== undefined) {
+      obj.shipmentWatch = ShipmentWatch.toJSON(message.shipment_watch);
+    }
+    if (message.quota_forecast_alert_days !== 0) {
+      obj.quotaForecastAlertDays = Math.round(message.quota_forecast_alert_days);
+    }
     return obj;
   },
 
@@ -2115,6 +2200,410 @@ export const Instance: MessageFns<Instance> = {
     message.quota_alert_threshold = object.quota_alert_threshold ?? 0;
     message.created_at = object.created_at ?? undefined;
     message.updated_at = object.updated_at ?? undefined;
+    message.shipment_watch =
+      object.shipment_watch !== undefined && object.shipment_watch !== null
+        ? ShipmentWatch.fromPartial(object.shipment_watch)
+        : undefined;
+    message.quota_forecast_alert_days = object.quota_forecast_alert_days ?? 0;
+    return message;
+  },
+};
+
+function createBaseCarrierStalledAfter(): CarrierStalledAfter {
+  return { carrier_code: 0, hours: 0 };
+}
+
+export const CarrierStalledAfter: MessageFns<CarrierStalledAfter> = {
+  encode(message: CarrierStalledAfter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.carrier_code !== 0) {
+      writer.uint32(8).int64(message.carrier_code);
+    }
+    if (message.hours !== 0) {
+      writer.uint32(16).int64(message.hours);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CarrierStalledAfter {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCarrierStalledAfter();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.carrier_code = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.hours = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CarrierStalledAfter {
+    return {
+      carrier_code: isSet(object.carrierCode)
+        ? globalThis.Number(object.carrierCode)
+        : isSet(object.carrier_code)
+          ? globalThis.Number(object.carrier_code)
+          : 0,
+      hours: isSet(object.hours) ? globalThis.Number(object.hours) : 0,
+    };
+  },
+
+  toJSON(message: CarrierStalledAfter): unknown {
+    const obj: any = {};
+    if (message.carrier_code !== 0) {
+      obj.carrierCode = Math.round(message.carrier_code);
+    }
+    if (message.hours !== 0) {
+      obj.hours = Math.round(message.hours);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CarrierStalledAfter>, I>>(base?: I): CarrierStalledAfter {
+    return CarrierStalledAfter.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CarrierStalledAfter>, I>>(
+    object: I,
+  ): CarrierStalledAfter {
+    const message = createBaseCarrierStalledAfter();
+    message.carrier_code = object.carrier_code ?? 0;
+    message.hours = object.hours ?? 0;
+    return message;
+  },
+};
+
+function createBaseShipmentWatch(): ShipmentWatch {
+  return {
+    stalled_after_hours: 0,
+    carrier_stalled_after_hours: [],
+    stalled_alert: false,
+    late_alert: false,
+  };
+}
+
+export const ShipmentWatch: MessageFns<ShipmentWatch> = {
+  encode(message: ShipmentWatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stalled_after_hours !== 0) {
+      writer.uint32(8).int64(message.stalled_after_hours);
+    }
+    for (const v of message.carrier_stalled_after_hours) {
+      CarrierStalledAfter.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.stalled_alert !== false) {
+      writer.uint32(24).bool(message.stalled_alert);
+    }
+    if (message.late_alert !== false) {
+      writer.uint32(32).bool(message.late_alert);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShipmentWatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShipmentWatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.stalled_after_hours = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.carrier_stalled_after_hours.push(
+              CarrierStalledAfter.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.stalled_alert = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.late_alert = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShipmentWatch {
+    return {
+      stalled_after_hours: isSet(object.stalledAfterHours)
+        ? globalThis.Number(object.stalledAfterHours)
+        : isSet(object.stalled_after_hours)
+          ? globalThis.Number(object.stalled_after_hours)
+          : 0,
+      carrier_stalled_after_hours: globalThis.Array.isArray(object?.carrierStalledAfterHours)
+        ? object.carrierStalledAfterHours.map((e: any) => CarrierStalledAfter.fromJSON(e))
+        : globalThis.Array.isArray(object?.carrier_stalled_after_hours)
+          ? object.carrier_stalled_after_hours.map((e: any) => CarrierStalledAfter.fromJSON(e))
+          : [],
+      stalled_alert: isSet(object.stalledAlert)
+        ? globalThis.Boolean(object.stalledAlert)
+        : isSet(object.stalled_alert)
+          ? globalThis.Boolean(object.stalled_alert)
+          : false,
+      late_alert: isSet(object.lateAlert)
+        ? globalThis.Boolean(object.lateAlert)
+        : isSet(object.late_alert)
+          ? globalThis.Boolean(object.late_alert)
+          : false,
+    };
+  },
+
+  toJSON(message: ShipmentWatch): unknown {
+    const obj: any = {};
+    if (message.stalled_after_hours !== 0) {
+      obj.stalledAfterHours = Math.round(message.stalled_after_hours);
+    }
+    if (message.carrier_stalled_after_hours?.length) {
+      obj.carrierStalledAfterHours = message.carrier_stalled_after_hours.map((e) =>
+        CarrierStalledAfter.toJSON(e),
+      );
+    }
+    if (message.stalled_alert !== false) {
+      obj.stalledAlert = message.stalled_alert;
+    }
+    if (message.late_alert !== false) {
+      obj.lateAlert = message.late_alert;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ShipmentWatch>, I>>(base?: I): ShipmentWatch {
+    return ShipmentWatch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ShipmentWatch>, I>>(object: I): ShipmentWatch {
+    const message = createBaseShipmentWatch();
+    message.stalled_after_hours = object.stalled_after_hours ?? 0;
+    message.carrier_stalled_after_hours =
+      object.carrier_stalled_after_hours?.map((e) => CarrierStalledAfter.fromPartial(e)) || [];
+    message.stalled_alert = object.stalled_alert ?? false;
+    message.late_alert = object.late_alert ?? false;
+    return message;
+  },
+};
+
+function createBaseShipmentWatchPatch(): ShipmentWatchPatch {
+  return {
+    stalled_after_hours: undefined,
+    carrier_stalled_after_hours: [],
+    replace_carrier_stalled_after_hours: false,
+    stalled_alert: undefined,
+    late_alert: undefined,
+  };
+}
+
+export const ShipmentWatchPatch: MessageFns<ShipmentWatchPatch> = {
+  encode(message: ShipmentWatchPatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stalled_after_hours !== undefined) {
+      writer.uint32(8).int64(message.stalled_after_hours);
+    }
+    for (const v of message.carrier_stalled_after_hours) {
+      CarrierStalledAfter.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.replace_carrier_stalled_after_hours !== false) {
+      writer.uint32(24).bool(message.replace_carrier_stalled_after_hours);
+    }
+    if (message.stalled_alert !== undefined) {
+      writer.uint32(32).bool(message.stalled_alert);
+    }
+    if (message.late_alert !== undefined) {
+      writer.uint32(40).bool(message.late_alert);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShipmentWatchPatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShipmentWatchPatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.stalled_after_hours = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.carrier_stalled_after_hours.push(
+              CarrierStalledAfter.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.replace_carrier_stalled_after_hours = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.stalled_alert = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.late_alert = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShipmentWatchPatch {
+    return {
+      stalled_after_hours: isSet(object.stalledAfterHours)
+        ? globalThis.Number(object.stalledAfterHours)
+        : isSet(object.stalled_after_hours)
+          ? globalThis.Number(object.stalled_after_hours)
+          : undefined,
+      carrier_stalled_after_hours: globalThis.Array.isArray(object?.carrierStalledAfterHours)
+        ? object.carrierStalledAfterHours.map((e: any) => CarrierStalledAfter.fromJSON(e))
+        : globalThis.Array.isArray(object?.carrier_stalled_after_hours)
+          ? object.carrier_stalled_after_hours.map((e: any) => CarrierStalledAfter.fromJSON(e))
+          : [],
+      replace_carrier_stalled_after_hours: isSet(object.replaceCarrierStalledAfterHours)
+        ? globalThis.Boolean(object.replaceCarrierStalledAfterHours)
+        : isSet(object.replace_carrier_stalled_after_hours)
+          ? globalThis.Boolean(object.replace_carrier_stalled_after_hours)
+          : false,
+      stalled_alert: isSet(object.stalledAlert)
+        ? globalThis.Boolean(object.stalledAlert)
+        : isSet(object.stalled_alert)
+          ? globalThis.Boolean(object.stalled_alert)
+          : undefined,
+      late_alert: isSet(object.lateAlert)
+        ? globalThis.Boolean(object.lateAlert)
+        : isSet(object.late_alert)
+          ? globalThis.Boolean(object.late_alert)
+          : undefined,
+    };
+  },
+
+  toJSON(message: ShipmentWatchPatch): unknown {
+    const obj: any = {};
+    if (message.stalled_after_hours !== undefined) {
+      obj.stalledAfterHours = Math.round(message.stalled_after_hours);
+    }
+    if (message.carrier_stalled_after_hours?.length) {
+      obj.carrierStalledAfterHours = message.carrier_stalled_after_hours.map((e) =>
+        CarrierStalledAfter.toJSON(e),
+      );
+    }
+    if (message.replace_carrier_stalled_after_hours !== false) {
+      obj.replaceCarrierStalledAfterHours = message.replace_carrier_stalled_after_hours;
+    }
+    if (message.stalled_alert !== undefined) {
+      obj.stalledAlert = message.stalled_alert;
+    }
+    if (message.late_alert !== undefined) {
+      obj.lateAlert = message.late_alert;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ShipmentWatchPatch>, I>>(base?: I): ShipmentWatchPatch {
+    return ShipmentWatchPatch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ShipmentWatchPatch>, I>>(object: I): ShipmentWatchPatch {
+    const message = createBaseShipmentWatchPatch();
+    message.stalled_after_hours = object.stalled_after_hours ?? undefined;
+    message.carrier_stalled_after_hours =
+      object.carrier_stalled_after_hours?.map((e) => CarrierStalledAfter.fromPartial(e)) || [];
+    message.replace_carrier_stalled_after_hours =
+      object.replace_carrier_stalled_after_hours ?? false;
+    message.stalled_alert = object.stalled_alert ?? undefined;
+    message.late_alert = object.late_alert ?? undefined;
     return message;
   },
 };
@@ -2952,6 +3441,8 @@ function createBaseDashboard(): Dashboard {
     late_count: 0,
     carriers_seen: [],
     trends: undefined,
+    quota_forecast: undefined,
+    quota_units_saved: 0,
   };
 }
 
@@ -2992,6 +3483,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     }
     if (message.trends !== undefined) {
       Trends.encode(message.trends, writer.uint32(98).fork()).join();
+    }
+    if (message.quota_forecast !== undefined) {
+      QuotaForecast.encode(message.quota_forecast, writer.uint32(106).fork()).join();
+    }
+    if (message.quota_units_saved !== 0) {
+      writer.uint32(112).int64(message.quota_units_saved);
     }
     return writer;
   },
@@ -3105,6 +3602,22 @@ export const Dashboard: MessageFns<Dashboard> = {
             message.trends = Trends.decode(reader, reader.uint32());
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.quota_forecast = QuotaForecast.decode(reader, reader.uint32());
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.quota_units_saved = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3167,6 +3680,16 @@ export const Dashboard: MessageFns<Dashboard> = {
           ? object.carriers_seen.map((e: any) => CarrierSeen.fromJSON(e))
           : [],
       trends: isSet(object.trends) ? Trends.fromJSON(object.trends) : undefined,
+      quota_forecast: isSet(object.quotaForecast)
+        ? QuotaForecast.fromJSON(object.quotaForecast)
+        : isSet(object.quota_forecast)
+          ? QuotaForecast.fromJSON(object.quota_forecast)
+          : undefined,
+      quota_units_saved: isSet(object.quotaUnitsSaved)
+        ? globalThis.Number(object.quotaUnitsSaved)
+        : isSet(object.quota_units_saved)
+          ? globalThis.Number(object.quota_units_saved)
+          : 0,
     };
   },
 
@@ -3208,6 +3731,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     if (message.trends !== undefined) {
       obj.trends = Trends.toJSON(message.trends);
     }
+    if (message.quota_forecast !== undefined) {
+      obj.quotaForecast = QuotaForecast.toJSON(message.quota_forecast);
+    }
+    if (message.quota_units_saved !== 0) {
+      obj.quotaUnitsSaved = Math.round(message.quota_units_saved);
+    }
     return obj;
   },
 
@@ -3244,6 +3773,144 @@ export const Dashboard: MessageFns<Dashboard> = {
       object.trends !== undefined && object.trends !== null
         ? Trends.fromPartial(object.trends)
         : undefined;
+    message.quota_forecast =
+      object.quota_forecast !== undefined && object.quota_forecast !== null
+        ? QuotaForecast.fromPartial(object.quota_forecast)
+        : undefined;
+    message.quota_units_saved = object.quota_units_saved ?? 0;
+    return message;
+  },
+};
+
+function createBaseQuotaForecast(): QuotaForecast {
+  return { days_left: undefined, exhausted_on: undefined, daily_rate: 0, window_days: 0 };
+}
+
+export const QuotaForecast: MessageFns<QuotaForecast> = {
+  encode(message: QuotaForecast, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.days_left !== undefined) {
+      writer.uint32(8).int64(message.days_left);
+    }
+    if (message.exhausted_on !== undefined) {
+      writer.uint32(18).string(message.exhausted_on);
+    }
+    if (message.daily_rate !== 0) {
+      writer.uint32(25).double(message.daily_rate);
+    }
+    if (message.window_days !== 0) {
+      writer.uint32(32).int32(message.window_days);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QuotaForecast {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQuotaForecast();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.days_left = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.exhausted_on = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.daily_rate = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.window_days = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QuotaForecast {
+    return {
+      days_left: isSet(object.daysLeft)
+        ? globalThis.Number(object.daysLeft)
+        : isSet(object.days_left)
+          ? globalThis.Number(object.days_left)
+          : undefined,
+      exhausted_on: isSet(object.exhaustedOn)
+        ? globalThis.String(object.exhaustedOn)
+        : isSet(object.exhausted_on)
+          ? globalThis.String(object.exhausted_on)
+          : undefined,
+      daily_rate: isSet(object.dailyRate)
+        ? globalThis.Number(object.dailyRate)
+        : isSet(object.daily_rate)
+          ? globalThis.Number(object.daily_rate)
+          : 0,
+      window_days: isSet(object.windowDays)
+        ? globalThis.Number(object.windowDays)
+        : isSet(object.window_days)
+          ? globalThis.Number(object.window_days)
+          : 0,
+    };
+  },
+
+  toJSON(message: QuotaForecast): unknown {
+    const obj: any = {};
+    if (message.days_left !== undefined) {
+      obj.daysLeft = Math.round(message.days_left);
+    }
+    if (message.exhausted_on !== undefined) {
+      obj.exhaustedOn = message.exhausted_on;
+    }
+    if (message.daily_rate !== 0) {
+      obj.dailyRate = floatToJson(message.daily_rate);
+    }
+    if (message.window_days !== 0) {
+      obj.windowDays = Math.round(message.window_days);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QuotaForecast>, I>>(base?: I): QuotaForecast {
+    return QuotaForecast.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QuotaForecast>, I>>(object: I): QuotaForecast {
+    const message = createBaseQuotaForecast();
+    message.days_left = object.days_left ?? undefined;
+    message.exhausted_on = object.exhausted_on ?? undefined;
+    message.daily_rate = object.daily_rate ?? 0;
+    message.window_days = object.window_days ?? 0;
     return message;
   },
 };
@@ -4227,6 +4894,8 @@ function createBaseUpdateInstanceRequest(): UpdateInstanceRequest {
     side_effects: undefined,
     quota_alert_threshold: undefined,
     input_violations: [],
+    shipment_watch: undefined,
+    quota_forecast_alert_days: undefined,
   };
 }
 
@@ -4258,6 +4927,12 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
     }
     for (const v of message.input_violations) {
       FieldViolation.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.shipment_watch !== undefined) {
+      ShipmentWatchPatch.encode(message.shipment_watch, writer.uint32(82).fork()).join();
+    }
+    if (message.quota_forecast_alert_days !== undefined) {
+      writer.uint32(88).int64(message.quota_forecast_alert_days);
     }
     return writer;
   },
@@ -4347,6 +5022,22 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
             message.input_violations.push(FieldViolation.decode(reader, reader.uint32()));
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.shipment_watch = ShipmentWatchPatch.decode(reader, reader.uint32());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.quota_forecast_alert_days = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4398,6 +5089,16 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
         : globalThis.Array.isArray(object?.input_violations)
           ? object.input_violations.map((e: any) => FieldViolation.fromJSON(e))
           : [],
+      shipment_watch: isSet(object.shipmentWatch)
+        ? ShipmentWatchPatch.fromJSON(object.shipmentWatch)
+        : isSet(object.shipment_watch)
+          ? ShipmentWatchPatch.fromJSON(object.shipment_watch)
+          : undefined,
+      quota_forecast_alert_days: isSet(object.quotaForecastAlertDays)
+        ? globalThis.Number(object.quotaForecastAlertDays)
+        : isSet(object.quota_forecast_alert_days)
+          ? globalThis.Number(object.quota_forecast_alert_days)
+          : undefined,
     };
   },
 
@@ -4430,6 +5131,12 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
     if (message.input_violations?.length) {
       obj.inputViolations = message.input_violations.map((e) => FieldViolation.toJSON(e));
     }
+    if (message.shipment_watch !== undefined) {
+      obj.shipmentWatch = ShipmentWatchPatch.toJSON(message.shipment_watch);
+    }
+    if (message.quota_forecast_alert_days !== undefined) {
+      obj.quotaForecastAlertDays = Math.round(message.quota_forecast_alert_days);
+    }
     return obj;
   },
 
@@ -4459,6 +5166,11 @@ export const UpdateInstanceRequest: MessageFns<UpdateInstanceRequest> = {
     message.quota_alert_threshold = object.quota_alert_threshold ?? undefined;
     message.input_violations =
       object.input_violations?.map((e) => FieldViolation.fromPartial(e)) || [];
+    message.shipment_watch =
+      object.shipment_watch !== undefined && object.shipment_watch !== null
+        ? ShipmentWatchPatch.fromPartial(object.shipment_watch)
+        : undefined;
+    message.quota_forecast_alert_days = object.quota_forecast_alert_days ?? undefined;
     return message;
   },
 };
