@@ -31,6 +31,7 @@ import { alertRoutes } from './routes/alerts/alerts.js';
 import { webhookEventTypeRoutes } from './routes/webhook-event-types/routes.js';
 import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/routes.js';
 import { parcelTrackingWebhookLogRoutes } from './routes/parcel-tracking/webhooks.js';
+import { webhookReprocessRoutes } from './routes/parcel-tracking/webhook-reprocess.js';
 import { webAppRoutes } from './routes/web-app/routes.js';
 
 export interface GatewayDeps extends HealthRouteDeps {
@@ -174,6 +175,10 @@ async function gatewayRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<v
     parcelTracking: deps.parcelTracking,
     webhookIngest: deps.webhookIngest,
     ...publicUrl,
+  });
+  await app.register(webhookReprocessRoutes, {
+    parcelTracking: deps.parcelTracking,
+    webhookIngest: deps.webhookIngest,
   });
   // The web app (issue #17): static files under /app on every tenant host.
   await app.register(webAppRoutes, { webAppDir: deps.config.WEB_APP_DIR });

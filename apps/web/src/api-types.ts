@@ -58,6 +58,10 @@ export type Checkpoint = TrackingDetail['checkpoints'][number];
 export type WebhookRow = RowOf<
   Schemas['GetIntegrationsParcelTrackingInstancesByInstanceWebhooksResponse']
 >;
+/** A webhook reprocess job and its progress (ADR 0230). */
+export type ReprocessJobAnswer =
+  Schemas['GetIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocessJobsByJobResponse'];
+export type ReprocessJob = ReprocessJobAnswer['data'];
 export type ActivityRow = RowOf<
   Schemas['GetIntegrationsParcelTrackingInstancesByInstanceActivityResponse']
 >;

@@ -4,6 +4,12 @@ import {
   type IngestWebhookResponse,
   type ListWebhookEventsRequest,
   type ListWebhookEventsResponse,
+  type GetReprocessJobRequest,
+  type GetReprocessJobResponse,
+  type ReprocessWebhookEventRequest,
+  type ReprocessWebhookEventResponse,
+  type StartReprocessJobRequest,
+  type StartReprocessJobResponse,
   type ResolveTokenResponse,
 } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import { BatchedCalls, createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
@@ -19,6 +25,11 @@ export interface WebhookIngestAdapter {
   /** Stored (2xx) unless `rejection` says it was stored as failed and must be refused. */
   ingest(request: IngestWebhookRequest): Promise<IngestWebhookResponse>;
   listWebhookEvents(request: ListWebhookEventsRequest): Promise<ListWebhookEventsResponse>;
+  reprocessWebhookEvent(
+    request: ReprocessWebhookEventRequest,
+  ): Promise<ReprocessWebhookEventResponse>;
+  startReprocessJob(request: StartReprocessJobRequest): Promise<StartReprocessJobResponse>;
+  getReprocessJob(request: GetReprocessJobRequest): Promise<GetReprocessJobResponse>;
   close(): void;
   readonly handle: GrpcClientHandle<WebhookIngestServiceClient>;
 }
@@ -43,6 +54,9 @@ export function createWebhookIngestAdapter(
     resolveToken: (token) => asHttp(() => handle.call.resolveToken({ token })),
     ingest: (request) => asHttp(() => pushes.call(request)),
     listWebhookEvents: (request) => asHttp(() => handle.call.listWebhookEvents(request)),
+    reprocessWebhookEvent: (request) => asHttp(() => handle.call.reprocessWebhookEvent(request)),
+    startReprocessJob: (request) => asHttp(() => handle.call.startReprocessJob(request)),
+    getReprocessJob: (request) => asHttp(() => handle.call.getReprocessJob(request)),
     close: () => handle.close(),
   };
 }

@@ -70,6 +70,8 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
       '201 POST /api/personal-access-tokens',
       '201 POST /api/webhook-subscriptions',
       '202 POST /api/credentials/revoke',
+      '202 POST /api/integrations/parcel-tracking/instances/:instance/webhooks/:webhook/reprocess',
+      '202 POST /api/integrations/parcel-tracking/instances/:instance/webhooks/reprocess',
       '202 POST /api/webhook-subscriptions/:id/deliveries/:delivery_id/redeliver',
       '202 POST /api/webhook-subscriptions/:id/recover',
       '202 POST /api/webhook-subscriptions/:id/test',
@@ -182,6 +184,7 @@ describe('GET /api/openapi.json', { timeout: 120_000 }, () => {
     const idempotent = operations.filter(({ key }) => ROUTE_TABLE[key]!.idempotent);
     expect(idempotent.map(({ key }) => key).sort()).toEqual([
       'POST /api/integrations/parcel-tracking/instances',
+      'POST /api/integrations/parcel-tracking/instances/:instance/webhooks/reprocess',
       'POST /api/personal-access-tokens',
       'POST /api/personal-access-tokens/:id/regenerate',
       'POST /api/webhook-subscriptions',

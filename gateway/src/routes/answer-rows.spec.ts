@@ -236,6 +236,9 @@ const cases: Array<[string, Record<string, unknown>, (full: boolean) => unknown]
         processing_duration_ms: 3,
         created_at: at,
         updated_at: at,
+        attempts: 1,
+        reprocess_count: 0,
+        reprocessing: false,
       } as any),
   ],
   [

@@ -15,6 +15,7 @@ import { INSTANCE_ACTIVITY_ROUTES } from './parcel-tracking/activity.js';
 import { INSTANCE_ROUTES } from './parcel-tracking/instances.js';
 import { TRACKINGS_ROUTES } from './parcel-tracking/trackings.js';
 import { WEBHOOK_LOG_ROUTES } from './parcel-tracking/webhooks.js';
+import { WEBHOOK_REPROCESS_ROUTES } from './parcel-tracking/webhook-reprocess.js';
 import { WEB_APP_ROUTES } from './web-app/routes.js';
 import { WEBHOOK_EVENT_TYPE_ROUTES } from './webhook-event-types/routes.js';
 import {
@@ -45,6 +46,7 @@ export const ROUTE_DECLARATIONS = [
   INSTANCE_ACTIVITY_ROUTES,
   TRACKINGS_ROUTES,
   WEBHOOK_LOG_ROUTES,
+  WEBHOOK_REPROCESS_ROUTES,
   ALERT_ROUTES,
   INBOUND_WEBHOOK_ROUTES,
   SUBSCRIPTION_ROUTES,

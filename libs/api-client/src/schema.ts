@@ -973,6 +973,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/integrations/parcel-tracking/instances/{instance}/webhooks/{webhook}/reprocess': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reprocess one failed or ignored inbound webhook: its stored update is applied again
+     * @description Any valid token, or a web session.
+     */
+    post: operations['postIntegrationsParcelTrackingInstancesByInstanceWebhooksByWebhookReprocess'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/integrations/parcel-tracking/instances/{instance}/webhooks/reprocess': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reprocess every failed or ignored inbound webhook matching the log's filters, as a job
+     * @description Any valid token, or a web session.
+     */
+    post: operations['postIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocess'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/integrations/parcel-tracking/instances/{instance}/webhooks/reprocess-jobs/{job}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A webhook reprocess job and its progress
+     * @description Any valid token, or a web session.
+     */
+    get: operations['getIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocessJobsByJob'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2806,6 +2866,12 @@ export interface components {
           created_at: string | null;
           /** Format: date-time */
           updated_at: string | null;
+          /** @description Processing attempts, over every reprocess */
+          attempts: number;
+          /** @description Times the webhook was reprocessed */
+          reprocess_count: number;
+          /** @description A reprocess waits for its result; result and error_message are the last ones */
+          reprocessing: boolean;
         }[];
         /** @description How many inbound webhooks name the number. */
         webhooks_total: number;
@@ -2852,6 +2918,12 @@ export interface components {
         created_at: string | null;
         /** Format: date-time */
         updated_at: string | null;
+        /** @description Processing attempts, over every reprocess */
+        attempts: number;
+        /** @description Times the webhook was reprocessed */
+        reprocess_count: number;
+        /** @description A reprocess waits for its result; result and error_message are the last ones */
+        reprocessing: boolean;
       }[];
       links: {
         first: string;
@@ -2867,6 +2939,76 @@ export interface components {
         from: number | null;
         to: number | null;
         path: string;
+      };
+    };
+    PostIntegrationsParcelTrackingInstancesByInstanceWebhooksByWebhookReprocessResponse: {
+      data: {
+        id: number;
+        integration_instance_id: number;
+        /** Format: date-time */
+        received_at: string | null;
+        event_type: string;
+        /** @description `data.number` of the payload; empty when the body had none */
+        tracking_number: string;
+        /** @description the row's delivery status before the update; empty when no transition was recorded (ignored and failed rows) */
+        status_from: string;
+        /** @description the row's delivery status after the update; empty when no transition was recorded (ignored and failed rows) */
+        status_to: string;
+        /** @description `<status_from> → <status_to>`; empty when no transition was recorded (ignored and failed rows) */
+        summary: string;
+        /** @description The provider payload as received (JSON), or null */
+        payload: unknown;
+        result: string;
+        error_message: string | null;
+        processing_duration_ms: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        updated_at: string | null;
+        /** @description Processing attempts, over every reprocess */
+        attempts: number;
+        /** @description Times the webhook was reprocessed */
+        reprocess_count: number;
+        /** @description A reprocess waits for its result; result and error_message are the last ones */
+        reprocessing: boolean;
+      };
+    };
+    PostIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocessResponse: {
+      data: {
+        /** Format: uuid */
+        id: string;
+        integration_instance_id: number;
+        /** @enum {string} */
+        status: 'running' | 'completed';
+        /** @description Rows the job reprocesses */
+        total: number;
+        /** @description Rows put back to the processing job so far */
+        queued: number;
+        /** @description Rows whose reprocess has its new result */
+        done: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        finished_at: string | null;
+      };
+    };
+    GetIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocessJobsByJobResponse: {
+      data: {
+        /** Format: uuid */
+        id: string;
+        integration_instance_id: number;
+        /** @enum {string} */
+        status: 'running' | 'completed';
+        /** @description Rows the job reprocesses */
+        total: number;
+        /** @description Rows put back to the processing job so far */
+        queued: number;
+        /** @description Rows whose reprocess has its new result */
+        done: number;
+        /** Format: date-time */
+        created_at: string | null;
+        /** Format: date-time */
+        finished_at: string | null;
       };
     };
   };
@@ -5031,6 +5173,128 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postIntegrationsParcelTrackingInstancesByInstanceWebhooksByWebhookReprocess: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        instance: string;
+        webhook: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostIntegrationsParcelTrackingInstancesByInstanceWebhooksByWebhookReprocessResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  postIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocess: {
+    parameters: {
+      query?: {
+        /** @description comma-separated event types */
+        'filter[event_type]'?: string;
+        /** @description comma-separated: processed, failed, ignored */
+        'filter[result]'?: string;
+        'filter[tracking_number]'?: string;
+        /** @description m/d/Y */
+        'filter[date_from]'?: string;
+        /** @description m/d/Y */
+        'filter[date_to]'?: string;
+      };
+      header?: {
+        /** @description A key of your choosing (a UUID, say), unique per operation you mean to perform once, kept 24 hours. Retrying with the same key and the same body answers the first answer again, with `Idempotent-Replayed: true`, and does nothing a second time; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_key_in_use`. A first answer that was a 5xx is not kept. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        instance: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocessResponse'];
+        };
+      };
+      400: components['responses']['MalformedJson'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocessJobsByJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        instance: string;
+        job: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Authentication-Token-Expiration': components['headers']['Authentication-Token-Expiration'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocessJobsByJobResponse'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
     };

@@ -107,6 +107,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       });
       const verifyWebhookSignature = new VerifyWebhookSignature(webhookKeys);
       const appliedUpdates = new AppliedUpdateRepository(runtime.mongo);
+      await dropRetiredIndexes(logger, appliedUpdates);
       const checkpoints = new CheckpointRepository(runtime.mongo);
       await applyRetention(logger, checkpoints.retention(config.CHECKPOINT_RETENTION_DAYS));
 

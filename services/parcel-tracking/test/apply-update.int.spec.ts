@@ -33,12 +33,14 @@ async function apply(
   id: number,
   body: ProviderTrackingUpdate,
   eventId = ++webhookEventId,
+  generation?: number,
 ) {
   return as(tenant, () =>
     suite.h.client.call.applyTrackingUpdate({
       integration_instance_id: id,
       webhook_event_id: eventId,
       update: body,
+      ...(generation === undefined ? {} : { generation }),
     }),
   );
 }
@@ -107,6 +109,52 @@ describe('ApplyTrackingUpdate', () => {
     );
     expect(retry).toEqual(first);
     expect((await rows(tenant, id))[0]!.delivery_status).toBe('in_transit');
+  });
+
+  it('a reprocess (the next generation) is evaluated again; a retry of each generation gets its own first answer (ADR 0230)', async () => {
+    const tenant = newTenant();
+    const id = await tracked(tenant);
+    const later = update({ tracking_number: 'LATER0001' });
+    expect((await apply(tenant, id, later, 888)).outcome).toBe(
+      Outcome.TRACKING_UPDATE_OUTCOME_UNKNOWN_NUMBER,
+    );
+    await assign(tenant, { trackable_id: 2, tracking_number: 'LATER0001' });
+    await waitForRows(tenant, id, (row) => row.tracking_number === 'LATER0001');
+    // The same generation is a retry: the recorded answer, even now that the number is tracked.
+    expect((await apply(tenant, id, later, 888, 0)).outcome).toBe(
+      Outcome.TRACKING_UPDATE_OUTCOME_UNKNOWN_NUMBER,
+    );
+    const reprocessed = await apply(tenant, id, later, 888, 1);
+    expect(reprocessed).toMatchObject({
+      outcome: Outcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+      status_from: 'pending',
+      status_to: 'in_transit',
+    });
+    expect(
+      await apply(
+        tenant,
+        id,
+        update({ tracking_number: 'LATER0001', latest_event_at: t(55) }),
+        888,
+        1,
+      ),
+    ).toEqual(reprocessed);
+    // A newer event lands; reprocessing an older one never moves the row back.
+    const delivered = update({
+      tracking_number: 'LATER0001',
+      provider_status: 'Delivered',
+      provider_sub_status: 'Delivered_Other',
+      latest_event_at: t(30),
+    });
+    expect((await apply(tenant, id, delivered)).outcome).toBe(
+      Outcome.TRACKING_UPDATE_OUTCOME_APPLIED,
+    );
+    expect(await apply(tenant, id, later, 888, 2)).toMatchObject({
+      outcome: Outcome.TRACKING_UPDATE_OUTCOME_STALE,
+      status_to: 'delivered',
+    });
+    const row = (await rows(tenant, id)).find((one) => one.tracking_number === 'LATER0001');
+    expect(row!.delivery_status).toBe('delivered');
   });
 
   it('another tenant cannot apply to the instance (NOT_FOUND); a missing number is INVALID_ARGUMENT', async () => {

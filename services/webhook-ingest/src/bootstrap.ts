@@ -4,17 +4,22 @@ import { createParcelTrackingClient } from './clients/parcel-tracking.js';
 import { readConfig } from './config.js';
 import { webhookIngestService } from './grpc/webhook-ingest-service.js';
 import { WebhookMetrics } from './metrics/webhook-metrics.js';
+import { ReprocessJobRepository } from './store/reprocess-job-repository.js';
 import { WebhookEventRepository } from './store/webhook-event-repository.js';
+import { WebhookReprocessRepository } from './store/webhook-reprocess-repository.js';
 import { WebhookTokenRepository } from './store/webhook-token-repository.js';
 import { GetWebhookSummary } from './use-cases/get-webhook-summary.js';
 import { IngestWebhook } from './use-cases/ingest-webhook.js';
 import { ListWebhookEvents } from './use-cases/list-webhook-events.js';
 import { ProcessWebhookEvent } from './use-cases/process-webhook-event.js';
 import { RegisterToken } from './use-cases/register-token.js';
+import { GetReprocessJob, StartReprocessJob } from './use-cases/reprocess-jobs.js';
+import { ReprocessWebhookEvent } from './use-cases/reprocess-webhook-event.js';
 import { ResolveToken } from './use-cases/resolve-token.js';
 import { UnregisterToken } from './use-cases/unregister-token.js';
 import { Backlog } from './workers/backlog.js';
 import { finishQueue } from './workers/finish-queue.js';
+import { ReprocessJobs } from './workers/reprocess-jobs.js';
 import { WebhookProcessor } from './workers/webhook-processor.js';
 
 export const SERVICE_NAME = 'webhook-ingest';
@@ -75,6 +80,16 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         limit: config.WEBHOOK_BACKLOG_LIMIT,
         checkMs: config.WEBHOOK_BACKLOG_CHECK_MS,
       });
+      const reprocessRows = new WebhookReprocessRepository(runtime.mongo);
+      const reprocessJobs = new ReprocessJobRepository(runtime.mongo);
+      const reprocessRunner = new ReprocessJobs({
+        jobs: reprocessJobs,
+        rows: reprocessRows,
+        wake: () => processor.wake(),
+        logger: runtime.logger,
+        leaseMs: config.WEBHOOK_REPROCESS_LEASE_MS,
+        pollMs: config.WEBHOOK_REPROCESS_POLL_MS,
+      });
       metrics.watchBacklog(backlog);
       await backlog.start();
       runtime.onStop(() => backlog.stop());
@@ -96,6 +111,16 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             ),
             getWebhookSummary: new GetWebhookSummary(webhookEvents),
             listWebhookEvents: new ListWebhookEvents(webhookEvents),
+            reprocessWebhookEvent: new ReprocessWebhookEvent({
+              rows: reprocessRows,
+              wake: () => processor.wake(),
+            }),
+            startReprocessJob: new StartReprocessJob({
+              jobs: reprocessJobs,
+              rows: reprocessRows,
+              kick: () => reprocessRunner.kick(),
+            }),
+            getReprocessJob: new GetReprocessJob({ jobs: reprocessJobs, rows: reprocessRows }),
           },
           runtime.logger,
         ),
@@ -103,6 +128,9 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       runtime.startOutboxRelay();
       processor.start();
       runtime.onStop(() => processor.stop());
+      await reprocessRunner.start();
+      // Stops before the processor (stops run in reverse): a job's lease is given up at once.
+      runtime.onStop(() => reprocessRunner.stop());
     },
   );
 }

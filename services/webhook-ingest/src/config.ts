@@ -24,6 +24,10 @@ export const configSchema = z.object({
   WEBHOOK_BACKLOG_CHECK_MS: positive(1_000),
   /** Days the inbound webhook log keeps a row, by when it was received. */
   WEBHOOK_EVENT_RETENTION_DAYS: retentionDays(30),
+  /** How long a replica holds a reprocess job without renewing it (ADR 0230). */
+  WEBHOOK_REPROCESS_LEASE_MS: positive(30_000),
+  /** How often reprocess jobs are looked for, and a job's progress counted while it waits. */
+  WEBHOOK_REPROCESS_POLL_MS: positive(1_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -5,6 +5,8 @@ import { connectMongo, ensureIndexes } from '@inventory/platform';
 import type { Outcome } from '../src/store/webhook-event.js';
 import { WebhookEventRepository } from '../src/store/webhook-event-repository.js';
 import { WebhookTokenRepository } from '../src/store/webhook-token-repository.js';
+import { WebhookReprocessRepository } from '../src/store/webhook-reprocess-repository.js';
+import { ReprocessJobRepository } from '../src/store/reprocess-job-repository.js';
 import { webhookEvents } from './harness.js';
 import { inTransit, receivedEvent } from './rows.js';
 
@@ -28,12 +30,16 @@ describe('webhook-ingest repositories keep tenants apart', () => {
   let connection: Connection;
   let events: WebhookEventRepository;
   let tokens: WebhookTokenRepository;
+  let reprocess: WebhookReprocessRepository;
+  let jobs: ReprocessJobRepository;
 
   beforeAll(async () => {
     infra = await startTestInfra({ nats: false, redis: false });
     connection = await connectMongo(infra.mongoUrl, infra.dbName('webhook_ingest_isolation'));
     events = new WebhookEventRepository(connection);
     tokens = new WebhookTokenRepository(connection);
+    reprocess = new WebhookReprocessRepository(connection);
+    jobs = new ReprocessJobRepository(connection);
     await ensureIndexes(connection);
   });
   afterAll(async () => {
@@ -78,6 +84,58 @@ describe('webhook-ingest repositories keep tenants apart', () => {
       lease_owner: 'worker',
       error_message: null,
     });
+  });
+
+  it("neither finds nor puts back another tenant's row, in one reprocess or a job's step; reads no other tenant's job", async () => {
+    const instance = INSTANCE + 2;
+    const id = await events.storeFinished(await events.newId(), event(A, 'A3', instance), failed);
+    // A row with something to apply, as the processing job leaves a failed one.
+    await webhookEvents(connection).updateOne({ id }, { $set: { update: inTransit('A3') } });
+    const row = (await reprocess.findInInstances(A, [instance], id))!;
+    expect(await reprocess.findInInstances(B, [instance], id)).toBeNull();
+    expect(await reprocess.reprocessOne(B, row)).toBeNull();
+    const query = { eventTypes: [], results: [], trackingNumber: '' };
+    expect(await reprocess.newestId(B, [instance], query)).toBe(0);
+    expect(await reprocess.newestId(A, [instance], query)).toBe(id);
+    expect(
+      await reprocess.reprocessStep(
+        B,
+        { id: 'job-b', instanceIds: [instance], query, afterId: 0, upToId: id },
+        10,
+      ),
+    ).toBeNull();
+    expect(await webhookEvents(connection).findOne({ id })).toMatchObject({
+      state: 'done',
+      result: 'failed',
+    });
+    const now = new Date();
+    await jobs.create({
+      id: 'job-a',
+      tenant_id: A,
+      integration_instance_id: instance,
+      instance_ids: [instance],
+      filter: {
+        event_types: [],
+        results: [],
+        tracking_number: '',
+        received_from: null,
+        received_to: null,
+      },
+      up_to_id: id,
+      after_id: 0,
+      total: 1,
+      queued: 0,
+      done: 0,
+      phase: 'queueing',
+      lease_owner: null,
+      lease_until: now,
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+    });
+    expect(await jobs.find(B, instance, 'job-a')).toBeNull();
+    expect(await jobs.step({ tenant_id: B, id: 'job-a' }, 'x', 1000, { after_id: 5 })).toBe(false);
+    expect(await jobs.find(A, instance, 'job-a')).toMatchObject({ after_id: 0 });
   });
 
   it("does not unregister another tenant's token, which still resolves to its owner", async () => {

@@ -160,7 +160,10 @@ export function pathFor(route: string, tenant: PopulatedTenant, override?: strin
       case 'delivery_id':
       case 'job_id':
       case 'tracking':
+      case 'webhook':
         return '1';
+      case 'job':
+        return '00000000-0000-4000-8000-000000000000';
       case 'id':
         if (pattern.startsWith('/api/webhook-subscriptions')) return tenant.subscriptionId;
         if (

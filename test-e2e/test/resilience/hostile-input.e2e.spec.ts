@@ -35,6 +35,9 @@ const ACTION_ROUTES = new Set([
   'POST /api/webhook-subscriptions/:id/test',
   'POST /api/webhook-subscriptions/:id/pause',
   'POST /api/webhook-subscriptions/:id/resume',
+  // Reprocessing reads no body (the bulk one's filters are the log's query; ADR 0230).
+  'POST /api/integrations/parcel-tracking/instances/:instance/webhooks/:webhook/reprocess',
+  'POST /api/integrations/parcel-tracking/instances/:instance/webhooks/reprocess',
 ]);
 /** Stores any body as received (the provider's signature is checked later): 2xx is right. */
 const ACCEPTS_ANY_BODY = new Set(['POST /webhooks/parcel-tracking/:token']);

@@ -21,6 +21,13 @@ export const WEBHOOK_EVENT_ROW = row({
   processing_duration_ms: 'integer',
   created_at: 'date-time?',
   updated_at: 'date-time?',
+  // Beyond the specification (ADR 0230): reprocessing from the log.
+  attempts: { type: 'integer', description: 'Processing attempts, over every reprocess' },
+  reprocess_count: { type: 'integer', description: 'Times the webhook was reprocessed' },
+  reprocessing: {
+    type: 'boolean',
+    description: 'A reprocess waits for its result; result and error_message are the last ones',
+  },
 });
 
 export const webhookLogSchema = { response: { 200: linksMetaEnvelopeSchema(WEBHOOK_EVENT_ROW) } };

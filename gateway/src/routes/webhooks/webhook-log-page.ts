@@ -24,6 +24,10 @@ export function presentWebhookEvent(event: WebhookEvent) {
     processing_duration_ms: event.processing_duration_ms,
     created_at: event.created_at?.toISOString() ?? null,
     updated_at: event.updated_at?.toISOString() ?? null,
+    // Added after the specification's fields (ADR 0230).
+    attempts: event.attempts,
+    reprocess_count: event.reprocess_count,
+    reprocessing: event.reprocessing,
   };
 }
 

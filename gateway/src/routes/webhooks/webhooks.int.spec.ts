@@ -299,6 +299,10 @@ describe('inbound webhook route and the webhook log, through the real webhook-in
       processing_duration_ms: expect.any(Number),
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      // After the specification's fields (ADR 0230).
+      attempts: 1,
+      reprocess_count: 0,
+      reprocessing: false,
     });
     const received = all.data.map((row: { received_at: string }) => row.received_at);
     expect(received).toEqual([...received].sort().reverse());

@@ -11,3 +11,4 @@ export {
   type QueueScope,
 } from './leased-queue.js';
 export { WorkerLoop, type WorkerLoopOptions } from './worker-loop.js';
+export { BackgroundJobs, type BackgroundJobsOptions, type JobControl } from './background-jobs.js';

@@ -119,6 +119,7 @@ export function parcelTrackingService(
         tenantId: context.tenant(),
         instanceId: request.integration_instance_id,
         webhookEventId: request.webhook_event_id,
+        generation: request.generation,
         update: fromProviderUpdate(request.update),
       });
       return {
@@ -151,6 +152,7 @@ export function parcelTrackingService(
         request.updates.map((update) => ({
           instanceId: update.integration_instance_id,
           webhookEventId: update.webhook_event_id,
+          generation: update.generation,
           update: fromProviderUpdate(update.update),
         })),
       );

@@ -1,7 +1,9 @@
 import type { Connection } from 'mongoose';
 import { isDuplicateKeyError, TenantScopedRepository } from '@inventory/platform';
 import {
+  appliedKey,
   appliedUpdateModel,
+  RETIRED_APPLIED_UPDATE_INDEXES,
   type AppliedUpdate,
   type AppliedUpdateDocument,
 } from './applied-update.js';
@@ -11,21 +13,47 @@ export class AppliedUpdateRepository extends TenantScopedRepository<AppliedUpdat
     super(appliedUpdateModel(connection));
   }
 
-  find(tenantId: string, webhookEventId: number): Promise<AppliedUpdateDocument | null> {
-    return this.findOne(tenantId, { webhook_event_id: webhookEventId });
+  /** Drops the retired indexes still present; answers the names dropped. */
+  dropRetiredIndexes(): Promise<string[]> {
+    return this.dropIndexes(RETIRED_APPLIED_UPDATE_INDEXES);
   }
 
-  /** The recorded answers among `webhookEventIds`, by id (one read for a batch). */
+  async find(
+    tenantId: string,
+    webhookEventId: number,
+    generation = 0,
+  ): Promise<AppliedUpdateDocument | null> {
+    return (
+      (await this.findByIds(tenantId, [{ webhookEventId, generation }])).get(
+        appliedKey(webhookEventId, generation),
+      ) ?? null
+    );
+  }
+
+  /**
+   * The recorded answers among `keys` (an event and its generation), by `appliedKey` (one read
+   * for a batch). A row without `generation` (written before generations) is generation 0.
+   */
   async findByIds(
     tenantId: string,
-    webhookEventIds: number[],
-  ): Promise<Map<number, AppliedUpdateDocument>> {
-    if (webhookEventIds.length === 0) return new Map();
+    keys: Array<{ webhookEventId: number; generation?: number }>,
+  ): Promise<Map<string, AppliedUpdateDocument>> {
+    if (keys.length === 0) return new Map();
+    const wanted = new Set(keys.map((key) => appliedKey(key.webhookEventId, key.generation)));
     // Through the driver, scoped to the tenant: mongoose's query building showed in the profile.
     const found = (await this.driverCollection()
-      .find(this.scope(tenantId, { webhook_event_id: { $in: webhookEventIds } }) as object)
+      .find(
+        this.scope(tenantId, {
+          webhook_event_id: { $in: [...new Set(keys.map((key) => key.webhookEventId))] },
+        }) as object,
+      )
       .toArray()) as AppliedUpdateDocument[];
-    return new Map(found.map((answer) => [answer.webhook_event_id, answer]));
+    return new Map(
+      found
+        .map((answer) => ({ ...answer, generation: answer.generation ?? 0 }))
+        .map((answer) => [appliedKey(answer.webhook_event_id, answer.generation), answer] as const)
+        .filter(([key]) => wanted.has(key)),
+    );
   }
 
   /**
@@ -46,9 +74,14 @@ export class AppliedUpdateRepository extends TenantScopedRepository<AppliedUpdat
     }
     const stored = await this.findByIds(
       tenantId,
-      answers.map((answer) => answer.webhook_event_id),
+      answers.map((answer) => ({
+        webhookEventId: answer.webhook_event_id,
+        generation: answer.generation,
+      })),
     );
-    return answers.map((answer) => stored.get(answer.webhook_event_id) ?? answer);
+    return answers.map(
+      (answer) => stored.get(appliedKey(answer.webhook_event_id, answer.generation)) ?? answer,
+    );
   }
 
   /** Records the first answer; a concurrent duplicate keeps the one already stored. */
@@ -60,7 +93,7 @@ export class AppliedUpdateRepository extends TenantScopedRepository<AppliedUpdat
       return answer;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      return (await this.find(tenantId, answer.webhook_event_id)) ?? answer;
+      return (await this.find(tenantId, answer.webhook_event_id, answer.generation)) ?? answer;
     }
   }
 }
@@ -71,6 +104,7 @@ const documentOf = (
   createdAt: Date,
 ): AppliedUpdateDocument => ({
   webhook_event_id: answer.webhook_event_id,
+  generation: answer.generation ?? 0,
   integration_instance_id: answer.integration_instance_id,
   outcome: answer.outcome,
   status_from: answer.status_from ?? '',

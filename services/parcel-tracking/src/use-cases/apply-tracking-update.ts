@@ -11,6 +11,8 @@ export interface ApplyTrackingUpdateInput {
   tenantId: string;
   instanceId: number;
   webhookEventId: number;
+  /** Which processing of the event (0 the first; a reprocess counts up, ADR 0230). */
+  generation?: number;
   update: ProviderUpdate & { tracking_number: string };
   now?: Date;
 }
@@ -26,7 +28,8 @@ export interface ApplyTrackingUpdateDeps {
 
 /**
  * One stored inbound webhook applied to its row (proto ApplyTrackingUpdate).
- * Idempotent by webhook event id: the first answer is stored and repeated; a
+ * Idempotent by webhook event id and generation (a reprocess is evaluated
+ * again, ADR 0230): the first answer is stored and repeated; a
  * crash after the row changed but before the answer was stored is recognised
  * by the row's `last_webhook_event_id`, so the retry answers `applied` again.
  */
@@ -36,14 +39,19 @@ export class ApplyTrackingUpdate {
   async execute(input: ApplyTrackingUpdateInput): Promise<AppliedUpdate> {
     const { instances, trackings, appliedUpdates } = this.deps;
     const { tenantId, instanceId, webhookEventId, update } = input;
+    const generation = input.generation ?? 0;
     if (!update.tracking_number.trim())
       throw validationFailed([{ field: 'update.tracking_number', description: 'is required' }]);
-    const known = await appliedUpdates.find(tenantId, webhookEventId);
+    const known = await appliedUpdates.find(tenantId, webhookEventId, generation);
     if (known) return known;
     const instance = await instances.find(tenantId, instanceId);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
 
-    const base = { webhook_event_id: webhookEventId, integration_instance_id: instanceId };
+    const base = {
+      webhook_event_id: webhookEventId,
+      generation,
+      integration_instance_id: instanceId,
+    };
     const row = await trackings.forNumber(tenantId, instanceId, update.tracking_number);
     if (!row)
       return appliedUpdates.record(tenantId, {

@@ -1,5 +1,5 @@
 import { notFound, validationFailed } from '@inventory/platform';
-import type { AppliedUpdate } from '../store/applied-update.js';
+import { appliedKey, type AppliedUpdate } from '../store/applied-update.js';
 import type { InstanceDocument } from '../store/instance.js';
 import { normalizeNumber } from '../store/tracking-queries.js';
 import type { TrackingDocument } from '../store/tracking.js';
@@ -15,8 +15,8 @@ export type BatchUpdate = Omit<ApplyTrackingUpdateInput, 'tenantId' | 'now'>;
  * read with one `$in`, each instance once, the rows with one `$in` per instance, the new answers
  * recorded with one insert. Each row still changes through the shared status machine with its
  * conditional write and its side effects; updates of one number go one after the other, in
- * order, so the second sees what the first wrote. Idempotent by webhook event id, as the single
- * call: a crash before the answers are recorded is recognised by the row's
+ * order, so the second sees what the first wrote. Idempotent by webhook event id and generation
+ * (ADR 0230), as the single call: a crash before the answers are recorded is recognised by the row's
  * `last_webhook_event_id` on the retry.
  */
 export class ApplyTrackingUpdates {
@@ -27,9 +27,10 @@ export class ApplyTrackingUpdates {
     updates: BatchUpdate[],
     now = new Date(),
   ): Promise<Array<BatchItem<AppliedUpdate>>> {
+    const keyOf = (update: BatchUpdate) => appliedKey(update.webhookEventId, update.generation);
     const known = await this.deps.appliedUpdates.findByIds(
       tenantId,
-      updates.map((update) => update.webhookEventId),
+      updates.map(({ webhookEventId, generation }) => ({ webhookEventId, generation })),
     );
     const instanceIds = [...new Set(updates.map((update) => update.instanceId))];
     const instances = new Map(
@@ -76,7 +77,7 @@ export class ApplyTrackingUpdates {
             throw validationFailed([
               { field: 'update.tracking_number', description: 'is required' },
             ]);
-          const recorded = known.get(update.webhookEventId);
+          const recorded = known.get(keyOf(update));
           if (recorded) return recorded as AppliedUpdate;
           const instance = instances.get(update.instanceId);
           if (!instance) throw notFound('Parcel-tracking instance not found.');
@@ -85,9 +86,11 @@ export class ApplyTrackingUpdates {
           const answer = await this.applyOne(instance, rows.get(number) ?? null, update, now);
           if (answer.next) rows.set(number, answer.next);
           fresh.push(answer.answer);
-          // A second update of the same event id in this batch gets this answer, as a retry would.
-          known.set(update.webhookEventId, {
+          // A second update of the same event (and generation) in this batch gets this answer,
+          // as a retry would.
+          known.set(keyOf(update), {
             ...answer.answer,
+            generation: answer.answer.generation ?? 0,
             tenant_id: tenantId,
             created_at: now,
           });
@@ -98,13 +101,17 @@ export class ApplyTrackingUpdates {
     });
     const recorded = new Map(
       (await this.deps.appliedUpdates.recordMany(tenantId, fresh)).map((answer) => [
-        answer.webhook_event_id,
+        appliedKey(answer.webhook_event_id, answer.generation),
         answer,
       ]),
     );
     return answers.map((item) =>
       'answer' in item
-        ? { answer: recorded.get(item.answer.webhook_event_id) ?? item.answer }
+        ? {
+            answer:
+              recorded.get(appliedKey(item.answer.webhook_event_id, item.answer.generation)) ??
+              item.answer,
+          }
         : item,
     );
   }
@@ -113,10 +120,14 @@ export class ApplyTrackingUpdates {
   private async applyOne(
     instance: InstanceDocument,
     row: TrackingDocument | null,
-    { instanceId, webhookEventId, update }: BatchUpdate,
+    { instanceId, webhookEventId, generation, update }: BatchUpdate,
     now: Date,
   ): Promise<{ answer: AppliedUpdate; next?: TrackingDocument }> {
-    const base = { webhook_event_id: webhookEventId, integration_instance_id: instanceId };
+    const base = {
+      webhook_event_id: webhookEventId,
+      generation: generation ?? 0,
+      integration_instance_id: instanceId,
+    };
     if (!row)
       return {
         answer: {

@@ -25,6 +25,8 @@ export interface ParcelTracking {
     instanceId: number,
     webhookEventId: number,
     update: TrackingUpdate,
+    /** Which processing of the row (0 the first, one more per reprocess; ADR 0230). */
+    generation?: number,
   ): Promise<ApplyTrackingUpdateResponse>;
   close(): Promise<void>;
 }
@@ -76,11 +78,13 @@ export function createParcelTrackingClient(address: string, deadlineMs: number):
       };
       return verifications.call(check, tenantId);
     },
-    applyUpdate(tenantId, instanceId, webhookEventId, update) {
+    applyUpdate(tenantId, instanceId, webhookEventId, update, generation = 0) {
       return updates.call(
         {
           integration_instance_id: instanceId,
           webhook_event_id: webhookEventId,
+          // Absent for the first processing: parcel-tracking reads it as 0.
+          ...(generation > 0 ? { generation } : {}),
           update: {
             event_type: update.event_type,
             tracking_number: update.tracking_number,

@@ -20,5 +20,8 @@ export function toWebhookEvent(row: WebhookEventDocument): WebhookEvent {
     processing_duration_ms: Math.max(0, Math.round(row.processing_duration_ms ?? 0)),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    attempts: row.attempts,
+    reprocess_count: row.generation ?? 0,
+    reprocessing: row.state === 'received',
   };
 }

@@ -14,6 +14,12 @@ import { pageInfo } from '@inventory/rules';
 import type { GetWebhookSummary } from '../use-cases/get-webhook-summary.js';
 import type { IngestWebhook } from '../use-cases/ingest-webhook.js';
 import type { ListWebhookEvents } from '../use-cases/list-webhook-events.js';
+import type {
+  GetReprocessJob,
+  ReprocessJobView,
+  StartReprocessJob,
+} from '../use-cases/reprocess-jobs.js';
+import type { ReprocessWebhookEvent } from '../use-cases/reprocess-webhook-event.js';
 import { toWebhookEvent } from './mappers.js';
 import type { RegisterToken } from '../use-cases/register-token.js';
 import type { ResolveToken } from '../use-cases/resolve-token.js';
@@ -26,7 +32,21 @@ export interface WebhookIngestUseCases {
   ingestWebhook: IngestWebhook;
   getWebhookSummary: GetWebhookSummary;
   listWebhookEvents: ListWebhookEvents;
+  reprocessWebhookEvent: ReprocessWebhookEvent;
+  startReprocessJob: StartReprocessJob;
+  getReprocessJob: GetReprocessJob;
 }
+
+const toReprocessJob = (view: ReprocessJobView) => ({
+  id: view.job.id,
+  integration_instance_id: view.job.integration_instance_id,
+  status: view.status,
+  total: view.total,
+  queued: view.queued,
+  done: view.done,
+  created_at: view.job.created_at,
+  finished_at: view.job.finished_at ?? undefined,
+});
 
 export function webhookIngestService(
   useCases: WebhookIngestUseCases,
@@ -97,6 +117,24 @@ export function webhookIngestService(
       return {
         events: page.rows.map(toWebhookEvent),
         page_info: pageInfo(page.page, page.perPage, page.total, page.rows.length),
+      };
+    },
+    async reprocessWebhookEvent(request, context) {
+      const row = await useCases.reprocessWebhookEvent.execute(
+        context.tenant(),
+        [request.integration_instance_id, ...request.history_instance_ids],
+        request.id,
+      );
+      return { event: toWebhookEvent(row) };
+    },
+    async startReprocessJob(request, context) {
+      return {
+        job: toReprocessJob(await useCases.startReprocessJob.execute(context.tenant(), request)),
+      };
+    },
+    async getReprocessJob(request, context) {
+      return {
+        job: toReprocessJob(await useCases.getReprocessJob.execute(context.tenant(), request)),
       };
     },
     async getWebhookSummary(request, context) {

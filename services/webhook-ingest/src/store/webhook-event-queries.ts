@@ -51,14 +51,17 @@ export interface ListQuery {
   perPage: number;
 }
 
-/** The log's filter: the instances' finished rows that match the query's filters. */
+/**
+ * The log's filter: the instances' rows with a result that match the query's filters. A row being
+ * reprocessed keeps its last result until the new one is written (ADR 0230), so it stays listed.
+ */
 export function logFilter(
   instanceIds: number[],
-  query: ListQuery,
+  query: Omit<ListQuery, 'sort' | 'page' | 'perPage'>,
 ): ScopedFilter<WebhookEventDocument> {
   const filter: ScopedFilter<WebhookEventDocument> = {
     integration_instance_id: instanceIds.length === 1 ? instanceIds[0]! : { $in: instanceIds },
-    state: 'done',
+    result: { $ne: null },
   };
   if (query.eventTypes.length > 0) filter.event_type = { $in: query.eventTypes };
   if (query.results.length > 0) filter.result = { $in: query.results };
@@ -76,6 +79,49 @@ export function logFilter(
     };
   return filter;
 }
+
+/** Results a reprocess takes: a processed row changed its tracking row already. */
+export const REPROCESSABLE_RESULTS = ['failed', 'ignored'] as const;
+
+/**
+ * The rows of the log's filter a reprocess takes (ADR 0230): finished, failed or ignored, with an
+ * update to apply (a body refused at ingest has none).
+ */
+export function reprocessFilter(
+  instanceIds: number[],
+  query: Omit<ListQuery, 'sort' | 'page' | 'perPage'>,
+): ScopedFilter<WebhookEventDocument> {
+  const results = query.results.filter((result) =>
+    (REPROCESSABLE_RESULTS as readonly string[]).includes(result),
+  );
+  return {
+    ...logFilter(instanceIds, query),
+    state: 'done',
+    result: {
+      $in: results.length > 0 || query.results.length > 0 ? results : [...REPROCESSABLE_RESULTS],
+    },
+    update: { $ne: null },
+  };
+}
+
+/**
+ * What a finished row becomes when put back to the processing job (ADR 0230): due now, the next
+ * generation, its own attempts counted from here; its last result stays shown until the new one.
+ */
+export const reprocessFields = (
+  row: Pick<WebhookEventDocument, 'attempts' | 'generation'>,
+  job: string | null,
+  now: Date,
+): Partial<WebhookEventDocument> => ({
+  state: 'received',
+  generation: (row.generation ?? 0) + 1,
+  attempts_base: row.attempts,
+  reprocess_job: job,
+  lease_owner: null,
+  // Due now, behind the rows already waiting (the claim's order is lease_until, then id).
+  lease_until: now,
+  updated_at: now,
+});
 
 /** The log's order: the query's keys, then `id` in the direction of the last one (newest first by default). */
 export function logSort(query: ListQuery): Record<string, 1 | -1> {

@@ -162,6 +162,8 @@ export class WebhookEventRepository extends TenantScopedRepository<WebhookEventD
     const duplicateOf = original?.id ?? null;
     await this.insert({
       ...row,
+      // Kept, so the row can be reprocessed (ADR 0230).
+      update,
       dedupe_key: `row:${row.id}`,
       duplicate_of: duplicateOf,
       state: 'done',

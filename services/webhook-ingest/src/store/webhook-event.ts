@@ -37,7 +37,18 @@ export interface WebhookEventDocument {
   result: WebhookResult | null;
   error_message: string | null;
   processing_duration_ms: number | null;
+  /** Claims of the row, over every processing (a reprocess counts on). */
   attempts: number;
+  /**
+   * Which processing this is: 0 the first, one more per reprocess (ADR 0230). parcel-tracking
+   * keys its recorded answer by the row id and this, so a reprocess is evaluated again. Absent
+   * on rows stored before reprocessing existed: 0.
+   */
+  generation?: number;
+  /** `attempts` when the current processing began: its own claims are counted from here. */
+  attempts_base?: number;
+  /** The reprocess job that put the row back to processing, if one did. */
+  reprocess_job?: string | null;
   lease_owner: string | null;
   lease_until: Date;
   /** Which claim holds the lease (a batch claim reads back exactly the rows it won). */
@@ -74,6 +85,9 @@ const schema = new Schema<WebhookEventDocument>(
     error_message: { type: String, default: null },
     processing_duration_ms: { type: Number, default: null },
     attempts: { type: Number, default: 0 },
+    generation: { type: Number },
+    attempts_base: { type: Number },
+    reprocess_job: { type: String },
     lease_owner: { type: String, default: null },
     lease_until: { type: Date, required: true },
     lease_token: { type: String },
@@ -90,6 +104,11 @@ schema.index({ tenant_id: 1, integration_instance_id: 1, received_at: -1 });
 // `limit` rows however long the backlog (with `{state, lease_until}` alone it read and sorted every
 // due row, and a job behind fell further behind).
 schema.index({ state: 1, lease_until: 1, id: 1 });
+// A reprocess job's progress: its rows that have their new result (sparse: most rows have none).
+schema.index(
+  { reprocess_job: 1, state: 1 },
+  { partialFilterExpression: { reprocess_job: { $type: 'string' } } },
+);
 
 /** Indexes the schema no longer declares, dropped at start. */
 export const RETIRED_WEBHOOK_EVENT_INDEXES = ['state_1_lease_until_1'];

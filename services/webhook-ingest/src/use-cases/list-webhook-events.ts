@@ -12,7 +12,7 @@ import type { ListQuery } from '../store/webhook-event-queries.js';
 import type { WebhookEventRepository } from '../store/webhook-event-repository.js';
 
 /** A day `YYYY-MM-DD` as the first or last millisecond of that UTC day; null when not a day. */
-function dayBound(text: string | undefined, end: 'from' | 'to'): Date | undefined | null {
+export function dayBound(text: string | undefined, end: 'from' | 'to'): Date | undefined | null {
   if (text === undefined || text === '') return undefined;
   const day = parseIsoDay(text);
   if (!day) return null;

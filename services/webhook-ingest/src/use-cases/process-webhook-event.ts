@@ -71,6 +71,8 @@ export class ProcessWebhookEvent {
   async execute(row: WebhookEventDocument, owner: string): Promise<Outcome | 'retry' | 'lost'> {
     const { inbox, policy, logger } = this.deps;
     const started = Date.now();
+    // The claims of this processing: a reprocess counts its own from where the last one ended.
+    const attempts = row.attempts - (row.attempts_base ?? 0);
     let outcome: Outcome;
     try {
       if (!row.update) throw new Error('The row has nothing to apply.');
@@ -80,6 +82,7 @@ export class ProcessWebhookEvent {
           row.integration_instance_id,
           row.id,
           row.update,
+          row.generation ?? 0,
         ),
       );
     } catch (error) {
@@ -94,19 +97,19 @@ export class ProcessWebhookEvent {
         };
       else if (
         (call.code !== undefined && PERMANENT.has(call.code)) ||
-        row.attempts >= policy.maxAttempts
+        attempts >= policy.maxAttempts
       )
         outcome = {
           result: 'failed',
           status_from: null,
           status_to: null,
           error_message:
-            row.attempts >= policy.maxAttempts
-              ? `Could not be applied after ${row.attempts} attempts: ${message}`
+            attempts >= policy.maxAttempts
+              ? `Could not be applied after ${attempts} attempts: ${message}`
               : `Could not be applied: ${message}`,
         };
       else {
-        const delay = policy.retryBaseMs * 2 ** Math.min(row.attempts - 1, 10);
+        const delay = policy.retryBaseMs * 2 ** Math.min(attempts - 1, 10);
         logger.warn(
           { webhook_event_id: row.id, attempt: row.attempts, err: error },
           'webhook apply failed; will retry',

@@ -43,6 +43,23 @@ export const PARCEL_TRACKING_CLAIMS: Record<string, number[]> = {
   getIntegrationsParcelTrackingInstancesByInstanceTrackings: [200, ...GATED],
   getIntegrationsParcelTrackingInstancesByInstanceTrackingsByTracking: [200, ...GATED_NO_422],
   getIntegrationsParcelTrackingInstancesByInstanceWebhooks: [200, ...GATED],
+  postIntegrationsParcelTrackingInstancesByInstanceWebhooksByWebhookReprocess: [
+    202,
+    400,
+    413,
+    ...GATED,
+  ],
+  postIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocess: [
+    202,
+    400,
+    409,
+    413,
+    ...GATED,
+  ],
+  getIntegrationsParcelTrackingInstancesByInstanceWebhooksReprocessJobsByJob: [
+    200,
+    ...GATED_NO_422,
+  ],
   postWebhooksParcelTrackingByToken: [200, 401, 413, 404, 422, 503],
 };
 

@@ -42,6 +42,8 @@ describe('contract: parcel tracking', { shuffle: false }, () => {
     instance: String(c.tenant.instanceId),
     token: c.tenant.webhookPath.split('/').pop()!,
     tracking: '1',
+    webhook: '1',
+    job: '00000000-0000-4000-8000-000000000000',
   });
   const instancePath = () => ({ params: { path: { instance: String(c.tenant.instanceId) } } });
 
@@ -201,6 +203,60 @@ describe('contract: parcel tracking', { shuffle: false }, () => {
       host: UNKNOWN_HOST,
     });
     expect((await send(ids().token, 'x', elsewhere)).response.status).toBe(404);
+  });
+
+  it('reprocessing from the webhook log: one row 202, a processed or unreadable one 422, a job 202 and its progress 200', async () => {
+    const api = c.api();
+    const number = '1Z999AA10123456799';
+    const body = push(number);
+    const pushed = await c.api({ token: undefined }).POST(INBOUND, {
+      params: { path: { token: ids().token } },
+      headers: { sign: signBody(body, PROVIDER_KEY) },
+      body: body as never,
+      bodySerializer: (raw: string) => raw,
+    } as never);
+    expect(pushed.response.status).toBe(200);
+    const rowOf = (query: Record<string, string>) =>
+      eventually(async () => {
+        const page = await api.GET(`${INSTANCE}/webhooks`, {
+          params: { path: { instance: String(c.tenant.instanceId) }, query },
+        } as never);
+        const rows = (page.data as unknown as { data: Array<{ id: number; result: string }> }).data;
+        expect(rows.length).toBeGreaterThan(0);
+        return rows[0]!;
+      });
+    const ignored = await rowOf({ 'filter[tracking_number]': number });
+    expect(ignored.result).toBe('ignored');
+    const one = (webhook: number) =>
+      api.POST(`${INSTANCE}/webhooks/{webhook}/reprocess`, {
+        params: { path: { instance: String(c.tenant.instanceId), webhook: String(webhook) } },
+      } as never);
+    expect((await one(ignored.id)).response.status).toBe(202);
+    // The forged push was stored failed with nothing to apply.
+    const unreadable = await rowOf({ 'filter[result]': 'failed' });
+    expect((await one(unreadable.id)).error).toEqual({
+      message: expect.any(String),
+      code: 'webhook_not_reprocessable',
+    });
+    const started = await api.POST(`${INSTANCE}/webhooks/reprocess`, {
+      params: {
+        path: { instance: String(c.tenant.instanceId) },
+        query: { 'filter[result]': 'failed' },
+      },
+    } as never);
+    expect(started.response.status).toBe(202);
+    const job = (started.data as unknown as { data: { id: string } }).data.id;
+    const progress = await api.GET(`${INSTANCE}/webhooks/reprocess-jobs/{job}`, {
+      params: { path: { instance: String(c.tenant.instanceId), job } },
+    } as never);
+    expect(progress.data).toMatchObject({ data: { id: job } });
+    const refused = await api.POST(`${INSTANCE}/webhooks/reprocess`, {
+      params: {
+        path: { instance: String(c.tenant.instanceId) },
+        query: { 'filter[result]': 'processed' },
+      },
+    } as never);
+    expect(refused.error).toMatchObject({ errors: expect.any(Object) });
   });
 
   describeGateSweeps(sweeps);

@@ -79,13 +79,15 @@ export function ApiList<Row extends { id: number }>(props: {
   defaultSort: string;
   columns: Column<Row>[];
   empty: string;
+  /** Changed by the page to read the rows again (an action over them finished). */
+  version?: number;
 }) {
   const { query } = useRoute();
   const params: Record<string, string> = {};
   for (const filter of props.filters) params[filter.param] = query.get(filter.param) ?? '';
   const sort = query.get('sort') ?? '';
   const page = query.get('page') ?? '';
-  const key = `${props.path}?${query.toString()}`;
+  const key = `${props.path}?${query.toString()}#${props.version ?? 0}`;
   const rows = useLoad(
     () =>
       api<LinksMetaPage<Row>>(

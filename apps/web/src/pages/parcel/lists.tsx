@@ -14,6 +14,8 @@ import { label, PARCEL_PAGE, PREFIX } from './instance.js';
 import { causerName, useMembers } from './members.js';
 import { StatusBadge } from './status-badge.js';
 import { Link } from '../../components/link.js';
+import { useState } from 'preact/hooks';
+import { ReprocessAll, ReprocessRow } from './webhook-reprocess.js';
 
 /** The carriers the instance has seen, by name, with their code as the filter's value. */
 export type CarriersSeen = Instance['carriers_seen'];
@@ -120,51 +122,65 @@ export function Trackings(props: { instanceId: number; carriers: CarriersSeen })
 }
 
 export function WebhookLog(props: { instanceId: number }) {
+  const log = `${PREFIX}/instances/${props.instanceId}/webhooks`;
+  // Read again once a reprocess is queued or a job completes.
+  const [version, setVersion] = useState(0);
+  const reload = () => setVersion((value) => value + 1);
   return (
-    <ApiList<WebhookRow>
-      title="Webhook log"
-      path={`${PREFIX}/instances/${props.instanceId}/webhooks`}
-      filters={[
-        { param: 'filter[tracking_number]', label: 'Tracking number', type: 'text' },
-        { param: 'filter[event_type]', label: 'Event types', type: 'text' },
-        {
-          param: 'filter[result]',
-          label: 'Result',
-          type: 'choices',
-          choices: WEBHOOK_RESULTS,
-        },
-        { param: 'filter[date_from]', label: 'Received from', type: 'date' },
-        { param: 'filter[date_to]', label: 'Received to', type: 'date' },
-      ]}
-      sorts={WEBHOOK_LOG_SORTS}
-      defaultSort="-received_at"
-      empty="No webhooks received yet."
-      columns={[
-        {
-          label: 'Received',
-          render: (row) => formatDate(row.received_at),
-          text: (row) => row.received_at,
-        },
-        { label: 'Event', render: (row) => row.event_type, text: (row) => row.event_type },
-        // Empty strings when the body had no number or nothing changed (ADR 0214).
-        {
-          label: 'Tracking number',
-          render: (row) => <code>{row.tracking_number || '—'}</code>,
-          text: (row) => row.tracking_number,
-        },
-        { label: 'Change', render: (row) => row.summary || '—', text: (row) => row.summary },
-        {
-          label: 'Result',
-          render: (row) => (row.error_message ? `${row.result}: ${row.error_message}` : row.result),
-          text: (row) => (row.error_message ? `${row.result}: ${row.error_message}` : row.result),
-        },
-        {
-          label: 'Took',
-          render: (row) => `${row.processing_duration_ms} ms`,
-          text: (row) => row.processing_duration_ms,
-        },
-      ]}
-    />
+    <>
+      <ReprocessAll log={log} onDone={reload} />
+      <ApiList<WebhookRow>
+        title="Webhook log"
+        path={log}
+        version={version}
+        filters={[
+          { param: 'filter[tracking_number]', label: 'Tracking number', type: 'text' },
+          { param: 'filter[event_type]', label: 'Event types', type: 'text' },
+          {
+            param: 'filter[result]',
+            label: 'Result',
+            type: 'choices',
+            choices: WEBHOOK_RESULTS,
+          },
+          { param: 'filter[date_from]', label: 'Received from', type: 'date' },
+          { param: 'filter[date_to]', label: 'Received to', type: 'date' },
+        ]}
+        sorts={WEBHOOK_LOG_SORTS}
+        defaultSort="-received_at"
+        empty="No webhooks received yet."
+        columns={[
+          {
+            label: 'Received',
+            render: (row) => formatDate(row.received_at),
+            text: (row) => row.received_at,
+          },
+          { label: 'Event', render: (row) => row.event_type, text: (row) => row.event_type },
+          // Empty strings when the body had no number or nothing changed (ADR 0214).
+          {
+            label: 'Tracking number',
+            render: (row) => <code>{row.tracking_number || '—'}</code>,
+            text: (row) => row.tracking_number,
+          },
+          { label: 'Change', render: (row) => row.summary || '—', text: (row) => row.summary },
+          {
+            label: 'Result',
+            render: (row) =>
+              row.error_message ? `${row.result}: ${row.error_message}` : row.result,
+            text: (row) => (row.error_message ? `${row.result}: ${row.error_message}` : row.result),
+          },
+          {
+            label: 'Took',
+            render: (row) => `${row.processing_duration_ms} ms`,
+            text: (row) => row.processing_duration_ms,
+          },
+          { label: 'Attempts', render: (row) => row.attempts, text: (row) => row.attempts },
+          {
+            label: 'Reprocess',
+            render: (row) => <ReprocessRow log={log} row={row} onDone={reload} />,
+          },
+        ]}
+      />
+    </>
   );
 }
 

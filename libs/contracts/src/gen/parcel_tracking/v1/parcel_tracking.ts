@@ -461,6 +461,12 @@ export interface ApplyTrackingUpdateRequest {
   /** webhook-ingest's webhook event row id: the idempotency key. */
   webhook_event_id: number;
   update?: ProviderTrackingUpdate | undefined;
+  /**
+   * Which processing of the event this is (0 the first; webhook-ingest counts a reprocess up):
+   * the idempotency key is (webhook_event_id, generation), so a retry of one processing gets its
+   * recorded answer while a reprocess is evaluated again (ADR 0230).
+   */
+  generation?: number | undefined;
 }
 
 export interface ApplyTrackingUpdateResponse {
@@ -6561,7 +6567,12 @@ export const ProviderCheckpoint: MessageFns<ProviderCheckpoint> = {
 };
 
 function createBaseApplyTrackingUpdateRequest(): ApplyTrackingUpdateRequest {
-  return { integration_instance_id: 0, webhook_event_id: 0, update: undefined };
+  return {
+    integration_instance_id: 0,
+    webhook_event_id: 0,
+    update: undefined,
+    generation: undefined,
+  };
 }
 
 export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> = {
@@ -6577,6 +6588,9 @@ export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> 
     }
     if (message.update !== undefined) {
       ProviderTrackingUpdate.encode(message.update, writer.uint32(26).fork()).join();
+    }
+    if (message.generation !== undefined) {
+      writer.uint32(32).int32(message.generation);
     }
     return writer;
   },
@@ -6618,6 +6632,14 @@ export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> 
             message.update = ProviderTrackingUpdate.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.generation = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6643,6 +6665,7 @@ export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> 
           ? globalThis.Number(object.webhook_event_id)
           : 0,
       update: isSet(object.update) ? ProviderTrackingUpdate.fromJSON(object.update) : undefined,
+      generation: isSet(object.generation) ? globalThis.Number(object.generation) : undefined,
     };
   },
 
@@ -6656,6 +6679,9 @@ export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> 
     }
     if (message.update !== undefined) {
       obj.update = ProviderTrackingUpdate.toJSON(message.update);
+    }
+    if (message.generation !== undefined) {
+      obj.generation = Math.round(message.generation);
     }
     return obj;
   },
@@ -6675,6 +6701,7 @@ export const ApplyTrackingUpdateRequest: MessageFns<ApplyTrackingUpdateRequest> 
       object.update !== undefined && object.update !== null
         ? ProviderTrackingUpdate.fromPartial(object.update)
         : undefined;
+    message.generation = object.generation ?? undefined;
     return message;
   },
 };
@@ -8846,10 +8873,11 @@ export const ParcelTrackingServiceService = {
    * Applies one provider update (an inbound webhook, already stored by
    * webhook-ingest) to the instance's tracking row through the status logic
    * shared with polling, and fires the delivery side effects at most once per
-   * shipment. Idempotent by webhook_event_id: a repeat of an already applied
-   * webhook_event_id answers the outcome recorded the first time, so a
+   * shipment. Idempotent by (webhook_event_id, generation): a repeat of an
+   * already applied pair answers the outcome recorded the first time, so a
    * processing job that crashed after this call and retries gets the same
-   * answer. Ignored outcomes are answers, not errors.
+   * answer, while a reprocess (the next generation) is evaluated again.
+   * Ignored outcomes are answers, not errors.
    */
   applyTrackingUpdate: {
     path: '/inventory.parcel_tracking.v1.ParcelTrackingService/ApplyTrackingUpdate' as const,
@@ -8977,10 +9005,11 @@ export interface ParcelTrackingServiceServer extends UntypedServiceImplementatio
    * Applies one provider update (an inbound webhook, already stored by
    * webhook-ingest) to the instance's tracking row through the status logic
    * shared with polling, and fires the delivery side effects at most once per
-   * shipment. Idempotent by webhook_event_id: a repeat of an already applied
-   * webhook_event_id answers the outcome recorded the first time, so a
+   * shipment. Idempotent by (webhook_event_id, generation): a repeat of an
+   * already applied pair answers the outcome recorded the first time, so a
    * processing job that crashed after this call and retries gets the same
-   * answer. Ignored outcomes are answers, not errors.
+   * answer, while a reprocess (the next generation) is evaluated again.
+   * Ignored outcomes are answers, not errors.
    */
   applyTrackingUpdate: handleUnaryCall<ApplyTrackingUpdateRequest, ApplyTrackingUpdateResponse>;
   /**
@@ -9174,10 +9203,11 @@ export interface ParcelTrackingServiceClient extends Client {
    * Applies one provider update (an inbound webhook, already stored by
    * webhook-ingest) to the instance's tracking row through the status logic
    * shared with polling, and fires the delivery side effects at most once per
-   * shipment. Idempotent by webhook_event_id: a repeat of an already applied
-   * webhook_event_id answers the outcome recorded the first time, so a
+   * shipment. Idempotent by (webhook_event_id, generation): a repeat of an
+   * already applied pair answers the outcome recorded the first time, so a
    * processing job that crashed after this call and retries gets the same
-   * answer. Ignored outcomes are answers, not errors.
+   * answer, while a reprocess (the next generation) is evaluated again.
+   * Ignored outcomes are answers, not errors.
    */
   applyTrackingUpdate(
     request: ApplyTrackingUpdateRequest,

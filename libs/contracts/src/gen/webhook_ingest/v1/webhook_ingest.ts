@@ -166,11 +166,66 @@ export interface WebhookEvent {
   processing_duration_ms: number;
   created_at?: Date | undefined;
   updated_at?: Date | undefined;
+  /** Processing attempts of the row, over every reprocess (ADR 0230). */
+  attempts: number;
+  /** Times the row was reprocessed. */
+  reprocess_count: number;
+  /** A reprocess waits for its result: result and error_message are the previous ones. */
+  reprocessing: boolean;
+}
+
+export interface ReprocessWebhookEventRequest {
+  integration_instance_id: number;
+  id: number;
+  /** The instance's history (a reconnected instance's earlier rows, ADR 0215). */
+  history_instance_ids: number[];
+}
+
+export interface ReprocessWebhookEventResponse {
+  event?: WebhookEvent | undefined;
+}
+
+export interface StartReprocessJobRequest {
+  integration_instance_id: number;
+  history_instance_ids: number[];
+  /** The log's filters. results: failed and/or ignored (empty: both). */
+  event_types: string[];
+  results: string[];
+  tracking_number: string;
+  received?: DateRange | undefined;
+}
+
+export interface StartReprocessJobResponse {
+  job?: ReprocessJob | undefined;
+}
+
+export interface GetReprocessJobRequest {
+  integration_instance_id: number;
+  id: string;
+}
+
+export interface ReprocessJob {
+  id: string;
+  integration_instance_id: number;
+  /** running, completed */
+  status: string;
+  /** Rows the job reprocesses. */
+  total: number;
+  /** Rows put back to the processing job so far. */
+  queued: number;
+  /** Rows whose reprocess has its result. */
+  done: number;
+  created_at?: Date | undefined;
+  finished_at?: Date | undefined;
 }
 
 export interface ListWebhookEventsResponse {
   events: WebhookEvent[];
   page_info?: PageInfo | undefined;
+}
+
+export interface GetReprocessJobResponse {
+  job?: ReprocessJob | undefined;
 }
 
 function createBaseRegisterTokenRequest(): RegisterTokenRequest {
@@ -1746,6 +1801,9 @@ function createBaseWebhookEvent(): WebhookEvent {
     processing_duration_ms: 0,
     created_at: undefined,
     updated_at: undefined,
+    attempts: 0,
+    reprocess_count: 0,
+    reprocessing: false,
   };
 }
 
@@ -1792,6 +1850,15 @@ export const WebhookEvent: MessageFns<WebhookEvent> = {
     }
     if (message.updated_at !== undefined) {
       Timestamp.encode(toTimestamp(message.updated_at), writer.uint32(114).fork()).join();
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(120).int32(message.attempts);
+    }
+    if (message.reprocess_count !== 0) {
+      writer.uint32(128).int32(message.reprocess_count);
+    }
+    if (message.reprocessing !== false) {
+      writer.uint32(136).bool(message.reprocessing);
     }
     return writer;
   },
@@ -1921,6 +1988,30 @@ export const WebhookEvent: MessageFns<WebhookEvent> = {
             message.updated_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.attempts = reader.int32();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.reprocess_count = reader.int32();
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.reprocessing = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1993,6 +2084,13 @@ export const WebhookEvent: MessageFns<WebhookEvent> = {
         : isSet(object.updated_at)
           ? fromJsonTimestamp(object.updated_at)
           : undefined,
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      reprocess_count: isSet(object.reprocessCount)
+        ? globalThis.Number(object.reprocessCount)
+        : isSet(object.reprocess_count)
+          ? globalThis.Number(object.reprocess_count)
+          : 0,
+      reprocessing: isSet(object.reprocessing) ? globalThis.Boolean(object.reprocessing) : false,
     };
   },
 
@@ -2040,6 +2138,15 @@ export const WebhookEvent: MessageFns<WebhookEvent> = {
     if (message.updated_at !== undefined) {
       obj.updatedAt = message.updated_at.toISOString();
     }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.reprocess_count !== 0) {
+      obj.reprocessCount = Math.round(message.reprocess_count);
+    }
+    if (message.reprocessing !== false) {
+      obj.reprocessing = message.reprocessing;
+    }
     return obj;
   },
 
@@ -2062,6 +2169,786 @@ export const WebhookEvent: MessageFns<WebhookEvent> = {
     message.processing_duration_ms = object.processing_duration_ms ?? 0;
     message.created_at = object.created_at ?? undefined;
     message.updated_at = object.updated_at ?? undefined;
+    message.attempts = object.attempts ?? 0;
+    message.reprocess_count = object.reprocess_count ?? 0;
+    message.reprocessing = object.reprocessing ?? false;
+    return message;
+  },
+};
+
+function createBaseReprocessWebhookEventRequest(): ReprocessWebhookEventRequest {
+  return { integration_instance_id: 0, id: 0, history_instance_ids: [] };
+}
+
+export const ReprocessWebhookEventRequest: MessageFns<ReprocessWebhookEventRequest> = {
+  encode(
+    message: ReprocessWebhookEventRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(8).int64(message.integration_instance_id);
+    }
+    if (message.id !== 0) {
+      writer.uint32(16).int64(message.id);
+    }
+    if (message.history_instance_ids.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.history_instance_ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReprocessWebhookEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReprocessWebhookEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.history_instance_ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.history_instance_ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReprocessWebhookEventRequest {
+    return {
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      history_instance_ids: globalThis.Array.isArray(object?.historyInstanceIds)
+        ? object.historyInstanceIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.history_instance_ids)
+          ? object.history_instance_ids.map((e: any) => globalThis.Number(e))
+          : [],
+    };
+  },
+
+  toJSON(message: ReprocessWebhookEventRequest): unknown {
+    const obj: any = {};
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.history_instance_ids?.length) {
+      obj.historyInstanceIds = message.history_instance_ids.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReprocessWebhookEventRequest>, I>>(
+    base?: I,
+  ): ReprocessWebhookEventRequest {
+    return ReprocessWebhookEventRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReprocessWebhookEventRequest>, I>>(
+    object: I,
+  ): ReprocessWebhookEventRequest {
+    const message = createBaseReprocessWebhookEventRequest();
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.id = object.id ?? 0;
+    message.history_instance_ids = object.history_instance_ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseReprocessWebhookEventResponse(): ReprocessWebhookEventResponse {
+  return { event: undefined };
+}
+
+export const ReprocessWebhookEventResponse: MessageFns<ReprocessWebhookEventResponse> = {
+  encode(
+    message: ReprocessWebhookEventResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.event !== undefined) {
+      WebhookEvent.encode(message.event, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReprocessWebhookEventResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReprocessWebhookEventResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event = WebhookEvent.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReprocessWebhookEventResponse {
+    return { event: isSet(object.event) ? WebhookEvent.fromJSON(object.event) : undefined };
+  },
+
+  toJSON(message: ReprocessWebhookEventResponse): unknown {
+    const obj: any = {};
+    if (message.event !== undefined) {
+      obj.event = WebhookEvent.toJSON(message.event);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReprocessWebhookEventResponse>, I>>(
+    base?: I,
+  ): ReprocessWebhookEventResponse {
+    return ReprocessWebhookEventResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReprocessWebhookEventResponse>, I>>(
+    object: I,
+  ): ReprocessWebhookEventResponse {
+    const message = createBaseReprocessWebhookEventResponse();
+    message.event =
+      object.event !== undefined && object.event !== null
+        ? WebhookEvent.fromPartial(object.event)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseStartReprocessJobRequest(): StartReprocessJobRequest {
+  return {
+    integration_instance_id: 0,
+    history_instance_ids: [],
+    event_types: [],
+    results: [],
+    tracking_number: '',
+    received: undefined,
+  };
+}
+
+export const StartReprocessJobRequest: MessageFns<StartReprocessJobRequest> = {
+  encode(
+    message: StartReprocessJobRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(8).int64(message.integration_instance_id);
+    }
+    if (message.history_instance_ids.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.history_instance_ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    for (const v of message.event_types) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.results) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.tracking_number !== '') {
+      writer.uint32(42).string(message.tracking_number);
+    }
+    if (message.received !== undefined) {
+      DateRange.encode(message.received, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartReprocessJobRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartReprocessJobRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.history_instance_ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.history_instance_ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.event_types.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.results.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tracking_number = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.received = DateRange.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartReprocessJobRequest {
+    return {
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      history_instance_ids: globalThis.Array.isArray(object?.historyInstanceIds)
+        ? object.historyInstanceIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.history_instance_ids)
+          ? object.history_instance_ids.map((e: any) => globalThis.Number(e))
+          : [],
+      event_types: globalThis.Array.isArray(object?.eventTypes)
+        ? object.eventTypes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.event_types)
+          ? object.event_types.map((e: any) => globalThis.String(e))
+          : [],
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => globalThis.String(e))
+        : [],
+      tracking_number: isSet(object.trackingNumber)
+        ? globalThis.String(object.trackingNumber)
+        : isSet(object.tracking_number)
+          ? globalThis.String(object.tracking_number)
+          : '',
+      received: isSet(object.received) ? DateRange.fromJSON(object.received) : undefined,
+    };
+  },
+
+  toJSON(message: StartReprocessJobRequest): unknown {
+    const obj: any = {};
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.history_instance_ids?.length) {
+      obj.historyInstanceIds = message.history_instance_ids.map((e) => Math.round(e));
+    }
+    if (message.event_types?.length) {
+      obj.eventTypes = message.event_types;
+    }
+    if (message.results?.length) {
+      obj.results = message.results;
+    }
+    if (message.tracking_number !== '') {
+      obj.trackingNumber = message.tracking_number;
+    }
+    if (message.received !== undefined) {
+      obj.received = DateRange.toJSON(message.received);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartReprocessJobRequest>, I>>(
+    base?: I,
+  ): StartReprocessJobRequest {
+    return StartReprocessJobRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartReprocessJobRequest>, I>>(
+    object: I,
+  ): StartReprocessJobRequest {
+    const message = createBaseStartReprocessJobRequest();
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.history_instance_ids = object.history_instance_ids?.map((e) => e) || [];
+    message.event_types = object.event_types?.map((e) => e) || [];
+    message.results = object.results?.map((e) => e) || [];
+    message.tracking_number = object.tracking_number ?? '';
+    message.received =
+      object.received !== undefined && object.received !== null
+        ? DateRange.fromPartial(object.received)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseStartReprocessJobResponse(): StartReprocessJobResponse {
+  return { job: undefined };
+}
+
+export const StartReprocessJobResponse: MessageFns<StartReprocessJobResponse> = {
+  encode(
+    message: StartReprocessJobResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.job !== undefined) {
+      ReprocessJob.encode(message.job, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartReprocessJobResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartReprocessJobResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.job = ReprocessJob.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartReprocessJobResponse {
+    return { job: isSet(object.job) ? ReprocessJob.fromJSON(object.job) : undefined };
+  },
+
+  toJSON(message: StartReprocessJobResponse): unknown {
+    const obj: any = {};
+    if (message.job !== undefined) {
+      obj.job = ReprocessJob.toJSON(message.job);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartReprocessJobResponse>, I>>(
+    base?: I,
+  ): StartReprocessJobResponse {
+    return StartReprocessJobResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartReprocessJobResponse>, I>>(
+    object: I,
+  ): StartReprocessJobResponse {
+    const message = createBaseStartReprocessJobResponse();
+    message.job =
+      object.job !== undefined && object.job !== null
+        ? ReprocessJob.fromPartial(object.job)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseGetReprocessJobRequest(): GetReprocessJobRequest {
+  return { integration_instance_id: 0, id: '' };
+}
+
+export const GetReprocessJobRequest: MessageFns<GetReprocessJobRequest> = {
+  encode(message: GetReprocessJobRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(8).int64(message.integration_instance_id);
+    }
+    if (message.id !== '') {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReprocessJobRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReprocessJobRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetReprocessJobRequest {
+    return {
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+    };
+  },
+
+  toJSON(message: GetReprocessJobRequest): unknown {
+    const obj: any = {};
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.id !== '') {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetReprocessJobRequest>, I>>(
+    base?: I,
+  ): GetReprocessJobRequest {
+    return GetReprocessJobRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetReprocessJobRequest>, I>>(
+    object: I,
+  ): GetReprocessJobRequest {
+    const message = createBaseGetReprocessJobRequest();
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.id = object.id ?? '';
+    return message;
+  },
+};
+
+function createBaseReprocessJob(): ReprocessJob {
+  return {
+    id: '',
+    integration_instance_id: 0,
+    status: '',
+    total: 0,
+    queued: 0,
+    done: 0,
+    created_at: undefined,
+    finished_at: undefined,
+  };
+}
+
+export const ReprocessJob: MessageFns<ReprocessJob> = {
+  encode(message: ReprocessJob, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.integration_instance_id !== 0) {
+      writer.uint32(16).int64(message.integration_instance_id);
+    }
+    if (message.status !== '') {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.total !== 0) {
+      writer.uint32(32).int32(message.total);
+    }
+    if (message.queued !== 0) {
+      writer.uint32(40).int32(message.queued);
+    }
+    if (message.done !== 0) {
+      writer.uint32(48).int32(message.done);
+    }
+    if (message.created_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.created_at), writer.uint32(58).fork()).join();
+    }
+    if (message.finished_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.finished_at), writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReprocessJob {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReprocessJob();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.integration_instance_id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.queued = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.done = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.created_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.finished_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReprocessJob {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      integration_instance_id: isSet(object.integrationInstanceId)
+        ? globalThis.Number(object.integrationInstanceId)
+        : isSet(object.integration_instance_id)
+          ? globalThis.Number(object.integration_instance_id)
+          : 0,
+      status: isSet(object.status) ? globalThis.String(object.status) : '',
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      queued: isSet(object.queued) ? globalThis.Number(object.queued) : 0,
+      done: isSet(object.done) ? globalThis.Number(object.done) : 0,
+      created_at: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+      finished_at: isSet(object.finishedAt)
+        ? fromJsonTimestamp(object.finishedAt)
+        : isSet(object.finished_at)
+          ? fromJsonTimestamp(object.finished_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: ReprocessJob): unknown {
+    const obj: any = {};
+    if (message.id !== '') {
+      obj.id = message.id;
+    }
+    if (message.integration_instance_id !== 0) {
+      obj.integrationInstanceId = Math.round(message.integration_instance_id);
+    }
+    if (message.status !== '') {
+      obj.status = message.status;
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.queued !== 0) {
+      obj.queued = Math.round(message.queued);
+    }
+    if (message.done !== 0) {
+      obj.done = Math.round(message.done);
+    }
+    if (message.created_at !== undefined) {
+      obj.createdAt = message.created_at.toISOString();
+    }
+    if (message.finished_at !== undefined) {
+      obj.finishedAt = message.finished_at.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReprocessJob>, I>>(base?: I): ReprocessJob {
+    return ReprocessJob.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReprocessJob>, I>>(object: I): ReprocessJob {
+    const message = createBaseReprocessJob();
+    message.id = object.id ?? '';
+    message.integration_instance_id = object.integration_instance_id ?? 0;
+    message.status = object.status ?? '';
+    message.total = object.total ?? 0;
+    message.queued = object.queued ?? 0;
+    message.done = object.done ?? 0;
+    message.created_at = object.created_at ?? undefined;
+    message.finished_at = object.finished_at ?? undefined;
     return message;
   },
 };
@@ -2162,6 +3049,83 @@ export const ListWebhookEventsResponse: MessageFns<ListWebhookEventsResponse> = 
     message.page_info =
       object.page_info !== undefined && object.page_info !== null
         ? PageInfo.fromPartial(object.page_info)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseGetReprocessJobResponse(): GetReprocessJobResponse {
+  return { job: undefined };
+}
+
+export const GetReprocessJobResponse: MessageFns<GetReprocessJobResponse> = {
+  encode(
+    message: GetReprocessJobResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.job !== undefined) {
+      ReprocessJob.encode(message.job, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReprocessJobResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReprocessJobResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.job = ReprocessJob.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetReprocessJobResponse {
+    return { job: isSet(object.job) ? ReprocessJob.fromJSON(object.job) : undefined };
+  },
+
+  toJSON(message: GetReprocessJobResponse): unknown {
+    const obj: any = {};
+    if (message.job !== undefined) {
+      obj.job = ReprocessJob.toJSON(message.job);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetReprocessJobResponse>, I>>(
+    base?: I,
+  ): GetReprocessJobResponse {
+    return GetReprocessJobResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetReprocessJobResponse>, I>>(
+    object: I,
+  ): GetReprocessJobResponse {
+    const message = createBaseGetReprocessJobResponse();
+    message.job =
+      object.job !== undefined && object.job !== null
+        ? ReprocessJob.fromPartial(object.job)
         : undefined;
     return message;
   },
@@ -2280,6 +3244,53 @@ export const WebhookIngestServiceService = {
     responseDeserialize: (value: Buffer): ListWebhookEventsResponse =>
       ListWebhookEventsResponse.decode(value),
   },
+  /**
+   * Puts one failed or ignored row back to the processing job (ADR 0230): its stored update is
+   * applied again as a new generation. NOT_FOUND for a row not of the instances named (or of
+   * another tenant); FAILED_PRECONDITION `webhook_not_reprocessable` for a processed row or one
+   * with nothing to apply, `webhook_reprocess_pending` for a row waiting for its result.
+   */
+  reprocessWebhookEvent: {
+    path: '/inventory.webhook_ingest.v1.WebhookIngestService/ReprocessWebhookEvent' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReprocessWebhookEventRequest): Buffer =>
+      Buffer.from(ReprocessWebhookEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReprocessWebhookEventRequest =>
+      ReprocessWebhookEventRequest.decode(value),
+    responseSerialize: (value: ReprocessWebhookEventResponse): Buffer =>
+      Buffer.from(ReprocessWebhookEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReprocessWebhookEventResponse =>
+      ReprocessWebhookEventResponse.decode(value),
+  },
+  /** Starts a job that reprocesses every failed or ignored row matching a log filter (ADR 0230). */
+  startReprocessJob: {
+    path: '/inventory.webhook_ingest.v1.WebhookIngestService/StartReprocessJob' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartReprocessJobRequest): Buffer =>
+      Buffer.from(StartReprocessJobRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartReprocessJobRequest =>
+      StartReprocessJobRequest.decode(value),
+    responseSerialize: (value: StartReprocessJobResponse): Buffer =>
+      Buffer.from(StartReprocessJobResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartReprocessJobResponse =>
+      StartReprocessJobResponse.decode(value),
+  },
+  /** A reprocess job's progress; NOT_FOUND for an unknown job or one of another instance/tenant. */
+  getReprocessJob: {
+    path: '/inventory.webhook_ingest.v1.WebhookIngestService/GetReprocessJob' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetReprocessJobRequest): Buffer =>
+      Buffer.from(GetReprocessJobRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetReprocessJobRequest =>
+      GetReprocessJobRequest.decode(value),
+    responseSerialize: (value: GetReprocessJobResponse): Buffer =>
+      Buffer.from(GetReprocessJobResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetReprocessJobResponse =>
+      GetReprocessJobResponse.decode(value),
+  },
 } as const;
 
 export interface WebhookIngestServiceServer extends UntypedServiceImplementation {
@@ -2307,6 +3318,20 @@ export interface WebhookIngestServiceServer extends UntypedServiceImplementation
    * with a final result are listed. The caller checks that the instance exists.
    */
   listWebhookEvents: handleUnaryCall<ListWebhookEventsRequest, ListWebhookEventsResponse>;
+  /**
+   * Puts one failed or ignored row back to the processing job (ADR 0230): its stored update is
+   * applied again as a new generation. NOT_FOUND for a row not of the instances named (or of
+   * another tenant); FAILED_PRECONDITION `webhook_not_reprocessable` for a processed row or one
+   * with nothing to apply, `webhook_reprocess_pending` for a row waiting for its result.
+   */
+  reprocessWebhookEvent: handleUnaryCall<
+    ReprocessWebhookEventRequest,
+    ReprocessWebhookEventResponse
+  >;
+  /** Starts a job that reprocesses every failed or ignored row matching a log filter (ADR 0230). */
+  startReprocessJob: handleUnaryCall<StartReprocessJobRequest, StartReprocessJobResponse>;
+  /** A reprocess job's progress; NOT_FOUND for an unknown job or one of another instance/tenant. */
+  getReprocessJob: handleUnaryCall<GetReprocessJobRequest, GetReprocessJobResponse>;
 }
 
 export interface WebhookIngestServiceClient extends Client {
@@ -2431,6 +3456,59 @@ export interface WebhookIngestServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWebhookEventsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Puts one failed or ignored row back to the processing job (ADR 0230): its stored update is
+   * applied again as a new generation. NOT_FOUND for a row not of the instances named (or of
+   * another tenant); FAILED_PRECONDITION `webhook_not_reprocessable` for a processed row or one
+   * with nothing to apply, `webhook_reprocess_pending` for a row waiting for its result.
+   */
+  reprocessWebhookEvent(
+    request: ReprocessWebhookEventRequest,
+    callback: (error: ServiceError | null, response: ReprocessWebhookEventResponse) => void,
+  ): ClientUnaryCall;
+  reprocessWebhookEvent(
+    request: ReprocessWebhookEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReprocessWebhookEventResponse) => void,
+  ): ClientUnaryCall;
+  reprocessWebhookEvent(
+    request: ReprocessWebhookEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReprocessWebhookEventResponse) => void,
+  ): ClientUnaryCall;
+  /** Starts a job that reprocesses every failed or ignored row matching a log filter (ADR 0230). */
+  startReprocessJob(
+    request: StartReprocessJobRequest,
+    callback: (error: ServiceError | null, response: StartReprocessJobResponse) => void,
+  ): ClientUnaryCall;
+  startReprocessJob(
+    request: StartReprocessJobRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartReprocessJobResponse) => void,
+  ): ClientUnaryCall;
+  startReprocessJob(
+    request: StartReprocessJobRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartReprocessJobResponse) => void,
+  ): ClientUnaryCall;
+  /** A reprocess job's progress; NOT_FOUND for an unknown job or one of another instance/tenant. */
+  getReprocessJob(
+    request: GetReprocessJobRequest,
+    callback: (error: ServiceError | null, response: GetReprocessJobResponse) => void,
+  ): ClientUnaryCall;
+  getReprocessJob(
+    request: GetReprocessJobRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetReprocessJobResponse) => void,
+  ): ClientUnaryCall;
+  getReprocessJob(
+    request: GetReprocessJobRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetReprocessJobResponse) => void,
   ): ClientUnaryCall;
 }
 
