@@ -1,25 +1,15 @@
 import type { ListWebhookEventsRequest } from '@inventory/contracts/webhook_ingest/v1/webhook_ingest.js';
 import { validationFailed, type FieldViolation } from '@inventory/platform';
 import {
-  parseIsoDay,
   WEBHOOK_LOG_DEFAULT_PER_PAGE,
   WEBHOOK_LOG_MAX_PER_PAGE,
   WEBHOOK_LOG_SORTS,
   WEBHOOK_RESULTS,
   readPage,
 } from '@inventory/rules';
+import { receivedDays } from '../domain/received-days.js';
 import type { ListQuery } from '../store/webhook-event-queries.js';
 import type { WebhookEventRepository } from '../store/webhook-event-repository.js';
-
-/** A day `YYYY-MM-DD` as the first or last millisecond of that UTC day; null when not a day. */
-export function dayBound(text: string | undefined, end: 'from' | 'to'): Date | undefined | null {
-  if (text === undefined || text === '') return undefined;
-  const day = parseIsoDay(text);
-  if (!day) return null;
-  return end === 'from'
-    ? new Date(Date.UTC(day.year, day.month - 1, day.day))
-    : new Date(Date.UTC(day.year, day.month - 1, day.day + 1) - 1);
-}
 
 /**
  * One page of an instance's finished webhook rows; the gateway has checked the instance and the
@@ -43,18 +33,7 @@ export class ListWebhookEvents {
         field: 'sort',
         description: `Allowed sort(s) are ${WEBHOOK_LOG_SORTS.join(', ')}.`,
       });
-    const from = dayBound(request.received?.from, 'from');
-    const to = dayBound(request.received?.to, 'to');
-    if (from === null)
-      violations.push({
-        field: 'filter.date_from',
-        description: 'The filter.date_from field must be a date.',
-      });
-    if (to === null)
-      violations.push({
-        field: 'filter.date_to',
-        description: 'The filter.date_to field must be a date.',
-      });
+    const { from, to } = receivedDays(request.received, violations);
     // Zero is proto's "not set": the defaults; a negative one would be a query MongoDB refuses.
     const {
       page,
@@ -71,8 +50,8 @@ export class ListWebhookEvents {
       results: request.results,
       trackingNumber: request.tracking_number,
       trackingNumberExact: request.tracking_number_exact,
-      receivedFrom: from ?? undefined,
-      receivedTo: to ?? undefined,
+      receivedFrom: from,
+      receivedTo: to,
       sort: request.sort.length > 0 ? request.sort : [{ field: 'received_at', descending: true }],
       page,
       perPage,

@@ -9,7 +9,7 @@ import type { ReprocessJobRepository } from '../store/reprocess-job-repository.j
 import type { ReprocessJobDocument } from '../store/reprocess-job.js';
 import { REPROCESSABLE_RESULTS } from '../store/webhook-event-queries.js';
 import type { WebhookReprocessRepository } from '../store/webhook-reprocess-repository.js';
-import { dayBound } from './list-webhook-events.js';
+import { receivedDays } from '../domain/received-days.js';
 
 /** A job as its endpoint shows it: the progress counted from its rows while it runs. */
 export interface ReprocessJobView {
@@ -45,26 +45,15 @@ export class StartReprocessJob {
         field: 'filter.result',
         description: `The filter.result field must be one of: ${REPROCESSABLE_RESULTS.join(', ')}.`,
       });
-    const from = dayBound(request.received?.from, 'from');
-    const to = dayBound(request.received?.to, 'to');
-    if (from === null)
-      violations.push({
-        field: 'filter.date_from',
-        description: 'The filter.date_from field must be a date.',
-      });
-    if (to === null)
-      violations.push({
-        field: 'filter.date_to',
-        description: 'The filter.date_to field must be a date.',
-      });
+    const { from, to } = receivedDays(request.received, violations);
     if (violations.length > 0) throw validationFailed(violations);
     const instanceIds = [request.integration_instance_id, ...request.history_instance_ids];
     const query = {
       eventTypes: request.event_types,
       results: request.results,
       trackingNumber: request.tracking_number,
-      receivedFrom: from ?? undefined,
-      receivedTo: to ?? undefined,
+      receivedFrom: from,
+      receivedTo: to,
     };
     const upToId = await this.deps.rows.newestId(tenantId, instanceIds, query);
     const total =
