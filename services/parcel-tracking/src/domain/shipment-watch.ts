@@ -1,4 +1,5 @@
 import type { FieldViolation } from '@inventory/platform';
+import { DELIVERY_STATUSES, TERMINAL_STATUSES } from './delivery-status.js';
 import {
   CARRIER_THRESHOLDS_MAX,
   SHIPMENT_WATCH_DEFAULTS,
@@ -12,6 +13,10 @@ import {
  * watched). Each instance sets the thresholds and the two alert switches.
  */
 export { CARRIER_THRESHOLDS_MAX, STALLED_AFTER_HOURS_MAX };
+
+const NOT_TERMINAL_STATUSES = DELIVERY_STATUSES.filter(
+  (status) => !TERMINAL_STATUSES.includes(status),
+);
 const CARRIER_CODE_MAX = 999_999;
 
 export interface CarrierThreshold {
@@ -152,12 +157,15 @@ export function stalledConditions(
   };
 }
 
-/** The MongoDB conditions of a late row at `now`. */
+/**
+ * The MongoDB conditions of a late row at `now`: past its estimate in a status that is not
+ * terminal (a delivered row stays delivered, so `delivered_at` needs no test of its own). The
+ * statuses are listed, not excluded, so the index bounds each one's range of estimates.
+ */
 export function lateConditions(now: Date): Record<string, unknown> {
   return {
     active: true,
-    delivered_at: null,
-    delivery_status: { $nin: ['delivered', 'expired'] },
+    delivery_status: { $in: NOT_TERMINAL_STATUSES },
     estimated_delivery_at: { $lt: now },
   };
 }

@@ -183,9 +183,23 @@ schema.index({
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
 // Registrations that re-used one, counted from the index by the worker's forecast (ADR 0235).
 schema.index({ tenant_id: 1, integration_instance_id: 1, registration_reused_at: 1 });
-// Stalled and late rows (the dashboard's counts, the list's filters; ADR 0218).
-schema.index({ tenant_id: 1, integration_instance_id: 1, delivery_status: 1, last_event_at: 1 });
-schema.index({ tenant_id: 1, integration_instance_id: 1, estimated_delivery_at: 1 });
+// Stalled and late rows (the dashboard's counts, the list's filters; ADR 0218): every field of
+// each condition is in its index, so a count is counted from index entries, reading no row (at
+// 100,000 rows with 13,000 stalled, reading each row to check `active` cost 200 ms a count).
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  delivery_status: 1,
+  active: 1,
+  last_event_at: 1,
+});
+schema.index({
+  tenant_id: 1,
+  integration_instance_id: 1,
+  active: 1,
+  delivery_status: 1,
+  estimated_delivery_at: 1,
+});
 // The rows still to alert about: the point on a null marker bounds each sweep to the rows not
 // alerted yet, however many stalled or late rows were alerted before (ADR 0218).
 schema.index({
@@ -274,6 +288,9 @@ export const RETIRED_TRACKING_INDEXES = [
   'tenant_id_1_integration_instance_id_1_active_1_id_1',
   'tenant_id_1_integration_instance_id_1_provider_stopped_at_1_id_1',
   'integration_instance_id_1_active_1_registered_at_1',
+  // ADR 0218: the stalled and late conditions' indexes hold every field they test.
+  'tenant_id_1_integration_instance_id_1_delivery_status_1_last_event_at_1',
+  'tenant_id_1_integration_instance_id_1_estimated_delivery_at_1',
   // ADR 0236: the number's index took the registering key as its last field.
   'tenant_id_1_integration_instance_id_1_tracking_number_1',
 ];
