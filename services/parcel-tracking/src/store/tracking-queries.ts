@@ -220,27 +220,22 @@ export const STATUS_COUNT_PIPELINE = [{ $group: { _id: '$delivery_status', count
 
 /** Each carrier code of the instance's rows once, with a name one of its rows carries. */
 export const CARRIERS_SEEN_PIPELINE = [
-  { $group: { _id: '$carrier_code', names: { $addToSet: '$carrier_name' } } },
+  { $group: { _id: '$carrier_code', rows: { $sum: 1 } } },
   { $sort: { _id: 1 as const } },
 ];
 
-/** Rows per UTC day of `field` (`YYYY-MM-DD`; `$dateToString` works in UTC), for the dashboard's trends. */
-export const perDayPipeline = (field: 'registered_at' | 'delivered_at') => [
-  {
-    $group: {
-      _id: { $dateToString: { format: '%Y-%m-%d', date: `$${field}` } },
-      count: { $sum: 1 },
-      // Registrations that re-used the provider's (ADR 0236): the quota forecast leaves them out.
-      ...(field === 'registered_at'
-        ? { reused: { $sum: { $cond: [{ $ifNull: ['$registration_reused_at', false] }, 1, 0] } } }
-        : {}),
-    },
-  },
-];
+/** The UTC days from `since`'s day to `now`'s, each as its first and next day's first instant. */
+export function utcDaysFrom(since: Date, now: Date): Array<{ start: Date; end: Date }> {
+  const day = 86_400_000;
+  const days: Array<{ start: Date; end: Date }> = [];
+  for (let start = Math.floor(since.getTime() / day) * day; start <= now.getTime(); start += day)
+    days.push({ start: new Date(start), end: new Date(start + day) });
+  return days;
+}
 
 export interface CarrierSeenGroup {
   _id: number;
-  names: Array<string | null>;
+  rows: number;
 }
 
 export interface RegistrationErrorGroup {

@@ -39,7 +39,7 @@ import {
   registrationErrorsOf,
   STATUS_COUNT_PIPELINE,
   CARRIERS_SEEN_PIPELINE,
-  perDayPipeline,
+  utcDaysFrom,
   type CarrierSeenGroup,
   stillActive,
   trackedAtProvider,
@@ -325,30 +325,47 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
     tenantId: string,
     instanceId: number,
   ): Promise<Array<{ carrier_code: number; carrier_name: string | null }>> {
+    // The codes counted from the carriers' index entries, then one name per code from the same
+    // index: no row is read (grouping the rows read each one, 1.3 s at 100,000 rows embedded).
     const groups = await this.aggregate<CarrierSeenGroup>(
       tenantId,
-      ofInstance(instanceId, { carrier_code: { $ne: null } }),
+      ofInstance(instanceId, { carrier_code: { $gte: 0 } }),
       CARRIERS_SEEN_PIPELINE,
     );
-    return groups.map((group) => ({
-      carrier_code: group._id,
-      carrier_name: group.names.find((name) => name) ?? null,
-    }));
+    return Promise.all(
+      groups.map(async (group) => {
+        const [named] = await this.findMany(
+          tenantId,
+          ofInstance(instanceId, { carrier_code: group._id, carrier_name: { $gt: '' } }),
+          { projection: { carrier_name: 1, _id: 0 }, limit: 1 },
+        );
+        return { carrier_code: group._id, carrier_name: named?.carrier_name ?? null };
+      }),
+    );
   }
 
-  /** How many of the instance's rows were registered (or delivered) each UTC day since `since`. */
+  /**
+   * How many of the instance's rows were registered (or delivered) each UTC day from `since`'s
+   * day to today: one count of index entries per day, in parallel, so no row is read (grouping
+   * the rows by day read each one: 0.7 s for 43,000 registrations on the embedded server).
+   */
   async countsPerDay(
     tenantId: string,
     instanceId: number,
-    field: 'registered_at' | 'delivered_at',
+    field: 'registered_at' | 'delivered_at' | 'registration_reused_at',
     since: Date,
   ): Promise<Map<string, number>> {
-    const groups = await this.aggregate<{ _id: string; count: number }>(
-      tenantId,
-      ofInstance(instanceId, { [field]: { $gte: since } }),
-      perDayPipeline(field),
+    const days = utcDaysFrom(since, new Date());
+    const counts = await Promise.all(
+      days.map(({ start, end }) =>
+        this.count(tenantId, ofInstance(instanceId, { [field]: { $gte: start, $lt: end } })),
+      ),
     );
-    return new Map(groups.map((group) => [group._id, group.count]));
+    return new Map(
+      days
+        .map(({ start }, index) => [start.toISOString().slice(0, 10), counts[index]!] as const)
+        .filter(([, count]) => count > 0),
+    );
   }
 
   /**
@@ -360,13 +377,15 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
     instanceId: number,
     since: Date,
   ): Promise<RegistrationsPerDay> {
-    const groups = await this.aggregate<{ _id: string; count: number; reused: number }>(
-      tenantId,
-      ofInstance(instanceId, { registered_at: { $gte: since } }),
-      perDayPipeline('registered_at'),
-    );
+    const [registered, reused] = await Promise.all([
+      this.countsPerDay(tenantId, instanceId, 'registered_at', since),
+      this.countsPerDay(tenantId, instanceId, 'registration_reused_at', since),
+    ]);
     return new Map(
-      groups.map((group) => [group._id, { registered: group.count, reused: group.reused ?? 0 }]),
+      [...registered].map(([day, count]) => [
+        day,
+        { registered: count, reused: reused.get(day) ?? 0 },
+      ]),
     );
   }
 

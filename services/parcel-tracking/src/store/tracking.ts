@@ -181,6 +181,8 @@ schema.index({
   delivered_at: 1,
 });
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
+// The carriers seen, and a name for each, from index entries (carriersSeen; ADR 0219).
+schema.index({ tenant_id: 1, integration_instance_id: 1, carrier_code: 1, carrier_name: 1 });
 // Registrations that re-used one, counted from the index by the worker's forecast (ADR 0235).
 schema.index({ tenant_id: 1, integration_instance_id: 1, registration_reused_at: 1 });
 // Stalled and late rows (the dashboard's counts, the list's filters; ADR 0218): every field of
