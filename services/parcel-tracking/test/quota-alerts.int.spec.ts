@@ -40,6 +40,8 @@ describe('quota alerts', () => {
     expect(seen.alerts.map((alert) => [alert.kind, alert.priority])).toEqual([
       ['quota_warning', 'normal'],
     ]);
+    // It opens the parcel-tracking dashboard of the web app, where the quota is.
+    expect(seen.alerts[0]!.link).toBe('/integrations/parcel-tracking');
     expect(JSON.parse(seen.alerts[0]!.properties_json)).toMatchObject({
       integration_instance_id: id,
       used: 8,

@@ -76,7 +76,7 @@ describe('the quota forecast (ADR 0235) and the units saved (ADR 0236)', () => {
       return found;
     }, 'the forecast alert');
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toMatchObject({ link: '/settings/integrations/parcel-tracking' });
+    expect(alerts[0]).toMatchObject({ link: '/integrations/parcel-tracking' });
   });
 
   it('PATCH sets quota_forecast_alert_days (0-365) and answers it', async () => {

@@ -54,7 +54,7 @@ export async function checkForecastAlert(
           kind: 'quota_forecast',
           title: 'Parcel-tracking quota running out soon',
           message: `At ${forecast.daily_rate} registrations a day, the parcel-tracking quota runs out in ${forecast.days_left} days (${forecast.exhausted_on}); the alert is set at ${alertDays} days.`,
-          link: '/settings/integrations/parcel-tracking',
+          link: '/integrations/parcel-tracking',
           properties: {
             integration_instance_id: instance.id,
             days_left: forecast.days_left,

@@ -42,7 +42,7 @@ export async function checkQuotaAlert(
         kind: 'quota_warning',
         title: 'Parcel-tracking quota running low',
         message: `${percent}% of the parcel-tracking quota is used (${quota.used} of ${quota.total}); the alert threshold is ${instance.quota_alert_threshold}%.`,
-        link: '/settings/integrations/parcel-tracking',
+        link: '/integrations/parcel-tracking',
         properties,
       }),
     );
@@ -55,7 +55,7 @@ export async function checkQuotaAlert(
         priority: 'high',
         title: 'Parcel-tracking quota exhausted',
         message: `The parcel-tracking quota is used up (${quota.used} of ${quota.total}); new shipments cannot be registered.`,
-        link: '/settings/integrations/parcel-tracking',
+        link: '/integrations/parcel-tracking',
         properties,
       }),
       activityEntry({
