@@ -12,7 +12,7 @@ import {
   stalledConditions,
   type StalledThresholds,
 } from '../domain/shipment-watch.js';
-import type { DeliveredRow } from '../domain/transit.js';
+import type { TransitGroup } from '../domain/transit.js';
 import type { RegistrationsPerDay } from '../domain/quota-forecast.js';
 import {
   IS_SET,
@@ -23,7 +23,6 @@ import {
 } from './tracking.js';
 import {
   applicableByNumber,
-  DELIVERED_ROW_PROJECTION,
   dueQueries,
   idsByLeaseToken,
   listFilter,
@@ -51,6 +50,8 @@ import {
   type WorkKind,
   type WatchAlert,
   WATCH_ALERT_PROJECTION,
+  TRANSIT_PIPELINE,
+  type TransitGroupRow,
 } from './tracking-queries.js';
 
 /**
@@ -454,13 +455,24 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
     return row?.last_event_at ?? null;
   }
 
-  async deliveredSince(tenantId: string, instanceId: number, since: Date): Promise<DeliveredRow[]> {
-    const rows = await this.findMany(
+  /** The transit sums per carrier of the instance's rows delivered from `since` to `now`. */
+  async transitGroups(
+    tenantId: string,
+    instanceId: number,
+    since: Date,
+    now: Date,
+  ): Promise<TransitGroup[]> {
+    const groups = await this.aggregate<TransitGroupRow>(
       tenantId,
-      ofInstance(instanceId, { delivered_at: { $gte: since } }),
-      { projection: DELIVERED_ROW_PROJECTION },
+      ofInstance(instanceId, { delivered_at: { $gte: since, $lte: now } }),
+      TRANSIT_PIPELINE,
     );
-    return rows as DeliveredRow[];
+    // A group whose rows all lack a name has none (the embedded server leaves the field out).
+    return groups.map(({ _id, carrier_name, ...sums }) => ({
+      carrier_code: _id,
+      carrier_name: carrier_name ?? null,
+      ...sums,
+    }));
   }
 
   /**
