@@ -1,21 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, summarizeTransit, type TransitGroup } from './transit.js';
+import { summarizeTransit, type DeliveredRow } from './transit.js';
 
-function group(partial: Partial<TransitGroup>): TransitGroup {
+const now = new Date('2025-06-30T12:00:00Z');
+const day = (iso: string) => new Date(iso);
+
+function row(partial: Partial<DeliveredRow> & Pick<DeliveredRow, 'delivered_at'>): DeliveredRow {
   return {
     carrier_code: 100002,
     carrier_name: 'UPS',
-    delivered_count: 0,
-    transit_ms: 0,
-    with_estimate_count: 0,
-    on_time_count: 0,
+    created_at: day('2025-06-01T00:00:00Z'),
+    picked_up_at: null,
+    estimated_delivery_at: null,
     ...partial,
   };
 }
 
-describe('transit analytics from per-carrier sums', () => {
+describe('transit analytics', () => {
   it('is empty with null averages when nothing was delivered', () => {
-    expect(summarizeTransit([])).toEqual({
+    expect(summarizeTransit([], now)).toEqual({
       window_days: 90,
       overall: {
         delivered_count: 0,
@@ -28,21 +30,29 @@ describe('transit analytics from per-carrier sums', () => {
     });
   });
 
-  it('averages days per row and rates on time among rows with an estimate, overall and per carrier', () => {
-    const summary = summarizeTransit([
-      group({
+  it('averages days from pick-up (or creation) to delivery, and rates on-time against the estimate day', () => {
+    const rows = [
+      // 2 days from pick-up; estimate that same day: on time.
+      row({
+        picked_up_at: day('2025-06-10T08:00:00Z'),
+        delivered_at: day('2025-06-12T08:00:00Z'),
+        estimated_delivery_at: day('2025-06-12T00:00:00Z'),
+      }),
+      // 4 days from pick-up; estimate the day before: late.
+      row({
+        picked_up_at: day('2025-06-10T08:00:00Z'),
+        delivered_at: day('2025-06-14T08:00:00Z'),
+        estimated_delivery_at: day('2025-06-13T00:00:00Z'),
+      }),
+      // No pick-up: counted from creation (3 days); no estimate: left out of the rate.
+      row({
         carrier_code: 190271,
         carrier_name: 'DHL',
-        delivered_count: 1,
-        transit_ms: 3 * DAY_MS,
+        created_at: day('2025-06-01T00:00:00Z'),
+        delivered_at: day('2025-06-04T00:00:00Z'),
       }),
-      group({
-        delivered_count: 2,
-        transit_ms: 6 * DAY_MS,
-        with_estimate_count: 2,
-        on_time_count: 1,
-      }),
-    ]);
+    ];
+    const summary = summarizeTransit(rows, now);
     expect(summary.overall).toEqual({
       delivered_count: 3,
       average_days_in_transit: 3,
@@ -50,45 +60,37 @@ describe('transit analytics from per-carrier sums', () => {
       on_time_count: 1,
       on_time_rate: 50,
     });
-    // Most deliveries first.
-    expect(summary.carriers.map((carrier) => [carrier.carrier_code, carrier.stats])).toEqual([
-      [
-        100002,
-        {
+    expect(summary.carriers).toEqual([
+      {
+        carrier_code: 100002,
+        carrier_name: 'UPS',
+        stats: {
           delivered_count: 2,
           average_days_in_transit: 3,
           with_estimate_count: 2,
           on_time_count: 1,
           on_time_rate: 50,
         },
-      ],
-      [
-        190271,
-        {
+      },
+      {
+        carrier_code: 190271,
+        carrier_name: 'DHL',
+        stats: {
           delivered_count: 1,
           average_days_in_transit: 3,
           with_estimate_count: 0,
           on_time_count: 0,
           on_time_rate: null,
         },
-      ],
+      },
     ]);
   });
 
-  it('rounds to one decimal, and orders equal counts by carrier code with no carrier last', () => {
-    const summary = summarizeTransit([
-      group({ carrier_code: null, carrier_name: null, delivered_count: 1, transit_ms: DAY_MS }),
-      group({
-        carrier_code: 7,
-        delivered_count: 3,
-        transit_ms: DAY_MS,
-        with_estimate_count: 3,
-        on_time_count: 2,
-      }),
-      group({ carrier_code: 3, delivered_count: 1, transit_ms: DAY_MS }),
-    ]);
-    expect(summary.carriers.map((carrier) => carrier.carrier_code)).toEqual([7, 3, null]);
-    expect(summary.carriers[0]!.stats.average_days_in_transit).toBe(0.3);
-    expect(summary.carriers[0]!.stats.on_time_rate).toBe(66.7);
+  it('only counts rows delivered in the last 90 days', () => {
+    const rows = [
+      row({ delivered_at: day('2025-04-01T13:00:00Z') }),
+      row({ delivered_at: day('2025-03-01T00:00:00Z') }),
+    ];
+    expect(summarizeTransit(rows, now).overall.delivered_count).toBe(1);
   });
 });

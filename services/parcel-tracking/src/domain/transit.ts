@@ -1,21 +1,15 @@
 /** The transit analytics window: rows delivered in the last 90 days. */
 export const TRANSIT_WINDOW_DAYS = 90;
 
-export const DAY_MS = 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
 
-/**
- * One carrier's delivered rows in the window, summed in the database (`TRANSIT_PIPELINE`): days
- * in transit run from pick-up (or, when the carrier never reported one, from the row's creation)
- * to delivery; a row is on time when delivered before the end of its estimated delivery day (UTC),
- * and rows without an estimate are left out of the rate, not counted late.
- */
-export interface TransitGroup {
+export interface DeliveredRow {
   carrier_code: number | null;
   carrier_name: string | null;
-  delivered_count: number;
-  transit_ms: number;
-  with_estimate_count: number;
-  on_time_count: number;
+  created_at: Date;
+  picked_up_at: Date | null;
+  delivered_at: Date;
+  estimated_delivery_at: Date | null;
 }
 
 export interface TransitStats {
@@ -38,33 +32,56 @@ export interface TransitSummary {
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-function statsOf(sums: Omit<TransitGroup, 'carrier_code' | 'carrier_name'>): TransitStats {
-  const count = sums.delivered_count;
+/**
+ * Days in transit run from pick-up (or, when the carrier never reported a
+ * pick-up, from when the row was created) to delivery. A row is on time when
+ * it was delivered on or before the end of the estimated delivery day (UTC);
+ * rows without an estimate are left out of the rate, not counted as late.
+ */
+function statsOf(rows: DeliveredRow[]): TransitStats {
+  let totalDays = 0;
+  let withEstimate = 0;
+  let onTime = 0;
+  for (const row of rows) {
+    const start = row.picked_up_at ?? row.created_at;
+    totalDays += Math.max(0, row.delivered_at.getTime() - start.getTime()) / DAY_MS;
+    if (row.estimated_delivery_at) {
+      withEstimate++;
+      const estimate = row.estimated_delivery_at;
+      const endOfEstimatedDay = Date.UTC(
+        estimate.getUTCFullYear(),
+        estimate.getUTCMonth(),
+        estimate.getUTCDate() + 1,
+      );
+      if (row.delivered_at.getTime() < endOfEstimatedDay) onTime++;
+    }
+  }
   return {
-    delivered_count: count,
-    average_days_in_transit: count > 0 ? round(sums.transit_ms / DAY_MS / count, 1) : null,
-    with_estimate_count: sums.with_estimate_count,
-    on_time_count: sums.on_time_count,
-    on_time_rate:
-      sums.with_estimate_count > 0
-        ? round((sums.on_time_count / sums.with_estimate_count) * 100, 1)
-        : null,
+    delivered_count: rows.length,
+    average_days_in_transit: rows.length > 0 ? round(totalDays / rows.length, 1) : null,
+    with_estimate_count: withEstimate,
+    on_time_count: onTime,
+    on_time_rate: withEstimate > 0 ? round((onTime / withEstimate) * 100, 1) : null,
   };
 }
 
-/** Overall and per-carrier transit analytics from the window's per-carrier sums. */
-export function summarizeTransit(groups: TransitGroup[]): TransitSummary {
-  const overall = { delivered_count: 0, transit_ms: 0, with_estimate_count: 0, on_time_count: 0 };
-  for (const group of groups) {
-    overall.delivered_count += group.delivered_count;
-    overall.transit_ms += group.transit_ms;
-    overall.with_estimate_count += group.with_estimate_count;
-    overall.on_time_count += group.on_time_count;
+/** Overall and per-carrier transit analytics over rows delivered within the window ending at `now`. */
+export function summarizeTransit(rows: DeliveredRow[], now: Date = new Date()): TransitSummary {
+  const since = now.getTime() - TRANSIT_WINDOW_DAYS * DAY_MS;
+  const inWindow = rows.filter(
+    (row) => row.delivered_at.getTime() >= since && row.delivered_at.getTime() <= now.getTime(),
+  );
+  const byCarrier = new Map<string, DeliveredRow[]>();
+  for (const row of inWindow) {
+    const key = String(row.carrier_code ?? 'unknown');
+    const group = byCarrier.get(key);
+    if (group) group.push(row);
+    else byCarrier.set(key, [row]);
   }
-  const carriers = groups
+  const carriers = [...byCarrier.values()]
     .map((group) => ({
-      carrier_code: group.carrier_code,
-      carrier_name: group.carrier_name,
+      carrier_code: group[0]!.carrier_code,
+      carrier_name: group.find((row) => row.carrier_name)?.carrier_name ?? null,
       stats: statsOf(group),
     }))
     .sort(
@@ -72,5 +89,5 @@ export function summarizeTransit(groups: TransitGroup[]): TransitSummary {
         b.stats.delivered_count - a.stats.delivered_count ||
         (a.carrier_code ?? Infinity) - (b.carrier_code ?? Infinity),
     );
-  return { window_days: TRANSIT_WINDOW_DAYS, overall: statsOf(overall), carriers };
+  return { window_days: TRANSIT_WINDOW_DAYS, overall: statsOf(inWindow), carriers };
 }

@@ -11,7 +11,7 @@ import {
   stalledConditions,
   type StalledThresholds,
 } from '../domain/shipment-watch.js';
-import type { TransitGroup } from '../domain/transit.js';
+import type { DeliveredRow } from '../domain/transit.js';
 import { registrationsPerDayOf, type RegistrationsPerDay } from '../domain/quota-forecast.js';
 import {
   IS_SET,
@@ -22,6 +22,7 @@ import {
 } from './tracking.js';
 import {
   applicableByNumber,
+  DELIVERED_ROW_PROJECTION,
   dueQueries,
   listFilter,
   listSort,
@@ -48,8 +49,6 @@ import {
   type WorkKind,
   type WatchAlert,
   WATCH_ALERT_PROJECTION,
-  TRANSIT_PIPELINE,
-  type TransitGroupRow,
 } from './tracking-queries.js';
 
 /**
@@ -437,24 +436,13 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
     return row?.last_event_at ?? null;
   }
 
-  /** The transit sums per carrier of the instance's rows delivered from `since` to `now`. */
-  async transitGroups(
-    tenantId: string,
-    instanceId: number,
-    since: Date,
-    now: Date,
-  ): Promise<TransitGroup[]> {
-    const groups = await this.aggregate<TransitGroupRow>(
+  async deliveredSince(tenantId: string, instanceId: number, since: Date): Promise<DeliveredRow[]> {
+    const rows = await this.findMany(
       tenantId,
-      ofInstance(instanceId, { delivered_at: { $gte: since, $lte: now } }),
-      TRANSIT_PIPELINE,
+      ofInstance(instanceId, { delivered_at: { $gte: since } }),
+      { projection: DELIVERED_ROW_PROJECTION },
     );
-    // A group whose rows all lack a name has none (the embedded server leaves the field out).
-    return groups.map(({ _id, carrier_name, ...sums }) => ({
-      carrier_code: _id,
-      carrier_name: carrier_name ?? null,
-      ...sums,
-    }));
+    return rows as DeliveredRow[];
   }
 
   /**
