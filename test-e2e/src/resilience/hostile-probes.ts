@@ -29,6 +29,9 @@ export function envelopeProblem(
   return undefined;
 }
 
+/** Probes under way, each to answer what is wrong with its answer (nothing: undefined). */
+type Probes = Array<Promise<string | undefined>>;
+
 /** `refused`: only a 4xx will do; `any`: the input may be valid, so 2xx passes too. */
 export type ProbeExpectation = 'refused' | 'any';
 
@@ -69,9 +72,17 @@ export class HostileProbes {
     return undefined;
   }
 
-  /** The problems of probes sent together. */
-  async collect(probes: Array<Promise<string | undefined>>): Promise<string[]> {
-    return (await Promise.all(probes)).filter((problem): problem is string => !!problem);
+  /** Each route's probes, sent together, one route at a time: every problem, in route order. */
+  async perRoute(
+    routes: string[],
+    probesOf: (route: string) => Probes | Promise<Probes>,
+  ): Promise<string[]> {
+    const problems: string[] = [];
+    for (const route of routes) {
+      const answers = await Promise.all(await probesOf(route));
+      problems.push(...answers.filter((problem): problem is string => !!problem));
+    }
+    return problems;
   }
 
   /** The line a suite prints for the issue's figures. */

@@ -38,27 +38,22 @@ describe('hostile paging and query strings on every read of the route table', ()
 
   it('refuses out-of-range paging on every list and survives odd query strings everywhere', async () => {
     const { r, a, probes } = suite;
-    const problems: string[] = [];
-    for (const route of ROUTES.filter((name) => methodOf(name) === 'GET')) {
+    const reads = ROUTES.filter((route) => methodOf(route) === 'GET');
+    const problems = await probes.perRoute(reads, async (route) => {
       const path = pathFor(route, a);
-      const baseline = await send(r, a, route);
-      const isList = isPagedList(baseline.body);
+      const isList = isPagedList((await send(r, a, route)).body);
       const queries = [
         ...BAD_PAGING.map((query) => ({ query, expectation: isList ? 'refused' : 'any' }) as const),
         ...ODD_QUERIES.map((query) => ({ query, expectation: 'any' }) as const),
       ];
-      problems.push(
-        ...(await probes.collect(
-          queries.map(({ query, expectation }) =>
-            probes.probe(
-              `${route} [?${query.slice(0, 30)}]`,
-              () => send(r, a, route, { path: `${path}?${query}` }),
-              expectation,
-            ),
-          ),
-        )),
+      return queries.map(({ query, expectation }) =>
+        probes.probe(
+          `${route} [?${query.slice(0, 30)}]`,
+          () => send(r, a, route, { path: `${path}?${query}` }),
+          expectation,
+        ),
       );
-    }
+    });
     expect(problems).toEqual([]);
   });
 

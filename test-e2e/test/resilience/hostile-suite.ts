@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { HostileProbes } from '../../src/resilience/hostile-probes.js';
 import {
   ROUTE_TABLE,
@@ -9,6 +9,7 @@ import {
   type PopulatedTenant,
   type ResilienceSystem,
 } from './harness.js';
+import { snapshotOf } from './snapshot.js';
 
 /**
  * Issue #18: every route in the gateway's route table under hostile input, iterated, so a new
@@ -43,5 +44,12 @@ export function useHostileInput(suite: string) {
       return tenant!;
     },
     probes,
+    /** Runs `probeAll`, then asserts it found no problem and the tenant's state is unchanged. */
+    async withoutWriting(probeAll: () => Promise<string[]>): Promise<void> {
+      const before = await snapshotOf(system!, tenant!);
+      const problems = await probeAll();
+      const state = await snapshotOf(system!, tenant!);
+      expect({ problems, state }).toEqual({ problems: [], state: before });
+    },
   };
 }
