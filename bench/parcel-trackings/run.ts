@@ -182,7 +182,7 @@ try {
     maxWindows: 36,
   });
   process.stderr.write(
-    `idle after seeding: ${idle.msPerSecond.join(' → ')} ms of CPU per second${idle.steady ? '' : ' (still moving; measured anyway)'}\n`,
+    `idle after seeding: ${idle.msPerSecond.join(' → ')} ms of CPU per second${idle.steady ? '' : ' (still moving; measured anyway)'}, last ${JSON.stringify(idle.last)}\n`,
   );
   const base = `/api/integrations/parcel-tracking/instances/${instanceId}/trackings`;
   const results = {

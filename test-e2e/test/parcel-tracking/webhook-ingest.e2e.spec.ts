@@ -73,7 +73,7 @@ describe('inbound provider webhooks through the whole system', () => {
     expect(await log.countDocuments({ tenant_id: t.tenant.id })).toBe(1);
   });
 
-  // Needs parcel-tracking's ApplyTrackingUpdate (issue 13, engineer w12's branch).
+  // End to end: the provider's push, webhook-ingest's row, then parcel-tracking's ApplyTrackingUpdates.
   it('processes what the simulator pushes to the real webhook_url: one row per push, a retry ignored as a duplicate', async () => {
     const { t, instance } = await suite.connected();
     const number = '1Z999AA10123456786';
