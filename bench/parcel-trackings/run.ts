@@ -178,7 +178,7 @@ try {
   // otherwise land in the first cases' CPU and latency: nothing is measured before it has ended.
   const idle = await settleUntilIdle(() => pids, {
     windowSeconds: 5,
-    minWindows: 2,
+    minWindows: 4,
     maxWindows: 36,
   });
   process.stderr.write(
