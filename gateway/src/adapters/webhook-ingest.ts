@@ -48,6 +48,8 @@ export function createWebhookIngestAdapter(
     batch: async (webhooks) => (await handle.call.ingestWebhooks({ webhooks })).results,
     single: (request) => handle.call.ingestWebhook(request),
     sizeOf: (request) => request.raw_body.length,
+    // The pushes read in one poll phase go together, not the first alone (ADR 0746).
+    gatherTurn: true,
   });
   return {
     handle,

@@ -35,6 +35,9 @@ export type Scripted = ApplyTrackingUpdateResponse | AppError | 'hang';
 export class FakeParcelTracking {
   readonly apiKeys = new Map<string, string>();
   readonly applyCalls: ApplyCall[] = [];
+  /** The webhook event ids of each ApplyTrackingUpdates call, and the size of each signature batch. */
+  readonly applyBatches: number[][] = [];
+  readonly verifyBatches: number[] = [];
   readonly applyAnswers = new Map<string, Scripted[]>();
   private server?: GrpcServerHandle;
   private readonly hung: Array<() => void> = [];
@@ -87,19 +90,25 @@ export class FakeParcelTracking {
     const implementation = {
       verifyWebhookSignature: (request, context) => verify(context.tenant(), request),
       applyTrackingUpdate: (request, context) => apply(context.tenant(), request),
-      verifyWebhookSignatures: async (request, context) => ({
-        results: await Promise.all(
-          request.checks.map(async (check) => {
-            const item = await each(verify(context.tenant(), check));
-            return 'error' in item ? { valid: false, error: item.error } : item.answer!;
-          }),
-        ),
-      }),
-      applyTrackingUpdates: async (request, context) => ({
-        results: await Promise.all(
-          request.updates.map((update) => each(apply(context.tenant(), update))),
-        ),
-      }),
+      verifyWebhookSignatures: async (request, context) => {
+        this.verifyBatches.push(request.checks.length);
+        return {
+          results: await Promise.all(
+            request.checks.map(async (check) => {
+              const item = await each(verify(context.tenant(), check));
+              return 'error' in item ? { valid: false, error: item.error } : item.answer!;
+            }),
+          ),
+        };
+      },
+      applyTrackingUpdates: async (request, context) => {
+        this.applyBatches.push(request.updates.map((update) => update.webhook_event_id));
+        return {
+          results: await Promise.all(
+            request.updates.map((update) => each(apply(context.tenant(), update))),
+          ),
+        };
+      },
     } as Partial<
       AsyncService<ParcelTrackingServiceServer>
     > as AsyncService<ParcelTrackingServiceServer>;

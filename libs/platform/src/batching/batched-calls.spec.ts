@@ -10,7 +10,7 @@ interface Item {
 }
 
 /** A batch RPC answering when told to, recording each batch and the context it ran in. */
-function gatedService(answer: (item: Item) => BatchItemResult<string>) {
+function gatedService(answer: (item: Item) => BatchItemResult<string>, gatherTurn = false) {
   const batches: Array<{ texts: string[]; tenantId?: string; requestId: string }> = [];
   const singles: Array<{ text: string; tenantId?: string; requestId: string }> = [];
   const gates: Array<{ release: () => void; fail: (error: unknown) => void }> = [];
@@ -33,6 +33,7 @@ function gatedService(answer: (item: Item) => BatchItemResult<string>) {
     },
     sizeOf: (item) => item.bytes ?? item.text.length,
     keyIsTenant: true,
+    gatherTurn,
   });
   return { calls, batches, singles, gates };
 }
@@ -68,6 +69,23 @@ describe('BatchedCalls', () => {
     expect(await Promise.all(more)).toEqual(['B', 'C']);
     // Each batch is its own request.
     expect(new Set(service.batches.map((batch) => batch.requestId)).size).toBe(3);
+  });
+
+  it('with gatherTurn, sends the calls made in one turn of the loop as one batch per tenant', async () => {
+    const service = gatedService((item) => ({ answer: item.text.toUpperCase() }), true);
+    const calls = [
+      service.calls.call({ text: 'a' }, 'tenant-1'),
+      service.calls.call({ text: 'z' }, 'tenant-2'),
+      service.calls.call({ text: 'b' }, 'tenant-1'),
+    ];
+    expect(service.batches).toEqual([]);
+    await settled();
+    expect(service.batches.map(({ texts, tenantId }) => ({ texts, tenantId }))).toEqual([
+      { texts: ['a', 'b'], tenantId: 'tenant-1' },
+      { texts: ['z'], tenantId: 'tenant-2' },
+    ]);
+    service.gates.forEach((gate) => gate.release());
+    expect(await Promise.all(calls)).toEqual(['A', 'Z', 'B']);
   });
 
   it("gives each caller its own refusal as the single call's error, and INTERNAL for an item without an answer", async () => {

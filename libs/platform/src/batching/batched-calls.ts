@@ -18,6 +18,11 @@ export interface BatchedCallsOptions<T, R> {
   sizeOf: (item: T) => number;
   /** Each key (a tenant) gets batches of its own, and the batch call runs as that tenant. */
   keyIsTenant?: boolean;
+  /**
+   * Each batch goes at the end of the event loop's turn, so calls made together share it
+   * (`GroupCommitOptions.gatherTurn`, ADR 0746); by default the first call goes at once.
+   */
+  gatherTurn?: boolean;
 }
 
 /** Items above this go alone: 64 of them stay below 4 MiB, far under gRPC's 8 MiB messages. */
@@ -55,6 +60,7 @@ export class BatchedCalls<T, R> {
             )
           ).map(itemAnswer),
         MAX_BATCH,
+        { gatherTurn: this.options.gatherTurn ?? false },
       );
       this.queues.set(key, queue);
     }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GroupCommitQueue } from './group-commit-queue.js';
 
 /** A writer whose writes finish when told to, recording each batch it was given. */
@@ -93,6 +93,40 @@ describe('GroupCommitQueue', () => {
     const waiters: Array<Promise<void>> = ['a', 'b'].map((item) => queue.add(item));
     expect(await Promise.all(waiters)).toEqual([undefined, undefined]);
     expect(written).toEqual([['a'], ['b']]);
+  });
+
+  it('with gatherTurn, writes the items added in one turn of the loop as one batch', async () => {
+    const writer = gatedWriter((item: number) => item * 10);
+    const queue = new GroupCommitQueue(writer.write, 256, { gatherTurn: true });
+    const first = queue.add(1);
+    // Added by promise reactions of the same turn, as the items of one batch RPC fanned out.
+    const rest = Promise.resolve().then(() => [2, 3].map((item) => queue.add(item)));
+    expect(writer.batches).toEqual([]);
+    await settled();
+    expect(writer.batches).toEqual([[1, 2, 3]]);
+    const later = [4, 5].map((item) => queue.add(item));
+    writer.gates[0]!.release();
+    expect([await first, ...(await Promise.all(await rest))]).toEqual([10, 20, 30]);
+    await settled();
+    expect(writer.batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    writer.gates[1]!.release();
+    expect(await Promise.all(later)).toEqual([40, 50]);
+    expect(queue.pending).toBe(0);
+  });
+
+  it('with gatherTurn, goes on under fake timers (the turn is not a timer of the test)', async () => {
+    vi.useFakeTimers({ toFake: ['setImmediate', 'setTimeout'] });
+    try {
+      const queue = new GroupCommitQueue(async (batch: number[]) => batch, 256, {
+        gatherTurn: true,
+      });
+      expect(await Promise.all([queue.add(1), queue.add(2)])).toEqual([1, 2]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stops at once when nothing is queued', async () => {

@@ -1,4 +1,4 @@
-export { GroupCommitQueue } from './group-commit-queue.js';
+export { GroupCommitQueue, type GroupCommitOptions } from './group-commit-queue.js';
 export {
   BATCHED_ITEM_MAX_BYTES,
   BatchedCalls,

@@ -55,6 +55,8 @@ export function createParcelTrackingClient(address: string, deadlineMs: number):
     single: async (check) => (await checks.call.verifyWebhookSignature(check)).valid,
     sizeOf: (check) => check.raw_body.length,
     keyIsTenant: true,
+    // The pushes of one IngestWebhooks call, the rows of one batch: one call each (ADR 0746).
+    gatherTurn: true,
   });
   const updates = new BatchedCalls<ApplyTrackingUpdateRequest, ApplyTrackingUpdateResponse>({
     batch: async (updatesOfTenant) =>
@@ -68,6 +70,8 @@ export function createParcelTrackingClient(address: string, deadlineMs: number):
         0,
       ),
     keyIsTenant: true,
+    // The pushes of one IngestWebhooks call, the rows of one batch: one call each (ADR 0746).
+    gatherTurn: true,
   });
   return {
     verifySignature(tenantId, instanceId, rawBody, signature) {

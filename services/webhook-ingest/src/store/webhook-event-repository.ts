@@ -56,11 +56,13 @@ export class WebhookEventRepository extends TenantScopedRepository<WebhookEventD
   /**
    * Rows stored while one insert is in flight go together in the next (ADR 0228): one unordered
    * `insertMany`, each row answered on its own (its write error, such as a duplicate
-   * `dedupe_key`, is its own); each caller still waits for its own row to be written.
+   * `dedupe_key`, is its own); each caller still waits for its own row to be written. The rows of
+   * one batch call go in one insert (ADR 0746).
    */
   private readonly inserts = new GroupCommitQueue<WebhookEventDocument, Error | undefined>(
     (rows) => this.insertBatch(rows),
     128,
+    { gatherTurn: true },
   );
 
   constructor(connection: Connection) {

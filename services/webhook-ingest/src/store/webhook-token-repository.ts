@@ -8,11 +8,13 @@ export class WebhookTokenRepository extends TenantScopedRepository<WebhookTokenD
   /**
    * Look-ups of inbound tokens made while one read is in flight go together in the next, one
    * `$in` (ADR 0228): pushes mostly name the same few tokens. Every push still reads the
-   * registry as it is now (nothing is kept), so a removed token is unknown at once.
+   * registry as it is now (nothing is kept), so a removed token is unknown at once. The pushes
+   * of one batch call are looked up together (ADR 0746).
    */
   private readonly lookups = new GroupCommitQueue<string, WebhookTokenDocument | null>(
     (hashes) => this.readByHashes(hashes),
     256,
+    { gatherTurn: true },
   );
 
   constructor(connection: Connection) {

@@ -30,10 +30,15 @@ export function finishQueue(
   outbox: Outbox,
   maxBatch = 128,
 ): FinishQueue {
-  return new GroupCommitQueue(async (batch: Finish[]) => {
-    const written = await writeBatch(inbox, outbox, batch);
-    return batch.map((entry) => written.has(entry.row.id));
-  }, maxBatch);
+  return new GroupCommitQueue(
+    async (batch: Finish[]) => {
+      const written = await writeBatch(inbox, outbox, batch);
+      return batch.map((entry) => written.has(entry.row.id));
+    },
+    maxBatch,
+    // The results of one apply batch arrive in one turn: one write (ADR 0746).
+    { gatherTurn: true },
+  );
 }
 
 async function writeBatch(inbox: WebhookEventRepository, outbox: Outbox, batch: Finish[]) {
