@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import ipaddr from 'ipaddr.js';
 import {
   hostOf,
@@ -23,6 +24,13 @@ export interface HttpSenderOptions {
   responseBodyLimitBytes: number;
 }
 
+/** What a receiver URL comes to, worked out once per URL: where to send, or why not. */
+type Target =
+  { refused: string } | { refused?: undefined; isHttps: boolean; options: http.RequestOptions };
+
+/** Receiver URLs whose target is kept; past this many the map starts over. */
+const MAX_TARGETS = 10_000;
+
 /**
  * Posts one webhook attempt. Redirects are never followed (the 3xx is the answer), the whole
  * attempt is bounded by `timeoutMs`, the response body is read up to the kept size only, and
@@ -32,6 +40,12 @@ export interface HttpSenderOptions {
 export class HttpSender {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
+  /**
+   * Each receiver URL's parse and literal-address check, by the URL as stored: the same few URLs
+   * take every delivery, and parsing one per attempt showed in the profile. Both depend only on
+   * the URL and the fixed policy; a name's addresses are still checked at every connection.
+   */
+  private readonly targets = new Map<string, Target>();
 
   constructor(private readonly options: HttpSenderOptions) {
     const lookup = guardedLookup(options.policy, options.resolve);
@@ -42,21 +56,9 @@ export class HttpSender {
   async send(rawUrl: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    let url: URL;
-    try {
-      url = new URL(rawUrl);
-    } catch {
-      return { error: 'invalid url', durationMs: elapsed() };
-    }
-    const host = hostOf(url);
-    if (ipaddr.isValid(host)) {
-      const refused = refusedAddress(host, this.options.policy);
-      if (refused) return { error: `refused: ${host} ${refused}`, durationMs: elapsed() };
-    }
-    const isHttps = url.protocol === 'https:';
-    if (!isHttps && !(url.protocol === 'http:' && this.options.policy.allowHttp))
-      return { error: `refused: scheme ${url.protocol}`, durationMs: elapsed() };
-    const payload = Buffer.from(body);
+    const target = this.targetOf(rawUrl);
+    if (target.refused !== undefined) return { error: target.refused, durationMs: elapsed() };
+    const { isHttps } = target;
     return new Promise<SendOutcome>((resolve) => {
       let settled = false;
       const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
@@ -65,10 +67,12 @@ export class HttpSender {
         clearTimeout(timer);
         resolve({ ...outcome, durationMs: elapsed() });
       };
-      const request = (isHttps ? https : http).request(url, {
+      // A fresh options object: `request` copies it, and the cached one must stay as it is.
+      const request = (isHttps ? https : http).request({
+        ...target.options,
         method: 'POST',
         agent: isHttps ? this.httpsAgent : this.httpAgent,
-        headers: { ...headers, 'Content-Length': String(payload.length) },
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
       });
       const timer = setTimeout(() => {
         finish({ error: `timeout after ${this.options.timeoutMs} ms` });
@@ -106,8 +110,37 @@ export class HttpSender {
         response.on('error', done);
         response.on('close', done);
       });
-      request.end(payload);
+      // The body as a string: Node writes it with the head in one chunk, with no Buffer copy.
+      request.end(body);
     });
+  }
+
+  private targetOf(rawUrl: string): Target {
+    let target = this.targets.get(rawUrl);
+    if (target === undefined) {
+      if (this.targets.size >= MAX_TARGETS) this.targets.clear();
+      target = this.parse(rawUrl);
+      this.targets.set(rawUrl, target);
+    }
+    return target;
+  }
+
+  private parse(rawUrl: string): Target {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      return { refused: 'invalid url' };
+    }
+    const host = hostOf(url);
+    if (ipaddr.isValid(host)) {
+      const refused = refusedAddress(host, this.options.policy);
+      if (refused) return { refused: `refused: ${host} ${refused}` };
+    }
+    const isHttps = url.protocol === 'https:';
+    if (!isHttps && !(url.protocol === 'http:' && this.options.policy.allowHttp))
+      return { refused: `refused: scheme ${url.protocol}` };
+    return { isHttps, options: urlToHttpOptions(url) };
   }
 
   close(): void {

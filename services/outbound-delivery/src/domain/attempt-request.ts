@@ -11,7 +11,21 @@ export const REDACTED = '[redacted]';
 
 const CREDENTIAL_PARAM = /(token|key|secret|sig|signature|password|passwd|pwd|auth|code|session)/i;
 
+/** URLs already redacted: a pure function of the URL, and the same few URLs take every attempt. */
+const redactedUrls = new Map<string, string>();
+const MAX_REDACTED_URLS = 10_000;
+
 export function redactedUrl(raw: string): string {
+  let redacted = redactedUrls.get(raw);
+  if (redacted === undefined) {
+    if (redactedUrls.size >= MAX_REDACTED_URLS) redactedUrls.clear();
+    redacted = redact(raw);
+    redactedUrls.set(raw, redacted);
+  }
+  return redacted;
+}
+
+function redact(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -29,13 +43,13 @@ export function redactedHeaders(
   headers: Record<string, string>,
   signatureHeaders: readonly string[],
 ): Record<string, string> {
-  const masked = new Set(signatureHeaders.map((name) => name.toLowerCase()));
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      name,
-      masked.has(name.toLowerCase()) ? maskSignatures(value) : value,
-    ]),
-  );
+  const masked = signatureHeaders.map((name) => name.toLowerCase());
+  const kept: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    const value = headers[name]!;
+    kept[name] = masked.includes(name.toLowerCase()) ? maskSignatures(value) : value;
+  }
+  return kept;
 }
 
 /** Each space-separated signature keeps its `scheme=` or `scheme,` prefix. */

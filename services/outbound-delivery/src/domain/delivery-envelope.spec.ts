@@ -3,7 +3,12 @@ import { verify } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
 import { deliveryHeaders, parseEventData, serialiseEnvelope } from './delivery-envelope.js';
 import { Webhook } from 'standardwebhooks';
-import { mintSigningSecret, signatureOf, standardSignature } from './signing-secret.js';
+import {
+  mintSigningSecret,
+  signatureOf,
+  signingKeyOf,
+  standardSignature,
+} from './signing-secret.js';
 
 describe('serialiseEnvelope', () => {
   it('writes exactly event, delivery_id, occurred_at (ISO UTC), data, in that order', () => {
@@ -83,5 +88,22 @@ describe('signatures', () => {
       expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(mintSigningSecret()).verify(body, headers)).toThrow();
     expect(() => new Webhook(current!).verify(`${body} `, headers)).toThrow();
+  });
+
+  it('signs the same with the keys derived once from a secret as with the secret itself', () => {
+    const [current, previous] = [mintSigningSecret(), mintSigningSecret()];
+    const body = '{"event":"product.created","data":{"name":"Käse"}}';
+    const timestampSeconds = Math.floor(Date.now() / 1000);
+    const message = { id: 'msg_2', timestampSeconds, body };
+    expect(signatureOf(signingKeyOf(current!), body)).toBe(signatureOf(current!, body));
+    const keyed = standardSignature([signingKeyOf(current!), signingKeyOf(previous!)], message);
+    expect(keyed).toBe(standardSignature([current!, previous!], message));
+    const headers = {
+      'webhook-id': 'msg_2',
+      'webhook-timestamp': String(timestampSeconds),
+      'webhook-signature': keyed,
+    };
+    for (const secret of [current!, previous!])
+      expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
   });
 });

@@ -51,14 +51,41 @@ export function deliveryHeaders(
   deliveryId: string,
   signatures: AttemptSignatures,
 ): Record<string, string> {
-  return {
-    [`X-${shortName}-Event`]: event,
-    [`X-${shortName}-Delivery-Id`]: deliveryId,
-    [`X-${shortName}-Signature`]: signatures.svc,
-    'webhook-id': deliveryId,
-    'webhook-timestamp': String(signatures.timestampSeconds),
-    'webhook-signature': signatures.standard,
-    'User-Agent': `${shortName}-Webhook/1.0`,
-    'Content-Type': 'application/json',
-  };
+  const names = headerNamesOf(shortName);
+  // Names built once and assigned in order: a literal with keys computed per delivery showed
+  // in the profile (ADR 0745). The order is the one headers are sent in.
+  const headers: Record<string, string> = {};
+  headers[names.event] = event;
+  headers[names.deliveryId] = deliveryId;
+  headers[names.signature] = signatures.svc;
+  headers['webhook-id'] = deliveryId;
+  headers['webhook-timestamp'] = String(signatures.timestampSeconds);
+  headers['webhook-signature'] = signatures.standard;
+  headers['User-Agent'] = names.userAgent;
+  headers['Content-Type'] = 'application/json';
+  return headers;
+}
+
+interface HeaderNames {
+  event: string;
+  deliveryId: string;
+  signature: string;
+  userAgent: string;
+}
+
+/** The names built once per short name (a process has one, tests a few). */
+const headerNames = new Map<string, HeaderNames>();
+
+function headerNamesOf(shortName: string): HeaderNames {
+  let names = headerNames.get(shortName);
+  if (!names) {
+    names = {
+      event: `X-${shortName}-Event`,
+      deliveryId: `X-${shortName}-Delivery-Id`,
+      signature: `X-${shortName}-Signature`,
+      userAgent: `${shortName}-Webhook/1.0`,
+    };
+    headerNames.set(shortName, names);
+  }
+  return names;
 }

@@ -104,11 +104,12 @@ export class DeliveryRepository extends TenantScopedRepository<DeliveryDocument>
    * unique) already have a row: a redelivered event's recorded deliveries are not sent again.
    */
   async recordedKeysAcrossTenants(dedupeKeys: string[]): Promise<Set<string>> {
+    // Fan-out's read of every batch: through the driver, with nothing for mongoose to cast (ADR 0745).
     const found = await Promise.all(
       inListChunks(dedupeKeys).map((keys) =>
-        this.acrossTenants()
-          .find({ dedupe_key: { $in: keys } }, { dedupe_key: 1, _id: 0 })
-          .lean<Array<{ dedupe_key: string }>>(),
+        this.driverCollection()
+          .find({ dedupe_key: { $in: keys } }, { projection: { dedupe_key: 1, _id: 0 } })
+          .toArray(),
       ),
     );
     return new Set(found.flat().map((row) => row.dedupe_key));

@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
 import { nextSequence, TenantScopedRepository } from '@inventory/platform';
 import type { SubscriptionOwner } from '../domain/subscription-owner.js';
 import {
@@ -54,9 +54,19 @@ export class SubscriptionRepository extends TenantScopedRepository<SubscriptionD
       .lean<SubscriptionDocument[]>();
   }
 
-  /** The tenant's active subscriptions that list `event`. */
+  /**
+   * The tenant's active subscriptions that list `event`: fan-out's read of every batch, so
+   * through the driver (ADR 0745), its filter typed here with nothing for mongoose to cast.
+   */
   activeFor(tenantId: string, event: string): Promise<SubscriptionDocument[]> {
-    return this.findMany(tenantId, { events: event, is_active: true });
+    return this.driverCollection()
+      .find(
+        this.scope(tenantId, {
+          events: event,
+          is_active: true,
+        }) as mongo.Filter<SubscriptionDocument>,
+      )
+      .toArray() as Promise<SubscriptionDocument[]>;
   }
 
   async update(

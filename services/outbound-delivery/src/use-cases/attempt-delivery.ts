@@ -2,7 +2,12 @@ import type { GroupCommitQueue, Logger, SecretBox } from '@inventory/platform';
 import { redactedHeaders, redactedUrl } from '../domain/attempt-request.js';
 import { nextStep, type NextStep } from '../domain/attempt-outcome.js';
 import { deliveryHeaders } from '../domain/delivery-envelope.js';
-import { signatureOf, standardSignature } from '../domain/signing-secret.js';
+import {
+  signatureOf,
+  signingKeyOf,
+  standardSignature,
+  type SigningKey,
+} from '../domain/signing-secret.js';
 import type { DeliveryMetrics } from '../delivery/delivery-metrics.js';
 import type { HttpSender } from '../delivery/http-sender.js';
 import type { RateCap } from '../delivery/rate-cap.js';
@@ -146,15 +151,20 @@ export class AttemptDelivery {
       return { row: { ...delivery, status: 'dropped' }, outcome: 'dropped' };
     }
     const { attempt, step } = await this.send(delivery, subscription);
-    const done = { ...delivery, cycle_attempts: 1, admitted: true, attempts: [attempt] };
+    const done = { cycle_attempts: 1, admitted: true, attempts: [attempt] };
     switch (step.kind) {
       case 'succeeded':
         if (subscription.consecutive_failures !== 0)
           await this.stores.subscriptions.recordSuccess(subscription.tenant_id, subscription.id);
-        return { row: { ...done, status: 'succeeded' }, outcome: 'succeeded' };
+        return { row: { ...delivery, ...done, status: 'succeeded' }, outcome: 'succeeded' };
       case 'retry':
         return {
-          row: { ...done, status: 'pending', next_attempt_at: new Date(Date.now() + step.afterMs) },
+          row: {
+            ...delivery,
+            ...done,
+            status: 'pending',
+            next_attempt_at: new Date(Date.now() + step.afterMs),
+          },
         };
       case 'gone':
       case 'failed':
@@ -282,27 +292,30 @@ export class AttemptDelivery {
   }
 
   /** The current secret and any rotated-out one still in its overlap, newest first. */
-  private liveSecrets(subscription: SubscriptionDocument): string[] {
+  private liveSecrets(subscription: SubscriptionDocument): SigningKey[] {
     const now = Date.now();
-    return subscription.secrets
-      .filter((secret) => !secret.expires_at || new Date(secret.expires_at).getTime() > now)
-      .map((secret) => this.decrypt(secret.encrypted));
+    const live: SigningKey[] = [];
+    for (const secret of subscription.secrets)
+      if (!secret.expires_at || new Date(secret.expires_at).getTime() > now)
+        live.push(this.keyOf(secret.encrypted));
+    return live;
   }
 
   /**
-   * Decrypted secrets by their ciphertext: the same few secrets sign every delivery, and AES-GCM
-   * per delivery showed in the profile. A rotated secret has a new ciphertext, so nothing stale
-   * is ever used; the map is cleared when it grows past what one replica's subscribers need.
+   * Each secret's signing keys by its ciphertext: the same few secrets sign every delivery, and
+   * AES-GCM, then the keys' derivation, per delivery showed in the profile (ADR 0745). A rotated
+   * secret has a new ciphertext, so nothing stale is ever used; the map is cleared when it grows
+   * past what one replica's subscribers need.
    */
-  private readonly decrypted = new Map<string, string>();
+  private readonly keys = new Map<string, SigningKey>();
 
-  private decrypt(encrypted: string): string {
-    let secret = this.decrypted.get(encrypted);
-    if (secret === undefined) {
-      if (this.decrypted.size >= 10_000) this.decrypted.clear();
-      secret = this.secretBox.decrypt(encrypted);
-      this.decrypted.set(encrypted, secret);
+  private keyOf(encrypted: string): SigningKey {
+    let key = this.keys.get(encrypted);
+    if (key === undefined) {
+      if (this.keys.size >= 10_000) this.keys.clear();
+      key = signingKeyOf(this.secretBox.decrypt(encrypted));
+      this.keys.set(encrypted, key);
     }
-    return secret;
+    return key;
   }
 }
