@@ -20,6 +20,7 @@ import { aliasDbRefFilter, dbRefsAsFields, mentionsDbRefField } from '../query/d
 import { queryOverrides } from '../query/operators.js';
 import { projectStage } from '../query/aggregation-project.js';
 import { jsonSchemaValidator } from '../query/json-schema.js';
+import { ARITHMETIC_EXPRESSIONS } from '../query/arithmetic-expressions.js';
 
 // `new Query(filter, options)` copies mingo's whole operator registry on every construction, even
 // when handed a prebuilt ComputeOptions (initOptions → getOptions → Context.from, then four
@@ -42,7 +43,11 @@ const typeExpression = (obj: Document, expr: unknown, options: Options): string 
     return numericTypeAt(obj, expr.slice(1), v);
   return bsonTypeOf(v);
 };
-const EXPRESSION_OVERRIDES = { $type: typeExpression } as never;
+// Arithmetic with MongoDB's null/missing propagation, types and error codes.
+const EXPRESSION_OVERRIDES = {
+  $type: typeExpression,
+  ...ARITHMETIC_EXPRESSIONS,
+} as never;
 
 const QUERY_OPTIONS: Options = initOptions({
   // `$jsonSchema` in filters and validators: MongoDB's dialect, our own (mingo needs one given).
