@@ -134,6 +134,10 @@ describe('dates', () => {
   it('$subtract of two dates is milliseconds, of a date and a number a date', async () => {
     expect(await value({ $subtract: ['$at', new Date(AT.getTime() - DAY)] })).toBe(DAY);
     expect(await value({ $subtract: ['$at', DAY] })).toEqual(new Date(AT.getTime() - DAY));
+    // Doubles are rounded to whole milliseconds half away from zero: the subtrahend by itself,
+    // the sum of $add with the date's milliseconds in it (…998.5 is …999).
+    expect(await value({ $subtract: ['$at', 1.5] })).toEqual(new Date(AT.getTime() - 2));
+    expect(await value({ $add: ['$at', -1.5] })).toEqual(new Date(AT.getTime() - 1));
   });
 
   it('$add of two dates is 16612', async () => {

@@ -80,7 +80,13 @@ const $add: Op = (obj, expr, options) => {
   const total = exactIntegers(nums)
     ? fromBigInt(nums.reduce<bigint>((s, v) => s + big(v), 0n))
     : nums.reduce<number>((s, v) => s + toDouble(v), 0);
-  return date ? new Date(date.getTime() + roundHalfAway(toDouble(total))) : total;
+  if (!date) return total;
+  // MongoDB sums the date's milliseconds with the numbers, then rounds a double sum half away.
+  return new Date(
+    typeof total === 'number' && !Number.isInteger(total)
+      ? roundHalfAway(date.getTime() + total)
+      : date.getTime() + toDouble(total),
+  );
 };
 
 const $subtract: Op = (obj, expr, options) => {
@@ -90,7 +96,7 @@ const $subtract: Op = (obj, expr, options) => {
   if (nullish(a) || nullish(b)) return null;
   if (a instanceof Date) {
     if (b instanceof Date) return a.getTime() - b.getTime();
-    if (isNumeric(b)) return new Date(a.getTime() - Math.trunc(toDouble(b)));
+    if (isNumeric(b)) return new Date(a.getTime() - roundHalfAway(toDouble(b)));
     throw typeMismatch(`can't $subtract ${bsonTypeOf(b)} from Date`);
   }
   throw typeMismatch(`can't $subtract ${bsonTypeOf(b)} from ${bsonTypeOf(a)}`);
