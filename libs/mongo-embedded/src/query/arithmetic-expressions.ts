@@ -2,6 +2,7 @@ import { Long, type Document } from 'bson';
 import { computeValue, type Options } from 'mingo/core';
 import { badValue, CommandError } from '../errors.js';
 import { exactOf } from '../numeric/decimal.js';
+import { int32Range, numericTypeAt } from '../numeric/types.js';
 import { bsonTypeOf } from './bson-types.js';
 
 /**
@@ -48,11 +49,20 @@ const exactIntegers = (vs: unknown[]): boolean =>
   vs.some(isLong) && vs.every((v) => isLong(v) || (typeof v === 'number' && Number.isInteger(v)));
 const big = (v: unknown): bigint => (isLong(v) ? v.toBigInt() : BigInt(v as number));
 
+/**
+ * One operand's value. A stored int64 within 2^53 is held as a plain number (its type recorded
+ * beside the document); it is handed on as a `Long` so the arithmetic on it stays exact.
+ */
+function operand(obj: Document, expr: unknown, options: Options): unknown {
+  const v = computeValue(obj, expr, null, options) as unknown;
+  if (typeof v !== 'number' || int32Range(v) || !Number.isInteger(v)) return v;
+  if (typeof expr !== 'string' || !/^\$[^$]/.test(expr)) return v;
+  return numericTypeAt(obj, expr.slice(1), v) === 'long' ? Long.fromNumber(v) : v;
+}
+
 /** A non-array operand is one argument (`{$abs: '$x'}`), an array lists them. */
 const operands = (obj: Document, expr: unknown, options: Options): unknown[] =>
-  Array.isArray(expr)
-    ? expr.map((e) => computeValue(obj, e, null, options) as unknown)
-    : [computeValue(obj, expr, null, options) as unknown];
+  Array.isArray(expr) ? expr.map((e) => operand(obj, e, options)) : [operand(obj, expr, options)];
 
 function exactly(name: string, n: number, args: unknown[]): unknown[] {
   if (args.length !== n)
