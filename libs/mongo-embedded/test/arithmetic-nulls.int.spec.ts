@@ -124,6 +124,8 @@ describe('numbers', () => {
     expect(await value({ $subtract: ['$big', 1] })).toEqual(Long.fromBigInt(2n ** 60n - 1n));
     expect(await value({ $multiply: ['$big', 3] })).toEqual(Long.fromBigInt(3n * 2n ** 60n));
     expect(await value({ $mod: [{ $add: ['$big', 5] }, 7] })).toBe(Number((2n ** 60n + 5n) % 7n));
+    expect(await value({ $pow: ['$big', 1] })).toEqual(Long.fromBigInt(2n ** 60n));
+    expect(await value({ $pow: ['$big', '$big'] })).toBe(Infinity);
     // A stored int64 below 2^53 (held as a number, its type recorded) is exact too.
     expect(await value({ $add: ['$near', 10] })).toEqual(Long.fromBigInt(2n ** 53n + 9n));
     expect(await value({ $multiply: ['$near', 3] })).toEqual(

@@ -214,7 +214,12 @@ const $pow: Op = (obj, expr, options) => {
     throw located(28764, '$pow cannot take a base of 0 and a negative exponent');
   const result = Math.pow(base, exponent);
   // Integers to a non-negative integral power stay integers while they fit an int64.
-  if (!Number.isSafeInteger(result) && exactIntegers([a, b]) && exponent >= 0) {
+  if (
+    !Number.isSafeInteger(result) &&
+    Math.abs(result) < 2 ** 64 && // else BigInt would compute a huge power for nothing
+    exactIntegers([a, b]) &&
+    exponent >= 0
+  ) {
     const exact = big(a) ** big(b);
     if (exact >= INT64_MIN && exact <= INT64_MAX) return fromBigInt(exact);
   }
