@@ -22,10 +22,10 @@ const nullish = (v: unknown): v is null | undefined => v === null || v === undef
 const tagOf = (v: unknown) => (v as { _bsontype?: string } | null)?._bsontype;
 const isLong = (v: unknown): v is Long => tagOf(v) === 'Long';
 const NUMERIC_TAGS = new Set(['Long', 'Int32', 'Double', 'Decimal128']);
-const isNumeric = (v: unknown): boolean =>
+export const isNumeric = (v: unknown): boolean =>
   typeof v === 'number' || (typeof v === 'object' && v !== null && NUMERIC_TAGS.has(tagOf(v)!));
 
-function toDouble(v: unknown): number {
+export function toDouble(v: unknown): number {
   if (typeof v === 'number') return v;
   if (isLong(v)) return v.toNumber();
   // Decimal128 has no numeric valueOf; its text is exact.

@@ -6,6 +6,7 @@ import {
 } from 'mingo/operators/expression/array';
 import { $addToSet as mingoAddToSet, $push as mingoPush } from 'mingo/operators/accumulator';
 import { compareBson } from '../storage/bson-order.js';
+import { isNumeric, toDouble } from './arithmetic-expressions.js';
 
 /**
  * The accumulators whose answer differs from MongoDB 7.0's when a field is null or missing. mingo
@@ -19,19 +20,6 @@ import { compareBson } from '../storage/bson-order.js';
 type Acc = (collection: Document[], expr: unknown, options: Options) => unknown;
 
 const nullish = (v: unknown) => v === null || v === undefined;
-const NUMERIC_TAGS = new Set(['Long', 'Int32', 'Double', 'Decimal128']);
-const isNumeric = (v: unknown): boolean =>
-  typeof v === 'number' ||
-  (typeof v === 'object' &&
-    v !== null &&
-    NUMERIC_TAGS.has((v as { _bsontype?: string })._bsontype!));
-const asDouble = (v: unknown): number =>
-  typeof v === 'number'
-    ? v
-    : (v as { _bsontype?: string })._bsontype === 'Decimal128'
-      ? Number(String(v))
-      : Number((v as { valueOf(): unknown }).valueOf());
-
 const values = (collection: Document[], expr: unknown, options: Options): unknown[] =>
   (expr === null || expr === undefined
     ? collection
@@ -54,7 +42,7 @@ const $avg: Acc = (collection, expr, options) => {
   let count = 0;
   for (const v of values(collection, expr, options)) {
     if (!isNumeric(v)) continue;
-    sum += asDouble(v);
+    sum += toDouble(v);
     count++;
   }
   return count === 0 ? null : sum / count;
