@@ -20,6 +20,8 @@ import { aliasDbRefFilter, dbRefsAsFields, mentionsDbRefField } from '../query/d
 import { queryOverrides } from '../query/operators.js';
 import { projectStage } from '../query/aggregation-project.js';
 import { jsonSchemaValidator } from '../query/json-schema.js';
+import { ARITHMETIC_EXPRESSIONS } from '../query/arithmetic-expressions.js';
+import { GROUP_ACCUMULATORS, GROUP_EXPRESSIONS } from '../query/group-accumulators.js';
 
 // `new Query(filter, options)` copies mingo's whole operator registry on every construction, even
 // when handed a prebuilt ComputeOptions (initOptions → getOptions → Context.from, then four
@@ -42,7 +44,14 @@ const typeExpression = (obj: Document, expr: unknown, options: Options): string 
     return numericTypeAt(obj, expr.slice(1), v);
   return bsonTypeOf(v);
 };
-const EXPRESSION_OVERRIDES = { $type: typeExpression } as never;
+// Arithmetic with MongoDB's null/missing propagation, types and error codes.
+const EXPRESSION_OVERRIDES = {
+  $type: typeExpression,
+  ...ARITHMETIC_EXPRESSIONS,
+  ...GROUP_EXPRESSIONS,
+} as never;
+// Accumulators (also reached as array expressions) that answer null where mingo leaves a field out.
+const ACCUMULATOR_OVERRIDES = GROUP_ACCUMULATORS as never;
 
 const QUERY_OPTIONS: Options = initOptions({
   // `$jsonSchema` in filters and validators: MongoDB's dialect, our own (mingo needs one given).
@@ -51,6 +60,7 @@ const QUERY_OPTIONS: Options = initOptions({
     .addExpressionOps(EXPRESSION_OVERRIDES)
     .addExpressionOps(ops(booleanOperators))
     .addExpressionOps(ops(comparisonOperators))
+    .addAccumulatorOps(ACCUMULATOR_OVERRIDES)
     .addProjectionOps(ops(projectionOperators))
     // First: the first registration of a name wins.
     .addQueryOps(queryOverrides(compileQuery) as never)
@@ -135,7 +145,8 @@ const PIPELINE_OVERRIDES = Context.init()
   .addPipelineOps({
     $project: ((...args: Parameters<typeof projectStage>) => projectStage(...args)) as never,
   })
-  .addExpressionOps(EXPRESSION_OVERRIDES);
+  .addExpressionOps(EXPRESSION_OVERRIDES)
+  .addAccumulatorOps(ACCUMULATOR_OVERRIDES);
 
 export function computeOptions(options: Partial<Options>): Partial<Options> {
   return ComputeOptions.init(
