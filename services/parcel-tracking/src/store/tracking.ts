@@ -122,7 +122,14 @@ const schema = new Schema<TrackingDocument>(
   },
   { versionKey: false, collection: 'tracking_rows' },
 );
-schema.index({ id: 1 }, { unique: true });
+// Led by the shard key (deploy/SCALING.md), as a sharded collection's unique index must be; the
+// id itself is unique because the counter hands each one out once (ADR 0237).
+schema.index(
+  { tenant_id: 1, integration_instance_id: 1, tracking_number: 1, id: 1 },
+  { unique: true },
+);
+// A row by id, and the tenant's rows in id order. Not unique: the unique `{id}` is dropped by name.
+schema.index({ tenant_id: 1, id: 1 });
 // The trackings list: every sort (created_at, last_event_at, delivered_at) ends with id, as the
 // list's tie-break does, so an index serves the whole sort and a page reads only its rows; the
 // same sorts under a delivery-status filter ($in branches merged in sort order) likewise.
@@ -295,4 +302,6 @@ export const RETIRED_TRACKING_INDEXES = [
   'tenant_id_1_integration_instance_id_1_estimated_delivery_at_1',
   // ADR 0236: the number's index took the registering key as its last field.
   'tenant_id_1_integration_instance_id_1_tracking_number_1',
+  // ADR 0237: a unique index of a sharded collection starts with its shard key.
+  'id_1',
 ];
