@@ -34,7 +34,12 @@ describe('tracking rows: unique indexes led by the shard key', () => {
     expect(indexes.map((index) => index.name)).not.toContain('id_1');
     expect(indexes).toContainEqual(
       expect.objectContaining({
-        key: { tenant_id: 1, integration_instance_id: 1, tracking_number: 1, id: 1 },
+        key: {
+          tenant_id: 1,
+          integration_instance_id: 1,
+          tracking_number: 1,
+          id: 1,
+        },
         unique: true,
       }),
     );
