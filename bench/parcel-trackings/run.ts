@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpuMs, descendants, rssMb } from '../lib/proc.js';
+import { settleUntilIdle } from '../table/measure.js';
 import { seedTrackings } from './seed.js';
 
 const { values } = parseArgs({
@@ -172,6 +173,16 @@ try {
       parcel_tracking: pidOf('services/parcel-tracking/src/main.ts'),
       mongo: pidOf('libs/mongo-embedded/src/cli/main.ts'),
     }).filter((entry): entry is [string, number] => entry[1] !== undefined),
+  );
+  // The seeding's tail (the embedded MongoDB journals and compacts a million documents) would
+  // otherwise land in the first cases' CPU and latency: nothing is measured before it has ended.
+  const idle = await settleUntilIdle(() => pids, {
+    windowSeconds: 5,
+    minWindows: 2,
+    maxWindows: 36,
+  });
+  process.stderr.write(
+    `idle after seeding: ${idle.msPerSecond.join(' → ')} ms of CPU per second${idle.steady ? '' : ' (still moving; measured anyway)'}, last ${JSON.stringify(idle.last)}\n`,
   );
   const base = `/api/integrations/parcel-tracking/instances/${instanceId}/trackings`;
   const results = {

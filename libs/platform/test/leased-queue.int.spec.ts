@@ -247,6 +247,38 @@ describe('leased queue: two replicas over one collection', () => {
     expect(walked.map((row) => row.id)).toEqual(ids.slice(4, 6));
   });
 
+  it('claims from several due filters in turn under one token, past rows another replica won, and releases rows of several claims', async () => {
+    const ids = await store(10);
+    const now = new Date();
+    // Replica B holds two of the rows the first filter would take first.
+    await b.queue.lease(ids.slice(1, 3), claim('replica-b', now));
+    const dues = [
+      { due: { state: 'due', id: { $lte: ids[4]! } }, order: { id: 1 as const } },
+      { due: { state: 'due', id: { $gt: ids[6]! } }, order: { id: 1 as const } },
+    ];
+    const { due: _due, order: _order, ...request } = claim('replica-a', now, 5);
+    const won = await a.queue.claimInTurn(dues, request);
+    // The first filter's three free rows, then the second's first two: one claim, one token.
+    expect(won.map((row) => row.id)).toEqual([ids[0], ids[3], ids[4], ids[7], ids[8]]);
+    expect(new Set(won.map((row) => row.lease_token)).size).toBe(1);
+
+    // Walking on starts each round after the last candidate, from `after` first.
+    const walked = await a.queue.claimInTurn(
+      [{ due: { state: 'due' }, order: { id: 1 as const } }],
+      { ...request, owner: 'replica-c', after: ids[8] },
+      true,
+    );
+    expect(walked.map((row) => row.id)).toEqual([ids[9]]);
+
+    // One release over the rows of two claims frees each under its own token, and no other's.
+    const second = await a.queue.claim({ ...claim('replica-a', now, 2), due: { id: ids[5] } });
+    const held = [...won, ...second].map((row) => ({ key: row.id, token: row.lease_token }));
+    expect(await a.queue.releaseHeld('tenant-a', 'replica-a', held, { result: 'freed' })).toBe(6);
+    expect(await a.queue.releaseHeld('tenant-a', 'replica-b', held)).toBe(0);
+    const freed = await jobs().find({ result: 'freed' }).sort({ id: 1 }).lean();
+    expect(freed.map((job) => job.id)).toEqual([0, 3, 4, 5, 7, 8].map((index) => ids[index]));
+  });
+
   it('holds a claim beyond the free slots, runs it as slots free, and gives back what it still holds at stop', async () => {
     const ids = await store(12);
     const ran: number[] = [];

@@ -1,7 +1,8 @@
 import { DELIVERY_STATUSES } from '@inventory/rules';
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { connectParcelTracking, type ParcelInstance } from '../../src/fixtures/parcel-webhooks.js';
 import type { TenantFixture } from '../../src/fixtures/tenants.js';
-import { PREFIX, startParcelSystem, validCreate, type ParcelSystem } from './harness.js';
+import { GOOD_KEY, startParcelSystem, type ParcelSystem } from './harness.js';
 
 /** The ten delivery statuses, in the order status_counts lists them (one definition: @inventory/rules). */
 export const STATUSES: string[] = [...DELIVERY_STATUSES];
@@ -24,14 +25,9 @@ export function useParcelSystem() {
       return system!;
     },
     /** A fresh tenant with a connected instance. */
-    async connected(): Promise<{
-      t: TenantFixture;
-      instance: Record<string, unknown> & { id: number; webhook_url: string };
-    }> {
+    async connected(): Promise<{ t: TenantFixture; instance: ParcelInstance }> {
       const t = await system!.tenant();
-      const response = await t.request('POST', `${PREFIX}/instances`, validCreate());
-      expect(response.status).toBe(201);
-      return { t, instance: response.body.data };
+      return { t, instance: await connectParcelTracking(t, GOOD_KEY) };
     },
   };
 }

@@ -1,31 +1,20 @@
 import { signBody } from '@inventory/provider-sim';
-import { eventually as poll } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
-import { httpCall } from '../../src/fixtures/http.js';
+import {
+  pushToInstance,
+  trackingUpdatedPush as push,
+  webhookLogOf,
+} from '../../src/fixtures/parcel-webhooks.js';
 import { GOOD_KEY, PREFIX } from './harness.js';
 import { useParcelSystem } from './instance-suite.js';
 
 const suite = useParcelSystem();
 
-const eventually = <T>(check: () => Promise<T>, timeoutMs = 60_000): Promise<T> =>
-  poll(check, timeoutMs);
-
-const push = (number: string) =>
-  JSON.stringify({
-    event: 'TRACKING_UPDATED',
-    data: {
-      number,
-      carrier: 100002,
-      track_info: { latest_status: { status: 'InTransit', sub_status: 'InTransit_PickedUp' } },
-    },
-  });
-
 describe('inbound provider webhooks through the whole system', () => {
   it('refuses hostile bodies with 4xx (never 500), stores them as failed with the reason, and lists them', async () => {
     const { t, instance } = await suite.connected();
-    const path = new URL(instance.webhook_url).pathname;
     const send = (rawBody: string, headers: Record<string, string> = {}) =>
-      httpCall(suite.p.system.gatewayUrl, 'POST', path, { host: t.host, rawBody, headers });
+      pushToInstance(suite.p.system.gatewayUrl, t, instance, rawBody, headers);
     const hostile: Array<[string, Record<string, string>]> = [
       ['', {}],
       ['', { 'content-type': 'text/plain' }],
@@ -72,25 +61,19 @@ describe('inbound provider webhooks through the whole system', () => {
 
   it('keeps the log after a disconnect and refuses the removed token with 404, storing nothing', async () => {
     const { t, instance } = await suite.connected();
-    const path = new URL(instance.webhook_url).pathname;
     const body = push('1Z999AA10123456785');
-    const stored = await httpCall(suite.p.system.gatewayUrl, 'POST', path, {
-      host: t.host,
-      rawBody: '',
-    });
+    const stored = await pushToInstance(suite.p.system.gatewayUrl, t, instance, '');
     expect(stored.status).toBe(422);
     expect((await t.request('DELETE', `${PREFIX}/instances/${instance.id}`)).status).toBe(204);
-    const after = await httpCall(suite.p.system.gatewayUrl, 'POST', path, {
-      host: t.host,
-      rawBody: body,
-      headers: { sign: signBody(body, GOOD_KEY) },
+    const after = await pushToInstance(suite.p.system.gatewayUrl, t, instance, body, {
+      sign: signBody(body, GOOD_KEY),
     });
     expect(after.status).toBe(404);
     const log = suite.p.system.services['webhook-ingest']!.mongo.collection('webhook_events');
     expect(await log.countDocuments({ tenant_id: t.tenant.id })).toBe(1);
   });
 
-  // Needs parcel-tracking's ApplyTrackingUpdate (issue 13, engineer w12's branch).
+  // End to end: the provider's push, webhook-ingest's row, then parcel-tracking's ApplyTrackingUpdates.
   it('processes what the simulator pushes to the real webhook_url: one row per push, a retry ignored as a duplicate', async () => {
     const { t, instance } = await suite.connected();
     const number = '1Z999AA10123456786';
@@ -107,14 +90,7 @@ describe('inbound provider webhooks through the whole system', () => {
       const pushed = await suite.p.sim.pushWebhook({ url, number, apiKey: GOOD_KEY });
       expect(pushed).toMatchObject({ delivered: true, status: 200 });
     }
-    const rows = await eventually(async () => {
-      const answer = await t.request(
-        'GET',
-        `${PREFIX}/instances/${instance.id}/webhooks?sort=received_at`,
-      );
-      expect(answer.body.meta.total).toBe(2);
-      return answer.body.data as Array<Record<string, unknown>>;
-    });
+    const rows = await webhookLogOf(t, instance.id, 'sort=received_at', 2);
     expect(rows[0]).toMatchObject({
       event_type: 'TRACKING_UPDATED',
       tracking_number: number,
@@ -128,7 +104,7 @@ describe('inbound provider webhooks through the whole system', () => {
       status_to: '',
       summary: '',
     });
-    const first = rows[0] as { status_from: string; status_to: string; summary: string };
+    const first = rows[0]!;
     expect(first.summary).toBe(
       first.status_from ? `${first.status_from} → ${first.status_to}` : '',
     );

@@ -1,6 +1,7 @@
 import { eventually as poll } from '@inventory/local-infra';
 import { describe, expect, it } from 'vitest';
 import { httpCall } from '../../src/fixtures/http.js';
+import { ignoredPushes, type WebhookLogRow as LogRow } from '../../src/fixtures/parcel-webhooks.js';
 import { PREFIX, seedPendingRows } from './harness.js';
 import { useParcelSystem } from './instance-suite.js';
 
@@ -9,56 +10,22 @@ const suite = useParcelSystem();
 const eventually = <T>(check: () => Promise<T>, timeoutMs = 60_000): Promise<T> =>
   poll(check, timeoutMs);
 
-const push = (number: string) =>
-  JSON.stringify({
-    event: 'TRACKING_UPDATED',
-    data: {
-      number,
-      carrier: 100002,
-      track_info: { latest_status: { status: 'InTransit', sub_status: 'InTransit_PickedUp' } },
-    },
-  });
-
 const NOT_FOUND = {
   errors: { url: [{ message: expect.any(String), code: 'NotFound', data: [] }] },
   status: 'failure',
   message: expect.any(String),
 };
 
-interface LogRow {
-  id: number;
-  tracking_number: string;
-  result: string;
-  status_from: string;
-  status_to: string;
-  attempts: number;
-  reprocess_count: number;
-  reprocessing: boolean;
-}
-
 describe('reprocessing inbound webhooks from the log, through the whole system (ADR 0230)', () => {
-  async function ignoredPushes(numbers: string[]) {
+  async function tenantWithIgnoredPushes(numbers: string[]) {
     const { t, instance } = await suite.connected();
-    const path = new URL(instance.webhook_url).pathname;
-    for (const number of numbers) {
-      const answer = await httpCall(suite.p.system.gatewayUrl, 'POST', path, {
-        host: t.host,
-        rawBody: push(number),
-      });
-      expect(answer.status).toBe(200);
-    }
-    const log = `${PREFIX}/instances/${instance.id}/webhooks`;
-    const rows = await eventually(async () => {
-      const answer = await t.request('GET', `${log}?filter[result]=ignored&per_page=50`);
-      expect(answer.body.meta.total).toBe(numbers.length);
-      return answer.body.data as LogRow[];
-    });
-    return { t, instance, log, rows };
+    const rows = await ignoredPushes(suite.p.system.gatewayUrl, t, instance, numbers);
+    return { t, instance, log: `${PREFIX}/instances/${instance.id}/webhooks`, rows };
   }
 
   it('reprocesses an ignored webhook (unknown number) once the number is tracked: applied by the status machine, attempts shown; refuses a processed one, hides it from other tenants', async () => {
     const number = '1Z999AA10123456801';
-    const { t, instance, log, rows } = await ignoredPushes([number]);
+    const { t, instance, log, rows } = await tenantWithIgnoredPushes([number]);
     const [row] = rows;
     expect(row).toMatchObject({ attempts: 1, reprocess_count: 0, reprocessing: false });
     await seedPendingRows(suite.p, t, instance.id, [number]);
@@ -106,7 +73,7 @@ describe('reprocessing inbound webhooks from the log, through the whole system (
 
   it('reprocesses every ignored webhook of a filter as a job: 202, its progress read until completed; bad filters 422, ugly bodies ignored, other ids 404', async () => {
     const numbers = ['1Z999AA10123456811', '1Z999AA10123456812', '1Z999AA10123456813'];
-    const { t, instance, log } = await ignoredPushes(numbers);
+    const { t, instance, log } = await tenantWithIgnoredPushes(numbers);
     await seedPendingRows(suite.p, t, instance.id, numbers);
 
     // `__proto__` and `constructor.prototype` keys are refused by the JSON parser

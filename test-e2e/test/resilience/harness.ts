@@ -182,35 +182,6 @@ export function methodOf(route: string): string {
   return route.slice(0, route.indexOf(' '));
 }
 
-/** Keys of the specification's error bodies (gateway/src/http/envelopes.ts). */
-const ENVELOPE_KEYS = new Set([
-  'message',
-  'errors',
-  'status',
-  'code',
-  'required_scope',
-  'retry_after_seconds',
-]);
-
-/** Why `body` is outside the envelope family, or undefined when it is inside. */
-export function envelopeProblem(
-  contentType: string | string[] | undefined,
-  body: unknown,
-): string | undefined {
-  if (!String(contentType ?? '').includes('application/json')) return `content-type ${contentType}`;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'not a JSON object';
-  const record = body as Record<string, unknown>;
-  if (typeof record.message !== 'string') return 'no string message';
-  const extra = Object.keys(record).filter((key) => !ENVELOPE_KEYS.has(key));
-  if (extra.length) return `unexpected keys ${extra.join(',')}`;
-  if (record.errors !== undefined) {
-    if (typeof record.errors !== 'object' || record.errors === null) return 'errors not an object';
-    for (const list of Object.values(record.errors))
-      if (!Array.isArray(list)) return 'errors[x] not a list';
-  }
-  return undefined;
-}
-
 /** Polls `check` (a failed check counts as not yet) until it returns a value; fails at `capMs`. */
 export function pollUntil<T>(
   check: () => Promise<T | undefined>,

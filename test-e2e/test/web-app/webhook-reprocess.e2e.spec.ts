@@ -1,24 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../../src/fixtures/browser.js';
-import { httpCall } from '../../src/fixtures/http.js';
+import { connectParcelTracking, ignoredPushes } from '../../src/fixtures/parcel-webhooks.js';
 import type { TenantFixture } from '../../src/fixtures/tenants.js';
 import { seedTrackingRows } from '../parcel-tracking/harness.js';
 import { BROWSER_TEST_MS, PROVIDER_KEY, useWebApp, type WebSystem } from './web-harness.js';
 
 const PARCEL = '/app/integrations/parcel-tracking';
-const API = '/api/integrations/parcel-tracking';
 const NUMBERS = ['1Z999AA10123456821', '1Z999AA10123456822', '1Z999AA10123456823'];
-
-const push = (number: string) =>
-  JSON.stringify({
-    event: 'TRACKING_UPDATED',
-    data: {
-      number,
-      carrier: 100002,
-      track_info: { latest_status: { status: 'InTransit', sub_status: 'InTransit_PickedUp' } },
-    },
-  });
 
 /** The webhook log: reprocess one ignored webhook, then every failed one with its progress. */
 describe('the web app in Chromium: reprocessing inbound webhooks (ADR 0230)', () => {
@@ -31,28 +20,10 @@ describe('the web app in Chromium: reprocessing inbound webhooks (ADR 0230)', ()
   it(
     'reprocesses one ignored row from its Reprocess action, and all failed rows with a progress bar until done',
     async () => {
-      const created = await owner.request('POST', `${API}/instances`, {
-        name: 'Parcels',
-        api_key: PROVIDER_KEY,
-      });
-      expect(created.status).toBe(201);
-      const instance = created.body.data as { id: number; webhook_url: string };
+      const instance = await connectParcelTracking(owner, PROVIDER_KEY, 'Parcels');
       // Pushes for numbers the instance does not track yet: ignored (unknown number).
-      for (const number of NUMBERS) {
-        const answer = await httpCall(
-          web.system.gatewayUrl,
-          'POST',
-          new URL(instance.webhook_url).pathname,
-          { host: owner.host, rawBody: push(number) },
-        );
-        expect(answer.status).toBe(200);
-      }
+      await ignoredPushes(web.system.gatewayUrl, owner, instance, NUMBERS);
       const events = web.system.services['webhook-ingest']!.mongo.collection('webhook_events');
-      await expect
-        .poll(() => events.countDocuments({ tenant_id: owner.tenant.id, result: 'ignored' }), {
-          timeout: 60_000,
-        })
-        .toBe(NUMBERS.length);
       // Two of them as the job leaves a row whose apply failed every attempt.
       await events.updateMany(
         { tenant_id: owner.tenant.id, tracking_number: { $in: NUMBERS.slice(1) } },

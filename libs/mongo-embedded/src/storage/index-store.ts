@@ -1,10 +1,11 @@
-import { defineField } from '../safety/unsafe-keys.js';
 import type { Document } from 'bson';
 import type { Query } from 'mingo';
-import { DuplicateKeyError, badValue } from '../errors.js';
-import { ExpiryQueue } from './expiry-queue.js';
+import { badValue } from '../errors.js';
+import { compoundKeyOf, compoundKeys, dedupe, entryOf } from './index-keys.js';
 import { compileQuery } from './mingo.js';
 import { OrderedKeys } from './ordered-keys.js';
+import { TtlPostings } from './ttl-postings.js';
+import { UniqueKeys, duplicateKeyError } from './unique-keys.js';
 import { MULTI, encodeKey, hasPath, keyPart, pathValues, singlePathValue } from './values.js';
 
 export interface IndexSpec {
@@ -20,15 +21,6 @@ export interface IndexSpec {
   /** MongoDB 6.0+: refuses new duplicate keys, keeps the ones already there (collMod's first step). */
   prepareUnique?: boolean;
   [option: string]: unknown;
-}
-
-/** The documents under one key: a lone id (the common case: unique keys, dates) or a Set. */
-type Ids = string | Set<string>;
-
-/** Postings of one leading-field value (TTL indexes: the dates' documents). */
-interface Posting {
-  value: unknown;
-  ids: Ids;
 }
 
 /**
@@ -50,21 +42,16 @@ export class IndexStore {
   private keys: OrderedKeys | undefined;
   /** Set once any document had an array on an indexed path (sticky, as in MongoDB). */
   multikey = false;
-  private readonly byLeading = new Map<string, Posting>();
-  /** Compound key → its documents: one id for unique indexes, possibly several under prepareUnique. */
-  private readonly byCompound = new Map<string, Ids>();
   private readonly partial?: Query;
   /**
-   * Keeps its own uniqueness map and refuses a key another document holds (unique and
-   * prepareUnique indexes); the `_id` index does not: the collection's documents are keyed by `_id`.
+   * Unique and prepareUnique indexes keep their own uniqueness map and refuse a key another
+   * document holds; the `_id` index does not: the collection's documents are keyed by `_id`.
    */
-  private readonly unique: boolean;
-  /** prepareUnique, not yet unique: duplicates already there are kept, each key lists its documents. */
-  private readonly shared: boolean;
+  private readonly uniqueKeys?: UniqueKeys;
   /** Whether writes need the encoded leading key (the uniqueness map or the TTL postings use it). */
   private readonly keyed: boolean;
-  /** TTL indexes only: their dates, earliest first. */
-  private readonly expiry?: ExpiryQueue;
+  /** TTL indexes only: their dates' documents, the dates earliest first. */
+  private readonly ttl?: TtlPostings;
 
   // Scratch: keys of the last loaded document.
   private lDoc: Document | undefined;
@@ -100,12 +87,12 @@ export class IndexStore {
     this.paths = this.fields.map((f) => f.split('.'));
     this.dirs = this.fields.map((f) => spec.key[f] as number);
     if (!stored) this.keys = new OrderedKeys(this.dirs);
-    this.unique = (!!spec.unique || spec.prepareUnique === true) && !isIdIndex;
-    this.shared = this.unique && !spec.unique;
+    if ((spec.unique || spec.prepareUnique === true) && !isIdIndex)
+      this.uniqueKeys = new UniqueKeys(!spec.unique);
     if (spec.partialFilterExpression) this.partial = compileQuery(spec.partialFilterExpression);
     if (typeof spec.expireAfterSeconds === 'number' && this.fields.length === 1)
-      this.expiry = new ExpiryQueue();
-    this.keyed = this.unique || !!this.expiry;
+      this.ttl = new TtlPostings();
+    this.keyed = !!this.uniqueKeys || !!this.ttl;
   }
 
   /** The entries in key order (what the planner scans), built on first use for the `_id` index. */
@@ -145,25 +132,6 @@ export class IndexStore {
     return true;
   }
 
-  /**
-   * Every combination of the fields' values (multikey), as keys with the values. A compound key is
-   * the concatenation of each field's `keyPart` (length-prefixed, so string contents cannot make two
-   * different combinations collide); single-field indexes key by the bare encoded value. This is the
-   * general form; `load` builds the same keys without allocating for single-valued documents.
-   */
-  private compoundKeys(doc: Document): { key: string; values: unknown[] }[] {
-    if (this.fields.length === 1)
-      return dedupe(pathValues(doc, this.leading)).map((v) => ({ key: encodeKey(v), values: [v] }));
-    let combos: { key: string; values: unknown[] }[] = [{ key: '', values: [] }];
-    for (const f of this.fields) {
-      const vals = dedupe(pathValues(doc, f));
-      combos = combos.flatMap((c) =>
-        vals.map((v) => ({ key: c.key + keyPart(encodeKey(v)), values: [...c.values, v] })),
-      );
-    }
-    return combos;
-  }
-
   /** Computes `doc`'s keys for this index into the scratch fields. */
   load(doc: Document): void {
     this.lDoc = doc;
@@ -177,7 +145,7 @@ export class IndexStore {
     if (single && this.keyed) {
       this.lValue = lead;
       this.lKey = encodeKey(lead);
-      if (this.unique) {
+      if (this.uniqueKeys) {
         if (paths.length === 1) compound = this.lKey;
         else {
           compound = keyPart(this.lKey);
@@ -201,33 +169,22 @@ export class IndexStore {
     if (!this.keyed) return;
     this.lValues = dedupe(pathValues(doc, this.leading));
     this.lKeys = this.lValues.map(encodeKey);
-    this.lCompounds = this.unique ? this.compoundKeys(doc).map((c) => c.key) : [];
+    this.lCompounds = this.uniqueKeys ? compoundKeys(this.fields, doc).map((c) => c.key) : [];
   }
 
   /** Throws MongoDB's E11000 if the loaded document would collide with a different document. */
   checkLoaded(id: string): void {
-    if (!this.unique || !this.lCovered) return;
-    // A key is refused when other documents hold it and this one does not already (an update
-    // that keeps its key passes, even where prepareUnique left duplicates).
+    const unique = this.uniqueKeys;
+    if (!unique || !this.lCovered) return;
     if (this.lSingle) {
-      const owners = this.byCompound.get(this.lCompound);
-      if (owners !== undefined && !holds(owners, id)) this.duplicate(this.lCompound);
+      if (unique.takenByOther(this.lCompound, id)) this.duplicate(this.lCompound);
       return;
     }
-    for (const key of this.lCompounds) {
-      const owners = this.byCompound.get(key);
-      if (owners !== undefined && !holds(owners, id)) this.duplicate(key);
-    }
+    for (const key of this.lCompounds) if (unique.takenByOther(key, id)) this.duplicate(key);
   }
 
   private duplicate(key: string): never {
-    const combo = this.compoundKeys(this.lDoc!).find((c) => c.key === key)!;
-    const keyValue: Document = {};
-    for (let i = 0; i < this.fields.length; i++) {
-      const v = combo.values[i];
-      defineField(keyValue, this.fields[i]!, v === undefined ? null : v);
-    }
-    throw new DuplicateKeyError(this.ns, this.name, { ...this.spec.key }, keyValue);
+    throw duplicateKeyError(this.ns, this.name, this.spec.key, this.fields, this.lDoc!, key);
   }
 
   /** The index keys of `doc`: one tuple, or every combination of its values when multikey. */
@@ -239,7 +196,7 @@ export class IndexStore {
       if (v === MULTI) {
         // Conservative: a document that fails a unique check still marks the index multikey.
         this.multikey = true;
-        return this.compoundKeys(doc).map((c) => c.values.concat([undefined, undefined]));
+        return compoundKeys(this.fields, doc).map((c) => c.values.concat([undefined, undefined]));
       }
       values[i] = v;
     }
@@ -263,35 +220,21 @@ export class IndexStore {
       }
     }
     if (!this.keyed) return;
+    const unique = this.uniqueKeys;
+    const ttl = this.ttl;
     if (this.lSingle) {
-      if (this.unique) this.own(this.lCompound, id);
-      this.post(this.lKey, this.lValue, id);
+      unique?.own(this.lCompound, id);
+      ttl?.post(this.lKey, this.lValue, id);
     } else {
-      if (this.unique) for (const key of this.lCompounds) this.own(key, id);
-      for (let i = 0; i < this.lKeys.length; i++) this.post(this.lKeys[i]!, this.lValues[i], id);
+      if (unique) for (const key of this.lCompounds) unique.own(key, id);
+      if (ttl)
+        for (let i = 0; i < this.lKeys.length; i++) ttl.post(this.lKeys[i]!, this.lValues[i], id);
     }
-  }
-
-  private own(key: string, id: string): void {
-    this.byCompound.set(key, this.shared ? withId(this.byCompound.get(key), id) : id);
   }
 
   /** prepareUnique: the groups of documents sharing a key (what a conversion to unique refuses). */
   duplicateGroups(): string[][] {
-    const out: string[][] = [];
-    for (const ids of this.byCompound.values()) if (typeof ids !== 'string') out.push([...ids]);
-    return out;
-  }
-
-  private post(k: string, value: unknown, id: string): void {
-    if (!this.expiry) return;
-    const entry = this.byLeading.get(k);
-    if (!entry) {
-      this.byLeading.set(k, { value, ids: id });
-      // A key stands for one value, so its date is queued once, when the key first appears.
-      if (value instanceof Date && Number.isFinite(value.getTime()))
-        this.expiry.push(value.getTime(), k);
-    } else entry.ids = withId(entry.ids, id);
+    return this.uniqueKeys?.duplicateGroups() ?? [];
   }
 
   /**
@@ -301,16 +244,12 @@ export class IndexStore {
   uniqueOwner(values: unknown[]): string | undefined {
     // The collection keys its documents by the encoded `_id`: the caller's look-up is the check.
     if (this.isIdIndex) return encodeKey(values[0]);
-    let key = '';
-    if (values.length === 1) key = encodeKey(values[0]);
-    else for (const v of values) key += keyPart(encodeKey(v));
-    const ids = this.byCompound.get(key);
-    return typeof ids === 'string' ? ids : undefined; // only unique indexes are asked
+    return this.uniqueKeys?.owner(compoundKeyOf(values)); // only unique indexes are asked
   }
 
   /** Throws MongoDB's E11000 if `doc` would collide with a different document. */
   checkUnique(doc: Document, id: string): void {
-    if (!this.unique) return;
+    if (!this.uniqueKeys) return;
     this.load(doc);
     this.checkLoaded(id);
   }
@@ -330,26 +269,10 @@ export class IndexStore {
         k[m + 1] = id;
         this.keys.delete(k);
       }
-    if (this.unique) {
-      for (const { key } of this.compoundKeys(doc)) {
-        const ids = this.byCompound.get(key);
-        if (ids === undefined) continue;
-        const left = withoutId(ids, id);
-        if (left === undefined) this.byCompound.delete(key);
-        else if (typeof left !== 'string' && left.size === 1)
-          this.byCompound.set(key, left.values().next().value!); // no longer a duplicate
-        else if (left !== ids) this.byCompound.set(key, left);
-      }
-    }
-    if (!this.expiry) return;
-    for (const v of pathValues(doc, this.leading)) {
-      const k = encodeKey(v);
-      const entry = this.byLeading.get(k);
-      if (!entry) continue;
-      const left = withoutId(entry.ids, id);
-      if (left === undefined) this.byLeading.delete(k);
-      else entry.ids = left;
-    }
+    const unique = this.uniqueKeys;
+    if (unique) for (const { key } of compoundKeys(this.fields, doc)) unique.release(key, id);
+    const ttl = this.ttl;
+    if (ttl) for (const v of pathValues(doc, this.leading)) ttl.unpost(encodeKey(v), id);
   }
 
   /**
@@ -357,68 +280,6 @@ export class IndexStore {
    * cutoff. Only the dates that came due are visited; the caller removes the documents returned.
    */
   expiredIds(cutoffMs: number): string[] {
-    if (!this.expiry) return [];
-    const out: string[] = [];
-    for (const key of this.expiry.takeUntil(cutoffMs)) {
-      const entry = this.byLeading.get(key);
-      if (entry) appendIds(out, entry.ids); // else removed since it was queued
-    }
-    return [...new Set(out)];
+    return this.ttl?.expiredIds(cutoffMs) ?? [];
   }
-}
-
-/**
- * An entry (key values, then a natural position and an id to be filled in) sized exactly and
- * allocated from an array literal: V8 tracks literal allocation sites and, as these entries live as
- * long as their documents, allocates them straight in the old generation instead of copying each
- * one out of the young generation (`new Array(n)` has no allocation site to learn from).
- */
-function entryOf(v: unknown[], n: number): unknown[] {
-  switch (n) {
-    case 1:
-      return [v[0], 0, ''];
-    case 2:
-      return [v[0], v[1], 0, ''];
-    case 3:
-      return [v[0], v[1], v[2], 0, ''];
-    case 4:
-      return [v[0], v[1], v[2], v[3], 0, ''];
-    case 5:
-      return [v[0], v[1], v[2], v[3], v[4], 0, ''];
-    default: {
-      const entry = v.slice(0, n);
-      entry.push(0, '');
-      return entry;
-    }
-  }
-}
-
-/** `ids` with `id` added (a Set grows in place). */
-function withId(ids: Ids | undefined, id: string): Ids {
-  if (ids === undefined || ids === id) return id;
-  if (typeof ids === 'string') return new Set([ids, id]);
-  return ids.add(id);
-}
-
-/** `ids` without `id`; undefined once none is left (a Set shrinks in place). */
-const holds = (ids: Ids, id: string): boolean =>
-  typeof ids === 'string' ? ids === id : ids.has(id);
-
-function withoutId(ids: Ids, id: string): Ids | undefined {
-  if (typeof ids === 'string') return ids === id ? undefined : ids;
-  ids.delete(id);
-  return ids.size === 0 ? undefined : ids;
-}
-
-function appendIds(out: string[], ids: Ids): void {
-  if (typeof ids === 'string') out.push(ids);
-  // Not push(...ids): spreading a posting of a few hundred thousand ids overflows the stack.
-  else for (const id of ids) out.push(id);
-}
-
-function dedupe(values: unknown[]): unknown[] {
-  if (values.length < 2) return values;
-  const seen = new Map<string, unknown>();
-  for (const v of values) seen.set(encodeKey(v), v);
-  return [...seen.values()];
 }

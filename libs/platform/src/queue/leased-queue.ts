@@ -118,6 +118,40 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
     return this.lease(await this.dueKeys(request), request);
   }
 
+  /**
+   * Up to `request.limit` rows leased under one token from several due filters taken in turn (a
+   * queue with more than one kind of due row, oldest kind first). Each filter's rounds go on past
+   * rows lost to another replica until the limit is won or none is due. With `walksOn`, each
+   * round starts after the last candidate's key (ADR 0727).
+   */
+  async claimInTurn(
+    dues: Array<Pick<ClaimRequest<T>, 'due' | 'order'>>,
+    request: Omit<ClaimRequest<T>, 'due' | 'order'>,
+    walksOn = false,
+  ): Promise<T[]> {
+    // Names this claim's lease: another claim of the same owner at the same instant (two passes
+    // of one replica) writes another token, so neither reads back the other's rows.
+    const token = randomUUID();
+    const claimed: T[] = [];
+    let after = request.after;
+    for (const { due, order } of dues) {
+      while (claimed.length < request.limit) {
+        const round = {
+          ...request,
+          due,
+          order,
+          after: walksOn ? after : undefined,
+          limit: request.limit - claimed.length,
+        };
+        const keys = await this.dueKeys(round);
+        if (keys.length === 0) break;
+        after = keys[keys.length - 1];
+        claimed.push(...(await this.lease(keys, round, token)));
+      }
+    }
+    return claimed;
+  }
+
   /** The keys of up to `limit` rows due and free at `now`, in the queue's order. */
   async dueKeys(request: ClaimRequest<T>): Promise<unknown[]> {
     const { key } = this.definition;
@@ -212,6 +246,25 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
       { $set: { ...set, ...emptyLease(notBefore) } } as UpdateQuery<T>,
     );
     return result.modifiedCount;
+  }
+
+  /**
+   * Frees rows of one tenant that `owner` holds, taken by one claim or several, writing `set`
+   * with them: one write per claim's token. Answers how many were freed.
+   */
+  async releaseHeld(
+    tenantId: string,
+    owner: string,
+    rows: Array<{ key: unknown; token: string | undefined }>,
+    set: Record<string, unknown> = {},
+  ): Promise<number> {
+    const keysByToken = new Map<string | undefined, unknown[]>();
+    for (const { key, token } of rows)
+      keysByToken.set(token, [...(keysByToken.get(token) ?? []), key]);
+    let released = 0;
+    for (const [token, keys] of keysByToken)
+      released += await this.release(tenantId, keys, { owner, token }, set);
+    return released;
   }
 
   /**

@@ -30,6 +30,19 @@ export function forecastSince(now: Date): Date {
 /** Registrations per UTC day (`YYYY-MM-DD`), and how many of them re-used one (ADR 0236). */
 export type RegistrationsPerDay = Map<string, { registered: number; reused: number }>;
 
+/** Registrations per day from the days' registration and re-use counts. */
+export function registrationsPerDayOf(
+  registered: Map<string, number>,
+  reused: Map<string, number>,
+): RegistrationsPerDay {
+  return new Map(
+    [...registered].map(([day, count]) => [
+      day,
+      { registered: count, reused: reused.get(day) ?? 0 },
+    ]),
+  );
+}
+
 /** The units spent on the window's days: registrations that did not re-use one. */
 export function spentInWindow(now: Date, perDay: RegistrationsPerDay): number {
   const first = forecastSince(now).toISOString().slice(0, 10);

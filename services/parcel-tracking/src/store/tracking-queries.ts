@@ -233,6 +233,21 @@ export function utcDaysFrom(since: Date, now: Date): Array<{ start: Date; end: D
   return days;
 }
 
+/** By UTC day (`YYYY-MM-DD`) from `since`'s to `now`'s, the days' counts that are not zero. */
+export async function countEachUtcDay(
+  since: Date,
+  now: Date,
+  countIn: (day: { start: Date; end: Date }) => Promise<number>,
+): Promise<Map<string, number>> {
+  const days = utcDaysFrom(since, now);
+  const counts = await Promise.all(days.map(countIn));
+  return new Map(
+    days
+      .map(({ start }, index) => [start.toISOString().slice(0, 10), counts[index]!] as const)
+      .filter(([, count]) => count > 0),
+  );
+}
+
 export interface CarrierSeenGroup {
   _id: number;
   rows: number;
@@ -275,16 +290,6 @@ export function rankRegistrationErrors(groups: RegistrationErrorGroup[]): Regist
       last_failed_at: group.last ?? group.updated,
     }))
     .sort((a, b) => b.count - a.count || b.last_failed_at.getTime() - a.last_failed_at.getTime());
-}
-
-/** Claimed rows' ids by the claim (token) that leased them: one release write per claim. */
-export function idsByLeaseToken(
-  rows: Array<Pick<TrackingDocument, 'id' | 'lease_token'>>,
-): Map<string | undefined, number[]> {
-  const byToken = new Map<string | undefined, number[]>();
-  for (const row of rows)
-    byToken.set(row.lease_token, [...(byToken.get(row.lease_token) ?? []), row.id]);
-  return byToken;
 }
 
 /** The rows of many numbers, by number: for each, the row an update applies to. */

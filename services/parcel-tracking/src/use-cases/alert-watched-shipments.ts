@@ -6,6 +6,7 @@ import {
   stalledThresholds,
   type ShipmentWatchSettings,
 } from '../domain/shipment-watch.js';
+import { shipmentAlertProperties, trackableLabel } from '../domain/shipment-alert.js';
 import type { InstanceDocument } from '../store/instance.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
 import type { WatchAlert } from '../store/tracking-queries.js';
@@ -98,15 +99,10 @@ function watchAlertEntry(
   settings: ShipmentWatchSettings,
   watch: WatchAlert,
 ) {
-  const label = row.trackable_label || `#${row.trackable_id}`;
   const carrier = row.carrier_name ?? (row.carrier_code ? `carrier ${row.carrier_code}` : null);
-  const shipment = `${label} (${row.tracking_number}${carrier ? `, ${carrier}` : ''})`;
+  const shipment = `${trackableLabel(row)} (${row.tracking_number}${carrier ? `, ${carrier}` : ''})`;
   const properties = {
-    integration_instance_id: row.integration_instance_id,
-    tracking_id: row.id,
-    tracking_number: row.tracking_number,
-    trackable_type: row.trackable_type,
-    trackable_id: row.trackable_id,
+    ...shipmentAlertProperties(row),
     trackable_url: row.trackable_url,
     carrier_code: row.carrier_code,
   };

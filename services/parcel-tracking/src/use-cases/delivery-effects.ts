@@ -2,7 +2,11 @@ import { alertEntry, vendorCreditShipmentDelivered } from '@inventory/events';
 import type { OutboxEntry } from '@inventory/platform';
 import type { SideEffectSettings } from '../domain/instance-settings.js';
 import { trackableTypeOf } from '../domain/trackable-type.js';
-import type { TrackingDocument } from '../store/tracking.js';
+import {
+  shipmentAlertProperties,
+  trackableLabel,
+  type AlertedShipment,
+} from '../domain/shipment-alert.js';
 
 /**
  * The side effects of a row becoming delivered (spec: side_effects), each
@@ -13,27 +17,12 @@ import type { TrackingDocument } from '../store/tracking.js';
 export function deliveryEffects(
   tenantId: string,
   settings: SideEffectSettings,
-  row: Pick<
-    TrackingDocument,
-    | 'id'
-    | 'trackable_type'
-    | 'trackable_id'
-    | 'trackable_label'
-    | 'trackable_url'
-    | 'tracking_number'
-    | 'integration_instance_id'
-  >,
+  row: AlertedShipment,
   deliveredAt: Date,
 ): Array<OutboxEntry<unknown>> {
   const type = trackableTypeOf(row.trackable_type);
-  const label = row.trackable_label || `#${row.trackable_id}`;
-  const properties = {
-    integration_instance_id: row.integration_instance_id,
-    tracking_id: row.id,
-    tracking_number: row.tracking_number,
-    trackable_type: row.trackable_type,
-    trackable_id: row.trackable_id,
-  };
+  const label = trackableLabel(row);
+  const properties = shipmentAlertProperties(row);
   if (type === 'vendor_credit_shipment' && settings.vendor_credit_shipment_auto_delivered)
     return [
       {

@@ -3,6 +3,7 @@ import { signBody } from '@inventory/provider-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractClient } from '../../../src/fixtures/contract.js';
 import { npmRunEmit } from '../../../src/fixtures/emit.js';
+import { trackingUpdatedPush as push } from '../../../src/fixtures/parcel-webhooks.js';
 import { PARCEL_TRACKING_CLAIMS as CLAIMS } from './claims.js';
 import {
   PROVIDER_KEY,
@@ -18,17 +19,6 @@ import {
 const PARCEL = '/api/integrations/parcel-tracking';
 const INSTANCE = `${PARCEL}/instances/{instance}`;
 const INBOUND = '/webhooks/parcel-tracking/{token}';
-
-/** A provider push as the provider signs it (the signature covers these exact bytes). */
-const push = (number: string) =>
-  JSON.stringify({
-    event: 'TRACKING_UPDATED',
-    data: {
-      number,
-      carrier: 100002,
-      track_info: { latest_status: { status: 'InTransit', sub_status: 'InTransit_PickedUp' } },
-    },
-  });
 
 /**
  * Parcel-tracking instances, their trackings, activity and webhook log, and the provider's inbound
