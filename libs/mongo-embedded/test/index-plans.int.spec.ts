@@ -247,3 +247,37 @@ describe('equality on null through an index', () => {
     expect(ixscan?.indexBounds?.['a.b']).toEqual(['[MinKey, MaxKey]']);
   });
 });
+
+describe('a look-up by ids against a queue’s range', () => {
+  it('takes the index fixed on every field when its points hold few keys, as the trial run would', async () => {
+    const coll = db.collection<Document & { _id: number }>('ids_against_range');
+    await coll.createIndex({ t: 1, id: 1 }, { name: 'by_id' });
+    await coll.createIndex({ t: 1, ii: 1, s: 1, at: 1 }, { name: 'queue' });
+    const at = new Date(1_700_000_000_000);
+    await coll.insertMany(
+      Array.from({ length: 300 }, (_, n) => ({ _id: n, t: 'x', id: n, ii: 'a', s: 'due', at })),
+    );
+    const ids = Array.from({ length: 40 }, (_, n) => n * 7);
+    const filter = {
+      t: 'x',
+      ii: 'a',
+      s: 'due',
+      at: { $lte: new Date(at.getTime() + 1) },
+      id: { $in: ids },
+    };
+    const explain = await coll.find(filter).explain('executionStats');
+    const ixscan = stages(explain.queryPlanner.winningPlan as Document).find(
+      (s) => s.stage === 'IXSCAN',
+    );
+    expect(ixscan?.indexName).toBe('by_id');
+    expect(explain.executionStats.totalDocsExamined).toBe(40);
+    // A point holding more keys than a trial run returns leaves the choice to the fields bound.
+    const many = { t: 'x', ii: 'a', s: 'due', at: { $lte: new Date(at.getTime() + 1) } };
+    await coll.createIndex({ t: 1, ii: 1 }, { name: 'by_instance' });
+    const wide = await coll.find(many).explain('executionStats');
+    expect(
+      stages(wide.queryPlanner.winningPlan as Document).find((s) => s.stage === 'IXSCAN')
+        ?.indexName,
+    ).toBe('queue');
+  });
+});

@@ -143,6 +143,23 @@ describe('leased queue: two replicas over one collection', () => {
     expect(stored.every((job) => job.attempts === 1)).toBe(true);
   });
 
+  it('claims due rows of every tenant leasing each tenant’s under it, one token for all (ADR 0237)', async () => {
+    const ids = await store(6, (id) => (id % 2 === 0 ? 'tenant-even' : 'tenant-odd'));
+    const now = new Date();
+    const due = await a.queue.dueKeysByTenant(claim('a', now, 4));
+    expect(due).toEqual(
+      ids
+        .slice(0, 4)
+        .map((id) => ({ tenantId: id % 2 === 0 ? 'tenant-even' : 'tenant-odd', key: id })),
+    );
+    // Another claim takes one of them first: this one wins the others.
+    await b.queue.lease([ids[1]], claim('b', now));
+    const rows = await a.queue.leaseByTenant(due, claim('a', now, 4));
+    expect(rows.map((row) => row.id).sort()).toEqual([ids[0], ids[2], ids[3]].sort());
+    expect(new Set(rows.map((row) => row.lease_token)).size).toBe(1);
+    expect(rows.every((row) => row.lease_owner === 'a' && row.attempts === 1)).toBe(true);
+  });
+
   it('claims the oldest due rows of one tenant only, when scoped to it', async () => {
     await store(10, (id) => (id % 2 === 0 ? 'tenant-a' : 'tenant-b'));
     const rows = await a.queue.claim({

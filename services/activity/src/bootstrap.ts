@@ -27,7 +27,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
     async (runtime) => {
       const activities = new ActivityRepository(runtime.mongo);
       const alerts = new AlertRepository(runtime.mongo);
-      await dropRetiredIndexes(runtime.logger, alerts);
+      await dropRetiredIndexes(runtime.logger, activities, alerts);
       await applyRetention(
         runtime.logger,
         activities.retention(config.ACTIVITY_RETENTION_DAYS),

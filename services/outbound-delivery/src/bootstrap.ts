@@ -9,6 +9,7 @@ import {
 import {
   applyRetention,
   connectRedis,
+  dropRetiredIndexes,
   GroupCommitQueue,
   SecretBox,
   ServiceRuntime,
@@ -99,6 +100,7 @@ export async function bootstrap(
 
       const subscriptions = new SubscriptionRepository(runtime.mongo);
       const deliveries = new DeliveryRepository(runtime.mongo);
+      await dropRetiredIndexes(runtime.logger, deliveries);
       await applyRetention(runtime.logger, deliveries.retention(config.DELIVERY_RETENTION_DAYS));
       const secretBox = new SecretBox(config.WEBHOOK_SECRET_ENCRYPTION_KEY);
       const receivers: ReceiverRules = {

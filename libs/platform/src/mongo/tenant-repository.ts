@@ -123,9 +123,12 @@ export abstract class TenantScopedRepository<T extends TenantOwned> {
   /**
    * Drops indexes a schema no longer declares (mongoose's `autoIndex` only ever adds), so writes
    * stop paying for them; answers the names dropped. Missing ones are skipped, so replicas
-   * starting together race harmlessly.
+   * starting together race harmlessly. The declared indexes are built first: a unique rule that
+   * moved to a new key pattern (ADR 0237) then holds throughout, also for the replicas of the
+   * previous release still writing while the new one starts.
    */
   protected async dropIndexes(names: readonly string[]): Promise<string[]> {
+    await this.model.init();
     const dropped: string[] = [];
     for (const name of names) {
       try {

@@ -75,6 +75,12 @@ export interface ClaimRequest<T> {
   after?: unknown;
 }
 
+/** A row named by its tenant and its key. */
+export interface TenantKey {
+  tenantId: string;
+  key: unknown;
+}
+
 /** The lease a worker holds on rows: its owner and the claim's token. */
 export interface Holder {
   owner: string;
@@ -156,6 +162,46 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
       .limit(request.limit)
       .lean<Array<Record<string, unknown>>>();
     return rows.map((row) => row[key]);
+  }
+
+  /**
+   * The keys of up to `limit` rows due and free at `now`, in the queue's order, each with its
+   * tenant: a claim that then leases them tenant by tenant (`leaseByTenant`) sends no look-up by
+   * key without the tenant, which a collection sharded on the tenant needs (ADR 0237).
+   */
+  async dueKeysByTenant(request: ClaimRequest<T>): Promise<TenantKey[]> {
+    const { key } = this.definition;
+    const after = request.after === undefined ? {} : { [key]: { $gt: request.after } };
+    const rows = await this.model
+      .find(this.scoped(request.scope, this.claimable(request, after)), {
+        [key]: 1,
+        tenant_id: 1,
+        _id: 0,
+      })
+      .sort(request.order)
+      .limit(request.limit)
+      .lean<Array<Record<string, unknown>>>();
+    return rows.map((row) => ({ tenantId: row.tenant_id as string, key: row[key] }));
+  }
+
+  /**
+   * `lease` of the given rows, each tenant's rows leased and read back under their tenant (in
+   * parallel, one token for all): no write or read of the claim goes to every shard.
+   */
+  async leaseByTenant(due: TenantKey[], request: ClaimRequest<T>): Promise<T[]> {
+    const byTenant = new Map<string, unknown[]>();
+    for (const { tenantId, key } of due) {
+      const keys = byTenant.get(tenantId);
+      if (keys) keys.push(key);
+      else byTenant.set(tenantId, [key]);
+    }
+    const token = randomUUID();
+    const won = await Promise.all(
+      [...byTenant].map(([tenantId, keys]) =>
+        this.lease(keys, { ...request, scope: { tenantId } }, token),
+      ),
+    );
+    return won.flat();
   }
 
   /**

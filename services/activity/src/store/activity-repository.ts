@@ -7,7 +7,12 @@ import {
 import type { Connection } from 'mongoose';
 import type { ActivityQuery } from '../domain/activity-query.js';
 import { activityConditions, activitySort } from './activity-queries.js';
-import { activityModel, type ActivityDocument, type NewActivity } from './activity.js';
+import {
+  activityModel,
+  RETIRED_ACTIVITY_INDEXES,
+  type ActivityDocument,
+  type NewActivity,
+} from './activity.js';
 import { insertOnce } from './insert-once.js';
 
 const WITHOUT_MONGO_ID = { _id: 0 } as const;
@@ -17,6 +22,11 @@ export class ActivityRepository extends TenantScopedRepository<ActivityDocument>
   constructor(private readonly connection: Connection) {
     super(activityModel(connection));
   }
+  /** Drops the retired indexes still present; answers the names dropped. */
+  dropRetiredIndexes(): Promise<string[]> {
+    return this.dropIndexes(RETIRED_ACTIVITY_INDEXES);
+  }
+
   /** Entries stored more than `days` ago are deleted (`ACTIVITY_RETENTION_DAYS`). */
   retention(days: number): Retention {
     return this.retentionOf('stored_at', days);

@@ -37,14 +37,22 @@ const schema = new Schema<ActivityDocument>(
   { versionKey: false, collection: 'activities', minimize: false },
 );
 
-schema.index({ tenant_id: 1, id: 1 }, { unique: true });
 schema.index({ tenant_id: 1, source_id: 1 }, { unique: true });
+// Led by the shard key (deploy/SCALING.md), as a sharded collection's unique index must be; the
+// id itself is unique because the counter hands each one out once (ADR 0237).
+schema.index({ tenant_id: 1, source_id: 1, id: 1 }, { unique: true });
 // The instance log is an $or of these two; each branch has its own index.
 schema.index({ tenant_id: 1, subject_type: 1, subject_id: 1, created_at: -1 });
 schema.index({ tenant_id: 1, 'properties.integration_instance_id': 1, created_at: -1 });
 // The default sort and date bounds.
 schema.index({ tenant_id: 1, created_at: -1, id: -1 });
 schema.index({ tenant_id: 1, event: 1, created_at: -1 });
+
+/** Indexes the schema no longer declares, dropped at start. */
+export const RETIRED_ACTIVITY_INDEXES = [
+  // ADR 0237: a unique index of a sharded collection starts with its shard key.
+  'tenant_id_1_id_1',
+];
 
 export type NewActivity = Omit<ActivityDocument, 'id' | 'tenant_id' | 'stored_at'>;
 

@@ -34,17 +34,27 @@ const schema = new Schema<AlertDocument>(
   { versionKey: false, collection: 'alerts', minimize: false },
 );
 
-schema.index({ tenant_id: 1, id: 1 }, { unique: true });
 schema.index({ tenant_id: 1, key: 1 }, { unique: true });
+// Led by the shard key (deploy/SCALING.md), as a sharded collection's unique index must be; the
+// id itself is unique because the counter hands each one out once (ADR 0237).
+schema.index({ tenant_id: 1, key: 1, id: 1 }, { unique: true });
+// Marking one alert read finds it by id. Descending: the ascending pattern is the retired unique
+// index's, and its name is dropped at every start.
+schema.index({ tenant_id: 1, id: -1 });
 // The bell: newest first, all or unread only, and the unread count, of one reader's audience
 // (their own alerts and, with alerts:view, the inbox's: `recipient_user_id` null).
 schema.index({ tenant_id: 1, recipient_user_id: 1, created_at: -1, id: -1 });
 schema.index({ tenant_id: 1, recipient_user_id: 1, read_at: 1, created_at: -1, id: -1 });
 
-/** The bell's indexes before alerts had recipients (ADR 0303). */
+/**
+ * Indexes the schema no longer declares, dropped at start: the bell's before alerts had
+ * recipients (ADR 0303), and the id's unique one (ADR 0237).
+ */
 export const RETIRED_ALERT_INDEXES = [
   'tenant_id_1_created_at_-1_id_-1',
   'tenant_id_1_read_at_1_created_at_-1_id_-1',
+  // ADR 0237: a unique index of a sharded collection starts with its shard key.
+  'tenant_id_1_id_1',
 ];
 
 export type NewAlert = Omit<AlertDocument, 'id' | 'tenant_id' | 'read_at' | 'stored_at'>;

@@ -8,6 +8,7 @@ import {
 import {
   deliveryModel,
   pendingDelivery,
+  RETIRED_DELIVERY_INDEXES,
   type DeliveryDocument,
   type DeliveryFilter,
   type NewDelivery,
@@ -33,6 +34,9 @@ import {
   type HealthWindowRow,
 } from './delivery-queries.js';
 
+/** A due delivery as the worker's claim names it: its tenant and its id. */
+export type DueDelivery = Pick<DeliveryDocument, 'tenant_id' | 'delivery_id'>;
+
 /**
  * The delivery log and schedule (`deliveries`): every query on the collection, its health
  * figures included. A tenant's reads and writes name the tenant; the worker's work
@@ -54,6 +58,11 @@ export class DeliveryRepository extends TenantScopedRepository<DeliveryDocument>
       held: { status: 'pending' },
     });
   }
+  /** Drops the retired indexes still present; answers the names dropped. */
+  dropRetiredIndexes(): Promise<string[]> {
+    return this.dropIndexes(RETIRED_DELIVERY_INDEXES);
+  }
+
   /** Deliveries created more than `days` ago are deleted with their attempts (`DELIVERY_RETENTION_DAYS`). */
   retention(days: number): Retention {
     return this.retentionOf('created_at', days);
@@ -100,38 +109,59 @@ export class DeliveryRepository extends TenantScopedRepository<DeliveryDocument>
   }
 
   /**
-   * Which of these dedupe keys (`<event id>:<subscription id>`, of any tenant: event ids are
-   * unique) already have a row: a redelivered event's recorded deliveries are not sent again.
+   * Which of these deliveries (of any tenants: one consumed batch's) already have a row, by dedupe
+   * key: a redelivered event's recorded deliveries are not sent again. Each tenant's keys are
+   * looked up under their tenant, so no read goes to every shard (ADR 0237).
    */
-  async recordedKeysAcrossTenants(dedupeKeys: string[]): Promise<Set<string>> {
-    // Fan-out's read of every batch: through the driver, with nothing for mongoose to cast (ADR 0745).
+  async recordedKeys(
+    deliveries: Array<Pick<DeliveryDocument, 'tenant_id' | 'dedupe_key'>>,
+  ): Promise<Set<string>> {
+    const byTenant = new Map<string, string[]>();
+    for (const { tenant_id, dedupe_key } of deliveries) {
+      const keys = byTenant.get(tenant_id);
+      if (keys) keys.push(dedupe_key);
+      else byTenant.set(tenant_id, [dedupe_key]);
+    }
     const found = await Promise.all(
-      inListChunks(dedupeKeys).map((keys) =>
-        this.driverCollection()
-          .find({ dedupe_key: { $in: keys } }, { projection: { dedupe_key: 1, _id: 0 } })
-          .toArray(),
+      [...byTenant].flatMap(([tenantId, tenantKeys]) =>
+        inListChunks(tenantKeys).map((keys) =>
+          // Fan-out's read of every batch: through the driver, scoped to the tenant, with
+          // nothing for mongoose to cast (ADR 0745).
+          this.driverCollection()
+            .find(this.scope(tenantId, { dedupe_key: { $in: keys } }) as object, {
+              projection: { dedupe_key: 1, _id: 0 },
+            })
+            .toArray(),
+        ),
       ),
     );
     return new Set(found.flat().map((row) => row.dedupe_key));
   }
 
-  /** Ids of pending deliveries of every tenant due by `now` and not held by a live lease, oldest first. */
-  async dueIdsAcrossTenants(now: Date, limit: number): Promise<string[]> {
-    return (await this.queue.dueKeys(dueClaim(now, limit))) as string[];
+  /**
+   * Pending deliveries of every tenant due by `now` and not held by a live lease, oldest first:
+   * each its id and tenant, so that the claim names the tenant.
+   */
+  async dueIdsAcrossTenants(now: Date, limit: number): Promise<DueDelivery[]> {
+    const due = await this.queue.dueKeysByTenant(dueClaim(now, limit));
+    return due.map(({ tenantId, key }) => ({ tenant_id: tenantId, delivery_id: key as string }));
   }
 
   /**
    * Takes the leases of the given due deliveries (of any tenant, from `dueIdsAcrossTenants`) for
-   * `owner` in one write, marked with a fresh token, and returns the ones this call won (another
-   * replica may have taken some first).
+   * `owner`, marked with a fresh token, each tenant's under its tenant (ADR 0237), and returns the
+   * ones this call won (another replica may have taken some first).
    */
   async claimAcrossTenants(
-    deliveryIds: string[],
+    due: DueDelivery[],
     now: Date,
     leaseMs: number,
     owner: string,
   ): Promise<DeliveryDocument[]> {
-    return this.queue.lease(deliveryIds, dueClaim(now, deliveryIds.length, owner, leaseMs));
+    return this.queue.leaseByTenant(
+      due.map((delivery) => ({ tenantId: delivery.tenant_id, key: delivery.delivery_id })),
+      dueClaim(now, due.length, owner, leaseMs),
+    );
   }
 
   /**

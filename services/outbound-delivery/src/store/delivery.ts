@@ -19,7 +19,10 @@ export interface DeliveryDocument {
   tenant_id: string;
   subscription_id: number;
   event: string;
-  /** `<event id>:<subscription id>` for catalog events (one delivery per pair), else the id. */
+  /**
+   * `<event id>:<subscription id>` for catalog events (one delivery per pair), else the id;
+   * unique per tenant.
+   */
   dedupe_key: string;
   /** The serialised envelope, sent byte for byte on every attempt. */
   body: string;
@@ -63,8 +66,14 @@ const schema = new Schema<DeliveryDocument>(
   },
   { versionKey: false, collection: 'deliveries', minimize: false },
 );
-schema.index({ delivery_id: 1 }, { unique: true });
-schema.index({ dedupe_key: 1 }, { unique: true });
+// The unique indexes start with the shard key `{tenant_id, dedupe_key}` (deploy/SCALING.md), as a
+// sharded collection's must (ADR 0237). A dedupe key names one tenant's event and subscription, so
+// the first refuses what `{dedupe_key}` did; a delivery id is its dedupe key's (derived from it,
+// or equal to it), so the second refuses what `{delivery_id}` did.
+schema.index({ tenant_id: 1, dedupe_key: 1 }, { unique: true });
+schema.index({ tenant_id: 1, dedupe_key: 1, delivery_id: 1 }, { unique: true });
+// A delivery by id: every look-up names its tenant (the worker's claims too).
+schema.index({ tenant_id: 1, delivery_id: 1 });
 schema.index({ status: 1, next_attempt_at: 1 });
 schema.index({ tenant_id: 1, subscription_id: 1, created_at: -1 });
 // A resume takes a subscription's held deliveries oldest event first (ADR 0412).
@@ -72,6 +81,13 @@ schema.index(
   { tenant_id: 1, subscription_id: 1, status: 1, occurred_at: 1, created_at: 1 },
   { partialFilterExpression: { status: 'held' } },
 );
+
+/** Indexes the schema no longer declares, dropped at start. */
+export const RETIRED_DELIVERY_INDEXES = [
+  // ADR 0237: a unique index of a sharded collection starts with its shard key.
+  'delivery_id_1',
+  'dedupe_key_1',
+];
 
 export type NewDelivery = Pick<
   DeliveryDocument,

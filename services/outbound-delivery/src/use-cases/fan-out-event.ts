@@ -178,9 +178,7 @@ export class FanOutEvent {
 
     // A redelivered event whose deliveries are stored (acked too late, or not at all, before a
     // crash) sends nothing again.
-    const recorded = await this.deliveries.recordedKeysAcrossTenants(
-      candidates.map(({ delivery }) => delivery.dedupe_key),
-    );
+    const recorded = await this.deliveries.recordedKeys(candidates.map(({ delivery }) => delivery));
     const unrecorded = candidates.filter(({ delivery }) => !recorded.has(delivery.dedupe_key));
     const held = unrecorded.filter(({ delivery }) => delivery.status === 'held');
     const fresh = unrecorded.filter(({ delivery }) => delivery.status !== 'held');

@@ -122,7 +122,8 @@ const schema = new Schema<TrackingDocument>(
   },
   { versionKey: false, collection: 'tracking_rows' },
 );
-schema.index({ id: 1 }, { unique: true });
+// A row by id, and the tenant's rows in id order. Not unique: the unique `{id}` is dropped by name.
+schema.index({ tenant_id: 1, id: 1 });
 // The trackings list: every sort (created_at, last_event_at, delivered_at) ends with id, as the
 // list's tie-break does, so an index serves the whole sort and a page reads only its rows; the
 // same sorts under a delivery-status filter ($in branches merged in sort order) likewise.
@@ -143,13 +144,21 @@ schema.index({
   last_event_at: -1,
   id: -1,
 });
-// A number's rows; with the registering key last, so the rows a re-added number may take a
-// registration over from are found without reading the batch's own unregistered rows (ADR 0236).
+// Led by the shard key (deploy/SCALING.md), as a sharded collection's unique index must be; the
+// id itself is unique because the counter hands each one out once (ADR 0237).
+schema.index(
+  { tenant_id: 1, integration_instance_id: 1, tracking_number: 1, id: 1 },
+  { unique: true },
+);
+// A number's rows; with the registering key next, so the rows a re-added number may take a
+// registration over from are found without reading the batch's own unregistered rows (ADR 0236),
+// and in id order (else the unique index above, which serves that order, is the one taken).
 schema.index({
   tenant_id: 1,
   integration_instance_id: 1,
   tracking_number: 1,
   registered_key_ref: 1,
+  id: 1,
 });
 // The dashboard's rows not registered yet: pending (not given up) and failed (grouped by error).
 // The points on null bound both to the unregistered rows instead of the whole instance; `id` last
@@ -295,4 +304,8 @@ export const RETIRED_TRACKING_INDEXES = [
   'tenant_id_1_integration_instance_id_1_estimated_delivery_at_1',
   // ADR 0236: the number's index took the registering key as its last field.
   'tenant_id_1_integration_instance_id_1_tracking_number_1',
+  // ADR 0237: a unique index of a sharded collection starts with its shard key; the number's
+  // index took the id last, for the order of its reads.
+  'id_1',
+  'tenant_id_1_integration_instance_id_1_tracking_number_1_registered_key_ref_1',
 ];

@@ -127,7 +127,7 @@ export class WebhookEventRepository extends TenantScopedRepository<WebhookEventD
   /**
    * Stores a webhook to process. A provider retry of one already stored (same
    * identity for the instance) is stored as its own row, `ignored` as a
-   * duplicate, in the same call: the unique `dedupe_key` decides, so two
+   * duplicate, in the same call: the unique dedupe key decides, so two
    * replicas racing on one retry cannot both store it for processing.
    */
   async storeForProcessing(
@@ -160,7 +160,12 @@ export class WebhookEventRepository extends TenantScopedRepository<WebhookEventD
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
-    const original = await this.findOne(event.tenant_id, { dedupe_key: key }, { id: 1 });
+    // The whole unique key (ADR 0237): the tenant, the instance and the dedupe key.
+    const original = await this.findOne(
+      event.tenant_id,
+      { integration_instance_id: event.integration_instance_id, dedupe_key: key },
+      { id: 1 },
+    );
     const duplicateOf = original?.id ?? null;
     await this.insert({
       ...row,

@@ -30,7 +30,10 @@ export interface WebhookEventDocument {
   content_type: string;
   signature: string | null;
   signature_state: SignatureState;
-  /** Unique: the payload identity for rows to process, `row:<id>` for every other row. */
+  /**
+   * Unique per tenant and instance: the payload identity for rows to process, `row:<id>` for
+   * every other row.
+   */
   dedupe_key: string;
   duplicate_of: number | null;
   state: 'received' | 'done';
@@ -97,8 +100,14 @@ const schema = new Schema<WebhookEventDocument>(
   },
   { versionKey: false, collection: 'webhook_events', minimize: false },
 );
-schema.index({ id: 1 }, { unique: true });
-schema.index({ dedupe_key: 1 }, { unique: true });
+// The unique indexes start with the shard key (deploy/SCALING.md), as a sharded collection's must:
+// a dedupe key already names its tenant and instance, and the counter hands each id out once, so
+// these refuse what `{dedupe_key}` and `{id}` did (ADR 0237).
+schema.index({ tenant_id: 1, integration_instance_id: 1, dedupe_key: 1 }, { unique: true });
+schema.index({ tenant_id: 1, integration_instance_id: 1, dedupe_key: 1, id: 1 }, { unique: true });
+// Rows looked up by id: the job's claims and results (of any tenant), a reprocess's walk in id
+// order (of one). Not unique, and a pattern of its own: the unique `{id}` is dropped by name.
+schema.index({ id: 1, tenant_id: 1 });
 schema.index({ tenant_id: 1, integration_instance_id: 1, received_at: -1 });
 // The job's claim: due rows oldest first, `id` breaking ties, in index order, so a claim reads
 // `limit` rows however long the backlog (with `{state, lease_until}` alone it read and sorted every
@@ -111,7 +120,12 @@ schema.index(
 );
 
 /** Indexes the schema no longer declares, dropped at start. */
-export const RETIRED_WEBHOOK_EVENT_INDEXES = ['state_1_lease_until_1'];
+export const RETIRED_WEBHOOK_EVENT_INDEXES = [
+  'state_1_lease_until_1',
+  // ADR 0237: a unique index of a sharded collection starts with its shard key.
+  'id_1',
+  'dedupe_key_1',
+];
 
 export type NewWebhookEvent = Pick<
   WebhookEventDocument,
