@@ -155,13 +155,7 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
   /** The keys of up to `limit` rows due and free at `now`, in the queue's order. */
   async dueKeys(request: ClaimRequest<T>): Promise<unknown[]> {
     const { key } = this.definition;
-    const after = request.after === undefined ? {} : { [key]: { $gt: request.after } };
-    const rows = await this.model
-      .find(this.scoped(request.scope, this.claimable(request, after)), { [key]: 1 })
-      .sort(request.order)
-      .limit(request.limit)
-      .lean<Array<Record<string, unknown>>>();
-    return rows.map((row) => row[key]);
+    return (await this.dueRows(request, { [key]: 1 })).map((row) => row[key]);
   }
 
   /**
@@ -171,16 +165,7 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
    */
   async dueKeysByTenant(request: ClaimRequest<T>): Promise<TenantKey[]> {
     const { key } = this.definition;
-    const after = request.after === undefined ? {} : { [key]: { $gt: request.after } };
-    const rows = await this.model
-      .find(this.scoped(request.scope, this.claimable(request, after)), {
-        [key]: 1,
-        tenant_id: 1,
-        _id: 0,
-      })
-      .sort(request.order)
-      .limit(request.limit)
-      .lean<Array<Record<string, unknown>>>();
+    const rows = await this.dueRows(request, { [key]: 1, tenant_id: 1, _id: 0 });
     return rows.map((row) => ({ tenantId: row.tenant_id as string, key: row[key] }));
   }
 
@@ -189,15 +174,9 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
    * parallel, one token for all): no write or read of the claim goes to every shard.
    */
   async leaseByTenant(due: TenantKey[], request: ClaimRequest<T>): Promise<T[]> {
-    const byTenant = new Map<string, unknown[]>();
-    for (const { tenantId, key } of due) {
-      const keys = byTenant.get(tenantId);
-      if (keys) keys.push(key);
-      else byTenant.set(tenantId, [key]);
-    }
     const token = randomUUID();
     const won = await Promise.all(
-      [...byTenant].map(([tenantId, keys]) =>
+      [...keysBy(due, (row) => row.tenantId)].map(([tenantId, keys]) =>
         this.lease(keys, { ...request, scope: { tenantId } }, token),
       ),
     );
@@ -258,11 +237,8 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
     rows: Array<{ key: unknown; token: string | undefined }>,
     set: Record<string, unknown> = {},
   ): Promise<number> {
-    const keysByToken = new Map<string | undefined, unknown[]>();
-    for (const { key, token } of rows)
-      keysByToken.set(token, [...(keysByToken.get(token) ?? []), key]);
     let released = 0;
-    for (const [token, keys] of keysByToken)
+    for (const [token, keys] of keysBy(rows, (row) => row.token))
       released += await this.release(tenantId, keys, { owner, token }, set);
     return released;
   }
@@ -295,6 +271,20 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
     return this.finishMany(rows.map((row) => ({ ...row, set: { lease_until: NO_LEASE } })));
   }
 
+  /** Up to `limit` rows due and free at `now`, in the queue's order, with `projection`'s fields. */
+  private dueRows(
+    request: ClaimRequest<T>,
+    projection: Record<string, 0 | 1>,
+  ): Promise<Array<Record<string, unknown>>> {
+    const { key } = this.definition;
+    const after = request.after === undefined ? {} : { [key]: { $gt: request.after } };
+    return this.model
+      .find(this.scoped(request.scope, this.claimable(request, after)), projection)
+      .sort(request.order)
+      .limit(request.limit)
+      .lean<Array<Record<string, unknown>>>();
+  }
+
   /** Due, and free at `now`, and `also`; the queue's filter first, so its index's fields lead. */
   private claimable(request: ClaimRequest<T>, also: Record<string, unknown> = {}): FilterQuery<T> {
     if (this.definition.nullLeaseIsEmpty) {
@@ -323,4 +313,18 @@ export class LeasedQueue<T extends TenantOwned & Leased> {
       throw new Error('a tenant id is required for every tenant-scoped query');
     return { ...filter, tenant_id: scope.tenantId } as FilterQuery<T>;
   }
+}
+
+/** The rows' keys by group (their tenant, or the claim that leased them), in first-seen order. */
+function keysBy<R extends { key: unknown }, G>(
+  rows: R[],
+  groupOf: (row: R) => G,
+): Map<G, unknown[]> {
+  const groups = new Map<G, unknown[]>();
+  for (const row of rows) {
+    const keys = groups.get(groupOf(row));
+    if (keys) keys.push(row.key);
+    else groups.set(groupOf(row), [row.key]);
+  }
+  return groups;
 }
