@@ -1,2 +1,3 @@
 export { SingleFlight } from './single-flight.js';
 export { TtlCache, type TtlCacheOptions } from './ttl-cache.js';
+export { BoundedMemo } from './bounded-memo.js';

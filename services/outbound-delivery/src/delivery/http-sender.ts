@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import ipaddr from 'ipaddr.js';
+import { BoundedMemo } from '@inventory/platform';
 import {
   hostOf,
   refusedAddress,
@@ -28,9 +29,6 @@ export interface HttpSenderOptions {
 type Target =
   { refused: string } | { refused?: undefined; isHttps: boolean; options: http.RequestOptions };
 
-/** Receiver URLs whose target is kept; past this many the map starts over. */
-const MAX_TARGETS = 10_000;
-
 /**
  * Posts one webhook attempt. Redirects are never followed (the 3xx is the answer), the whole
  * attempt is bounded by `timeoutMs`, the response body is read up to the kept size only, and
@@ -45,7 +43,7 @@ export class HttpSender {
    * take every delivery, and parsing one per attempt showed in the profile. Both depend only on
    * the URL and the fixed policy; a name's addresses are still checked at every connection.
    */
-  private readonly targets = new Map<string, Target>();
+  private readonly targets = new BoundedMemo((rawUrl: string) => this.parse(rawUrl));
 
   constructor(private readonly options: HttpSenderOptions) {
     const lookup = guardedLookup(options.policy, options.resolve);
@@ -56,7 +54,7 @@ export class HttpSender {
   async send(rawUrl: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const target = this.targetOf(rawUrl);
+    const target = this.targets.get(rawUrl);
     if (target.refused !== undefined) return { error: target.refused, durationMs: elapsed() };
     const { isHttps } = target;
     return new Promise<SendOutcome>((resolve) => {
@@ -113,16 +111,6 @@ export class HttpSender {
       // The body as a string: Node writes it with the head in one chunk, with no Buffer copy.
       request.end(body);
     });
-  }
-
-  private targetOf(rawUrl: string): Target {
-    let target = this.targets.get(rawUrl);
-    if (target === undefined) {
-      if (this.targets.size >= MAX_TARGETS) this.targets.clear();
-      target = this.parse(rawUrl);
-      this.targets.set(rawUrl, target);
-    }
-    return target;
   }
 
   private parse(rawUrl: string): Target {

@@ -1,3 +1,5 @@
+import { BoundedMemo } from '@inventory/platform';
+
 /**
  * What the delivery log keeps of an attempt's request (ADR 0419): enough to see what the receiver
  * got, nothing that would let a reader of the log impersonate the platform or the receiver.
@@ -12,17 +14,10 @@ export const REDACTED = '[redacted]';
 const CREDENTIAL_PARAM = /(token|key|secret|sig|signature|password|passwd|pwd|auth|code|session)/i;
 
 /** URLs already redacted: a pure function of the URL, and the same few URLs take every attempt. */
-const redactedUrls = new Map<string, string>();
-const MAX_REDACTED_URLS = 10_000;
+const redactedUrls = new BoundedMemo(redact);
 
 export function redactedUrl(raw: string): string {
-  let redacted = redactedUrls.get(raw);
-  if (redacted === undefined) {
-    if (redactedUrls.size >= MAX_REDACTED_URLS) redactedUrls.clear();
-    redacted = redact(raw);
-    redactedUrls.set(raw, redacted);
-  }
-  return redacted;
+  return redactedUrls.get(raw);
 }
 
 function redact(raw: string): string {

@@ -1,4 +1,9 @@
-import type { GroupCommitQueue, Logger, SecretBox } from '@inventory/platform';
+import {
+  BoundedMemo,
+  type GroupCommitQueue,
+  type Logger,
+  type SecretBox,
+} from '@inventory/platform';
 import { redactedHeaders, redactedUrl } from '../domain/attempt-request.js';
 import { nextStep, type NextStep } from '../domain/attempt-outcome.js';
 import { deliveryHeaders } from '../domain/delivery-envelope.js';
@@ -297,25 +302,17 @@ export class AttemptDelivery {
     const live: SigningKey[] = [];
     for (const secret of subscription.secrets)
       if (!secret.expires_at || new Date(secret.expires_at).getTime() > now)
-        live.push(this.keyOf(secret.encrypted));
+        live.push(this.keys.get(secret.encrypted));
     return live;
   }
 
   /**
    * Each secret's signing keys by its ciphertext: the same few secrets sign every delivery, and
    * AES-GCM, then the keys' derivation, per delivery showed in the profile (ADR 0745). A rotated
-   * secret has a new ciphertext, so nothing stale is ever used; the map is cleared when it grows
-   * past what one replica's subscribers need.
+   * secret has a new ciphertext, so nothing stale is ever used; kept up to what one replica's
+   * subscribers need.
    */
-  private readonly keys = new Map<string, SigningKey>();
-
-  private keyOf(encrypted: string): SigningKey {
-    let key = this.keys.get(encrypted);
-    if (key === undefined) {
-      if (this.keys.size >= 10_000) this.keys.clear();
-      key = signingKeyOf(this.secretBox.decrypt(encrypted));
-      this.keys.set(encrypted, key);
-    }
-    return key;
-  }
+  private readonly keys = new BoundedMemo((encrypted: string) =>
+    signingKeyOf(this.secretBox.decrypt(encrypted)),
+  );
 }
