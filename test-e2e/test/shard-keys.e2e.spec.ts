@@ -155,16 +155,23 @@ describe('shard keys: every query reaching a sharded collection carries its tena
     expect(uniqueIndexesOffShardKey(indexes)).toEqual([]);
   });
 
-  it('reports a query without the tenant on a sharded collection, and a row without it', async () => {
+  it('reports a query without the tenant on a sharded collection, a row without it, and a write of a shard-key field not naming the whole key', async () => {
     const activity = mongoose.connections.find((connection) =>
       connection.db?.databaseName.startsWith('activity_'),
     )!;
     const since = seen.length;
     await activity.collection('activities').findOne({ id: 1 });
     await activity.collection('alerts').countDocuments({ tenant_id: { $ne: 'x' } });
+    await activity
+      .collection('alerts')
+      .updateOne({ tenant_id: 'x', id: 1 }, { $set: { key: 'moved', read: true } });
+    await activity
+      .collection('alerts')
+      .updateOne({ tenant_id: 'x', key: 'k' }, { $set: { key: 'moved' } });
     expect(shardKeyProblems(seen.slice(since))).toEqual([
       'activity.activities: find without tenant_id: ["id"]',
       'activity.alerts: aggregate without tenant_id: ["tenant_id"]',
+      'activity.alerts: update writes shard-key field key without key in its filter',
     ]);
   });
 });

@@ -4,3 +4,4 @@ export {
   PLATFORM_SERIES,
   type ServiceBootstrap,
 } from './service-boot.js';
+export { withCommandMonitoring } from './command-monitoring.js';

@@ -1,6 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { describeCallError } from '@inventory/platform';
 import { startTcpProxy, waitFor, type TcpProxy } from '@inventory/local-infra';
+import { withCommandMonitoring } from '@inventory/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../src/bootstrap.js';
 import { clientOf, connect, finished, startHarness, type Service } from './harness.js';
@@ -19,11 +20,21 @@ describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
   let proxy: TcpProxy;
   let service: Service;
   let client: ReturnType<typeof clientOf>;
+  /** The service's updates of `webhook_events`, one per statement. */
+  const updates: Array<{ q: Record<string, unknown>; u: Record<string, unknown> }> = [];
 
   beforeAll(async () => {
     h = await startHarness();
     proxy = await startTcpProxy(h.env.MONGO_URL!);
-    service = await bootstrap({ ...h.env, MONGO_URL: proxy.through(h.env.MONGO_URL!) });
+    service = await bootstrap({
+      ...h.env,
+      MONGO_URL: withCommandMonitoring(proxy.through(h.env.MONGO_URL!)),
+    });
+    service.mongo!.getClient().on('commandStarted', (event) => {
+      const command = event.command as Record<string, unknown>;
+      if (event.commandName === 'update' && command.update === 'webhook_events')
+        updates.push(...(command.updates as typeof updates));
+    });
     client = clientOf(service.grpc!.address);
   });
   /**
@@ -177,6 +188,19 @@ describe('webhook-ingest: a batch when MongoDB drops its connections', () => {
       dedupe_key: `late:${late!.id}`,
       error_message:
         'Stored after the push had been answered 503 (the database did not answer in time); not applied: the provider sends it again.',
+    });
+    // Giving up the dedupe key changes the row's shard key: the write names the whole current
+    // key, as a sharded cluster requires of it (deploy/SCALING.md).
+    const marking = updates.filter((update) =>
+      JSON.stringify(update.u).includes(`late:${late!.id}`),
+    );
+    expect(marking).toHaveLength(1);
+    expect(marking[0]!.q).toMatchObject({
+      tenant_id: TENANT,
+      integration_instance_id: INSTANCE + 1,
+      // The key it had as the original: the tenant, the instance and the payload's identity.
+      dedupe_key: expect.stringMatching(new RegExp(`^${TENANT}:${INSTANCE + 1}:.`)),
+      id: late!.id,
     });
 
     // The provider's retry is the push processed, not a duplicate of the unacknowledged row.

@@ -136,7 +136,13 @@ export class WebhookEventRepository extends TenantScopedRepository<WebhookEventD
     identity: string,
     /** Stores the row already claimed by this worker (ADR 0224): it needs no claim round trip. */
     lease?: { owner: string; ms: number },
-  ): Promise<{ id: number; duplicateOf: number | null; leased?: WebhookEventDocument }> {
+  ): Promise<{
+    id: number;
+    /** The row's dedupe key when it was stored as the original (`duplicateOf` null). */
+    dedupeKey: string;
+    duplicateOf: number | null;
+    leased?: WebhookEventDocument;
+  }> {
     const row = newWebhookEventRow(event, await this.newId());
     const key = `${event.tenant_id}:${event.integration_instance_id}:${identity}`;
     const stored: WebhookEventDocument = {
@@ -156,7 +162,12 @@ export class WebhookEventRepository extends TenantScopedRepository<WebhookEventD
     };
     try {
       await this.insert(stored);
-      return { id: row.id, duplicateOf: null, ...(lease ? { leased: stored } : {}) };
+      return {
+        id: row.id,
+        dedupeKey: key,
+        duplicateOf: null,
+        ...(lease ? { leased: stored } : {}),
+      };
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
@@ -178,7 +189,7 @@ export class WebhookEventRepository extends TenantScopedRepository<WebhookEventD
       error_message: `Duplicate of webhook event ${duplicateOf} (a provider retry); not applied again.`,
       processing_duration_ms: Date.now() - event.received_at.getTime(),
     });
-    return { id: row.id, duplicateOf };
+    return { id: row.id, dedupeKey: `row:${row.id}`, duplicateOf };
   }
 
   /**
@@ -186,19 +197,27 @@ export class WebhookEventRepository extends TenantScopedRepository<WebhookEventD
    * never processed, and its dedupe key given up, so the provider's retry is the one processed.
    * Only while no other replica's job has claimed it (the lease this insert took, owner and
    * token, or none): then the retry is the duplicate.
+   *
+   * Giving up the dedupe key changes the row's shard key, which a sharded cluster allows only
+   * to a write whose filter names the whole current key (deploy/SCALING.md).
    */
   async markUnacknowledged(
-    tenantId: string,
-    id: number,
+    row: Pick<WebhookEventDocument, 'tenant_id' | 'integration_instance_id' | 'dedupe_key' | 'id'>,
     heldLease?: { owner: string; token: string },
   ): Promise<void> {
     const holder = heldLease
       ? { lease_owner: heldLease.owner, lease_token: heldLease.token }
       : { lease_owner: null };
     await this.updateOne(
-      tenantId,
-      { id, state: 'received', ...holder },
-      { $set: unacknowledgedFields(id) },
+      row.tenant_id,
+      {
+        integration_instance_id: row.integration_instance_id,
+        dedupe_key: row.dedupe_key,
+        id: row.id,
+        state: 'received',
+        ...holder,
+      },
+      { $set: unacknowledgedFields(row.id) },
     );
   }
 

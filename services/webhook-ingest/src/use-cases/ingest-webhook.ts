@@ -117,7 +117,15 @@ export class IngestWebhook {
       if (lease) this.deps.processor.release();
       const token = stored.leased?.lease_token;
       const heldLease = token && lease ? { owner: lease.owner, token } : undefined;
-      await inbox.markUnacknowledged(owner.tenant_id, stored.id, heldLease);
+      await inbox.markUnacknowledged(
+        {
+          tenant_id: row.tenant_id,
+          integration_instance_id: row.integration_instance_id,
+          dedupe_key: stored.dedupeKey,
+          id: stored.id,
+        },
+        heldLease,
+      );
       return { id: stored.id, rejection: '' };
     }
     if (stored.leased) this.deps.processor.runStored(stored.leased);
