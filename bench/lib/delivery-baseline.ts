@@ -22,11 +22,12 @@ import { MongoClient } from 'mongodb';
 import { AckPolicy, connect, DeliverPolicy, type Consumer, type JsMsg } from 'nats';
 import { ProductCreated } from '@inventory/contracts/events/v1/catalog_records.js';
 import { EventEnvelope } from '@inventory/contracts/events/v1/envelope.js';
+import { BASELINE_CONSUMER } from './delivery-baseline-consumer.js';
 
 const BASELINE_DELIVERY_COLLECTION = 'baseline_deliveries';
 const STREAM = 'CATALOG';
 const SUBJECT = 'catalog.product.created';
-const CONSUMER = 'bench-delivery-baseline';
+const CONSUMER = BASELINE_CONSUMER;
 const BATCH = 128;
 
 const env = (name: string) => {
