@@ -179,3 +179,16 @@ export async function settledDeliveries(
       : undefined;
   }, `${count} settled deliveries of subscription ${subscriptionId}`);
 }
+
+/** Waits until the subscription has exactly `count` succeeded deliveries (newest first). */
+export async function succeededDeliveries(
+  h: Harness,
+  tenant: string,
+  subscriptionId: number,
+  count: number,
+) {
+  return waitFor(async () => {
+    const { deliveries } = await deliveriesOf(h, tenant, subscriptionId, { status: 'succeeded' });
+    return deliveries.length === count ? deliveries : undefined;
+  }, `${count} succeeded deliveries of subscription ${subscriptionId}`);
+}
