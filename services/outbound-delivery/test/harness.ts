@@ -71,9 +71,7 @@ export async function startHarness(
     return replica;
   };
   const service = await startReplica();
-  const client = createGrpcClient(OutboundDeliveryServiceClient, service.grpc!.address, {
-    deadlineMs: 20_000,
-  });
+  const client = clientAt(service.grpc!.address);
   return {
     infra,
     env: baseEnv,
@@ -117,6 +115,10 @@ export const productPayload = (product: ProductRecordInput): ProductCreated => (
   },
   version: 1,
 });
+
+/** A client of one replica or process, a restarted one say; the caller closes it. */
+export const clientAt = (address: string, deadlineMs = 20_000) =>
+  createGrpcClient(OutboundDeliveryServiceClient, address, { deadlineMs });
 
 /** Runs a call as a tenant, the way the gateway's metadata would. */
 export const as = <T>(tenantId: string, fn: () => Promise<T>) =>
