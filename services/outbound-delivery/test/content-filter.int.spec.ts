@@ -58,17 +58,8 @@ describe('content filters on a subscription', () => {
 
   it('changes and removes a filter on update, and keeps it when the update does not name it', async () => {
     const subscription = await filtered('changing', { warehouse_id: 1 });
-    const update = (request: Record<string, unknown>) =>
-      as(TENANT, () =>
-        suite.h.client.call.updateSubscription({
-          id: subscription.id,
-          events: [],
-          has_events: false,
-          clear_description: false,
-          input_violations: [],
-          ...request,
-        }),
-      );
+    const update = (changes: Parameters<typeof suite.update>[2]) =>
+      suite.update(TENANT, subscription.id, changes);
     const renamed = await update({ description: 'still filtered' });
     expect(JSON.parse(renamed.subscription!.filter_json!)).toEqual({ warehouse_id: 1 });
     const changed = await update({

@@ -164,16 +164,7 @@ describe('25 consecutive failures', () => {
       expect((await suite.deliveriesOf(TENANT, id)).total).toBe(25);
 
       // Re-enabled: a fresh count, and deliveries again.
-      const { subscription: enabled } = await as(TENANT, () =>
-        suite.h.client.call.updateSubscription({
-          id,
-          events: [],
-          has_events: false,
-          clear_description: false,
-          is_active: true,
-          input_violations: [],
-        }),
-      );
+      const { subscription: enabled } = await suite.update(TENANT, id, { is_active: true });
       expect(enabled).toMatchObject({ is_active: true, consecutive_failures: 0 });
       expect(enabled!.deactivated_reason).toBeUndefined();
       await fire(1, true);

@@ -63,16 +63,7 @@ describe('signed deliveries', () => {
     const listed = await suite.subscribe(TENANT, '/listed');
     const otherEvent = await suite.subscribe(TENANT, '/other-event', ['customer.created']);
     const paused = await suite.subscribe(TENANT, '/paused');
-    await as(TENANT, () =>
-      suite.h.client.call.updateSubscription({
-        id: paused.id,
-        events: [],
-        has_events: false,
-        clear_description: false,
-        is_active: false,
-        input_violations: [],
-      }),
-    );
+    await suite.update(TENANT, paused.id, { is_active: false });
     const otherTenant = await suite.subscribe('tenant-elsewhere', '/elsewhere');
 
     // The same event twice on the stream (no publish dedupe header): as a redelivery would be.

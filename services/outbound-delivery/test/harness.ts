@@ -1,4 +1,7 @@
-import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import {
+  OutboundDeliveryServiceClient,
+  type UpdateSubscriptionRequest,
+} from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import {
   domainEventEntry,
   productCreated,
@@ -147,6 +150,25 @@ export async function subscribe(
     h.client.call.createSubscription({ url, events, input_violations: [] }),
   );
   return { id: created.subscription!.id, secret: created.secret };
+}
+
+/** Updates a subscription as `tenant`, changing only what `changes` names. */
+export function updateSubscription(
+  h: Harness,
+  tenant: string,
+  id: number,
+  changes: Partial<Omit<UpdateSubscriptionRequest, 'id'>>,
+) {
+  return as(tenant, () =>
+    h.client.call.updateSubscription({
+      id,
+      events: [],
+      has_events: false,
+      clear_description: false,
+      input_violations: [],
+      ...changes,
+    }),
+  );
 }
 
 /** The delivery log of a subscription (first 100, newest first). */

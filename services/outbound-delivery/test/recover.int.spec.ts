@@ -83,16 +83,7 @@ describe('recover: every failed delivery since a time, sent again under the cap'
         )
       ).reason,
     ).toBe('validation_failed');
-    await as(TENANT, () =>
-      suite.h.client.call.updateSubscription({
-        id,
-        events: [],
-        has_events: false,
-        clear_description: false,
-        is_active: false,
-        input_violations: [],
-      }),
-    );
+    await suite.update(TENANT, id, { is_active: false });
     expect(
       (
         await failureOf(

@@ -89,13 +89,7 @@ describe('receiver URL refusals (SSRF)', () => {
     dns.set('rebind.example', ['127.0.0.1']);
     await as(TENANT, () => suite.h.client.call.sendTestPing({ subscription_id: subscription!.id }));
     const failed = await waitFor(async () => {
-      const { deliveries } = await as(TENANT, () =>
-        suite.h.client.call.listDeliveries({
-          subscription_id: subscription!.id,
-          page: 1,
-          per_page: 10,
-        }),
-      );
+      const { deliveries } = await suite.deliveriesOf(TENANT, subscription!.id);
       return deliveries[0]?.attempts[0];
     }, 'the first attempt');
     expect(failed.response_status).toBeUndefined();
@@ -120,13 +114,7 @@ describe('redirects', () => {
     );
     await as(TENANT, () => suite.h.client.call.sendTestPing({ subscription_id: subscription!.id }));
     const delivery = await waitFor(async () => {
-      const { deliveries } = await as(TENANT, () =>
-        suite.h.client.call.listDeliveries({
-          subscription_id: subscription!.id,
-          page: 1,
-          per_page: 10,
-        }),
-      );
+      const { deliveries } = await suite.deliveriesOf(TENANT, subscription!.id);
       return deliveries[0]?.status === 'failed' ? deliveries[0] : undefined;
     }, 'the delivery to fail');
     expect(delivery.attempts.map((a) => a.response_status)).toEqual([302, 302, 302]);

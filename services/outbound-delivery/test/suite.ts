@@ -6,6 +6,7 @@ import {
   startHarness,
   subscribe,
   succeededDeliveries,
+  updateSubscription,
   type Harness,
 } from './harness.js';
 import { startReceiver, type Receiver, type Responder } from './receiver.js';
@@ -48,6 +49,11 @@ export class ReceiverSuite {
   /** Subscribes `tenant` to `events` at `path` on the receiver (e.g. `/hook?token=x`). */
   subscribe(tenant: string, path: string, events?: string[]) {
     return subscribe(this.h, tenant, `${this.receiver.url}${path}`, events);
+  }
+
+  /** Updates a subscription as `tenant`, changing only what `changes` names. */
+  update(tenant: string, id: number, changes: Parameters<typeof updateSubscription>[3]) {
+    return updateSubscription(this.h, tenant, id, changes);
   }
 
   deliveriesOf(
