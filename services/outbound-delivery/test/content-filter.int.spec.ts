@@ -1,35 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  as,
-  deliveriesOf,
-  failureOf,
-  startHarness,
-  subscribe,
-  waitFor,
-  type Harness,
-} from './harness.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { describe, expect, it } from 'vitest';
+import { as, failureOf, waitFor } from './harness.js';
+import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-filters';
 const ADJUSTED = 'inventory.adjusted';
 
 /** Content filters (ADR 0418): a subscription receives only the events whose data matches. */
 describe('content filters on a subscription', () => {
-  let h: Harness;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    h = await startHarness();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.stop();
-    await h?.stop();
-  });
+  const suite = useReceiverSuite();
 
   const filtered = async (path: string, filter: unknown) => {
     const created = await as(TENANT, () =>
-      h.client.call.createSubscription({
-        url: `${receiver.url}/${path}`,
+      suite.h.client.call.createSubscription({
+        url: `${suite.receiver.url}/${path}`,
         events: [ADJUSTED],
         input_violations: [],
         filter_json: JSON.stringify(filter),
@@ -38,9 +21,9 @@ describe('content filters on a subscription', () => {
     return created.subscription!;
   };
   const received = (path: string) =>
-    receiver.requests
-      .filter((request) => request.path === `/${path}`)
-      .map((request) => (JSON.parse(request.body) as { data: { n: number } }).data.n)
+    suite
+      .bodiesTo<{ data: { n: number } }>(`/${path}`)
+      .map((body) => body.data.n)
       .sort((a, b) => a - b);
 
   it("sends only matching events, before the cap counts them, for the issue's three examples", async () => {
@@ -49,14 +32,14 @@ describe('content filters on a subscription', () => {
     const low = await filtered('low', { new_quantity: { $lt: 10 } });
     expect(JSON.parse(low.filter_json!)).toEqual({ new_quantity: { $lt: 10 } });
     // Every event reaches an unfiltered subscription: the sentinel that all were handled.
-    const { id: all } = await subscribe(h, TENANT, `${receiver.url}/all`, [ADJUSTED]);
+    const { id: all } = await suite.subscribe(TENANT, '/all', [ADJUSTED]);
     const events = [
       { n: 1, warehouse_id: 3, sku: 'ACME-1', new_quantity: 50 },
       { n: 2, warehouse_id: 4, sku: 'acme-2', new_quantity: 5 },
       { n: 3, warehouse_id: 3, sku: 'OTHER', new_quantity: 9 },
       { n: 4, warehouse_id: '3', sku: 'ACME-4', new_quantity: '1' },
     ];
-    for (const data of events) await h.publish(TENANT, ADJUSTED, data);
+    for (const data of events) await suite.h.publish(TENANT, ADJUSTED, data);
     await waitFor(() => received('all').length === 4 || undefined, 'every event to /all');
     await waitFor(
       () =>
@@ -68,24 +51,15 @@ describe('content filters on a subscription', () => {
     expect(received('acme')).toEqual([1, 4]);
     expect(received('low')).toEqual([2, 3]);
     // Nothing is stored for an event a filter left out.
-    expect((await deliveriesOf(h, TENANT, warehouse.id)).total).toBe(2);
-    expect((await deliveriesOf(h, TENANT, all)).total).toBe(4);
-    expect((await deliveriesOf(h, TENANT, acme.id)).total).toBe(2);
+    expect((await suite.deliveriesOf(TENANT, warehouse.id)).total).toBe(2);
+    expect((await suite.deliveriesOf(TENANT, all)).total).toBe(4);
+    expect((await suite.deliveriesOf(TENANT, acme.id)).total).toBe(2);
   });
 
   it('changes and removes a filter on update, and keeps it when the update does not name it', async () => {
     const subscription = await filtered('changing', { warehouse_id: 1 });
-    const update = (request: Record<string, unknown>) =>
-      as(TENANT, () =>
-        h.client.call.updateSubscription({
-          id: subscription.id,
-          events: [],
-          has_events: false,
-          clear_description: false,
-          input_violations: [],
-          ...request,
-        }),
-      );
+    const update = (changes: Parameters<typeof suite.update>[2]) =>
+      suite.update(TENANT, subscription.id, changes);
     const renamed = await update({ description: 'still filtered' });
     expect(JSON.parse(renamed.subscription!.filter_json!)).toEqual({ warehouse_id: 1 });
     const changed = await update({
@@ -102,7 +76,7 @@ describe('content filters on a subscription', () => {
 
   it('refuses a bad filter with a violation on `filter` naming the bad part, and stores nothing', async () => {
     const before = (
-      await as(TENANT, () => h.client.call.listSubscriptions({ page: 1, per_page: 100 }))
+      await as(TENANT, () => suite.h.client.call.listSubscriptions({ page: 1, per_page: 100 }))
     ).total;
     for (const [filter, message] of [
       [{ sku: { $regex: '^A' } }, '$regex at filter.sku is not supported'],
@@ -112,8 +86,8 @@ describe('content filters on a subscription', () => {
     ] as const) {
       const failure = await failureOf(
         as(TENANT, () =>
-          h.client.call.createSubscription({
-            url: `${receiver.url}/refused`,
+          suite.h.client.call.createSubscription({
+            url: `${suite.receiver.url}/refused`,
             events: [ADJUSTED],
             input_violations: [],
             filter_json: JSON.stringify(filter),
@@ -126,8 +100,8 @@ describe('content filters on a subscription', () => {
     }
     const notJson = await failureOf(
       as(TENANT, () =>
-        h.client.call.createSubscription({
-          url: `${receiver.url}/refused`,
+        suite.h.client.call.createSubscription({
+          url: `${suite.receiver.url}/refused`,
           events: [ADJUSTED],
           input_violations: [],
           filter_json: '{"a":',
@@ -138,47 +112,42 @@ describe('content filters on a subscription', () => {
       { field: 'filter', description: 'The filter must be JSON.' },
     ]);
     expect(
-      (await as(TENANT, () => h.client.call.listSubscriptions({ page: 1, per_page: 100 }))).total,
+      (await as(TENANT, () => suite.h.client.call.listSubscriptions({ page: 1, per_page: 100 })))
+        .total,
     ).toBe(before);
   });
 });
 
 describe('a content filter and the per-tenant cap', () => {
-  let h: Harness;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    // Three deliveries in the cap's one minute (pinned, so the run cannot straddle two).
-    h = await startHarness({ WEBHOOK_RATE_PER_MINUTE: '3' }, { clock: () => 1_000 });
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.stop();
-    await h?.stop();
+  // Three deliveries in the cap's one minute (pinned, so the run cannot straddle two).
+  const suite = useReceiverSuite({
+    env: { WEBHOOK_RATE_PER_MINUTE: '3' },
+    bootstrap: { clock: () => 1_000 },
   });
 
   it('counts only the events the filter lets through: ten left out spend none of the cap', async () => {
     const { subscription } = await as(TENANT, () =>
-      h.client.call.createSubscription({
-        url: `${receiver.url}/capped`,
+      suite.h.client.call.createSubscription({
+        url: `${suite.receiver.url}/capped`,
         events: [ADJUSTED],
         input_violations: [],
         filter_json: JSON.stringify({ warehouse_id: 3 }),
       }),
     );
-    for (let n = 1; n <= 10; n++) await h.publish(TENANT, ADJUSTED, { n, warehouse_id: 4 });
-    for (let n = 11; n <= 13; n++) await h.publish(TENANT, ADJUSTED, { n, warehouse_id: 3 });
+    for (let n = 1; n <= 10; n++) await suite.h.publish(TENANT, ADJUSTED, { n, warehouse_id: 4 });
+    for (let n = 11; n <= 13; n++) await suite.h.publish(TENANT, ADJUSTED, { n, warehouse_id: 3 });
     const { deliveries } = await waitFor(async () => {
-      const log = await deliveriesOf(h, TENANT, subscription!.id);
+      const log = await suite.deliveriesOf(TENANT, subscription!.id);
       return log.deliveries.length === 3 && log.deliveries.every((d) => d.status === 'succeeded')
         ? log
         : undefined;
     }, 'the three matching deliveries, sent');
     expect(deliveries).toHaveLength(3);
     expect(
-      receiver.requests.map(
+      suite.receiver.requests.map(
         (request) => (JSON.parse(request.body) as { data: { n: number } }).data.n,
       ),
     ).toEqual(expect.arrayContaining([11, 12, 13]));
-    expect(receiver.requests).toHaveLength(3);
+    expect(suite.receiver.requests).toHaveLength(3);
   });
 });

@@ -2,23 +2,17 @@ import { AlertRaised } from '@inventory/contracts/events/v1/alert.js';
 import { ActivityRecorded } from '@inventory/contracts/events/v1/activity.js';
 import { WebhookSubscriptionDeactivated } from '@inventory/contracts/events/v1/domain_events.js';
 import { decodeEnvelope, type ProtoCodec } from '@inventory/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  as,
-  deliveriesOf,
-  settledDeliveries,
-  startHarness,
-  subscribe,
-  waitFor,
-  type Harness,
-} from './harness.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { describe, expect, it } from 'vitest';
+import { as, waitFor, type Harness } from './harness.js';
+import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-deactivation';
 
 /** Every event on `subject` so far, decoded (an ordered consumer reads the stream from the start). */
 async function eventsOn<T>(h: Harness, stream: string, subject: string, codec: ProtoCodec<T>) {
-  const consumer = await h.service.jetstream.consumers.get(stream, { filterSubjects: subject });
+  const consumer = await h.service.jetstream.consumers.get(stream, {
+    filterSubjects: subject,
+  });
   const found: Array<{ tenantId: string; payload: T }> = [];
   const messages = await consumer.fetch({ max_messages: 1000, expires: 1000 });
   for await (const message of messages) {
@@ -30,44 +24,37 @@ async function eventsOn<T>(h: Harness, stream: string, subject: string, codec: P
 }
 
 describe('25 consecutive failures', () => {
-  let h: Harness;
-  let receiver: Receiver;
-  beforeAll(async () => {
+  const suite = useReceiverSuite({
     // One delivery at a time: the attempt that makes the 25th failure is then also the newest one.
     // With concurrent workers it may have started a millisecond before another worker's attempt.
-    h = await startHarness({ DELIVERY_CONCURRENCY: '1' });
-    receiver = await startReceiver();
+    env: { DELIVERY_CONCURRENCY: '1' },
     // Data `ok: true` succeeds, anything else fails (500), so each test scripts its sequence.
-    receiver.respond((request, response) => {
+    respond: (request, response) => {
       const ok =
         request.path === '/watcher' ||
         (JSON.parse(request.body) as { data: { ok?: boolean } }).data.ok === true;
       response.writeHead(ok ? 200 : 500).end();
-    });
-  });
-  afterAll(async () => {
-    await receiver?.stop();
-    await h?.stop();
+    },
   });
 
   const fire = async (count: number, ok: boolean) => {
-    for (let i = 0; i < count; i++) await h.publish(TENANT, 'customer.created', { ok, i });
+    for (let i = 0; i < count; i++) await suite.h.publish(TENANT, 'customer.created', { ok, i });
   };
 
   it(
     'a success resets the count: 24 failures, a success, then one failure leave it active',
     { timeout: 180_000 },
     async () => {
-      const { id } = await subscribe(h, TENANT, `${receiver.url}/reset`, ['customer.created']);
+      const { id } = await suite.subscribe(TENANT, '/reset', ['customer.created']);
       await fire(24, false);
-      await settledDeliveries(h, TENANT, id, 24);
+      await suite.settled(TENANT, id, 24);
       await fire(1, true);
-      await settledDeliveries(h, TENANT, id, 25);
+      await suite.settled(TENANT, id, 25);
       await fire(1, false);
-      await settledDeliveries(h, TENANT, id, 26);
-      const { subscription } = await as(TENANT, () => h.client.call.getSubscription({ id }));
+      await suite.settled(TENANT, id, 26);
+      const { subscription } = await as(TENANT, () => suite.h.client.call.getSubscription({ id }));
       expect(subscription).toMatchObject({ is_active: true, consecutive_failures: 1 });
-      await as(TENANT, () => h.client.call.deleteSubscription({ id }));
+      await as(TENANT, () => suite.h.client.call.deleteSubscription({ id }));
     },
   );
 
@@ -75,13 +62,13 @@ describe('25 consecutive failures', () => {
     'deactivates on the 25th failed delivery and notifies the account: alert, activity row and event',
     { timeout: 180_000 },
     async () => {
-      const { id } = await subscribe(h, TENANT, `${receiver.url}/dying`, ['customer.created']);
+      const { id } = await suite.subscribe(TENANT, '/dying', ['customer.created']);
       // The tenant's own tooling, listening for the platform's event (ADR 0413).
-      await subscribe(h, TENANT, `${receiver.url}/watcher`, ['webhook_subscription.deactivated']);
+      await suite.subscribe(TENANT, '/watcher', ['webhook_subscription.deactivated']);
       await fire(25, false);
-      const settled = await settledDeliveries(h, TENANT, id, 25);
+      const settled = await suite.settled(TENANT, id, 25);
       expect(settled.every((d) => d.status === 'failed' && d.attempts.length === 3)).toBe(true);
-      const { subscription } = await as(TENANT, () => h.client.call.getSubscription({ id }));
+      const { subscription } = await as(TENANT, () => suite.h.client.call.getSubscription({ id }));
       expect(subscription).toMatchObject({
         is_active: false,
         deactivated_reason: 'consecutive_failures',
@@ -89,7 +76,7 @@ describe('25 consecutive failures', () => {
       });
 
       const alerts = await waitFor(async () => {
-        const found = await eventsOn(h, 'ACTIVITY', 'activity.alert.raised', AlertRaised);
+        const found = await eventsOn(suite.h, 'ACTIVITY', 'activity.alert.raised', AlertRaised);
         return found.length > 0 ? found : undefined;
       }, 'the alert');
       expect(alerts).toHaveLength(1);
@@ -126,7 +113,7 @@ describe('25 consecutive failures', () => {
       );
 
       const watched = await waitFor(
-        () => receiver.requests.find((r) => r.path === '/watcher'),
+        () => suite.requestsTo('/watcher')[0],
         'the webhook_subscription.deactivated delivery',
       );
       expect(watched.headers['x-svc-event']).toBe('webhook_subscription.deactivated');
@@ -134,7 +121,7 @@ describe('25 consecutive failures', () => {
         event: 'webhook_subscription.deactivated',
         data: {
           id,
-          url: `${receiver.url}/dying`,
+          url: `${suite.receiver.url}/dying`,
           description: null,
           reason: 'consecutive_failures',
           consecutive_failures: 25,
@@ -142,7 +129,7 @@ describe('25 consecutive failures', () => {
         },
       });
       const activity = await waitFor(async () => {
-        const found = await eventsOn(h, 'ACTIVITY', 'activity.recorded', ActivityRecorded);
+        const found = await eventsOn(suite.h, 'ACTIVITY', 'activity.recorded', ActivityRecorded);
         return found.length > 0 ? found : undefined;
       }, 'the activity row');
       expect(activity.map((a) => a.payload)).toEqual([
@@ -154,7 +141,7 @@ describe('25 consecutive failures', () => {
       ]);
       const events = await waitFor(async () => {
         const found = await eventsOn(
-          h,
+          suite.h,
           'OUTBOUND',
           'outbound.webhook_subscription.deactivated',
           WebhookSubscriptionDeactivated,
@@ -164,33 +151,24 @@ describe('25 consecutive failures', () => {
       expect(events.map((e) => e.payload)).toEqual([
         {
           subscription_id: id,
-          url: `${receiver.url}/dying`,
+          url: `${suite.receiver.url}/dying`,
           reason: 'consecutive_failures',
           consecutive_failures: 25,
         },
       ]);
 
       // Deactivated: the next event makes no delivery (a fresh subscription proves it was handled).
-      const witness = await subscribe(h, TENANT, `${receiver.url}/witness`, ['customer.created']);
+      const witness = await suite.subscribe(TENANT, '/witness', ['customer.created']);
       await fire(1, true);
-      await settledDeliveries(h, TENANT, witness.id, 1);
-      expect((await deliveriesOf(h, TENANT, id)).total).toBe(25);
+      await suite.settled(TENANT, witness.id, 1);
+      expect((await suite.deliveriesOf(TENANT, id)).total).toBe(25);
 
       // Re-enabled: a fresh count, and deliveries again.
-      const { subscription: enabled } = await as(TENANT, () =>
-        h.client.call.updateSubscription({
-          id,
-          events: [],
-          has_events: false,
-          clear_description: false,
-          is_active: true,
-          input_violations: [],
-        }),
-      );
+      const { subscription: enabled } = await suite.update(TENANT, id, { is_active: true });
       expect(enabled).toMatchObject({ is_active: true, consecutive_failures: 0 });
       expect(enabled!.deactivated_reason).toBeUndefined();
       await fire(1, true);
-      const after = await settledDeliveries(h, TENANT, id, 26);
+      const after = await suite.settled(TENANT, id, 26);
       expect(after[0]!.status).toBe('succeeded');
     },
   );

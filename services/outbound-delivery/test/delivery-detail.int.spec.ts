@@ -1,53 +1,39 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../src/domain/attempt-request.js';
-import {
-  as,
-  deliveriesOf,
-  settledDeliveries,
-  startHarness,
-  subscribe,
-  type Harness,
-} from './harness.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { as } from './harness.js';
+import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-detail';
 
 /** One delivery's payload and each attempt's request, redacted (ADR 0419). */
 describe('GetDelivery', () => {
-  let h: Harness;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    h = await startHarness();
-    receiver = await startReceiver();
-    // The first attempt fails, the second succeeds: two attempts, each with its own request.
-    let calls = 0;
-    receiver.respond((_request, response) => response.writeHead(++calls === 1 ? 500 : 200).end());
-  });
-  afterAll(async () => {
-    await receiver?.stop();
-    await h?.stop();
+  // The first attempt fails, the second succeeds: two attempts, each with its own request.
+  let calls = 0;
+  const suite = useReceiverSuite({
+    respond: (_request, response) => response.writeHead(++calls === 1 ? 500 : 200).end(),
   });
 
   it('shows the payload as sent and each attempt’s request with its credentials redacted', async () => {
-    const url = `${receiver.url}/in?source=erp&token=s3cret`;
-    const { id } = await subscribe(h, TENANT, url, ['customer.created']);
-    await h.publish(TENANT, 'customer.created', { name: 'Ada' });
-    const [listed] = await settledDeliveries(h, TENANT, id, 1);
+    const { id } = await suite.subscribe(TENANT, '/in?source=erp&token=s3cret', [
+      'customer.created',
+    ]);
+    await suite.h.publish(TENANT, 'customer.created', { name: 'Ada' });
+    const [listed] = await suite.settled(TENANT, id, 1);
     expect(listed!.status).toBe('succeeded');
     expect(listed!.attempts).toHaveLength(2);
     expect(listed!.payload).toBeUndefined();
 
     const { delivery } = await as(TENANT, () =>
-      h.client.call.getDelivery({ subscription_id: id, delivery_id: listed!.id }),
+      suite.h.client.call.getDelivery({ subscription_id: id, delivery_id: listed!.id }),
     );
-    const sent = receiver.requests.filter((request) => request.path.startsWith('/in'));
+    const sent = suite.receiver.requests.filter((request) => request.path.startsWith('/in'));
     expect(sent).toHaveLength(2);
     expect(delivery!.payload).toBe(sent[1]!.body);
     expect(JSON.parse(delivery!.payload!)).toMatchObject({ event: 'customer.created' });
     for (const [index, attempt] of delivery!.attempts.entries()) {
       expect(attempt.request_url).toBe(
-        `${receiver.url}/in?source=erp&token=${encodeURIComponent(REDACTED)}`,
+        `${suite.receiver.url}/in?source=erp&token=${encodeURIComponent(REDACTED)}`,
       );
       const headers = attempt.request_headers;
       expect(headers['webhook-id']).toBe(listed!.id);
@@ -61,18 +47,16 @@ describe('GetDelivery', () => {
       );
     }
     expect(delivery!.attempts.map((attempt) => attempt.response_status)).toEqual([500, 200]);
-    expect((await deliveriesOf(h, TENANT, id)).deliveries[0]!.attempts[0]!.request_url).toBe(
+    expect((await suite.deliveriesOf(TENANT, id)).deliveries[0]!.attempts[0]!.request_url).toBe(
       delivery!.attempts[0]!.request_url,
     );
   });
 
   it('is NOT_FOUND for another tenant, another subscription and an unknown id', async () => {
-    const { id } = await subscribe(h, TENANT, `${receiver.url}/other`, ['customer.created']);
-    await h.publish(TENANT, 'customer.created', { name: 'Grace' });
-    const [listed] = await settledDeliveries(h, TENANT, id, 1);
-    const { id: sibling } = await subscribe(h, TENANT, `${receiver.url}/sibling`, [
-      'customer.created',
-    ]);
+    const { id } = await suite.subscribe(TENANT, '/other', ['customer.created']);
+    await suite.h.publish(TENANT, 'customer.created', { name: 'Grace' });
+    const [listed] = await suite.settled(TENANT, id, 1);
+    const { id: sibling } = await suite.subscribe(TENANT, '/sibling', ['customer.created']);
     for (const [tenant, subscriptionId, deliveryId] of [
       ['tenant-elsewhere', id, listed!.id],
       [TENANT, sibling, listed!.id],
@@ -81,7 +65,10 @@ describe('GetDelivery', () => {
     ] as const) {
       await expect(
         as(tenant, () =>
-          h.client.call.getDelivery({ subscription_id: subscriptionId, delivery_id: deliveryId }),
+          suite.h.client.call.getDelivery({
+            subscription_id: subscriptionId,
+            delivery_id: deliveryId,
+          }),
         ),
       ).rejects.toMatchObject({ code: GrpcStatus.NOT_FOUND });
     }

@@ -1,17 +1,9 @@
-import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import { domainEventEntry } from '@inventory/events';
 import { freePort, spawnServiceMain } from '@inventory/local-infra';
-import { connectNats, createGrpcClient, EventPublisher } from '@inventory/platform';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  as,
-  settledDeliveries,
-  startHarness,
-  subscribe,
-  waitFor,
-  type Harness,
-} from './harness.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { connectNats, EventPublisher } from '@inventory/platform';
+import { describe, expect, it } from 'vitest';
+import { as, clientAt, settledDeliveries, subscribe, waitFor, type Harness } from './harness.js';
+import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-durable';
 
@@ -32,16 +24,10 @@ async function spawnDoomed(h: Harness) {
 
 // Each test stops or kills the service, so each has a system and a receiver of its own.
 describe('durable schedule', () => {
-  let h: Harness;
-  let receiver: Receiver;
-  beforeEach(async () => {
+  const suite = useReceiverSuite({
     // Long enough waits that the retry is still scheduled when the replica goes away.
-    h = await startHarness({ WEBHOOK_RETRY_DELAYS_MS: '1500,1500', DELIVERY_LEASE_MS: '2000' });
-    receiver = await startReceiver();
-  });
-  afterEach(async () => {
-    await receiver?.stop();
-    await h?.stop();
+    env: { WEBHOOK_RETRY_DELAYS_MS: '1500,1500', DELIVERY_LEASE_MS: '2000' },
+    perTest: true,
   });
 
   it(
@@ -49,20 +35,18 @@ describe('durable schedule', () => {
     { timeout: 120_000 },
     async () => {
       let answer = 503;
-      receiver.respond((_r, response) => response.writeHead(answer).end());
-      const { id } = await subscribe(h, TENANT, `${receiver.url}/restart`);
-      await h.publish(TENANT, 'sales_order.created', { n: 'restart' });
-      await waitFor(() => receiver.requests.length === 1, 'the first attempt');
-      await h.stopReplicas();
+      suite.receiver.respond((_r, response) => response.writeHead(answer).end());
+      const { id } = await suite.subscribe(TENANT, '/restart');
+      await suite.h.publish(TENANT, 'sales_order.created', { n: 'restart' });
+      await waitFor(() => suite.receiver.requests.length === 1, 'the first attempt');
+      await suite.h.stopReplicas();
       answer = 200;
-      const restarted = await h.startReplica();
-      await waitFor(() => receiver.requests.length === 2, 'the retry after the restart');
-      const [first, second] = receiver.requests;
+      const restarted = await suite.h.startReplica();
+      await waitFor(() => suite.receiver.requests.length === 2, 'the retry after the restart');
+      const [first, second] = suite.receiver.requests;
       expect(second!.headers['x-svc-delivery-id']).toBe(first!.headers['x-svc-delivery-id']);
       expect(second!.body).toBe(first!.body);
-      const client = createGrpcClient(OutboundDeliveryServiceClient, restarted.grpc!.address, {
-        deadlineMs: 10_000,
-      });
+      const client = clientAt(restarted.grpc!.address, 10_000);
       try {
         const deliveries = await waitFor(async () => {
           const { deliveries } = await as(TENANT, () =>
@@ -82,39 +66,33 @@ describe('durable schedule', () => {
     { timeout: 120_000 },
     async () => {
       // The first attempt hangs until the process that made it is dead.
-      receiver.respond((_r, response) => {
-        if (receiver.requests.length > 1) response.writeHead(200).end();
+      suite.receiver.respond((_r, response) => {
+        if (suite.receiver.requests.length > 1) response.writeHead(200).end();
       });
-      const { doomed, grpcPort } = await spawnDoomed(h);
-      const client = createGrpcClient(OutboundDeliveryServiceClient, `127.0.0.1:${grpcPort}`, {
-        deadlineMs: 10_000,
-      });
+      const { doomed, grpcPort } = await spawnDoomed(suite.h);
+      const client = clientAt(`127.0.0.1:${grpcPort}`, 10_000);
       let subscriptionId = 0;
       try {
-        subscriptionId = (await subscribe({ ...h, client }, TENANT, `${receiver.url}/kill`)).id;
+        subscriptionId = (
+          await subscribe({ ...suite.h, client }, TENANT, `${suite.receiver.url}/kill`)
+        ).id;
         // Only the doomed process runs until the kill: the in-process replicas are stopped.
-        await h.stopReplicas();
+        await suite.h.stopReplicas();
         await as(TENANT, () => client.call.sendTestPing({ subscription_id: subscriptionId }));
-        await waitFor(() => receiver.requests.length === 1, 'the attempt in flight');
+        await waitFor(() => suite.receiver.requests.length === 1, 'the attempt in flight');
       } finally {
         client.close();
         doomed.child.kill('SIGKILL');
       }
-      const survivor = await h.startReplica();
-      await waitFor(() => receiver.requests.length === 2, 'the repeated attempt');
-      const [first, second] = receiver.requests;
+      const survivor = await suite.h.startReplica();
+      await waitFor(() => suite.receiver.requests.length === 2, 'the repeated attempt');
+      const [first, second] = suite.receiver.requests;
       expect(second!.headers['x-svc-delivery-id']).toBe(first!.headers['x-svc-delivery-id']);
       expect(second!.body).toBe(first!.body);
-      const survivorClient = createGrpcClient(
-        OutboundDeliveryServiceClient,
-        survivor.grpc!.address,
-        {
-          deadlineMs: 10_000,
-        },
-      );
+      const survivorClient = clientAt(survivor.grpc!.address, 10_000);
       try {
         const [delivery] = await settledDeliveries(
-          { ...h, client: survivorClient },
+          { ...suite.h, client: survivorClient },
           TENANT,
           subscriptionId,
           1,
@@ -131,14 +109,14 @@ describe('durable schedule', () => {
     { timeout: 120_000 },
     async () => {
       // The first attempt hangs until the process that made it is dead.
-      receiver.respond((_r, response) => {
-        if (receiver.requests.length > 1) response.writeHead(200).end();
+      suite.receiver.respond((_r, response) => {
+        if (suite.receiver.requests.length > 1) response.writeHead(200).end();
       });
-      const { id } = await subscribe(h, TENANT, `${receiver.url}/kill-event`);
+      const { id } = await suite.subscribe(TENANT, '/kill-event');
       // Only the doomed process consumes the event until the kill.
-      await h.stopReplicas();
-      const { doomed } = await spawnDoomed(h);
-      const nats = await connectNats(h.env.NATS_URL!, 'durability-test-publisher');
+      await suite.h.stopReplicas();
+      const { doomed } = await spawnDoomed(suite.h);
+      const nats = await connectNats(suite.h.env.NATS_URL!, 'durability-test-publisher');
       try {
         const { type, event } = domainEventEntry({
           tenantId: TENANT,
@@ -146,21 +124,19 @@ describe('durable schedule', () => {
           data: { n: 'kill-event' },
         });
         await new EventPublisher(nats.jetstream()).publish(type, event);
-        await waitFor(() => receiver.requests.length === 1, 'the attempt in flight');
+        await waitFor(() => suite.receiver.requests.length === 1, 'the attempt in flight');
       } finally {
         doomed.child.kill('SIGKILL');
         await nats.drain();
       }
-      const survivor = await h.startReplica();
-      await waitFor(() => receiver.requests.length === 2, 'the repeated attempt');
-      const [first, second] = receiver.requests;
+      const survivor = await suite.h.startReplica();
+      await waitFor(() => suite.receiver.requests.length === 2, 'the repeated attempt');
+      const [first, second] = suite.receiver.requests;
       expect(second!.headers['x-svc-delivery-id']).toBe(first!.headers['x-svc-delivery-id']);
       expect(second!.body).toBe(first!.body);
-      const client = createGrpcClient(OutboundDeliveryServiceClient, survivor.grpc!.address, {
-        deadlineMs: 10_000,
-      });
+      const client = clientAt(survivor.grpc!.address, 10_000);
       try {
-        const [delivery] = await settledDeliveries({ ...h, client }, TENANT, id, 1);
+        const [delivery] = await settledDeliveries({ ...suite.h, client }, TENANT, id, 1);
         expect(delivery!.status).toBe('succeeded');
         expect(delivery!.id).toBe(first!.headers['x-svc-delivery-id']);
       } finally {

@@ -1,4 +1,7 @@
-import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import {
+  OutboundDeliveryServiceClient,
+  type UpdateSubscriptionRequest,
+} from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import {
   domainEventEntry,
   productCreated,
@@ -71,9 +74,7 @@ export async function startHarness(
     return replica;
   };
   const service = await startReplica();
-  const client = createGrpcClient(OutboundDeliveryServiceClient, service.grpc!.address, {
-    deadlineMs: 20_000,
-  });
+  const client = clientAt(service.grpc!.address);
   return {
     infra,
     env: baseEnv,
@@ -118,6 +119,10 @@ export const productPayload = (product: ProductRecordInput): ProductCreated => (
   version: 1,
 });
 
+/** A client of one replica or process, a restarted one say; the caller closes it. */
+export const clientAt = (address: string, deadlineMs = 20_000) =>
+  createGrpcClient(OutboundDeliveryServiceClient, address, { deadlineMs });
+
 /** Runs a call as a tenant, the way the gateway's metadata would. */
 export const as = <T>(tenantId: string, fn: () => Promise<T>) =>
   runWithContext({ requestId: `test-${Math.random()}`, tenantId, userId: '1' }, fn);
@@ -145,6 +150,25 @@ export async function subscribe(
     h.client.call.createSubscription({ url, events, input_violations: [] }),
   );
   return { id: created.subscription!.id, secret: created.secret };
+}
+
+/** Updates a subscription as `tenant`, changing only what `changes` names. */
+export function updateSubscription(
+  h: Harness,
+  tenant: string,
+  id: number,
+  changes: Partial<Omit<UpdateSubscriptionRequest, 'id'>>,
+) {
+  return as(tenant, () =>
+    h.client.call.updateSubscription({
+      id,
+      events: [],
+      has_events: false,
+      clear_description: false,
+      input_violations: [],
+      ...changes,
+    }),
+  );
 }
 
 /** The delivery log of a subscription (first 100, newest first). */
@@ -178,4 +202,17 @@ export async function settledDeliveries(
       ? deliveries
       : undefined;
   }, `${count} settled deliveries of subscription ${subscriptionId}`);
+}
+
+/** Waits until the subscription has exactly `count` succeeded deliveries (newest first). */
+export async function succeededDeliveries(
+  h: Harness,
+  tenant: string,
+  subscriptionId: number,
+  count: number,
+) {
+  return waitFor(async () => {
+    const { deliveries } = await deliveriesOf(h, tenant, subscriptionId, { status: 'succeeded' });
+    return deliveries.length === count ? deliveries : undefined;
+  }, `${count} succeeded deliveries of subscription ${subscriptionId}`);
 }

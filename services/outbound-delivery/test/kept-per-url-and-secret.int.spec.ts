@@ -1,8 +1,9 @@
 import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { as, deliveriesOf, startHarness, subscribe, waitFor, type Harness } from './harness.js';
-import { startReceiver, type ReceivedRequest, type Receiver } from './receiver.js';
+import { describe, expect, it } from 'vitest';
+import { as, waitFor } from './harness.js';
+import type { ReceivedRequest } from './receiver.js';
+import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-kept';
 
@@ -20,32 +21,24 @@ describe('kept per receiver URL and per secret', () => {
   });
 
   describe('with the default overlap', () => {
-    let h: Harness;
-    let receiver: Receiver;
-    beforeAll(async () => {
-      h = await startHarness();
-      receiver = await startReceiver();
-    });
-    afterAll(async () => {
-      await receiver?.stop();
-      await h?.stop();
-    });
-    beforeEach(() => {
-      receiver.requests.length = 0;
-    });
-    const requestsTo = (path: string) => receiver.requests.filter((r) => r.path === path);
+    const suite = useReceiverSuite({ resetReceiver: true });
 
     it('signs the delivery after a rotation with the new secret, and both during the overlap', async () => {
-      const { id, secret: oldSecret } = await subscribe(h, TENANT, `${receiver.url}/rotated`);
-      await h.publish(TENANT, 'sales_order.created', { n: 1 });
-      const before = await waitFor(() => requestsTo('/rotated')[0], 'the first delivery');
+      const { id, secret: oldSecret } = await suite.subscribe(TENANT, '/rotated');
+      await suite.h.publish(TENANT, 'sales_order.created', { n: 1 });
+      const before = await waitFor(() => suite.requestsTo('/rotated')[0], 'the first delivery');
       expect(
         await verify(oldSecret, before.body, before.headers['x-svc-signature'] as string),
       ).toBe(true);
 
-      const { secret: newSecret } = await as(TENANT, () => h.client.call.rotateSecret({ id }));
-      await h.publish(TENANT, 'sales_order.created', { n: 2 });
-      const after = await waitFor(() => requestsTo('/rotated')[1], 'the delivery after rotating');
+      const { secret: newSecret } = await as(TENANT, () =>
+        suite.h.client.call.rotateSecret({ id }),
+      );
+      await suite.h.publish(TENANT, 'sales_order.created', { n: 2 });
+      const after = await waitFor(
+        () => suite.requestsTo('/rotated')[1],
+        'the delivery after rotating',
+      );
       const svc = after.headers['x-svc-signature'] as string;
       expect(await verify(newSecret, after.body, svc)).toBe(true);
       expect(await verify(oldSecret, after.body, svc)).toBe(false);
@@ -58,57 +51,37 @@ describe('kept per receiver URL and per secret', () => {
     });
 
     it('sends the delivery after a URL change to the new URL, and logs that URL redacted', async () => {
-      const { id } = await subscribe(h, TENANT, `${receiver.url}/old?token=first`);
-      await h.publish(TENANT, 'sales_order.created', { n: 'old' });
-      await waitFor(() => requestsTo('/old?token=first')[0], 'the delivery to the old URL');
+      const { id } = await suite.subscribe(TENANT, '/old?token=first');
+      await suite.h.publish(TENANT, 'sales_order.created', { n: 'old' });
+      await waitFor(() => suite.requestsTo('/old?token=first')[0], 'the delivery to the old URL');
 
-      await as(TENANT, () =>
-        h.client.call.updateSubscription({
-          id,
-          url: `${receiver.url}/new?token=second`,
-          events: [],
-          has_events: false,
-          clear_description: false,
-          input_violations: [],
-        }),
-      );
-      await h.publish(TENANT, 'sales_order.created', { n: 'new' });
-      const moved = await waitFor(() => requestsTo('/new?token=second')[0], 'the new URL');
+      await suite.update(TENANT, id, { url: `${suite.receiver.url}/new?token=second` });
+      await suite.h.publish(TENANT, 'sales_order.created', { n: 'new' });
+      const moved = await waitFor(() => suite.requestsTo('/new?token=second')[0], 'the new URL');
       expect(JSON.parse(moved.body)).toMatchObject({ data: { n: 'new' } });
-      expect(requestsTo('/old?token=first')).toHaveLength(1);
+      expect(suite.requestsTo('/old?token=first')).toHaveLength(1);
 
-      const logged = await waitFor(async () => {
-        const { deliveries } = await deliveriesOf(h, TENANT, id);
-        const settled = deliveries.filter((d) => d.status === 'succeeded');
-        return settled.length === 2 ? settled : undefined;
-      }, 'both deliveries settled');
+      const logged = await suite.succeeded(TENANT, id, 2);
       expect(logged.map((d) => d.attempts[0]!.request_url).sort()).toEqual([
-        `${receiver.url}/new?token=%5Bredacted%5D`,
-        `${receiver.url}/old?token=%5Bredacted%5D`,
+        `${suite.receiver.url}/new?token=%5Bredacted%5D`,
+        `${suite.receiver.url}/old?token=%5Bredacted%5D`,
       ]);
     });
   });
 
   describe('with an overlap that is over at once', () => {
-    let h: Harness;
-    let receiver: Receiver;
-    beforeAll(async () => {
-      h = await startHarness({ WEBHOOK_SECRET_OVERLAP_MS: '1' });
-      receiver = await startReceiver();
-    });
-    afterAll(async () => {
-      await receiver?.stop();
-      await h?.stop();
-    });
+    const suite = useReceiverSuite({ env: { WEBHOOK_SECRET_OVERLAP_MS: '1' } });
 
     it('stops signing with the rotated-out secret at the next delivery', async () => {
-      const { id, secret: oldSecret } = await subscribe(h, TENANT, `${receiver.url}/expired`);
-      await h.publish(TENANT, 'sales_order.created', { n: 1 });
-      await waitFor(() => receiver.requests[0], 'the first delivery');
+      const { id, secret: oldSecret } = await suite.subscribe(TENANT, '/expired');
+      await suite.h.publish(TENANT, 'sales_order.created', { n: 1 });
+      await waitFor(() => suite.receiver.requests[0], 'the first delivery');
 
-      const { secret: newSecret } = await as(TENANT, () => h.client.call.rotateSecret({ id }));
-      await h.publish(TENANT, 'sales_order.created', { n: 2 });
-      const after = await waitFor(() => receiver.requests[1], 'the delivery after rotating');
+      const { secret: newSecret } = await as(TENANT, () =>
+        suite.h.client.call.rotateSecret({ id }),
+      );
+      await suite.h.publish(TENANT, 'sales_order.created', { n: 2 });
+      const after = await waitFor(() => suite.receiver.requests[1], 'the delivery after rotating');
       const standard = standardHeaders(after);
       expect(standard['webhook-signature'].split(' ')).toHaveLength(1);
       expect(new Webhook(newSecret).verify(after.body, standard)).toMatchObject({

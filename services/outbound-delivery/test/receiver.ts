@@ -14,13 +14,18 @@ export interface Receiver {
   url: string;
   requests: ReceivedRequest[];
   respond(responder: Responder): void;
+  /** Forgets the requests received so far and answers as at the start again. */
+  reset(): void;
   stop(): Promise<void>;
 }
 
+/** Answers 200 `ok` to everything. */
+export const answerOk: Responder = (_request, response) => response.writeHead(200).end('ok');
+
 /** A plain local HTTP receiver on 127.0.0.1, recording every request it gets. */
-export async function startReceiver(): Promise<Receiver> {
+export async function startReceiver(initial: Responder = answerOk): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
-  let responder: Responder = (_request, response) => response.writeHead(200).end('ok');
+  let responder = initial;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -40,6 +45,10 @@ export async function startReceiver(): Promise<Receiver> {
     url: `http://127.0.0.1:${port}`,
     requests,
     respond: (next) => (responder = next),
+    reset: () => {
+      requests.length = 0;
+      responder = initial;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

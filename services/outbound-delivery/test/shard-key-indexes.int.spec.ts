@@ -1,11 +1,11 @@
-import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
+import type { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import { domainEventEntry } from '@inventory/events';
-import { createGrpcClient, type GrpcClientHandle } from '@inventory/platform';
+import type { GrpcClientHandle } from '@inventory/platform';
 import mongoose, { type Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETIRED_DELIVERY_INDEXES } from '../src/store/delivery.js';
-import { as, startHarness, waitFor, type Harness, type Service } from './harness.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { as, clientAt, waitFor, type Service } from './harness.js';
+import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-shard-key';
 
@@ -43,8 +43,7 @@ function filtersOf(name: string, command: Record<string, unknown>): Array<Record
  * is the schedule's (the due deliveries of every tenant).
  */
 describe('deliveries keyed by their tenant', () => {
-  let h: Harness;
-  let receiver: Receiver;
+  const suite = useReceiverSuite();
   let replica: Service;
   let client: GrpcClientHandle<OutboundDeliveryServiceClient>;
   let db: Connection;
@@ -61,12 +60,12 @@ describe('deliveries keyed by their tenant', () => {
   };
 
   beforeAll(async () => {
-    h = await startHarness();
-    receiver = await startReceiver();
-    await h.stopReplicas();
+    await suite.h.stopReplicas();
     // The collection as the previous release left it: a row, and the unique indexes a sharded
     // cluster refuses (they do not start with the shard key).
-    db = await mongoose.createConnection(h.env.MONGO_URL!, { dbName: h.env.MONGO_DB }).asPromise();
+    db = await mongoose
+      .createConnection(suite.h.env.MONGO_URL!, { dbName: suite.h.env.MONGO_DB })
+      .asPromise();
     const deliveries = db.collection('deliveries');
     await deliveries.insertOne({ ...row });
     await deliveries.createIndex({ delivery_id: 1 }, { unique: true });
@@ -74,22 +73,18 @@ describe('deliveries keyed by their tenant', () => {
     expect((await deliveries.indexes()).map((index) => index.name)).toEqual(
       expect.arrayContaining(RETIRED_DELIVERY_INDEXES),
     );
-    replica = await h.startReplica({ MONGO_URL: monitored(h.env.MONGO_URL!) });
+    replica = await suite.h.startReplica({ MONGO_URL: monitored(suite.h.env.MONGO_URL!) });
     replica.mongo.getClient().on('commandStarted', (event) => {
       const command = event.command as Record<string, unknown>;
       if (command[event.commandName] !== 'deliveries') return;
       for (const filter of filtersOf(event.commandName, command))
         seen.push({ command: event.commandName, filter });
     });
-    client = createGrpcClient(OutboundDeliveryServiceClient, replica.grpc!.address, {
-      deadlineMs: 20_000,
-    });
+    client = clientAt(replica.grpc!.address);
   });
   afterAll(async () => {
     client?.close();
     await db?.close();
-    await receiver?.stop();
-    await h?.stop();
   });
 
   it('drops {delivery_id} and {dedupe_key} at start; the unique indexes led by the shard key refuse a duplicate', async () => {
@@ -119,7 +114,7 @@ describe('deliveries keyed by their tenant', () => {
   it('names the tenant in fan-out’s recorded check and in every claim of the worker', async () => {
     // The first attempt of each fails, so the worker's schedule claims its retry.
     const failedOnce = new Set<string>();
-    receiver.respond((request, response) => {
+    suite.receiver.respond((request, response) => {
       const id = String(request.headers['x-svc-delivery-id']);
       if (failedOnce.has(id)) return response.writeHead(204).end();
       failedOnce.add(id);
@@ -127,7 +122,7 @@ describe('deliveries keyed by their tenant', () => {
     });
     const created = await as(TENANT, () =>
       client.call.createSubscription({
-        url: `${receiver.url}/shard-key`,
+        url: `${suite.receiver.url}/shard-key`,
         events: ['sales_order.created'],
         input_violations: [],
       }),

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, failureOf, startHarness, waitFor, type Harness } from './harness.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { describe, expect, it } from 'vitest';
+import { as, failureOf, waitFor } from './harness.js';
+import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-ssrf';
 
@@ -10,7 +10,6 @@ const TENANT = 'tenant-ssrf';
  * system resolver.
  */
 describe('receiver URL refusals (SSRF)', () => {
-  let h: Harness;
   const dns = new Map<string, string[]>([
     ['internal.example', ['10.0.0.7']],
     ['mixed.example', ['93.184.216.34', '192.168.1.10']],
@@ -28,18 +27,16 @@ describe('receiver URL refusals (SSRF)', () => {
     return found;
   };
 
-  beforeAll(async () => {
-    h = await startHarness(
-      { WEBHOOK_ALLOW_HTTP: 'false', WEBHOOK_ALLOW_LOOPBACK: 'false' },
-      { resolve },
-    );
+  const suite = useReceiverSuite({
+    env: { WEBHOOK_ALLOW_HTTP: 'false', WEBHOOK_ALLOW_LOOPBACK: 'false' },
+    bootstrap: { resolve },
+    receiver: false,
   });
-  afterAll(() => h?.stop());
 
   const urlViolation = async (url: string) => {
     const failure = await failureOf(
       as(TENANT, () =>
-        h.client.call.createSubscription({
+        suite.h.client.call.createSubscription({
           url,
           events: ['product.created'],
           input_violations: [],
@@ -83,18 +80,16 @@ describe('receiver URL refusals (SSRF)', () => {
 
   it('refuses a name that resolved to a public address at creation but to loopback at delivery (DNS rebinding)', async () => {
     const { subscription } = await as(TENANT, () =>
-      h.client.call.createSubscription({
+      suite.h.client.call.createSubscription({
         url: 'https://rebind.example/hook',
         events: ['product.created'],
         input_violations: [],
       }),
     );
     dns.set('rebind.example', ['127.0.0.1']);
-    await as(TENANT, () => h.client.call.sendTestPing({ subscription_id: subscription!.id }));
+    await as(TENANT, () => suite.h.client.call.sendTestPing({ subscription_id: subscription!.id }));
     const failed = await waitFor(async () => {
-      const { deliveries } = await as(TENANT, () =>
-        h.client.call.listDeliveries({ subscription_id: subscription!.id, page: 1, per_page: 10 }),
-      );
+      const { deliveries } = await suite.deliveriesOf(TENANT, subscription!.id);
       return deliveries[0]?.attempts[0];
     }, 'the first attempt');
     expect(failed.response_status).toBeUndefined();
@@ -103,37 +98,26 @@ describe('receiver URL refusals (SSRF)', () => {
 });
 
 describe('redirects', () => {
-  let h: Harness;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    h = await startHarness();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.stop();
-    await h?.stop();
-  });
+  const suite = useReceiverSuite();
 
   it('never follows a redirect: the 3xx is a failed attempt', async () => {
-    receiver.respond((request, response) => {
+    suite.receiver.respond((request, response) => {
       if (request.path === '/hook') response.writeHead(302, { location: '/elsewhere' }).end();
       else response.writeHead(200).end();
     });
     const { subscription } = await as(TENANT, () =>
-      h.client.call.createSubscription({
-        url: `${receiver.url}/hook`,
+      suite.h.client.call.createSubscription({
+        url: `${suite.receiver.url}/hook`,
         events: ['product.created'],
         input_violations: [],
       }),
     );
-    await as(TENANT, () => h.client.call.sendTestPing({ subscription_id: subscription!.id }));
+    await as(TENANT, () => suite.h.client.call.sendTestPing({ subscription_id: subscription!.id }));
     const delivery = await waitFor(async () => {
-      const { deliveries } = await as(TENANT, () =>
-        h.client.call.listDeliveries({ subscription_id: subscription!.id, page: 1, per_page: 10 }),
-      );
+      const { deliveries } = await suite.deliveriesOf(TENANT, subscription!.id);
       return deliveries[0]?.status === 'failed' ? deliveries[0] : undefined;
     }, 'the delivery to fail');
     expect(delivery.attempts.map((a) => a.response_status)).toEqual([302, 302, 302]);
-    expect(receiver.requests.map((r) => r.path)).toEqual(['/hook', '/hook', '/hook']);
+    expect(suite.receiver.requests.map((r) => r.path)).toEqual(['/hook', '/hook', '/hook']);
   });
 });

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   pendingDelivery,
   type AttemptRecord,
   type DeliveryDocument,
 } from '../src/store/delivery.js';
 import { DeliveryRepository } from '../src/store/delivery-repository.js';
-import { as, failureOf, startHarness, subscribe, type Harness } from './harness.js';
+import { as, failureOf, subscribe } from './harness.js';
+import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-health';
 const OTHER = 'tenant-health-other';
@@ -14,13 +15,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe('subscription health: success rate, p95 and last failure over 24 h and 7 days', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const suite = useReceiverSuite({ receiver: false });
 
   /** A settled delivery with the given attempts, stored as the worker would have left it. */
   function delivery(
@@ -60,11 +55,11 @@ describe('subscription health: success rate, p95 and last failure over 24 h and 
     response_body: null,
   });
   const health = (tenant: string, id: number) =>
-    as(tenant, () => h.client.call.getSubscriptionHealth({ id }));
+    as(tenant, () => suite.h.client.call.getSubscriptionHealth({ id }));
 
   it('counts the attempts of each window from the attempt log, with exact rate, p95 and last failure', async () => {
-    const { id } = await subscribe(h, TENANT, 'http://127.0.0.1:9/health');
-    const { id: neighbour } = await subscribe(h, TENANT, 'http://127.0.0.1:9/neighbour');
+    const { id } = await subscribe(suite.h, TENANT, 'http://127.0.0.1:9/health');
+    const { id: neighbour } = await subscribe(suite.h, TENANT, 'http://127.0.0.1:9/neighbour');
     const now = Date.now();
     const recent = delivery(id, new Date(now - 2 * DAY), [
       attempt(now - 5 * HOUR, 200, 100),
@@ -80,7 +75,7 @@ describe('subscription health: success rate, p95 and last failure over 24 h and 
     const elsewhere = delivery(neighbour, new Date(now - HOUR), [
       attempt(now - 30 * 60_000, 500, 7),
     ]);
-    await new DeliveryRepository(h.service.mongo).insertRecorded([
+    await new DeliveryRepository(suite.h.service.mongo).insertRecorded([
       recent,
       older,
       outside,
@@ -113,10 +108,10 @@ describe('subscription health: success rate, p95 and last failure over 24 h and 
   });
 
   it('gives no rate, no p95 and no failure when a window has no attempt', async () => {
-    const { id } = await subscribe(h, TENANT, 'http://127.0.0.1:9/quiet');
+    const { id } = await subscribe(suite.h, TENANT, 'http://127.0.0.1:9/quiet');
     const now = Date.now();
     // Only attempts older than 24 h, and only an unanswered one: no p95 either.
-    await new DeliveryRepository(h.service.mongo).insertRecorded([
+    await new DeliveryRepository(suite.h.service.mongo).insertRecorded([
       delivery(id, new Date(now - 3 * DAY), [attempt(now - 2 * DAY, null, 30_000, 'ECONNREFUSED')]),
     ]);
     const result = await health(TENANT, id);
@@ -137,7 +132,7 @@ describe('subscription health: success rate, p95 and last failure over 24 h and 
   });
 
   it("is NOT_FOUND for another tenant's subscription and for an unknown id", async () => {
-    const { id } = await subscribe(h, TENANT, 'http://127.0.0.1:9/mine');
+    const { id } = await subscribe(suite.h, TENANT, 'http://127.0.0.1:9/mine');
     expect((await failureOf(health(OTHER, id))).code).toBe(5);
     expect(await failureOf(health(TENANT, 987_654))).toMatchObject({ code: 5 });
   });

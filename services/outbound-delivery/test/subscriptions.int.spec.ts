@@ -1,21 +1,23 @@
 import { SecretBox } from '@inventory/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEV_WEBHOOK_SECRET_ENCRYPTION_KEY } from '../src/config.js';
-import { as, failureOf, startHarness, type Harness } from './harness.js';
+import { as, failureOf } from './harness.js';
+import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-subs';
 const OTHER = 'tenant-other';
 
 describe('webhook subscriptions', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(() => h?.stop());
+  const suite = useReceiverSuite({ receiver: false });
 
   const create = (tenant: string, request: Record<string, unknown>) =>
     as(tenant, () =>
-      h.client.call.createSubscription({ url: '', events: [], input_violations: [], ...request }),
+      suite.h.client.call.createSubscription({
+        url: '',
+        events: [],
+        input_violations: [],
+        ...request,
+      }),
     );
 
   it('creates one with a whsec_ secret of 32 random bytes, stored only encrypted', async () => {
@@ -32,7 +34,7 @@ describe('webhook subscriptions', () => {
       description: 'ERP sync',
       is_active: true,
     });
-    const raw = await h.service.mongo
+    const raw = await suite.h.service.mongo
       .collection('subscriptions')
       .findOne({ id: created.subscription!.id });
     expect(JSON.stringify(raw)).not.toContain(created.secret);
@@ -69,7 +71,7 @@ describe('webhook subscriptions', () => {
       'events.0',
       'url',
     ]);
-    const count = await h.service.mongo
+    const count = await suite.h.service.mongo
       .collection('subscriptions')
       .countDocuments({ tenant_id: TENANT, url: { $in: ['ftp://x', 'http://127.0.0.1:9/x'] } });
     expect(count).toBe(0);
@@ -81,28 +83,32 @@ describe('webhook subscriptions', () => {
       events: ['customer.created'],
     });
     const id = subscription!.id;
-    const got = await as(TENANT, () => h.client.call.getSubscription({ id }));
+    const got = await as(TENANT, () => suite.h.client.call.getSubscription({ id }));
     expect(got.subscription!.url).toBe('http://127.0.0.1:9/crud');
     expect(JSON.stringify(got)).not.toContain('whsec_');
 
     const page = await as(TENANT, () =>
-      h.client.call.listSubscriptions({ page: 1, per_page: 100 }),
+      suite.h.client.call.listSubscriptions({ page: 1, per_page: 100 }),
     );
     expect(page.subscriptions.map((s) => s.id)).toContain(id);
     expect(JSON.stringify(page)).not.toContain('whsec_');
-    const one = await as(TENANT, () => h.client.call.listSubscriptions({ page: 1, per_page: 1 }));
+    const one = await as(TENANT, () =>
+      suite.h.client.call.listSubscriptions({ page: 1, per_page: 1 }),
+    );
     expect(one.subscriptions).toHaveLength(1);
     expect(one.total).toBe(page.total);
 
-    expect((await failureOf(as(OTHER, () => h.client.call.getSubscription({ id })))).code).toBe(5);
-    expect((await failureOf(as(OTHER, () => h.client.call.deleteSubscription({ id })))).code).toBe(
-      5,
-    );
+    expect(
+      (await failureOf(as(OTHER, () => suite.h.client.call.getSubscription({ id })))).code,
+    ).toBe(5);
+    expect(
+      (await failureOf(as(OTHER, () => suite.h.client.call.deleteSubscription({ id })))).code,
+    ).toBe(5);
     expect(
       (
         await failureOf(
           as(OTHER, () =>
-            h.client.call.updateSubscription({
+            suite.h.client.call.updateSubscription({
               id,
               events: [],
               has_events: false,
@@ -116,7 +122,7 @@ describe('webhook subscriptions', () => {
     ).toBe(5);
 
     const updated = await as(TENANT, () =>
-      h.client.call.updateSubscription({
+      suite.h.client.call.updateSubscription({
         id,
         url: 'http://127.0.0.1:9/crud2',
         events: ['inventory.adjusted'],
@@ -133,7 +139,7 @@ describe('webhook subscriptions', () => {
     });
     const bad = await failureOf(
       as(TENANT, () =>
-        h.client.call.updateSubscription({
+        suite.h.client.call.updateSubscription({
           id,
           url: 'https://user:pw@example.com/',
           events: ['nope'],
@@ -144,11 +150,13 @@ describe('webhook subscriptions', () => {
       ),
     );
     expect(bad.fieldViolations.map((v) => v.field).sort()).toEqual(['events.0', 'url']);
-    const unchanged = await as(TENANT, () => h.client.call.getSubscription({ id }));
+    const unchanged = await as(TENANT, () => suite.h.client.call.getSubscription({ id }));
     expect(unchanged.subscription!.url).toBe('http://127.0.0.1:9/crud2');
 
-    await as(TENANT, () => h.client.call.deleteSubscription({ id }));
-    expect((await failureOf(as(TENANT, () => h.client.call.getSubscription({ id })))).code).toBe(5);
+    await as(TENANT, () => suite.h.client.call.deleteSubscription({ id }));
+    expect(
+      (await failureOf(as(TENANT, () => suite.h.client.call.getSubscription({ id })))).code,
+    ).toBe(5);
   });
 
   it('rotates the secret: a new one once, the old kept only for the overlap', async () => {
@@ -156,18 +164,23 @@ describe('webhook subscriptions', () => {
       url: 'http://127.0.0.1:9/rot',
       events: ['product.created'],
     });
-    const rotated = await as(TENANT, () => h.client.call.rotateSecret({ id: subscription!.id }));
+    const rotated = await as(TENANT, () =>
+      suite.h.client.call.rotateSecret({ id: subscription!.id }),
+    );
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(secret);
     expect(rotated.previous_secret_expires_at!.getTime()).toBeGreaterThan(Date.now());
-    const raw = await h.service.mongo.collection('subscriptions').findOne({ id: subscription!.id });
+    const raw = await suite.h.service.mongo
+      .collection('subscriptions')
+      .findOne({ id: subscription!.id });
     const box = new SecretBox(DEV_WEBHOOK_SECRET_ENCRYPTION_KEY);
     expect(raw!.secrets.map((s: { encrypted: string }) => box.decrypt(s.encrypted))).toEqual([
       rotated.secret,
       secret,
     ]);
     expect(
-      (await failureOf(as(OTHER, () => h.client.call.rotateSecret({ id: subscription!.id })))).code,
+      (await failureOf(as(OTHER, () => suite.h.client.call.rotateSecret({ id: subscription!.id }))))
+        .code,
     ).toBe(5);
   });
 });

@@ -1,41 +1,34 @@
-import { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import { domainEventEntry } from '@inventory/events';
 import { startTcpProxy, type TcpProxy } from '@inventory/local-infra';
-import { createGrpcClient } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, startHarness, subscribe, waitFor, type Harness } from './harness.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { as, clientAt, waitFor } from './harness.js';
+import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-unstored';
 
 // ADR 0741: a first attempt the receiver accepted, whose row MongoDB failed to store, is stored
 // when JetStream brings the event back; it is not sent a second time.
 describe('a delivery whose row could not be stored after a successful attempt', () => {
-  let h: Harness;
   let proxy: TcpProxy;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    h = await startHarness();
-    receiver = await startReceiver();
-    proxy = await startTcpProxy(h.infra.mongoUrl);
-  });
+  // Registered before the suite, so that it runs after the suite has stopped the replica using it.
   afterAll(async () => {
-    await receiver?.stop();
-    await h?.stop();
     await proxy?.close();
+  });
+  const suite = useReceiverSuite();
+  beforeAll(async () => {
+    proxy = await startTcpProxy(suite.h.infra.mongoUrl);
   });
 
   it('is stored on the event’s redelivery and not sent again', { timeout: 120_000 }, async () => {
-    const { id } = await subscribe(h, TENANT, `${receiver.url}/once`);
+    const { id } = await suite.subscribe(TENANT, '/once');
     // The only replica from here on reaches MongoDB through the proxy.
-    await h.stopReplicas();
-    const replica = await h.startReplica({ MONGO_URL: proxy.through(h.infra.mongoUrl) });
-    const client = createGrpcClient(OutboundDeliveryServiceClient, replica.grpc!.address, {
-      deadlineMs: 20_000,
+    await suite.h.stopReplicas();
+    const replica = await suite.h.startReplica({
+      MONGO_URL: proxy.through(suite.h.infra.mongoUrl),
     });
+    const client = clientAt(replica.grpc!.address);
     // MongoDB stops answering while the receiver takes the delivery (and says 200).
-    receiver.respond((_request, response) => {
+    suite.receiver.respond((_request, response) => {
       proxy.stall();
       response.writeHead(200).end('ok');
     });
@@ -45,12 +38,12 @@ describe('a delivery whose row could not be stored after a successful attempt', 
       data: { n: 'once' },
     });
     const eventId = await replica.publisher.publish(type, event);
-    await waitFor(() => receiver.requests.length === 1, 'the first attempt');
+    await waitFor(() => suite.receiver.requests.length === 1, 'the first attempt');
     await waitFor(() => proxy.held().includes(`${eventId}:${id}`), 'the insert of its row');
     // The insert fails (the connection is reset, as when MongoDB is killed); MongoDB comes back.
     proxy.cut();
     proxy.resume();
-    receiver.respond((_request, response) => response.writeHead(200).end('again'));
+    suite.receiver.respond((_request, response) => response.writeHead(200).end('again'));
 
     const stored = await waitFor(async () => {
       const { deliveries } = await as(TENANT, () =>
@@ -62,7 +55,7 @@ describe('a delivery whose row could not be stored after a successful attempt', 
     }, 'the delivery stored');
     expect(stored!.attempts).toHaveLength(1);
     expect(stored!.attempts[0]).toMatchObject({ response_status: 200, response_body: 'ok' });
-    expect(receiver.requests).toHaveLength(1);
+    expect(suite.receiver.requests).toHaveLength(1);
     client.close();
   });
 });
