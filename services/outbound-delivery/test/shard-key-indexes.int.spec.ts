@@ -1,6 +1,7 @@
 import type { OutboundDeliveryServiceClient } from '@inventory/contracts/outbound_delivery/v1/outbound_delivery.js';
 import { domainEventEntry } from '@inventory/events';
 import type { GrpcClientHandle } from '@inventory/platform';
+import { withCommandMonitoring } from '@inventory/test-kit';
 import mongoose, { type Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETIRED_DELIVERY_INDEXES } from '../src/store/delivery.js';
@@ -8,10 +9,6 @@ import { as, clientAt, waitFor, type Service } from './harness.js';
 import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-shard-key';
-
-/** `url` with the driver's command monitoring on, for the client the service makes from it. */
-const monitored = (url: string) =>
-  `${url}${url.includes('?') ? '&' : /^mongodb(\+srv)?:\/\/[^/]+\//.test(url) ? '?' : '/?'}monitorCommands=true`;
 
 /** The row filters a command sends (one per statement); none for an insert or a cursor's next batch. */
 function filtersOf(name: string, command: Record<string, unknown>): Array<Record<string, unknown>> {
@@ -73,7 +70,9 @@ describe('deliveries keyed by their tenant', () => {
     expect((await deliveries.indexes()).map((index) => index.name)).toEqual(
       expect.arrayContaining(RETIRED_DELIVERY_INDEXES),
     );
-    replica = await suite.h.startReplica({ MONGO_URL: monitored(suite.h.env.MONGO_URL!) });
+    replica = await suite.h.startReplica({
+      MONGO_URL: withCommandMonitoring(suite.h.env.MONGO_URL!),
+    });
     replica.mongo.getClient().on('commandStarted', (event) => {
       const command = event.command as Record<string, unknown>;
       if (command[event.commandName] !== 'deliveries') return;
