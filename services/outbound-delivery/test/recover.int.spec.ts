@@ -25,27 +25,36 @@ function sendsPerDelivery(suite: ReceiverSuite) {
   return [...perDelivery.values()];
 }
 
+/**
+ * Six deliveries to `path` that failed (the receiver answering 503), three in each of the cap's
+ * minutes 0 and 1; answers the subscription, the time before them, and a switch to answer 200.
+ */
+async function sixFailed(suite: ReceiverSuite, path: string, setMinute: (minute: number) => void) {
+  let answer = 503;
+  suite.receiver.respond((_request, response) => response.writeHead(answer).end());
+  const { id } = await suite.subscribe(TENANT, path);
+  const before = new Date(Date.now() - 1000);
+  for (const batch of [0, 1]) {
+    setMinute(batch);
+    for (let n = 0; n < 3; n += 1)
+      await suite.h.publish(TENANT, 'sales_order.created', { n, batch });
+    await suite.settled(TENANT, id, 3 * (batch + 1));
+  }
+  return { id, before, answerOk: () => (answer = 200) };
+}
+
 describe('recover: every failed delivery since a time, sent again under the cap', () => {
   // The cap's minute, moved by hand: 4 deliveries a minute.
   let minute = 0;
   const suite = useReceiverSuite(fourAMinute(() => minute));
 
   it('re-sends each failed delivery once, waits for the next minute when the cap is spent (never drops), and reports progress', async () => {
-    let answer = 503;
-    suite.receiver.respond((_request, response) => response.writeHead(answer).end());
-    const { id } = await suite.subscribe(TENANT, '/recover');
-    const before = new Date(Date.now() - 1000);
-    for (const batch of [0, 1]) {
-      minute = batch;
-      for (let n = 0; n < 3; n += 1)
-        await suite.h.publish(TENANT, 'sales_order.created', { n, batch });
-      await suite.settled(TENANT, id, 3 * (batch + 1));
-    }
+    const { id, before, answerOk } = await sixFailed(suite, '/recover', (m) => (minute = m));
     const { deliveries } = await suite.deliveriesOf(TENANT, id);
     expect(deliveries.map((d) => d.status)).toEqual(Array(6).fill('failed'));
     expect(suite.receiver.requests).toHaveLength(18);
 
-    answer = 200;
+    answerOk();
     minute = 2;
     const started = await as(TENANT, () =>
       suite.h.client.call.recoverDeliveries({ subscription_id: id, since: before }),
@@ -111,17 +120,8 @@ describe('a recover across a restart of outbound-delivery', () => {
     await withReceiverSuite(
       fourAMinute(() => minute),
       async (suite) => {
-        let answer = 503;
-        suite.receiver.respond((_request, response) => response.writeHead(answer).end());
-        const { id } = await suite.subscribe(TENANT, '/restart');
-        const before = new Date(Date.now() - 1000);
-        for (const batch of [0, 1]) {
-          minute = batch;
-          for (let n = 0; n < 3; n += 1)
-            await suite.h.publish(TENANT, 'sales_order.created', { n, batch });
-          await suite.settled(TENANT, id, 3 * (batch + 1));
-        }
-        answer = 200;
+        const { id, before, answerOk } = await sixFailed(suite, '/restart', (m) => (minute = m));
+        answerOk();
         minute = 2;
         const { job } = await as(TENANT, () =>
           suite.h.client.call.recoverDeliveries({ subscription_id: id, since: before }),
