@@ -9,7 +9,12 @@ import {
   type ProductCreated,
   type PurchaseInvoiceCreated,
 } from '@inventory/events';
-import { eventually, startTestInfra, type TestInfra } from '@inventory/local-infra';
+import {
+  consumerDrained,
+  eventually,
+  startTestInfra,
+  type TestInfra,
+} from '@inventory/local-infra';
 import {
   createGrpcClient,
   describeCallError,
@@ -67,7 +72,7 @@ export async function failureOf(promise: Promise<unknown>) {
 }
 
 /** The shared poll (a generous cap; events cross NATS and background jobs asynchronously). */
-export { eventually };
+export { consumerDrained, eventually };
 
 export const product = (id: number, overrides: Partial<ProductRecord> = {}): ProductRecord => ({
   product_id: id,
