@@ -16,6 +16,7 @@ import {
   EventPublisher,
   Outbox,
   ProcessedEventStore,
+  startBatchConsumer,
   startConsumer,
   startGrpcServer,
   startOutboxRelay,
@@ -155,6 +156,42 @@ describe('platform metrics of clients, breakers, consumers and the outbox', () =
       .poll(() => sample('events_consumer_pending', { durable }), { timeout: 15_000 })
       .toBe(0);
     await consumer.stop();
+  });
+
+  it("reports a batch consumer's backlog, and forgets it once stopped", async () => {
+    const pinged = defineEvent('metricstest.batch.pinged', EchoRequest);
+    const durable = 'metrics-batch-recorder';
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let taken = 0;
+    const manager = await nats.jetstreamManager();
+    const consumer = await startBatchConsumer({
+      jetstream: nats.jetstream(),
+      manager,
+      stream: 'METRICSTEST',
+      durable,
+      event: pinged,
+      logger,
+      handle: async (events) => {
+        taken += events.length;
+        await held;
+      },
+    });
+    const publisher = new EventPublisher(nats.jetstream());
+    for (let index = 0; index < 3; index++)
+      await publisher.publish(pinged, { tenantId: 't1', payload: EchoRequest.fromPartial({}) });
+    // The handler holds the first batch: it and the events behind it are all unacknowledged.
+    await expect.poll(() => taken, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await sample('events_consumer_pending', { durable })).toBe(3);
+    release();
+    await expect
+      .poll(() => sample('events_consumer_pending', { durable }), { timeout: 15_000 })
+      .toBe(0);
+    await consumer.stop();
+    const { values } = await createMetrics('probe')
+      .registry.getSingleMetric('events_consumer_pending')!
+      .get();
+    expect(values.filter((value) => value.labels.durable === durable)).toEqual([]);
   });
 
   it('counts published outbox records and reports the backlog and its age', async () => {

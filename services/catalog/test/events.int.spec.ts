@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { productCreated, productUpdated } from '@inventory/events';
+import { CATALOG_STREAM, productCreated, productUpdated } from '@inventory/events';
 import { encodeEvent } from '@inventory/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
+  consumerDrained,
   eventually,
   invoice,
   product,
@@ -96,7 +97,7 @@ describe('product events', () => {
     expect((await products(tenant)).map((row) => row.id)).toEqual([3, 4, 98]);
   });
 
-  it('handles a redelivered event (same event id, past JetStream dedupe) once', async () => {
+  it('a redelivered event (same event id, past JetStream dedupe) changes nothing', async () => {
     const tenant = `events-${randomUUID()}`;
     const { bytes } = encodeEvent(productCreated, {
       id: `dup-${tenant}`,
@@ -111,11 +112,26 @@ describe('product events', () => {
     await eventually(async () =>
       expect((await products(tenant)).map((row) => row.name)).toEqual(['first', 'Product 2']),
     );
-    const claims = await h.service.mongo
-      .collection('processed_events')
-      .find({ consumer: 'catalog-product-created', event_id: `dup-${tenant}` })
-      .toArray();
-    expect(claims.map((claim) => claim.state)).toEqual(['done']);
+    // A newer change, then the create once more: the version check alone ignores the repeat,
+    // without a processed-event record (ADR 0238).
+    await h.service.publisher.publish(productUpdated, {
+      tenantId: tenant,
+      occurredAt: new Date(Date.UTC(2026, 0, 2)),
+      payload: { product: product(1, { name: 'second' }), version: 0 },
+    });
+    await afterUpdatesHandled(tenant, 96);
+    await h.service.jetstream.publish(productCreated.subject, bytes, { msgID: randomUUID() });
+    await consumerDrained(
+      h.service.jetstreamManager,
+      CATALOG_STREAM.name,
+      'catalog-product-created',
+    );
+    expect((await products(tenant)).find((row) => row.id === 1)?.name).toBe('second');
+    expect(
+      await h.service.mongo
+        .collection('processed_events')
+        .countDocuments({ consumer: 'catalog-product-created' }),
+    ).toBe(0);
     // Without a producer version the event time orders changes: an older-timed update is ignored.
     await h.service.publisher.publish(productUpdated, {
       tenantId: tenant,
@@ -123,7 +139,7 @@ describe('product events', () => {
       payload: { product: product(1, { name: 'older' }), version: 0 },
     });
     await afterUpdatesHandled(tenant, 97);
-    expect((await products(tenant)).find((row) => row.id === 1)?.name).toBe('first');
+    expect((await products(tenant)).find((row) => row.id === 1)?.name).toBe('second');
   });
 
   it('drops a record that can never be shown and carries on', async () => {

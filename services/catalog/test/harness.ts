@@ -9,7 +9,12 @@ import {
   type ProductCreated,
   type PurchaseInvoiceCreated,
 } from '@inventory/events';
-import { eventually, startTestInfra, type TestInfra } from '@inventory/local-infra';
+import {
+  consumerDrained,
+  eventually,
+  startTestInfra,
+  type TestInfra,
+} from '@inventory/local-infra';
 import {
   createGrpcClient,
   describeCallError,
@@ -17,6 +22,7 @@ import {
   type GrpcClientHandle,
   type ServiceRuntime,
 } from '@inventory/platform';
+import { withCommandMonitoring } from '@inventory/test-kit';
 import { bootstrap } from '../src/bootstrap.js';
 
 export type ProductRecord = NonNullable<ProductCreated['product']>;
@@ -30,10 +36,11 @@ export interface Harness {
 }
 
 /** Real MongoDB and NATS; the catalog service over a real gRPC channel. */
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(options: { monitorCommands?: boolean } = {}): Promise<Harness> {
   const infra = await startTestInfra({ redis: false });
   const service = await bootstrap({
-    MONGO_URL: infra.mongoUrl,
+    // Command monitoring lets a test count the service's own writes (`commandStarted`).
+    MONGO_URL: options.monitorCommands ? withCommandMonitoring(infra.mongoUrl) : infra.mongoUrl,
     NATS_URL: infra.natsUrl,
     MONGO_DB: infra.dbName('catalog'),
     LOG_LEVEL: 'silent',
@@ -67,7 +74,7 @@ export async function failureOf(promise: Promise<unknown>) {
 }
 
 /** The shared poll (a generous cap; events cross NATS and background jobs asynchronously). */
-export { eventually };
+export { consumerDrained, eventually };
 
 export const product = (id: number, overrides: Partial<ProductRecord> = {}): ProductRecord => ({
   product_id: id,

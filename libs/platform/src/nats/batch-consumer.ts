@@ -1,6 +1,10 @@
 import type { JetStreamClient, JetStreamManager, JsMsg } from 'nats';
 import type { Logger } from 'pino';
-import { eventsHandled, eventsRedelivered } from '../metrics/shared-metrics.js';
+import {
+  eventsHandled,
+  eventsRedelivered,
+  trackConsumerPending,
+} from '../metrics/shared-metrics.js';
 import { ensureDurableConsumer } from './durable-consumer.js';
 import { decodeEnvelope, decodeEvent, type DomainEvent, type EventType } from './event-types.js';
 import { redeliveryDelayMs, STUCK_AFTER_DELIVERIES } from './redelivery.js';
@@ -61,6 +65,11 @@ export async function startBatchConsumer<T>(
   const concurrency = options.concurrency ?? 1;
   // Enough pulled for every batch place to start a full batch.
   const messages = await consumer.consume({ max_messages: maxBatch * concurrency });
+  // The same backlog gauge as the one-at-a-time consumer's, read only when metrics are scraped.
+  const untrackPending = trackConsumerPending(durable, async () => {
+    const info = await manager.consumers.info(stream, durable);
+    return info.num_pending + info.num_ack_pending;
+  });
 
   const waiting: JsMsg[] = [];
   /** Every event taken and not yet acked or nakked: what the heartbeat keeps alive. */
@@ -168,6 +177,7 @@ export async function startBatchConsumer<T>(
           pump();
         });
       clearInterval(heartbeat);
+      untrackPending();
     },
   };
 }

@@ -7,12 +7,20 @@ import {
   purchaseInvoiceDeleted,
   purchaseInvoiceUpdated,
 } from '@inventory/events';
-import type { DomainEvent, EventType, ServiceRuntime } from '@inventory/platform';
+import {
+  startBatchConsumer,
+  type DomainEvent,
+  type EventType,
+  type ServiceRuntime,
+} from '@inventory/platform';
 import type { ProductRecordInput } from '../domain/product.js';
 import type { InvoiceRecordInput } from '../domain/purchase-invoice.js';
 import type { ProductDocument } from '../store/product.js';
 import type { InvoiceDocument } from '../store/purchase-invoice.js';
-import type { ApplyRecordChange, RecordChange } from '../use-cases/apply-record-change.js';
+import type { ApplyRecordChange, ReceivedChange } from '../use-cases/apply-record-change.js';
+
+/** Most events applied in one write: a burst (an import) is taken a hundred at a time. */
+const MAX_BATCH = 100;
 
 /** A record's three subjects, each with its durable. */
 interface RecordSubjects<Saved, Deleted> {
@@ -23,9 +31,10 @@ interface RecordSubjects<Saved, Deleted> {
 
 /**
  * The read models' durable consumers on the CATALOG stream, one per subject. Durable names are
- * `catalog-*` (parcel-tracking's sales-channel durables are its own). Idempotent by event id
- * (the runtime) and version-checked (the use cases). A created and an updated event carry the
- * same full snapshot, so both apply it the same way.
+ * `catalog-*` (parcel-tracking's sales-channel durables are its own). Each takes the events that
+ * arrived while the previous batch was written and applies them in one bulk write (ADR 0238);
+ * version checks make a redelivered batch a no-op, so no per-event processed record is kept. A
+ * created and an updated event carry the same full snapshot, so both apply it the same way.
  */
 export async function consumeCatalogRecords(
   runtime: ServiceRuntime,
@@ -34,45 +43,49 @@ export async function consumeCatalogRecords(
     invoices: ApplyRecordChange<InvoiceRecordInput, InvoiceDocument>;
   },
 ): Promise<void> {
-  const consume = <Payload>(
+  const consume = async <Payload, Input>(
     { durable, event }: { durable: string; event: EventType<Payload> },
-    apply: (event: DomainEvent<Payload>) => Promise<boolean>,
-  ) =>
-    runtime.consume<Payload>({
+    useCase: { executeAll: (changes: Array<ReceivedChange<Input>>) => Promise<number> },
+    read: (event: DomainEvent<Payload>) => ReceivedChange<Input>,
+  ) => {
+    const consumer = await startBatchConsumer<Payload>({
+      jetstream: runtime.jetstream,
+      manager: runtime.jetstreamManager,
+      logger: runtime.logger,
       stream: CATALOG_STREAM.name,
       durable,
       event,
-      handle: async (received) => {
-        await apply(received);
-      },
+      maxBatch: MAX_BATCH,
+      handle: async (events) => void (await useCase.executeAll(events.map(read))),
     });
+    runtime.onStop(() => consumer.stop());
+  };
 
   const consumeRecord = async <
     Input,
     Saved extends { version: number },
     Deleted extends { version: number },
   >(
-    useCase: {
-      execute: (tenantId: string, at: Date, change: RecordChange<Input>) => Promise<boolean>;
-    },
+    useCase: { executeAll: (changes: Array<ReceivedChange<Input>>) => Promise<number> },
     subjects: RecordSubjects<Saved, Deleted>,
     read: { record: (payload: Saved) => Input | undefined; id: (payload: Deleted) => number },
   ) => {
-    const snapshot = ({ tenantId, occurredAt, payload }: DomainEvent<Saved>) =>
-      useCase.execute(tenantId, occurredAt, {
-        kind: 'snapshot',
-        record: read.record(payload),
-        version: payload.version,
-      });
-    await consume(subjects.created, snapshot);
-    await consume(subjects.updated, snapshot);
-    await consume(subjects.deleted, ({ tenantId, occurredAt, payload }) =>
-      useCase.execute(tenantId, occurredAt, {
-        kind: 'deleted',
-        id: read.id(payload),
-        version: payload.version,
-      }),
-    );
+    const snapshot = ({
+      tenantId,
+      occurredAt,
+      payload,
+    }: DomainEvent<Saved>): ReceivedChange<Input> => ({
+      tenantId,
+      occurredAt,
+      change: { kind: 'snapshot', record: read.record(payload), version: payload.version },
+    });
+    await consume(subjects.created, useCase, snapshot);
+    await consume(subjects.updated, useCase, snapshot);
+    await consume(subjects.deleted, useCase, ({ tenantId, occurredAt, payload }) => ({
+      tenantId,
+      occurredAt,
+      change: { kind: 'deleted', id: read.id(payload), version: payload.version },
+    }));
   };
 
   await consumeRecord(

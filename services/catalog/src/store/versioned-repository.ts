@@ -1,9 +1,5 @@
-import {
-  isDuplicateKeyError,
-  TenantScopedRepository,
-  type ScopedFilter,
-} from '@inventory/platform';
-import type { SortOrder, UpdateQuery } from 'mongoose';
+import { TenantScopedRepository, type ScopedFilter } from '@inventory/platform';
+import type { mongo, SortOrder } from 'mongoose';
 import type { PageAndSort } from '../domain/list-query.js';
 
 /** What every versioned read-model row carries besides its own fields. */
@@ -19,6 +15,11 @@ export interface VersionedRow {
 /** A record's own fields, as the domain checked them: the repository adds the rest. */
 export type Snapshot<Row extends VersionedRow> = Omit<Row, 'tenant_id' | 'version' | 'deleted'>;
 
+/** One event's change to a (tenant, id) row: a snapshot to store, or a delete. */
+export type VersionedChange<Row extends VersionedRow> = { tenantId: string; version: number } & (
+  { snapshot: Snapshot<Row> } | { deleted: number }
+);
+
 const WITHOUT_MONGO_ID = { _id: 0 } as const;
 
 /**
@@ -29,15 +30,50 @@ const WITHOUT_MONGO_ID = { _id: 0 } as const;
 export abstract class VersionedRepository<
   Row extends VersionedRow,
 > extends TenantScopedRepository<Row> {
-  /** Stores the snapshot when `version` is newer than what is held; returns whether it did. */
-  put(tenantId: string, record: Snapshot<Row>, version: number): Promise<boolean> {
-    const { id, ...fields } = record;
-    return this.applyVersioned(tenantId, id, version, { ...fields, deleted: false });
-  }
-
-  /** Leaves a tombstone at `version` (also for an id never seen, so its late create is ignored). */
-  remove(tenantId: string, id: number, version: number): Promise<boolean> {
-    return this.applyVersioned(tenantId, id, version, { deleted: true });
+  /**
+   * Applies changes of any tenants and rows in one unordered bulk write (ADR 0238), each a
+   * version-checked conditional upsert: the row takes a change only when its version is newer
+   * than the stored one, and the first change for an id creates the row (a delete creates a
+   * tombstone). Several changes of one row are first collapsed to the newest (the first of equal
+   * versions, as one at a time would keep), so the order of the writes never matters. Answers how
+   * many rows changed. A write colliding with the unique (tenant_id, id) index is an older change
+   * (the row holds this or a newer version) and is ignored; any other failure throws, and the
+   * whole call may be repeated: what it already wrote makes the repeat a no-op.
+   */
+  async applyAll(changes: ReadonlyArray<VersionedChange<Row>>): Promise<number> {
+    const newest = new Map<string, { id: number; change: VersionedChange<Row> }>();
+    for (const change of changes) {
+      const id = 'deleted' in change ? change.deleted : change.snapshot.id;
+      // Tenant ids are free text: the pair is encoded so no two distinct pairs share a key.
+      const key = JSON.stringify([change.tenantId, id]);
+      const held = newest.get(key);
+      if (!held || held.change.version < change.version) newest.set(key, { id, change });
+    }
+    if (newest.size === 0) return 0;
+    const operations = [...newest.values()].map(({ id, change }) => {
+      const fields =
+        'deleted' in change ? { deleted: true } : { ...withoutId(change.snapshot), deleted: false };
+      // The id and the tenant come from the filter on insert; they are never rewritten.
+      const filter = this.scope(change.tenantId, {
+        id,
+        version: { $lt: change.version },
+      } as ScopedFilter<Row>) as mongo.Filter<Row>;
+      return {
+        updateOne: {
+          filter,
+          update: { $set: { ...fields, version: change.version } } as mongo.UpdateFilter<Row>,
+          upsert: true,
+        },
+      };
+    });
+    try {
+      const result = await this.driverCollection().bulkWrite(operations, { ordered: false });
+      return result.modifiedCount + result.upsertedCount;
+    } catch (error) {
+      if (!onlyOlderChanges(error)) throw error;
+      const result = (error as mongo.MongoBulkWriteError).result;
+      return result.modifiedCount + result.upsertedCount;
+    }
   }
 
   /** One page of the tenant's listed (not deleted) rows matching `conditions`, and their count. */
@@ -63,31 +99,23 @@ export abstract class VersionedRepository<
   protected countLive(tenantId: string): Promise<number> {
     return this.count(tenantId, { deleted: false } as ScopedFilter<Row>);
   }
+}
 
-  /**
-   * Writes `fields` onto the (tenant, id) row only when `version` is newer than the stored one;
-   * the first event for an id creates the row (a delete creates a tombstone). One conditional
-   * upsert, so concurrent or redelivered events cannot interleave: an older event either matches
-   * nothing and collides with the unique (tenant_id, id) index, or is outrun by the newer write.
-   * Returns whether the row changed.
-   */
-  private async applyVersioned(
-    tenantId: string,
-    id: number,
-    version: number,
-    fields: Record<string, unknown>,
-  ): Promise<boolean> {
-    // The id and the tenant come from the filter on insert; they are never rewritten.
-    const filter = { id, version: { $lt: version } } as ScopedFilter<Row>;
-    try {
-      const result = await this.upsertOne(tenantId, filter, {
-        $set: { ...fields, version },
-      } as UpdateQuery<Row>);
-      return result.modified + result.upserted > 0;
-    } catch (error) {
-      // The row exists with this or a newer version: the upsert collided with it.
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
-    }
-  }
+function withoutId<Fields extends { id: number }>(snapshot: Fields): Omit<Fields, 'id'> {
+  const { id: _id, ...fields } = snapshot;
+  return fields;
+}
+
+/**
+ * A bulk write whose only failures are duplicate keys on the unique (tenant_id, id) index: each
+ * such upsert matched no row because the row holds its version or a newer one. A write concern
+ * error or any other write error is a real failure (its changes may be missing).
+ */
+function onlyOlderChanges(error: unknown): boolean {
+  const bulk = error as Partial<mongo.MongoBulkWriteError> | null;
+  if (!bulk || typeof bulk !== 'object' || !bulk.result) return false;
+  // A write concern error is reported only when there are no write errors: asked for apart.
+  if (bulk.result.getWriteConcernError()) return false;
+  const writeErrors = ([] as Array<{ code?: number }>).concat(bulk.writeErrors ?? []);
+  return writeErrors.length > 0 && writeErrors.every((writeError) => writeError.code === 11000);
 }

@@ -1,11 +1,23 @@
 import type { Logger } from '@inventory/platform';
 import { isRecordId, versionOf } from '../domain/record-version.js';
-import type { Snapshot, VersionedRepository, VersionedRow } from '../store/versioned-repository.js';
+import type {
+  Snapshot,
+  VersionedChange,
+  VersionedRepository,
+  VersionedRow,
+} from '../store/versioned-repository.js';
 
 /** One event of a record: created and updated carry the full record, deleted only its id. */
 export type RecordChange<Input> =
   | { kind: 'snapshot'; record: Input | undefined; version: number }
   | { kind: 'deleted'; id: number; version: number };
+
+/** A change as its event brought it: the event's tenant and time beside the record's change. */
+export interface ReceivedChange<Input> {
+  tenantId: string;
+  occurredAt: Date;
+  change: RecordChange<Input>;
+}
 
 /** What tells one kind of catalog record from another: its domain check and its names in logs. */
 export interface RecordKind<Input, Row extends VersionedRow> {
@@ -19,10 +31,10 @@ export interface RecordKind<Input, Row extends VersionedRow> {
 }
 
 /**
- * Applies one event of a record (a product, a purchase invoice) to its read model. Older-than-held
+ * Applies events of a record (a product, a purchase invoice) to its read model. Older-than-held
  * events are ignored and deletes leave tombstones, so redelivery and any arrival order converge
  * on the newest state. A record that can never be shown is logged and dropped (retrying cannot
- * fix it).
+ * fix it) without holding back the others.
  */
 export class ApplyRecordChange<Input, Row extends VersionedRow> {
   constructor(
@@ -31,21 +43,43 @@ export class ApplyRecordChange<Input, Row extends VersionedRow> {
     private readonly logger: Logger,
   ) {}
 
+  /** One event; answers whether the read model changed. */
   async execute(tenantId: string, occurredAt: Date, change: RecordChange<Input>): Promise<boolean> {
+    return (await this.executeAll([{ tenantId, occurredAt, change }])) > 0;
+  }
+
+  /**
+   * A batch of events, of any tenants, in one write (ADR 0238); answers how many rows changed. A
+   * failed write throws for the whole batch, which may be repeated as it is.
+   */
+  async executeAll(received: ReadonlyArray<ReceivedChange<Input>>): Promise<number> {
+    const changes: Array<VersionedChange<Row>> = [];
+    for (const { tenantId, occurredAt, change } of received) {
+      const checked = this.check(tenantId, occurredAt, change);
+      if (checked) changes.push(checked);
+    }
+    return changes.length === 0 ? 0 : this.records.applyAll(changes);
+  }
+
+  private check(
+    tenantId: string,
+    occurredAt: Date,
+    change: RecordChange<Input>,
+  ): VersionedChange<Row> | undefined {
     const version = versionOf(change.version, occurredAt);
     if (change.kind === 'deleted') {
       if (!isRecordId(change.id))
         return this.drop(tenantId, [`${this.kind.idField} is not positive`]);
-      return this.records.remove(tenantId, change.id, version);
+      return { tenantId, version, deleted: change.id };
     }
     if (!change.record) return this.drop(tenantId, [`the event has no ${this.kind.noun}`]);
     const checked = this.kind.toSnapshot(change.record, occurredAt);
     if ('problems' in checked) return this.drop(tenantId, checked.problems);
-    return this.records.put(tenantId, checked.snapshot, version);
+    return { tenantId, version, snapshot: checked.snapshot };
   }
 
-  private drop(tenantId: string, problems: string[]): false {
+  private drop(tenantId: string, problems: string[]): undefined {
     this.logger.warn({ tenant_id: tenantId, problems }, `${this.kind.name} event dropped`);
-    return false;
+    return undefined;
   }
 }
