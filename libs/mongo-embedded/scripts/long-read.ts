@@ -9,12 +9,43 @@
  * With BENCH_PROFILE=<dir> the server's CPU is profiled into that directory; with
  * BENCH_ENGINE_SRC=<another copy's src directory> that copy is measured (before/after runs).
  */
-import { spawn } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
+
+// The pinger runs in its own process, so the reader's own work (decoding its batches) does not
+// delay the pings it measures: `long-read.ts pinger <url>`, driven over IPC.
+if (process.argv[2] === 'pinger') {
+  const client = await new MongoClient(process.argv[3]!, { maxPoolSize: 1 }).connect();
+  let running = false;
+  process.on('message', async (msg: string) => {
+    if (msg === 'stop') {
+      running = false;
+      return;
+    }
+    if (msg === 'exit') {
+      await client.close();
+      process.exit(0);
+    }
+    running = true;
+    let worst = 0;
+    let pings = 0;
+    while (running) {
+      const t = performance.now();
+      await client.db('admin').command({ ping: 1 });
+      worst = Math.max(worst, performance.now() - t);
+      pings++;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    process.send!({ worst, pings });
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send!('ready');
+  await new Promise(() => {});
+}
 
 const RUNS = Number(process.argv[2] ?? 5);
 const DOCS = Number(process.argv[3] ?? 100_000);
@@ -52,8 +83,15 @@ const url = await new Promise<string>((resolve, reject) => {
   });
   server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
 });
-const reader = await new MongoClient(url).connect();
-const pinger = await new MongoClient(url, { maxPoolSize: 1 }).connect();
+const reader = await new MongoClient(url, { monitorCommands: true }).connect();
+// Round trips of the read's own commands: the find (its first batch) and its longest getMore.
+let longest = { find: 0, getMore: 0 };
+reader.on('commandSucceeded', (e) => {
+  if (e.commandName === 'find' || e.commandName === 'getMore')
+    longest[e.commandName] = Math.max(longest[e.commandName], e.duration);
+});
+const pinger: ChildProcess = fork(fileURLToPath(import.meta.url), ['pinger', url]);
+await new Promise((resolve) => pinger.once('message', resolve));
 const coll = reader.db('bench').collection('tracking_rows');
 const lead = { tenant_id: 1, integration_instance_id: 1 };
 for (const spec of [
@@ -125,39 +163,38 @@ process.stdout.write(`plan: ${plan ?? 'COLLSCAN'}\n`);
 
 const took: number[] = [];
 const waits: number[] = [];
+const finds: number[] = [];
+const getMores: number[] = [];
 // Run 0 warms up (and meets the compaction the fill started); it is not counted.
 for (let run = 0; run <= RUNS; run++) {
-  let running = true;
-  let worst = 0;
-  let pings = 0;
-  const pingLoop = (async () => {
-    while (running) {
-      const t = performance.now();
-      await pinger.db('admin').command({ ping: 1 });
-      worst = Math.max(worst, performance.now() - t);
-      pings++;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  })();
+  const answer = new Promise<{ worst: number; pings: number }>((resolve) =>
+    pinger.once('message', resolve),
+  );
+  pinger.send('start');
+  longest = { find: 0, getMore: 0 };
   const t = performance.now();
   const rows = await coll.find(filter, { projection }).toArray();
   const ms = performance.now() - t;
-  running = false;
-  await pingLoop;
+  pinger.send('stop');
+  const { worst, pings } = await answer;
   if (run > 0) {
     took.push(ms);
     waits.push(worst);
+    finds.push(longest.find);
+    getMores.push(longest.getMore);
   }
   process.stdout.write(
-    `run ${run}: ${rows.length} rows in ${ms.toFixed(0)} ms; ${pings} pings, longest ${worst.toFixed(0)} ms\n`,
+    `run ${run}: ${rows.length} rows in ${ms.toFixed(0)} ms (find ${longest.find.toFixed(0)} ms, ` +
+      `longest getMore ${longest.getMore.toFixed(0)} ms); ${pings} pings, longest ${worst.toFixed(0)} ms\n`,
   );
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!.toFixed(0);
 process.stdout.write(
-  `median of ${RUNS}: find ${median(took)} ms, longest ping ${median(waits)} ms (worst ${Math.max(...waits).toFixed(0)} ms)\n`,
+  `median of ${RUNS}: read ${median(took)} ms (find command ${median(finds)} ms, longest getMore ` +
+    `${median(getMores)} ms), longest ping ${median(waits)} ms (worst ${Math.max(...waits).toFixed(0)} ms)\n`,
 );
 await reader.close();
-await pinger.close();
+pinger.send('exit');
 const exited = new Promise((resolve) => server.on('exit', resolve));
 server.kill('SIGTERM');
 await exited;
