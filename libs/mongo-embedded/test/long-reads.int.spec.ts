@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   MongoClient,
   type Collection,
@@ -135,4 +138,42 @@ describe('long reads', () => {
     expect(docs).toEqual(inOrder.map(({ n }) => expected(n)));
     await sameCollection.deleteMany({ tenant_id: 't2' });
   });
+});
+
+describe('long reads with a journal', () => {
+  it('writes meanwhile are journaled and answered first; the read still answers every document', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-embedded-'));
+    const journaled = await startEmbeddedMongo({ dataDir, fsync: 'always' });
+    const a = await new MongoClient(journaled.url, { monitorCommands: true }).connect();
+    const b = await new MongoClient(journaled.url, { maxPoolSize: 1 }).connect();
+    try {
+      const coll = a.db('long_reads').collection<{ _id: number } & Document>('rows');
+      for (let i = 0; i < N; i += 5_000)
+        await coll.insertMany(Array.from({ length: 5_000 }, (_, k) => ({ _id: i + k, n: i + k })));
+      const sending = new Promise<void>((resolve) => a.once('commandStarted', () => resolve()));
+      let done = false;
+      const result = coll
+        .find({}, { projection: numbers, batchSize: N + 1 })
+        .toArray()
+        .then((docs) => ((done = true), docs));
+      await sending;
+      const other = b.db('long_reads').collection<{ _id: number } & Document>('rows');
+      let first = 0;
+      let written = 0;
+      while (!done) {
+        await other.insertOne({ _id: N + written++, n: -1 });
+        if (!done) first++;
+      }
+      const docs = await result;
+      expect(first).toBeGreaterThanOrEqual(3);
+      // Every stored document in order; a write that reached the server before the find would follow.
+      expect(docs.slice(0, N)).toEqual(inOrder);
+      expect(await other.countDocuments({ n: -1 })).toBe(written);
+    } finally {
+      await a.close();
+      await b.close();
+      await journaled.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
