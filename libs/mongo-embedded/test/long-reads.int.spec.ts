@@ -140,6 +140,26 @@ describe('long reads', () => {
   });
 });
 
+describe('batches projected after the command', () => {
+  it('a projection reading `let` variables applies to the batches of later getMores too', async () => {
+    const coll = reader.db('long_reads').collection('with_let');
+    await coll.insertMany(
+      Array.from({ length: 250 }, (_, i) => ({ i, arr: [{ v: 1 }, { v: 2 }] })),
+    );
+    const docs = await coll
+      .find(
+        {},
+        {
+          projection: { _id: 0, i: 1, arr: { $elemMatch: { $expr: { $eq: ['$v', '$$want'] } } } },
+          let: { want: 2 },
+          batchSize: 100,
+        },
+      )
+      .toArray();
+    expect(docs).toEqual(Array.from({ length: 250 }, (_, i) => ({ i, arr: [{ v: 2 }] })));
+  });
+});
+
 describe('long reads with a journal', () => {
   it('writes meanwhile are journaled and answered first; the read still answers every document', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-embedded-'));
