@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { deserialize, serialize } from 'bson';
 import {
   MongoClient,
   type Collection,
@@ -137,6 +139,51 @@ describe('long reads', () => {
     expect(await sameCollection.countDocuments({ tenant_id: 't2' })).toBe(written);
     expect(docs).toEqual(inOrder.map(({ n }) => expected(n)));
     await sameCollection.deleteMany({ tenant_id: 't2' });
+  });
+});
+
+/** An OP_MSG with `command` as its body and `requestId`. */
+function opMsg(requestId: number, command: Document): Buffer {
+  const body = Buffer.from(serialize(command));
+  const header = Buffer.alloc(16);
+  header.writeInt32LE(16 + 5 + body.length, 0);
+  header.writeInt32LE(requestId, 4);
+  header.writeInt32LE(2013, 12);
+  return Buffer.concat([header, Buffer.alloc(5), body]);
+}
+
+/** Writes `bytes` on a new socket and answers the first `n` replies: [responseTo, body]. */
+function replies(bytes: Buffer, n: number): Promise<[number, Document][]> {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(server.port, '127.0.0.1', () => sock.write(bytes));
+    let buf = Buffer.alloc(0);
+    const out: [number, Document][] = [];
+    sock.on('error', reject);
+    sock.on('data', (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      while (buf.length >= 4 && buf.length >= buf.readInt32LE(0)) {
+        const len = buf.readInt32LE(0);
+        out.push([buf.readInt32LE(8), deserialize(buf.subarray(21, len))]);
+        buf = buf.subarray(len);
+      }
+      if (out.length >= n) {
+        sock.destroy();
+        resolve(out);
+      }
+    });
+  });
+}
+
+describe('one connection', () => {
+  it('answers the message after a long batch after it, in order', async () => {
+    const find = { find: 'rows', filter, projection: numbers, batchSize: N + 1, $db: 'long_reads' };
+    const answers = await replies(
+      Buffer.concat([opMsg(1, find), opMsg(2, { ping: 1, $db: 'admin' })]),
+      2,
+    );
+    expect(answers.map(([to]) => to)).toEqual([1, 2]);
+    expect(((answers[0]![1].cursor as Document).firstBatch as Document[]).length).toBe(N);
+    expect(answers[1]![1].ok).toBe(1);
   });
 });
 
