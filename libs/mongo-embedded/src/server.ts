@@ -1,14 +1,16 @@
 import net from 'node:net';
 import type { Document } from 'bson';
 import { commandName, executeCommand } from './commands/registry.js';
+import { StreamedReply } from './commands/batch-reply.js';
 import { CursorStore } from './commands/cursors.js';
+import { toCommandError } from './errors.js';
 import { FailPoints, type FailAction } from './commands/fail-points.js';
 import type { Logger } from './logger.js';
 import type { Catalog } from './storage/catalog.js';
 import type { Journal } from './storage/journal.js';
 import { FramingError, MessageFramer } from './wire/framing.js';
-import { ProtocolError, parseMessage, readHeader } from './wire/messages.js';
-import { encodeOpMsg, encodeOpReply } from './wire/replies.js';
+import { ProtocolError, parseMessage, readHeader, type ParsedMessage } from './wire/messages.js';
+import { encodeBody, encodeOpMsg, opMsgOf, opReplyOf } from './wire/replies.js';
 import { OP_MSG } from './wire/constants.js';
 
 export interface ServerDeps {
@@ -22,6 +24,7 @@ export interface ServerDeps {
 /**
  * Everything between receiving a complete message and writing its reply is synchronous, so no
  * other connection's command can interleave: each command is atomic with respect to all others.
+ * Only a cursor's batch is built over several turns (its documents were selected at once).
  */
 export function createWireServer(deps: ServerDeps): net.Server {
   const cursors = new CursorStore();
@@ -78,12 +81,54 @@ export function createWireServer(deps: ServerDeps): net.Server {
         failPoints,
         logger: deps.logger,
       });
+    if (reply instanceof StreamedReply) {
+      stream(socket, conn, parsed, reply);
+      return;
+    }
     if (action?.writeConcernError && reply.ok) reply.writeConcernError = action.writeConcernError;
     action = undefined;
+    answer(socket, parsed, encodeBody(reply));
+  };
+
+  const answer = (socket: net.Socket, parsed: ParsedMessage, body: Uint8Array): void => {
     // Unacknowledged (w:0) writes have no reply to hold back but still reach the journal promptly.
     scheduleCommit();
-    if (parsed.kind === 'query') send(socket, encodeOpReply(parsed.header.requestId, reply));
-    else if (!parsed.moreToCome) send(socket, encodeOpMsg(parsed.header.requestId, reply));
+    if (parsed.kind === 'query') send(socket, opReplyOf(parsed.header.requestId, body));
+    else if (!parsed.moreToCome) send(socket, opMsgOf(parsed.header.requestId, body));
+  };
+
+  /**
+   * A cursor's batch, built a slice per turn of the event loop: between slices other connections'
+   * commands run (ADR 0617). Later messages of this connection wait for the reply, as they would
+   * behind any command.
+   */
+  const stream = (
+    socket: net.Socket,
+    conn: ConnectionState,
+    parsed: ParsedMessage,
+    reply: StreamedReply,
+  ): void => {
+    conn.blocked = [];
+    const step = (): void => {
+      if (socket.destroyed) {
+        reply.steps.return?.();
+        return;
+      }
+      let body: Uint8Array;
+      try {
+        const next = reply.steps.next();
+        if (!next.done) {
+          setImmediate(step);
+          return;
+        }
+        body = next.value;
+      } catch (err) {
+        body = encodeBody(toCommandError(err).toDocument());
+      }
+      answer(socket, parsed, body);
+      release(socket, conn);
+    };
+    step();
   };
 
   // Group commit. With a journal, replies are held back until the journal records of every command

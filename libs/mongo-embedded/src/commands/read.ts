@@ -7,25 +7,37 @@ import { encodeKey, pathValues } from '../storage/values.js';
 import { compileProjection } from '../query/projection.js';
 import { typedForm } from '../numeric/types.js';
 import { collectionName, type CommandContext, type CommandHandler } from './context.js';
+import type { Shape } from './cursors.js';
 
 const nonEmpty = (d: unknown): d is Document =>
   !!d && typeof d === 'object' && Object.keys(d).length > 0;
 
 /**
  * Filter, sort, skip and limit through the planner (an index walk that stops after skip + limit
- * when an index serves the sort), then the projection with mingo on the returned rows only.
+ * when an index serves the sort), and how each result is to be projected: `shape`, applied by
+ * the caller to the documents it sends only (a cursor projects each batch as it builds it).
+ * Without `shape` the documents are the results as they are.
  */
+export function findResults(
+  coll: Collection | undefined,
+  opts: QueryOptions & { projection?: Document },
+): { docs: Document[]; shape?: Shape } {
+  if (!coll) return { docs: [] };
+  const { docs } = executeFind(coll, opts);
+  if (!nonEmpty(opts.projection)) return { docs };
+  // MongoDB's find projection (query/projection.ts); computed fields fall back to mingo's.
+  const project = compileProjection(opts.projection, opts.filter);
+  if (project) return { docs, shape: (d) => project(typedForm(d)) };
+  return { docs: projectWithMingo(docs, opts.projection) };
+}
+
+/** The results of a query, projected. */
 export function runQuery(
   coll: Collection | undefined,
   opts: QueryOptions & { projection?: Document },
 ): Document[] {
-  if (!coll) return [];
-  const { docs } = executeFind(coll, opts);
-  if (!nonEmpty(opts.projection)) return docs;
-  // MongoDB's find projection (query/projection.ts); computed fields fall back to mingo's.
-  const project = compileProjection(opts.projection, opts.filter);
-  if (project) return docs.map((d) => project(typedForm(d)));
-  return projectWithMingo(docs, opts.projection);
+  const { docs, shape } = findResults(coll, opts);
+  return shape ? docs.map(shape) : docs;
 }
 
 const num = (v: unknown, field: string): number | undefined => {
@@ -39,7 +51,7 @@ const num = (v: unknown, field: string): number | undefined => {
 const find: CommandHandler = (cmd, ctx: CommandContext) => {
   const name = collectionName(cmd, 'find');
   const limit = num(cmd.limit, 'limit');
-  const docs = runQuery(ctx.catalog.get(ctx.db, name), {
+  const { docs, shape } = findResults(ctx.catalog.get(ctx.db, name), {
     filter: cmd.filter as Document | undefined,
     sort: cmd.sort as Document | undefined,
     projection: cmd.projection as Document | undefined,
@@ -50,7 +62,8 @@ const find: CommandHandler = (cmd, ctx: CommandContext) => {
   const singleBatch = cmd.singleBatch === true || (limit !== undefined && limit < 0);
   const limitReached = !!limit && docs.length >= Math.abs(limit);
   const batchSize = num(cmd.batchSize, 'batchSize');
-  return ctx.cursors.first(`${ctx.db}.${name}`, docs, batchSize, singleBatch, limitReached);
+  const ns = `${ctx.db}.${name}`;
+  return ctx.cursors.first(ns, docs, batchSize, singleBatch, limitReached, shape);
 };
 
 const getMore: CommandHandler = (cmd, ctx) => {

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { commandNotFound, illegalOperation, toCommandError } from '../errors.js';
 import { adminCommands } from './admin.js';
 import { aggregateCommands } from './aggregate.js';
+import type { StreamedReply } from './batch-reply.js';
 import type { CommandContext, CommandHandler } from './context.js';
 import { collModCommands } from './coll-mod.js';
 import { diagnosticCommands } from './diagnostics.js';
@@ -46,8 +47,14 @@ export function commandName(cmd: Document): string | undefined {
   return Object.keys(cmd)[0];
 }
 
-/** Runs one command to completion and always returns a reply document (errors become `ok: 0`). */
-export function executeCommand(cmd: Document, ctx: Omit<CommandContext, 'db'>): Document {
+/**
+ * Runs one command to completion and always returns a reply document (errors become `ok: 0`),
+ * or the batch of a cursor, to be built in slices.
+ */
+export function executeCommand(
+  cmd: Document,
+  ctx: Omit<CommandContext, 'db'>,
+): Document | StreamedReply {
   const name = commandName(cmd);
   try {
     if (!name) throw commandNotFound('');
