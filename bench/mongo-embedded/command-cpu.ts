@@ -39,6 +39,16 @@ const opMsg = (cmd: Document) => {
   buf.set(body, 21);
   return buf;
 };
+/**
+ * A cursor's reply is built in slices since ADR 0617 (`StreamedReply`): every slice is run here,
+ * so a find's figure includes building its batch, as before.
+ */
+const built = (reply: Document): Document => {
+  const steps = (reply as { steps?: Iterator<void, Uint8Array> }).steps;
+  if (!steps) return reply;
+  for (let step = steps.next(); !step.done; step = steps.next());
+  return reply;
+};
 const beforeRoot = process.argv[2];
 if (!beforeRoot) throw new Error('usage: command-cpu.ts <before-src-dir>');
 const OLD = await load(path.resolve(beforeRoot));
@@ -47,7 +57,7 @@ const DOCS = 20000;
 function setup(m: Mod) {
   const catalog = new m.Catalog();
   const ctx = { catalog, cursors: new m.CursorStore(), connectionId: 1 };
-  const run = (cmd: Document) => m.executeCommand(m.parseMessage(opMsg(cmd)).command, ctx);
+  const run = (cmd: Document) => built(m.executeCommand(m.parseMessage(opMsg(cmd)).command, ctx));
   run({ createIndexes: 'items', indexes: [{ key: { sku: 1 }, name: 'sku_1' }], $db: 'b' });
   for (let i = 0; i < DOCS; i += 500)
     run({
