@@ -26,12 +26,14 @@ const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '100000' },
     requests: { type: 'string', default: '300' },
+    'warm-up': { type: 'string', default: '100' },
     checkpoints: { type: 'string', default: '10' },
   },
 });
 const CHECKPOINTS = Number(values.checkpoints);
 const ROWS = Number(values.rows);
 const REQUESTS = Number(values.requests);
+const WARM_UP = Number(values['warm-up']);
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-trackings-'));
 const gatewayPort = 29080;
@@ -120,7 +122,9 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function measure(dev: Dev, path: string, pids: Record<string, number>) {
-  for (let i = 0; i < 5; i++) await call(dev, 'GET', path); // warm-up
+  // Unmeasured, so the processes have compiled this path's code before the clock starts, as
+  // every row of the bench table is warmed first.
+  for (let i = 0; i < WARM_UP; i++) await call(dev, 'GET', path);
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
   const times: number[] = [];
   const failures: Record<string, number> = {};
