@@ -26,6 +26,21 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
+/** The next `times` writes to products fail as a whole (a non-retryable server error). */
+const failProductWrites = (times: number) =>
+  h.service.mongo
+    .getClient()
+    .db('admin')
+    .command({
+      configureFailPoint: 'failCommand',
+      mode: { times },
+      data: {
+        failCommands: ['update'],
+        errorCode: 2,
+        namespace: `${h.service.mongo.name}.products`,
+      },
+    });
+
 const PRODUCT_DURABLES = [
   'catalog-product-created',
   'catalog-product-updated',
@@ -140,19 +155,7 @@ describe('record events applied in batches', () => {
   it('a batch whose write fails is redelivered and converges', async () => {
     const tenant = `failing-${randomUUID()}`;
     const failedBefore = await failedEvents();
-    // The next two writes to products fail as a whole (a non-retryable error of the server).
-    await h.service.mongo
-      .getClient()
-      .db('admin')
-      .command({
-        configureFailPoint: 'failCommand',
-        mode: { times: 2 },
-        data: {
-          failCommands: ['update'],
-          errorCode: 2,
-          namespace: `${h.service.mongo.name}.products`,
-        },
-      });
+    await failProductWrites(2);
     await Promise.all(burst().map((event) => publish(tenant, event)));
     await eventually(async () => expect(await listed(tenant)).toEqual(expectedAfterBurst));
     await allDrained();
@@ -263,18 +266,7 @@ describe('one batch of one record kind', () => {
       snapshot(tenant, product(1, { name: 'one' }), 1),
       snapshot(tenant, product(2, { name: 'two' }), 1),
     ];
-    await h.service.mongo
-      .getClient()
-      .db('admin')
-      .command({
-        configureFailPoint: 'failCommand',
-        mode: { times: 1 },
-        data: {
-          failCommands: ['update'],
-          errorCode: 2,
-          namespace: `${h.service.mongo.name}.products`,
-        },
-      });
+    await failProductWrites(1);
     await expect(useCase.executeAll(batch)).rejects.toThrow(/failCommand/);
     expect(await useCase.executeAll(batch)).toBe(2);
     expect((await stored(tenant)).map((row) => row.name)).toEqual(['one', 'two']);
