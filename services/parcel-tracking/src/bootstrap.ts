@@ -31,6 +31,7 @@ import { InstanceRepository } from './store/instance-repository.js';
 import { SalesChannelRepository } from './store/sales-channel-repository.js';
 import { InstanceHistoryRepository } from './store/instance-history-repository.js';
 import { StopJobRepository } from './store/stop-job-repository.js';
+import { TransitDaysRepository } from './store/transit-days-repository.js';
 import { TrackingRepository } from './store/tracking-repository.js';
 import { CheckpointRepository } from './store/checkpoint-repository.js';
 import { AppliedUpdateRepository } from './store/applied-update-repository.js';
@@ -100,6 +101,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       const shipments = new ShipmentRepository(runtime.mongo);
       const stopJobs = new StopJobRepository(runtime.mongo);
       const history = new InstanceHistoryRepository(runtime.mongo);
+      const transitDays = new TransitDaysRepository(runtime.mongo);
       const channels = new SalesChannelRepository(runtime.mongo);
       const quotas = new QuotaReader(provider, { ttlMs: config.QUOTA_CACHE_TTL_MS });
       const webhookKeys = new WebhookKeys(instances, secrets, {
@@ -126,6 +128,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
             getInstance: new GetInstance({
               instances,
               trackings,
+              transitDays,
               quotas,
               secrets,
               registry,
@@ -149,6 +152,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               logger,
               webhookKeys,
               history,
+              transitDays,
             }),
             listTrackableChannels: new ListTrackableChannels(instances, channels),
             checkInstance: new CheckInstance(instances, history),

@@ -95,7 +95,9 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
   /** The row with its id, from the rows' sequence, and its times. */
   private async numbered(row: NewTracking, now: Date) {
     const id = await nextSequence(this.connection, 'tracking_rows');
-    return { ...row, id, created_at: row.created_at ?? now, updated_at: now };
+    // A row stored delivered counts in its day's kept transit sums (ADR 0239).
+    const transit = row.delivered_at ? { transit_changed_at: now } : {};
+    return { ...row, ...transit, id, created_at: row.created_at ?? now, updated_at: now };
   }
 
   byId(tenantId: string, id: number): Promise<TrackingDocument | null> {
@@ -436,13 +438,42 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
     return row?.last_event_at ?? null;
   }
 
-  async deliveredSince(tenantId: string, instanceId: number, since: Date): Promise<DeliveredRow[]> {
+  /** The instance's rows delivered within any of these `[start, end)` spans. */
+  async deliveredWithin(
+    tenantId: string,
+    instanceId: number,
+    spans: Array<{ start: Date; end: Date }>,
+  ): Promise<DeliveredRow[]> {
+    if (spans.length === 0) return [];
+    const ranges = spans.map(({ start, end }) => ({ delivered_at: { $gte: start, $lt: end } }));
     const rows = await this.findMany(
       tenantId,
-      ofInstance(instanceId, { delivered_at: { $gte: since } }),
+      ofInstance(instanceId, ranges.length === 1 ? ranges[0] : { $or: ranges }),
       { projection: DELIVERED_ROW_PROJECTION },
     );
     return rows as DeliveredRow[];
+  }
+
+  /**
+   * When the rows delivered within `delivered` whose transit statistics changed at or after
+   * `since` (`transit_changed_at`) were delivered: the days whose kept sums are out of date. Read
+   * from index entries only.
+   */
+  async transitChangedSince(
+    tenantId: string,
+    instanceId: number,
+    since: Date,
+    delivered: { start: Date; end: Date },
+  ): Promise<Date[]> {
+    const rows = await this.findMany(
+      tenantId,
+      ofInstance(instanceId, {
+        transit_changed_at: { $gte: since },
+        delivered_at: { $gte: delivered.start, $lt: delivered.end },
+      }),
+      { projection: { _id: 0, delivered_at: 1 } },
+    );
+    return rows.map((row) => row.delivered_at!);
   }
 
   /**

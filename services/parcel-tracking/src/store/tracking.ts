@@ -56,6 +56,11 @@ export interface TrackingDocument {
   last_polled_at: Date | null;
   /** When the delivery side effects fired (at most once per shipment). */
   delivery_effects_at: Date | null;
+  /**
+   * When the row became delivered, or a field its transit statistics read changed after: the
+   * instance's kept per-day transit sums redo that day (ADR 0239). Absent before delivery.
+   */
+  transit_changed_at?: Date | null;
   /** When the shipment's stalled and late alerts were raised: each once per shipment (ADR 0218). */
   stalled_alerted_at?: Date | null;
   late_alerted_at?: Date | null;
@@ -112,6 +117,7 @@ const schema = new Schema<TrackingDocument>(
     next_attempt_at: nullable(Date),
     last_polled_at: nullable(Date),
     delivery_effects_at: nullable(Date),
+    transit_changed_at: { type: Date },
     stalled_alerted_at: nullable(Date),
     late_alerted_at: nullable(Date),
     last_webhook_event_id: nullable(Number),
@@ -192,6 +198,8 @@ schema.index({
 schema.index({ tenant_id: 1, trackable_type: 1, trackable_id: 1 });
 // The carriers seen, and a name for each, from index entries (carriersSeen; ADR 0219).
 schema.index({ tenant_id: 1, integration_instance_id: 1, carrier_code: 1, carrier_name: 1 });
+// The delivered rows whose transit statistics changed since the instance's sums were kept (ADR 0239).
+schema.index({ tenant_id: 1, integration_instance_id: 1, transit_changed_at: 1, delivered_at: 1 });
 // Registrations that re-used one, counted from the index by the worker's forecast (ADR 0235).
 schema.index({ tenant_id: 1, integration_instance_id: 1, registration_reused_at: 1 });
 // Stalled and late rows (the dashboard's counts, the list's filters; ADR 0218): every field of

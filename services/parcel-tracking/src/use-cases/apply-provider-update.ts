@@ -5,6 +5,7 @@ import {
 } from '../domain/tracking-update.js';
 import type { Outbox } from '@inventory/platform';
 import { keepableCheckpoints } from '../domain/checkpoints.js';
+import { changesTransit } from '../domain/transit.js';
 import type { CheckpointRepository } from '../store/checkpoint-repository.js';
 import type { InstanceDocument } from '../store/instance.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
@@ -53,6 +54,8 @@ export async function applyProviderUpdate(
       changes.last_status_from = decision.status_from;
     }
     if (changes.stopped_at) changes.active = false;
+    // The instance's kept transit sums redo the row's delivery day (ADR 0239).
+    if (changesTransit(row, changes)) changes.transit_changed_at = options.now;
     const fireEffects = decision.became_delivered && !row.delivery_effects_at;
     if (fireEffects) changes.delivery_effects_at = options.now;
     const entries = fireEffects

@@ -12,6 +12,7 @@ import type { InstanceHistoryRepository } from '../store/instance-history-reposi
 import type { InstanceRepository } from '../store/instance-repository.js';
 import { StopJobRepository } from '../store/stop-job-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
+import type { TransitDaysRepository } from '../store/transit-days-repository.js';
 import type { WebhookKeys } from './webhook-keys.js';
 
 /**
@@ -34,6 +35,8 @@ export class DeleteInstance {
       webhookKeys: Pick<WebhookKeys, 'forget'>;
       /** Remembers the instance, so the tenant's next one lists its rows as history (ADR 0215). */
       history: InstanceHistoryRepository;
+      /** The instance's kept transit sums, a cache of its rows (ADR 0239). */
+      transitDays: Pick<TransitDaysRepository, 'forget'>;
     },
   ) {}
 
@@ -89,5 +92,11 @@ export class DeleteInstance {
       await instances.delete(tenantId, id);
     });
     this.deps.webhookKeys.forget(tenantId, id);
+    // A cache: were it left behind, it would cost a document and nothing else.
+    await this.deps.transitDays
+      .forget(tenantId, id)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, instance_id: id }, 'kept transit sums not deleted'),
+      );
   }
 }

@@ -1,7 +1,7 @@
 import { shipmentWatchOf, stalledThresholds } from '../domain/shipment-watch.js';
 import { notFound, type Logger, type Outbox, type SecretBox } from '@inventory/platform';
 import type { DeliveryStatus } from '../domain/delivery-status.js';
-import { summarizeTransit, TRANSIT_WINDOW_DAYS, type TransitSummary } from '../domain/transit.js';
+import type { TransitSummary } from '../domain/transit.js';
 import { dailyTrends, trendsSince, type Trends } from '../domain/trends.js';
 import { ProviderError } from '../provider/errors.js';
 import type { ProviderQuota } from '../provider/client.js';
@@ -10,6 +10,8 @@ import type { QuotaReader } from '../provider/quota-reader.js';
 import type { InstanceDocument } from '../store/instance.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
+import type { TransitDaysRepository } from '../store/transit-days-repository.js';
+import { readTransit } from './read-transit.js';
 import { checkQuotaAlert } from './check-quota-alert.js';
 import { checkForecastAlert } from './check-forecast-alert.js';
 import { quotaForecast, spentInWindow, type QuotaForecast } from '../domain/quota-forecast.js';
@@ -41,6 +43,8 @@ export class GetInstance {
     private readonly deps: {
       instances: InstanceRepository;
       trackings: TrackingRepository;
+      /** The instance's kept transit sums per day (ADR 0239). */
+      transitDays: TransitDaysRepository;
       /** The live quota, cached briefly per key and shared by concurrent readers. */
       quotas: QuotaReader;
       secrets: SecretBox;
@@ -54,11 +58,11 @@ export class GetInstance {
     tenantId: string,
     id: number,
   ): Promise<{ instance: InstanceDocument; dashboard: InstanceDashboard }> {
-    const { instances, trackings, quotas, secrets, registry, outbox, logger } = this.deps;
+    const { instances, trackings, transitDays, quotas, secrets, registry, outbox, logger } =
+      this.deps;
     const instance = await instances.find(tenantId, id);
     if (!instance) throw notFound('Parcel-tracking instance not found.');
     const now = new Date();
-    const since = new Date(now.getTime() - TRANSIT_WINDOW_DAYS * 24 * 3600 * 1000);
 
     const quota = quotas.read(secrets.decrypt(instance.api_key_encrypted)).then(
       async (value) => {
@@ -89,7 +93,7 @@ export class GetInstance {
       pending,
       errors,
       lastEventAt,
-      delivered,
+      transit,
       lastWebhook,
       watched,
       carriersSeen,
@@ -101,7 +105,7 @@ export class GetInstance {
       trackings.pendingRegistrationCount(tenantId, id),
       trackings.registrationErrors(tenantId, id),
       trackings.lastEventAt(tenantId, id),
-      trackings.deliveredSince(tenantId, id, since),
+      readTransit({ trackings, transitDays, logger }, tenantId, id, now),
       lastWebhookAt,
       trackings.watchCounts(
         tenantId,
@@ -133,7 +137,7 @@ export class GetInstance {
         registration_errors: errors,
         last_webhook_at: lastWebhook,
         last_event_at: lastEventAt,
-        transit: summarizeTransit(delivered, now),
+        transit,
         stalled_count: watched.stalled,
         late_count: watched.late,
         carriers_seen: carriersSeen,
