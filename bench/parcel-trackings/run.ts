@@ -57,7 +57,7 @@ function startSystem(): Promise<ChildProcess> {
           DEV_PORT_BASE: '29000',
           DEV_GATEWAY_PORT: String(gatewayPort),
           DEV_DATA_DIR: dataDir,
-          LOG_LEVEL: 'warn',
+          LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
           NO_COLOR: '1',
           RATE_LIMIT_PER_MINUTE: '1000000000',
           // The background workers' sweeps would share the two cores with the measured requests.

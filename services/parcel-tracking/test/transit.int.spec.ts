@@ -160,16 +160,16 @@ describe('GetInstance transit, whole days kept (ADR 0239)', () => {
         },
       },
     );
-    expect((await transitOf(tenant, id)).overall.average_days_in_transit).toBe(2);
+    expect((await transitOf(tenant, id)).overall!.average_days_in_transit).toBe(2);
     // Without the kept sums the rows are read again: the cache is the only thing that held it.
     await suite.h.stored('transit_days').deleteOne({ tenant_id: tenant });
-    expect((await transitOf(tenant, id)).overall.average_days_in_transit).toBe(10);
+    expect((await transitOf(tenant, id)).overall!.average_days_in_transit).toBe(10);
   });
 
   it('reads again a kept day that gains a delivered row, through an insert or a provider update', async () => {
     const tenant = newTenant();
     const { id, base } = await instanceWithRows(tenant);
-    expect((await transitOf(tenant, id)).overall.delivered_count).toBe(1);
+    expect((await transitOf(tenant, id)).overall!.delivered_count).toBe(1);
 
     // Stored delivered into a kept day.
     await suite.h.stores.trackings.insert({
@@ -178,7 +178,7 @@ describe('GetInstance transit, whole days kept (ADR 0239)', () => {
       created_at: at(midnight(21), 8),
       delivered_at: at(midnight(20), 20),
     });
-    expect((await transitOf(tenant, id)).overall.delivered_count).toBe(2);
+    expect((await transitOf(tenant, id)).overall!.delivered_count).toBe(2);
 
     // A provider update delivers an in-transit row with an event ten days old: a late push.
     await suite.h.stores.trackings.insert({
@@ -223,10 +223,10 @@ describe('GetInstance transit, whole days kept (ADR 0239)', () => {
     await suite.h
       .stored('transit_days')
       .updateOne({ tenant_id: tenant }, { $set: { computed_at: new Date(Date.now() - 1000) } });
-    expect((await transitOf(tenant, id)).overall.on_time_count).toBe(1);
+    expect((await transitOf(tenant, id)).overall!.on_time_count).toBe(1);
     // A later event moves the delivered row's estimate: its day is read again, now on time.
     await deliver(at(midnight(10), 9), at(midnight(10), 0));
-    expect((await transitOf(tenant, id)).overall).toMatchObject({
+    expect((await transitOf(tenant, id)).overall!).toMatchObject({
       delivered_count: 3,
       with_estimate_count: 2,
       on_time_count: 2,
@@ -248,7 +248,7 @@ describe('GetInstance transit, whole days kept (ADR 0239)', () => {
         },
       },
     );
-    expect((await transitOf(tenant, id)).overall.on_time_count).toBe(0);
+    expect((await transitOf(tenant, id)).overall!.on_time_count).toBe(0);
   });
 
   it('counts the first day from the window start exactly and today up to now, neither kept', async () => {
@@ -267,9 +267,9 @@ describe('GetInstance transit, whole days kept (ADR 0239)', () => {
         delivered_at: deliveredAt,
       });
     }
-    expect((await transitOf(tenant, id)).overall.delivered_count).toBe(3);
+    expect((await transitOf(tenant, id)).overall!.delivered_count).toBe(3);
     // Read again, with the whole days kept: the same rows count.
-    expect((await transitOf(tenant, id)).overall.delivered_count).toBe(3);
+    expect((await transitOf(tenant, id)).overall!.delivered_count).toBe(3);
     const days = (await kept(tenant))!.days.map((day) => day.day);
     expect(days).not.toContain(new Date().toISOString().slice(0, 10));
     expect(days).not.toContain(new Date(start).toISOString().slice(0, 10));

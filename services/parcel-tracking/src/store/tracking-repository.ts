@@ -438,42 +438,33 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
     return row?.last_event_at ?? null;
   }
 
-  /** The instance's rows delivered within any of these `[start, end)` spans. */
+  /** The instance's rows delivered within `[start, end)`. */
   async deliveredWithin(
     tenantId: string,
     instanceId: number,
-    spans: Array<{ start: Date; end: Date }>,
+    { start, end }: { start: Date; end: Date },
   ): Promise<DeliveredRow[]> {
-    if (spans.length === 0) return [];
-    const ranges = spans.map(({ start, end }) => ({ delivered_at: { $gte: start, $lt: end } }));
     const rows = await this.findMany(
       tenantId,
-      ofInstance(instanceId, ranges.length === 1 ? ranges[0] : { $or: ranges }),
+      ofInstance(instanceId, { delivered_at: { $gte: start, $lt: end } }),
       { projection: DELIVERED_ROW_PROJECTION },
     );
     return rows as DeliveredRow[];
   }
 
   /**
-   * When the rows delivered within `delivered` whose transit statistics changed at or after
-   * `since` (`transit_changed_at`) were delivered: the days whose kept sums are out of date. Read
-   * from index entries only.
+   * When the rows whose transit statistics changed at or after `since` (`transit_changed_at`)
+   * were delivered: the days whose kept sums are out of date. Read from index entries only; the
+   * caller picks the days it keeps (a bound on `delivered_at` too would leave the choice of index
+   * to a tie with the `delivered_at` index, which the embedded server breaks the wrong way).
    */
-  async transitChangedSince(
-    tenantId: string,
-    instanceId: number,
-    since: Date,
-    delivered: { start: Date; end: Date },
-  ): Promise<Date[]> {
+  async transitChangedSince(tenantId: string, instanceId: number, since: Date): Promise<Date[]> {
     const rows = await this.findMany(
       tenantId,
-      ofInstance(instanceId, {
-        transit_changed_at: { $gte: since },
-        delivered_at: { $gte: delivered.start, $lt: delivered.end },
-      }),
+      ofInstance(instanceId, { transit_changed_at: { $gte: since } }),
       { projection: { _id: 0, delivered_at: 1 } },
     );
-    return rows.map((row) => row.delivered_at!);
+    return rows.flatMap((row) => (row.delivered_at ? [row.delivered_at] : []));
   }
 
   /**

@@ -48,23 +48,22 @@ export async function readTransit(
         tenantId,
         instanceId,
         new Date(kept.computedAt.getTime() - TRANSIT_CHANGE_MARGIN_MS),
-        // The whole days only: the partial ends are read in full anyway.
-        { start: window.head.end, end: window.today.start },
       )
     : [];
   const stale = new Set(changed.map(utcDay));
   const redo = window.wholeDays.filter((day) => stale.has(day.day) || !kept?.days.has(day.day));
   const redone = new Set(redo.map((day) => day.day));
-  const rows = await trackings.deliveredWithin(
-    tenantId,
-    instanceId,
-    joined([
-      window.head,
-      ...redo,
-      // Today's end is `now` itself, which counts.
-      { start: window.today.start, end: new Date(now.getTime() + 1) },
-    ]),
-  );
+  // One range query per run of adjacent days: an index serves each (an `$or` of ranges is a
+  // collection scan on the embedded server).
+  const spans = joined([
+    window.head,
+    ...redo,
+    // Today's end is `now` itself, which counts.
+    { start: window.today.start, end: new Date(now.getTime() + 1) },
+  ]);
+  const rows = (
+    await Promise.all(spans.map((span) => trackings.deliveredWithin(tenantId, instanceId, span)))
+  ).flat();
 
   const rowsByDay = new Map<string, DeliveredRow[]>();
   const ends: DeliveredRow[] = [];
