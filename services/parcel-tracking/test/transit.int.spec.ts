@@ -149,6 +149,13 @@ describe('GetInstance transit, whole days kept (ADR 0239)', () => {
       { carrier_code: 100002, delivered_count: 1, on_time_count: 1 },
     ]);
 
+    // The trends count each day's deliveries from the same kept sums, on a read that uses them.
+    const { dashboard } = await as(tenant, () => suite.h.client.call.getInstance({ id }));
+    expect(dashboard!.trends!.daily.find((day) => day.date === twentyDaysAgo)).toMatchObject({
+      delivered: 1,
+    });
+    expect(dashboard!.trends!.daily.reduce((sum, day) => sum + day.delivered, 0)).toBe(1);
+
     // A change no write marks (only a test can make one), on a row delivered and marked an hour
     // ago: not seen, the kept day answers.
     await suite.h.stored('tracking_rows').updateOne(

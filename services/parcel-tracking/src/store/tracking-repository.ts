@@ -349,10 +349,10 @@ export class TrackingRepository extends TenantScopedRepository<TrackingDocument>
    * count of index entries per day, so no row is read (grouping the rows by day read each one:
    * 0.7 s for 43,000 registrations on the embedded server).
    */
-  countsPerDay(
+  private countsPerDay(
     tenantId: string,
     instanceId: number,
-    field: 'registered_at' | 'delivered_at' | 'registration_reused_at',
+    field: 'registered_at' | 'registration_reused_at',
     since: Date,
   ): Promise<Map<string, number>> {
     return countEachUtcDay(since, new Date(), ({ start, end }) =>

@@ -98,7 +98,6 @@ export class GetInstance {
       watched,
       carriersSeen,
       registeredPerDay,
-      deliveredPerDay,
     ] = await Promise.all([
       quota,
       trackings.statusCounts(tenantId, id),
@@ -115,7 +114,6 @@ export class GetInstance {
       ),
       trackings.carriersSeen(tenantId, id),
       trackings.registrationsPerDay(tenantId, id, trendsSince(now)),
-      trackings.countsPerDay(tenantId, id, 'delivered_at', trendsSince(now)),
     ]);
     // The trends' days (30) hold the forecast's (14): no read of its own (ADR 0235).
     const forecast = quotaForecast(
@@ -137,14 +135,15 @@ export class GetInstance {
         registration_errors: errors,
         last_webhook_at: lastWebhook,
         last_event_at: lastEventAt,
-        transit,
+        transit: transit.summary,
         stalled_count: watched.stalled,
         late_count: watched.late,
         carriers_seen: carriersSeen,
         trends: dailyTrends(
           now,
           new Map([...registeredPerDay].map(([day, counts]) => [day, counts.registered])),
-          deliveredPerDay,
+          // The kept transit sums count each day's deliveries (ADR 0239).
+          transit.deliveredPerDay,
         ),
         quota_forecast: forecast,
         quota_units_saved: instance.quota_units_saved ?? 0,

@@ -28,18 +28,26 @@ function joined(spans: Array<{ start: Date; end: Date }>) {
   return out;
 }
 
+/** The window's analytics, and how many rows were delivered each UTC day of it (`YYYY-MM-DD`). */
+export interface TransitRead {
+  summary: TransitSummary;
+  /** Every whole day of the window and today (up to `now`); days without a delivery left out. */
+  deliveredPerDay: Map<string, number>;
+}
+
 /**
  * The transit analytics of the window ending at `now` (ADR 0239). The whole days' sums are kept
  * per instance; only the days missing from them, or holding a row whose statistics changed since
  * they were kept, are read again, with the window's two partial ends. The sums read are kept for
- * the next reader; failing to keep them never fails the read.
+ * the next reader; failing to keep them never fails the read. The same sums count the
+ * deliveries of each day for the dashboard's trends, so those are not counted again.
  */
 export async function readTransit(
   deps: { trackings: TrackingRepository; transitDays: TransitDaysRepository; logger: Logger },
   tenantId: string,
   instanceId: number,
   now: Date,
-): Promise<TransitSummary> {
+): Promise<TransitRead> {
   const { trackings, transitDays, logger } = deps;
   const window = transitWindow(now);
   const kept = await transitDays.kept(tenantId, instanceId);
@@ -89,5 +97,15 @@ export async function readTransit(
         logger.warn({ err: error, instance_id: instanceId }, 'transit sums not kept'),
       );
   }
-  return transitSummaryOf([...[...days.values()].flat(), ...sumTransit(ends)]);
+  const deliveredPerDay = new Map<string, number>();
+  for (const [day, carriers] of days) {
+    const delivered = carriers.reduce((sum, carrier) => sum + carrier.delivered_count, 0);
+    if (delivered > 0) deliveredPerDay.set(day, delivered);
+  }
+  const today = ends.filter((row) => row.delivered_at.getTime() >= window.today.start.getTime());
+  if (today.length > 0) deliveredPerDay.set(utcDay(window.today.start), today.length);
+  return {
+    summary: transitSummaryOf([...[...days.values()].flat(), ...sumTransit(ends)]),
+    deliveredPerDay,
+  };
 }
