@@ -1,3 +1,5 @@
+import { startOfUtcDay, utcDay, utcDaysFrom } from './utc-days.js';
+
 /** The transit analytics window: rows delivered in the last 90 days. */
 export const TRANSIT_WINDOW_DAYS = 90;
 
@@ -159,12 +161,6 @@ export function summarizeTransit(rows: DeliveredRow[], now: Date = new Date()): 
   );
 }
 
-/** `YYYY-MM-DD` of a time's UTC day. */
-export const utcDay = (time: Date): string => time.toISOString().slice(0, 10);
-
-const startOfUtcDay = (time: Date) =>
-  new Date(Date.UTC(time.getUTCFullYear(), time.getUTCMonth(), time.getUTCDate()));
-
 /**
  * The window ending at `now`, cut where a day's sums can be kept (ADR 0239): the whole UTC days
  * strictly inside it (`wholeDays`, oldest first, each `[start, end)`), and the two partial ends
@@ -179,14 +175,10 @@ export function transitWindow(now: Date): {
   const since = new Date(now.getTime() - TRANSIT_WINDOW_DAYS * DAY_MS);
   const headEnd = new Date(startOfUtcDay(since).getTime() + DAY_MS);
   const todayStart = startOfUtcDay(now);
-  const wholeDays = [];
-  for (let start = headEnd.getTime(); start < todayStart.getTime(); start += DAY_MS) {
-    wholeDays.push({
-      day: utcDay(new Date(start)),
-      start: new Date(start),
-      end: new Date(start + DAY_MS),
-    });
-  }
+  const wholeDays = utcDaysFrom(headEnd, new Date(todayStart.getTime() - 1)).map((day) => ({
+    day: utcDay(day.start),
+    ...day,
+  }));
   return {
     since,
     head: { start: since, end: headEnd },

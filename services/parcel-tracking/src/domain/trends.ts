@@ -1,3 +1,5 @@
+import { startOfUtcDay, utcDay } from './utc-days.js';
+
 /** The dashboard's trends window: the last 30 UTC days, today included. */
 export const TREND_DAYS = 30;
 
@@ -16,8 +18,7 @@ export interface Trends {
 
 /** Midnight UTC of the first day of the window ending today (the day of `now`). */
 export function trendsSince(now: Date): Date {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return new Date(today - (TREND_DAYS - 1) * DAY_MS);
+  return new Date(startOfUtcDay(now).getTime() - (TREND_DAYS - 1) * DAY_MS);
 }
 
 /**
@@ -32,7 +33,7 @@ export function dailyTrends(
   const since = trendsSince(now).getTime();
   const daily: DailyCounts[] = [];
   for (let day = 0; day < TREND_DAYS; day++) {
-    const date = new Date(since + day * DAY_MS).toISOString().slice(0, 10);
+    const date = utcDay(new Date(since + day * DAY_MS));
     daily.push({
       date,
       registered: registered.get(date) ?? 0,

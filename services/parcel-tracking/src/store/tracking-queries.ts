@@ -5,6 +5,7 @@ import {
   stalledConditions,
   type StalledThresholds,
 } from '../domain/shipment-watch.js';
+import { utcDay, utcDaysFrom } from '../domain/utc-days.js';
 import { IS_SET, type TrackingDocument } from './tracking.js';
 
 /**
@@ -224,15 +225,6 @@ export const CARRIERS_SEEN_PIPELINE = [
   { $sort: { _id: 1 as const } },
 ];
 
-/** The UTC days from `since`'s day to `now`'s, each as its first and next day's first instant. */
-export function utcDaysFrom(since: Date, now: Date): Array<{ start: Date; end: Date }> {
-  const day = 86_400_000;
-  const days: Array<{ start: Date; end: Date }> = [];
-  for (let start = Math.floor(since.getTime() / day) * day; start <= now.getTime(); start += day)
-    days.push({ start: new Date(start), end: new Date(start + day) });
-  return days;
-}
-
 /** By UTC day (`YYYY-MM-DD`) from `since`'s to `now`'s, the days' counts that are not zero. */
 export async function countEachUtcDay(
   since: Date,
@@ -243,7 +235,7 @@ export async function countEachUtcDay(
   const counts = await Promise.all(days.map(countIn));
   return new Map(
     days
-      .map(({ start }, index) => [start.toISOString().slice(0, 10), counts[index]!] as const)
+      .map(({ start }, index) => [utcDay(start), counts[index]!] as const)
       .filter(([, count]) => count > 0),
   );
 }

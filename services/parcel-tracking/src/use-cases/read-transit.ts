@@ -3,11 +3,11 @@ import {
   sumTransit,
   transitSummaryOf,
   transitWindow,
-  utcDay,
   type CarrierTransitSums,
   type DeliveredRow,
   type TransitSummary,
 } from '../domain/transit.js';
+import { utcDay } from '../domain/utc-days.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TransitDaysRepository } from '../store/transit-days-repository.js';
 

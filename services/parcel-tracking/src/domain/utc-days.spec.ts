@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { utcDaysFrom } from './tracking-queries.js';
+import { utcDaysFrom } from './utc-days.js';
 
 describe('utcDaysFrom', () => {
   it('lists each UTC day from the first instant of since’s day to now’s day, today included', () => {
