@@ -54,6 +54,7 @@ import { UpdateInstance } from './use-cases/update-instance.js';
 import { VerifyWebhookSignature } from './use-cases/verify-webhook-signature.js';
 import { VerifyWebhookSignatures } from './use-cases/verify-webhook-signatures.js';
 import { ApplyTrackingUpdates } from './use-cases/apply-tracking-updates.js';
+import { TrackingScopes } from './use-cases/tracking-scopes.js';
 import { WebhookKeys } from './use-cases/webhook-keys.js';
 
 export const SERVICE_NAME = 'parcel-tracking';
@@ -108,6 +109,10 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
         ttlMs: config.WEBHOOK_KEY_CACHE_TTL_MS,
       });
       const verifyWebhookSignature = new VerifyWebhookSignature(webhookKeys);
+      const trackingScopes = new TrackingScopes(
+        { instances, history },
+        { ttlMs: config.TRACKING_SCOPE_CACHE_TTL_MS },
+      );
       const appliedUpdates = new AppliedUpdateRepository(runtime.mongo);
       await dropRetiredIndexes(logger, appliedUpdates);
       const checkpoints = new CheckpointRepository(runtime.mongo);
@@ -142,6 +147,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               secrets,
               outbox,
               webhookKeys,
+              trackingScopes,
             }),
             deleteInstance: new DeleteInstance({
               instances,
@@ -153,6 +159,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               webhookKeys,
               history,
               transitDays,
+              trackingScopes,
             }),
             listTrackableChannels: new ListTrackableChannels(instances, channels),
             checkInstance: new CheckInstance(instances, history),
@@ -172,8 +179,8 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
               appliedUpdates,
               outbox,
             }),
-            listTrackings: new ListTrackings({ instances, trackings, history }),
-            getTracking: new GetTracking({ instances, trackings, history, checkpoints }),
+            listTrackings: new ListTrackings({ scopes: trackingScopes, trackings }),
+            getTracking: new GetTracking({ scopes: trackingScopes, trackings, checkpoints }),
           },
           logger,
         ),

@@ -40,6 +40,9 @@ export const configSchema = z
     // How long this replica reuses an instance's decrypted key to check webhook signatures; its
     // own updates and deletes drop it at once, another replica's are seen within this (ADR 0225).
     WEBHOOK_KEY_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(2_000),
+    // How long this replica reuses an instance's tracking scope (its stalled thresholds and the
+    // instances whose rows it lists); its own changes drop it at once, another's within this (ADR 0240).
+    TRACKING_SCOPE_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(2_000),
     /** webhook-ingest's gRPC address (the central webhook token registry). */
     WEBHOOK_INGEST_GRPC_ADDRESS: grpcAddress.default('127.0.0.1:50053'),
     GRPC_CLIENT_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),

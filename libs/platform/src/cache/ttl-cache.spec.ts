@@ -92,4 +92,18 @@ describe('TtlCache', () => {
     expect([await a, await b]).toEqual(['a', 'b']);
     expect(cache.peek(7)).toBeUndefined();
   });
+
+  it('deletes the selected entries and their loads under way, and keeps the others', async () => {
+    const cache = new TtlCache<string, string>({ ttlMs: 60_000 });
+    await cache.getOrLoad('t1:1', async () => 'one');
+    await cache.getOrLoad('t2:1', async () => 'other tenant');
+    const inFlight = gated('read before the change');
+    const loading = cache.getOrLoad('t1:2', inFlight.run);
+    cache.deleteWhere((key) => key.startsWith('t1:'));
+    inFlight.release();
+    expect(await loading).toBe('read before the change');
+    expect(cache.peek('t1:1')).toBeUndefined();
+    expect(cache.peek('t1:2')).toBeUndefined();
+    expect(cache.peek('t2:1')).toEqual({ value: 'other tenant' });
+  });
 });

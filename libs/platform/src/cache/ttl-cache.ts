@@ -65,6 +65,15 @@ export class TtlCache<K, V> {
     this.entries.delete(key);
   }
 
+  /**
+   * Drops the entries whose key `pick` selects, and the loads under way for them (a change that
+   * touches several keys); loads shared under another flight key are the caller's to forget.
+   */
+  deleteWhere(pick: (key: K) => boolean): void {
+    for (const key of this.entries.keys()) if (pick(key)) this.entries.delete(key);
+    this.loads.forgetWhere((flightKey) => pick(flightKey as K));
+  }
+
   /** Forgets the loads under way whose flight key `pick` selects (a change that touches several). */
   forgetLoadsWhere(pick: (flightKey: unknown) => boolean): void {
     this.loads.forgetWhere(pick);

@@ -13,6 +13,7 @@ import type { InstanceRepository } from '../store/instance-repository.js';
 import { StopJobRepository } from '../store/stop-job-repository.js';
 import type { TrackingRepository } from '../store/tracking-repository.js';
 import type { TransitDaysRepository } from '../store/transit-days-repository.js';
+import type { TrackingScopes } from './tracking-scopes.js';
 import type { WebhookKeys } from './webhook-keys.js';
 
 /**
@@ -37,6 +38,8 @@ export class DeleteInstance {
       history: InstanceHistoryRepository;
       /** The instance's kept transit sums, a cache of its rows (ADR 0239). */
       transitDays: Pick<TransitDaysRepository, 'forget'>;
+      /** Drops the tenant's tracking scopes: the instance is gone and joins the history (ADR 0240). */
+      trackingScopes: Pick<TrackingScopes, 'forgetTenant'>;
     },
   ) {}
 
@@ -92,6 +95,7 @@ export class DeleteInstance {
       await instances.delete(tenantId, id);
     });
     this.deps.webhookKeys.forget(tenantId, id);
+    this.deps.trackingScopes.forgetTenant(tenantId);
     // A cache: were it left behind, it would cost a document and nothing else.
     await this.deps.transitDays
       .forget(tenantId, id)

@@ -30,6 +30,7 @@ import type { ProviderClient } from '../provider/client.js';
 import type { InstanceDocument } from '../store/instance.js';
 import type { InstanceRepository } from '../store/instance-repository.js';
 import { providerFailure } from './provider-failure.js';
+import type { TrackingScopes } from './tracking-scopes.js';
 import type { WebhookKeys } from './webhook-keys.js';
 import { DEFAULT_FORECAST_ALERT_DAYS } from '../domain/quota-forecast.js';
 import { retire } from '../domain/key-ring.js';
@@ -99,6 +100,8 @@ export class UpdateInstance {
       outbox: Outbox;
       /** Drops the cached key once a new one is written (ADR 0225). */
       webhookKeys: Pick<WebhookKeys, 'forget'>;
+      /** Drops the tenant's tracking scopes once the instance is written (ADR 0240). */
+      trackingScopes: Pick<TrackingScopes, 'forgetTenant'>;
     },
   ) {}
 
@@ -194,6 +197,7 @@ export class UpdateInstance {
       instances.update(tenantId, current.id, changes),
     );
     if (changes.api_key_encrypted) this.deps.webhookKeys.forget(tenantId, current.id);
+    this.deps.trackingScopes.forgetTenant(tenantId);
     if (!updated) throw notFound('Parcel-tracking instance not found.');
     return updated;
   }
