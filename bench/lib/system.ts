@@ -17,6 +17,8 @@ export function startNodeScript(
   env: NodeJS.ProcessEnv,
   ready: RegExp,
   nodeArgs: string[] = [],
+  /** Sees every chunk the script writes, for as long as it runs (a log kept to a file). */
+  onOutput?: (chunk: Buffer) => void,
 ): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...TSX, ...nodeArgs, script, ...args], {
@@ -28,6 +30,7 @@ export function startNodeScript(
     let output = '';
     let resolved = false;
     const onData = (chunk: Buffer) => {
+      onOutput?.(chunk);
       if (resolved) return;
       output = (output + chunk.toString()).slice(-20_000);
       const match = ready.exec(output);
@@ -118,7 +121,11 @@ export function buildPackages(): void {
  * transform wraps every function it creates to keep its name and turns on source maps, costs
  * production does not pay (bench/README.md, "Compiled, as production runs it").
  */
-export async function launchSystem(portBase: number, env: NodeJS.ProcessEnv = {}) {
+export async function launchSystem(
+  portBase: number,
+  env: NodeJS.ProcessEnv = {},
+  onOutput?: (chunk: Buffer) => void,
+) {
   buildPackages();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-system-'));
   const gatewayPort = portBase + 80;
@@ -135,6 +142,8 @@ export async function launchSystem(portBase: number, env: NodeJS.ProcessEnv = {}
       ...env,
     },
     /\[dev\] ready:/,
+    [],
+    onOutput,
   ).catch((error: unknown) => {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;

@@ -10,18 +10,17 @@
  * keeps the system's log lines.
  *
  * The system runs as `npm start` runs it (every part its own process, ports away from the
- * defaults, logs at `warn`). Rows are inserted straight into parcel-tracking's database, already
+ * defaults, logs at `warn`), from its build as the images run it (`launchSystem`, as the table;
+ * `DEV_RUN=source` measures the sources through tsx instead). Rows are inserted straight into parcel-tracking's database, already
  * registered and freshly polled so the background workers leave them alone. Requests are sent one
  * at a time (latency, not throughput, is the target).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { cpuMs, descendants, rssMb } from '../lib/proc.js';
+import { cpuMs, rssMb } from '../lib/proc.js';
+import { launchSystem, type DevFile } from '../lib/system.js';
 import { settleUntilIdle } from '../table/measure.js';
 import { seedTrackings } from './seed.js';
 
@@ -41,55 +40,9 @@ const CHECKPOINTS = Number(values.checkpoints);
 const ROWS = Number(values.rows);
 const REQUESTS = Number(values.requests);
 const WARM_UP = Number(values['warm-up']);
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-trackings-'));
 const gatewayPort = 29080;
 
-function startSystem(): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=development', '--import', 'tsx', 'tools/dev/src/main.ts'],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          DEV_PORT_BASE: '29000',
-          DEV_GATEWAY_PORT: String(gatewayPort),
-          DEV_DATA_DIR: dataDir,
-          LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-          NO_COLOR: '1',
-          RATE_LIMIT_PER_MINUTE: '1000000000',
-          // The background workers' sweeps would share the two cores with the measured requests.
-          TRACKING_WORKER_INTERVAL_MS: '0',
-          SHIPMENT_WATCH_INTERVAL_MS: '0',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      if (values.log) appendFileSync(values.log, chunk);
-      output += chunk.toString();
-      if (/\[dev\] ready:/.test(output)) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) =>
-      reject(new Error(`launcher exited ${code}:\n${output.slice(-2000)}`)),
-    );
-  });
-}
-
-interface Dev {
-  host: string;
-  token: string;
-  mongo_url: string;
-  tenant_id: string;
-  provider_api_key: string;
-}
-
-function call(dev: Dev, method: string, path: string, body?: unknown) {
+function call(dev: DevFile, method: string, path: string, body?: unknown) {
   return new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
     const started = process.hrtime.bigint();
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -129,7 +82,7 @@ const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-async function measure(dev: Dev, path: string, pids: Record<string, number>) {
+async function measure(dev: DevFile, path: string, pids: Record<string, number>) {
   // Unmeasured, so the processes have compiled this path's code before the clock starts, as
   // every row of the bench table is warmed first.
   for (let i = 0; i < WARM_UP; i++) await call(dev, 'GET', path);
@@ -170,9 +123,19 @@ async function measure(dev: Dev, path: string, pids: Record<string, number>) {
   return result;
 }
 
-const system = await startSystem();
+const system = await launchSystem(
+  gatewayPort - 80,
+  {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    // The background workers' sweeps would share the two cores with the measured requests.
+    TRACKING_WORKER_INTERVAL_MS: '0',
+    SHIPMENT_WATCH_INTERVAL_MS: '0',
+  },
+  values.log ? (chunk) => appendFileSync(values.log!, chunk) : undefined,
+);
 try {
-  const dev = JSON.parse(readFileSync(join(dataDir, 'dev.json'), 'utf8')) as Dev;
+  const { dev } = system;
   const created = await call(dev, 'POST', '/api/integrations/parcel-tracking/instances', {
     name: 'Bench',
     api_key: dev.provider_api_key,
@@ -183,13 +146,12 @@ try {
   await seedTrackings(dev.mongo_url, dev.tenant_id, instanceId, ROWS, CHECKPOINTS);
   const seedSeconds = Math.round((Date.now() - seedStarted) / 100) / 10;
 
-  const processes = descendants(system.pid!);
-  const pidOf = (needle: string) => processes.find((info) => info.cmdline.includes(needle))?.pid;
+  const processes = system.processes();
   const pids = Object.fromEntries(
     Object.entries({
-      gateway: pidOf('gateway/src/main.ts'),
-      parcel_tracking: pidOf('services/parcel-tracking/src/main.ts'),
-      mongo: pidOf('libs/mongo-embedded/src/cli/main.ts'),
+      gateway: processes.gateway,
+      parcel_tracking: processes['parcel-tracking'],
+      mongo: processes.mongo,
     }).filter((entry): entry is [string, number] => entry[1] !== undefined),
   );
   // The seeding's tail (the embedded MongoDB journals and compacts a million documents) would
@@ -258,10 +220,5 @@ try {
     ),
   );
 } finally {
-  await new Promise<void>((resolve) => {
-    if (system.exitCode !== null) return resolve();
-    system.once('exit', () => resolve());
-    system.kill('SIGINT');
-  });
-  rmSync(dataDir, { recursive: true, force: true });
+  await system.stop();
 }
