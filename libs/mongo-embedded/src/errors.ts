@@ -40,6 +40,21 @@ export const commandNotFound = (name: string) =>
   new CommandError(59, 'CommandNotFound', `no such command: '${name}'`);
 export const cursorNotFound = (id: number) =>
   new CommandError(43, 'CursorNotFound', `cursor id ${id} not found`);
+const DURING_FIND = 'Executor error during find command :: ';
+
+/**
+ * A find's documents are projected batch by batch, so a projection can fail in a getMore; mongod
+ * names the command the executor failed in.
+ */
+export function duringGetMore(err: unknown): unknown {
+  if (!(err instanceof CommandError) || !err.message.startsWith(DURING_FIND)) return err;
+  const cause = err.message.slice(DURING_FIND.length);
+  return new CommandError(err.code, err.codeName, `Executor error during getMore :: ${cause}`);
+}
+
+/** As mongod's cursor manager: a getMore while another operation holds the cursor. */
+export const cursorInUse = (id: number) =>
+  new CommandError(143, 'CursorInUse', `cursor id ${id} is already in use`);
 export const immutableField = (field: string) =>
   new CommandError(
     66,

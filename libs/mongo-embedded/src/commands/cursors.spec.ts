@@ -1,6 +1,7 @@
 import { deserialize, Long, serialize, type Document } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { cursorReplyBody, SLICE_DOCS, type StreamedReply } from './batch-reply.js';
+import { compileProjection } from '../query/projection.js';
 import { CursorStore } from './cursors.js';
 
 /** Runs every slice of a reply; answers the reply and how many slices it took. */
@@ -80,5 +81,44 @@ describe('CursorStore', () => {
     const id = Number((doc.cursor as Document).id);
     expect(() => drain(cursors.more(id, 'db.c'))).toThrow('bad document');
     expect(() => cursors.more(id, 'db.c')).toThrow(/cursor id/);
+  });
+
+  it('refuses a getMore while another is building a batch of the same cursor, as mongod does', () => {
+    const cursors = new CursorStore();
+    const n = SLICE_DOCS * 3;
+    const { doc } = drain(cursors.first('db.c', rows(n), 1));
+    const id = Number((doc.cursor as Document).id);
+    const first = cursors.more(id, 'db.c', n);
+    expect(first.steps.next().done).toBe(false);
+    expect(() => cursors.more(id, 'db.c')).toThrow(`cursor id ${id} is already in use`);
+    let step = first.steps.next();
+    while (!step.done) step = first.steps.next();
+    // Released once the batch is built (the cursor is exhausted: asking again is not found).
+    expect(() => cursors.more(id, 'db.c')).toThrow('not found');
+  });
+
+  it('releases a cursor whose batch was abandoned with its connection', () => {
+    const cursors = new CursorStore();
+    const { doc } = drain(cursors.first('db.c', rows(SLICE_DOCS * 3), 1));
+    const id = Number((doc.cursor as Document).id);
+    const abandoned = cursors.more(id, 'db.c', SLICE_DOCS * 2);
+    expect(abandoned.steps.next().done).toBe(false);
+    abandoned.steps.return?.(undefined as never);
+    const { doc: next } = drain(cursors.more(id, 'db.c', 1));
+    expect((next.cursor as Document).nextBatch).toHaveLength(1);
+  });
+
+  it("names the getMore in a projection's failure there, and the find in the first batch", () => {
+    const docs = rows(300).map((row) => ({ ...row, a: row.i === 150 || row.i === 0 ? [9] : [1] }));
+    const positional = compileProjection({ 'a.$': 1 }, { a: 1 })!;
+    expect(() =>
+      drain(new CursorStore().first('db.c', docs, 101, false, false, positional)),
+    ).toThrow(/^Executor error during find command :: caused by :: positional operator/);
+    const cursors = new CursorStore();
+    const { doc } = drain(cursors.first('db.c', docs.slice(1), 101, false, false, positional));
+    const id = Number((doc.cursor as Document).id);
+    expect(() => drain(cursors.more(id, 'db.c'))).toThrow(
+      /^Executor error during getMore :: caused by :: positional operator/,
+    );
   });
 });

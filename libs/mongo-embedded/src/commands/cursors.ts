@@ -1,5 +1,5 @@
 import { serialize, type Document } from 'bson';
-import { cursorNotFound } from '../errors.js';
+import { cursorInUse, cursorNotFound, duringGetMore } from '../errors.js';
 import { typedForm } from '../numeric/types.js';
 import { restoreRawStrings } from '../storage/raw-strings.js';
 import { cursorReplyBody, SLICE_DOCS, SLICE_MS, StreamedReply } from './batch-reply.js';
@@ -22,6 +22,8 @@ interface OpenCursor {
   pos: number;
   /** A find's limit was reached: MongoDB knows the cursor is exhausted. */
   limitReached: boolean;
+  /** A getMore is building a batch of it (in slices, so another could arrive meanwhile). */
+  inUse?: boolean;
 }
 
 /**
@@ -97,6 +99,8 @@ export class CursorStore {
   more(id: number, ns: string, batchSize?: number): StreamedReply {
     const c = this.open.get(id);
     if (!c || c.ns !== ns) throw cursorNotFound(id);
+    // Two batches built at once would each take documents the other skipped.
+    if (c.inUse) throw cursorInUse(id);
     return new StreamedReply(this.moreSteps(id, c, batchSize));
   }
 
@@ -106,12 +110,17 @@ export class CursorStore {
     batchSize: number | undefined,
   ): Generator<void, Uint8Array> {
     let nextBatch: Uint8Array[];
+    // Set on the first step, which the server takes at once; released however the batch ends
+    // (built, failed, or abandoned with its connection).
+    c.inUse = true;
     try {
       nextBatch = yield* this.takeBatch(c, batchSize);
     } catch (err) {
       // As MongoDB, a cursor whose getMore failed is gone.
       this.open.delete(id);
-      throw err;
+      throw duringGetMore(err);
+    } finally {
+      c.inUse = false;
     }
     const done = !this.staysOpen(c, nextBatch.length, batchSize);
     if (done) this.open.delete(id);
