@@ -113,6 +113,8 @@ async function measure(dev: DevFile, path: string, pids: Record<string, number>)
     path,
     p50_ms: Math.round(percentile(times, 50) * 100) / 100,
     p95_ms: Math.round(percentile(times, 95) * 100) / 100,
+    // The spread around the target: whether a miss is a slow path or scheduling on two cores.
+    p10_p90_p99_ms: [10, 90, 99].map((p) => Math.round(percentile(times, p) * 100) / 100),
     cpu_ms_per_request: cpu,
     ...(total === undefined ? {} : { total }),
     ...(Object.keys(failures).length > 0
