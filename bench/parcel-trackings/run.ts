@@ -11,9 +11,9 @@
  *
  * The system runs as `npm start` runs it (every part its own process, ports away from the
  * defaults, logs at `warn`), from its build as the images run it (`launchSystem`, as the table;
- * `DEV_RUN=source` measures the sources through tsx instead). Rows are inserted straight into parcel-tracking's database, already
- * registered and freshly polled so the background workers leave them alone. Requests are sent one
- * at a time (latency, not throughput, is the target).
+ * `DEV_RUN=source` measures the sources through tsx instead). Rows are inserted straight into
+ * parcel-tracking's database, already registered and freshly polled so the background workers
+ * leave them alone. Requests are sent one at a time (latency, not throughput, is the target).
  */
 import { appendFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -40,7 +40,6 @@ const CHECKPOINTS = Number(values.checkpoints);
 const ROWS = Number(values.rows);
 const REQUESTS = Number(values.requests);
 const WARM_UP = Number(values['warm-up']);
-const gatewayPort = 29080;
 
 function call(dev: DevFile, method: string, path: string, body?: unknown) {
   return new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
@@ -126,7 +125,7 @@ async function measure(dev: DevFile, path: string, pids: Record<string, number>)
 }
 
 const system = await launchSystem(
-  gatewayPort - 80,
+  29000,
   {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     RATE_LIMIT_PER_MINUTE: '1000000000',
@@ -136,6 +135,8 @@ const system = await launchSystem(
   },
   values.log ? (chunk) => appendFileSync(values.log!, chunk) : undefined,
 );
+// Where launchSystem put the gateway (its port base + 80).
+const gatewayPort = Number(new URL(system.gatewayUrl).port);
 try {
   const { dev } = system;
   const created = await call(dev, 'POST', '/api/integrations/parcel-tracking/instances', {
