@@ -40,16 +40,24 @@ export const commandNotFound = (name: string) =>
   new CommandError(59, 'CommandNotFound', `no such command: '${name}'`);
 export const cursorNotFound = (id: number) =>
   new CommandError(43, 'CursorNotFound', `cursor id ${id} not found`);
-const DURING_FIND = 'Executor error during find command :: ';
-
 /**
- * A find's documents are projected batch by batch, so a projection can fail in a getMore; mongod
- * names the command the executor failed in.
+ * A failure while the executor produces a command's documents; mongod names the command it was
+ * running. A find's documents are projected batch by batch, so a find's failure can surface in a
+ * getMore (`during`).
  */
-export function duringGetMore(err: unknown): unknown {
-  if (!(err instanceof CommandError) || !err.message.startsWith(DURING_FIND)) return err;
-  const cause = err.message.slice(DURING_FIND.length);
-  return new CommandError(err.code, err.codeName, `Executor error during getMore :: ${cause}`);
+export class ExecutorError extends CommandError {
+  constructor(
+    code: number,
+    codeName: string,
+    readonly reason: string,
+    command = 'find command',
+  ) {
+    super(code, codeName, `Executor error during ${command} :: caused by :: ${reason}`);
+  }
+
+  during(command: string): ExecutorError {
+    return new ExecutorError(this.code, this.codeName, this.reason, command);
+  }
 }
 
 /** As mongod's cursor manager: a getMore while another operation holds the cursor. */

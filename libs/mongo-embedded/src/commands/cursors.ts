@@ -1,5 +1,5 @@
 import { serialize, type Document } from 'bson';
-import { cursorInUse, cursorNotFound, duringGetMore } from '../errors.js';
+import { cursorInUse, cursorNotFound, ExecutorError } from '../errors.js';
 import { typedForm } from '../numeric/types.js';
 import { restoreRawStrings } from '../storage/raw-strings.js';
 import { cursorReplyBody, SLICE_DOCS, SLICE_MS, StreamedReply } from './batch-reply.js';
@@ -118,7 +118,7 @@ export class CursorStore {
     } catch (err) {
       // As MongoDB, a cursor whose getMore failed is gone.
       this.open.delete(id);
-      throw duringGetMore(err);
+      throw err instanceof ExecutorError ? err.during('getMore') : err;
     } finally {
       c.inUse = false;
     }

@@ -1,6 +1,6 @@
 import { defineField, ownField } from '../safety/unsafe-keys.js';
 import type { Document } from 'bson';
-import { CommandError } from '../errors.js';
+import { CommandError, ExecutorError } from '../errors.js';
 import { isPlainObject, pullMatcher } from '../update/pull.js';
 import { positionalIndex } from './positional.js';
 
@@ -193,10 +193,10 @@ export function compileProjection(
     for (const path of parsed.positional) {
       const idx = positionalIndex(doc, path, filter);
       if (idx === undefined)
-        throw new CommandError(
+        throw new ExecutorError(
           2,
           'BadValue',
-          "Executor error during find command :: caused by :: positional operator '.$' couldn't find a matching element in the array",
+          "positional operator '.$' couldn't find a matching element in the array",
         );
       rewrite(out, path.split('.'), (v) => (Array.isArray(v) ? [v[idx]] : v));
     }
