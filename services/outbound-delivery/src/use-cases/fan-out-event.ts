@@ -64,18 +64,22 @@ export class FanOutEvent {
       if (elsewhere) copies.push(elsewhere);
       else mine.set(event.id, event);
     }
-    let release!: () => void;
-    const handled = new Promise<void>((resolve) => (release = resolve));
-    for (const id of mine.keys()) this.inProgress.set(id, handled);
+    const own = this.deliver([...mine.values()]);
+    // What a batch holding a copy waits for. It fails when this batch fails: a copy JetStream
+    // redelivered (an ack wait passed while this batch held the event) is the same message as
+    // the original, so acking the copy would ack the original too, and lose the event.
+    const outcome = own.then(() => undefined);
+    outcome.catch(() => undefined);
+    for (const id of mine.keys()) this.inProgress.set(id, outcome);
+    let stored: number;
     try {
-      return await this.deliver([...mine.values()]);
+      stored = await own;
     } finally {
       for (const id of mine.keys()) this.inProgress.delete(id);
-      release();
-      // A copy is acked only once the batch holding the original has finished with it (had
-      // that batch failed, the original is redelivered and handled again).
-      await Promise.all(copies);
     }
+    // A copy is acked only once the batch holding the original has stored it.
+    await Promise.all(copies);
+    return stored;
   }
 
   private remember(entry: FirstAttempt): void {
