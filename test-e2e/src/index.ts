@@ -40,4 +40,4 @@ export {
   type FaultFigures,
   type FaultRun,
 } from './resilience/fault-runner.js';
-export type { OutboundFigures } from './resilience/outbound-traffic.js';
+export { lostOutboundReport, type OutboundFigures } from './resilience/outbound-traffic.js';

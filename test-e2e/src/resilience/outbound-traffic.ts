@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CATALOG_STREAM } from '@inventory/events';
 import { EventPublisher, connectNats } from '@inventory/platform';
 import type { HttpResponse } from '../fixtures/http.js';
 import { productCreatedEntry } from '../fixtures/product-created.js';
@@ -23,12 +24,17 @@ export interface OutboundFigures {
   scheduled: number;
   /** Of those, the ones whose delivery reached the receiver. */
   delivered: number;
-  /** Not delivered yet but in the delivery log. */
+  /** Not delivered but in the delivery log: a retry still to come, or dropped over the cap. */
   inLog: number;
   /** Neither delivered nor in the log: acknowledged work lost (target 0). */
   lost: number;
   /** Events delivered under two or more delivery ids (target 0). */
   doubled: number;
+  /**
+   * Where the fan-out's durable consumer stood when the rows were read (events not yet taken,
+   * and taken but not acked): an event still there is late, not lost.
+   */
+  consumer: { pending: number; ackPending: number; redelivered: number };
   /** Deliveries received again under the same id (at-least-once; receivers de-duplicate). */
   resent: number;
   events: ScheduledEvent[];
@@ -37,10 +43,20 @@ export interface OutboundFigures {
 export interface OutboundTraffic {
   /** Stops emitting; resolves once the last publish has settled. */
   stop(): Promise<void>;
-  /** Waits up to `capMs` for every scheduled delivery to arrive, then counts what is where. */
+  /**
+   * Waits up to `capMs` for every scheduled delivery to arrive, or, when some never will (a
+   * delivery dropped over the tenant's cap waits in the log), for the fan-out's consumer to hold
+   * no event; then counts what is where.
+   */
   verify(mongoUrl: string, capMs: number): Promise<OutboundFigures>;
   close(): Promise<void>;
 }
+
+/** The durable outbound-delivery fans `catalog.product.created` out from (ADR 0416). */
+const FAN_OUT_STREAM = CATALOG_STREAM.name;
+const FAN_OUT_DURABLE = 'outbound-delivery-product-created';
+/** The least wait for deliveries before counting, however early the consumer looks empty. */
+const MIN_WAIT_MS = 5_000;
 
 type Call = (method: string, path: string, body?: unknown) => Promise<HttpResponse>;
 
@@ -122,9 +138,26 @@ export async function startOutboundTraffic(
       await emitting;
     },
     async verify(mongoUrl, capMs) {
+      const manager = await nats.jetstreamManager();
+      const readConsumer = async () => {
+        const info = await manager.consumers.info(FAN_OUT_STREAM, FAN_OUT_DURABLE);
+        return {
+          pending: info.num_pending,
+          ackPending: info.num_ack_pending,
+          redelivered: info.num_redelivered,
+        };
+      };
       const started = Date.now();
-      while (scheduled.some(({ sku }) => !received.has(sku)) && Date.now() - started < capMs)
+      let consumer = await readConsumer();
+      while (Date.now() - started < capMs) {
+        const undelivered = scheduled.some(({ sku }) => !received.has(sku));
+        if (!undelivered) break;
+        // Nothing left in JetStream, and the receiver has had a moment after the last ack.
+        if (consumer.pending + consumer.ackPending === 0 && Date.now() - started >= MIN_WAIT_MS)
+          break;
         await new Promise((resolve) => setTimeout(resolve, 250));
+        consumer = await readConsumer();
+      }
       const rows = await storedRows(mongoUrl, 'outbound_delivery', 'deliveries', ['body']);
       const logged = new Set(
         rows.map((row) => (JSON.parse(String(row.body)) as { data?: { sku?: string } }).data?.sku),
@@ -147,6 +180,7 @@ export async function startOutboundTraffic(
         inLog: count((event) => event.inLog),
         lost: count((event) => event.deliveries === 0 && !event.inLog),
         doubled: count((event) => event.deliveries > 1),
+        consumer,
         resent: events.reduce((sum, event) => sum + event.resent, 0),
         events,
       };
@@ -156,4 +190,10 @@ export async function startOutboundTraffic(
       await closeReceiver();
     },
   };
+}
+
+/** What a failed "nothing lost" check shows: each lost event and where the consumer stood. */
+export function lostOutboundReport(figures: OutboundFigures): string {
+  const lost = figures.events.filter((event) => event.deliveries === 0 && !event.inLog);
+  return `lost: ${lost.map(({ sku, phase }) => `${sku} (${phase})`).join(', ')}; fan-out consumer: ${JSON.stringify(figures.consumer)}`;
 }

@@ -4,6 +4,7 @@ import {
   errorLines,
   formatFigures,
   launchSystem,
+  lostOutboundReport,
   runFaults,
   type LaunchedSystem,
 } from '../../src/index.js';
@@ -42,7 +43,10 @@ describe('faults under steady load (npm start)', () => {
     // retry is a duplicate, counted apart (answerLostWebhooks), never processed again.
     expect(run.doubledWebhooks).toBe(0);
     expect(run.outbound.scheduled).toBeGreaterThan(0);
-    expect(run.outbound.lost).toBe(0);
+    expect(
+      run.outbound.lost,
+      `${lostOutboundReport(run.outbound)}\n${errorLines(system.output())}`,
+    ).toBe(0);
     expect(run.outbound.doubled).toBe(0);
     expect(run.figures.map((row) => row.fault)).toEqual(ALL_FAULTS.map((fault) => fault.name));
     for (const row of run.figures) {
