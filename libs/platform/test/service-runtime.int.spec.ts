@@ -1,6 +1,7 @@
+import { EchoRequest } from '@inventory/contracts/testing/v1/echo.js';
 import { startTestInfra, type TestInfra } from '@inventory/local-infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceRuntime, type ServiceRuntimeConfig } from '../src/index.js';
+import { ServiceRuntime, defineEvent, type ServiceRuntimeConfig } from '../src/index.js';
 import { echoRegistration } from './fixtures/echo-service.js';
 
 describe('ServiceRuntime.run', () => {
@@ -37,6 +38,42 @@ describe('ServiceRuntime.run', () => {
       await runtime.stop();
     }
     expect(runtime.nats.isClosed()).toBe(true);
+  });
+
+  it('keeps processed-event records, collection and unique index, only once a consumer needs them', async () => {
+    const runtime = await ServiceRuntime.run(
+      {
+        name: 'run-processed',
+        config,
+        dbName: infra.dbName('run_processed'),
+        streams: [{ name: 'RUNTIME_PROCESSED', subjects: ['runtime-processed.>'] }],
+      },
+      (started) => started.serve([echoRegistration]).then(() => undefined),
+    );
+    const collections = async () =>
+      (await runtime.mongo.db!.listCollections().toArray()).map(({ name }) => name);
+    try {
+      await runtime.consume({
+        stream: 'RUNTIME_PROCESSED',
+        durable: 'runtime-processed-raw',
+        event: defineEvent('runtime-processed.raw', EchoRequest),
+        handle: async () => undefined,
+        idempotent: false,
+      });
+      expect(await collections()).not.toContain('processed_events');
+
+      await runtime.consume({
+        stream: 'RUNTIME_PROCESSED',
+        durable: 'runtime-processed-once',
+        event: defineEvent('runtime-processed.once', EchoRequest),
+        handle: async () => undefined,
+      });
+      expect(await collections()).toContain('processed_events');
+      const indexes = await runtime.mongo.collection('processed_events').indexes();
+      expect(indexes.find((index) => index.unique)?.key).toEqual({ consumer: 1, event_id: 1 });
+    } finally {
+      await runtime.stop();
+    }
   });
 
   it('stops everything it started when the wiring fails, and rethrows the cause', async () => {

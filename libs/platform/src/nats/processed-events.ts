@@ -30,15 +30,22 @@ export type ClaimResult = 'claimed' | 'already-done' | 'in-progress';
  * `staleAfterMs` so it cannot block the event forever.
  */
 export class ProcessedEventStore {
-  private readonly model: Model<ProcessedEventDocument>;
+  private compiled: Model<ProcessedEventDocument> | undefined;
 
   constructor(
-    connection: Connection,
+    private readonly connection: Connection,
     private readonly staleAfterMs = 60_000,
-  ) {
-    this.model =
-      (connection.models.ProcessedEvent as Model<ProcessedEventDocument> | undefined) ??
-      connection.model<ProcessedEventDocument>('ProcessedEvent', schema);
+  ) {}
+
+  /**
+   * Compiled on first use: mongoose creates a model's collection and indexes as it compiles it,
+   * and a service none of whose consumers keeps these records should hold neither.
+   */
+  private get model(): Model<ProcessedEventDocument> {
+    this.compiled ??=
+      (this.connection.models.ProcessedEvent as Model<ProcessedEventDocument> | undefined) ??
+      this.connection.model<ProcessedEventDocument>('ProcessedEvent', schema);
+    return this.compiled;
   }
 
   async init(): Promise<void> {

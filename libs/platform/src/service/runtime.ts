@@ -204,6 +204,8 @@ export class ServiceRuntime {
 
   async consume<T>(spec: ConsumerSpec<T>): Promise<void> {
     const { idempotent = true, ...rest } = spec;
+    // Its unique index is what makes a claim exclusive: in place before the first event.
+    if (idempotent) await this.processed.init();
     const handle = await startConsumer({
       ...rest,
       jetstream: this.jetstream,
@@ -222,7 +224,6 @@ export class ServiceRuntime {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async serve(services: Array<ServiceRegistration<any>>): Promise<GrpcServerHandle> {
     await ensureIndexes(this.mongo);
-    await this.processed.init();
     this.grpc = await startGrpcServer({
       host: this.options.config.GRPC_HOST,
       port: this.options.config.GRPC_PORT,
