@@ -3,7 +3,7 @@ import type { Fault, ProbeName } from './fault-list.js';
 import type { LaunchedSystem } from './launcher.js';
 import { createOnce } from './create-once.js';
 import { InboundLedger } from './inbound-ledger.js';
-import { startOutboundTraffic, type OutboundFigures } from './outbound-traffic.js';
+import { isLostEvent, startOutboundTraffic, type OutboundFigures } from './outbound-traffic.js';
 
 /** How many times the launcher's supervisor says it restarted `part`. */
 const restartCount = (output: string, part: string) =>
@@ -277,7 +277,7 @@ export async function runFaults(
         },
         outbound: {
           scheduled: events.length,
-          lost: count(events, (event) => event.deliveries === 0 && !event.inLog),
+          lost: count(events, isLostEvent),
           doubled: count(events, (event) => event.deliveries > 1),
           resent: events.reduce((sum, event) => sum + event.resent, 0),
         },
