@@ -216,10 +216,43 @@ describe('JetStream events with an idempotent durable consumer', () => {
     expect([...handled].sort()).toEqual(['one', 'three', 'two']);
   });
 
+  it('waits before each redelivery of a failed batch, twice as long each time (lower bounds only)', async () => {
+    const jetstream = nats.jetstream();
+    const manager = await nats.jetstreamManager();
+    const event = defineEvent('testing.echo.batch-backoff', EchoRequest);
+    const attemptsAt: number[] = [];
+    const consumer = await startBatchConsumer({
+      jetstream,
+      manager,
+      stream: 'TESTING',
+      durable: 'batch-backoff',
+      event,
+      logger,
+      // The longest wait left to its default, as the services leave it.
+      retryDelayMs: 300,
+      handle: async () => {
+        attemptsAt.push(performance.now());
+        if (attemptsAt.length < 4) throw new Error('dependency down');
+      },
+    });
+    await new EventPublisher(jetstream).publish(event, {
+      tenantId: 't1',
+      payload: EchoRequest.fromPartial({ text: 'back off' }),
+    });
+    await waitFor(() => attemptsAt.length === 4, 30_000);
+    await consumerDrained(manager, 'TESTING', 'batch-backoff');
+    await consumer.stop();
+    const gaps = attemptsAt.slice(1).map((at, index) => at - attemptsAt[index]!);
+    // The server holds a nakked event for the delay asked: 300, 600 and 1,200 ms at least.
+    expect(gaps.map((gap, index) => gap >= 300 * 2 ** index)).toEqual([true, true, true]);
+  });
+
   it('waits twice as long before each redelivery, up to the longest wait', () => {
     expect([1, 2, 3, 4, 5, 8, 40].map((n) => redeliveryDelayMs(n))).toEqual([
       1_000, 2_000, 4_000, 8_000, 16_000, 60_000, 60_000,
     ]);
     expect(redeliveryDelayMs(3, { baseMs: 5, maxMs: 40 })).toBe(20);
+    // What a consumer passes when its options leave both unset.
+    expect(redeliveryDelayMs(3, { baseMs: undefined, maxMs: undefined })).toBe(4_000);
   });
 });

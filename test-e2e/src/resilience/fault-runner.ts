@@ -1,3 +1,4 @@
+import { DEFAULT_RETRY_BACKOFF } from '@inventory/platform';
 import { httpCall, type HttpResponse } from '../fixtures/http.js';
 import type { Fault, ProbeName } from './fault-list.js';
 import type { LaunchedSystem } from './launcher.js';
@@ -81,6 +82,10 @@ export async function runFaults(
   options: {
     ratePerSecond?: number;
     capMs?: number;
+    /**
+     * The longest wait for the fan-out to hold no event once the load stops (default twice the
+     * longest redelivery wait: an event failed through a long outage comes back that late).
+     */
     deliveryCapMs?: number;
     /** Every freeze lasts at least this long (the 20 s), besides a fault's own hold. */
     freezeMs?: number;
@@ -248,7 +253,10 @@ export async function runFaults(
 
   let outboundFigures: OutboundFigures;
   try {
-    outboundFigures = await outbound.verify(dev.mongo_url!, options.deliveryCapMs ?? 60_000);
+    outboundFigures = await outbound.verify(
+      dev.mongo_url!,
+      options.deliveryCapMs ?? 2 * DEFAULT_RETRY_BACKOFF.maxMs,
+    );
   } finally {
     await outbound.close();
   }

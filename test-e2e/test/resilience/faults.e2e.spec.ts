@@ -31,7 +31,6 @@ describe('faults under steady load (npm start)', () => {
     const run = await runFaults(system, ALL_FAULTS, {
       ratePerSecond: 4,
       capMs: 45_000,
-      deliveryCapMs: 60_000,
     });
     reportFigures(formatFigures(run));
     // On failure, the system's own errors say why (its parts log at warn and above here).

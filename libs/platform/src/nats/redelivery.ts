@@ -20,8 +20,16 @@ export const DEFAULT_RETRY_BACKOFF: RetryBackoff = { baseMs: 1_000, maxMs: 60_00
 /** From this delivery on, a failure is logged as an error rather than a warning. */
 export const STUCK_AFTER_DELIVERIES = 10;
 
-/** The wait before redelivering an event that has been delivered `deliveries` times. */
-export function redeliveryDelayMs(deliveries: number, backoff: Partial<RetryBackoff> = {}): number {
-  const { baseMs, maxMs } = { ...DEFAULT_RETRY_BACKOFF, ...backoff };
+/**
+ * The wait before redelivering an event that has been delivered `deliveries` times. A setting
+ * left undefined takes its default: consumers pass their options through as they are, and a
+ * spread would let an undefined one through as NaN, which `nak` takes as no delay at all.
+ */
+export function redeliveryDelayMs(
+  deliveries: number,
+  backoff: { baseMs?: number | undefined; maxMs?: number | undefined } = {},
+): number {
+  const baseMs = backoff.baseMs ?? DEFAULT_RETRY_BACKOFF.baseMs;
+  const maxMs = backoff.maxMs ?? DEFAULT_RETRY_BACKOFF.maxMs;
   return Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, deliveries - 1)));
 }
