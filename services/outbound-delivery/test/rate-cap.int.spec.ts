@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { as, waitFor } from './harness.js';
 import { useReceiverSuite } from './suite.js';
 
 const TENANT = 'tenant-capped';
@@ -49,4 +50,36 @@ describe('per-tenant cap shared by replicas', () => {
       expect(dropped).toBe(12 - CAP);
     },
   );
+
+  it('takes a slot for each redeliver of the same delivery: a new cycle is a new delivery to the cap', async () => {
+    const tenant = 'tenant-redelivering';
+    const { id } = await suite.subscribe(tenant, '/again');
+    await suite.h.publish(tenant, 'sales_order.created', { n: 'once' });
+    const [first] = await suite.succeeded(tenant, id, 1);
+    const deliveryId = first!.id;
+    const cycleSettled = (attempts: number) =>
+      waitFor(async () => {
+        const { deliveries } = await suite.deliveriesOf(tenant, id);
+        const delivery = deliveries[0];
+        return delivery?.status !== 'pending' && delivery?.attempts.length === attempts
+          ? delivery
+          : undefined;
+      }, `cycle ${attempts}`);
+    // The first send took one of the minute's CAP slots; each redeliver takes another.
+    for (let cycle = 2; cycle <= CAP; cycle++) {
+      await as(tenant, () =>
+        suite.h.client.call.redeliver({ subscription_id: id, delivery_id: deliveryId }),
+      );
+      expect((await cycleSettled(cycle)).status).toBe('succeeded');
+    }
+    await as(tenant, () =>
+      suite.h.client.call.redeliver({ subscription_id: id, delivery_id: deliveryId }),
+    );
+    const over = await waitFor(async () => {
+      const { deliveries } = await suite.deliveriesOf(tenant, id);
+      return deliveries[0]?.status === 'dropped' ? deliveries[0] : undefined;
+    }, 'the redeliver over the cap dropped');
+    expect(over.attempts).toHaveLength(CAP);
+    expect(suite.requestsTo('/again')).toHaveLength(CAP);
+  });
 });

@@ -98,8 +98,11 @@ export class AttemptDelivery {
     });
     await Promise.all(
       [...waiting].map(async ([tenantId, indexes]) => {
-        const granted = await this.rateCap.takeMany(tenantId, indexes.length);
-        for (const index of indexes.slice(0, granted)) admitted[index] = true;
+        const granted = await this.rateCap.admit(
+          tenantId,
+          indexes.map((index) => cycleSlotId(batch[index]!)),
+        );
+        indexes.forEach((index, position) => (admitted[index] = granted[position]!));
       }),
     );
     return admitted;
@@ -315,4 +318,13 @@ export class AttemptDelivery {
   private readonly keys = new BoundedMemo((encrypted: string) =>
     signingKeyOf(this.secretBox.decrypt(encrypted)),
   );
+}
+
+/**
+ * What a delivery's cap slot is held under: its id and the attempts it had when its cycle began.
+ * A cycle admitted again after a failed batch asks for the same slot; a redeliver, a new cycle
+ * after attempts were made, asks for a new one.
+ */
+export function cycleSlotId(delivery: Pick<DeliveryDocument, 'delivery_id' | 'attempts'>): string {
+  return `${delivery.delivery_id}:${delivery.attempts.length}`;
 }

@@ -23,7 +23,7 @@ export class RecoverJobs {
   constructor(
     private readonly jobs: RecoverJobRepository,
     private readonly deliveries: Pick<DeliveryRepository, 'restartFailed'>,
-    private readonly rateCap: Pick<RateCap, 'takeMany'>,
+    private readonly rateCap: Pick<RateCap, 'admit'>,
     private readonly wake: () => void,
     logger: Logger,
   ) {
@@ -54,8 +54,14 @@ export class RecoverJobs {
     let sent = job.sent;
     while (sent < job.delivery_ids.length) {
       if (control.stopped) return;
-      const wanted = Math.min(STEP, job.delivery_ids.length - sent);
-      const granted = await this.rateCap.takeMany(job.tenant_id, wanted);
+      const candidates = job.delivery_ids.slice(sent, sent + STEP);
+      const admitted = await this.rateCap.admit(
+        job.tenant_id,
+        candidates.map((id) => `${id}:recover:${job.id}`),
+      );
+      // Slots are taken in order, so the admitted ones lead (a resumed job's step holds its own).
+      const refused = admitted.indexOf(false);
+      const granted = refused === -1 ? admitted.length : refused;
       if (granted === 0) {
         await control.pause(FULL_MINUTE_WAIT_MS);
         continue;
