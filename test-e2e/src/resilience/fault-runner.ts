@@ -319,7 +319,7 @@ export function formatFigures(run: FaultRun): string {
   );
   const { outbound } = run;
   return [
-    `faults: ${run.requests} requests, ${run.badAnswers.length} bad answers; inbound: ${run.acknowledgedWebhooks} webhooks acknowledged, ${run.lostWebhooks} lost, ${run.doubledWebhooks} processed twice, ${run.answerLostWebhooks} refused after the write (the retry a duplicate); outbound: ${outbound.scheduled} events, ${outbound.delivered} delivered, ${outbound.inLog} in the delivery log undelivered (retrying, or dropped over the cap), ${outbound.lost} lost, ${outbound.doubled} doubled, ${outbound.resent} resent under the same id`,
+    `faults: ${run.requests} requests, ${run.badAnswers.length} bad answers; inbound: ${run.acknowledgedWebhooks} webhooks acknowledged, ${run.lostWebhooks} lost, ${run.doubledWebhooks} processed twice, ${run.answerLostWebhooks} refused after the write (the retry a duplicate); outbound: ${outbound.scheduled} events, ${outbound.delivered} delivered, ${outbound.inLog} in the delivery log undelivered (${outbound.droppedOverCap} of them dropped over the cap), ${outbound.lost} lost, ${outbound.doubled} doubled, ${outbound.resent} resent under the same id`,
     '',
     '| fault | first 503 | longest request | recovered | inbound acked / refused | inbound lost / doubled / answer lost | outbound events | outbound lost / doubled / resent |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -19,6 +19,8 @@ export interface ScheduledEvent {
   resent: number;
   /** Not received, but in the delivery log (a retry still pending counts as kept). */
   inLog: boolean;
+  /** In the log as `dropped`: refused by the tenant's per-minute cap. */
+  droppedOverCap: boolean;
 }
 
 /** Neither received nor in the delivery log: acknowledged work lost. */
@@ -31,6 +33,8 @@ export interface OutboundFigures {
   delivered: number;
   /** Not delivered but in the delivery log: a retry still to come, or dropped over the cap. */
   inLog: number;
+  /** Of those, dropped over the tenant's per-minute cap. */
+  droppedOverCap: number;
   /** Neither delivered nor in the log: acknowledged work lost (target 0). */
   lost: number;
   /** Events delivered under two or more delivery ids (target 0). */
@@ -147,10 +151,14 @@ export async function startOutboundTraffic(
         ackPending: info.num_ack_pending,
         redelivered: info.num_redelivered,
       };
-      const rows = await storedRows(mongoUrl, 'outbound_delivery', 'deliveries', ['body']);
-      const logged = new Set(
-        rows.map((row) => (JSON.parse(String(row.body)) as { data?: { sku?: string } }).data?.sku),
-      );
+      const rows = await storedRows(mongoUrl, 'outbound_delivery', 'deliveries', [
+        'body',
+        'status',
+      ]);
+      const skuOf = (row: Record<string, unknown>) =>
+        (JSON.parse(String(row.body)) as { data?: { sku?: string } }).data?.sku;
+      const logged = new Set(rows.map(skuOf));
+      const dropped = new Set(rows.filter((row) => row.status === 'dropped').map(skuOf));
       const events = scheduled.map(({ sku, phase }): ScheduledEvent => {
         const receipts = received.get(sku) ?? [];
         const deliveries = new Set(receipts).size;
@@ -160,6 +168,7 @@ export async function startOutboundTraffic(
           deliveries,
           resent: receipts.length - deliveries,
           inLog: deliveries === 0 && logged.has(sku),
+          droppedOverCap: deliveries === 0 && dropped.has(sku),
         };
       });
       const count = (test: (event: ScheduledEvent) => boolean) => events.filter(test).length;
@@ -167,6 +176,7 @@ export async function startOutboundTraffic(
         scheduled: events.length,
         delivered: count((event) => event.deliveries > 0),
         inLog: count((event) => event.inLog),
+        droppedOverCap: count((event) => event.droppedOverCap),
         lost: count(isLostEvent),
         doubled: count((event) => event.deliveries > 1),
         consumer,
