@@ -108,19 +108,21 @@ export async function startBatchConsumer<T>(
       for (const { event } of decoded)
         eventsHandled.inc({ durable, subject: event.subject, outcome: 'handled' });
     } catch (error) {
+      const backoff = { baseMs: options.retryDelayMs, maxMs: options.maxRetryDelayMs };
       const deliveries = Math.max(...decoded.map(({ message }) => message.info.redeliveryCount));
       logger[deliveries >= STUCK_AFTER_DELIVERIES ? 'error' : 'warn'](
-        { err: error, events: decoded.length, attempt: deliveries, durable },
+        {
+          err: error,
+          events: decoded.length,
+          attempt: deliveries,
+          retry_in_ms: redeliveryDelayMs(deliveries, backoff),
+          durable,
+        },
         'event batch handler failed; will retry',
       );
       for (const { message, event } of decoded) {
         eventsHandled.inc({ durable, subject: event.subject, outcome: 'failed' });
-        message.nak(
-          redeliveryDelayMs(message.info.redeliveryCount, {
-            baseMs: options.retryDelayMs,
-            maxMs: options.maxRetryDelayMs,
-          }),
-        );
+        message.nak(redeliveryDelayMs(message.info.redeliveryCount, backoff));
         held.delete(message);
       }
     }
