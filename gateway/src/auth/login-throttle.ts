@@ -1,4 +1,4 @@
-import type { Logger, Redis } from '@inventory/platform';
+import { withScripts, type Logger, type Redis } from '@inventory/platform';
 import { HttpError } from '../http/http-error.js';
 import { sha256Hex } from './bearer.js';
 
@@ -33,10 +33,13 @@ return tostring(level)
 `;
 
 type Pipeline = ReturnType<Redis['multi']>;
-/** A MULTI with the script above as a command (ioredis' `defineCommand`). */
+/** A MULTI with the script above as a command (`withScripts`). */
 type LeakyPipeline = Pipeline & {
   leakyAdd(key: string, now: number, drainPerMs: number, ttlMs: number): Pipeline;
 };
+interface LeakyScripts {
+  leakyAdd(key: string, now: number, drainPerMs: number, ttlMs: number): Promise<string>;
+}
 
 /**
  * Failed logins counted in Redis per account (tenant + email, a fixed window from the first
@@ -78,8 +81,7 @@ export class LoginThrottle {
     private readonly settings: LoginThrottleSettings,
     private readonly logger: Logger,
   ) {
-    if (!('leakyAdd' in redis))
-      redis.defineCommand('leakyAdd', { numberOfKeys: 1, lua: LEAKY_ADD });
+    withScripts<LeakyScripts>(redis, { leakyAdd: { numberOfKeys: 1, lua: LEAKY_ADD } });
     this.now = settings.now ?? Date.now;
     this.drainPerMs = settings.maxPerIp / (settings.windowSeconds * 1000);
   }

@@ -1,4 +1,4 @@
-import type { Logger, Redis } from '@inventory/platform';
+import { withScripts, type Logger, type Redis } from '@inventory/platform';
 import { RateLeases, type RateLeaseOptions } from './rate-leases.js';
 
 /**
@@ -70,7 +70,7 @@ export interface RateLimitResult {
 /** What the limiter decided for one request (the `gateway_rate_limit_decisions_total` label). */
 export type RateLimitDecision = 'allowed' | 'limited' | 'fail_open' | 'unavailable';
 
-type WindowRedis = Redis & {
+interface WindowScripts {
   slidingWindow(
     key: string,
     limit: number,
@@ -78,7 +78,7 @@ type WindowRedis = Redis & {
     slots: number,
     leaseMs: number,
   ): Promise<[number, number, number, number, number, number]>;
-};
+}
 
 export interface RateLimiterOptions {
   /** How long rate limiting may fail open while Redis is unreachable; after that requests get 503. */
@@ -113,13 +113,16 @@ export class RateLimiter {
   private readonly failOpenMs: number;
   private readonly periodMs: number;
 
+  private readonly redis: Redis & WindowScripts;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly logger: Logger,
     options: RateLimiterOptions,
   ) {
-    if (!('slidingWindow' in redis))
-      redis.defineCommand('slidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW });
+    this.redis = withScripts<WindowScripts>(redis, {
+      slidingWindow: { numberOfKeys: 1, lua: SLIDING_WINDOW },
+    });
     this.failOpenMs = options.failOpenMs;
     this.periodMs = options.periodMs ?? 60_000;
     this.leaseOptions = { ...LEASE_DEFAULTS, ...options.leases };
@@ -162,7 +165,7 @@ export class RateLimiter {
       // so a burst of concurrent requests never takes several leases to drop all but one.
       slots = this.leasing.has(key) ? 1 : this.leases.slotsToAsk(key, limit);
       if (slots > 1) this.leasing.add(key);
-      reply = await (this.redis as WindowRedis).slidingWindow(
+      reply = await this.redis.slidingWindow(
         `${key}${WINDOW_SUFFIX}`,
         limit,
         this.periodMs,

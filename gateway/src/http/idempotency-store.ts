@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import type { Redis } from '@inventory/platform';
+import { withScripts, type Redis } from '@inventory/platform';
 import type { IdempotencyEntry } from './idempotency-key.js';
 
 /** A first answer as it is replayed. */
@@ -37,7 +37,7 @@ redis.call('DEL', KEYS[2])
 return 1
 `;
 
-type IdempotencyRedis = Redis & {
+interface IdempotencyScripts {
   idempotencyClaim(record: string, lock: string, value: string, leaseMs: string): Promise<string[]>;
   idempotencySettle(
     record: string,
@@ -46,7 +46,7 @@ type IdempotencyRedis = Redis & {
     answer: string,
     ttlMs: string,
   ): Promise<number>;
-};
+}
 
 export interface IdempotencyStoreOptions {
   /** How long a first answer is kept (24 h by default). */
@@ -62,17 +62,16 @@ export interface IdempotencyStoreOptions {
  * derived from the same two, which only the client holds.
  */
 export class IdempotencyStore {
-  private readonly redis: IdempotencyRedis;
+  private readonly redis: Redis & IdempotencyScripts;
 
   constructor(
     redis: Redis,
     private readonly options: IdempotencyStoreOptions,
   ) {
-    if (!('idempotencyClaim' in redis)) {
-      redis.defineCommand('idempotencyClaim', { numberOfKeys: 2, lua: CLAIM });
-      redis.defineCommand('idempotencySettle', { numberOfKeys: 2, lua: SETTLE });
-    }
-    this.redis = redis as IdempotencyRedis;
+    this.redis = withScripts<IdempotencyScripts>(redis, {
+      idempotencyClaim: { numberOfKeys: 2, lua: CLAIM },
+      idempotencySettle: { numberOfKeys: 2, lua: SETTLE },
+    });
   }
 
   /** Seals a request's fingerprint: Redis sees the same value for the same request, nothing more. */

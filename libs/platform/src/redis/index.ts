@@ -4,3 +4,4 @@ export {
   type ConnectRedisOptions,
   type Redis,
 } from './connection.js';
+export { withScripts, type RedisScript } from './scripts.js';

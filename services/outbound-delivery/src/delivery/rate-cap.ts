@@ -1,4 +1,4 @@
-import type { Redis } from '@inventory/platform';
+import { withScripts, type Redis } from '@inventory/platform';
 
 /**
  * Takes a slot for each delivery id in order: one that already holds a slot of this minute keeps
@@ -22,9 +22,9 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return admitted
 `;
 
-type SlotRedis = Redis & {
+interface SlotScripts {
   takeDeliverySlots(key: string, cap: number, ttlMs: number, ...ids: string[]): Promise<number[]>;
-};
+}
 
 /** A minute's set outlives the minute, so a late retry in it still finds its slot. */
 const SLOTS_TTL_MS = 120_000;
@@ -39,7 +39,7 @@ const SLOTS_TTL_MS = 120_000;
  * together still never admit more than the cap between them.
  */
 export class RateCap {
-  private readonly redis: SlotRedis;
+  private readonly redis: Redis & SlotScripts;
 
   constructor(
     redis: Redis,
@@ -47,9 +47,9 @@ export class RateCap {
     /** Which minute it is; tests pin it so a burst cannot straddle two windows. */
     private readonly clock: () => number = Date.now,
   ) {
-    if (!('takeDeliverySlots' in redis))
-      redis.defineCommand('takeDeliverySlots', { numberOfKeys: 1, lua: TAKE_SLOTS });
-    this.redis = redis as SlotRedis;
+    this.redis = withScripts<SlotScripts>(redis, {
+      takeDeliverySlots: { numberOfKeys: 1, lua: TAKE_SLOTS },
+    });
   }
 
   /** Whether each delivery may be sent in the tenant's current minute, in the order given. */

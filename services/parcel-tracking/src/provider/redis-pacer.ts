@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { OutageLog, type Logger, type Redis } from '@inventory/platform';
+import { OutageLog, withScripts, type Logger, type Redis } from '@inventory/platform';
 import { KeyPacer, type Pacer } from './pacer.js';
 import { keyFingerprint } from './key-fingerprint.js';
 
@@ -40,7 +40,7 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
-type PacerRedis = Redis & {
+interface PacerScripts {
   providerPaceAcquire(
     key: string,
     limit: number,
@@ -49,7 +49,7 @@ type PacerRedis = Redis & {
     member: string,
   ): Promise<number>;
   providerPaceRelease(key: string, member: string, ttlMs: number): Promise<number>;
-};
+}
 
 export interface RedisPacerOptions {
   perSecond: number;
@@ -81,7 +81,7 @@ const RETRY_REDIS_AFTER_MS = 1_000;
  * that replicas together may exceed the limit until Redis is back.
  */
 export class RedisPacer implements Pacer {
-  private readonly redis: PacerRedis;
+  private readonly redis: Redis & PacerScripts;
   private readonly windowMs: number;
   private readonly redisTimeoutMs: number;
   private readonly fallback: KeyPacer;
@@ -97,11 +97,10 @@ export class RedisPacer implements Pacer {
     this.redisTimeoutMs = options.redisTimeoutMs ?? 1_000;
     this.fallback = new KeyPacer(options.perSecond, this.windowMs);
     this.outage = new OutageLog(options.logger);
-    if (!('providerPaceAcquire' in redis)) {
-      redis.defineCommand('providerPaceAcquire', { numberOfKeys: 1, lua: ACQUIRE });
-      redis.defineCommand('providerPaceRelease', { numberOfKeys: 1, lua: RELEASE });
-    }
-    this.redis = redis as PacerRedis;
+    this.redis = withScripts<PacerScripts>(redis, {
+      providerPaceAcquire: { numberOfKeys: 1, lua: ACQUIRE },
+      providerPaceRelease: { numberOfKeys: 1, lua: RELEASE },
+    });
   }
 
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
