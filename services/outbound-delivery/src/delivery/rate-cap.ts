@@ -1,4 +1,5 @@
 import { withScripts, type Redis } from '@inventory/platform';
+import type { DeliveryDocument } from '../store/delivery.js';
 
 /**
  * Takes a slot for each delivery id in order: one that already holds a slot of this minute keeps
@@ -24,6 +25,20 @@ return admitted
 
 interface SlotScripts {
   takeDeliverySlots(key: string, cap: number, ttlMs: number, ...ids: string[]): Promise<number[]>;
+}
+
+/**
+ * What a delivery's cap slot is held under: its id and the attempts it had when its cycle began.
+ * A cycle admitted again after a failed batch asks for the same slot; a redeliver, a new cycle
+ * after attempts were made, asks for a new one.
+ */
+export function cycleSlotId(delivery: Pick<DeliveryDocument, 'delivery_id' | 'attempts'>): string {
+  return `${delivery.delivery_id}:${delivery.attempts.length}`;
+}
+
+/** A recover job's slot for one delivery: a job carried on after a restart asks for it again. */
+export function recoverSlotId(jobId: string, deliveryId: string): string {
+  return `${deliveryId}:recover:${jobId}`;
 }
 
 /** A minute's set outlives the minute, so a late retry in it still finds its slot. */

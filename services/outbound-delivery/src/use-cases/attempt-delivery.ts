@@ -15,7 +15,7 @@ import {
 } from '../domain/signing-secret.js';
 import type { DeliveryMetrics } from '../delivery/delivery-metrics.js';
 import type { HttpSender } from '../delivery/http-sender.js';
-import type { RateCap } from '../delivery/rate-cap.js';
+import { cycleSlotId, type RateCap } from '../delivery/rate-cap.js';
 import type { AttemptRecord, DeliveryDocument, Settle } from '../store/delivery.js';
 import type { SubscriptionRepository } from '../store/subscription-repository.js';
 import type { SubscriptionDocument } from '../store/subscription.js';
@@ -318,13 +318,4 @@ export class AttemptDelivery {
   private readonly keys = new BoundedMemo((encrypted: string) =>
     signingKeyOf(this.secretBox.decrypt(encrypted)),
   );
-}
-
-/**
- * What a delivery's cap slot is held under: its id and the attempts it had when its cycle began.
- * A cycle admitted again after a failed batch asks for the same slot; a redeliver, a new cycle
- * after attempts were made, asks for a new one.
- */
-export function cycleSlotId(delivery: Pick<DeliveryDocument, 'delivery_id' | 'attempts'>): string {
-  return `${delivery.delivery_id}:${delivery.attempts.length}`;
 }

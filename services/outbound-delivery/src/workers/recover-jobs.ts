@@ -2,7 +2,7 @@ import { BackgroundJobs, type JobControl, type Logger } from '@inventory/platfor
 import type { DeliveryRepository } from '../store/delivery-repository.js';
 import type { RecoverJobRepository } from '../store/recover-job-repository.js';
 import type { RecoverJobDocument } from '../store/recover-job.js';
-import type { RateCap } from '../delivery/rate-cap.js';
+import { recoverSlotId, type RateCap } from '../delivery/rate-cap.js';
 
 /** Deliveries sent again per step: one cap request and one write for them. */
 const STEP = 50;
@@ -57,7 +57,7 @@ export class RecoverJobs {
       const candidates = job.delivery_ids.slice(sent, sent + STEP);
       const admitted = await this.rateCap.admit(
         job.tenant_id,
-        candidates.map((id) => `${id}:recover:${job.id}`),
+        candidates.map((id) => recoverSlotId(job.id, id)),
       );
       // Slots are taken in order, so the admitted ones lead (a resumed job's step holds its own).
       const refused = admitted.indexOf(false);
