@@ -25,10 +25,7 @@ export const STUCK_AFTER_DELIVERIES = 10;
  * left undefined takes its default: consumers pass their options through as they are, and a
  * spread would let an undefined one through as NaN, which `nak` takes as no delay at all.
  */
-export function redeliveryDelayMs(
-  deliveries: number,
-  backoff: { baseMs?: number | undefined; maxMs?: number | undefined } = {},
-): number {
+export function redeliveryDelayMs(deliveries: number, backoff: Partial<RetryBackoff> = {}): number {
   const baseMs = backoff.baseMs ?? DEFAULT_RETRY_BACKOFF.baseMs;
   const maxMs = backoff.maxMs ?? DEFAULT_RETRY_BACKOFF.maxMs;
   return Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, deliveries - 1)));
