@@ -4,7 +4,12 @@ import type { Fault, ProbeName } from './fault-list.js';
 import type { LaunchedSystem } from './launcher.js';
 import { createOnce } from './create-once.js';
 import { InboundLedger } from './inbound-ledger.js';
-import { isLostEvent, startOutboundTraffic, type OutboundFigures } from './outbound-traffic.js';
+import {
+  isDoubledEvent,
+  isLostEvent,
+  startOutboundTraffic,
+  type OutboundFigures,
+} from './outbound-traffic.js';
 
 /** How many times the launcher's supervisor says it restarted `part`. */
 const restartCount = (output: string, part: string) =>
@@ -286,7 +291,7 @@ export async function runFaults(
         outbound: {
           scheduled: events.length,
           lost: count(events, isLostEvent),
-          doubled: count(events, (event) => event.deliveries > 1),
+          doubled: count(events, isDoubledEvent),
           resent: events.reduce((sum, event) => sum + event.resent, 0),
         },
       };

@@ -27,6 +27,9 @@ export interface ScheduledEvent {
 export const isLostEvent = (event: ScheduledEvent): boolean =>
   event.deliveries === 0 && !event.inLog;
 
+/** Delivered under two or more delivery ids: sent twice as two deliveries. */
+export const isDoubledEvent = (event: ScheduledEvent): boolean => event.deliveries > 1;
+
 export interface OutboundFigures {
   scheduled: number;
   /** Of those, the ones whose delivery reached the receiver. */
@@ -178,7 +181,7 @@ export async function startOutboundTraffic(
         inLog: count((event) => event.inLog),
         droppedOverCap: count((event) => event.droppedOverCap),
         lost: count(isLostEvent),
-        doubled: count((event) => event.deliveries > 1),
+        doubled: count(isDoubledEvent),
         consumer,
         resent: events.reduce((sum, event) => sum + event.resent, 0),
         events,
